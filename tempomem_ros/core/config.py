@@ -1,0 +1,191 @@
+"""Configuration of the memory: every threshold the fusion, identity, absence and relation rules use.
+
+Why a validated dataclass: the defaults below are the documented behaviour (docs/MEMORY.md), a node loads
+overrides from YAML, and a typo or an out-of-range value must fail at load time with a message naming the
+key, not silently change what the memory believes. Weights of the fusion score must sum to 1 so that the
+merge threshold keeps its meaning.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from dataclasses import dataclass, field
+
+from .errors import InvalidInputError
+
+
+@dataclass(frozen=True)
+class FusionConfig:
+    # score = w_geometry * geometry + w_iou * iou + w_feature * cosine + w_label * label_match
+    w_geometry: float = 0.2
+    w_iou: float = 0.2
+    w_feature: float = 0.5
+    w_label: float = 0.1
+    merge_threshold: float = 0.62
+    reject_confidence: float = 0.30
+    candidate_dilation: float = 0.25     # metres added to the observation box to find candidates
+    geometry_scale: float = 0.25         # metres: geometry term = 1 - dist(centroid, candidate box) / scale
+    box_padding: float = 0.02            # metres per side, so that thin objects have a volume for IoU
+    box_clamp_factor: float = 1.0        # half extent <= factor * largest single-observation extent
+    confidence_gain: float = 0.5         # c <- c + (1 - c) * obs_conf * gain
+
+
+@dataclass(frozen=True)
+class IdentityConfig:
+    # An unmatched observation re-identifies an object far from its place (a move) when:
+    feature_threshold: float = 0.80      # cosine between features, when both sides have one
+    min_gap_s: float = 2.0               # object unseen for at least this long before it may "move"
+    require_label_match: bool = True
+
+
+@dataclass(frozen=True)
+class AbsenceConfig:
+    misses_to_remove: int = 3            # N misses ...
+    min_absence_s: float = 1.0           # ... spread over at least T seconds
+    min_range: float = 0.2               # metres: nearer than this the segmenter is not trusted
+    occlusion_tolerance: float = 0.10    # metres: a surface nearer than object depth - tol occludes it
+    image_margin_px: float = 4.0         # projected samples must be this far inside the image
+    min_visible_fraction: float = 0.6    # of the object's sample points that must be visible
+    min_projected_px: float = 64.0       # projected box area in full-resolution pixels
+
+
+@dataclass(frozen=True)
+class RejectionConfig:
+    cell_size: float = 0.30              # metres: rejected sightings are keyed by label + this grid cell
+    promote_mass: float = 0.9            # combined confidence of a rejected key that promotes it ...
+    promote_count: int = 3               # ... with at least this many sightings
+
+
+@dataclass(frozen=True)
+class RelationConfig:
+    on_max_gap: float = 0.08             # bottom at most this far above the support surface
+    on_max_sink: float = 0.04            # ... or this far below it (depth noise)
+    on_min_footprint_overlap: float = 0.5
+    near_distance: float = 0.6           # box-to-box gap
+    seat_band: tuple[float, float] = (0.25, 0.65)   # seat surfaces: fraction of the anchor's height
+    seating_labels: tuple[str, ...] = ("sofa", "couch", "chair", "armchair", "bench", "stool", "bed")
+    shelf_labels: tuple[str, ...] = ("shelf", "bookshelf", "bookcase", "shelving")
+    container_labels: tuple[str, ...] = (
+        "cabinet", "cupboard", "drawer", "fridge", "refrigerator", "box", "basket", "bin", "wardrobe",
+        "closet", "dresser",
+    )
+    shelf_min_board_height: float = 0.03  # above the shelf's base: lower bottoms stand on the floor
+
+
+@dataclass(frozen=True)
+class SemanticConfig:
+    label_weight: float = 0.5            # combined = label_weight * label_sim + (1 - label_weight) * clip
+    keyword_bonus: float = 0.2           # whole-word keyword hit on a label adds this to the score
+    min_score: float = 0.2               # results below are not returned
+
+
+@dataclass(frozen=True)
+class MemoryConfig:
+    fusion: FusionConfig = field(default_factory=FusionConfig)
+    identity: IdentityConfig = field(default_factory=IdentityConfig)
+    absence: AbsenceConfig = field(default_factory=AbsenceConfig)
+    rejection: RejectionConfig = field(default_factory=RejectionConfig)
+    relations: RelationConfig = field(default_factory=RelationConfig)
+    semantic: SemanticConfig = field(default_factory=SemanticConfig)
+    max_label_length: int = 120
+
+    def __post_init__(self) -> None:
+        validate(self)
+
+    @classmethod
+    def from_dict(cls, data: dict | None) -> "MemoryConfig":
+        """Build from nested dicts (YAML); unknown keys and wrong types are errors naming the key."""
+        data = dict(data or {})
+        sections = {}
+        for f in dataclasses.fields(cls):
+            if f.name not in data:
+                continue
+            value = data.pop(f.name)
+            section_type = f.default_factory if f.default_factory is not dataclasses.MISSING else None
+            if section_type is not None and dataclasses.is_dataclass(section_type):
+                sections[f.name] = _section_from_dict(section_type, value, f.name)
+            else:
+                sections[f.name] = value
+        if data:
+            raise InvalidInputError(f"unknown configuration key(s): {', '.join(sorted(data))}")
+        return cls(**sections)
+
+    def to_dict(self) -> dict:
+        return dataclasses.asdict(self)
+
+
+def _section_from_dict(section_type, value, prefix: str):
+    if not isinstance(value, dict):
+        raise InvalidInputError(f"configuration section '{prefix}' must be a mapping")
+    known = {f.name: f for f in dataclasses.fields(section_type)}
+    unknown = sorted(set(value) - set(known))
+    if unknown:
+        raise InvalidInputError(f"unknown configuration key(s) in '{prefix}': {', '.join(unknown)}")
+    kwargs = {}
+    for key, val in value.items():
+        default = getattr(section_type(), key)
+        kwargs[key] = _coerce(val, default, f"{prefix}.{key}")
+    return section_type(**kwargs)
+
+
+def _coerce(value, default, key: str):
+    if isinstance(default, bool):
+        if not isinstance(value, bool):
+            raise InvalidInputError(f"configuration '{key}' must be true or false")
+        return value
+    if isinstance(default, int):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise InvalidInputError(f"configuration '{key}' must be an integer")
+        return value
+    if isinstance(default, float):
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise InvalidInputError(f"configuration '{key}' must be a number")
+        return float(value)
+    if isinstance(default, tuple):
+        if not isinstance(value, (list, tuple)):
+            raise InvalidInputError(f"configuration '{key}' must be a list")
+        return tuple(value)
+    return value
+
+
+def _require(cond: bool, message: str) -> None:
+    if not cond:
+        raise InvalidInputError(f"invalid configuration: {message}")
+
+
+def validate(cfg: MemoryConfig) -> None:
+    f = cfg.fusion
+    weights = (f.w_geometry, f.w_iou, f.w_feature, f.w_label)
+    _require(all(math.isfinite(w) and w >= 0 for w in weights), "fusion weights must be finite and >= 0")
+    _require(abs(sum(weights) - 1.0) < 1e-6, f"fusion weights must sum to 1 (they sum to {sum(weights):.6g})")
+    _require(f.w_geometry + f.w_iou + f.w_label > 0, "fusion needs a non-feature term")
+    _require(0 < f.merge_threshold <= 1, "fusion.merge_threshold must be in (0, 1]")
+    _require(0 <= f.reject_confidence <= 1, "fusion.reject_confidence must be in [0, 1]")
+    _require(f.candidate_dilation >= 0, "fusion.candidate_dilation must be >= 0")
+    _require(f.geometry_scale > 0, "fusion.geometry_scale must be > 0")
+    _require(f.box_padding >= 0, "fusion.box_padding must be >= 0")
+    _require(f.box_clamp_factor >= 0.5, "fusion.box_clamp_factor must be >= 0.5")
+    _require(0 < f.confidence_gain <= 1, "fusion.confidence_gain must be in (0, 1]")
+    i = cfg.identity
+    _require(-1 <= i.feature_threshold <= 1, "identity.feature_threshold must be in [-1, 1]")
+    _require(i.min_gap_s >= 0, "identity.min_gap_s must be >= 0")
+    a = cfg.absence
+    _require(a.misses_to_remove >= 1, "absence.misses_to_remove must be >= 1")
+    _require(a.min_absence_s >= 0, "absence.min_absence_s must be >= 0")
+    _require(a.min_range >= 0, "absence.min_range must be >= 0")
+    _require(a.occlusion_tolerance >= 0, "absence.occlusion_tolerance must be >= 0")
+    _require(0 < a.min_visible_fraction <= 1, "absence.min_visible_fraction must be in (0, 1]")
+    _require(a.min_projected_px >= 0, "absence.min_projected_px must be >= 0")
+    r = cfg.rejection
+    _require(r.cell_size > 0, "rejection.cell_size must be > 0")
+    _require(r.promote_mass > 0 and r.promote_count >= 1, "rejection.promote_* must be positive")
+    rel = cfg.relations
+    _require(rel.near_distance >= 0 and rel.on_max_gap >= 0 and rel.on_max_sink >= 0,
+             "relations distances must be >= 0")
+    _require(0 < rel.on_min_footprint_overlap <= 1, "relations.on_min_footprint_overlap must be in (0, 1]")
+    _require(len(rel.seat_band) == 2 and 0 <= rel.seat_band[0] < rel.seat_band[1] <= 1,
+             "relations.seat_band must be two fractions lo < hi in [0, 1]")
+    s = cfg.semantic
+    _require(0 <= s.label_weight <= 1, "semantic.label_weight must be in [0, 1]")
+    _require(cfg.max_label_length >= 1, "max_label_length must be >= 1")

@@ -1,0 +1,484 @@
+"""Fusing one staged frame into the object graph: the arbiter, identity across moves, absence evidence.
+
+Why per frame: a frame is one moment of the world. Its observations are matched to objects jointly (one
+object takes at most one observation of a frame, so two mugs seen together stay two mugs), what it did
+not see where it should have looked is absence evidence, and all of it happens inside the one SQLite
+transaction of Memory.commit().
+
+Order of decisions for an observation (docs/MEMORY.md):
+ 1. merge into the best local candidate with score >= merge_threshold (greedy over all pairs of the
+    frame by descending score; ties -> lower observation id, then lower object id);
+ 2. else, if a tombstone of a forgotten object matches it: rejected ("forgotten");
+ 3. else, if confidence < reject_confidence: rejected ("low_confidence"), keyed by label + grid cell;
+    a key whose combined evidence passes promote_mass / promote_count creates the object ("promoted");
+ 4. else, if an object of the same identity elsewhere may have moved here (identity rule): moved;
+ 5. else: created.
+Identity rule: the label agrees (whole words) and, when both sides have a feature, cosine >=
+identity.feature_threshold; the object was not matched in this frame; and either it is missing (its
+old place was seen empty) or it is the only object of that identity in the map and has not been seen
+for identity.min_gap_s. Several eligible -> highest cosine, then lowest id.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import fusion
+from .absence import ViewGeometry, should_have_seen
+from .geometry import frustum_aabb
+from .labels import canonical_label, labels_agree, normalize
+from .rows import OBJECT_COLS, blob_to_feature, feature_to_blob, prefixed
+
+
+@dataclass
+class StagedObs:
+    id: int
+    stamp: float
+    label: str
+    confidence: float
+    center: np.ndarray
+    bmin: np.ndarray
+    bmax: np.ndarray
+    feature: np.ndarray | None
+
+
+@dataclass
+class Counters:
+    observations: int = 0
+    merged: int = 0
+    created: int = 0
+    rejected: int = 0
+    moved: int = 0
+    removed: int = 0
+    reappeared: int = 0
+    misses: int = 0
+    views: int = 0
+    events: int = 0
+
+
+class FusionMixin:
+    """Fusion steps of Memory; runs only inside Memory.commit()'s transaction."""
+
+    # ---------------------------------------------------------------- frame
+    def _fuse_frame(self, frame, counters: Counters, touched: set[int]) -> None:
+        rows = self._conn.execute(
+            "SELECT id, stamp, label, confidence, cx, cy, cz, min_x, min_y, min_z, max_x, max_y, max_z, "
+            "feature FROM observations WHERE frame_id=? AND verdict='pending' ORDER BY id", (frame["id"],),
+        ).fetchall()
+        items = [StagedObs(r["id"], float(r["stamp"]), r["label"], float(r["confidence"]),
+                           np.array((r["cx"], r["cy"], r["cz"])), np.array((r["min_x"], r["min_y"], r["min_z"])),
+                           np.array((r["max_x"], r["max_y"], r["max_z"])), blob_to_feature(r["feature"]))
+                 for r in rows]
+        counters.observations += len(items)
+        fcfg = self.config.fusion
+        pairs = []
+        best: dict[int, tuple[float, int]] = {}
+        cand_rows: dict[int, object] = {}
+        for it in items:
+            for cand in self._candidates(it.bmin - fcfg.candidate_dilation, it.bmax + fcfg.candidate_dilation):
+                cand_rows[cand["id"]] = cand
+                parts = self._score(it, cand)
+                prev = best.get(it.id)
+                if prev is None or (parts.score, -cand["id"]) > (prev[0], -prev[1]):
+                    best[it.id] = (parts.score, cand["id"])
+                if parts.score >= fcfg.merge_threshold:
+                    pairs.append((-parts.score, it.id, cand["id"]))
+        pairs.sort()
+        obs_to_obj: dict[int, tuple[int, float]] = {}
+        matched: set[int] = set()
+        for neg_score, oid, cid in pairs:
+            if oid in obs_to_obj or cid in matched:
+                continue
+            obs_to_obj[oid] = (cid, -neg_score)
+            matched.add(cid)
+        for it in items:
+            if it.id in obs_to_obj:
+                cid, sc = obs_to_obj[it.id]
+                self._merge(it, self._object_row(cid), sc, counters, touched)
+        for it in items:
+            if it.id in obs_to_obj:
+                continue
+            cand_score, cand_id = best.get(it.id, (None, None))
+            tomb = self._tombstone_match(it)
+            if tomb is not None:
+                self._reject(it, "forgotten", tomb[0], tomb[1], counters)
+                continue
+            if it.confidence < fcfg.reject_confidence:
+                self._reject_low_confidence(it, cand_id, cand_score, counters, touched, matched)
+                continue
+            mover = self._identity_candidate(it, matched)
+            if mover is not None:
+                self._move(it, mover, counters, touched)
+                matched.add(mover["id"])
+                continue
+            new_id = self._create(it, "created", counters, touched, candidate=(cand_id, cand_score))
+            matched.add(new_id)
+        if frame["has_view"]:
+            counters.views += 1
+            self._absence(frame, matched, counters, touched)
+
+    # ---------------------------------------------------------------- candidates and scores
+    def _candidates(self, lo, hi, states=("present", "missing")):
+        placeholders = ",".join("?" for _ in states)
+        return self._conn.execute(
+            f"SELECT {prefixed(OBJECT_COLS, 'o')} FROM objects_rtree r JOIN objects o ON o.id = r.id "
+            "WHERE r.max_x >= ? AND r.min_x <= ? AND r.max_y >= ? AND r.min_y <= ? "
+            f"AND r.max_z >= ? AND r.min_z <= ? AND o.state IN ({placeholders}) ORDER BY o.id",
+            (lo[0], hi[0], lo[1], hi[1], lo[2], hi[2], *states),
+        ).fetchall()
+
+    def _label_mass(self, object_id: int) -> dict[str, float]:
+        return dict(self._conn.execute(
+            "SELECT label, mass FROM label_mass WHERE object_id=? ORDER BY label", (object_id,)).fetchall())
+
+    def _score(self, it: StagedObs, cand) -> fusion.ScoreParts:
+        label = cand["pinned_label"] or cand["label"]
+        mass = {} if labels_agree(it.label, label) else self._label_mass(cand["id"])
+        return fusion.score(
+            self.config.fusion, obs_center=it.center, obs_min=it.bmin, obs_max=it.bmax, obs_label=it.label,
+            obs_feature=it.feature, cand_min=(cand["min_x"], cand["min_y"], cand["min_z"]),
+            cand_max=(cand["max_x"], cand["max_y"], cand["max_z"]), cand_label=label, cand_mass=mass,
+            cand_feature=blob_to_feature(cand["feature"]))
+
+    def _object_row(self, object_id: int):
+        return self._conn.execute(f"SELECT {OBJECT_COLS} FROM objects WHERE id=?", (object_id,)).fetchone()
+
+    # ---------------------------------------------------------------- merge / create / move
+    def _merge(self, it: StagedObs, obj, score: float, counters: Counters, touched: set[int]) -> None:
+        f = self.config.fusion
+        w = fusion.observation_weight(it.confidence)
+        center, lo, hi, weight, ext = fusion.merge_geometry(
+            center=(obj["cx"], obj["cy"], obj["cz"]), bmin=(obj["min_x"], obj["min_y"], obj["min_z"]),
+            bmax=(obj["max_x"], obj["max_y"], obj["max_z"]), weight=obj["weight"],
+            ext=(obj["ext_x"], obj["ext_y"], obj["ext_z"]), obs_center=it.center, obs_min=it.bmin,
+            obs_max=it.bmax, obs_weight=w, clamp_factor=f.box_clamp_factor)
+        feature, fweight = fusion.merge_feature(blob_to_feature(obj["feature"]), obj["feature_weight"],
+                                                it.feature, w)
+        base = fusion.merged_confidence(obj["base_confidence"], it.confidence, f.confidence_gain)
+        reappeared = obj["state"] == "missing"
+        self._conn.execute(
+            "UPDATE objects SET cx=?, cy=?, cz=?, min_x=?, min_y=?, min_z=?, max_x=?, max_y=?, max_z=?, "
+            "weight=?, ext_x=?, ext_y=?, ext_z=?, feature=?, feature_weight=?, confidence=?, base_confidence=?, "
+            "first_seen=MIN(first_seen, ?), last_seen=MAX(last_seen, ?), n_observations=n_observations+1, "
+            "misses=0, first_miss=NULL, state='present' WHERE id=?",
+            (*center, *lo, *hi, weight, *ext, feature_to_blob(feature), fweight, base, base, it.stamp,
+             it.stamp, obj["id"]))
+        self._update_rtree(obj["id"], lo, hi)
+        relabel = self._add_label_mass(obj, it)
+        if reappeared:
+            placement_id = self._open_placement(obj["id"], center, lo, hi, it.stamp, "reappeared")
+            before = self._last_closed_placement(obj["id"], exclude=placement_id)
+            self._event(it.stamp, "reappeared", obj["id"], before, placement_id, [it.id])
+            counters.reappeared += 1
+        else:
+            placement_id = self._current_placement_id(obj["id"])
+            self._conn.execute(
+                "UPDATE placements SET cx=?, cy=?, cz=?, min_x=?, min_y=?, min_z=?, max_x=?, max_y=?, max_z=?, "
+                "t_from=MIN(t_from, ?), t_last=MAX(t_last, ?) WHERE id=?",
+                (*center, *lo, *hi, it.stamp, it.stamp, placement_id))
+        self._verdict(it.id, "merged", "reappeared" if reappeared else "", obj["id"], obj["id"], score,
+                      placement_id)
+        self._audit(it.stamp, "merge", [obj["id"]], [it.id], {"score": round(score, 6)})
+        if relabel:
+            self._emit_relabel(obj["id"], relabel, it)
+        counters.merged += 1
+        if reappeared or self._box_changed(obj, lo, hi) or relabel:
+            touched.add(obj["id"])
+
+    def _create(self, it: StagedObs, reason: str, counters: Counters, touched: set[int], *,
+                candidate=(None, None), confidence: float | None = None) -> int:
+        w = fusion.observation_weight(it.confidence)
+        conf = it.confidence if confidence is None else confidence
+        ext = it.bmax - it.bmin
+        cur = self._conn.execute(
+            "INSERT INTO objects (label, confidence, base_confidence, cx, cy, cz, min_x, min_y, min_z, "
+            "max_x, max_y, max_z, weight, ext_x, ext_y, ext_z, feature, feature_weight, state, first_seen, "
+            "last_seen, n_observations, n_moves, misses, region_id, created_wall) "
+            "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,'present',?,?,1,0,0,0,?)",
+            (it.label, conf, conf, *it.center, *it.bmin, *it.bmax, w, *ext,
+             feature_to_blob(it.feature), w if it.feature is not None else 0.0, it.stamp, it.stamp,
+             self._wall()))
+        object_id = int(cur.lastrowid)
+        self._conn.execute("INSERT INTO label_mass (object_id, label, mass) VALUES (?,?,?)",
+                           (object_id, it.label, it.confidence))
+        self._index_label(object_id, it.label)
+        self._update_rtree(object_id, it.bmin, it.bmax, insert=True)
+        placement_id = self._open_placement(object_id, it.center, it.bmin, it.bmax, it.stamp, "appeared")
+        self._event(it.stamp, "appeared", object_id, None, placement_id, [it.id])
+        self._verdict(it.id, "created", reason, object_id, candidate[0], candidate[1], placement_id)
+        self._audit(it.stamp, "create", [object_id], [it.id], {"reason": reason})
+        counters.created += 1
+        touched.add(object_id)
+        return object_id
+
+    def _identity_candidate(self, it: StagedObs, matched: set[int]):
+        """The object this observation re-identifies after a move, or None (see the module docstring)."""
+        icfg = self.config.identity
+        rows = self._identity_rows(it.label)
+        same = []
+        for r in rows:
+            label = r["pinned_label"] or r["label"]
+            if icfg.require_label_match and not labels_agree(it.label, label):
+                continue
+            cos = fusion.cosine(it.feature, blob_to_feature(r["feature"]))
+            if cos is not None and cos < icfg.feature_threshold:
+                continue
+            same.append((r, -1.0 if cos is None else cos))
+        eligible = []
+        for r, cos in same:
+            if r["id"] in matched:
+                continue
+            if r["state"] == "missing":
+                eligible.append((r, cos))
+            elif len(same) == 1 and it.stamp - float(r["last_seen"]) >= icfg.min_gap_s:
+                eligible.append((r, cos))
+        if not eligible:
+            return None
+        eligible.sort(key=lambda rc: (-rc[1], rc[0]["id"]))
+        return eligible[0][0]
+
+    def _identity_rows(self, label: str):
+        """Objects whose label shares a word with the observation's (cheap pre-filter before labels_agree)."""
+        ids = set()
+        for word in set(normalize(label).split()):
+            ids.update(self._label_index.get(word, ()))
+        if not ids:
+            return []
+        placeholders = ",".join("?" for _ in ids)
+        return self._conn.execute(
+            f"SELECT {OBJECT_COLS} FROM objects WHERE id IN ({placeholders}) AND state IN ('present','missing') "
+            "ORDER BY id", tuple(sorted(ids))).fetchall()
+
+    def _move(self, it: StagedObs, obj, counters: Counters, touched: set[int]) -> None:
+        w = fusion.observation_weight(it.confidence)
+        feature, fweight = fusion.merge_feature(blob_to_feature(obj["feature"]), obj["feature_weight"],
+                                                it.feature, w)
+        base = fusion.merged_confidence(obj["base_confidence"], it.confidence, self.config.fusion.confidence_gain)
+        ext = it.bmax - it.bmin
+        if obj["state"] == "present":
+            self._close_placement(obj["id"], it.stamp, "moved")
+        before = self._last_closed_placement(obj["id"])
+        self._conn.execute(
+            "UPDATE objects SET cx=?, cy=?, cz=?, min_x=?, min_y=?, min_z=?, max_x=?, max_y=?, max_z=?, "
+            "weight=?, ext_x=?, ext_y=?, ext_z=?, feature=?, feature_weight=?, confidence=?, base_confidence=?, "
+            "last_seen=MAX(last_seen, ?), n_observations=n_observations+1, n_moves=n_moves+1, misses=0, "
+            "first_miss=NULL, state='present' WHERE id=?",
+            (*it.center, *it.bmin, *it.bmax, w, *ext, feature_to_blob(feature), fweight, base, base,
+             it.stamp, obj["id"]))
+        self._update_rtree(obj["id"], it.bmin, it.bmax)
+        relabel = self._add_label_mass(obj, it)
+        placement_id = self._open_placement(obj["id"], it.center, it.bmin, it.bmax, it.stamp, "moved")
+        self._event(it.stamp, "moved", obj["id"], before, placement_id, [it.id])
+        self._verdict(it.id, "merged", "moved", obj["id"], obj["id"], None, placement_id)
+        self._audit(it.stamp, "move", [obj["id"]], [it.id], {"from_placement": before,
+                                                            "to_placement": placement_id})
+        if relabel:
+            self._emit_relabel(obj["id"], relabel, it)
+        counters.merged += 1
+        counters.moved += 1
+        touched.add(obj["id"])
+
+    # ---------------------------------------------------------------- rejection and tombstones
+    def _reject(self, it: StagedObs, reason: str, candidate_id, score, counters: Counters,
+                key: str | None = None) -> None:
+        self._conn.execute(
+            "UPDATE observations SET verdict='rejected', reason=?, candidate_id=?, score=?, reject_key=? "
+            "WHERE id=?", (reason, candidate_id, score, key, it.id))
+        self._audit(it.stamp, "reject", [] if candidate_id is None else [candidate_id], [it.id],
+                    {"reason": reason, "best_candidate": candidate_id,
+                     "score": None if score is None else round(score, 6), "key": key})
+        counters.rejected += 1
+
+    def _reject_key(self, it: StagedObs) -> tuple[str, tuple[int, int, int]]:
+        size = self.config.rejection.cell_size
+        cell = tuple(int(math.floor(c / size)) for c in it.center)
+        return f"{normalize(it.label)}|{cell[0]}|{cell[1]}|{cell[2]}", cell
+
+    def _reject_low_confidence(self, it: StagedObs, cand_id, cand_score, counters: Counters,
+                               touched: set[int], matched: set[int]) -> None:
+        key, cell = self._reject_key(it)
+        self._conn.execute(
+            "INSERT INTO rejected (key, label, cell_x, cell_y, cell_z, mass, count, first_stamp, last_stamp, "
+            "best_candidate) VALUES (?,?,?,?,?,?,1,?,?,?) ON CONFLICT(key) DO UPDATE SET "
+            "mass=mass+excluded.mass, count=count+1, last_stamp=MAX(last_stamp, excluded.last_stamp), "
+            "best_candidate=COALESCE(excluded.best_candidate, best_candidate)",
+            (key, normalize(it.label), *cell, it.confidence, it.stamp, it.stamp, cand_id))
+        row = self._conn.execute("SELECT mass, count, promoted_object_id FROM rejected WHERE key=?",
+                                 (key,)).fetchone()
+        rcfg = self.config.rejection
+        if row["promoted_object_id"] is None and row["mass"] >= rcfg.promote_mass - 1e-9 \
+                and row["count"] >= rcfg.promote_count:
+            new_id = self._create(it, "promoted", counters, touched, candidate=(cand_id, cand_score),
+                                  confidence=min(1.0, float(row["mass"]) / rcfg.promote_count))
+            matched.add(new_id)
+            self._conn.execute("UPDATE rejected SET promoted_object_id=? WHERE key=?", (new_id, key))
+            self._conn.execute("UPDATE observations SET reject_key=? WHERE id=?", (key, it.id))
+            earlier = [r[0] for r in self._conn.execute(
+                "SELECT id FROM observations WHERE reject_key=? AND verdict='rejected' ORDER BY id", (key,))]
+            self._audit(it.stamp, "promote", [new_id], earlier + [it.id],
+                        {"key": key, "mass": round(float(row["mass"]), 6), "count": int(row["count"])})
+            return
+        self._reject(it, "low_confidence", cand_id, cand_score, counters, key=key)
+
+    def _tombstone_match(self, it: StagedObs):
+        """(forgotten object id, score) when the observation matches an active tombstone, else None."""
+        d = self.config.fusion.candidate_dilation
+        lo, hi = it.bmin - d, it.bmax + d
+        rows = self._conn.execute(
+            "SELECT t.* FROM tombstones_rtree r JOIN tombstones t ON t.id = r.id "
+            "WHERE r.max_x >= ? AND r.min_x <= ? AND r.max_y >= ? AND r.min_y <= ? AND r.max_z >= ? "
+            "AND r.min_z <= ? AND t.active = 1 AND t.kind = 'forgotten' ORDER BY t.id",
+            (lo[0], hi[0], lo[1], hi[1], lo[2], hi[2])).fetchall()
+        best = None
+        for t in rows:
+            if not labels_agree(it.label, t["label"]):
+                continue
+            parts = fusion.score(
+                self.config.fusion, obs_center=it.center, obs_min=it.bmin, obs_max=it.bmax, obs_label=it.label,
+                obs_feature=it.feature, cand_min=(t["min_x"], t["min_y"], t["min_z"]),
+                cand_max=(t["max_x"], t["max_y"], t["max_z"]), cand_label=t["label"], cand_mass={},
+                cand_feature=blob_to_feature(t["feature"]))
+            if parts.score >= self.config.fusion.merge_threshold and (best is None or parts.score > best[1]):
+                best = (int(t["object_id"]), parts.score)
+        return best
+
+    # ---------------------------------------------------------------- absence evidence
+    def _absence(self, frame, matched: set[int], counters: Counters, touched: set[int]) -> None:
+        depth = None
+        if frame["depth"] is not None:
+            depth = np.frombuffer(frame["depth"], dtype=np.float32).reshape(frame["depth_h"], frame["depth_w"])
+        pose = np.frombuffer(frame["pose"], dtype=np.float64).reshape(4, 4)
+        view = ViewGeometry(pose, frame["fx"], frame["fy"], frame["cx"], frame["cy"], frame["width"],
+                            frame["height"], frame["max_range"], depth)
+        if depth is None:
+            return
+        lo, hi = frustum_aabb(pose, view.fx, view.fy, view.cx, view.cy, view.width, view.height, view.max_range)
+        acfg = self.config.absence
+        stamp = float(frame["stamp"])
+        n_misses = 0
+        for obj in self._candidates(lo, hi, states=("present",)):
+            if obj["id"] in matched:
+                continue
+            seen, frac = should_have_seen(view, (obj["min_x"], obj["min_y"], obj["min_z"]),
+                                          (obj["max_x"], obj["max_y"], obj["max_z"]), acfg)
+            if not seen:
+                continue
+            n_misses += 1
+            placement_id = self._current_placement_id(obj["id"])
+            self._conn.execute(
+                "INSERT INTO misses (object_id, frame_id, placement_id, stamp, visible_fraction) VALUES (?,?,?,?,?)",
+                (obj["id"], frame["id"], placement_id, stamp, frac))
+            first_miss = stamp if obj["first_miss"] is None else min(float(obj["first_miss"]), stamp)
+            misses = int(obj["misses"]) + 1
+            self._conn.execute("UPDATE objects SET misses=?, first_miss=? WHERE id=?",
+                               (misses, first_miss, obj["id"]))
+            if misses >= acfg.misses_to_remove and stamp - first_miss >= acfg.min_absence_s - 1e-9:
+                self._remove(obj, first_miss, stamp, misses, counters, touched)
+        counters.misses += n_misses
+        self._conn.execute("UPDATE frames SET n_misses=? WHERE id=?", (n_misses, frame["id"]))
+
+    def _remove(self, obj, first_miss: float, stamp: float, misses: int, counters: Counters,
+                touched: set[int]) -> None:
+        placement_id = self._current_placement_id(obj["id"])
+        self._close_placement(obj["id"], first_miss, "removed")
+        self._conn.execute("UPDATE objects SET state='missing' WHERE id=?", (obj["id"],))
+        evidence = [r[0] for r in self._conn.execute(
+            "SELECT id FROM observations WHERE placement_id=? ORDER BY stamp DESC, id DESC LIMIT 5",
+            (placement_id,))][::-1]
+        miss_frames = [r[0] for r in self._conn.execute(
+            "SELECT frame_id FROM misses WHERE object_id=? AND placement_id=? AND stamp>=? ORDER BY stamp, id",
+            (obj["id"], placement_id, first_miss))]
+        self._event(first_miss, "removed", obj["id"], placement_id, None, evidence,
+                    detail={"miss_frames": miss_frames, "decided_at": stamp})
+        self._audit(stamp, "remove", [obj["id"]], evidence, {"misses": misses, "first_miss": first_miss,
+                                                             "miss_frames": miss_frames})
+        counters.removed += 1
+        touched.add(obj["id"])
+
+    # ---------------------------------------------------------------- placements, labels, events
+    def _open_placement(self, object_id: int, center, lo, hi, stamp: float, opened_by: str) -> int:
+        region_id = self._region_of(center)
+        self._conn.execute("UPDATE placements SET current=0 WHERE object_id=? AND current=1", (object_id,))
+        cur = self._conn.execute(
+            "INSERT INTO placements (object_id, cx, cy, cz, min_x, min_y, min_z, max_x, max_y, max_z, region_id, "
+            "t_from, t_last, t_to, current, opened_by) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,NULL,1,?)",
+            (object_id, *center, *lo, *hi, region_id, stamp, stamp, opened_by))
+        self._conn.execute("UPDATE objects SET region_id=? WHERE id=?", (region_id, object_id))
+        return int(cur.lastrowid)
+
+    def _close_placement(self, object_id: int, t_to: float, reason: str) -> None:
+        self._conn.execute(
+            "UPDATE placements SET t_to=MAX(?, t_last), current=0, closed_reason=? WHERE object_id=? AND current=1",
+            (t_to, reason, object_id))
+
+    def _current_placement_id(self, object_id: int) -> int | None:
+        row = self._conn.execute("SELECT id FROM placements WHERE object_id=? AND current=1", (object_id,)).fetchone()
+        return None if row is None else int(row[0])
+
+    def _last_closed_placement(self, object_id: int, exclude: int | None = None) -> int | None:
+        row = self._conn.execute(
+            "SELECT id FROM placements WHERE object_id=? AND current=0 AND id != ? ORDER BY t_from DESC, id DESC "
+            "LIMIT 1", (object_id, -1 if exclude is None else exclude)).fetchone()
+        return None if row is None else int(row[0])
+
+    def _add_label_mass(self, obj, it: StagedObs) -> tuple[str, str] | None:
+        """Adds the sighting's label mass; returns (old, new) when the canonical label changed."""
+        self._conn.execute(
+            "INSERT INTO label_mass (object_id, label, mass) VALUES (?,?,?) ON CONFLICT(object_id, label) "
+            "DO UPDATE SET mass=mass+excluded.mass", (obj["id"], it.label, it.confidence))
+        new = canonical_label(self._label_mass(obj["id"]))
+        old = obj["label"]
+        if new == old:
+            return None
+        self._conn.execute("UPDATE objects SET label=? WHERE id=?", (new, obj["id"]))
+        self._index_label(obj["id"], new)
+        if obj["pinned_label"]:
+            return None  # a user correction pins what is shown; the distribution still moves
+        return (old, new)
+
+    def _emit_relabel(self, object_id: int, change: tuple[str, str], it: StagedObs) -> None:
+        old, new = change
+        self._conn.execute(
+            "INSERT INTO label_history (object_id, stamp, wall_time, old_label, new_label, old_mass, pinned, "
+            "reason) VALUES (?,?,?,?,?,?,0,'evidence')", (object_id, it.stamp, self._wall(), old, new, "{}"))
+        placement_id = self._current_placement_id(object_id)
+        self._event(it.stamp, "relabelled", object_id, placement_id, placement_id, [it.id], previous_label=old,
+                    label=new)
+        self._audit(it.stamp, "relabel", [object_id], [it.id], {"from": old, "to": new})
+
+    def _event(self, stamp: float, kind: str, object_id: int, before_id, after_id, evidence, *,
+               previous_label: str = "", label: str | None = None, detail: dict | None = None) -> None:
+        if label is None:
+            row = self._conn.execute("SELECT COALESCE(pinned_label, label) FROM objects WHERE id=?",
+                                     (object_id,)).fetchone()
+            label = row[0]
+        self._conn.execute(
+            "INSERT INTO events (stamp, recorded_at, kind, object_id, label, previous_label, before_id, after_id, "
+            "evidence, detail) VALUES (?,?,?,?,?,?,?,?,?,?)",
+            (stamp, self._stamp_clock(), kind, object_id, label, previous_label, before_id, after_id,
+             json.dumps(list(evidence)), json.dumps(detail or {}, sort_keys=True)))
+        self._counters_events += 1
+
+    def _verdict(self, obs_id: int, verdict: str, reason: str, object_id, candidate_id, score, placement_id):
+        self._conn.execute(
+            "UPDATE observations SET verdict=?, reason=?, object_id=?, candidate_id=?, score=?, placement_id=? "
+            "WHERE id=?", (verdict, reason, object_id, candidate_id, score, placement_id, obs_id))
+
+    def _update_rtree(self, object_id: int, lo, hi, insert: bool = False) -> None:
+        if insert:
+            self._conn.execute(
+                "INSERT INTO objects_rtree (id, min_x, max_x, min_y, max_y, min_z, max_z) VALUES (?,?,?,?,?,?,?)",
+                (object_id, lo[0], hi[0], lo[1], hi[1], lo[2], hi[2]))
+        else:
+            self._conn.execute(
+                "UPDATE objects_rtree SET min_x=?, max_x=?, min_y=?, max_y=?, min_z=?, max_z=? WHERE id=?",
+                (lo[0], hi[0], lo[1], hi[1], lo[2], hi[2], object_id))
+
+    @staticmethod
+    def _box_changed(obj, lo, hi, eps: float = 0.005) -> bool:
+        old = (obj["min_x"], obj["min_y"], obj["min_z"], obj["max_x"], obj["max_y"], obj["max_z"])
+        return any(abs(a - b) > eps for a, b in zip(old, (*lo, *hi)))

@@ -1,0 +1,122 @@
+"""The fusion arbiter's arithmetic: how well an observation matches an object, and how a merge updates it.
+
+Why pure functions: the verdict of every observation (merge / create / reject) must be explainable from
+the numbers stored with it, so the score and the merge rule are plain arithmetic on an observation and a
+candidate, with no hidden state, and can be tested by hand.
+
+Score (docs/MEMORY.md):
+    score = w_geometry * geometry + w_iou * iou + w_feature * cosine + w_label * label
+    geometry = max(0, 1 - d / geometry_scale), d = distance from the observation's centroid to the
+               candidate's box (0 inside), so a partial view of a large object still scores high;
+    iou      = 3D IoU of the two boxes, each padded by box_padding per side;
+    cosine   = max(0, cos(feature_obs, feature_obj));
+    label    = 1 when the labels agree as whole words (either contains the other), else the share of the
+               candidate's label mass that agrees with the observation's label.
+No-feature rule: when either side has no feature the feature term is left out and the remaining weights
+are renormalised to sum to 1, so the same merge threshold applies and fusion stays possible.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .config import FusionConfig
+from .geometry import iou3d, point_box_distance
+from .labels import labels_agree
+
+
+@dataclass(frozen=True)
+class ScoreParts:
+    score: float
+    geometry: float
+    iou: float
+    feature: float | None
+    label: float
+
+
+def cosine(a: np.ndarray | None, b: np.ndarray | None) -> float | None:
+    if a is None or b is None:
+        return None
+    na = float(np.linalg.norm(a))
+    nb = float(np.linalg.norm(b))
+    if na == 0.0 or nb == 0.0:
+        return None
+    return float(np.dot(a, b) / (na * nb))
+
+
+def label_agreement(obs_label: str, effective_label: str, label_mass: dict[str, float]) -> float:
+    if labels_agree(obs_label, effective_label):
+        return 1.0
+    total = sum(label_mass.values())
+    if total <= 0:
+        return 0.0
+    agree = sum(m for lbl, m in label_mass.items() if labels_agree(obs_label, lbl))
+    return agree / total
+
+
+def score(cfg: FusionConfig, *, obs_center, obs_min, obs_max, obs_label, obs_feature,
+          cand_min, cand_max, cand_label, cand_mass, cand_feature) -> ScoreParts:
+    d = point_box_distance(obs_center, cand_min, cand_max)
+    geometry = max(0.0, 1.0 - d / cfg.geometry_scale)
+    iou = iou3d(obs_min, obs_max, cand_min, cand_max, pad=cfg.box_padding)
+    label = label_agreement(obs_label, cand_label, cand_mass)
+    cos = cosine(obs_feature, cand_feature)
+    if cos is None:
+        norm = cfg.w_geometry + cfg.w_iou + cfg.w_label
+        total = (cfg.w_geometry * geometry + cfg.w_iou * iou + cfg.w_label * label) / norm
+        feature = None
+    else:
+        feature = max(0.0, cos)
+        total = cfg.w_geometry * geometry + cfg.w_iou * iou + cfg.w_feature * feature + cfg.w_label * label
+    return ScoreParts(round(total, 12), geometry, iou, feature, label)
+
+
+def merged_confidence(current: float, obs_confidence: float, gain: float) -> float:
+    """Saturating update: each sighting closes part of the gap to 1, never exceeding it."""
+    return current + (1.0 - current) * obs_confidence * gain
+
+
+def observation_weight(confidence: float) -> float:
+    """Weight of one observation in running means; a floor keeps a zero-confidence sighting finite."""
+    return max(float(confidence), 0.05)
+
+
+def merge_geometry(*, center, bmin, bmax, weight, ext, obs_center, obs_min, obs_max, obs_weight,
+                   clamp_factor: float):
+    """Confidence-weighted running mean of the centroid; box = union clamped around the centroid.
+
+    Why the clamp: a plain union only grows, and a chain of slightly shifted sightings could drag it
+    without bound. Each half extent is limited to clamp_factor x the largest extent a single merged
+    observation had along that axis, so the box covers every partial view of a large object (any single
+    view is at most that large) but can never exceed twice that size.
+    """
+    center = np.asarray(center, float)
+    obs_center = np.asarray(obs_center, float)
+    new_weight = weight + obs_weight
+    new_center = (center * weight + obs_center * obs_weight) / new_weight
+    obs_ext = np.asarray(obs_max, float) - np.asarray(obs_min, float)
+    new_ext = np.maximum(np.asarray(ext, float), obs_ext)
+    lo = np.minimum(np.asarray(bmin, float), np.asarray(obs_min, float))
+    hi = np.maximum(np.asarray(bmax, float), np.asarray(obs_max, float))
+    limit = clamp_factor * new_ext
+    lo = np.maximum(lo, new_center - limit)
+    hi = np.minimum(hi, new_center + limit)
+    return new_center, lo, hi, new_weight, new_ext
+
+
+def merge_feature(feature, feature_weight: float, obs_feature, obs_weight: float):
+    """Running mean of L2-normalised features, renormalised; a missing side leaves the other."""
+    if obs_feature is None:
+        return feature, feature_weight
+    if feature is None or feature_weight <= 0:
+        return _normalised(obs_feature), obs_weight
+    mixed = np.asarray(feature, np.float64) * feature_weight + np.asarray(obs_feature, np.float64) * obs_weight
+    return _normalised(mixed), feature_weight + obs_weight
+
+
+def _normalised(v) -> np.ndarray:
+    v = np.asarray(v, np.float64)
+    n = float(np.linalg.norm(v))
+    return (v / n).astype(np.float32) if n > 0 else v.astype(np.float32)

@@ -1,0 +1,386 @@
+"""Mutations other than fusion: forget, correct a label, regions, decay, consolidate, resplit.
+
+Why each leaves a record: the memory never deletes or silently rewrites. Forgetting writes a tombstone
+(who/when/why) that also stops an identical sighting from quietly re-creating the object; a label
+correction keeps the old distribution in label_history and pins the new label; decay and consolidation
+leave tombstones naming their reason; every call that changes something appends an audit row. Each
+mutator first fuses what is staged ("fuse before persist").
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+
+from . import fusion, validation
+from .errors import InvalidInputError
+from .guard import guarded
+from .labels import canonical_label, labels_agree, sanitize_label
+from .rows import OBJECT_COLS, blob_to_feature, feature_to_blob, prefixed
+
+
+class MaintenanceMixin:
+    def _fuse_pending(self) -> None:
+        self._require_writable()
+        if self._pending_count() > 0:
+            self._commit_locked()
+
+    def _tombstone(self, row, kind: str, reason: str, stamp: float, active: bool) -> int:
+        cur = self._conn.execute(
+            "INSERT INTO tombstones (object_id, kind, stamp, wall_time, reason, label, cx, cy, cz, min_x, min_y, "
+            "min_z, max_x, max_y, max_z, feature, active) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            (row["id"], kind, stamp, self._wall(), reason, row["pinned_label"] or row["label"], row["cx"],
+             row["cy"], row["cz"], row["min_x"], row["min_y"], row["min_z"], row["max_x"], row["max_y"],
+             row["max_z"], row["feature"], 1 if active else 0))
+        tid = int(cur.lastrowid)
+        self._conn.execute(
+            "INSERT INTO tombstones_rtree (id, min_x, max_x, min_y, max_y, min_z, max_z) VALUES (?,?,?,?,?,?,?)",
+            (tid, row["min_x"], row["max_x"], row["min_y"], row["max_y"], row["min_z"], row["max_z"]))
+        return tid
+
+    def _retire(self, row, kind: str, reason: str, stamp: float, *, active: bool, event: bool) -> None:
+        """Mark an object forgotten with a tombstone; closes its placement and relations."""
+        pid = self._current_placement_id(row["id"])
+        if pid is not None:
+            self._close_placement(row["id"], stamp, kind)
+        self._conn.execute("UPDATE objects SET state='forgotten' WHERE id=?", (row["id"],))
+        self._tombstone(row, kind, reason, stamp, active)
+        if event:
+            self._event(stamp, "forgotten", row["id"], pid, None, [], detail={"reason": reason, "kind": kind})
+        self._update_relations({int(row["id"])}, stamp)
+
+    # ------------------------------------------------------------------ forget / update
+    @guarded
+    def forget(self, object_id: int, reason: str) -> bool:
+        """Forget an object (tombstoned, never deleted). False when it was already forgotten."""
+        self._fuse_pending()
+        row = self._row_or_raise(object_id)
+        if row["state"] == "forgotten":
+            return False
+        reason = sanitize_label(reason or "no reason given", 500)
+        stamp = self._stamp_clock()
+        self._begin()
+        try:
+            self._retire(row, "forgotten", reason, stamp, active=True, event=True)
+            self._audit(stamp, "forget", [row["id"]], [], {"reason": reason})
+            self._conn.execute("COMMIT")
+        except BaseException:
+            self._conn.execute("ROLLBACK")
+            raise
+        return True
+
+    @guarded
+    def update(self, object_id: int, *, label: str | None = None, reason: str = "user correction") -> None:
+        """Correct an object's label: the old distribution goes to label_history, the new label is pinned
+        (later contrary sightings still add mass but do not change what is shown or searched)."""
+        self._fuse_pending()
+        row = self._row_or_raise(object_id)
+        if label is None:
+            raise InvalidInputError("update needs a label")
+        if not isinstance(label, str):
+            raise InvalidInputError("label must be text")
+        new = sanitize_label(label, self.config.max_label_length)
+        old = row["pinned_label"] or row["label"]
+        mass = self._label_mass(row["id"])
+        stamp = self._stamp_clock()
+        self._begin()
+        try:
+            self._conn.execute(
+                "INSERT INTO label_history (object_id, stamp, wall_time, old_label, new_label, old_mass, pinned, "
+                "reason) VALUES (?,?,?,?,?,?,1,?)",
+                (row["id"], stamp, self._wall(), old, new, json.dumps(mass, sort_keys=True), reason))
+            self._conn.execute("UPDATE objects SET pinned_label=? WHERE id=?", (new, row["id"]))
+            self._index_label(row["id"], new)
+            pid = self._current_placement_id(row["id"])
+            self._event(stamp, "relabelled", row["id"], pid, pid, [], previous_label=old, label=new,
+                        detail={"reason": reason, "pinned": True})
+            self._audit(stamp, "update", [row["id"]], [], {"from": old, "to": new, "old_mass": mass})
+            self._update_relations({int(row["id"])}, stamp)
+            self._conn.execute("COMMIT")
+        except BaseException:
+            self._conn.execute("ROLLBACK")
+            raise
+
+    @guarded
+    def label_history(self, object_id: int) -> list[dict]:
+        self._row_or_raise(object_id)
+        return [{"stamp": r["stamp"], "old_label": r["old_label"], "new_label": r["new_label"],
+                 "old_mass": json.loads(r["old_mass"]), "pinned": bool(r["pinned"]), "reason": r["reason"]}
+                for r in self._conn.execute("SELECT * FROM label_history WHERE object_id=? ORDER BY id",
+                                            (int(object_id),))]
+
+    # ------------------------------------------------------------------ regions
+    @guarded
+    def define_region(self, label: str, bbox_min, bbox_max) -> int:
+        self._fuse_pending()
+        if not isinstance(label, str):
+            raise InvalidInputError("region label must be text")
+        lo = validation.finite_vec3(bbox_min, "bbox_min")
+        hi = validation.finite_vec3(bbox_max, "bbox_max")
+        if any(a >= b for a, b in zip(lo, hi)):
+            raise InvalidInputError("bbox_min must be below bbox_max on every axis")
+        label = sanitize_label(label, self.config.max_label_length)
+        stamp = self._stamp_clock()
+        self._begin()
+        try:
+            cur = self._conn.execute(
+                "INSERT INTO regions (label, min_x, min_y, min_z, max_x, max_y, max_z, stamp, wall_time) "
+                "VALUES (?,?,?,?,?,?,?,?,?)", (label, *lo, *hi, stamp, self._wall()))
+            region_id = int(cur.lastrowid)
+            self._refresh_region_relations(region_id, stamp)
+            self._audit(stamp, "define_region", [], [], {"region_id": region_id, "label": label,
+                                                         "bbox_min": lo, "bbox_max": hi})
+            self._conn.execute("COMMIT")
+        except BaseException:
+            self._conn.execute("ROLLBACK")
+            raise
+        return region_id
+
+    # ------------------------------------------------------------------ decay
+    @guarded
+    def decay(self, now: float, *, half_life_s: float, min_confidence: float) -> list[int]:
+        """Confidence = fused confidence x 0.5 ** ((now - last_seen) / half_life_s); objects that fall below
+        min_confidence are pruned (forgotten, tombstone kind 'decayed'). Idempotent for the same now:
+        the decayed value is always computed from the fused confidence, never from a decayed one.
+        Returns the pruned ids."""
+        self._fuse_pending()
+        now = validation.finite_number(now, "now")
+        half_life_s = validation.finite_number(half_life_s, "half_life_s")
+        min_confidence = validation.finite_number(min_confidence, "min_confidence")
+        if half_life_s <= 0:
+            raise InvalidInputError("half_life_s must be > 0")
+        if not 0 <= min_confidence <= 1:
+            raise InvalidInputError("min_confidence must be in 0..1")
+        rows = self._conn.execute(
+            f"SELECT {OBJECT_COLS} FROM objects WHERE state IN ('present','missing') ORDER BY id").fetchall()
+        pruned, updated = [], []
+        self._begin()
+        try:
+            for r in rows:
+                age = max(0.0, now - float(r["last_seen"]))
+                conf = round(float(r["base_confidence"]) * 0.5 ** (age / half_life_s), 12)
+                if conf < min_confidence:
+                    reason = f"decayed below {min_confidence:g} (confidence {conf:.4f} at {now:.3f})"
+                    self._retire(r, "decayed", reason, now, active=False, event=True)
+                    pruned.append(int(r["id"]))
+                elif conf != float(r["confidence"]):
+                    self._conn.execute("UPDATE objects SET confidence=? WHERE id=?", (conf, r["id"]))
+                    updated.append(int(r["id"]))
+            if pruned or updated:
+                self._audit(now, "decay", pruned + updated, [], {"pruned": pruned, "updated": len(updated),
+                                                                 "half_life_s": half_life_s,
+                                                                 "min_confidence": min_confidence})
+            self._conn.execute("COMMIT")
+        except BaseException:
+            self._conn.execute("ROLLBACK")
+            raise
+        return pruned
+
+    # ------------------------------------------------------------------ consolidate / resplit
+    @guarded
+    def consolidate(self) -> list[tuple[int, int]]:
+        """Merge duplicate present objects (same identity, fusion score >= merge threshold against each
+        other): the younger is absorbed into the older, its observations re-pointed (listed in the audit)
+        and a tombstone kind 'consolidated' names the survivor. Returns (kept, absorbed) pairs."""
+        self._fuse_pending()
+        fcfg = self.config.fusion
+        stamp = self._stamp_clock()
+        merged: list[tuple[int, int]] = []
+        absorbed: set[int] = set()
+        self._begin()
+        try:
+            rows = self._conn.execute(
+                f"SELECT {OBJECT_COLS} FROM objects WHERE state='present' ORDER BY id").fetchall()
+            for a in rows:
+                if a["id"] in absorbed:
+                    continue
+                a = self._object_row(a["id"])
+                lo = np.array((a["min_x"], a["min_y"], a["min_z"])) - fcfg.candidate_dilation
+                hi = np.array((a["max_x"], a["max_y"], a["max_z"])) + fcfg.candidate_dilation
+                for b in self._conn.execute(
+                        f"SELECT {prefixed(OBJECT_COLS, 'o')} FROM objects_rtree r JOIN objects o ON o.id=r.id "
+                        "WHERE r.max_x >= ? AND r.min_x <= ? AND r.max_y >= ? AND r.min_y <= ? AND r.max_z >= ? "
+                        "AND r.min_z <= ? AND o.state='present' AND o.id > ? ORDER BY o.id",
+                        (lo[0], hi[0], lo[1], hi[1], lo[2], hi[2], a["id"])).fetchall():
+                    if b["id"] in absorbed or not self._same_identity(a, b):
+                        continue
+                    self._absorb(a, b, stamp)
+                    absorbed.add(int(b["id"]))
+                    merged.append((int(a["id"]), int(b["id"])))
+                    a = self._object_row(a["id"])
+            if merged:
+                self._update_relations({i for pair in merged for i in pair}, stamp)
+            self._conn.execute("COMMIT")
+        except BaseException:
+            self._conn.execute("ROLLBACK")
+            raise
+        return merged
+
+    def _same_identity(self, a, b) -> bool:
+        la, lb = a["pinned_label"] or a["label"], b["pinned_label"] or b["label"]
+        if not labels_agree(la, lb):
+            return False
+        cos = fusion.cosine(blob_to_feature(a["feature"]), blob_to_feature(b["feature"]))
+        if cos is not None and cos < self.config.identity.feature_threshold:
+            return False
+        parts = fusion.score(
+            self.config.fusion, obs_center=(b["cx"], b["cy"], b["cz"]), obs_min=(b["min_x"], b["min_y"], b["min_z"]),
+            obs_max=(b["max_x"], b["max_y"], b["max_z"]), obs_label=lb, obs_feature=blob_to_feature(b["feature"]),
+            cand_min=(a["min_x"], a["min_y"], a["min_z"]), cand_max=(a["max_x"], a["max_y"], a["max_z"]),
+            cand_label=la, cand_mass={}, cand_feature=blob_to_feature(a["feature"]))
+        return parts.score >= self.config.fusion.merge_threshold
+
+    def _absorb(self, a, b, stamp: float) -> None:
+        moved = [int(r[0]) for r in self._conn.execute(
+            "SELECT id FROM observations WHERE object_id=? ORDER BY id", (b["id"],))]
+        pid = self._current_placement_id(a["id"])
+        self._conn.execute("UPDATE observations SET object_id=?, placement_id=? WHERE object_id=?",
+                           (a["id"], pid, b["id"]))
+        for lbl, m in self._label_mass(b["id"]).items():
+            self._conn.execute(
+                "INSERT INTO label_mass (object_id, label, mass) VALUES (?,?,?) ON CONFLICT(object_id, label) "
+                "DO UPDATE SET mass=mass+excluded.mass", (a["id"], lbl, m))
+        self._rebuild_geometry(a["id"], pid)
+        self._conn.execute(
+            "UPDATE objects SET first_seen=MIN(first_seen, ?), last_seen=MAX(last_seen, ?) WHERE id=?",
+            (b["first_seen"], b["last_seen"], a["id"]))
+        self._retire(b, "consolidated", f"merged into #{a['id']}", stamp, active=False, event=False)
+        self._audit(stamp, "consolidate", [a["id"], b["id"]], moved, {"kept": a["id"], "absorbed": b["id"]})
+
+    def _rebuild_geometry(self, object_id: int, placement_id: int | None) -> None:
+        """Recompute an object's fused state from the observations now pointing at its current placement."""
+        rows = self._conn.execute(
+            "SELECT confidence, cx, cy, cz, min_x, min_y, min_z, max_x, max_y, max_z, feature FROM observations "
+            "WHERE object_id=? AND placement_id IS ? ORDER BY stamp, id", (object_id, placement_id)).fetchall()
+        if not rows:
+            return
+        f = self.config.fusion
+        first = rows[0]
+        center = np.array((first["cx"], first["cy"], first["cz"]))
+        lo = np.array((first["min_x"], first["min_y"], first["min_z"]))
+        hi = np.array((first["max_x"], first["max_y"], first["max_z"]))
+        weight = fusion.observation_weight(first["confidence"])
+        ext = hi - lo
+        feature, fweight = fusion.merge_feature(None, 0.0, blob_to_feature(first["feature"]), weight)
+        base = float(first["confidence"])
+        for r in rows[1:]:
+            w = fusion.observation_weight(r["confidence"])
+            center, lo, hi, weight, ext = fusion.merge_geometry(
+                center=center, bmin=lo, bmax=hi, weight=weight, ext=ext, obs_center=(r["cx"], r["cy"], r["cz"]),
+                obs_min=(r["min_x"], r["min_y"], r["min_z"]), obs_max=(r["max_x"], r["max_y"], r["max_z"]),
+                obs_weight=w, clamp_factor=f.box_clamp_factor)
+            feature, fweight = fusion.merge_feature(feature, fweight, blob_to_feature(r["feature"]), w)
+            base = fusion.merged_confidence(base, float(r["confidence"]), f.confidence_gain)
+        n = int(self._conn.execute("SELECT COUNT(*) FROM observations WHERE object_id=?", (object_id,)).fetchone()[0])
+        label = canonical_label(self._label_mass(object_id))
+        self._conn.execute(
+            "UPDATE objects SET cx=?, cy=?, cz=?, min_x=?, min_y=?, min_z=?, max_x=?, max_y=?, max_z=?, weight=?, "
+            "ext_x=?, ext_y=?, ext_z=?, feature=?, feature_weight=?, base_confidence=?, confidence=?, "
+            "n_observations=?, label=? WHERE id=?",
+            (*center, *lo, *hi, weight, *ext, feature_to_blob(feature), fweight, base, base, n, label, object_id))
+        self._update_rtree(object_id, lo, hi)
+        if placement_id is not None:
+            self._conn.execute(
+                "UPDATE placements SET cx=?, cy=?, cz=?, min_x=?, min_y=?, min_z=?, max_x=?, max_y=?, max_z=? "
+                "WHERE id=?", (*center, *lo, *hi, placement_id))
+
+    @guarded
+    def resplit(self, *, split_distance: float = 0.5, min_observations: int = 3) -> list[tuple[int, int]]:
+        """Split objects whose current-placement observations form separate clusters (single linkage at
+        split_distance, each with >= min_observations): the cluster holding the earliest observation keeps
+        the id, every other cluster becomes a new object with its observations re-pointed (listed in the
+        audit). Returns (original, new) pairs."""
+        self._fuse_pending()
+        split_distance = validation.finite_number(split_distance, "split_distance")
+        if split_distance <= 0:
+            raise InvalidInputError("split_distance must be > 0")
+        stamp = self._stamp_clock()
+        out: list[tuple[int, int]] = []
+        self._begin()
+        try:
+            for obj in self._conn.execute(
+                    f"SELECT {OBJECT_COLS} FROM objects WHERE state='present' ORDER BY id").fetchall():
+                pid = self._current_placement_id(obj["id"])
+                obs = self._conn.execute(
+                    "SELECT id, stamp, label, confidence, cx, cy, cz FROM observations WHERE object_id=? AND "
+                    "placement_id IS ? ORDER BY stamp, id", (obj["id"], pid)).fetchall()
+                if len(obs) < 2 * min_observations:
+                    continue
+                clusters = _single_link([(o["cx"], o["cy"], o["cz"]) for o in obs], split_distance)
+                groups = [[obs[i] for i in c] for c in clusters]
+                groups = [g for g in groups if len(g) >= min_observations]
+                if len(groups) < 2:
+                    continue
+                groups.sort(key=lambda g: (g[0]["stamp"], g[0]["id"]))
+                for g in groups[1:]:
+                    new_id = self._split_off(obj, g, stamp)
+                    out.append((int(obj["id"]), new_id))
+                self._rebuild_label_mass(obj["id"])
+                self._rebuild_geometry(obj["id"], pid)
+            if out:
+                self._update_relations({i for pair in out for i in pair}, stamp)
+            self._conn.execute("COMMIT")
+        except BaseException:
+            self._conn.execute("ROLLBACK")
+            raise
+        return out
+
+    def _split_off(self, obj, group, stamp: float) -> int:
+        ids = [int(o["id"]) for o in group]
+        first = group[0]
+        cur = self._conn.execute(
+            "INSERT INTO objects (label, confidence, base_confidence, cx, cy, cz, min_x, min_y, min_z, max_x, max_y, "
+            "max_z, weight, ext_x, ext_y, ext_z, feature, feature_weight, state, first_seen, last_seen, "
+            "n_observations, n_moves, misses, region_id, created_wall) "
+            "VALUES (?,0,0,0,0,0,0,0,0,0,0,0,1,0,0,0,NULL,0,'present',?,?,?,0,0,0,?)",
+            (first["label"], float(first["stamp"]), float(group[-1]["stamp"]), len(group), self._wall()))
+        new_id = int(cur.lastrowid)
+        self._update_rtree(new_id, (0, 0, 0), (0, 0, 0), insert=True)
+        pid = self._open_placement(new_id, (first["cx"], first["cy"], first["cz"]), (first["cx"],) * 3,
+                                   (first["cx"],) * 3, float(first["stamp"]), "resplit")
+        ph = ",".join("?" for _ in ids)
+        self._conn.execute(f"UPDATE observations SET object_id=?, placement_id=? WHERE id IN ({ph})",
+                           (new_id, pid, *ids))
+        self._rebuild_label_mass(new_id)
+        self._rebuild_geometry(new_id, pid)
+        self._index_label(new_id, canonical_label(self._label_mass(new_id)))
+        self._conn.execute("UPDATE placements SET t_last=? WHERE id=?", (float(group[-1]["stamp"]), pid))
+        self._event(float(first["stamp"]), "appeared", new_id, None, pid, ids[:EVIDENCE_LIMIT],
+                    detail={"split_from": int(obj["id"])})
+        self._audit(stamp, "resplit", [obj["id"], new_id], ids, {"from": int(obj["id"]), "to": new_id})
+        return new_id
+
+    def _rebuild_label_mass(self, object_id: int) -> None:
+        self._conn.execute("DELETE FROM label_mass WHERE object_id=?", (object_id,))
+        self._conn.execute(
+            "INSERT INTO label_mass (object_id, label, mass) SELECT object_id, label, SUM(confidence) "
+            "FROM observations WHERE object_id=? GROUP BY label", (object_id,))
+
+
+EVIDENCE_LIMIT = 50
+
+
+def _single_link(points, threshold: float) -> list[list[int]]:
+    """Connected components of points closer than threshold (indices, in order of first member)."""
+    pts = np.asarray(points, float)
+    n = len(pts)
+    parent = list(range(n))
+
+    def find(i):
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for i in range(n):
+        d = np.linalg.norm(pts[i + 1:] - pts[i], axis=1)
+        for j in np.flatnonzero(d < threshold):
+            ri, rj = find(i), find(i + 1 + int(j))
+            if ri != rj:
+                parent[max(ri, rj)] = min(ri, rj)
+    groups: dict[int, list[int]] = {}
+    for i in range(n):
+        groups.setdefault(find(i), []).append(i)
+    return [groups[k] for k in sorted(groups)]
+

@@ -1,0 +1,278 @@
+"""The Memory: one SQLite file holding the object scene graph and everything it was built from.
+
+Why this shape: observations are staged as soon as they arrive (add() writes them at once, so nothing
+that reached the memory is lost even if the process dies before the next commit), and fused later in
+one transaction (commit()), so a crash never leaves a half-fused graph. Every mutator and close() fuse
+what is staged first ("fuse before persist"), so maintenance never runs on a graph that is behind its
+own evidence. One lock serialises access from threads (the ROS node's timer and service callbacks).
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from . import validation
+from .config import MemoryConfig
+from .errors import InvalidInputError, ReadOnlyError, StoreError, UnknownIdError
+from .guard import guarded
+from .fuser import Counters, FusionMixin
+from .labels import normalize, sanitize_label
+from .maintenance import MaintenanceMixin
+from .queries import QueryMixin
+from .relations_store import RelationStoreMixin
+from .rows import OBJECT_COLS, feature_to_blob, object_info
+from .schema import connect, initialise, sqlite3
+from .temporal import TemporalMixin
+from .types import CameraView, CommitStats, ObjectInfo, Observation
+
+
+class Memory(FusionMixin, RelationStoreMixin, QueryMixin, TemporalMixin, MaintenanceMixin):
+    """Persistent spatio-temporal object memory. Use Memory.open(path, embedding_dim=...)."""
+
+    def __init__(self, conn, path: str, embedding_dim: int, config: MemoryConfig, readonly: bool, meta: dict,
+                 clock: Callable[[], float], label_encoder=None, clip_text_encoder=None):
+        self._conn = conn
+        self._conn.row_factory = sqlite3.Row
+        self.path = path
+        self.embedding_dim = int(embedding_dim)
+        self.config = config
+        self.readonly = readonly
+        self._meta = meta
+        self._wall = clock
+        self._lock = threading.RLock()
+        self._counters_events = 0
+        self.label_encoder = label_encoder
+        self.clip_text_encoder = clip_text_encoder
+        self._label_embeddings: dict[str, np.ndarray] = {}
+        self._label_index: dict[str, set[int]] = {}
+        for oid, label, pinned in conn.execute("SELECT id, label, pinned_label FROM objects"):
+            self._index_label(oid, label)
+            if pinned:
+                self._index_label(oid, pinned)
+
+    # ------------------------------------------------------------------ lifecycle
+    @classmethod
+    def open(cls, path: str, *, embedding_dim: int, config: MemoryConfig | dict | None = None,
+             readonly: bool = False, clock: Callable[[], float] = time.time, label_encoder=None,
+             clip_text_encoder=None, feature_model: str | None = None) -> "Memory":
+        """Open (or create) a store. embedding_dim is fixed per store; feature_model names the encoder
+        of the stored features (e.g. "open_clip:ViT-B-32") and must match on later opens when given."""
+        if isinstance(embedding_dim, bool) or not isinstance(embedding_dim, (int, np.integer)) \
+                or embedding_dim < 1:
+            raise InvalidInputError("embedding_dim must be a positive integer")
+        if config is None:
+            config = MemoryConfig()
+        elif isinstance(config, dict):
+            config = MemoryConfig.from_dict(config)
+        elif not isinstance(config, MemoryConfig):
+            raise InvalidInputError("config must be a MemoryConfig or a dict")
+        conn = connect(str(path), readonly)
+        try:
+            meta = initialise(conn, embedding_dim=int(embedding_dim), readonly=readonly)
+            memory = cls(conn, str(path), int(embedding_dim), config, readonly, meta, clock,
+                         label_encoder, clip_text_encoder)
+            if feature_model is not None:
+                memory._check_feature_model(feature_model)
+        except BaseException:
+            conn.close()
+            raise
+        return memory
+
+    def _check_feature_model(self, feature_model: str) -> None:
+        from .errors import SchemaError
+        stored = self._meta.get("feature_model", "")
+        if stored and stored != feature_model:
+            raise SchemaError(f"store features were made by '{stored}', opened with '{feature_model}'")
+        if not stored and not self.readonly:
+            self._conn.execute("UPDATE meta SET value=? WHERE key='feature_model'", (feature_model,))
+            self._meta["feature_model"] = feature_model
+
+    @property
+    def feature_model(self) -> str:
+        return self._meta.get("feature_model", "")
+
+    def __enter__(self) -> "Memory":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Fuse what is staged, then close the file. Safe to call twice."""
+        with self._lock:
+            if self._conn is None:
+                return
+            try:
+                if not self.readonly and self._pending_count() > 0:
+                    self._commit_locked()
+            finally:
+                self._conn.close()
+                self._conn = None
+
+    # ------------------------------------------------------------------ helpers
+    def _require_writable(self) -> None:
+        if self.readonly:
+            raise ReadOnlyError(f"store '{self.path}' is open read-only")
+
+    def _stamp_clock(self) -> float:
+        """The memory's notion of "now" on the world clock: the newest stamp it has been given."""
+        row = self._conn.execute("SELECT MAX(stamp) FROM frames").fetchone()
+        return float(row[0]) if row and row[0] is not None else 0.0
+
+    def _audit(self, stamp, action: str, object_ids, observation_ids, detail: dict | None = None) -> None:
+        self._conn.execute(
+            "INSERT INTO audit (stamp, wall_time, action, object_ids, observation_ids, detail) VALUES (?,?,?,?,?,?)",
+            (stamp, self._wall(), action, json.dumps(sorted(set(object_ids))),
+             json.dumps(list(observation_ids)), json.dumps(detail or {}, sort_keys=True)))
+
+    def _index_label(self, object_id: int, label: str) -> None:
+        for word in set(normalize(label).split()):
+            self._label_index.setdefault(word, set()).add(int(object_id))
+
+    def _begin(self) -> None:
+        self._conn.execute("BEGIN IMMEDIATE")
+
+    def _pending_count(self) -> int:
+        return int(self._conn.execute("SELECT COUNT(*) FROM frames WHERE status='pending'").fetchone()[0])
+
+    def _row_or_raise(self, object_id):
+        if isinstance(object_id, bool) or not isinstance(object_id, (int, np.integer)):
+            raise UnknownIdError(f"object id must be an integer, got {object_id!r}")
+        row = self._conn.execute(f"SELECT {OBJECT_COLS} FROM objects WHERE id=?", (int(object_id),)).fetchone()
+        if row is None:
+            raise UnknownIdError(f"unknown object id {object_id}")
+        return row
+
+    # ------------------------------------------------------------------ ingest
+    @guarded
+    def add(self, observations: Sequence[Observation], view: CameraView | None = None, *,
+            stamp: float | None = None) -> list[int]:
+        """Stage one frame: its observations (and optionally the camera view) are written at once and
+        fused at the next commit(). Returns the observation ids. The whole batch is validated first."""
+        self._require_writable()
+        observations = list(observations)
+        for i, obs in enumerate(observations):
+            validation.observation(obs, i, self.embedding_dim)
+        if view is not None:
+            validation.camera_view(view)
+        if stamp is None:
+            if view is not None and view.stamp is not None:
+                stamp = float(view.stamp)
+            elif observations:
+                stamp = max(float(o.stamp) for o in observations)
+            else:
+                raise InvalidInputError("an empty frame needs a stamp (view.stamp or stamp=)")
+        stamp = validation.finite_number(stamp, "stamp")
+        now = self._wall()
+        view_cols: tuple = (0, None, None, None, None, None, None, None, None, None, None, None)
+        if view is not None:
+            depth = None if view.depth is None else np.ascontiguousarray(view.depth, dtype=np.float32)
+            view_cols = (1, np.asarray(view.pose, dtype=np.float64).tobytes(), float(view.fx), float(view.fy),
+                         float(view.cx), float(view.cy), int(view.width), int(view.height),
+                         float(view.max_range), None if depth is None else depth.tobytes(),
+                         None if depth is None else depth.shape[0], None if depth is None else depth.shape[1])
+        max_len = self.config.max_label_length
+        self._begin()
+        try:
+            cur = self._conn.execute(
+                "INSERT INTO frames (stamp, recorded_at, has_view, pose, fx, fy, cx, cy, width, height, max_range, "
+                "depth, depth_h, depth_w, n_observations) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                (stamp, now, *view_cols, len(observations)))
+            frame_id = cur.lastrowid
+            ids = []
+            for obs in observations:
+                cur = self._conn.execute(
+                    "INSERT INTO observations (frame_id, stamp, recorded_at, label, confidence, cx, cy, cz, "
+                    "min_x, min_y, min_z, max_x, max_y, max_z, feature, n_points, instance_id) "
+                    "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                    (frame_id, float(obs.stamp), now, sanitize_label(obs.label, max_len), float(obs.confidence),
+                     *obs.center, *obs.bbox_min, *obs.bbox_max, feature_to_blob(obs.feature),
+                     int(obs.n_points), int(obs.instance_id)))
+                ids.append(int(cur.lastrowid))
+            self._conn.execute("COMMIT")
+        except BaseException:
+            self._conn.execute("ROLLBACK")
+            raise
+        return ids
+
+    @guarded
+    def pending(self) -> int:
+        """Number of staged frames not yet fused."""
+        return self._pending_count()
+
+    @guarded
+    def commit(self) -> CommitStats:
+        """Fuse everything staged, in stamp order, in one SQLite transaction."""
+        self._require_writable()
+        return self._commit_locked()
+
+    def _commit_locked(self) -> CommitStats:
+        t0 = time.perf_counter()
+        frames = self._conn.execute(
+            "SELECT * FROM frames WHERE status='pending' ORDER BY stamp, id").fetchall()
+        counters = Counters()
+        self._counters_events = 0
+        if not frames:
+            return CommitStats(objects_after=self._count_objects(), elapsed_ms=(time.perf_counter() - t0) * 1e3)
+        touched: set[int] = set()
+        self._begin()
+        try:
+            for frame in frames:
+                self._fuse_frame(frame, counters, touched)
+                self._conn.execute("UPDATE frames SET status='fused', depth=NULL WHERE id=?", (frame["id"],))
+            self._update_relations(touched, self._stamp_clock())
+            self._conn.execute("COMMIT")
+        except BaseException:
+            self._conn.execute("ROLLBACK")
+            raise
+        changed = bool(counters.merged or counters.created or counters.removed or self._counters_events)
+        return CommitStats(
+            observations_committed=counters.observations, merged=counters.merged, created=counters.created,
+            rejected=counters.rejected, objects_after=self._count_objects(),
+            elapsed_ms=(time.perf_counter() - t0) * 1e3, moved=counters.moved, removed=counters.removed,
+            reappeared=counters.reappeared, misses=counters.misses, views=counters.views,
+            events=self._counters_events, changed=changed)
+
+    def _count_objects(self) -> int:
+        return int(self._conn.execute(
+            "SELECT COUNT(*) FROM objects WHERE state IN ('present','missing')").fetchone()[0])
+
+    # ------------------------------------------------------------------ reading objects
+    def _object_infos(self, rows) -> list[ObjectInfo]:
+        regions = self._region_labels()
+        out = []
+        for r in rows:
+            mass = dict(self._conn.execute(
+                "SELECT label, mass FROM label_mass WHERE object_id=? ORDER BY label", (r["id"],)).fetchall())
+            out.append(object_info(r, region_label=regions.get(int(r["region_id"] or 0), ""), label_mass=mass))
+        return out
+
+    def _region_labels(self) -> dict[int, str]:
+        return {int(i): lbl for i, lbl in self._conn.execute("SELECT id, label FROM regions")}
+
+    @guarded
+    def objects(self, state: str | None = None) -> list[ObjectInfo]:
+        """Every object (any state) by id, or only those in ``state`` (present | missing | forgotten)."""
+        if state is None:
+            rows = self._conn.execute(f"SELECT {OBJECT_COLS} FROM objects ORDER BY id").fetchall()
+        else:
+            if state not in ("present", "missing", "forgotten"):
+                raise InvalidInputError(f"unknown state '{state}' (present | missing | forgotten)")
+            rows = self._conn.execute(f"SELECT {OBJECT_COLS} FROM objects WHERE state=? ORDER BY id",
+                                      (state,)).fetchall()
+        return self._object_infos(rows)
+
+    @guarded
+    def get(self, object_id: int) -> ObjectInfo:
+        return self._object_infos([self._row_or_raise(object_id)])[0]
+
+    @guarded
+    def latest_stamp(self) -> float | None:
+        """The newest world stamp the memory has been given (None when empty)."""
+        row = self._conn.execute("SELECT MAX(stamp) FROM frames").fetchone()
+        return None if row[0] is None else float(row[0])

@@ -1,0 +1,315 @@
+"""Read-side queries: spatial, relational, semantic, and the records behind every object.
+
+Why answers are built from stored rows only: a query must never change the memory, and whatever it
+returns must be traceable (the observation ids, placements and relation rows it came from).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+
+from . import validation
+from .errors import InvalidInputError, TempoMemError, UnknownIdError
+from .guard import guarded
+from .labels import label_matches, words
+from .rows import (
+    EVENT_COLS,
+    OBJECT_COLS,
+    OBSERVATION_COLS,
+    PLACEMENT_COLS,
+    blob_to_feature,
+    event_info,
+    observation_record,
+    placement_info,
+    prefixed,
+    region_info,
+    relation_info,
+)
+from .types import AuditRow, RelationalResult, Scored
+
+MAX_K = 10000
+
+# Words that carry no meaning for keyword matching of labels in free-text queries.
+STOPWORDS = frozenset(
+    "a an the something somewhere thing things some any find me to from for of on in with where what which "
+    "is are i my can could you please show get give one that this it".split())
+
+
+def _keyword_hit(label: str, query_words: set[str]) -> float:
+    """1 when every content word of the label appears in the query ("the red mug" finds "mug")."""
+    label_words = set(words(label)) - STOPWORDS
+    return 1.0 if label_words and label_words <= query_words else 0.0
+
+
+class QueryMixin:
+    # ------------------------------------------------------------------ spatial
+    @guarded
+    def spatial(self, center, radius: float, *, label: str | None = None, k: int = 100,
+                states: tuple[str, ...] = ("present",)) -> list[Scored]:
+        """Objects whose centroid lies within ``radius`` of ``center``: ascending distance, ties by id."""
+        c = validation.finite_vec3(center, "center")
+        r = validation.finite_number(radius, "radius")
+        if r <= 0:
+            raise InvalidInputError(f"radius must be > 0, got {r}")
+        k = validation.positive_int(k, "k", maximum=MAX_K)
+        placeholders = ",".join("?" for _ in states)
+        rows = self._conn.execute(
+            f"SELECT {prefixed(OBJECT_COLS, 'o')} FROM objects_rtree t JOIN objects o ON o.id = t.id "
+            "WHERE t.max_x >= ? AND t.min_x <= ? AND t.max_y >= ? AND t.min_y <= ? AND t.max_z >= ? "
+            f"AND t.min_z <= ? AND o.state IN ({placeholders})",
+            (c[0] - r, c[0] + r, c[1] - r, c[1] + r, c[2] - r, c[2] + r, *states)).fetchall()
+        hits = []
+        for row in rows:
+            d = math.sqrt((row["cx"] - c[0]) ** 2 + (row["cy"] - c[1]) ** 2 + (row["cz"] - c[2]) ** 2)
+            if d > r:
+                continue
+            if label and not label_matches(label, row["pinned_label"] or row["label"]):
+                continue
+            hits.append((d, row["id"], row))
+        hits.sort(key=lambda h: (h[0], h[1]))
+        hits = hits[:k]
+        infos = self._object_infos([h[2] for h in hits])
+        return [Scored(info, h[0]) for info, h in zip(infos, hits)]
+
+    # ------------------------------------------------------------------ relational
+    def _resolve_anchors(self, anchor, states=("present",)) -> list:
+        if isinstance(anchor, bool):
+            raise InvalidInputError("anchor must be a label or an object id")
+        if isinstance(anchor, (int, np.integer)):
+            row = self._conn.execute(f"SELECT {OBJECT_COLS} FROM objects WHERE id=?", (int(anchor),)).fetchone()
+            return [row] if row is not None and row["state"] in states else []
+        if not isinstance(anchor, str) or not words(anchor):
+            raise InvalidInputError("anchor must be a non-empty label or an object id")
+        placeholders = ",".join("?" for _ in states)
+        rows = self._conn.execute(
+            f"SELECT {OBJECT_COLS} FROM objects WHERE state IN ({placeholders}) ORDER BY id", states).fetchall()
+        return [r for r in rows if label_matches(anchor, r["pinned_label"] or r["label"])]
+
+    @guarded
+    def relational(self, relation: str, anchor) -> RelationalResult:
+        """Objects in ``relation`` (on | under | near | in) to the anchor (label text or object id).
+
+        An anchor that matches nothing gives anchor_found=False and no objects, never everything.
+        """
+        if relation not in ("on", "under", "near", "in"):
+            raise InvalidInputError(f"unknown relation '{relation}' (on | under | near | in)")
+        anchors = self._resolve_anchors(anchor)
+        region = None
+        region_ids: list[int] = []
+        if relation == "in" and isinstance(anchor, str):
+            for r in self._conn.execute("SELECT * FROM regions ORDER BY id"):
+                if label_matches(anchor, r["label"]):
+                    region_ids.append(int(r["id"]))
+                    region = region if region is not None else region_info(r)
+        if not anchors and not region_ids:
+            return RelationalResult(False, (), ())
+        anchor_ids = [int(a["id"]) for a in anchors]
+        rel_rows = []
+        if anchor_ids:
+            ph = ",".join("?" for _ in anchor_ids)
+            if relation == "under":
+                rel_rows = self._conn.execute(
+                    f"SELECT * FROM relations WHERE until IS NULL AND relation='on' AND object_is_region=0 "
+                    f"AND subject_id IN ({ph}) ORDER BY object_id, id", anchor_ids).fetchall()
+            else:
+                rel_rows = self._conn.execute(
+                    f"SELECT * FROM relations WHERE until IS NULL AND relation=? AND object_is_region=0 "
+                    f"AND object_id IN ({ph}) ORDER BY subject_id, id", (relation, *anchor_ids)).fetchall()
+        if region_ids:
+            ph = ",".join("?" for _ in region_ids)
+            rel_rows += self._conn.execute(
+                f"SELECT * FROM relations WHERE until IS NULL AND relation='in' AND object_is_region=1 "
+                f"AND object_id IN ({ph}) ORDER BY subject_id, id", region_ids).fetchall()
+        if relation == "under":
+            ids = sorted({int(r["object_id"]) for r in rel_rows} - set(anchor_ids))
+        else:
+            ids = sorted({int(r["subject_id"]) for r in rel_rows} - set(anchor_ids))
+        rows = []
+        for oid in ids:
+            row = self._conn.execute(f"SELECT {OBJECT_COLS} FROM objects WHERE id=? AND state='present'",
+                                     (oid,)).fetchone()
+            if row is not None:
+                rows.append(row)
+        return RelationalResult(True, tuple(self._object_infos(anchors)), tuple(self._object_infos(rows)),
+                                tuple(relation_info(r) for r in rel_rows), region)
+
+    @guarded
+    def relations(self, object_id: int | None = None) -> list:
+        """Current relation rows (all, or those involving one object), ordered by id."""
+        if object_id is None:
+            rows = self._conn.execute("SELECT * FROM relations WHERE until IS NULL ORDER BY id").fetchall()
+        else:
+            self._row_or_raise(object_id)
+            rows = self._conn.execute(
+                "SELECT * FROM relations WHERE until IS NULL AND (subject_id=? OR (object_id=? AND "
+                "object_is_region=0)) ORDER BY id", (int(object_id), int(object_id))).fetchall()
+        return [relation_info(r) for r in rows]
+
+    # ------------------------------------------------------------------ semantic
+    def _label_vectors(self, labels: list[str]) -> dict[str, np.ndarray]:
+        missing = [lbl for lbl in labels if lbl not in self._label_embeddings]
+        if missing:
+            vecs = np.asarray(self.label_encoder.encode(missing), dtype=np.float32)
+            for lbl, v in zip(missing, vecs):
+                self._label_embeddings[lbl] = v
+        return {lbl: self._label_embeddings[lbl] for lbl in labels}
+
+    @guarded
+    def semantic(self, text: str, k: int = 10) -> list[Scored]:
+        """Present objects matching a meaning, best first (ties by id).
+
+        score = label_weight * label similarity + (1 - label_weight) * CLIP similarity when both paths are
+        available (only the available one otherwise), + keyword_bonus when a label's words all appear in
+        the text. Label similarity embeds the text and each distinct label with the label encoder (cached
+        per label); the CLIP path embeds the text with the CLIP text tower of the model recorded in the
+        store's metadata and compares it with the stored object features.
+        """
+        if not isinstance(text, str) or not words(text):
+            raise InvalidInputError("semantic query text must not be empty")
+        k = validation.positive_int(k, "k", maximum=MAX_K)
+        scfg = self.config.semantic
+        rows = self._conn.execute(f"SELECT {OBJECT_COLS} FROM objects WHERE state='present' ORDER BY id").fetchall()
+        if not rows:
+            return []
+        labels = [r["pinned_label"] or r["label"] for r in rows]
+        label_sim = None
+        if self.label_encoder is not None:
+            q = np.asarray(self.label_encoder.encode([text]), dtype=np.float32)[0]
+            distinct = sorted(set(labels))
+            vecs = self._label_vectors(distinct)
+            per_label = {lbl: float(np.dot(q, vecs[lbl])) for lbl in distinct}
+            label_sim = np.array([per_label[lbl] for lbl in labels])
+        clip_sim = self._clip_similarity(text, rows)
+        if label_sim is not None and clip_sim is not None:
+            base = scfg.label_weight * label_sim + (1 - scfg.label_weight) * clip_sim
+        elif label_sim is not None:
+            base = label_sim
+        elif clip_sim is not None:
+            base = clip_sim
+        else:
+            base = np.zeros(len(rows))
+        query_words = set(words(text)) - STOPWORDS
+        keyword = np.array([_keyword_hit(lbl, query_words) for lbl in labels])
+        total = base + scfg.keyword_bonus * keyword
+        order = sorted(range(len(rows)), key=lambda i: (-round(float(total[i]), 9), rows[i]["id"]))
+        order = [i for i in order if total[i] >= scfg.min_score][:k]
+        infos = self._object_infos([rows[i] for i in order])
+        return [Scored(info, float(total[i])) for info, i in zip(infos, order)]
+
+    def _clip_similarity(self, text: str, rows) -> np.ndarray | None:
+        enc = self.clip_text_encoder
+        if enc is None:
+            return None
+        model = self._meta.get("feature_model", "")
+        if model and model != enc.name:
+            raise TempoMemError(f"stored features come from '{model}' but the text encoder is '{enc.name}'")
+        if not model:
+            return None
+        q = np.asarray(enc.encode([text]), dtype=np.float32)[0]
+        sims = np.zeros(len(rows))
+        for i, r in enumerate(rows):
+            f = blob_to_feature(r["feature"])
+            if f is not None and f.shape == q.shape:
+                sims[i] = float(np.dot(f, q))
+        return sims
+
+    # ------------------------------------------------------------------ records
+    @guarded
+    def history(self, object_id: int) -> list:
+        """The object's observations in stamp order (ties by id), each with its verdict."""
+        self._row_or_raise(object_id)
+        rows = self._conn.execute(
+            f"SELECT {OBSERVATION_COLS} FROM observations WHERE object_id=? ORDER BY stamp, id",
+            (int(object_id),)).fetchall()
+        return [observation_record(r) for r in rows]
+
+    @guarded
+    def observation(self, observation_id: int):
+        row = self._conn.execute(f"SELECT {OBSERVATION_COLS} FROM observations WHERE id=?",
+                                 (int(observation_id),)).fetchone()
+        if row is None:
+            raise UnknownIdError(f"unknown observation id {observation_id}")
+        return observation_record(row)
+
+    @guarded
+    def observations(self, verdict: str | None = None) -> list:
+        """Every stored observation (optionally of one verdict), by id: nothing is ever discarded."""
+        if verdict is None:
+            rows = self._conn.execute(f"SELECT {OBSERVATION_COLS} FROM observations ORDER BY id").fetchall()
+        else:
+            rows = self._conn.execute(f"SELECT {OBSERVATION_COLS} FROM observations WHERE verdict=? ORDER BY id",
+                                      (verdict,)).fetchall()
+        return [observation_record(r) for r in rows]
+
+    def _placement_infos(self, rows) -> list:
+        regions = self._region_labels()
+        return [placement_info(r, region_label=regions.get(int(r["region_id"] or 0), "")) for r in rows]
+
+    @guarded
+    def placements(self, object_id: int) -> list:
+        """The object's placements, oldest first; closed ones are kept (superseded, never deleted)."""
+        self._row_or_raise(object_id)
+        rows = self._conn.execute(
+            f"SELECT {PLACEMENT_COLS} FROM placements WHERE object_id=? ORDER BY t_from, id",
+            (int(object_id),)).fetchall()
+        return self._placement_infos(rows)
+
+    def _placement_by_id(self, placement_id):
+        if placement_id is None:
+            return None
+        row = self._conn.execute(f"SELECT {PLACEMENT_COLS} FROM placements WHERE id=?",
+                                 (int(placement_id),)).fetchone()
+        return None if row is None else self._placement_infos([row])[0]
+
+    def _events_from_rows(self, rows) -> list:
+        return [event_info(r, self._placement_by_id(r["before_id"]), self._placement_by_id(r["after_id"]))
+                for r in rows]
+
+    @guarded
+    def events(self, object_id: int | None = None) -> list:
+        if object_id is None:
+            rows = self._conn.execute(f"SELECT {EVENT_COLS} FROM events ORDER BY stamp, id").fetchall()
+        else:
+            self._row_or_raise(object_id)
+            rows = self._conn.execute(f"SELECT {EVENT_COLS} FROM events WHERE object_id=? ORDER BY stamp, id",
+                                      (int(object_id),)).fetchall()
+        return self._events_from_rows(rows)
+
+    @guarded
+    def regions(self) -> list:
+        return [region_info(r) for r in self._conn.execute("SELECT * FROM regions ORDER BY id")]
+
+    @guarded
+    def contents(self, region_id: int) -> list:
+        """Present objects whose centroid lies in the region, by id."""
+        reg = self._conn.execute("SELECT * FROM regions WHERE id=?", (int(region_id),)).fetchone()
+        if reg is None:
+            raise UnknownIdError(f"unknown region id {region_id}")
+        rows = self._conn.execute(
+            f"SELECT {OBJECT_COLS} FROM objects WHERE state='present' AND cx BETWEEN ? AND ? AND cy BETWEEN ? AND ? "
+            "AND cz BETWEEN ? AND ? ORDER BY id",
+            (reg["min_x"], reg["max_x"], reg["min_y"], reg["max_y"], reg["min_z"], reg["max_z"])).fetchall()
+        return self._object_infos(rows)
+
+    @guarded
+    def audit(self, since: float | None = None) -> list:
+        """The append-only audit of mutations (optionally those at wall time >= since), by id."""
+        if since is None:
+            rows = self._conn.execute("SELECT * FROM audit ORDER BY id").fetchall()
+        else:
+            rows = self._conn.execute("SELECT * FROM audit WHERE wall_time >= ? ORDER BY id",
+                                      (validation.finite_number(since, "since"),)).fetchall()
+        return [AuditRow(id=r["id"], stamp=r["stamp"], wall_time=r["wall_time"], action=r["action"],
+                         object_ids=tuple(json.loads(r["object_ids"])),
+                         observation_ids=tuple(json.loads(r["observation_ids"])),
+                         detail=json.loads(r["detail"])) for r in rows]
+
+    @guarded
+    def tombstones(self) -> list[dict]:
+        return [{"id": r["id"], "object_id": r["object_id"], "kind": r["kind"], "stamp": r["stamp"],
+                 "wall_time": r["wall_time"], "reason": r["reason"], "label": r["label"],
+                 "active": bool(r["active"])}
+                for r in self._conn.execute("SELECT * FROM tombstones ORDER BY id")]

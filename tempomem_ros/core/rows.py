@@ -1,0 +1,102 @@
+"""Conversions between SQLite rows and the value types of the API.
+
+Why one module: the column lists of objects, placements, observations and events are used by fusion,
+queries and the temporal operators alike; converting in one place keeps every reader consistent.
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+
+from .types import ChangeEventInfo, ObjectInfo, ObservationRecord, PlacementInfo, RegionInfo, RelationInfo
+
+OBJECT_COLS = ("id, label, pinned_label, confidence, base_confidence, cx, cy, cz, min_x, min_y, min_z, "
+               "max_x, max_y, max_z, weight, ext_x, ext_y, ext_z, feature, feature_weight, state, "
+               "first_seen, last_seen, n_observations, n_moves, misses, first_miss, region_id")
+PLACEMENT_COLS = ("id, object_id, cx, cy, cz, min_x, min_y, min_z, max_x, max_y, max_z, region_id, t_from, "
+                  "t_last, t_to, current, closed_reason")
+OBSERVATION_COLS = ("id, stamp, recorded_at, label, confidence, cx, cy, cz, min_x, min_y, min_z, max_x, "
+                    "max_y, max_z, verdict, reason, object_id, candidate_id, score, placement_id")
+EVENT_COLS = ("id, stamp, recorded_at, kind, object_id, label, previous_label, before_id, after_id, "
+              "evidence")
+
+
+def prefixed(cols: str, alias: str) -> str:
+    return ", ".join(f"{alias}.{c.strip()}" for c in cols.split(","))
+
+
+def feature_to_blob(feature: np.ndarray | None) -> bytes | None:
+    if feature is None:
+        return None
+    return np.asarray(feature, dtype=np.float32).tobytes()
+
+
+def blob_to_feature(blob) -> np.ndarray | None:
+    if blob is None:
+        return None
+    return np.frombuffer(blob, dtype=np.float32).copy()
+
+
+def center_of(row) -> tuple[float, float, float]:
+    return (row["cx"], row["cy"], row["cz"])
+
+
+def bmin_of(row) -> tuple[float, float, float]:
+    return (row["min_x"], row["min_y"], row["min_z"])
+
+
+def bmax_of(row) -> tuple[float, float, float]:
+    return (row["max_x"], row["max_y"], row["max_z"])
+
+
+def object_info(row, *, region_label: str = "", label_mass: dict | None = None) -> ObjectInfo:
+    label = row["pinned_label"] or row["label"]
+    return ObjectInfo(
+        id=row["id"], label=label, confidence=float(row["confidence"]), center=center_of(row),
+        bbox_min=bmin_of(row), bbox_max=bmax_of(row), state=row["state"],
+        first_seen=float(row["first_seen"]), last_seen=float(row["last_seen"]),
+        region_id=int(row["region_id"] or 0), region_label=region_label,
+        n_observations=int(row["n_observations"]), n_moves=int(row["n_moves"]),
+        label_mass=dict(label_mass or {}), pinned_label=row["pinned_label"],
+        has_feature=row["feature"] is not None,
+    )
+
+
+def placement_info(row, *, region_label: str = "") -> PlacementInfo:
+    return PlacementInfo(
+        id=row["id"], object_id=row["object_id"], center=center_of(row), bbox_min=bmin_of(row),
+        bbox_max=bmax_of(row), region_id=int(row["region_id"] or 0), region_label=region_label,
+        t_from=float(row["t_from"]), t_last=float(row["t_last"]),
+        t_to=None if row["t_to"] is None else float(row["t_to"]), current=bool(row["current"]),
+        closed_reason=row["closed_reason"] or "",
+    )
+
+
+def observation_record(row) -> ObservationRecord:
+    return ObservationRecord(
+        id=row["id"], stamp=float(row["stamp"]), recorded_at=float(row["recorded_at"]), label=row["label"],
+        confidence=float(row["confidence"]), center=center_of(row), bbox_min=bmin_of(row),
+        bbox_max=bmax_of(row), verdict=row["verdict"], reason=row["reason"] or "",
+        object_id=row["object_id"], candidate_id=row["candidate_id"],
+        score=None if row["score"] is None else float(row["score"]), placement_id=row["placement_id"],
+    )
+
+
+def event_info(row, before: PlacementInfo | None, after: PlacementInfo | None) -> ChangeEventInfo:
+    return ChangeEventInfo(
+        id=row["id"], stamp=float(row["stamp"]), recorded_at=float(row["recorded_at"]), kind=row["kind"],
+        object_id=row["object_id"], label=row["label"], previous_label=row["previous_label"] or "",
+        before=before, after=after, evidence=tuple(json.loads(row["evidence"] or "[]")),
+    )
+
+
+def relation_info(row) -> RelationInfo:
+    return RelationInfo(subject_id=row["subject_id"], relation=row["relation"], object_id=row["object_id"],
+                        object_is_region=bool(row["object_is_region"]),
+                        confidence=float(row["confidence"]), since=float(row["since"]))
+
+
+def region_info(row) -> RegionInfo:
+    return RegionInfo(id=row["id"], label=row["label"], bbox_min=bmin_of(row), bbox_max=bmax_of(row))

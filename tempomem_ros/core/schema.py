@@ -1,0 +1,247 @@
+"""The SQLite schema, its version, forward migrations and how a store file is opened.
+
+Why SQLite with explicit transactions: the whole memory is one file that survives restarts, and a commit
+either lands completely or not at all (a crash never leaves a half-fused state). Why WAL: readers (service
+calls from another connection or process) are not blocked by the fusing writer. pysqlite3 is preferred
+when installed because the stdlib build here cannot load extensions (sqlite-vec); both have R*Tree.
+"""
+
+from __future__ import annotations
+
+import os
+
+from .errors import SchemaError, StoreError
+
+try:  # pragma: no cover - which one depends on the installation
+    from pysqlite3 import dbapi2 as sqlite3
+except ImportError:  # pragma: no cover
+    import sqlite3  # type: ignore[no-redef]
+
+SCHEMA_VERSION = 1
+
+_BOX = "min_x REAL NOT NULL, min_y REAL NOT NULL, min_z REAL NOT NULL, " \
+       "max_x REAL NOT NULL, max_y REAL NOT NULL, max_z REAL NOT NULL"
+_CENTER = "cx REAL NOT NULL, cy REAL NOT NULL, cz REAL NOT NULL"
+
+# Version 1. Every table is append-mostly: rows that describe the past (observations, placements,
+# events, tombstones, audit, relations with a validity interval) are never deleted.
+SCHEMA_V1 = [
+    "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+    # One add() call = one frame: its stamp and, when given, the camera view used for absence reasoning.
+    # The coarse depth is kept only until the frame is fused (it is a sensor artefact, not evidence).
+    """CREATE TABLE IF NOT EXISTS frames (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        stamp REAL NOT NULL,
+        recorded_at REAL NOT NULL,
+        status TEXT NOT NULL DEFAULT 'pending',
+        has_view INTEGER NOT NULL DEFAULT 0,
+        pose BLOB, fx REAL, fy REAL, cx REAL, cy REAL, width INTEGER, height INTEGER, max_range REAL,
+        depth BLOB, depth_h INTEGER, depth_w INTEGER,
+        n_observations INTEGER NOT NULL DEFAULT 0,
+        n_misses INTEGER NOT NULL DEFAULT 0)""",
+    "CREATE INDEX IF NOT EXISTS frames_pending ON frames(status, stamp, id)",
+    f"""CREATE TABLE IF NOT EXISTS observations (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        frame_id INTEGER NOT NULL REFERENCES frames(id),
+        stamp REAL NOT NULL,
+        recorded_at REAL NOT NULL,
+        label TEXT NOT NULL,
+        confidence REAL NOT NULL,
+        {_CENTER}, {_BOX},
+        feature BLOB,
+        n_points INTEGER NOT NULL DEFAULT 0,
+        instance_id INTEGER NOT NULL DEFAULT 0,
+        verdict TEXT NOT NULL DEFAULT 'pending',
+        reason TEXT NOT NULL DEFAULT '',
+        object_id INTEGER,
+        candidate_id INTEGER,
+        score REAL,
+        placement_id INTEGER,
+        reject_key TEXT)""",
+    "CREATE INDEX IF NOT EXISTS observations_frame ON observations(frame_id)",
+    "CREATE INDEX IF NOT EXISTS observations_object ON observations(object_id, stamp, id)",
+    "CREATE INDEX IF NOT EXISTS observations_candidate ON observations(candidate_id)",
+    "CREATE INDEX IF NOT EXISTS observations_placement ON observations(placement_id)",
+    "CREATE INDEX IF NOT EXISTS observations_verdict ON observations(verdict)",
+    f"""CREATE TABLE IF NOT EXISTS objects (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        label TEXT NOT NULL,
+        pinned_label TEXT,
+        confidence REAL NOT NULL,
+        base_confidence REAL NOT NULL,
+        {_CENTER}, {_BOX},
+        weight REAL NOT NULL,
+        ext_x REAL NOT NULL, ext_y REAL NOT NULL, ext_z REAL NOT NULL,
+        feature BLOB,
+        feature_weight REAL NOT NULL DEFAULT 0,
+        state TEXT NOT NULL,
+        first_seen REAL NOT NULL,
+        last_seen REAL NOT NULL,
+        n_observations INTEGER NOT NULL DEFAULT 0,
+        n_moves INTEGER NOT NULL DEFAULT 0,
+        misses INTEGER NOT NULL DEFAULT 0,
+        first_miss REAL,
+        region_id INTEGER NOT NULL DEFAULT 0,
+        created_wall REAL NOT NULL)""",
+    "CREATE INDEX IF NOT EXISTS objects_state ON objects(state)",
+    # Spatial index over every object's current box (all states; queries filter by state).
+    "CREATE VIRTUAL TABLE IF NOT EXISTS objects_rtree USING rtree(id, min_x, max_x, min_y, max_y, min_z, max_z)",
+    """CREATE TABLE IF NOT EXISTS label_mass (
+        object_id INTEGER NOT NULL, label TEXT NOT NULL, mass REAL NOT NULL,
+        PRIMARY KEY (object_id, label)) WITHOUT ROWID""",
+    """CREATE TABLE IF NOT EXISTS label_history (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        object_id INTEGER NOT NULL, stamp REAL, wall_time REAL NOT NULL,
+        old_label TEXT NOT NULL, new_label TEXT NOT NULL, old_mass TEXT NOT NULL,
+        pinned INTEGER NOT NULL, reason TEXT NOT NULL)""",
+    f"""CREATE TABLE IF NOT EXISTS placements (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        object_id INTEGER NOT NULL,
+        {_CENTER}, {_BOX},
+        region_id INTEGER NOT NULL DEFAULT 0,
+        t_from REAL NOT NULL,
+        t_last REAL NOT NULL,
+        t_to REAL,
+        current INTEGER NOT NULL,
+        opened_by TEXT NOT NULL,
+        closed_reason TEXT NOT NULL DEFAULT '')""",
+    "CREATE INDEX IF NOT EXISTS placements_object ON placements(object_id, t_from, id)",
+    """CREATE TABLE IF NOT EXISTS misses (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        object_id INTEGER NOT NULL, frame_id INTEGER NOT NULL, placement_id INTEGER,
+        stamp REAL NOT NULL, visible_fraction REAL NOT NULL)""",
+    "CREATE INDEX IF NOT EXISTS misses_object ON misses(object_id, stamp)",
+    """CREATE TABLE IF NOT EXISTS events (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        stamp REAL NOT NULL,
+        recorded_at REAL NOT NULL,
+        kind TEXT NOT NULL,
+        object_id INTEGER NOT NULL,
+        label TEXT NOT NULL,
+        previous_label TEXT NOT NULL DEFAULT '',
+        before_id INTEGER,
+        after_id INTEGER,
+        evidence TEXT NOT NULL DEFAULT '[]',
+        detail TEXT NOT NULL DEFAULT '{}')""",
+    "CREATE INDEX IF NOT EXISTS events_stamp ON events(stamp, id)",
+    "CREATE INDEX IF NOT EXISTS events_object ON events(object_id, stamp)",
+    f"""CREATE TABLE IF NOT EXISTS tombstones (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        object_id INTEGER NOT NULL,
+        kind TEXT NOT NULL,
+        stamp REAL,
+        wall_time REAL NOT NULL,
+        reason TEXT NOT NULL,
+        label TEXT NOT NULL,
+        {_CENTER}, {_BOX},
+        feature BLOB,
+        active INTEGER NOT NULL DEFAULT 1)""",
+    "CREATE INDEX IF NOT EXISTS tombstones_object ON tombstones(object_id)",
+    "CREATE VIRTUAL TABLE IF NOT EXISTS tombstones_rtree USING rtree(id, min_x, max_x, min_y, max_y, min_z, max_z)",
+    """CREATE TABLE IF NOT EXISTS rejected (
+        key TEXT PRIMARY KEY,
+        label TEXT NOT NULL,
+        cell_x INTEGER NOT NULL, cell_y INTEGER NOT NULL, cell_z INTEGER NOT NULL,
+        mass REAL NOT NULL, count INTEGER NOT NULL,
+        first_stamp REAL NOT NULL, last_stamp REAL NOT NULL,
+        best_candidate INTEGER,
+        promoted_object_id INTEGER)""",
+    f"""CREATE TABLE IF NOT EXISTS regions (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        label TEXT NOT NULL,
+        {_BOX},
+        stamp REAL,
+        wall_time REAL NOT NULL)""",
+    """CREATE TABLE IF NOT EXISTS relations (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        subject_id INTEGER NOT NULL,
+        relation TEXT NOT NULL,
+        object_id INTEGER NOT NULL,
+        object_is_region INTEGER NOT NULL DEFAULT 0,
+        confidence REAL NOT NULL,
+        since REAL NOT NULL,
+        until REAL)""",
+    "CREATE INDEX IF NOT EXISTS relations_subject ON relations(subject_id) WHERE until IS NULL",
+    "CREATE INDEX IF NOT EXISTS relations_object ON relations(object_id, relation) WHERE until IS NULL",
+    """CREATE TABLE IF NOT EXISTS audit (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        stamp REAL,
+        wall_time REAL NOT NULL,
+        action TEXT NOT NULL,
+        object_ids TEXT NOT NULL DEFAULT '[]',
+        observation_ids TEXT NOT NULL DEFAULT '[]',
+        detail TEXT NOT NULL DEFAULT '{}')""",
+    "CREATE INDEX IF NOT EXISTS audit_stamp ON audit(wall_time, id)",
+]
+
+# Forward migrations: MIGRATIONS[v] upgrades a store at version v to v + 1.
+MIGRATIONS: dict[int, list[str]] = {}
+
+
+def connect(path: str, readonly: bool):
+    """Open the file; a read-only open never creates it and refuses writes at the SQLite level too."""
+    try:
+        if readonly:
+            if not os.path.exists(path):
+                raise StoreError(f"store '{path}' does not exist (opened read-only)")
+            conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, isolation_level=None,
+                                   check_same_thread=False)
+        else:
+            parent = os.path.dirname(os.path.abspath(path))
+            os.makedirs(parent, exist_ok=True)
+            conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=NORMAL")
+        conn.execute("PRAGMA foreign_keys=OFF")
+        conn.execute("PRAGMA busy_timeout=5000")
+        return conn
+    except sqlite3.Error as exc:
+        raise StoreError(f"cannot open store '{path}': {exc}") from exc
+
+
+def initialise(conn, *, embedding_dim: int, readonly: bool) -> dict:
+    """Create or check the schema; returns the meta table. Raises SchemaError on a mismatch."""
+    try:
+        has_meta = conn.execute(
+            "SELECT 1 FROM sqlite_master WHERE type='table' AND name='meta'").fetchone() is not None
+        if not has_meta:
+            if readonly:
+                raise SchemaError("store has no tempomem schema (opened read-only, cannot create it)")
+            conn.execute("BEGIN IMMEDIATE")
+            for stmt in SCHEMA_V1:
+                conn.execute(stmt)
+            conn.executemany("INSERT INTO meta(key, value) VALUES (?, ?)", [
+                ("schema_version", str(SCHEMA_VERSION)),
+                ("embedding_dim", str(int(embedding_dim))),
+                ("feature_model", ""),
+            ])
+            conn.execute("COMMIT")
+        meta = dict(conn.execute("SELECT key, value FROM meta").fetchall())
+    except sqlite3.Error as exc:
+        raise StoreError(f"cannot read store schema: {exc}") from exc
+    version = int(meta.get("schema_version", "0"))
+    if version > SCHEMA_VERSION:
+        raise SchemaError(f"store schema version {version} is newer than this code ({SCHEMA_VERSION}); "
+                          "upgrade tempomem_ros")
+    stored_dim = int(meta.get("embedding_dim", "-1"))
+    if stored_dim != int(embedding_dim):
+        raise SchemaError(f"store was created with embedding_dim={stored_dim}, opened with {embedding_dim}")
+    if version < SCHEMA_VERSION:
+        if readonly:
+            raise SchemaError(f"store schema version {version} needs migration (opened read-only)")
+        migrate(conn, version)
+        meta = dict(conn.execute("SELECT key, value FROM meta").fetchall())
+    return meta
+
+
+def migrate(conn, from_version: int) -> None:
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+        for v in range(from_version, SCHEMA_VERSION):
+            for stmt in MIGRATIONS.get(v, []):
+                conn.execute(stmt)
+        conn.execute("UPDATE meta SET value=? WHERE key='schema_version'", (str(SCHEMA_VERSION),))
+        conn.execute("COMMIT")
+    except sqlite3.Error as exc:
+        conn.execute("ROLLBACK")
+        raise SchemaError(f"migration from schema {from_version} failed: {exc}") from exc

@@ -1,0 +1,301 @@
+"""Temporal operators over placements and events, and question answering on top of them.
+
+Why operators over placements: "where is it", "where was it before", "how often did it move", "where was
+it at 10:30" are all questions about one object's ordered placements (closed ones are kept, never
+deleted), so each operator is a small, deterministic function of that list, and each answer carries the
+placements and observation ids it rests on.
+
+Operators: current, previous (the latest placement that is not current), history (all placements, oldest
+first), count_moves, count_sightings (observations fused into the object), as_of(t) (the placement with
+t_from <= t < t_to), first_seen, last_seen, duration (time at the current place up to now).
+An unknown object -> found=False. Several objects match a label -> each is answered in the text; the
+structured fields describe the primary one (present before missing, then the most recently seen, then
+the lowest id), and arguments["ambiguous"] lists every id.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from . import validation
+from .errors import InvalidInputError
+from .guard import guarded
+from .labels import label_matches, sanitize_label, words
+from .router import HELP, route
+from .rows import EVENT_COLS, OBJECT_COLS, PLACEMENT_COLS
+from .types import Answer
+
+OPERATORS = ("current", "previous", "history", "count_moves", "count_sightings", "as_of", "first_seen",
+             "last_seen", "duration")
+EVIDENCE_PER_PLACEMENT = 50
+
+
+def fmt_time(t: float | None) -> str:
+    if t is None:
+        return "unknown time"
+    return dt.datetime.fromtimestamp(t, tz=dt.timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
+
+
+def fmt_pos(p) -> str:
+    return f"({p[0]:.2f}, {p[1]:.2f}, {p[2]:.2f})"
+
+
+def fmt_duration(seconds: float) -> str:
+    seconds = max(0.0, seconds)
+    if seconds < 120:
+        return f"{seconds:.0f} s"
+    if seconds < 7200:
+        return f"{seconds / 60:.1f} min"
+    return f"{seconds / 3600:.1f} h"
+
+
+class TemporalMixin:
+    # ------------------------------------------------------------------ resolution
+    def _resolve_objects(self, label, object_id) -> list:
+        if object_id is not None:
+            if isinstance(object_id, bool) or not isinstance(object_id, int):
+                raise InvalidInputError("object_id must be an integer")
+            row = self._conn.execute(f"SELECT {OBJECT_COLS} FROM objects WHERE id=? AND state != 'forgotten'",
+                                     (object_id,)).fetchone()
+            return [] if row is None else [row]
+        if not isinstance(label, str) or not words(label):
+            raise InvalidInputError("give a label or an object_id")
+        rows = self._conn.execute(
+            f"SELECT {OBJECT_COLS} FROM objects WHERE state IN ('present','missing') ORDER BY id").fetchall()
+        found = [r for r in rows if label_matches(label, r["pinned_label"] or r["label"])]
+        found.sort(key=lambda r: (r["state"] != "present", -float(r["last_seen"]), r["id"]))
+        return found
+
+    def _placement_rows(self, object_id: int) -> list:
+        return self._conn.execute(f"SELECT {PLACEMENT_COLS} FROM placements WHERE object_id=? ORDER BY t_from, id",
+                                  (object_id,)).fetchall()
+
+    def _evidence(self, placement_ids) -> list[int]:
+        ids: list[int] = []
+        for pid in placement_ids:
+            rows = self._conn.execute(
+                "SELECT id FROM observations WHERE placement_id=? ORDER BY stamp DESC, id DESC LIMIT ?",
+                (pid, EVIDENCE_PER_PLACEMENT)).fetchall()
+            ids.extend(sorted(int(r[0]) for r in rows))
+        return ids
+
+    def _support_phrase(self, object_id: int) -> str:
+        row = self._conn.execute(
+            "SELECT o.label, o.pinned_label FROM relations r JOIN objects o ON o.id = r.object_id "
+            "WHERE r.until IS NULL AND r.subject_id=? AND r.relation='on' AND r.object_is_region=0 "
+            "ORDER BY r.id LIMIT 1", (object_id,)).fetchone()
+        return f" on the {row[1] or row[0]}" if row else ""
+
+    # ------------------------------------------------------------------ operators
+    @guarded
+    def temporal(self, operator: str, *, label: str | None = None, object_id: int | None = None,
+                 t: float | None = None, now: float | None = None) -> Answer:
+        """Apply a temporal operator to the object named by label (whole word) or id."""
+        if operator not in OPERATORS:
+            raise InvalidInputError(f"unknown operator '{operator}' ({' | '.join(OPERATORS)})")
+        if operator == "as_of":
+            if t is None:
+                raise InvalidInputError("as_of needs a time t")
+            t = validation.finite_number(t, "t")
+        if now is None:
+            now = self._stamp_clock()
+        rows = self._resolve_objects(label, object_id)
+        name = sanitize_label(label) if label else f"object #{object_id}"
+        if not rows:
+            return Answer(True, operator, f"I have no memory of {_article(name)}.", found=False,
+                          arguments={"label": label, "object_id": object_id, "t": t})
+        answers = [self._one(operator, r, t, now) for r in rows]
+        primary = answers[0]
+        if len(answers) == 1:
+            text = primary["text"]
+        else:
+            text = f"There are {len(answers)} objects matching '{name}': " + " ".join(
+                f"[#{a['object'].id}] {a['text']}" for a in answers)
+        return Answer(True, operator, text, found=True, objects=tuple(a["object"] for a in answers),
+                      placements=primary["placements"], evidence=primary["evidence"], count=primary["count"],
+                      time=primary["time"], arguments={"label": label, "object_id": object_id, "t": t,
+                                                       "ambiguous": [a["object"].id for a in answers]
+                                                       if len(answers) > 1 else []})
+
+    def _one(self, operator: str, row, t, now: float) -> dict:
+        oid = int(row["id"])
+        obj = self._object_infos([row])[0]
+        label = obj.label
+        prows = self._placement_rows(oid)
+        pls = self._placement_infos(prows)
+        current = next((p for p in pls if p.current), None)
+        out = {"object": obj, "placements": (), "evidence": (), "count": None, "time": None, "text": ""}
+
+        def where(p) -> str:
+            region = f" in the {p.region_label}" if p.region_label else ""
+            return f"{fmt_pos(p.center)}{region}"
+
+        if operator == "current":
+            if current is not None:
+                out["text"] = (f"The {label} is{self._support_phrase(oid)} at {where(current)}, "
+                               f"last seen {fmt_time(obj.last_seen)}.")
+                out["placements"] = (current,)
+            else:
+                last = pls[-1]
+                out["text"] = (f"The {label} is missing: it was last seen at {where(last)} at "
+                               f"{fmt_time(obj.last_seen)}, and was not there when I looked at {fmt_time(last.t_to)}.")
+                out["placements"] = (last,)
+        elif operator == "previous":
+            older = [p for p in pls if not p.current]
+            if not older:
+                out["text"] = f"The {label} has not moved: it has been at {where(pls[-1])} since {fmt_time(pls[0].t_from)}."
+                out["placements"] = ()
+            else:
+                prev = older[-1]
+                out["text"] = (f"Before, the {label} was at {where(prev)} (from {fmt_time(prev.t_from)} to "
+                               f"{fmt_time(prev.t_to)}).")
+                out["placements"] = (prev,)
+        elif operator == "history":
+            out["placements"] = tuple(pls)
+            steps = "; ".join(f"{where(p)} from {fmt_time(p.t_from)}"
+                              + (f" to {fmt_time(p.t_to)}" if p.t_to is not None else " (now)") for p in pls)
+            out["text"] = f"The {label} has been at {len(pls)} place(s): {steps}."
+        elif operator == "count_moves":
+            out["count"] = obj.n_moves
+            out["placements"] = tuple(pls)
+            out["text"] = f"The {label} moved {obj.n_moves} time(s)."
+        elif operator == "count_sightings":
+            out["count"] = obj.n_observations
+            out["placements"] = tuple(pls)
+            out["text"] = f"I saw the {label} {obj.n_observations} time(s)."
+        elif operator == "first_seen":
+            out["time"] = obj.first_seen
+            out["placements"] = (pls[0],)
+            ev = self._conn.execute("SELECT id FROM observations WHERE object_id=? ORDER BY stamp, id LIMIT 1",
+                                    (oid,)).fetchone()
+            out["evidence"] = (int(ev[0]),) if ev else ()
+            out["text"] = f"I first saw the {label} at {fmt_time(obj.first_seen)} at {where(pls[0])}."
+        elif operator == "last_seen":
+            out["time"] = obj.last_seen
+            last = pls[-1]
+            out["placements"] = (last,)
+            ev = self._conn.execute(
+                "SELECT id FROM observations WHERE object_id=? ORDER BY stamp DESC, id DESC LIMIT 1", (oid,)).fetchone()
+            out["evidence"] = (int(ev[0]),) if ev else ()
+            ago = f" ({fmt_duration(now - obj.last_seen)} ago)" if now >= obj.last_seen else ""
+            out["text"] = f"I last saw the {label} at {fmt_time(obj.last_seen)}{ago} at {where(last)}."
+        elif operator == "as_of":
+            hit = next((p for p in pls if p.t_from <= t and (p.t_to is None or t < p.t_to)), None)
+            if hit is None:
+                first = pls[0].t_from
+                reason = "I had not seen it yet" if t < first else "it was not where I last saw it"
+                out["text"] = f"At {fmt_time(t)} I do not know where the {label} was: {reason}."
+            else:
+                out["placements"] = (hit,)
+                out["text"] = f"At {fmt_time(t)} the {label} was at {where(hit)}."
+        elif operator == "duration":
+            if current is None:
+                out["text"] = f"The {label} is missing: it is not at any place now."
+            else:
+                out["time"] = max(0.0, now - current.t_from)
+                out["placements"] = (current,)
+                out["text"] = (f"The {label} has been at {where(current)} for {fmt_duration(out['time'])} "
+                               f"(since {fmt_time(current.t_from)}).")
+        if not out["evidence"]:
+            out["evidence"] = tuple(self._evidence([p.id for p in out["placements"]]))
+        else:
+            out["evidence"] = tuple(out["evidence"])
+        return out
+
+    # ------------------------------------------------------------------ changes and snapshots
+    @guarded
+    def changes(self, since: float | None = None, until: float | None = None) -> list:
+        """Change events with since <= stamp <= until, in stamp order (ties by event id)."""
+        lo = float("-inf") if since is None else validation.finite_number(since, "since")
+        hi = float("inf") if until is None else validation.finite_number(until, "until")
+        if lo > hi:
+            raise InvalidInputError("since must not be after until")
+        rows = self._conn.execute(f"SELECT {EVENT_COLS} FROM events WHERE stamp >= ? AND stamp <= ? ORDER BY stamp, id",
+                                  (lo, hi)).fetchall()
+        return self._events_from_rows(rows)
+
+    @guarded
+    def scene_as_of(self, t: float) -> list:
+        """(object, placement) for every object present at time t, each at the placement it had then."""
+        t = validation.finite_number(t, "t")
+        rows = self._conn.execute(
+            f"SELECT {', '.join('p.' + c.strip() for c in PLACEMENT_COLS.split(','))} FROM placements p "
+            "JOIN objects o ON o.id = p.object_id WHERE o.state != 'forgotten' AND p.t_from <= ? "
+            "AND (p.t_to IS NULL OR p.t_to > ?) ORDER BY p.object_id, p.id", (t, t)).fetchall()
+        placements = self._placement_infos(rows)
+        out = []
+        for p in placements:
+            obj = self._object_infos([self._row_or_raise(p.object_id)])[0]
+            out.append((obj, p))
+        return out
+
+    # ------------------------------------------------------------------ questions
+    @guarded
+    def ask(self, question: str, *, now: float | None = None, k: int = 10) -> Answer:
+        """Route an English question to an operator and answer it (see router.py for what is understood)."""
+        if now is None:
+            now = self._stamp_clock() if self._stamp_clock() > 0 else None
+        r = route(question, now)
+        if r is None:
+            return Answer(False, "", HELP)
+        return self._answer_route(r, now, k)
+
+    def _answer_route(self, r, now, k: int) -> Answer:
+        op, a = r.operator, r.args
+        if op in OPERATORS:
+            return self.temporal(op, label=a["label"], t=a.get("t"), now=now)
+        if op == "changes":
+            events = self.changes(a["since"], a["until"])
+            if not events:
+                text = "Nothing changed in that time." if a["since"] is not None else "Nothing has changed."
+            else:
+                parts = [f"{e.label} {e.kind} at {fmt_time(e.stamp)}" for e in events]
+                text = f"{len(events)} change(s): " + "; ".join(parts) + "."
+            evidence = sorted({i for e in events for i in e.evidence})
+            objs = []
+            for oid in sorted({e.object_id for e in events}):
+                objs.append(self.get(oid))
+            return Answer(True, "changes", text, found=bool(events), objects=tuple(objs), events=tuple(events),
+                          evidence=tuple(evidence), count=len(events), arguments=dict(a))
+        if op == "spatial":
+            hits = self.spatial(a["center"], a["radius"], k=k)
+            names = ", ".join(f"{h.object.label} ({h.score:.2f} m)" for h in hits)
+            text = (f"Within {a['radius']:g} m of {fmt_pos(a['center'])}: {names}." if hits
+                    else f"Nothing within {a['radius']:g} m of {fmt_pos(a['center'])}.")
+            return Answer(True, "spatial", text, found=bool(hits), objects=tuple(h.object for h in hits),
+                          scores=tuple(h.score for h in hits), count=len(hits), arguments=dict(a),
+                          evidence=tuple(self._evidence(self._current_placements([h.object.id for h in hits]))))
+        if op == "relational":
+            res = self.relational(a["relation"], a["anchor"])
+            anchor = sanitize_label(a["anchor"])
+            if not res.anchor_found:
+                return Answer(True, f"relational:{a['relation']}", f"I do not know any {anchor}.", found=False,
+                              arguments=dict(a))
+            objs = res.objects[:k]
+            names = ", ".join(o.label for o in objs)
+            text = (f"{a['relation'].capitalize()} the {anchor}: {names}." if objs
+                    else f"Nothing is {a['relation']} the {anchor}.")
+            return Answer(True, f"relational:{a['relation']}", text, found=True, objects=tuple(objs),
+                          count=len(objs), arguments=dict(a),
+                          evidence=tuple(self._evidence(self._current_placements([o.id for o in objs]))))
+        if op == "semantic":
+            hits = self.semantic(a["text"], k=k)
+            names = ", ".join(f"{h.object.label} ({h.score:.2f})" for h in hits)
+            text = f"Best matches for '{sanitize_label(a['text'])}': {names}." if hits else \
+                f"Nothing matches '{sanitize_label(a['text'])}'."
+            return Answer(True, "semantic", text, found=bool(hits), objects=tuple(h.object for h in hits),
+                          scores=tuple(h.score for h in hits), count=len(hits), arguments=dict(a),
+                          evidence=tuple(self._evidence(self._current_placements([h.object.id for h in hits]))))
+        return Answer(False, "", HELP)  # pragma: no cover - route() only yields the operators above
+
+    def _current_placements(self, object_ids) -> list[int]:
+        out = []
+        for oid in object_ids:
+            pid = self._conn.execute("SELECT id FROM placements WHERE object_id=? AND current=1", (oid,)).fetchone()
+            if pid:
+                out.append(int(pid[0]))
+        return out
+
+
+def _article(name: str) -> str:
+    return f"an {name}" if name[:1].lower() in "aeiou" else f"a {name}"
