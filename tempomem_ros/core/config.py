@@ -71,6 +71,7 @@ class RelationConfig:
         "closet", "dresser",
     )
     shelf_min_board_height: float = 0.03  # above the shelf's base: lower bottoms stand on the floor
+    relation_box_epsilon: float = 0.01   # metres a box may drift before its relations are recomputed
 
 
 @dataclass(frozen=True)

@@ -98,7 +98,7 @@ class FusionMixin:
         for it in items:
             if it.id in obs_to_obj:
                 cid, sc = obs_to_obj[it.id]
-                self._merge(it, self._object_row(cid), sc, counters, touched)
+                self._merge(it, cand_rows[cid], sc, counters, touched)
         for it in items:
             if it.id in obs_to_obj:
                 continue
@@ -125,7 +125,7 @@ class FusionMixin:
     def _candidates(self, lo, hi, states=("present", "missing")):
         placeholders = ",".join("?" for _ in states)
         return self._conn.execute(
-            f"SELECT {prefixed(OBJECT_COLS, 'o')} FROM objects_rtree r JOIN objects o ON o.id = r.id "
+            f"SELECT {prefixed(OBJECT_COLS, 'o')} FROM objects_rtree r CROSS JOIN objects o ON o.id = r.id "
             "WHERE r.max_x >= ? AND r.min_x <= ? AND r.max_y >= ? AND r.min_y <= ? "
             f"AND r.max_z >= ? AND r.min_z <= ? AND o.state IN ({placeholders}) ORDER BY o.id",
             (lo[0], hi[0], lo[1], hi[1], lo[2], hi[2], *states),
@@ -167,7 +167,9 @@ class FusionMixin:
             "misses=0, first_miss=NULL, state='present' WHERE id=?",
             (*center, *lo, *hi, weight, *ext, feature_to_blob(feature), fweight, base, base, it.stamp,
              it.stamp, obj["id"]))
-        self._update_rtree(obj["id"], lo, hi)
+        if any(abs(a - b) > 1e-12 for a, b in zip((*lo, *hi), (obj["min_x"], obj["min_y"], obj["min_z"],
+                                                                obj["max_x"], obj["max_y"], obj["max_z"]))):
+            self._update_rtree(obj["id"], lo, hi)
         relabel = self._add_label_mass(obj, it)
         if reappeared:
             placement_id = self._open_placement(obj["id"], center, lo, hi, it.stamp, "reappeared")
@@ -175,7 +177,7 @@ class FusionMixin:
             self._event(it.stamp, "reappeared", obj["id"], before, placement_id, [it.id])
             counters.reappeared += 1
         else:
-            placement_id = self._current_placement_id(obj["id"])
+            placement_id = obj["placement_id"]
             self._conn.execute(
                 "UPDATE placements SET cx=?, cy=?, cz=?, min_x=?, min_y=?, min_z=?, max_x=?, max_y=?, max_z=?, "
                 "t_from=MIN(t_from, ?), t_last=MAX(t_last, ?) WHERE id=?",
@@ -186,7 +188,7 @@ class FusionMixin:
         if relabel:
             self._emit_relabel(obj["id"], relabel, it)
         counters.merged += 1
-        if reappeared or self._box_changed(obj, lo, hi) or relabel:
+        if reappeared or relabel or self._relation_box_changed(obj["id"], lo, hi):
             touched.add(obj["id"])
 
     def _create(self, it: StagedObs, reason: str, counters: Counters, touched: set[int], *,
@@ -329,7 +331,7 @@ class FusionMixin:
         d = self.config.fusion.candidate_dilation
         lo, hi = it.bmin - d, it.bmax + d
         rows = self._conn.execute(
-            "SELECT t.* FROM tombstones_rtree r JOIN tombstones t ON t.id = r.id "
+            "SELECT t.* FROM tombstones_rtree r CROSS JOIN tombstones t ON t.id = r.id "
             "WHERE r.max_x >= ? AND r.min_x <= ? AND r.max_y >= ? AND r.min_y <= ? AND r.max_z >= ? "
             "AND r.min_z <= ? AND t.active = 1 AND t.kind = 'forgotten' ORDER BY t.id",
             (lo[0], hi[0], lo[1], hi[1], lo[2], hi[2])).fetchall()
@@ -407,17 +409,20 @@ class FusionMixin:
             "INSERT INTO placements (object_id, cx, cy, cz, min_x, min_y, min_z, max_x, max_y, max_z, region_id, "
             "t_from, t_last, t_to, current, opened_by) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,NULL,1,?)",
             (object_id, *center, *lo, *hi, region_id, stamp, stamp, opened_by))
-        self._conn.execute("UPDATE objects SET region_id=? WHERE id=?", (region_id, object_id))
-        return int(cur.lastrowid)
+        placement_id = int(cur.lastrowid)
+        self._conn.execute("UPDATE objects SET region_id=?, placement_id=? WHERE id=?",
+                           (region_id, placement_id, object_id))
+        return placement_id
 
     def _close_placement(self, object_id: int, t_to: float, reason: str) -> None:
         self._conn.execute(
             "UPDATE placements SET t_to=MAX(?, t_last), current=0, closed_reason=? WHERE object_id=? AND current=1",
             (t_to, reason, object_id))
+        self._conn.execute("UPDATE objects SET placement_id=NULL WHERE id=?", (object_id,))
 
     def _current_placement_id(self, object_id: int) -> int | None:
-        row = self._conn.execute("SELECT id FROM placements WHERE object_id=? AND current=1", (object_id,)).fetchone()
-        return None if row is None else int(row[0])
+        row = self._conn.execute("SELECT placement_id FROM objects WHERE id=?", (object_id,)).fetchone()
+        return None if row is None or row[0] is None else int(row[0])
 
     def _last_closed_placement(self, object_id: int, exclude: int | None = None) -> int | None:
         row = self._conn.execute(
@@ -430,8 +435,10 @@ class FusionMixin:
         self._conn.execute(
             "INSERT INTO label_mass (object_id, label, mass) VALUES (?,?,?) ON CONFLICT(object_id, label) "
             "DO UPDATE SET mass=mass+excluded.mass", (obj["id"], it.label, it.confidence))
-        new = canonical_label(self._label_mass(obj["id"]))
         old = obj["label"]
+        if it.label == old:
+            return None  # more mass on the heaviest label cannot change which label is heaviest
+        new = canonical_label(self._label_mass(obj["id"]))
         if new == old:
             return None
         self._conn.execute("UPDATE objects SET label=? WHERE id=?", (new, obj["id"]))
@@ -478,7 +485,15 @@ class FusionMixin:
                 "UPDATE objects_rtree SET min_x=?, max_x=?, min_y=?, max_y=?, min_z=?, max_z=? WHERE id=?",
                 (lo[0], hi[0], lo[1], hi[1], lo[2], hi[2], object_id))
 
-    @staticmethod
-    def _box_changed(obj, lo, hi, eps: float = 0.005) -> bool:
-        old = (obj["min_x"], obj["min_y"], obj["min_z"], obj["max_x"], obj["max_y"], obj["max_z"])
-        return any(abs(a - b) > eps for a, b in zip(old, (*lo, *hi)))
+    def _relation_box_changed(self, object_id: int, lo, hi) -> bool:
+        """Whether the box moved more than relation_box_epsilon since relations were last computed for it.
+
+        Why: every merge nudges a box by sensor noise; recomputing relations for millimetres wastes the
+        commit budget, while comparing against the box the relations were computed from (not the previous
+        box) keeps slow drift from accumulating unnoticed. Unknown (e.g. after a restart) = changed.
+        """
+        ref = self._relation_boxes.get(object_id)
+        if ref is None:
+            return True
+        eps = self.config.relations.relation_box_epsilon
+        return any(abs(a - b) > eps for a, b in zip(ref, (*lo, *hi)))

@@ -6,8 +6,9 @@ candidate, with no hidden state, and can be tested by hand.
 
 Score (docs/MEMORY.md):
     score = w_geometry * geometry + w_iou * iou + w_feature * cosine + w_label * label
-    geometry = max(0, 1 - d / geometry_scale), d = distance from the observation's centroid to the
-               candidate's box (0 inside), so a partial view of a large object still scores high;
+    geometry = max(0, 1 - d / s), d = distance from the observation's centroid to the candidate's box
+               (0 inside), s = max(geometry_scale, half the candidate's largest extent): a partial view of
+               a large object still scores high, while for small objects s stays geometry_scale;
     iou      = 3D IoU of the two boxes, each padded by box_padding per side;
     cosine   = max(0, cos(feature_obs, feature_obj));
     label    = 1 when the labels agree as whole words (either contains the other), else the share of the
@@ -59,7 +60,8 @@ def label_agreement(obs_label: str, effective_label: str, label_mass: dict[str, 
 def score(cfg: FusionConfig, *, obs_center, obs_min, obs_max, obs_label, obs_feature,
           cand_min, cand_max, cand_label, cand_mass, cand_feature) -> ScoreParts:
     d = point_box_distance(obs_center, cand_min, cand_max)
-    geometry = max(0.0, 1.0 - d / cfg.geometry_scale)
+    extent = max(float(cand_max[i]) - float(cand_min[i]) for i in range(3))
+    geometry = max(0.0, 1.0 - d / max(cfg.geometry_scale, 0.5 * extent))
     iou = iou3d(obs_min, obs_max, cand_min, cand_max, pad=cfg.box_padding)
     label = label_agreement(obs_label, cand_label, cand_mass)
     cos = cosine(obs_feature, cand_feature)

@@ -12,9 +12,13 @@ import math
 import numpy as np
 
 
+# Scalar helpers use plain floats: they run for every candidate of every observation, where numpy's
+# per-call overhead on 3-vectors costs more than the arithmetic.
 def box_volume(bmin, bmax) -> float:
-    ext = np.maximum(np.asarray(bmax, float) - np.asarray(bmin, float), 0.0)
-    return float(ext[0] * ext[1] * ext[2])
+    v = 1.0
+    for i in range(3):
+        v *= max(float(bmax[i]) - float(bmin[i]), 0.0)
+    return v
 
 
 def pad_box(bmin, bmax, pad: float):
@@ -22,16 +26,18 @@ def pad_box(bmin, bmax, pad: float):
 
 
 def intersection_volume(amin, amax, bmin, bmax) -> float:
-    lo = np.maximum(np.asarray(amin, float), np.asarray(bmin, float))
-    hi = np.minimum(np.asarray(amax, float), np.asarray(bmax, float))
-    ext = np.maximum(hi - lo, 0.0)
-    return float(ext[0] * ext[1] * ext[2])
+    v = 1.0
+    for i in range(3):
+        v *= max(min(float(amax[i]), float(bmax[i])) - max(float(amin[i]), float(bmin[i])), 0.0)
+    return v
 
 
 def iou3d(amin, amax, bmin, bmax, pad: float = 0.0) -> float:
     """3D IoU of two axis-aligned boxes, each grown by ``pad`` per side (thin objects get a volume)."""
-    amin, amax = pad_box(amin, amax, pad)
-    bmin, bmax = pad_box(bmin, bmax, pad)
+    amin = [float(x) - pad for x in amin[:3]]
+    amax = [float(x) + pad for x in amax[:3]]
+    bmin = [float(x) - pad for x in bmin[:3]]
+    bmax = [float(x) + pad for x in bmax[:3]]
     inter = intersection_volume(amin, amax, bmin, bmax)
     if inter <= 0.0:
         return 0.0
@@ -41,16 +47,20 @@ def iou3d(amin, amax, bmin, bmax, pad: float = 0.0) -> float:
 
 def point_box_distance(p, bmin, bmax) -> float:
     """Euclidean distance from a point to a box (0 inside)."""
-    p = np.asarray(p, float)
-    d = np.maximum(np.maximum(np.asarray(bmin, float) - p, p - np.asarray(bmax, float)), 0.0)
-    return float(math.sqrt(float(d @ d)))
+    d2 = 0.0
+    for i in range(3):
+        d = max(float(bmin[i]) - float(p[i]), float(p[i]) - float(bmax[i]), 0.0)
+        d2 += d * d
+    return math.sqrt(d2)
 
 
 def box_gap(amin, amax, bmin, bmax) -> float:
     """Euclidean distance between two boxes (0 when they touch or overlap)."""
-    d = np.maximum(np.maximum(np.asarray(bmin, float) - np.asarray(amax, float),
-                              np.asarray(amin, float) - np.asarray(bmax, float)), 0.0)
-    return float(math.sqrt(float(d @ d)))
+    d2 = 0.0
+    for i in range(3):
+        d = max(float(bmin[i]) - float(amax[i]), float(amin[i]) - float(bmax[i]), 0.0)
+        d2 += d * d
+    return math.sqrt(d2)
 
 
 def footprint_overlap(subject_min, subject_max, anchor_min, anchor_max, pad: float = 0.01) -> float:

@@ -7,6 +7,7 @@ RViz text markers, service answers and logs; control characters and unbounded le
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 
@@ -27,6 +28,7 @@ def normalize(text: str) -> str:
     return " ".join(words(text))
 
 
+@functools.lru_cache(maxsize=16384)
 def words(text: str) -> tuple[str, ...]:
     return tuple(_WORD.findall(text.casefold()))
 

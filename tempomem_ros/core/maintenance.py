@@ -64,9 +64,9 @@ class MaintenanceMixin:
         try:
             self._retire(row, "forgotten", reason, stamp, active=True, event=True)
             self._audit(stamp, "forget", [row["id"]], [], {"reason": reason})
-            self._conn.execute("COMMIT")
+            self._end_tx()
         except BaseException:
-            self._conn.execute("ROLLBACK")
+            self._abort_tx()
             raise
         return True
 
@@ -97,9 +97,9 @@ class MaintenanceMixin:
                         detail={"reason": reason, "pinned": True})
             self._audit(stamp, "update", [row["id"]], [], {"from": old, "to": new, "old_mass": mass})
             self._update_relations({int(row["id"])}, stamp)
-            self._conn.execute("COMMIT")
+            self._end_tx()
         except BaseException:
-            self._conn.execute("ROLLBACK")
+            self._abort_tx()
             raise
 
     @guarded
@@ -131,9 +131,9 @@ class MaintenanceMixin:
             self._refresh_region_relations(region_id, stamp)
             self._audit(stamp, "define_region", [], [], {"region_id": region_id, "label": label,
                                                          "bbox_min": lo, "bbox_max": hi})
-            self._conn.execute("COMMIT")
+            self._end_tx()
         except BaseException:
-            self._conn.execute("ROLLBACK")
+            self._abort_tx()
             raise
         return region_id
 
@@ -171,9 +171,9 @@ class MaintenanceMixin:
                 self._audit(now, "decay", pruned + updated, [], {"pruned": pruned, "updated": len(updated),
                                                                  "half_life_s": half_life_s,
                                                                  "min_confidence": min_confidence})
-            self._conn.execute("COMMIT")
+            self._end_tx()
         except BaseException:
-            self._conn.execute("ROLLBACK")
+            self._abort_tx()
             raise
         return pruned
 
@@ -199,7 +199,7 @@ class MaintenanceMixin:
                 lo = np.array((a["min_x"], a["min_y"], a["min_z"])) - fcfg.candidate_dilation
                 hi = np.array((a["max_x"], a["max_y"], a["max_z"])) + fcfg.candidate_dilation
                 for b in self._conn.execute(
-                        f"SELECT {prefixed(OBJECT_COLS, 'o')} FROM objects_rtree r JOIN objects o ON o.id=r.id "
+                        f"SELECT {prefixed(OBJECT_COLS, 'o')} FROM objects_rtree r CROSS JOIN objects o ON o.id=r.id "
                         "WHERE r.max_x >= ? AND r.min_x <= ? AND r.max_y >= ? AND r.min_y <= ? AND r.max_z >= ? "
                         "AND r.min_z <= ? AND o.state='present' AND o.id > ? ORDER BY o.id",
                         (lo[0], hi[0], lo[1], hi[1], lo[2], hi[2], a["id"])).fetchall():
@@ -211,9 +211,9 @@ class MaintenanceMixin:
                     a = self._object_row(a["id"])
             if merged:
                 self._update_relations({i for pair in merged for i in pair}, stamp)
-            self._conn.execute("COMMIT")
+            self._end_tx()
         except BaseException:
-            self._conn.execute("ROLLBACK")
+            self._abort_tx()
             raise
         return merged
 
@@ -320,9 +320,9 @@ class MaintenanceMixin:
                 self._rebuild_geometry(obj["id"], pid)
             if out:
                 self._update_relations({i for pair in out for i in pair}, stamp)
-            self._conn.execute("COMMIT")
+            self._end_tx()
         except BaseException:
-            self._conn.execute("ROLLBACK")
+            self._abort_tx()
             raise
         return out
 

@@ -50,6 +50,12 @@ class Memory(FusionMixin, RelationStoreMixin, QueryMixin, TemporalMixin, Mainten
         self.clip_text_encoder = clip_text_encoder
         self._label_embeddings: dict[str, np.ndarray] = {}
         self._label_index: dict[str, set[int]] = {}
+        self._relation_boxes: dict[int, tuple] = {}
+        self._audit_rows: list[tuple] = []
+        # Relations were computed from the boxes stored with them: those are the reference boxes.
+        for row in conn.execute("SELECT id, min_x, min_y, min_z, max_x, max_y, max_z FROM objects "
+                                "WHERE state='present'"):
+            self._relation_boxes[int(row[0])] = tuple(row[1:])
         for oid, label, pinned in conn.execute("SELECT id, label, pinned_label FROM objects"):
             self._index_label(oid, label)
             if pinned:
@@ -125,10 +131,23 @@ class Memory(FusionMixin, RelationStoreMixin, QueryMixin, TemporalMixin, Mainten
         return float(row[0]) if row and row[0] is not None else 0.0
 
     def _audit(self, stamp, action: str, object_ids, observation_ids, detail: dict | None = None) -> None:
-        self._conn.execute(
-            "INSERT INTO audit (stamp, wall_time, action, object_ids, observation_ids, detail) VALUES (?,?,?,?,?,?)",
+        """Queue an audit row; rows are written with executemany just before the transaction commits."""
+        self._audit_rows.append(
             (stamp, self._wall(), action, json.dumps(sorted(set(object_ids))),
              json.dumps(list(observation_ids)), json.dumps(detail or {}, sort_keys=True)))
+
+    def _end_tx(self) -> None:
+        """Write the queued audit rows and commit the open transaction (both land, or neither)."""
+        if self._audit_rows:
+            self._conn.executemany(
+                "INSERT INTO audit (stamp, wall_time, action, object_ids, observation_ids, detail) "
+                "VALUES (?,?,?,?,?,?)", self._audit_rows)
+            self._audit_rows = []
+        self._conn.execute("COMMIT")
+
+    def _abort_tx(self) -> None:
+        self._audit_rows = []
+        self._conn.execute("ROLLBACK")
 
     def _index_label(self, object_id: int, label: str) -> None:
         for word in set(normalize(label).split()):
@@ -194,9 +213,9 @@ class Memory(FusionMixin, RelationStoreMixin, QueryMixin, TemporalMixin, Mainten
                      *obs.center, *obs.bbox_min, *obs.bbox_max, feature_to_blob(obs.feature),
                      int(obs.n_points), int(obs.instance_id)))
                 ids.append(int(cur.lastrowid))
-            self._conn.execute("COMMIT")
+            self._end_tx()
         except BaseException:
-            self._conn.execute("ROLLBACK")
+            self._abort_tx()
             raise
         return ids
 
@@ -226,9 +245,9 @@ class Memory(FusionMixin, RelationStoreMixin, QueryMixin, TemporalMixin, Mainten
                 self._fuse_frame(frame, counters, touched)
                 self._conn.execute("UPDATE frames SET status='fused', depth=NULL WHERE id=?", (frame["id"],))
             self._update_relations(touched, self._stamp_clock())
-            self._conn.execute("COMMIT")
+            self._end_tx()
         except BaseException:
-            self._conn.execute("ROLLBACK")
+            self._abort_tx()
             raise
         changed = bool(counters.merged or counters.created or counters.removed or self._counters_events)
         return CommitStats(

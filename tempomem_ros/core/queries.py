@@ -57,7 +57,7 @@ class QueryMixin:
         k = validation.positive_int(k, "k", maximum=MAX_K)
         placeholders = ",".join("?" for _ in states)
         rows = self._conn.execute(
-            f"SELECT {prefixed(OBJECT_COLS, 'o')} FROM objects_rtree t JOIN objects o ON o.id = t.id "
+            f"SELECT {prefixed(OBJECT_COLS, 'o')} FROM objects_rtree t CROSS JOIN objects o ON o.id = t.id "
             "WHERE t.max_x >= ? AND t.min_x <= ? AND t.max_y >= ? AND t.min_y <= ? AND t.max_z >= ? "
             f"AND t.min_z <= ? AND o.state IN ({placeholders})",
             (c[0] - r, c[0] + r, c[1] - r, c[1] + r, c[2] - r, c[2] + r, *states)).fetchall()
@@ -144,8 +144,9 @@ class QueryMixin:
         else:
             self._row_or_raise(object_id)
             rows = self._conn.execute(
-                "SELECT * FROM relations WHERE until IS NULL AND (subject_id=? OR (object_id=? AND "
-                "object_is_region=0)) ORDER BY id", (int(object_id), int(object_id))).fetchall()
+                "SELECT * FROM (SELECT * FROM relations WHERE until IS NULL AND subject_id=? UNION "
+                "SELECT * FROM relations WHERE until IS NULL AND object_id=? AND object_is_region=0) ORDER BY id",
+                (int(object_id), int(object_id))).fetchall()
         return [relation_info(r) for r in rows]
 
     # ------------------------------------------------------------------ semantic

@@ -38,17 +38,22 @@ class RelationStoreMixin:
         for oid in sorted(touched):
             row = self._conn.execute(f"SELECT {OBJECT_COLS} FROM objects WHERE id=?", (oid,)).fetchone()
             existing = {}
+            # Two indexed lookups (an OR across the two partial indexes made SQLite scan the whole table).
             for r in self._conn.execute(
                     "SELECT id, subject_id, relation, object_id, object_is_region FROM relations "
-                    "WHERE until IS NULL AND (subject_id=? OR (object_id=? AND object_is_region=0))", (oid, oid)):
+                    "WHERE until IS NULL AND subject_id=? UNION ALL "
+                    "SELECT id, subject_id, relation, object_id, object_is_region FROM relations "
+                    "WHERE until IS NULL AND object_id=? AND object_is_region=0 AND subject_id != ?",
+                    (oid, oid, oid)):
                 existing[(r[1], r[2], r[3], r[4])] = r[0]
             desired: dict[tuple, float] = {}
             if row is not None and row["state"] == "present":
                 t = self._thing(row)
+                self._relation_boxes[oid] = (*t.bmin, *t.bmax)
                 lo = [row["min_x"] - reach, row["min_y"] - reach, row["min_z"] - reach]
                 hi = [row["max_x"] + reach, row["max_y"] + reach, row["max_z"] + reach]
                 for nrow in self._conn.execute(
-                        f"SELECT {prefixed(OBJECT_COLS, 'o')} FROM objects_rtree r JOIN objects o ON o.id=r.id "
+                        f"SELECT {prefixed(OBJECT_COLS, 'o')} FROM objects_rtree r CROSS JOIN objects o ON o.id=r.id "
                         "WHERE r.max_x >= ? AND r.min_x <= ? AND r.max_y >= ? AND r.min_y <= ? AND r.max_z >= ? "
                         "AND r.min_z <= ? AND o.state='present' AND o.id != ? ORDER BY o.id",
                         (lo[0], hi[0], lo[1], hi[1], lo[2], hi[2], oid)).fetchall():

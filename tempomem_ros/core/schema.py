@@ -40,6 +40,7 @@ SCHEMA_V1 = [
         n_observations INTEGER NOT NULL DEFAULT 0,
         n_misses INTEGER NOT NULL DEFAULT 0)""",
     "CREATE INDEX IF NOT EXISTS frames_pending ON frames(status, stamp, id)",
+    "CREATE INDEX IF NOT EXISTS frames_stamp ON frames(stamp)",
     f"""CREATE TABLE IF NOT EXISTS observations (
         id INTEGER PRIMARY KEY AUTOINCREMENT,
         frame_id INTEGER NOT NULL REFERENCES frames(id),
@@ -82,6 +83,7 @@ SCHEMA_V1 = [
         misses INTEGER NOT NULL DEFAULT 0,
         first_miss REAL,
         region_id INTEGER NOT NULL DEFAULT 0,
+        placement_id INTEGER,
         created_wall REAL NOT NULL)""",
     "CREATE INDEX IF NOT EXISTS objects_state ON objects(state)",
     # Spatial index over every object's current box (all states; queries filter by state).

@@ -1,0 +1,57 @@
+"""Builders shared by the core tests: observations of boxes, and camera views that look at a place.
+
+Why a tiny renderer: absence evidence depends on what a view's depth says at an object's pixels, so the
+tests need views whose depth is exactly "the place is empty (a wall behind it)" or "something nearer
+hides it", computed from the same pinhole model the memory uses.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tempomem_ros.core import CameraView, Observation
+
+W, H, F = 640, 480, 500.0
+DEPTH_SCALE = 8  # coarse depth is W/8 x H/8
+
+
+def look_at(eye, target) -> np.ndarray:
+    """World-from-camera pose of an optical frame (x right, y down, z forward) looking at target."""
+    eye = np.asarray(eye, float)
+    z = np.asarray(target, float) - eye
+    z /= np.linalg.norm(z)
+    x = np.cross(z, np.array([0.0, 0.0, 1.0]))
+    x /= np.linalg.norm(x)
+    y = np.cross(z, x)
+    pose = np.eye(4)
+    pose[:3, 0], pose[:3, 1], pose[:3, 2], pose[:3, 3] = x, y, z, eye
+    return pose
+
+
+def view(stamp: float, target, depth: float, eye=(0.0, 0.0, 1.0), max_range: float = 6.0) -> CameraView:
+    """A camera at eye looking at target whose whole coarse depth image reads ``depth`` metres."""
+    d = np.full((H // DEPTH_SCALE, W // DEPTH_SCALE), depth, np.float32)
+    return CameraView(look_at(eye, target), F, F, W / 2, H / 2, W, H, max_range, d, stamp)
+
+
+def box_obs(label, center, half=(0.04, 0.04, 0.05), stamp=0.0, conf=0.9, feature=None) -> Observation:
+    c = np.asarray(center, float)
+    h = np.asarray(half, float)
+    return Observation(label, conf, tuple(c), tuple(c - h), tuple(c + h), float(stamp),
+                       None if feature is None else np.asarray(feature, np.float32))
+
+
+def span_obs(label, bmin, bmax, stamp=0.0, conf=0.9, feature=None) -> Observation:
+    bmin = np.asarray(bmin, float)
+    bmax = np.asarray(bmax, float)
+    return Observation(label, conf, tuple((bmin + bmax) / 2), tuple(bmin), tuple(bmax), float(stamp),
+                       None if feature is None else np.asarray(feature, np.float32))
+
+
+def unit(v) -> np.ndarray:
+    v = np.asarray(v, np.float32)
+    return v / np.linalg.norm(v)
+
+
+def distance_from_eye(point, eye=(0.0, 0.0, 1.0)) -> float:
+    return float(np.linalg.norm(np.asarray(point, float) - np.asarray(eye, float)))

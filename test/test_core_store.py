@@ -1,0 +1,228 @@
+"""The store: staging and transactions, fuse-before-persist, read-only, schema checks, input validation."""
+
+from __future__ import annotations
+
+import math
+import sqlite3 as stdlib_sqlite3
+
+import numpy as np
+import pytest
+from core_helpers import box_obs, unit
+
+from tempomem_ros.core import (
+    CameraView,
+    InvalidInputError,
+    Memory,
+    Observation,
+    ReadOnlyError,
+    SchemaError,
+    StoreError,
+    TempoMemError,
+    UnknownIdError,
+)
+
+
+def test_error_hierarchy():
+    for cls in (SchemaError, ReadOnlyError, InvalidInputError, UnknownIdError, StoreError):
+        assert issubclass(cls, TempoMemError)
+    assert TempoMemError.__name__ != "MemoryError"
+
+
+def test_add_writes_at_once_and_commit_fuses(tmp_path):
+    path = str(tmp_path / "m.db")
+    m = Memory.open(path, embedding_dim=4)
+    ids = m.add([box_obs("mug", (1, 0, 0.5), stamp=1), box_obs("book", (2, 0, 0.5), stamp=1)])
+    assert ids == [1, 2]
+    # Another connection already sees the staged observations (written at once, verdict pending).
+    with Memory.open(path, embedding_dim=4, readonly=True) as ro:
+        assert [r.verdict for r in ro.observations()] == ["pending", "pending"]
+        assert ro.objects() == []
+    stats = m.commit()
+    assert (stats.observations_committed, stats.created, stats.merged, stats.rejected, stats.objects_after) == \
+        (2, 2, 0, 0, 2)
+    assert stats.elapsed_ms >= 0
+    m.close()
+
+
+def test_staged_observations_survive_a_crash_and_fuse_on_reopen(tmp_path):
+    path = str(tmp_path / "m.db")
+    m = Memory.open(path, embedding_dim=4)
+    m.add([box_obs("mug", (1, 0, 0.5), stamp=1)])
+    m._conn.close()  # the process dies before commit: no close(), no fusion
+    m._conn = None
+    with Memory.open(path, embedding_dim=4) as again:
+        assert again.pending() == 1
+        again.commit()
+        assert [o.label for o in again.objects()] == ["mug"]
+
+
+def test_a_failed_commit_leaves_nothing_half_fused(tmp_path, monkeypatch):
+    path = str(tmp_path / "m.db")
+    with Memory.open(path, embedding_dim=4) as m:
+        m.add([box_obs("mug", (1, 0, 0.5), stamp=1)])
+        m.commit()
+        m.add([box_obs("mug", (1, 0, 0.5), stamp=2), box_obs("book", (3, 0, 0.5), stamp=2)])
+
+        def boom(*a, **k):
+            raise RuntimeError("disk on fire")
+        monkeypatch.setattr(m, "_update_relations", boom)
+        with pytest.raises(RuntimeError):
+            m.commit()
+        monkeypatch.undo()
+        assert [o.n_observations for o in m.objects()] == [1]
+        assert [r.verdict for r in m.observations()] == ["created", "pending", "pending"]
+        m.commit()
+        assert [(o.label, o.n_observations) for o in m.objects()] == [("mug", 2), ("book", 1)]
+
+
+def test_fuse_before_persist_with_interleaved_maintenance(tmp_path):
+    path = str(tmp_path / "m.db")
+    m = Memory.open(path, embedding_dim=4)
+    m.add([box_obs("mug", (1, 0, 0.5), stamp=1)])
+    m.define_region("kitchen", (0, -1, 0), (2, 1, 2))          # fuses first
+    m.add([box_obs("book", (1.5, 0, 0.5), stamp=2)])
+    m.decay(3.0, half_life_s=1e6, min_confidence=0.0)           # fuses first
+    m.add([box_obs("keys", (0.5, 0, 0.5), stamp=3)])
+    m.update(1, label="coffee mug")                             # fuses first
+    m.add([box_obs("bowl", (0.2, 0, 0.5), stamp=4)])
+    m.forget(2, "test")                                          # fuses first
+    m.add([box_obs("plant", (1.8, 0, 0.5), stamp=5)])
+    m.close()                                                    # fuses first
+    with Memory.open(path, embedding_dim=4, readonly=True) as ro:
+        verdicts = [r.verdict for r in ro.observations()]
+        assert verdicts == ["created"] * 5
+        assert ro.pending() == 0
+        assert [o.label for o in ro.objects(state="present")] == ["coffee mug", "keys", "bowl", "plant"]
+
+
+def test_readonly_refuses_every_mutator(tmp_path):
+    path = str(tmp_path / "m.db")
+    with Memory.open(path, embedding_dim=4) as m:
+        m.add([box_obs("mug", (1, 0, 0.5), stamp=1)])
+    with Memory.open(path, embedding_dim=4, readonly=True) as ro:
+        calls = [
+            lambda: ro.add([box_obs("mug", (1, 0, 0.5), stamp=2)]), ro.commit, lambda: ro.forget(1, "x"),
+            lambda: ro.update(1, label="cup"), lambda: ro.define_region("r", (0, 0, 0), (1, 1, 1)),
+            lambda: ro.decay(10, half_life_s=1, min_confidence=0.1), ro.consolidate, ro.resplit,
+        ]
+        for call in calls:
+            with pytest.raises(ReadOnlyError):
+                call()
+        assert [o.label for o in ro.objects()] == ["mug"]
+
+
+def test_readonly_open_of_a_missing_file_is_a_clear_error(tmp_path):
+    with pytest.raises(StoreError, match="does not exist"):
+        Memory.open(str(tmp_path / "nope.db"), embedding_dim=4, readonly=True)
+
+
+def test_schema_checks(tmp_path):
+    path = str(tmp_path / "m.db")
+    Memory.open(path, embedding_dim=4).close()
+    with pytest.raises(SchemaError, match="embedding_dim=4"):
+        Memory.open(path, embedding_dim=8)
+    con = stdlib_sqlite3.connect(path)
+    con.execute("UPDATE meta SET value='99' WHERE key='schema_version'")
+    con.commit()
+    con.close()
+    with pytest.raises(SchemaError, match="newer"):
+        Memory.open(path, embedding_dim=4)
+
+
+def test_feature_model_mismatch(tmp_path):
+    path = str(tmp_path / "m.db")
+    Memory.open(path, embedding_dim=4, feature_model="open_clip:ViT-B-32").close()
+    with pytest.raises(SchemaError, match="ViT-B-32"):
+        Memory.open(path, embedding_dim=4, feature_model="open_clip:RN50")
+
+
+def test_raw_sqlite_errors_do_not_leak(tmp_path):
+    path = tmp_path / "m.db"
+    path.write_bytes(b"this is not a database" * 100)
+    with pytest.raises(StoreError):
+        Memory.open(str(path), embedding_dim=4)
+
+
+BAD = [
+    (Observation("mug", 0.9, (math.nan, 0, 0), (0, 0, 0), (1, 1, 1), 1.0), "center must be finite"),
+    (Observation("mug", 0.9, (0.5, 0.5, math.inf), (0, 0, 0), (1, 1, 1), 1.0), "center must be finite"),
+    (Observation("mug", 0.9, (2, 0.5, 0.5), (0, 0, 0), (1, 1, 1), 1.0), "outside its box"),
+    (Observation("mug", 1.5, (0.5, 0.5, 0.5), (0, 0, 0), (1, 1, 1), 1.0), "within 0..1"),
+    (Observation("mug", -0.1, (0.5, 0.5, 0.5), (0, 0, 0), (1, 1, 1), 1.0), "within 0..1"),
+    (Observation("mug", 0.9, (0.5, 0.5, 0.5), (0, 0, 0), (1, 1, 1), 1.0, np.ones(7, np.float32)), "dimension 7"),
+    (Observation("mug", 0.9, (0.5, 0.5), (0, 0, 0), (1, 1, 1), 1.0), "three numbers"),
+    (Observation("mug", 0.9, (0.5, 0.5, 0.5), (1, 0, 0), (0, 1, 1), 1.0), "bbox_min must not exceed"),
+    (Observation("mug", 0.9, (0.5, 0.5, 0.5), (0, 0, 0), (1, 1, 1), math.nan), "stamp must be finite"),
+]
+
+
+@pytest.mark.parametrize("bad,message", BAD)
+def test_invalid_input_rejects_the_whole_batch(tmp_path, bad, message):
+    with Memory.open(str(tmp_path / "m.db"), embedding_dim=4) as m:
+        m.add([box_obs("mug", (1, 0, 0.5), stamp=0)])
+        m.commit()
+        with pytest.raises(InvalidInputError, match=message):
+            m.add([box_obs("book", (2, 0, 0.5), stamp=1), bad])
+        assert m.pending() == 0
+        assert len(m.observations()) == 1
+        assert [o.label for o in m.objects()] == ["mug"]
+
+
+def test_invalid_view_is_rejected(tmp_path):
+    with Memory.open(str(tmp_path / "m.db"), embedding_dim=4) as m:
+        bad_pose = np.eye(4)
+        bad_pose[0, 0] = 2.0
+        view = CameraView(bad_pose, 500, 500, 320, 240, 640, 480, 5.0, np.ones((60, 80), np.float32), 1.0)
+        with pytest.raises(InvalidInputError, match="orthonormal"):
+            m.add([box_obs("mug", (1, 0, 0.5), stamp=1)], view)
+        with pytest.raises(InvalidInputError, match="needs a stamp"):
+            m.add([])
+        assert m.pending() == 0
+
+
+def test_unknown_ids_raise_the_unknown_id_error(tmp_path):
+    with Memory.open(str(tmp_path / "m.db"), embedding_dim=4) as m:
+        for call in (lambda: m.get(42), lambda: m.history(42), lambda: m.forget(42, "x"),
+                     lambda: m.update(42, label="cup"), lambda: m.placements(42), lambda: m.contents(42),
+                     lambda: m.get("1")):
+            with pytest.raises(UnknownIdError):
+                call()
+
+
+def test_objects_filter_by_state(tmp_path):
+    with Memory.open(str(tmp_path / "m.db"), embedding_dim=4) as m:
+        m.add([box_obs("mug", (1, 0, 0.5), stamp=1), box_obs("book", (3, 0, 0.5), stamp=1)])
+        m.commit()
+        m.forget(2, "spurious")
+        assert [o.id for o in m.objects()] == [1, 2]
+        assert [o.id for o in m.objects(state="present")] == [1]
+        assert [o.id for o in m.objects(state="forgotten")] == [2]
+        assert m.objects(state="missing") == []
+        with pytest.raises(InvalidInputError):
+            m.objects(state="gone")
+
+
+def test_spatial_query_order_radius_label_and_k(tmp_path):
+    with Memory.open(str(tmp_path / "m.db"), embedding_dim=4) as m:
+        m.add([box_obs("mug", (1, 0, 0.5), stamp=1), box_obs("cup", (0, 1, 0.5), stamp=1),
+               box_obs("mug", (0.5, 0, 0.5), stamp=1), box_obs("book", (3, 3, 0.5), stamp=1)])
+        m.commit()
+        hits = m.spatial((0, 0, 0.5), 1.01)
+        assert [(h.object.id, round(h.score, 6)) for h in hits] == [(3, 0.5), (1, 1.0), (2, 1.0)]
+        assert [h.object.id for h in m.spatial((0, 0, 0.5), 1.01, label="mug")] == [3, 1]
+        assert [h.object.id for h in m.spatial((0, 0, 0.5), 1.01, k=1)] == [3]
+        assert m.spatial((10, 10, 10), 0.5) == []
+        for bad in (dict(center=(math.nan, 0, 0), radius=1), dict(center=(0, 0, 0), radius=0),
+                    dict(center=(0, 0, 0), radius=-1)):
+            with pytest.raises(InvalidInputError):
+                m.spatial(**bad)
+        with pytest.raises(InvalidInputError):
+            m.spatial((0, 0, 0), 1, k=0)
+
+
+def test_features_are_stored_as_float32_blobs(tmp_path):
+    with Memory.open(str(tmp_path / "m.db"), embedding_dim=4) as m:
+        m.add([box_obs("mug", (1, 0, 0.5), stamp=1, feature=unit([1, 2, 3, 4]))])
+        m.commit()
+        blob = m._conn.execute("SELECT feature FROM objects WHERE id=1").fetchone()[0]
+        assert np.allclose(np.frombuffer(blob, np.float32), unit([1, 2, 3, 4]))

@@ -1,0 +1,328 @@
+"""The temporal model: identity across moves, placements, absence evidence, operators, questions."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from core_helpers import box_obs, distance_from_eye, unit, view
+
+from tempomem_ros.core import Memory
+
+A = (2.0, 0.0, 0.8)
+B = (0.0, 2.0, 0.8)
+DA = distance_from_eye(A)
+DB = distance_from_eye(B)
+
+
+@pytest.fixture
+def mem(tmp_path):
+    with Memory.open(str(tmp_path / "m.db"), embedding_dim=4) as m:
+        yield m
+
+
+def mug_moves_story(m: Memory, *, occluded: bool = False) -> None:
+    """Mug seen at A (t=10..12), A viewed 3 times without it (t=20..22), then a mug at B (t=30)."""
+    for i in range(3):
+        m.add([box_obs("mug", A, stamp=10 + i)], view(10 + i, A, DA + 0.04))
+        m.commit()
+    for i in range(3):
+        depth = DA - 0.6 if occluded else DA + 1.0
+        m.add([], view(20 + i, A, depth))
+        m.commit()
+    m.add([box_obs("mug", B, stamp=30)], view(30, B, DB + 0.04))
+    m.commit()
+
+
+def test_move_after_absence_is_one_object_with_history(mem):
+    mug_moves_story(mem)
+    objs = mem.objects()
+    assert [(o.id, o.label, o.state) for o in objs] == [(1, "mug", "present")]
+    assert mem.temporal("current", label="mug").placements[0].center == pytest.approx(B)
+    prev = mem.temporal("previous", label="mug")
+    assert [p.center for p in prev.placements] == [pytest.approx(A)]
+    assert prev.placements[0].t_from == 10 and prev.placements[0].t_to == 20
+    assert mem.temporal("count_moves", label="mug").count == 1
+    hist = mem.temporal("history", label="mug")
+    assert [p.center for p in hist.placements] == [pytest.approx(A), pytest.approx(B)]
+    assert [p.current for p in hist.placements] == [False, True]
+    assert [(e.kind, e.stamp) for e in mem.changes(since=0)] == [("appeared", 10), ("removed", 20), ("moved", 30)]
+    moved = mem.changes(since=0)[2]
+    assert moved.before.center == pytest.approx(A) and moved.after.center == pytest.approx(B)
+    assert mem.temporal("as_of", label="mug", t=11.5).placements[0].center == pytest.approx(A)
+    assert mem.temporal("as_of", label="mug", t=25).placements == ()  # it was gone from A, not yet seen at B
+    assert mem.temporal("as_of", label="mug", t=31).placements[0].center == pytest.approx(B)
+
+
+def test_evidence_cites_the_observations_of_the_placement(mem):
+    mug_moves_story(mem)
+    prev = mem.temporal("previous", label="mug")
+    hist = mem.history(1)
+    at_a = [h.id for h in hist if h.stamp < 20]
+    assert list(prev.evidence) == at_a == [1, 2, 3]
+    cur = mem.temporal("current", label="mug")
+    assert list(cur.evidence) == [4]
+    assert [h.verdict for h in hist] == ["created", "merged", "merged", "merged"]
+    assert hist[-1].reason == "moved"
+
+
+def test_occluded_views_count_no_miss(mem):
+    mug_moves_story(mem, occluded=True)
+    # Never seen empty and seen again at B only 18 s later: it may still be the same mug moving (unique in
+    # the map, unseen for > identity.min_gap_s) -> a move without a removal event.
+    assert [e.kind for e in mem.changes()] == ["appeared", "moved"]
+    miss_rows = mem._conn.execute("SELECT COUNT(*) FROM misses").fetchone()[0]
+    assert miss_rows == 0
+
+
+def test_occluded_views_keep_the_mug_at_a(mem):
+    for i in range(3):
+        mem.add([box_obs("mug", A, stamp=10 + i)], view(10 + i, A, DA + 0.04))
+    for i in range(5):
+        mem.add([], view(20 + i, A, DA - 0.6))
+    mem.commit()
+    (mug,) = mem.objects()
+    assert mug.state == "present" and mug.center == pytest.approx(A)
+    assert [e.kind for e in mem.changes()] == ["appeared"]
+
+
+def test_two_mugs_in_one_frame_stay_two_objects(mem):
+    mem.add([box_obs("mug", A, stamp=10), box_obs("mug", B, stamp=10)])
+    mem.commit()
+    mem.add([box_obs("mug", B, stamp=40), box_obs("mug", A, stamp=40)])
+    mem.commit()
+    objs = mem.objects()
+    assert [(o.id, o.center) for o in objs] == [(1, pytest.approx(A)), (2, pytest.approx(B))]
+    assert all(o.n_moves == 0 and o.n_observations == 2 for o in objs)
+    assert [e.kind for e in mem.changes()] == ["appeared", "appeared"]
+
+
+def test_second_mug_elsewhere_is_not_a_move_when_first_is_still_seen(mem):
+    mem.add([box_obs("mug", A, stamp=10)])
+    mem.commit()
+    mem.add([box_obs("mug", A, stamp=20), box_obs("mug", B, stamp=20)])
+    mem.commit()
+    assert [(o.id, o.n_moves) for o in mem.objects()] == [(1, 0), (2, 0)]
+
+
+def test_looking_elsewhere_for_an_hour_forgets_nothing(mem):
+    mem.add([box_obs("mug", A, stamp=0)], view(0, A, DA + 0.04))
+    mem.commit()
+    for i in range(360):  # one view every 10 s at B, for an hour, never towards A
+        mem.add([], view(10 + 10 * i, B, DB + 1.0))
+    mem.commit()
+    (mug,) = mem.objects()
+    assert mug.state == "present" and mug.n_moves == 0
+    assert mem.temporal("current", label="mug").placements[0].center == pytest.approx(A)
+    assert mem.temporal("count_moves", label="mug").count == 0
+    assert [e.kind for e in mem.changes()] == ["appeared"]
+
+
+def test_out_of_range_and_unknown_depth_count_no_miss(mem):
+    mem.add([box_obs("mug", A, stamp=0)], view(0, A, DA + 0.04))
+    for i in range(5):
+        mem.add([], view(10 + i, A, float("nan")))               # no depth: never evidence
+        mem.add([], view(20 + i, A, DA + 1.0, max_range=1.5))    # the mug is beyond the trusted range
+    mem.commit()
+    assert mem.objects()[0].state == "present"
+
+
+def test_misses_need_n_views_over_t_seconds(mem):
+    mem.add([box_obs("mug", A, stamp=0)], view(0, A, DA + 0.04))
+    for i in range(3):  # 3 misses within 0.2 s: not enough time (min_absence_s = 1 s)
+        mem.add([], view(10 + 0.1 * i, A, DA + 1.0))
+    mem.commit()
+    assert mem.objects()[0].state == "present"
+    mem.add([], view(11.5, A, DA + 1.0))
+    mem.commit()
+    (mug,) = mem.objects()
+    assert mug.state == "missing"
+    removed = [e for e in mem.changes() if e.kind == "removed"]
+    assert [(e.stamp, e.recorded_at) for e in removed] == [(10.0, 11.5)]
+    assert mem.placements(1)[0].t_to == 10.0
+
+
+def test_a_sighting_resets_the_misses(mem):
+    mem.add([box_obs("mug", A, stamp=0)], view(0, A, DA + 0.04))
+    mem.add([], view(10, A, DA + 1.0))
+    mem.add([], view(11, A, DA + 1.0))
+    mem.add([box_obs("mug", A, stamp=12)], view(12, A, DA + 0.04))
+    mem.add([], view(13, A, DA + 1.0))
+    mem.add([], view(14, A, DA + 1.0))
+    mem.commit()
+    assert mem.objects()[0].state == "present"
+
+
+def test_reappearance_in_the_same_place(mem):
+    mem.add([box_obs("mug", A, stamp=0)], view(0, A, DA + 0.04))
+    for i in range(3):
+        mem.add([], view(10 + i, A, DA + 1.0))
+    mem.add([box_obs("mug", A, stamp=40)], view(40, A, DA + 0.04))
+    mem.commit()
+    (mug,) = mem.objects()
+    assert mug.state == "present" and mug.n_moves == 0
+    assert [e.kind for e in mem.changes()] == ["appeared", "removed", "reappeared"]
+    assert [(p.t_from, p.t_to, p.closed_reason) for p in mem.placements(1)] == [(0, 10, "removed"),
+                                                                                 (40, None, "")]
+
+
+def test_features_distinguish_two_mugs_across_a_move(tmp_path):
+    red, blue = unit([1, 0.1, 0, 0]), unit([0, 0.1, 1, 0])
+    with Memory.open(str(tmp_path / "f.db"), embedding_dim=4) as m:
+        m.add([box_obs("mug", A, stamp=0, feature=red)], view(0, A, DA + 0.04))
+        for i in range(3):
+            m.add([], view(10 + i, A, DA + 1.0))
+        m.add([box_obs("mug", B, stamp=30, feature=blue)])  # a different mug at B: not the red one moving
+        m.add([box_obs("mug", (1.0, 1.0, 0.8), stamp=40, feature=red)])  # the red one, moved
+        m.commit()
+        objs = m.objects()
+        assert [(o.id, o.state, o.n_moves) for o in objs] == [(1, "present", 1), (2, "present", 0)]
+        assert objs[0].center == pytest.approx((1.0, 1.0, 0.8))
+
+
+def test_unknown_and_ambiguous_objects(mem):
+    mem.add([box_obs("mug", A, stamp=1), box_obs("mug", B, stamp=1), box_obs("keys", (1, 1, 0.5), stamp=1)])
+    mem.commit()
+    ans = mem.temporal("current", label="teapot")
+    assert (ans.found, ans.objects, ans.placements) == (False, (), ())
+    assert "no memory of a teapot" in ans.text
+    amb = mem.temporal("current", label="mug")
+    assert amb.found and [o.id for o in amb.objects] == [1, 2]
+    assert amb.arguments["ambiguous"] == [1, 2]
+    assert "[#1]" in amb.text and "[#2]" in amb.text
+    assert mem.temporal("current", label="key").found is False  # whole words: "key" is not "keys"
+
+
+def test_first_last_seen_and_duration(mem):
+    mem.add([box_obs("keys", A, stamp=100)])
+    mem.add([box_obs("keys", A, stamp=160)])
+    mem.add([box_obs("mug", B, stamp=400)])
+    mem.commit()
+    assert mem.temporal("first_seen", label="keys").time == 100
+    last = mem.temporal("last_seen", label="keys")
+    assert last.time == 160 and last.evidence == (2,)
+    dur = mem.temporal("duration", label="keys")
+    assert dur.time == pytest.approx(300.0)  # now = newest stamp (400) - since 100
+    assert mem.temporal("count_sightings", label="keys").count == 2
+
+
+def test_scene_as_of(mem):
+    mug_moves_story(mem)
+    mem.add([box_obs("book", (1, 1, 0.5), stamp=25)])
+    mem.commit()
+    at_11 = mem.scene_as_of(11)
+    assert [(o.label, p.center) for o, p in at_11] == [("mug", pytest.approx(A))]
+    at_26 = mem.scene_as_of(26)
+    assert [(o.label, p.center) for o, p in at_26] == [("book", pytest.approx((1, 1, 0.5)))]
+    at_31 = mem.scene_as_of(31)
+    assert [(o.label, p.center) for o, p in at_31] == [("mug", pytest.approx(B)), ("book", pytest.approx((1, 1, 0.5)))]
+
+
+def test_changes_window(mem):
+    mug_moves_story(mem)
+    assert [e.kind for e in mem.changes(since=15, until=25)] == ["removed"]
+    assert [e.kind for e in mem.changes(since=21)] == ["moved"]
+    assert mem.changes(since=31) == []
+
+
+def replay(path, stream):
+    with Memory.open(path, embedding_dim=4, clock=lambda: 0.0) as m:
+        for obs, v in stream:
+            m.add(obs, v)
+            m.commit()
+        return (
+            [(o.id, o.label, o.center, o.bbox_min, o.bbox_max, o.state, o.n_moves) for o in m.objects()],
+            [(p.id, p.object_id, p.center, p.t_from, p.t_to) for o in m.objects() for p in m.placements(o.id)],
+            [(e.id, e.kind, e.object_id, e.stamp) for e in m.changes()],
+            [m.ask(q).text for q in ("where is the mug", "where was the mug before", "what changed")],
+            [(r.subject_id, r.relation, r.object_id) for r in m.relations()],
+        )
+
+
+def test_deterministic_replay(tmp_path):
+    stream = []
+    for i in range(3):
+        stream.append(([box_obs("mug", A, stamp=10 + i), box_obs("book", (2.2, 0.3, 0.78), stamp=10 + i)],
+                       view(10 + i, A, DA + 0.04)))
+    for i in range(3):
+        stream.append(([], view(20 + i, A, DA + 1.0)))
+    stream.append(([box_obs("mug", B, stamp=30)], view(30, B, DB + 0.04)))
+    first = replay(str(tmp_path / "one.db"), stream)
+    second = replay(str(tmp_path / "two.db"), stream)
+    assert first == second
+    assert len(first[0]) == 2 and first[2][-1][1] == "moved"
+
+
+# ---------------------------------------------------------------------------- questions
+def test_questions_route_to_operators(mem):
+    mug_moves_story(mem)
+    expect = {
+        "Where is the mug?": "current",
+        "where was the mug before": "previous",
+        "How many times did the mug move?": "count_moves",
+        "where has the mug been": "history",
+        "when did I last see my mug": "last_seen",
+        "when did you first see the mug": "first_seen",
+        "how many times did I see the mug": "count_sightings",
+        "where was the mug 5 minutes ago": "as_of",
+        "where was the mug at 10:30": "as_of",
+        "how long has the mug been there": "duration",
+        "what changed in the last 10 minutes": "changes",
+        "what is on the table": "relational:on",
+        "what is near the sofa": "relational:near",
+        "what is within 1 m of 1.0 2.0 0.5": "spatial",
+        "find something to drink from": "semantic",
+    }
+    for question, operator in expect.items():
+        ans = mem.ask(question)
+        assert ans.understood, question
+        assert ans.operator == operator, question
+
+
+def test_questions_answers(mem):
+    mug_moves_story(mem)
+    prev = mem.ask("where was the mug before?")
+    assert prev.found and prev.placements[0].center == pytest.approx(A)
+    assert mem.ask("how many times did the mug move").count == 1
+    ago = mem.ask("where was the mug 19 seconds ago")  # now = 30 -> t = 11
+    assert ago.placements[0].center == pytest.approx(A)
+    changed = mem.ask("what changed in the last 12 seconds")  # since 18
+    assert [e.kind for e in changed.events] == ["removed", "moved"]
+    near = mem.ask("what is within 0.5 m of 0 2 0.8")
+    assert [o.label for o in near.objects] == ["mug"]
+    assert mem.ask("what is within 0.5 m of 2 0 0.8").objects == ()
+
+
+def test_relative_times_anchor_to_now_argument(mem):
+    mug_moves_story(mem)
+    assert mem.ask("where was the mug 1 minute ago", now=71).placements[0].center == pytest.approx(A)
+
+
+def test_clock_time_question(tmp_path):
+    base = dt.datetime(2026, 1, 15, 8, 0, tzinfo=dt.timezone.utc).timestamp()
+    with Memory.open(str(tmp_path / "c.db"), embedding_dim=4) as m:
+        m.add([box_obs("mug", A, stamp=base)], view(base, A, DA + 0.04))
+        for i in range(3):
+            m.add([], view(base + 1800 + i, A, DA + 1.0))
+        m.add([box_obs("mug", B, stamp=base + 3600)])
+        m.commit()
+        assert m.ask("where was the mug at 8:10").placements[0].center == pytest.approx(A)
+        assert m.ask("where was the mug at 09:00").placements[0].center == pytest.approx(B)
+        assert m.ask("where was the mug at 8:45").placements == ()
+
+
+def test_not_understood_is_never_a_guess(mem):
+    mug_moves_story(mem)
+    for q in ("", "mug", "tell me a joke", "where", "what is within one metre of the mug"):
+        ans = mem.ask(q)
+        assert ans.understood is False and ans.objects == () and ans.operator == ""
+        assert "did not understand" in ans.text
+
+
+def test_labels_in_answers_are_sanitised(mem):
+    mem.add([box_obs("mu\x1bg\n<b>", A, stamp=1)])
+    mem.commit()
+    (obj,) = mem.objects()
+    assert obj.label == "mu g <b>"
+    ans = mem.ask("where is the \x07mu g")
+    assert "\x07" not in ans.text and "\x1b" not in ans.text
