@@ -229,3 +229,57 @@ def test_clip_path_uses_stored_features(tmp_path):
     with pytest.raises(Exception, match="open_clip:test"):
         with Memory.open(str(tmp_path / "m.db"), embedding_dim=4, feature_model="open_clip:other"):
             pass
+
+
+def test_label_embedding_mode_lets_cup_and_mug_partially_agree(tmp_path):
+    enc = FakeEncoder()  # cos(mug, cup) = 0.994
+    stream = [box_obs("mug", (1, 0, 0.5), stamp=1), box_obs("cup", (1.06, 0, 0.5), stamp=2)]
+    exact = Memory.open(str(tmp_path / "exact.db"), embedding_dim=4, label_encoder=enc)
+    emb = Memory.open(str(tmp_path / "emb.db"), embedding_dim=4, label_encoder=enc,
+                      config={"fusion": {"label_mode": "embedding"}})
+    for m in (exact, emb):
+        for o in stream:
+            m.add([o])
+        m.commit()
+    # 6 cm apart, other label: the exact rule scores below 0.62 (two objects) ...
+    assert [o.label for o in exact.objects()] == ["mug", "cup"]
+    # ... while label similarity lifts the label term and the sightings fuse into one object (equal label
+    # mass 0.9 each: the canonical label is the alphabetically first).
+    assert [(o.label, o.n_observations) for o in emb.objects()] == [("cup", 2)]
+    s_exact = exact.observations()[1].score
+    s_emb = emb.observations()[1].score
+    assert s_emb > s_exact
+    exact.close()
+    emb.close()
+
+
+@pytest.mark.parametrize("with_labels", [False, True])
+def test_vector_index_and_exact_path_give_identical_results(tmp_path, with_labels):
+    rng = np.random.default_rng(7)
+    enc = FakeEncoder() if with_labels else None
+
+    class Clip:
+        name = "open_clip:test"
+        dim = 16
+
+        def encode(self, texts):
+            return np.asarray([unit(np.random.default_rng(len(t)).standard_normal(16)) for t in texts])
+
+    names = ["mug", "cup", "sofa", "book", "thing"]
+    obs = [box_obs(names[i % 5], (i * 0.5, 0, 0.5), stamp=1, feature=unit(rng.standard_normal(16)))
+           for i in range(400)]
+    results = {}
+    for mode in ("on", "off"):
+        with Memory.open(str(tmp_path / f"{mode}{with_labels}.db"), embedding_dim=16, vector_index=mode,
+                         feature_model="open_clip:test", clip_text_encoder=Clip(), label_encoder=enc) as m:
+            assert m.uses_vector_index is (mode == "on")
+            m.add(obs)
+            m.commit()
+            m.forget(3, "test")  # forgotten objects leave the index too
+            out = []
+            for q in ("something to drink from", "a place to sit", "anything", "the old book"):
+                out.append([(h.object.id, round(h.score, 6)) for h in m.semantic(q, k=12)])
+            results[mode] = out
+    assert results["on"] == results["off"]
+    assert all(len(r) == 12 for r in results["on"])
+    assert all(3 not in [i for i, _ in r] for r in results["on"])

@@ -29,6 +29,7 @@ class FusionConfig:
     box_padding: float = 0.02            # metres per side, so that thin objects have a volume for IoU
     box_clamp_factor: float = 1.0        # half extent <= factor * largest single-observation extent
     confidence_gain: float = 0.5         # c <- c + (1 - c) * obs_conf * gain
+    label_mode: str = "exact"            # "exact" (whole words) | "embedding" (label encoder cosine)
 
 
 @dataclass(frozen=True)
@@ -79,6 +80,9 @@ class SemanticConfig:
     label_weight: float = 0.5            # combined = label_weight * label_sim + (1 - label_weight) * clip
     keyword_bonus: float = 0.2           # whole-word keyword hit on a label adds this to the score
     min_score: float = 0.2               # results below are not returned
+    clip_candidates: int = 50            # nearest features retrieved before exact re-ranking (>= 5 k)
+    label_candidates: int = 5            # best labels whose objects join the candidates (CLIP + labels)
+    label_group_limit: int = 200         # objects per such label (lowest ids first)
 
 
 @dataclass(frozen=True)
@@ -168,6 +172,7 @@ def validate(cfg: MemoryConfig) -> None:
     _require(f.box_padding >= 0, "fusion.box_padding must be >= 0")
     _require(f.box_clamp_factor >= 0.5, "fusion.box_clamp_factor must be >= 0.5")
     _require(0 < f.confidence_gain <= 1, "fusion.confidence_gain must be in (0, 1]")
+    _require(f.label_mode in ("exact", "embedding"), "fusion.label_mode must be exact or embedding")
     i = cfg.identity
     _require(-1 <= i.feature_threshold <= 1, "identity.feature_threshold must be in [-1, 1]")
     _require(i.min_gap_s >= 0, "identity.min_gap_s must be >= 0")

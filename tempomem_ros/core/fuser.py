@@ -137,12 +137,17 @@ class FusionMixin:
 
     def _score(self, it: StagedObs, cand) -> fusion.ScoreParts:
         label = cand["pinned_label"] or cand["label"]
-        mass = {} if labels_agree(it.label, label) else self._label_mass(cand["id"])
+        agree = labels_agree(it.label, label)
+        mass = {} if agree else self._label_mass(cand["id"])
+        similarity = None
+        if not agree and self.config.fusion.label_mode == "embedding" and self.label_encoder is not None:
+            vecs = self._label_vectors([it.label, label])
+            similarity = float(np.dot(vecs[it.label], vecs[label]))
         return fusion.score(
             self.config.fusion, obs_center=it.center, obs_min=it.bmin, obs_max=it.bmax, obs_label=it.label,
             obs_feature=it.feature, cand_min=(cand["min_x"], cand["min_y"], cand["min_z"]),
             cand_max=(cand["max_x"], cand["max_y"], cand["max_z"]), cand_label=label, cand_mass=mass,
-            cand_feature=blob_to_feature(cand["feature"]))
+            cand_feature=blob_to_feature(cand["feature"]), label_similarity=similarity)
 
     def _object_row(self, object_id: int):
         return self._conn.execute(f"SELECT {OBJECT_COLS} FROM objects WHERE id=?", (object_id,)).fetchone()
@@ -164,7 +169,7 @@ class FusionMixin:
             "UPDATE objects SET cx=?, cy=?, cz=?, min_x=?, min_y=?, min_z=?, max_x=?, max_y=?, max_z=?, "
             "weight=?, ext_x=?, ext_y=?, ext_z=?, feature=?, feature_weight=?, confidence=?, base_confidence=?, "
             "first_seen=MIN(first_seen, ?), last_seen=MAX(last_seen, ?), n_observations=n_observations+1, "
-            "misses=0, first_miss=NULL, state='present' WHERE id=?",
+            "misses=0, first_miss=NULL, state='present', vec_dirty=1 WHERE id=?",
             (*center, *lo, *hi, weight, *ext, feature_to_blob(feature), fweight, base, base, it.stamp,
              it.stamp, obj["id"]))
         if any(abs(a - b) > 1e-12 for a, b in zip((*lo, *hi), (obj["min_x"], obj["min_y"], obj["min_z"],
@@ -268,7 +273,7 @@ class FusionMixin:
             "UPDATE objects SET cx=?, cy=?, cz=?, min_x=?, min_y=?, min_z=?, max_x=?, max_y=?, max_z=?, "
             "weight=?, ext_x=?, ext_y=?, ext_z=?, feature=?, feature_weight=?, confidence=?, base_confidence=?, "
             "last_seen=MAX(last_seen, ?), n_observations=n_observations+1, n_moves=n_moves+1, misses=0, "
-            "first_miss=NULL, state='present' WHERE id=?",
+            "first_miss=NULL, state='present', vec_dirty=1 WHERE id=?",
             (*it.center, *it.bmin, *it.bmax, w, *ext, feature_to_blob(feature), fweight, base, base,
              it.stamp, obj["id"]))
         self._update_rtree(obj["id"], it.bmin, it.bmax)
@@ -387,7 +392,7 @@ class FusionMixin:
                 touched: set[int]) -> None:
         placement_id = self._current_placement_id(obj["id"])
         self._close_placement(obj["id"], first_miss, "removed")
-        self._conn.execute("UPDATE objects SET state='missing' WHERE id=?", (obj["id"],))
+        self._conn.execute("UPDATE objects SET state='missing', vec_dirty=1 WHERE id=?", (obj["id"],))
         evidence = [r[0] for r in self._conn.execute(
             "SELECT id FROM observations WHERE placement_id=? ORDER BY stamp DESC, id DESC LIMIT 5",
             (placement_id,))][::-1]

@@ -13,6 +13,8 @@ Score (docs/MEMORY.md):
     cosine   = max(0, cos(feature_obs, feature_obj));
     label    = 1 when the labels agree as whole words (either contains the other), else the share of the
                candidate's label mass that agrees with the observation's label.
+With label_mode "embedding" and a label encoder, label = max(that, cosine of the two labels'
+embeddings), so "cup" and "mug" partially agree instead of not at all.
 No-feature rule: when either side has no feature the feature term is left out and the remaining weights
 are renormalised to sum to 1, so the same merge threshold applies and fusion stays possible.
 """
@@ -58,12 +60,15 @@ def label_agreement(obs_label: str, effective_label: str, label_mass: dict[str, 
 
 
 def score(cfg: FusionConfig, *, obs_center, obs_min, obs_max, obs_label, obs_feature,
-          cand_min, cand_max, cand_label, cand_mass, cand_feature) -> ScoreParts:
+          cand_min, cand_max, cand_label, cand_mass, cand_feature,
+          label_similarity: float | None = None) -> ScoreParts:
     d = point_box_distance(obs_center, cand_min, cand_max)
     extent = max(float(cand_max[i]) - float(cand_min[i]) for i in range(3))
     geometry = max(0.0, 1.0 - d / max(cfg.geometry_scale, 0.5 * extent))
     iou = iou3d(obs_min, obs_max, cand_min, cand_max, pad=cfg.box_padding)
     label = label_agreement(obs_label, cand_label, cand_mass)
+    if label_similarity is not None:
+        label = max(label, min(1.0, max(0.0, label_similarity)))
     cos = cosine(obs_feature, cand_feature)
     if cos is None:
         norm = cfg.w_geometry + cfg.w_iou + cfg.w_label

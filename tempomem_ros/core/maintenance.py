@@ -44,7 +44,7 @@ class MaintenanceMixin:
         pid = self._current_placement_id(row["id"])
         if pid is not None:
             self._close_placement(row["id"], stamp, kind)
-        self._conn.execute("UPDATE objects SET state='forgotten' WHERE id=?", (row["id"],))
+        self._conn.execute("UPDATE objects SET state='forgotten', vec_dirty=1 WHERE id=?", (row["id"],))
         self._tombstone(row, kind, reason, stamp, active)
         if event:
             self._event(stamp, "forgotten", row["id"], pid, None, [], detail={"reason": reason, "kind": kind})
@@ -277,7 +277,7 @@ class MaintenanceMixin:
         self._conn.execute(
             "UPDATE objects SET cx=?, cy=?, cz=?, min_x=?, min_y=?, min_z=?, max_x=?, max_y=?, max_z=?, weight=?, "
             "ext_x=?, ext_y=?, ext_z=?, feature=?, feature_weight=?, base_confidence=?, confidence=?, "
-            "n_observations=?, label=? WHERE id=?",
+            "n_observations=?, label=?, vec_dirty=1 WHERE id=?",
             (*center, *lo, *hi, weight, *ext, feature_to_blob(feature), fweight, base, base, n, label, object_id))
         self._update_rtree(object_id, lo, hi)
         if placement_id is not None:

@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from . import validation
+from . import validation, vectors
 from .config import MemoryConfig
 from .errors import InvalidInputError, ReadOnlyError, StoreError, UnknownIdError
 from .guard import guarded
@@ -35,7 +35,8 @@ class Memory(FusionMixin, RelationStoreMixin, QueryMixin, TemporalMixin, Mainten
     """Persistent spatio-temporal object memory. Use Memory.open(path, embedding_dim=...)."""
 
     def __init__(self, conn, path: str, embedding_dim: int, config: MemoryConfig, readonly: bool, meta: dict,
-                 clock: Callable[[], float], label_encoder=None, clip_text_encoder=None):
+                 clock: Callable[[], float], label_encoder=None, clip_text_encoder=None,
+                 vector_index: str = "auto"):
         self._conn = conn
         self._conn.row_factory = sqlite3.Row
         self.path = path
@@ -52,6 +53,9 @@ class Memory(FusionMixin, RelationStoreMixin, QueryMixin, TemporalMixin, Mainten
         self._label_index: dict[str, set[int]] = {}
         self._relation_boxes: dict[int, tuple] = {}
         self._audit_rows: list[tuple] = []
+        self._writes = 0
+        self._feature_matrix = vectors.FeatureMatrix()
+        self._vec = self._setup_vector_index(vector_index)
         # Relations were computed from the boxes stored with them: those are the reference boxes.
         for row in conn.execute("SELECT id, min_x, min_y, min_z, max_x, max_y, max_z FROM objects "
                                 "WHERE state='present'"):
@@ -65,9 +69,12 @@ class Memory(FusionMixin, RelationStoreMixin, QueryMixin, TemporalMixin, Mainten
     @classmethod
     def open(cls, path: str, *, embedding_dim: int, config: MemoryConfig | dict | None = None,
              readonly: bool = False, clock: Callable[[], float] = time.time, label_encoder=None,
-             clip_text_encoder=None, feature_model: str | None = None) -> "Memory":
+             clip_text_encoder=None, feature_model: str | None = None, vector_index: str = "auto") -> "Memory":
         """Open (or create) a store. embedding_dim is fixed per store; feature_model names the encoder
-        of the stored features (e.g. "open_clip:ViT-B-32") and must match on later opens when given."""
+        of the stored features (e.g. "open_clip:ViT-B-32") and must match on later opens when given.
+        vector_index: "auto" (sqlite-vec when it loads), "on" (required), "off" (exact numpy path)."""
+        if vector_index not in ("auto", "on", "off"):
+            raise InvalidInputError("vector_index must be auto, on or off")
         if isinstance(embedding_dim, bool) or not isinstance(embedding_dim, (int, np.integer)) \
                 or embedding_dim < 1:
             raise InvalidInputError("embedding_dim must be a positive integer")
@@ -81,7 +88,7 @@ class Memory(FusionMixin, RelationStoreMixin, QueryMixin, TemporalMixin, Mainten
         try:
             meta = initialise(conn, embedding_dim=int(embedding_dim), readonly=readonly)
             memory = cls(conn, str(path), int(embedding_dim), config, readonly, meta, clock,
-                         label_encoder, clip_text_encoder)
+                         label_encoder, clip_text_encoder, vector_index)
             if feature_model is not None:
                 memory._check_feature_model(feature_model)
         except BaseException:
@@ -97,6 +104,29 @@ class Memory(FusionMixin, RelationStoreMixin, QueryMixin, TemporalMixin, Mainten
         if not stored and not self.readonly:
             self._conn.execute("UPDATE meta SET value=? WHERE key='feature_model'", (feature_model,))
             self._meta["feature_model"] = feature_model
+
+    def _setup_vector_index(self, mode: str) -> bool:
+        """Whether semantic search may use the sqlite-vec index (see vectors.py)."""
+        if mode == "off":
+            return False
+        loaded = vectors.load_extension(self._conn)
+        if not loaded:
+            if mode == "on":
+                raise StoreError("vector_index='on' but the sqlite-vec extension cannot be loaded "
+                                 "(install sqlite-vec and pysqlite3-binary)")
+            return False
+        if self.readonly:
+            return vectors.index_exists(self._conn)
+        if not vectors.index_exists(self._conn):
+            self._begin()
+            vectors.create_index(self._conn, self.embedding_dim)
+            vectors.sync_index(self._conn)
+            self._conn.execute("COMMIT")
+        return True
+
+    @property
+    def uses_vector_index(self) -> bool:
+        return self._vec
 
     @property
     def feature_model(self) -> str:
@@ -138,6 +168,9 @@ class Memory(FusionMixin, RelationStoreMixin, QueryMixin, TemporalMixin, Mainten
 
     def _end_tx(self) -> None:
         """Write the queued audit rows and commit the open transaction (both land, or neither)."""
+        if self._vec and not self.readonly:
+            vectors.sync_index(self._conn)
+        self._writes += 1
         if self._audit_rows:
             self._conn.executemany(
                 "INSERT INTO audit (stamp, wall_time, action, object_ids, observation_ids, detail) "

@@ -15,12 +15,12 @@ from . import validation
 from .errors import InvalidInputError, TempoMemError, UnknownIdError
 from .guard import guarded
 from .labels import label_matches, words
+from . import vectors
 from .rows import (
     EVENT_COLS,
     OBJECT_COLS,
     OBSERVATION_COLS,
     PLACEMENT_COLS,
-    blob_to_feature,
     event_info,
     observation_record,
     placement_info,
@@ -162,45 +162,71 @@ class QueryMixin:
     def semantic(self, text: str, k: int = 10) -> list[Scored]:
         """Present objects matching a meaning, best first (ties by id).
 
-        score = label_weight * label similarity + (1 - label_weight) * CLIP similarity when both paths are
-        available (only the available one otherwise), + keyword_bonus when a label's words all appear in
-        the text. Label similarity embeds the text and each distinct label with the label encoder (cached
-        per label); the CLIP path embeds the text with the CLIP text tower of the model recorded in the
-        store's metadata and compares it with the stored object features.
+        score = a * label similarity + b * CLIP similarity + keyword_bonus * (every content word of the
+        label appears in the text), with a = label_weight and b = 1 - label_weight when both encoders are
+        available, only the available term otherwise (keywords alone without encoders). Label similarity
+        embeds the text and each distinct label with the label encoder (cached per label); CLIP similarity
+        compares the CLIP text embedding with each object's stored feature (only when the store's
+        feature_model is that encoder's model). Retrieval then exact re-ranking: candidates are the
+        clip_candidates(k) nearest features (sqlite-vec index or exact numpy; identical by construction,
+        see vectors.py) plus the objects of the label_candidates best labels; every candidate is scored
+        exactly from the stored BLOBs.
         """
         if not isinstance(text, str) or not words(text):
             raise InvalidInputError("semantic query text must not be empty")
         k = validation.positive_int(k, "k", maximum=MAX_K)
         scfg = self.config.semantic
-        rows = self._conn.execute(f"SELECT {OBJECT_COLS} FROM objects WHERE state='present' ORDER BY id").fetchall()
-        if not rows:
+        shown = "COALESCE(pinned_label, label)"
+        labels = [r[0] for r in self._conn.execute(
+            f"SELECT DISTINCT {shown} FROM objects WHERE state='present' ORDER BY 1")]
+        if not labels:
             return []
-        labels = [r["pinned_label"] or r["label"] for r in rows]
-        label_sim = None
-        if self.label_encoder is not None:
-            q = np.asarray(self.label_encoder.encode([text]), dtype=np.float32)[0]
-            distinct = sorted(set(labels))
-            vecs = self._label_vectors(distinct)
-            per_label = {lbl: float(np.dot(q, vecs[lbl])) for lbl in distinct}
-            label_sim = np.array([per_label[lbl] for lbl in labels])
-        clip_sim = self._clip_similarity(text, rows)
-        if label_sim is not None and clip_sim is not None:
-            base = scfg.label_weight * label_sim + (1 - scfg.label_weight) * clip_sim
-        elif label_sim is not None:
-            base = label_sim
-        elif clip_sim is not None:
-            base = clip_sim
-        else:
-            base = np.zeros(len(rows))
         query_words = set(words(text)) - STOPWORDS
-        keyword = np.array([_keyword_hit(lbl, query_words) for lbl in labels])
-        total = base + scfg.keyword_bonus * keyword
-        order = sorted(range(len(rows)), key=lambda i: (-round(float(total[i]), 9), rows[i]["id"]))
-        order = [i for i in order if total[i] >= scfg.min_score][:k]
-        infos = self._object_infos([rows[i] for i in order])
-        return [Scored(info, float(total[i])) for info, i in zip(infos, order)]
+        label_sim = self._label_similarities(text, labels)
+        clip_q = self._clip_query(text)
+        a = (scfg.label_weight if clip_q is not None else 1.0) if label_sim is not None else 0.0
+        b = 0.0 if clip_q is None else 1.0 - a
+        static = {lbl: a * (label_sim[lbl] if label_sim is not None else 0.0)
+                  + scfg.keyword_bonus * _keyword_hit(lbl, query_words) for lbl in labels}
+        ranked_labels = sorted((lbl for lbl in labels if static[lbl] > 0), key=lambda lbl: (-static[lbl], lbl))
+        candidates: set[int] = set()
+        if clip_q is not None:
+            candidates.update(self._clip_candidates(clip_q, max(scfg.clip_candidates, 5 * k)))
+            groups = ranked_labels[: scfg.label_candidates]
+            per_label = scfg.label_group_limit
+        else:
+            groups, per_label, total = [], None, 0
+            for lbl in ranked_labels:  # objects of one label share its score: take whole labels until k
+                groups.append(lbl)
+                total += int(self._conn.execute(
+                    f"SELECT COUNT(*) FROM objects WHERE state='present' AND {shown}=?", (lbl,)).fetchone()[0])
+                if total >= k:
+                    break
+        for lbl in groups:
+            limit = "" if per_label is None else f" LIMIT {int(per_label)}"
+            candidates.update(int(r[0]) for r in self._conn.execute(
+                f"SELECT id FROM objects WHERE state='present' AND {shown}=? ORDER BY id{limit}", (lbl,)))
+        clip = vectors.exact_similarities(self._conn, candidates, clip_q) if clip_q is not None else {}
+        scored = []
+        for oid in sorted(candidates):
+            row = self._conn.execute(f"SELECT {shown} FROM objects WHERE id=?", (oid,)).fetchone()
+            total = static.get(row[0], 0.0) + b * clip.get(oid, 0.0)
+            if total >= scfg.min_score:
+                scored.append((-round(total, 9), oid, total))
+        scored.sort()
+        scored = scored[:k]
+        rows = [self._conn.execute(f"SELECT {OBJECT_COLS} FROM objects WHERE id=?", (oid,)).fetchone()
+                for _, oid, _ in scored]
+        return [Scored(info, s[2]) for info, s in zip(self._object_infos(rows), scored)]
 
-    def _clip_similarity(self, text: str, rows) -> np.ndarray | None:
+    def _label_similarities(self, text: str, labels: list[str]) -> dict[str, float] | None:
+        if self.label_encoder is None:
+            return None
+        q = np.asarray(self.label_encoder.encode([text]), dtype=np.float32)[0]
+        vecs = self._label_vectors(labels)
+        return {lbl: float(np.dot(q, vecs[lbl])) for lbl in labels}
+
+    def _clip_query(self, text: str) -> np.ndarray | None:
         enc = self.clip_text_encoder
         if enc is None:
             return None
@@ -210,12 +236,21 @@ class QueryMixin:
         if not model:
             return None
         q = np.asarray(enc.encode([text]), dtype=np.float32)[0]
-        sims = np.zeros(len(rows))
-        for i, r in enumerate(rows):
-            f = blob_to_feature(r["feature"])
-            if f is not None and f.shape == q.shape:
-                sims[i] = float(np.dot(f, q))
-        return sims
+        if q.shape != (self.embedding_dim,):
+            raise TempoMemError(f"text encoder '{enc.name}' gives {q.shape[0]}-d vectors, the store holds "
+                                f"{self.embedding_dim}-d features")
+        return q
+
+    def _clip_candidates(self, query: np.ndarray, n: int) -> list[int]:
+        """The n present objects with the most similar features (index or exact path), by exact score."""
+        if self._vec:
+            ids = vectors.index_knn(self._conn, query, n)
+        else:
+            version = self._conn.execute("PRAGMA data_version").fetchone()[0]
+            fids, matrix = self._feature_matrix.get(self._conn, (version, self._writes))
+            ids = vectors.exact_knn(fids, matrix, query, n)
+        sims = vectors.exact_similarities(self._conn, ids, query)
+        return [oid for oid, _ in sorted(sims.items(), key=lambda kv: (-kv[1], kv[0]))[:n]]
 
     # ------------------------------------------------------------------ records
     @guarded

@@ -80,7 +80,7 @@ _PATTERNS: list[tuple[re.Pattern, str]] = [(re.compile(p), op) for p, op in [
     (rf"^how long (?:has|have) {_ART}(?P<label>.+?) been (?:there|here|in place|at its place|where it is)$",
      "duration"),
     (rf"^what (?:has )?changed (?:in|during|over) the (?:last|past) {_AMOUNT} {_UNIT}$", "changes_last"),
-    (rf"^what (?:has )?changed in the (?:last|past) (?P<unit>minute|hour|day)$", "changes_last_one"),
+    (r"^what (?:has )?changed in the (?:last|past) (?P<unit>minute|hour|day)$", "changes_last_one"),
     (rf"^what (?:has )?changed since {_AMOUNT} {_UNIT} ago$", "changes_last"),
     (r"^what (?:has )?changed$", "changes_all"),
     (rf"^(?:what|which objects?|what things?) (?:is|are|'s|lies|lie|stands?) within (?P<r>{_NUM}) ?"

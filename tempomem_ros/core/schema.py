@@ -84,8 +84,11 @@ SCHEMA_V1 = [
         first_miss REAL,
         region_id INTEGER NOT NULL DEFAULT 0,
         placement_id INTEGER,
+        vec_dirty INTEGER NOT NULL DEFAULT 1,
         created_wall REAL NOT NULL)""",
     "CREATE INDEX IF NOT EXISTS objects_state ON objects(state)",
+    "CREATE INDEX IF NOT EXISTS objects_shown_label ON objects(COALESCE(pinned_label, label), state, id)",
+    "CREATE INDEX IF NOT EXISTS objects_vec_dirty ON objects(id) WHERE vec_dirty = 1",
     # Spatial index over every object's current box (all states; queries filter by state).
     "CREATE VIRTUAL TABLE IF NOT EXISTS objects_rtree USING rtree(id, min_x, max_x, min_y, max_y, min_z, max_z)",
     """CREATE TABLE IF NOT EXISTS label_mass (
