@@ -208,11 +208,14 @@ class QueryMixin:
                 f"SELECT id FROM objects WHERE state='present' AND {shown}=? ORDER BY id{limit}", (lbl,)))
         clip = vectors.exact_similarities(self._conn, candidates, clip_q) if clip_q is not None else {}
         scored = []
-        for oid in sorted(candidates):
-            row = self._conn.execute(f"SELECT {shown} FROM objects WHERE id=?", (oid,)).fetchone()
-            total = static.get(row[0], 0.0) + b * clip.get(oid, 0.0)
-            if total >= scfg.min_score:
-                scored.append((-round(total, 9), oid, total))
+        ids = sorted(candidates)
+        for start in range(0, len(ids), 500):
+            chunk = ids[start:start + 500]
+            marks = ",".join("?" for _ in chunk)
+            for oid, lbl in self._conn.execute(f"SELECT id, {shown} FROM objects WHERE id IN ({marks})", chunk):
+                total = static.get(lbl, 0.0) + b * clip.get(oid, 0.0)
+                if total >= scfg.min_score:
+                    scored.append((-round(total, 9), oid, total))
         scored.sort()
         scored = scored[:k]
         rows = [self._conn.execute(f"SELECT {OBJECT_COLS} FROM objects WHERE id=?", (oid,)).fetchone()

@@ -101,11 +101,14 @@ def exact_similarities(conn, object_ids, query: np.ndarray) -> dict[int, float]:
     out = {}
     q = np.asarray(query, np.float64)
     qn = float(np.linalg.norm(q)) or 1.0
-    for oid in sorted(set(object_ids)):
-        row = conn.execute("SELECT feature FROM objects WHERE id=?", (oid,)).fetchone()
-        f = blob_to_feature(row[0]) if row else None
-        if f is None or f.shape != q.shape:
-            continue
-        fn = float(np.linalg.norm(f)) or 1.0
-        out[oid] = float(np.dot(f.astype(np.float64), q) / (fn * qn))
+    ids = sorted(set(int(i) for i in object_ids))
+    for start in range(0, len(ids), 500):
+        chunk = ids[start:start + 500]
+        marks = ",".join("?" for _ in chunk)
+        for oid, blob in conn.execute(f"SELECT id, feature FROM objects WHERE id IN ({marks})", chunk):
+            f = blob_to_feature(blob)
+            if f is None or f.shape != q.shape:
+                continue
+            fn = float(np.linalg.norm(f)) or 1.0
+            out[int(oid)] = float(np.dot(f.astype(np.float64), q) / (fn * qn))
     return out
