@@ -226,3 +226,26 @@ def test_features_are_stored_as_float32_blobs(tmp_path):
         m.commit()
         blob = m._conn.execute("SELECT feature FROM objects WHERE id=1").fetchone()[0]
         assert np.allclose(np.frombuffer(blob, np.float32), unit([1, 2, 3, 4]))
+
+
+def test_embedding_dim_is_taken_from_an_existing_store(tmp_path):
+    path = str(tmp_path / "m.db")
+    with pytest.raises(SchemaError, match="needs embedding_dim"):
+        Memory.open(path)
+    Memory.open(path, embedding_dim=6).close()
+    with Memory.open(path, readonly=True) as ro:
+        assert ro.embedding_dim == 6
+
+
+def test_events_after_id_is_a_cursor_in_id_order(tmp_path):
+    from core_helpers import distance_from_eye, view
+    a = (2.0, 0.0, 0.8)
+    with Memory.open(str(tmp_path / "m.db"), embedding_dim=4) as m:
+        m.add([box_obs("mug", a, stamp=0)], view(0, a, distance_from_eye(a) + 0.04))
+        m.add([box_obs("book", (5, 5, 0.5), stamp=30)])
+        for i in range(3):  # the removal is decided at t=42 but stamped with its first miss (40)
+            m.add([], view(40 + i, a, distance_from_eye(a) + 1.0))
+        m.commit()
+        assert [(e.id, e.kind, e.stamp) for e in m.events(after_id=1)] == [(2, "appeared", 30.0), (3, "removed", 40.0)]
+        assert [e.id for e in m.events(after_id=0, limit=1)] == [1]
+        assert m.events(after_id=3) == []

@@ -37,7 +37,7 @@ class IdentityConfig:
     # An unmatched observation re-identifies an object far from its place (a move) when:
     feature_threshold: float = 0.80      # cosine between features, when both sides have one
     min_gap_s: float = 2.0               # object unseen for at least this long before it may "move"
-    require_label_match: bool = True
+    scan_limit: int = 50                 # more same-label objects than this: only missing ones may move
 
 
 @dataclass(frozen=True)
@@ -176,6 +176,7 @@ def validate(cfg: MemoryConfig) -> None:
     i = cfg.identity
     _require(-1 <= i.feature_threshold <= 1, "identity.feature_threshold must be in [-1, 1]")
     _require(i.min_gap_s >= 0, "identity.min_gap_s must be >= 0")
+    _require(i.scan_limit >= 1, "identity.scan_limit must be >= 1")
     a = cfg.absence
     _require(a.misses_to_remove >= 1, "absence.misses_to_remove must be >= 1")
     _require(a.min_absence_s >= 0, "absence.min_absence_s must be >= 0")

@@ -225,40 +225,47 @@ class FusionMixin:
     def _identity_candidate(self, it: StagedObs, matched: set[int]):
         """The object this observation re-identifies after a move, or None (see the module docstring)."""
         icfg = self.config.identity
-        rows = self._identity_rows(it.label)
+        rows, complete = self._identity_rows(it.label)
         same = []
         for r in rows:
-            label = r["pinned_label"] or r["label"]
-            if icfg.require_label_match and not labels_agree(it.label, label):
-                continue
             cos = fusion.cosine(it.feature, blob_to_feature(r["feature"]))
             if cos is not None and cos < icfg.feature_threshold:
                 continue
             same.append((r, -1.0 if cos is None else cos))
+        unique = complete and len(same) == 1
         eligible = []
         for r, cos in same:
             if r["id"] in matched:
                 continue
             if r["state"] == "missing":
                 eligible.append((r, cos))
-            elif len(same) == 1 and it.stamp - float(r["last_seen"]) >= icfg.min_gap_s:
+            elif unique and it.stamp - float(r["last_seen"]) >= icfg.min_gap_s:
                 eligible.append((r, cos))
         if not eligible:
             return None
         eligible.sort(key=lambda rc: (-rc[1], rc[0]["id"]))
         return eligible[0][0]
 
-    def _identity_rows(self, label: str):
-        """Objects whose label shares a word with the observation's (cheap pre-filter before labels_agree)."""
-        ids = set()
-        for word in set(normalize(label).split()):
-            ids.update(self._label_index.get(word, ()))
-        if not ids:
-            return []
-        placeholders = ",".join("?" for _ in ids)
-        return self._conn.execute(
-            f"SELECT {OBJECT_COLS} FROM objects WHERE id IN ({placeholders}) AND state IN ('present','missing') "
-            "ORDER BY id", tuple(sorted(ids))).fetchall()
+    def _identity_rows(self, label: str) -> tuple[list, bool]:
+        """Present/missing objects whose shown label agrees with ``label`` (whole words).
+
+        Returns (rows, complete). When more than identity.scan_limit objects share the label, only the
+        missing ones are returned (complete = False): uniqueness is then impossible anyway, unless
+        features tell the objects apart, and scanning thousands of same-label objects for every new
+        sighting would make adding objects O(n).
+        """
+        labels = sorted(lbl for lbl in self._shown_labels() if labels_agree(label, lbl))
+        if not labels:
+            return [], True
+        marks = ",".join("?" for _ in labels)
+        where = f"COALESCE(pinned_label, label) IN ({marks})"
+        n = self._conn.execute(
+            f"SELECT COUNT(*) FROM objects WHERE {where} AND state IN ('present','missing')", labels).fetchone()[0]
+        complete = n <= self.config.identity.scan_limit
+        states = "('present','missing')" if complete else "('missing')"
+        rows = self._conn.execute(
+            f"SELECT {OBJECT_COLS} FROM objects WHERE {where} AND state IN {states} ORDER BY id", labels).fetchall()
+        return rows, complete
 
     def _move(self, it: StagedObs, obj, counters: Counters, touched: set[int]) -> None:
         w = fusion.observation_weight(it.confidence)

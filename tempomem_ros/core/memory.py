@@ -21,7 +21,7 @@ from .config import MemoryConfig
 from .errors import InvalidInputError, ReadOnlyError, StoreError, UnknownIdError
 from .guard import guarded
 from .fuser import Counters, FusionMixin
-from .labels import normalize, sanitize_label
+from .labels import label_matches, sanitize_label
 from .maintenance import MaintenanceMixin
 from .queries import QueryMixin
 from .relations_store import RelationStoreMixin
@@ -50,7 +50,7 @@ class Memory(FusionMixin, RelationStoreMixin, QueryMixin, TemporalMixin, Mainten
         self.label_encoder = label_encoder
         self.clip_text_encoder = clip_text_encoder
         self._label_embeddings: dict[str, np.ndarray] = {}
-        self._label_index: dict[str, set[int]] = {}
+        self._known_labels: set[str] | None = None  # writer's cache of shown labels (superset)
         self._relation_boxes: dict[int, tuple] = {}
         self._audit_rows: list[tuple] = []
         self._writes = 0
@@ -60,23 +60,20 @@ class Memory(FusionMixin, RelationStoreMixin, QueryMixin, TemporalMixin, Mainten
         for row in conn.execute("SELECT id, min_x, min_y, min_z, max_x, max_y, max_z FROM objects "
                                 "WHERE state='present'"):
             self._relation_boxes[int(row[0])] = tuple(row[1:])
-        for oid, label, pinned in conn.execute("SELECT id, label, pinned_label FROM objects"):
-            self._index_label(oid, label)
-            if pinned:
-                self._index_label(oid, pinned)
 
     # ------------------------------------------------------------------ lifecycle
     @classmethod
-    def open(cls, path: str, *, embedding_dim: int, config: MemoryConfig | dict | None = None,
+    def open(cls, path: str, *, embedding_dim: int | None = None, config: MemoryConfig | dict | None = None,
              readonly: bool = False, clock: Callable[[], float] = time.time, label_encoder=None,
              clip_text_encoder=None, feature_model: str | None = None, vector_index: str = "auto") -> "Memory":
-        """Open (or create) a store. embedding_dim is fixed per store; feature_model names the encoder
+        """Open (or create) a store. embedding_dim is fixed per store (None: take the stored one; creating
+        a store needs it); feature_model names the encoder
         of the stored features (e.g. "open_clip:ViT-B-32") and must match on later opens when given.
         vector_index: "auto" (sqlite-vec when it loads), "on" (required), "off" (exact numpy path)."""
         if vector_index not in ("auto", "on", "off"):
             raise InvalidInputError("vector_index must be auto, on or off")
-        if isinstance(embedding_dim, bool) or not isinstance(embedding_dim, (int, np.integer)) \
-                or embedding_dim < 1:
+        if embedding_dim is not None and (isinstance(embedding_dim, bool)
+                                          or not isinstance(embedding_dim, (int, np.integer)) or embedding_dim < 1):
             raise InvalidInputError("embedding_dim must be a positive integer")
         if config is None:
             config = MemoryConfig()
@@ -86,8 +83,8 @@ class Memory(FusionMixin, RelationStoreMixin, QueryMixin, TemporalMixin, Mainten
             raise InvalidInputError("config must be a MemoryConfig or a dict")
         conn = connect(str(path), readonly)
         try:
-            meta = initialise(conn, embedding_dim=int(embedding_dim), readonly=readonly)
-            memory = cls(conn, str(path), int(embedding_dim), config, readonly, meta, clock,
+            meta = initialise(conn, embedding_dim=embedding_dim, readonly=readonly)
+            memory = cls(conn, str(path), int(meta["embedding_dim"]), config, readonly, meta, clock,
                          label_encoder, clip_text_encoder, vector_index)
             if feature_model is not None:
                 memory._check_feature_model(feature_model)
@@ -183,8 +180,31 @@ class Memory(FusionMixin, RelationStoreMixin, QueryMixin, TemporalMixin, Mainten
         self._conn.execute("ROLLBACK")
 
     def _index_label(self, object_id: int, label: str) -> None:
-        for word in set(normalize(label).split()):
-            self._label_index.setdefault(word, set()).add(int(object_id))
+        """Note a label that some object now shows (keeps the writer's label cache a superset)."""
+        if self._known_labels is not None:
+            self._known_labels.add(label)
+
+    def _shown_labels(self) -> set[str]:
+        """Distinct labels objects show (pinned or canonical). Readers ask SQLite each time (another
+        connection may have written); the writer keeps a cache that only grows."""
+        if self.readonly or self._known_labels is None:
+            labels = {r[0] for r in self._conn.execute(
+                "SELECT DISTINCT COALESCE(pinned_label, label) FROM objects")}
+            if self.readonly:
+                return labels
+            self._known_labels = labels
+        return self._known_labels
+
+    def _objects_labelled(self, query: str, states: tuple[str, ...]) -> list:
+        """Rows of objects in ``states`` whose shown label contains the query's words, by id (indexed)."""
+        labels = sorted(lbl for lbl in self._shown_labels() if label_matches(query, lbl))
+        if not labels:
+            return []
+        marks = ",".join("?" for _ in labels)
+        smarks = ",".join("?" for _ in states)
+        return self._conn.execute(
+            f"SELECT {OBJECT_COLS} FROM objects WHERE COALESCE(pinned_label, label) IN ({marks}) "
+            f"AND state IN ({smarks}) ORDER BY id", (*labels, *states)).fetchall()
 
     def _begin(self) -> None:
         self._conn.execute("BEGIN IMMEDIATE")
@@ -297,12 +317,17 @@ class Memory(FusionMixin, RelationStoreMixin, QueryMixin, TemporalMixin, Mainten
     # ------------------------------------------------------------------ reading objects
     def _object_infos(self, rows) -> list[ObjectInfo]:
         regions = self._region_labels()
-        out = []
-        for r in rows:
-            mass = dict(self._conn.execute(
-                "SELECT label, mass FROM label_mass WHERE object_id=? ORDER BY label", (r["id"],)).fetchall())
-            out.append(object_info(r, region_label=regions.get(int(r["region_id"] or 0), ""), label_mass=mass))
-        return out
+        ids = [int(r["id"]) for r in rows]
+        masses: dict[int, dict[str, float]] = {i: {} for i in ids}
+        for start in range(0, len(ids), 500):
+            chunk = ids[start:start + 500]
+            marks = ",".join("?" for _ in chunk)
+            for oid, lbl, m in self._conn.execute(
+                    f"SELECT object_id, label, mass FROM label_mass WHERE object_id IN ({marks}) "
+                    "ORDER BY object_id, label", chunk):
+                masses[int(oid)][lbl] = m
+        return [object_info(r, region_label=regions.get(int(r["region_id"] or 0), ""), label_mass=masses[int(r["id"])])
+                for r in rows]
 
     def _region_labels(self) -> dict[int, str]:
         return {int(i): lbl for i, lbl in self._conn.execute("SELECT id, label FROM regions")}

@@ -83,10 +83,7 @@ class QueryMixin:
             return [row] if row is not None and row["state"] in states else []
         if not isinstance(anchor, str) or not words(anchor):
             raise InvalidInputError("anchor must be a non-empty label or an object id")
-        placeholders = ",".join("?" for _ in states)
-        rows = self._conn.execute(
-            f"SELECT {OBJECT_COLS} FROM objects WHERE state IN ({placeholders}) ORDER BY id", states).fetchall()
-        return [r for r in rows if label_matches(anchor, r["pinned_label"] or r["label"])]
+        return list(self._objects_labelled(anchor, tuple(states)))
 
     @guarded
     def relational(self, relation: str, anchor) -> RelationalResult:
@@ -128,11 +125,12 @@ class QueryMixin:
         else:
             ids = sorted({int(r["subject_id"]) for r in rel_rows} - set(anchor_ids))
         rows = []
-        for oid in ids:
-            row = self._conn.execute(f"SELECT {OBJECT_COLS} FROM objects WHERE id=? AND state='present'",
-                                     (oid,)).fetchone()
-            if row is not None:
-                rows.append(row)
+        for start in range(0, len(ids), 500):
+            chunk = ids[start:start + 500]
+            marks = ",".join("?" for _ in chunk)
+            rows += self._conn.execute(
+                f"SELECT {OBJECT_COLS} FROM objects WHERE id IN ({marks}) AND state='present' ORDER BY id",
+                chunk).fetchall()
         return RelationalResult(True, tuple(self._object_infos(anchors)), tuple(self._object_infos(rows)),
                                 tuple(relation_info(r) for r in rel_rows), region)
 
@@ -308,8 +306,15 @@ class QueryMixin:
                 for r in rows]
 
     @guarded
-    def events(self, object_id: int | None = None) -> list:
-        if object_id is None:
+    def events(self, object_id: int | None = None, *, after_id: int | None = None,
+               limit: int | None = None) -> list:
+        """Change events in stamp order; with after_id: those recorded after that event id, in id order
+        (a publisher's cursor: a removal is stamped with its first miss, so a time window could skip it)."""
+        if after_id is not None:
+            lim = -1 if limit is None else validation.positive_int(limit, "limit", maximum=1_000_000)
+            rows = self._conn.execute(f"SELECT {EVENT_COLS} FROM events WHERE id > ? ORDER BY id LIMIT ?",
+                                      (int(after_id), lim)).fetchall()
+        elif object_id is None:
             rows = self._conn.execute(f"SELECT {EVENT_COLS} FROM events ORDER BY stamp, id").fetchall()
         else:
             self._row_or_raise(object_id)

@@ -204,7 +204,7 @@ def connect(path: str, readonly: bool):
         raise StoreError(f"cannot open store '{path}': {exc}") from exc
 
 
-def initialise(conn, *, embedding_dim: int, readonly: bool) -> dict:
+def initialise(conn, *, embedding_dim: int | None, readonly: bool) -> dict:
     """Create or check the schema; returns the meta table. Raises SchemaError on a mismatch."""
     try:
         has_meta = conn.execute(
@@ -212,6 +212,8 @@ def initialise(conn, *, embedding_dim: int, readonly: bool) -> dict:
         if not has_meta:
             if readonly:
                 raise SchemaError("store has no tempomem schema (opened read-only, cannot create it)")
+            if embedding_dim is None:
+                raise SchemaError("creating a store needs embedding_dim")
             conn.execute("BEGIN IMMEDIATE")
             for stmt in SCHEMA_V1:
                 conn.execute(stmt)
@@ -229,7 +231,7 @@ def initialise(conn, *, embedding_dim: int, readonly: bool) -> dict:
         raise SchemaError(f"store schema version {version} is newer than this code ({SCHEMA_VERSION}); "
                           "upgrade tempomem_ros")
     stored_dim = int(meta.get("embedding_dim", "-1"))
-    if stored_dim != int(embedding_dim):
+    if embedding_dim is not None and stored_dim != int(embedding_dim):
         raise SchemaError(f"store was created with embedding_dim={stored_dim}, opened with {embedding_dim}")
     if version < SCHEMA_VERSION:
         if readonly:

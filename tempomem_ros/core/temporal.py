@@ -20,7 +20,7 @@ import datetime as dt
 from . import validation
 from .errors import InvalidInputError
 from .guard import guarded
-from .labels import label_matches, sanitize_label, words
+from .labels import sanitize_label, words
 from .router import HELP, route
 from .rows import EVENT_COLS, OBJECT_COLS, PLACEMENT_COLS
 from .types import Answer
@@ -60,9 +60,7 @@ class TemporalMixin:
             return [] if row is None else [row]
         if not isinstance(label, str) or not words(label):
             raise InvalidInputError("give a label or an object_id")
-        rows = self._conn.execute(
-            f"SELECT {OBJECT_COLS} FROM objects WHERE state IN ('present','missing') ORDER BY id").fetchall()
-        found = [r for r in rows if label_matches(label, r["pinned_label"] or r["label"])]
+        found = list(self._objects_labelled(label, ("present", "missing")))
         found.sort(key=lambda r: (r["state"] != "present", -float(r["last_seen"]), r["id"]))
         return found
 
@@ -223,11 +221,15 @@ class TemporalMixin:
             "JOIN objects o ON o.id = p.object_id WHERE o.state != 'forgotten' AND p.t_from <= ? "
             "AND (p.t_to IS NULL OR p.t_to > ?) ORDER BY p.object_id, p.id", (t, t)).fetchall()
         placements = self._placement_infos(rows)
-        out = []
-        for p in placements:
-            obj = self._object_infos([self._row_or_raise(p.object_id)])[0]
-            out.append((obj, p))
-        return out
+        ids = sorted({p.object_id for p in placements})
+        objects: dict[int, object] = {}
+        for start in range(0, len(ids), 500):
+            chunk = ids[start:start + 500]
+            marks = ",".join("?" for _ in chunk)
+            obj_rows = self._conn.execute(f"SELECT {OBJECT_COLS} FROM objects WHERE id IN ({marks})", chunk).fetchall()
+            for info in self._object_infos(obj_rows):
+                objects[info.id] = info
+        return [(objects[p.object_id], p) for p in placements]
 
     # ------------------------------------------------------------------ questions
     @guarded

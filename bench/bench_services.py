@@ -1,0 +1,323 @@
+"""Service latency of the memory node under load: p50 / p95 per service (target p95 <= 20 ms).
+
+Setup: a store of N objects (default 10,000: supports with one item on each, in a grid) is built once
+through the core and cached (--store); the memory node runs as a separate process on it (as deployed),
+a publisher streams ObservationArray frames at 10 Hz (each re-observing a few objects, with a camera view
+and coarse depth, so commits, absence reasoning and graph publishing all run), and a client calls each
+service repeatedly, one call at a time. Latency = client-side round trip (request sent -> response in).
+
+    ROS_DOMAIN_ID=115 ROS_AUTOMATIC_DISCOVERY_RANGE=LOCALHOST .venv/bin/python bench/bench_services.py
+    options: --objects N --calls K --store PATH --rate HZ --skip SERVICE...
+
+Prints one line per service; figures are machine-dependent and never asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import shutil
+import subprocess
+import sys
+import threading
+import time
+
+os.environ.setdefault("ROS_AUTOMATIC_DISCOVERY_RANGE", "LOCALHOST")
+os.environ.setdefault("ROS_DOMAIN_ID", "115")
+
+import numpy as np  # noqa: E402
+
+from tempomem_ros.core import Memory, Observation  # noqa: E402
+
+SUPPORTS = ("table", "desk", "shelf", "counter", "stool")
+ITEMS = ("mug", "book", "bottle", "plant", "phone")
+SPACING = 1.5  # metres between cells: no relation crosses cells
+VARIANTS = 250  # labels are "<kind> <n % VARIANTS>": about 4 objects share a label at 10k objects
+EMBEDDING_DIM = 32
+T0 = 1000.0
+
+
+def cell_boxes(k: int):
+    """Support k and the item standing on it: (label, lo, hi) twice."""
+    cols = int(math.ceil(math.sqrt(5000)))
+    x, y = (k % cols) * SPACING, (k // cols) * SPACING
+    support = (f"{SUPPORTS[k % 5]} {k % VARIANTS}", (x - 0.3, y - 0.3, 0.0), (x + 0.3, y + 0.3, 0.75))
+    item = (f"{ITEMS[(k // 5) % 5]} {k % VARIANTS}", (x - 0.04, y - 0.04, 0.75), (x + 0.04, y + 0.04, 0.85))
+    return support, item
+
+
+def observation(label, lo, hi, stamp, conf=0.9) -> Observation:
+    c = tuple((a + b) / 2 for a, b in zip(lo, hi))
+    return Observation(label, conf, c, lo, hi, stamp)
+
+
+def build_store(path: str, n_objects: int) -> None:
+    cells = n_objects // 2
+    t = time.perf_counter()
+    with Memory.open(path, embedding_dim=EMBEDDING_DIM) as m:
+        per_frame = 100
+        for f, start in enumerate(range(0, cells, per_frame)):
+            obs = []
+            for k in range(start, min(cells, start + per_frame)):
+                for label, lo, hi in cell_boxes(k):
+                    obs.append(observation(label, lo, hi, T0 + f * 0.01))
+            m.add(obs)
+            m.commit()
+            if f % 10 == 9:
+                print(
+                    f"  built {min(cells, start + per_frame) * 2} objects ({time.perf_counter() - t:.0f} s)",
+                    flush=True,
+                )
+        count = len(m.objects("present"))
+    print(f"store: {count} objects built in {time.perf_counter() - t:.1f} s -> {path}", flush=True)
+
+
+def store_objects(path: str) -> int:
+    if not os.path.exists(path):
+        return 0
+    with Memory.open(path, embedding_dim=EMBEDDING_DIM, readonly=True) as m:
+        return len(m.objects("present"))
+
+
+# ------------------------------------------------------------------------------------------------ ROS side
+def frame_msg(stamp: float, cells: list[int]):
+    from tempomem_ros.msg import Observation as ObsMsg
+    from tempomem_ros.msg import ObservationArray
+    from tempomem_ros.nodes import conversions as conv
+
+    msg = ObservationArray()
+    msg.header.stamp = conv.to_time(stamp)
+    msg.header.frame_id = "map"
+    for k in cells:
+        for label, lo, hi in cell_boxes(k):
+            c = [(a + b) / 2 for a, b in zip(lo, hi)]
+            msg.observations.append(
+                ObsMsg(
+                    label=label,
+                    confidence=0.9,
+                    center=conv.to_point(c),
+                    bbox_min=conv.to_point(lo),
+                    bbox_max=conv.to_point(hi),
+                    n_points=200,
+                )
+            )
+    # a camera 3 m above the first cell looking straight down, coarse depth 60x80 at floor distance
+    (_, lo, hi), _ = cell_boxes(cells[0])
+    x, y = (lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2
+    v = msg.view
+    v.pose.position = conv.to_point((x, y, 3.0))
+    v.pose.orientation.x, v.pose.orientation.y, v.pose.orientation.z, v.pose.orientation.w = (
+        1.0,
+        0.0,
+        0.0,
+        0.0,
+    )
+    v.fx = v.fy = 500.0
+    v.cx, v.cy, v.width, v.height, v.max_range, v.depth_scale = 320.0, 240.0, 640, 480, 6.0, 0.125
+    v.depth.height, v.depth.width, v.depth.encoding, v.depth.step = 60, 80, "32FC1", 320
+    v.depth.data = np.full((60, 80), 3.0, dtype="<f4").tobytes()
+    return msg
+
+
+def requests(service: str, i: int, n_objects: int, rng: np.random.Generator, latest: float):
+    from builtin_interfaces.msg import Time
+
+    from tempomem_ros import srv
+    from tempomem_ros.nodes import conversions as conv
+
+    cells = n_objects // 2
+    k = int(rng.integers(0, cells))
+    (s_label, s_lo, s_hi), (i_label, _, _) = cell_boxes(k)
+    oid = int(rng.integers(1, n_objects + 1))
+    if service == "query":
+        questions = (
+            f"where is the {i_label}",
+            f"what is on the {s_label}",
+            f"where was the {i_label} before",
+            "what changed in the last 10 seconds",
+            f"what is within 1 m of {(s_lo[0] + s_hi[0]) / 2:.2f} {(s_lo[1] + s_hi[1]) / 2:.2f} 0.5",
+        )
+        return srv.Query, srv.Query.Request(question=questions[i % len(questions)])
+    if service == "spatial_query":
+        c = ((s_lo[0] + s_hi[0]) / 2, (s_lo[1] + s_hi[1]) / 2, 0.5)
+        return srv.SpatialQuery, srv.SpatialQuery.Request(center=conv.to_point(c), radius=1.0)
+    if service == "relational_query":
+        if i % 2:
+            return srv.RelationalQuery, srv.RelationalQuery.Request(relation="on", anchor=s_label)
+        return srv.RelationalQuery, srv.RelationalQuery.Request(relation="near", anchor_id=oid)
+    if service == "semantic_query":
+        return srv.SemanticQuery, srv.SemanticQuery.Request(text=f"find the {i_label}", k=5)
+    if service == "temporal_query":
+        ops = ("current", "previous", "history", "count_moves", "last_seen", "duration")
+        return srv.TemporalQuery, srv.TemporalQuery.Request(operation=ops[i % len(ops)], object_id=oid)
+    if service == "changes":
+        return srv.Changes, srv.Changes.Request(since=conv.to_time(latest - 10.0), until=Time())
+    if service == "scene_as_of":
+        return srv.SceneAsOf, srv.SceneAsOf.Request(time=conv.to_time(T0 + 0.05))
+    if service == "history":
+        return srv.History, srv.History.Request(object_id=oid)
+    if service == "forget":
+        return srv.Forget, srv.Forget.Request(object_id=oid, reason="bench")
+    if service == "define_region":
+        lo = (s_lo[0] - 0.5, s_lo[1] - 0.5, -0.1)
+        return srv.DefineRegion, srv.DefineRegion.Request(
+            label=f"area {i}",
+            bbox_min=conv.to_point(lo),
+            bbox_max=conv.to_point((lo[0] + 1.6, lo[1] + 1.6, 2.0)),
+        )
+    raise ValueError(service)
+
+
+SERVICES = (
+    "query",
+    "spatial_query",
+    "relational_query",
+    "semantic_query",
+    "temporal_query",
+    "changes",
+    "scene_as_of",
+    "history",
+    "forget",
+    "define_region",
+)
+
+
+def run(args) -> int:
+    import rclpy
+    from rclpy.executors import MultiThreadedExecutor
+    from rclpy.qos import QoSProfile, ReliabilityPolicy
+
+    from tempomem_ros import topics
+    from tempomem_ros.msg import ObservationArray
+
+    node_cmd = [
+        sys.executable,
+        "-c",
+        "import sys; from tempomem_ros.nodes.memory_node import main; sys.exit(main())",
+        "--ros-args",
+        "-p",
+        f"store_path:={args.store}",
+        "-p",
+        f"embedding_dim:={EMBEDDING_DIM}",
+        "-p",
+        f"commit_rate_hz:={args.commit_rate}",
+        "-p",
+        f"publish_min_interval_s:={args.publish_interval}",
+        "--log-level",
+        "warn",
+    ]
+    proc = subprocess.Popen(node_cmd)
+    rclpy.init()
+    bench = rclpy.create_node("bench_services")
+    executor = MultiThreadedExecutor(num_threads=2)
+    executor.add_node(bench)
+    spinner = threading.Thread(target=executor.spin, daemon=True)
+    spinner.start()
+    stop = threading.Event()
+    published = [0]
+    try:
+        pub = bench.create_publisher(
+            ObservationArray,
+            topics.OBSERVATIONS,
+            QoSProfile(depth=50, reliability=ReliabilityPolicy.RELIABLE),
+        )
+        clients = {}
+        for name in SERVICES:
+            srv_type = requests(name, 0, args.objects, np.random.default_rng(0), T0)[0]
+            clients[name] = bench.create_client(srv_type, f"/tempomem/{name}")
+        for name, client in clients.items():
+            if not client.wait_for_service(timeout_sec=60.0):
+                print(f"service {name} not available", file=sys.stderr)
+                return 1
+        deadline = time.monotonic() + 30.0
+        while pub.get_subscription_count() == 0 and time.monotonic() < deadline:
+            time.sleep(0.05)
+
+        def stream() -> None:
+            rng = np.random.default_rng(1)
+            stamp = T0 + 100.0
+            period = 1.0 / args.rate
+            next_t = time.monotonic()
+            while not stop.is_set():
+                cells = sorted({int(c) for c in rng.integers(0, args.objects // 2, size=5)})
+                pub.publish(frame_msg(stamp, cells))
+                published[0] += 1
+                stamp += period
+                next_t += period
+                stop.wait(max(0.0, next_t - time.monotonic()))
+
+        streamer = threading.Thread(target=stream, daemon=True)
+        streamer.start()
+        time.sleep(args.warmup)
+        rng = np.random.default_rng(2)
+        print(f"{'service':<18} {'calls':>5} {'p50 ms':>8} {'p95 ms':>8} {'max ms':>8}  errors")
+        for name in SERVICES:
+            if name in args.skip:
+                continue
+            lat, errors = [], 0
+            for i in range(args.calls):
+                _, request = requests(name, i, args.objects, rng, T0 + 100.0 + published[0] / args.rate)
+                t = time.perf_counter()
+                response = clients[name].call(request, timeout_sec=30.0)
+                lat.append((time.perf_counter() - t) * 1e3)
+                if (
+                    response is None
+                    or getattr(response, "error", "")
+                    or getattr(response, "success", True) is False
+                ):
+                    errors += 1
+            p50, p95 = np.percentile(lat, 50), np.percentile(lat, 95)
+            print(f"{name:<18} {len(lat):>5} {p50:>8.1f} {p95:>8.1f} {max(lat):>8.1f}  {errors}", flush=True)
+        print(f"observation frames published during the run: {published[0]} at {args.rate:g} Hz")
+    finally:
+        stop.set()
+        executor.shutdown()
+        bench.destroy_node()
+        rclpy.try_shutdown()
+        proc.terminate()
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+    return 0
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--objects", type=int, default=10000)
+    p.add_argument("--calls", type=int, default=60, help="calls per service")
+    p.add_argument("--rate", type=float, default=10.0, help="observation frames per second")
+    p.add_argument("--commit-rate", type=float, default=2.0, help="node commit_rate_hz")
+    p.add_argument("--publish-interval", type=float, default=0.0, help="node publish_min_interval_s")
+    p.add_argument("--warmup", type=float, default=3.0, help="seconds of streaming before measuring")
+    p.add_argument(
+        "--store",
+        default=None,
+        help="pristine store (built there once if missing); each run "
+        "works on a copy, so runs start from the same state",
+    )
+    p.add_argument("--skip", nargs="*", default=[], choices=SERVICES)
+    args = p.parse_args(argv)
+    args.store = args.store or f"/tmp/tempomem_bench_{args.objects}.db"
+    have = store_objects(args.store)
+    if have < args.objects:
+        if os.path.exists(args.store):
+            for suffix in ("", "-wal", "-shm"):
+                if os.path.exists(args.store + suffix):
+                    os.remove(args.store + suffix)
+        print(f"building a store of {args.objects} objects (cached at {args.store}) ...", flush=True)
+        build_store(args.store, args.objects)
+    else:
+        print(f"store: {have} present objects in {args.store} (cached; delete it to rebuild)")
+    work = args.store + ".run.db"
+    for suffix in ("", "-wal", "-shm"):
+        if os.path.exists(work + suffix):
+            os.remove(work + suffix)
+    shutil.copyfile(args.store, work)
+    args.store = work
+    return run(args)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

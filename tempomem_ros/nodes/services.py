@@ -1,0 +1,268 @@
+"""Service handlers of the memory node: validate the request, call the core, fill the response.
+
+Why a separate module: the node file stays a thin lifecycle adapter, and every handler here is a plain
+function of (request, response) that tests can call without DDS. Why every handler is wrapped: a service
+callback that raises takes the request down with it (the client waits forever) and, in rclpy, can stop the
+executor; a malformed request must come back with a clear ``error`` (``success=false`` + ``message`` for the
+mutating services) and the node must keep answering.
+
+Reads go to a read-only Memory on the same SQLite file (WAL lets it read while the writer commits), so a
+query never waits for a long commit; only forget and define_region use the writer.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Callable
+
+from tempomem_ros.core.errors import InvalidInputError, TempoMemError, UnknownIdError
+from tempomem_ros.core.memory import Memory
+from tempomem_ros.core.temporal import OPERATORS
+from tempomem_ros.core.types import RELATIONS
+from tempomem_ros.nodes import conversions as conv
+
+MAX_K = 1000
+DEFAULT_K = 10
+DEFAULT_SPATIAL_K = 100
+
+
+def check_k(k: int, default: int) -> int:
+    """0 = the default; otherwise 1..MAX_K (the .srv contract)."""
+    k = int(k)
+    if k == 0:
+        return default
+    if not 1 <= k <= MAX_K:
+        raise InvalidInputError(f"k must be in 1..{MAX_K} (0 = default {default}), got {k}")
+    return k
+
+
+def check_text(text: str, name: str) -> str:
+    if not text or not text.strip():
+        raise InvalidInputError(f"{name} must not be empty")
+    return text.strip()
+
+
+def check_point(p, name: str) -> tuple[float, float, float]:
+    xyz = conv.from_point(p)
+    if not all(math.isfinite(v) for v in xyz):
+        raise InvalidInputError(f"{name} must be finite, got ({xyz[0]}, {xyz[1]}, {xyz[2]})")
+    return xyz
+
+
+def handler(failure: Callable[[object, str], None]):
+    """Turn any exception of a handler into a response that says what went wrong.
+
+    TempoMemError subclasses carry messages written for users (malformed input, unknown id, closed store);
+    anything else is a bug and is logged with its traceback, but the caller still gets an answer.
+    """
+
+    def wrap(method):
+        @functools.wraps(method)
+        def run(self, request, response):
+            try:
+                return method(self, request, response)
+            except TempoMemError as exc:
+                self._log_warn(f"{method.__name__}: {exc}")
+                failure(response, str(exc))
+            except Exception as exc:  # noqa: BLE001 - the node must survive any bug in a handler
+                self._log_error(f"{method.__name__} failed", exc)
+                failure(response, f"internal error: {type(exc).__name__}: {exc}")
+            return response
+
+        return run
+
+    return wrap
+
+
+def _set_error(response, message: str) -> None:
+    response.error = message
+
+
+def _set_failure(response, message: str) -> None:
+    response.success = False
+    response.message = message
+
+
+class ServiceHandlers:
+    """The ten services. ``reader`` answers queries, ``writer`` mutates; ``now`` gives the "now" used for
+    relative times (None = the latest observation stamp); ``on_change`` is called after a mutation so the
+    node republishes its scene graph and markers."""
+
+    def __init__(
+        self,
+        reader: Memory,
+        writer: Memory,
+        *,
+        now: Callable[[], float | None] = lambda: None,
+        on_change: Callable[[], None] = lambda: None,
+        logger=None,
+    ) -> None:
+        self.reader = reader
+        self.writer = writer
+        self.now = now
+        self.on_change = on_change
+        self.logger = logger
+
+    def _log_warn(self, text: str) -> None:
+        if self.logger is not None:
+            self.logger.warning(text, throttle_duration_sec=1.0)
+
+    def _log_error(self, text: str, exc: BaseException) -> None:
+        if self.logger is not None:
+            import traceback
+
+            self.logger.error(f"{text}: {''.join(traceback.format_exception(exc))}")
+
+    # ------------------------------------------------------------------------------------ queries
+    @handler(_set_error)
+    def query(self, request, response):
+        question = check_text(request.question, "question")
+        k = check_k(request.k, DEFAULT_K)
+        answer = self.reader.ask(question, now=self.now(), k=k)
+        response.understood = answer.understood
+        response.operation = answer.operator
+        response.answer = answer.text
+        response.objects = conv.scene_objects(answer.objects)
+        response.placements = conv.placements(answer.placements)
+        response.evidence = [int(i) for i in answer.evidence]
+        response.events = conv.change_events(answer.events)
+        return response
+
+    @handler(_set_error)
+    def spatial_query(self, request, response):
+        center = check_point(request.center, "center")
+        radius = float(request.radius)
+        if not math.isfinite(radius) or radius <= 0:
+            raise InvalidInputError(f"radius must be a finite number > 0, got {radius}")
+        k = check_k(request.k, DEFAULT_SPATIAL_K)
+        label = request.label.strip() or None
+        hits = self.reader.spatial(center, radius, label=label, k=k)
+        response.objects = conv.scene_objects(h.object for h in hits)
+        response.distances = [float(h.score) for h in hits]
+        return response
+
+    def _require_object(self, object_id: int):
+        """The object with this id (any state); an id the store never issued is a malformed request."""
+        try:
+            return self.reader.get(int(object_id))
+        except UnknownIdError:
+            raise UnknownIdError(f"unknown object id {object_id}") from None
+
+    @handler(_set_error)
+    def relational_query(self, request, response):
+        relation = request.relation.strip().lower()
+        if relation not in RELATIONS:
+            raise InvalidInputError(f"unknown relation '{request.relation}' ({' | '.join(RELATIONS)})")
+        if request.anchor_id:
+            self._require_object(request.anchor_id)
+            anchor = int(request.anchor_id)
+        else:
+            anchor = check_text(request.anchor, "anchor (or anchor_id)")
+        result = self.reader.relational(relation, anchor)
+        response.anchor_found = result.anchor_found
+        response.anchor_objects = conv.scene_objects(result.anchors)
+        response.objects = conv.scene_objects(result.objects)
+        return response
+
+    @handler(_set_error)
+    def semantic_query(self, request, response):
+        text = check_text(request.text, "text")
+        k = check_k(request.k, DEFAULT_K)
+        hits = self.reader.semantic(text, k=k)
+        response.objects = conv.scene_objects(h.object for h in hits)
+        response.scores = [float(h.score) for h in hits]
+        return response
+
+    @handler(_set_error)
+    def temporal_query(self, request, response):
+        operation = request.operation.strip().lower()
+        if operation not in OPERATORS:
+            raise InvalidInputError(f"unknown operation '{request.operation}' ({' | '.join(OPERATORS)})")
+        if request.object_id:
+            self._require_object(request.object_id)
+            target = {"object_id": int(request.object_id)}
+        else:
+            target = {"label": check_text(request.label, "label (or object_id)")}
+        t = conv.from_time(request.time) if operation == "as_of" else None
+        answer = self.reader.temporal(operation, t=t, now=self.now(), **target)
+        response.found = answer.found
+        response.answer = answer.text
+        response.objects = conv.scene_objects(answer.objects)
+        response.placements = conv.placements(answer.placements)
+        response.count = int(answer.count or 0)
+        response.time_result = conv.to_time(answer.time)
+        response.evidence = [int(i) for i in answer.evidence]
+        return response
+
+    @handler(_set_error)
+    def changes(self, request, response):
+        since = conv.from_time(request.since)
+        until = conv.optional_time(request.until)
+        response.events = conv.change_events(self.reader.changes(since, until))
+        return response
+
+    @handler(_set_error)
+    def scene_as_of(self, request, response):
+        pairs = self.reader.scene_as_of(conv.from_time(request.time))
+        response.objects = conv.scene_objects(obj for obj, _ in pairs)
+        response.placements = conv.placements(p for _, p in pairs)
+        return response
+
+    @handler(_set_error)
+    def history(self, request, response):
+        if not request.object_id:
+            raise InvalidInputError("object_id is required (ids start at 1)")
+        obj = self._require_object(request.object_id)
+        response.found = True
+        response.object = conv.scene_object(obj)
+        response.observations = [conv.observation_record(r) for r in self.reader.history(obj.id)]
+        response.placements = conv.placements(self.reader.placements(obj.id))
+        return response
+
+    # ------------------------------------------------------------------------------------ mutations
+    @handler(_set_failure)
+    def forget(self, request, response):
+        if not request.object_id:
+            raise InvalidInputError("object_id is required (ids start at 1)")
+        try:
+            obj = self.writer.get(int(request.object_id))
+        except UnknownIdError:
+            raise UnknownIdError(f"unknown object id {request.object_id}") from None
+        reason = request.reason.strip() or "forgotten on request"
+        if self.writer.forget(obj.id, reason):
+            self.on_change()
+            response.success = True
+            response.message = f"forgot object #{obj.id} ({obj.label}): {reason}"
+        else:
+            response.success = False
+            response.message = f"object #{obj.id} ({obj.label}) was already forgotten"
+        return response
+
+    @handler(_set_failure)
+    def define_region(self, request, response):
+        label = check_text(request.label, "label")
+        lo = check_point(request.bbox_min, "bbox_min")
+        hi = check_point(request.bbox_max, "bbox_max")
+        region_id = self.writer.define_region(label, lo, hi)
+        self.on_change()
+        response.region_id = int(region_id)
+        response.success = True
+        response.message = f"defined region #{region_id} ({label})"
+        return response
+
+
+#: (service name under /tempomem, srv type name, handler method name) for the node to create.
+SERVICES = (
+    ("query", "Query", "query"),
+    ("spatial_query", "SpatialQuery", "spatial_query"),
+    ("relational_query", "RelationalQuery", "relational_query"),
+    ("semantic_query", "SemanticQuery", "semantic_query"),
+    ("temporal_query", "TemporalQuery", "temporal_query"),
+    ("changes", "Changes", "changes"),
+    ("scene_as_of", "SceneAsOf", "scene_as_of"),
+    ("history", "History", "history"),
+    ("forget", "Forget", "forget"),
+    ("define_region", "DefineRegion", "define_region"),
+)
+MUTATING = frozenset({"forget", "define_region"})

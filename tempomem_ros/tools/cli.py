@@ -1,0 +1,325 @@
+"""``tempomem``: inspect a memory store from a shell.
+
+Why a CLI on the store file rather than on the services: a store is often examined when no node runs
+(after a field test, from a bug report); SQLite WAL lets the CLI read it even while the node writes.
+Every command opens the store read-only except ``forget``. Output is plain aligned text (greppable,
+diffable); errors print one line on stderr and exit with status 2.
+
+    tempomem objects STORE [--state present]     tempomem placements STORE ID
+    tempomem events STORE [--since T]            tempomem audit STORE
+    tempomem ask STORE "where is the mug" [--now T]
+    tempomem render STORE out.png [--time T]     tempomem export STORE out.json
+    tempomem forget STORE ID [--reason TEXT]
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import os
+import sys
+from collections.abc import Sequence
+
+from tempomem_ros.core.errors import TempoMemError
+from tempomem_ros.core.memory import Memory
+
+EXIT_OK, EXIT_ERROR = 0, 2
+
+
+class CliError(Exception):
+    """A problem the user can fix (missing store, unknown id); printed without a traceback."""
+
+
+# -------------------------------------------------------------------------------------------------- helpers
+def open_store(path: str, *, write: bool = False) -> Memory:
+    if not os.path.isfile(path):
+        raise CliError(f"store '{path}' does not exist")
+    try:
+        return Memory.open(path, readonly=not write)  # the store records its embedding dimension
+    except TempoMemError as exc:
+        raise CliError(f"'{path}' is not a tempomem store ({exc})") from None
+
+
+def fmt_t(t: float | None) -> str:
+    return "-" if t is None else f"{t:.3f}"
+
+
+def fmt_xyz(p) -> str:
+    return "-" if p is None else f"({p[0]:.2f}, {p[1]:.2f}, {p[2]:.2f})"
+
+
+def table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
+    """Left-aligned columns separated by two spaces; numbers are already formatted by the caller."""
+    cells = [list(map(str, headers))] + [[str(c) for c in r] for r in rows]
+    widths = [max(len(r[i]) for r in cells) for i in range(len(headers))]
+    return "\n".join("  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in cells)
+
+
+def object_rows(objects) -> list[list[object]]:
+    return [
+        [
+            o.id,
+            o.label,
+            o.state,
+            f"{o.confidence:.2f}",
+            fmt_xyz(o.center),
+            fmt_t(o.first_seen),
+            fmt_t(o.last_seen),
+            o.n_observations,
+            o.n_moves,
+            o.region_label or "-",
+        ]
+        for o in objects
+    ]
+
+
+OBJECT_HEADERS = (
+    "id",
+    "label",
+    "state",
+    "conf",
+    "center",
+    "first_seen",
+    "last_seen",
+    "obs",
+    "moves",
+    "region",
+)
+
+
+def parse_id(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"object id must be an integer, got '{text}'") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"object id must be >= 1, got {value}")
+    return value
+
+
+# ------------------------------------------------------------------------------------------------- commands
+def cmd_objects(args, out) -> int:
+    with open_store(args.store) as m:
+        objects = m.objects(args.state)
+    print(table(OBJECT_HEADERS, object_rows(objects)), file=out)
+    return EXIT_OK
+
+
+def cmd_placements(args, out) -> int:
+    with open_store(args.store) as m:
+        obj = m.get(args.id)
+        places = m.placements(args.id)
+    print(f"object #{obj.id} {obj.label} ({obj.state})", file=out)
+    print(
+        table(
+            ("id", "t_from", "t_last", "t_to", "current", "center", "region", "closed"),
+            [
+                [
+                    p.id,
+                    fmt_t(p.t_from),
+                    fmt_t(p.t_last),
+                    fmt_t(p.t_to),
+                    "yes" if p.current else "no",
+                    fmt_xyz(p.center),
+                    p.region_label or "-",
+                    p.closed_reason or "-",
+                ]
+                for p in places
+            ],
+        ),
+        file=out,
+    )
+    return EXIT_OK
+
+
+def cmd_events(args, out) -> int:
+    with open_store(args.store) as m:
+        events = m.changes(args.since, args.until)
+    print(
+        table(
+            ("id", "stamp", "kind", "object", "label", "before", "after"),
+            [
+                [
+                    e.id,
+                    fmt_t(e.stamp),
+                    e.kind,
+                    e.object_id,
+                    e.label,
+                    fmt_xyz(e.before and e.before.center),
+                    fmt_xyz(e.after and e.after.center),
+                ]
+                for e in events
+            ],
+        ),
+        file=out,
+    )
+    return EXIT_OK
+
+
+def cmd_audit(args, out) -> int:
+    with open_store(args.store) as m:
+        rows = m.audit()
+    print(
+        table(
+            ("id", "wall_time", "stamp", "action", "objects", "detail"),
+            [
+                [
+                    a.id,
+                    fmt_t(a.wall_time),
+                    fmt_t(a.stamp),
+                    a.action,
+                    ",".join(map(str, a.object_ids)) or "-",
+                    json.dumps(a.detail, sort_keys=True),
+                ]
+                for a in rows
+            ],
+        ),
+        file=out,
+    )
+    return EXIT_OK
+
+
+def cmd_ask(args, out) -> int:
+    with open_store(args.store) as m:
+        answer = m.ask(args.question, now=args.now, k=args.k)
+    print(answer.text, file=out)
+    if not answer.understood:
+        return EXIT_OK
+    print(f"operation: {answer.operator}", file=out)
+    if answer.objects:
+        print(table(OBJECT_HEADERS, object_rows(answer.objects)), file=out)
+    if answer.placements:
+        print("placements:", file=out)
+        print(
+            table(
+                ("id", "object", "t_from", "t_to", "center"),
+                [
+                    [p.id, p.object_id, fmt_t(p.t_from), fmt_t(p.t_to), fmt_xyz(p.center)]
+                    for p in answer.placements
+                ],
+            ),
+            file=out,
+        )
+    if answer.count is not None:
+        print(f"count: {answer.count}", file=out)
+    if answer.evidence:
+        print("evidence: " + ",".join(map(str, answer.evidence)), file=out)
+    return EXIT_OK
+
+
+def cmd_render(args, out) -> int:
+    from tempomem_ros.tools.render_map import render
+
+    with open_store(args.store) as m:
+        drawn = render(m, args.out, time=args.time, size=args.size)
+    print(
+        f"wrote {args.out}: {drawn.objects} object(s) ({drawn.missing} missing), "
+        f"{drawn.arrows} move arrow(s), scale bar {drawn.scale_bar_m:g} m",
+        file=out,
+    )
+    return EXIT_OK
+
+
+def export_data(m: Memory) -> dict:
+    """Everything a reviewer needs to reconstruct what the memory believes, as plain JSON types."""
+    objects = m.objects()
+    return {
+        "store": {
+            "path": m.path,
+            "embedding_dim": m.embedding_dim,
+            "feature_model": m.feature_model,
+            "latest_stamp": m.latest_stamp(),
+        },
+        "objects": [dataclasses.asdict(o) for o in objects],
+        "placements": [dataclasses.asdict(p) for o in objects for p in m.placements(o.id)],
+        "events": [dataclasses.asdict(e) for e in m.changes()],
+        "relations": [dataclasses.asdict(r) for r in m.relations()],
+        "regions": [dataclasses.asdict(r) for r in m.regions()],
+    }
+
+
+def cmd_export(args, out) -> int:
+    with open_store(args.store) as m:
+        data = export_data(m)
+    with open(args.out, "w", encoding="utf-8") as f:
+        json.dump(data, f, indent=2, sort_keys=True)
+        f.write("\n")
+    print(
+        f"wrote {args.out}: {len(data['objects'])} objects, {len(data['placements'])} placements, "
+        f"{len(data['events'])} events, {len(data['relations'])} relations",
+        file=out,
+    )
+    return EXIT_OK
+
+
+def cmd_forget(args, out) -> int:
+    with open_store(args.store, write=True) as m:
+        obj = m.get(args.id)
+        done = m.forget(args.id, args.reason)
+    if not done:
+        raise CliError(f"object #{obj.id} ({obj.label}) was already forgotten")
+    print(f"forgot object #{obj.id} ({obj.label}): {args.reason}", file=out)
+    return EXIT_OK
+
+
+# --------------------------------------------------------------------------------------------------- parser
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="tempomem", description="Inspect a tempomem memory store (SQLite).")
+    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    def add(name: str, func, help_text: str) -> argparse.ArgumentParser:
+        sp = sub.add_parser(name, help=help_text, description=help_text)
+        sp.add_argument("store", help="path of the store (.db)")
+        sp.set_defaults(func=func)
+        return sp
+
+    sp = add("objects", cmd_objects, "list objects")
+    sp.add_argument("--state", choices=("present", "missing", "forgotten"), help="only objects in this state")
+    sp = add("placements", cmd_placements, "where one object has been, oldest first")
+    sp.add_argument("id", type=parse_id, help="object id")
+    sp = add("events", cmd_events, "change events in stamp order")
+    sp.add_argument("--since", type=float, default=None, help="only events with stamp >= T (seconds)")
+    sp.add_argument("--until", type=float, default=None, help="only events with stamp <= T (seconds)")
+    add("audit", cmd_audit, "the append-only audit of mutations")
+    sp = add("ask", cmd_ask, "ask a question in English")
+    sp.add_argument("question")
+    sp.add_argument(
+        "--now", type=float, default=None, help="'now' for relative times (default: latest stamp)"
+    )
+    sp.add_argument("--k", type=int, default=10, help="maximum number of objects (default 10)")
+    sp = add("render", cmd_render, "top-down PNG map")
+    sp.add_argument("out", help="output .png")
+    sp.add_argument("--time", type=float, default=None, help="the scene as of this time (seconds)")
+    sp.add_argument("--size", type=int, default=900, help="longer side of the drawing area, pixels")
+    sp = add("export", cmd_export, "objects, placements, events, relations and regions as JSON")
+    sp.add_argument("out", help="output .json")
+    sp = add("forget", cmd_forget, "forget an object (tombstoned; opens the store for writing)")
+    sp.add_argument("id", type=parse_id, help="object id")
+    sp.add_argument("--reason", default="forgotten from the command line")
+    return p
+
+
+def main(argv: list[str] | None = None, out=None, err=None) -> int:
+    out = out if out is not None else sys.stdout
+    err = err if err is not None else sys.stderr
+    parser = build_parser()
+    try:
+        args = parser.parse_args(sys.argv[1:] if argv is None else argv)
+    except SystemExit as exc:  # argparse already printed usage + the reason
+        return int(exc.code or 0) and EXIT_ERROR
+    if getattr(args, "k", 1) is not None and getattr(args, "k", 1) < 1:
+        print("tempomem: error: --k must be >= 1", file=err)
+        return EXIT_ERROR
+    try:
+        return args.func(args, out)
+    except (CliError, TempoMemError) as exc:
+        print(f"tempomem: error: {exc}", file=err)
+        return EXIT_ERROR
+    except OSError as exc:
+        print(f"tempomem: error: {exc}", file=err)
+        return EXIT_ERROR
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,232 @@
+"""The ``tempomem`` command on a small store built with the core: outputs, files and exit codes."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import re
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from tempomem_ros.core import CameraView, Memory, Observation
+from tempomem_ros.tools import cli
+from tempomem_ros.tools.render_map import nice_length
+
+A, B = (2.0, 0.0, 0.8), (0.0, 2.0, 0.8)
+
+
+def look_at(eye, target) -> np.ndarray:
+    eye = np.asarray(eye, float)
+    z = np.asarray(target, float) - eye
+    z /= np.linalg.norm(z)
+    x = np.cross(z, np.array([0.0, 0.0, 1.0]))
+    x /= np.linalg.norm(x)
+    pose = np.eye(4)
+    pose[:3, 0], pose[:3, 1], pose[:3, 2], pose[:3, 3] = x, np.cross(z, x), z, eye
+    return pose
+
+
+def view(stamp, target, depth) -> CameraView:
+    return CameraView(
+        look_at((0, 0, 1.0), target),
+        500,
+        500,
+        320,
+        240,
+        640,
+        480,
+        6.0,
+        np.full((60, 80), depth, np.float32),
+        stamp,
+    )
+
+
+def mug(at, stamp) -> Observation:
+    c = np.asarray(at, float)
+    h = np.array([0.04, 0.04, 0.05])
+    return Observation("mug", 0.9, c, c - h, c + h, stamp)
+
+
+def table(stamp) -> Observation:
+    return Observation("table", 0.9, (2.0, 0.0, 0.375), (1.5, -0.5, 0.0), (2.5, 0.5, 0.75), stamp)
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory) -> str:
+    """Mug on a table at A (t=10..12), gone (t=20..22), then at B (t=30)."""
+    path = str(tmp_path_factory.mktemp("cli") / "memory.db")
+    with Memory.open(path, embedding_dim=8) as m:
+        for i in range(3):
+            m.add([mug(A, 10 + i), table(10 + i)], view(10 + i, A, 2.1))
+            m.commit()
+        for i in range(3):
+            m.add([table(20 + i)], view(20 + i, A, 3.0))
+            m.commit()
+        m.add([mug(B, 30)], view(30, B, 2.1))
+        m.commit()
+    return path
+
+
+def run(argv):
+    out, err = io.StringIO(), io.StringIO()
+    code = cli.main(argv, out=out, err=err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def rows(text: str) -> list[list[str]]:
+    return [re.split(r"\s{2,}", line.strip()) for line in text.strip().splitlines()]
+
+
+def digest(path: str) -> str:
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()
+
+
+def test_objects(store):
+    code, out, err = run(["objects", store])
+    assert (code, err) == (0, "")
+    assert rows(out) == [
+        ["id", "label", "state", "conf", "center", "first_seen", "last_seen", "obs", "moves", "region"],
+        ["1", "mug", "present", "0.98", "(0.00, 2.00, 0.80)", "10.000", "30.000", "4", "1", "-"],
+        ["2", "table", "present", "0.99", "(2.00, 0.00, 0.37)", "10.000", "22.000", "6", "0", "-"],
+    ]
+
+
+def test_objects_state_filter(store):
+    code, out, _ = run(["objects", store, "--state", "missing"])
+    assert code == 0 and len(rows(out)) == 1  # header only
+
+
+def test_placements(store):
+    code, out, _ = run(["placements", store, "1"])
+    lines = rows(out)
+    assert code == 0 and lines[0] == ["object #1 mug (present)"]
+    assert lines[2] == ["1", "10.000", "12.000", "20.000", "no", "(2.00, 0.00, 0.80)", "-", "removed"]
+    assert lines[3][1:6] == ["30.000", "30.000", "-", "yes", "(0.00, 2.00, 0.80)"]
+    assert len(lines) == 4
+
+
+def test_events_and_since(store):
+    code, out, _ = run(["events", store])
+    assert code == 0
+    assert [(r[2], r[3]) for r in rows(out)[1:]] == [
+        ("appeared", "1"),
+        ("appeared", "2"),
+        ("removed", "1"),
+        ("moved", "1"),
+    ]
+    code, out, _ = run(["events", store, "--since", "25"])
+    assert [r[2] for r in rows(out)[1:]] == ["moved"]
+
+
+def test_audit(store):
+    code, out, _ = run(["audit", store])
+    actions = [r[3] for r in rows(out)[1:]]
+    assert code == 0 and actions[:2] == ["create", "create"] and actions[-2:] == ["remove", "move"]
+
+
+def test_ask(store):
+    code, out, _ = run(["ask", store, "where was the mug before?"])
+    lines = out.splitlines()
+    assert code == 0 and lines[0].startswith("Before, the mug was at (2.00, 0.00, 0.80)")
+    assert "operation: previous" in lines
+    code, out, _ = run(["ask", store, "how many times did the mug move"])
+    assert "count: 1" in out.splitlines()
+    code, out, _ = run(["ask", store, "what changed in the last 15 seconds", "--now", "30"])
+    assert code == 0 and out.splitlines()[0].startswith("2 change(s): mug removed")
+
+
+def test_ask_not_understood_is_not_an_error(store):
+    code, out, _ = run(["ask", store, "sing me a song"])
+    assert code == 0 and "did not understand" in out and "operation" not in out
+
+
+def test_render_png(store, tmp_path):
+    png = tmp_path / "map.png"
+    code, out, _ = run(["render", store, str(png)])
+    assert code == 0 and out.strip() == (
+        f"wrote {png}: 2 object(s) (0 missing), 1 move arrow(s), scale bar 0.5 m"
+    )
+    assert png.stat().st_size > 1000
+    with Image.open(png) as im:
+        assert im.format == "PNG" and im.width >= 400 and im.height >= 300
+        assert len(im.getcolors(1 << 20)) > 3  # more than background and grid
+
+
+def test_render_as_of(store, tmp_path):
+    png = tmp_path / "map11.png"
+    code, out, _ = run(["render", store, str(png), "--time", "11"])
+    assert code == 0 and "2 object(s) (0 missing), 0 move arrow(s)" in out and png.stat().st_size > 0
+    code, out, _ = run(["render", store, str(tmp_path / "early.png"), "--time", "1"])
+    assert code == 0 and "0 object(s)" in out and (tmp_path / "early.png").stat().st_size > 0
+
+
+def test_export_json(store, tmp_path):
+    path = tmp_path / "out.json"
+    code, out, _ = run(["export", store, str(path)])
+    assert code == 0 and out.strip() == f"wrote {path}: 2 objects, 3 placements, 4 events, 0 relations"
+    data = json.loads(path.read_text())
+    assert sorted(data) == ["events", "objects", "placements", "regions", "relations", "store"]
+    assert [o["label"] for o in data["objects"]] == ["mug", "table"]
+    assert [e["kind"] for e in data["events"]] == ["appeared", "appeared", "removed", "moved"]
+    assert data["events"][3]["before"]["center"] == [2.0, 0.0, 0.8]
+    assert data["store"]["embedding_dim"] == 8
+
+
+def test_read_only_commands_leave_the_store_unchanged(store, tmp_path):
+    before = digest(store)
+    for argv in (
+        ["objects", store],
+        ["events", store],
+        ["audit", store],
+        ["ask", store, "where is the mug"],
+        ["render", store, str(tmp_path / "x.png")],
+        ["export", store, str(tmp_path / "x.json")],
+    ):
+        assert run(argv)[0] == 0
+    assert digest(store) == before
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["objects", "/nonexistent/memory.db"], "store '/nonexistent/memory.db' does not exist"),
+        (["placements", "STORE", "99"], "unknown object id 99"),
+    ],
+)
+def test_errors_exit_2(store, argv, message):
+    code, out, err = run([store if a == "STORE" else a for a in argv])
+    assert (code, out) == (2, "")
+    assert err.strip() == f"tempomem: error: {message}"
+
+
+def test_bad_arguments_exit_2(store, capsys):
+    assert cli.main(["placements", store, "abc"]) == 2
+    assert "object id must be an integer" in capsys.readouterr().err
+    assert cli.main([]) == 2
+    assert cli.main(["--help"]) == 0
+
+
+def test_not_a_store(tmp_path):
+    junk = tmp_path / "junk.db"
+    junk.write_bytes(b"this is not sqlite" * 100)
+    code, _, err = run(["objects", str(junk)])
+    assert code == 2 and "is not a tempomem store" in err
+
+
+def test_forget_then_again(tmp_path, store):
+    copy = tmp_path / "copy.db"
+    copy.write_bytes(open(store, "rb").read())
+    code, out, _ = run(["forget", str(copy), "2", "--reason", "sold"])
+    assert (code, out.strip()) == (0, "forgot object #2 (table): sold")
+    code, _, err = run(["forget", str(copy), "2"])
+    assert code == 2 and "already forgotten" in err
+    code, out, _ = run(["objects", str(copy), "--state", "forgotten"])
+    assert [r[:3] for r in rows(out)[1:]] == [["2", "table", "forgotten"]]
+
+
+def test_nice_length():
+    assert [nice_length(x) for x in (0.7, 1.0, 3.0, 7.0, 0.03)] == [0.5, 1.0, 2.0, 5.0, 0.02]

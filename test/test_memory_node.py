@@ -1,0 +1,954 @@
+"""The memory node end to end: observations in over DDS, every service answered, graph/markers/events out.
+
+The story (stamps in seconds): a table stands under place A; a mug is seen on it at A three times
+(t=10, 11, 12); three views of A show the place empty (t=20, 21, 22: the table is seen, the mug is not);
+then the mug is seen at B (t=30). The story runs once in a module fixture that records every response,
+so each test below asserts one exact fact and the order of the tests does not matter.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import threading
+import time
+
+os.environ.setdefault("ROS_AUTOMATIC_DISCOVERY_RANGE", "LOCALHOST")
+os.environ.setdefault("ROS_DOMAIN_ID", "115")
+
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
+import yaml  # noqa: E402
+
+rclpy = pytest.importorskip("rclpy")
+
+from builtin_interfaces.msg import Time  # noqa: E402
+from diagnostic_msgs.msg import DiagnosticArray  # noqa: E402
+from geometry_msgs.msg import Point  # noqa: E402
+from rclpy.executors import MultiThreadedExecutor  # noqa: E402
+from rclpy.parameter import Parameter  # noqa: E402
+from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy  # noqa: E402
+from visualization_msgs.msg import Marker, MarkerArray  # noqa: E402
+
+from tempomem_ros import srv, topics  # noqa: E402
+from tempomem_ros.msg import ChangeEvent, ObservationArray, SceneGraph  # noqa: E402
+from tempomem_ros.msg import Observation as ObservationMsg  # noqa: E402
+from tempomem_ros.nodes import conversions as conv  # noqa: E402
+from tempomem_ros.nodes.memory_node import MEMORY_OVERRIDES, MemoryNode, default_store_path  # noqa: E402
+
+A = (2.0, 0.0, 0.8)
+B = (0.0, 2.0, 0.8)
+MUG_HALF = (0.04, 0.04, 0.05)
+TABLE_MIN, TABLE_MAX = (1.5, -0.5, 0.0), (2.5, 0.5, 0.75)
+W, H, F, BLOCK = 640, 480, 500.0, 8
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+# ------------------------------------------------------------------------------------------------- builders
+def look_at(eye, target) -> np.ndarray:
+    eye = np.asarray(eye, float)
+    z = np.asarray(target, float) - eye
+    z /= np.linalg.norm(z)
+    x = np.cross(z, np.array([0.0, 0.0, 1.0]))
+    x /= np.linalg.norm(x)
+    y = np.cross(z, x)
+    pose = np.eye(4)
+    pose[:3, 0], pose[:3, 1], pose[:3, 2], pose[:3, 3] = x, y, z, eye
+    return pose
+
+
+def quaternion(R) -> tuple[float, float, float, float]:
+    w = math.sqrt(max(0.0, 1.0 + R[0, 0] + R[1, 1] + R[2, 2])) / 2.0
+    if w > 1e-6:
+        return (
+            (R[2, 1] - R[1, 2]) / (4 * w),
+            (R[0, 2] - R[2, 0]) / (4 * w),
+            (R[1, 0] - R[0, 1]) / (4 * w),
+            w,
+        )
+    x = math.sqrt(max(0.0, 1.0 + R[0, 0] - R[1, 1] - R[2, 2])) / 2.0
+    return (x, (R[0, 1] + R[1, 0]) / (4 * x), (R[0, 2] + R[2, 0]) / (4 * x), (R[2, 1] - R[1, 2]) / (4 * x))
+
+
+def obs_msg(label, bmin, bmax, conf=0.9) -> ObservationMsg:
+    c = [(a + b) / 2 for a, b in zip(bmin, bmax)]
+    return ObservationMsg(
+        label=label,
+        confidence=conf,
+        center=conv.to_point(c),
+        bbox_min=conv.to_point(bmin),
+        bbox_max=conv.to_point(bmax),
+        n_points=100,
+    )
+
+
+def mug_msg(at) -> ObservationMsg:
+    return obs_msg("mug", [a - h for a, h in zip(at, MUG_HALF)], [a + h for a, h in zip(at, MUG_HALF)])
+
+
+def frame(stamp: float, observations, target, depth: float, pad: int = 8) -> ObservationArray:
+    """One frame looking from (0, 0, 1) at target; coarse depth rows padded by ``pad`` bytes (step)."""
+    msg = ObservationArray()
+    msg.header.stamp = conv.to_time(stamp)
+    msg.header.frame_id = "map"
+    msg.observations = list(observations)
+    pose = look_at((0.0, 0.0, 1.0), target)
+    v = msg.view
+    v.pose.position = conv.to_point(pose[:3, 3])
+    qx, qy, qz, qw = quaternion(pose[:3, :3])
+    v.pose.orientation.x, v.pose.orientation.y, v.pose.orientation.z, v.pose.orientation.w = qx, qy, qz, qw
+    v.fx = v.fy = F
+    v.cx, v.cy, v.width, v.height, v.max_range, v.depth_scale = W / 2, H / 2, W, H, 6.0, 1.0 / BLOCK
+    h, w = H // BLOCK, W // BLOCK
+    rows = np.full((h, w), depth, dtype="<f4").tobytes()
+    padded = b"".join(rows[r * w * 4 : (r + 1) * w * 4] + b"\xff" * pad for r in range(h))
+    v.depth.height, v.depth.width, v.depth.encoding, v.depth.step = h, w, "32FC1", w * 4 + pad
+    v.depth.data = padded
+    return msg
+
+
+def table_msg() -> ObservationMsg:
+    return obs_msg("table", TABLE_MIN, TABLE_MAX)
+
+
+def story_frames():
+    frames = [frame(10.0 + i, [mug_msg(A), table_msg()], A, 2.1) for i in range(3)]
+    frames_empty = [frame(20.0 + i, [table_msg()], A, 3.0) for i in range(3)]
+    return frames, frames_empty, [frame(30.0, [mug_msg(B)], B, 2.1)]
+
+
+def close_to(p, q, tol=0.02) -> bool:
+    return all(abs(a - b) <= tol for a, b in zip(conv.from_point(p) if isinstance(p, Point) else p, q))
+
+
+# -------------------------------------------------------------------------------------------------- harness
+class Harness:
+    """The node under test and a tester node, spun by one MultiThreadedExecutor in a background thread."""
+
+    def __init__(self, store: str) -> None:
+        self.context = rclpy.Context()
+        rclpy.init(context=self.context)
+        self.node = MemoryNode(
+            context=self.context,
+            parameter_overrides=[
+                Parameter("store_path", value=store),
+                Parameter("commit_rate_hz", value=20.0),
+            ],
+        )
+        assert self.node.autostart_ok
+        self.tester = rclpy.create_node("memory_node_tester", context=self.context)
+        self.executor = MultiThreadedExecutor(num_threads=4, context=self.context)
+        self.executor.add_node(self.node)
+        self.executor.add_node(self.tester)
+        self.thread = threading.Thread(target=self.executor.spin, daemon=True)
+        self.thread.start()
+        self.events: list[ChangeEvent] = []
+        self.tester.create_subscription(
+            ChangeEvent,
+            topics.CHANGES,
+            self.events.append,
+            QoSProfile(depth=100, reliability=ReliabilityPolicy.RELIABLE),
+        )
+        self.pub = self.tester.create_publisher(
+            ObservationArray,
+            topics.OBSERVATIONS,
+            QoSProfile(depth=50, reliability=ReliabilityPolicy.RELIABLE),
+        )
+        self.clients = {}
+        assert wait_for(lambda: self.pub.get_subscription_count() > 0)
+
+    def publish(self, msgs) -> None:
+        target = self.node.counters.handled + len(msgs)
+        for m in msgs:
+            self.pub.publish(m)
+        assert wait_for(lambda: self.node.counters.handled >= target)
+        assert wait_for(lambda: self.node.writer.pending() == 0)
+
+    def call(self, name: str, srv_type, **fields):
+        if name not in self.clients:
+            client = self.tester.create_client(srv_type, f"/tempomem/{name}")
+            assert client.wait_for_service(timeout_sec=10.0)
+            self.clients[name] = client
+        request = srv_type.Request(**fields)
+        response = self.clients[name].call(request, timeout_sec=10.0)
+        assert response is not None, f"no response from {name}"
+        return response
+
+    def latest(self, msg_type, topic: str):
+        """Subscribe late (transient local) and return the latched message."""
+        got = []
+        qos = QoSProfile(
+            depth=1, reliability=ReliabilityPolicy.RELIABLE, durability=DurabilityPolicy.TRANSIENT_LOCAL
+        )
+        sub = self.tester.create_subscription(msg_type, topic, got.append, qos)
+        assert wait_for(lambda: bool(got))
+        self.tester.destroy_subscription(sub)
+        return got[-1]
+
+    def close(self) -> None:
+        self.executor.shutdown()
+        self.thread.join(timeout=10.0)
+        self.node.trigger_shutdown()
+        self.node.destroy_node()
+        self.tester.destroy_node()
+        self.context.try_shutdown()
+
+
+def wait_for(condition, timeout: float = 15.0) -> bool:
+    """Polls a condition; the timeout only bounds a hang, no test asserts on time."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.01)
+    return True
+
+
+@pytest.fixture(scope="module")
+def story(tmp_path_factory):
+    store = str(tmp_path_factory.mktemp("memory_node") / "memory.db")
+    h = Harness(store)
+    r: dict = {"node": h.node}
+    try:
+        at_a, empty, at_b = story_frames()
+        h.publish(at_a)
+        r["on_table_at_a"] = h.call("relational_query", srv.RelationalQuery, relation="on", anchor="table")
+        r["under_mug_at_a"] = h.call("relational_query", srv.RelationalQuery, relation="under", anchor="mug")
+        h.publish(empty)
+        r["mug_missing"] = h.call("temporal_query", srv.TemporalQuery, operation="current", label="mug")
+        h.publish(at_b)
+        mug_id = h.call("temporal_query", srv.TemporalQuery, operation="current", label="mug").objects[0].id
+        table_id = (
+            h.call("temporal_query", srv.TemporalQuery, operation="current", label="table").objects[0].id
+        )
+        r["ids"] = (mug_id, table_id)
+        q = srv.TemporalQuery
+        r["previous_q"] = h.call("query", srv.Query, question="where was the mug before?")
+        r["not_understood"] = h.call("query", srv.Query, question="sing me a song")
+        r["count_moves"] = h.call("temporal_query", q, operation="count_moves", label="mug")
+        r["current"] = h.call("temporal_query", q, operation="current", label="mug")
+        r["history_op"] = h.call("temporal_query", q, operation="history", object_id=mug_id)
+        r["as_of"] = h.call("temporal_query", q, operation="as_of", label="mug", time=conv.to_time(11.0))
+        r["first_seen"] = h.call("temporal_query", q, operation="first_seen", label="mug")
+        r["absent"] = h.call("temporal_query", q, operation="current", label="giraffe")
+        r["changes"] = h.call("changes", srv.Changes, since=Time(), until=Time())
+        r["changes_late"] = h.call("changes", srv.Changes, since=conv.to_time(25.0), until=Time())
+        r["scene_11"] = h.call("scene_as_of", srv.SceneAsOf, time=conv.to_time(11.0))
+        r["spatial_b"] = h.call("spatial_query", srv.SpatialQuery, center=conv.to_point(B), radius=0.3)
+        r["on_table_after"] = h.call(
+            "relational_query", srv.RelationalQuery, relation="on", anchor_id=table_id
+        )
+        r["semantic"] = h.call("semantic_query", srv.SemanticQuery, text="find the mug", k=5)
+        r["history"] = h.call("history", srv.History, object_id=mug_id)
+        # malformed requests, each followed by a valid one
+        r["bad_k"] = h.call("query", srv.Query, question="where is the mug", k=-1)
+        r["bad_k_big"] = h.call("semantic_query", srv.SemanticQuery, text="mug", k=1001)
+        r["bad_center"] = h.call("spatial_query", srv.SpatialQuery, center=Point(x=math.nan), radius=1.0)
+        r["bad_radius"] = h.call("spatial_query", srv.SpatialQuery, center=conv.to_point(B), radius=0.0)
+        r["bad_operation"] = h.call("temporal_query", q, operation="teleport", label="mug")
+        r["bad_relation"] = h.call("relational_query", srv.RelationalQuery, relation="behind", anchor="table")
+        r["bad_history_id"] = h.call("history", srv.History, object_id=999)
+        r["bad_temporal_id"] = h.call("temporal_query", q, operation="current", object_id=999)
+        r["empty_question"] = h.call("query", srv.Query, question="   ")
+        r["empty_text"] = h.call("semantic_query", srv.SemanticQuery, text="")
+        r["bad_since"] = h.call("changes", srv.Changes, since=conv.to_time(40.0), until=conv.to_time(30.0))
+        r["after_bad"] = h.call("query", srv.Query, question="where is the mug")
+        r["bad_region"] = h.call(
+            "define_region",
+            srv.DefineRegion,
+            label="kitchen",
+            bbox_min=conv.to_point((1, 1, 1)),
+            bbox_max=conv.to_point((0, 0, 0)),
+        )
+        r["bad_forget"] = h.call("forget", srv.Forget, object_id=999, reason="test")
+        # transient local: late subscribers get the latest graph and markers
+        r["graph_before_forget"] = h.latest(SceneGraph, topics.SCENE_GRAPH)
+        r["markers_before_forget"] = h.latest(MarkerArray, topics.MARKERS)
+        r["region"] = h.call(
+            "define_region",
+            srv.DefineRegion,
+            label="kitchen",
+            bbox_min=conv.to_point((1.0, -1.0, -0.1)),
+            bbox_max=conv.to_point((3.0, 1.0, 2.0)),
+        )
+        r["in_kitchen"] = h.call("relational_query", srv.RelationalQuery, relation="in", anchor="kitchen")
+        r["forget"] = h.call("forget", srv.Forget, object_id=mug_id, reason="broken")
+        r["forget_again"] = h.call("forget", srv.Forget, object_id=mug_id, reason="broken")
+        assert wait_for(lambda: all(o.id != mug_id for o in h.latest(SceneGraph, topics.SCENE_GRAPH).objects))
+        r["graph_after_forget"] = h.latest(SceneGraph, topics.SCENE_GRAPH)
+        r["markers_after_forget"] = h.latest(MarkerArray, topics.MARKERS)
+        r["forgotten_history"] = h.call("history", srv.History, object_id=mug_id)
+        r["bad_frame_before"] = dict(h.node.counters.dropped)
+        wrong = frame(40.0, [mug_msg(B)], B, 2.1)
+        wrong.header.frame_id = "odom"
+        nan_obs = frame(41.0, [mug_msg(B)], B, 2.1)
+        nan_obs.observations[0].center.x = math.nan
+        bad_depth = frame(42.0, [mug_msg(B)], B, 2.1)
+        bad_depth.view.depth.encoding = "16UC1"
+        h.publish([wrong, nan_obs, bad_depth])
+        r["dropped"] = dict(h.node.counters.dropped)
+        r["after_drops"] = h.call("temporal_query", q, operation="count_sightings", label="table")
+        assert wait_for(lambda: any(e.kind == "forgotten" for e in h.events))
+        r["events"] = list(h.events)
+        yield r
+    finally:
+        h.close()
+
+
+# ---------------------------------------------------------------------------------------------------- tests
+def test_query_where_was_the_mug_before(story):
+    r = story["previous_q"]
+    assert (r.error, r.understood, r.operation) == ("", True, "previous")
+    assert len(r.placements) == 1 and close_to(r.placements[0].center, A)
+    assert not r.placements[0].current
+    assert [o.label for o in r.objects] == ["mug"]
+    assert list(r.evidence) and all(e > 0 for e in r.evidence)
+
+
+def test_query_not_understood_is_not_an_error(story):
+    r = story["not_understood"]
+    assert (r.understood, r.operation, r.error) == (False, "", "")
+    assert "did not understand" in r.answer
+
+
+def test_temporal_count_current_history_as_of(story):
+    assert (story["count_moves"].found, story["count_moves"].count, story["count_moves"].error) == (
+        True,
+        1,
+        "",
+    )
+    cur = story["current"]
+    assert cur.found and len(cur.placements) == 1 and close_to(cur.placements[0].center, B)
+    assert cur.placements[0].current
+    hist = story["history_op"]
+    assert [close_to(p.center, A) for p in hist.placements] == [True, False]
+    assert close_to(hist.placements[1].center, B)
+    assert conv.from_time(hist.placements[0].t_from) == 10.0
+    assert conv.from_time(hist.placements[0].t_to) == 20.0
+    assert conv.is_zero(hist.placements[1].t_to)
+    assert close_to(story["as_of"].placements[0].center, A)
+    assert conv.from_time(story["first_seen"].time_result) == 10.0
+
+
+def test_mug_missing_between_views(story):
+    r = story["mug_missing"]
+    assert r.found and r.objects[0].state == "missing" and "missing" in r.answer
+
+
+def test_absent_object_is_found_false_without_error(story):
+    r = story["absent"]
+    assert (r.found, r.error, list(r.objects)) == (False, "", [])
+
+
+def test_changes_of_the_mug(story):
+    mug_id, table_id = story["ids"]
+    events = story["changes"].events
+    assert story["changes"].error == ""
+    assert [e.kind for e in events if e.object_id == mug_id] == ["appeared", "removed", "moved"]
+    assert [e.kind for e in events if e.object_id == table_id] == ["appeared"]
+    moved = [e for e in events if e.kind == "moved"][0]
+    assert close_to(moved.before.center, A) and close_to(moved.after.center, B)
+    assert [e.kind for e in story["changes_late"].events] == ["moved"]
+
+
+def test_scene_as_of_when_the_mug_was_at_a(story):
+    r = story["scene_11"]
+    by_label = {o.label: (o, p) for o, p in zip(r.objects, r.placements)}
+    assert sorted(by_label) == ["mug", "table"]
+    assert close_to(by_label["mug"][1].center, A)
+
+
+def test_spatial_around_b_is_exactly_the_mug(story):
+    r = story["spatial_b"]
+    assert [o.label for o in r.objects] == ["mug"] and r.error == ""
+    assert r.distances[0] == pytest.approx(0.0, abs=0.02)
+
+
+def test_relational_on_table_while_the_mug_was_there(story):
+    mug_id, table_id = story["ids"]
+    r = story["on_table_at_a"]
+    assert (r.anchor_found, r.error) == (True, "")
+    assert [o.label for o in r.anchor_objects] == ["table"]
+    assert [o.id for o in r.objects] == [mug_id]
+    assert [o.id for o in story["under_mug_at_a"].objects] == [table_id]
+    after = story["on_table_after"]
+    assert (after.anchor_found, list(after.objects)) == (True, [])
+
+
+def test_semantic_keyword_match(story):
+    r = story["semantic"]
+    assert r.error == "" and [o.label for o in r.objects][:1] == ["mug"]
+    assert len(r.scores) == len(r.objects)
+
+
+def test_history_of_the_mug(story):
+    r = story["history"]
+    assert (r.found, r.error, r.object.label) == (True, "", "mug")
+    stamps = [conv.from_time(o.stamp) for o in r.observations]
+    assert stamps == [10.0, 11.0, 12.0, 30.0]
+    assert [o.verdict for o in r.observations] == ["created", "merged", "merged", "merged"]
+    assert {o.object_id for o in r.observations} == {story["ids"][0]}
+    assert len(r.placements) == 2
+
+
+@pytest.mark.parametrize(
+    "key, fragment",
+    [
+        ("bad_k", "k must be in 1..1000"),
+        ("bad_k_big", "k must be in 1..1000"),
+        ("bad_center", "center must be finite"),
+        ("bad_radius", "radius must be"),
+        ("bad_operation", "unknown operation 'teleport'"),
+        ("bad_relation", "unknown relation 'behind'"),
+        ("bad_history_id", "unknown object id 999"),
+        ("bad_temporal_id", "unknown object id 999"),
+        ("empty_question", "question must not be empty"),
+        ("empty_text", "text must not be empty"),
+        ("bad_since", "since must not be after until"),
+    ],
+)
+def test_malformed_requests_get_errors(story, key, fragment):
+    assert fragment in story[key].error
+
+
+def test_malformed_requests_leave_empty_answers(story):
+    assert list(story["bad_center"].objects) == [] and story["bad_history_id"].found is False
+    assert story["bad_temporal_id"].found is False
+
+
+def test_node_answers_after_malformed_requests(story):
+    r = story["after_bad"]
+    assert (r.error, r.understood, r.operation) == ("", True, "current")
+    assert close_to(r.placements[0].center, B)
+
+
+def test_define_region_and_in_relation(story):
+    assert story["region"].success and story["region"].region_id > 0
+    assert [o.label for o in story["in_kitchen"].objects] == ["table"]
+    bad = story["bad_region"]
+    assert (bad.success, bad.region_id) == (False, 0) and "bbox_min must be below bbox_max" in bad.message
+
+
+def test_forget(story):
+    mug_id, _ = story["ids"]
+    assert story["forget"].success and "broken" in story["forget"].message
+    again = story["forget_again"]
+    assert not again.success and "already forgotten" in again.message
+    assert not story["bad_forget"].success and "unknown object id 999" in story["bad_forget"].message
+    assert [o.label for o in story["graph_after_forget"].objects] == ["table"]
+    hist = story["forgotten_history"]
+    assert hist.found and hist.object.state == "forgotten"
+
+
+def test_scene_graph_latched_before_forget(story):
+    g = story["graph_before_forget"]
+    assert g.header.frame_id == "map" and conv.from_time(g.header.stamp) == 30.0
+    assert sorted((o.label, o.state) for o in g.objects) == [("mug", "present"), ("table", "present")]
+
+
+def test_markers_latched_and_delete_after_forget(story):
+    mug_id, table_id = story["ids"]
+    before = {(m.ns, m.id): m for m in story["markers_before_forget"].markers}
+    assert {("objects", mug_id), ("objects", table_id), ("labels", mug_id), ("labels", table_id)} <= set(
+        before
+    )
+    assert ("previous", 1) in before and before[("moves", 1)].type == Marker.ARROW
+    after = story["markers_after_forget"].markers
+    deletes = {(m.ns, m.id) for m in after if m.action == Marker.DELETE}
+    adds = {(m.ns, m.id) for m in after if m.action == Marker.ADD}
+    assert {("objects", mug_id), ("labels", mug_id), ("previous", 1), ("moves", 1)} <= deletes
+    assert ("objects", mug_id) not in adds and ("objects", table_id) in adds
+    assert ("regions", story["region"].region_id) in adds
+    assert all(m.action != Marker.DELETEALL for m in after)
+
+
+def test_change_event_stream(story):
+    mug_id, _ = story["ids"]
+    mug_kinds = [e.kind for e in story["events"] if e.object_id == mug_id]
+    assert mug_kinds == ["appeared", "removed", "moved", "forgotten"]
+    moved = [e for e in story["events"] if e.kind == "moved"][0]
+    assert close_to(moved.after.center, B) and list(moved.evidence)
+
+
+def test_bad_messages_dropped_and_counted(story):
+    assert story["bad_frame_before"] == {}
+    assert story["dropped"] == {"frame": 1, "invalid": 2}
+    assert story["after_drops"].count == 6  # nothing of the dropped frames was stored
+
+
+# ------------------------------------------------------------------------------------------------ lifecycle
+def _spin_until(executor, condition, timeout=10.0):
+    deadline = time.monotonic() + timeout
+    while not condition() and time.monotonic() < deadline:
+        executor.spin_once(timeout_sec=0.05)
+    return condition()
+
+
+def test_lifecycle_without_autostart_and_diagnostics(tmp_path):
+    from rclpy.lifecycle import TransitionCallbackReturn
+    from rclpy.executors import SingleThreadedExecutor
+
+    context = rclpy.Context()
+    rclpy.init(context=context)
+    store = str(tmp_path / "m.db")
+    node = MemoryNode(
+        "memory_node_lifecycle",
+        context=context,
+        parameter_overrides=[
+            Parameter("store_path", value=store),
+            Parameter("autostart", value=False),
+            Parameter("diagnostics_rate_hz", value=20.0),
+            Parameter("label_encoder", value="hashing"),
+        ],
+    )
+    tester = rclpy.create_node("diag_tester", context=context)
+    executor = SingleThreadedExecutor(context=context)
+    try:
+        assert node.writer is None and not os.path.exists(store)
+        assert node.trigger_configure() == TransitionCallbackReturn.SUCCESS
+        assert os.path.exists(store) and node.reader.readonly
+        assert node.reader.label_encoder is not None and node.writer.label_encoder is None
+        assert node.trigger_activate() == TransitionCallbackReturn.SUCCESS
+        got = []
+        tester.create_subscription(DiagnosticArray, "/diagnostics", got.append, 10)
+        executor.add_node(node)
+        executor.add_node(tester)
+        assert _spin_until(executor, lambda: bool(got))
+        values = {kv.key: kv.value for kv in got[-1].status[0].values}
+        assert (values["received"], values["dropped"], values["commits"]) == ("0", "0", "0")
+        assert got[-1].status[0].hardware_id == store
+        assert node.trigger_deactivate() == TransitionCallbackReturn.SUCCESS
+        assert node.trigger_cleanup() == TransitionCallbackReturn.SUCCESS
+        assert node.writer is None and node.reader is None
+    finally:
+        executor.shutdown()
+        node.destroy_node()
+        tester.destroy_node()
+        context.try_shutdown()
+
+
+def test_bad_parameter_fails_configure(tmp_path):
+    context = rclpy.Context()
+    rclpy.init(context=context)
+    try:
+        node = MemoryNode(
+            "memory_node_bad",
+            context=context,
+            parameter_overrides=[
+                Parameter("store_path", value=str(tmp_path / "m.db")),
+                Parameter("time_source", value="sundial"),
+            ],
+        )
+        assert not node.autostart_ok and node.writer is None
+        node.destroy_node()
+    finally:
+        context.try_shutdown()
+
+
+def test_default_store_path_honours_ros_home(monkeypatch):
+    monkeypatch.setenv("ROS_HOME", "/data/ros")
+    assert default_store_path() == "/data/ros/tempomem/memory.db"
+    monkeypatch.delenv("ROS_HOME")
+    assert default_store_path() == os.path.join(os.path.expanduser("~"), ".ros", "tempomem", "memory.db")
+
+
+def test_tempomem_yaml_holds_every_memory_parameter_with_its_default(tmp_path):
+    with open(os.path.join(REPO, "config", "tempomem.yaml")) as f:
+        params = yaml.safe_load(f)["memory_node"]["ros__parameters"]
+
+    def flat(d, prefix=""):
+        for k, v in d.items():
+            if isinstance(v, dict):
+                yield from flat(v, f"{prefix}{k}.")
+            else:
+                yield f"{prefix}{k}", v
+
+    flat_params = dict(flat(params))
+    context = rclpy.Context()
+    rclpy.init(context=context)
+    try:
+        node = MemoryNode(
+            "memory_node_yaml", context=context, parameter_overrides=[Parameter("autostart", value=False)]
+        )
+        names = node.list_parameters([], 0).names
+        declared = {
+            n: node.get_parameter(n).value
+            for n in names
+            if n not in ("use_sim_time", "start_type_description_service")
+        }
+        node.destroy_node()
+    finally:
+        context.try_shutdown()
+    assert set(flat_params) == set(declared)
+    context = rclpy.Context()
+    rclpy.init(context=context)
+    try:
+        node = MemoryNode(
+            "memory_node_desc", context=context, parameter_overrides=[Parameter("autostart", value=False)]
+        )
+        descriptors = {d.name: d for d in node.describe_parameters(sorted(declared))}
+        node.destroy_node()
+    finally:
+        context.try_shutdown()
+    for name, value in declared.items():
+        assert descriptors[name].description, name
+        if isinstance(value, float):
+            assert len(descriptors[name].floating_point_range) == 1, name
+        elif isinstance(value, int) and not isinstance(value, bool):
+            assert len(descriptors[name].integer_range) == 1, name
+    assert all(key in flat_params for key in MEMORY_OVERRIDES)
+    assert flat_params.pop("autostart") is True  # overridden above so the test opens no store
+    for name, value in flat_params.items():
+        assert declared[name] == value, name
+
+
+# -------------------------------------------------------------------------------------------- launch / rviz
+def _stub_launch(monkeypatch):
+    """Stand-ins for launch / launch_ros (not installable here) that record how they were called."""
+    import sys
+    import types
+
+    class Rec:
+        def __init__(self, *args, **kwargs):
+            self.args, self.kwargs = args, kwargs
+
+    class LaunchConfiguration(Rec):
+        def perform(self, context):
+            return context[self.args[0]]
+
+    modules = {
+        "launch": {"LaunchDescription": Rec},
+        "launch.actions": {
+            n: type(n, (Rec,), {})
+            for n in ("DeclareLaunchArgument", "OpaqueFunction", "ExecuteProcess", "IncludeLaunchDescription")
+        },
+        "launch.conditions": {"IfCondition": Rec},
+        "launch.substitutions": {"LaunchConfiguration": LaunchConfiguration, "PathJoinSubstitution": Rec},
+        "launch.launch_description_sources": {"PythonLaunchDescriptionSource": Rec},
+        "launch_ros": {},
+        "launch_ros.actions": {"Node": type("Node", (Rec,), {})},
+        "launch_ros.substitutions": {"FindPackageShare": Rec, "FindPackagePrefix": Rec},
+    }
+    for name, attrs in modules.items():
+        module = types.ModuleType(name)
+        module.__dict__.update(attrs)
+        monkeypatch.setitem(sys.modules, name, module)
+
+
+def _load_launch(name: str):
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(name.replace(".", "_"), os.path.join(REPO, "launch", name))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _of(entities, type_name: str) -> list:
+    return [e for e in entities if type(e).__name__ == type_name]
+
+
+@pytest.mark.parametrize("name", ["tempomem.launch.py", "replay.launch.py"])
+def test_launch_files_byte_compile(name):
+    path = os.path.join(REPO, "launch", name)
+    with open(path, encoding="utf-8") as f:
+        compile(f.read(), path, "exec")  # raises SyntaxError; writes no .pyc into the source tree
+
+
+def test_tempomem_launch_structure(monkeypatch):
+    _stub_launch(monkeypatch)
+    entities = _load_launch("tempomem.launch.py").generate_launch_description().args[0]
+    assert [a.args[0] for a in _of(entities, "DeclareLaunchArgument")] == [
+        "config",
+        "store_path",
+        "rviz",
+        "use_sim_time",
+    ]
+    config_default = _of(entities, "DeclareLaunchArgument")[0].kwargs["default_value"].args[0]
+    assert config_default[1:] == ["config", "tempomem.yaml"]
+    nodes_fn = _of(entities, "OpaqueFunction")[0].kwargs["function"]
+    perception, memory = nodes_fn({"config": "/c.yaml", "store_path": "", "use_sim_time": "true"})
+    assert (perception.kwargs["executable"], memory.kwargs["executable"]) == (
+        "perception_node",
+        "memory_node",
+    )
+    assert perception.kwargs["parameters"] == ["/c.yaml", {"use_sim_time": True}]
+    assert memory.kwargs["parameters"] == ["/c.yaml", {"use_sim_time": True}]
+    _, memory = nodes_fn({"config": "/c.yaml", "store_path": "/data/m.db", "use_sim_time": "false"})
+    assert memory.kwargs["parameters"] == ["/c.yaml", {"use_sim_time": False}, {"store_path": "/data/m.db"}]
+    rviz = [n for n in _of(entities, "Node") if n.kwargs["executable"] == "rviz2"][0]
+    assert rviz.kwargs["condition"].args[0].args == ("rviz",)
+    assert rviz.kwargs["arguments"][1].args[0][1:] == ["rviz", "tempomem.rviz"]
+
+
+def test_replay_launch_structure(monkeypatch):
+    _stub_launch(monkeypatch)
+    entities = _load_launch("replay.launch.py").generate_launch_description().args[0]
+    assert "bag" in [a.args[0] for a in _of(entities, "DeclareLaunchArgument")]
+    include = _of(entities, "IncludeLaunchDescription")[0]
+    assert include.args[0].args[0].args[0][1:] == ["launch", "tempomem.launch.py"]
+    launch_args = dict(include.kwargs["launch_arguments"])
+    assert launch_args["use_sim_time"] == "true"
+    cmd = _of(entities, "ExecuteProcess")[0].kwargs["cmd"]
+    assert cmd[0].args[0][1:] == ["lib", "tempomem_ros", "tempomem_replay"]
+    assert cmd[1].args == ("bag",) and "--clock" in cmd
+
+
+def test_rviz_config_shows_latched_markers():
+    with open(os.path.join(REPO, "rviz", "tempomem.rviz")) as f:
+        cfg = yaml.safe_load(f)
+    manager = cfg["Visualization Manager"]
+    assert manager["Global Options"]["Fixed Frame"] == topics.WORLD_FRAME
+    markers = [d for d in manager["Displays"] if d["Class"] == "rviz_default_plugins/MarkerArray"]
+    assert len(markers) == 1
+    topic = markers[0]["Topic"]
+    assert topic["Value"] == topics.MARKERS
+    assert (topic["Durability Policy"], topic["Reliability Policy"]) == ("Transient Local", "Reliable")
+    assert set(markers[0]["Namespaces"]) == {
+        "objects",
+        "missing",
+        "labels",
+        "relations",
+        "previous",
+        "moves",
+        "regions",
+    }
+
+
+# ---------------------------------------------------------------------------------------------- conversions
+def test_time_round_trip_and_carry():
+    assert conv.to_time(1.9999999999) == Time(sec=2, nanosec=0)
+    t = conv.to_time(12.25)
+    assert (t.sec, t.nanosec) == (12, 250_000_000) and conv.from_time(t) == 12.25
+    assert conv.to_time(-1.5) == Time(sec=-2, nanosec=500_000_000)
+    assert conv.to_time(None) == Time() and conv.optional_time(Time()) is None
+    assert conv.optional_time(conv.to_time(3.0)) == 3.0
+    from tempomem_ros.core.errors import InvalidInputError
+
+    with pytest.raises(InvalidInputError):
+        conv.to_time(math.nan)
+
+
+def test_depth_image_honours_step_and_endianness():
+    from sensor_msgs.msg import Image
+
+    values = np.arange(6, dtype=">f4").reshape(2, 3)
+    data = b"".join(values[r].tobytes() + b"\x00" * 4 for r in range(2))
+    img = Image(height=2, width=3, encoding="32FC1", is_bigendian=1, step=16, data=data)
+    depth = conv.depth_image(img)
+    assert depth.dtype == np.float32 and depth.tolist() == [[0, 1, 2], [3, 4, 5]]
+
+
+@pytest.mark.parametrize(
+    "fields, fragment",
+    [
+        ({"encoding": "16UC1"}, "encoding must be 32FC1"),
+        ({"step": 8}, "step 8 is smaller"),
+        ({"data": b"\x00" * 20}, "holds 20 bytes"),
+    ],
+)
+def test_depth_image_refuses_malformed(fields, fragment):
+    from sensor_msgs.msg import Image
+
+    from tempomem_ros.core.errors import InvalidInputError
+
+    base = dict(height=2, width=3, encoding="32FC1", is_bigendian=0, step=12, data=b"\x00" * 24)
+    base.update(fields)
+    with pytest.raises(InvalidInputError, match=fragment):
+        conv.depth_image(Image(**base))
+
+
+def test_pose_matrix_normalises_and_refuses_zero_quaternion():
+    from geometry_msgs.msg import Pose
+
+    from tempomem_ros.core.errors import InvalidInputError
+
+    pose = Pose()
+    pose.position.x, pose.orientation.w = 1.5, 2.0
+    T = conv.pose_matrix(pose)
+    assert np.allclose(T[:3, :3], np.eye(3)) and T[0, 3] == 1.5
+    pose.orientation.w = 0.0
+    with pytest.raises(InvalidInputError, match="zero quaternion"):
+        conv.pose_matrix(pose)
+
+
+def test_observation_array_conversion():
+    msg = story_frames()[0][0]
+    observations, view, stamp = conv.observation_array(msg)
+    assert stamp == 10.0 and [o.label for o in observations] == ["mug", "table"]
+    assert observations[0].stamp == 10.0 and observations[0].feature is None
+    assert view.depth.shape == (60, 80) and float(view.depth[0, 0]) == pytest.approx(2.1)
+    assert np.allclose(view.pose, look_at((0.0, 0.0, 1.0), A), atol=1e-9) and view.stamp == 10.0
+    msg.view.depth.width = 0
+    assert conv.observation_array(msg)[1] is None
+
+
+def test_observation_record_of_a_rejected_observation_names_the_candidate():
+    from tempomem_ros.core.types import ObservationRecord
+
+    rec = ObservationRecord(
+        id=7,
+        stamp=3.0,
+        recorded_at=4.0,
+        label="mug",
+        confidence=0.1,
+        center=(0, 0, 0),
+        bbox_min=(0, 0, 0),
+        bbox_max=(0, 0, 0),
+        verdict="rejected",
+        reason="low_confidence",
+        object_id=None,
+        candidate_id=5,
+        score=None,
+    )
+    msg = conv.observation_record(rec)
+    assert (msg.id, msg.verdict, msg.reason, msg.object_id, msg.score) == (
+        7,
+        "rejected",
+        "low_confidence",
+        5,
+        0.0,
+    )
+
+
+def test_message_cache_reuses_unchanged_messages():
+    built = []
+    cache = conv.MessageCache(lambda v: built.append(v) or {"v": v}, key=lambda v: v[0])
+    first = cache.messages([(1, "a"), (2, "b")])
+    second = cache.messages([(1, "a"), (2, "c")])
+    assert first[0] is second[0] and first[1] is not second[1]
+    assert built == [(1, "a"), (2, "b"), (2, "c")] and (cache.hits, cache.misses) == (1, 3)
+
+
+# ------------------------------------------------------------------------------------- handlers without DDS
+@pytest.fixture
+def core_pair(tmp_path):
+    """Writer + read-only reader on a store fed the story through the message conversions."""
+    from tempomem_ros.core import Memory
+
+    path = str(tmp_path / "m.db")
+    writer = Memory.open(path, embedding_dim=32)
+    reader = Memory.open(path, embedding_dim=32, readonly=True)
+    for group in story_frames():
+        for msg in group:
+            observations, view, stamp = conv.observation_array(msg)
+            writer.add(observations, view, stamp=stamp)
+            writer.commit()
+    yield reader, writer
+    reader.close()
+    writer.close()
+
+
+def test_query_now_comes_from_time_source(core_pair):
+    from tempomem_ros.nodes.services import ServiceHandlers
+
+    reader, writer = core_pair
+    question = srv.Query.Request(question="what changed in the last 7 seconds")
+    by_stamp = ServiceHandlers(reader, writer).query(question, srv.Query.Response())
+    by_clock = ServiceHandlers(reader, writer, now=lambda: 26.0).query(question, srv.Query.Response())
+    assert [e.kind for e in by_stamp.events] == ["moved"]  # latest stamp 30: since 23
+    assert [e.kind for e in by_clock.events] == ["removed"]  # clock 26: since 19, until 26
+
+
+def test_reader_sees_what_the_writer_commits(core_pair):
+    reader, writer = core_pair
+    assert [o.label for o in reader.objects()] == ["mug", "table"]
+    writer.define_region("hall", (-1, -1, -1), (1, 3, 2))
+    assert [r.label for r in reader.regions()] == ["hall"]
+
+
+def test_any_exception_becomes_an_error_response():
+    from tempomem_ros.nodes.services import ServiceHandlers
+
+    class Broken:
+        def __getattr__(self, name):
+            def fail(*args, **kwargs):
+                raise RuntimeError("boom")
+
+            return fail
+
+    h = ServiceHandlers(Broken(), Broken())
+    assert (
+        h.query(srv.Query.Request(question="where is the mug"), srv.Query.Response()).error
+        == "internal error: RuntimeError: boom"
+    )
+    forget = h.forget(srv.Forget.Request(object_id=3), srv.Forget.Response())
+    assert (forget.success, forget.message) == (False, "internal error: RuntimeError: boom")
+    spatial = h.spatial_query(
+        srv.SpatialQuery.Request(center=Point(), radius=1.0), srv.SpatialQuery.Response()
+    )
+    assert spatial.error.startswith("internal error")
+
+
+# --------------------------------------------------------------------------------------------------- main()
+@pytest.mark.parametrize("param", ["time_source:=sundial", "commit_rate_hz:=-1.0", "embedding_dim:=many"])
+def test_main_returns_1_on_bad_parameters(tmp_path, param):
+    from tempomem_ros.nodes.memory_node import main
+
+    assert (
+        main(
+            [
+                "memory_node",
+                "--ros-args",
+                "-p",
+                f"store_path:={tmp_path / 'm.db'}",
+                "-p",
+                param,
+                "-r",
+                "__node:=memory_node_main_fail",
+            ]
+        )
+        == 1
+    )
+    assert not os.path.exists(tmp_path / "m.db")
+
+
+def test_main_exits_0_on_sigint_and_fuses_what_is_staged(tmp_path):
+    import signal
+    import subprocess
+    import sys
+
+    from tempomem_ros.core import Memory
+
+    store = str(tmp_path / "m.db")
+    cmd = [
+        sys.executable,
+        "-c",
+        "import sys; from tempomem_ros.nodes.memory_node import main; sys.exit(main())",
+        "--ros-args",
+        "-p",
+        f"store_path:={store}",
+        "-p",
+        "commit_rate_hz:=0.05",
+        "-r",
+        "__node:=memory_node_sigint",
+        "-r",
+        f"{topics.OBSERVATIONS}:=/sigint_test/observations",
+    ]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    context = rclpy.Context()
+    rclpy.init(context=context)
+    node = rclpy.create_node("sigint_tester", context=context)
+    try:
+        pub = node.create_publisher(
+            ObservationArray,
+            "/sigint_test/observations",  # apart from other tests
+            QoSProfile(depth=10, reliability=ReliabilityPolicy.RELIABLE),
+        )
+        assert wait_for(lambda: pub.get_subscription_count() > 0, timeout=30.0)
+        pub.publish(story_frames()[0][0])
+
+        def staged() -> bool:
+            with Memory.open(store, embedding_dim=32, readonly=True) as m:
+                return m.pending() == 1
+
+        assert wait_for(staged, timeout=30.0)  # staged at once, not yet committed (commit every 20 s)
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=30.0) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        node.destroy_node()
+        context.try_shutdown()
+    with Memory.open(store, embedding_dim=32, readonly=True) as m:
+        assert m.pending() == 0 and [o.label for o in m.objects()] == ["mug", "table"]
