@@ -127,6 +127,14 @@ class ServiceHandlers:
         response.placements = conv.placements(answer.placements)
         response.evidence = [int(i) for i in answer.evidence]
         response.events = conv.change_events(answer.events)
+        response.found = bool(answer.found)
+        response.count = -1 if answer.count is None else int(answer.count)
+        if answer.operator == "duration":
+            response.duration_s = float(answer.time) if answer.time is not None else 0.0
+        elif answer.time is not None:
+            response.has_time = True
+            response.time_result = conv.to_time(answer.time)
+        response.scores = [float(x) for x in answer.scores]
         return response
 
     @handler(_set_error)
