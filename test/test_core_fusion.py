@@ -83,7 +83,8 @@ def test_merge_math_running_mean_and_saturating_confidence(mem):
     mem.add([box_obs("mug", (1.02, 0, 0.5), stamp=2, conf=1.0)])
     mem.commit()
     (m,) = mem.objects()
-    assert m.center[0] == pytest.approx((1.0 * 0.5 + 1.02 * 1.0) / 1.5)
+    assert m.centroid[0] == pytest.approx((1.0 * 0.5 + 1.02 * 1.0) / 1.5)  # running mean
+    assert m.center[0] == pytest.approx((0.96 + 1.06) / 2)  # reported position: centre of the fused box
     assert m.confidence == pytest.approx(0.5 + (1 - 0.5) * 1.0 * 0.5)
     assert m.n_observations == 2 and m.label_mass == {"mug": pytest.approx(1.5)}
 

@@ -38,6 +38,7 @@ class IdentityConfig:
     feature_threshold: float = 0.80      # cosine between features, when both sides have one
     min_gap_s: float = 2.0               # object unseen for at least this long before it may "move"
     scan_limit: int = 50                 # more same-label objects than this: only missing ones may move
+    extend_factor: float = 1.0           # unique object within this x its extent: same object, not a move
 
 
 @dataclass(frozen=True)
@@ -48,7 +49,8 @@ class AbsenceConfig:
     occlusion_tolerance: float = 0.10    # metres: a surface nearer than object depth - tol occludes it
     image_margin_px: float = 4.0         # projected samples must be this far inside the image
     min_visible_fraction: float = 0.6    # of the object's sample points that must be visible
-    min_projected_px: float = 64.0       # projected box area in full-resolution pixels
+    min_projected_px: float = 300.0      # projected box area (full-resolution px): smaller ones are often dropped
+                                         # by the segmenter or the perception (tiny masks), so never missed
 
 
 @dataclass(frozen=True)
@@ -61,7 +63,9 @@ class RejectionConfig:
 @dataclass(frozen=True)
 class RelationConfig:
     on_max_gap: float = 0.08             # bottom at most this far above the support surface
-    on_max_sink: float = 0.04            # ... or this far below it (depth noise)
+    on_max_sink: float = 0.08            # ... or this far below it: fused boxes overshoot the true top (their
+                                         # union keeps the highest noisy sighting) and a resting object's lowest
+                                         # points sink into the support (depth noise, mask bleed)
     on_min_footprint_overlap: float = 0.5
     near_distance: float = 0.6           # box-to-box gap
     seat_band: tuple[float, float] = (0.25, 0.65)   # seat surfaces: fraction of the anchor's height
@@ -177,6 +181,7 @@ def validate(cfg: MemoryConfig) -> None:
     _require(-1 <= i.feature_threshold <= 1, "identity.feature_threshold must be in [-1, 1]")
     _require(i.min_gap_s >= 0, "identity.min_gap_s must be >= 0")
     _require(i.scan_limit >= 1, "identity.scan_limit must be >= 1")
+    _require(i.extend_factor >= 0, "identity.extend_factor must be >= 0")
     a = cfg.absence
     _require(a.misses_to_remove >= 1, "absence.misses_to_remove must be >= 1")
     _require(a.min_absence_s >= 0, "absence.min_absence_s must be >= 0")

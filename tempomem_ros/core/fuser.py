@@ -29,9 +29,16 @@ import numpy as np
 
 from . import fusion
 from .absence import ViewGeometry, should_have_seen
-from .geometry import frustum_aabb
+from .geometry import box_gap, frustum_aabb
 from .labels import canonical_label, labels_agree, normalize
-from .rows import OBJECT_COLS, blob_to_feature, feature_to_blob, prefixed
+from .rows import OBJECT_COLS, blob_to_feature, feature_to_blob, mean_of, prefixed
+
+
+def box_center(lo, hi) -> tuple[float, float, float]:
+    """An object's reported position: the centre of its fused box. Why not the running mean of the
+    centroids: views of parts of a large object (a table seen end by end) pull that mean towards the
+    part seen most, while the fused box covers everything seen; the mean is kept as ``centroid``."""
+    return tuple(0.5 * (float(a) + float(b)) for a, b in zip(lo, hi))
 
 
 @dataclass
@@ -110,10 +117,15 @@ class FusionMixin:
             if it.confidence < fcfg.reject_confidence:
                 self._reject_low_confidence(it, cand_id, cand_score, counters, touched, matched)
                 continue
-            mover = self._identity_candidate(it, matched)
-            if mover is not None:
-                self._move(it, mover, counters, touched)
-                matched.add(mover["id"])
+            same, kind = self._identity_candidate(it, matched)
+            if kind == "extend":
+                self._merge(it, same, cand_score if cand_id == same["id"] else None, counters, touched,
+                            reason="identity")
+                matched.add(same["id"])
+                continue
+            if kind == "move":
+                self._move(it, same, counters, touched)
+                matched.add(same["id"])
                 continue
             new_id = self._create(it, "created", counters, touched, candidate=(cand_id, cand_score))
             matched.add(new_id)
@@ -153,24 +165,26 @@ class FusionMixin:
         return self._conn.execute(f"SELECT {OBJECT_COLS} FROM objects WHERE id=?", (object_id,)).fetchone()
 
     # ---------------------------------------------------------------- merge / create / move
-    def _merge(self, it: StagedObs, obj, score: float, counters: Counters, touched: set[int]) -> None:
+    def _merge(self, it: StagedObs, obj, score: float | None, counters: Counters, touched: set[int],
+               reason: str = "") -> None:
         f = self.config.fusion
         w = fusion.observation_weight(it.confidence)
-        center, lo, hi, weight, ext = fusion.merge_geometry(
-            center=(obj["cx"], obj["cy"], obj["cz"]), bmin=(obj["min_x"], obj["min_y"], obj["min_z"]),
+        mean, lo, hi, weight, ext = fusion.merge_geometry(
+            center=mean_of(obj), bmin=(obj["min_x"], obj["min_y"], obj["min_z"]),
             bmax=(obj["max_x"], obj["max_y"], obj["max_z"]), weight=obj["weight"],
             ext=(obj["ext_x"], obj["ext_y"], obj["ext_z"]), obs_center=it.center, obs_min=it.bmin,
             obs_max=it.bmax, obs_weight=w, clamp_factor=f.box_clamp_factor)
         feature, fweight = fusion.merge_feature(blob_to_feature(obj["feature"]), obj["feature_weight"],
                                                 it.feature, w)
         base = fusion.merged_confidence(obj["base_confidence"], it.confidence, f.confidence_gain)
+        center = box_center(lo, hi)
         reappeared = obj["state"] == "missing"
         self._conn.execute(
-            "UPDATE objects SET cx=?, cy=?, cz=?, min_x=?, min_y=?, min_z=?, max_x=?, max_y=?, max_z=?, "
-            "weight=?, ext_x=?, ext_y=?, ext_z=?, feature=?, feature_weight=?, confidence=?, base_confidence=?, "
-            "first_seen=MIN(first_seen, ?), last_seen=MAX(last_seen, ?), n_observations=n_observations+1, "
+            "UPDATE objects SET cx=?, cy=?, cz=?, mx=?, my=?, mz=?, min_x=?, min_y=?, min_z=?, max_x=?, max_y=?, "
+            "max_z=?, weight=?, ext_x=?, ext_y=?, ext_z=?, feature=?, feature_weight=?, confidence=?, "
+            "base_confidence=?, first_seen=MIN(first_seen, ?), last_seen=MAX(last_seen, ?), n_observations=n_observations+1, "
             "misses=0, first_miss=NULL, state='present', vec_dirty=1 WHERE id=?",
-            (*center, *lo, *hi, weight, *ext, feature_to_blob(feature), fweight, base, base, it.stamp,
+            (*center, *mean, *lo, *hi, weight, *ext, feature_to_blob(feature), fweight, base, base, it.stamp,
              it.stamp, obj["id"]))
         if any(abs(a - b) > 1e-12 for a, b in zip((*lo, *hi), (obj["min_x"], obj["min_y"], obj["min_z"],
                                                                 obj["max_x"], obj["max_y"], obj["max_z"]))):
@@ -187,9 +201,10 @@ class FusionMixin:
                 "UPDATE placements SET cx=?, cy=?, cz=?, min_x=?, min_y=?, min_z=?, max_x=?, max_y=?, max_z=?, "
                 "t_from=MIN(t_from, ?), t_last=MAX(t_last, ?) WHERE id=?",
                 (*center, *lo, *hi, it.stamp, it.stamp, placement_id))
-        self._verdict(it.id, "merged", "reappeared" if reappeared else "", obj["id"], obj["id"], score,
+        self._verdict(it.id, "merged", "reappeared" if reappeared else reason, obj["id"], obj["id"], score,
                       placement_id)
-        self._audit(it.stamp, "merge", [obj["id"]], [it.id], {"score": round(score, 6)})
+        self._audit(it.stamp, "merge", [obj["id"]], [it.id],
+                    {"score": None if score is None else round(score, 6), "reason": reason or "score"})
         if relabel:
             self._emit_relabel(obj["id"], relabel, it)
         counters.merged += 1
@@ -202,11 +217,11 @@ class FusionMixin:
         conf = it.confidence if confidence is None else confidence
         ext = it.bmax - it.bmin
         cur = self._conn.execute(
-            "INSERT INTO objects (label, confidence, base_confidence, cx, cy, cz, min_x, min_y, min_z, "
+            "INSERT INTO objects (label, confidence, base_confidence, cx, cy, cz, mx, my, mz, min_x, min_y, min_z, "
             "max_x, max_y, max_z, weight, ext_x, ext_y, ext_z, feature, feature_weight, state, first_seen, "
             "last_seen, n_observations, n_moves, misses, region_id, created_wall) "
-            "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,'present',?,?,1,0,0,0,?)",
-            (it.label, conf, conf, *it.center, *it.bmin, *it.bmax, w, *ext,
+            "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,'present',?,?,1,0,0,0,?)",
+            (it.label, conf, conf, *box_center(it.bmin, it.bmax), *it.center, *it.bmin, *it.bmax, w, *ext,
              feature_to_blob(it.feature), w if it.feature is not None else 0.0, it.stamp, it.stamp,
              self._wall()))
         object_id = int(cur.lastrowid)
@@ -214,7 +229,8 @@ class FusionMixin:
                            (object_id, it.label, it.confidence))
         self._index_label(object_id, it.label)
         self._update_rtree(object_id, it.bmin, it.bmax, insert=True)
-        placement_id = self._open_placement(object_id, it.center, it.bmin, it.bmax, it.stamp, "appeared")
+        placement_id = self._open_placement(object_id, box_center(it.bmin, it.bmax), it.bmin, it.bmax, it.stamp,
+                                            "appeared")
         self._event(it.stamp, "appeared", object_id, None, placement_id, [it.id])
         self._verdict(it.id, "created", reason, object_id, candidate[0], candidate[1], placement_id)
         self._audit(it.stamp, "create", [object_id], [it.id], {"reason": reason})
@@ -223,7 +239,13 @@ class FusionMixin:
         return object_id
 
     def _identity_candidate(self, it: StagedObs, matched: set[int]):
-        """The object this observation re-identifies after a move, or None (see the module docstring)."""
+        """(object, "extend" | "move") that this unmatched observation re-identifies, or (None, None).
+
+        "extend": the only object of this identity lies within one of its own extents of the observation
+        (gap between the boxes <= its largest extent): a view of another part of the same large object
+        that scored too low to merge (a table seen end-on after its other half) is merged, not a move.
+        "move": see the module docstring.
+        """
         icfg = self.config.identity
         rows, complete = self._identity_rows(it.label)
         same = []
@@ -233,6 +255,12 @@ class FusionMixin:
                 continue
             same.append((r, -1.0 if cos is None else cos))
         unique = complete and len(same) == 1
+        if unique and same[0][0]["id"] not in matched:
+            r = same[0][0]
+            lo, hi = (r["min_x"], r["min_y"], r["min_z"]), (r["max_x"], r["max_y"], r["max_z"])
+            extent = max(h - lo_ for lo_, h in zip(lo, hi))
+            if box_gap(it.bmin, it.bmax, lo, hi) <= icfg.extend_factor * extent:
+                return r, "extend"
         eligible = []
         for r, cos in same:
             if r["id"] in matched:
@@ -242,9 +270,9 @@ class FusionMixin:
             elif unique and it.stamp - float(r["last_seen"]) >= icfg.min_gap_s:
                 eligible.append((r, cos))
         if not eligible:
-            return None
+            return None, None
         eligible.sort(key=lambda rc: (-rc[1], rc[0]["id"]))
-        return eligible[0][0]
+        return eligible[0][0], "move"
 
     def _identity_rows(self, label: str) -> tuple[list, bool]:
         """Present/missing objects whose shown label agrees with ``label`` (whole words).
@@ -277,15 +305,17 @@ class FusionMixin:
             self._close_placement(obj["id"], it.stamp, "moved")
         before = self._last_closed_placement(obj["id"])
         self._conn.execute(
-            "UPDATE objects SET cx=?, cy=?, cz=?, min_x=?, min_y=?, min_z=?, max_x=?, max_y=?, max_z=?, "
-            "weight=?, ext_x=?, ext_y=?, ext_z=?, feature=?, feature_weight=?, confidence=?, base_confidence=?, "
-            "last_seen=MAX(last_seen, ?), n_observations=n_observations+1, n_moves=n_moves+1, misses=0, "
+            "UPDATE objects SET cx=?, cy=?, cz=?, mx=?, my=?, mz=?, min_x=?, min_y=?, min_z=?, max_x=?, max_y=?, "
+            "max_z=?, weight=?, ext_x=?, ext_y=?, ext_z=?, feature=?, feature_weight=?, confidence=?, "
+            "base_confidence=?, last_seen=MAX(last_seen, ?), n_observations=n_observations+1, n_moves=n_moves+1, misses=0, "
             "first_miss=NULL, state='present', vec_dirty=1 WHERE id=?",
-            (*it.center, *it.bmin, *it.bmax, w, *ext, feature_to_blob(feature), fweight, base, base,
+            (*box_center(it.bmin, it.bmax), *it.center, *it.bmin, *it.bmax, w, *ext, feature_to_blob(feature),
+             fweight, base, base,
              it.stamp, obj["id"]))
         self._update_rtree(obj["id"], it.bmin, it.bmax)
         relabel = self._add_label_mass(obj, it)
-        placement_id = self._open_placement(obj["id"], it.center, it.bmin, it.bmax, it.stamp, "moved")
+        placement_id = self._open_placement(obj["id"], box_center(it.bmin, it.bmax), it.bmin, it.bmax, it.stamp,
+                                            "moved")
         self._event(it.stamp, "moved", obj["id"], before, placement_id, [it.id])
         self._verdict(it.id, "merged", "moved", obj["id"], obj["id"], None, placement_id)
         self._audit(it.stamp, "move", [obj["id"]], [it.id], {"from_placement": before,

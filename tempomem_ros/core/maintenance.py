@@ -274,16 +274,18 @@ class MaintenanceMixin:
             base = fusion.merged_confidence(base, float(r["confidence"]), f.confidence_gain)
         n = int(self._conn.execute("SELECT COUNT(*) FROM observations WHERE object_id=?", (object_id,)).fetchone()[0])
         label = canonical_label(self._label_mass(object_id))
+        box_mid = tuple(0.5 * (a + b) for a, b in zip(lo, hi))
         self._conn.execute(
-            "UPDATE objects SET cx=?, cy=?, cz=?, min_x=?, min_y=?, min_z=?, max_x=?, max_y=?, max_z=?, weight=?, "
-            "ext_x=?, ext_y=?, ext_z=?, feature=?, feature_weight=?, base_confidence=?, confidence=?, "
-            "n_observations=?, label=?, vec_dirty=1 WHERE id=?",
-            (*center, *lo, *hi, weight, *ext, feature_to_blob(feature), fweight, base, base, n, label, object_id))
+            "UPDATE objects SET cx=?, cy=?, cz=?, mx=?, my=?, mz=?, min_x=?, min_y=?, min_z=?, max_x=?, max_y=?, "
+            "max_z=?, weight=?, ext_x=?, ext_y=?, ext_z=?, feature=?, feature_weight=?, base_confidence=?, "
+            "confidence=?, n_observations=?, label=?, vec_dirty=1 WHERE id=?",
+            (*box_mid, *center, *lo, *hi, weight, *ext, feature_to_blob(feature), fweight, base, base, n, label,
+             object_id))
         self._update_rtree(object_id, lo, hi)
         if placement_id is not None:
             self._conn.execute(
                 "UPDATE placements SET cx=?, cy=?, cz=?, min_x=?, min_y=?, min_z=?, max_x=?, max_y=?, max_z=? "
-                "WHERE id=?", (*center, *lo, *hi, placement_id))
+                "WHERE id=?", (*box_mid, *lo, *hi, placement_id))
 
     @guarded
     def resplit(self, *, split_distance: float = 0.5, min_observations: int = 3) -> list[tuple[int, int]]:

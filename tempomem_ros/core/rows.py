@@ -12,7 +12,7 @@ import numpy as np
 
 from .types import ChangeEventInfo, ObjectInfo, ObservationRecord, PlacementInfo, RegionInfo, RelationInfo
 
-OBJECT_COLS = ("id, label, pinned_label, confidence, base_confidence, cx, cy, cz, min_x, min_y, min_z, "
+OBJECT_COLS = ("id, label, pinned_label, confidence, base_confidence, cx, cy, cz, mx, my, mz, min_x, min_y, min_z, "
                "max_x, max_y, max_z, weight, ext_x, ext_y, ext_z, feature, feature_weight, state, "
                "first_seen, last_seen, n_observations, n_moves, misses, first_miss, region_id, placement_id")
 PLACEMENT_COLS = ("id, object_id, cx, cy, cz, min_x, min_y, min_z, max_x, max_y, max_z, region_id, t_from, "
@@ -43,6 +43,13 @@ def center_of(row) -> tuple[float, float, float]:
     return (row["cx"], row["cy"], row["cz"])
 
 
+def mean_of(row) -> tuple[float, float, float]:
+    """The running mean of the merged observations' centroids (falls back to the box centre)."""
+    if row["mx"] is None:
+        return center_of(row)
+    return (row["mx"], row["my"], row["mz"])
+
+
 def bmin_of(row) -> tuple[float, float, float]:
     return (row["min_x"], row["min_y"], row["min_z"])
 
@@ -61,6 +68,7 @@ def object_info(row, *, region_label: str = "", label_mass: dict | None = None) 
         n_observations=int(row["n_observations"]), n_moves=int(row["n_moves"]),
         label_mass=dict(label_mass or {}), pinned_label=row["pinned_label"],
         has_feature=row["feature"] is not None,
+        centroid=mean_of(row),
     )
 
 

@@ -71,6 +71,7 @@ SCHEMA_V1 = [
         confidence REAL NOT NULL,
         base_confidence REAL NOT NULL,
         {_CENTER}, {_BOX},
+        mx REAL, my REAL, mz REAL,
         weight REAL NOT NULL,
         ext_x REAL NOT NULL, ext_y REAL NOT NULL, ext_z REAL NOT NULL,
         feature BLOB,

@@ -115,6 +115,7 @@ class ObjectInfo:
     label_mass: dict = field(default_factory=dict)
     pinned_label: str | None = None
     has_feature: bool = False
+    centroid: Vec3 | None = None  # running mean of observation centroids; ``center`` is the box centre
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,1 @@
+"""Evaluation of the memory on generated scenes: run (offline or through the nodes), snapshot, score."""
