@@ -46,7 +46,7 @@ class AbsenceConfig:
     misses_to_remove: int = 3            # N misses ...
     min_absence_s: float = 1.0           # ... spread over at least T seconds
     min_range: float = 0.2               # metres: nearer than this the segmenter is not trusted
-    occlusion_tolerance: float = 0.10    # metres: a surface nearer than object depth - tol occludes it
+    occlusion_tolerance: float = 0.05    # metres: a surface nearer than the object's front - tol occludes it
     image_margin_px: float = 4.0         # projected samples must be this far inside the image
     min_visible_fraction: float = 0.6    # of the object's sample points that must be visible
     min_projected_px: float = 300.0      # projected box area (full-resolution px): smaller ones are often dropped

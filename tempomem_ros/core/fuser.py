@@ -41,6 +41,21 @@ def box_center(lo, hi) -> tuple[float, float, float]:
     return tuple(0.5 * (float(a) + float(b)) for a, b in zip(lo, hi))
 
 
+def _running_top_bottom(obj, it, w: float) -> tuple[float, float]:
+    """Confidence-weighted running means of the sightings' top and bottom heights.
+
+    Why: relations need the height of a support's top and of a resting object's bottom. The fused box
+    keeps the most extreme sighting on every side (a union), so its top overshoots by the largest noise
+    or mask bleed ever seen; the mean of the sightings' tops does not, because every view of a table
+    sees its top surface.
+    """
+    weight = float(obj["weight"])
+    zt = obj["zt"] if obj["zt"] is not None else obj["max_z"]
+    zb = obj["zb"] if obj["zb"] is not None else obj["min_z"]
+    total = weight + w
+    return ((zt * weight + float(it.bmax[2]) * w) / total, (zb * weight + float(it.bmin[2]) * w) / total)
+
+
 @dataclass
 class StagedObs:
     id: int
@@ -178,13 +193,14 @@ class FusionMixin:
                                                 it.feature, w)
         base = fusion.merged_confidence(obj["base_confidence"], it.confidence, f.confidence_gain)
         center = box_center(lo, hi)
+        zt, zb = _running_top_bottom(obj, it, w)
         reappeared = obj["state"] == "missing"
         self._conn.execute(
-            "UPDATE objects SET cx=?, cy=?, cz=?, mx=?, my=?, mz=?, min_x=?, min_y=?, min_z=?, max_x=?, max_y=?, "
-            "max_z=?, weight=?, ext_x=?, ext_y=?, ext_z=?, feature=?, feature_weight=?, confidence=?, "
+            "UPDATE objects SET cx=?, cy=?, cz=?, mx=?, my=?, mz=?, zt=?, zb=?, min_x=?, min_y=?, min_z=?, max_x=?, "
+            "max_y=?, max_z=?, weight=?, ext_x=?, ext_y=?, ext_z=?, feature=?, feature_weight=?, confidence=?, "
             "base_confidence=?, first_seen=MIN(first_seen, ?), last_seen=MAX(last_seen, ?), n_observations=n_observations+1, "
             "misses=0, first_miss=NULL, state='present', vec_dirty=1 WHERE id=?",
-            (*center, *mean, *lo, *hi, weight, *ext, feature_to_blob(feature), fweight, base, base, it.stamp,
+            (*center, *mean, zt, zb, *lo, *hi, weight, *ext, feature_to_blob(feature), fweight, base, base, it.stamp,
              it.stamp, obj["id"]))
         if any(abs(a - b) > 1e-12 for a, b in zip((*lo, *hi), (obj["min_x"], obj["min_y"], obj["min_z"],
                                                                 obj["max_x"], obj["max_y"], obj["max_z"]))):
@@ -217,11 +233,12 @@ class FusionMixin:
         conf = it.confidence if confidence is None else confidence
         ext = it.bmax - it.bmin
         cur = self._conn.execute(
-            "INSERT INTO objects (label, confidence, base_confidence, cx, cy, cz, mx, my, mz, min_x, min_y, min_z, "
-            "max_x, max_y, max_z, weight, ext_x, ext_y, ext_z, feature, feature_weight, state, first_seen, "
+            "INSERT INTO objects (label, confidence, base_confidence, cx, cy, cz, mx, my, mz, zt, zb, min_x, min_y, "
+            "min_z, max_x, max_y, max_z, weight, ext_x, ext_y, ext_z, feature, feature_weight, state, first_seen, "
             "last_seen, n_observations, n_moves, misses, region_id, created_wall) "
-            "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,'present',?,?,1,0,0,0,?)",
-            (it.label, conf, conf, *box_center(it.bmin, it.bmax), *it.center, *it.bmin, *it.bmax, w, *ext,
+            "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,'present',?,?,1,0,0,0,?)",
+            (it.label, conf, conf, *box_center(it.bmin, it.bmax), *it.center, float(it.bmax[2]), float(it.bmin[2]),
+             *it.bmin, *it.bmax, w, *ext,
              feature_to_blob(it.feature), w if it.feature is not None else 0.0, it.stamp, it.stamp,
              self._wall()))
         object_id = int(cur.lastrowid)
@@ -305,11 +322,12 @@ class FusionMixin:
             self._close_placement(obj["id"], it.stamp, "moved")
         before = self._last_closed_placement(obj["id"])
         self._conn.execute(
-            "UPDATE objects SET cx=?, cy=?, cz=?, mx=?, my=?, mz=?, min_x=?, min_y=?, min_z=?, max_x=?, max_y=?, "
-            "max_z=?, weight=?, ext_x=?, ext_y=?, ext_z=?, feature=?, feature_weight=?, confidence=?, "
+            "UPDATE objects SET cx=?, cy=?, cz=?, mx=?, my=?, mz=?, zt=?, zb=?, min_x=?, min_y=?, min_z=?, max_x=?, "
+            "max_y=?, max_z=?, weight=?, ext_x=?, ext_y=?, ext_z=?, feature=?, feature_weight=?, confidence=?, "
             "base_confidence=?, last_seen=MAX(last_seen, ?), n_observations=n_observations+1, n_moves=n_moves+1, misses=0, "
             "first_miss=NULL, state='present', vec_dirty=1 WHERE id=?",
-            (*box_center(it.bmin, it.bmax), *it.center, *it.bmin, *it.bmax, w, *ext, feature_to_blob(feature),
+            (*box_center(it.bmin, it.bmax), *it.center, float(it.bmax[2]), float(it.bmin[2]), *it.bmin, *it.bmax, w,
+             *ext, feature_to_blob(feature),
              fweight, base, base,
              it.stamp, obj["id"]))
         self._update_rtree(obj["id"], it.bmin, it.bmax)

@@ -35,6 +35,16 @@ class Thing:
     bmax: tuple
     center: tuple
     confidence: float
+    top: float | None = None      # running mean of sighted tops (robust support height); None = box top
+    bottom: float | None = None   # running mean of sighted bottoms; None = box bottom
+
+    @property
+    def top_z(self) -> float:
+        return self.bmax[2] if self.top is None else self.top
+
+    @property
+    def bottom_z(self) -> float:
+        return self.bmin[2] if self.bottom is None else self.bottom
 
 
 @functools.lru_cache(maxsize=4096)
@@ -46,7 +56,7 @@ def _kind_matches(label: str, vocabulary: tuple[str, ...]) -> bool:
 
 def support_surfaces(anchor: Thing, cfg: RelationConfig) -> list[tuple[float, float]]:
     """Height intervals [lo, hi] on which something can rest on the anchor."""
-    top = anchor.bmax[2]
+    top = anchor.top_z
     surfaces = [(top, top)]
     height = anchor.bmax[2] - anchor.bmin[2]
     if _kind_matches(anchor.label, cfg.seating_labels):
@@ -88,7 +98,7 @@ def is_on(s: Thing, a: Thing, cfg: RelationConfig) -> bool:
         return False
     if _footprint_overlap(s, a) < cfg.on_min_footprint_overlap:
         return False
-    bottom = s.bmin[2]
+    bottom = s.bottom_z
     return any(lo - cfg.on_max_sink <= bottom <= hi + cfg.on_max_gap for lo, hi in support_surfaces(a, cfg))
 
 

@@ -15,7 +15,7 @@ class RelationStoreMixin:
     def _thing(self, row) -> Thing:
         return Thing(int(row["id"]), row["pinned_label"] or row["label"],
                      (row["min_x"], row["min_y"], row["min_z"]), (row["max_x"], row["max_y"], row["max_z"]),
-                     (row["cx"], row["cy"], row["cz"]), float(row["confidence"]))
+                     (row["cx"], row["cy"], row["cz"]), float(row["confidence"]), row["zt"], row["zb"])
 
     def _region_of(self, center) -> int:
         """The smallest region containing the point (ties -> lowest id), 0 when none."""

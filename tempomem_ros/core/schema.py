@@ -72,6 +72,7 @@ SCHEMA_V1 = [
         base_confidence REAL NOT NULL,
         {_CENTER}, {_BOX},
         mx REAL, my REAL, mz REAL,
+        zt REAL, zb REAL,
         weight REAL NOT NULL,
         ext_x REAL NOT NULL, ext_y REAL NOT NULL, ext_z REAL NOT NULL,
         feature BLOB,

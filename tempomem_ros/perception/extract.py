@@ -216,16 +216,18 @@ def extract_observations(
             drops["denoised_empty"] += 1
             continue
         world = R @ cam + t[:, None]
+        centroid = world.mean(axis=1)
         if config.box_trim_percent > 0.0:
             low = np.percentile(world, config.box_trim_percent, axis=1)
             high = np.percentile(world, 100.0 - config.box_trim_percent, axis=1)
+            centroid = np.clip(centroid, low, high)  # a skewed cloud's mean may fall outside the trimmed box
         else:
             low, high = world.min(axis=1), world.max(axis=1)
         observations.append(
             Observation(
                 label=labels[i],
                 confidence=float(conf[i]),
-                center=world.mean(axis=1),
+                center=centroid,
                 bbox_min=low,
                 bbox_max=high,
                 stamp=float(stamp),

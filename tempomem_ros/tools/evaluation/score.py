@@ -21,8 +21,8 @@ Rules (docs/RESULTS.md repeats them):
   before-centre (removed) lies within 0.5 m of the true one. Not counted: a memory 'removed' of an object
   the memory later reports 'moved', when its old place really was empty (a move whose old place was seen
   empty first shows as removed + moved);
-  a memory 'appeared' of an object that was there from the start and never changed (a discovery, not a
-  change). A memory 'removed' at a place where the true object was still present is a false removal.
+  a memory 'appeared' at the first place of an object that was there from the start (a discovery, not a
+  change, whatever label it was first seen under). A memory 'removed' at a place where the true object was still present is a false removal.
   Delay = recorded_at (when the memory decided) - t_observable.
 - Questions: positions within 0.3 m, times within 2 s, counts exact; sets (changes, relations, spatial)
   by precision / recall over labels (multisets) and correct when F1 = 1.
@@ -248,8 +248,10 @@ def _still_there(e: dict, objs: dict) -> bool:
 
 
 def _is_discovery(e: dict, objs: dict, appeared_objects: set) -> bool:
+    """The memory's first sighting of an object that was there from the start (any label: a first
+    sighting under a confused label is still a discovery, not a change)."""
     for o in objs.values():
-        if o["id"] in appeared_objects or _norm(o["label"]) != _norm(e["label"]):
+        if o["id"] in appeared_objects:
             continue
         first = o["intervals"][0]
         if e["after"] is not None and _dist(first["center"], e["after"]) <= MATCH_DIST:
