@@ -22,6 +22,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "test"))
 from core_helpers import look_at  # noqa: E402
 
 from tempomem_ros.core import CameraView, Memory, Observation  # noqa: E402
+from tempomem_ros.core.fuser import RTREE_PAD  # noqa: E402
 
 LABELS = ["mug", "book", "keys", "bottle", "remote", "phone", "bowl", "plant", "laptop", "cup", "box", "lamp"]
 
@@ -47,7 +48,9 @@ def populate(m: Memory, n: int, *, side: float, seed: int = 0, feature_dim: int 
             "max_y, max_z, weight, ext_x, ext_y, ext_z, feature, feature_weight, state, first_seen, last_seen, "
             "n_observations, created_wall) VALUES (?,0.9,0.9,?,?,?,?,?,?,?,?,?,1,?,?,?,?,1,'present',0,0,1,0)",
             (label, *c, *lo, *hi, *(2 * h), feat)).lastrowid
-        con.execute("INSERT INTO objects_rtree VALUES (?,?,?,?,?,?,?)", (oid, lo[0], hi[0], lo[1], hi[1], lo[2], hi[2]))
+        plo, phi = lo - RTREE_PAD, hi + RTREE_PAD  # fusion pads index entries (fuser._update_rtree)
+        con.execute("INSERT INTO objects_rtree VALUES (?,?,?,?,?,?,?)",
+                    (oid, plo[0], phi[0], plo[1], phi[1], plo[2], phi[2]))
         con.execute("INSERT INTO label_mass VALUES (?,?,0.9)", (oid, label))
         pid = con.execute(
             "INSERT INTO placements (object_id, cx, cy, cz, min_x, min_y, min_z, max_x, max_y, max_z, t_from, t_last, "
@@ -90,7 +93,8 @@ def pct(values, q):
 
 
 def bench_commit(n: int, repeats: int) -> None:
-    """A robot's frame: the 20 objects nearest to a point it looks at, re-seen with 5 mm noise."""
+    """A robot's frames: the 20 objects nearest to the point it looks at, re-seen with 5 mm noise, the
+    point walking 0.2 m per frame (consecutive frames share most objects, as on a real camera)."""
     from scipy.spatial import cKDTree
 
     side = float(np.sqrt(n / 4.0))  # ~4 objects per square metre of floor
@@ -99,8 +103,12 @@ def bench_commit(n: int, repeats: int) -> None:
         tree = cKDTree(centers)
         rng = np.random.default_rng(1)
         times = []
+        look = np.array([side / 2, side / 2, 1.0])
+        heading = 0.0
         for r in range(repeats + 5):
-            _, ids = tree.query(rng.uniform([0, 0, 0.5], [side, side, 1.5]), k=20)
+            heading += rng.normal(0, 0.3)
+            look[:2] = np.clip(look[:2] + 0.2 * np.array([np.cos(heading), np.sin(heading)]), 0, side)
+            _, ids = tree.query(look, k=20)
             m.add(frame_of(centers, half, ids, 10.0 + r, rng))
             stats = m.commit()
             if r >= 5:

@@ -20,7 +20,6 @@ from dataclasses import dataclass
 import numpy as np
 
 from .config import AbsenceConfig
-from .geometry import box_corners, box_sample_points, world_to_camera
 
 
 @dataclass(frozen=True)
@@ -38,49 +37,52 @@ class ViewGeometry:
 
 def visible_fraction(view: ViewGeometry, bmin, bmax, cfg: AbsenceConfig) -> float:
     """Share of the object's sample points that the view should have seen (0 when it could not)."""
-    if view.depth is None or view.depth.size == 0:
-        return 0.0
-    if _projected_area(view, bmin, bmax, cfg) < cfg.min_projected_px:
-        return 0.0
-    samples = box_sample_points(bmin, bmax)
-    cam = world_to_camera(samples, view.pose)
-    z = cam[:, 2]
-    in_range = (z > cfg.min_range) & (z <= view.max_range)
+    return float(visible_fractions(view, np.asarray([bmin], float), np.asarray([bmax], float), cfg)[0])
+
+
+_SIGNS = np.array([[sx, sy, sz] for sx in (-1, 1) for sy in (-1, 1) for sz in (-1, 1)], float)
+
+
+def visible_fractions(view: ViewGeometry, bmins: np.ndarray, bmaxs: np.ndarray, cfg: AbsenceConfig) -> np.ndarray:
+    """visible_fraction for N boxes at once (N x 3 corners): one vectorised pass per camera view."""
+    n = len(bmins)
+    out = np.zeros(n)
+    if n == 0 or view.depth is None or view.depth.size == 0:
+        return out
+    bmins = np.asarray(bmins, float)
+    bmaxs = np.asarray(bmaxs, float)
+    centre = 0.5 * (bmins + bmaxs)
+    half = 0.5 * (bmaxs - bmins)
+    rot, origin = view.pose[:3, :3], view.pose[:3, 3]
+    # Box corners (N x 8 x 3) in the camera frame: the projected area and the nearest surface depth.
+    corners = (centre[:, None, :] + _SIGNS[None, :, :] * half[:, None, :] - origin) @ rot
+    cz = np.maximum(corners[..., 2], cfg.min_range)
+    cu = np.clip(view.fx * corners[..., 0] / cz + view.cx, 0, view.width)
+    cv = np.clip(view.fy * corners[..., 1] / cz + view.cy, 0, view.height)
+    area = (cu.max(axis=1) - cu.min(axis=1)) * (cv.max(axis=1) - cv.min(axis=1))
+    area[np.all(corners[..., 2] <= cfg.min_range, axis=1)] = 0.0
+    z_front = corners[..., 2].min(axis=1)
+    # Samples (N x 9 x 3): the centre and the corners shrunk half-way to it.
+    samples = np.concatenate([centre[:, None, :], centre[:, None, :] + 0.5 * _SIGNS[None, :, :] * half[:, None, :]],
+                             axis=1)
+    cam = (samples - origin) @ rot
+    z = cam[..., 2]
     with np.errstate(divide="ignore", invalid="ignore"):
-        u = view.fx * cam[:, 0] / z + view.cx
-        v = view.fy * cam[:, 1] / z + view.cy
+        u = view.fx * cam[..., 0] / z + view.cx
+        v = view.fy * cam[..., 1] / z + view.cy
     m = cfg.image_margin_px
-    in_image = in_range & (u >= m) & (u <= view.width - m) & (v >= m) & (v <= view.height - m)
-    if not np.any(in_image):
-        return 0.0
-    corners_z = world_to_camera(box_corners(bmin, bmax), view.pose)[:, 2]
-    z_front = float(corners_z.min())
-    half_diag = 0.5 * float(np.linalg.norm(np.asarray(bmax, float) - np.asarray(bmin, float)))
-    reference = np.maximum(z_front, z - half_diag)
+    ok = (z > cfg.min_range) & (z <= view.max_range) & (u >= m) & (u <= view.width - m) & (v >= m) \
+        & (v <= view.height - m) & (area >= cfg.min_projected_px)[:, None]
     dh, dw = view.depth.shape
-    su = dw / float(view.width)
-    sv = dh / float(view.height)
-    visible = np.zeros(len(samples), dtype=bool)
-    for i in np.flatnonzero(in_image):
-        col = min(int(u[i] * su), dw - 1)
-        row = min(int(v[i] * sv), dh - 1)
-        d = float(view.depth[row, col])
-        if not np.isfinite(d) or d <= 0.0:
-            continue  # unknown depth is never evidence of absence
-        visible[i] = d >= reference[i] - cfg.occlusion_tolerance
-    return float(visible.sum()) / float(len(samples))
-
-
-def _projected_area(view: ViewGeometry, bmin, bmax, cfg: AbsenceConfig) -> float:
-    """Area in full-resolution pixels of the box's projection, clipped to the image (0 if behind)."""
-    cam = world_to_camera(box_corners(bmin, bmax), view.pose)
-    z = cam[:, 2]
-    if np.all(z <= cfg.min_range):
-        return 0.0
-    z = np.maximum(z, cfg.min_range)
-    u = np.clip(view.fx * cam[:, 0] / z + view.cx, 0, view.width)
-    v = np.clip(view.fy * cam[:, 1] / z + view.cy, 0, view.height)
-    return float((u.max() - u.min()) * (v.max() - v.min()))
+    col = np.clip((np.where(ok, u, 0) * (dw / float(view.width))).astype(int), 0, dw - 1)
+    row = np.clip((np.where(ok, v, 0) * (dh / float(view.height))).astype(int), 0, dh - 1)
+    d = view.depth[row, col].astype(float)
+    half_diag = np.linalg.norm(bmaxs - bmins, axis=1)[:, None] * 0.5
+    reference = np.maximum(z_front[:, None], z - half_diag)
+    known = np.isfinite(d) & (d > 0.0)  # unknown depth is never evidence of absence
+    visible = ok & known & (d >= reference - cfg.occlusion_tolerance)
+    out[:] = visible.sum(axis=1) / samples.shape[1]
+    return out
 
 
 def should_have_seen(view: ViewGeometry, bmin, bmax, cfg: AbsenceConfig) -> tuple[bool, float]:

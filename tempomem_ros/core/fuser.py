@@ -28,10 +28,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import fusion
-from .absence import ViewGeometry, should_have_seen
+from .absence import ViewGeometry, visible_fractions
 from .geometry import box_gap, frustum_aabb
 from .labels import canonical_label, labels_agree, normalize
-from .rows import OBJECT_COLS, blob_to_feature, feature_to_blob, mean_of, prefixed
+from .rows import OBJECT_COLS, blob_to_feature, feature_to_blob, mean_of, OBJECT_COLS_O
+
+
+RTREE_PAD = 0.05  # metres the spatial index's entry extends beyond an object's box (see _update_rtree)
 
 
 def box_center(lo, hi) -> tuple[float, float, float]:
@@ -152,15 +155,22 @@ class FusionMixin:
     def _candidates(self, lo, hi, states=("present", "missing")):
         placeholders = ",".join("?" for _ in states)
         return self._conn.execute(
-            f"SELECT {prefixed(OBJECT_COLS, 'o')} FROM objects_rtree r CROSS JOIN objects o ON o.id = r.id "
+            f"SELECT {OBJECT_COLS_O} FROM objects_rtree r CROSS JOIN objects o ON o.id = r.id "
             "WHERE r.max_x >= ? AND r.min_x <= ? AND r.max_y >= ? AND r.min_y <= ? "
             f"AND r.max_z >= ? AND r.min_z <= ? AND o.state IN ({placeholders}) ORDER BY o.id",
             (lo[0], hi[0], lo[1], hi[1], lo[2], hi[2], *states),
         ).fetchall()
 
     def _label_mass(self, object_id: int) -> dict[str, float]:
-        return dict(self._conn.execute(
-            "SELECT label, mass FROM label_mass WHERE object_id=? ORDER BY label", (object_id,)).fetchall())
+        """The object's label mass; the writer caches it (every fusion score of a differently labelled
+        neighbour needs it) and refreshes the entry whenever it adds mass."""
+        cached = self._mass_cache.get(object_id)
+        if cached is None:
+            cached = dict(self._conn.execute(
+                "SELECT label, mass FROM label_mass WHERE object_id=? ORDER BY label", (object_id,)).fetchall())
+            if not self.readonly:
+                self._mass_cache[object_id] = cached
+        return dict(cached)
 
     def _score(self, it: StagedObs, cand) -> fusion.ScoreParts:
         label = cand["pinned_label"] or cand["label"]
@@ -199,12 +209,10 @@ class FusionMixin:
             "UPDATE objects SET cx=?, cy=?, cz=?, mx=?, my=?, mz=?, zt=?, zb=?, min_x=?, min_y=?, min_z=?, max_x=?, "
             "max_y=?, max_z=?, weight=?, ext_x=?, ext_y=?, ext_z=?, feature=?, feature_weight=?, confidence=?, "
             "base_confidence=?, first_seen=MIN(first_seen, ?), last_seen=MAX(last_seen, ?), n_observations=n_observations+1, "
-            "misses=0, first_miss=NULL, state='present', vec_dirty=1 WHERE id=?",
+            "misses=0, first_miss=NULL, state='present', vec_dirty=MAX(vec_dirty, ?) WHERE id=?",
             (*center, *mean, zt, zb, *lo, *hi, weight, *ext, feature_to_blob(feature), fweight, base, base, it.stamp,
-             it.stamp, obj["id"]))
-        if any(abs(a - b) > 1e-12 for a, b in zip((*lo, *hi), (obj["min_x"], obj["min_y"], obj["min_z"],
-                                                                obj["max_x"], obj["max_y"], obj["max_z"]))):
-            self._update_rtree(obj["id"], lo, hi)
+             it.stamp, int(it.feature is not None or reappeared), obj["id"]))
+        self._update_rtree(obj["id"], lo, hi)
         relabel = self._add_label_mass(obj, it)
         if reappeared:
             placement_id = self._open_placement(obj["id"], center, lo, hi, it.stamp, "reappeared")
@@ -252,6 +260,8 @@ class FusionMixin:
         self._verdict(it.id, "created", reason, object_id, candidate[0], candidate[1], placement_id)
         self._audit(it.stamp, "create", [object_id], [it.id], {"reason": reason})
         counters.created += 1
+        if self._n_active is not None:
+            self._n_active += 1
         touched.add(object_id)
         return object_id
 
@@ -330,7 +340,7 @@ class FusionMixin:
              *ext, feature_to_blob(feature),
              fweight, base, base,
              it.stamp, obj["id"]))
-        self._update_rtree(obj["id"], it.bmin, it.bmax)
+        self._update_rtree(obj["id"], it.bmin, it.bmax, exact=True)
         relabel = self._add_label_mass(obj, it)
         placement_id = self._open_placement(obj["id"], box_center(it.bmin, it.bmax), it.bmin, it.bmax, it.stamp,
                                             "moved")
@@ -422,15 +432,16 @@ class FusionMixin:
         acfg = self.config.absence
         stamp = float(frame["stamp"])
         n_misses = 0
-        for obj in self._candidates(lo, hi, states=("present",)):
-            if obj["id"] in matched:
+        in_frustum = [o for o in self._candidates(lo, hi, states=("present",)) if o["id"] not in matched]
+        fractions = visible_fractions(
+            view, np.array([(o["min_x"], o["min_y"], o["min_z"]) for o in in_frustum]).reshape(-1, 3),
+            np.array([(o["max_x"], o["max_y"], o["max_z"]) for o in in_frustum]).reshape(-1, 3), acfg)
+        for obj, frac in zip(in_frustum, fractions):
+            if frac < acfg.min_visible_fraction:
                 continue
-            seen, frac = should_have_seen(view, (obj["min_x"], obj["min_y"], obj["min_z"]),
-                                          (obj["max_x"], obj["max_y"], obj["max_z"]), acfg)
-            if not seen:
-                continue
+            frac = float(frac)
             n_misses += 1
-            placement_id = self._current_placement_id(obj["id"])
+            placement_id = obj["placement_id"]
             self._conn.execute(
                 "INSERT INTO misses (object_id, frame_id, placement_id, stamp, visible_fraction) VALUES (?,?,?,?,?)",
                 (obj["id"], frame["id"], placement_id, stamp, frac))
@@ -495,6 +506,7 @@ class FusionMixin:
         self._conn.execute(
             "INSERT INTO label_mass (object_id, label, mass) VALUES (?,?,?) ON CONFLICT(object_id, label) "
             "DO UPDATE SET mass=mass+excluded.mass", (obj["id"], it.label, it.confidence))
+        self._mass_cache.pop(obj["id"], None)
         old = obj["label"]
         if it.label == old:
             return None  # more mass on the heaviest label cannot change which label is heaviest
@@ -535,15 +547,36 @@ class FusionMixin:
             "UPDATE observations SET verdict=?, reason=?, object_id=?, candidate_id=?, score=?, placement_id=? "
             "WHERE id=?", (verdict, reason, object_id, candidate_id, score, placement_id, obs_id))
 
-    def _update_rtree(self, object_id: int, lo, hi, insert: bool = False) -> None:
+    def _update_rtree(self, object_id: int, lo, hi, insert: bool = False, exact: bool = False) -> None:
+        """Keep the object's R*Tree entry covering its box.
+
+        Why padded: every merge nudges a box by noise, and an R*Tree update is a delete plus a reinsert
+        (about eight statements). The index holds the box grown by RTREE_PAD and is rewritten only when
+        the box leaves it (or on create / move, exact=True), so most merges touch no index page. Every
+        query through the index re-checks exact geometry, so a slightly larger entry changes no answer.
+        """
+        lo = [float(x) for x in lo]
+        hi = [float(x) for x in hi]
+        cached = None if (insert or exact) else self._rtree_boxes.get(object_id)
+        if cached is None and not (insert or exact):
+            row = self._conn.execute("SELECT min_x, min_y, min_z, max_x, max_y, max_z FROM objects_rtree WHERE id=?",
+                                     (object_id,)).fetchone()
+            cached = None if row is None else (tuple(row[:3]), tuple(row[3:]))
+        if cached is not None and all(c <= a for c, a in zip(cached[0], lo)) and all(h <= c for c, h in
+                                                                                     zip(cached[1], hi)):
+            self._rtree_boxes[object_id] = cached
+            return
+        plo = [x - RTREE_PAD for x in lo]
+        phi = [x + RTREE_PAD for x in hi]
         if insert:
             self._conn.execute(
                 "INSERT INTO objects_rtree (id, min_x, max_x, min_y, max_y, min_z, max_z) VALUES (?,?,?,?,?,?,?)",
-                (object_id, lo[0], hi[0], lo[1], hi[1], lo[2], hi[2]))
+                (object_id, plo[0], phi[0], plo[1], phi[1], plo[2], phi[2]))
         else:
             self._conn.execute(
                 "UPDATE objects_rtree SET min_x=?, max_x=?, min_y=?, max_y=?, min_z=?, max_z=? WHERE id=?",
-                (lo[0], hi[0], lo[1], hi[1], lo[2], hi[2], object_id))
+                (plo[0], phi[0], plo[1], phi[1], plo[2], phi[2], object_id))
+        self._rtree_boxes[object_id] = (tuple(plo), tuple(phi))
 
     def _relation_box_changed(self, object_id: int, lo, hi) -> bool:
         """Whether the box moved more than relation_box_epsilon since relations were last computed for it.

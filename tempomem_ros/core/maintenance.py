@@ -17,7 +17,7 @@ from . import fusion, validation
 from .errors import InvalidInputError
 from .guard import guarded
 from .labels import canonical_label, labels_agree, sanitize_label
-from .rows import OBJECT_COLS, blob_to_feature, feature_to_blob, prefixed
+from .rows import OBJECT_COLS, blob_to_feature, feature_to_blob, OBJECT_COLS_O
 
 
 class MaintenanceMixin:
@@ -45,6 +45,7 @@ class MaintenanceMixin:
         if pid is not None:
             self._close_placement(row["id"], stamp, kind)
         self._conn.execute("UPDATE objects SET state='forgotten', vec_dirty=1 WHERE id=?", (row["id"],))
+        self._n_active = None  # recounted at the next commit
         self._tombstone(row, kind, reason, stamp, active)
         if event:
             self._event(stamp, "forgotten", row["id"], pid, None, [], detail={"reason": reason, "kind": kind})
@@ -199,7 +200,7 @@ class MaintenanceMixin:
                 lo = np.array((a["min_x"], a["min_y"], a["min_z"])) - fcfg.candidate_dilation
                 hi = np.array((a["max_x"], a["max_y"], a["max_z"])) + fcfg.candidate_dilation
                 for b in self._conn.execute(
-                        f"SELECT {prefixed(OBJECT_COLS, 'o')} FROM objects_rtree r CROSS JOIN objects o ON o.id=r.id "
+                        f"SELECT {OBJECT_COLS_O} FROM objects_rtree r CROSS JOIN objects o ON o.id=r.id "
                         "WHERE r.max_x >= ? AND r.min_x <= ? AND r.max_y >= ? AND r.min_y <= ? AND r.max_z >= ? "
                         "AND r.min_z <= ? AND o.state='present' AND o.id > ? ORDER BY o.id",
                         (lo[0], hi[0], lo[1], hi[1], lo[2], hi[2], a["id"])).fetchall():
@@ -237,6 +238,7 @@ class MaintenanceMixin:
         pid = self._current_placement_id(a["id"])
         self._conn.execute("UPDATE observations SET object_id=?, placement_id=? WHERE object_id=?",
                            (a["id"], pid, b["id"]))
+        self._mass_cache.pop(int(a["id"]), None)
         for lbl, m in self._label_mass(b["id"]).items():
             self._conn.execute(
                 "INSERT INTO label_mass (object_id, label, mass) VALUES (?,?,?) ON CONFLICT(object_id, label) "
@@ -281,7 +283,7 @@ class MaintenanceMixin:
             "confidence=?, n_observations=?, label=?, vec_dirty=1 WHERE id=?",
             (*box_mid, *center, *lo, *hi, weight, *ext, feature_to_blob(feature), fweight, base, base, n, label,
              object_id))
-        self._update_rtree(object_id, lo, hi)
+        self._update_rtree(object_id, lo, hi, exact=True)
         if placement_id is not None:
             self._conn.execute(
                 "UPDATE placements SET cx=?, cy=?, cz=?, min_x=?, min_y=?, min_z=?, max_x=?, max_y=?, max_z=? "
@@ -338,6 +340,8 @@ class MaintenanceMixin:
             "VALUES (?,0,0,0,0,0,0,0,0,0,0,0,1,0,0,0,NULL,0,'present',?,?,?,0,0,0,?)",
             (first["label"], float(first["stamp"]), float(group[-1]["stamp"]), len(group), self._wall()))
         new_id = int(cur.lastrowid)
+        self._n_active = None
+        self._mass_cache.pop(int(obj["id"]), None)
         self._update_rtree(new_id, (0, 0, 0), (0, 0, 0), insert=True)
         pid = self._open_placement(new_id, (first["cx"], first["cy"], first["cz"]), (first["cx"],) * 3,
                                    (first["cx"],) * 3, float(first["stamp"]), "resplit")
@@ -354,6 +358,7 @@ class MaintenanceMixin:
         return new_id
 
     def _rebuild_label_mass(self, object_id: int) -> None:
+        self._mass_cache.pop(int(object_id), None)
         self._conn.execute("DELETE FROM label_mass WHERE object_id=?", (object_id,))
         self._conn.execute(
             "INSERT INTO label_mass (object_id, label, mass) SELECT object_id, label, SUM(confidence) "

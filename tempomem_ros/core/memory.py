@@ -53,6 +53,9 @@ class Memory(FusionMixin, RelationStoreMixin, QueryMixin, TemporalMixin, Mainten
         self._known_labels: set[str] | None = None  # writer's cache of shown labels (superset)
         self._relation_boxes: dict[int, tuple] = {}
         self._audit_rows: list[tuple] = []
+        self._rtree_boxes: dict[int, tuple] = {}  # writer's cache of the R*Tree entries it wrote
+        self._mass_cache: dict[int, dict] = {}    # writer's cache of label mass per object
+        self._n_active: int | None = None         # writer's count of present + missing objects
         self._writes = 0
         self._feature_matrix = vectors.FeatureMatrix()
         self._vec = self._setup_vector_index(vector_index)
@@ -177,6 +180,10 @@ class Memory(FusionMixin, RelationStoreMixin, QueryMixin, TemporalMixin, Mainten
 
     def _abort_tx(self) -> None:
         self._audit_rows = []
+        self._rtree_boxes.clear()  # entries written in the rolled-back transaction are gone
+        self._relation_boxes.clear()
+        self._mass_cache.clear()
+        self._n_active = None
         self._conn.execute("ROLLBACK")
 
     def _index_label(self, object_id: int, label: str) -> None:
@@ -311,8 +318,12 @@ class Memory(FusionMixin, RelationStoreMixin, QueryMixin, TemporalMixin, Mainten
             events=self._counters_events, changed=changed)
 
     def _count_objects(self) -> int:
-        return int(self._conn.execute(
-            "SELECT COUNT(*) FROM objects WHERE state IN ('present','missing')").fetchone()[0])
+        """Present + missing objects; counted once, then kept up to date by the writer (a COUNT over
+        100,000 rows after every commit cost more than the commit itself)."""
+        if self._n_active is None or self.readonly:
+            self._n_active = int(self._conn.execute(
+                "SELECT COUNT(*) FROM objects WHERE state IN ('present','missing')").fetchone()[0])
+        return self._n_active
 
     # ------------------------------------------------------------------ reading objects
     def _object_infos(self, rows) -> list[ObjectInfo]:

@@ -24,7 +24,7 @@ from .rows import (
     event_info,
     observation_record,
     placement_info,
-    prefixed,
+    OBJECT_COLS_O,
     region_info,
     relation_info,
 )
@@ -57,7 +57,7 @@ class QueryMixin:
         k = validation.positive_int(k, "k", maximum=MAX_K)
         placeholders = ",".join("?" for _ in states)
         rows = self._conn.execute(
-            f"SELECT {prefixed(OBJECT_COLS, 'o')} FROM objects_rtree t CROSS JOIN objects o ON o.id = t.id "
+            f"SELECT {OBJECT_COLS_O} FROM objects_rtree t CROSS JOIN objects o ON o.id = t.id "
             "WHERE t.max_x >= ? AND t.min_x <= ? AND t.max_y >= ? AND t.min_y <= ? AND t.max_z >= ? "
             f"AND t.min_z <= ? AND o.state IN ({placeholders})",
             (c[0] - r, c[0] + r, c[1] - r, c[1] + r, c[2] - r, c[2] + r, *states)).fetchall()

@@ -27,6 +27,9 @@ def prefixed(cols: str, alias: str) -> str:
     return ", ".join(f"{alias}.{c.strip()}" for c in cols.split(","))
 
 
+OBJECT_COLS_O = prefixed(OBJECT_COLS, "o")  # built once: it is part of every spatial-index query
+
+
 def feature_to_blob(feature: np.ndarray | None) -> bytes | None:
     if feature is None:
         return None
