@@ -195,12 +195,29 @@ class Memory(FusionMixin, RelationStoreMixin, QueryMixin, TemporalMixin, Mainten
         """Distinct labels objects show (pinned or canonical). Readers ask SQLite each time (another
         connection may have written); the writer keeps a cache that only grows."""
         if self.readonly or self._known_labels is None:
-            labels = {r[0] for r in self._conn.execute(
-                "SELECT DISTINCT COALESCE(pinned_label, label) FROM objects")}
+            labels = set(self._distinct_labels(None))
             if self.readonly:
                 return labels
             self._known_labels = labels
         return self._known_labels
+
+    def _distinct_labels(self, state: str | None) -> list[str]:
+        """Distinct shown labels (of objects in ``state``, or all), sorted.
+
+        Why a loop: a plain SELECT DISTINCT scanned every row (35 ms at 30,000 objects); stepping from
+        one label to the next through the (label, state, id) index costs one index seek per label.
+        """
+        expr = "COALESCE(pinned_label, label)"
+        where = "" if state is None else " AND state = ?"
+        args: tuple = () if state is None else (state,)
+        out: list[str] = []
+        step = (f"SELECT {expr} FROM objects INDEXED BY objects_shown_label WHERE {expr} > ?{where} "
+                f"ORDER BY {expr} LIMIT 1")
+        row = self._conn.execute(step, ("", *args)).fetchone()
+        while row is not None:
+            out.append(row[0])
+            row = self._conn.execute(step, (row[0], *args)).fetchone()
+        return out
 
     def _objects_labelled(self, query: str, states: tuple[str, ...]) -> list:
         """Rows of objects in ``states`` whose shown label contains the query's words, by id (indexed)."""

@@ -175,8 +175,7 @@ class QueryMixin:
         k = validation.positive_int(k, "k", maximum=MAX_K)
         scfg = self.config.semantic
         shown = "COALESCE(pinned_label, label)"
-        labels = [r[0] for r in self._conn.execute(
-            f"SELECT DISTINCT {shown} FROM objects WHERE state='present' ORDER BY 1")]
+        labels = self._distinct_labels("present")
         if not labels:
             return []
         query_words = set(words(text)) - STOPWORDS
