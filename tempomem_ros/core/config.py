@@ -87,6 +87,7 @@ class SemanticConfig:
     clip_candidates: int = 50            # nearest features retrieved before exact re-ranking (>= 5 k)
     label_candidates: int = 5            # best labels whose objects join the candidates (CLIP + labels)
     label_group_limit: int = 200         # objects per such label (lowest ids first)
+    feature_matrix_budget_mb: float = 256.0  # vector_index "auto": exact numpy matrix up to this size
 
 
 @dataclass(frozen=True)

@@ -58,6 +58,8 @@ class Memory(FusionMixin, RelationStoreMixin, QueryMixin, TemporalMixin, Mainten
         self._n_active: int | None = None         # writer's count of present + missing objects
         self._writes = 0
         self._feature_matrix = vectors.FeatureMatrix()
+        self._vector_mode = vector_index
+        self._feature_rows, self._feature_rows_key = 0, None
         self._vec = self._setup_vector_index(vector_index)
         # Relations were computed from the boxes stored with them: those are the reference boxes.
         for row in conn.execute("SELECT id, min_x, min_y, min_z, max_x, max_y, max_z FROM objects "
@@ -72,7 +74,9 @@ class Memory(FusionMixin, RelationStoreMixin, QueryMixin, TemporalMixin, Mainten
         """Open (or create) a store. embedding_dim is fixed per store (None: take the stored one; creating
         a store needs it); feature_model names the encoder
         of the stored features (e.g. "open_clip:ViT-B-32") and must match on later opens when given.
-        vector_index: "auto" (sqlite-vec when it loads), "on" (required), "off" (exact numpy path)."""
+        vector_index: "auto" (keep a sqlite-vec index when the extension loads; search it only when the
+        exact numpy matrix would exceed semantic.feature_matrix_budget_mb), "on" (required and always
+        searched), "off" (exact numpy path only)."""
         if vector_index not in ("auto", "on", "off"):
             raise InvalidInputError("vector_index must be auto, on or off")
         if embedding_dim is not None and (isinstance(embedding_dim, bool)
@@ -126,6 +130,7 @@ class Memory(FusionMixin, RelationStoreMixin, QueryMixin, TemporalMixin, Mainten
 
     @property
     def uses_vector_index(self) -> bool:
+        """Whether the sqlite-vec index is maintained and may serve semantic queries."""
         return self._vec
 
     @property
