@@ -153,8 +153,12 @@ def requests(service: str, i: int, n_objects: int, rng: np.random.Generator, lat
         return srv.TemporalQuery, srv.TemporalQuery.Request(operation=ops[i % len(ops)], object_id=oid)
     if service == "changes":
         return srv.Changes, srv.Changes.Request(since=conv.to_time(latest - 10.0), until=Time())
-    if service == "scene_as_of":
+    if service == "scene_as_of":  # the whole room at that time: every object is in the response
         return srv.SceneAsOf, srv.SceneAsOf.Request(time=conv.to_time(T0 + 0.05))
+    if service == "scene_as_of 2m":  # what was around here then (center + radius)
+        c = ((s_lo[0] + s_hi[0]) / 2, (s_lo[1] + s_hi[1]) / 2, 0.5)
+        return srv.SceneAsOf, srv.SceneAsOf.Request(time=conv.to_time(T0 + 0.05), center=conv.to_point(c),
+                                                    radius=2.0)
     if service == "history":
         return srv.History, srv.History.Request(object_id=oid)
     if service == "forget":
@@ -177,6 +181,7 @@ SERVICES = (
     "temporal_query",
     "changes",
     "scene_as_of",
+    "scene_as_of 2m",
     "history",
     "forget",
     "define_region",
@@ -225,7 +230,7 @@ def run(args) -> int:
         clients = {}
         for name in SERVICES:
             srv_type = requests(name, 0, args.objects, np.random.default_rng(0), T0)[0]
-            clients[name] = bench.create_client(srv_type, f"/tempomem/{name}")
+            clients[name] = bench.create_client(srv_type, f"/tempomem/{name.split()[0]}")
         for name, client in clients.items():
             if not client.wait_for_service(timeout_sec=60.0):
                 print(f"service {name} not available", file=sys.stderr)

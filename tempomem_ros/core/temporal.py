@@ -213,14 +213,37 @@ class TemporalMixin:
         return self._events_from_rows(rows)
 
     @guarded
-    def scene_as_of(self, t: float) -> list:
-        """(object, placement) for every object present at time t, each at the placement it had then."""
+    def scene_as_of(self, t: float, *, center=None, radius: float | None = None, k: int | None = None) -> list:
+        """(object, placement) for every object present at time t, each at the placement it had then.
+
+        With center and radius: only placements whose centre lies within radius, nearest first (ties by
+        object id); otherwise by object id. k caps the number returned."""
         t = validation.finite_number(t, "t")
+        if (center is None) != (radius is None):
+            raise InvalidInputError("give both center and radius, or neither")
+        if radius is not None:
+            center = validation.finite_vec3(center, "center")
+            radius = validation.finite_number(radius, "radius")
+            if radius <= 0:
+                raise InvalidInputError(f"radius must be > 0, got {radius}")
+        if k is not None:
+            k = validation.positive_int(k, "k", maximum=10**7)
+        where, args = "", [t, t]
+        if radius is not None:
+            where = " AND p.cx BETWEEN ? AND ? AND p.cy BETWEEN ? AND ? AND p.cz BETWEEN ? AND ?"
+            args += [center[0] - radius, center[0] + radius, center[1] - radius, center[1] + radius,
+                     center[2] - radius, center[2] + radius]
         rows = self._conn.execute(
             f"SELECT {', '.join('p.' + c.strip() for c in PLACEMENT_COLS.split(','))} FROM placements p "
             "JOIN objects o ON o.id = p.object_id WHERE o.state != 'forgotten' AND p.t_from <= ? "
-            "AND (p.t_to IS NULL OR p.t_to > ?) ORDER BY p.object_id, p.id", (t, t)).fetchall()
+            f"AND (p.t_to IS NULL OR p.t_to > ?){where} ORDER BY p.object_id, p.id", args).fetchall()
         placements = self._placement_infos(rows)
+        if radius is not None:
+            dist = {p.id: sum((a - b) ** 2 for a, b in zip(p.center, center)) ** 0.5 for p in placements}
+            placements = sorted((p for p in placements if dist[p.id] <= radius),
+                                key=lambda p: (dist[p.id], p.object_id))
+        if k is not None:
+            placements = placements[:k]
         ids = sorted({p.object_id for p in placements})
         objects: dict[int, object] = {}
         for start in range(0, len(ids), 500):

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 import rclpy
 from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus, KeyValue
 from rcl_interfaces.msg import FloatingPointRange, IntegerRange, ParameterDescriptor
-from rclpy.callback_groups import MutuallyExclusiveCallbackGroup
+from rclpy.callback_groups import MutuallyExclusiveCallbackGroup, ReentrantCallbackGroup
 from rclpy.clock import Clock, ClockType
 from rclpy.exceptions import ParameterException
 from rclpy.executors import ExternalShutdownException, MultiThreadedExecutor
@@ -133,9 +133,14 @@ class MemoryNode(LifecycleNode):
         self._tm_timers: list = []
         self._tm_services: list = []
         self._tm_publishers: dict = {}
-        self._tm_groups = {
-            name: MutuallyExclusiveCallbackGroup() for name in ("commit", "ingest", "query", "mutate")
-        }
+        # Only ingestion is mutually exclusive (observations are staged in arrival order, so the same
+        # stream gives the same ids). Everything else is reentrant and serialised by the Memory's own
+        # locks or a try-lock: rclpy's MultiThreadedExecutor busy-spins while a ready callback waits
+        # for an occupied mutually exclusive group, and that spinning (57 % of the node's samples under
+        # py-spy, bench/bench_services.py) starved the very callbacks it waited for.
+        self._tm_groups = {"ingest": MutuallyExclusiveCallbackGroup(), "commit": ReentrantCallbackGroup(),
+                           "query": ReentrantCallbackGroup(), "mutate": ReentrantCallbackGroup()}
+        self._commit_running = threading.Lock()
         self.autostart_ok = True
         if self.get_parameter("autostart").value:
             self.autostart_ok = (
@@ -207,7 +212,7 @@ class MemoryNode(LifecycleNode):
         )
         d(
             "publish_max_duty",
-            0.25,
+            0.1,
             "Largest fraction of time spent building the scene graph and markers: after "
             "a publish that took C seconds the next waits at least C * (1 / duty - 1), so a large memory "
             "never starves the services.",
@@ -340,13 +345,15 @@ class MemoryNode(LifecycleNode):
             qos,
             callback_group=self._tm_groups["ingest"],
         )
+        # Commits (and the publishing after them) run on a thread of their own, not as an executor
+        # callback: a long commit then never holds an executor thread, and no timer becomes "ready but
+        # blocked", which makes rclpy's MultiThreadedExecutor spin (see _tm_groups).
+        self._commit_stop = threading.Event()
+        period = 1.0 / float(self._param("commit_rate_hz"))
+        self._commit_thread = threading.Thread(target=self._commit_loop, args=(period,), daemon=True,
+                                               name="tempomem_commit")
+        self._commit_thread.start()
         self._tm_timers = [
-            self.create_timer(
-                1.0 / float(self._param("commit_rate_hz")),
-                self._on_commit_timer,
-                callback_group=self._tm_groups["commit"],
-                clock=steady,
-            ),
             self.create_timer(
                 1.0 / float(self._param("diagnostics_rate_hz")), self._publish_diagnostics, clock=steady
             ),
@@ -373,7 +380,16 @@ class MemoryNode(LifecycleNode):
         self._commit_and_publish(force=False)  # what arrived before deactivation is fused and announced
         return super().on_deactivate(state)
 
+    def _commit_loop(self, period: float) -> None:
+        while not self._commit_stop.wait(period):
+            self._on_commit_timer()
+
     def _stop_io(self) -> None:
+        stop = getattr(self, "_commit_stop", None)
+        if stop is not None:
+            stop.set()
+            if self._commit_thread is not threading.current_thread():
+                self._commit_thread.join(timeout=30.0)
         if self._tm_subscription is not None:
             self.destroy_subscription(self._tm_subscription)
             self._tm_subscription = None
@@ -456,12 +472,16 @@ class MemoryNode(LifecycleNode):
         return None  # the core uses the latest observation stamp
 
     def _on_commit_timer(self) -> None:
+        if not self._commit_running.acquire(blocking=False):
+            return  # the previous tick is still committing/publishing: skip, never queue
         try:
             self._commit_and_publish(force=False)
         except Exception as exc:  # noqa: BLE001 - keep the timer alive whatever happens
             self.counters.commit_errors += 1
             self.counters.last_error = f"commit: {exc}"
             self.get_logger().error(f"commit failed: {exc}", throttle_duration_sec=2.0)
+        finally:
+            self._commit_running.release()
 
     def _commit_and_publish(self, force: bool) -> None:
         writer = self.writer
@@ -568,7 +588,9 @@ class MemoryNode(LifecycleNode):
 def main(args: list[str] | None = None) -> int:
     rclpy.init(args=args)
     node = None
-    executor = MultiThreadedExecutor(num_threads=4)
+    # Ingestion and queries are short; commits run on their own thread (on_activate). Two executor threads
+    # let a query be answered while a mutating service waits for the writer.
+    executor = MultiThreadedExecutor(num_threads=2)
     try:
         try:
             node = MemoryNode()

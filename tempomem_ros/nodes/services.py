@@ -212,7 +212,15 @@ class ServiceHandlers:
 
     @handler(_set_error)
     def scene_as_of(self, request, response):
-        pairs = self.reader.scene_as_of(conv.from_time(request.time))
+        radius = float(request.radius)
+        if not math.isfinite(radius) or radius < 0:
+            raise InvalidInputError(f"radius must be 0 (whole scene) or a finite number > 0, got {radius}")
+        k = check_k(request.k, 0) if request.k else None
+        if radius > 0:
+            pairs = self.reader.scene_as_of(conv.from_time(request.time), center=check_point(request.center, "center"),
+                                            radius=radius, k=k)
+        else:
+            pairs = self.reader.scene_as_of(conv.from_time(request.time), k=k)
         response.objects = conv.scene_objects(obj for obj, _ in pairs)
         response.placements = conv.placements(p for _, p in pairs)
         return response
