@@ -326,3 +326,9 @@ def test_labels_in_answers_are_sanitised(mem):
     assert obj.label == "mu g <b>"
     ans = mem.ask("where is the \x07mu g")
     assert "\x07" not in ans.text and "\x1b" not in ans.text
+
+
+def test_activity_questions_route_to_semantic_with_the_whole_question(mem):
+    for q in ("where can I sit", "what can I use to cut bread"):
+        ans = mem.ask(q)
+        assert (ans.understood, ans.operator, ans.arguments["text"]) == (True, "semantic", q.lower())

@@ -90,6 +90,8 @@ _PATTERNS: list[tuple[re.Pattern, str]] = [(re.compile(p), op) for p, op in [
     (rf"^where (?:is|are) {_ART}(?P<label>.+?)(?: now| right now| currently)?$", "current"),
     (r"^(?:find|show me|where can i find|i need|i want|get me|look for|search for|is there) (?P<text>.+)$",
      "semantic"),
+    # An activity instead of a thing: the whole question is the description ("where can I sit").
+    (r"^(?P<text>(?:where can i|what can i use to|what can i|what do i use to) .+)$", "semantic"),
 ]]
 
 
