@@ -952,3 +952,34 @@ def test_main_exits_0_on_sigint_and_fuses_what_is_staged(tmp_path):
         context.try_shutdown()
     with Memory.open(store, embedding_dim=32, readonly=True) as m:
         assert m.pending() == 0 and [o.label for o in m.objects()] == ["mug", "table"]
+
+
+def test_clip_feature_model_is_recorded_and_its_text_tower_serves_semantic_queries(tmp_path):
+    """feature_model is written into the store and, with a (here random-weight) CLIP checkpoint, the reader
+    embeds query text with the same model's text tower; another feature_model on the same store fails."""
+    from rclpy.lifecycle import TransitionCallbackReturn
+
+    context = rclpy.Context()
+    rclpy.init(context=context)
+    store = str(tmp_path / "clip.db")
+    params = [Parameter("store_path", value=store), Parameter("autostart", value=False),
+              Parameter("embedding_dim", value=512), Parameter("feature_model", value="open_clip:ViT-B-32"),
+              Parameter("clip.allow_random_weights", value=True)]
+    node = MemoryNode("memory_node_clip", context=context, parameter_overrides=params)
+    try:
+        assert node.trigger_configure() == TransitionCallbackReturn.SUCCESS
+        assert node.writer.feature_model == "open_clip:ViT-B-32"
+        assert node.reader.clip_text_encoder is not None
+        assert node.reader.clip_text_encoder.name == "open_clip:ViT-B-32"
+        assert node.trigger_cleanup() == TransitionCallbackReturn.SUCCESS
+    finally:
+        node.destroy_node()
+    other = MemoryNode("memory_node_clip2", context=context, parameter_overrides=[
+        Parameter("store_path", value=store), Parameter("autostart", value=False),
+        Parameter("embedding_dim", value=512), Parameter("feature_model", value="open_clip:RN50")])
+    try:
+        assert other.trigger_configure() == TransitionCallbackReturn.FAILURE
+        assert "ViT-B-32" in other.counters.last_error
+    finally:
+        other.destroy_node()
+        context.try_shutdown()

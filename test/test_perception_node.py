@@ -343,7 +343,16 @@ def test_main_returns_1_on_startup_error():
 
 def test_yaml_holds_every_parameter_with_its_default():
     with open(REPO / "config" / "tempomem.yaml", encoding="utf-8") as stream:
-        params = yaml.safe_load(stream)["perception_node"]["ros__parameters"]
+        nested = yaml.safe_load(stream)["perception_node"]["ros__parameters"]
+
+    def flat(d, prefix=""):  # ROS reads nested YAML keys as dotted parameter names (clip.enabled)
+        for k, v in d.items():
+            if isinstance(v, dict):
+                yield from flat(v, f"{prefix}{k}.")
+            else:
+                yield f"{prefix}{k}", v
+
+    params = dict(flat(nested))
     defaults = parameter_defaults()
     assert params == defaults
     for name, value in params.items():  # same types too (ROS refuses an int for a float parameter)
@@ -449,3 +458,12 @@ def test_tf_pose_source_looks_up_the_camera_at_the_image_stamp(make_perception, 
     depth.header.frame_id = "other_camera"
     assert node.process_frame(depth, masks) is None
     assert node.drops["tf_unavailable"] == 1
+
+
+def test_clip_needs_colour_and_a_checkpoint(ros_context):
+    with pytest.raises(StartupError, match="use_color"):
+        PerceptionNode(context=ros_context, parameter_overrides=[Parameter("clip.enabled", value=True)])
+    with pytest.raises(StartupError, match="clip.checkpoint_path"):
+        PerceptionNode(context=ros_context, parameter_overrides=[
+            Parameter("clip.enabled", value=True), Parameter("use_color", value=True),
+            Parameter("clip.checkpoint_path", value="/nonexistent/clip.pt")])

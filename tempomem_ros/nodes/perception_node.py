@@ -124,6 +124,15 @@ _NODE_PARAMETERS: dict[str, tuple[object, str, tuple[str, ...] | None]] = {
         "Threads open3d may use (0 = library default); more than 1 spin-waits on a busy machine.",
         None,
     ),
+    "clip.enabled": (False, "Compute a CLIP feature per instance (needs use_color: true and a checkpoint).", None),
+    "clip.model_name": ("ViT-B-32", "open_clip model name of the image encoder.", None),
+    "clip.checkpoint_path": ("", "Local checkpoint of the CLIP model (nothing is ever downloaded).", None),
+    "clip.allow_random_weights": (False, "Testing only: run CLIP with random weights when no checkpoint.", None),
+    "clip.batch_size": (32, "Instances encoded per batch.", None),
+    "clip.padding": (0.1, "Padding around an instance's mask bounding box, as a fraction of its size.", None),
+    "clip.background": ("mask", "mask (pixels outside the instance greyed) or crop (tight crop only).",
+                        ("mask", "crop")),
+    "clip.num_threads": (0, "torch threads for CLIP (0 = torch default; process-wide).", None),
 }
 _NODE_RANGES: dict[str, tuple[float, float]] = {
     "tf_timeout_sec": (0.0, 5.0),
@@ -133,6 +142,9 @@ _NODE_RANGES: dict[str, tuple[float, float]] = {
     "warn_throttle_sec": (0.0, 3600.0),
     "diagnostics_period_sec": (0.05, 60.0),
     "open3d_threads": (0, 256),
+    "clip.batch_size": (1, 1024),
+    "clip.padding": (0.0, 2.0),
+    "clip.num_threads": (0, 256),
 }
 _CONFIG_CHOICES = {"outlier_method": OUTLIER_METHODS, "intrinsics_source": INTRINSICS_SOURCES}
 
@@ -184,6 +196,7 @@ class PerceptionNode(Node):
         super().__init__(node_name, **kwargs)
         #: Optional appearance-feature hook (see the module docstring); None = no computed features.
         self.feature_extractor: FeatureExtractor | None = None
+        self.feature_model = ""  # the encoder's name when clip.enabled (the memory records it)
         self._tf_listener = None
         try:
             self._setup()
@@ -242,6 +255,8 @@ class PerceptionNode(Node):
         if p["use_color"]:
             streams.append(("color", Image, topics.COLOR))
         self.sync_backend = self._setup_sync(streams, qos)
+        if p["clip.enabled"]:
+            self._setup_clip()
         self._diag_timer = self.create_timer(p["diagnostics_period_sec"], self.publish_diagnostics)
         self.get_logger().info(
             f"perception_node: pose from {p['pose_source']}, sync {self.sync_backend} "
@@ -275,6 +290,26 @@ class PerceptionNode(Node):
     def _check_choice(self, name: str, choices: tuple[str, ...]) -> None:
         if self.params[name] not in choices:
             raise StartupError(f"parameter {name} must be one of {choices}, got {self.params[name]!r}")
+
+    def _setup_clip(self) -> None:
+        """Fill Observation.feature with CLIP features of each instance's masked crop (features supplied
+        in InstanceMasks still take precedence). A missing checkpoint fails at startup, naming it."""
+        p = self.params
+        if not p["use_color"]:
+            raise StartupError("clip.enabled needs use_color: true (CLIP encodes the colour image)")
+        from tempomem_ros.perception.clip_encoder import ClipConfig, ClipEncoder  # noqa: PLC0415 - heavy
+
+        try:
+            encoder = ClipEncoder(ClipConfig(
+                model_name=p["clip.model_name"], checkpoint_path=p["clip.checkpoint_path"],
+                allow_random_weights=p["clip.allow_random_weights"], batch_size=p["clip.batch_size"],
+                padding=p["clip.padding"], background=p["clip.background"], num_threads=p["clip.num_threads"]))
+        except PerceptionError as exc:
+            raise StartupError(f"CLIP encoder: {exc}") from exc
+        self.feature_model = encoder.name
+        self.feature_extractor = lambda rgb, mask, ids: None if rgb is None else encoder.encode_instances(rgb, mask,
+                                                                                                          ids)
+        self.get_logger().info(f"CLIP features: {encoder.name} ({encoder.weights}), {encoder.dim}-d")
 
     def _setup_tf(self) -> None:
         try:
