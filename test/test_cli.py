@@ -91,7 +91,7 @@ def test_objects(store):
     assert rows(out) == [
         ["id", "label", "state", "conf", "center", "first_seen", "last_seen", "obs", "moves", "region"],
         ["1", "mug", "present", "0.98", "(0.00, 2.00, 0.80)", "10.000", "30.000", "4", "1", "-"],
-        ["2", "table", "present", "0.99", "(2.00, 0.00, 0.37)", "10.000", "22.000", "6", "0", "-"],
+        ["2", "table", "present", "0.99", "(2.00, 0.00, 0.38)", "10.000", "22.000", "6", "0", "-"],
     ]
 
 

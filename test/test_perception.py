@@ -277,13 +277,19 @@ def test_erosion_removes_mask_bleed_onto_far_background():
     assert np.max(np.abs(np.array(bled[0].bbox_max) - high)) > 0.5
 
 
-def test_erosion_can_turn_a_small_mask_tiny():
+def test_erosion_never_erases_a_thin_object():
+    """Erosion would leave 32 of 60 pixels (< min_mask_pixels): the un-eroded mask is used instead, so a
+    thin object (a bottle a few pixels wide) is still observed; a mask tiny even before erosion is dropped."""
     depth, mask = plane_frame(z=2.0, u0=0, u1=10, v0=100, v1=106)  # 60 pixels, 32 after erosion
     kept, _ = extract(depth, mask, config=dataclasses.replace(NO_DENOISE, min_mask_pixels=50))
     eroded, drops = extract(
         depth, mask, config=dataclasses.replace(NO_DENOISE, min_mask_pixels=50, mask_erosion_px=1)
     )
-    assert len(kept) == 1 and eroded == [] and drops == {"empty_mask": 0, "tiny_mask": 1, "denoised_empty": 0}
+    assert len(kept) == 1 and len(eroded) == 1
+    assert drops == {"empty_mask": 0, "tiny_mask": 0, "denoised_empty": 0}
+    assert eroded[0].n_points == kept[0].n_points == 60
+    tiny, drops = extract(depth, mask, config=dataclasses.replace(NO_DENOISE, min_mask_pixels=61, mask_erosion_px=1))
+    assert tiny == [] and drops == {"empty_mask": 0, "tiny_mask": 1, "denoised_empty": 0}
 
 
 # -------------------------------------------------------------------------------------------- outliers

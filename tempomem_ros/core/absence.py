@@ -33,6 +33,7 @@ class ViewGeometry:
     height: int
     max_range: float
     depth: np.ndarray | None  # coarse HxW metres; NaN/<=0 unknown
+    min_object_pixels: int = 0
 
 
 def visible_fraction(view: ViewGeometry, bmin, bmax, cfg: AbsenceConfig) -> float:
@@ -41,6 +42,12 @@ def visible_fraction(view: ViewGeometry, bmin, bmax, cfg: AbsenceConfig) -> floa
 
 
 _SIGNS = np.array([[sx, sy, sz] for sx in (-1, 1) for sy in (-1, 1) for sz in (-1, 1)], float)
+
+
+def min_projected_px(view: ViewGeometry, cfg: AbsenceConfig) -> float:
+    """Smallest projected box (full-resolution pixels) that counts: the configured floor, or
+    detectable_factor x the smallest instance the pipeline reports, whichever is larger."""
+    return max(cfg.min_projected_px, cfg.detectable_factor * float(view.min_object_pixels))
 
 
 def visible_fractions(view: ViewGeometry, bmins: np.ndarray, bmaxs: np.ndarray, cfg: AbsenceConfig) -> np.ndarray:
@@ -72,7 +79,7 @@ def visible_fractions(view: ViewGeometry, bmins: np.ndarray, bmaxs: np.ndarray, 
         v = view.fy * cam[..., 1] / z + view.cy
     m = cfg.image_margin_px
     ok = (z > cfg.min_range) & (z <= view.max_range) & (u >= m) & (u <= view.width - m) & (v >= m) \
-        & (v <= view.height - m) & (area >= cfg.min_projected_px)[:, None]
+        & (v <= view.height - m) & (area >= min_projected_px(view, cfg))[:, None]
     dh, dw = view.depth.shape
     col = np.clip((np.where(ok, u, 0) * (dw / float(view.width))).astype(int), 0, dw - 1)
     row = np.clip((np.where(ok, v, 0) * (dh / float(view.height))).astype(int), 0, dh - 1)

@@ -49,8 +49,9 @@ class AbsenceConfig:
     occlusion_tolerance: float = 0.05    # metres: a surface nearer than the object's front - tol occludes it
     image_margin_px: float = 4.0         # projected samples must be this far inside the image
     min_visible_fraction: float = 0.6    # of the object's sample points that must be visible
-    min_projected_px: float = 300.0      # projected box area (full-resolution px): smaller ones are often dropped
-                                         # by the segmenter or the perception (tiny masks), so never missed
+    min_projected_px: float = 100.0      # projected box area floor (full-resolution px): smaller ones are often
+                                         # dropped by the segmenter or the perception, so never missed
+    detectable_factor: float = 4.0       # ... and at least this x the view's min_object_pixels
 
 
 @dataclass(frozen=True)
@@ -190,6 +191,7 @@ def validate(cfg: MemoryConfig) -> None:
     _require(a.occlusion_tolerance >= 0, "absence.occlusion_tolerance must be >= 0")
     _require(0 < a.min_visible_fraction <= 1, "absence.min_visible_fraction must be in (0, 1]")
     _require(a.min_projected_px >= 0, "absence.min_projected_px must be >= 0")
+    _require(a.detectable_factor >= 0, "absence.detectable_factor must be >= 0")
     r = cfg.rejection
     _require(r.cell_size > 0, "rejection.cell_size must be > 0")
     _require(r.promote_mass > 0 and r.promote_count >= 1, "rejection.promote_* must be positive")

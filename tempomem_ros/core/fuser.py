@@ -425,7 +425,7 @@ class FusionMixin:
             depth = np.frombuffer(frame["depth"], dtype=np.float32).reshape(frame["depth_h"], frame["depth_w"])
         pose = np.frombuffer(frame["pose"], dtype=np.float64).reshape(4, 4)
         view = ViewGeometry(pose, frame["fx"], frame["fy"], frame["cx"], frame["cy"], frame["width"],
-                            frame["height"], frame["max_range"], depth)
+                            frame["height"], frame["max_range"], depth, int(frame["min_object_pixels"] or 0))
         if depth is None:
             return
         lo, hi = frustum_aabb(pose, view.fx, view.fy, view.cx, view.cy, view.width, view.height, view.max_range)

@@ -270,19 +270,20 @@ class Memory(FusionMixin, RelationStoreMixin, QueryMixin, TemporalMixin, Mainten
                 raise InvalidInputError("an empty frame needs a stamp (view.stamp or stamp=)")
         stamp = validation.finite_number(stamp, "stamp")
         now = self._wall()
-        view_cols: tuple = (0, None, None, None, None, None, None, None, None, None, None, None)
+        view_cols: tuple = (0, None, None, None, None, None, None, None, None, None, None, None, 0)
         if view is not None:
             depth = None if view.depth is None else np.ascontiguousarray(view.depth, dtype=np.float32)
             view_cols = (1, np.asarray(view.pose, dtype=np.float64).tobytes(), float(view.fx), float(view.fy),
                          float(view.cx), float(view.cy), int(view.width), int(view.height),
                          float(view.max_range), None if depth is None else depth.tobytes(),
-                         None if depth is None else depth.shape[0], None if depth is None else depth.shape[1])
+                         None if depth is None else depth.shape[0], None if depth is None else depth.shape[1],
+                         int(view.min_object_pixels))
         max_len = self.config.max_label_length
         self._begin()
         try:
             cur = self._conn.execute(
                 "INSERT INTO frames (stamp, recorded_at, has_view, pose, fx, fy, cx, cy, width, height, max_range, "
-                "depth, depth_h, depth_w, n_observations) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                "depth, depth_h, depth_w, min_object_pixels, n_observations) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 (stamp, now, *view_cols, len(observations)))
             frame_id = cur.lastrowid
             ids = []

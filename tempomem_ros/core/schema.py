@@ -36,7 +36,7 @@ SCHEMA_V1 = [
         status TEXT NOT NULL DEFAULT 'pending',
         has_view INTEGER NOT NULL DEFAULT 0,
         pose BLOB, fx REAL, fy REAL, cx REAL, cy REAL, width INTEGER, height INTEGER, max_range REAL,
-        depth BLOB, depth_h INTEGER, depth_w INTEGER,
+        depth BLOB, depth_h INTEGER, depth_w INTEGER, min_object_pixels INTEGER NOT NULL DEFAULT 0,
         n_observations INTEGER NOT NULL DEFAULT 0,
         n_misses INTEGER NOT NULL DEFAULT 0)""",
     "CREATE INDEX IF NOT EXISTS frames_pending ON frames(status, stamp, id)",

@@ -78,6 +78,7 @@ class CameraView:
     max_range: float
     depth: np.ndarray | None = None
     stamp: float | None = None
+    min_object_pixels: int = 0  # smallest instance the pipeline reports (0 = unknown)
 
 
 @dataclass(frozen=True)

@@ -106,3 +106,6 @@ def camera_view(view) -> None:
             raise InvalidInputError("view.depth must not be larger than the image")
     if view.stamp is not None:
         finite_number(view.stamp, "view.stamp")
+    mop = view.min_object_pixels
+    if isinstance(mop, bool) or not isinstance(mop, (int, np.integer)) or mop < 0:
+        raise InvalidInputError("view.min_object_pixels must be a non-negative integer")

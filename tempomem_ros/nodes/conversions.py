@@ -275,6 +275,7 @@ def camera_view(view, stamp: float) -> CameraView | None:
         max_range=float(view.max_range),
         depth=depth_image(view.depth),
         stamp=stamp,
+        min_object_pixels=int(view.min_object_pixels),
     )
 
 

@@ -424,7 +424,8 @@ class PerceptionNode(Node):
             config=self.config,
         )
         view = make_camera_view(
-            depth, intrinsics, T, self.config.view_max_range, self.config.view_scale, stamp
+            depth, intrinsics, T, self.config.view_max_range, self.config.view_scale, stamp,
+            min_object_pixels=self.config.min_mask_pixels
         )
         for reason, count in drops.items():
             self.instance_drops[reason] += count
@@ -536,6 +537,7 @@ class PerceptionNode(Node):
         msg.depth.height, msg.depth.width, msg.depth.encoding = raw.height, raw.width, raw.encoding
         msg.depth.is_bigendian, msg.depth.step, msg.depth.data = 0, raw.step, raw.data
         msg.depth_scale = float(self.config.view_scale)
+        msg.min_object_pixels = int(view.min_object_pixels)
         return msg
 
     # ------------------------------------------------------------------------------- drops and health

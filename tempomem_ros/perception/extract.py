@@ -109,6 +109,17 @@ def _check_instances(ids, labels, confidences, features):
     return id_arr, list(labels), conf, feats
 
 
+def _select_by_id(flat_mask: np.ndarray, valid: np.ndarray, id_arr: np.ndarray):
+    """Valid pixel indices grouped by instance id: (pixels, starts, ends), one slice per id of id_arr."""
+    selected = np.flatnonzero(valid & (flat_mask != 0))
+    selected_ids = flat_mask[selected]
+    order = np.argsort(selected_ids, kind="stable")  # stable: pixels stay in row-major order per id
+    selected = selected[order]
+    selected_ids = selected_ids[order]
+    return (selected, np.searchsorted(selected_ids, id_arr, side="left"),
+            np.searchsorted(selected_ids, id_arr, side="right"))
+
+
 def erode_mask(mask: np.ndarray, pixels: int) -> np.ndarray:
     """Shrink every instance by ``pixels``: a pixel survives only if its 3x3 neighbourhood has its id.
 
@@ -184,15 +195,9 @@ def extract_observations(
     with np.errstate(invalid="ignore"):
         valid = (flat_depth > config.min_depth) & (flat_depth <= config.max_depth)  # False for NaN
     pixel_counts = np.bincount(flat_mask, minlength=_MAX_ID + 1)  # before erosion: tells empty from tiny
+    uneroded = _select_by_id(flat_mask, valid, id_arr)
     if config.mask_erosion_px:
-        flat_mask = erode_mask(mask, config.mask_erosion_px).reshape(-1)
-    selected = np.flatnonzero(valid & (flat_mask != 0))
-    selected_ids = flat_mask[selected]
-    order = np.argsort(selected_ids, kind="stable")  # stable: pixels stay in row-major order per id
-    selected = selected[order]
-    selected_ids = selected_ids[order]
-    starts = np.searchsorted(selected_ids, id_arr, side="left")
-    ends = np.searchsorted(selected_ids, id_arr, side="right")
+        eroded = _select_by_id(erode_mask(mask, config.mask_erosion_px).reshape(-1), valid, id_arr)
 
     width = intrinsics.width
     R, t = T[:3, :3], T[:3, 3]
@@ -200,17 +205,20 @@ def extract_observations(
         if pixel_counts[instance_id] == 0:
             drops["empty_mask"] += 1
             continue
-        if ends[i] - starts[i] < config.min_mask_pixels:
+        sel, lo, hi = uneroded
+        if config.mask_erosion_px and eroded[2][i] - eroded[1][i] >= config.min_mask_pixels:
+            sel, lo, hi = eroded  # erosion peels the bleed ring, unless it would erase a thin object
+        if hi[i] - lo[i] < config.min_mask_pixels:
             drops["tiny_mask"] += 1
             continue
-        pixels = _even_subsample(selected[starts[i] : ends[i]], config.max_points_per_instance)
+        pixels = _even_subsample(sel[lo[i] : hi[i]], config.max_points_per_instance)
         z = flat_depth[pixels].astype(np.float64)
         u = (pixels % width).astype(np.float64)
         v = (pixels // width).astype(np.float64)
         # 3 x N layout throughout: numpy reduces contiguous rows far faster than (N, 3) columns.
         cam = np.stack(((u - intrinsics.cx) * z / intrinsics.fx, (v - intrinsics.cy) * z / intrinsics.fy, z))
         # Footprint of the sampled pixels, scaled back up to all valid pixels of the instance.
-        pixel_area = float(np.dot(z, z)) / (intrinsics.fx * intrinsics.fy) * (ends[i] - starts[i]) / z.size
+        pixel_area = float(np.dot(z, z)) / (intrinsics.fx * intrinsics.fy) * (hi[i] - lo[i]) / z.size
         cam = cam[:, inlier_mask(cam.T, config, pixel_area)]
         if cam.shape[1] == 0:
             drops["denoised_empty"] += 1

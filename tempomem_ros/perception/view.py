@@ -53,6 +53,7 @@ def make_camera_view(
     max_range: float,
     scale: float = 0.125,
     stamp: float | None = None,
+    min_object_pixels: int = 0,
 ) -> CameraView:
     """CameraView with the full-resolution intrinsics and depth min-pooled by 1/scale (an integer)."""
     if not isinstance(intrinsics, Intrinsics):
@@ -82,4 +83,5 @@ def make_camera_view(
         max_range=float(max_range),
         depth=min_pool_depth(depth, block),
         stamp=None if stamp is None else float(stamp),
+        min_object_pixels=int(min_object_pixels),
     )

@@ -64,7 +64,8 @@ def run_offline(bag_path, store_path: str, *, embedding_dim: int = 32, memory_co
         stamp = frame["stamp_ns"] / 1e9
         obs, _ = extract_observations(depth, mask, ids, list(inst.labels), [float(c) for c in inst.confidences],
                                       intr, T, stamp, features=feats, config=pcfg)
-        view = make_camera_view(depth, intr, T, pcfg.view_max_range, scale=pcfg.view_scale, stamp=stamp)
+        view = make_camera_view(depth, intr, T, pcfg.view_max_range, scale=pcfg.view_scale, stamp=stamp,
+                                min_object_pixels=pcfg.min_mask_pixels)
         mem.add(obs, view, stamp=stamp)
         if (n + 1) % commit_every == 0:
             mem.commit()
