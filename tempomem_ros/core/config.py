@@ -38,7 +38,8 @@ class IdentityConfig:
     feature_threshold: float = 0.80      # cosine between features, when both sides have one
     min_gap_s: float = 2.0               # object unseen for at least this long before it may "move"
     scan_limit: int = 50                 # more same-label objects than this: only missing ones may move
-    extend_factor: float = 1.0           # unique object within this x its extent: same object, not a move
+    extend_factor: float = 2.0           # unique object within this x its extent: same object, not a move ...
+    extend_min_extent: float = 0.25      # ... for objects at least this large (m): small ones are seen whole
 
 
 @dataclass(frozen=True)
@@ -184,6 +185,7 @@ def validate(cfg: MemoryConfig) -> None:
     _require(i.min_gap_s >= 0, "identity.min_gap_s must be >= 0")
     _require(i.scan_limit >= 1, "identity.scan_limit must be >= 1")
     _require(i.extend_factor >= 0, "identity.extend_factor must be >= 0")
+    _require(i.extend_min_extent >= 0, "identity.extend_min_extent must be >= 0")
     a = cfg.absence
     _require(a.misses_to_remove >= 1, "absence.misses_to_remove must be >= 1")
     _require(a.min_absence_s >= 0, "absence.min_absence_s must be >= 0")

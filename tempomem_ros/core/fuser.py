@@ -268,9 +268,10 @@ class FusionMixin:
     def _identity_candidate(self, it: StagedObs, matched: set[int]):
         """(object, "extend" | "move") that this unmatched observation re-identifies, or (None, None).
 
-        "extend": the only object of this identity lies within one of its own extents of the observation
-        (gap between the boxes <= its largest extent): a view of another part of the same large object
-        that scored too low to merge (a table seen end-on after its other half) is merged, not a move.
+        "extend": the only object of this identity is large (extent >= identity.extend_min_extent) and lies
+        within extend_factor x its largest extent of the observation: a view of another part of the same
+        large object that scored too low to merge (a table seen end-on after its other half) is merged, not
+        a move. Small objects are seen whole, so for them a sighting elsewhere is a move.
         "move": see the module docstring.
         """
         icfg = self.config.identity
@@ -285,8 +286,9 @@ class FusionMixin:
         if unique and same[0][0]["id"] not in matched:
             r = same[0][0]
             lo, hi = (r["min_x"], r["min_y"], r["min_z"]), (r["max_x"], r["max_y"], r["max_z"])
-            extent = max(h - lo_ for lo_, h in zip(lo, hi))
-            if box_gap(it.bmin, it.bmax, lo, hi) <= icfg.extend_factor * extent:
+            # the larger of the two: the object may so far be known from a small partial view only
+            extent = max(max(h - lo_ for lo_, h in zip(lo, hi)), float(np.max(it.bmax - it.bmin)))
+            if extent >= icfg.extend_min_extent and box_gap(it.bmin, it.bmax, lo, hi) <= icfg.extend_factor * extent:
                 return r, "extend"
         eligible = []
         for r, cos in same:
