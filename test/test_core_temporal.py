@@ -332,3 +332,27 @@ def test_activity_questions_route_to_semantic_with_the_whole_question(mem):
     for q in ("where can I sit", "what can I use to cut bread"):
         ans = mem.ask(q)
         assert (ans.understood, ans.operator, ans.arguments["text"]) == (True, "semantic", q.lower())
+
+
+def test_misses_from_visits_apart_do_not_add_up(mem):
+    mem.add([box_obs("mug", A, stamp=0)], view(0, A, DA + 0.04))
+    mem.add([], view(10, A, DA + 1.0))             # one stray miss in this visit ...
+    mem.add([], view(600, A, DA + 1.0))            # ... and two in the next: not three in a row
+    mem.add([], view(600.5, A, DA + 1.0))
+    mem.commit()
+    assert mem.objects()[0].state == "present"
+    mem.add([], view(601.5, A, DA + 1.0))          # the third miss of this look
+    mem.commit()
+    assert mem.objects()[0].state == "missing"
+    assert [(e.kind, e.stamp) for e in mem.changes()] == [("appeared", 0.0), ("removed", 600.0)]
+
+
+def test_a_missing_object_seen_close_to_its_old_place_moved(mem):
+    mem.add([box_obs("mug", A, stamp=0)], view(0, A, DA + 0.04))
+    for i in range(3):
+        mem.add([], view(10 + i, A, DA + 1.0))
+    near = (A[0], A[1] + 0.15, A[2])  # still a fusion candidate of the old box, but 15 cm away
+    mem.add([box_obs("mug", near, stamp=40)])
+    mem.commit()
+    assert [e.kind for e in mem.changes()] == ["appeared", "removed", "moved"]
+    assert mem.get(1).n_moves == 1

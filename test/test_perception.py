@@ -730,3 +730,12 @@ def test_synchronizer_rejects_bad_setup():
         StampSynchronizer(["a"], -1)
     with pytest.raises(ConfigError, match="unknown stream"):
         StampSynchronizer(["a"], 0).add("b", 0, None)
+
+
+def test_far_object_is_not_rebuilt_from_its_bleed_pixels():
+    """A 6x10 mask whose object lies beyond max_depth, with valid depth only on a 1-pixel bleed border
+    (a door frame in front): erosion removes the border and the object is dropped, not placed on the frame."""
+    depth, mask = plane_frame(z=2.0, u0=0, u1=10, v0=100, v1=106)
+    depth[101:105, 1:9] = 9.0  # the object itself: beyond max_depth (6 m)
+    obs, drops = extract(depth, mask, config=dataclasses.replace(NO_DENOISE, min_mask_pixels=20, mask_erosion_px=1))
+    assert obs == [] and drops == {"empty_mask": 0, "tiny_mask": 1, "denoised_empty": 0}

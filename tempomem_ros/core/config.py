@@ -40,12 +40,14 @@ class IdentityConfig:
     scan_limit: int = 50                 # more same-label objects than this: only missing ones may move
     extend_factor: float = 2.0           # unique object within this x its extent: same object, not a move ...
     extend_min_extent: float = 0.25      # ... for objects at least this large (m): small ones are seen whole
+    same_place_distance: float = 0.10    # a missing object re-seen within this (or half its size): reappeared
 
 
 @dataclass(frozen=True)
 class AbsenceConfig:
     misses_to_remove: int = 3            # N misses ...
     min_absence_s: float = 1.0           # ... spread over at least T seconds
+    max_miss_gap_s: float = 30.0         # a miss this long after the previous one starts the count anew
     min_range: float = 0.2               # metres: nearer than this the segmenter is not trusted
     occlusion_tolerance: float = 0.05    # metres: a surface nearer than the object's front - tol occludes it
     image_margin_px: float = 4.0         # projected samples must be this far inside the image
@@ -186,9 +188,11 @@ def validate(cfg: MemoryConfig) -> None:
     _require(i.scan_limit >= 1, "identity.scan_limit must be >= 1")
     _require(i.extend_factor >= 0, "identity.extend_factor must be >= 0")
     _require(i.extend_min_extent >= 0, "identity.extend_min_extent must be >= 0")
+    _require(i.same_place_distance >= 0, "identity.same_place_distance must be >= 0")
     a = cfg.absence
     _require(a.misses_to_remove >= 1, "absence.misses_to_remove must be >= 1")
     _require(a.min_absence_s >= 0, "absence.min_absence_s must be >= 0")
+    _require(a.max_miss_gap_s > 0, "absence.max_miss_gap_s must be > 0")
     _require(a.min_range >= 0, "absence.min_range must be >= 0")
     _require(a.occlusion_tolerance >= 0, "absence.occlusion_tolerance must be >= 0")
     _require(0 < a.min_visible_fraction <= 1, "absence.min_visible_fraction must be in (0, 1]")

@@ -123,7 +123,11 @@ class FusionMixin:
         for it in items:
             if it.id in obs_to_obj:
                 cid, sc = obs_to_obj[it.id]
-                self._merge(it, cand_rows[cid], sc, counters, touched)
+                obj = cand_rows[cid]
+                if obj["state"] == "missing" and not self._same_place(it, obj):
+                    self._move(it, obj, counters, touched)  # its place was seen empty; now it is nearby
+                else:
+                    self._merge(it, obj, sc, counters, touched)
         for it in items:
             if it.id in obs_to_obj:
                 continue
@@ -209,7 +213,7 @@ class FusionMixin:
             "UPDATE objects SET cx=?, cy=?, cz=?, mx=?, my=?, mz=?, zt=?, zb=?, min_x=?, min_y=?, min_z=?, max_x=?, "
             "max_y=?, max_z=?, weight=?, ext_x=?, ext_y=?, ext_z=?, feature=?, feature_weight=?, confidence=?, "
             "base_confidence=?, first_seen=MIN(first_seen, ?), last_seen=MAX(last_seen, ?), n_observations=n_observations+1, "
-            "misses=0, first_miss=NULL, state='present', vec_dirty=MAX(vec_dirty, ?) WHERE id=?",
+            "misses=0, first_miss=NULL, last_miss=NULL, state='present', vec_dirty=MAX(vec_dirty, ?) WHERE id=?",
             (*center, *mean, zt, zb, *lo, *hi, weight, *ext, feature_to_blob(feature), fweight, base, base, it.stamp,
              it.stamp, int(it.feature is not None or reappeared), obj["id"]))
         self._update_rtree(obj["id"], lo, hi)
@@ -264,6 +268,14 @@ class FusionMixin:
             self._n_active += 1
         touched.add(object_id)
         return object_id
+
+    def _same_place(self, it: StagedObs, obj) -> bool:
+        """Whether a sighting of a missing object is at its last place (a reappearance) rather than
+        near it (a move): centroid within identity.same_place_distance, or half the object's extent."""
+        c = box_center((obj["min_x"], obj["min_y"], obj["min_z"]), (obj["max_x"], obj["max_y"], obj["max_z"]))
+        extent = max(obj["max_x"] - obj["min_x"], obj["max_y"] - obj["min_y"], obj["max_z"] - obj["min_z"])
+        limit = max(self.config.identity.same_place_distance, 0.5 * extent)
+        return float(np.linalg.norm(np.asarray(box_center(it.bmin, it.bmax)) - np.asarray(c))) <= limit
 
     def _identity_candidate(self, it: StagedObs, matched: set[int]):
         """(object, "extend" | "move") that this unmatched observation re-identifies, or (None, None).
@@ -337,7 +349,7 @@ class FusionMixin:
             "UPDATE objects SET cx=?, cy=?, cz=?, mx=?, my=?, mz=?, zt=?, zb=?, min_x=?, min_y=?, min_z=?, max_x=?, "
             "max_y=?, max_z=?, weight=?, ext_x=?, ext_y=?, ext_z=?, feature=?, feature_weight=?, confidence=?, "
             "base_confidence=?, last_seen=MAX(last_seen, ?), n_observations=n_observations+1, n_moves=n_moves+1, misses=0, "
-            "first_miss=NULL, state='present', vec_dirty=1 WHERE id=?",
+            "first_miss=NULL, last_miss=NULL, state='present', vec_dirty=1 WHERE id=?",
             (*box_center(it.bmin, it.bmax), *it.center, float(it.bmax[2]), float(it.bmin[2]), *it.bmin, *it.bmax, w,
              *ext, feature_to_blob(feature),
              fweight, base, base,
@@ -447,10 +459,13 @@ class FusionMixin:
             self._conn.execute(
                 "INSERT INTO misses (object_id, frame_id, placement_id, stamp, visible_fraction) VALUES (?,?,?,?,?)",
                 (obj["id"], frame["id"], placement_id, stamp, frac))
-            first_miss = stamp if obj["first_miss"] is None else min(float(obj["first_miss"]), stamp)
-            misses = int(obj["misses"]) + 1
-            self._conn.execute("UPDATE objects SET misses=?, first_miss=? WHERE id=?",
-                               (misses, first_miss, obj["id"]))
+            misses, first_miss = int(obj["misses"]), obj["first_miss"]
+            if first_miss is not None and stamp - float(obj["last_miss"] or first_miss) > acfg.max_miss_gap_s:
+                misses, first_miss = 0, None  # stale: absence evidence must come from one look, not from visits apart
+            first_miss = stamp if first_miss is None else min(float(first_miss), stamp)
+            misses += 1
+            self._conn.execute("UPDATE objects SET misses=?, first_miss=?, last_miss=? WHERE id=?",
+                               (misses, first_miss, stamp, obj["id"]))
             if misses >= acfg.misses_to_remove and stamp - first_miss >= acfg.min_absence_s - 1e-9:
                 self._remove(obj, first_miss, stamp, misses, counters, touched)
         counters.misses += n_misses

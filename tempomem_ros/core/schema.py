@@ -84,6 +84,7 @@ SCHEMA_V1 = [
         n_moves INTEGER NOT NULL DEFAULT 0,
         misses INTEGER NOT NULL DEFAULT 0,
         first_miss REAL,
+        last_miss REAL,
         region_id INTEGER NOT NULL DEFAULT 0,
         placement_id INTEGER,
         vec_dirty INTEGER NOT NULL DEFAULT 1,

@@ -206,8 +206,12 @@ def extract_observations(
             drops["empty_mask"] += 1
             continue
         sel, lo, hi = uneroded
-        if config.mask_erosion_px and eroded[2][i] - eroded[1][i] >= config.min_mask_pixels:
-            sel, lo, hi = eroded  # erosion peels the bleed ring, unless it would erase a thin object
+        if config.mask_erosion_px and (eroded[2][i] - eroded[1][i] >= config.min_mask_pixels
+                                       or 2 * (hi[i] - lo[i]) < pixel_counts[instance_id]):
+            # Erosion peels the bleed ring, unless it would erase a thin object. Not when most of the mask
+            # has no valid depth (an object beyond max_depth, seen through a doorway): its few valid
+            # pixels are then the bleed onto nearer surfaces, not the object.
+            sel, lo, hi = eroded
         if hi[i] - lo[i] < config.min_mask_pixels:
             drops["tiny_mask"] += 1
             continue
