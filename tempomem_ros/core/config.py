@@ -39,7 +39,7 @@ class IdentityConfig:
     min_gap_s: float = 2.0               # object unseen for at least this long before it may "move"
     scan_limit: int = 50                 # more same-label objects than this: only missing ones may move
     extend_factor: float = 2.0           # unique object within this x its extent: same object, not a move ...
-    extend_min_extent: float = 0.25      # ... for objects at least this large (m): small ones are seen whole
+    extend_min_extent: float = 0.35      # ... for objects at least this large (m): small ones are seen whole
     same_place_distance: float = 0.10    # a missing object re-seen within this (or half its size): reappeared
 
 
