@@ -356,3 +356,12 @@ def test_a_missing_object_seen_close_to_its_old_place_moved(mem):
     mem.commit()
     assert [e.kind for e in mem.changes()] == ["appeared", "removed", "moved"]
     assert mem.get(1).n_moves == 1
+
+
+def test_what_changed_leaves_out_relabellings(mem):
+    mem.add([box_obs("cup", A, stamp=0, conf=0.5)])
+    for i in range(3):
+        mem.add([box_obs("mug", A, stamp=10 + i, conf=0.9)])
+    mem.commit()
+    assert [e.kind for e in mem.changes()] == ["appeared", "relabelled"]
+    assert [e.kind for e in mem.ask("what changed").events] == ["appeared"]

@@ -270,7 +270,9 @@ class TemporalMixin:
         if op in OPERATORS:
             return self.temporal(op, label=a["label"], t=a.get("t"), now=now)
         if op == "changes":
-            events = self.changes(a["since"], a["until"])
+            # What changed in the world: a relabelling is the memory correcting its belief (a cup first
+            # taken for a mug), so the question leaves it out; Memory.changes() still lists it.
+            events = [e for e in self.changes(a["since"], a["until"]) if e.kind != "relabelled"]
             if not events:
                 text = "Nothing changed in that time." if a["since"] is not None else "Nothing has changed."
             else:
