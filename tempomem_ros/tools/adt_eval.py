@@ -44,11 +44,9 @@ import argparse
 import dataclasses
 import json
 import math
-import os
 import statistics
 import sys
 import tempfile
-import threading
 import time
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
@@ -641,97 +639,28 @@ def run_offline(data_dir: Path, workdir: Path, overrides: Mapping[str, object] |
 def run_nodes(data_dir: Path, workdir: Path, overrides: Mapping[str, object] | None = None,
               wait_limit_s: float = WAIT_LIMIT_S) -> RunResult:
     """The real path: bag -> replay_bag -> perception_node -> memory_node -> store (all in-process)."""
-    os.environ.setdefault("ROS_AUTOMATIC_DISCOVERY_RANGE", "LOCALHOST")  # never multicast off this machine
     try:
-        import rclpy
-        from rclpy.executors import MultiThreadedExecutor
-        from rclpy.parameter import Parameter
-
-        from tempomem_ros.nodes.memory_node import MemoryNode
-        from tempomem_ros.nodes.perception_node import PerceptionNode
+        from tempomem_ros.tools.evaluation.pipeline import NodesPipeline, PipelineError
     except ImportError as exc:
         raise EvalError(f"--mode nodes needs rclpy and the built tempomem_ros interfaces ({exc}); "
                         "--mode offline needs neither") from None
-    from tempomem_ros import topics
-    from tempomem_ros.tools.replay import replay_bag
-
     config = perception_config(overrides)  # fail early, with the dataclass's message, on a bad override
     # ROS parameters are strictly typed: pass each override with the type of the validated config field.
-    node_params = [Parameter(k, value=getattr(config, k)) for k in sorted(overrides or {})]
+    node_params = {k: getattr(config, k) for k in sorted(overrides or {})}
     bag = workdir / "adt_bag"
     converted = adt.convert(data_dir, bag)
     instance_map = adt.read_sidecar(bag)
     store = workdir / "nodes.db"
-    n_frames = converted.frames
-    context = rclpy.Context()
-    rclpy.init(context=context)
-    perception = memory = player = executor = thread = None
     t0 = time.perf_counter()
     try:
-        perception = PerceptionNode(context=context, parameter_overrides=node_params)
-        memory = MemoryNode(context=context, parameter_overrides=[
-            Parameter("store_path", value=str(store)), Parameter("commit_rate_hz", value=COMMIT_RATE_HZ),
-            Parameter("embedding_dim", value=EMBEDDING_DIM), Parameter("publish_markers", value=False)])
-        if not memory.autostart_ok:
-            raise EvalError(f"memory_node failed to start: {memory.counters.last_error}")
-        player = rclpy.create_node("adt_eval_player", context=context)
-        executor = MultiThreadedExecutor(num_threads=4, context=context)
-        for node in (perception, memory, player):
-            executor.add_node(node)
-        thread = threading.Thread(target=executor.spin, daemon=True)
-        thread.start()
-        played = [topics.CAMERA_INFO, topics.DEPTH, topics.INSTANCES, topics.POSE]  # colour: no subscriber
-        stats = replay_bag(bag, player, rate=0.0, topics=played, wait_subscribers=10.0, gap=0.02)
-        if not stats.subscribers_ready:
-            raise EvalError("the perception node did not subscribe to every replayed topic within 10 s")
-
-        def done_perceiving() -> bool:  # published or dropped: a frame being processed counts as neither
-            return perception.counters["frames_published"] + sum(perception.drops.values()) >= n_frames
-
-        _wait(done_perceiving, wait_limit_s, "the perception node to process every frame",
-              lambda: f"counters {dict(perception.counters)}, drops "
-                      f"{ {k: v for k, v in perception.drops.items() if v} }")
-        published = perception.counters["frames_published"]
-        if published != n_frames:
-            drops = {k: v for k, v in perception.drops.items() if v}
-            raise EvalError(f"the perception node published {published} of {n_frames} frames (drops: {drops})")
-        _wait(lambda: memory.counters.handled >= published, wait_limit_s, "the memory node to receive every frame")
-        _wait(lambda: memory.writer is not None and memory.writer.pending() == 0, wait_limit_s,
-              "the memory node to fuse every frame")
-        info = {"replayed": dict(sorted(stats.per_topic.items())),
-                "perception": dict(perception.counters),
-                "instance_drops": dict(sorted(perception.instance_drops.items())),
-                "memory_staged_frames": memory.counters.staged_frames,
-                "memory_dropped": dict(memory.counters.dropped), "commits": memory.counters.commits}
-        if memory.counters.staged_frames != n_frames:
-            raise EvalError(f"the memory node staged {memory.counters.staged_frames} of {n_frames} frames "
-                            f"(dropped: {dict(memory.counters.dropped)}; {memory.counters.last_error})")
-    finally:
-        if executor is not None:
-            executor.shutdown()
-        if thread is not None:
-            thread.join(timeout=10.0)
-        if memory is not None:
-            memory.trigger_shutdown()   # closes the store (fuses anything still staged)
-            memory.close_store()
-            memory.destroy_node()
-        for node in (perception, player):
-            if node is not None:
-                node.destroy_node()
-        context.try_shutdown()
+        with NodesPipeline(store, perception_params=node_params, wait_limit_s=wait_limit_s,
+                           memory_params={"commit_rate_hz": COMMIT_RATE_HZ, "embedding_dim": EMBEDDING_DIM}) as pipe:
+            info = pipe.replay(bag, converted.frames)
+            info["instance_drops"] = dict(sorted(pipe.perception.instance_drops.items()))
+    except PipelineError as exc:
+        raise EvalError(str(exc)) from None
     wall = time.perf_counter() - t0
-    return RunResult("nodes", read_store(store, instance_map), n_frames, wall, info)
-
-
-def _wait(condition, limit_s: float, what: str, state=None) -> None:
-    """Poll ``condition`` every 10 ms; the limit only bounds a hang and raises a clear error that says
-    what was awaited and (``state()``) how far it got."""
-    deadline = time.monotonic() + limit_s
-    while not condition():
-        if time.monotonic() > deadline:
-            detail = f" ({state()})" if state is not None else ""
-            raise EvalError(f"timed out after {limit_s:.0f} s waiting for {what}{detail}")
-        time.sleep(0.01)
+    return RunResult("nodes", read_store(store, instance_map), converted.frames, wall, info)
 
 
 def evaluate(data: str | Path | None = None, mode: str = "offline",
