@@ -190,7 +190,7 @@ SERVICES = (
 
 def run(args) -> int:
     import rclpy
-    from rclpy.executors import MultiThreadedExecutor
+    from rclpy.executors import SingleThreadedExecutor
     from rclpy.qos import QoSProfile, ReliabilityPolicy
 
     from tempomem_ros import topics
@@ -215,7 +215,9 @@ def run(args) -> int:
     proc = subprocess.Popen(node_cmd)
     rclpy.init()
     bench = rclpy.create_node("bench_services")
-    executor = MultiThreadedExecutor(num_threads=2)
+    # The client side spins one thread: rclpy's MultiThreadedExecutor busy-waits on occupied callback
+    # groups, which here added the client's own stalls to the measured service latency.
+    executor = SingleThreadedExecutor()
     executor.add_node(bench)
     spinner = threading.Thread(target=executor.spin, daemon=True)
     spinner.start()
