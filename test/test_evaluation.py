@@ -128,6 +128,9 @@ def test_short_scene_through_the_nodes_meets_the_floors(tmp_path):
     assert s["duplicate_rate"] <= 0.02
     assert s["moved_f1"] >= 0.9 and s["removed_f1"] >= 0.9
     assert s["false_removal_rate"] <= 0.02
-    for key, value in s.items():
-        if key.startswith("q:"):
-            assert value >= 0.9, key
+    kinds = [key for key in s if key.startswith("q:")]
+    assert len(kinds) >= 5  # current, previous, history, count_moves, last_seen, as_of, changes, on, near, within
+    for key in kinds:
+        assert s[key] >= 0.9, key
+    (run,) = result["runs"]
+    assert run["mode"] == "nodes" and run["run"]["memory_staged_frames"] == run["frames"]
