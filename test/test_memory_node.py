@@ -19,6 +19,7 @@ os.environ.setdefault("ROS_DOMAIN_ID", "115")
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 import yaml  # noqa: E402
+from core_helpers import look_at  # noqa: E402
 
 rclpy = pytest.importorskip("rclpy")
 
@@ -45,18 +46,6 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 # ------------------------------------------------------------------------------------------------- builders
-def look_at(eye, target) -> np.ndarray:
-    eye = np.asarray(eye, float)
-    z = np.asarray(target, float) - eye
-    z /= np.linalg.norm(z)
-    x = np.cross(z, np.array([0.0, 0.0, 1.0]))
-    x /= np.linalg.norm(x)
-    y = np.cross(z, x)
-    pose = np.eye(4)
-    pose[:3, 0], pose[:3, 1], pose[:3, 2], pose[:3, 3] = x, y, z, eye
-    return pose
-
-
 def quaternion(R) -> tuple[float, float, float, float]:
     w = math.sqrt(max(0.0, 1.0 + R[0, 0] + R[1, 1] + R[2, 2])) / 2.0
     if w > 1e-6:
