@@ -84,7 +84,8 @@ def main() -> int:
                 answers.append([h.object.id for h in hits])
             results[mode] = answers
             name = "sqlite-vec index" if mode == "on" else "exact numpy path"
-            print(f"semantic() k=10 over {args.objects:,} objects, {name:>16}: median {statistics.median(times):7.2f} ms"
+            median = statistics.median(times)
+            print(f"semantic() k=10 over {args.objects:,} objects, {name:>16}: median {median:7.2f} ms"
                   f"  p95 {np.percentile(times, 95):7.2f} ms  (open/index build {open_s:.1f} s; n={len(times)})")
             m.close()
         same = sum(a == b for a, b in zip(results["on"], results["off"]))

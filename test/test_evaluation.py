@@ -86,7 +86,8 @@ def test_score_changes_matching_and_exclusions():
 
 def test_a_move_reported_as_a_new_object_is_a_miss_and_a_false_appearance():
     gt = _events_gt()
-    events = [ev(1, "appeared", 10, "mug", T0, after=[0, 0, 0]), ev(2, "appeared", 12, "mug", T0 + 100, after=[3, 0, 0])]
+    events = [ev(1, "appeared", 10, "mug", T0, after=[0, 0, 0]),
+              ev(2, "appeared", 12, "mug", T0 + 100, after=[3, 0, 0])]
     s = score_changes(gt, events, T0 + 200)
     assert (s["moved"]["fn"], s["appeared"]["fp"]) == (1, 1)
 

@@ -44,7 +44,7 @@ from tempomem_ros.perception.synthetic import add_depth_noise, bench_scene, look
 from tempomem_ros.perception.view import min_pool_depth
 
 EXACT = 1e-6
-NO_DENOISE = PerceptionConfig(box_trim_percent=0.0, outlier_method="none", max_points_per_instance=0, mask_erosion_px=0)
+NO_DENOISE = PerceptionConfig(outlier_method="none", max_points_per_instance=0, mask_erosion_px=0)
 
 # A non-identity pose: rotated 30 deg about z and -20 deg about x, translated.
 POSE_T = (1.0, -2.0, 0.5)
@@ -139,7 +139,7 @@ def test_ray_cast_boxes_recovered(method, erosion, tolerance):
     T = look_at((0.3, -0.5, 1.5), (2.5, 0.4, 0.4))
     boxes = [((2.0, 0.0, 0.2), (2.4, 0.5, 0.7)), ((2.8, -0.8, 0.0), (3.6, -0.2, 0.9))]
     depth, mask = render_boxes(boxes, intr, T)
-    config = PerceptionConfig(box_trim_percent=0.0, outlier_method=method, mask_erosion_px=erosion)
+    config = PerceptionConfig(outlier_method=method, mask_erosion_px=erosion)
     obs, drops = extract_observations(
         depth, mask, [1, 2], ["box", "crate"], [0.9, 0.8], intr, T, 1.0, config=config
     )
@@ -156,7 +156,7 @@ def test_ray_cast_boxes_with_noise_within_15mm():
     boxes = [((2.0, 0.0, 0.2), (2.4, 0.5, 0.7)), ((2.8, -0.8, 0.0), (3.6, -0.2, 0.9))]
     depth, mask = render_boxes(boxes, intr, T)
     noisy = add_depth_noise(depth, 0.003, seed=3)
-    config = PerceptionConfig(box_trim_percent=0.0, mask_erosion_px=0)  # default statistical denoising; exact masks here
+    config = PerceptionConfig(mask_erosion_px=0)  # default statistical denoising; exact masks here
     obs, _ = extract_observations(noisy, mask, [1, 2], ["a", "b"], [0.9, 0.9], intr, T, 1.0, config=config)
     assert len(obs) == 2
     for o, (low, high) in zip(obs, boxes):
@@ -166,7 +166,7 @@ def test_ray_cast_boxes_with_noise_within_15mm():
 
 def test_subsampling_caps_points_deterministically_and_keeps_extremes_close():
     depth, mask = plane_frame(z=2.0, u0=0, u1=200, v0=0, v1=100)
-    config = PerceptionConfig(box_trim_percent=0.0, outlier_method="none", max_points_per_instance=1000, mask_erosion_px=0)
+    config = PerceptionConfig(outlier_method="none", max_points_per_instance=1000, mask_erosion_px=0)
     a, _ = extract(depth, mask, config=config)
     b, _ = extract(depth, mask, config=config)
     assert a[0].n_points == 1000
@@ -313,7 +313,7 @@ def test_far_outliers_removed_by_denoising_and_present_without(method, use_open3
     raw, _ = extract(depth, mask, T=T, config=NO_DENOISE)
     assert raw[0].bbox_max[2] == pytest.approx(4.5, abs=1e-6)  # present without denoising
     assert raw[0].n_points == 80 * 60
-    config = PerceptionConfig(box_trim_percent=0.0, 
+    config = PerceptionConfig(
         outlier_method=method, use_open3d=use_open3d, max_points_per_instance=0, mask_erosion_px=0
     )
     clean, _ = extract(depth, mask, T=T, config=config)
@@ -683,7 +683,7 @@ def test_config_validation(kwargs):
 
 
 def test_config_coerces_integers_for_float_fields():
-    config = PerceptionConfig(box_trim_percent=0.0, max_depth=4)
+    config = PerceptionConfig(max_depth=4)
     assert isinstance(config.max_depth, float) and config.max_depth == 4.0
 
 

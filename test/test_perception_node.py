@@ -124,7 +124,6 @@ def make_perception(ros_context, ros_executor):
     nodes = []
 
     def _make(**overrides):
-        overrides.setdefault("box_trim_percent", 0.0)  # the tests check exact min/max boxes
         params = [Parameter(name, value=value) for name, value in overrides.items()]
         node = PerceptionNode(context=ros_context, parameter_overrides=params)
         ros_executor.add_node(node)

@@ -212,7 +212,8 @@ class FusionMixin:
         self._conn.execute(
             "UPDATE objects SET cx=?, cy=?, cz=?, mx=?, my=?, mz=?, zt=?, zb=?, min_x=?, min_y=?, min_z=?, max_x=?, "
             "max_y=?, max_z=?, weight=?, ext_x=?, ext_y=?, ext_z=?, feature=?, feature_weight=?, confidence=?, "
-            "base_confidence=?, first_seen=MIN(first_seen, ?), last_seen=MAX(last_seen, ?), n_observations=n_observations+1, "
+            "base_confidence=?, first_seen=MIN(first_seen, ?), last_seen=MAX(last_seen, ?), "
+            "n_observations=n_observations+1, "
             "misses=0, first_miss=NULL, last_miss=NULL, state='present', vec_dirty=MAX(vec_dirty, ?) WHERE id=?",
             (*center, *mean, zt, zb, *lo, *hi, weight, *ext, feature_to_blob(feature), fweight, base, base, it.stamp,
              it.stamp, int(it.feature is not None or reappeared), obj["id"]))
@@ -348,7 +349,8 @@ class FusionMixin:
         self._conn.execute(
             "UPDATE objects SET cx=?, cy=?, cz=?, mx=?, my=?, mz=?, zt=?, zb=?, min_x=?, min_y=?, min_z=?, max_x=?, "
             "max_y=?, max_z=?, weight=?, ext_x=?, ext_y=?, ext_z=?, feature=?, feature_weight=?, confidence=?, "
-            "base_confidence=?, last_seen=MAX(last_seen, ?), n_observations=n_observations+1, n_moves=n_moves+1, misses=0, "
+            "base_confidence=?, last_seen=MAX(last_seen, ?), n_observations=n_observations+1, n_moves=n_moves+1, "
+            "misses=0, "
             "first_miss=NULL, last_miss=NULL, state='present', vec_dirty=1 WHERE id=?",
             (*box_center(it.bmin, it.bmax), *it.center, float(it.bmax[2]), float(it.bmin[2]), *it.bmin, *it.bmax, w,
              *ext, feature_to_blob(feature),

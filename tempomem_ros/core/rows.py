@@ -12,7 +12,8 @@ import numpy as np
 
 from .types import ChangeEventInfo, ObjectInfo, ObservationRecord, PlacementInfo, RegionInfo, RelationInfo
 
-OBJECT_COLS = ("id, label, pinned_label, confidence, base_confidence, cx, cy, cz, mx, my, mz, zt, zb, min_x, min_y, min_z, "
+OBJECT_COLS = ("id, label, pinned_label, confidence, base_confidence, cx, cy, cz, mx, my, mz, zt, zb, "
+               "min_x, min_y, min_z, "
                "max_x, max_y, max_z, weight, ext_x, ext_y, ext_z, feature, feature_weight, state, "
                "first_seen, last_seen, n_observations, n_moves, misses, first_miss, last_miss, region_id, "
                "placement_id")

@@ -141,7 +141,8 @@ class TemporalMixin:
         elif operator == "previous":
             older = [p for p in pls if not p.current]
             if not older:
-                out["text"] = f"The {label} has not moved: it has been at {where(pls[-1])} since {fmt_time(pls[0].t_from)}."
+                out["text"] = (f"The {label} has not moved: it has been at {where(pls[-1])} since "
+                               f"{fmt_time(pls[0].t_from)}.")
                 out["placements"] = ()
             else:
                 prev = older[-1]

@@ -22,7 +22,8 @@ Rules (docs/RESULTS.md repeats them):
   the memory later reports 'moved', when its old place really was empty (a move whose old place was seen
   empty first shows as removed + moved);
   a memory 'appeared' at the first place of an object that was there from the start (a discovery, not a
-  change, whatever label it was first seen under). A memory 'removed' at a place where the true object was still present is a false removal.
+  change, whatever label it was first seen under). A memory 'removed' at a place where the true object was
+  still present is a false removal.
   Delay = recorded_at (when the memory decided) - t_observable.
 - Questions: positions within 0.3 m, times within 2 s, counts exact; sets (changes, relations, spatial)
   by precision / recall over labels (multisets) and correct when F1 = 1.
