@@ -6,8 +6,9 @@ trusted range, large enough in the image to be detected, and not hidden: the vie
 pixels is not nearer than the object by more than a tolerance. Unknown depth (NaN, 0) never counts as
 "seen empty". An object out of view or occluded is never counted, so looking away forgets nothing.
 
-Samples: the centre and the eight corners of the box shrunk half-way to its centre (geometry.box_sample_
-points); the visible fraction is the share of samples that pass every test. Occlusion is judged against
+Samples: the centre and the eight corners of the box shrunk half-way to its centre (the object's silhouette
+rarely fills its box; points half-way to the corners are likely on the object); the visible fraction is the
+share of samples that pass every test. Occlusion is judged against
 the nearest depth the object itself could present along each sample's ray: max(z_front, z_sample -
 half_diagonal), where z_front is the depth of the box's nearest corner. Without this, a large object
 occludes its own interior samples (a table top in front of the box centre) and could never be missed.
@@ -15,42 +16,22 @@ occludes its own interior samples (a table top in front of the box centre) and c
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
 from .config import AbsenceConfig
-
-
-@dataclass(frozen=True)
-class ViewGeometry:
-    pose: np.ndarray          # 4x4 world-from-camera (optical frame)
-    fx: float
-    fy: float
-    cx: float
-    cy: float
-    width: int
-    height: int
-    max_range: float
-    depth: np.ndarray | None  # coarse HxW metres; NaN/<=0 unknown
-    min_object_pixels: int = 0
-
-
-def visible_fraction(view: ViewGeometry, bmin, bmax, cfg: AbsenceConfig) -> float:
-    """Share of the object's sample points that the view should have seen (0 when it could not)."""
-    return float(visible_fractions(view, np.asarray([bmin], float), np.asarray([bmax], float), cfg)[0])
+from .types import CameraView
 
 
 _SIGNS = np.array([[sx, sy, sz] for sx in (-1, 1) for sy in (-1, 1) for sz in (-1, 1)], float)
 
 
-def min_projected_px(view: ViewGeometry, cfg: AbsenceConfig) -> float:
+def min_projected_px(view: CameraView, cfg: AbsenceConfig) -> float:
     """Smallest projected box (full-resolution pixels) that counts: the configured floor, or
     detectable_factor x the smallest instance the pipeline reports, whichever is larger."""
     return max(cfg.min_projected_px, cfg.detectable_factor * float(view.min_object_pixels))
 
 
-def visible_fractions(view: ViewGeometry, bmins: np.ndarray, bmaxs: np.ndarray, cfg: AbsenceConfig) -> np.ndarray:
+def visible_fractions(view: CameraView, bmins: np.ndarray, bmaxs: np.ndarray, cfg: AbsenceConfig) -> np.ndarray:
     """visible_fraction for N boxes at once (N x 3 corners): one vectorised pass per camera view."""
     n = len(bmins)
     out = np.zeros(n)
@@ -90,8 +71,3 @@ def visible_fractions(view: ViewGeometry, bmins: np.ndarray, bmaxs: np.ndarray, 
     visible = ok & known & (d >= reference - cfg.occlusion_tolerance)
     out[:] = visible.sum(axis=1) / samples.shape[1]
     return out
-
-
-def should_have_seen(view: ViewGeometry, bmin, bmax, cfg: AbsenceConfig) -> tuple[bool, float]:
-    frac = visible_fraction(view, bmin, bmax, cfg)
-    return frac >= cfg.min_visible_fraction, frac

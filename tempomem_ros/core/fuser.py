@@ -28,9 +28,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import fusion
-from .absence import ViewGeometry, visible_fractions
+from .absence import visible_fractions
 from .geometry import box_gap, frustum_aabb
 from .labels import canonical_label, labels_agree, normalize
+from .types import CameraView
 from .rows import OBJECT_COLS, blob_to_feature, feature_to_blob, mean_of, OBJECT_COLS_O
 
 
@@ -440,8 +441,8 @@ class FusionMixin:
         if frame["depth"] is not None:
             depth = np.frombuffer(frame["depth"], dtype=np.float32).reshape(frame["depth_h"], frame["depth_w"])
         pose = np.frombuffer(frame["pose"], dtype=np.float64).reshape(4, 4)
-        view = ViewGeometry(pose, frame["fx"], frame["fy"], frame["cx"], frame["cy"], frame["width"],
-                            frame["height"], frame["max_range"], depth, int(frame["min_object_pixels"] or 0))
+        view = CameraView(pose, frame["fx"], frame["fy"], frame["cx"], frame["cy"], frame["width"], frame["height"],
+                          frame["max_range"], depth, float(frame["stamp"]), int(frame["min_object_pixels"] or 0))
         if depth is None:
             return
         lo, hi = frustum_aabb(pose, view.fx, view.fy, view.cx, view.cy, view.width, view.height, view.max_range)

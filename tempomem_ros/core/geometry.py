@@ -21,10 +21,6 @@ def box_volume(bmin, bmax) -> float:
     return v
 
 
-def pad_box(bmin, bmax, pad: float):
-    return np.asarray(bmin, float) - pad, np.asarray(bmax, float) + pad
-
-
 def intersection_volume(amin, amax, bmin, bmax) -> float:
     v = 1.0
     for i in range(3):
@@ -64,40 +60,17 @@ def box_gap(amin, amax, bmin, bmax) -> float:
 
 
 def footprint_overlap(subject_min, subject_max, anchor_min, anchor_max, pad: float = 0.01) -> float:
-    """Fraction of the subject's xy footprint that lies over the anchor's footprint."""
-    smin = np.asarray(subject_min[:2], float) - pad
-    smax = np.asarray(subject_max[:2], float) + pad
-    amin = np.asarray(anchor_min[:2], float)
-    amax = np.asarray(anchor_max[:2], float)
-    ext = np.maximum(np.minimum(smax, amax) - np.maximum(smin, amin), 0.0)
-    area = float(np.prod(smax - smin))
-    return float(ext[0] * ext[1]) / area if area > 0 else 0.0
+    """Fraction of the subject's xy footprint (grown by pad) that lies over the anchor's footprint."""
+    sx0, sy0 = float(subject_min[0]) - pad, float(subject_min[1]) - pad
+    sx1, sy1 = float(subject_max[0]) + pad, float(subject_max[1]) + pad
+    ix = max(min(sx1, float(anchor_max[0])) - max(sx0, float(anchor_min[0])), 0.0)
+    iy = max(min(sy1, float(anchor_max[1])) - max(sy0, float(anchor_min[1])), 0.0)
+    area = (sx1 - sx0) * (sy1 - sy0)
+    return ix * iy / area if area > 0 else 0.0
 
 
 def point_in_box(p, bmin, bmax, tol: float = 0.0) -> bool:
-    p = np.asarray(p, float)
-    return bool(np.all(p >= np.asarray(bmin, float) - tol) and np.all(p <= np.asarray(bmax, float) + tol))
-
-
-def box_sample_points(bmin, bmax, shrink: float = 0.5) -> np.ndarray:
-    """Centre plus the 8 corners of the box shrunk towards its centre (9x3).
-
-    Why shrunk: the object's silhouette rarely fills its bounding box; points half-way to the corners
-    are likely on the object, so their visibility says whether the object itself was in view.
-    """
-    bmin = np.asarray(bmin, float)
-    bmax = np.asarray(bmax, float)
-    c = 0.5 * (bmin + bmax)
-    h = 0.5 * (bmax - bmin) * shrink
-    signs = np.array([[sx, sy, sz] for sx in (-1, 1) for sy in (-1, 1) for sz in (-1, 1)], float)
-    return np.vstack([c[None, :], c[None, :] + signs * h[None, :]])
-
-
-def box_corners(bmin, bmax) -> np.ndarray:
-    bmin = np.asarray(bmin, float)
-    bmax = np.asarray(bmax, float)
-    return np.array([[x, y, z] for x in (bmin[0], bmax[0]) for y in (bmin[1], bmax[1])
-                     for z in (bmin[2], bmax[2])], float)
+    return all(float(bmin[i]) - tol <= float(p[i]) <= float(bmax[i]) + tol for i in range(3))
 
 
 def frustum_aabb(pose: np.ndarray, fx: float, fy: float, cx: float, cy: float, width: int, height: int,
@@ -113,16 +86,3 @@ def frustum_aabb(pose: np.ndarray, fx: float, fy: float, cx: float, cy: float, w
     ])
     world = corners_cam @ pose[:3, :3].T + pose[:3, 3]
     return world.min(axis=0), world.max(axis=0)
-
-
-def world_to_camera(points: np.ndarray, pose: np.ndarray) -> np.ndarray:
-    """Points (Nx3, world) into the camera optical frame of a world-from-camera pose."""
-    rot = pose[:3, :3]
-    return (np.asarray(points, float) - pose[:3, 3]) @ rot
-
-
-def rotation_is_valid(pose: np.ndarray) -> bool:
-    if pose.shape != (4, 4) or not np.all(np.isfinite(pose)):
-        return False
-    rot = pose[:3, :3]
-    return bool(np.allclose(rot.T @ rot, np.eye(3), atol=1e-3) and abs(np.linalg.det(rot) - 1.0) < 1e-3)

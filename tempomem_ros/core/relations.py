@@ -24,6 +24,7 @@ import functools
 from dataclasses import dataclass
 
 from .config import RelationConfig
+from .geometry import box_gap, footprint_overlap, point_in_box
 from .labels import words
 
 
@@ -67,28 +68,6 @@ def support_surfaces(anchor: Thing, cfg: RelationConfig) -> list[tuple[float, fl
     return surfaces
 
 
-# Plain-float geometry: these run for every neighbour pair of every touched object, where numpy's per-call
-# overhead on 3-vectors dominated the commit time.
-def _gap(a: Thing, b: Thing) -> float:
-    d2 = 0.0
-    for i in range(3):
-        d = max(b.bmin[i] - a.bmax[i], a.bmin[i] - b.bmax[i], 0.0)
-        d2 += d * d
-    return d2 ** 0.5
-
-
-def _footprint_overlap(s: Thing, a: Thing, pad: float = 0.01) -> float:
-    sx0, sy0, sx1, sy1 = s.bmin[0] - pad, s.bmin[1] - pad, s.bmax[0] + pad, s.bmax[1] + pad
-    ix = max(min(sx1, a.bmax[0]) - max(sx0, a.bmin[0]), 0.0)
-    iy = max(min(sy1, a.bmax[1]) - max(sy0, a.bmin[1]), 0.0)
-    area = (sx1 - sx0) * (sy1 - sy0)
-    return ix * iy / area if area > 0 else 0.0
-
-
-def _inside(p, a: Thing, tol: float) -> bool:
-    return all(a.bmin[i] - tol <= p[i] <= a.bmax[i] + tol for i in range(3))
-
-
 def _footprint_area(t: Thing) -> float:
     return max(t.bmax[0] - t.bmin[0], 0.0) * max(t.bmax[1] - t.bmin[1], 0.0)
 
@@ -96,7 +75,7 @@ def _footprint_area(t: Thing) -> float:
 def is_on(s: Thing, a: Thing, cfg: RelationConfig) -> bool:
     if s.id == a.id or _footprint_area(s) > _footprint_area(a):
         return False
-    if _footprint_overlap(s, a) < cfg.on_min_footprint_overlap:
+    if footprint_overlap(s.bmin, s.bmax, a.bmin, a.bmax) < cfg.on_min_footprint_overlap:
         return False
     bottom = s.bottom_z
     return any(lo - cfg.on_max_sink <= bottom <= hi + cfg.on_max_gap for lo, hi in support_surfaces(a, cfg))
@@ -107,11 +86,11 @@ def is_in_object(s: Thing, a: Thing, cfg: RelationConfig) -> bool:
         return False
     if not (_kind_matches(a.label, cfg.container_labels) or _kind_matches(a.label, cfg.shelf_labels)):
         return False
-    return _inside(s.center, a, 0.02)
+    return point_in_box(s.center, a.bmin, a.bmax, tol=0.02)
 
 
 def is_near(s: Thing, a: Thing, cfg: RelationConfig) -> bool:
-    return s.id != a.id and _gap(s, a) <= cfg.near_distance
+    return s.id != a.id and box_gap(s.bmin, s.bmax, a.bmin, a.bmax) <= cfg.near_distance
 
 
 def pair_relations(t: Thing, n: Thing, cfg: RelationConfig) -> set[tuple[int, str, int, int]]:
