@@ -129,6 +129,28 @@ def test_schema_checks(tmp_path):
         Memory.open(path, embedding_dim=4)
 
 
+def test_a_version_1_store_is_migrated_by_the_writer_only(tmp_path):
+    path = str(tmp_path / "m.db")
+    with Memory.open(path, embedding_dim=4) as m:
+        m.add([Observation("mug", 0.9, (0, 0, 0.5), (-0.04, -0.04, 0.45), (0.04, 0.04, 0.55), 1.0)])
+    con = stdlib_sqlite3.connect(path)  # make it a version 1 store: no as-of index
+    con.execute("DROP INDEX placements_asof")
+    con.execute("UPDATE meta SET value='1' WHERE key='schema_version'")
+    con.commit()
+    con.close()
+    with pytest.raises(SchemaError, match="needs migration"):
+        Memory.open(path, embedding_dim=4, readonly=True)
+    with Memory.open(path, embedding_dim=4) as m:
+        assert [o.label for o, _ in m.scene_as_of(2.0)] == ["mug"]
+    con = stdlib_sqlite3.connect(path)
+    names = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type='index'")}
+    version = con.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()[0]
+    con.close()
+    assert "placements_asof" in names and version == "2"
+    with Memory.open(path, embedding_dim=4, readonly=True) as ro:
+        assert ro.scene_count_as_of(2.0) == 1
+
+
 def test_feature_model_mismatch(tmp_path):
     path = str(tmp_path / "m.db")
     Memory.open(path, embedding_dim=4, feature_model="open_clip:ViT-B-32").close()

@@ -8,6 +8,7 @@ import pytest
 from core_helpers import box_obs, distance_from_eye, unit, view
 
 from tempomem_ros.core import Memory
+from tempomem_ros.core.errors import InvalidInputError
 
 A = (2.0, 0.0, 0.8)
 B = (0.0, 2.0, 0.8)
@@ -216,6 +217,47 @@ def test_scene_as_of(mem):
     assert [(o.label, p.center) for o, p in at_26] == [("book", pytest.approx((1, 1, 0.5)))]
     at_31 = mem.scene_as_of(31)
     assert [(o.label, p.center) for o, p in at_31] == [("mug", pytest.approx(B)), ("book", pytest.approx((1, 1, 0.5)))]
+
+
+def grid_store(mem, n: int = 7) -> None:
+    """n books 1 m apart on the x axis at t=5 (ids 1..n in x order), then book #3 forgotten."""
+    mem.add([box_obs(f"book {i}", (float(i), 0.0, 0.5), stamp=5) for i in range(n)])
+    mem.commit()
+    assert mem.forget(3, "test")
+
+
+def test_scene_as_of_pages_cover_the_scene_once_in_id_order(mem):
+    grid_store(mem)
+    whole = [o.id for o, _ in mem.scene_as_of(6)]
+    assert whole == [1, 2, 4, 5, 6, 7]  # the forgotten book is not part of any scene
+    assert mem.scene_count_as_of(6) == 6
+    pages = [[o.id for o, _ in mem.scene_as_of(6, k=4, offset=off)] for off in (0, 4, 8)]
+    assert pages == [[1, 2, 4, 5], [6, 7], []]
+    assert mem.scene_as_of(6, offset=2) == mem.scene_as_of(6)[2:]
+    assert mem.scene_count_as_of(4) == 0 and mem.scene_as_of(4) == []  # before anything was seen
+
+
+def test_scene_as_of_around_a_point_is_nearest_first_and_pages(mem):
+    grid_store(mem)
+    near = mem.scene_as_of(6, center=(3.9, 0.0, 0.5), radius=2.0)
+    # books at x = 2..5 are within 2 m of x = 3.9; #3 (x = 2) is forgotten; order by distance
+    assert [(o.id, p.center[0]) for o, p in near] == [(5, pytest.approx(4.0)), (4, pytest.approx(3.0)),
+                                                      (6, pytest.approx(5.0))]
+    assert mem.scene_count_as_of(6, center=(3.9, 0.0, 0.5), radius=2.0) == 3
+    page = mem.scene_as_of(6, center=(3.9, 0.0, 0.5), radius=2.0, k=2, offset=1)
+    assert [o.id for o, _ in page] == [4, 6]
+    # a sphere, not a box: books #2 and #5 lie 2.12 m away, inside the 2 m box around the centre
+    assert [o.id for o, _ in mem.scene_as_of(6, center=(2.5, 1.5, 0.5), radius=2.0)] == [4]
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    ({"offset": -1}, "offset"), ({"offset": True}, "offset"), ({"k": 0}, "k"),
+    ({"center": (0, 0, 0)}, "both center and radius"), ({"center": (0, 0, 0), "radius": 0.0}, "radius"),
+])
+def test_scene_as_of_rejects_malformed_paging(mem, kwargs, match):
+    grid_store(mem)
+    with pytest.raises(InvalidInputError, match=match):
+        mem.scene_as_of(6, **kwargs)
 
 
 def test_changes_window(mem):

@@ -214,37 +214,25 @@ class TemporalMixin:
         return self._events_from_rows(rows)
 
     @guarded
-    def scene_as_of(self, t: float, *, center=None, radius: float | None = None, k: int | None = None) -> list:
+    def scene_as_of(self, t: float, *, center=None, radius: float | None = None, k: int | None = None,
+                    offset: int = 0) -> list:
         """(object, placement) for every object present at time t, each at the placement it had then.
 
         With center and radius: only placements whose centre lies within radius, nearest first (ties by
-        object id); otherwise by object id. k caps the number returned."""
-        t = validation.finite_number(t, "t")
-        if (center is None) != (radius is None):
-            raise InvalidInputError("give both center and radius, or neither")
-        if radius is not None:
-            center = validation.finite_vec3(center, "center")
-            radius = validation.finite_number(radius, "radius")
-            if radius <= 0:
-                raise InvalidInputError(f"radius must be > 0, got {radius}")
+        object id); otherwise by object id. k caps the number returned and offset skips the first ones of
+        that order, so a large scene can be read page by page (scene_count_as_of gives the total).
+        Filtering, ordering and paging happen in SQL: a page costs what it returns, not the scene's size."""
+        where, args, order, order_args = self._as_of_filter(t, center, radius)
         if k is not None:
             k = validation.positive_int(k, "k", maximum=10**7)
-        where, args = "", [t, t]
-        if radius is not None:
-            where = " AND p.cx BETWEEN ? AND ? AND p.cy BETWEEN ? AND ? AND p.cz BETWEEN ? AND ?"
-            args += [center[0] - radius, center[0] + radius, center[1] - radius, center[1] + radius,
-                     center[2] - radius, center[2] + radius]
+        offset = validation.non_negative_int(offset, "offset")
+        limit = "" if k is None and not offset else " LIMIT ? OFFSET ?"
+        page = [] if not limit else [-1 if k is None else k, offset]
         rows = self._conn.execute(
             f"SELECT {', '.join('p.' + c.strip() for c in PLACEMENT_COLS.split(','))} FROM placements p "
-            "JOIN objects o ON o.id = p.object_id WHERE o.state != 'forgotten' AND p.t_from <= ? "
-            f"AND (p.t_to IS NULL OR p.t_to > ?){where} ORDER BY p.object_id, p.id", args).fetchall()
+            f"WHERE {where} ORDER BY {order}{limit}",
+            args + order_args + page).fetchall()
         placements = self._placement_infos(rows)
-        if radius is not None:
-            dist = {p.id: sum((a - b) ** 2 for a, b in zip(p.center, center)) ** 0.5 for p in placements}
-            placements = sorted((p for p in placements if dist[p.id] <= radius),
-                                key=lambda p: (dist[p.id], p.object_id))
-        if k is not None:
-            placements = placements[:k]
         ids = sorted({p.object_id for p in placements})
         objects: dict[int, object] = {}
         for start in range(0, len(ids), 500):
@@ -254,6 +242,40 @@ class TemporalMixin:
             for info in self._object_infos(obj_rows):
                 objects[info.id] = info
         return [(objects[p.object_id], p) for p in placements]
+
+    @guarded
+    def scene_count_as_of(self, t: float, *, center=None, radius: float | None = None) -> int:
+        """How many objects scene_as_of(t, center=..., radius=...) returns without k: the total of a paged
+        read."""
+        where, args, _, _ = self._as_of_filter(t, center, radius)
+        return int(self._conn.execute(
+            f"SELECT count(*) FROM placements p WHERE {where}", args
+        ).fetchone()[0])
+
+    @staticmethod
+    def _as_of_filter(t, center, radius) -> tuple[str, list, str, list]:
+        """WHERE clause, its arguments, ORDER BY and its arguments of an as-of read (validated)."""
+        t = validation.finite_number(t, "t")
+        if (center is None) != (radius is None):
+            raise InvalidInputError("give both center and radius, or neither")
+        # NOT IN a (small, indexed) list of forgotten ids rather than a join: the scan stays on the
+        # placements_asof index, and an offset skips rows without touching the objects table
+        where = ("p.object_id NOT IN (SELECT id FROM objects WHERE state = 'forgotten') "
+                 "AND p.t_from <= ? AND (p.t_to IS NULL OR p.t_to > ?)")
+        if radius is None:
+            return where, [t, t], "p.object_id, p.id", []
+        center = validation.finite_vec3(center, "center")
+        radius = validation.finite_number(radius, "radius")
+        if radius <= 0:
+            raise InvalidInputError(f"radius must be > 0, got {radius}")
+        x, y, z = center
+        d2 = "((p.cx - ?) * (p.cx - ?) + (p.cy - ?) * (p.cy - ?) + (p.cz - ?) * (p.cz - ?))"
+        # the box test lets SQLite discard most rows before the exact (squared) distance test
+        where += (" AND p.cx BETWEEN ? AND ? AND p.cy BETWEEN ? AND ? AND p.cz BETWEEN ? AND ?"
+                  f" AND {d2} <= ?")
+        args = [t, t, x - radius, x + radius, y - radius, y + radius, z - radius, z + radius,
+                x, x, y, y, z, z, radius * radius]
+        return where, args, f"{d2}, p.object_id, p.id", [x, x, y, y, z, z]
 
     # ------------------------------------------------------------------ questions
     @guarded

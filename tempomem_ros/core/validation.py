@@ -45,6 +45,13 @@ def positive_int(value, name: str, *, maximum: int) -> int:
     return int(value)
 
 
+def non_negative_int(value, name: str) -> int:
+    """An int >= 0 (bools refused: True is not a count)."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
+        raise InvalidInputError(f"{name} must be an integer >= 0, got {value!r}")
+    return int(value)
+
+
 def observation(obs, index: int, embedding_dim: int) -> None:
     where = f"observation {index}"
     if not isinstance(obs, Observation):

@@ -25,6 +25,7 @@ from tempomem_ros.nodes import conversions as conv
 MAX_K = 1000
 DEFAULT_K = 10
 DEFAULT_SPATIAL_K = 100
+DEFAULT_SCENE_K = 100
 
 
 def check_k(k: int, default: int) -> int:
@@ -215,12 +216,13 @@ class ServiceHandlers:
         radius = float(request.radius)
         if not math.isfinite(radius) or radius < 0:
             raise InvalidInputError(f"radius must be 0 (whole scene) or a finite number > 0, got {radius}")
-        k = check_k(request.k, 0) if request.k else None
-        if radius > 0:
-            pairs = self.reader.scene_as_of(conv.from_time(request.time), center=check_point(request.center, "center"),
-                                            radius=radius, k=k)
-        else:
-            pairs = self.reader.scene_as_of(conv.from_time(request.time), k=k)
+        # A page, never the whole store: a 10k-object answer takes ~1 s to build and as long again for an
+        # rclpy client to read (bench/bench_services.py), so callers page through large scenes.
+        k = check_k(request.k, DEFAULT_SCENE_K)
+        t = conv.from_time(request.time)
+        where = {"center": check_point(request.center, "center"), "radius": radius} if radius > 0 else {}
+        pairs = self.reader.scene_as_of(t, k=k, offset=int(request.offset), **where)
+        response.total = self.reader.scene_count_as_of(t, **where)
         response.objects = conv.scene_objects(obj for obj, _ in pairs)
         response.placements = conv.placements(p for _, p in pairs)
         return response

@@ -35,8 +35,15 @@ def _event(e) -> dict:
 def snapshot_from_services(pipe: NodesPipeline, gt: dict, questions: list[dict]) -> dict:
     objects_at = {}
     for t in query_times(gt):
-        res = pipe.call(SceneAsOf, "scene_as_of", SceneAsOf.Request(time=to_time(t)))
-        objects_at[_key(t)] = [_placed(o, p) for o, p in zip(res.objects, res.placements)]
+        placed, total = [], None
+        while total is None or len(placed) < total:  # the service answers in pages
+            res = pipe.call(SceneAsOf, "scene_as_of", SceneAsOf.Request(time=to_time(t), k=1000,
+                                                                        offset=len(placed)))
+            if res.error or not res.objects:
+                raise RuntimeError(f"scene_as_of({t}) at offset {len(placed)}: {res.error or 'empty page'}")
+            placed += [_placed(o, p) for o, p in zip(res.objects, res.placements)]
+            total = res.total
+        objects_at[_key(t)] = placed
     res = pipe.call(Changes, "changes", Changes.Request())
     events = [_event(e) for e in res.events]
     for i, e in enumerate(events):
