@@ -76,7 +76,7 @@ def build_store(path: str, n_objects: int) -> None:
 def store_objects(path: str) -> int:
     if not os.path.exists(path):
         return 0
-    with Memory.open(path, embedding_dim=EMBEDDING_DIM, readonly=True) as m:
+    with Memory.open(path, embedding_dim=EMBEDDING_DIM) as m:  # writable: a cached older store is migrated
         return len(m.objects("present"))
 
 
@@ -153,16 +153,17 @@ def requests(service: str, i: int, n_objects: int, rng: np.random.Generator, lat
         return srv.TemporalQuery, srv.TemporalQuery.Request(operation=ops[i % len(ops)], object_id=oid)
     if service == "changes":
         return srv.Changes, srv.Changes.Request(since=conv.to_time(latest - 10.0), until=Time())
-    if service == "scene_as_of":  # the whole room at that time: every object is in the response
-        return srv.SceneAsOf, srv.SceneAsOf.Request(time=conv.to_time(T0 + 0.05))
+    if service == "scene_as_of":  # one default page (100 objects) of the whole 10k-object scene at that time
+        offset = int(rng.integers(0, max(1, n_objects - 100)))
+        return srv.SceneAsOf, srv.SceneAsOf.Request(time=conv.to_time(T0 + 50.0), offset=offset)
     if service == "scene_as_of 2m":  # what was around here then (center + radius)
         c = ((s_lo[0] + s_hi[0]) / 2, (s_lo[1] + s_hi[1]) / 2, 0.5)
-        return srv.SceneAsOf, srv.SceneAsOf.Request(time=conv.to_time(T0 + 0.05), center=conv.to_point(c),
+        return srv.SceneAsOf, srv.SceneAsOf.Request(time=conv.to_time(T0 + 50.0), center=conv.to_point(c),
                                                     radius=2.0)
     if service == "history":
         return srv.History, srv.History.Request(object_id=oid)
-    if service == "forget":
-        return srv.Forget, srv.Forget.Request(object_id=oid, reason="bench")
+    if service == "forget":  # a different object each call (forgetting one twice is refused)
+        return srv.Forget, srv.Forget.Request(object_id=1 + (i * 7919) % n_objects, reason="bench")
     if service == "define_region":
         lo = (s_lo[0] - 0.5, s_lo[1] - 0.5, -0.1)
         return srv.DefineRegion, srv.DefineRegion.Request(
@@ -186,6 +187,24 @@ SERVICES = (
     "forget",
     "define_region",
 )
+
+
+def read_whole_scene(client, n_objects: int) -> None:
+    """Read the whole scene as of a time page by page (1000 per call), as a client that needs it all does:
+    printed as a figure of its own, it is not a single-call latency."""
+    from tempomem_ros import srv
+    from tempomem_ros.nodes import conversions as conv
+
+    t, offset, calls, total = time.perf_counter(), 0, 0, None
+    while total is None or offset < total:
+        response = client.call(srv.SceneAsOf.Request(time=conv.to_time(T0 + 50.0), k=1000, offset=offset),
+                               timeout_sec=30.0)
+        if response is None or response.error or not response.objects:
+            print(f"whole-scene read failed at offset {offset}", file=sys.stderr)
+            return
+        total, offset, calls = response.total, offset + len(response.objects), calls + 1
+    print(f"whole scene as of a time: {offset} of {total} objects in {calls} pages of <= 1000, "
+          f"{(time.perf_counter() - t) * 1e3:.0f} ms")
 
 
 def run(args) -> int:
@@ -276,6 +295,7 @@ def run(args) -> int:
                     errors += 1
             p50, p95 = np.percentile(lat, 50), np.percentile(lat, 95)
             print(f"{name:<18} {len(lat):>5} {p50:>8.1f} {p95:>8.1f} {max(lat):>8.1f}  {errors}", flush=True)
+        read_whole_scene(clients["scene_as_of"], args.objects)
         print(f"observation frames published during the run: {published[0]} at {args.rate:g} Hz")
     finally:
         stop.set()
@@ -293,7 +313,7 @@ def run(args) -> int:
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--objects", type=int, default=10000)
-    p.add_argument("--calls", type=int, default=60, help="calls per service")
+    p.add_argument("--calls", type=int, default=200, help="calls per service")
     p.add_argument("--rate", type=float, default=10.0, help="observation frames per second")
     p.add_argument("--commit-rate", type=float, default=2.0, help="node commit_rate_hz")
     p.add_argument("--publish-interval", type=float, default=0.0, help="node publish_min_interval_s")

@@ -26,7 +26,6 @@ rclpy = pytest.importorskip("rclpy")
 from builtin_interfaces.msg import Time  # noqa: E402
 from diagnostic_msgs.msg import DiagnosticArray  # noqa: E402
 from geometry_msgs.msg import Point  # noqa: E402
-from rclpy.executors import MultiThreadedExecutor  # noqa: E402
 from rclpy.parameter import Parameter  # noqa: E402
 from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy  # noqa: E402
 from visualization_msgs.msg import Marker, MarkerArray  # noqa: E402
@@ -35,6 +34,7 @@ from tempomem_ros import srv, topics  # noqa: E402
 from tempomem_ros.msg import ChangeEvent, ObservationArray, SceneGraph  # noqa: E402
 from tempomem_ros.msg import Observation as ObservationMsg  # noqa: E402
 from tempomem_ros.nodes import conversions as conv  # noqa: E402
+from tempomem_ros.nodes.executor import BoundedMultiThreadedExecutor  # noqa: E402
 from tempomem_ros.nodes.memory_node import MEMORY_OVERRIDES, MemoryNode, default_store_path  # noqa: E402
 
 A = (2.0, 0.0, 0.8)
@@ -112,7 +112,7 @@ def close_to(p, q, tol=0.02) -> bool:
 
 # -------------------------------------------------------------------------------------------------- harness
 class Harness:
-    """The node under test and a tester node, spun by one MultiThreadedExecutor in a background thread."""
+    """The node under test and a tester node, spun by the node's own executor type in a background thread."""
 
     def __init__(self, store: str) -> None:
         self.context = rclpy.Context()
@@ -126,7 +126,7 @@ class Harness:
         )
         assert self.node.autostart_ok
         self.tester = rclpy.create_node("memory_node_tester", context=self.context)
-        self.executor = MultiThreadedExecutor(num_threads=4, context=self.context)
+        self.executor = BoundedMultiThreadedExecutor(num_threads=4, context=self.context)
         self.executor.add_node(self.node)
         self.executor.add_node(self.tester)
         self.thread = threading.Thread(target=self.executor.spin, daemon=True)
@@ -223,6 +223,11 @@ def story(tmp_path_factory):
         r["changes"] = h.call("changes", srv.Changes, since=Time(), until=Time())
         r["changes_late"] = h.call("changes", srv.Changes, since=conv.to_time(25.0), until=Time())
         r["scene_11"] = h.call("scene_as_of", srv.SceneAsOf, time=conv.to_time(11.0))
+        r["scene_11_page2"] = h.call("scene_as_of", srv.SceneAsOf, time=conv.to_time(11.0), k=1, offset=1)
+        r["scene_11_past_end"] = h.call("scene_as_of", srv.SceneAsOf, time=conv.to_time(11.0), offset=2)
+        r["scene_near_b"] = h.call("scene_as_of", srv.SceneAsOf, time=conv.to_time(40.0),
+                                   center=conv.to_point(B), radius=0.3)
+        r["bad_scene_k"] = h.call("scene_as_of", srv.SceneAsOf, time=conv.to_time(11.0), k=1001)
         r["spatial_b"] = h.call("spatial_query", srv.SpatialQuery, center=conv.to_point(B), radius=0.3)
         r["on_table_after"] = h.call(
             "relational_query", srv.RelationalQuery, relation="on", anchor_id=table_id
@@ -345,6 +350,15 @@ def test_scene_as_of_when_the_mug_was_at_a(story):
     by_label = {o.label: (o, p) for o, p in zip(r.objects, r.placements)}
     assert sorted(by_label) == ["mug", "table"]
     assert close_to(by_label["mug"][1].center, A)
+    assert (r.total, r.error) == (2, "")
+    page2 = story["scene_11_page2"]  # pages follow object ids: the second of two
+    assert [o.id for o in page2.objects] == [max(o.id for o in r.objects)] and page2.total == 2
+    past = story["scene_11_past_end"]
+    assert (past.objects, past.total, past.error) == ([], 2, "")
+    near = story["scene_near_b"]  # later, around B: only the mug, now at B
+    assert [o.label for o in near.objects] == ["mug"] and near.total == 1
+    assert close_to(near.placements[0].center, B)
+    assert "k must be in 1..1000" in story["bad_scene_k"].error and not story["bad_scene_k"].objects
 
 
 def test_spatial_around_b_is_exactly_the_mug(story):

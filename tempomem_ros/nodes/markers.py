@@ -216,11 +216,31 @@ def object_markers(obj: ObjectInfo, style: MarkerStyle, stamp: Time | None = Non
     return box, _label(obj, style, stamp)
 
 
-def build_markers(scene: Scene, style: MarkerStyle, stamp: Time | None = None, cache=None) -> list[Marker]:
+class EdgeCache:
+    """The relation LINE_LIST of the previous call, reused while the relations and the centres of the objects
+    they join are unchanged (at 10k objects the marker has 30k points: 65 ms to build, 17 ms to serialize)."""
+
+    def __init__(self) -> None:
+        self._key = None
+        self._marker: Marker | None = None
+
+    def marker(self, objects: dict[int, ObjectInfo], relations: Sequence[RelationInfo], style: MarkerStyle,
+               stamp: Time) -> Marker | None:
+        ends = tuple(objects[i].center if i in objects else None
+                     for r in relations for i in (r.subject_id, r.object_id))
+        key = (tuple(relations), ends, style, (stamp.sec, stamp.nanosec))
+        if key != self._key:
+            self._key, self._marker = key, _relations(objects, relations, style, stamp)
+        return self._marker
+
+
+def build_markers(scene: Scene, style: MarkerStyle, stamp: Time | None = None, cache=None,
+                  edge_cache: EdgeCache | None = None) -> list[Marker]:
     """Every ADD marker for the scene, in a deterministic order (objects by id, then edges, moves, regions).
 
     ``cache``: an optional ``conversions.MessageCache`` of ``object_markers`` keyed by object id (the node
-    keeps one per style), so unchanged objects reuse their markers.
+    keeps one per style), so unchanged objects reuse their markers; ``edge_cache`` does the same for the
+    relation edges.
     """
     stamp = stamp if stamp is not None else Time()
     objects = selected_objects(scene.objects, style.max_objects)
@@ -232,7 +252,8 @@ def build_markers(scene: Scene, style: MarkerStyle, stamp: Time | None = None, c
     for box, label in pairs:
         out.append(box)
         out.append(label)
-    edges = _relations(by_id, scene.relations, style, stamp)
+    edges = (edge_cache.marker(by_id, scene.relations, style, stamp) if edge_cache is not None
+             else _relations(by_id, scene.relations, style, stamp))
     if edges is not None:
         out.append(edges)
     for oid in sorted(scene.placements):

@@ -9,8 +9,9 @@ Threads: observations are staged at once by the subscription (nothing that arriv
 timer commits them in its own callback group, and the services run in other groups of a
 MultiThreadedExecutor. Queries are answered by a second, read-only Memory on the same file: SQLite WAL lets
 it read while the writer commits, so a query never waits for a long commit. Only forget and define_region
-use the writer. The timer also publishes the scene graph, markers and change events after a commit that
-changed something; it reads through the writer so that publishing never holds up a query.
+use the writer. The commit thread also publishes the scene graph, markers and change events after a commit
+that changed something; it reads through a third, read-only Memory (``viewer``), so that reading a large
+scene holds up neither a query nor a mutation.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from rcl_interfaces.msg import FloatingPointRange, IntegerRange, ParameterDescri
 from rclpy.callback_groups import MutuallyExclusiveCallbackGroup, ReentrantCallbackGroup
 from rclpy.clock import Clock, ClockType
 from rclpy.exceptions import ParameterException
-from rclpy.executors import ExternalShutdownException, MultiThreadedExecutor
+from rclpy.executors import ExternalShutdownException
 from rclpy.lifecycle import LifecycleNode, LifecycleState, TransitionCallbackReturn
 from rclpy.qos import DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPolicy
 from visualization_msgs.msg import MarkerArray
@@ -38,13 +39,16 @@ from tempomem_ros.core.config import MemoryConfig
 from tempomem_ros.core.errors import InvalidInputError, TempoMemError
 from tempomem_ros.core.memory import Memory
 from tempomem_ros.msg import ChangeEvent, ObservationArray, SceneGraph
+from tempomem_ros.nodes import cdr
 from tempomem_ros.nodes import conversions as conv
 from tempomem_ros.nodes import markers as mk
+from tempomem_ros.nodes.executor import BoundedMultiThreadedExecutor
 from tempomem_ros.nodes.services import MUTATING, SERVICES, ServiceHandlers
 
 NODE_NAME = "memory_node"
 TIME_SOURCES = ("stamp", "clock")
 LABEL_ENCODERS = ("none", "minilm", "hashing")
+EXECUTOR_THREADS = 3
 
 # Flat parameters mapped onto MemoryConfig (section.key); defaults come from MemoryConfig() so the two
 # never drift apart. (range, why) per key.
@@ -110,13 +114,14 @@ def last_event_id(memory: Memory) -> int:
 
 
 class MemoryNode(LifecycleNode):
-    """The memory node. Tests construct it directly; ``main`` runs it with a MultiThreadedExecutor."""
+    """The memory node. Tests construct it directly; ``main`` runs it with a BoundedMultiThreadedExecutor."""
 
     def __init__(self, node_name: str = NODE_NAME, **kwargs) -> None:
         super().__init__(node_name, **kwargs)
         self._declare_parameters()
         self.counters = Counters()
         self.writer: Memory | None = None
+        self.viewer: Memory | None = None  # read-only, for publishing
         self.reader: Memory | None = None
         self.handlers: ServiceHandlers | None = None
         self.store_path = ""
@@ -129,6 +134,13 @@ class MemoryNode(LifecycleNode):
         self._object_msgs = conv.MessageCache(conv.scene_object, key=lambda o: o.id)
         self._relation_msgs = conv.MessageCache(conv.relation)
         self._marker_msgs = conv.MessageCache(lambda o: mk.object_markers(o, self._style), key=lambda o: o.id)
+        # Serialized elements of the scene graph and markers, joined at publish time (nodes/cdr.py); empty
+        # encapsulation = publish messages (the self-check at configure failed).
+        self._encapsulation = b""
+        self._object_bytes = cdr.BytesCache()
+        self._relation_bytes = cdr.BytesCache()
+        self._marker_bytes = cdr.BytesCache((MarkerArray, "markers"))
+        self._edges = mk.EdgeCache()
         self._tm_subscription = None
         self._tm_timers: list = []
         self._tm_services: list = []
@@ -217,6 +229,13 @@ class MemoryNode(LifecycleNode):
             "a publish that took C seconds the next waits at least C * (1 / duty - 1), so a large memory "
             "never starves the services.",
             (0.01, 1.0),
+        )
+        d(
+            "publish_serialized",
+            True,
+            "Publish the scene graph and markers as bytes joined from per-object serialized parts, so "
+            "that converting a large scene never holds the GIL for long (checked against rclpy's own "
+            "serializer at configure; false = publish messages).",
         )
         d("observation_queue_depth", 50, "Depth of the reliable observation subscription.", (1, 10000))
         d("diagnostics_rate_hz", 1.0, "Rate of the counters published on /diagnostics.", (0.01, 100.0))
@@ -319,9 +338,9 @@ class MemoryNode(LifecycleNode):
                 path, embedding_dim=dim, config=config, readonly=True, label_encoder=encoder,
                 clip_text_encoder=self._clip_text_encoder(feature_model),
             )
+            self.viewer = Memory.open(path, embedding_dim=dim, config=config, readonly=True)
         except BaseException:
-            self.writer.close()
-            self.writer = None
+            self.close_store()
             raise
         self.store_path = path
         self.handlers = ServiceHandlers(
@@ -335,6 +354,13 @@ class MemoryNode(LifecycleNode):
             max_objects=int(self._param("marker_max_objects")),
         )
         self._marker_msgs = conv.MessageCache(lambda o: mk.object_markers(o, self._style), key=lambda o: o.id)
+        self._encapsulation = b""
+        if self._param("publish_serialized"):
+            if cdr.sample_check():
+                self._encapsulation = cdr.encapsulation(SceneGraph())
+            else:
+                self.get_logger().warning("serialized publishing failed its self-check with this rmw; "
+                                          "publishing the scene graph and markers as messages")
         self._last_event_id = last_event_id(self.writer)
         latched = QoSProfile(
             history=HistoryPolicy.KEEP_LAST,
@@ -448,9 +474,9 @@ class MemoryNode(LifecycleNode):
         return TransitionCallbackReturn.SUCCESS
 
     def close_store(self) -> None:
-        """Close the reader, then the writer (whose close() fuses what is still staged). Idempotent."""
+        """Close the readers, then the writer (whose close() fuses what is still staged). Idempotent."""
         self.handlers = None
-        for name in ("reader", "writer"):
+        for name in ("viewer", "reader", "writer"):
             memory = getattr(self, name)
             setattr(self, name, None)
             if memory is not None:
@@ -531,32 +557,43 @@ class MemoryNode(LifecycleNode):
 
         Messages of unchanged objects and relations are reused (MessageCache); markers carry a zero stamp.
         """
-        writer = self.writer
-        if writer is None:
+        view = self.viewer
+        if view is None:
             return
         with self._publish_lock:
             t0 = time.perf_counter()
             self._dirty = False
-            objects = sorted(writer.objects("present") + writer.objects("missing"), key=lambda o: o.id)
-            relations = writer.relations()
-            graph = SceneGraph(
-                objects=self._object_msgs.messages(objects), relations=self._relation_msgs.messages(relations)
-            )
-            graph.header.stamp = conv.to_time(writer.latest_stamp())
-            graph.header.frame_id = self._style.frame_id
-            self._tm_publishers["graph"].publish(graph)
+            objects = sorted(view.objects("present") + view.objects("missing"), key=lambda o: o.id)
+            relations = view.relations()
+            stamp, frame = conv.to_time(view.latest_stamp()), self._style.frame_id
+            object_msgs = self._object_msgs.messages(objects)
+            relation_msgs = self._relation_msgs.messages(relations)
+            if self._encapsulation:
+                self._tm_publishers["graph"].publish(cdr.scene_graph_bytes(
+                    self._encapsulation, stamp, frame, self._object_bytes.elements(object_msgs),
+                    self._relation_bytes.elements(relation_msgs)))
+            else:
+                graph = SceneGraph(objects=object_msgs, relations=relation_msgs)
+                graph.header.stamp, graph.header.frame_id = stamp, frame
+                self._tm_publishers["graph"].publish(graph)
             self.counters.graphs_published += 1
             if self._param("publish_markers"):
                 shown = mk.selected_objects(objects, self._style.max_objects)
-                moved = {o.id: tuple(writer.placements(o.id)) for o in shown if o.n_moves > 0}
+                moved = {o.id: tuple(view.placements(o.id)) for o in shown if o.n_moves > 0}
                 scene = mk.Scene(
                     objects=tuple(shown),
                     relations=tuple(relations),
                     placements=moved,
-                    regions=tuple(writer.regions()),
+                    regions=tuple(view.regions()),
                 )
-                markers = mk.build_markers(scene, self._style, cache=self._marker_msgs)
-                self._tm_publishers["markers"].publish(self._tracker.array(markers, self._style))
+                markers = self._tracker.array(mk.build_markers(scene, self._style, cache=self._marker_msgs,
+                                                              edge_cache=self._edges),
+                                              self._style)
+                if self._encapsulation:
+                    self._tm_publishers["markers"].publish(cdr.marker_array_bytes(
+                        self._encapsulation, self._marker_bytes.elements(markers.markers)))
+                else:
+                    self._tm_publishers["markers"].publish(markers)
             self._last_publish = time.monotonic()
             self.counters.last_publish_ms = (time.perf_counter() - t0) * 1e3
 
@@ -570,12 +607,12 @@ class MemoryNode(LifecycleNode):
         return time.monotonic() - self._last_publish >= interval
 
     def _publish_new_events(self) -> None:
-        writer = self.writer
-        if writer is None:
+        view = self.viewer
+        if view is None:
             return
         with self._publish_lock:
             while True:
-                batch = events_after(writer, self._last_event_id)
+                batch = events_after(view, self._last_event_id)
                 for event in batch:
                     self._tm_publishers["changes"].publish(conv.change_event(event))
                     self._last_event_id = event.id
@@ -617,9 +654,10 @@ class MemoryNode(LifecycleNode):
 def main(args: list[str] | None = None) -> int:
     rclpy.init(args=args)
     node = None
-    # Ingestion and queries are short; commits run on their own thread (on_activate). Two executor threads
-    # let a query be answered while a mutating service waits for the writer.
-    executor = MultiThreadedExecutor(num_threads=2)
+    # Ingestion and queries are short; commits run on their own thread (on_activate). Three executor
+    # threads let queries be answered while a mutating service waits for the writer; the bounded executor
+    # sleeps while they are all busy instead of spinning (nodes/executor.py).
+    executor = BoundedMultiThreadedExecutor(num_threads=EXECUTOR_THREADS)
     try:
         try:
             node = MemoryNode()

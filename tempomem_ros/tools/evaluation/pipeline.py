@@ -46,7 +46,7 @@ class NodesPipeline:
 
     def __enter__(self) -> "NodesPipeline":
         import rclpy
-        from rclpy.executors import MultiThreadedExecutor, SingleThreadedExecutor
+        from rclpy.executors import SingleThreadedExecutor
         from rclpy.parameter import Parameter
 
         from tempomem_ros.nodes.memory_node import MemoryNode
@@ -67,12 +67,15 @@ class NodesPipeline:
             self.player = rclpy.create_node("tempomem_eval_player", context=self.context)
             self.client = rclpy.create_node("tempomem_eval_client", context=self.context)
             self.nodes += [self.player, self.client]
-            # One executor per node, as with one process per node on a robot: a MultiThreadedExecutor
-            # shared with the perception node busy-waits on its occupied callback group while a frame is
-            # processed, and that spinning starved the whole process (measured: 119 s of CPU to fuse 192
-            # frames that take 2 s offline).
+            # One executor per node, as with one process per node on a robot: rclpy's MultiThreadedExecutor
+            # shared with the perception node busy-waits while its workers are busy, and that spinning
+            # starved the whole process (measured: 119 s of CPU to fuse 192 frames that take 2 s offline).
+            # The memory node gets the executor its main() uses.
+            from tempomem_ros.nodes.executor import BoundedMultiThreadedExecutor
+            from tempomem_ros.nodes.memory_node import EXECUTOR_THREADS
+
             self.executors = [SingleThreadedExecutor(context=self.context),
-                              MultiThreadedExecutor(num_threads=2, context=self.context),
+                              BoundedMultiThreadedExecutor(num_threads=EXECUTOR_THREADS, context=self.context),
                               SingleThreadedExecutor(context=self.context)]
             for executor, node in zip(self.executors, (self.perception, self.memory, self.client)):
                 executor.add_node(node)
