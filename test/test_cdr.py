@@ -114,3 +114,17 @@ def test_the_edge_marker_is_reused_until_an_end_moves():
     moved = edges.marker(by_id, relations, style, stamp)
     assert moved is not first and moved == mk.build_markers(
         mk.Scene(tuple(by_id.values()), tuple(relations), {}, ()), style)[-1]
+
+
+def test_the_service_memo_reuses_unchanged_messages_and_rebuilds_changed_ones():
+    objects, _, _ = scene()
+    memo = conv.MessageMemo(conv.scene_object, key=lambda o: o.id, limit=4)
+    first = memo.messages(objects[:2])
+    again = memo.messages([objects[1], objects[0]])
+    assert again[0] is first[1] and again[1] is first[0]
+    moved = info(2, "mug", (0.5, 0.0, 0.85))
+    rebuilt = memo.messages([moved])[0]
+    assert rebuilt is not first[1] and conv.from_point(rebuilt.center) == (0.5, 0.0, 0.85)
+    memo.messages(objects[2:])  # four keys held: the limit
+    fifth = memo.messages([info(5, "cup", (0.0, 0.0, 0.0))])[0]  # over the limit: starts over
+    assert fifth.label == "cup" and memo.messages([objects[0]])[0] is not first[0]

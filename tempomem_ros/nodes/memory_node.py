@@ -145,12 +145,10 @@ class MemoryNode(LifecycleNode):
         self._tm_timers: list = []
         self._tm_services: list = []
         self._tm_publishers: dict = {}
-        # Only ingestion is mutually exclusive (observations are staged in arrival order, so the same
-        # stream gives the same ids). Everything else is reentrant and serialised by the Memory's own
-        # locks or a try-lock: rclpy's MultiThreadedExecutor busy-spins while a ready callback waits
-        # for an occupied mutually exclusive group, and that spinning (57 % of the node's samples under
-        # py-spy, bench/bench_services.py) starved the very callbacks it waited for.
-        self._tm_groups = {"ingest": MutuallyExclusiveCallbackGroup(), "commit": ReentrantCallbackGroup(),
+        # Ingestion is mutually exclusive (observations are staged in arrival order, so the same stream
+        # gives the same ids), and so is the commit timer; services are reentrant, serialised by the
+        # Memory's own locks (queries read through their own read-only connection).
+        self._tm_groups = {"ingest": MutuallyExclusiveCallbackGroup(), "commit": MutuallyExclusiveCallbackGroup(),
                            "query": ReentrantCallbackGroup(), "mutate": ReentrantCallbackGroup()}
         self._commit_running = threading.Lock()
         self.autostart_ok = True
@@ -400,15 +398,11 @@ class MemoryNode(LifecycleNode):
             qos,
             callback_group=self._tm_groups["ingest"],
         )
-        # Commits (and the publishing after them) run on a thread of their own, not as an executor
-        # callback: a long commit then never holds an executor thread, and no timer becomes "ready but
-        # blocked", which makes rclpy's MultiThreadedExecutor spin (see _tm_groups).
-        self._commit_stop = threading.Event()
-        period = 1.0 / float(self._param("commit_rate_hz"))
-        self._commit_thread = threading.Thread(target=self._commit_loop, args=(period,), daemon=True,
-                                               name="tempomem_commit")
-        self._commit_thread.start()
+        # Commits (and the publishing after them) run on a steady timer in a group of their own: they go on
+        # while a bag's /clock pauses, and a long one occupies one executor thread, never the services'.
         self._tm_timers = [
+            self.create_timer(1.0 / float(self._param("commit_rate_hz")), self._on_commit_timer, clock=steady,
+                              callback_group=self._tm_groups["commit"]),
             self.create_timer(
                 1.0 / float(self._param("diagnostics_rate_hz")), self._publish_diagnostics, clock=steady
             ),
@@ -432,19 +426,15 @@ class MemoryNode(LifecycleNode):
 
     def _deactivate(self, state) -> TransitionCallbackReturn:
         self._stop_io()
-        self._commit_and_publish(force=False)  # what arrived before deactivation is fused and announced
+        # what arrived before deactivation is fused and announced (after a commit still running finishes)
+        if self._commit_running.acquire(timeout=60.0):
+            try:
+                self._commit_and_publish(force=False)
+            finally:
+                self._commit_running.release()
         return super().on_deactivate(state)
 
-    def _commit_loop(self, period: float) -> None:
-        while not self._commit_stop.wait(period):
-            self._on_commit_timer()
-
     def _stop_io(self) -> None:
-        stop = getattr(self, "_commit_stop", None)
-        if stop is not None:
-            stop.set()
-            if self._commit_thread is not threading.current_thread():
-                self._commit_thread.join(timeout=30.0)
         if self._tm_subscription is not None:
             self.destroy_subscription(self._tm_subscription)
             self._tm_subscription = None
@@ -467,10 +457,15 @@ class MemoryNode(LifecycleNode):
     def _release(self, state) -> TransitionCallbackReturn:
         """Stop everything and close the store (the writer's close() fuses what is still staged)."""
         self._stop_io()
-        for pub in self._tm_publishers.values():
-            self.destroy_lifecycle_publisher(pub)
-        self._tm_publishers = {}
-        self.close_store()
+        held = self._commit_running.acquire(timeout=60.0)  # a commit still running finishes first
+        try:
+            for pub in self._tm_publishers.values():
+                self.destroy_lifecycle_publisher(pub)
+            self._tm_publishers = {}
+            self.close_store()
+        finally:
+            if held:
+                self._commit_running.release()
         return TransitionCallbackReturn.SUCCESS
 
     def close_store(self) -> None:

@@ -25,7 +25,7 @@ from tempomem_ros.nodes import conversions as conv
 MAX_K = 1000
 DEFAULT_K = 10
 DEFAULT_SPATIAL_K = 100
-DEFAULT_SCENE_K = 100
+DEFAULT_SCENE_K = 50
 
 
 def check_k(k: int, default: int) -> int:
@@ -104,6 +104,8 @@ class ServiceHandlers:
         self.now = now
         self.on_change = on_change
         self.logger = logger
+        self._objects = conv.MessageMemo(conv.scene_object, key=lambda o: o.id)
+        self._placements = conv.MessageMemo(conv.placement, key=lambda p: None if p is None else p.id)
 
     def _log_warn(self, text: str) -> None:
         if self.logger is not None:
@@ -124,8 +126,8 @@ class ServiceHandlers:
         response.understood = answer.understood
         response.operation = answer.operator
         response.answer = answer.text
-        response.objects = conv.scene_objects(answer.objects)
-        response.placements = conv.placements(answer.placements)
+        response.objects = self._objects.messages(answer.objects)
+        response.placements = self._placements.messages(answer.placements)
         response.evidence = [int(i) for i in answer.evidence]
         response.events = conv.change_events(answer.events)
         response.found = bool(answer.found)
@@ -147,7 +149,7 @@ class ServiceHandlers:
         k = check_k(request.k, DEFAULT_SPATIAL_K)
         label = request.label.strip() or None
         hits = self.reader.spatial(center, radius, label=label, k=k)
-        response.objects = conv.scene_objects(h.object for h in hits)
+        response.objects = self._objects.messages(h.object for h in hits)
         response.distances = [float(h.score) for h in hits]
         return response
 
@@ -170,8 +172,8 @@ class ServiceHandlers:
             anchor = check_text(request.anchor, "anchor (or anchor_id)")
         result = self.reader.relational(relation, anchor)
         response.anchor_found = result.anchor_found
-        response.anchor_objects = conv.scene_objects(result.anchors)
-        response.objects = conv.scene_objects(result.objects)
+        response.anchor_objects = self._objects.messages(result.anchors)
+        response.objects = self._objects.messages(result.objects)
         return response
 
     @handler(_set_error)
@@ -179,7 +181,7 @@ class ServiceHandlers:
         text = check_text(request.text, "text")
         k = check_k(request.k, DEFAULT_K)
         hits = self.reader.semantic(text, k=k)
-        response.objects = conv.scene_objects(h.object for h in hits)
+        response.objects = self._objects.messages(h.object for h in hits)
         response.scores = [float(h.score) for h in hits]
         return response
 
@@ -197,8 +199,8 @@ class ServiceHandlers:
         answer = self.reader.temporal(operation, t=t, now=self.now(), **target)
         response.found = answer.found
         response.answer = answer.text
-        response.objects = conv.scene_objects(answer.objects)
-        response.placements = conv.placements(answer.placements)
+        response.objects = self._objects.messages(answer.objects)
+        response.placements = self._placements.messages(answer.placements)
         response.count = int(answer.count or 0)
         response.time_result = conv.to_time(answer.time)
         response.evidence = [int(i) for i in answer.evidence]
@@ -223,8 +225,8 @@ class ServiceHandlers:
         where = {"center": check_point(request.center, "center"), "radius": radius} if radius > 0 else {}
         pairs = self.reader.scene_as_of(t, k=k, offset=int(request.offset), **where)
         response.total = self.reader.scene_count_as_of(t, **where)
-        response.objects = conv.scene_objects(obj for obj, _ in pairs)
-        response.placements = conv.placements(p for _, p in pairs)
+        response.objects = self._objects.messages(obj for obj, _ in pairs)
+        response.placements = self._placements.messages(p for _, p in pairs)
         return response
 
     @handler(_set_error)
@@ -233,9 +235,9 @@ class ServiceHandlers:
             raise InvalidInputError("object_id is required (ids start at 1)")
         obj = self._require_object(request.object_id)
         response.found = True
-        response.object = conv.scene_object(obj)
+        response.object = self._objects.messages([obj])[0]
         response.observations = [conv.observation_record(r) for r in self.reader.history(obj.id)]
-        response.placements = conv.placements(self.reader.placements(obj.id))
+        response.placements = self._placements.messages(self.reader.placements(obj.id))
         return response
 
     # ------------------------------------------------------------------------------------ mutations
