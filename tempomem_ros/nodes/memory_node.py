@@ -6,12 +6,12 @@ stop, "cleanup" = close. ``autostart`` (default true) walks configure + activate
 ``ros2 launch`` works without a lifecycle manager.
 
 Threads: observations are staged at once by the subscription (nothing that arrived is lost), a steady
-timer commits them in its own callback group, and the services run in other groups of a
-MultiThreadedExecutor. Queries are answered by a second, read-only Memory on the same file: SQLite WAL lets
-it read while the writer commits, so a query never waits for a long commit. Only forget and define_region
-use the writer. The commit thread also publishes the scene graph, markers and change events after a commit
-that changed something; it reads through a third, read-only Memory (``viewer``), so that reading a large
-scene holds up neither a query nor a mutation.
+timer commits them in its own callback group, and the services run in other groups of a multi-threaded
+executor (``main`` uses nodes/executor.py's, which does not busy-spin). Queries are answered by a second,
+read-only Memory on the same file: SQLite WAL lets it read while the writer commits, so a query never waits
+for a long commit. Only forget and define_region use the writer. The commit timer also publishes the scene
+graph, markers and change events after a commit that changed something; it reads through a third,
+read-only Memory (``viewer``), so that reading a large scene holds up neither a query nor a mutation.
 """
 
 from __future__ import annotations

@@ -29,7 +29,7 @@ Runner modes (the same scoring code reads the resulting store in both):
 
 * offline: per frame ``extract_observations`` + ``make_camera_view`` -> ``Memory.add``/``commit`` in a
   temporary store. No ROS.
-* nodes: convert to a bag, run perception_node and memory_node in-process (MultiThreadedExecutor in a
+* nodes: convert to a bag, run perception_node and memory_node in-process (one executor per node in a
   thread, memory store in a temporary folder, 20 Hz commits), replay the bag with ``replay_bag``, wait
   until every frame is fused, shut the memory node down (its close() fuses what is staged) and read the
   store read-only.

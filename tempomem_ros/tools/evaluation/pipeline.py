@@ -30,7 +30,7 @@ def wait_for(condition, limit_s: float, what: str, state=None) -> None:
 
 
 class NodesPipeline:
-    """Start both nodes (and a client node) on a MultiThreadedExecutor; use as a context manager."""
+    """Start both nodes (and a client node), each on its own executor in a thread; use as a context manager."""
 
     PLAYED = (topics.CAMERA_INFO, topics.DEPTH, topics.INSTANCES, topics.POSE)
 
