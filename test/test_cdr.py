@@ -55,8 +55,8 @@ def test_an_assembled_scene_graph_decodes_to_the_message(frame):
     objects, relations, _ = scene()
     graph = graph_of(objects, relations, frame)
     enc = cdr.encapsulation(graph)
-    data = cdr.scene_graph_bytes(enc, graph.header.stamp, frame, [cdr.ElementBytes(o) for o in graph.objects],
-                                 [cdr.ElementBytes(r) for r in graph.relations])
+    data = cdr.scene_graph_bytes(enc, graph.header.stamp, frame, cdr.Elements8(conv.scene_object).parts(objects),
+                                 cdr.Elements8(conv.relation).parts(relations))
     assert deserialize_message(data, SceneGraph) == sent(graph)
     assert cdr.same_message(data, graph)
 
@@ -66,8 +66,8 @@ def test_a_wrong_assembly_is_detected():
     graph = graph_of(objects, relations)
     enc = cdr.encapsulation(graph)
     one_missing = cdr.scene_graph_bytes(enc, graph.header.stamp, "map",
-                                        [cdr.ElementBytes(o) for o in graph.objects[:-1]],
-                                        [cdr.ElementBytes(r) for r in graph.relations])
+                                        cdr.Elements8(conv.scene_object).parts(objects[:-1]),
+                                        cdr.Elements8(conv.relation).parts(relations))
     assert not cdr.same_message(one_missing, graph)
 
 
@@ -90,17 +90,20 @@ def test_assembled_markers_with_deletes_decode_to_the_message():
 
 def test_unchanged_elements_are_not_serialized_again():
     objects, relations, _ = scene()
-    msgs = conv.MessageCache(conv.scene_object, key=lambda o: o.id)
-    cache = cdr.BytesCache()
-    first = cache.elements(msgs.messages(objects))
+    cache = cdr.Elements8(conv.scene_object)
+    first = cache.parts(objects)
     assert cache.misses == 4
     moved = info(2, "mug", (0.5, 0.0, 0.85))
-    second = cache.elements(msgs.messages([objects[0], moved, objects[2], objects[3]]))
-    assert cache.misses == 5  # only the moved mug
+    now = [objects[0], moved, objects[2], objects[3]]
+    second = cache.parts(now)
+    assert cache.misses == 5  # only the moved mug (a new value object)
     assert [a is b for a, b in zip(first, second)] == [True, False, True, True]
-    graph = graph_of([objects[0], moved, objects[2], objects[3]], [])
-    data = cdr.scene_graph_bytes(cdr.encapsulation(graph), graph.header.stamp, "map", second, [])
+    assert all(len(padded) % 8 == 0 and padded.startswith(raw) for padded, raw in second)
+    graph = graph_of(now, relations)
+    data = cdr.scene_graph_bytes(cdr.encapsulation(graph), graph.header.stamp, "map", second,
+                                 cdr.Elements8(conv.relation).parts(relations))
     assert deserialize_message(data, SceneGraph) == sent(graph)
+    assert cache.parts([]) == [] and cache.parts(objects[:1])[0] is not first[0]  # the cache keeps one call
 
 
 def test_the_edge_marker_is_reused_until_an_end_moves():
@@ -114,6 +117,16 @@ def test_the_edge_marker_is_reused_until_an_end_moves():
     moved = edges.marker(by_id, relations, style, stamp)
     assert moved is not first and moved == mk.build_markers(
         mk.Scene(tuple(by_id.values()), tuple(relations), {}, ()), style)[-1]
+    # relations: mug(2) on table(1), mug near é(4) (the region one is not drawn): both involve the mug,
+    # so both segments were rebuilt; moving é back rebuilds only the second
+    assert len(moved.points) == 4 and moved.points[0] is not first.points[0]
+    by_id[4] = info(4, "é", (3.0, 0.9, 1.0))
+    third = edges.marker(by_id, relations, style, stamp)
+    assert third.points[0] is moved.points[0] and third.points[1] is moved.points[1]
+    assert third.points[3] is not moved.points[3] and conv.from_point(third.points[3]) == (3.0, 0.9, 1.0)
+    # confidence and since are not drawn: a change of them alone reuses the marker
+    relations[0] = RelationInfo(2, "on", 1, False, 0.5, 7.0)
+    assert edges.marker(by_id, relations, style, stamp) is third
 
 
 def test_the_service_memo_reuses_unchanged_messages_and_rebuilds_changed_ones():

@@ -1,16 +1,17 @@
 """Assemble a large serialized message (SceneGraph, MarkerArray) from cached per-element bytes.
 
 Why: rclpy converts a Python message to C inside ``publish`` while holding the GIL. For a scene graph of
-10,000 objects plus its markers that was one ~260 ms stretch during which no service of the memory node
-could run (its worst service latencies, bench/bench_services.py). Between two commits only a few objects
+10,000 objects plus its markers that was one 82 ms call (bench/bench_publish.py) during which no service of
+the memory node could run, and building the messages cost more. Between two commits only a few objects
 change, so the node keeps each element's serialized bytes and joins them: rclpy publishes bytes as they are.
 
 How: in CDR every primitive is aligned to its size relative to the start of the payload, so an element's
-bytes depend only on where it starts modulo 8. All elements joined here start with a member aligned to 4 or
-8, so they start at a position = 0 or 4 (mod 8); both variants are taken from rclpy's own serializer (the
-element alone, and the element as the first item of a one-element sequence). ``self_check`` compares the
-assembled bytes with rclpy's serialization of the same message; the node falls back to plain publishing
-when they differ (another rmw's encoding, say).
+bytes depend only on where it starts modulo 8. SceneObject and Relation start with a uint64, so each starts
+8-aligned: their bytes are position-independent, and padded to 8 they join in one call (``Elements8``).
+A Marker starts with a 4-byte member and holds doubles, so it starts at 0 or 4 (mod 8): both variants are
+taken from rclpy's own serializer (the element alone, and as the first item of a one-element sequence).
+``self_check`` decodes assembled messages and compares them with rclpy's own serialization; the node falls
+back to plain publishing when they differ (another rmw's encoding, say).
 """
 
 from __future__ import annotations
@@ -24,24 +25,21 @@ ENCAPSULATION_LEN = 4
 
 
 class ElementBytes:
-    """The serialized bytes of one sequence element at payload positions = 0 and = 4 (mod 8).
+    """The serialized bytes of one sequence element at payload positions = 0 and = 4 (mod 8), for element
+    types that start with a 4-byte member (Marker: its Header's stamp).
 
     ``wrapper``: (message type, field) of a message whose first field is a sequence of this element type,
-    used to serialize the element from position 4. Without it the element must start with an 8-byte
-    member (uint64 id: SceneObject, Relation), and from position 4 it is 4 bytes of padding, then the same.
+    used to serialize the element from position 4.
     """
 
     __slots__ = ("at0", "at4")
 
-    def __init__(self, msg, wrapper: tuple | None = None) -> None:
+    def __init__(self, msg, wrapper: tuple) -> None:
         self.at0 = serialize_message(msg)[ENCAPSULATION_LEN:]
-        if wrapper is None:
-            self.at4 = b"\x00" * 4 + self.at0
-        else:
-            outer = wrapper[0]()
-            setattr(outer, wrapper[1], [msg])
-            # one-element sequence: encapsulation, uint32 count, then the element written from position 4
-            self.at4 = serialize_message(outer)[ENCAPSULATION_LEN + 4:]
+        outer = wrapper[0]()
+        setattr(outer, wrapper[1], [msg])
+        # one-element sequence: encapsulation, uint32 count, then the element written from position 4
+        self.at4 = serialize_message(outer)[ENCAPSULATION_LEN + 4:]
 
 
 class CdrWriter:
@@ -81,6 +79,15 @@ class CdrWriter:
             self.align(4)
             self._put(item.at0 if self._pos % 8 == 0 else item.at4)
 
+    def elements8(self, items: list[tuple[bytes, bytes]]) -> None:
+        """A sequence of elements that start with an 8-byte member, as (padded, raw) pairs from
+        ``Elements8``: every element starts 8-aligned, so all but the last are joined in one call."""
+        self.uint32(len(items))
+        if items:
+            self.align(8)
+            self._put(b"".join([padded for padded, _ in items[:-1]]))
+            self._put(items[-1][1])
+
     def payload(self) -> bytes:
         return b"".join(self._parts)
 
@@ -97,14 +104,40 @@ def header(writer: CdrWriter, stamp, frame_id: str) -> None:
     writer.string(frame_id)
 
 
-def scene_graph_bytes(enc: bytes, stamp, frame_id: str, objects: Iterable[ElementBytes],
-                      relations: Iterable[ElementBytes]) -> bytes:
-    """tempomem_ros/SceneGraph (header, objects, relations) from cached element bytes."""
+def scene_graph_bytes(enc: bytes, stamp, frame_id: str, objects: list[tuple[bytes, bytes]],
+                      relations: list[tuple[bytes, bytes]]) -> bytes:
+    """tempomem_ros/SceneGraph (header, objects, relations) from (padded, raw) element bytes (Elements8):
+    SceneObject and Relation both start with a uint64."""
     w = CdrWriter(enc)
     header(w, stamp, frame_id)
-    w.elements(objects)
-    w.elements(relations)
+    w.elements8(objects)
+    w.elements8(relations)
     return w.payload()
+
+
+class Elements8:
+    """Serialized elements (padded to 8, raw) of values, rebuilt only for values not seen in the previous
+    call (by identity: the scene feed hands back the same object for an unchanged one)."""
+
+    def __init__(self, build) -> None:
+        self._build = build  # value -> message
+        self._cache: dict[int, tuple] = {}
+        self.misses = 0
+
+    def parts(self, values) -> list[tuple[bytes, bytes]]:
+        fresh: dict[int, tuple] = {}
+        out = []
+        cache = self._cache
+        for value in values:
+            hit = cache.get(id(value))
+            if hit is None or hit[0] is not value:
+                raw = serialize_message(self._build(value))[ENCAPSULATION_LEN:]
+                hit = (value, (raw + b"\x00" * (-len(raw) % 8), raw))
+                self.misses += 1
+            fresh[id(value)] = hit
+            out.append(hit[1])
+        self._cache = fresh
+        return out
 
 
 def marker_array_bytes(enc: bytes, markers: Iterable[ElementBytes]) -> bytes:
@@ -130,8 +163,8 @@ def self_check(graph, markers) -> bool:
     if enc[:2] != b"\x00\x01":  # plain little-endian CDR only (XCDR2 aligns 8-byte values to 4)
         return False
     assembled = scene_graph_bytes(enc, graph.header.stamp, graph.header.frame_id,
-                                  (ElementBytes(o) for o in graph.objects),
-                                  (ElementBytes(r) for r in graph.relations))
+                                  Elements8(lambda m: m).parts(graph.objects),
+                                  Elements8(lambda m: m).parts(graph.relations))
     if not same_message(assembled, graph):
         return False
     marker_wrapper = (type(markers), "markers")
@@ -147,7 +180,7 @@ class BytesCache:
     of the latest call.
     """
 
-    def __init__(self, wrapper: tuple | None = None) -> None:
+    def __init__(self, wrapper: tuple) -> None:
         self._wrapper = wrapper
         self._cache: dict[int, tuple] = {}
         self.misses = 0

@@ -194,7 +194,7 @@ class MessageCache:
         for value in values:
             key = self._key(value)
             hit = self._cache.get(key)
-            if hit is not None and hit[0] == value:
+            if hit is not None and (hit[0] is value or hit[0] == value):
                 msg = hit[1]
                 self.hits += 1
             else:

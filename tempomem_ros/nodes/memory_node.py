@@ -38,6 +38,7 @@ from tempomem_ros import topics
 from tempomem_ros.core.config import MemoryConfig
 from tempomem_ros.core.errors import InvalidInputError, TempoMemError
 from tempomem_ros.core.memory import Memory
+from tempomem_ros.core.scene_feed import SceneFeed
 from tempomem_ros.msg import ChangeEvent, ObservationArray, SceneGraph
 from tempomem_ros.nodes import cdr
 from tempomem_ros.nodes import conversions as conv
@@ -129,6 +130,8 @@ class MemoryNode(LifecycleNode):
         self._dirty = False
         self._last_event_id = 0
         self._last_publish = 0.0
+        self._publish_cost_s = 0.0
+        self._published_before = False
         self._tracker = mk.MarkerTracker()
         self._style = mk.MarkerStyle()
         self._object_msgs = conv.MessageCache(conv.scene_object, key=lambda o: o.id)
@@ -137,10 +140,12 @@ class MemoryNode(LifecycleNode):
         # Serialized elements of the scene graph and markers, joined at publish time (nodes/cdr.py); empty
         # encapsulation = publish messages (the self-check at configure failed).
         self._encapsulation = b""
-        self._object_bytes = cdr.BytesCache()
-        self._relation_bytes = cdr.BytesCache()
+        self._object_bytes = cdr.Elements8(conv.scene_object)
+        self._relation_bytes = cdr.Elements8(conv.relation)
         self._marker_bytes = cdr.BytesCache((MarkerArray, "markers"))
         self._edges = mk.EdgeCache()
+        self._feed: SceneFeed | None = None
+        self._moves: dict[int, tuple] = {}
         self._tm_subscription = None
         self._tm_timers: list = []
         self._tm_services: list = []
@@ -234,6 +239,13 @@ class MemoryNode(LifecycleNode):
             "Publish the scene graph and markers as bytes joined from per-object serialized parts, so "
             "that converting a large scene never holds the GIL for long (checked against rclpy's own "
             "serializer at configure; false = publish messages).",
+        )
+        d(
+            "scene_resync_s",
+            300.0,
+            "Between publishes the scene is refreshed from the audit (only the objects a mutation touched "
+            "are re-read); at least this often it is read whole, as a safety net.",
+            (1.0, 86400.0),
         )
         d("observation_queue_depth", 50, "Depth of the reliable observation subscription.", (1, 10000))
         d("diagnostics_rate_hz", 1.0, "Rate of the counters published on /diagnostics.", (0.01, 100.0))
@@ -337,6 +349,8 @@ class MemoryNode(LifecycleNode):
                 clip_text_encoder=self._clip_text_encoder(feature_model),
             )
             self.viewer = Memory.open(path, embedding_dim=dim, config=config, readonly=True)
+            self._feed = SceneFeed(self.viewer, resync_s=float(self._param("scene_resync_s")))
+            self._moves = {}
         except BaseException:
             self.close_store()
             raise
@@ -471,6 +485,8 @@ class MemoryNode(LifecycleNode):
     def close_store(self) -> None:
         """Close the readers, then the writer (whose close() fuses what is still staged). Idempotent."""
         self.handlers = None
+        self._feed, self._moves = None, {}
+        self._published_before = False
         for name in ("viewer", "reader", "writer"):
             memory = getattr(self, name)
             setattr(self, name, None)
@@ -558,23 +574,22 @@ class MemoryNode(LifecycleNode):
         with self._publish_lock:
             t0 = time.perf_counter()
             self._dirty = False
-            objects = sorted(view.objects("present") + view.objects("missing"), key=lambda o: o.id)
-            relations = view.relations()
+            snapshot = self._feed.refresh()  # incremental: re-reads only what the audit says changed
+            objects, relations = list(snapshot.objects), list(snapshot.relations)
             stamp, frame = conv.to_time(view.latest_stamp()), self._style.frame_id
-            object_msgs = self._object_msgs.messages(objects)
-            relation_msgs = self._relation_msgs.messages(relations)
             if self._encapsulation:
                 self._tm_publishers["graph"].publish(cdr.scene_graph_bytes(
-                    self._encapsulation, stamp, frame, self._object_bytes.elements(object_msgs),
-                    self._relation_bytes.elements(relation_msgs)))
+                    self._encapsulation, stamp, frame, self._object_bytes.parts(objects),
+                    self._relation_bytes.parts(relations)))
             else:
-                graph = SceneGraph(objects=object_msgs, relations=relation_msgs)
+                graph = SceneGraph(objects=self._object_msgs.messages(objects),
+                                   relations=self._relation_msgs.messages(relations))
                 graph.header.stamp, graph.header.frame_id = stamp, frame
                 self._tm_publishers["graph"].publish(graph)
             self.counters.graphs_published += 1
             if self._param("publish_markers"):
                 shown = mk.selected_objects(objects, self._style.max_objects)
-                moved = {o.id: tuple(view.placements(o.id)) for o in shown if o.n_moves > 0}
+                moved = {o.id: self._placements_of(view, o) for o in shown if o.n_moves > 0}
                 scene = mk.Scene(
                     objects=tuple(shown),
                     relations=tuple(relations),
@@ -591,13 +606,26 @@ class MemoryNode(LifecycleNode):
                     self._tm_publishers["markers"].publish(markers)
             self._last_publish = time.monotonic()
             self.counters.last_publish_ms = (time.perf_counter() - t0) * 1e3
+            # the first publish after configure builds every cached part: its cost says nothing about the
+            # next one, so it does not hold the next one back (publish_max_duty)
+            self._publish_cost_s = self.counters.last_publish_ms / 1e3 if self._published_before else 0.0
+            self._published_before = True
+
+    def _placements_of(self, view: Memory, obj) -> tuple:
+        """Placement history of a moved object, re-read only when the object changed (the scene feed hands
+        back the same ObjectInfo for an untouched object)."""
+        hit = self._moves.get(obj.id)
+        if hit is None or hit[0] is not obj:
+            hit = (obj, tuple(view.placements(obj.id)))
+            self._moves[obj.id] = hit
+        return hit[1]
 
     def _publish_due(self) -> bool:
         """A publish may start when the configured interval has passed and, so that publishing a large
         scene never starves the services, when publishing has taken at most ``publish_max_duty`` of the
         time since the last one."""
         duty = float(self._param("publish_max_duty"))
-        cost_s = self.counters.last_publish_ms / 1e3
+        cost_s = self._publish_cost_s
         interval = max(float(self._param("publish_min_interval_s")), cost_s * (1.0 / duty - 1.0))
         return time.monotonic() - self._last_publish >= interval
 

@@ -1,0 +1,173 @@
+"""An incrementally refreshed view of the current scene, for whoever republishes it after every commit.
+
+Why: the memory node publishes the whole scene graph after each commit that changed something. Reading
+10,000 objects and 15,000 relations for that took ~250 ms (bench/bench_publish.py), so at that size the
+graph could follow only every few seconds. Every mutation of the store appends an audit row naming the
+objects it touched, in the same transaction; after one full read, a refresh reads only the audit rows since
+the last one, then those objects and the current relations that involve them. A relation only changes
+when one of its two objects is touched, so that set is complete.
+
+Actions whose effect reaches objects they do not list (``define_region`` re-assigns the region of every
+object inside it), and any action this module does not know, make the refresh a full read; so does
+``resync_s`` since the last full read, as a safety net. Each refresh reads inside one read transaction, so
+objects, relations and the audit position come from the same committed state.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from .errors import StoreError
+from .rows import OBJECT_COLS, relation_info
+from .schema import sqlite3
+from .types import ObjectInfo, RelationInfo
+
+#: Audit actions whose listed object ids are everything they changed.
+INCREMENTAL_ACTIONS = frozenset({
+    "merge", "create", "move", "reject", "promote", "remove", "relabel", "forget", "update", "decay",
+    "consolidate", "resplit",
+})
+SHOWN_STATES = ("present", "missing")
+CHUNK = 500
+
+
+@dataclass(frozen=True)
+class SceneSnapshot:
+    """Present and missing objects by id and current relations by row id, as of ``audit_id``.
+
+    ``changed``: anything differs from the previous refresh; ``full``: this refresh read everything;
+    ``touched``: ids of the objects re-read by an incremental refresh (empty after a full one)."""
+
+    objects: tuple[ObjectInfo, ...]
+    relations: tuple[RelationInfo, ...]
+    audit_id: int
+    changed: bool
+    full: bool
+    touched: frozenset[int]
+
+
+class SceneFeed:
+    """Keeps the current scene of ``memory`` (usually a read-only Memory) between refreshes.
+
+    Unchanged objects and relations are the same Python objects from one snapshot to the next, so a caller
+    caching per-object work can compare by identity."""
+
+    def __init__(self, memory, *, resync_s: float = 300.0, clock: Callable[[], float] = time.monotonic) -> None:
+        self._memory = memory
+        self._resync_s = float(resync_s)
+        self._clock = clock
+        self._objects: dict[int, ObjectInfo] = {}
+        self._relations: dict[int, RelationInfo] = {}  # relation row id -> info
+        self._audit_id = -1  # nothing read yet
+        self._last_full = 0.0
+        self.full_reads = 0
+        self.incremental_reads = 0
+
+    def refresh(self) -> SceneSnapshot:
+        m = self._memory
+        with m._lock:
+            conn = m._conn
+            if conn is None:
+                raise StoreError("memory is closed")
+            own = not conn.in_transaction  # a writer inside its own transaction reads its own state
+            try:
+                if own:
+                    conn.execute("BEGIN")
+                try:
+                    return self._refresh(conn)
+                finally:
+                    if own:
+                        conn.execute("COMMIT")
+            except sqlite3.Error as exc:
+                raise StoreError(f"scene refresh failed: {exc}") from exc
+
+    def _refresh(self, conn) -> SceneSnapshot:
+        last = conn.execute("SELECT COALESCE(MAX(id), 0) FROM audit").fetchone()[0]
+        due = self._audit_id < 0 or self._clock() - self._last_full >= self._resync_s
+        touched: set[int] = set()
+        if not due and last > self._audit_id:
+            for action, ids in conn.execute("SELECT action, object_ids FROM audit WHERE id > ? AND id <= ?",
+                                            (self._audit_id, last)):
+                if action not in INCREMENTAL_ACTIONS:
+                    due = True
+                    break
+                touched.update(int(i) for i in json.loads(ids))
+        if due:
+            return self._full(conn, last)
+        changed = self._apply(conn, touched)
+        self._audit_id = last
+        self.incremental_reads += 1
+        return self._snapshot(changed, False, frozenset(touched))
+
+    def _full(self, conn, last: int) -> SceneSnapshot:
+        rows = conn.execute(f"SELECT {OBJECT_COLS} FROM objects WHERE state IN ('present', 'missing') "
+                            "ORDER BY id").fetchall()
+        objects = {o.id: o for o in self._memory._object_infos(rows)}
+        relations = {int(r["id"]): relation_info(r)
+                     for r in conn.execute("SELECT * FROM relations WHERE until IS NULL ORDER BY id")}
+        # keep the previous Python objects where nothing changed (callers compare by identity)
+        for key, value in objects.items():
+            old = self._objects.get(key)
+            if old is not None and old == value:
+                objects[key] = old
+        for key, value in relations.items():
+            old = self._relations.get(key)
+            if old is not None and old == value:
+                relations[key] = old
+        changed = objects.keys() != self._objects.keys() or relations.keys() != self._relations.keys() or any(
+            self._objects[k] is not v for k, v in objects.items()) or any(
+            self._relations[k] is not v for k, v in relations.items())
+        self._objects, self._relations = objects, relations
+        self._audit_id, self._last_full = last, self._clock()
+        self.full_reads += 1
+        return self._snapshot(changed, True, frozenset())
+
+    def _apply(self, conn, touched: set[int]) -> bool:
+        """Re-read the touched objects and the current relations involving them; True if anything changed."""
+        if not touched:
+            return False
+        ids = sorted(touched)
+        changed = False
+        fresh: dict[int, ObjectInfo] = {}
+        for start in range(0, len(ids), CHUNK):
+            chunk = ids[start:start + CHUNK]
+            marks = ",".join("?" for _ in chunk)
+            rows = conn.execute(f"SELECT {OBJECT_COLS} FROM objects WHERE id IN ({marks}) "
+                                "AND state IN ('present', 'missing')", chunk).fetchall()
+            fresh.update((o.id, o) for o in self._memory._object_infos(rows))
+        for oid in ids:
+            old, new = self._objects.get(oid), fresh.get(oid)
+            if new is None:
+                changed |= self._objects.pop(oid, None) is not None
+            elif old is None or old != new:
+                self._objects[oid] = new
+                changed = True
+        current: dict[int, RelationInfo] = {}
+        for start in range(0, len(ids), CHUNK):
+            chunk = ids[start:start + CHUNK]
+            marks = ",".join("?" for _ in chunk)
+            for r in conn.execute(
+                    f"SELECT * FROM relations WHERE until IS NULL AND subject_id IN ({marks}) UNION "
+                    f"SELECT * FROM relations WHERE until IS NULL AND object_is_region = 0 AND object_id IN ({marks})",
+                    chunk + chunk):
+                current[int(r["id"])] = relation_info(r)
+        involved = [k for k, r in self._relations.items()
+                    if r.subject_id in touched or (not r.object_is_region and r.object_id in touched)]
+        for key in involved:
+            if key not in current:
+                del self._relations[key]
+                changed = True
+        for key, rel in current.items():
+            old = self._relations.get(key)
+            if old is None or old != rel:
+                self._relations[key] = rel
+                changed = True
+        return changed
+
+    def _snapshot(self, changed: bool, full: bool, touched: frozenset[int]) -> SceneSnapshot:
+        objects = tuple(self._objects[k] for k in sorted(self._objects))
+        relations = tuple(self._relations[k] for k in sorted(self._relations))
+        return SceneSnapshot(objects, relations, self._audit_id, changed, full, touched)
