@@ -155,7 +155,7 @@ class MemoryNode(LifecycleNode):
         # Memory's own locks (queries read through their own read-only connection).
         self._tm_groups = {"ingest": MutuallyExclusiveCallbackGroup(), "commit": MutuallyExclusiveCallbackGroup(),
                            "query": ReentrantCallbackGroup(), "mutate": ReentrantCallbackGroup()}
-        self._commit_running = threading.Lock()
+        self._commit_running = threading.RLock()  # re-entered by close_store inside _release
         self.autostart_ok = True
         if self.get_parameter("autostart").value:
             self.autostart_ok = (
@@ -483,7 +483,18 @@ class MemoryNode(LifecycleNode):
         return TransitionCallbackReturn.SUCCESS
 
     def close_store(self) -> None:
-        """Close the readers, then the writer (whose close() fuses what is still staged). Idempotent."""
+        """Close the readers, then the writer (whose close() fuses what is still staged). Idempotent.
+
+        Waits for a commit that is still running (after Ctrl-C ``main`` closes the store while an executor
+        thread may be inside the commit timer's callback)."""
+        held = self._commit_running.acquire(timeout=60.0)
+        try:
+            self._close_memories()
+        finally:
+            if held:
+                self._commit_running.release()
+
+    def _close_memories(self) -> None:
         self.handlers = None
         self._feed, self._moves = None, {}
         self._published_before = False
@@ -543,6 +554,8 @@ class MemoryNode(LifecycleNode):
         try:
             self._commit_and_publish(force=False)
         except Exception as exc:  # noqa: BLE001 - keep the timer alive whatever happens
+            if not self.context.ok():
+                return  # shutting down (Ctrl-C, SIGTERM): publishing failed, close_store fuses the rest
             self.counters.commit_errors += 1
             self.counters.last_error = f"commit: {exc}"
             self.get_logger().error(f"commit failed: {exc}", throttle_duration_sec=2.0)
