@@ -957,6 +957,46 @@ def test_main_exits_0_on_sigint_and_fuses_what_is_staged(tmp_path):
         assert m.pending() == 0 and [o.label for o in m.objects()] == ["mug", "table"]
 
 
+def test_sigterm_while_committing_and_publishing_is_clean(tmp_path):
+    """Frames keep arriving and the node commits and publishes at 20 Hz when SIGTERM comes: it exits 0,
+    logs no commit failure, and everything it had received is fused."""
+    import signal
+    import subprocess
+    import sys
+
+    from tempomem_ros.core import Memory
+
+    store = str(tmp_path / "m.db")
+    cmd = [sys.executable, "-c", "import sys; from tempomem_ros.nodes.memory_node import main; sys.exit(main())",
+           "--ros-args", "-p", f"store_path:={store}", "-p", "commit_rate_hz:=20.0",
+           "-r", "__node:=memory_node_sigterm", "-r", f"{topics.OBSERVATIONS}:=/sigterm_test/observations"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    context = rclpy.Context()
+    rclpy.init(context=context)
+    node = rclpy.create_node("sigterm_tester", context=context)
+    try:
+        pub = node.create_publisher(ObservationArray, "/sigterm_test/observations",
+                                    QoSProfile(depth=50, reliability=ReliabilityPolicy.RELIABLE))
+        assert wait_for(lambda: pub.get_subscription_count() > 0, timeout=30.0)
+        msg = story_frames()[0][0]
+        for i in range(20):  # 2 s of frames at 10 Hz, stamps advancing
+            msg.header.stamp = conv.to_time(100.0 + 0.1 * i)
+            pub.publish(msg)
+            time.sleep(0.1)
+        proc.send_signal(signal.SIGTERM)
+        out, _ = proc.communicate(timeout=60.0)
+        assert proc.returncode == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        node.destroy_node()
+        context.try_shutdown()
+    assert "commit failed" not in out and "Traceback" not in out
+    with Memory.open(store, embedding_dim=32, readonly=True) as m:
+        assert m.pending() == 0 and [o.label for o in m.objects()] == ["mug", "table"]
+        assert m.latest_stamp() == pytest.approx(101.9)  # the last frame sent was received and kept
+
+
 def test_clip_feature_model_is_recorded_and_its_text_tower_serves_semantic_queries(tmp_path):
     """feature_model is written into the store and, with a (here random-weight) CLIP checkpoint, the reader
     embeds query text with the same model's text tower; another feature_model on the same store fails."""
