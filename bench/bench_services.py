@@ -10,7 +10,7 @@ whole 10k-object scene page by page (1000 per call) is printed as a figure of it
 counters (commits, scene graphs published, their last durations) close the report, from /diagnostics.
 
     ROS_DOMAIN_ID=115 ROS_AUTOMATIC_DISCOVERY_RANGE=LOCALHOST .venv/bin/python bench/bench_services.py
-    options: --objects N --calls K --store PATH --rate HZ --skip SERVICE...
+    options: --objects N --calls K --store PATH --rate HZ --label-encoder none|minilm|hashing --skip SERVICE...
 
 Prints one line per service; figures are machine-dependent and never asserted.
 """
@@ -231,6 +231,8 @@ def run(args) -> int:
         f"commit_rate_hz:={args.commit_rate}",
         "-p",
         f"publish_min_interval_s:={args.publish_interval}",
+        "-p",
+        f"label_encoder:={args.label_encoder}",
         "--log-level",
         "warn",
     ]
@@ -332,6 +334,8 @@ def main(argv=None) -> int:
     p.add_argument("--commit-rate", type=float, default=2.0, help="node commit_rate_hz")
     p.add_argument("--publish-interval", type=float, default=0.0, help="node publish_min_interval_s")
     p.add_argument("--warmup", type=float, default=3.0, help="seconds of streaming before measuring")
+    p.add_argument("--label-encoder", default="none", choices=("none", "minilm", "hashing"),
+                   help="node label_encoder (semantic_query embeds the question with it)")
     p.add_argument(
         "--store",
         default=None,

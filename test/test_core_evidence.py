@@ -205,6 +205,23 @@ def test_semantic_label_path_and_keyword(tmp_path):
         assert [h.object.label for h in m.semantic("sit", k=1)] == ["sofa"]
 
 
+def test_a_reader_sees_labels_another_connection_committed(tmp_path):
+    """A read-only memory caches the distinct labels until another connection commits (data_version)."""
+    enc = FakeEncoder()
+    path = str(tmp_path / "m.db")
+    with Memory.open(path, embedding_dim=4) as writer:
+        writer.add([box_obs("sofa", (3, 0, 0.5), stamp=1)])
+        writer.commit()
+        with Memory.open(path, embedding_dim=4, readonly=True, label_encoder=enc) as reader:
+            assert reader.semantic("something to drink from", k=5) == []
+            assert [h.object.label for h in reader.semantic("sit", k=5)] == ["sofa"]
+            writer.add([box_obs("mug", (1, 0, 0.5), stamp=2)])
+            writer.commit()
+            assert [h.object.label for h in reader.semantic("something to drink from", k=5)] == ["mug"]
+            writer.forget(2, "test")
+            assert reader.semantic("something to drink from", k=5) == []
+
+
 def test_semantic_without_any_encoder_uses_whole_word_keywords(mem):
     mem.add([box_obs("table", (1, 0, 0.5), stamp=1), box_obs("mug", (3, 0, 0.5), stamp=1)])
     mem.commit()

@@ -50,6 +50,8 @@ class Memory(FusionMixin, RelationStoreMixin, QueryMixin, TemporalMixin, Mainten
         self.label_encoder = label_encoder
         self.clip_text_encoder = clip_text_encoder
         self._label_embeddings: dict[str, np.ndarray] = {}
+        self._labels_cache: dict = {}  # state -> (data_version, labels): read-only memories only
+        self._label_matrix: tuple = (None, None)  # (labels list, its stacked embeddings)
         self._known_labels: set[str] | None = None  # writer's cache of shown labels (superset)
         self._relation_boxes: dict[int, tuple] = {}
         self._audit_rows: list[tuple] = []
@@ -211,7 +213,20 @@ class Memory(FusionMixin, RelationStoreMixin, QueryMixin, TemporalMixin, Mainten
 
         Why a loop: a plain SELECT DISTINCT scanned every row (35 ms at 30,000 objects); stepping from
         one label to the next through the (label, state, id) index costs one index seek per label.
+        A read-only memory keeps the list until another connection commits (SQLite's data_version):
+        semantic queries ask for it every time, and the seeks cost 2.7 ms at 10,000 objects.
         """
+        if self.readonly:
+            version = self._conn.execute("PRAGMA data_version").fetchone()[0]
+            hit = self._labels_cache.get(state)
+            if hit is not None and hit[0] == version:
+                return hit[1]
+            out = self._distinct_labels_uncached(state)
+            self._labels_cache[state] = (version, out)
+            return out
+        return self._distinct_labels_uncached(state)
+
+    def _distinct_labels_uncached(self, state: str | None) -> list[str]:
         expr = "COALESCE(pinned_label, label)"
         where = "" if state is None else " AND state = ?"
         args: tuple = () if state is None else (state,)

@@ -223,8 +223,12 @@ class QueryMixin:
         if self.label_encoder is None:
             return None
         q = np.asarray(self.label_encoder.encode([text]), dtype=np.float32)[0]
-        vecs = self._label_vectors(labels)
-        return {lbl: float(np.dot(q, vecs[lbl])) for lbl in labels}
+        cached_labels, matrix = self._label_matrix
+        if cached_labels is not labels:  # the same list object while the labels are unchanged
+            vecs = self._label_vectors(labels)
+            matrix = np.stack([vecs[lbl] for lbl in labels]) if labels else np.zeros((0, q.shape[0]), np.float32)
+            self._label_matrix = (labels, matrix)
+        return dict(zip(labels, (matrix @ q).tolist()))
 
     def _clip_query(self, text: str) -> np.ndarray | None:
         enc = self.clip_text_encoder

@@ -17,6 +17,7 @@ read-only Memory (``viewer``), so that reading a large scene holds up neither a 
 from __future__ import annotations
 
 import os
+import sys
 import threading
 import time
 import traceback
@@ -268,6 +269,13 @@ class MemoryNode(LifecycleNode):
             "text with that model's text tower; empty = label path only.",
         )
         d("clip.allow_random_weights", False, "Testing only: CLIP text tower with random weights.")
+        d(
+            "encoder_threads",
+            1,
+            "Threads torch may use to embed question text (label_encoder minilm, CLIP text tower); 0 = torch's "
+            "default. One short sentence gains nothing from more, and they compete with the services.",
+            (0, 256),
+        )
         defaults = MemoryConfig()
         for key, (span, why) in MEMORY_OVERRIDES.items():
             section, name = key.split(".")
@@ -305,6 +313,13 @@ class MemoryNode(LifecycleNode):
                 "semantic queries use keywords only"
             )
             return None
+
+    def _limit_torch_threads(self) -> None:
+        """Apply encoder_threads to torch, if an encoder loaded it (torch is never imported for this)."""
+        threads = int(self._param("encoder_threads"))
+        torch = sys.modules.get("torch")
+        if threads > 0 and torch is not None:
+            torch.set_num_threads(threads)
 
     def _clip_text_encoder(self, feature_model: str | None):
         """The CLIP text tower matching the stored image features, when configured (else None)."""
@@ -348,6 +363,7 @@ class MemoryNode(LifecycleNode):
                 path, embedding_dim=dim, config=config, readonly=True, label_encoder=encoder,
                 clip_text_encoder=self._clip_text_encoder(feature_model),
             )
+            self._limit_torch_threads()  # after both text encoders loaded (and imported torch)
             self.viewer = Memory.open(path, embedding_dim=dim, config=config, readonly=True)
             self._feed = SceneFeed(self.viewer, resync_s=float(self._param("scene_resync_s")))
             self._moves = {}
