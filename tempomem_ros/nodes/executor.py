@@ -42,14 +42,20 @@ class BoundedMultiThreadedExecutor(MultiThreadedExecutor):
         wait = SLOT_WAIT_S if timeout_sec is None or timeout_sec < 0 else min(SLOT_WAIT_S, float(timeout_sec))
         if not self._slots.acquire(timeout=wait):
             return  # every worker busy: spin() re-checks shutdown and comes back
+        handler = None
         try:
-            handler, _entity, _node = self.wait_for_ready_callbacks(timeout_sec, None, wait_condition)
+            if self._context.ok():  # not shut down while this thread waited for a worker (Ctrl-C, SIGTERM)
+                handler, _entity, _node = self.wait_for_ready_callbacks(timeout_sec, None, wait_condition)
         except (ExternalShutdownException, ShutdownException, TimeoutException, ConditionReachedException):
+            pass
+        except Exception:
+            if self._context.ok():
+                self._slots.release()
+                raise
+            # else the context went away while the wait set was being built: spin() ends as on shutdown
+        if handler is None:
             self._slots.release()
             return
-        except BaseException:
-            self._slots.release()
-            raise
         self._executor.submit(self._run, handler)
         self._raise_errors()
 
