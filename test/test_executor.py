@@ -118,3 +118,35 @@ def test_a_callback_error_is_raised_by_spin(ros_context):
         node.destroy_timer(timer)
         executor.shutdown()
         node.destroy_node()
+
+
+def test_spin_ends_quietly_when_the_context_shuts_down_while_every_worker_is_busy():
+    from rclpy.context import Context
+
+    context = Context()
+    rclpy.init(context=context)
+    executor = BoundedMultiThreadedExecutor(num_threads=2, context=context)
+    node = Node("executor_shutdown", context=context)
+    release, started = threading.Event(), []
+    blocking_timers(node, 2, release, started)
+    executor.add_node(node)
+    errors: list[BaseException] = []
+
+    def spin():
+        try:
+            executor.spin()
+        except BaseException as exc:  # noqa: BLE001 - recorded for the assertion
+            errors.append(exc)
+
+    thread = threading.Thread(target=spin, daemon=True)
+    thread.start()
+    try:
+        assert wait_for(lambda: len(set(started)) == 2)  # both workers are blocked
+        context.try_shutdown()  # as SIGTERM does
+        release.set()
+        thread.join(5.0)
+        assert not thread.is_alive() and errors == []
+    finally:
+        release.set()
+        executor.shutdown()
+        node.destroy_node()
