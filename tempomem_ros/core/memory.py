@@ -25,7 +25,7 @@ from .labels import label_matches, sanitize_label
 from .maintenance import MaintenanceMixin
 from .queries import QueryMixin
 from .relations_store import RelationStoreMixin
-from .rows import OBJECT_COLS, feature_to_blob, object_info
+from .rows import OBJECT_COLS, feature_to_blob, id_chunks, object_info
 from .schema import connect, initialise, sqlite3
 from .temporal import TemporalMixin
 from .types import CameraView, CommitStats, ObjectInfo, Observation
@@ -368,9 +368,7 @@ class Memory(FusionMixin, RelationStoreMixin, QueryMixin, TemporalMixin, Mainten
         regions = self._region_labels()
         ids = [int(r["id"]) for r in rows]
         masses: dict[int, dict[str, float]] = {i: {} for i in ids}
-        for start in range(0, len(ids), 500):
-            chunk = ids[start:start + 500]
-            marks = ",".join("?" for _ in chunk)
+        for chunk, marks in id_chunks(ids):
             for oid, lbl, m in self._conn.execute(
                     f"SELECT object_id, label, mass FROM label_mass WHERE object_id IN ({marks}) "
                     "ORDER BY object_id, label", chunk):

@@ -22,6 +22,7 @@ from .rows import (
     OBSERVATION_COLS,
     PLACEMENT_COLS,
     event_info,
+    id_chunks,
     observation_record,
     placement_info,
     OBJECT_COLS_O,
@@ -125,9 +126,7 @@ class QueryMixin:
         else:
             ids = sorted({int(r["subject_id"]) for r in rel_rows} - set(anchor_ids))
         rows = []
-        for start in range(0, len(ids), 500):
-            chunk = ids[start:start + 500]
-            marks = ",".join("?" for _ in chunk)
+        for chunk, marks in id_chunks(ids):
             rows += self._conn.execute(
                 f"SELECT {OBJECT_COLS} FROM objects WHERE id IN ({marks}) AND state='present' ORDER BY id",
                 chunk).fetchall()
@@ -206,9 +205,7 @@ class QueryMixin:
         clip = vectors.exact_similarities(self._conn, candidates, clip_q) if clip_q is not None else {}
         scored = []
         ids = sorted(candidates)
-        for start in range(0, len(ids), 500):
-            chunk = ids[start:start + 500]
-            marks = ",".join("?" for _ in chunk)
+        for chunk, marks in id_chunks(ids):
             for oid, lbl in self._conn.execute(f"SELECT id, {shown} FROM objects WHERE id IN ({marks})", chunk):
                 total = static.get(lbl, 0.0) + b * clip.get(oid, 0.0)
                 if total >= scfg.min_score:

@@ -31,6 +31,16 @@ def prefixed(cols: str, alias: str) -> str:
 
 OBJECT_COLS_O = prefixed(OBJECT_COLS, "o")  # built once: it is part of every spatial-index query
 
+SQL_ID_CHUNK = 500  # ids per "IN (...)" list: one short statement each, far below SQLite's parameter limit
+
+
+def id_chunks(ids):
+    """(chunk, "?,?,...") pairs covering ``ids`` in order, SQL_ID_CHUNK at a time, for ``WHERE id IN (...)``."""
+    ids = list(ids)
+    for start in range(0, len(ids), SQL_ID_CHUNK):
+        chunk = ids[start:start + SQL_ID_CHUNK]
+        yield chunk, ",".join("?" for _ in chunk)
+
 
 def feature_to_blob(feature: np.ndarray | None) -> bytes | None:
     if feature is None:

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from .errors import StoreError
-from .rows import OBJECT_COLS, relation_info
+from .rows import OBJECT_COLS, id_chunks, relation_info
 from .schema import sqlite3
 from .types import ObjectInfo, RelationInfo
 
@@ -31,7 +31,6 @@ INCREMENTAL_ACTIONS = frozenset({
     "consolidate", "resplit",
 })
 SHOWN_STATES = ("present", "missing")
-CHUNK = 500
 
 
 @dataclass(frozen=True)
@@ -132,9 +131,7 @@ class SceneFeed:
         ids = sorted(touched)
         changed = False
         fresh: dict[int, ObjectInfo] = {}
-        for start in range(0, len(ids), CHUNK):
-            chunk = ids[start:start + CHUNK]
-            marks = ",".join("?" for _ in chunk)
+        for chunk, marks in id_chunks(ids):
             rows = conn.execute(f"SELECT {OBJECT_COLS} FROM objects WHERE id IN ({marks}) "
                                 "AND state IN ('present', 'missing')", chunk).fetchall()
             fresh.update((o.id, o) for o in self._memory._object_infos(rows))
@@ -146,9 +143,7 @@ class SceneFeed:
                 self._objects[oid] = new
                 changed = True
         current: dict[int, RelationInfo] = {}
-        for start in range(0, len(ids), CHUNK):
-            chunk = ids[start:start + CHUNK]
-            marks = ",".join("?" for _ in chunk)
+        for chunk, marks in id_chunks(ids):
             for r in conn.execute(
                     f"SELECT * FROM relations WHERE until IS NULL AND subject_id IN ({marks}) UNION "
                     f"SELECT * FROM relations WHERE until IS NULL AND object_is_region = 0 AND object_id IN ({marks})",

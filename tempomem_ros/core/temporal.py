@@ -22,7 +22,7 @@ from .errors import InvalidInputError
 from .guard import guarded
 from .labels import sanitize_label, words
 from .router import HELP, route
-from .rows import EVENT_COLS, OBJECT_COLS, PLACEMENT_COLS
+from .rows import EVENT_COLS, OBJECT_COLS, PLACEMENT_COLS, id_chunks
 from .types import Answer
 
 OPERATORS = ("current", "previous", "history", "count_moves", "count_sightings", "as_of", "first_seen",
@@ -235,9 +235,7 @@ class TemporalMixin:
         placements = self._placement_infos(rows)
         ids = sorted({p.object_id for p in placements})
         objects: dict[int, object] = {}
-        for start in range(0, len(ids), 500):
-            chunk = ids[start:start + 500]
-            marks = ",".join("?" for _ in chunk)
+        for chunk, marks in id_chunks(ids):
             obj_rows = self._conn.execute(f"SELECT {OBJECT_COLS} FROM objects WHERE id IN ({marks})", chunk).fetchall()
             for info in self._object_infos(obj_rows):
                 objects[info.id] = info

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .rows import blob_to_feature
+from .rows import blob_to_feature, id_chunks
 
 #: Extra candidates fetched from the index beyond those needed, so that float differences between
 #: sqlite-vec's and numpy's cosine near the cut-off cannot change which objects are kept.
@@ -102,9 +102,7 @@ def exact_similarities(conn, object_ids, query: np.ndarray) -> dict[int, float]:
     q = np.asarray(query, np.float64)
     qn = float(np.linalg.norm(q)) or 1.0
     ids = sorted(set(int(i) for i in object_ids))
-    for start in range(0, len(ids), 500):
-        chunk = ids[start:start + 500]
-        marks = ",".join("?" for _ in chunk)
+    for chunk, marks in id_chunks(ids):
         for oid, blob in conn.execute(f"SELECT id, feature FROM objects WHERE id IN ({marks})", chunk):
             f = blob_to_feature(blob)
             if f is None or f.shape != q.shape:
