@@ -36,7 +36,7 @@ def scene():
 
 
 def graph_of(objects, relations, frame="map", stamp=Time(sec=12, nanosec=500)) -> SceneGraph:
-    g = SceneGraph(objects=conv.scene_objects(objects), relations=[conv.relation(r) for r in relations])
+    g = SceneGraph(objects=[conv.scene_object(o) for o in objects], relations=[conv.relation(r) for r in relations])
     g.header.frame_id, g.header.stamp = frame, stamp
     return g
 
@@ -55,8 +55,8 @@ def test_an_assembled_scene_graph_decodes_to_the_message(frame):
     objects, relations, _ = scene()
     graph = graph_of(objects, relations, frame)
     enc = cdr.encapsulation(graph)
-    data = cdr.scene_graph_bytes(enc, graph.header.stamp, frame, cdr.Elements8(conv.scene_object).parts(objects),
-                                 cdr.Elements8(conv.relation).parts(relations))
+    data = cdr.scene_graph_bytes(enc, graph.header.stamp, frame, [cdr.element8(o) for o in graph.objects],
+                                 [cdr.element8(r) for r in graph.relations])
     assert deserialize_message(data, SceneGraph) == sent(graph)
     assert cdr.same_message(data, graph)
 
@@ -66,8 +66,8 @@ def test_a_wrong_assembly_is_detected():
     graph = graph_of(objects, relations)
     enc = cdr.encapsulation(graph)
     one_missing = cdr.scene_graph_bytes(enc, graph.header.stamp, "map",
-                                        cdr.Elements8(conv.scene_object).parts(objects[:-1]),
-                                        cdr.Elements8(conv.relation).parts(relations))
+                                        [cdr.element8(o) for o in graph.objects[:-1]],
+                                        [cdr.element8(r) for r in graph.relations])
     assert not cdr.same_message(one_missing, graph)
 
 
@@ -82,28 +82,28 @@ def test_assembled_markers_with_deletes_decode_to_the_message():
     kept = [o for o in objects if o.id != 2]
     second = tracker.array(mk.build_markers(mk.Scene(tuple(kept), (), placements, ()), style), style)
     assert any(m.action == m.DELETE for m in second.markers)
-    bytes_cache = cdr.BytesCache((MarkerArray, "markers"))
+    bytes_cache = conv.MessageCache(lambda m: cdr.ElementBytes(m, (MarkerArray, "markers")), key=id)
     for array in (first, second):
-        data = cdr.marker_array_bytes(cdr.encapsulation(array), bytes_cache.elements(array.markers))
+        data = cdr.marker_array_bytes(cdr.encapsulation(array), bytes_cache.messages(array.markers))
         assert deserialize_message(data, MarkerArray) == sent(array)
 
 
 def test_unchanged_elements_are_not_serialized_again():
     objects, relations, _ = scene()
-    cache = cdr.Elements8(conv.scene_object)
-    first = cache.parts(objects)
+    cache = conv.MessageCache(lambda o: cdr.element8(conv.scene_object(o)), key=id)  # as the node keys relations
+    first = cache.messages(objects)
     assert cache.misses == 4
     moved = info(2, "mug", (0.5, 0.0, 0.85))
     now = [objects[0], moved, objects[2], objects[3]]
-    second = cache.parts(now)
+    second = cache.messages(now)
     assert cache.misses == 5  # only the moved mug (a new value object)
     assert [a is b for a, b in zip(first, second)] == [True, False, True, True]
     assert all(len(padded) % 8 == 0 and padded.startswith(raw) for padded, raw in second)
     graph = graph_of(now, relations)
     data = cdr.scene_graph_bytes(cdr.encapsulation(graph), graph.header.stamp, "map", second,
-                                 cdr.Elements8(conv.relation).parts(relations))
+                                 [cdr.element8(conv.relation(r)) for r in relations])
     assert deserialize_message(data, SceneGraph) == sent(graph)
-    assert cache.parts([]) == [] and cache.parts(objects[:1])[0] is not first[0]  # the cache keeps one call
+    assert cache.messages([]) == [] and cache.messages(objects[:1])[0] is not first[0]  # the cache keeps one call
 
 
 def test_the_edge_marker_is_reused_until_an_end_moves():

@@ -7,11 +7,12 @@ change, so the node keeps each element's serialized bytes and joins them: rclpy 
 
 How: in CDR every primitive is aligned to its size relative to the start of the payload, so an element's
 bytes depend only on where it starts modulo 8. SceneObject and Relation start with a uint64, so each starts
-8-aligned: their bytes are position-independent, and padded to 8 they join in one call (``Elements8``).
+8-aligned: their bytes are position-independent, and padded to 8 they join in one call (``element8``).
 A Marker starts with a 4-byte member and holds doubles, so it starts at 0 or 4 (mod 8): both variants are
 taken from rclpy's own serializer (the element alone, and as the first item of a one-element sequence).
 ``self_check`` decodes assembled messages and compares them with rclpy's own serialization; the node falls
-back to plain publishing when they differ (another rmw's encoding, say).
+back to plain publishing when they differ (another rmw's encoding, say). The node keeps the bytes of each
+element between publishes in ``conversions.MessageCache``es keyed by object identity.
 """
 
 from __future__ import annotations
@@ -81,7 +82,7 @@ class CdrWriter:
 
     def elements8(self, items: list[tuple[bytes, bytes]]) -> None:
         """A sequence of elements that start with an 8-byte member, as (padded, raw) pairs from
-        ``Elements8``: every element starts 8-aligned, so all but the last are joined in one call."""
+        ``element8``: every element starts 8-aligned, so all but the last are joined in one call."""
         self.uint32(len(items))
         if items:
             self.align(8)
@@ -106,7 +107,7 @@ def header(writer: CdrWriter, stamp, frame_id: str) -> None:
 
 def scene_graph_bytes(enc: bytes, stamp, frame_id: str, objects: list[tuple[bytes, bytes]],
                       relations: list[tuple[bytes, bytes]]) -> bytes:
-    """tempomem_ros/SceneGraph (header, objects, relations) from (padded, raw) element bytes (Elements8):
+    """tempomem_ros/SceneGraph (header, objects, relations) from (padded, raw) element bytes (element8):
     SceneObject and Relation both start with a uint64."""
     w = CdrWriter(enc)
     header(w, stamp, frame_id)
@@ -115,29 +116,11 @@ def scene_graph_bytes(enc: bytes, stamp, frame_id: str, objects: list[tuple[byte
     return w.payload()
 
 
-class Elements8:
-    """Serialized elements (padded to 8, raw) of values, rebuilt only for values not seen in the previous
-    call (by identity: the scene feed hands back the same object for an unchanged one)."""
-
-    def __init__(self, build) -> None:
-        self._build = build  # value -> message
-        self._cache: dict[int, tuple] = {}
-        self.misses = 0
-
-    def parts(self, values) -> list[tuple[bytes, bytes]]:
-        fresh: dict[int, tuple] = {}
-        out = []
-        cache = self._cache
-        for value in values:
-            hit = cache.get(id(value))
-            if hit is None or hit[0] is not value:
-                raw = serialize_message(self._build(value))[ENCAPSULATION_LEN:]
-                hit = (value, (raw + b"\x00" * (-len(raw) % 8), raw))
-                self.misses += 1
-            fresh[id(value)] = hit
-            out.append(hit[1])
-        self._cache = fresh
-        return out
+def element8(msg) -> tuple[bytes, bytes]:
+    """(padded to a multiple of 8, raw) serialized bytes of an element that starts with an 8-byte member:
+    every element of such a sequence starts 8-aligned, so ``CdrWriter.elements8`` joins them as they are."""
+    raw = serialize_message(msg)[ENCAPSULATION_LEN:]
+    return raw + b"\x00" * (-len(raw) % 8), raw
 
 
 def marker_array_bytes(enc: bytes, markers: Iterable[ElementBytes]) -> bytes:
@@ -163,40 +146,13 @@ def self_check(graph, markers) -> bool:
     if enc[:2] != b"\x00\x01":  # plain little-endian CDR only (XCDR2 aligns 8-byte values to 4)
         return False
     assembled = scene_graph_bytes(enc, graph.header.stamp, graph.header.frame_id,
-                                  Elements8(lambda m: m).parts(graph.objects),
-                                  Elements8(lambda m: m).parts(graph.relations))
+                                  [element8(o) for o in graph.objects],
+                                  [element8(r) for r in graph.relations])
     if not same_message(assembled, graph):
         return False
     marker_wrapper = (type(markers), "markers")
     return same_message(marker_array_bytes(enc, (ElementBytes(m, marker_wrapper) for m in markers.markers)),
                         markers)
-
-
-class BytesCache:
-    """ElementBytes of the messages of the previous publish, reused for the very same message objects.
-
-    The node's MessageCache hands back the same message object for an unchanged object, so identity is
-    enough here; the cache holds the messages it keys on (ids are never reused while held) and only those
-    of the latest call.
-    """
-
-    def __init__(self, wrapper: tuple) -> None:
-        self._wrapper = wrapper
-        self._cache: dict[int, tuple] = {}
-        self.misses = 0
-
-    def elements(self, msgs: Iterable) -> list[ElementBytes]:
-        fresh: dict[int, tuple] = {}
-        out = []
-        for msg in msgs:
-            hit = self._cache.get(id(msg))
-            if hit is None or hit[0] is not msg:
-                hit = (msg, ElementBytes(msg, self._wrapper))
-                self.misses += 1
-            fresh[id(msg)] = hit
-            out.append(hit[1])
-        self._cache = fresh
-        return out
 
 
 def sample_check() -> bool:

@@ -160,14 +160,6 @@ def observation_record(rec: ObservationRecord) -> ObservationRecordMsg:
     )
 
 
-def scene_objects(infos: Iterable[ObjectInfo]) -> list[SceneObject]:
-    return [scene_object(i) for i in infos]
-
-
-def placements(infos: Iterable[PlacementInfo]) -> list[Placement]:
-    return [placement(i) for i in infos]
-
-
 def change_events(infos: Iterable[ChangeEventInfo]) -> list[ChangeEvent]:
     return [change_event(i) for i in infos]
 

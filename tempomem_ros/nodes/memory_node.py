@@ -16,6 +16,7 @@ read-only Memory (``viewer``), so that reading a large scene holds up neither a 
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 import threading
@@ -141,12 +142,14 @@ class MemoryNode(LifecycleNode):
         # Serialized elements of the scene graph and markers, joined at publish time (nodes/cdr.py); empty
         # encapsulation = publish messages (the self-check at configure failed).
         self._encapsulation = b""
-        self._object_bytes = cdr.Elements8(conv.scene_object)
-        self._relation_bytes = cdr.Elements8(conv.relation)
-        self._marker_bytes = cdr.BytesCache((MarkerArray, "markers"))
+        # (keyed by identity where the scene feed or the message caches hand back the same object)
+        self._object_bytes = conv.MessageCache(lambda o: cdr.element8(conv.scene_object(o)), key=lambda o: o.id)
+        self._relation_bytes = conv.MessageCache(lambda r: cdr.element8(conv.relation(r)), key=id)
+        self._marker_bytes = conv.MessageCache(lambda m: cdr.ElementBytes(m, (MarkerArray, "markers")), key=id)
         self._edges = mk.EdgeCache()
         self._feed: SceneFeed | None = None
-        self._moves: dict[int, tuple] = {}
+        # placement histories of moved objects, re-read only for an object the feed re-read
+        self._moves = conv.MessageCache(lambda o: tuple(self.viewer.placements(o.id)), key=id)
         self._tm_subscription = None
         self._tm_timers: list = []
         self._tm_services: list = []
@@ -366,7 +369,6 @@ class MemoryNode(LifecycleNode):
             self._limit_torch_threads()  # after both text encoders loaded (and imported torch)
             self.viewer = Memory.open(path, embedding_dim=dim, config=config, readonly=True)
             self._feed = SceneFeed(self.viewer, resync_s=float(self._param("scene_resync_s")))
-            self._moves = {}
         except BaseException:
             self.close_store()
             raise
@@ -457,11 +459,9 @@ class MemoryNode(LifecycleNode):
     def _deactivate(self, state) -> TransitionCallbackReturn:
         self._stop_io()
         # what arrived before deactivation is fused and announced (after a commit still running finishes)
-        if self._commit_running.acquire(timeout=60.0):
-            try:
+        with self._commits_paused() as held:
+            if held:
                 self._commit_and_publish(force=False)
-            finally:
-                self._commit_running.release()
         return super().on_deactivate(state)
 
     def _stop_io(self) -> None:
@@ -487,38 +487,38 @@ class MemoryNode(LifecycleNode):
     def _release(self, state) -> TransitionCallbackReturn:
         """Stop everything and close the store (the writer's close() fuses what is still staged)."""
         self._stop_io()
-        held = self._commit_running.acquire(timeout=60.0)  # a commit still running finishes first
-        try:
+        with self._commits_paused():  # a commit still running finishes first
             for pub in self._tm_publishers.values():
                 self.destroy_lifecycle_publisher(pub)
             self._tm_publishers = {}
             self.close_store()
+        return TransitionCallbackReturn.SUCCESS
+
+    @contextlib.contextmanager
+    def _commits_paused(self):
+        """Hold the commit lock, waiting up to 60 s for a commit that is running; yields whether it is held
+        (after that wait, shutdown goes on without it rather than hang)."""
+        held = self._commit_running.acquire(timeout=60.0)
+        try:
+            yield held
         finally:
             if held:
                 self._commit_running.release()
-        return TransitionCallbackReturn.SUCCESS
 
     def close_store(self) -> None:
         """Close the readers, then the writer (whose close() fuses what is still staged). Idempotent.
 
         Waits for a commit that is still running (after Ctrl-C ``main`` closes the store while an executor
         thread may be inside the commit timer's callback)."""
-        held = self._commit_running.acquire(timeout=60.0)
-        try:
-            self._close_memories()
-        finally:
-            if held:
-                self._commit_running.release()
-
-    def _close_memories(self) -> None:
-        self.handlers = None
-        self._feed, self._moves = None, {}
-        self._published_before = False
-        for name in ("viewer", "reader", "writer"):
-            memory = getattr(self, name)
-            setattr(self, name, None)
-            if memory is not None:
-                memory.close()
+        with self._commits_paused():
+            self.handlers = None
+            self._feed = None
+            self._published_before = False
+            for name in ("viewer", "reader", "writer"):
+                memory = getattr(self, name)
+                setattr(self, name, None)
+                if memory is not None:
+                    memory.close()
 
     # ------------------------------------------------------------------------------------ ingest
     def _on_observations(self, msg: ObservationArray) -> None:
@@ -595,7 +595,8 @@ class MemoryNode(LifecycleNode):
     def publish_scene(self) -> None:
         """Publish the scene graph and the markers (with DELETEs for what disappeared).
 
-        Messages of unchanged objects and relations are reused (MessageCache); markers carry a zero stamp.
+        The scene comes from the feed (only what the audit says changed is re-read); the messages or
+        serialized bytes of unchanged objects, relations and markers are reused; markers carry a zero stamp.
         """
         view = self.viewer
         if view is None:
@@ -604,12 +605,12 @@ class MemoryNode(LifecycleNode):
             t0 = time.perf_counter()
             self._dirty = False
             snapshot = self._feed.refresh()  # incremental: re-reads only what the audit says changed
-            objects, relations = list(snapshot.objects), list(snapshot.relations)
+            objects, relations = snapshot.objects, snapshot.relations
             stamp, frame = conv.to_time(view.latest_stamp()), self._style.frame_id
             if self._encapsulation:
                 self._tm_publishers["graph"].publish(cdr.scene_graph_bytes(
-                    self._encapsulation, stamp, frame, self._object_bytes.parts(objects),
-                    self._relation_bytes.parts(relations)))
+                    self._encapsulation, stamp, frame, self._object_bytes.messages(objects),
+                    self._relation_bytes.messages(relations)))
             else:
                 graph = SceneGraph(objects=self._object_msgs.messages(objects),
                                    relations=self._relation_msgs.messages(relations))
@@ -618,10 +619,11 @@ class MemoryNode(LifecycleNode):
             self.counters.graphs_published += 1
             if self._param("publish_markers"):
                 shown = mk.selected_objects(objects, self._style.max_objects)
-                moved = {o.id: self._placements_of(view, o) for o in shown if o.n_moves > 0}
+                moving = [o for o in shown if o.n_moves > 0]
+                moved = dict(zip([o.id for o in moving], self._moves.messages(moving)))
                 scene = mk.Scene(
                     objects=tuple(shown),
-                    relations=tuple(relations),
+                    relations=relations,
                     placements=moved,
                     regions=tuple(view.regions()),
                 )
@@ -630,7 +632,7 @@ class MemoryNode(LifecycleNode):
                                               self._style)
                 if self._encapsulation:
                     self._tm_publishers["markers"].publish(cdr.marker_array_bytes(
-                        self._encapsulation, self._marker_bytes.elements(markers.markers)))
+                        self._encapsulation, self._marker_bytes.messages(markers.markers)))
                 else:
                     self._tm_publishers["markers"].publish(markers)
             self._last_publish = time.monotonic()
@@ -639,15 +641,6 @@ class MemoryNode(LifecycleNode):
             # next one, so it does not hold the next one back (publish_max_duty)
             self._publish_cost_s = self.counters.last_publish_ms / 1e3 if self._published_before else 0.0
             self._published_before = True
-
-    def _placements_of(self, view: Memory, obj) -> tuple:
-        """Placement history of a moved object, re-read only when the object changed (the scene feed hands
-        back the same ObjectInfo for an untouched object)."""
-        hit = self._moves.get(obj.id)
-        if hit is None or hit[0] is not obj:
-            hit = (obj, tuple(view.placements(obj.id)))
-            self._moves[obj.id] = hit
-        return hit[1]
 
     def _publish_due(self) -> bool:
         """A publish may start when the configured interval has passed and, so that publishing a large
@@ -706,9 +699,9 @@ class MemoryNode(LifecycleNode):
 def main(args: list[str] | None = None) -> int:
     rclpy.init(args=args)
     node = None
-    # Ingestion and queries are short; commits run on their own thread (on_activate). Three executor
-    # threads let queries be answered while a mutating service waits for the writer; the bounded executor
-    # sleeps while they are all busy instead of spinning (nodes/executor.py).
+    # Ingestion and queries are short; commits run on a timer in their own group (on_activate). Three
+    # executor threads let queries be answered while a commit runs or a mutating service waits for the
+    # writer; the bounded executor sleeps while they are all busy instead of spinning (nodes/executor.py).
     executor = BoundedMultiThreadedExecutor(num_threads=EXECUTOR_THREADS)
     try:
         try:
