@@ -183,17 +183,17 @@ class MessageCache:
     def messages(self, values: Iterable) -> list:
         fresh: dict = {}
         out = []
+        misses_before = self.misses
+        cache, key_of = self._cache, self._key
         for value in values:
-            key = self._key(value)
-            hit = self._cache.get(key)
-            if hit is not None and (hit[0] is value or hit[0] == value):
-                msg = hit[1]
-                self.hits += 1
-            else:
-                msg = self._build(value)
+            key = key_of(value)
+            hit = cache.get(key)
+            if hit is None or (hit[0] is not value and hit[0] != value):
+                hit = (value, self._build(value))
                 self.misses += 1
-            fresh[key] = (value, msg)
-            out.append(msg)
+            fresh[key] = hit  # the same pair object: no new allocation (and GC work) per unchanged value
+            out.append(hit[1])
+        self.hits += len(out) - (self.misses - misses_before)
         self._cache = fresh
         return out
 
