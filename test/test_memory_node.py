@@ -959,7 +959,9 @@ def test_main_exits_0_on_sigint_and_fuses_what_is_staged(tmp_path):
 
 def test_sigterm_while_committing_and_publishing_is_clean(tmp_path):
     """Frames keep arriving and the node commits and publishes at 20 Hz when SIGTERM comes: it exits 0,
-    logs no commit failure, and everything it had received is fused."""
+    logs no commit failure, and everything it had staged is fused. (Frames still in flight when the signal
+    comes may be lost: rclpy does not drain subscriptions at shutdown, so only those the node had staged,
+    up to a checkpoint, are asserted.)"""
     import signal
     import subprocess
     import sys
@@ -979,10 +981,19 @@ def test_sigterm_while_committing_and_publishing_is_clean(tmp_path):
                                     QoSProfile(depth=50, reliability=ReliabilityPolicy.RELIABLE))
         assert wait_for(lambda: pub.get_subscription_count() > 0, timeout=30.0)
         msg = story_frames()[0][0]
+
+        def staged_up_to(stamp: float) -> bool:
+            with Memory.open(store, embedding_dim=32, readonly=True) as m:
+                return m.latest_stamp() == pytest.approx(stamp)
+
         for i in range(20):  # 2 s of frames at 10 Hz, stamps advancing
             msg.header.stamp = conv.to_time(100.0 + 0.1 * i)
             pub.publish(msg)
             time.sleep(0.1)
+        assert wait_for(lambda: staged_up_to(101.9), timeout=30.0)  # the checkpoint: all 20 staged
+        for i in range(20, 25):  # more frames, then the signal at once: the node is busy with them
+            msg.header.stamp = conv.to_time(100.0 + 0.1 * i)
+            pub.publish(msg)
         proc.send_signal(signal.SIGTERM)
         out, _ = proc.communicate(timeout=60.0)
         assert proc.returncode == 0
@@ -994,7 +1005,7 @@ def test_sigterm_while_committing_and_publishing_is_clean(tmp_path):
     assert "commit failed" not in out and "Traceback" not in out
     with Memory.open(store, embedding_dim=32, readonly=True) as m:
         assert m.pending() == 0 and [o.label for o in m.objects()] == ["mug", "table"]
-        assert m.latest_stamp() == pytest.approx(101.9)  # the last frame sent was received and kept
+        assert m.latest_stamp() >= 101.9 - 1e-6  # every frame up to the checkpoint was received and kept
 
 
 def test_clip_feature_model_is_recorded_and_its_text_tower_serves_semantic_queries(tmp_path):
