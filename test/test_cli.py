@@ -9,6 +9,7 @@ import re
 
 import numpy as np
 import pytest
+from core_helpers import IMMEDIATE
 from PIL import Image
 
 from tempomem_ros.core import CameraView, Memory, Observation
@@ -58,7 +59,7 @@ def table(stamp) -> Observation:
 def store(tmp_path_factory) -> str:
     """Mug on a table at A (t=10..12), gone (t=20..22), then at B (t=30)."""
     path = str(tmp_path_factory.mktemp("cli") / "memory.db")
-    with Memory.open(path, embedding_dim=8) as m:
+    with Memory.open(path, embedding_dim=8, config=IMMEDIATE) as m:
         for i in range(3):
             m.add([mug(A, 10 + i), table(10 + i)], view(10 + i, A, 2.1))
             m.commit()

@@ -102,7 +102,8 @@ def table_msg() -> ObservationMsg:
 
 def story_frames():
     frames = [frame(10.0 + i, [mug_msg(A), table_msg()], A, 2.1) for i in range(3)]
-    frames_empty = [frame(20.0 + i, [table_msg()], A, 3.0) for i in range(3)]
+    # four views of the empty place: the removal decided at 22 s is published once it held (removal_hold_s)
+    frames_empty = [frame(20.0 + i, [table_msg()], A, 3.0) for i in range(4)]
     return frames, frames_empty, [frame(30.0, [mug_msg(B)], B, 2.1)]
 
 
@@ -476,7 +477,7 @@ def test_change_event_stream(story):
 def test_bad_messages_dropped_and_counted(story):
     assert story["bad_frame_before"] == {}
     assert story["dropped"] == {"frame": 1, "invalid": 2}
-    assert story["after_drops"].count == 6  # nothing of the dropped frames was stored
+    assert story["after_drops"].count == 7  # 3 + 4 sightings of the story: nothing of the dropped frames
 
 
 # ------------------------------------------------------------------------------------------------ lifecycle

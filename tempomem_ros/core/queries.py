@@ -327,13 +327,16 @@ class QueryMixin:
         (a publisher's cursor: a removal is stamped with its first miss, so a time window could skip it)."""
         if after_id is not None:
             lim = -1 if limit is None else validation.positive_int(limit, "limit", maximum=1_000_000)
-            rows = self._conn.execute(f"SELECT {EVENT_COLS} FROM events WHERE id > ? ORDER BY id LIMIT ?",
+            rows = self._conn.execute(f"SELECT {EVENT_COLS} FROM events WHERE id > ? AND retracted = 0 "
+                                      "ORDER BY id LIMIT ?",
                                       (int(after_id), lim)).fetchall()
         elif object_id is None:
-            rows = self._conn.execute(f"SELECT {EVENT_COLS} FROM events ORDER BY stamp, id").fetchall()
+            rows = self._conn.execute(f"SELECT {EVENT_COLS} FROM events WHERE retracted = 0 "
+                                      "ORDER BY stamp, id").fetchall()
         else:
             self._row_or_raise(object_id)
-            rows = self._conn.execute(f"SELECT {EVENT_COLS} FROM events WHERE object_id=? ORDER BY stamp, id",
+            rows = self._conn.execute(f"SELECT {EVENT_COLS} FROM events WHERE object_id=? AND retracted = 0 "
+                                      "ORDER BY stamp, id",
                                       (int(object_id),)).fetchall()
         return self._events_from_rows(rows)
 

@@ -55,8 +55,9 @@ class TemporalMixin:
         if object_id is not None:
             if isinstance(object_id, bool) or not isinstance(object_id, int):
                 raise InvalidInputError("object_id must be an integer")
-            row = self._conn.execute(f"SELECT {OBJECT_COLS} FROM objects WHERE id=? AND state != 'forgotten'",
-                                     (object_id,)).fetchone()
+            row = self._conn.execute(
+                f"SELECT {OBJECT_COLS} FROM objects WHERE id=? AND state IN ('present', 'missing')",
+                (object_id,)).fetchone()
             return [] if row is None else [row]
         if not isinstance(label, str) or not words(label):
             raise InvalidInputError("give a label or an object_id")
@@ -209,8 +210,8 @@ class TemporalMixin:
         hi = float("inf") if until is None else validation.finite_number(until, "until")
         if lo > hi:
             raise InvalidInputError("since must not be after until")
-        rows = self._conn.execute(f"SELECT {EVENT_COLS} FROM events WHERE stamp >= ? AND stamp <= ? ORDER BY stamp, id",
-                                  (lo, hi)).fetchall()
+        rows = self._conn.execute(f"SELECT {EVENT_COLS} FROM events WHERE stamp >= ? AND stamp <= ? AND retracted = 0 "
+                                  "ORDER BY stamp, id", (lo, hi)).fetchall()
         return self._events_from_rows(rows)
 
     @guarded
@@ -258,7 +259,7 @@ class TemporalMixin:
             raise InvalidInputError("give both center and radius, or neither")
         # NOT IN a (small, indexed) list of forgotten ids rather than a join: the scan stays on the
         # placements_asof index, and an offset skips rows without touching the objects table
-        where = ("p.object_id NOT IN (SELECT id FROM objects WHERE state = 'forgotten') "
+        where = ("p.object_id NOT IN (SELECT id FROM objects WHERE state IN ('forgotten', 'tentative')) "
                  "AND p.t_from <= ? AND (p.t_to IS NULL OR p.t_to > ?)")
         if radius is None:
             return where, [t, t], "p.object_id, p.id", []
@@ -293,7 +294,7 @@ class TemporalMixin:
         if op == "changes":
             # What changed in the world: a relabelling is the memory correcting its belief (a cup first
             # taken for a mug), so the question leaves it out; Memory.changes() still lists it.
-            events = [e for e in self.changes(a["since"], a["until"]) if e.kind != "relabelled"]
+            events = [e for e in self.changes(a["since"], a["until"]) if e.kind not in ("relabelled", "merged")]
             if not events:
                 text = "Nothing changed in that time." if a["since"] is not None else "Nothing has changed."
             else:

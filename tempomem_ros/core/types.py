@@ -14,9 +14,9 @@ import numpy as np
 
 Vec3 = tuple[float, float, float]
 
-STATES = ("present", "missing", "forgotten")
+STATES = ("present", "missing", "forgotten", "tentative")
 RELATIONS = ("on", "under", "near", "in")
-EVENT_KINDS = ("appeared", "moved", "removed", "reappeared", "relabelled", "forgotten")
+EVENT_KINDS = ("appeared", "moved", "removed", "reappeared", "relabelled", "forgotten", "merged")
 
 
 def _as_vec3(value) -> object:
