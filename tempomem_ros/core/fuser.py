@@ -112,7 +112,7 @@ class FusionMixin:
         stamp = float(frame["stamp"])
         self._confusion_cache = {}  # label pairs: learned from label mass, which this frame changes
         # removals whose hold ended by now first: a missing object seen elsewhere in this frame is a move
-        self._finish_removals(stamp, counters, touched)
+        self._finish_removals(stamp, counters, touched, before=True)
         fcfg = self.config.fusion
         pairs = []
         best: dict[int, tuple[float, int]] = {}

@@ -45,9 +45,12 @@ class ReconcileMixin:
         self._release_held(stamp)
 
     # ---------------------------------------------------------------- removals
-    def _finish_removals(self, stamp: float, counters, touched: set[int]) -> None:
+    def _finish_removals(self, stamp: float, counters, touched: set[int], before: bool = False) -> None:
+        """Removals whose hold is over by ``stamp`` (``before``: strictly before it, so that a sighting in a
+        frame stamped exactly at the end of the hold still cancels it)."""
+        op = "<" if before else "<="
         due = self._conn.execute(
-            f"SELECT {OBJECT_COLS} FROM objects WHERE removal_due IS NOT NULL AND removal_due <= ? "
+            f"SELECT {OBJECT_COLS} FROM objects WHERE removal_due IS NOT NULL AND removal_due {op} ? "
             "AND state IN ('present', 'tentative') ORDER BY removal_due, id", (stamp,)).fetchall()
         for obj in due:
             if obj["state"] == "tentative":  # seen once, then its place seen empty: a glimpse, not an object
