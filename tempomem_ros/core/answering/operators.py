@@ -77,11 +77,12 @@ _VERB_NOW = (r"(?:is|are|lies|lie|sits|sit|stands|stand|is lying|is sitting|is s
 _VERB_PAST = (r"(?:was|were|lay|sat|stood|had been|used to be|was lying|was sitting|was standing|were lying|"
               r"were sitting|was kept|were kept|was there|were there)")
 _PLACE = (r"(?:there|here|in place|in (?:its|their|the) (?:current |same )?(?:place|spot|position)|"
-          r"at (?:its|their) (?:current )?(?:place|spot)|where (?:it|they) (?:is|are)|in the same (?:spot|place|position)|"
-          r"in that (?:spot|place))")
-_STILL = (r"(?:there|here|around|present|in (?:its|their) place|in place|where (?:it|they) (?:was|were|is|are|belongs?)|"
-          r"at (?:its|their) place|in the same place)")
-_MOVED = (r"(?:moved?|been moved|gets? moved|got moved|gotten moved|changed? (?:its |their )?(?:places?|position|spot))")
+          r"at (?:its|their) (?:current )?(?:place|spot)|where (?:it|they) (?:is|are)|"
+          r"in the same (?:spot|place|position)|in that (?:spot|place))")
+_STILL = (r"(?:there|here|around|present|in (?:its|their) place|in place|"
+          r"where (?:it|they) (?:was|were|is|are|belongs?)|at (?:its|their) place|in the same place)")
+_MOVED = (r"(?:moved?|been moved|gets? moved|got moved|gotten moved|"
+          r"changed? (?:its |their )?(?:places?|position|spot))")
 
 TABLE: tuple[OperatorSpec, ...] = (
     OperatorSpec(
@@ -90,13 +91,13 @@ TABLE: tuple[OperatorSpec, ...] = (
             Param("anchor", "anchor", "an object whose current centre is the centre (or give center)"),
             Param("radius", "radius", "metres, > 0", True)),
         _f(rf"{_SUBJ}(?: (?:is|are|lies|lie|can be found))? (?:within|inside) {{R}} (?:of|from|around) {{P}}",
-           rf"(?:list|show me|show|find)(?: me)? (?:everything|all objects|all things|anything|objects|things) "
-           rf"within {{R}} (?:of|from|around) {{P}}",
+           r"(?:list|show me|show|find)(?: me)? (?:everything|all objects|all things|anything|objects|things) "
+           r"within {R} (?:of|from|around) {P}",
            rf"{_SUBJ}(?: (?:is|are))? (?:less than|closer than|at most|no more than|no further than|under) {{R}} "
            rf"(?:from|of|away from) {{P}}",
            rf"{_SUBJ}(?: (?:is|are|lies|lie|can be found))? (?:within|inside) {{R}} (?:of|from|around) {{a}}",
-           rf"(?:list|show me|show|find)(?: me)? (?:everything|all objects|all things|anything|objects|things) "
-           rf"within {{R}} (?:of|from|around) {{a}}",
+           r"(?:list|show me|show|find)(?: me)? (?:everything|all objects|all things|anything|objects|things) "
+           r"within {R} (?:of|from|around) {a}",
            rf"{_SUBJ}(?: (?:is|are))? (?:less than|closer than|at most|no more than|no further than|under) {{R}} "
            rf"(?:from|of|away from) {{a}}"),
         ("what is within 1 m of 1.0 2.0 0.5", "what is within 1 m of the X"),
@@ -235,23 +236,25 @@ TABLE: tuple[OperatorSpec, ...] = (
         _f(rf"{_SUBJ} {_VERB_NOW} {{rel}} {{a}}",
            r"what (?:do|did) (?:we|you|i) (?:have|keep|store|put) {rel} {a}",
            r"what (?:have|has) (?:we|you|i) got {rel} {a}",
-           r"(?:list|show me|show|tell me|name) (?:everything|all|all the things|all objects|all the objects|the things|"
-           r"the objects|what is|what are|what is there|things|objects) {rel} {a}",
+           r"(?:list|show me|show|tell me|name) (?:everything|all|all the things|all objects|all the objects|"
+           r"the things|the objects|what is|what are|what is there|things|objects) {rel} {a}",
            r"(?:is|are) there (?:anything|something) {rel} {a}",
            r"(?:anything|something) {rel} {a}"),
-        ("what is on the table", "what is near the X", "what is in the kitchen"), "objects {relation} {anchor} now"),
+        ("what is on the table", "what is near the X", "what is in the kitchen"),
+        "objects {relation} {anchor} now"),
     OperatorSpec(
         "changes", "what changed (moved, disappeared, appeared) in a span", (SINCE, UNTIL, KINDS),
         _f(r"what (?:has |have )?(?:changed|happened)(?: @w)?",
            r"what (?:is|has been|was) different(?: @w)?",
            r"(?:did|has|have) (?:anything|something) (?:change|changed|happen|happened)(?: @w)?",
            r"(?:is |was )?(?:anything|something) (?:changed|different)(?: @w)?",
-           r"(?:(?:list|show me|show|give me|tell me|what are)(?: all)?(?: the)? |any |all (?:the )?)?changes(?: @w)?")
+           r"(?:(?:list|show me|show|give me|tell me|what are)(?: all)?(?: the)? |any |all (?:the )?)?"
+           r"changes(?: @w)?")
         + _f(r"what (?:is|are) new(?: @w)?",
              r"(?:is |was )?(?:anything|something) new(?: @w)?",
              r"(?:what|which(?: things| objects| items)?) (?:has been|have been|was|were|got) added(?: @w)?",
-             r"(?:what|which(?: things| objects| items)?) (?:appeared|showed up|turned up|came in|arrived|is new|are new|"
-             r"has appeared|have appeared|has shown up|have shown up)(?: @w)?", kinds=list(APPEARED))
+             r"(?:what|which(?: things| objects| items)?) (?:appeared|showed up|turned up|came in|arrived|is new|"
+             r"are new|has appeared|have appeared|has shown up|have shown up)(?: @w)?", kinds=list(APPEARED))
         + _f(r"(?:what|which(?: things| objects| items)?) (?:moved|has moved|have moved|has been moved|have been moved|"
              r"got moved|was moved|were moved|changed place)(?: @w)?", kinds=["moved"])
         + _f(r"(?:what|which(?: things| objects| items)?) (?:disappeared|vanished|went missing|has gone missing|"

@@ -60,16 +60,32 @@ class Thing:
 
 
 class Names:
-    """The labels and region names a memory knows, indexed for slot resolution (one per question)."""
+    """The labels and region names a memory knows, indexed by word stem (a question looks at the few names
+    that share a word with its slot, not at every label of a 10,000-object map)."""
 
     def __init__(self, labels, regions=()) -> None:
         self.labels = sorted({str(x) for x in labels if words(str(x))})
         self.regions = sorted({str(x) for x in regions if words(str(x))})
-        self._all = [(n, words(n), _stems(words(n))) for n in sorted(set(self.labels) | set(self.regions))]
-        self._labels_only = [entry for entry in self._all if entry[0] in set(self.labels)]
+        label_set = set(self.labels)
+        self._index: dict[bool, dict[str, list]] = {False: {}, True: {}}
+        for n in sorted(label_set | set(self.regions)):
+            entry = (n, words(n), _stems(words(n)))
+            for st in sorted(set(entry[2])):
+                self._index[True].setdefault(st, []).append(entry)
+                if n in label_set:
+                    self._index[False].setdefault(st, []).append(entry)
 
-    def entries(self, regions: bool):
-        return self._all if regions else self._labels_only
+    def entries(self, regions: bool, slot_stems) -> list:
+        """Names sharing a stem with the slot, in name order (each once)."""
+        index = self._index[bool(regions)]
+        seen, out = set(), []
+        for st in slot_stems:
+            for entry in index.get(st, ()):
+                if entry[0] not in seen:
+                    seen.add(entry[0])
+                    out.append(entry)
+        out.sort(key=lambda e: e[0])
+        return out
 
 
 def _contains(hay: tuple[str, ...], needle: tuple[str, ...]) -> int:
@@ -91,7 +107,7 @@ def resolve(slot: str, names: Names, *, regions: bool = False) -> Thing | None:
         return None
     sw = tuple(ws)
     ss = _stems(sw)
-    entries = names.entries(regions)
+    entries = names.entries(regions, ss)
     # 1. The slot as a whole names known things: a whole label, or whole words of longer labels ("bottle"
     #    -> "water bottle"); through the singular only when the words differ ("key" -> "keys").
     exact = sorted(n for n, nw, nstem in entries if nw == sw)

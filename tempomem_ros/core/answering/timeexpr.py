@@ -213,8 +213,8 @@ _FORMS = [
     (rf"(?:at |on )?{_ISO}", lambda g, now: Found("point", t=_iso(g["iso"]))),
     (rf"at {_STAMP}", lambda g, now: Found("point", t=float(g["stamp"]))),
     (rf"{_DAY1}at {_CLOCK}{_DAY2}", lambda g, now: Found("point", t=_clock_at(g, now))),
-    (rf"(?:(?:this|today|(?P<yday>yesterday)) {_PART}|last night|(?:so far )?today|yesterday|(?<!most )recently|lately)",
-     _day_window),
+    (rf"(?:(?:this|today|(?P<yday>yesterday)) {_PART}|last night|(?:so far )?today|yesterday|"
+     r"(?<!most )recently|lately)", _day_window),
 ]
 _FORM_RES = [(re.compile(rf"\b{p}(?![\w.:-])"), fn) for p, fn in _FORMS]
 _NOW_WORDS = re.compile(r"\b(?:right now|at the moment|at this moment|at present|currently|so far|until now|"
