@@ -57,7 +57,8 @@ def answer_question(memory, question: str, now: float | None, k: int) -> Answer:
 # ------------------------------------------------------------------------------------------------ executors
 def _temporal(op):
     def run(m, a, now, k):
-        return m.temporal(op, label=a["label"], t=a.get("t"), now=now, since=a.get("since"), until=a.get("until"))
+        return m.temporal(op, label=a.get("label"), object_id=a.get("object_id"), t=a.get("t"), now=now,
+                          since=a.get("since"), until=a.get("until"))
     return run
 
 
@@ -81,13 +82,17 @@ def _changes(m, a, now, k):
                   evidence=tuple(evidence), count=len(events))
 
 
+def _anchor_name(anchor) -> str:
+    return f"object #{anchor}" if isinstance(anchor, int) else sanitize_label(anchor)
+
+
 def _names(objs) -> str:
     return ", ".join(o.label for o in objs)
 
 
 def _relational(m, a, now, k):
     res = m.relational(a["relation"], a["anchor"])
-    anchor = sanitize_label(a["anchor"])
+    anchor = _anchor_name(a["anchor"])
     rel = a["relation"]
     if not res.anchor_found:
         return Answer(True, f"relational:{rel}", f"I don't know any {anchor}.", found=False)
@@ -99,7 +104,7 @@ def _relational(m, a, now, k):
 
 def _relational_as_of(m, a, now, k):
     res = m.relational(a["relation"], a["anchor"], t=a["t"])
-    anchor, rel = sanitize_label(a["anchor"]), a["relation"]
+    anchor, rel = _anchor_name(a["anchor"]), a["relation"]
     if not res.anchor_found:
         return Answer(True, "relational_as_of", f"I don't know any {anchor}.", found=False)
     objs, pls = res.objects[:k], res.placements[:k]
@@ -111,7 +116,7 @@ def _relational_as_of(m, a, now, k):
 
 def _relational_before(m, a, now, k):
     tc, res = m.relational_before(a["relation"], a["anchor"])
-    anchor, rel = sanitize_label(a["anchor"]), a["relation"]
+    anchor, rel = _anchor_name(a["anchor"]), a["relation"]
     if not res.anchor_found:
         return Answer(True, "relational_before", f"I don't know any {anchor}.", found=False)
     objs, pls = res.objects[:k], res.placements[:k]
@@ -127,9 +132,12 @@ def _relational_before(m, a, now, k):
 def _spatial(m, a, now, k):
     center, around, exclude = a.get("center"), "", set()
     if center is None:
-        anchors = [o for o in m.objects_labelled(a["anchor"], ("present",))]
+        if isinstance(a["anchor"], int):
+            anchors = [o for o in m.objects_labelled_or_id(None, a["anchor"]) if o.state == "present"]
+        else:
+            anchors = m.objects_labelled(a["anchor"], ("present",))
         if not anchors:
-            return Answer(True, "spatial", f"I don't know any {sanitize_label(a['anchor'])} here now.", found=False)
+            return Answer(True, "spatial", f"I don't know any {_anchor_name(a['anchor'])} here now.", found=False)
         center, around, exclude = anchors[0].center, f" the {anchors[0].label}", {anchors[0].id}
     hits = [h for h in m.spatial(center, a["radius"], k=k + len(exclude)) if h.object.id not in exclude][:k]
     where = f"{around} at {fmt_pos(center)}" if around else f" {fmt_pos(center)}"
@@ -162,12 +170,16 @@ def _missing(m, a, now, k):
 
 
 def _count_objects(m, a, now, k):
-    objs = m.objects_labelled(a["label"])
-    label = sanitize_label(a["label"])
+    objs = m.objects_labelled_or_id(a.get("label"), a.get("object_id"))
+    label = sanitize_label(a.get("label") or f"object #{a.get('object_id')}")
     present = sum(o.state == "present" for o in objs)
     text = (f"I know {len(objs)} object(s) labelled '{label}': {present} present, {len(objs) - present} missing."
             if objs else f"I know no object labelled '{label}'.")
     return Answer(True, "count_objects", text, found=bool(objs), objects=tuple(objs[:k]), count=len(objs))
+
+
+def _target(a: dict) -> dict:
+    return {"object_id": a["object_id"]} if a.get("object_id") is not None else {"label": a["label"]}
 
 
 EXECUTORS = {
@@ -180,11 +192,11 @@ EXECUTORS = {
     "semantic": _semantic,
     "missing": _missing,
     "count_objects": _count_objects,
-    "is_related": lambda m, a, now, k: m.is_related(a["relation"], a["anchor"], label=a["label"], t=a.get("t")),
-    "did_move": lambda m, a, now, k: m.did_move(label=a["label"], since=a.get("since"), until=a.get("until")),
-    "is_present": lambda m, a, now, k: m.is_present(label=a["label"]),
-    "is_missing": lambda m, a, now, k: m.is_present(label=a["label"], missing=True),
-    "was_seen": lambda m, a, now, k: m.was_seen(label=a["label"], since=a.get("since"), until=a.get("until")),
-    "where_to_look": lambda m, a, now, k: m.where_to_look(label=a["label"], now=now),
+    "is_related": lambda m, a, now, k: m.is_related(a["relation"], a["anchor"], t=a.get("t"), **_target(a)),
+    "did_move": lambda m, a, now, k: m.did_move(since=a.get("since"), until=a.get("until"), **_target(a)),
+    "is_present": lambda m, a, now, k: m.is_present(**_target(a)),
+    "is_missing": lambda m, a, now, k: m.is_present(missing=True, **_target(a)),
+    "was_seen": lambda m, a, now, k: m.was_seen(since=a.get("since"), until=a.get("until"), **_target(a)),
+    "where_to_look": lambda m, a, now, k: m.where_to_look(now=now, **_target(a)),
 }
 assert set(EXECUTORS) == set(BY_NAME) == {op.name for op in TABLE}, "every operator of the table has an executor"
