@@ -12,7 +12,8 @@ history (at least TIME_OF_DAY_MIN_STAYS stays over TIME_OF_DAY_MIN_DAYS days) a 
 others scaled by 0.75), is the share of the time it stood there around this time of day (+/- 2 h) on earlier
 days: the keys are on the hook in the evening and in the bag in the morning. A place whose latest stay ended
 because the camera saw it empty (closed as removed) and that the object never came back to is halved: it was
-looked at. Ties: later last stay first, then the lower placement id. Deterministic: the same history and now
+looked at. A present object's current place comes first whatever its score (it is there now). Ties: later
+last stay first, then the lower placement id. Deterministic: the same history and now
 give the same ranking.
 """
 
@@ -129,7 +130,8 @@ class LookForMixin:
                 score *= SEEN_EMPTY_FACTOR
             ranked.append({"place": q, "score": round(score, 9), "dwell": dwell, "last": last_t, "latest": latest,
                            "tod": tod, "seen_empty": seen_empty})
-        ranked.sort(key=lambda r: (-r["score"], -r["last"], r["latest"].id))
+        # A present object is where it stands now, whatever its history says: that place comes first.
+        ranked.sort(key=lambda r: (not r["latest"].current, -r["score"], -r["last"], r["latest"].id))
         ranked = ranked[:MAX_PLACES]
         parts = []
         for i, r in enumerate(ranked, 1):
