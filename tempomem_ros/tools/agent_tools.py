@@ -65,7 +65,8 @@ def _param_schema(p) -> dict[str, dict]:
         return {"center": {"type": "array", "items": {"type": "number", "minimum": -MAX_COORD, "maximum": MAX_COORD},
                            "minItems": 3, "maxItems": 3, "description": p.description}}
     if p.kind == "radius":
-        return {"radius": {"type": "number", "exclusiveMinimum": 0, "maximum": MAX_RADIUS, "description": p.description}}
+        return {"radius": {"type": "number", "exclusiveMinimum": 0, "maximum": MAX_RADIUS,
+                           "description": p.description}}
     if p.kind == "text":
         return {"text": {"type": "string", "minLength": 1, "maxLength": MAX_TEXT, "description": p.description}}
     raise AssertionError(p.kind)  # pragma: no cover - every kind of the table is listed above
