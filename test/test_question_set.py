@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import sys
 
 import pytest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 spec = importlib.util.spec_from_file_location("question_eval", os.path.join(HERE, "..", "bench", "question_eval.py"))
 qe = importlib.util.module_from_spec(spec)
+sys.modules["question_eval"] = qe  # its dataclasses look their module up there
 spec.loader.exec_module(qe)
 
 
