@@ -15,7 +15,7 @@ from .config import (
 )
 from .errors import InvalidInputError, ReadOnlyError, SchemaError, StoreError, TempoMemError, UnknownIdError
 from .memory import Memory
-from .router import Route, route
+from .answering import Refusal, Understanding, understand
 from .types import (
     Answer,
     AuditRow,
@@ -36,6 +36,6 @@ __all__ = [
     "AbsenceConfig", "Answer", "AuditRow", "CameraView", "ChangeEventInfo", "CommitStats", "FusionConfig",
     "IdentityConfig", "InvalidInputError", "Memory", "MemoryConfig", "ObjectInfo", "Observation",
     "ObservationRecord", "PlacementInfo", "ReadOnlyError", "RegionInfo", "RejectionConfig", "RelationConfig",
-    "RelationalResult", "RelationInfo", "Route", "SchemaError", "Scored", "SemanticConfig", "StoreError",
-    "TempoMemError", "UnknownIdError", "route",
+    "RelationalResult", "RelationInfo", "Refusal", "SchemaError", "Scored", "SemanticConfig", "StoreError",
+    "TempoMemError", "UnknownIdError", "Understanding", "understand",
 ]

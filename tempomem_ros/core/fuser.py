@@ -396,6 +396,7 @@ class FusionMixin:
         ext = it.bmax - it.bmin
         if obj["state"] == "present":
             self._close_placement(obj["id"], it.stamp, "moved")
+        self._change_times[int(obj["id"])] = float(it.stamp)
         before = self._last_closed_placement(obj["id"])
         self._conn.execute(
             "UPDATE objects SET cx=?, cy=?, cz=?, mx=?, my=?, mz=?, zt=?, zb=?, min_x=?, min_y=?, min_z=?, max_x=?, "
@@ -565,6 +566,7 @@ class FusionMixin:
                 touched: set[int], publish: bool = True) -> None:
         placement_id = self._current_placement_id(obj["id"])
         self._close_placement(obj["id"], first_miss, "removed")
+        self._change_times[int(obj["id"])] = float(first_miss)
         self._conn.execute("UPDATE objects SET state='missing', removal_due=NULL, vec_dirty=1 WHERE id=?",
                            (obj["id"],))
         evidence = [r[0] for r in self._conn.execute(

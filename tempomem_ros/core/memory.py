@@ -59,6 +59,7 @@ class Memory(FusionMixin, ReconcileMixin, RelationStoreMixin, QueryMixin, Tempor
         self._rtree_boxes: dict[int, tuple] = {}  # writer's cache of the R*Tree entries it wrote
         self._mass_cache: dict[int, dict] = {}    # writer's cache of label mass per object
         self._confusion_cache: dict | None = None  # label pairs known confused, per fused frame
+        self._change_times: dict[int, float] = {}  # per commit: when an object's move or removal happened
         self._n_active: int | None = None         # writer's count of present + missing objects
         self._writes = 0
         self._feature_matrix = vectors.FeatureMatrix()
@@ -339,6 +340,7 @@ class Memory(FusionMixin, ReconcileMixin, RelationStoreMixin, QueryMixin, Tempor
         if not frames:
             return CommitStats(objects_after=self._count_objects(), elapsed_ms=(time.perf_counter() - t0) * 1e3)
         touched: set[int] = set()
+        self._change_times = {}
         self._begin()
         try:
             for frame in frames:

@@ -116,6 +116,7 @@ class ReconcileMixin:
         t_move = float(new["first_seen"])
         before = old["placement_id"]
         self._close_placement(old["id"], t_move, "moved")
+        self._change_times[int(old["id"])] = t_move
         p = self._conn.execute("SELECT * FROM placements WHERE id=?", (new["placement_id"],)).fetchone()
         placement_id = self._open_placement(old["id"], (p["cx"], p["cy"], p["cz"]),
                                             (p["min_x"], p["min_y"], p["min_z"]), (p["max_x"], p["max_y"], p["max_z"]),

@@ -210,6 +210,7 @@ class RelationalResult:
     objects: tuple[ObjectInfo, ...]
     relations: tuple[RelationInfo, ...] = ()
     region: RegionInfo | None = None
+    placements: tuple[PlacementInfo, ...] = ()  # as-of reads: where each object stood then (objects' order)
 
 
 @dataclass(frozen=True)
@@ -217,7 +218,8 @@ class Answer:
     """The answer to a question or an operator: what was used and what supports it.
 
     ``evidence`` holds the ids of the observations behind the answer, so every answer can be traced
-    to what the camera actually showed.
+    to what the camera actually showed. ``arguments`` are the operator's arguments as run (times in
+    seconds), ``understood_as`` the same in words.
     """
 
     understood: bool
@@ -232,3 +234,9 @@ class Answer:
     time: float | None = None
     scores: tuple[float, ...] = ()
     arguments: dict = field(default_factory=dict)
+    # What the question was understood as, in words ("previous place of mug"): shown with every answer.
+    understood_as: str = ""
+    # Yes/no questions: the verdict (None for every other operator).
+    verdict: bool | None = None
+    # Not understood: the closest questions that are.
+    suggestions: tuple[str, ...] = ()

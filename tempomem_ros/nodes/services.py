@@ -13,6 +13,7 @@ query never waits for a long commit; only forget and define_region use the write
 from __future__ import annotations
 
 import functools
+import json
 import math
 from collections.abc import Callable
 
@@ -26,6 +27,8 @@ MAX_K = 1000
 DEFAULT_K = 10
 DEFAULT_SPATIAL_K = 100
 DEFAULT_SCENE_K = 50
+TEMPORAL_OPERATIONS = (*OPERATORS, "where_to_look")
+CHECKS = (*RELATIONS, "moved", "present", "missing", "seen")
 
 
 def check_k(k: int, default: int) -> int:
@@ -86,7 +89,7 @@ def _set_failure(response, message: str) -> None:
 
 
 class ServiceHandlers:
-    """The ten services. ``reader`` answers queries, ``writer`` mutates; ``now`` gives the "now" used for
+    """The eleven services. ``reader`` answers queries, ``writer`` mutates; ``now`` gives the "now" used for
     relative times (None = the latest observation stamp); ``on_change`` is called after a mutation so the
     node republishes its scene graph and markers."""
 
@@ -138,6 +141,11 @@ class ServiceHandlers:
             response.has_time = True
             response.time_result = conv.to_time(answer.time)
         response.scores = [float(x) for x in answer.scores]
+        response.understood_as = answer.understood_as
+        response.arguments = json.dumps(answer.arguments if answer.understood else {}, sort_keys=True, default=str)
+        response.has_verdict = answer.verdict is not None
+        response.verdict = bool(answer.verdict)
+        response.suggestions = list(answer.suggestions)
         return response
 
     @handler(_set_error)
@@ -170,10 +178,15 @@ class ServiceHandlers:
             anchor = int(request.anchor_id)
         else:
             anchor = check_text(request.anchor, "anchor (or anchor_id)")
-        result = self.reader.relational(relation, anchor)
+        if request.before:
+            changed_at, result = self.reader.relational_before(relation, anchor)
+            response.changed_at = conv.to_time(changed_at)
+        else:
+            result = self.reader.relational(relation, anchor, t=conv.optional_time(request.time))
         response.anchor_found = result.anchor_found
         response.anchor_objects = self._objects.messages(result.anchors)
         response.objects = self._objects.messages(result.objects)
+        response.placements = self._placements.messages(result.placements)
         return response
 
     @handler(_set_error)
@@ -188,15 +201,21 @@ class ServiceHandlers:
     @handler(_set_error)
     def temporal_query(self, request, response):
         operation = request.operation.strip().lower()
-        if operation not in OPERATORS:
-            raise InvalidInputError(f"unknown operation '{request.operation}' ({' | '.join(OPERATORS)})")
+        if operation not in TEMPORAL_OPERATIONS:
+            raise InvalidInputError(f"unknown operation '{request.operation}' ({' | '.join(TEMPORAL_OPERATIONS)})")
         if request.object_id:
             self._require_object(request.object_id)
             target = {"object_id": int(request.object_id)}
         else:
             target = {"label": check_text(request.label, "label (or object_id)")}
         t = conv.from_time(request.time) if operation == "as_of" else None
-        answer = self.reader.temporal(operation, t=t, now=self.now(), **target)
+        if operation == "where_to_look":
+            answer = self.reader.where_to_look(now=self.now(), **target)
+        else:
+            span = {}
+            if operation in ("history", "count_moves"):
+                span = {"since": conv.optional_time(request.since), "until": conv.optional_time(request.until)}
+            answer = self.reader.temporal(operation, t=t, now=self.now(), **target, **span)
         response.found = answer.found
         response.answer = answer.text
         response.objects = self._objects.messages(answer.objects)
@@ -204,13 +223,48 @@ class ServiceHandlers:
         response.count = int(answer.count or 0)
         response.time_result = conv.to_time(answer.time)
         response.evidence = [int(i) for i in answer.evidence]
+        response.scores = [float(x) for x in answer.scores]
+        return response
+
+    @handler(_set_error)
+    def check(self, request, response):
+        kind = request.check.strip().lower()
+        if kind not in CHECKS:
+            raise InvalidInputError(f"unknown check '{request.check}' ({' | '.join(CHECKS)})")
+        if request.object_id:
+            self._require_object(request.object_id)
+            target = {"object_id": int(request.object_id)}
+        else:
+            target = {"label": check_text(request.label, "label (or object_id)")}
+        span = {"since": conv.optional_time(request.since), "until": conv.optional_time(request.until)}
+        if kind in RELATIONS:
+            if request.anchor_id:
+                self._require_object(request.anchor_id)
+                anchor = int(request.anchor_id)
+            else:
+                anchor = check_text(request.anchor, "anchor (or anchor_id)")
+            answer = self.reader.is_related(kind, anchor, t=conv.optional_time(request.time), **target)
+        elif kind == "moved":
+            answer = self.reader.did_move(**target, **span)
+        elif kind == "seen":
+            answer = self.reader.was_seen(**target, **span)
+        else:
+            answer = self.reader.is_present(missing=kind == "missing", **target)
+        response.found = bool(answer.found)
+        response.verdict = bool(answer.verdict)
+        response.answer = answer.text
+        response.objects = self._objects.messages(answer.objects)
+        response.placements = self._placements.messages(answer.placements)
+        response.events = conv.change_events(answer.events)
+        response.evidence = [int(i) for i in answer.evidence]
         return response
 
     @handler(_set_error)
     def changes(self, request, response):
         since = conv.from_time(request.since)
         until = conv.optional_time(request.until)
-        response.events = conv.change_events(self.reader.changes(since, until))
+        kinds = [k.strip().lower() for k in request.kinds] or None
+        response.events = conv.change_events(self.reader.changes(since, until, kinds=kinds))
         return response
 
     @handler(_set_error)
@@ -284,5 +338,6 @@ SERVICES = (
     ("history", "History", "history"),
     ("forget", "Forget", "forget"),
     ("define_region", "DefineRegion", "define_region"),
+    ("check", "Check", "check"),
 )
 MUTATING = frozenset({"forget", "define_region"})
