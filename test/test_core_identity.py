@@ -270,3 +270,28 @@ def test_what_changed_leaves_out_merges(mem):
         m.commit()
         assert [(e.kind, e.object_id) for e in m.changes()] == [("appeared", 1), ("merged", 2)]
         assert [e.kind for e in m.ask("what changed").events] == ["appeared"]
+
+
+def test_a_chair_pushed_aside_by_less_than_its_size_moved_while_a_partial_view_merges(mem):
+    chair, half = (2.0, 0.0, 0.45), (0.225, 0.225, 0.45)
+    d = distance_from_eye(chair)
+    for t in (0.0, 0.5, 1.0):
+        mem.add([box_obs("chair", chair, half, stamp=t)], view(t, chair, d + 0.1))
+    # the seat and legs only (the lower half, inside the fused box), the view seeing through the rest: a part
+    mem.add([box_obs("chair", (2.0, 0.0, 0.25), (0.225, 0.225, 0.25), stamp=2.0)], view(2.0, chair, d + 2.0))
+    mem.commit()
+    assert [(o.state, o.n_moves, o.n_observations) for o in mem.objects()] == [("present", 0, 4)]
+    # pushed 0.5 m (about its size) and seen there, the view seeing through its old place: a move
+    pushed = (2.0, 0.5, 0.45)
+    mem.add([box_obs("chair", pushed, half, stamp=600.0)], view(600.0, chair, d + 2.0))
+    mem.commit()
+    (obj,) = mem.objects()
+    assert (obj.n_moves, obj.center) == (1, pytest.approx(pushed))
+    assert [e.kind for e in mem.changes()] == ["appeared", "moved"]
+    # without a view that sees through the old place it stays one object seen in another part (no move)
+    with Memory.open(mem.path.replace("m.db", "n.db"), embedding_dim=4) as m:
+        for t in (0.0, 0.5, 1.0):
+            m.add([box_obs("chair", chair, half, stamp=t)], view(t, chair, d + 0.1))
+        m.add([box_obs("chair", pushed, half, stamp=600.0)], view(600.0, chair, d - 0.5))  # something in front
+        m.commit()
+        assert [(o.n_moves, o.n_observations) for o in m.objects()] == [(0, 4)]

@@ -119,3 +119,49 @@ def visible_fractions(view: CameraView, bmins: np.ndarray, bmaxs: np.ndarray, cf
     visible = ok & known & (d >= reference - cfg.occlusion_tolerance)
     out[:] = visible.sum(axis=1) / samples.shape[1]
     return out
+
+
+# Lattice of a box (fractions along each axis) for the "vacated" test: 27 points, none on the box's faces.
+_LATTICE = np.array([[fx, fy, fz] for fx in (0.15, 0.5, 0.85) for fy in (0.15, 0.5, 0.85) for fz in (0.15, 0.5, 0.85)])
+
+
+def vacated(view: CameraView, old_lo, old_hi, new_lo, new_hi, cfg: AbsenceConfig, *, pad: float = 0.03,
+            min_samples: int = 5, min_share: float = 0.6) -> bool:
+    """Whether this view saw through the part of an object's old box that its new sighting does not cover.
+
+    Why: a large object seen again a little off its place may be another part of it (a sofa seen end-on)
+    or the object pushed aside (a chair moved 0.9 m and turned). The sighting's box holds every part of the
+    object the camera saw; a point of the old box outside it that the view sees through (depth at its pixel
+    not nearer than the point) is empty space, while a part hidden behind something or behind the object
+    itself reads nearer and proves nothing. Moved when at least ``min_share`` of the points of the old box
+    outside the new one (grown by ``pad``) that the view can judge are seen through, and at least
+    ``min_samples`` could be judged.
+    """
+    if view.depth is None or view.depth.size == 0:
+        return False
+    lo, hi = np.asarray(old_lo, float), np.asarray(old_hi, float)
+    pts = lo + _LATTICE * (hi - lo)
+    nlo, nhi = np.asarray(new_lo, float) - pad, np.asarray(new_hi, float) + pad
+    outside = ~np.all((pts >= nlo) & (pts <= nhi), axis=1)
+    pts = pts[outside]
+    if len(pts) < min_samples:
+        return False
+    rot, origin = view.pose[:3, :3], view.pose[:3, 3]
+    cam = (pts - origin) @ rot
+    z = cam[:, 2]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        u = view.fx * cam[:, 0] / z + view.cx
+        v = view.fy * cam[:, 1] / z + view.cy
+    m = cfg.image_margin_px
+    ok = (z > cfg.min_range) & (z <= view.max_range) & (u >= m) & (u <= view.width - m) & (v >= m) \
+        & (v <= view.height - m)
+    dh, dw = view.depth.shape
+    col = np.clip((np.where(ok, u, 0) * (dw / float(view.width))).astype(int), 0, dw - 1)
+    row = np.clip((np.where(ok, v, 0) * (dh / float(view.height))).astype(int), 0, dh - 1)
+    d = view.depth[row, col].astype(float)
+    judged = ok & np.isfinite(d) & (d > 0.0)
+    n = int(judged.sum())
+    if n < min_samples:
+        return False
+    through = judged & (d >= z - cfg.occlusion_tolerance)
+    return int(through.sum()) >= min_share * n

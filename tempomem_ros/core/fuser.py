@@ -31,7 +31,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import fusion
-from .absence import visible_fractions
+from .absence import vacated, visible_fractions
 from .association import confusion_share, same_place
 from .geometry import box_gap, containment, frustum_aabb, iou3d
 from .labels import canonical_label, labels_agree, normalize
@@ -41,6 +41,8 @@ from .rows import OBJECT_COLS, blob_to_feature, feature_to_blob, mean_of, OBJECT
 
 
 RTREE_PAD = 0.05  # metres the spatial index's entry extends beyond an object's box (see _update_rtree)
+PUSH_MIN_SHIFT = 0.25     # a large object's sighting this far off (x its extent) may be the object pushed aside ...
+PUSH_MAX_INSIDE = 0.35    # ... when no more than this share of the sighting's box lies inside the object's box
 PARTIAL_VIEW_INSIDE = 0.8  # share of a sighting's box inside an object's for it to be a partial view of it
 # A sighting ends the absence: evidence belongs to the time since the object was last seen (persistence.py).
 ABSENCE_RESET = ("misses=0, first_miss=NULL, last_miss=NULL, absence_evidence=0, absence_looks=0, look_start=NULL, "
@@ -117,9 +119,12 @@ class FusionMixin:
         pairs = []
         best: dict[int, tuple[float, int]] = {}
         cand_rows: dict[int, object] = {}
+        near: dict[int, list[int]] = {}   # observation -> the objects around it (twin candidates later)
         for it in items:
+            near[it.id] = []
             for cand in self._candidates(it.bmin - fcfg.candidate_dilation, it.bmax + fcfg.candidate_dilation):
                 cand_rows[cand["id"]] = cand
+                near[it.id].append(int(cand["id"]))
                 parts = self._score(it, cand)
                 prev = best.get(it.id)
                 if prev is None or (parts.score, -cand["id"]) > (prev[0], -prev[1]):
@@ -134,12 +139,17 @@ class FusionMixin:
                 continue
             obs_to_obj[oid] = (cid, -neg_score)
             matched.add(cid)
+        view = self._frame_view(frame)
+        fused: dict[int, int] = {}        # observation -> the object it went to
         for it in items:
             if it.id in obs_to_obj:
                 cid, sc = obs_to_obj[it.id]
                 obj = cand_rows[cid]
+                fused[it.id] = int(cid)
                 if obj["state"] == "missing" and not self._same_place(it, obj):
                     self._move(it, obj, counters, touched)  # its place was seen empty; now it is nearby
+                elif self._pushed_aside(view, it, obj):
+                    self._move(it, obj, counters, touched)
                 else:
                     self._merge(it, obj, sc, counters, touched)
         for it in items:
@@ -154,21 +164,28 @@ class FusionMixin:
                 self._reject_low_confidence(it, cand_id, cand_score, counters, touched, matched)
                 continue
             same, kind = self._identity_candidate(it, matched)
+            if kind == "extend" and self._pushed_aside(view, it, same):
+                kind = "move"
             if kind == "extend":
                 self._merge(it, same, cand_score if cand_id == same["id"] else None, counters, touched,
                             reason="identity")
                 matched.add(same["id"])
+                fused[it.id] = int(same["id"])
                 continue
             if kind == "move":
                 self._move(it, same, counters, touched)
                 matched.add(same["id"])
+                fused[it.id] = int(same["id"])
                 continue
             new_id = self._create(it, "created", counters, touched, candidate=(cand_id, cand_score))
             matched.add(new_id)
+            fused[it.id] = new_id
         if frame["has_view"]:
             counters.views += 1
-            self._absence(frame, matched, items, counters, touched)
-        self._settle(stamp, matched, counters, touched)
+            self._absence(frame, view, matched, items, counters, touched)
+        # a twin of an object seen in this frame lies among the objects around the sighting
+        neighbours = {oid: [cand_rows[c] for c in near[obs] if c != oid] for obs, oid in fused.items()}
+        self._settle(stamp, neighbours, counters, touched)
 
     # ---------------------------------------------------------------- candidates and scores
     def _candidates(self, lo, hi, states=("present", "missing", "tentative")):
@@ -486,8 +503,8 @@ class FusionMixin:
         return best
 
     # ---------------------------------------------------------------- absence evidence
-    def _absence(self, frame, matched: set[int], items: list[StagedObs], counters: Counters,
-                 touched: set[int]) -> None:
+    def _absence(self, frame, view: CameraView | None, matched: set[int], items: list[StagedObs],
+                 counters: Counters, touched: set[int]) -> None:
         """Count a miss for every present object this view should have shown and did not.
 
         Not a miss: a sighting of this frame overlapping the object that might be it (same label, a known
@@ -497,14 +514,9 @@ class FusionMixin:
         (reconcile.py) and a sighting in that time cancels it, so an event never announces a state that did
         not hold.
         """
-        depth = None
-        if frame["depth"] is not None:
-            depth = np.frombuffer(frame["depth"], dtype=np.float32).reshape(frame["depth_h"], frame["depth_w"])
-        pose = np.frombuffer(frame["pose"], dtype=np.float64).reshape(4, 4)
-        view = CameraView(pose, frame["fx"], frame["fy"], frame["cx"], frame["cy"], frame["width"], frame["height"],
-                          frame["max_range"], depth, float(frame["stamp"]), int(frame["min_object_pixels"] or 0))
-        if depth is None:
+        if view is None:
             return
+        pose = view.pose
         lo, hi = frustum_aabb(pose, view.fx, view.fy, view.cx, view.cy, view.width, view.height, view.max_range)
         acfg = self.config.absence
         stamp = float(frame["stamp"])
@@ -537,6 +549,37 @@ class FusionMixin:
                  due, obj["id"]))
         counters.misses += n_misses
         self._conn.execute("UPDATE frames SET n_misses=? WHERE id=?", (n_misses, frame["id"]))
+
+    @staticmethod
+    def _frame_view(frame) -> CameraView | None:
+        """The frame's camera view with its coarse depth, or None (no view, or no depth to judge by)."""
+        if not frame["has_view"] or frame["depth"] is None:
+            return None
+        depth = np.frombuffer(frame["depth"], dtype=np.float32).reshape(frame["depth_h"], frame["depth_w"])
+        pose = np.frombuffer(frame["pose"], dtype=np.float64).reshape(4, 4)
+        return CameraView(pose, frame["fx"], frame["fy"], frame["cx"], frame["cy"], frame["width"], frame["height"],
+                          frame["max_range"], depth, float(frame["stamp"]), int(frame["min_object_pixels"] or 0))
+
+    def _pushed_aside(self, view: CameraView | None, it: StagedObs, obj) -> bool:
+        """A large object seen off its place, reaching out of its fused box, while the view sees through the
+        part of its old box that the sighting does not cover: pushed aside (a chair moved and turned), not
+        another part of it (absence.vacated). A partial view stays inside the box fused from all views, and
+        what it leaves out is hidden or out of the image. Small objects are seen whole; for them a sighting
+        elsewhere is a move already."""
+        if view is None or obj["state"] != "present":
+            return False
+        icfg = self.config.identity
+        lo, hi = (obj["min_x"], obj["min_y"], obj["min_z"]), (obj["max_x"], obj["max_y"], obj["max_z"])
+        extent = max(b - a for a, b in zip(lo, hi))
+        if extent < icfg.extend_min_extent:
+            return False
+        shift = float(np.linalg.norm(np.asarray(box_center(it.bmin, it.bmax)) - np.asarray(box_center(lo, hi))))
+        if shift < max(icfg.same_place_distance, PUSH_MIN_SHIFT * extent):
+            return False
+        # a partial view lies inside the box fused from every view so far; a pushed object reaches out of it
+        if containment(it.bmin, it.bmax, lo, hi) > PUSH_MAX_INSIDE:
+            return False
+        return vacated(view, lo, hi, it.bmin, it.bmax, self.config.absence)
 
     def _might_be(self, it: StagedObs, obj) -> bool:
         """Whether a sighting of this frame leaves open that the object is there after all: its box overlaps
