@@ -17,7 +17,7 @@ from tempomem_ros.tools.scenegen.scene import dumps
 from tempomem_ros.tools.scenegen.script import FramePlan, Placement, Roles, SceneObject, Script
 from tempomem_ros.tools.scenegen.world import Box, Room, World
 
-SMALL = SceneConfig(width=160, height=120, visits=3, frames_per_visit=24, min_pixels=10)
+SMALL = SceneConfig(width=160, height=120, visits=3, fps=2.5, turn_rate_deg=60.0, walk_speed=0.8, patrol_passes=2)
 SEED = 0
 
 
@@ -96,7 +96,8 @@ def test_box_depth_is_exact_and_the_mask_covers_exactly_the_box():
     assert set(np.unique(fp.mask)) == {0, inst.mask_id}
     assert fp.record.visible == {7: 169} and fp.record.ghost == {7: 169}
     assert np.all(fp.depth_mm[54:67, 74:87] == 2000)
-    np.testing.assert_allclose(np.linalg.norm(fp.features, axis=1), [1.0], rtol=1e-6)
+    assert inst.kept and inst.kind == "object" and inst.part is None
+    assert fp.features is None                               # the default profile sends no feature
 
 
 def test_noisy_rendering_keeps_depth_near_the_truth():
@@ -354,7 +355,7 @@ def test_bag_reads_back_and_decodes_with_rclpy(scene, written):
         msg = deserialize_message(raw.rawdata, InstanceMasks)
         assert list(msg.ids) == [i["id"] for i in frame["instances"]]
         assert list(msg.labels) == [i["label"] for i in frame["instances"]]
-        assert msg.feature_dim == 32 and len(msg.features) == 32 * len(msg.ids)
+        assert msg.feature_dim == 0 and len(msg.features) == 0     # the default profile: no feature at all
         assert msg.header.stamp.sec * 10**9 + msg.header.stamp.nanosec == frame["stamp_ns"]
         mask = np.frombuffer(bytes(msg.mask.data), dtype="<u2")
         assert set(np.unique(mask).tolist()) <= {0, *msg.ids}

@@ -24,10 +24,23 @@ import numpy as np
 
 from tempomem_ros.tools.evaluation.score import score_all
 
-# The generator reports an instance as detected from 20 visible pixels at 320x240; the perception node's
-# default (50 valid pixels after a 1-pixel erosion) is meant for 640x480 cameras and would silently drop
-# the smallest objects the ground truth counts as seen, so the evaluation lowers it (and says so).
-EVAL_PERCEPTION = {"min_mask_pixels": 5}
+
+
+def perception_params(gt: dict) -> dict:
+    """The perception node parameters a scene's ground truth assumed: the node defaults, except
+    min_mask_pixels scaled by image area (50 px at 640x480 -> 13 px at 320x240; none at 640x480)."""
+    p = gt.get("perception")
+    if p is None:   # a scene of the old generator (schema 1): its detection rule was 20 px at 320x240
+        return {"min_mask_pixels": 5}
+    if p["min_mask_pixels"] == p["node_default_min_mask_pixels"]:
+        return {}
+    return {"min_mask_pixels": p["min_mask_pixels"]}
+
+
+def memory_params(gt: dict) -> dict:
+    """The memory needs the scene's feature dimension (the node default, 32, when the scene has none)."""
+    dim = int(gt.get("config", {}).get("feature_dim") or 0)
+    return {"embedding_dim": dim} if dim and dim != 32 else {}
 
 
 def _load_scene(scene_dir: Path) -> tuple[dict, list[dict]]:
@@ -47,10 +60,12 @@ def run_scene(scene_dir: Path, mode: str, workdir: Path) -> dict:
         from tempomem_ros.perception import PerceptionConfig
         from tempomem_ros.tools.evaluation.offline import evaluate_offline
         snap = evaluate_offline(scene_dir / "bag", str(store), gt, questions,
-                                perception=PerceptionConfig(**EVAL_PERCEPTION))
+                                perception=PerceptionConfig(**perception_params(gt)),
+                                embedding_dim=memory_params(gt).get("embedding_dim", 32))
     else:
         from tempomem_ros.tools.evaluation.nodes import evaluate_nodes
-        snap, info = evaluate_nodes(scene_dir / "bag", store, gt, questions, perception_params=EVAL_PERCEPTION)
+        snap, info = evaluate_nodes(scene_dir / "bag", store, gt, questions, perception_params=perception_params(gt),
+                                    memory_params=memory_params(gt))
     wall = time.perf_counter() - t0
     scores = score_all(gt, questions, snap)
     return {"scene": str(scene_dir), "seed": gt.get("seed"), "mode": mode, "wall_s": round(wall, 2),
@@ -60,10 +75,10 @@ def run_scene(scene_dir: Path, mode: str, workdir: Path) -> dict:
 
 def generate(seed: int, out: Path, args) -> Path:
     from tempomem_ros.tools.scenegen import SceneConfig, generate_scene, write_scene
-    cfg = SceneConfig(width=args.width, height=args.height, visits=args.visits,
-                      frames_per_visit=args.frames_per_visit, noise=args.noise)
-    scene_dir = out / f"seed{seed}"
-    write_scene(generate_scene(seed, cfg), scene_dir, overwrite=True)
+    cfg = SceneConfig(profile=args.profile, width=args.width, height=args.height, visits=args.visits, fps=args.fps,
+                      noise=args.noise)
+    scene_dir = out / f"seed{seed}-{args.profile}"
+    write_scene(generate_scene(seed, cfg), scene_dir, overwrite=True, color=False)
     return scene_dir
 
 
@@ -167,7 +182,9 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--width", type=int, default=320)
     ap.add_argument("--height", type=int, default=240)
     ap.add_argument("--visits", type=int, default=4)
-    ap.add_argument("--frames-per-visit", type=int, default=48)
+    ap.add_argument("--profile", choices=("default", "clip", "oracle"), default="default",
+                    help="features the scenes carry: none (the node defaults), CLIP-like, identity oracle")
+    ap.add_argument("--fps", type=float, default=None, help="camera rate (default: drawn by each seed, 5-15 Hz)")
     ap.add_argument("--noise", default="default")
     ap.add_argument("--workdir", type=Path, help="where scenes and stores go (default: a temp dir, removed)")
     ap.add_argument("--json", type=Path, help="write all scores (and snapshots) here")
@@ -198,7 +215,7 @@ def main(argv: list[str] | None = None) -> int:
         print(report(runs))
         if args.json:
             args.json.write_text(json.dumps({"config": {k: str(v) for k, v in vars(args).items()},
-                                             "perception": EVAL_PERCEPTION, "runs": runs,
+                                             "runs": runs,
                                              "pooled": pooled(runs) if len(runs) > 1 else summary(runs[0])},
                                             indent=1, sort_keys=True))
     finally:
