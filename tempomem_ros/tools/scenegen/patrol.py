@@ -2,7 +2,7 @@
 
 Why: a robot that patrols learns that something is gone from many short looks spread over time, not from
 one long look. Each gap between two visits gets ``SceneConfig.patrol_passes`` passes (every ~3 minutes
-with the default 600 s gap); a pass looks at one or two *watched places* for about a second each, from a
+with the default 600 s gap); a pass looks at two or three *watched places* for about a second each, from a
 fixed patrol station per place (a free spot 1.0-2.0 m away with a clear line of sight). The frames between
 two looks of a pass are not in the bag (the walk between the places is not part of the scene), so a
 watched place gets a burst of frames every few minutes, which is exactly the case where misses from
@@ -121,7 +121,7 @@ def plan_patrols(rng, world: World, config: SceneConfig, objects: list[SceneObje
         n_pass = config.patrol_passes
         for k in range(n_pass):
             t0 = int(lo + (hi - lo) * (k + rng.uniform(0.3, 0.7)) / n_pass)
-            n_looks = 1 if (len(places) == 1 or rng.random() < 0.4) else 2
+            n_looks = min(len(places), 2 if rng.random() < 0.5 else 3)
             chosen = [places[int(i)] for i in rng.permutation(len(places))[:n_looks]]
             plans = []
             for box, oid, station in chosen:
