@@ -29,12 +29,12 @@ CLIP ViT-B/32 image embeddings of unrelated object crops are typically 0.4-0.6 a
 Measured from generated samples (``python bench/bench_scenegen.py --clip-stats``; ``clip_statistics``
 below, 512-d, 18 classes x 3 instances x 12 views, unoccluded; test_scenegen checks the bands):
 
-    pair type                                   mean    std
-    same object, same side (< 30 deg apart)     0.867   0.017
-    same object, another side (>= 90 deg)       0.711   0.030
-    another instance of the same class          0.638   0.029
-    a look-alike class (same group)             0.620   0.030
-    unrelated classes                           0.399   0.031
+    pair type                                   mean    std     pairs
+    same object, same side (< 30 deg apart)     0.869   0.018     795
+    same object, another side (>= 90 deg)       0.712   0.025    2404
+    another instance of the same class          0.640   0.027   10368
+    a look-alike class (same group)             0.620   0.025   10368
+    unrelated classes                           0.397   0.034  347328
 
 ``oracle`` is the identity feature the older figures used: a class part plus an instance part (weights
 0.8 / 0.6, 32-d); two objects of one class have cosine about 0.64, two classes about 0, and one object
