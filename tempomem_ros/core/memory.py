@@ -26,13 +26,15 @@ from .maintenance import MaintenanceMixin
 from .queries import QueryMixin
 from .reconcile import ReconcileMixin
 from .relations_store import RelationStoreMixin
+from .retention import RetentionMixin
 from .rows import OBJECT_COLS, feature_to_blob, id_chunks, object_info
 from .schema import connect, initialise, sqlite3
 from .temporal import TemporalMixin
 from .types import STATES, CameraView, CommitStats, ObjectInfo, Observation
 
 
-class Memory(FusionMixin, ReconcileMixin, RelationStoreMixin, QueryMixin, TemporalMixin, MaintenanceMixin):
+class Memory(FusionMixin, ReconcileMixin, RelationStoreMixin, QueryMixin, TemporalMixin, MaintenanceMixin,
+             RetentionMixin):
     """Persistent spatio-temporal object memory. Use Memory.open(path, embedding_dim=...)."""
 
     def __init__(self, conn, path: str, embedding_dim: int, config: MemoryConfig, readonly: bool, meta: dict,
@@ -194,6 +196,7 @@ class Memory(FusionMixin, ReconcileMixin, RelationStoreMixin, QueryMixin, Tempor
         self._relation_boxes.clear()
         self._mass_cache.clear()
         self._n_active = None
+        self._coseen_cache = None  # retention: pairs noted in the rolled-back transaction are gone
         self._conn.execute("ROLLBACK")
 
     def _index_label(self, object_id: int, label: str) -> None:
@@ -347,6 +350,7 @@ class Memory(FusionMixin, ReconcileMixin, RelationStoreMixin, QueryMixin, Tempor
                 self._fuse_frame(frame, counters, touched)
                 self._conn.execute("UPDATE frames SET status='fused', depth=NULL WHERE id=?", (frame["id"],))
             self._update_relations(touched, self._stamp_clock())
+            self._compact_settled()  # retention (core/retention.py): thin what has settled, in this transaction
             self._end_tx()
         except BaseException:
             self._abort_tx()

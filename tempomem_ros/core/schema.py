@@ -17,7 +17,7 @@ try:  # pragma: no cover - which one depends on the installation
 except ImportError:  # pragma: no cover
     import sqlite3  # type: ignore[no-redef]
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 # Covers an as-of read of the whole scene in object order (temporal.scene_as_of): a page at offset 9,800 of
 # 10k objects takes 1 ms instead of 5 ms scanning the table (schema version 2).
 PLACEMENTS_AS_OF_INDEX = "CREATE INDEX IF NOT EXISTS placements_asof ON placements(object_id, id, t_from, t_to)"
@@ -44,12 +44,56 @@ HELD_EVENTS_INDEX = "CREATE INDEX IF NOT EXISTS held_events_status ON held_event
 REMOVAL_DUE_INDEX = ("CREATE INDEX IF NOT EXISTS objects_removal_due ON objects(removal_due) "
                      "WHERE removal_due IS NOT NULL")
 
+# Version 4: retention (core/retention.py). Sightings thinned away are counted in tallies: per placement (or
+# rejection group) their ids and exact stamps, compressed, so "how many times did I see X" stays exact. The fold
+# state is a current placement's fused geometry as of its last thinned sighting, so a later rebuild (a twin
+# joined) gives what a replay of every sighting would; coseen keeps which objects were ever detected in one
+# frame (a twin is two objects never seen together). observations.retained: bit 1 = kept by a compaction pass,
+# bit 2 = cited by an event (never thinned).
+TALLIES_TABLE = """CREATE TABLE IF NOT EXISTS tallies (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        kind TEXT NOT NULL,
+        object_id INTEGER,
+        placement_id INTEGER,
+        group_key TEXT NOT NULL DEFAULT '',
+        n INTEGER NOT NULL,
+        t_first REAL NOT NULL,
+        t_last REAL NOT NULL,
+        id_first INTEGER NOT NULL,
+        id_last INTEGER NOT NULL,
+        ids BLOB NOT NULL,
+        stamps BLOB NOT NULL,
+        thinned_at REAL NOT NULL)"""
+TALLIES_INDEXES = [
+    "CREATE INDEX IF NOT EXISTS tallies_object ON tallies(object_id, t_first)",
+    "CREATE INDEX IF NOT EXISTS tallies_placement ON tallies(placement_id, kind, group_key)",
+]
+FOLD_STATE_TABLE = """CREATE TABLE IF NOT EXISTS fold_state (
+        placement_id INTEGER PRIMARY KEY,
+        object_id INTEGER NOT NULL,
+        cut_stamp REAL NOT NULL,
+        cut_id INTEGER NOT NULL,
+        n INTEGER NOT NULL,
+        mx REAL NOT NULL, my REAL NOT NULL, mz REAL NOT NULL,
+        min_x REAL NOT NULL, min_y REAL NOT NULL, min_z REAL NOT NULL,
+        max_x REAL NOT NULL, max_y REAL NOT NULL, max_z REAL NOT NULL,
+        weight REAL NOT NULL, ext_x REAL NOT NULL, ext_y REAL NOT NULL, ext_z REAL NOT NULL,
+        feature BLOB, feature_weight REAL NOT NULL, base REAL NOT NULL,
+        exact INTEGER NOT NULL DEFAULT 1,
+        late TEXT NOT NULL DEFAULT '[]')"""
+COSEEN_TABLE = """CREATE TABLE IF NOT EXISTS coseen (
+        a INTEGER NOT NULL, b INTEGER NOT NULL, PRIMARY KEY (a, b)) WITHOUT ROWID"""
+MISSES_FRAME_INDEX = "CREATE INDEX IF NOT EXISTS misses_frame ON misses(frame_id)"
+RETENTION_SCHEMA = [TALLIES_TABLE, *TALLIES_INDEXES, FOLD_STATE_TABLE, COSEEN_TABLE, MISSES_FRAME_INDEX]
+
 _BOX = "min_x REAL NOT NULL, min_y REAL NOT NULL, min_z REAL NOT NULL, " \
        "max_x REAL NOT NULL, max_y REAL NOT NULL, max_z REAL NOT NULL"
 _CENTER = "cx REAL NOT NULL, cy REAL NOT NULL, cz REAL NOT NULL"
 
 # Version 1. Every table is append-mostly: rows that describe the past (observations, placements,
-# events, tombstones, audit, relations with a validity interval) are never deleted.
+# events, tombstones, audit, relations with a validity interval) are never deleted; since version 4 retention
+# thins settled sightings, frames, misses and the audit rows that only repeated a thinned sighting's verdict,
+# each counted in a tally and recorded in a 'thin' audit row (core/retention.py).
 SCHEMA = [  # the current version: a new store is created at SCHEMA_VERSION
     "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
     # One add() call = one frame: its stamp and, when given, the camera view used for absence reasoning.
@@ -83,7 +127,8 @@ SCHEMA = [  # the current version: a new store is created at SCHEMA_VERSION
         candidate_id INTEGER,
         score REAL,
         placement_id INTEGER,
-        reject_key TEXT)""",
+        reject_key TEXT,
+        retained INTEGER NOT NULL DEFAULT 0)""",
     "CREATE INDEX IF NOT EXISTS observations_frame ON observations(frame_id)",
     "CREATE INDEX IF NOT EXISTS observations_object ON observations(object_id, stamp, id)",
     "CREATE INDEX IF NOT EXISTS observations_candidate ON observations(candidate_id)",
@@ -216,6 +261,7 @@ SCHEMA = [  # the current version: a new store is created at SCHEMA_VERSION
         observation_ids TEXT NOT NULL DEFAULT '[]',
         detail TEXT NOT NULL DEFAULT '{}')""",
     "CREATE INDEX IF NOT EXISTS audit_stamp ON audit(wall_time, id)",
+    *RETENTION_SCHEMA,
 ]
 
 # Forward migrations: MIGRATIONS[v] upgrades a store at version v to v + 1.
@@ -229,6 +275,10 @@ MIGRATIONS: dict[int, list[str]] = {
         "ALTER TABLE objects ADD COLUMN removal_due REAL",
         "ALTER TABLE events ADD COLUMN retracted INTEGER NOT NULL DEFAULT 0",
         LABEL_MASS_BY_LABEL_INDEX, HELD_EVENTS_TABLE, HELD_EVENTS_INDEX, REMOVAL_DUE_INDEX,
+    ],
+    3: [  # version 4: retention (tallies of thinned sightings, fold state, objects seen together)
+        "ALTER TABLE observations ADD COLUMN retained INTEGER NOT NULL DEFAULT 0",
+        *RETENTION_SCHEMA,
     ],
 }
 
