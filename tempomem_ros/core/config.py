@@ -131,6 +131,8 @@ class RetentionConfig:
     viewpoint_sectors: int = 8           # ... the first sighting from each azimuth sector of the camera ...
     range_bands: tuple[float, ...] = (1.5, 3.0)  # ... in each camera range band (metres: <1.5, 1.5-3, >3) ...
     recent_per_placement: int = 5        # ... and its newest sightings (a removal cites the last 5)
+    twin_hold_s: float = 3600.0          # a placement with a possible twin (same place, never seen together) is not
+                                         # thinned for up to this long: a twin join replays both objects' sightings
     observation_features: str = "float16"  # kept sightings' features: float32 | float16 | int8 (objects keep float32)
 
 
@@ -270,6 +272,7 @@ def validate(cfg: MemoryConfig) -> None:
              "never thinned: it is the memory's clock)")
     _require(math.isfinite(t.compact_every_s) and t.compact_every_s >= 0, "retention.compact_every_s must be >= 0")
     _require(t.max_frames_per_pass >= 1, "retention.max_frames_per_pass must be >= 1")
+    _require(math.isfinite(t.twin_hold_s) and t.twin_hold_s >= 0, "retention.twin_hold_s must be >= 0")
     _require(t.time_samples >= 1, "retention.time_samples must be >= 1")
     _require(t.viewpoint_sectors >= 0, "retention.viewpoint_sectors must be >= 0")
     _require(all(isinstance(b, (int, float)) and math.isfinite(b) and b > 0 for b in t.range_bands)

@@ -61,6 +61,7 @@ class ThinReport:
     rejected_dropped: int = 0
     misses_dropped: int = 0
     features_compacted: int = 0
+    held: int = 0                                    # settled sightings held back for a possible twin
     audit_dropped: dict = field(default_factory=dict)
     placements: dict = field(default_factory=dict)   # placement id -> sightings counted in its tally
     objects: set = field(default_factory=set)
@@ -120,6 +121,7 @@ class RetentionMixin:
                               "by_placement": {str(k): v for k, v in sorted(report.placements.items())}},
                 "objects": sorted(report.objects),
                 "rejected_dropped": report.rejected_dropped, "misses_dropped": report.misses_dropped,
+                "held_for_twins": report.held,
                 "features": {"compacted": report.features_compacted, "format": cfg.observation_features},
                 "audit_rows_dropped": dict(sorted(report.audit_dropped.items())),
             })
@@ -139,13 +141,14 @@ class RetentionMixin:
             self._set_meta(key, int(rows[-1]["id"]))
 
     def _thin_frames(self, frames, newest: float, report: ThinReport) -> None:
+        horizon = newest - self.config.retention.settle_s
         frame_ids = [int(f["id"]) for f in frames]
         cams = {int(f["id"]): None if f["pose"] is None else np.frombuffer(f["pose"], dtype=np.float64)[[3, 7, 11]]
                 for f in frames}
         rows = []
         for chunk, marks in id_chunks(frame_ids):
             rows += self._conn.execute(f"SELECT {_BATCH_COLS} FROM observations WHERE frame_id IN ({marks}) "
-                                       "ORDER BY id", chunk).fetchall()
+                                       f"AND (retained & {PROCESSED}) = 0 ORDER BY id", chunk).fetchall()
         self._note_coseen(rows)
         groups: dict[tuple, list] = {}
         for r in rows:
@@ -156,8 +159,14 @@ class RetentionMixin:
             else:  # cannot happen after fusion; kept as they are
                 key = ("k", int(r["id"]), "")
             groups.setdefault(key, []).append(r)
+        held = self._held_placements()
+        for pid, since in list(held.items()):  # held back for a possible twin: their settled sightings wait
+            if since is not None:
+                groups.setdefault(("p", pid, ""), [])
+            elif self._conn.execute("SELECT 1 FROM placements WHERE id=? AND current=1", (pid,)).fetchone() is None:
+                held.pop(pid)
         kept_frames: set[int] = set()
-        orphans: set[int] = set()   # frames of earlier kept sightings dropped now
+        orphans: set[int] = set()   # frames of sightings dropped now that were settled in an earlier pass
         drop_ids: list[int] = []
         for key in sorted(groups):
             batch = groups[key]
@@ -166,10 +175,22 @@ class RetentionMixin:
                 self._conn.executemany(f"UPDATE observations SET retained = retained | {PROCESSED} WHERE id = ?",
                                        [(int(r["id"]),) for r in batch])
                 continue
+            if key[0] == "p":
+                # with the settled sightings of this placement from earlier frames: held back for a possible twin,
+                # or re-pointed here from another object (a twin joined, a move reconciled)
+                seen = {int(r["id"]) for r in batch}
+                batch = sorted(batch + [r for r in self._conn.execute(
+                    f"SELECT {_BATCH_COLS} FROM observations WHERE placement_id = ? AND (retained & {PROCESSED}) "
+                    "= 0 AND stamp <= ?", (key[1], horizon)) if int(r["id"]) not in seen], key=_key)
+                if self._twin_hold(key[1], newest, held):
+                    kept_frames.update(int(r["frame_id"]) for r in batch)
+                    report.held += len(batch)
+                    continue
             kept, dropped = self._thin_group(key, batch, cams, newest, report)
             kept_frames.update(int(r["frame_id"]) for r in kept)
             drop_ids += [int(r["id"]) for r in dropped]
-            orphans.update(int(r["frame_id"]) for r in dropped if r["retained"] & PROCESSED)
+            orphans.update(int(r["frame_id"]) for r in dropped)
+        self._save_held(held)
         for chunk, marks in id_chunks(sorted(drop_ids)):
             self._conn.execute(f"DELETE FROM observations WHERE id IN ({marks})", chunk)
         kept_frames |= self._thin_misses(frame_ids, newest, report)
@@ -187,6 +208,73 @@ class RetentionMixin:
                 report.frames_dropped += 1
         report.frames_dropped += len(gone)
         report.frames_kept += len(keep)
+        # a closed placement is never rebuilt: its saved fold goes (a reappearance opens a new placement)
+        self._conn.execute("DELETE FROM fold_state WHERE placement_id NOT IN "
+                           "(SELECT placement_id FROM objects WHERE placement_id IS NOT NULL)")
+
+    # ------------------------------------------------------------------ possible twins
+    def _held_placements(self) -> dict:
+        row = self._conn.execute("SELECT value FROM meta WHERE key='retention_twin_hold'").fetchone()
+        return {} if row is None else {int(k): v for k, v in json.loads(row[0]).items()}
+
+    def _save_held(self, held: dict) -> None:
+        self._set_meta("retention_twin_hold", json.dumps({str(k): v for k, v in sorted(held.items())}))
+
+    def _twin_hold(self, placement_id: int, newest: float, held: dict) -> bool:
+        """Whether to hold back this placement's settled sightings: its object (present, tentative, or missing
+        and this its last placement) has a possible twin (an object at its place never seen with it, that a
+        later sighting may join to it). Why: the join rebuilds the object by replaying both objects' sightings in
+        stamp order, which the saved fold can continue only while none of them is thinned or compacted. Held at
+        most retention.twin_hold_s; ``held`` (placement -> since, or None once the hold ran out) is updated."""
+        row = self._conn.execute("SELECT o.*, p.current AS is_current FROM placements p JOIN objects o "
+                                 "ON o.id = p.object_id WHERE p.id = ?", (placement_id,)).fetchone()
+        latest = row is not None and (row["is_current"] or (row["state"] == "missing" and self._conn.execute(
+            "SELECT MAX(id) FROM placements WHERE object_id=?", (row["id"],)).fetchone()[0] == placement_id))
+        if not latest or row["state"] not in ("present", "tentative", "missing"):
+            held.pop(placement_id, None)
+            return False
+        if placement_id in held:
+            since = held[placement_id]
+            if since is None:
+                return False  # held once for as long as allowed
+            if newest - since >= self.config.retention.twin_hold_s:
+                held[placement_id] = None
+                return False
+        if self._possible_twin(row):
+            held.setdefault(placement_id, newest)
+            return True
+        held.pop(placement_id, None)
+        return False
+
+    def _possible_twin(self, obj) -> bool:
+        """An object near ``obj`` (boxes within fusion.candidate_dilation: a twin join needs them at one place, and
+        boxes change with every sighting; present, tentative or missing) never detected with it, whose features
+        (when both have one) do not rule out one identity, of which the younger never moved: what a twin join
+        needs except its label rule (labels agree, a confusion the memory may yet learn, or sightings that may
+        yet interleave), which can become true later and is therefore not asked."""
+        from . import fusion
+
+        d = self.config.fusion.candidate_dilation  # boxes change with every merge: near, not only at one place now
+        lo = np.array((obj["min_x"], obj["min_y"], obj["min_z"])) - d
+        hi = np.array((obj["max_x"], obj["max_y"], obj["max_z"])) + d
+        # a missing object may be seen again at its place and then joined: it counts as well
+        for cand in self._candidates(lo, hi, states=("present", "tentative", "missing")):
+            if int(cand["id"]) == int(obj["id"]):
+                continue
+            keep, gone = (cand, obj) if int(cand["id"]) < int(obj["id"]) else (obj, cand)
+            if int(gone["n_moves"]) > 0:
+                continue
+            cos = fusion.cosine(fusion_feature(keep), fusion_feature(gone))
+            if cos is not None and cos < self.config.identity.feature_threshold:
+                continue
+            if not self._seen_together(int(keep["id"]), int(gone["id"])):
+                return True
+        return False
+
+    def _seen_together(self, a: int, b: int) -> bool:
+        return self._seen_together_before(a, b) or self._conn.execute(
+            "SELECT 1 FROM observations x JOIN observations y ON y.frame_id = x.frame_id "
+            "WHERE x.object_id = ? AND y.object_id = ? LIMIT 1", (a, b)).fetchone() is not None
 
     def _thin_group(self, key: tuple, batch: list, cams: dict, newest: float, report: ThinReport):
         """Keep the sample of one placement (or rejection group) among its kept and newly settled sightings;
@@ -211,6 +299,10 @@ class RetentionMixin:
                 f"FROM observations WHERE reject_key = ? AND verdict='rejected' AND reason=? "
                 f"AND (retained & {PROCESSED}) = {PROCESSED}", (group, ident)).fetchall()
         sectors = cfg.viewpoint_sectors if kind == "p" else 0
+        missing = sorted({int(r["frame_id"]) for r in batch} - set(cams))  # sightings held back in earlier passes
+        for chunk, marks in id_chunks(missing):
+            cams.update((int(i), None if pose is None else np.frombuffer(pose, dtype=np.float64)[[3, 7, 11]])
+                        for i, pose in self._conn.execute(f"SELECT id, pose FROM frames WHERE id IN ({marks})", chunk))
 
         def cam_of(r):
             if "pose" in r.keys():
@@ -284,10 +376,11 @@ class RetentionMixin:
         return kept_frames
 
     def _thin_audit(self, report: ThinReport) -> None:
-        """Delete the audit rows of action merge / reject once every sighting they name is settled, oldest first,
-        up to the first row naming one that is not (cursor in meta). Why: such a row repeats its sighting's
-        verdict (object, reason, score), which a kept sighting carries in its own row and a tally counts for a
-        thinned one; 720,000 of them per robot-hour would outweigh everything else."""
+        """Delete the audit rows of action merge / reject once every sighting they name is settled (older than
+        retention.settle_s), oldest first, up to the first row naming one that is not (cursor in meta). Why: such
+        a row repeats its sighting's verdict (object, reason, score), which the sighting carries in its own row
+        while it is kept and its tally counts once it is thinned; 720,000 of them per robot-hour would outweigh
+        everything else."""
         cursor = self._meta_int("retention_audit_seen")
         rows = self._conn.execute("SELECT id, action, observation_ids FROM audit WHERE id > ? ORDER BY id LIMIT ?",
                                   (cursor, AUDIT_SCAN_LIMIT)).fetchall()
@@ -296,16 +389,17 @@ class RetentionMixin:
         listed = {int(r["id"]): [int(i) for i in json.loads(r["observation_ids"])] for r in rows
                   if r["action"] in ("merge", "reject")}
         wanted = sorted({i for ids in listed.values() for i in ids})
-        status: dict[int, int] = {}
+        stamps: dict[int, float] = {}
         for chunk, marks in id_chunks(wanted):
-            status.update((int(i), int(s)) for i, s in self._conn.execute(
-                f"SELECT id, retained FROM observations WHERE id IN ({marks})", chunk))
+            stamps.update((int(i), float(t)) for i, t in self._conn.execute(
+                f"SELECT id, stamp FROM observations WHERE id IN ({marks})", chunk))
+        horizon = self._stamp_clock() - self.config.retention.settle_s
         drop: list[int] = []
         last = cursor
         for r in rows:
             ids = listed.get(int(r["id"]))
             if ids is not None:
-                if any(i in status and not status[i] & PROCESSED for i in ids):
+                if any(stamps.get(i, float("-inf")) > horizon for i in ids):
                     break  # not settled yet: look again at the next pass
                 drop.append(int(r["id"]))
                 report.audit_dropped[r["action"]] = report.audit_dropped.get(r["action"], 0) + 1
@@ -418,6 +512,8 @@ class RetentionMixin:
         conn = self._conn
         has_tallies = conn.execute("SELECT 1 FROM tallies WHERE kind='sighting' AND object_id=? LIMIT 1",
                                    (src_id,)).fetchone() is not None
+        dst_thinned = placement_id is not None and conn.execute(
+            "SELECT 1 FROM tallies WHERE kind='sighting' AND placement_id=? LIMIT 1", (placement_id,)).fetchone()
         if has_tallies:
             conn.execute("UPDATE tallies SET object_id=?, placement_id=? WHERE kind='sighting' AND object_id=?",
                          (dst_id, placement_id, src_id))
@@ -428,18 +524,30 @@ class RetentionMixin:
             conn.executemany("INSERT OR IGNORE INTO coseen (a, b) VALUES (?, ?)", pairs)
             if self._coseen_cache is not None:
                 self._coseen_cache.update(pairs)
+        held = self._held_placements()
+        src_places = [int(r[0]) for r in conn.execute("SELECT id FROM placements WHERE object_id=?", (src_id,))]
+        since = [held[p] for p in src_places if held.get(p) is not None]
+        if since and placement_id is not None:  # the hold for a possible twin goes with the sightings
+            held[int(placement_id)] = min(since + ([held[placement_id]] if held.get(placement_id) else []))
+            self._save_held(held)
         src_fold = conn.execute("SELECT placement_id FROM fold_state WHERE object_id=?", (src_id,)).fetchall()
         if placement_id is None:
             conn.execute("DELETE FROM fold_state WHERE object_id=?", (src_id,))
             return
         dst_fold = conn.execute("SELECT * FROM fold_state WHERE placement_id=?", (placement_id,)).fetchone()
         if dst_fold is None:
-            fresh = conn.execute("SELECT 1 FROM observations WHERE placement_id=? LIMIT 1",
-                                 (placement_id,)).fetchone() is None
-            if fresh and len(src_fold) == 1:  # a move reconciled: the new placement is the source's, continued
-                conn.execute("UPDATE fold_state SET placement_id=?, object_id=? WHERE placement_id=?",
-                             (placement_id, dst_id, src_fold[0][0]))
-                return
+            # the source's saved fold continues here when everything the placement holds comes after it (a move
+            # reconciled into a new placement; a twin joined into an object that just moved or appeared there)
+            if len(src_fold) == 1:
+                cut = conn.execute("SELECT cut_stamp, cut_id FROM fold_state WHERE placement_id=?",
+                                   (src_fold[0][0],)).fetchone()
+                cut = (float(cut[0]), int(cut[1]))
+                later = all((float(t), int(i)) > cut for i, t in conn.execute(
+                    "SELECT id, stamp FROM observations WHERE placement_id=?", (placement_id,)))
+                if later and not dst_thinned:
+                    conn.execute("UPDATE fold_state SET placement_id=?, object_id=? WHERE placement_id=?",
+                                 (placement_id, dst_id, src_fold[0][0]))
+                    return
         else:
             cut = (float(dst_fold["cut_stamp"]), int(dst_fold["cut_id"]))
             late = set(json.loads(dst_fold["late"]))
@@ -541,6 +649,11 @@ def _latest(best, row, stamps: np.ndarray, inside: np.ndarray):
     j = idx[order[-1]]
     cand = (float(stamps[j]), int(ids[j]), int(row["object_id"]))
     return cand if best is None or cand[:2] > best[:2] else best
+
+
+def fusion_feature(row):
+    from .rows import blob_to_feature
+    return blob_to_feature(row["feature"])
 
 
 def _load_fold(saved) -> refold.FoldState:

@@ -17,11 +17,11 @@ appears in the office on some days and leaves the next. The robot operates ``hou
 operating hours, each from a station in one room, panning slowly. Time is compressed: between looks the
 stamps jump (the robot's camera is off), so a day costs ``looks_per_day x look_s x fps`` frames.
 
-Detection: an object is detected when the coarse render shows at least 2 of its pixels (128 at full
-resolution), except with ``p_miss`` per frame and ``p_look_fail`` per look (a viewpoint the segmenter fails
-on); boxes carry 1 cm of noise per face, confidences 0.55-0.95, ``p_low_conf`` of detections come with a
-confidence under 0.3, look-alike labels are confused ``p_confuse`` of the time, a spurious blob appears in
-``p_spurious`` of the frames. Stamps carry ``jitter_s`` of camera jitter.
+Detection: an object is detected when the coarse render shows at least one of its pixels (64 at full
+resolution, above the perception's 50), except with ``p_miss`` per frame and ``p_look_fail`` per look (a
+viewpoint the segmenter fails on); boxes carry 1 cm of noise per face, confidences 0.55-0.95, ``p_low_conf`` of
+detections come with a confidence under 0.3, look-alike labels are confused ``p_confuse`` of the time, a
+spurious blob appears in ``p_spurious`` of the frames. Stamps carry ``jitter_s`` of camera jitter.
 """
 
 from __future__ import annotations
@@ -311,10 +311,20 @@ class Household:
             out.append((start, room, (x, y), yaw))
         return out
 
-    def frames(self, day: int):
+    def continuous_looks(self, day: int, start_hour: float, seconds: float) -> list[tuple[float, str, tuple, float]]:
+        """Looks back to back from ``start_hour`` of ``day`` for ``seconds``: the camera never pauses (the rooms
+        and stations of the day's looks, repeated)."""
+        cfg = self.config
+        base = self._looks(day)
+        count = int(math.ceil(seconds / cfg.look_s))
+        t0 = T0 + day * DAY_S + start_hour * 3600.0
+        return [(t0 + k * cfg.look_s, *base[k % len(base)][1:]) for k in range(count)]
+
+    def frames(self, day: int, looks=None):
+        """The frames of ``day`` (its looks, or the ``looks`` given), in stamp order."""
         cfg = self.config
         n = int(round(cfg.look_s * cfg.fps))
-        for k, (start, room, xy, yaw0) in enumerate(self._looks(day)):
+        for k, (start, room, xy, yaw0) in enumerate(self._looks(day) if looks is None else looks):
             rng = np.random.default_rng([cfg.seed, day, k, 3])
             world = [w for w in self.present(start) if w[1] == room]
             failing = {th.oid for th, *_ in world if rng.random() < cfg.p_look_fail}
