@@ -2,7 +2,7 @@
 at day 1, 10 and 30, with retention (thinning) and without (keep-all = today's behaviour), features on and off.
 
     .venv/bin/python bench/bench_long_run.py            # 30 days, thin + keep-all, 512-d features on + off
-    .venv/bin/python bench/bench_long_run.py --quick    # CI size: 2 days, small features (about a minute)
+    .venv/bin/python bench/bench_long_run.py --quick    # CI size: 2 days, 32-d features (about 40 s)
     options: --days N --looks-per-day N --retention thin keep-all --features on off --calls N --seed N
              --continuous-min M --warmup-s S --out DIR --keep
 
@@ -16,9 +16,12 @@ machine state for all).
 Phases and figures:
 1. The month. Per day: commit latency of every commit (p50 / p95 / p99 / max at day 1, 10, 30), store size at
    the day's end (after a WAL checkpoint: the database file is the whole store), SQLite pages and free pages.
+   Then a commit probe: the same ``--probe-s`` of frames committed into a copy of the day-1 store and into the
+   last day's store, commit by commit in turn, so that day 1 and day 30 are timed in the same machine state.
 2. One robot-hour at 10 Hz, measured: after day 30 the robot patrols without pause (looks back to back) for
    ``--warmup-s`` (so that the window of unthinned sightings, retention.settle_s, is as full at the start as at
-   the end) and then ``--continuous-min`` minutes; the store's growth over those minutes, scaled to an hour, is
+   the end) and then ``--continuous-min`` minutes; the store's growth over those minutes (the larger of the
+   file's growth and the growth of the pages in use, so that free pages taken up count), scaled to an hour, is
    the figure per robot-hour. (Per simulated day, a day's changes come with only looks x 30 frames.)
 3. Services: each store as it was at the end of day 1, 10 and 30 (copies taken then, SQLite backup API) is opened
    read-only, as the memory node's services read it, and every service is called ``--calls`` times per store,
@@ -145,8 +148,8 @@ def feed(runs, frames, day: int) -> int:
 
 
 def continuous_frames(house: Household, day: int, seconds: float):
-    """Looks back to back for ``seconds`` from 09:00 of ``day``: the camera never pauses."""
-    return house.frames(day, house.continuous_looks(day, house.config.start_hour + 1.0, seconds))
+    """Looks back to back for ``seconds`` from the start of ``day``'s operation: the camera never pauses."""
+    return house.frames(day, house.continuous_looks(day, house.config.start_hour, seconds))
 
 
 def house_t0(day: int) -> float:
@@ -238,21 +241,22 @@ def open_seconds(path: str, dim: int) -> dict:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--days", type=int, default=30)
-    ap.add_argument("--looks-per-day", type=int, default=20)
+    ap.add_argument("--looks-per-day", type=int, default=12)
     ap.add_argument("--retention", nargs="+", default=["thin", "keep-all"], choices=["thin", "keep-all"])
     ap.add_argument("--features", nargs="+", default=["on", "off"], choices=["on", "off"])
     ap.add_argument("--dim", type=int, default=512)
     ap.add_argument("--calls", type=int, default=40)
-    ap.add_argument("--continuous-min", type=float, default=6.0)
-    ap.add_argument("--warmup-s", type=float, default=100.0)
+    ap.add_argument("--continuous-min", type=float, default=4.0)
+    ap.add_argument("--warmup-s", type=float, default=90.0)
+    ap.add_argument("--probe-s", type=float, default=30.0)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--quick", action="store_true", help="CI size: 2 days of 5 looks, 64-d features, few calls")
+    ap.add_argument("--quick", action="store_true", help="CI size: 2 days of 4 looks, 32-d features, few calls")
     ap.add_argument("--out", default="out/bench_long_run")
     ap.add_argument("--keep", action="store_true", help="keep the stores (in --out) instead of a temp dir")
     args = ap.parse_args(argv)
     if args.quick:
-        args.days, args.looks_per_day, args.dim, args.calls = 2, 5, 64, 5
-        args.continuous_min, args.warmup_s = 0.5, 10.0
+        args.days, args.looks_per_day, args.dim, args.calls = 2, 4, 32, 5
+        args.continuous_min, args.warmup_s, args.probe_s = 1 / 3, 6.0, 3.0
     t_start = time.perf_counter()
     os.makedirs(args.out, exist_ok=True)
     workdir = args.out if args.keep else tempfile.mkdtemp(prefix="long_run_", dir=args.out)
@@ -294,15 +298,45 @@ def main(argv=None) -> int:
     print(f"month: {frames_total} frames, {obs_total} observations ({obs_total / max(frames_total, 1):.1f} a frame, "
           f"{in_view / max(frames_total, 1):.1f} in view), {t_month:.0f} s", flush=True)
 
-    # 2. one robot-hour at 10 Hz, measured over continuous operation after the month
+    # 1b. commit probe: the same frames committed into the store of day 1 (a copy) and the one of the last day,
+    # commit by commit in turn (the same machine state for both, unlike day 1 and day 30 of the run itself)
     t0 = time.perf_counter()
     day = args.days
-    warm = list(continuous_frames(house, day, args.warmup_s))
+    probe = list(continuous_frames(house, day, args.probe_s))
+    probes: dict = {}
+    for r in runs:
+        copy = f"{r.path}.probe"
+        snapshot(r.snapshots[snap_days[0] + 1], copy)
+        old = Memory.open(copy, embedding_dim=args.dim, config={"retention": {"mode": r.retention}},
+                          feature_model=FEATURE_MODEL if r.features else None)
+        times: dict[str, list[float]] = {"first": [], "last": []}
+        for k, frame in enumerate(probe, 1):
+            obs = frame.observations if r.features else without_features(frame.observations)
+            old.add(obs, frame.view)
+            r.memory.add(obs, frame.view)
+            if k % COMMIT_EVERY == 0 or k == len(probe):
+                pair = [("first", old), ("last", r.memory)]
+                for name, mem in (pair if (k // COMMIT_EVERY) % 2 else pair[::-1]):
+                    t = time.perf_counter()
+                    mem.commit()
+                    times[name].append((time.perf_counter() - t) * 1e3)
+        old.close()
+        for suffix in ("", "-wal", "-shm"):
+            if os.path.exists(copy + suffix):
+                os.remove(copy + suffix)
+        probes[r.name] = times
+    print(f"commit probe: {len(probe)} frames into the stores of day {snap_days[0] + 1} and {args.days}, "
+          f"{time.perf_counter() - t0:.0f} s", flush=True)
+
+    # 2. one robot-hour at 10 Hz, measured over continuous operation after the month
+    t0 = time.perf_counter()
+    warm = [f for f in continuous_frames(house, day, args.warmup_s + args.probe_s) if f.stamp > probe[-1].stamp]
     feed(runs, warm, day)
     before = {r.name: store_bytes(r.path) for r in runs}
     stats_before = {r.name: r.memory.retention_stats() for r in runs}
     last = max(f.stamp for f in warm)
-    cont = [f for f in continuous_frames(house, day, args.warmup_s + 60.0 * args.continuous_min) if f.stamp > last]
+    cont = [f for f in continuous_frames(house, day, args.probe_s + args.warmup_s + 60.0 * args.continuous_min)
+            if f.stamp > last]
     feed(runs, cont, day + 1)
     seconds = (len(cont)) / cfg.fps
     for r in runs:
@@ -311,8 +345,9 @@ def main(argv=None) -> int:
         grown = after["file"] - before[r.name]["file"]
         live = (after["pages"] - after["free_pages"] - before[r.name]["pages"] + before[r.name]["free_pages"]) \
             * after["page_size"]
+        # the larger of the file's growth and the growth of the pages in use: free pages taken up count as growth
         r.continuous = {"seconds": seconds, "grown_bytes": grown, "live_grown_bytes": live,
-                        "mb_per_robot_hour": grown / 1e6 * 3600.0 / seconds,
+                        "mb_per_robot_hour": max(grown, live) / 1e6 * 3600.0 / seconds,
                         "observations": sum(len(f.observations) for f in cont),
                         "tally_bytes": stats["tally_bytes"] - stats_before[r.name]["tally_bytes"],
                         "thinned": stats["thinned_sightings"] - stats_before[r.name]["thinned_sightings"],
@@ -349,6 +384,7 @@ def main(argv=None) -> int:
 
     # ------------------------------------------------------------------------------------------ report
     first, mid, last_day = snap_days[0] + 1, snap_days[len(snap_days) // 2] + 1, snap_days[-1] + 1
+    shown = sorted({first, mid, last_day})
     print()
     print(f"store (MB at the end of day; growth a simulated day of {cfg.frames_per_day} frames = days 2..{last_day}):")
     print(f"  {'memory':14s} {'day ' + str(first):>9s} {'day ' + str(mid):>9s} {'day ' + str(last_day):>9s} "
@@ -371,16 +407,22 @@ def main(argv=None) -> int:
     print(f"commit latency ms (p50 / p95 / p99 / max; {COMMIT_EVERY} frames a commit):")
     for r in runs:
         parts = []
-        for d in (first, mid, last_day):
+        for d in shown:
             v = r.commits[d - 1]
             parts.append(f"day {d}: {pct(v, 50):.1f} / {pct(v, 95):.1f} / {pct(v, 99):.1f} / {max(v):.1f}")
         print(f"  {r.name:14s} " + "   ".join(parts))
-    print(f"service latency ms (p50 / p95), read-only stores of day {first}, {mid}, {last_day} in rotation:")
+    print(f"commit probe ms (p50 / p95): the same {len(probe)} frames into the store of day {first} and of day "
+          f"{last_day}, commit by commit in turn:")
+    for r in runs:
+        a, b = probes[r.name]["first"], probes[r.name]["last"]
+        print(f"  {r.name:14s} day {first}: {pct(a, 50):.1f} / {pct(a, 95):.1f}   day {last_day}: {pct(b, 50):.1f} / "
+              f"{pct(b, 95):.1f}")
+    print(f"service latency ms (p50 / p95), read-only stores of day {', '.join(map(str, shown))} in rotation:")
     for r in runs:
         for s in SERVICES:
-            vals = [results[(r.name, d)][s] for d in (first, mid, last_day)]
+            vals = [results[(r.name, d)][s] for d in shown]
             print(f"  {r.name:14s} {s:12s} " + "   ".join(
-                f"day {d}: {pct(v, 50):7.2f} / {pct(v, 95):7.2f}" for d, v in zip((first, mid, last_day), vals)))
+                f"day {d}: {pct(v, 50):7.2f} / {pct(v, 95):7.2f}" for d, v in zip(shown, vals)))
     print("open the last store (s, slowest of 3): " + "; ".join(
         f"{name} writer {o['writer']:.3f} read-only {o['read-only']:.3f}" for name, o in opens.items()))
     if recall is not None:
@@ -395,7 +437,9 @@ def main(argv=None) -> int:
                                 "commit_p95": {d: pct(v, 95) for d, v in r.commits.items()},
                                 "services": {f"day{d}": {s: {"p50": pct(results[(r.name, d)][s], 50),
                                                              "p95": pct(results[(r.name, d)][s], 95)}
-                                                         for s in SERVICES} for d in (first, mid, last_day)},
+                                                         for s in SERVICES} for d in shown},
+                                "commit_probe": {k: {"p50": pct(v, 50), "p95": pct(v, 95)}
+                                                 for k, v in probes[r.name].items()},
                                 "open_s": opens[r.name]} for r in runs},
               "recall": recall}
     with open(os.path.join(args.out, "report.json"), "w") as fh:

@@ -154,6 +154,26 @@ def test_a_long_stay_is_thinned_to_its_sample_and_counted(tmp_path):
         "SELECT frame_id FROM observations WHERE id=?", (r.id,)).fetchone()[0] for r in kept})
 
 
+def test_a_staged_frames_depth_is_kept_apart_until_it_is_fused(tmp_path):
+    thin, full = pair(tmp_path)
+    for m in (thin, full):
+        m.add([box_obs("mug", A, stamp=1.0)], view(1.0, A, SEEN))
+    depth_in_row = "SELECT depth IS NOT NULL, depth_h, depth_w FROM frames"
+    assert [tuple(r) for r in thin._conn.execute(depth_in_row)] == [(0, 60, 80)]
+    assert [len(r[0]) for r in thin._conn.execute("SELECT depth FROM frame_depths")] == [60 * 80 * 4]
+    assert [tuple(r) for r in full._conn.execute(depth_in_row)] == [(1, 60, 80)]  # keep-all: as before schema 4
+    assert full._conn.execute("SELECT COUNT(*) FROM frame_depths").fetchone()[0] == 0
+    for m in (thin, full):
+        assert m.commit().views == 1
+        assert m._conn.execute("SELECT COUNT(*) FROM frame_depths").fetchone()[0] == 0
+        assert m._conn.execute("SELECT COUNT(*) FROM frames WHERE depth IS NOT NULL").fetchone()[0] == 0
+    # the views judged absence all the same: the mug seen again (confirmed), then its place seen empty: removed
+    frames = [([box_obs("mug", A, stamp=2.5)], view(2.5, A, SEEN))]
+    frames += [([], view(t, A, EMPTY)) for t in (30.0, 30.5, 31.0, 31.5, 32.0, 40.0)]
+    feed([thin, full], frames, commit_every=1)
+    assert [e.kind for e in thin.changes()] == [e.kind for e in full.changes()] == ["appeared", "removed"]
+
+
 def test_keep_all_keeps_everything(tmp_path):
     _, full = pair(tmp_path)
     feed([full], [([box_obs("mug", A, stamp=0.5 * k)], view(0.5 * k, A, SEEN)) for k in range(400)])

@@ -300,6 +300,7 @@ class Memory(FusionMixin, ReconcileMixin, RelationStoreMixin, QueryMixin, Tempor
                          None if depth is None else depth.shape[0], None if depth is None else depth.shape[1],
                          int(view.min_object_pixels))
         max_len = self.config.max_label_length
+        view_cols, depth_blob = self._split_depth(view_cols)  # retention.py: the depth in a row of its own
         self._begin()
         try:
             cur = self._conn.execute(
@@ -307,6 +308,7 @@ class Memory(FusionMixin, ReconcileMixin, RelationStoreMixin, QueryMixin, Tempor
                 "depth, depth_h, depth_w, min_object_pixels, n_observations) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 (stamp, now, *view_cols, len(observations)))
             frame_id = cur.lastrowid
+            self._stage_depth(frame_id, depth_blob)
             ids = []
             for obs in observations:
                 cur = self._conn.execute(
@@ -336,8 +338,7 @@ class Memory(FusionMixin, ReconcileMixin, RelationStoreMixin, QueryMixin, Tempor
 
     def _commit_locked(self) -> CommitStats:
         t0 = time.perf_counter()
-        frames = self._conn.execute(
-            "SELECT * FROM frames WHERE status='pending' ORDER BY stamp, id").fetchall()
+        frames = self._pending_frames()  # retention.py: with their depth
         counters = Counters()
         self._counters_events = 0
         if not frames:
@@ -349,6 +350,7 @@ class Memory(FusionMixin, ReconcileMixin, RelationStoreMixin, QueryMixin, Tempor
             for frame in frames:
                 self._fuse_frame(frame, counters, touched)
                 self._conn.execute("UPDATE frames SET status='fused', depth=NULL WHERE id=?", (frame["id"],))
+                self._conn.execute("DELETE FROM frame_depths WHERE frame_id=?", (frame["id"],))
             self._update_relations(touched, self._stamp_clock())
             self._compact_settled()  # retention (core/retention.py): thin what has settled, in this transaction
             self._end_tx()

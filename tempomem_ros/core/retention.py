@@ -81,6 +81,31 @@ class RetentionMixin:
     _retention_due: float | None = None   # newest stamp at which the next pass may run (None: at the next commit)
     _coseen_cache: set | None = None      # writer's copy of the coseen pairs (dropped on rollback)
 
+    # ------------------------------------------------------------------ depth of staged frames
+    def _split_depth(self, view_cols: tuple) -> tuple[tuple, bytes | None]:
+        """(the frame row's view columns, the depth BLOB to stage apart): the depth goes to frame_depths (schema 4,
+        why there), except with retention.mode keep-all, which keeps the frame row as before."""
+        depth = view_cols[9]
+        if depth is None or self.config.retention.mode == "keep-all":
+            return view_cols, None
+        return (*view_cols[:9], None, *view_cols[10:]), depth
+
+    def _stage_depth(self, frame_id: int, depth: bytes | None) -> None:
+        if depth is not None:
+            self._conn.execute("INSERT INTO frame_depths (frame_id, depth) VALUES (?, ?)", (int(frame_id), depth))
+
+    def _pending_frames(self) -> list:
+        """Staged frames in stamp order (ties by id), each with its depth wherever it is kept."""
+        rows = self._conn.execute("SELECT f.*, d.depth AS staged_depth FROM frames f LEFT JOIN frame_depths d "
+                                  "ON d.frame_id = f.id WHERE f.status='pending' ORDER BY f.stamp, f.id").fetchall()
+        out = []
+        for r in rows:
+            frame = dict(r)
+            if frame["depth"] is None:
+                frame["depth"] = frame.pop("staged_depth")
+            out.append(frame)
+        return out
+
     # ------------------------------------------------------------------ meta cursors
     def _meta_int(self, key: str) -> int:
         row = self._conn.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
@@ -209,8 +234,8 @@ class RetentionMixin:
         report.frames_dropped += len(gone)
         report.frames_kept += len(keep)
         # a closed placement is never rebuilt: its saved fold goes (a reappearance opens a new placement)
-        self._conn.execute("DELETE FROM fold_state WHERE placement_id NOT IN "
-                           "(SELECT placement_id FROM objects WHERE placement_id IS NOT NULL)")
+        self._conn.execute("DELETE FROM fold_state WHERE placement_id IN (SELECT f.placement_id FROM fold_state f "
+                           "JOIN placements p ON p.id = f.placement_id WHERE p.current = 0)")
 
     # ------------------------------------------------------------------ possible twins
     def _held_placements(self) -> dict:
