@@ -99,6 +99,23 @@ def store_bytes(path: str) -> dict:
             "pages": pages, "free_pages": free, "page_size": page}
 
 
+def contents(path: str) -> dict[str, int] | None:
+    """Bytes of each table with its indexes (SQLite's dbstat, when this build has it), largest first."""
+    con = stdlib_sqlite3.connect(path)
+    try:
+        rows = con.execute("SELECT s.name, m.tbl_name, SUM(s.pgsize) FROM dbstat s LEFT JOIN sqlite_master m "
+                           "ON m.name = s.name GROUP BY s.name").fetchall()
+    except stdlib_sqlite3.Error:
+        return None
+    finally:
+        con.close()
+    out: dict[str, int] = {}
+    for name, table, size in rows:
+        key = table or name
+        out[key] = out.get(key, 0) + int(size)
+    return dict(sorted(out.items(), key=lambda kv: -kv[1]))
+
+
 def snapshot(path: str, dest: str) -> None:
     src, dst = stdlib_sqlite3.connect(path), stdlib_sqlite3.connect(dest)
     try:
@@ -423,6 +440,13 @@ def main(argv=None) -> int:
             vals = [results[(r.name, d)][s] for d in shown]
             print(f"  {r.name:14s} {s:12s} " + "   ".join(
                 f"day {d}: {pct(v, 50):7.2f} / {pct(v, 95):7.2f}" for d, v in zip(shown, vals)))
+    print("what the last stores hold (MB by table with its indexes, SQLite dbstat; the 6 largest):")
+    for r in runs:
+        c = contents(r.path)
+        if c is None:
+            print("  (dbstat is not available in this SQLite build)")
+            break
+        print(f"  {r.name:14s} " + ", ".join(f"{k} {v / 1e6:.2f}" for k, v in list(c.items())[:6]))
     print("open the last store (s, slowest of 3): " + "; ".join(
         f"{name} writer {o['writer']:.3f} read-only {o['read-only']:.3f}" for name, o in opens.items()))
     if recall is not None:

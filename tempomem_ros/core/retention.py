@@ -63,6 +63,7 @@ class ThinReport:
     features_compacted: int = 0
     held: int = 0                                    # settled sightings held back for a possible twin
     audit_dropped: dict = field(default_factory=dict)
+    audit_objects: set = field(default_factory=set)  # objects named by the audit rows dropped
     placements: dict = field(default_factory=dict)   # placement id -> sightings counted in its tally
     objects: set = field(default_factory=set)
 
@@ -136,7 +137,9 @@ class RetentionMixin:
             self._thin_frames(frames, newest, report)
         self._thin_audit(report)
         if report.any():
-            self._audit(newest, "thin", [], [], {
+            # the objects of the dropped audit rows are named, so that a reader following the audit (scene_feed)
+            # that had not read those rows yet still refreshes them
+            self._audit(newest, "thin", sorted(report.audit_objects), [], {
                 "why": "retention: settled sightings beyond the kept sample are counted in tallies, not kept",
                 "horizon": horizon, "settle_s": cfg.settle_s,
                 "frames": {"dropped": report.frames_dropped, "kept": report.frames_kept,
@@ -407,8 +410,8 @@ class RetentionMixin:
         while it is kept and its tally counts once it is thinned; 720,000 of them per robot-hour would outweigh
         everything else."""
         cursor = self._meta_int("retention_audit_seen")
-        rows = self._conn.execute("SELECT id, action, observation_ids FROM audit WHERE id > ? ORDER BY id LIMIT ?",
-                                  (cursor, AUDIT_SCAN_LIMIT)).fetchall()
+        rows = self._conn.execute("SELECT id, action, object_ids, observation_ids FROM audit WHERE id > ? ORDER BY id "
+                                  "LIMIT ?", (cursor, AUDIT_SCAN_LIMIT)).fetchall()
         if not rows:
             return
         listed = {int(r["id"]): [int(i) for i in json.loads(r["observation_ids"])] for r in rows
@@ -428,6 +431,7 @@ class RetentionMixin:
                     break  # not settled yet: look again at the next pass
                 drop.append(int(r["id"]))
                 report.audit_dropped[r["action"]] = report.audit_dropped.get(r["action"], 0) + 1
+                report.audit_objects.update(int(i) for i in json.loads(r["object_ids"]))
             last = int(r["id"])
         for chunk, marks in id_chunks(drop):
             self._conn.execute(f"DELETE FROM audit WHERE id IN ({marks})", chunk)
