@@ -32,8 +32,8 @@ import numpy as np
 
 from . import fusion
 from .absence import vacated, visible_fractions
-from .association import confusion_share, same_place
-from .geometry import box_gap, containment, frustum_aabb, iou3d
+from .association import confusion_share, same_place, stacked
+from .geometry import box_gap, box_volume, containment, frustum_aabb, iou3d
 from .labels import canonical_label, labels_agree, normalize
 from .persistence import AbsenceState, add_miss, gone
 from .types import CameraView
@@ -41,6 +41,7 @@ from .rows import OBJECT_COLS, blob_to_feature, feature_to_blob, mean_of, OBJECT
 
 
 RTREE_PAD = 0.05  # metres the spatial index's entry extends beyond an object's box (see _update_rtree)
+PART_TOLERANCE_M = 0.05   # noise around a box within which a partial view still lies inside it
 PUSH_MIN_SHIFT = 0.25     # a large object's sighting this far off (x its extent) may be the object pushed aside ...
 PUSH_MAX_INSIDE = 0.35    # ... when no more than this share of the sighting's box lies inside the object's box
 PARTIAL_VIEW_INSIDE = 0.8  # share of a sighting's box inside an object's for it to be a partial view of it
@@ -97,6 +98,11 @@ class Counters:
     events: int = 0
 
 
+def _seen_whole(row) -> bool:
+    """Whether some single sighting already spanned the object's fused box on every axis (within noise)."""
+    return all(row[f"max_{k}"] - row[f"min_{k}"] <= 1.1 * row[f"ext_{k}"] + PART_TOLERANCE_M for k in "xyz")
+
+
 class FusionMixin:
     """Fusion steps of Memory; runs only inside Memory.commit()'s transaction."""
 
@@ -111,6 +117,7 @@ class FusionMixin:
                            np.array((r["max_x"], r["max_y"], r["max_z"])), blob_to_feature(r["feature"]))
                  for r in rows]
         counters.observations += len(items)
+        items, part_of = self._join_parts(items)
         stamp = float(frame["stamp"])
         self._confusion_cache = {}  # label pairs: learned from label mass, which this frame changes
         # removals whose hold ended by now first: a missing object seen elsewhere in this frame is a move
@@ -164,8 +171,10 @@ class FusionMixin:
                 self._reject_low_confidence(it, cand_id, cand_score, counters, touched, matched)
                 continue
             same, kind = self._identity_candidate(it, matched)
-            if kind == "extend" and self._pushed_aside(view, it, same):
-                kind = "move"
+            if kind in ("extend", "nearby"):
+                kind = "move" if self._pushed_aside(view, it, same) else kind
+                if kind == "nearby":
+                    same, kind = None, None
             if kind == "extend":
                 self._merge(it, same, cand_score if cand_id == same["id"] else None, counters, touched,
                             reason="identity")
@@ -183,6 +192,8 @@ class FusionMixin:
         if frame["has_view"]:
             counters.views += 1
             self._absence(frame, view, matched, items, counters, touched)
+        for main_id, extra in part_of.items():
+            self._record_parts(main_id, extra)
         # a twin of an object seen in this frame lies among the objects around the sighting
         neighbours = {oid: [cand_rows[c] for c in near[obs] if c != oid] for obs, oid in fused.items()}
         self._settle(stamp, neighbours, counters, touched)
@@ -285,11 +296,12 @@ class FusionMixin:
             "max_y=?, max_z=?, weight=?, ext_x=?, ext_y=?, ext_z=?, feature=?, feature_weight=?, confidence=?, "
             "base_confidence=?, first_seen=MIN(first_seen, ?), last_seen=MAX(last_seen, ?), "
             "n_observations=n_observations+1, " + ABSENCE_RESET +
-            "state=CASE WHEN state != 'tentative' OR n_observations + 1 >= ? THEN 'present' ELSE state END, "
+            "state=CASE WHEN state != 'tentative' OR (n_observations + 1 >= ? AND "
+            "MAX(last_seen, ?) - MIN(first_seen, ?) >= ?) THEN 'present' ELSE state END, "
             "vec_dirty=MAX(vec_dirty, ?) WHERE id=?",
             (*center, *mean, zt, zb, *lo, *hi, weight, *ext, feature_to_blob(feature), fweight, base, base, it.stamp,
-             it.stamp, self.config.identity.confirm_observations, int(it.feature is not None or reappeared),
-             obj["id"]))
+             it.stamp, self.config.identity.confirm_observations, it.stamp, it.stamp,
+             self.config.identity.appear_hold_s - 1e-9, int(it.feature is not None or reappeared), obj["id"]))
         self._update_rtree(obj["id"], lo, hi)
         relabel = self._add_label_mass(obj, it)
         if reappeared:
@@ -326,7 +338,7 @@ class FusionMixin:
             (it.label, conf, conf, *box_center(it.bmin, it.bmax), *it.center, float(it.bmax[2]), float(it.bmin[2]),
              *it.bmin, *it.bmax, w, *ext,
              feature_to_blob(it.feature), w if it.feature is not None else 0.0,
-             "present" if self.config.identity.confirm_observations <= 1 else "tentative", it.stamp, it.stamp,
+             "present" if self._confirmed(1, 0.0) else "tentative", it.stamp, it.stamp,
              self._wall()))
         object_id = int(cur.lastrowid)
         self._conn.execute("INSERT INTO label_mass (object_id, label, mass) VALUES (?,?,?)",
@@ -344,6 +356,11 @@ class FusionMixin:
         touched.add(object_id)
         return object_id
 
+    def _confirmed(self, n_observations: int, span_s: float) -> bool:
+        """Whether sightings this many over this long make a real object rather than a glimpse."""
+        icfg = self.config.identity
+        return n_observations >= icfg.confirm_observations and span_s >= icfg.appear_hold_s - 1e-9
+
     def _same_place(self, it: StagedObs, obj) -> bool:
         """Whether a sighting of a missing object is at its last place (a reappearance) rather than
         near it (a move): centroid within identity.same_place_distance, or half the object's extent."""
@@ -358,7 +375,9 @@ class FusionMixin:
         "extend": the only object of this identity is large (extent >= identity.extend_min_extent) and lies
         within extend_factor x its largest extent of the observation: a view of another part of the same
         large object that scored too low to merge (a table seen end-on after its other half) is merged, not
-        a move. Small objects are seen whole, so for them a sighting elsewhere is a move.
+        a move. Small objects are seen whole, so for them a sighting elsewhere is a move. Once a large object
+        was seen whole (its box no larger than its largest single view), a part of it lies inside its box: a
+        chair's backrest half a metre beyond it is that chair pushed aside, or another chair, never a part.
         "move": a missing object of this identity (its place was seen empty) is seen here.
         """
         icfg = self.config.identity
@@ -376,7 +395,9 @@ class FusionMixin:
             # the larger of the two: the object may so far be known from a small partial view only
             extent = max(max(h - lo_ for lo_, h in zip(lo, hi)), float(np.max(it.bmax - it.bmin)))
             if extent >= icfg.extend_min_extent and box_gap(it.bmin, it.bmax, lo, hi) <= icfg.extend_factor * extent:
-                return r, "extend"
+                if not _seen_whole(r) or containment(it.bmin, it.bmax, lo, hi, pad=PART_TOLERANCE_M) >= 0.5:
+                    return r, "extend"
+                return r, "nearby"  # a move only if the view saw its old place empty (_pushed_aside)
         eligible = [(r, cos) for r, cos in same if r["id"] not in matched and r["state"] == "missing"]
         if not eligible:
             return None, None
@@ -549,6 +570,43 @@ class FusionMixin:
                  due, obj["id"]))
         counters.misses += n_misses
         self._conn.execute("UPDATE frames SET n_misses=? WHERE id=?", (n_misses, frame["id"]))
+
+    def _join_parts(self, items: list[StagedObs]) -> tuple[list[StagedObs], dict[int, list[int]]]:
+        """One object reported as two instances of one label in a frame (a stool's seat and legs, a laptop's
+        screen and base) is one sighting: its boxes stack (association.stacked). The joined sighting keeps
+        the larger part's id and label; the other parts are recorded as its parts. Two books stacked and
+        reported apart are joined too (a known limit)."""
+        parts: dict[int, list[int]] = {}
+        out = list(items)
+        joined = True
+        while joined:
+            joined = False
+            for i in range(len(out)):
+                for j in range(i + 1, len(out)):
+                    a, b = out[i], out[j]
+                    if not labels_agree(a.label, b.label) or not stacked(a.bmin, a.bmax, b.bmin, b.bmax):
+                        continue
+                    big, small = (a, b) if box_volume(a.bmin, a.bmax) >= box_volume(b.bmin, b.bmax) else (b, a)
+                    lo, hi = np.minimum(a.bmin, b.bmin), np.maximum(a.bmax, b.bmax)
+                    feature = big.feature if big.feature is not None else small.feature
+                    out[i] = StagedObs(big.id, big.stamp, big.label, max(a.confidence, b.confidence),
+                                       0.5 * (lo + hi), lo, hi, feature)
+                    del out[j]
+                    parts.setdefault(big.id, []).extend([small.id, *parts.pop(small.id, [])])
+                    joined = True
+                    break
+                if joined:
+                    break
+        return out, parts
+
+    def _record_parts(self, main_id: int, extra: list[int]) -> None:
+        row = self._conn.execute("SELECT verdict, object_id, placement_id FROM observations WHERE id=?",
+                                 (main_id,)).fetchone()
+        marks = ",".join("?" for _ in extra)
+        self._conn.execute(
+            f"UPDATE observations SET verdict=?, reason='part', object_id=?, candidate_id=?, placement_id=? "
+            f"WHERE id IN ({marks})", (row["verdict"] if row["verdict"] == "rejected" else "merged", row["object_id"],
+                                       row["object_id"], row["placement_id"], *extra))
 
     @staticmethod
     def _frame_view(frame) -> CameraView | None:
