@@ -4,8 +4,8 @@
     .venv/bin/python bench/bench_scenegen.py --clip-stats          # the clip profile's cosine statistics
 
 Per seed: the drawn camera rate, frames in visits and patrol passes, layout attempts, events, questions,
-the bookkeeping render pass (generate), the image pass plus bag writing (write, without the colour image as
-the evaluation writes it), the bag size; then what the simulated segmenter reported: instances per frame,
+the time to generate and write the scene in one pass (``generate_and_write_scene``, no colour image: what
+tempomem_eval does), the bag size; then what the simulated segmenter reported: instances per frame,
 the share with a wrong label and the share of those in runs of >= 3 consecutive detections of one object,
 spurious blobs at >= 0.30 confidence and reflections per 100 frames, objects reported in parts, and the
 share of reported object instances the perception drops (too few valid depth pixels). With --eval, the
@@ -20,7 +20,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from tempomem_ros.tools.scenegen import SceneConfig, generate_scene, write_scene
+from tempomem_ros.tools.scenegen import SceneConfig, generate_and_write_scene
 from tempomem_ros.tools.scenegen.features import clip_statistics
 
 
@@ -84,23 +84,21 @@ def main() -> None:
     print(f"config: profile {config.profile}, {config.width}x{config.height}, {config.visits} visits, "
           f"fps {config.fps or 'drawn by the seed'}, noise {config.noise}, patrol {config.patrol_passes} passes/gap")
     head = (f"{'seed':>4} {'Hz':>4} {'att':>3} {'frames':>6} {'visit':>5} {'patrol':>6} {'events':>6} {'qs':>4} "
-            f"{'gen s':>6} {'write s':>7} {'MB':>5} {'inst/f':>6} {'wrong':>6} {'in run':>6} {'spur':>5} "
+            f"{'gen+write s':>11} {'MB':>5} {'inst/f':>6} {'wrong':>6} {'in run':>6} {'spur':>5} "
             f"{'refl':>5} {'parts':>5} {'drop':>5}" + (f" {'eval s':>7}" if args.eval else ""))
     print(head)
     try:
         for seed in args.seeds:
             t0 = time.perf_counter()
-            scene = generate_scene(seed, config)
+            scene, paths = generate_and_write_scene(seed, config, root / f"seed{seed}", overwrite=True)
             t1 = time.perf_counter()
-            paths = write_scene(scene, root / f"seed{seed}", overwrite=True, color=False)
-            t2 = time.perf_counter()
             size = sum(f.stat().st_size for f in paths.bag.rglob("*") if f.is_file()) / 1e6
             gt = scene.ground_truth
             n = len(gt["frames"])
             n_patrol = sum(1 for f in gt["frames"] if f["patrol"] is not None)
             d = detection_stats(gt)
             line = (f"{seed:>4} {gt['fps']:>4g} {scene.attempt:>3} {n:>6} {n - n_patrol:>5} {n_patrol:>6} "
-                    f"{len(gt['events']):>6} {len(scene.questions):>4} {t1 - t0:>6.1f} {t2 - t1:>7.1f} {size:>5.0f} "
+                    f"{len(gt['events']):>6} {len(scene.questions):>4} {t1 - t0:>11.1f} {size:>5.0f} "
                     f"{d['inst_per_frame']:>6.2f} {d['wrong_label_share']:>6.3f} {d['wrong_in_runs_share']:>6.2f} "
                     f"{d['spurious_kept_per_100']:>5.1f} {d['reflections_per_100']:>5.1f} "
                     f"{d['in_parts_per_100']:>5.1f} {d['dropped_by_perception']:>5.3f}")
