@@ -162,8 +162,8 @@ def test_short_no_feature_scene_through_the_nodes_meets_the_floors(tmp_path):
     """One generated scene of the default profile (no feature, as the node defaults send) through replay ->
     perception_node -> memory_node -> services, scored.
 
-    Seed 1 at 5 Hz, 3 visits (654 frames, ~50 s with generation). The floors sit just under what the memory of main aaffb6f
-    measured on it (object precision 0.472, recall 0.944, duplicates 0.194, false removals 1.22 per
+    Seed 1 at 5 Hz, 3 visits (654 frames, ~50 s with generation). The floors sit just under what the memory
+    of main aaffb6f measured on it (object precision 0.472, recall 0.944, duplicates 0.194, false removals 1.22 per
     object-visit, 54/97 questions; offline gives the same figures): a regression fails CI. The fusion,
     identity and absence work of issue 11 (part 2) is expected to raise them to its targets.
     """
