@@ -81,6 +81,12 @@ def test_bad_settings_are_rejected():
         generate_scene(1, SceneConfig(width=10))
     with pytest.raises(SceneGenError, match="unknown noise settings"):
         generate_scene(1, SceneConfig(noise_overrides={"depth_sigma": 1.0}))
+    with pytest.raises(SceneGenError, match="unknown profile"):
+        generate_scene(1, SceneConfig(profile="lidar"))
+    with pytest.raises(SceneGenError, match="fps"):
+        generate_scene(1, SceneConfig(fps=100.0))
+    with pytest.raises(SceneGenError, match="persistent_keep"):
+        generate_scene(1, SceneConfig(noise_overrides={"persistent_keep": 1.5}))
 
 
 # -------------------------------------------------------------------------------------------- rendering

@@ -28,12 +28,10 @@ import tempfile
 import time
 from pathlib import Path
 
-
 from tempomem_ros.tools.evaluation.report import compare, pooled, report, summary  # noqa: F401 (public API)
 from tempomem_ros.tools.evaluation.score import score_all
 
 HELD_OUT_FROM = 200
-
 
 
 def perception_params(gt: dict) -> dict:
@@ -79,7 +77,8 @@ def run_scene(scene_dir: Path, mode: str, workdir: Path) -> dict:
     wall = time.perf_counter() - t0
     scores = score_all(gt, questions, snap)
     return {"scene": str(scene_dir), "seed": gt.get("seed"), "mode": mode, "wall_s": round(wall, 2),
-            "profile": gt.get("profile", "oracle"), "fps": gt.get("fps"), "time_base": gt.get("time_base", 0.0),
+            "profile": gt.get("profile") or ("oracle" if gt.get("config", {}).get("feature_dim") else "default"),
+            "fps": gt.get("fps"), "time_base": gt.get("time_base", 0.0),
             "perception_params": perception_params(gt), "memory_params": memory_params(gt),
             "frames": len(gt["frames"]), "questions": len(questions), "run": info, "scores": scores,
             "snapshot": snap}
@@ -110,6 +109,8 @@ def generate(seed: int, out: Path, args) -> tuple[Path, bool]:
     from tempomem_ros.tools.scenegen.scene import generate_and_write_scene
     cfg = scene_config(args)
     tag = "" if args.fps is None else f"-{args.fps:g}hz"
+    tag += "" if (args.width, args.height) == (320, 240) else f"-{args.width}x{args.height}"
+    tag += "" if args.visits == 4 else f"-{args.visits}v"
     scene_dir = out / f"seed{seed}-{args.profile}{tag}"
     if cached_scene(scene_dir, seed, cfg):
         return scene_dir, True
