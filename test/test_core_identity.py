@@ -50,15 +50,17 @@ def test_a_confused_label_at_the_mugs_place_adds_label_mass_not_a_twin(mem):
 OFF = (A[0] + 0.05, A[1], A[2])
 
 
-def test_a_different_label_after_a_long_absence_needs_a_known_confusion(mem):
-    # Ten minutes unseen, then a bowl where the mug stood: a new object, and the mug's place holds no mug.
+def test_a_different_label_at_the_place_after_a_long_absence_is_a_new_object_but_no_absence(mem):
+    # Ten minutes unseen, then a "bowl" where the mug stood (boxes 5 cm apart): not the mug (no known
+    # confusion, not recent), but a sighting at its very place is no evidence that the place is empty
+    # either (it may be the mug under a label never seen confused before): the mug is not declared gone.
     for t in (0.0, 0.5, 1.0):
         mem.add([box_obs("mug", A, stamp=t)], view(t, A, SEEN))
     for t in (600.0, 600.5, 601.0, 601.5, 602.0, 603.5):
         mem.add([box_obs("bowl", OFF, stamp=t)], view(t, A, SEEN))
     mem.commit()
-    assert [(o.id, o.label, o.state) for o in mem.objects()] == [(1, "mug", "missing"), (2, "bowl", "present")]
-    assert kinds(mem) == [("appeared", 1), ("appeared", 2), ("removed", 1)]  # both stamped 600
+    assert [(o.id, o.label, o.state) for o in mem.objects()] == [(1, "mug", "present"), (2, "bowl", "present")]
+    assert mem._conn.execute("SELECT COUNT(*) FROM misses").fetchone()[0] == 0
 
 
 def test_a_learned_confusion_holds_after_a_long_absence(mem):
@@ -302,10 +304,12 @@ def test_a_chair_pushed_aside_by_less_than_its_size_moved_while_a_partial_view_m
     (obj,) = mem.objects()
     assert (obj.n_moves, obj.center) == (1, pytest.approx(pushed))
     assert [e.kind for e in mem.changes()] == ["appeared", "moved"]
-    # without a view that sees through the old place it stays one object seen in another part (no move)
+    # without a view that sees through the old place: the chair was seen whole, so a chair half a metre off
+    # is no part of it; another chair (held) until the old place is looked at
     with Memory.open(mem.path.replace("m.db", "n.db"), embedding_dim=4) as m:
         for t in (0.0, 0.5, 1.0):
             m.add([box_obs("chair", chair, half, stamp=t)], view(t, chair, d + 0.1))
         m.add([box_obs("chair", pushed, half, stamp=600.0)], view(600.0, chair, d - 0.5))  # something in front
         m.commit()
-        assert [(o.n_moves, o.n_observations) for o in m.objects()] == [(0, 4)]
+        assert [(o.state, o.n_moves, o.n_observations) for o in m.objects()] == [("present", 0, 3),
+                                                                               ("tentative", 0, 1)]

@@ -51,9 +51,14 @@ def confusion_share(joint: float, total_a: float, total_b: float) -> float:
 
 def stacked(amin, amax, bmin, bmax) -> bool:
     """Two boxes that are parts of one object: the smaller footprint lies at least half over the larger one
-    and their height ranges touch (within PART_GAP_M): a stool's seat on its legs, a laptop's screen
-    standing on its base. Side by side objects do not share a footprint; a mug on a table is far smaller."""
+    and one stands on the other (height ranges touching within PART_GAP_M, overlapping by at most half the
+    thinner): a stool's seat on its legs, a laptop's screen standing on its base. Side by side objects do
+    not share a footprint; a mug on a table is far smaller."""
     if max(float(amin[2]) - float(bmax[2]), float(bmin[2]) - float(amax[2])) > PART_GAP_M:
+        return False
+    # one above the other, not side by side in height: two identical boxes are two detections, not parts
+    overlap_z = min(float(amax[2]), float(bmax[2])) - max(float(amin[2]), float(bmin[2]))
+    if overlap_z > 0.5 * min(float(amax[2]) - float(amin[2]), float(bmax[2]) - float(bmin[2])):
         return False
     area_a = (float(amax[0]) - float(amin[0])) * (float(amax[1]) - float(amin[1]))
     area_b = (float(bmax[0]) - float(bmin[0])) * (float(bmax[1]) - float(bmin[1]))

@@ -98,6 +98,23 @@ class Counters:
     events: int = 0
 
 
+def _core_box(row) -> tuple[tuple, tuple]:
+    """Where the object surely is: its mean centroid +- half its largest single view, within its fused box.
+
+    Why not the fused box: that is the union of every sighting and grows with every noisy one (a 7 cm bottle
+    fused to 15 cm); the absence test asks what the view should have shown of the object itself, and an
+    inflated box both reaches behind occluders and projects larger than the object.
+    """
+    lo, hi = [], []
+    for k in "xyz":
+        c, half = float(row[f"m{k}"] if row[f"m{k}"] is not None else row[f"c{k}"]), 0.5 * float(row[f"ext_{k}"])
+        lo.append(max(float(row[f"min_{k}"]), c - half))
+        hi.append(min(float(row[f"max_{k}"]), c + half))
+        if lo[-1] >= hi[-1]:
+            lo[-1], hi[-1] = float(row[f"min_{k}"]), float(row[f"max_{k}"])
+    return tuple(lo), tuple(hi)
+
+
 def _seen_whole(row) -> bool:
     """Whether some single sighting already spanned the object's fused box on every axis (within noise)."""
     return all(row[f"max_{k}"] - row[f"min_{k}"] <= 1.1 * row[f"ext_{k}"] + PART_TOLERANCE_M for k in "xyz")
@@ -543,9 +560,9 @@ class FusionMixin:
         stamp = float(frame["stamp"])
         n_misses = 0
         in_frustum = [o for o in self._candidates(lo, hi, states=("present", "tentative")) if o["id"] not in matched]
-        fractions = visible_fractions(
-            view, np.array([(o["min_x"], o["min_y"], o["min_z"]) for o in in_frustum]).reshape(-1, 3),
-            np.array([(o["max_x"], o["max_y"], o["max_z"]) for o in in_frustum]).reshape(-1, 3), acfg)
+        cores = [_core_box(o) for o in in_frustum]
+        fractions = visible_fractions(view, np.array([c[0] for c in cores]).reshape(-1, 3),
+                                      np.array([c[1] for c in cores]).reshape(-1, 3), acfg)
         for obj, frac in zip(in_frustum, fractions):
             if frac < acfg.min_visible_fraction:
                 continue
@@ -642,9 +659,11 @@ class FusionMixin:
     def _might_be(self, it: StagedObs, obj) -> bool:
         """Whether a sighting of this frame leaves open that the object is there after all: its box overlaps
         the object's, is nowhere much larger (a partial view may be smaller; the table under a mug is no
-        view of the mug), and its label agrees, is a known confusion, or the object was seen recently.
-        Looser than the test for merging: a miss counted wrongly can remove an object that is there (a
-        flicker), a miss not counted only delays a removal."""
+        view of the mug), and its label agrees, is a known confusion, or the object was seen recently; at
+        the object's very place (association.same_place) any label will do. Looser than the test for
+        merging: a miss counted wrongly removes an object that is there (a plant taken for a vase on a
+        patrol pass ten minutes later: a false removal, then a flicker), a miss not counted only delays a
+        removal. The price: a bowl put exactly where the mug stood hides the mug's removal."""
         fcfg = self.config.fusion
         lo, hi = (obj["min_x"], obj["min_y"], obj["min_z"]), (obj["max_x"], obj["max_y"], obj["max_z"])
         if iou3d(it.bmin, it.bmax, lo, hi, pad=fcfg.same_place_tol) <= 0.0:
@@ -655,7 +674,7 @@ class FusionMixin:
             return False
         label = obj["pinned_label"] or obj["label"]
         return labels_agree(it.label, label) or it.stamp - float(obj["last_seen"]) <= fcfg.recent_s \
-            or self._known_confusion(it.label, label)
+            or self._known_confusion(it.label, label) or self._at_place(it, obj)
 
     def _at_place(self, it: StagedObs, obj) -> bool:
         fcfg = self.config.fusion
