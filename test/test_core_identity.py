@@ -242,17 +242,27 @@ def test_two_detections_in_one_frame_are_two_objects_however_close(mem):
 
 
 def test_one_object_reported_in_two_parts_in_one_frame_is_one_sighting(mem):
-    # a stool's seat and legs as two instances of "stool" in every frame: one stool, both parts recorded
+    # a stool seen whole, then reported as seat and legs (two "stool" instances) in every frame: one stool
     seat, legs = ((2.0, 0.0, 0.44), (0.2, 0.2, 0.02)), ((2.0, 0.0, 0.21), (0.2, 0.2, 0.21))
-    ids = []
     for t in (0.0, 0.5, 1.0):
+        mem.add([box_obs("stool", (2.0, 0.0, 0.23), (0.2, 0.2, 0.23), stamp=t)])
+    ids = []
+    for t in (2.0, 2.5, 3.0):
         ids += mem.add([box_obs("stool", *legs, stamp=t), box_obs("stool", *seat, stamp=t)])
     mem.commit()
     (stool,) = mem.objects()
-    assert (stool.state, stool.n_observations) == ("present", 3)
+    assert (stool.state, stool.n_observations) == ("present", 6)
     assert stool.bbox_min == pytest.approx((1.8, -0.2, 0.0)) and stool.bbox_max == pytest.approx((2.2, 0.2, 0.46))
     recs = [mem.observation(i) for i in ids]
     assert [(r.verdict, r.reason, r.object_id) for r in recs[1::2]] == [("merged", "part", 1)] * 3
+
+
+def test_two_plates_stacked_and_never_seen_as_one_stay_two(mem):
+    plate, on_plate = ((1.0, 1.0, 0.51), (0.12, 0.12, 0.01)), ((1.0, 1.0, 0.53), (0.12, 0.12, 0.01))
+    for t in (0.0, 0.5, 1.0):
+        mem.add([box_obs("plate", *plate, stamp=t), box_obs("plate", *on_plate, stamp=t)])
+    mem.commit()
+    assert [(o.state, o.n_observations) for o in mem.objects()] == [("present", 3), ("present", 3)]
 
 
 def test_a_thin_object_at_a_grazing_angle_cannot_be_missed():

@@ -21,6 +21,7 @@ from __future__ import annotations
 from .geometry import footprint_overlap, iou3d
 
 PART_GAP_M = 0.05  # metres between the height ranges of two parts of one object (a stool's seat and legs)
+PART_SLAB_M = 0.06  # one of two parts is at most this thin on some axis (a seat, a laptop's base or screen)
 
 
 def same_place(amin, amax, bmin, bmax, *, tol: float, max_ratio: float, min_iou: float) -> bool:
@@ -52,9 +53,14 @@ def confusion_share(joint: float, total_a: float, total_b: float) -> float:
 def stacked(amin, amax, bmin, bmax) -> bool:
     """Two boxes that are parts of one object: the smaller footprint lies at least half over the larger one
     and one stands on the other (height ranges touching within PART_GAP_M, overlapping by at most half the
-    thinner): a stool's seat on its legs, a laptop's screen standing on its base. Side by side objects do
-    not share a footprint; a mug on a table is far smaller."""
+    thinner), one of them a slab: a stool's seat on its legs, a laptop's screen standing on its base. Side
+    by side objects do not share a footprint; a mug on a table is far smaller; two jars stacked are bulky
+    (joined, they made 6 of 44 real kitchen objects in the ADT excerpt into 4). Two books stacked and
+    reported apart are still joined (a known limit)."""
     if max(float(amin[2]) - float(bmax[2]), float(bmin[2]) - float(amax[2])) > PART_GAP_M:
+        return False
+    # one of them a slab (a seat, a laptop's base or screen): two jars or tins stacked on a shelf are two
+    if min(min(float(amax[i]) - float(amin[i]), float(bmax[i]) - float(bmin[i])) for i in range(3)) > PART_SLAB_M:
         return False
     # one above the other, not side by side in height: two identical boxes are two detections, not parts
     overlap_z = min(float(amax[2]), float(bmax[2])) - max(float(amin[2]), float(bmin[2]))

@@ -33,15 +33,18 @@ import numpy as np
 from . import fusion
 from .absence import vacated, visible_fractions
 from .association import confusion_share, same_place, stacked
-from .geometry import box_gap, box_volume, containment, frustum_aabb, iou3d
+from .geometry import box_gap, box_volume, containment, frustum_aabb, point_in_box
 from .labels import canonical_label, labels_agree, normalize
 from .persistence import AbsenceState, add_miss, gone
 from .types import CameraView
-from .rows import OBJECT_COLS, blob_to_feature, feature_to_blob, mean_of, OBJECT_COLS_O
+from .rows import OBJECT_COLS, blob_to_feature, bmax_of, bmin_of, feature_to_blob, mean_of, OBJECT_COLS_O
 
 
 RTREE_PAD = 0.05  # metres the spatial index's entry extends beyond an object's box (see _update_rtree)
 PART_TOLERANCE_M = 0.05   # noise around a box within which a partial view still lies inside it
+MOVABLE_FOOTPRINT_M = 0.8  # furniture up to this footprint is moved about (chairs, stools); a sofa is seen in parts
+WHOLE_VIEW_SHARE = 0.8    # a view spanning this share of the largest view on every axis shows the whole object
+STRETCH_SLACK_M = 0.05    # furniture seen whole may look this much larger than its largest view, no more
 PUSH_MIN_SHIFT = 0.25     # a large object's sighting this far off (x its extent) may be the object pushed aside ...
 PUSH_MAX_INSIDE = 0.35    # ... when no more than this share of the sighting's box lies inside the object's box
 PARTIAL_VIEW_INSIDE = 0.8  # share of a sighting's box inside an object's for it to be a partial view of it
@@ -115,6 +118,39 @@ def _core_box(row) -> tuple[tuple, tuple]:
     return tuple(lo), tuple(hi)
 
 
+def _is_furniture(row, icfg) -> bool:
+    """A large footprint (a chair, a table): seen in parts, pushed rather than carried."""
+    return max(row["max_x"] - row["min_x"], row["max_y"] - row["min_y"]) >= icfg.extend_min_extent
+
+
+def _rigid_box(row, it, w: float) -> tuple[np.ndarray, np.ndarray]:
+    """The box of furniture already seen whole: the running mean of whole views; a partial view (a leg, the
+    backrest edge-on) leaves it as it is. Why not the union: every sighting's noise and mask bleed widened
+    a chair's union until it covered the place it was pushed to, and the push was never seen."""
+    lo = np.array((row["min_x"], row["min_y"], row["min_z"]), float)
+    hi = np.array((row["max_x"], row["max_y"], row["max_z"]), float)
+    ext = np.array((row["ext_x"], row["ext_y"], row["ext_z"]), float)
+    if np.any(it.bmax - it.bmin < WHOLE_VIEW_SHARE * ext):
+        return lo, hi
+    weight = float(row["weight"])
+    share = w / (weight + w)
+    return lo + share * (it.bmin - lo), hi + share * (it.bmax - hi)
+
+
+def _would_stretch(row, it, icfg) -> bool:
+    """Whether merging this sighting would stretch a piece of furniture already seen whole beyond its size:
+    a rigid object does not grow. A chair pushed by less than its width overlaps its old box and scored
+    as the same place; merged, its box grew over both places (0.88 m for a 0.45 m chair) and no move was
+    ever seen. Such a sighting is the chair pushed aside or another chair (decided by the old place)."""
+    if not _is_furniture(row, icfg) or not _seen_whole(row):
+        return False
+    for i, k in enumerate("xyz"):
+        span = max(row[f"max_{k}"], float(it.bmax[i])) - min(row[f"min_{k}"], float(it.bmin[i]))
+        if span > 1.1 * row[f"ext_{k}"] + PART_TOLERANCE_M + STRETCH_SLACK_M:
+            return True
+    return False
+
+
 def _seen_whole(row) -> bool:
     """Whether some single sighting already spanned the object's fused box on every axis (within noise)."""
     return all(row[f"max_{k}"] - row[f"min_{k}"] <= 1.1 * row[f"ext_{k}"] + PART_TOLERANCE_M for k in "xyz")
@@ -153,7 +189,7 @@ class FusionMixin:
                 prev = best.get(it.id)
                 if prev is None or (parts.score, -cand["id"]) > (prev[0], -prev[1]):
                     best[it.id] = (parts.score, cand["id"])
-                if parts.score >= fcfg.merge_threshold:
+                if parts.score >= fcfg.merge_threshold and not _would_stretch(cand, it, self.config.identity):
                     pairs.append((-parts.score, it.id, cand["id"]))
         pairs.sort()
         obs_to_obj: dict[int, tuple[int, float]] = {}
@@ -302,6 +338,9 @@ class FusionMixin:
             bmax=(obj["max_x"], obj["max_y"], obj["max_z"]), weight=obj["weight"],
             ext=(obj["ext_x"], obj["ext_y"], obj["ext_z"]), obs_center=it.center, obs_min=it.bmin,
             obs_max=it.bmax, obs_weight=w, clamp_factor=f.box_clamp_factor)
+        if _is_furniture(obj, self.config.identity) and _seen_whole(obj) and \
+                max(obj["ext_x"], obj["ext_y"]) <= MOVABLE_FOOTPRINT_M:
+            lo, hi = _rigid_box(obj, it, w)
         feature, fweight = fusion.merge_feature(blob_to_feature(obj["feature"]), obj["feature_weight"],
                                                 it.feature, w)
         base = fusion.merged_confidence(obj["base_confidence"], it.confidence, f.confidence_gain)
@@ -590,9 +629,9 @@ class FusionMixin:
 
     def _join_parts(self, items: list[StagedObs]) -> tuple[list[StagedObs], dict[int, list[int]]]:
         """One object reported as two instances of one label in a frame (a stool's seat and legs, a laptop's
-        screen and base) is one sighting: its boxes stack (association.stacked). The joined sighting keeps
-        the larger part's id and label; the other parts are recorded as its parts. Two books stacked and
-        reported apart are joined too (a known limit)."""
+        screen and base) is one sighting: its boxes stack (association.stacked) and an object already known
+        there spans both (_known_whole). The joined sighting keeps the larger part's id and label; the
+        other parts are recorded as its parts."""
         parts: dict[int, list[int]] = {}
         out = list(items)
         joined = True
@@ -604,8 +643,10 @@ class FusionMixin:
                     if not stacked(a.bmin, a.bmax, b.bmin, b.bmax) or not (
                             labels_agree(a.label, b.label) or self._known_confusion(a.label, b.label)):
                         continue
-                    big, small = (a, b) if box_volume(a.bmin, a.bmax) >= box_volume(b.bmin, b.bmax) else (b, a)
                     lo, hi = np.minimum(a.bmin, b.bmin), np.maximum(a.bmax, b.bmax)
+                    if not self._known_whole(lo, hi, a.label):
+                        continue
+                    big, small = (a, b) if box_volume(a.bmin, a.bmax) >= box_volume(b.bmin, b.bmax) else (b, a)
                     feature = big.feature if big.feature is not None else small.feature
                     out[i] = StagedObs(big.id, big.stamp, big.label, max(a.confidence, b.confidence),
                                        0.5 * (lo + hi), lo, hi, feature)
@@ -616,6 +657,20 @@ class FusionMixin:
                 if joined:
                     break
         return out, parts
+
+    def _known_whole(self, lo, hi, label: str) -> bool:
+        """Whether an object of this label already known here spans both parts (within PART_TOLERANCE_M) at
+        about their joint size: the stool seen whole before, now reported as seat and legs. Two plates
+        stacked (as in the real ADT kitchen) were never one object, so they stay two."""
+        for row in self._candidates(lo, hi, states=("present", "missing", "tentative")):
+            shown = row["pinned_label"] or row["label"]
+            if not (labels_agree(label, shown) or self._known_confusion(label, shown)):
+                continue
+            olo, ohi = bmin_of(row), bmax_of(row)
+            inside = all(olo[i] - PART_TOLERANCE_M <= lo[i] and hi[i] <= ohi[i] + PART_TOLERANCE_M for i in range(3))
+            if inside and box_volume(lo, hi) >= 0.5 * box_volume(olo, ohi):
+                return True
+        return False
 
     def _record_parts(self, main_id: int, extra: list[int]) -> None:
         row = self._conn.execute("SELECT verdict, object_id, placement_id FROM observations WHERE id=?",
@@ -662,8 +717,8 @@ class FusionMixin:
         return vacated(view, lo, hi, it.bmin, it.bmax, self.config.absence)
 
     def _might_be(self, it: StagedObs, obj) -> bool:
-        """Whether a sighting of this frame leaves open that the object is there after all: its box overlaps
-        the object's, is nowhere much larger (a partial view may be smaller; the table under a mug is no
+        """Whether a sighting of this frame leaves open that the object is there after all: it is centred in
+        the object's box, is nowhere much larger (a partial view may be smaller; the table under a mug is no
         view of the mug), and its label agrees, is a known confusion, or the object was seen recently; at
         the object's very place (association.same_place) any label will do. Looser than the test for
         merging: a miss counted wrongly removes an object that is there (a plant taken for a vase on a
@@ -671,8 +726,8 @@ class FusionMixin:
         removal. The price: a bowl put exactly where the mug stood hides the mug's removal."""
         fcfg = self.config.fusion
         lo, hi = (obj["min_x"], obj["min_y"], obj["min_z"]), (obj["max_x"], obj["max_y"], obj["max_z"])
-        if iou3d(it.bmin, it.bmax, lo, hi, pad=fcfg.same_place_tol) <= 0.0:
-            return False
+        if not point_in_box(box_center(it.bmin, it.bmax), lo, hi, tol=fcfg.same_place_tol):
+            return False  # centred elsewhere: a chair pushed 0.3 m overlaps its old box but is not there
         floor = 2 * fcfg.same_place_tol
         if any(max(float(it.bmax[i] - it.bmin[i]), floor) > fcfg.same_place_ratio * max(hi[i] - lo[i], floor)
                for i in range(3)):

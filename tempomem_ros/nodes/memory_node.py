@@ -63,8 +63,10 @@ MEMORY_OVERRIDES: dict[str, tuple[tuple[float, float], str]] = {
     "fusion.reject_confidence": ((0.0, 1.0), "Observations below this confidence are stored but rejected."),
     "identity.min_gap_s": (
         (0.0, 86400.0),
-        "An object must be unseen this long before a sighting elsewhere is a move.",
+        "A look-alike found sooner after an object's last sighting is another instance, not that object moved.",
     ),
+    "identity.confirm_observations": ((1, 1000), "Sightings before an object is shown and its 'appeared' published."),
+    "identity.appear_hold_s": ((0.0, 86400.0), "Seconds those sightings must span (a reflection lasts less)."),
     "identity.feature_threshold": ((-1.0, 1.0), "Feature cosine needed to re-identify a moved object."),
     "absence.misses_to_remove": (
         (1, 1000),
