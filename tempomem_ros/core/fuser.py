@@ -667,7 +667,8 @@ class FusionMixin:
             if not (labels_agree(label, shown) or self._known_confusion(label, shown)):
                 continue
             olo, ohi = bmin_of(row), bmax_of(row)
-            inside = all(olo[i] - PART_TOLERANCE_M <= lo[i] and hi[i] <= ohi[i] + PART_TOLERANCE_M for i in range(3))
+            tol = [min(PART_TOLERANCE_M, 0.25 * (ohi[i] - olo[i])) for i in range(3)]  # a plate is 2 cm thick
+            inside = all(olo[i] - tol[i] <= lo[i] and hi[i] <= ohi[i] + tol[i] for i in range(3))
             if inside and box_volume(lo, hi) >= 0.5 * box_volume(olo, ohi):
                 return True
         return False
