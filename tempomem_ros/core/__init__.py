@@ -7,13 +7,28 @@ by offline tools and by tests alike, and must run where ROS is not installed.
 from .config import (
     AbsenceConfig,
     FusionConfig,
+    GateConfig,
     IdentityConfig,
     MemoryConfig,
     RejectionConfig,
     RelationConfig,
     SemanticConfig,
 )
-from .errors import InvalidInputError, ReadOnlyError, SchemaError, StoreError, TempoMemError, UnknownIdError
+from .errors import (
+    ImplausibleInputError,
+    InvalidInputError,
+    ReadOnlyError,
+    SchemaError,
+    StoreAccessError,
+    StoreClosedError,
+    StoreCorruptError,
+    StoreError,
+    StoreFullError,
+    StoreIOError,
+    StoreLockedError,
+    TempoMemError,
+    UnknownIdError,
+)
 from .memory import Memory
 from .router import Route, route
 from .types import (
@@ -30,12 +45,14 @@ from .types import (
     RelationalResult,
     RelationInfo,
     Scored,
+    StageResult,
 )
 
 __all__ = [
     "AbsenceConfig", "Answer", "AuditRow", "CameraView", "ChangeEventInfo", "CommitStats", "FusionConfig",
-    "IdentityConfig", "InvalidInputError", "Memory", "MemoryConfig", "ObjectInfo", "Observation",
-    "ObservationRecord", "PlacementInfo", "ReadOnlyError", "RegionInfo", "RejectionConfig", "RelationConfig",
-    "RelationalResult", "RelationInfo", "Route", "SchemaError", "Scored", "SemanticConfig", "StoreError",
-    "TempoMemError", "UnknownIdError", "route",
+    "GateConfig", "IdentityConfig", "ImplausibleInputError", "InvalidInputError", "Memory", "MemoryConfig",
+    "ObjectInfo", "Observation", "ObservationRecord", "PlacementInfo", "ReadOnlyError", "RegionInfo",
+    "RejectionConfig", "RelationConfig", "RelationalResult", "RelationInfo", "Route", "SchemaError", "Scored",
+    "SemanticConfig", "StageResult", "StoreAccessError", "StoreClosedError", "StoreCorruptError", "StoreError",
+    "StoreFullError", "StoreIOError", "StoreLockedError", "TempoMemError", "UnknownIdError", "route",
 ]

@@ -55,11 +55,13 @@ class TemporalMixin:
         if object_id is not None:
             if isinstance(object_id, bool) or not isinstance(object_id, int):
                 raise InvalidInputError("object_id must be an integer")
+            validation.id_in_range(object_id, "object_id")
             row = self._conn.execute(f"SELECT {OBJECT_COLS} FROM objects WHERE id=? AND state != 'forgotten'",
                                      (object_id,)).fetchone()
             return [] if row is None else [row]
         if not isinstance(label, str) or not words(label):
             raise InvalidInputError("give a label or an object_id")
+        validation.text_length(label, "label", self.config.max_label_length)
         found = list(self._objects_labelled(label, ("present", "missing")))
         found.sort(key=lambda r: (r["state"] != "present", -float(r["last_seen"]), r["id"]))
         return found
@@ -94,9 +96,11 @@ class TemporalMixin:
         if operator == "as_of":
             if t is None:
                 raise InvalidInputError("as_of needs a time t")
-            t = validation.finite_number(t, "t")
+            t = validation.query_time(t, "t")
         if now is None:
             now = self._stamp_clock()
+        else:
+            now = validation.query_time(now, "now")
         rows = self._resolve_objects(label, object_id)
         name = sanitize_label(label) if label else f"object #{object_id}"
         if not rows:
@@ -279,11 +283,19 @@ class TemporalMixin:
     @guarded
     def ask(self, question: str, *, now: float | None = None, k: int = 10) -> Answer:
         """Route an English question to an operator and answer it (see router.py for what is understood)."""
+        if not isinstance(question, str):
+            raise InvalidInputError("question must be text")
+        validation.text_length(question, "question", self.config.gates.max_question_length)
         if now is None:
             now = self._stamp_clock() if self._stamp_clock() > 0 else None
+        else:
+            now = validation.query_time(now, "now")
         r = route(question, now)
         if r is None:
             return Answer(False, "", HELP)
+        for key in ("t", "since", "until"):  # "where was the mug 10**20 minutes ago": refused, named
+            if r.args.get(key) is not None:
+                validation.query_time(r.args[key], f"the time the question asks about ({key})")
         return self._answer_route(r, now, k)
 
     def _answer_route(self, r, now, k: int) -> Answer:
