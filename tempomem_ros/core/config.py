@@ -28,6 +28,8 @@ class FusionConfig:
     geometry_scale: float = 0.25         # metres: geometry term = 1 - dist(centroid, candidate box) / scale
     box_padding: float = 0.02            # metres per side, so that thin objects have a volume for IoU
     box_clamp_factor: float = 1.0        # half extent <= factor * largest single-observation extent
+    box_growth_factor: float = 2.0       # one observation may bring at most this x the object's largest fused
+                                         # single-view extent into its box (fusion.merge_geometry)
     confidence_gain: float = 0.5         # c <- c + (1 - c) * obs_conf * gain
     label_mode: str = "exact"            # "exact" (whole words) | "embedding" (label encoder cosine)
 
@@ -198,6 +200,7 @@ def validate(cfg: MemoryConfig) -> None:
     _require(f.geometry_scale > 0, "fusion.geometry_scale must be > 0")
     _require(f.box_padding >= 0, "fusion.box_padding must be >= 0")
     _require(f.box_clamp_factor >= 0.5, "fusion.box_clamp_factor must be >= 0.5")
+    _require(1.0 <= f.box_growth_factor <= 1000.0, "fusion.box_growth_factor must be in [1, 1000]")
     _require(0 < f.confidence_gain <= 1, "fusion.confidence_gain must be in (0, 1]")
     _require(f.label_mode in ("exact", "embedding"), "fusion.label_mode must be exact or embedding")
     i = cfg.identity

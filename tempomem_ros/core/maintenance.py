@@ -276,7 +276,8 @@ class MaintenanceMixin:
             center, lo, hi, weight, ext = fusion.merge_geometry(
                 center=center, bmin=lo, bmax=hi, weight=weight, ext=ext, obs_center=(r["cx"], r["cy"], r["cz"]),
                 obs_min=(r["min_x"], r["min_y"], r["min_z"]), obs_max=(r["max_x"], r["max_y"], r["max_z"]),
-                obs_weight=w, clamp_factor=f.box_clamp_factor)
+                obs_weight=w, clamp_factor=f.box_clamp_factor, growth_factor=f.box_growth_factor,
+                growth_floor=f.geometry_scale)
             feature, fweight = fusion.merge_feature(feature, fweight, blob_to_feature(r["feature"]), w)
             base = fusion.merged_confidence(base, float(r["confidence"]), f.confidence_gain)
         n = int(self._conn.execute("SELECT COUNT(*) FROM observations WHERE object_id=?", (object_id,)).fetchone()[0])
