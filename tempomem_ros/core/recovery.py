@@ -127,7 +127,7 @@ def check(path: str, *, full: bool = False) -> list[str]:
     try:
         pragma = "integrity_check" if full else "quick_check"
         try:
-            return [r[0] for r in conn.execute(f"PRAGMA {pragma}(20)")]
+            return [" ".join(str(r[0]).split()) for r in conn.execute(f"PRAGMA {pragma}(20)")]
         except sqlite3.DatabaseError as exc:  # the damage stopped the check itself
             return [str(exc)]
     finally:

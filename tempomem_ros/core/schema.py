@@ -274,7 +274,7 @@ def quick_check(conn, path: str) -> None:
     """SQLite's quick_check (page structure, not index contents): 50 ms for a 24 MB store, 1.2 s for 500 MB
     (bench/bench_store_open.py). Raises StoreCorruptError naming the first problems and the recovery command."""
     try:
-        rows = [r[0] for r in conn.execute("PRAGMA quick_check(5)").fetchall()]
+        rows = [" ".join(str(r[0]).split()) for r in conn.execute("PRAGMA quick_check(5)").fetchall()]
     except sqlite3.Error as exc:
         raise store_error(f"checking store '{path}'", exc) from exc
     if rows != ["ok"]:

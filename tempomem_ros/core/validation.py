@@ -99,6 +99,15 @@ def text_length(text: str, name: str, maximum: int) -> str:
     return text
 
 
+def l2_norm(vector) -> float:
+    """The L2 norm without overflow or underflow on the way (scaled by the largest magnitude first)."""
+    v = np.asarray(vector, np.float64)
+    top = float(np.max(np.abs(v))) if v.size else 0.0
+    if top == 0.0 or not math.isfinite(top):
+        return top
+    return top * float(np.linalg.norm(v / top))
+
+
 def _utc(t: float) -> str:
     return dt.datetime.fromtimestamp(t, tz=dt.timezone.utc).strftime("%Y-%m-%d")
 
@@ -132,7 +141,7 @@ def observation(obs, index: int, embedding_dim: int) -> None:
                 f"{where}: feature has dimension {feat.shape[0]}, the store expects {embedding_dim}")
         if not np.all(np.isfinite(feat)):
             raise InvalidInputError(f"{where}: feature must be finite")
-        if float(np.linalg.norm(feat.astype(np.float64))) == 0.0:
+        if not np.any(feat):
             raise InvalidInputError(f"{where}: feature must not be all zeros")
     if isinstance(obs.n_points, bool) or not isinstance(obs.n_points, (int, np.integer)) or obs.n_points < 0:
         raise InvalidInputError(f"{where}: n_points must be a non-negative integer")
@@ -198,7 +207,7 @@ def plausible_observation(obs: Observation, index: int, gates) -> None:
     where = f"observation {index}"
     plausible_box(obs.center, obs.bbox_min, obs.bbox_max, gates, where)
     if obs.feature is not None:
-        norm = float(np.linalg.norm(np.asarray(obs.feature, np.float64)))
+        norm = l2_norm(obs.feature)
         if not gates.min_feature_norm <= norm <= gates.max_feature_norm:
             raise ImplausibleInputError(
                 f"{where}: feature norm {norm:.3g} is outside [{gates.min_feature_norm:g}, "
