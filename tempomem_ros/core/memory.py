@@ -529,6 +529,14 @@ class Memory(FusionMixin, RelationStoreMixin, QueryMixin, TemporalMixin, Mainten
         return self._newest_accepted()
 
     @guarded
+    def frame_staged(self, stamp: float, n_observations: int) -> bool:
+        """Whether a frame with this stamp and number of observations is already in the store (any status):
+        how the node recognises a frame a transient-local publisher sends again after a restart."""
+        stamp = validation.finite_number(stamp, "stamp")
+        return self._conn.execute("SELECT 1 FROM frames WHERE stamp=? AND n_observations=? LIMIT 1",
+                                  (stamp, int(n_observations))).fetchone() is not None
+
+    @guarded
     def quarantined(self) -> int:
         """Number of frames held in quarantine (stamp far ahead of "now", not yet confirmed)."""
         return int(self._conn.execute("SELECT COUNT(*) FROM frames WHERE status='quarantined'").fetchone()[0])
