@@ -31,7 +31,7 @@ from .maintenance import MaintenanceMixin
 from .queries import QueryMixin
 from .relations_store import RelationStoreMixin
 from .rows import OBJECT_COLS, feature_to_blob, id_chunks, object_info
-from .schema import connect, initialise, quick_check, sqlite3
+from .schema import initialise, open_connection, quick_check, sqlite3
 from .temporal import TemporalMixin
 from .types import CameraView, CommitStats, ObjectInfo, Observation, StageResult
 
@@ -45,7 +45,7 @@ class Memory(FusionMixin, RelationStoreMixin, QueryMixin, TemporalMixin, Mainten
                  clock: Callable[[], float], label_encoder=None, clip_text_encoder=None,
                  vector_index: str = "auto", immutable: bool = False):
         self._conn = conn
-        #: opened with SQLite's immutable=1 (a read-only store on read-only media, see schema.connect)
+        #: opened with SQLite's immutable=1 (a read-only store on read-only media, see schema.open_connection)
         self.immutable = immutable
         self._conn.row_factory = sqlite3.Row
         self.path = path
@@ -105,7 +105,7 @@ class Memory(FusionMixin, RelationStoreMixin, QueryMixin, TemporalMixin, Mainten
             config = MemoryConfig.from_dict(config)
         elif not isinstance(config, MemoryConfig):
             raise InvalidInputError("config must be a MemoryConfig or a dict")
-        conn, immutable = connect(str(path), readonly)
+        conn, immutable = open_connection(str(path), readonly)
         try:
             if check == "quick" or (check == "auto" and not readonly):
                 quick_check(conn, str(path))

@@ -85,7 +85,7 @@ def recover(source: str, target: str, *, embedding_dim: int | None = None, clock
         raise StoreAccessError(f"store '{source}' does not exist")
     if os.path.exists(target):
         raise InvalidInputError(f"'{target}' exists: recovery writes a new store and never overwrites a file")
-    src, _ = connect(source, readonly=True)
+    src = connect(source, readonly=True)
     try:
         meta = _read_meta(src)
         dim = embedding_dim if embedding_dim is not None else _meta_dim(meta)
@@ -123,7 +123,7 @@ def recover(source: str, target: str, *, embedding_dim: int | None = None, clock
 def check(path: str, *, full: bool = False) -> list[str]:
     """SQLite's quick_check (or, with full, integrity_check, which also compares every index with its
     table) of a store opened read-only: ["ok"] or the first problems found."""
-    conn, _ = connect(str(path), readonly=True)
+    conn = connect(str(path), readonly=True)
     try:
         pragma = "integrity_check" if full else "quick_check"
         try:

@@ -219,13 +219,18 @@ REQUIRED_TABLES = tuple(
 
 def connect(path: str, readonly: bool):
     """Open the file; a read-only open never creates it and refuses writes at the SQLite level too.
+    Returns the connection (open_connection also says whether it was opened immutable)."""
+    return open_connection(path, readonly)[0]
+
+
+def open_connection(path: str, readonly: bool):
+    """connect(), returning (connection, immutable).
 
     Read-only media: SQLite reads a WAL store through its -shm file, which a cleanly closed store no
     longer has and a read-only mount cannot create ("unable to open database file"; nolock=1 does not help,
     measured: bench/bench_store_open.py). Then, and only when no -wal file with content exists, the store is
     opened with immutable=1 (no locks, no -shm; the file cannot change underneath on such media). With
     un-checkpointed WAL content immutable=1 would silently ignore it (stale answers), so that is refused.
-    Returns (connection, immutable).
     """
     try:
         if readonly:
