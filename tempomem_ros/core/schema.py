@@ -276,7 +276,7 @@ def _pragmas(conn):
 
 
 def quick_check(conn, path: str) -> None:
-    """SQLite's quick_check (page structure, not index contents): 50 ms for a 24 MB store, 1.2 s for 500 MB
+    """SQLite's quick_check (page structure, not index contents): 52 ms for a 24 MB store, 1.36 s for 496 MB
     (bench/bench_store_open.py). Raises StoreCorruptError naming the first problems and the recovery command."""
     try:
         rows = [" ".join(str(r[0]).split()) for r in conn.execute("PRAGMA quick_check(5)").fetchall()]

@@ -257,8 +257,8 @@ class PerceptionNode(Node):
 
         qos = sensor_qos(p["qos_reliability"], p["qos_depth"])
         # transient local (default): a memory_node restarted or discovered late still gets the last frames
-        # (bench/bench_restart_delivery.py: after an unclean kill, discovery took up to 2.8 s after the node
-        # was active); it matches volatile subscribers too
+        # (bench/bench_restart_delivery.py: discovery of a restarted node took up to 2.7 s after it was
+        # active); it matches volatile subscribers too
         self._pub = self.create_publisher(ObservationArray, topics.OBSERVATIONS,
                                           output_qos(p["output_durability"], p["output_depth"]))
         self._diag_pub = self.create_publisher(DiagnosticArray, topics.PERCEPTION_DIAGNOSTICS, 10)
