@@ -1,9 +1,15 @@
-"""Time and size of generating default scenes (prints the figures; no assertions).
+"""Time, size and detection statistics of generated scenes (prints the figures; no assertions).
 
-    .venv/bin/python bench/bench_scenegen.py [--seeds 1 2 3] [--width 320 --height 240] [--keep DIR]
+    .venv/bin/python bench/bench_scenegen.py [--seeds 1 2 3] [--profile default] [--fps F] [--eval offline|nodes]
+    .venv/bin/python bench/bench_scenegen.py --clip-stats          # the clip profile's cosine statistics
 
-Per seed: layout attempts, the bookkeeping render pass (generate), the image pass plus bag writing
-(write), the bag size, and how many frames, events and questions the scene has.
+Per seed: the drawn camera rate, frames in visits and patrol passes, layout attempts, events, questions,
+the bookkeeping render pass (generate), the image pass plus bag writing (write, without the colour image as
+the evaluation writes it), the bag size; then what the simulated segmenter reported: instances per frame,
+the share with a wrong label and the share of those in runs of >= 3 consecutive detections of one object,
+spurious blobs at >= 0.30 confidence and reflections per 100 frames, objects reported in parts, and the
+share of reported object instances the perception drops (too few valid depth pixels). With --eval, the
+scene is also run through the memory and the evaluation's wall time printed.
 """
 
 from __future__ import annotations
@@ -15,35 +21,94 @@ import time
 from pathlib import Path
 
 from tempomem_ros.tools.scenegen import SceneConfig, generate_scene, write_scene
+from tempomem_ros.tools.scenegen.features import clip_statistics
+
+
+def detection_stats(gt: dict) -> dict:
+    objs = {o["id"]: o for o in gt["objects"]}
+    frames = gt["frames"]
+    inst = [i for f in frames for i in f["instances"]]
+    real = [i for i in inst if i["object"] is not None]
+    wrong = [i for i in real if i["label"] != objs[i["object"]]["label"]]
+    # runs: consecutive detections of one object (within one visit or pass) under the same wrong label
+    in_runs, run, last = 0, {}, {}
+    for f in frames:
+        key_part = (f["visit"], f["patrol"])
+        for i in f["instances"]:
+            if i["object"] is None:
+                continue
+            key = (i["object"],) + key_part
+            w = i["label"] if i["label"] != objs[i["object"]]["label"] else None
+            run[key] = run.get(key, 0) + 1 if (w is not None and last.get(key) == w) else (1 if w else 0)
+            last[key] = w
+            if run[key] == 3:
+                in_runs += 3
+            elif run[key] > 3:
+                in_runs += 1
+    n = max(1, len(frames))
+    return {
+        "inst_per_frame": len(inst) / n,
+        "wrong_label_share": len(wrong) / max(1, len(real)),
+        "wrong_in_runs_share": in_runs / max(1, len(wrong)),
+        "spurious_kept_per_100": 100 * sum(1 for i in inst if i["kind"] == "spurious" and i["confidence"] >= 0.3) / n,
+        "reflections_per_100": 100 * sum(1 for i in inst if i["kind"] == "reflection") / n,
+        "in_parts_per_100": 100 * sum(1 for i in real if i["part"] is not None) / n,
+        "dropped_by_perception": sum(1 for i in real if not i["kept"]) / max(1, len(real)),
+    }
 
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--seeds", type=int, nargs="+", default=[1])
+    p.add_argument("--seeds", type=int, nargs="+", default=[1], help="development seeds only (never >= 200)")
+    p.add_argument("--profile", default="default", choices=("default", "clip", "oracle"))
+    p.add_argument("--fps", type=float, default=None)
     p.add_argument("--width", type=int, default=320)
     p.add_argument("--height", type=int, default=240)
     p.add_argument("--visits", type=int, default=4)
+    p.add_argument("--eval", choices=("offline", "nodes"), default=None, help="also time an evaluation run")
+    p.add_argument("--clip-stats", action="store_true", help="print the clip profile's cosine statistics and exit")
     p.add_argument("--keep", default=None, help="write scenes under this directory instead of a temporary one")
     args = p.parse_args()
-    config = SceneConfig(width=args.width, height=args.height, visits=args.visits)
+    if args.clip_stats:
+        t0 = time.perf_counter()
+        stats = clip_statistics()
+        print(f"clip-like features, 512-d, every class x 3 instances x 12 views ({time.perf_counter() - t0:.1f} s)")
+        print(f"{'pair type':<14} {'mean':>6} {'std':>6} {'pairs':>8}")
+        for kind, s in stats.items():
+            print(f"{kind:<14} {s['mean']:>6.3f} {s['std']:>6.3f} {s['n']:>8}")
+        return
+    if any(s >= 200 for s in args.seeds):
+        raise SystemExit("seeds >= 200 are held out: the lead runs them once, at the end")
+    config = SceneConfig(profile=args.profile, width=args.width, height=args.height, visits=args.visits, fps=args.fps)
     root = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="bench_scenegen_"))
-    print(f"config: {config.width}x{config.height}, {config.visits} visits x {config.frames_per_visit} frames, "
-          f"noise {config.noise}")
-    print(f"{'seed':>4} {'att':>3} {'rooms':>5} {'frames':>6} {'events':>6} {'questions':>9} "
-          f"{'generate s':>10} {'write s':>8} {'bag MB':>7} {'ms/frame':>8}")
+    print(f"config: profile {config.profile}, {config.width}x{config.height}, {config.visits} visits, "
+          f"fps {config.fps or 'drawn by the seed'}, noise {config.noise}, patrol {config.patrol_passes} passes/gap")
+    head = (f"{'seed':>4} {'Hz':>4} {'att':>3} {'frames':>6} {'visit':>5} {'patrol':>6} {'events':>6} {'qs':>4} "
+            f"{'gen s':>6} {'write s':>7} {'MB':>5} {'inst/f':>6} {'wrong':>6} {'in run':>6} {'spur':>5} "
+            f"{'refl':>5} {'parts':>5} {'drop':>5}" + (f" {'eval s':>7}" if args.eval else ""))
+    print(head)
     try:
         for seed in args.seeds:
             t0 = time.perf_counter()
             scene = generate_scene(seed, config)
             t1 = time.perf_counter()
-            paths = write_scene(scene, root / f"seed{seed}", overwrite=True)
+            paths = write_scene(scene, root / f"seed{seed}", overwrite=True, color=False)
             t2 = time.perf_counter()
             size = sum(f.stat().st_size for f in paths.bag.rglob("*") if f.is_file()) / 1e6
             gt = scene.ground_truth
             n = len(gt["frames"])
-            print(f"{seed:>4} {scene.attempt:>3} {len(gt['rooms']):>5} {n:>6} {len(gt['events']):>6} "
-                  f"{len(scene.questions):>9} {t1 - t0:>10.2f} {t2 - t1:>8.2f} {size:>7.1f} "
-                  f"{1000 * (t2 - t1) / max(n, 1):>8.1f}")
+            n_patrol = sum(1 for f in gt["frames"] if f["patrol"] is not None)
+            d = detection_stats(gt)
+            line = (f"{seed:>4} {gt['fps']:>4g} {scene.attempt:>3} {n:>6} {n - n_patrol:>5} {n_patrol:>6} "
+                    f"{len(gt['events']):>6} {len(scene.questions):>4} {t1 - t0:>6.1f} {t2 - t1:>7.1f} {size:>5.0f} "
+                    f"{d['inst_per_frame']:>6.2f} {d['wrong_label_share']:>6.3f} {d['wrong_in_runs_share']:>6.2f} "
+                    f"{d['spurious_kept_per_100']:>5.1f} {d['reflections_per_100']:>5.1f} "
+                    f"{d['in_parts_per_100']:>5.1f} {d['dropped_by_perception']:>5.3f}")
+            if args.eval:
+                from tempomem_ros.tools.evaluate import run_scene
+                r = run_scene(paths.bag.parent, args.eval, root)
+                line += f" {r['wall_s']:>7.1f}"
+            print(line, flush=True)
     finally:
         if not args.keep:
             shutil.rmtree(root, ignore_errors=True)

@@ -9,6 +9,7 @@ import re
 
 import numpy as np
 import pytest
+from core_helpers import IMMEDIATE
 from PIL import Image
 
 from tempomem_ros.core import CameraView, Memory, Observation
@@ -58,7 +59,7 @@ def table(stamp) -> Observation:
 def store(tmp_path_factory) -> str:
     """Mug on a table at A (t=10..12), gone (t=20..22), then at B (t=30)."""
     path = str(tmp_path_factory.mktemp("cli") / "memory.db")
-    with Memory.open(path, embedding_dim=8) as m:
+    with Memory.open(path, embedding_dim=8, config=IMMEDIATE) as m:
         for i in range(3):
             m.add([mug(A, 10 + i), table(10 + i)], view(10 + i, A, 2.1))
             m.commit()
@@ -142,6 +143,39 @@ def test_ask(store):
 def test_ask_not_understood_is_not_an_error(store):
     code, out, _ = run(["ask", store, "sing me a song"])
     assert code == 0 and "did not understand" in out and "operation" not in out
+    code, out, _ = run(["ask", store, "who moved the mug"])
+    assert code == 0 and any(line.startswith("try: ") and "mug" in line for line in out.splitlines())
+
+
+def test_ask_says_what_it_understood(store):
+    code, out, _ = run(["ask", store, "where was the mug half an hour ago", "--now", "1830"])
+    lines = out.splitlines()
+    assert code == 0 and "understood as: place of mug at 1970-01-01 00:00:30 UTC" in lines
+    assert 'arguments: {"label": "mug", "t": 30.0}' in lines
+    code, out, _ = run(["ask", store, "did the mug move?"])
+    assert "verdict: yes" in out.splitlines() and "understood as: whether mug moved" in out.splitlines()
+
+
+def test_mcp_over_stdio_lists_tools_and_answers_with_citations(store):
+    """`tempomem mcp STORE` as a subprocess, driven by the MCP SDK's stdio client."""
+    import sys
+
+    anyio = pytest.importorskip("anyio")
+    from mcp import Client, StdioServerParameters
+
+    params = StdioServerParameters(command=sys.executable, args=["-m", "tempomem_ros.tools.cli", "mcp", store])
+
+    async def session():
+        async with Client(params) as client:
+            tools = await client.list_tools()
+            answer = await client.call_tool("previous", {"label": "mug"})
+            return tools, answer
+
+    tools, answer = anyio.run(session)
+    assert "where_to_look" in [t.name for t in tools.tools] and "ask" in [t.name for t in tools.tools]
+    out = answer.structured_content
+    assert out["ok"] is True and out["placements"][0]["center"] == pytest.approx([2.0, 0.0, 0.8])
+    assert out["cite"]["object_ids"] == [1] and out["cite"]["observation_ids"]
 
 
 def test_render_png(store, tmp_path):
@@ -183,6 +217,7 @@ def test_read_only_commands_leave_the_store_unchanged(store, tmp_path):
         ["events", store],
         ["audit", store],
         ["ask", store, "where is the mug"],
+        ["ask", store, "where should I look for the mug"],
         ["render", store, str(tmp_path / "x.png")],
         ["export", store, str(tmp_path / "x.json")],
     ):

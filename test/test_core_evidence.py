@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from core_helpers import box_obs, unit
+from core_helpers import IMMEDIATE, box_obs, unit
 
 from tempomem_ros.core import Memory
 
@@ -34,15 +34,16 @@ class FakeEncoder:
 
 @pytest.fixture
 def mem(tmp_path):
-    with Memory.open(str(tmp_path / "m.db"), embedding_dim=4, clock=lambda: 1000.0) as m:
+    with Memory.open(str(tmp_path / "m.db"), embedding_dim=4, clock=lambda: 1000.0, config=IMMEDIATE) as m:
         yield m
 
 
 def test_rejected_evidence_is_kept_with_reason_candidate_and_audit(mem):
     mem.add([box_obs("mug", (1, 0, 0.5), stamp=1)])
     mem.commit()
-    # A low-confidence "bowl" right next to the mug: not merged (other label, score below threshold).
-    (oid,) = mem.add([box_obs("bowl", (1.05, 0, 0.5), stamp=2, conf=0.2)])
+    # A low-confidence "bowl" right next to the mug, boxes 1 cm apart: not merged (other label, score below
+    # threshold; overlapping the mug's box it would be the mug under a confused label, association.py).
+    (oid,) = mem.add([box_obs("bowl", (1.09, 0, 0.5), stamp=2, conf=0.2)])
     mem.commit()
     rec = mem.observation(oid)
     assert (rec.verdict, rec.reason, rec.candidate_id, rec.object_id) == ("rejected", "low_confidence", 1, None)
@@ -112,7 +113,7 @@ def test_ids_are_never_reused(mem):
 
 def test_update_pins_label_keeps_history_and_is_searchable(tmp_path):
     enc = FakeEncoder()
-    with Memory.open(str(tmp_path / "m.db"), embedding_dim=4, label_encoder=enc) as m:
+    with Memory.open(str(tmp_path / "m.db"), embedding_dim=4, label_encoder=enc, config=IMMEDIATE) as m:
         m.add([box_obs("cup", (1, 0, 0.5), stamp=1, conf=0.8)])
         m.commit()
         m.update(1, label="mug")
@@ -193,7 +194,7 @@ def test_resplit_separates_two_clusters(mem):
 
 def test_semantic_label_path_and_keyword(tmp_path):
     enc = FakeEncoder()
-    with Memory.open(str(tmp_path / "m.db"), embedding_dim=4, label_encoder=enc) as m:
+    with Memory.open(str(tmp_path / "m.db"), embedding_dim=4, label_encoder=enc, config=IMMEDIATE) as m:
         m.add([box_obs("mug", (1, 0, 0.5), stamp=1), box_obs("sofa", (3, 0, 0.5), stamp=1),
                box_obs("book", (5, 0, 0.5), stamp=1), box_obs("mug", (7, 0, 0.5), stamp=1)])
         m.commit()
@@ -209,7 +210,7 @@ def test_a_reader_sees_labels_another_connection_committed(tmp_path):
     """A read-only memory caches the distinct labels until another connection commits (data_version)."""
     enc = FakeEncoder()
     path = str(tmp_path / "m.db")
-    with Memory.open(path, embedding_dim=4) as writer:
+    with Memory.open(path, embedding_dim=4, config=IMMEDIATE) as writer:
         writer.add([box_obs("sofa", (3, 0, 0.5), stamp=1)])
         writer.commit()
         with Memory.open(path, embedding_dim=4, readonly=True, label_encoder=enc) as reader:
@@ -238,31 +239,32 @@ def test_clip_path_uses_stored_features(tmp_path):
             return np.asarray([unit([1, 0, 0, 0]) if "drink" in t else unit([0, 0, 0, 1]) for t in texts])
 
     with Memory.open(str(tmp_path / "m.db"), embedding_dim=4, feature_model="open_clip:test",
-                     clip_text_encoder=Clip()) as m:
+                     clip_text_encoder=Clip(), config=IMMEDIATE) as m:
         m.add([box_obs("thing", (1, 0, 0.5), stamp=1, feature=unit([1, 0, 0, 0])),
                box_obs("object", (3, 0, 0.5), stamp=1, feature=unit([0, 1, 0, 0]))])
         m.commit()
         assert [h.object.id for h in m.semantic("something to drink from")] == [1]
     with pytest.raises(Exception, match="open_clip:test"):
-        with Memory.open(str(tmp_path / "m.db"), embedding_dim=4, feature_model="open_clip:other"):
+        with Memory.open(str(tmp_path / "m.db"), embedding_dim=4, feature_model="open_clip:other", config=IMMEDIATE):
             pass
 
 
 def test_label_embedding_mode_lets_cup_and_mug_partially_agree(tmp_path):
     enc = FakeEncoder()  # cos(mug, cup) = 0.994
-    stream = [box_obs("mug", (1, 0, 0.5), stamp=1), box_obs("cup", (1.06, 0, 0.5), stamp=2)]
-    exact = Memory.open(str(tmp_path / "exact.db"), embedding_dim=4, label_encoder=enc)
+    stream = [box_obs("mug", (1, 0, 0.5), stamp=1), box_obs("cup", (1.07, 0, 0.5), stamp=2)]
+    exact = Memory.open(str(tmp_path / "exact.db"), embedding_dim=4, label_encoder=enc, config=IMMEDIATE)
     emb = Memory.open(str(tmp_path / "emb.db"), embedding_dim=4, label_encoder=enc,
                       config={"fusion": {"label_mode": "embedding"}})
     for m in (exact, emb):
         for o in stream:
             m.add([o])
         m.commit()
-    # 6 cm apart, other label: the exact rule scores below 0.62 (two objects) ...
+    # 7 cm apart (not the same place: neither box holds the other's centre), other label: the exact rule
+    # scores below 0.62 (two objects) ...
     assert [o.label for o in exact.objects()] == ["mug", "cup"]
     # ... while label similarity lifts the label term and the sightings fuse into one object (equal label
-    # mass 0.9 each: the canonical label is the alphabetically first).
-    assert [(o.label, o.n_observations) for o in emb.objects()] == [("cup", 2)]
+    # mass 0.9 each: the shown label stays the first one, fusion.relabel_margin).
+    assert [(o.label, o.n_observations) for o in emb.objects()] == [("mug", 2)]
     s_exact = exact.observations()[1].score
     s_emb = emb.observations()[1].score
     assert s_emb > s_exact
@@ -288,7 +290,8 @@ def test_vector_index_and_exact_path_give_identical_results(tmp_path, with_label
     results = {}
     for mode in ("on", "off"):
         with Memory.open(str(tmp_path / f"{mode}{with_labels}.db"), embedding_dim=16, vector_index=mode,
-                         feature_model="open_clip:test", clip_text_encoder=Clip(), label_encoder=enc) as m:
+                         feature_model="open_clip:test", clip_text_encoder=Clip(), label_encoder=enc,
+                         config=IMMEDIATE) as m:
             assert m.uses_vector_index is (mode == "on")
             m.add(obs)
             m.commit()

@@ -6,7 +6,7 @@ import itertools
 
 import numpy as np
 import pytest
-from core_helpers import box_obs, span_obs, unit
+from core_helpers import IMMEDIATE, box_obs, span_obs, unit
 
 from tempomem_ros.core import InvalidInputError, Memory, MemoryConfig
 from tempomem_ros.core import fusion
@@ -17,7 +17,7 @@ from tempomem_ros.core.labels import canonical_label, label_matches, sanitize_la
 
 @pytest.fixture
 def mem(tmp_path):
-    with Memory.open(str(tmp_path / "m.db"), embedding_dim=4) as m:
+    with Memory.open(str(tmp_path / "m.db"), embedding_dim=4, config=IMMEDIATE) as m:
         yield m
 
 
@@ -126,7 +126,7 @@ def test_label_mass_is_order_independent(tmp_path):
     for n, perm in enumerate(itertools.permutations(sightings)):
         if n % 17:
             continue
-        with Memory.open(str(tmp_path / f"p{n}.db"), embedding_dim=4) as m:
+        with Memory.open(str(tmp_path / f"p{n}.db"), embedding_dim=4, config=IMMEDIATE) as m:
             m.add([box_obs(lbl, (1, 0, 0.5), stamp=i, conf=c) for i, (lbl, c) in enumerate(perm[:1])])
             for i, (lbl, c) in enumerate(perm[1:], start=1):
                 m.add([box_obs(lbl, (1, 0, 0.5), stamp=i, conf=c)])

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from core_helpers import box_obs, distance_from_eye, span_obs, view
+from core_helpers import IMMEDIATE, box_obs, distance_from_eye, span_obs, view
 
 from tempomem_ros.core import Memory
 from tempomem_ros.core.scene_feed import SceneFeed
@@ -60,7 +60,7 @@ def random_step(m: Memory, rng: random.Random, t: float) -> None:
 def test_incremental_refreshes_equal_full_reads(tmp_path, seed):
     path = str(tmp_path / "m.db")
     rng = random.Random(seed)
-    with Memory.open(path, embedding_dim=4) as m:
+    with Memory.open(path, embedding_dim=4, config=IMMEDIATE) as m:
         with Memory.open(path, embedding_dim=4, readonly=True) as reader:
             feed = SceneFeed(reader, resync_s=1e9)
             first = assert_matches(feed, reader)
@@ -74,7 +74,7 @@ def test_incremental_refreshes_equal_full_reads(tmp_path, seed):
 
 def test_a_refresh_without_mutations_is_unchanged_and_keeps_identities(tmp_path):
     path = str(tmp_path / "m.db")
-    with Memory.open(path, embedding_dim=4) as m:
+    with Memory.open(path, embedding_dim=4, config=IMMEDIATE) as m:
         m.add([span_obs("table", (0, 0, 0), (1, 1, 0.75), stamp=1.0), box_obs("mug", (0.5, 0.5, 0.8), stamp=1.0)])
         m.commit()
         with Memory.open(path, embedding_dim=4, readonly=True) as reader:
@@ -97,7 +97,7 @@ def test_a_refresh_without_mutations_is_unchanged_and_keeps_identities(tmp_path)
 def test_an_unknown_audit_action_and_the_resync_period_force_a_full_read(tmp_path):
     path = str(tmp_path / "m.db")
     now = [0.0]
-    with Memory.open(path, embedding_dim=4) as m:
+    with Memory.open(path, embedding_dim=4, config=IMMEDIATE) as m:
         m.add([box_obs("mug", (0.5, 0.5, 0.8), stamp=1.0)])
         m.commit()
         with Memory.open(path, embedding_dim=4, readonly=True) as reader:

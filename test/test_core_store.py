@@ -7,7 +7,7 @@ import sqlite3 as stdlib_sqlite3
 
 import numpy as np
 import pytest
-from core_helpers import box_obs, unit
+from core_helpers import IMMEDIATE, box_obs, unit
 
 from tempomem_ros.core import (
     CameraView,
@@ -30,7 +30,7 @@ def test_error_hierarchy():
 
 def test_add_writes_at_once_and_commit_fuses(tmp_path):
     path = str(tmp_path / "m.db")
-    m = Memory.open(path, embedding_dim=4)
+    m = Memory.open(path, embedding_dim=4, config=IMMEDIATE)
     ids = m.add([box_obs("mug", (1, 0, 0.5), stamp=1), box_obs("book", (2, 0, 0.5), stamp=1)])
     assert ids == [1, 2]
     # Another connection already sees the staged observations (written at once, verdict pending).
@@ -46,11 +46,11 @@ def test_add_writes_at_once_and_commit_fuses(tmp_path):
 
 def test_staged_observations_survive_a_crash_and_fuse_on_reopen(tmp_path):
     path = str(tmp_path / "m.db")
-    m = Memory.open(path, embedding_dim=4)
+    m = Memory.open(path, embedding_dim=4, config=IMMEDIATE)
     m.add([box_obs("mug", (1, 0, 0.5), stamp=1)])
     m._conn.close()  # the process dies before commit: no close(), no fusion
     m._conn = None
-    with Memory.open(path, embedding_dim=4) as again:
+    with Memory.open(path, embedding_dim=4, config=IMMEDIATE) as again:
         assert again.pending() == 1
         again.commit()
         assert [o.label for o in again.objects()] == ["mug"]
@@ -58,7 +58,7 @@ def test_staged_observations_survive_a_crash_and_fuse_on_reopen(tmp_path):
 
 def test_a_failed_commit_leaves_nothing_half_fused(tmp_path, monkeypatch):
     path = str(tmp_path / "m.db")
-    with Memory.open(path, embedding_dim=4) as m:
+    with Memory.open(path, embedding_dim=4, config=IMMEDIATE) as m:
         m.add([box_obs("mug", (1, 0, 0.5), stamp=1)])
         m.commit()
         m.add([box_obs("mug", (1, 0, 0.5), stamp=2), box_obs("book", (3, 0, 0.5), stamp=2)])
@@ -77,7 +77,7 @@ def test_a_failed_commit_leaves_nothing_half_fused(tmp_path, monkeypatch):
 
 def test_fuse_before_persist_with_interleaved_maintenance(tmp_path):
     path = str(tmp_path / "m.db")
-    m = Memory.open(path, embedding_dim=4)
+    m = Memory.open(path, embedding_dim=4, config=IMMEDIATE)
     m.add([box_obs("mug", (1, 0, 0.5), stamp=1)])
     m.define_region("kitchen", (0, -1, 0), (2, 1, 2))          # fuses first
     m.add([box_obs("book", (1.5, 0, 0.5), stamp=2)])
@@ -97,7 +97,7 @@ def test_fuse_before_persist_with_interleaved_maintenance(tmp_path):
 
 def test_readonly_refuses_every_mutator(tmp_path):
     path = str(tmp_path / "m.db")
-    with Memory.open(path, embedding_dim=4) as m:
+    with Memory.open(path, embedding_dim=4, config=IMMEDIATE) as m:
         m.add([box_obs("mug", (1, 0, 0.5), stamp=1)])
     with Memory.open(path, embedding_dim=4, readonly=True) as ro:
         calls = [
@@ -118,55 +118,51 @@ def test_readonly_open_of_a_missing_file_is_a_clear_error(tmp_path):
 
 def test_schema_checks(tmp_path):
     path = str(tmp_path / "m.db")
-    Memory.open(path, embedding_dim=4).close()
+    Memory.open(path, embedding_dim=4, config=IMMEDIATE).close()
     with pytest.raises(SchemaError, match="embedding_dim=4"):
-        Memory.open(path, embedding_dim=8)
+        Memory.open(path, embedding_dim=8, config=IMMEDIATE)
     con = stdlib_sqlite3.connect(path)
     con.execute("UPDATE meta SET value='99' WHERE key='schema_version'")
     con.commit()
     con.close()
     with pytest.raises(SchemaError, match="newer"):
-        Memory.open(path, embedding_dim=4)
+        Memory.open(path, embedding_dim=4, config=IMMEDIATE)
 
 
 def test_a_version_1_store_is_migrated_by_the_writer_only(tmp_path):
     path = str(tmp_path / "m.db")
-    with Memory.open(path, embedding_dim=4) as m:
+    with Memory.open(path, embedding_dim=4, config=IMMEDIATE) as m:
         m.add([Observation("mug", 0.9, (0, 0, 0.5), (-0.04, -0.04, 0.45), (0.04, 0.04, 0.55), 1.0)])
     con = stdlib_sqlite3.connect(path)  # make it a version 1 store: no as-of index
     con.execute("DROP INDEX placements_asof")
     con.execute("UPDATE meta SET value='1' WHERE key='schema_version'")
     con.commit()
     con.close()
-    # a reader reads an older store as it is (later versions only add indexes and triggers) and never migrates it
-    with Memory.open(path, embedding_dim=4, readonly=True) as ro:
-        assert ro.scene_count_as_of(2.0) == 1
-    con = stdlib_sqlite3.connect(path)
-    assert con.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()[0] == "1"
-    con.close()
-    with Memory.open(path, embedding_dim=4) as m:
+    with pytest.raises(SchemaError, match="needs migration"):
+        Memory.open(path, embedding_dim=4, readonly=True)
+    with Memory.open(path, embedding_dim=4, config=IMMEDIATE) as m:
         assert [o.label for o, _ in m.scene_as_of(2.0)] == ["mug"]
     con = stdlib_sqlite3.connect(path)
     names = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type='index'")}
     version = con.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()[0]
     con.close()
-    assert "placements_asof" in names and version == "3"
+    assert "placements_asof" in names and version == "4"
     with Memory.open(path, embedding_dim=4, readonly=True) as ro:
         assert ro.scene_count_as_of(2.0) == 1
 
 
 def test_feature_model_mismatch(tmp_path):
     path = str(tmp_path / "m.db")
-    Memory.open(path, embedding_dim=4, feature_model="open_clip:ViT-B-32").close()
+    Memory.open(path, embedding_dim=4, feature_model="open_clip:ViT-B-32", config=IMMEDIATE).close()
     with pytest.raises(SchemaError, match="ViT-B-32"):
-        Memory.open(path, embedding_dim=4, feature_model="open_clip:RN50")
+        Memory.open(path, embedding_dim=4, feature_model="open_clip:RN50", config=IMMEDIATE)
 
 
 def test_raw_sqlite_errors_do_not_leak(tmp_path):
     path = tmp_path / "m.db"
     path.write_bytes(b"this is not a database" * 100)
     with pytest.raises(StoreError):
-        Memory.open(str(path), embedding_dim=4)
+        Memory.open(str(path), embedding_dim=4, config=IMMEDIATE)
 
 
 BAD = [
@@ -184,7 +180,7 @@ BAD = [
 
 @pytest.mark.parametrize("bad,message", BAD)
 def test_invalid_input_rejects_the_whole_batch(tmp_path, bad, message):
-    with Memory.open(str(tmp_path / "m.db"), embedding_dim=4) as m:
+    with Memory.open(str(tmp_path / "m.db"), embedding_dim=4, config=IMMEDIATE) as m:
         m.add([box_obs("mug", (1, 0, 0.5), stamp=0)])
         m.commit()
         with pytest.raises(InvalidInputError, match=message):
@@ -195,7 +191,7 @@ def test_invalid_input_rejects_the_whole_batch(tmp_path, bad, message):
 
 
 def test_invalid_view_is_rejected(tmp_path):
-    with Memory.open(str(tmp_path / "m.db"), embedding_dim=4) as m:
+    with Memory.open(str(tmp_path / "m.db"), embedding_dim=4, config=IMMEDIATE) as m:
         bad_pose = np.eye(4)
         bad_pose[0, 0] = 2.0
         view = CameraView(bad_pose, 500, 500, 320, 240, 640, 480, 5.0, np.ones((60, 80), np.float32), 1.0)
@@ -207,7 +203,7 @@ def test_invalid_view_is_rejected(tmp_path):
 
 
 def test_unknown_ids_raise_the_unknown_id_error(tmp_path):
-    with Memory.open(str(tmp_path / "m.db"), embedding_dim=4) as m:
+    with Memory.open(str(tmp_path / "m.db"), embedding_dim=4, config=IMMEDIATE) as m:
         for call in (lambda: m.get(42), lambda: m.history(42), lambda: m.forget(42, "x"),
                      lambda: m.update(42, label="cup"), lambda: m.placements(42), lambda: m.contents(42),
                      lambda: m.get("1")):
@@ -216,7 +212,7 @@ def test_unknown_ids_raise_the_unknown_id_error(tmp_path):
 
 
 def test_objects_filter_by_state(tmp_path):
-    with Memory.open(str(tmp_path / "m.db"), embedding_dim=4) as m:
+    with Memory.open(str(tmp_path / "m.db"), embedding_dim=4, config=IMMEDIATE) as m:
         m.add([box_obs("mug", (1, 0, 0.5), stamp=1), box_obs("book", (3, 0, 0.5), stamp=1)])
         m.commit()
         m.forget(2, "spurious")
@@ -229,7 +225,7 @@ def test_objects_filter_by_state(tmp_path):
 
 
 def test_spatial_query_order_radius_label_and_k(tmp_path):
-    with Memory.open(str(tmp_path / "m.db"), embedding_dim=4) as m:
+    with Memory.open(str(tmp_path / "m.db"), embedding_dim=4, config=IMMEDIATE) as m:
         m.add([box_obs("mug", (1, 0, 0.5), stamp=1), box_obs("cup", (0, 1, 0.5), stamp=1),
                box_obs("mug", (0.5, 0, 0.5), stamp=1), box_obs("book", (3, 3, 0.5), stamp=1)])
         m.commit()
@@ -247,7 +243,7 @@ def test_spatial_query_order_radius_label_and_k(tmp_path):
 
 
 def test_features_are_stored_as_float32_blobs(tmp_path):
-    with Memory.open(str(tmp_path / "m.db"), embedding_dim=4) as m:
+    with Memory.open(str(tmp_path / "m.db"), embedding_dim=4, config=IMMEDIATE) as m:
         m.add([box_obs("mug", (1, 0, 0.5), stamp=1, feature=unit([1, 2, 3, 4]))])
         m.commit()
         blob = m._conn.execute("SELECT feature FROM objects WHERE id=1").fetchone()[0]
@@ -257,8 +253,8 @@ def test_features_are_stored_as_float32_blobs(tmp_path):
 def test_embedding_dim_is_taken_from_an_existing_store(tmp_path):
     path = str(tmp_path / "m.db")
     with pytest.raises(SchemaError, match="needs embedding_dim"):
-        Memory.open(path)
-    Memory.open(path, embedding_dim=6).close()
+        Memory.open(path, config=IMMEDIATE)
+    Memory.open(path, embedding_dim=6, config=IMMEDIATE).close()
     with Memory.open(path, readonly=True) as ro:
         assert ro.embedding_dim == 6
 
@@ -266,7 +262,7 @@ def test_embedding_dim_is_taken_from_an_existing_store(tmp_path):
 def test_events_after_id_is_a_cursor_in_id_order(tmp_path):
     from core_helpers import distance_from_eye, view
     a = (2.0, 0.0, 0.8)
-    with Memory.open(str(tmp_path / "m.db"), embedding_dim=4) as m:
+    with Memory.open(str(tmp_path / "m.db"), embedding_dim=4, config=IMMEDIATE) as m:
         m.add([box_obs("mug", a, stamp=0)], view(0, a, distance_from_eye(a) + 0.04))
         m.add([box_obs("book", (5, 5, 0.5), stamp=30)])
         for i in range(3):  # the removal is decided at t=42 but stamped with its first miss (40)

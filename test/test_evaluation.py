@@ -6,7 +6,8 @@ import json
 
 import pytest
 
-from tempomem_ros.tools.evaluation.score import judge, score_changes, score_map, truth_at
+from tempomem_ros.tools.evaluation.report import meets, pooled, summary
+from tempomem_ros.tools.evaluation.score import flicker_events, judge, score_changes, score_map, truth_at
 
 T0 = 1000.0
 
@@ -111,6 +112,49 @@ def test_judge_tolerances():
     got = {"understood": True, "events": [{"kind": "removed", "label": "mug", "object_id": 4},
                                           {"kind": "moved", "label": "mug", "object_id": 4}]}
     assert judge(changes, got)["correct"]  # removed + moved of one object is the move
+
+
+def test_flicker_counts_a_removal_undone_at_the_same_place_within_30_s_and_nothing_else():
+    events = [ev(1, "removed", 10, "mug", T0, before=[0, 0, 0]),
+              ev(2, "reappeared", 10, "mug", T0 + 5, after=[0.05, 0, 0]),        # the flicker
+              ev(3, "removed", 11, "book", T0, before=[5, 0, 0]),
+              ev(4, "reappeared", 11, "book", T0 + 45, after=[5, 0, 0]),         # 45 s later: not a flicker
+              ev(5, "removed", 12, "cup", T0, before=[1, 1, 0]),
+              ev(6, "reappeared", 12, "cup", T0 + 3, after=[3, 1, 0]),           # 2 m away: not the same place
+              ev(7, "reappeared", 13, "vase", T0 + 3, after=[2, 2, 0]),          # never removed
+              ev(8, "removed", 14, "keys", T0, before=[4, 4, 0]),
+              ev(9, "moved", 14, "keys", T0 + 2, before=[4, 4, 0], after=[4, 4.1, 0]),   # a move, not a reappearance
+              ev(10, "reappeared", 15, "bowl", T0 + 1, after=[6, 6, 0]),
+              ev(11, "removed", 15, "bowl", T0 + 2, before=[6, 6, 0]),           # removed after it reappeared
+              ev(12, "removed", 16, "pen", T0 + 100, before=[7, 7, 0]),
+              ev(13, "reappeared", 17, "pen", T0 + 101, after=[7, 7, 0])]        # another memory object
+    assert flicker_events(events) == [{"label": "mug", "object_id": 10, "removed": T0, "reappeared": T0 + 5}]
+    s = score_changes(_events_gt(), events, T0 + 200)
+    assert (s["flicker_events"], s["reappeared_events"]) == (1, 6)
+    assert s["flicker_list"] == [("mug", T0, T0 + 5)]
+
+
+def _run(truth_n: int, memory_extra: int, seed: int) -> dict:
+    """A scored run: truth_n books in a row, all found, plus memory_extra false vases."""
+    truth = [{"id": i, "label": "book", "center": [i, 0, 0], "bbox_min": [i - .1, -.1, -.1],
+              "bbox_max": [i + .1, .1, .1]} for i in range(truth_n)]
+    memory = [mem_object(100 + i, "book", (i, 0, 0)) for i in range(truth_n)]
+    memory += [mem_object(200 + i, "vase", (50 + i, 0, 0)) for i in range(memory_extra)]
+    fm = score_map(truth, [], memory)
+    ch = score_changes(_events_gt(), [], T0 + 200)
+    return {"seed": seed, "mode": "offline", "frames": 1, "questions": 0, "wall_s": 0.0,
+            "scores": {"maps": {"1.000": fm}, "final_map": fm, "changes": ch, "questions": {}}}
+
+
+def test_pooled_figures_come_from_summed_counts_and_are_judged_against_the_targets():
+    a, b = _run(2, 1, 1), _run(10, 0, 2)
+    assert summary(a)["object_precision"] == pytest.approx(2 / 3) and summary(b)["object_precision"] == 1.0
+    p = pooled([a, b])
+    assert p["object_precision"] == pytest.approx(12 / 13)          # not the mean of 0.667 and 1.0
+    assert p["object_recall"] == 1.0 and p["moved_counts"] == "0/0/2" and p["moved_f1"] == 0.0
+    assert meets("object_precision", p["object_precision"]) is False and meets("object_recall", 1.0) is True
+    assert meets("flicker_events", 0) is True and meets("flicker_events", 1) is False
+    assert meets("q:changes", 0.95) is True and meets("centroid_error_m", 0.01) is None
 
 
 @pytest.mark.slow

@@ -8,6 +8,7 @@ so each test below asserts one exact fact and the order of the tests does not ma
 
 from __future__ import annotations
 
+import json
 import math
 import os
 import threading
@@ -102,7 +103,8 @@ def table_msg() -> ObservationMsg:
 
 def story_frames():
     frames = [frame(10.0 + i, [mug_msg(A), table_msg()], A, 2.1) for i in range(3)]
-    frames_empty = [frame(20.0 + i, [table_msg()], A, 3.0) for i in range(3)]
+    # four views of the empty place: the removal decided at 22 s is published once it held (removal_hold_s)
+    frames_empty = [frame(20.0 + i, [table_msg()], A, 3.0) for i in range(4)]
     return frames, frames_empty, [frame(30.0, [mug_msg(B)], B, 2.1)]
 
 
@@ -214,6 +216,9 @@ def story(tmp_path_factory):
         q = srv.TemporalQuery
         r["previous_q"] = h.call("query", srv.Query, question="where was the mug before?")
         r["not_understood"] = h.call("query", srv.Query, question="sing me a song")
+        r["did_move_q"] = h.call("query", srv.Query, question="did the mug move?")
+        r["check_moved"] = h.call("check", srv.Check, check="moved", label="mug")
+        r["check_bad"] = h.call("check", srv.Check, check="teleported", label="mug")
         r["count_moves"] = h.call("temporal_query", q, operation="count_moves", label="mug")
         r["current"] = h.call("temporal_query", q, operation="current", label="mug")
         r["history_op"] = h.call("temporal_query", q, operation="history", object_id=mug_id)
@@ -303,6 +308,20 @@ def test_query_not_understood_is_not_an_error(story):
     r = story["not_understood"]
     assert (r.understood, r.operation, r.error) == (False, "", "")
     assert "did not understand" in r.answer
+
+
+def test_query_and_check_answer_yes_no_with_evidence(story):
+    q = story["did_move_q"]
+    assert (q.error, q.understood, q.operation, q.understood_as) == ("", True, "did_move", "whether mug moved")
+    assert (q.has_verdict, q.verdict) == (True, True)
+    assert json.loads(q.arguments) == {"label": "mug"}
+    assert [e.kind for e in q.events] == ["moved"] and list(q.evidence)
+    c = story["check_moved"]
+    assert (c.error, c.found, c.verdict) == ("", True, True)
+    assert [e.kind for e in c.events] == ["moved"] and list(c.evidence) == list(q.evidence)
+    assert story["check_bad"].error.startswith("unknown check 'teleported'")
+    refused = story["not_understood"]
+    assert refused.has_verdict is False and refused.arguments == "{}" and list(refused.suggestions)
 
 
 def test_temporal_count_current_history_as_of(story):
@@ -476,7 +495,7 @@ def test_change_event_stream(story):
 def test_bad_messages_dropped_and_counted(story):
     assert story["bad_frame_before"] == {}
     assert story["dropped"] == {"frame": 1, "invalid": 2}
-    assert story["after_drops"].count == 6  # nothing of the dropped frames was stored
+    assert story["after_drops"].count == 7  # 3 + 4 sightings of the story: nothing of the dropped frames
 
 
 # ------------------------------------------------------------------------------------------------ lifecycle

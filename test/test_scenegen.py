@@ -2,6 +2,7 @@
 
 import copy
 import json
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -10,14 +11,17 @@ from tempomem_ros import topics
 from tempomem_ros.tools import bagio
 from tempomem_ros.tools.scenegen import SceneConfig, SceneGenError, generate_scene, write_scene
 from tempomem_ros.tools.scenegen import questions as qs
-from tempomem_ros.tools.scenegen.frames import FrameRenderer
+from tempomem_ros.tools.scenegen import detection as det
+from tempomem_ros.tools.scenegen.config import FPS_CHOICES
+from tempomem_ros.tools.scenegen.features import clip_statistics
+from tempomem_ros.tools.scenegen.frames import FrameRenderer, kept_by_perception
 from tempomem_ros.tools.scenegen.render import PinholeCamera, RayCaster, look_pose, quaternion_xyzw, \
     rotation_from_quaternion
 from tempomem_ros.tools.scenegen.scene import dumps
 from tempomem_ros.tools.scenegen.script import FramePlan, Placement, Roles, SceneObject, Script
-from tempomem_ros.tools.scenegen.world import Box, Room, World
+from tempomem_ros.tools.scenegen.world import CATALOG, Box, Room, World, small_parts
 
-SMALL = SceneConfig(width=160, height=120, visits=3, frames_per_visit=24, min_pixels=10)
+SMALL = SceneConfig(width=160, height=120, visits=3, fps=2.5, turn_rate_deg=60.0, walk_speed=0.8, patrol_passes=2)
 SEED = 0
 
 
@@ -72,15 +76,28 @@ def test_bad_settings_are_rejected():
 # -------------------------------------------------------------------------------------------- rendering
 
 
-def _one_box_scene(noise: str, box=Box((3.0, 1.9, 1.3), (3.2, 2.1, 1.5))):
-    """A 6 x 4 m room, one 20 cm cube 2 m in front of a camera looking along +x from (1, 2, 1.4)."""
-    config = SceneConfig(width=161, height=121, noise=noise, min_pixels=10)
+def _one_box_renderer(noise: str = "none", box=Box((3.0, 1.9, 1.3), (3.2, 2.1, 1.5)), label: str = "mug",
+                      positions=((1.0, 2.0, 1.4),), parts=(), groups=(), **config):
+    """A 6 x 4 m room, one object (default: a 20 cm cube labelled mug at x = 3..3.2) and one frame per camera
+    position, each looking at the object's centre; every frame in visit 0."""
+    config = SceneConfig(**{"width": 161, "height": 121, "noise": noise, "min_pixels": 10, "fps": 5.0, **config})
     world = World([Room(0, "room", (0.0, 0.0), (6.0, 4.0))], Box((0.0, 0.0, 0.0), (6.0, 4.0, 2.6)), [], None, [])
     t0 = config.base_time_ns
-    obj = SceneObject(7, "mug", "small", (200, 40, 40), [Placement(box, None, "floor", t0)])
-    plan = FramePlan(0, 0, t0, (1.0, 2.0, 1.4), 0.0, 0.0)
-    script = Script([obj], [], [plan], Roles(), [(t0, t0)], {})
-    return FrameRenderer(3, 0, config, world, script).render(plan)
+    obj = SceneObject(7, label, "small", (200, 40, 40), [Placement(box, None, "floor", t0, parts=parts, groups=groups)])
+    c = np.asarray(box.center)
+    plans = []
+    for k, pos in enumerate(positions):
+        d = c - np.asarray(pos)
+        plans.append(FramePlan(k, 0, t0 + k * 200_000_000, tuple(pos), float(np.arctan2(d[1], d[0])),
+                               float(np.arctan2(d[2], np.hypot(d[0], d[1])))))
+    script = Script([obj], [], plans, Roles(), [(t0, plans[-1].stamp_ns)], {})
+    return FrameRenderer(3, 0, config, world, script), plans
+
+
+def _one_box_scene(noise: str, box=Box((3.0, 1.9, 1.3), (3.2, 2.1, 1.5))):
+    """A 6 x 4 m room, one 20 cm cube 2 m in front of a camera looking along +x from (1, 2, 1.4)."""
+    renderer, (plan,) = _one_box_renderer(noise, box)
+    return renderer.render(plan)
 
 
 def test_box_depth_is_exact_and_the_mask_covers_exactly_the_box():
@@ -96,7 +113,8 @@ def test_box_depth_is_exact_and_the_mask_covers_exactly_the_box():
     assert set(np.unique(fp.mask)) == {0, inst.mask_id}
     assert fp.record.visible == {7: 169} and fp.record.ghost == {7: 169}
     assert np.all(fp.depth_mm[54:67, 74:87] == 2000)
-    np.testing.assert_allclose(np.linalg.norm(fp.features, axis=1), [1.0], rtol=1e-6)
+    assert inst.kept and inst.kind == "object" and inst.part is None
+    assert fp.features is None                               # the default profile sends no feature
 
 
 def test_noisy_rendering_keeps_depth_near_the_truth():
@@ -162,13 +180,19 @@ def test_intervals_agree_with_events(scene):
     assert {e["kind"] for e in gt["events"]} == {"moved", "removed", "appeared"}
 
 
-def test_seen_stamps_are_frames_that_reported_the_object(scene):
+def test_seen_stamps_are_exactly_the_frames_whose_instance_the_perception_keeps(scene):
     gt = scene.ground_truth
-    reported = {f["stamp"]: {i["object"] for i in f["instances"]} for f in gt["frames"]}
+    kept = {f["stamp"]: {i["object"] for i in f["instances"] if i["kept"]} for f in gt["frames"]}
+    dropped = 0
     for o in gt["objects"]:
-        for s in o["seen_stamps"]:
-            assert o["id"] in reported[s]
+        assert o["seen_stamps"] == sorted(s for s, ids in kept.items() if o["id"] in ids)
         assert o["last_seen"] == (o["seen_stamps"][-1] if o["seen_stamps"] else None)
+        for f in gt["frames"]:   # reported but dropped by the perception: not seen
+            if o["id"] not in kept[f["stamp"]] and any(i["object"] == o["id"] and not i["kept"]
+                                                       for i in f["instances"]):
+                dropped += 1
+                assert f["stamp"] not in o["seen_stamps"]
+    assert dropped > 0          # the case exists in this scene: the segmenter reports slivers the perception drops
     assert gt["ask_time"] == gt["frames"][-1]["stamp"]
     assert gt["time_base"] == 1768464000.0 and gt["frames"][0]["stamp"] == 1768464000.0
 
@@ -354,7 +378,7 @@ def test_bag_reads_back_and_decodes_with_rclpy(scene, written):
         msg = deserialize_message(raw.rawdata, InstanceMasks)
         assert list(msg.ids) == [i["id"] for i in frame["instances"]]
         assert list(msg.labels) == [i["label"] for i in frame["instances"]]
-        assert msg.feature_dim == 32 and len(msg.features) == 32 * len(msg.ids)
+        assert msg.feature_dim == 0 and len(msg.features) == 0     # the default profile: no feature at all
         assert msg.header.stamp.sec * 10**9 + msg.header.stamp.nanosec == frame["stamp_ns"]
         mask = np.frombuffer(bytes(msg.mask.data), dtype="<u2")
         assert set(np.unique(mask).tolist()) <= {0, *msg.ids}
@@ -376,3 +400,217 @@ def test_bag_reads_back_and_decodes_with_rclpy(scene, written):
 def test_write_refuses_to_overwrite(scene, written):
     with pytest.raises(SceneGenError, match="already exists"):
         write_scene(scene, written.bag.parent)
+
+
+# ------------------------------------------------------------------------------------ profiles and realism
+
+
+def test_default_profile_is_no_feature_and_profiles_only_change_the_features(scene):
+    assert (SceneConfig().profile, SceneConfig().feature_dim) == ("default", 0)
+    assert (SceneConfig(profile="clip").feature_dim, SceneConfig(profile="oracle").feature_dim) == (512, 32)
+    with pytest.raises(SceneGenError, match="no feature"):
+        SceneConfig(feature_dim=32).validate()
+    gt = scene.ground_truth
+    assert gt["profile"] == "default" and gt["config"]["feature_dim"] == 0
+    # the same frames rendered in the clip profile: identical detections, masks and depth; 512-d unit features
+    clip = FrameRenderer(scene.seed, scene.attempt, replace(scene.config, profile="clip", feature_dim=512),
+                         scene.world, scene.script)
+    base = scene.renderer()
+    by_index = {f.index: f for f in scene.script.frames}
+    for rec in scene.records[::40]:
+        a, b = base.render(by_index[rec.plan.index], images=False), clip.render(by_index[rec.plan.index], images=False)
+        assert a.record.instances == b.record.instances and a.features is None
+        np.testing.assert_array_equal(a.mask, b.mask)
+        np.testing.assert_array_equal(a.depth_mm, b.depth_mm)
+        assert b.features.shape == (len(b.record.instances), 512)
+        np.testing.assert_allclose(np.linalg.norm(b.features, axis=1), 1.0, rtol=1e-5)
+
+
+def test_clip_statistics_are_within_their_documented_bands():
+    stats = clip_statistics(instances=2, views=8)
+    bands = {"same_side": (0.84, 0.90), "other_side": (0.68, 0.74), "same_class": (0.61, 0.67),
+             "look_alike": (0.59, 0.65), "unrelated": (0.36, 0.43)}
+    for kind, (lo, hi) in bands.items():
+        assert lo <= stats[kind]["mean"] <= hi, (kind, stats[kind])
+        assert 0.005 < stats[kind]["std"] < 0.06, (kind, stats[kind])
+        assert stats[kind]["n"] > 20
+    # the order that makes CLIP a poor identity code: another instance is nearly as close as another side
+    assert stats["unrelated"]["mean"] < stats["look_alike"]["mean"] < stats["same_class"]["mean"] \
+        < stats["other_side"]["mean"] < stats["same_side"]["mean"]
+    assert stats["other_side"]["mean"] - stats["same_class"]["mean"] < 0.1
+
+
+def test_miss_probability_rises_for_small_truncated_occluded_and_far_instances():
+    nc = SceneConfig().noise_config()
+    p = det.detection_probability
+    assert p(2000, 2.0, 0.0, 0.0, nc) > 0.98              # a large, near, clear object: almost always
+    assert p(30, 2.0, 0.0, 0.0, nc) < 0.2                 # a 30-px sliver: rarely
+    sizes = [p(px, 2.0, 0.0, 0.0, nc) for px in (20, 40, 80, 160, 320)]
+    assert sizes == sorted(sizes) and sizes[0] < sizes[-1]
+    assert p(400, 2.0, 0.6, 0.0, nc) < p(400, 2.0, 0.2, 0.0, nc) < p(400, 2.0, 0.0, 0.0, nc)
+    assert p(400, 2.0, 0.0, 0.8, nc) < p(400, 2.0, 0.0, 0.4, nc) < p(400, 2.0, 0.0, 0.0, nc)
+    assert p(400, 6.0, 0.0, 0.0, nc) < p(400, 3.0, 0.0, 0.0, nc)
+    # in a rendering: a 6 cm cube 0.6 m away is reported with p ~1, from 2.8 m (8 px of 161x121) with less
+    cube = Box((3.0, 1.97, 1.37), (3.06, 2.03, 1.43))
+    far_xy = [(0.2, 2.0 + dy, 1.4) for dy in (-0.04, -0.02, 0.0, 0.02, 0.04)]
+    renderer, plans = _one_box_renderer("default", box=cube, positions=[(2.4, 2.0, 1.4)] + far_xy, min_pixels=1)
+    near, *far = (renderer.render(pl, images=False).record for pl in plans)
+    (pn,) = [i.p_detect for i in near.instances if i.object_id == 7]
+    p_far = [i.p_detect for r in far for i in r.instances if i.object_id == 7]
+    assert pn > 0.98 and p_far and max(p_far) < pn - 0.05
+    assert all(r.visible[7] < near.visible[7] / 4 for r in far)
+    # cut by the image border: truncation() measures the share outside
+    pose = look_pose((1.0, 2.0, 1.4), 0.0, 0.0)
+    assert det.truncation(pose, 128.8, 128.8, 80, 60, 161, 121, (3.0, 1.9, 1.3), (3.2, 2.1, 1.5)) == 0.0
+    cut_more = det.truncation(pose, 128.8, 128.8, 80, 60, 161, 121, (3.0, 0.3, 1.3), (3.2, 0.7, 1.5))
+    cut_less = det.truncation(pose, 128.8, 128.8, 80, 60, 161, 121, (3.0, 0.7, 1.3), (3.2, 1.1, 1.5))
+    assert 0.0 < cut_less < cut_more < 1.0 and cut_more == pytest.approx(1 - 5.0 / 35.8, abs=0.02)
+
+
+def test_persistent_confusion_keeps_a_wrong_label_for_a_run_of_frames():
+    around = [(1.4, 2.0 + dy, 1.4) for dy in np.linspace(-0.3, 0.3, 6)]          # 6 frames from one side
+    overrides = {"persistent_confusion_prob": 1.0, "persistent_keep": 1.0, "confusion_prob": 0.0,
+                 "detection_model": False}
+    renderer, plans = _one_box_renderer("none", positions=around, noise_overrides=overrides)
+    labels = [[i.label for i in renderer.render(pl, images=False).record.instances] for pl in plans]
+    assert len({tuple(x) for x in labels}) == 1 and labels[0][0] in {a for a, _ in det.LOOK_ALIKES["mug"]}
+    assert all(i.confidence < 1.0 for pl in plans for i in renderer.render(pl, images=False).record.instances)
+    # the draw is per object x side x visit: from the other side (sector) it is drawn again, and without
+    # persistent confusion the label is the true one
+    assert det.view_sector((1.0, 2.0), (3.1, 2.0)) != det.view_sector((5.0, 2.0), (3.1, 2.0))
+    renderer, plans = _one_box_renderer("none", positions=around,
+                                        noise_overrides={**overrides, "persistent_confusion_prob": 0.0})
+    assert {i.label for pl in plans for i in renderer.render(pl, images=False).record.instances} == {"mug"}
+
+
+def test_generated_scene_has_runs_of_confused_labels(scene):
+    gt = scene.ground_truth
+    objs = {o["id"]: o for o in gt["objects"]}
+    longest = 0
+    run: dict[tuple, int] = {}
+    for f in gt["frames"]:
+        for i in f["instances"]:
+            if i["object"] is None:
+                continue
+            key = (i["object"], f["visit"], f["patrol"])
+            wrong = i["label"] if i["label"] != objs[i["object"]]["label"] else None
+            prev = run.get(key)
+            run[key] = (wrong, (prev[1] + 1) if prev and prev[0] == wrong and wrong else 1)
+            if wrong:
+                longest = max(longest, run[key][1])
+    assert longest >= 3      # independent 3 % flips alone would almost never repeat 3 times in a row
+
+
+def test_spurious_blobs_and_objects_in_parts():
+    renderer, (plan,) = _one_box_renderer("none", noise_overrides={"spurious_high_prob": 1.0})
+    rec = renderer.render(plan, images=False).record
+    spurious = [i for i in rec.instances if i.kind == "spurious"]
+    assert len(spurious) == 1 and spurious[0].object_id is None and 0.30 <= spurious[0].confidence <= 0.55
+    assert spurious[0].label in det.SPURIOUS_LABELS
+    # an open laptop: base + screen; with part_split_prob 1 it is reported as two instances of one object
+    box = Box((3.0, 1.85, 0.7), (3.24, 2.18, 0.93))
+    parts, groups = small_parts(CATALOG["laptop"], box, 3)
+    assert groups == (0, 1) and parts[0].hi[2] == pytest.approx(0.72) and parts[1].hi[2] == 0.93
+    renderer, (plan,) = _one_box_renderer("none", box=box, label="laptop", parts=parts, groups=groups,
+                                          positions=((1.6, 2.0, 1.4),), noise_overrides={"part_split_prob": 1.0})
+    inst = renderer.render(plan, images=False).record.instances
+    assert sorted((i.object_id, i.label, i.part) for i in inst) == [(7, "laptop", 0), (7, "laptop", 1)]
+
+
+def test_reflections_repeat_at_one_place_for_two_or_three_frames(scene):
+    renderer = scene.renderer()
+    runs = {}
+    for refls in renderer._reflections.values():
+        for r in refls:
+            runs[r.start] = r
+    assert runs, "no reflection planned"
+    plans = {f.index: f for f in scene.script.frames}
+    for r in runs.values():
+        assert 1 <= len(r.frames) <= 3 and r.frames[0] == r.start
+        assert len({plans[k].run_key for k in r.frames}) == 1
+        assert 0.30 <= r.confidence <= 0.6 and r.label in det.REFLECTION_LABELS
+
+
+def test_fps_is_drawn_per_scene_within_5_to_15_hz_and_the_motion_is_realistic(scene):
+    drawn = [SceneConfig().resolved(seed).fps for seed in list(range(1, 4)) + list(range(11, 41))]
+    assert set(drawn) <= set(FPS_CHOICES) and min(FPS_CHOICES) == 5.0 and max(FPS_CHOICES) == 15.0
+    assert len(set(drawn)) >= 4
+    assert SceneConfig(fps=7.0).resolved(3).fps == 7.0
+    frames = scene.ground_truth["frames"]
+    dt_ns = round(1e9 / scene.config.fps)
+    for a, b in zip(frames, frames[1:]):
+        if a["visit"] is None or a["visit"] != b["visit"]:
+            continue
+        dt = (b["stamp_ns"] - a["stamp_ns"]) / 1e9
+        if b["stamp_ns"] - a["stamp_ns"] != dt_ns:     # a frame dropped to keep a role object unseen
+            continue
+        step = np.linalg.norm(np.subtract(b["pose"]["position"], a["pose"]["position"]))
+        assert step <= 0.8 * 1.15 * dt + 1e-3         # SMALL walks at 0.8 m/s (+-15 % per visit)
+        qa, qb = np.asarray(a["pose"]["orientation_xyzw"]), np.asarray(b["pose"]["orientation_xyzw"])
+        angle = 2 * np.arccos(min(1.0, abs(float(qa @ qb))))
+        assert angle <= np.radians(62) * dt + 1e-3   # SMALL sweeps at 60 deg/s (+ the head's nod)
+    durations = [v["t_end"] - v["t_start"] for v in scene.ground_truth["visits"]]
+    assert all(d >= 10 for d in durations)
+
+
+def test_patrol_passes_look_at_watched_places_between_the_visits(scene):
+    gt = scene.ground_truth
+    visits = gt["visits"]
+    assert len(gt["patrols"]) == 2 * (len(visits) - 1)
+    by_pass: dict[int, list] = {}
+    for f in gt["frames"]:
+        assert (f["visit"] is None) == (f["patrol"] is not None)
+        if f["patrol"] is not None:
+            by_pass.setdefault(f["patrol"], []).append(f)
+    for p in gt["patrols"]:
+        before, after = visits[p["gap"] - 1], visits[p["gap"]]
+        assert before["t_end"] < p["t_start"] <= p["t_end"] < after["t_start"]
+        assert 2 <= len(p["looks"]) <= 3 and p["n_frames"] == len(by_pass[p["index"]])
+        for look in p["looks"]:
+            d = np.hypot(look["target"][0] - look["station"][0], look["target"][1] - look["station"][1])
+            assert 1.0 - 1e-6 <= d <= 2.0 + 1e-6 and look["n_frames"] >= 2
+    # the patrol sees what it watches: some watched object is reported during a look
+    watched = {lk["object"] for p in gt["patrols"] for lk in p["looks"]}
+    seen_in_patrol = {i["object"] for f in gt["frames"] if f["patrol"] is not None for i in f["instances"] if i["kept"]}
+    assert watched & seen_in_patrol
+
+
+def test_the_chair_is_pushed_and_turned_between_visits(scene):
+    gt = scene.ground_truth
+    chair = gt["roles"]["pushed_chair"]
+    objs = {o["id"]: o for o in gt["objects"]}
+    assert objs[chair]["label"] == "chair" and objs[chair]["kind"] == "furniture"
+    (ev,) = [e for e in gt["events"] if e["object"] == chair]
+    assert ev["kind"] == "moved" and ev["t_observable"] is not None
+    a, b = ev["before"], ev["after"]
+    assert 0.3 - 1e-6 <= np.hypot(b["center"][0] - a["center"][0], b["center"][1] - a["center"][1]) <= 0.95
+    assert [iv["center"] for iv in objs[chair]["intervals"]] == [a["center"], b["center"]]
+    # turned: the backrest side changed, so the rendered parts are not a translation of the old ones
+    old, new = (p.render_parts()[0] for p in scene.script.object(chair).placements)
+    shift = np.subtract(new[0].lo, old[0].lo)
+    assert any(not np.allclose(np.subtract(n.lo, o.lo), shift) for n, o in zip(new, old))
+    assert any(q["text"] == "how many times did the chair move" and q["gold"] == 1 for q in scene.questions)
+
+
+def test_kept_instances_are_exactly_what_the_perception_keeps(scene):
+    from tempomem_ros.perception import PerceptionConfig, extract_observations
+    from tempomem_ros.perception.camera import Intrinsics
+
+    cfg = scene.config
+    pcfg = PerceptionConfig(min_mask_pixels=cfg.perception_min_pixels)
+    intr = Intrinsics(cfg.fx, cfg.fx, cfg.cx, cfg.cy, cfg.width, cfg.height)
+    by_index = {f.index: f for f in scene.script.frames}
+    renderer = scene.renderer()
+    n_dropped = 0
+    for rec in scene.records[::7]:
+        fp = renderer.render(by_index[rec.plan.index], images=False)
+        depth = fp.depth_mm.astype(np.float64) / 1000.0
+        depth[fp.depth_mm == 0] = np.nan
+        inst = fp.record.instances
+        obs, drops = extract_observations(depth, fp.mask, [i.mask_id for i in inst], [i.label for i in inst],
+                                          [i.confidence for i in inst], intr, fp.true_pose, 1.0, config=pcfg)
+        assert sorted(o.instance_id for o in obs) == sorted(i.mask_id for i in inst if i.kept)
+        n_dropped += drops["tiny_mask"]
+        assert kept_by_perception(fp.depth_mm, fp.mask, cfg.perception_min_pixels) == {
+            i.mask_id: kept_by_perception(fp.depth_mm, fp.mask, cfg.perception_min_pixels)[i.mask_id] for i in inst}
+    assert scene.ground_truth["perception"]["min_mask_pixels"] == cfg.perception_min_pixels == 4   # 50 x 1/16

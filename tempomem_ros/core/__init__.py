@@ -30,7 +30,7 @@ from .errors import (
     UnknownIdError,
 )
 from .memory import Memory
-from .router import Route, route
+from .answering import Refusal, Understanding, understand
 from .types import (
     Answer,
     AuditRow,
@@ -51,8 +51,9 @@ from .types import (
 __all__ = [
     "AbsenceConfig", "Answer", "AuditRow", "CameraView", "ChangeEventInfo", "CommitStats", "FusionConfig",
     "GateConfig", "IdentityConfig", "ImplausibleInputError", "InvalidInputError", "Memory", "MemoryConfig",
-    "ObjectInfo", "Observation", "ObservationRecord", "PlacementInfo", "ReadOnlyError", "RegionInfo",
-    "RejectionConfig", "RelationConfig", "RelationalResult", "RelationInfo", "Route", "SchemaError", "Scored",
+    "ObjectInfo", "Observation", "ObservationRecord", "PlacementInfo", "ReadOnlyError", "Refusal", "RegionInfo",
+    "RejectionConfig", "RelationConfig", "RelationalResult", "RelationInfo", "SchemaError", "Scored",
     "SemanticConfig", "StageResult", "StoreAccessError", "StoreClosedError", "StoreCorruptError", "StoreError",
-    "StoreFullError", "StoreIOError", "StoreLockedError", "TempoMemError", "UnknownIdError", "route",
+    "StoreFullError", "StoreIOError", "StoreLockedError", "TempoMemError", "UnknownIdError", "Understanding",
+    "understand",
 ]

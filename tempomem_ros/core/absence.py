@@ -12,6 +12,17 @@ share of samples that pass every test. Occlusion is judged against
 the nearest depth the object itself could present along each sample's ray: max(z_front, z_sample -
 half_diagonal), where z_front is the depth of the box's nearest corner. Without this, a large object
 occludes its own interior samples (a table top in front of the box centre) and could never be missed.
+
+Detectable, as the perception decides it: the perception drops an instance whose mask, after a
+``mask_erosion_px`` erosion, keeps fewer than ``min_object_pixels`` valid pixels. A box's projected
+rectangle overstates that mask badly for thin objects seen at a grazing angle (a phone on a sofa seat:
+its rectangle passed a 100-px floor while its eroded mask fell under the perception's 50 px, so the
+memory counted as "seen empty" what the perception could never have reported). The expected mask is
+estimated from the box's silhouette (the projected areas of its faces turned to the camera), times the
+share of its projected rectangle that survives clipping to the image and the erosion, times ``mask_fill``
+(objects rarely fill their box); the object counts
+a miss only when that estimate clears ``detectable_factor`` x ``min_object_pixels`` and the
+``min_projected_px`` floor.
 """
 
 from __future__ import annotations
@@ -25,13 +36,55 @@ from .types import CameraView
 _SIGNS = np.array([[sx, sy, sz] for sx in (-1, 1) for sy in (-1, 1) for sz in (-1, 1)], float)
 
 
-def min_projected_px(view: CameraView, cfg: AbsenceConfig) -> float:
-    """Smallest projected box (full-resolution pixels) that counts: the configured floor, or
+def min_expected_px(view: CameraView, cfg: AbsenceConfig) -> float:
+    """Smallest expected eroded mask (full-resolution pixels) that counts: the configured floor, or
     detectable_factor x the smallest instance the pipeline reports, whichever is larger."""
     return max(cfg.min_projected_px, cfg.detectable_factor * float(view.min_object_pixels))
 
 
-def visible_fractions(view: CameraView, bmins: np.ndarray, bmaxs: np.ndarray, cfg: AbsenceConfig) -> np.ndarray:
+# Faces of a box as corner indices into _SIGNS (sx, sy, sz in {-1, 1}, index = 4 ix + 2 iy + iz), in
+# cyclic order, with their outward axis and sign: used for the silhouette area.
+_FACES = np.array([[0, 1, 3, 2], [4, 5, 7, 6], [0, 1, 5, 4], [2, 3, 7, 6], [0, 2, 6, 4], [1, 3, 7, 5]])
+_FACE_AXIS = np.array([0, 0, 1, 1, 2, 2])
+_FACE_SIGN = np.array([-1.0, 1.0, -1.0, 1.0, -1.0, 1.0])
+
+
+def expected_mask_px(view: CameraView, bmins: np.ndarray, bmaxs: np.ndarray, cfg: AbsenceConfig,
+                     erosion_px: float) -> np.ndarray:
+    """Pixels the perception would keep of each box's instance mask (estimate, see module docstring)."""
+    bmins = np.asarray(bmins, float)
+    bmaxs = np.asarray(bmaxs, float)
+    n = len(bmins)
+    if n == 0:
+        return np.zeros(0)
+    centre = 0.5 * (bmins + bmaxs)
+    half = 0.5 * (bmaxs - bmins)
+    rot, origin = view.pose[:3, :3], view.pose[:3, 3]
+    corners = (centre[:, None, :] + _SIGNS[None, :, :] * half[:, None, :] - origin) @ rot   # N x 8 x 3
+    z = np.maximum(corners[..., 2], cfg.min_range)
+    u = view.fx * corners[..., 0] / z + view.cx
+    v = view.fy * corners[..., 1] / z + view.cy
+    # faces turned to the camera: the camera lies on the outer side of the face's plane
+    cam_world = origin[None, :]
+    face_coord = np.where(_FACE_SIGN[None, :] > 0, bmaxs[:, _FACE_AXIS], bmins[:, _FACE_AXIS])      # N x 6
+    facing = (cam_world[:, _FACE_AXIS] - face_coord) * _FACE_SIGN[None, :] > 0
+    fu, fv = u[:, _FACES], v[:, _FACES]                                                              # N x 6 x 4
+    shoelace = 0.5 * np.abs((fu * np.roll(fv, -1, axis=2) - np.roll(fu, -1, axis=2) * fv).sum(axis=2))
+    silhouette = (shoelace * facing).sum(axis=1)
+    # truncation: keep the share of the projected rectangle that lies inside the image
+    u0, u1, v0, v1 = u.min(axis=1), u.max(axis=1), v.min(axis=1), v.max(axis=1)
+    w, h = np.maximum(u1 - u0, 1e-9), np.maximum(v1 - v0, 1e-9)
+    cw = np.clip(u1, 0, view.width) - np.clip(u0, 0, view.width)
+    ch = np.clip(v1, 0, view.height) - np.clip(v0, 0, view.height)
+    # erosion peels a ring: on a w x h rectangle it keeps (w - 2e)(h - 2e) of w h
+    kept = np.maximum(cw - 2 * erosion_px, 0.0) * np.maximum(ch - 2 * erosion_px, 0.0) / (w * h)
+    out = cfg.mask_fill * silhouette * kept
+    out[np.all(corners[..., 2] <= cfg.min_range, axis=1)] = 0.0
+    return np.maximum(out, 0.0)
+
+
+def visible_fractions(view: CameraView, bmins: np.ndarray, bmaxs: np.ndarray, cfg: AbsenceConfig,
+                      erosion_px: float = 1.0) -> np.ndarray:
     """visible_fraction for N boxes at once (N x 3 corners): one vectorised pass per camera view."""
     n = len(bmins)
     out = np.zeros(n)
@@ -42,14 +95,9 @@ def visible_fractions(view: CameraView, bmins: np.ndarray, bmaxs: np.ndarray, cf
     centre = 0.5 * (bmins + bmaxs)
     half = 0.5 * (bmaxs - bmins)
     rot, origin = view.pose[:3, :3], view.pose[:3, 3]
-    # Box corners (N x 8 x 3) in the camera frame: the projected area and the nearest surface depth.
     corners = (centre[:, None, :] + _SIGNS[None, :, :] * half[:, None, :] - origin) @ rot
-    cz = np.maximum(corners[..., 2], cfg.min_range)
-    cu = np.clip(view.fx * corners[..., 0] / cz + view.cx, 0, view.width)
-    cv = np.clip(view.fy * corners[..., 1] / cz + view.cy, 0, view.height)
-    area = (cu.max(axis=1) - cu.min(axis=1)) * (cv.max(axis=1) - cv.min(axis=1))
-    area[np.all(corners[..., 2] <= cfg.min_range, axis=1)] = 0.0
     z_front = corners[..., 2].min(axis=1)
+    detectable = expected_mask_px(view, bmins, bmaxs, cfg, erosion_px) >= min_expected_px(view, cfg)
     # Samples (N x 9 x 3): the centre and the corners shrunk half-way to it.
     samples = np.concatenate([centre[:, None, :], centre[:, None, :] + 0.5 * _SIGNS[None, :, :] * half[:, None, :]],
                              axis=1)
@@ -60,7 +108,7 @@ def visible_fractions(view: CameraView, bmins: np.ndarray, bmaxs: np.ndarray, cf
         v = view.fy * cam[..., 1] / z + view.cy
     m = cfg.image_margin_px
     ok = (z > cfg.min_range) & (z <= view.max_range) & (u >= m) & (u <= view.width - m) & (v >= m) \
-        & (v <= view.height - m) & (area >= min_projected_px(view, cfg))[:, None]
+        & (v <= view.height - m) & detectable[:, None]
     dh, dw = view.depth.shape
     col = np.clip((np.where(ok, u, 0) * (dw / float(view.width))).astype(int), 0, dw - 1)
     row = np.clip((np.where(ok, v, 0) * (dh / float(view.height))).astype(int), 0, dh - 1)
@@ -71,3 +119,49 @@ def visible_fractions(view: CameraView, bmins: np.ndarray, bmaxs: np.ndarray, cf
     visible = ok & known & (d >= reference - cfg.occlusion_tolerance)
     out[:] = visible.sum(axis=1) / samples.shape[1]
     return out
+
+
+# Lattice of a box (fractions along each axis) for the "vacated" test: 27 points, none on the box's faces.
+_LATTICE = np.array([[fx, fy, fz] for fx in (0.15, 0.5, 0.85) for fy in (0.15, 0.5, 0.85) for fz in (0.15, 0.5, 0.85)])
+
+
+def vacated(view: CameraView, old_lo, old_hi, new_lo, new_hi, cfg: AbsenceConfig, *, pad: float = 0.03,
+            min_samples: int = 5, min_share: float = 0.6) -> bool:
+    """Whether this view saw through the part of an object's old box that its new sighting does not cover.
+
+    Why: a large object seen again a little off its place may be another part of it (a sofa seen end-on)
+    or the object pushed aside (a chair moved 0.9 m and turned). The sighting's box holds every part of the
+    object the camera saw; a point of the old box outside it that the view sees through (depth at its pixel
+    not nearer than the point) is empty space, while a part hidden behind something or behind the object
+    itself reads nearer and proves nothing. Moved when at least ``min_share`` of the points of the old box
+    outside the new one (grown by ``pad``) that the view can judge are seen through, and at least
+    ``min_samples`` could be judged.
+    """
+    if view.depth is None or view.depth.size == 0:
+        return False
+    lo, hi = np.asarray(old_lo, float), np.asarray(old_hi, float)
+    pts = lo + _LATTICE * (hi - lo)
+    nlo, nhi = np.asarray(new_lo, float) - pad, np.asarray(new_hi, float) + pad
+    outside = ~np.all((pts >= nlo) & (pts <= nhi), axis=1)
+    pts = pts[outside]
+    if len(pts) < min_samples:
+        return False
+    rot, origin = view.pose[:3, :3], view.pose[:3, 3]
+    cam = (pts - origin) @ rot
+    z = cam[:, 2]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        u = view.fx * cam[:, 0] / z + view.cx
+        v = view.fy * cam[:, 1] / z + view.cy
+    m = cfg.image_margin_px
+    ok = (z > cfg.min_range) & (z <= view.max_range) & (u >= m) & (u <= view.width - m) & (v >= m) \
+        & (v <= view.height - m)
+    dh, dw = view.depth.shape
+    col = np.clip((np.where(ok, u, 0) * (dw / float(view.width))).astype(int), 0, dw - 1)
+    row = np.clip((np.where(ok, v, 0) * (dh / float(view.height))).astype(int), 0, dh - 1)
+    d = view.depth[row, col].astype(float)
+    judged = ok & np.isfinite(d) & (d > 0.0)
+    n = int(judged.sum())
+    if n < min_samples:
+        return False
+    through = judged & (d >= z - cfg.occlusion_tolerance)
+    return int(through.sum()) >= min_share * n

@@ -32,31 +32,52 @@ class FusionConfig:
                                          # single-view extent into its box (fusion.merge_geometry)
     confidence_gain: float = 0.5         # c <- c + (1 - c) * obs_conf * gain
     label_mode: str = "exact"            # "exact" (whole words) | "embedding" (label encoder cosine)
+    # Geometry first (association.py): a sighting at an object's very place, at a similar size, is that
+    # object under a confused label when the object was seen recently or the two labels are known confusions.
+    same_place_tol: float = 0.02         # metres: each box must contain the other's centre within this
+    same_place_ratio: float = 2.5        # ... no axis may be longer than this x the other's ...
+    same_place_iou: float = 0.3          # ... and the boxes (grown by same_place_tol) overlap at least this much
+    recent_s: float = 30.0               # an object seen this recently is still there: another label at its
+                                         # place is a confusion, whatever the pair
+    confusion_min_share: float = 0.05    # label pairs the segmenter confused at least this often (share of
+    confusion_min_mass: float = 1.0      # ... the smaller label's mass) and with at least this much mass
+    relabel_margin: float = 1.25         # the shown label changes only when another label's mass exceeds it
+                                         # by this factor (no flip-flop between look-alikes)
 
 
 @dataclass(frozen=True)
 class IdentityConfig:
     # An unmatched observation re-identifies an object far from its place (a move) when:
     feature_threshold: float = 0.80      # cosine between features, when both sides have one
-    min_gap_s: float = 2.0               # object unseen for at least this long before it may "move"
+    min_gap_s: float = 10.0              # a look-alike found sooner after an object's last sighting is
+                                         # another instance, not that object moved (reconcile.py)
     scan_limit: int = 50                 # more same-label objects than this: only missing ones may move
     extend_factor: float = 2.0           # unique object within this x its extent: same object, not a move ...
     extend_min_extent: float = 0.35      # ... for objects at least this large (m): small ones are seen whole
     same_place_distance: float = 0.10    # a missing object re-seen within this (or half its size): reappeared
+    reconcile_window_s: float = 120.0    # a new object seen while a look-alike was unseen elsewhere may be that
+                                         # one moved: decided when the old place is seen (empty: a move), for
+                                         # at most this long; its "appeared" is held until then
+    appear_hold_s: float = 1.0           # "appeared" is published once the object was seen this long ...
+    confirm_observations: int = 2        # ... in at least this many sightings
+    twin_merge: bool = True              # merge objects at one place that were never seen together
 
 
 @dataclass(frozen=True)
 class AbsenceConfig:
     misses_to_remove: int = 3            # N misses ...
     min_absence_s: float = 1.0           # ... spread over at least T seconds
-    max_miss_gap_s: float = 30.0         # a miss this long after the previous one starts the count anew
     min_range: float = 0.2               # metres: nearer than this the segmenter is not trusted
     occlusion_tolerance: float = 0.05    # metres: a surface nearer than the object's front - tol occludes it
     image_margin_px: float = 4.0         # projected samples must be this far inside the image
     min_visible_fraction: float = 0.6    # of the object's sample points that must be visible
-    min_projected_px: float = 100.0      # projected box area floor (full-resolution px): smaller ones are often
-                                         # dropped by the segmenter or the perception, so never missed
-    detectable_factor: float = 4.0       # ... and at least this x the view's min_object_pixels
+    min_projected_px: float = 20.0       # floor of the expected eroded mask (full-resolution px, absence.py) ...
+    detectable_factor: float = 2.0       # ... and at least this x the view's min_object_pixels: an object the
+                                         # perception would drop as a tiny mask is never missed
+    mask_fill: float = 0.6               # share of a box's silhouette an object's mask covers (a mug is round)
+    look_gap_s: float = 3.0              # misses closer than this form one look (persistence.py)
+    evidence_to_remove: float = 1.0      # looks of evidence (a look = misses_to_remove misses, capped at 1)
+    removal_hold_s: float = 1.0          # a decided removal is published only if no sighting comes this long
 
 
 @dataclass(frozen=True)
@@ -203,6 +224,13 @@ def validate(cfg: MemoryConfig) -> None:
     _require(1.0 <= f.box_growth_factor <= 1000.0, "fusion.box_growth_factor must be in [1, 1000]")
     _require(0 < f.confidence_gain <= 1, "fusion.confidence_gain must be in (0, 1]")
     _require(f.label_mode in ("exact", "embedding"), "fusion.label_mode must be exact or embedding")
+    _require(f.same_place_tol >= 0, "fusion.same_place_tol must be >= 0")
+    _require(f.same_place_ratio >= 1, "fusion.same_place_ratio must be >= 1")
+    _require(0 <= f.same_place_iou <= 1, "fusion.same_place_iou must be in [0, 1]")
+    _require(f.recent_s >= 0, "fusion.recent_s must be >= 0")
+    _require(0 <= f.confusion_min_share <= 1, "fusion.confusion_min_share must be in [0, 1]")
+    _require(f.confusion_min_mass >= 0, "fusion.confusion_min_mass must be >= 0")
+    _require(f.relabel_margin >= 1, "fusion.relabel_margin must be >= 1")
     i = cfg.identity
     _require(-1 <= i.feature_threshold <= 1, "identity.feature_threshold must be in [-1, 1]")
     _require(i.min_gap_s >= 0, "identity.min_gap_s must be >= 0")
@@ -210,15 +238,21 @@ def validate(cfg: MemoryConfig) -> None:
     _require(i.extend_factor >= 0, "identity.extend_factor must be >= 0")
     _require(i.extend_min_extent >= 0, "identity.extend_min_extent must be >= 0")
     _require(i.same_place_distance >= 0, "identity.same_place_distance must be >= 0")
+    _require(i.reconcile_window_s >= 0, "identity.reconcile_window_s must be >= 0")
+    _require(i.appear_hold_s >= 0, "identity.appear_hold_s must be >= 0")
+    _require(i.confirm_observations >= 1, "identity.confirm_observations must be >= 1")
     a = cfg.absence
     _require(a.misses_to_remove >= 1, "absence.misses_to_remove must be >= 1")
     _require(a.min_absence_s >= 0, "absence.min_absence_s must be >= 0")
-    _require(a.max_miss_gap_s > 0, "absence.max_miss_gap_s must be > 0")
     _require(a.min_range >= 0, "absence.min_range must be >= 0")
     _require(a.occlusion_tolerance >= 0, "absence.occlusion_tolerance must be >= 0")
     _require(0 < a.min_visible_fraction <= 1, "absence.min_visible_fraction must be in (0, 1]")
     _require(a.min_projected_px >= 0, "absence.min_projected_px must be >= 0")
     _require(a.detectable_factor >= 0, "absence.detectable_factor must be >= 0")
+    _require(0 < a.mask_fill <= 1, "absence.mask_fill must be in (0, 1]")
+    _require(a.look_gap_s > 0, "absence.look_gap_s must be > 0")
+    _require(a.evidence_to_remove > 0, "absence.evidence_to_remove must be > 0")
+    _require(a.removal_hold_s >= 0, "absence.removal_hold_s must be >= 0")
     r = cfg.rejection
     _require(r.cell_size > 0, "rejection.cell_size must be > 0")
     _require(r.promote_mass > 0 and r.promote_count >= 1, "rejection.promote_* must be positive")

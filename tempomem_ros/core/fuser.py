@@ -7,16 +7,19 @@ transaction of Memory.commit().
 
 Order of decisions for an observation (docs/MEMORY.md):
  1. merge into the best local candidate with score >= merge_threshold (greedy over all pairs of the
-    frame by descending score; ties -> lower observation id, then lower object id);
+    frame by descending score; ties -> lower observation id, then lower object id). A sighting at an
+    object's very place under another label counts as agreeing when the object was seen recently or the
+    two labels are a known confusion (association.py);
  2. else, if a tombstone of a forgotten object matches it: rejected ("forgotten");
  3. else, if confidence < reject_confidence: rejected ("low_confidence"), keyed by label + grid cell;
     a key whose combined evidence passes promote_mass / promote_count creates the object ("promoted");
- 4. else, if an object of the same identity elsewhere may have moved here (identity rule): moved;
- 5. else: created.
+ 4. else, if a missing object of the same identity (its old place was seen empty) may have moved here: moved;
+ 5. else: created; its "appeared" is held (reconcile.py) until it is confirmed and no look-alike that was
+    unseen elsewhere when it appeared can still turn out to have moved here.
 Identity rule: the label agrees (whole words) and, when both sides have a feature, cosine >=
-identity.feature_threshold; the object was not matched in this frame; and either it is missing (its
-old place was seen empty) or it is the only object of that identity in the map and has not been seen
-for identity.min_gap_s. Several eligible -> highest cosine, then lowest id.
+identity.feature_threshold; the object was not matched in this frame; and it is missing. Being the only
+object of its label is no evidence of a move: a second mug found while the first is out of view is a second
+mug until the first one's place is seen empty (then reconcile.py turns the pair into one move).
 """
 
 from __future__ import annotations
@@ -28,14 +31,22 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import fusion
-from .absence import visible_fractions
-from .geometry import box_gap, frustum_aabb
+from .absence import vacated, visible_fractions
+from .association import confusion_share, same_place
+from .geometry import box_gap, containment, frustum_aabb, iou3d
 from .labels import canonical_label, labels_agree, normalize
+from .persistence import AbsenceState, add_miss, gone
 from .types import CameraView
 from .rows import OBJECT_COLS, blob_to_feature, feature_to_blob, mean_of, OBJECT_COLS_O
 
 
 RTREE_PAD = 0.05  # metres the spatial index's entry extends beyond an object's box (see _update_rtree)
+PUSH_MIN_SHIFT = 0.25     # a large object's sighting this far off (x its extent) may be the object pushed aside ...
+PUSH_MAX_INSIDE = 0.35    # ... when no more than this share of the sighting's box lies inside the object's box
+PARTIAL_VIEW_INSIDE = 0.8  # share of a sighting's box inside an object's for it to be a partial view of it
+# A sighting ends the absence: evidence belongs to the time since the object was last seen (persistence.py).
+ABSENCE_RESET = ("misses=0, first_miss=NULL, last_miss=NULL, absence_evidence=0, absence_looks=0, look_start=NULL, "
+                 "look_misses=0, removal_due=NULL, ")
 
 
 def box_center(lo, hi) -> tuple[float, float, float]:
@@ -100,13 +111,20 @@ class FusionMixin:
                            np.array((r["max_x"], r["max_y"], r["max_z"])), blob_to_feature(r["feature"]))
                  for r in rows]
         counters.observations += len(items)
+        stamp = float(frame["stamp"])
+        self._confusion_cache = {}  # label pairs: learned from label mass, which this frame changes
+        # removals whose hold ended by now first: a missing object seen elsewhere in this frame is a move
+        self._finish_removals(stamp, counters, touched, before=True)
         fcfg = self.config.fusion
         pairs = []
         best: dict[int, tuple[float, int]] = {}
         cand_rows: dict[int, object] = {}
+        near: dict[int, list[int]] = {}   # observation -> the objects around it (twin candidates later)
         for it in items:
+            near[it.id] = []
             for cand in self._candidates(it.bmin - fcfg.candidate_dilation, it.bmax + fcfg.candidate_dilation):
                 cand_rows[cand["id"]] = cand
+                near[it.id].append(int(cand["id"]))
                 parts = self._score(it, cand)
                 prev = best.get(it.id)
                 if prev is None or (parts.score, -cand["id"]) > (prev[0], -prev[1]):
@@ -121,12 +139,17 @@ class FusionMixin:
                 continue
             obs_to_obj[oid] = (cid, -neg_score)
             matched.add(cid)
+        view = self._frame_view(frame)
+        fused: dict[int, int] = {}        # observation -> the object it went to
         for it in items:
             if it.id in obs_to_obj:
                 cid, sc = obs_to_obj[it.id]
                 obj = cand_rows[cid]
+                fused[it.id] = int(cid)
                 if obj["state"] == "missing" and not self._same_place(it, obj):
                     self._move(it, obj, counters, touched)  # its place was seen empty; now it is nearby
+                elif self._pushed_aside(view, it, obj):
+                    self._move(it, obj, counters, touched)
                 else:
                     self._merge(it, obj, sc, counters, touched)
         for it in items:
@@ -141,23 +164,31 @@ class FusionMixin:
                 self._reject_low_confidence(it, cand_id, cand_score, counters, touched, matched)
                 continue
             same, kind = self._identity_candidate(it, matched)
+            if kind == "extend" and self._pushed_aside(view, it, same):
+                kind = "move"
             if kind == "extend":
                 self._merge(it, same, cand_score if cand_id == same["id"] else None, counters, touched,
                             reason="identity")
                 matched.add(same["id"])
+                fused[it.id] = int(same["id"])
                 continue
             if kind == "move":
                 self._move(it, same, counters, touched)
                 matched.add(same["id"])
+                fused[it.id] = int(same["id"])
                 continue
             new_id = self._create(it, "created", counters, touched, candidate=(cand_id, cand_score))
             matched.add(new_id)
+            fused[it.id] = new_id
         if frame["has_view"]:
             counters.views += 1
-            self._absence(frame, matched, counters, touched)
+            self._absence(frame, view, matched, items, counters, touched)
+        # a twin of an object seen in this frame lies among the objects around the sighting
+        neighbours = {oid: [cand_rows[c] for c in near[obs] if c != oid] for obs, oid in fused.items()}
+        self._settle(stamp, neighbours, counters, touched)
 
     # ---------------------------------------------------------------- candidates and scores
-    def _candidates(self, lo, hi, states=("present", "missing")):
+    def _candidates(self, lo, hi, states=("present", "missing", "tentative")):
         placeholders = ",".join("?" for _ in states)
         return self._conn.execute(
             f"SELECT {OBJECT_COLS_O} FROM objects_rtree r CROSS JOIN objects o ON o.id = r.id "
@@ -177,14 +208,53 @@ class FusionMixin:
                 self._mass_cache[object_id] = cached
         return dict(cached)
 
+    def _known_confusion(self, a: str, b: str) -> bool:
+        """Whether the segmenter has been seen to call one of these kinds by the other (association.py):
+        label mass of objects that received both labels, summed, against the smaller label's total."""
+        if a == b:
+            return True
+        key = (a, b) if a < b else (b, a)
+        cache = getattr(self, "_confusion_cache", None)
+        if cache is not None and key in cache:
+            return cache[key]
+        fcfg = self.config.fusion
+        joint = float(self._conn.execute(
+            "SELECT COALESCE(SUM(MIN(x.mass, y.mass)), 0) FROM label_mass x JOIN label_mass y "
+            "ON y.object_id = x.object_id AND y.label = ? WHERE x.label = ?", key).fetchone()[0])
+        known = False
+        if joint >= fcfg.confusion_min_mass - 1e-9:
+            total_a, total_b = (float(self._conn.execute(
+                "SELECT COALESCE(SUM(mass), 0) FROM label_mass WHERE label = ?", (lbl,)).fetchone()[0]) for lbl in key)
+            known = confusion_share(joint, total_a, total_b) >= fcfg.confusion_min_share - 1e-12
+        if cache is not None:
+            cache[key] = known
+        return known
+
+    def _could_be(self, it: StagedObs, obj, label: str) -> bool:
+        """A differently labelled sighting at the object's very place is the object under a confused label:
+        when the object was seen recently, or when the two labels are a known confusion (association.py).
+        A smaller sighting inside the object's box (a partial view) only when the labels are a known
+        confusion: by its box alone a backpack on a chair seat is such a partial view of the chair."""
+        if self._at_place(it, obj):
+            if it.stamp - float(obj["last_seen"]) <= self.config.fusion.recent_s:
+                return True
+            return self._known_confusion(it.label, label)
+        fcfg = self.config.fusion
+        lo, hi = (obj["min_x"], obj["min_y"], obj["min_z"]), (obj["max_x"], obj["max_y"], obj["max_z"])
+        return containment(it.bmin, it.bmax, lo, hi, pad=fcfg.same_place_tol) >= PARTIAL_VIEW_INSIDE \
+            and self._known_confusion(it.label, label)
+
     def _score(self, it: StagedObs, cand) -> fusion.ScoreParts:
         label = cand["pinned_label"] or cand["label"]
         agree = labels_agree(it.label, label)
         mass = {} if agree else self._label_mass(cand["id"])
         similarity = None
-        if not agree and self.config.fusion.label_mode == "embedding" and self.label_encoder is not None:
-            vecs = self._label_vectors([it.label, label])
-            similarity = float(np.dot(vecs[it.label], vecs[label]))
+        if not agree:
+            if self._could_be(it, cand, label):
+                similarity = 1.0
+            elif self.config.fusion.label_mode == "embedding" and self.label_encoder is not None:
+                vecs = self._label_vectors([it.label, label])
+                similarity = float(np.dot(vecs[it.label], vecs[label]))
         return fusion.score(
             self.config.fusion, obs_center=it.center, obs_min=it.bmin, obs_max=it.bmax, obs_label=it.label,
             obs_feature=it.feature, cand_min=(cand["min_x"], cand["min_y"], cand["min_z"]),
@@ -215,10 +285,12 @@ class FusionMixin:
             "UPDATE objects SET cx=?, cy=?, cz=?, mx=?, my=?, mz=?, zt=?, zb=?, min_x=?, min_y=?, min_z=?, max_x=?, "
             "max_y=?, max_z=?, weight=?, ext_x=?, ext_y=?, ext_z=?, feature=?, feature_weight=?, confidence=?, "
             "base_confidence=?, first_seen=MIN(first_seen, ?), last_seen=MAX(last_seen, ?), "
-            "n_observations=n_observations+1, "
-            "misses=0, first_miss=NULL, last_miss=NULL, state='present', vec_dirty=MAX(vec_dirty, ?) WHERE id=?",
+            "n_observations=n_observations+1, " + ABSENCE_RESET +
+            "state=CASE WHEN state != 'tentative' OR n_observations + 1 >= ? THEN 'present' ELSE state END, "
+            "vec_dirty=MAX(vec_dirty, ?) WHERE id=?",
             (*center, *mean, zt, zb, *lo, *hi, weight, *ext, feature_to_blob(feature), fweight, base, base, it.stamp,
-             it.stamp, int(it.feature is not None or reappeared), obj["id"]))
+             it.stamp, self.config.identity.confirm_observations, int(it.feature is not None or reappeared),
+             obj["id"]))
         self._update_rtree(obj["id"], lo, hi)
         relabel = self._add_label_mass(obj, it)
         if reappeared:
@@ -251,10 +323,11 @@ class FusionMixin:
             "INSERT INTO objects (label, confidence, base_confidence, cx, cy, cz, mx, my, mz, zt, zb, min_x, min_y, "
             "min_z, max_x, max_y, max_z, weight, ext_x, ext_y, ext_z, feature, feature_weight, state, first_seen, "
             "last_seen, n_observations, n_moves, misses, region_id, created_wall) "
-            "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,'present',?,?,1,0,0,0,?)",
+            "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,1,0,0,0,?)",
             (it.label, conf, conf, *box_center(it.bmin, it.bmax), *it.center, float(it.bmax[2]), float(it.bmin[2]),
              *it.bmin, *it.bmax, w, *ext,
-             feature_to_blob(it.feature), w if it.feature is not None else 0.0, it.stamp, it.stamp,
+             feature_to_blob(it.feature), w if it.feature is not None else 0.0,
+             "present" if self.config.identity.confirm_observations <= 1 else "tentative", it.stamp, it.stamp,
              self._wall()))
         object_id = int(cur.lastrowid)
         self._conn.execute("INSERT INTO label_mass (object_id, label, mass) VALUES (?,?,?)",
@@ -263,7 +336,7 @@ class FusionMixin:
         self._update_rtree(object_id, it.bmin, it.bmax, insert=True)
         placement_id = self._open_placement(object_id, box_center(it.bmin, it.bmax), it.bmin, it.bmax, it.stamp,
                                             "appeared")
-        self._event(it.stamp, "appeared", object_id, None, placement_id, [it.id])
+        self._hold_event(it.stamp, "appeared", object_id, None, placement_id, [it.id])
         self._verdict(it.id, "created", reason, object_id, candidate[0], candidate[1], placement_id)
         self._audit(it.stamp, "create", [object_id], [it.id], {"reason": reason})
         counters.created += 1
@@ -287,7 +360,7 @@ class FusionMixin:
         within extend_factor x its largest extent of the observation: a view of another part of the same
         large object that scored too low to merge (a table seen end-on after its other half) is merged, not
         a move. Small objects are seen whole, so for them a sighting elsewhere is a move.
-        "move": see the module docstring.
+        "move": a missing object of this identity (its place was seen empty) is seen here.
         """
         icfg = self.config.identity
         rows, complete = self._identity_rows(it.label)
@@ -310,16 +383,10 @@ class FusionMixin:
             extent = max(max(h - lo_ for lo_, h in zip(lo, hi)), min(sighting, limit))
             if extent >= icfg.extend_min_extent and box_gap(cut_lo, cut_hi, lo, hi) <= icfg.extend_factor * extent:
                 return r, "extend"
-        eligible = []
-        for r, cos in same:
-            if r["id"] in matched:
-                continue
-            if sighting > self._growth_limit(r):
-                continue  # out of scale: not the same object moved (a move would take over the sighting's box)
-            if r["state"] == "missing":
-                eligible.append((r, cos))
-            elif unique and it.stamp - float(r["last_seen"]) >= icfg.min_gap_s:
-                eligible.append((r, cos))
+        # a sighting larger than the growth bound is out of scale: not the same object moved (a move would take
+        # over the sighting's box; issue 12)
+        eligible = [(r, cos) for r, cos in same if r["id"] not in matched and r["state"] == "missing"
+                    and sighting <= self._growth_limit(r)]
         if not eligible:
             return None, None
         eligible.sort(key=lambda rc: (-rc[1], rc[0]["id"]))
@@ -335,9 +402,9 @@ class FusionMixin:
         """Present/missing objects whose shown label agrees with ``label`` (whole words).
 
         Returns (rows, complete). When more than identity.scan_limit objects share the label, only the
-        missing ones are returned (complete = False): uniqueness is then impossible anyway, unless
-        features tell the objects apart, and scanning thousands of same-label objects for every new
-        sighting would make adding objects O(n).
+        missing ones are returned (complete = False): uniqueness (for the "extend" rule) is then impossible
+        anyway, and scanning thousands of same-label objects for every new sighting would make adding
+        objects O(n).
         """
         labels = sorted(lbl for lbl in self._shown_labels() if labels_agree(label, lbl))
         if not labels:
@@ -345,9 +412,10 @@ class FusionMixin:
         marks = ",".join("?" for _ in labels)
         where = f"COALESCE(pinned_label, label) IN ({marks})"
         n = self._conn.execute(
-            f"SELECT COUNT(*) FROM objects WHERE {where} AND state IN ('present','missing')", labels).fetchone()[0]
+            f"SELECT COUNT(*) FROM objects WHERE {where} AND state IN ('present','missing','tentative')",
+            labels).fetchone()[0]
         complete = n <= self.config.identity.scan_limit
-        states = "('present','missing')" if complete else "('missing')"
+        states = "('present','missing','tentative')" if complete else "('missing')"
         rows = self._conn.execute(
             f"SELECT {OBJECT_COLS} FROM objects WHERE {where} AND state IN {states} ORDER BY id", labels).fetchall()
         return rows, complete
@@ -360,13 +428,13 @@ class FusionMixin:
         ext = it.bmax - it.bmin
         if obj["state"] == "present":
             self._close_placement(obj["id"], it.stamp, "moved")
+        self._change_times[int(obj["id"])] = float(it.stamp)
         before = self._last_closed_placement(obj["id"])
         self._conn.execute(
             "UPDATE objects SET cx=?, cy=?, cz=?, mx=?, my=?, mz=?, zt=?, zb=?, min_x=?, min_y=?, min_z=?, max_x=?, "
             "max_y=?, max_z=?, weight=?, ext_x=?, ext_y=?, ext_z=?, feature=?, feature_weight=?, confidence=?, "
             "base_confidence=?, last_seen=MAX(last_seen, ?), n_observations=n_observations+1, n_moves=n_moves+1, "
-            "misses=0, "
-            "first_miss=NULL, last_miss=NULL, state='present', vec_dirty=1 WHERE id=?",
+            + ABSENCE_RESET + "state='present', vec_dirty=1 WHERE id=?",
             (*box_center(it.bmin, it.bmax), *it.center, float(it.bmax[2]), float(it.bmin[2]), *it.bmin, *it.bmax, w,
              *ext, feature_to_blob(feature),
              fweight, base, base,
@@ -450,60 +518,127 @@ class FusionMixin:
         return best
 
     # ---------------------------------------------------------------- absence evidence
-    def _absence(self, frame, matched: set[int], counters: Counters, touched: set[int]) -> None:
-        depth = None
-        if frame["depth"] is not None:
-            depth = np.frombuffer(frame["depth"], dtype=np.float32).reshape(frame["depth_h"], frame["depth_w"])
-        pose = np.frombuffer(frame["pose"], dtype=np.float64).reshape(4, 4)
-        view = CameraView(pose, frame["fx"], frame["fy"], frame["cx"], frame["cy"], frame["width"], frame["height"],
-                          frame["max_range"], depth, float(frame["stamp"]), int(frame["min_object_pixels"] or 0))
-        if depth is None:
+    def _absence(self, frame, view: CameraView | None, matched: set[int], items: list[StagedObs],
+                 counters: Counters, touched: set[int]) -> None:
+        """Count a miss for every present object this view should have shown and did not.
+
+        Not a miss: a sighting of this frame overlapping the object that might be it (same label, a known
+        confusion, or any label while the object was seen recently), whatever it was fused into: a twin or a
+        confused label there is no evidence that the place is empty. Misses accumulate over looks
+        (persistence.py); when they decide the object is gone, the removal is held for absence.removal_hold_s
+        (reconcile.py) and a sighting in that time cancels it, so an event never announces a state that did
+        not hold.
+        """
+        if view is None:
             return
+        pose = view.pose
         lo, hi = frustum_aabb(pose, view.fx, view.fy, view.cx, view.cy, view.width, view.height, view.max_range)
         acfg = self.config.absence
         stamp = float(frame["stamp"])
         n_misses = 0
-        in_frustum = [o for o in self._candidates(lo, hi, states=("present",)) if o["id"] not in matched]
+        in_frustum = [o for o in self._candidates(lo, hi, states=("present", "tentative")) if o["id"] not in matched]
         fractions = visible_fractions(
             view, np.array([(o["min_x"], o["min_y"], o["min_z"]) for o in in_frustum]).reshape(-1, 3),
             np.array([(o["max_x"], o["max_y"], o["max_z"]) for o in in_frustum]).reshape(-1, 3), acfg)
         for obj, frac in zip(in_frustum, fractions):
             if frac < acfg.min_visible_fraction:
                 continue
+            if any(self._might_be(it, obj) for it in items):
+                continue
             frac = float(frac)
             n_misses += 1
-            placement_id = obj["placement_id"]
             self._conn.execute(
                 "INSERT INTO misses (object_id, frame_id, placement_id, stamp, visible_fraction) VALUES (?,?,?,?,?)",
-                (obj["id"], frame["id"], placement_id, stamp, frac))
-            misses, first_miss = int(obj["misses"]), obj["first_miss"]
-            if first_miss is not None and stamp - float(obj["last_miss"] or first_miss) > acfg.max_miss_gap_s:
-                misses, first_miss = 0, None  # stale: absence evidence must come from one look, not from visits apart
-            first_miss = stamp if first_miss is None else min(float(first_miss), stamp)
-            misses += 1
-            self._conn.execute("UPDATE objects SET misses=?, first_miss=?, last_miss=? WHERE id=?",
-                               (misses, first_miss, stamp, obj["id"]))
-            if misses >= acfg.misses_to_remove and stamp - first_miss >= acfg.min_absence_s - 1e-9:
-                self._remove(obj, first_miss, stamp, misses, counters, touched)
+                (obj["id"], frame["id"], obj["placement_id"], stamp, frac))
+            state = AbsenceState(float(obj["absence_evidence"]), int(obj["absence_looks"]), obj["look_start"],
+                                 int(obj["look_misses"]), obj["first_miss"], obj["last_miss"])
+            state = add_miss(state, stamp, look_gap_s=acfg.look_gap_s, misses_to_remove=acfg.misses_to_remove)
+            due = obj["removal_due"]
+            if due is None and gone(state, evidence_to_remove=acfg.evidence_to_remove,
+                                    min_absence_s=acfg.min_absence_s):
+                due = stamp + acfg.removal_hold_s
+            self._conn.execute(
+                "UPDATE objects SET misses=misses+1, first_miss=?, last_miss=?, absence_evidence=?, absence_looks=?, "
+                "look_start=?, look_misses=?, removal_due=? WHERE id=?",
+                (state.first_miss, state.last_miss, state.evidence, state.looks, state.look_start, state.look_misses,
+                 due, obj["id"]))
         counters.misses += n_misses
         self._conn.execute("UPDATE frames SET n_misses=? WHERE id=?", (n_misses, frame["id"]))
 
+    @staticmethod
+    def _frame_view(frame) -> CameraView | None:
+        """The frame's camera view with its coarse depth, or None (no view, or no depth to judge by)."""
+        if not frame["has_view"] or frame["depth"] is None:
+            return None
+        depth = np.frombuffer(frame["depth"], dtype=np.float32).reshape(frame["depth_h"], frame["depth_w"])
+        pose = np.frombuffer(frame["pose"], dtype=np.float64).reshape(4, 4)
+        return CameraView(pose, frame["fx"], frame["fy"], frame["cx"], frame["cy"], frame["width"], frame["height"],
+                          frame["max_range"], depth, float(frame["stamp"]), int(frame["min_object_pixels"] or 0))
+
+    def _pushed_aside(self, view: CameraView | None, it: StagedObs, obj) -> bool:
+        """A large object seen off its place, reaching out of its fused box, while the view sees through the
+        part of its old box that the sighting does not cover: pushed aside (a chair moved and turned), not
+        another part of it (absence.vacated). A partial view stays inside the box fused from all views, and
+        what it leaves out is hidden or out of the image. Small objects are seen whole; for them a sighting
+        elsewhere is a move already."""
+        if view is None or obj["state"] != "present":
+            return False
+        icfg = self.config.identity
+        lo, hi = (obj["min_x"], obj["min_y"], obj["min_z"]), (obj["max_x"], obj["max_y"], obj["max_z"])
+        extent = max(b - a for a, b in zip(lo, hi))
+        if extent < icfg.extend_min_extent:
+            return False
+        shift = float(np.linalg.norm(np.asarray(box_center(it.bmin, it.bmax)) - np.asarray(box_center(lo, hi))))
+        if shift < max(icfg.same_place_distance, PUSH_MIN_SHIFT * extent):
+            return False
+        # a partial view lies inside the box fused from every view so far; a pushed object reaches out of it
+        if containment(it.bmin, it.bmax, lo, hi) > PUSH_MAX_INSIDE:
+            return False
+        return vacated(view, lo, hi, it.bmin, it.bmax, self.config.absence)
+
+    def _might_be(self, it: StagedObs, obj) -> bool:
+        """Whether a sighting of this frame leaves open that the object is there after all: its box overlaps
+        the object's, is nowhere much larger (a partial view may be smaller; the table under a mug is no
+        view of the mug), and its label agrees, is a known confusion, or the object was seen recently.
+        Looser than the test for merging: a miss counted wrongly can remove an object that is there (a
+        flicker), a miss not counted only delays a removal."""
+        fcfg = self.config.fusion
+        lo, hi = (obj["min_x"], obj["min_y"], obj["min_z"]), (obj["max_x"], obj["max_y"], obj["max_z"])
+        if iou3d(it.bmin, it.bmax, lo, hi, pad=fcfg.same_place_tol) <= 0.0:
+            return False
+        floor = 2 * fcfg.same_place_tol
+        if any(max(float(it.bmax[i] - it.bmin[i]), floor) > fcfg.same_place_ratio * max(hi[i] - lo[i], floor)
+               for i in range(3)):
+            return False
+        label = obj["pinned_label"] or obj["label"]
+        return labels_agree(it.label, label) or it.stamp - float(obj["last_seen"]) <= fcfg.recent_s \
+            or self._known_confusion(it.label, label)
+
+    def _at_place(self, it: StagedObs, obj) -> bool:
+        fcfg = self.config.fusion
+        return same_place(it.bmin, it.bmax, (obj["min_x"], obj["min_y"], obj["min_z"]),
+                          (obj["max_x"], obj["max_y"], obj["max_z"]), tol=fcfg.same_place_tol,
+                          max_ratio=fcfg.same_place_ratio, min_iou=fcfg.same_place_iou)
+
     def _remove(self, obj, first_miss: float, stamp: float, misses: int, counters: Counters,
-                touched: set[int]) -> None:
+                touched: set[int], publish: bool = True) -> None:
         placement_id = self._current_placement_id(obj["id"])
         self._close_placement(obj["id"], first_miss, "removed")
-        self._conn.execute("UPDATE objects SET state='missing', vec_dirty=1 WHERE id=?", (obj["id"],))
+        self._change_times[int(obj["id"])] = float(first_miss)
+        self._conn.execute("UPDATE objects SET state='missing', removal_due=NULL, vec_dirty=1 WHERE id=?",
+                           (obj["id"],))
         evidence = [r[0] for r in self._conn.execute(
             "SELECT id FROM observations WHERE placement_id=? ORDER BY stamp DESC, id DESC LIMIT 5",
             (placement_id,))][::-1]
         miss_frames = [r[0] for r in self._conn.execute(
             "SELECT frame_id FROM misses WHERE object_id=? AND placement_id=? AND stamp>=? ORDER BY stamp, id",
             (obj["id"], placement_id, first_miss))]
-        self._event(first_miss, "removed", obj["id"], placement_id, None, evidence,
-                    detail={"miss_frames": miss_frames, "decided_at": stamp})
+        if publish:
+            self._event(first_miss, "removed", obj["id"], placement_id, None, evidence,
+                        detail={"miss_frames": miss_frames, "decided_at": stamp})
+            counters.removed += 1
         self._audit(stamp, "remove", [obj["id"]], evidence, {"misses": misses, "first_miss": first_miss,
-                                                             "miss_frames": miss_frames})
-        counters.removed += 1
+                                                             "miss_frames": miss_frames, "published": publish})
         touched.add(obj["id"])
 
     # ---------------------------------------------------------------- placements, labels, events
@@ -544,9 +679,10 @@ class FusionMixin:
         old = obj["label"]
         if it.label == old:
             return None  # more mass on the heaviest label cannot change which label is heaviest
-        new = canonical_label(self._label_mass(obj["id"]))
-        if new == old:
-            return None
+        mass = self._label_mass(obj["id"])
+        new = canonical_label(mass)
+        if new == old or mass.get(new, 0.0) < self.config.fusion.relabel_margin * mass.get(old, 0.0) - 1e-9:
+            return None  # look-alikes trading the lead by a sighting or two do not relabel (hysteresis)
         self._conn.execute("UPDATE objects SET label=? WHERE id=?", (new, obj["id"]))
         self._index_label(obj["id"], new)
         if obj["pinned_label"]:
@@ -563,18 +699,25 @@ class FusionMixin:
                     label=new)
         self._audit(it.stamp, "relabel", [object_id], [it.id], {"from": old, "to": new})
 
+    def _hold_event(self, stamp: float, kind: str, object_id: int, before_id, after_id, evidence) -> None:
+        """Record an event that is published later, once the state it announces has held (reconcile.py)."""
+        self._conn.execute(
+            "INSERT INTO held_events (kind, object_id, stamp, held_at, before_id, after_id, evidence) "
+            "VALUES (?,?,?,?,?,?,?)", (kind, object_id, stamp, stamp, before_id, after_id, json.dumps(list(evidence))))
+
     def _event(self, stamp: float, kind: str, object_id: int, before_id, after_id, evidence, *,
-               previous_label: str = "", label: str | None = None, detail: dict | None = None) -> None:
+               previous_label: str = "", label: str | None = None, detail: dict | None = None) -> int:
         if label is None:
             row = self._conn.execute("SELECT COALESCE(pinned_label, label) FROM objects WHERE id=?",
                                      (object_id,)).fetchone()
             label = row[0]
-        self._conn.execute(
+        cur = self._conn.execute(
             "INSERT INTO events (stamp, recorded_at, kind, object_id, label, previous_label, before_id, after_id, "
             "evidence, detail) VALUES (?,?,?,?,?,?,?,?,?,?)",
             (stamp, self._stamp_clock(), kind, object_id, label, previous_label, before_id, after_id,
              json.dumps(list(evidence)), json.dumps(detail or {}, sort_keys=True)))
         self._counters_events += 1
+        return int(cur.lastrowid)
 
     def _verdict(self, obs_id: int, verdict: str, reason: str, object_id, candidate_id, score, placement_id):
         self._conn.execute(

@@ -9,7 +9,10 @@ Score (docs/MEMORY.md):
     geometry = max(0, 1 - d / s), d = distance from the observation's centroid to the candidate's box
                (0 inside), s = max(geometry_scale, half the candidate's largest extent): a partial view of
                a large object still scores high, while for small objects s stays geometry_scale;
-    iou      = 3D IoU of the two boxes, each padded by box_padding per side;
+    iou      = 3D IoU of the two boxes, each padded by box_padding per side; when the labels agree, the share
+               of the sighting's box inside the candidate's if that is larger: a partial view (a mug half
+               hidden behind a bottle, its box a few centimetres) lies inside the object without
+               overlapping much of it, and without a feature term its score fell just under the threshold;
     cosine   = max(0, cos(feature_obs, feature_obj));
     label    = 1 when the labels agree as whole words (either contains the other), else the share of the
                candidate's label mass that agrees with the observation's label.
@@ -26,7 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .config import FusionConfig
-from .geometry import iou3d, point_box_distance
+from .geometry import containment, iou3d, point_box_distance
 from .labels import labels_agree
 
 
@@ -69,6 +72,8 @@ def score(cfg: FusionConfig, *, obs_center, obs_min, obs_max, obs_label, obs_fea
     label = label_agreement(obs_label, cand_label, cand_mass)
     if label_similarity is not None:
         label = max(label, min(1.0, max(0.0, label_similarity)))
+    if label >= 1.0:
+        iou = max(iou, containment(obs_min, obs_max, cand_min, cand_max, pad=cfg.box_padding))
     cos = cosine(obs_feature, cand_feature)
     if cos is None:
         norm = cfg.w_geometry + cfg.w_iou + cfg.w_label

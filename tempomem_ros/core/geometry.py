@@ -41,6 +41,16 @@ def iou3d(amin, amax, bmin, bmax, pad: float = 0.0) -> float:
     return inter / union if union > 0 else 0.0
 
 
+def containment(amin, amax, bmin, bmax, pad: float = 0.0) -> float:
+    """Share of box a (grown by ``pad`` per side) that lies inside box b (grown likewise)."""
+    amin = [float(x) - pad for x in amin[:3]]
+    amax = [float(x) + pad for x in amax[:3]]
+    bmin = [float(x) - pad for x in bmin[:3]]
+    bmax = [float(x) + pad for x in bmax[:3]]
+    va = box_volume(amin, amax)
+    return intersection_volume(amin, amax, bmin, bmax) / va if va > 0 else 0.0
+
+
 def point_box_distance(p, bmin, bmax) -> float:
     """Euclidean distance from a point to a box (0 inside)."""
     d2 = 0.0

@@ -29,16 +29,17 @@ from .fuser import Counters, FusionMixin
 from .labels import label_matches, sanitize_label
 from .maintenance import MaintenanceMixin
 from .queries import QueryMixin
+from .reconcile import ReconcileMixin
 from .relations_store import RelationStoreMixin
 from .rows import OBJECT_COLS, feature_to_blob, id_chunks, object_info
 from .schema import initialise, open_connection, quick_check, sqlite3
 from .temporal import TemporalMixin
-from .types import CameraView, CommitStats, ObjectInfo, Observation, StageResult
+from .types import STATES, CameraView, CommitStats, ObjectInfo, Observation, StageResult
 
 CHECKS = ("auto", "quick", "off")
 
 
-class Memory(FusionMixin, RelationStoreMixin, QueryMixin, TemporalMixin, MaintenanceMixin):
+class Memory(FusionMixin, ReconcileMixin, RelationStoreMixin, QueryMixin, TemporalMixin, MaintenanceMixin):
     """Persistent spatio-temporal object memory. Use Memory.open(path, embedding_dim=...)."""
 
     def __init__(self, conn, path: str, embedding_dim: int, config: MemoryConfig, readonly: bool, meta: dict,
@@ -66,6 +67,8 @@ class Memory(FusionMixin, RelationStoreMixin, QueryMixin, TemporalMixin, Mainten
         self._audit_rows: list[tuple] = []
         self._rtree_boxes: dict[int, tuple] = {}  # writer's cache of the R*Tree entries it wrote
         self._mass_cache: dict[int, dict] = {}    # writer's cache of label mass per object
+        self._confusion_cache: dict | None = None  # label pairs known confused, per fused frame
+        self._change_times: dict[int, float] = {}  # per commit: when an object's move or removal happened
         self._n_active: int | None = None         # writer's count of present + missing objects
         self._writes = 0
         self._feature_matrix = vectors.FeatureMatrix()
@@ -464,6 +467,7 @@ class Memory(FusionMixin, RelationStoreMixin, QueryMixin, TemporalMixin, Mainten
         if not frames:
             return CommitStats(objects_after=self._count_objects(), elapsed_ms=(time.perf_counter() - t0) * 1e3)
         touched: set[int] = set()
+        self._change_times = {}
         self._begin()
         try:
             for frame in frames:
@@ -483,11 +487,11 @@ class Memory(FusionMixin, RelationStoreMixin, QueryMixin, TemporalMixin, Mainten
             events=self._counters_events, changed=changed)
 
     def _count_objects(self) -> int:
-        """Present + missing objects; counted once, then kept up to date by the writer (a COUNT over
+        """Present + missing + tentative objects; counted once, then kept up to date by the writer (a COUNT over
         100,000 rows after every commit cost more than the commit itself)."""
         if self._n_active is None or self.readonly:
             self._n_active = int(self._conn.execute(
-                "SELECT COUNT(*) FROM objects WHERE state IN ('present','missing')").fetchone()[0])
+                "SELECT COUNT(*) FROM objects WHERE state IN ('present','missing','tentative')").fetchone()[0])
         return self._n_active
 
     # ------------------------------------------------------------------ reading objects
@@ -508,12 +512,13 @@ class Memory(FusionMixin, RelationStoreMixin, QueryMixin, TemporalMixin, Mainten
 
     @guarded
     def objects(self, state: str | None = None) -> list[ObjectInfo]:
-        """Every object (any state) by id, or only those in ``state`` (present | missing | forgotten)."""
+        """Every object (any state) by id, or only those in ``state`` (present | missing | forgotten | tentative:
+        seen fewer than identity.confirm_observations times, shown nowhere else)."""
         if state is None:
             rows = self._conn.execute(f"SELECT {OBJECT_COLS} FROM objects ORDER BY id").fetchall()
         else:
-            if state not in ("present", "missing", "forgotten"):
-                raise InvalidInputError(f"unknown state '{state}' (present | missing | forgotten)")
+            if state not in STATES:
+                raise InvalidInputError(f"unknown state '{state}' ({' | '.join(STATES)})")
             rows = self._conn.execute(f"SELECT {OBJECT_COLS} FROM objects WHERE state=? ORDER BY id",
                                       (state,)).fetchall()
         return self._object_infos(rows)

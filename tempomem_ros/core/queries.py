@@ -29,7 +29,7 @@ from .rows import (
     region_info,
     relation_info,
 )
-from .types import AuditRow, RelationalResult, Scored
+from .types import AuditRow, ObjectInfo, RelationalResult, Scored
 
 MAX_K = 10000
 
@@ -89,51 +89,128 @@ class QueryMixin:
         return list(self._objects_labelled(anchor, tuple(states)))
 
     @guarded
-    def relational(self, relation: str, anchor) -> RelationalResult:
-        """Objects in ``relation`` (on | under | near | in) to the anchor (label text or object id).
+    def relational(self, relation: str, anchor, *, t: float | None = None) -> RelationalResult:
+        """Objects in ``relation`` (on | under | near | in) to the anchor (label text or object id), now or,
+        with ``t``, as of that moment (relation rows keep their validity interval [since, until)).
 
-        An anchor that matches nothing gives anchor_found=False and no objects, never everything.
+        An anchor that matches nothing gives anchor_found=False and no objects, never everything. As of t,
+        anchors are the present and missing objects of that label (a table gone now still had things on it
+        then), and ``placements`` holds where each object stood at t. Validity intervals are stamped when the
+        memory learned of the change (the newest frame stamp of the commit that decided it).
         """
         if relation not in ("on", "under", "near", "in"):
             raise InvalidInputError(f"unknown relation '{relation}' (on | under | near | in)")
-        anchors = self._resolve_anchors(anchor)
-        region = None
-        region_ids: list[int] = []
+        if t is not None:
+            t = validation.finite_number(t, "t")
+        anchors = self._resolve_anchors(anchor, ("present",) if t is None else ("present", "missing"))
+        region, region_ids = self._anchor_regions(relation, anchor)
+        if not anchors and not region_ids:
+            return RelationalResult(False, (), ())
+        anchor_ids = [int(a["id"]) for a in anchors]
+        rel_rows = self._relation_rows(relation, anchor_ids, region_ids, t)
+        ids = self._related_ids(relation, rel_rows, anchor_ids)
+        states = ("present",) if t is None else ("present", "missing")
+        rows = []
+        for chunk, marks in id_chunks(ids):
+            rows += self._conn.execute(
+                f"SELECT {OBJECT_COLS} FROM objects WHERE id IN ({marks}) AND state IN ({','.join('?' * len(states))}) "
+                "ORDER BY id", (*chunk, *states)).fetchall()
+        placements: tuple = ()
+        if t is not None:
+            at = {p.object_id: p for p in self._placements_at([int(r["id"]) for r in rows], t)}
+            rows = [r for r in rows if int(r["id"]) in at]  # stood somewhere known at t
+            placements = tuple(at[int(r["id"])] for r in rows)
+        return RelationalResult(True, tuple(self._object_infos(anchors)), tuple(self._object_infos(rows)),
+                                tuple(relation_info(r) for r in rel_rows), region, placements)
+
+    @guarded
+    def relational_before(self, relation: str, anchor) -> tuple[float | None, RelationalResult]:
+        """(t, result): what stood in ``relation`` to the anchor just before the last change of that set
+        (t = when it changed; None and the current set when it never changed). "What was on the table
+        before" asks for the table's previous contents, as "where was the mug before" asks for its previous
+        place."""
+        now = self.relational(relation, anchor)
+        if not now.anchor_found:
+            return None, now
+        anchors = self._resolve_anchors(anchor, ("present", "missing"))
+        _, region_ids = self._anchor_regions(relation, anchor)
+        rows = self._relation_rows(relation, [int(a["id"]) for a in anchors], region_ids, None, history=True)
+        current = {o.id for o in now.objects}
+        for tc in sorted({float(r["since"]) for r in rows} | {float(r["until"]) for r in rows
+                                                               if r["until"] is not None}, reverse=True):
+            before = self.relational(relation, anchor, t=math.nextafter(tc, -math.inf))
+            if {o.id for o in before.objects} != current:
+                return tc, before
+        return None, now
+
+    def _anchor_regions(self, relation: str, anchor):
+        region, region_ids = None, []
         if relation == "in" and isinstance(anchor, str):
             for r in self._conn.execute("SELECT * FROM regions ORDER BY id"):
                 if label_matches(anchor, r["label"]):
                     region_ids.append(int(r["id"]))
                     region = region if region is not None else region_info(r)
-        if not anchors and not region_ids:
-            return RelationalResult(False, (), ())
-        anchor_ids = [int(a["id"]) for a in anchors]
-        rel_rows = []
+        return region, region_ids
+
+    def _relation_rows(self, relation: str, anchor_ids, region_ids, t, *, history: bool = False) -> list:
+        """Relation rows with the anchors: open ones (t None), those valid at t, or all (history)."""
+        if history:
+            when, when_args = "", ()
+        elif t is None:
+            when, when_args = "until IS NULL AND ", ()
+        else:  # closed rows have no index on time: the anchors' rows are few, a scan of them is cheap
+            when, when_args = "since <= ? AND (until IS NULL OR until > ?) AND ", (t, t)
+        rows = []
         if anchor_ids:
             ph = ",".join("?" for _ in anchor_ids)
             if relation == "under":
-                rel_rows = self._conn.execute(
-                    f"SELECT * FROM relations WHERE until IS NULL AND relation='on' AND object_is_region=0 "
-                    f"AND subject_id IN ({ph}) ORDER BY object_id, id", anchor_ids).fetchall()
+                rows = self._conn.execute(
+                    f"SELECT * FROM relations WHERE {when}relation='on' AND object_is_region=0 "
+                    f"AND subject_id IN ({ph}) ORDER BY object_id, id", (*when_args, *anchor_ids)).fetchall()
             else:
-                rel_rows = self._conn.execute(
-                    f"SELECT * FROM relations WHERE until IS NULL AND relation=? AND object_is_region=0 "
-                    f"AND object_id IN ({ph}) ORDER BY subject_id, id", (relation, *anchor_ids)).fetchall()
+                rows = self._conn.execute(
+                    f"SELECT * FROM relations WHERE {when}relation=? AND object_is_region=0 "
+                    f"AND object_id IN ({ph}) ORDER BY subject_id, id", (*when_args, relation, *anchor_ids)).fetchall()
         if region_ids:
             ph = ",".join("?" for _ in region_ids)
-            rel_rows += self._conn.execute(
-                f"SELECT * FROM relations WHERE until IS NULL AND relation='in' AND object_is_region=1 "
-                f"AND object_id IN ({ph}) ORDER BY subject_id, id", region_ids).fetchall()
-        if relation == "under":
-            ids = sorted({int(r["object_id"]) for r in rel_rows} - set(anchor_ids))
-        else:
-            ids = sorted({int(r["subject_id"]) for r in rel_rows} - set(anchor_ids))
-        rows = []
-        for chunk, marks in id_chunks(ids):
             rows += self._conn.execute(
-                f"SELECT {OBJECT_COLS} FROM objects WHERE id IN ({marks}) AND state='present' ORDER BY id",
-                chunk).fetchall()
-        return RelationalResult(True, tuple(self._object_infos(anchors)), tuple(self._object_infos(rows)),
-                                tuple(relation_info(r) for r in rel_rows), region)
+                f"SELECT * FROM relations WHERE {when}relation='in' AND object_is_region=1 "
+                f"AND object_id IN ({ph}) ORDER BY subject_id, id", (*when_args, *region_ids)).fetchall()
+        return rows
+
+    @staticmethod
+    def _related_ids(relation: str, rel_rows, anchor_ids) -> list[int]:
+        if relation == "under":
+            return sorted({int(r["object_id"]) for r in rel_rows} - set(anchor_ids))
+        return sorted({int(r["subject_id"]) for r in rel_rows} - set(anchor_ids))
+
+    def _placements_at(self, object_ids, t: float) -> list:
+        """The placement each object had at t (objects without one are left out), by object id."""
+        out = []
+        for chunk, marks in id_chunks(sorted(object_ids)):
+            rows = self._conn.execute(
+                f"SELECT {PLACEMENT_COLS} FROM placements WHERE object_id IN ({marks}) AND t_from <= ? "
+                "AND (t_to IS NULL OR t_to > ?) ORDER BY object_id, t_from, id", (*chunk, t, t)).fetchall()
+            out += self._placement_infos(rows)
+        seen, unique = set(), []
+        for p in out:
+            if p.object_id not in seen:
+                seen.add(p.object_id)
+                unique.append(p)
+        return unique
+
+    @guarded
+    def objects_labelled(self, label: str, states: tuple[str, ...] = ("present", "missing")) -> list[ObjectInfo]:
+        """Objects whose shown label contains the words of ``label`` (whole words), present before missing,
+        then the most recently seen, then the lowest id (the order answers describe them in)."""
+        if not isinstance(label, str) or not words(label):
+            raise InvalidInputError("label must not be empty")
+        for st in states:
+            if st not in ("present", "missing", "forgotten"):
+                raise InvalidInputError(f"unknown state '{st}' (present | missing | forgotten)")
+        rows = list(self._objects_labelled(label, tuple(states)))
+        rows.sort(key=lambda r: (r["state"] != "present", -float(r["last_seen"]), r["id"]))
+        return self._object_infos(rows)
 
     @guarded
     def relations(self, object_id: int | None = None) -> list:
@@ -335,13 +412,16 @@ class QueryMixin:
         if after_id is not None:
             after_id = validation.non_negative_int(after_id, "after_id")
             lim = -1 if limit is None else validation.positive_int(limit, "limit", maximum=1_000_000)
-            rows = self._conn.execute(f"SELECT {EVENT_COLS} FROM events WHERE id > ? ORDER BY id LIMIT ?",
+            rows = self._conn.execute(f"SELECT {EVENT_COLS} FROM events WHERE id > ? AND retracted = 0 "
+                                      "ORDER BY id LIMIT ?",
                                       (int(after_id), lim)).fetchall()
         elif object_id is None:
-            rows = self._conn.execute(f"SELECT {EVENT_COLS} FROM events ORDER BY stamp, id").fetchall()
+            rows = self._conn.execute(f"SELECT {EVENT_COLS} FROM events WHERE retracted = 0 "
+                                      "ORDER BY stamp, id").fetchall()
         else:
             self._row_or_raise(object_id)
-            rows = self._conn.execute(f"SELECT {EVENT_COLS} FROM events WHERE object_id=? ORDER BY stamp, id",
+            rows = self._conn.execute(f"SELECT {EVENT_COLS} FROM events WHERE object_id=? AND retracted = 0 "
+                                      "ORDER BY stamp, id",
                                       (int(object_id),)).fetchall()
         return self._events_from_rows(rows)
 

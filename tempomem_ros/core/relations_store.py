@@ -35,7 +35,11 @@ class RelationStoreMixin:
         cfg = self.config.relations
         reach = cfg.near_distance + 0.01
         changes = 0
+        changed_at = getattr(self, "_change_times", {})
         for oid in sorted(touched):
+            # a relation holds as long as the placements behind it: one that ends with a removal ends at its
+            # first miss, one that starts with a move found later (reconcile.py) starts when it was first seen
+            when = min(stamp, changed_at.get(oid, stamp))
             row = self._conn.execute(f"SELECT {OBJECT_COLS} FROM objects WHERE id=?", (oid,)).fetchone()
             existing = {}
             # Two indexed lookups (an OR across the two partial indexes made SQLite scan the whole table).
@@ -64,13 +68,13 @@ class RelationStoreMixin:
                     desired[(oid, "in", region_id, 1)] = round(t.confidence, 6)
             for key, rel_id in existing.items():
                 if key not in desired:
-                    self._conn.execute("UPDATE relations SET until=? WHERE id=?", (stamp, rel_id))
+                    self._conn.execute("UPDATE relations SET until=MAX(since, ?) WHERE id=?", (when, rel_id))
                     changes += 1
             for key in sorted(desired):
                 if key not in existing:
                     self._conn.execute(
                         "INSERT INTO relations (subject_id, relation, object_id, object_is_region, confidence, since) "
-                        "VALUES (?,?,?,?,?,?)", (*key, desired[key], stamp))
+                        "VALUES (?,?,?,?,?,?)", (*key, desired[key], when))
                     changes += 1
         return changes
 

@@ -16,7 +16,7 @@ OBJECT_COLS = ("id, label, pinned_label, confidence, base_confidence, cx, cy, cz
                "min_x, min_y, min_z, "
                "max_x, max_y, max_z, weight, ext_x, ext_y, ext_z, feature, feature_weight, state, "
                "first_seen, last_seen, n_observations, n_moves, misses, first_miss, last_miss, region_id, "
-               "placement_id")
+               "placement_id, absence_evidence, absence_looks, look_start, look_misses, removal_due")
 PLACEMENT_COLS = ("id, object_id, cx, cy, cz, min_x, min_y, min_z, max_x, max_y, max_z, region_id, t_from, "
                   "t_last, t_to, current, closed_reason")
 OBSERVATION_COLS = ("id, stamp, recorded_at, label, confidence, cx, cy, cz, min_x, min_y, min_z, max_x, "

@@ -22,17 +22,39 @@ try:  # pragma: no cover - which one depends on the installation
 except ImportError:  # pragma: no cover
     import sqlite3  # type: ignore[no-redef]
 
-SCHEMA_VERSION = 3
-#: Read-only opens accept stores from this version on: later migrations only add indexes and triggers,
-#: which reads do not depend on, so a store on read-only media written by an older version stays readable.
-READ_COMPATIBLE_FROM = 1
+SCHEMA_VERSION = 4
+#: Read-only opens accept stores from this version on: version 4 only adds a trigger, which reads do not
+#: depend on, so a store on read-only media written at version 3 stays readable (version 3 added columns).
+READ_COMPATIBLE_FROM = 3
 # Covers an as-of read of the whole scene in object order (temporal.scene_as_of): a page at offset 9,800 of
 # 10k objects takes 1 ms instead of 5 ms scanning the table (schema version 2).
 PLACEMENTS_AS_OF_INDEX = "CREATE INDEX IF NOT EXISTS placements_asof ON placements(object_id, id, t_from, t_to)"
 
+# Version 3: the absence evidence of separate looks, held events and learned label confusion.
+# Label mass by label: how often the segmenter confused two labels is summed over the objects that hold both.
+LABEL_MASS_BY_LABEL_INDEX = "CREATE INDEX IF NOT EXISTS label_mass_label ON label_mass(label, object_id, mass)"
+# Events not yet published: an "appeared" waits until the object was confirmed and no look-alike unseen
+# elsewhere may have moved here (fuser.py); 'published' rows name the event they became, 'retracted' ones why.
+HELD_EVENTS_TABLE = """CREATE TABLE IF NOT EXISTS held_events (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        kind TEXT NOT NULL,
+        object_id INTEGER NOT NULL,
+        stamp REAL NOT NULL,
+        held_at REAL NOT NULL,
+        before_id INTEGER,
+        after_id INTEGER,
+        evidence TEXT NOT NULL DEFAULT '[]',
+        status TEXT NOT NULL DEFAULT 'held',
+        event_id INTEGER,
+        resolved_at REAL,
+        reason TEXT NOT NULL DEFAULT '')"""
+HELD_EVENTS_INDEX = "CREATE INDEX IF NOT EXISTS held_events_status ON held_events(status, object_id)"
+REMOVAL_DUE_INDEX = ("CREATE INDEX IF NOT EXISTS objects_removal_due ON objects(removal_due) "
+                     "WHERE removal_due IS NOT NULL")
+
 # A merge updates the *current* placement in place; once closed (moved, removed, forgotten), a placement is
 # history, and scene_as_of in the past must keep answering from it as it was. Enforced in the file, so no
-# code path (and no future change of the fusion rules) can rewrite it (schema version 3).
+# code path (and no future change of the fusion rules) can rewrite it (schema version 4).
 CLOSED_PLACEMENTS_IMMUTABLE = """CREATE TRIGGER IF NOT EXISTS placements_closed_immutable
     BEFORE UPDATE OF object_id, cx, cy, cz, min_x, min_y, min_z, max_x, max_y, max_z, region_id, t_from, t_last,
     t_to ON placements WHEN OLD.current = 0
@@ -106,6 +128,11 @@ SCHEMA = [  # the current version: a new store is created at SCHEMA_VERSION
         misses INTEGER NOT NULL DEFAULT 0,
         first_miss REAL,
         last_miss REAL,
+        absence_evidence REAL NOT NULL DEFAULT 0,
+        absence_looks INTEGER NOT NULL DEFAULT 0,
+        look_start REAL,
+        look_misses INTEGER NOT NULL DEFAULT 0,
+        removal_due REAL,
         region_id INTEGER NOT NULL DEFAULT 0,
         placement_id INTEGER,
         vec_dirty INTEGER NOT NULL DEFAULT 1,
@@ -118,6 +145,7 @@ SCHEMA = [  # the current version: a new store is created at SCHEMA_VERSION
     """CREATE TABLE IF NOT EXISTS label_mass (
         object_id INTEGER NOT NULL, label TEXT NOT NULL, mass REAL NOT NULL,
         PRIMARY KEY (object_id, label)) WITHOUT ROWID""",
+    LABEL_MASS_BY_LABEL_INDEX,
     """CREATE TABLE IF NOT EXISTS label_history (
         id INTEGER PRIMARY KEY AUTOINCREMENT,
         object_id INTEGER NOT NULL, stamp REAL, wall_time REAL NOT NULL,
@@ -153,8 +181,12 @@ SCHEMA = [  # the current version: a new store is created at SCHEMA_VERSION
         before_id INTEGER,
         after_id INTEGER,
         evidence TEXT NOT NULL DEFAULT '[]',
-        detail TEXT NOT NULL DEFAULT '{}')""",
+        detail TEXT NOT NULL DEFAULT '{}',
+        retracted INTEGER NOT NULL DEFAULT 0)""",
     "CREATE INDEX IF NOT EXISTS events_stamp ON events(stamp, id)",
+    HELD_EVENTS_TABLE,
+    HELD_EVENTS_INDEX,
+    REMOVAL_DUE_INDEX,
     "CREATE INDEX IF NOT EXISTS events_object ON events(object_id, stamp)",
     f"""CREATE TABLE IF NOT EXISTS tombstones (
         id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -208,7 +240,16 @@ SCHEMA = [  # the current version: a new store is created at SCHEMA_VERSION
 # Forward migrations: MIGRATIONS[v] upgrades a store at version v to v + 1.
 MIGRATIONS: dict[int, list[str]] = {
     1: [PLACEMENTS_AS_OF_INDEX],  # version 2: paged scene_as_of reads the index only
-    2: [CLOSED_PLACEMENTS_IMMUTABLE],  # version 3: closed placements cannot be updated
+    2: [  # version 3: absence evidence over looks, held events, learned label confusion
+        "ALTER TABLE objects ADD COLUMN absence_evidence REAL NOT NULL DEFAULT 0",
+        "ALTER TABLE objects ADD COLUMN absence_looks INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE objects ADD COLUMN look_start REAL",
+        "ALTER TABLE objects ADD COLUMN look_misses INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE objects ADD COLUMN removal_due REAL",
+        "ALTER TABLE events ADD COLUMN retracted INTEGER NOT NULL DEFAULT 0",
+        LABEL_MASS_BY_LABEL_INDEX, HELD_EVENTS_TABLE, HELD_EVENTS_INDEX, REMOVAL_DUE_INDEX,
+    ],
+    3: [CLOSED_PLACEMENTS_IMMUTABLE],  # version 4: closed placements cannot be updated
 }
 #: Every table a complete store has (checked on open: a file missing one is not a tempomem store).
 REQUIRED_TABLES = tuple(
@@ -345,12 +386,22 @@ def _meta_int(meta: dict, key: str) -> int:
     return int(value)
 
 
+def _column_exists(conn, stmt: str) -> bool:
+    """Whether an 'ALTER TABLE t ADD COLUMN c ...' migration step is already in place (a store whose version
+    number was lowered by hand must still migrate)."""
+    words = stmt.split()
+    if words[:2] != ["ALTER", "TABLE"] or words[3:5] != ["ADD", "COLUMN"]:
+        return False
+    return any(row[1] == words[5] for row in conn.execute(f"PRAGMA table_info({words[2]})"))
+
+
 def migrate(conn, from_version: int) -> None:
     try:
         conn.execute("BEGIN IMMEDIATE")
         for v in range(from_version, SCHEMA_VERSION):
             for stmt in MIGRATIONS.get(v, []):
-                conn.execute(stmt)
+                if not _column_exists(conn, stmt):
+                    conn.execute(stmt)
         conn.execute("UPDATE meta SET value=? WHERE key='schema_version'", (str(SCHEMA_VERSION),))
         conn.execute("COMMIT")
     except sqlite3.Error as exc:

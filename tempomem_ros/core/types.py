@@ -14,9 +14,9 @@ import numpy as np
 
 Vec3 = tuple[float, float, float]
 
-STATES = ("present", "missing", "forgotten")
+STATES = ("present", "missing", "forgotten", "tentative")
 RELATIONS = ("on", "under", "near", "in")
-EVENT_KINDS = ("appeared", "moved", "removed", "reappeared", "relabelled", "forgotten")
+EVENT_KINDS = ("appeared", "moved", "removed", "reappeared", "relabelled", "forgotten", "merged")
 
 
 def _as_vec3(value) -> object:
@@ -228,6 +228,7 @@ class RelationalResult:
     objects: tuple[ObjectInfo, ...]
     relations: tuple[RelationInfo, ...] = ()
     region: RegionInfo | None = None
+    placements: tuple[PlacementInfo, ...] = ()  # as-of reads: where each object stood then (objects' order)
 
 
 @dataclass(frozen=True)
@@ -235,7 +236,8 @@ class Answer:
     """The answer to a question or an operator: what was used and what supports it.
 
     ``evidence`` holds the ids of the observations behind the answer, so every answer can be traced
-    to what the camera actually showed.
+    to what the camera actually showed. ``arguments`` are the operator's arguments as run (times in
+    seconds), ``understood_as`` the same in words.
     """
 
     understood: bool
@@ -250,3 +252,9 @@ class Answer:
     time: float | None = None
     scores: tuple[float, ...] = ()
     arguments: dict = field(default_factory=dict)
+    # What the question was understood as, in words ("previous place of mug"): shown with every answer.
+    understood_as: str = ""
+    # Yes/no questions: the verdict (None for every other operator).
+    verdict: bool | None = None
+    # Not understood: the closest questions that are.
+    suggestions: tuple[str, ...] = ()

@@ -18,6 +18,7 @@ is echoed only sanitised and shortened (no control characters in responses or lo
 from __future__ import annotations
 
 import functools
+import json
 import math
 from collections.abc import Callable
 
@@ -36,6 +37,8 @@ DEFAULT_SPATIAL_K = 100
 DEFAULT_SCENE_K = 50
 MAX_REASON_LENGTH = 500  # a forget reason (the tombstone keeps it)
 ECHO_LENGTH = 60  # characters of request text quoted back in an error message
+TEMPORAL_OPERATIONS = (*OPERATORS, "where_to_look")
+CHECKS = (*RELATIONS, "moved", "present", "missing", "seen")
 
 
 def check_k(k: int, default: int) -> int:
@@ -116,7 +119,7 @@ def _set_failure(response, message: str) -> None:
 
 
 class ServiceHandlers:
-    """The ten services. ``reader`` answers queries, ``writer`` mutates; ``now`` gives the "now" used for
+    """The eleven services. ``reader`` answers queries, ``writer`` mutates; ``now`` gives the "now" used for
     relative times (None = the latest observation stamp); ``on_change`` is called after a mutation so the
     node republishes its scene graph and markers. Text fields are limited to gates.max_question_length
     (questions, semantic text), max_label_length (labels, anchors) and MAX_REASON_LENGTH (forget reasons)."""
@@ -177,6 +180,11 @@ class ServiceHandlers:
             response.has_time = True
             response.time_result = conv.to_time(answer.time)
         response.scores = [float(x) for x in answer.scores]
+        response.understood_as = answer.understood_as
+        response.arguments = json.dumps(answer.arguments if answer.understood else {}, sort_keys=True, default=str)
+        response.has_verdict = answer.verdict is not None
+        response.verdict = bool(answer.verdict)
+        response.suggestions = list(answer.suggestions)
         return response
 
     @handler(_set_error)
@@ -211,10 +219,15 @@ class ServiceHandlers:
             anchor = self._require_object(request.anchor_id, "anchor_id").id
         else:
             anchor = check_text(request.anchor, "anchor (or anchor_id)", self.max_label)
-        result = self.reader.relational(relation, anchor)
+        if request.before:
+            changed_at, result = self.reader.relational_before(relation, anchor)
+            response.changed_at = conv.to_time(changed_at)
+        else:
+            result = self.reader.relational(relation, anchor, t=conv.optional_time(request.time, "time"))
         response.anchor_found = result.anchor_found
         response.anchor_objects = self._objects.messages(result.anchors)
         response.objects = self._objects.messages(result.objects)
+        response.placements = self._placements.messages(result.placements)
         return response
 
     @handler(_set_error)
@@ -229,14 +242,22 @@ class ServiceHandlers:
     @handler(_set_error)
     def temporal_query(self, request, response):
         operation = request.operation.strip().lower()
-        if operation not in OPERATORS:
-            raise InvalidInputError(f"unknown operation '{shown(request.operation)}' ({' | '.join(OPERATORS)})")
+        if operation not in TEMPORAL_OPERATIONS:
+            raise InvalidInputError(
+                f"unknown operation '{shown(request.operation)}' ({' | '.join(TEMPORAL_OPERATIONS)})")
         if request.object_id:
             target = {"object_id": self._require_object(request.object_id).id}
         else:
             target = {"label": check_text(request.label, "label (or object_id)", self.max_label)}
         t = check_time(request.time, "time") if operation == "as_of" else None
-        answer = self.reader.temporal(operation, t=t, now=self.now(), **target)
+        if operation == "where_to_look":
+            answer = self.reader.where_to_look(now=self.now(), **target)
+        else:
+            span = {}
+            if operation in ("history", "count_moves"):
+                span = {"since": conv.optional_time(request.since, "since"),
+                        "until": conv.optional_time(request.until, "until")}
+            answer = self.reader.temporal(operation, t=t, now=self.now(), **target, **span)
         response.found = answer.found
         response.answer = answer.text
         response.objects = self._objects.messages(answer.objects)
@@ -244,13 +265,47 @@ class ServiceHandlers:
         response.count = int(answer.count or 0)
         response.time_result = conv.to_time(answer.time)
         response.evidence = [int(i) for i in answer.evidence]
+        response.scores = [float(x) for x in answer.scores]
+        return response
+
+    @handler(_set_error)
+    def check(self, request, response):
+        kind = request.check.strip().lower()
+        if kind not in CHECKS:
+            raise InvalidInputError(f"unknown check '{shown(request.check)}' ({' | '.join(CHECKS)})")
+        if request.object_id:
+            target = {"object_id": self._require_object(request.object_id).id}
+        else:
+            target = {"label": check_text(request.label, "label (or object_id)", self.max_label)}
+        span = {"since": conv.optional_time(request.since, "since"),
+                "until": conv.optional_time(request.until, "until")}
+        if kind in RELATIONS:
+            if request.anchor_id:
+                anchor = self._require_object(request.anchor_id, "anchor_id").id
+            else:
+                anchor = check_text(request.anchor, "anchor (or anchor_id)", self.max_label)
+            answer = self.reader.is_related(kind, anchor, t=conv.optional_time(request.time, "time"), **target)
+        elif kind == "moved":
+            answer = self.reader.did_move(**target, **span)
+        elif kind == "seen":
+            answer = self.reader.was_seen(**target, **span)
+        else:
+            answer = self.reader.is_present(missing=kind == "missing", **target)
+        response.found = bool(answer.found)
+        response.verdict = bool(answer.verdict)
+        response.answer = answer.text
+        response.objects = self._objects.messages(answer.objects)
+        response.placements = self._placements.messages(answer.placements)
+        response.events = conv.change_events(answer.events)
+        response.evidence = [int(i) for i in answer.evidence]
         return response
 
     @handler(_set_error)
     def changes(self, request, response):
         since = check_time(request.since, "since")
         until = conv.optional_time(request.until, "until")
-        response.events = conv.change_events(self.reader.changes(since, until))
+        kinds = [k.strip().lower() for k in request.kinds] or None
+        response.events = conv.change_events(self.reader.changes(since, until, kinds=kinds))
         return response
 
     @handler(_set_error)
@@ -329,5 +384,6 @@ SERVICES = (
     ("history", "History", "history"),
     ("forget", "Forget", "forget"),
     ("define_region", "DefineRegion", "define_region"),
+    ("check", "Check", "check"),
 )
 MUTATING = frozenset({"forget", "define_region"})

@@ -10,7 +10,7 @@ status 2. ``check`` exits 1 when the store is damaged, ``recover`` exits 1 when 
     tempomem events STORE [--since T]            tempomem audit STORE
     tempomem ask STORE "where is the mug" [--now T]
     tempomem render STORE out.png [--time T]     tempomem export STORE out.json
-    tempomem forget STORE ID [--reason TEXT]
+    tempomem forget STORE ID [--reason TEXT]     tempomem mcp STORE   (MCP server on stdio, read-only)
     tempomem check STORE [--full]                tempomem recover STORE NEW_STORE
 """
 
@@ -188,8 +188,15 @@ def cmd_ask(args, out) -> int:
         answer = m.ask(args.question, now=args.now, k=args.k)
     print(answer.text, file=out)
     if not answer.understood:
+        for s in answer.suggestions:
+            print(f"try: {s}", file=out)
         return EXIT_OK
+    print(f"understood as: {answer.understood_as}", file=out)
     print(f"operation: {answer.operator}", file=out)
+    shown = {k: v for k, v in answer.arguments.items() if v is not None}
+    print("arguments: " + json.dumps(shown, sort_keys=True, default=str), file=out)
+    if answer.verdict is not None:
+        print(f"verdict: {'yes' if answer.verdict else 'no'}", file=out)
     if answer.objects:
         print(table(OBJECT_HEADERS, object_rows(answer.objects)), file=out)
     if answer.placements:
@@ -204,10 +211,23 @@ def cmd_ask(args, out) -> int:
             ),
             file=out,
         )
+    if answer.scores and answer.operator == "where_to_look":
+        print("scores: " + ", ".join(f"{x:.3f}" for x in answer.scores), file=out)
     if answer.count is not None:
         print(f"count: {answer.count}", file=out)
     if answer.evidence:
         print("evidence: " + ",".join(map(str, answer.evidence)), file=out)
+    return EXIT_OK
+
+
+def cmd_mcp(args, out) -> int:
+    """Serve the agent tools over stdio until the client closes the stream (stdout carries the protocol)."""
+    import anyio
+
+    from tempomem_ros.tools.mcp_server import serve_stdio
+
+    open_store(args.store).close()  # a clear error for a missing or foreign file, before stdio is taken
+    anyio.run(serve_stdio, args.store)
     return EXIT_OK
 
 
@@ -321,6 +341,7 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--size", type=int, default=900, help="longer side of the drawing area, pixels")
     sp = add("export", cmd_export, "objects, placements, events, relations and regions as JSON")
     sp.add_argument("out", help="output .json")
+    add("mcp", cmd_mcp, "serve the agent tools as a Model Context Protocol server on stdio (read-only)")
     sp = add("forget", cmd_forget, "forget an object (tombstoned; opens the store for writing)")
     sp.add_argument("id", type=parse_id, help="object id")
     sp.add_argument("--reason", default="forgotten from the command line")

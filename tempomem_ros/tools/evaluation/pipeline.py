@@ -102,8 +102,13 @@ class NodesPipeline:
             self.context.try_shutdown()
 
     # ------------------------------------------------------------------ data in
-    def replay(self, bag: str | Path, n_frames: int, *, gap: float = 0.02) -> dict:
-        """Play the bag's camera topics; wait until every frame is perceived, received and fused."""
+    def replay(self, bag: str | Path, n_frames: int, *, gap: float = 0.008) -> dict:
+        """Play the bag's camera topics; wait until every frame is perceived, received and fused.
+
+        gap: seconds between two published messages (4 per frame). Measured on a 1955-frame scene at
+        320x240 (15 Hz): 0.02 s took 165 s, 0.008 s took 78 s with every frame perceived and fused; a lost
+        frame raises PipelineError, so a gap too short for the machine fails loudly.
+        """
         from tempomem_ros.tools.replay import replay_bag
 
         stats = replay_bag(bag, self.player, rate=0.0, topics=list(self.PLAYED), wait_subscribers=10.0, gap=gap)

@@ -24,7 +24,11 @@ Rules (docs/RESULTS.md repeats them):
   a memory 'appeared' at the first place of an object that was there from the start (a discovery, not a
   change, whatever label it was first seen under). A memory 'removed' at a place where the true object was
   still present is a false removal.
-  Delay = recorded_at (when the memory decided) - t_observable.
+  Delay = recorded_at (when the memory decided) - t_observable. False removal rate = false removals /
+  object-visits that stayed put (a small object present in a visit and unchanged since the previous one).
+- Flicker: a memory 'removed' of an object followed by a 'reappeared' of the same memory object at the
+  same place (centres within 0.5 m) at most 30 s later (event stamps). Every flicker is counted, whatever
+  the truth; 'reappeared' events are counted in total too.
 - Questions: positions within 0.3 m, times within 2 s, counts exact; sets (changes, relations, spatial)
   by precision / recall over labels (multisets) and correct when F1 = 1.
 """
@@ -40,6 +44,7 @@ POS_TOL = 0.3
 TIME_TOL = 2.0
 MATCH_DIST = 0.5
 MATCH_IOU = 0.25
+FLICKER_WINDOW_S = 30.0
 
 
 def _norm(label: str) -> str:
@@ -150,7 +155,39 @@ def score_map(truth: list[dict], unknowable: list[dict], memory: list[dict]) -> 
         "missed": sorted(truth[g]["label"] for g in range(len(truth)) if g not in matched_g),
         "false": sorted(memory[m]["label"] for m in range(len(memory))
                         if m not in matched_m and m not in ignored and m not in duplicates),
+        "missed_list": sorted((truth[g]["label"], _round3(truth[g]["center"])) for g in range(len(truth))
+                              if g not in matched_g),
+        "false_list": sorted((memory[m]["label"], _round3(memory[m]["center"])) for m in range(len(memory))
+                             if m not in matched_m and m not in ignored and m not in duplicates),
+        "duplicate_list": sorted((memory[m]["label"], _round3(memory[m]["center"])) for m in duplicates),
     }
+
+
+def _round3(c) -> list[float]:
+    return [round(float(x), 2) for x in c]
+
+
+def flicker_events(events: list[dict], window_s: float = FLICKER_WINDOW_S, place_m: float = MATCH_DIST) -> list[dict]:
+    """Each 'reappeared' that follows a 'removed' of the same memory object at the same place within
+    ``window_s`` (module docstring). Returns [{label, object_id, removed, reappeared}] (stamps)."""
+    removed: dict[int, list[dict]] = {}
+    for e in events:
+        if e["kind"] == "removed":
+            removed.setdefault(e["object_id"], []).append(e)
+    out = []
+    for e in events:
+        if e["kind"] != "reappeared":
+            continue
+        prior = [r for r in removed.get(e["object_id"], []) if r["stamp"] <= e["stamp"] + 1e-6]
+        if not prior:
+            continue
+        r = max(prior, key=lambda x: x["stamp"])
+        if e["stamp"] - r["stamp"] > window_s:
+            continue
+        if r.get("before") is not None and e.get("after") is not None and _dist(r["before"], e["after"]) > place_m:
+            continue
+        out.append({"label": e["label"], "object_id": e["object_id"], "removed": r["stamp"], "reappeared": e["stamp"]})
+    return out
 
 
 # ------------------------------------------------------------------------------------------ changes
@@ -203,6 +240,7 @@ def score_changes(gt: dict, events: list[dict], ask_time: float) -> dict:
         delays[kind] = [ev_by_id[m].get("recorded_at", ev_by_id[m]["stamp"]) - truth_by_index[g]["t_observable"]
                         for g, m, _ in matches]
     false_removals = [e for e in events if e["kind"] == "removed" and _still_there(e, objs)]
+    flickers = flicker_events(events)
     roles = gt.get("roles", {})
     hard = []
     for key in ("out_of_view", "occluded"):
@@ -216,7 +254,11 @@ def score_changes(gt: dict, events: list[dict], ask_time: float) -> dict:
     return {
         **{k: result[k] for k in result},
         "false_removals": len(false_removals),
+        "false_removal_list": [(e["label"], round(e["stamp"], 1)) for e in false_removals],
         "false_removal_rate": len(false_removals) / stay_put if stay_put else 0.0,
+        "flicker_events": len(flickers),
+        "flicker_list": [(f["label"], round(f["removed"], 1), round(f["reappeared"], 1)) for f in flickers],
+        "reappeared_events": sum(1 for e in events if e["kind"] == "reappeared"),
         "stayed_put_object_visits": stay_put,
         "false_removals_hard_cases": len(false_hard),
         "hard_cases": len(hard),

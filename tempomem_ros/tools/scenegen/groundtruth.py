@@ -1,38 +1,47 @@
 """The ground-truth document of a generated scene (JSON), computed from the script and the rendering.
 
-Schema ``tempomem_scenegen/1`` (times are UTC epoch seconds; coordinates metres in "map", z up):
+Schema ``tempomem_scenegen/2`` (times are UTC epoch seconds; coordinates metres in "map", z up):
 
-- ``seed``, ``attempt`` (layout draw that passed the checks), ``config``, ``time_base``, ``ask_time``
-  (= the last frame stamp: questions are asked then), ``camera`` (pinhole intrinsics, frame ids).
+- ``seed``, ``attempt`` (layout draw that passed the checks), ``profile`` (default | clip | oracle: which
+  features the bag carries), ``config`` (resolved: the fps the seed drew is written there), ``fps``,
+  ``time_base``, ``ask_time`` (= the last frame stamp: questions are asked then), ``camera`` (pinhole
+  intrinsics, frame ids), ``perception`` (the perception settings the ground truth assumed: evaluate with
+  exactly these; ``min_mask_pixels`` is the node default 50 scaled by image area / (640 x 480)).
 - ``rooms``: [{id, name, bbox_min, bbox_max}]; ``supports``: [{object, surface, z, xy_min, xy_max}].
 - ``visits``: [{index, t_start, t_end, n_frames, n_planned}] (kept frames; a few planned ones are
   dropped to keep an object out of view or hidden for a whole visit).
 - ``objects``: [{id, label, kind (furniture|small), color, intervals, seen_stamps, first_seen,
   last_seen}]. ``intervals`` = [{t_from, t_to (null = until the end), center, bbox_min, bbox_max,
   support_object (furniture id, null for the floor), support (surface name)}]; objects present from the
-  start have t_from = time_base. ``seen_stamps``: frames in which the object had >= min_pixels visible
-  pixels AND the segmenter reported it (not missed).
+  start have t_from = time_base. ``seen_stamps``: frames in which the segmenter reported the object
+  (the detection model, detection.py) AND the perception would keep the instance (frames.py): an object
+  the memory never received is not seen.
 - ``events``: true changes [{kind (appeared|moved|removed), object, label, t_world (in the gap between
-  visits), t_observable (first frame that could show the change: the new place visible with
-  >= min_pixels for appeared/moved, the old place visible for removed; null if never), before, after}].
+  visits), t_observable (first frame that could show the change: the object seen at its new place for
+  appeared/moved, for removed the old place in view so that an object there would have been reported
+  with probability >= 0.5 within the perception's depth range; null if never), before, after}]. The
+  pushed chair's move is a furniture ``moved`` event.
 - ``roles``: the planned hard cases: out_of_view {object, visit}, occluded {object, visit, station},
-  double_mover (object id).
+  double_mover (object id), pushed_chair (furniture id or null).
 - ``visibility``: per visit, small objects present in it, as seen / occluded (in the field of view with
-  >= min_pixels but hidden) / out_of_view; ``stayed_put`` = not changed since the previous visit.
-- ``frames``: per kept frame {stamp, stamp_ns, visit, pose (true, optical frame in map),
-  published_pose (jittered), instances [{id (mask value), object (null = spurious), label, confidence,
-  pixels}]}.
+  >= min_pixels but never seen) / out_of_view; ``stayed_put`` = not changed since the previous visit.
+- ``patrols``: [{index, gap, t_start, t_end, n_frames, looks: [{target, object, station, t_start, t_end,
+  n_frames}]}]: the short passes between visits (patrol.py).
+- ``frames``: per kept frame {stamp, stamp_ns, visit (null in a patrol), patrol (pass index or null),
+  pose (true, optical frame in map), published_pose (jittered), instances [{id (mask value), object
+  (null = spurious or reflection), label, confidence, pixels, kept (the perception keeps it), kind
+  (object | spurious | reflection), part (part group when reported in parts, else null), p_detect}]}.
 """
 
 from __future__ import annotations
 
-from .config import SceneConfig
-from .frames import FrameRecord
+from .config import NODE_IMAGE_AREA, NODE_MIN_MASK_PIXELS, SceneConfig
+from .frames import PERCEPTION, FrameRecord
 from .render import look_pose, quaternion_xyzw
 from .script import Placement, Script
 from .world import World
 
-SCHEMA = "tempomem_scenegen/1"
+SCHEMA = "tempomem_scenegen/2"
 CAMERA_FRAME = "camera_optical"
 WORLD_FRAME = "map"
 
@@ -51,8 +60,16 @@ def placement_dict(p: Placement) -> dict:
             "support": p.support}
 
 
-def _seen(record: FrameRecord, oid: int, min_pixels: int) -> bool:
-    return record.visible.get(oid, 0) >= min_pixels
+def _seen(record: FrameRecord, oid: int) -> bool:
+    return record.detected(oid)
+
+
+def perception_settings(config: SceneConfig) -> dict:
+    """The perception node parameters the ground truth assumed (pass them to the node when evaluating)."""
+    return {"min_mask_pixels": config.perception_min_pixels, "mask_erosion_px": PERCEPTION.mask_erosion_px,
+            "min_depth": PERCEPTION.min_depth, "max_depth": PERCEPTION.max_depth,
+            "node_default_min_mask_pixels": NODE_MIN_MASK_PIXELS,
+            "area_scale": round(config.width * config.height / NODE_IMAGE_AREA, 6)}
 
 
 def build_ground_truth(seed: int, attempt: int, config: SceneConfig, world: World, script: Script,
@@ -60,10 +77,9 @@ def build_ground_truth(seed: int, attempt: int, config: SceneConfig, world: Worl
     n = config.min_pixels
     detected_stamps: dict[int, list[float]] = {}
     for rec in records:
-        reported = {i.object_id for i in rec.instances if i.object_id is not None}
-        for oid in reported:
-            if _seen(rec, oid, n):
-                detected_stamps.setdefault(oid, []).append(seconds(rec.plan.stamp_ns))
+        reported = {i.object_id for i in rec.instances if i.object_id is not None and i.kept}
+        for oid in sorted(reported):
+            detected_stamps.setdefault(oid, []).append(seconds(rec.plan.stamp_ns))
     objects = []
     for obj in script.objects:
         stamps = detected_stamps.get(obj.id, [])
@@ -78,11 +94,11 @@ def build_ground_truth(seed: int, attempt: int, config: SceneConfig, world: Worl
         obj = script.object(ev.object_id)
         if ev.kind == "removed":
             t_obs = next((r.plan.stamp_ns for r in records if r.plan.stamp_ns >= ev.t_world_ns
-                          and r.probes.get(obj.id, 0) >= n), None)
+                          and (r.probe_shown or {}).get(obj.id, False)), None)
         else:
             until = ev.after.t_to_ns
             t_obs = next((r.plan.stamp_ns for r in records if r.plan.stamp_ns >= ev.t_world_ns
-                          and (until is None or r.plan.stamp_ns < until) and _seen(r, obj.id, n)), None)
+                          and (until is None or r.plan.stamp_ns < until) and _seen(r, obj.id)), None)
         events.append({
             "kind": ev.kind, "object": obj.id, "label": obj.label, "t_world": seconds(ev.t_world_ns),
             "t_observable": seconds(t_obs),
@@ -106,7 +122,7 @@ def build_ground_truth(seed: int, attempt: int, config: SceneConfig, world: Worl
                 continue
             if v > 0 and obj.placement_at(script.visit_windows[v - 1][1]) is p:
                 stayed.append(obj.id)
-            if any(_seen(r, obj.id, n) for r in recs):
+            if any(_seen(r, obj.id) for r in recs):
                 seen.append(obj.id)
             elif any(r.ghost.get(obj.id, 0) >= n for r in recs):
                 occluded.append(obj.id)
@@ -115,26 +131,40 @@ def build_ground_truth(seed: int, attempt: int, config: SceneConfig, world: Worl
         visibility.append({"visit": v, "seen": seen, "occluded": occluded, "out_of_view": out_of_view,
                            "stayed_put": stayed})
     roles = script.roles
+    kept_stamps = {r.plan.stamp_ns for r in records}
+    patrols = []
+    for pp in script.patrols:
+        looks = [{"target": _vec(lk.target), "object": lk.object_id, "station": _vec(lk.station),
+                  "t_start": seconds(lk.t_start_ns), "t_end": seconds(lk.t_end_ns), "n_frames": lk.n_frames}
+                 for lk in pp.looks]
+        n_kept = sum(1 for f in script.frames if f.patrol == pp.index and f.stamp_ns in kept_stamps)
+        patrols.append({"index": pp.index, "gap": pp.gap, "t_start": seconds(pp.t_start_ns),
+                        "t_end": seconds(pp.t_end_ns), "n_frames": n_kept, "looks": looks})
     frames = []
     for rec in records:
         pose = look_pose(rec.plan.position, rec.plan.yaw, rec.plan.pitch)
         frames.append({
             "stamp": seconds(rec.plan.stamp_ns), "stamp_ns": rec.plan.stamp_ns, "visit": rec.plan.visit,
+            "patrol": rec.plan.patrol,
             "pose": {"position": _vec(pose[:3, 3]), "orientation_xyzw": _vec(quaternion_xyzw(pose[:3, :3]), 6)},
             "published_pose": {"position": _vec(rec.published_position),
                                "orientation_xyzw": _vec(rec.published_quaternion, 6)},
             "instances": [{"id": i.mask_id, "object": i.object_id, "label": i.label, "confidence": i.confidence,
-                           "pixels": i.pixels} for i in rec.instances],
+                           "pixels": i.pixels, "kept": i.kept, "kind": i.kind, "part": i.part,
+                           "p_detect": i.p_detect} for i in rec.instances],
         })
     return {
         "schema": SCHEMA,
         "seed": seed,
         "attempt": attempt,
+        "profile": config.profile,
+        "fps": config.fps,
         "config": config.to_dict(),
         "time_base": seconds(config.base_time_ns),
         "ask_time": seconds(records[-1].plan.stamp_ns) if records else None,
         "camera": {"width": config.width, "height": config.height, "fx": config.fx, "fy": config.fx,
                    "cx": config.cx, "cy": config.cy, "frame_id": CAMERA_FRAME, "world_frame": WORLD_FRAME},
+        "perception": perception_settings(config),
         "rooms": [{"id": r.id, "name": r.name, "bbox_min": [*r.lo, 0.0], "bbox_max": [*r.hi, world.envelope.hi[2]]}
                   for r in world.rooms],
         "supports": [{"object": s.owner, "surface": s.name, "room": s.room, "z": s.z, "xy_min": list(s.lo),
@@ -149,7 +179,9 @@ def build_ground_truth(seed: int, attempt: int, config: SceneConfig, world: Worl
             {"object": roles.occluded[0], "visit": roles.occluded[1],
              "station": list(roles.occluding_station) if roles.occluding_station else None},
             "double_mover": roles.double_mover,
+            "pushed_chair": roles.pushed_chair,
         },
         "visibility": visibility,
+        "patrols": patrols,
         "frames": frames,
     }

@@ -1,10 +1,10 @@
-"""Imperfections of a real depth camera and segmenter, applied to exact renderings.
+"""Imperfections of a real depth camera, the mask edges and the odometry, applied to exact renderings.
 
 Why each knob exists: the memory must not trust a single frame. Depth noise grows with range like a
 stereo/ToF sensor (sigma = k z^2); masks bleed or shrink by a pixel at edges; the published pose jitters
-while the rendering uses the true pose (so fused boxes wobble as with real odometry); detections are
-missed, spurious low-confidence blobs appear, and look-alike classes are confused. All draws come from
-the per-frame random generator passed in, so a frame is reproducible on its own.
+while the rendering uses the true pose (so fused boxes wobble as with real odometry). What the segmenter
+reports (misses, labels, spurious blobs) is detection.py. All draws come from the random generator
+passed in, so a frame is reproducible on its own.
 """
 
 from __future__ import annotations
@@ -13,9 +13,6 @@ import numpy as np
 
 from .config import NoiseConfig
 from .render import quaternion_xyzw
-
-CONFUSIONS = {"mug": "cup", "cup": "mug", "sofa": "couch", "couch": "sofa", "remote": "phone", "phone": "remote"}
-SPURIOUS_MAX_CONFIDENCE = 0.29
 
 
 def noisy_depth_mm(rng: np.random.Generator, depth_m: np.ndarray, noise: NoiseConfig,
@@ -56,22 +53,6 @@ def jitter_mask_edges(rng: np.random.Generator, mask: np.ndarray, ids, prob: flo
         else:
             out[_neighbours(inst) & (out == 0)] = mid
     return out
-
-
-def spurious_blob(rng: np.random.Generator, mask: np.ndarray, scale: float) -> np.ndarray | None:
-    """A random elliptic blob over unlabelled pixels, or None when it would be empty."""
-    h, w = mask.shape
-    ry, rx = rng.uniform(3, 10, size=2) * scale
-    cy, cx = rng.uniform(0, h), rng.uniform(0, w)
-    yy, xx = np.mgrid[0:h, 0:w]
-    blob = (((yy - cy) / max(ry, 1.0)) ** 2 + ((xx - cx) / max(rx, 1.0)) ** 2 <= 1.0) & (mask == 0)
-    return blob if blob.sum() >= 4 else None
-
-
-def confuse_label(rng: np.random.Generator, label: str, prob: float) -> str:
-    if prob > 0 and label in CONFUSIONS and rng.random() < prob:
-        return CONFUSIONS[label]
-    return label
 
 
 def jitter_pose(rng: np.random.Generator, pose: np.ndarray, noise: NoiseConfig):

@@ -91,6 +91,8 @@ class Geometry:
     face: np.ndarray           # (H, W) int8: 2 * axis + (1 if the face normal points to +axis)
     ghost: np.ndarray          # (P,) pixels each box would cover if nothing else were in the way
     probe_visible: np.ndarray  # (Q,) pixels of each probe box in front of the rendered scene
+    probe_ghost: np.ndarray | None = None   # (Q,) pixels each probe box covers in the image
+    ghost_union: dict | None = None         # owner -> pixels its boxes cover together, nothing in the way
 
 
 class RayCaster:
@@ -100,27 +102,43 @@ class RayCaster:
         self.camera = camera
         self._dirs_cam = camera.ray_directions()
 
-    def _rect(self, lo, hi, pose_inv_r, origin) -> tuple[int, int, int, int] | None:
-        """Pixel rectangle (v0, v1, u0, u1), end exclusive, that can contain the box; None if outside."""
+    def _rects(self, lo: np.ndarray, hi: np.ndarray, rot: np.ndarray, origin: np.ndarray) -> list:
+        """``_rect`` of many boxes at once (one numpy pass over all their corners)."""
         cam = self.camera
-        corners = np.array([[x, y, z] for x in (lo[0], hi[0]) for y in (lo[1], hi[1]) for z in (lo[2], hi[2])])
-        pc = (corners - origin) @ pose_inv_r.T
-        if np.all(pc[:, 2] <= EPS):
-            return None
-        if np.any(pc[:, 2] <= 1e-3):
-            return 0, cam.height, 0, cam.width
-        u = cam.fx * pc[:, 0] / pc[:, 2] + cam.cx
-        v = cam.fy * pc[:, 1] / pc[:, 2] + cam.cy
-        u0, u1 = int(np.floor(u.min())), int(np.ceil(u.max())) + 1
-        v0, v1 = int(np.floor(v.min())), int(np.ceil(v.max())) + 1
-        u0, v0 = max(u0, 0), max(v0, 0)
-        u1, v1 = min(u1, cam.width), min(v1, cam.height)
-        if u0 >= u1 or v0 >= v1:
-            return None
-        return v0, v1, u0, u1
+        lo, hi = np.asarray(lo, float).reshape(-1, 3), np.asarray(hi, float).reshape(-1, 3)
+        if not len(lo):
+            return []
+        sel = np.array([[x, y, z] for x in (0, 1) for y in (0, 1) for z in (0, 1)], bool)   # (8, 3)
+        corners = np.where(sel[None], hi[:, None, :], lo[:, None, :])                       # (P, 8, 3)
+        pc = (corners - origin) @ rot                                                         # world -> camera
+        z = pc[..., 2]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            u = cam.fx * pc[..., 0] / z + cam.cx
+            v = cam.fy * pc[..., 1] / z + cam.cy
+        behind = np.all(z <= EPS, axis=1)
+        near = np.any(z <= 1e-3, axis=1)
+        with np.errstate(invalid="ignore"):
+            u0 = np.maximum(np.floor(np.nanmin(np.where(near[:, None], 0, u), axis=1)), 0)
+            u1 = np.minimum(np.ceil(np.nanmax(np.where(near[:, None], 0, u), axis=1)) + 1, cam.width)
+            v0 = np.maximum(np.floor(np.nanmin(np.where(near[:, None], 0, v), axis=1)), 0)
+            v1 = np.minimum(np.ceil(np.nanmax(np.where(near[:, None], 0, v), axis=1)) + 1, cam.height)
+        out = []
+        for k in range(len(lo)):
+            if behind[k]:
+                out.append(None)
+            elif near[k]:
+                out.append((0, cam.height, 0, cam.width))
+            elif u0[k] >= u1[k] or v0[k] >= v1[k]:
+                out.append(None)
+            else:
+                out.append((int(v0[k]), int(v1[k]), int(u0[k]), int(u1[k])))
+        return out
 
     def cast(self, pose: np.ndarray, envelope_lo, envelope_hi, parts_lo: np.ndarray, parts_hi: np.ndarray,
-             probes_lo: np.ndarray | None = None, probes_hi: np.ndarray | None = None) -> Geometry:
+             probes_lo: np.ndarray | None = None, probes_hi: np.ndarray | None = None,
+             owners: np.ndarray | None = None) -> Geometry:
+        """``owners`` (one id per part, 0 = none): also count, per owner, the pixels its parts cover together
+        with nothing in the way (``ghost_union``: a chair's legs behind its seat are not occlusion)."""
         rot = np.asarray(pose[:3, :3], dtype=np.float64)
         origin = np.asarray(pose[:3, 3], dtype=np.float64)
         dirs = self._dirs_cam @ rot.T
@@ -137,14 +155,21 @@ class RayCaster:
         face = (2 * axis + leaving_neg).astype(np.int8)  # envelope faces point inwards: leaving via -z = floor
         part = np.full(depth.shape, -1, dtype=np.int32)
         ghost = np.zeros(len(parts_lo), dtype=np.int64)
+        union: dict[int, np.ndarray] = {}
+        rects = self._rects(parts_lo, parts_hi, rot, origin)
         for k in range(len(parts_lo)):
-            hit = self._slab(parts_lo[k], parts_hi[k], origin, rot, inv)
+            hit = self._slab(parts_lo[k], parts_hi[k], origin, rot, inv, rects[k])
             if hit is None:
                 continue
             (v0, v1, u0, u1), mask, t_near, t_mins = hit
             ghost[k] = int(np.count_nonzero(mask))
             if not ghost[k]:
                 continue
+            if owners is not None and owners[k]:
+                img = union.get(int(owners[k]))
+                if img is None:
+                    img = union[int(owners[k])] = np.zeros(depth.shape, dtype=bool)
+                img[v0:v1, u0:u1] |= mask
             sub_depth = depth[v0:v1, u0:u1]
             closer = mask & (t_near < sub_depth)
             if not closer.any():
@@ -156,17 +181,40 @@ class RayCaster:
             d_axis = dirs[v0:v1, u0:u1][closer][np.arange(tn.size), near_axis]
             face[v0:v1, u0:u1][closer] = 2 * near_axis + (d_axis < 0)
         probe_visible = np.zeros(0 if probes_lo is None else len(probes_lo), dtype=np.int64)
+        probe_ghost = np.zeros_like(probe_visible)
+        probe_rects = self._rects(probes_lo, probes_hi, rot, origin) if len(probe_visible) else []
         for k in range(len(probe_visible)):
-            hit = self._slab(probes_lo[k], probes_hi[k], origin, rot, inv)
+            hit = self._slab(probes_lo[k], probes_hi[k], origin, rot, inv, probe_rects[k])
             if hit is None:
                 continue
             (v0, v1, u0, u1), mask, t_near, _ = hit
             # strictly in front of what is rendered there (the probe is not part of the scene)
             probe_visible[k] = int(np.count_nonzero(mask & (t_near < depth[v0:v1, u0:u1] - 1e-6)))
-        return Geometry(depth, part, face, ghost, probe_visible)
+            probe_ghost[k] = int(np.count_nonzero(mask))
+        ghost_union = {o: int(np.count_nonzero(img)) for o, img in union.items()} if owners is not None else None
+        return Geometry(depth, part, face, ghost, probe_visible, probe_ghost, ghost_union)
 
-    def _slab(self, lo, hi, origin, rot, inv):
-        rect = self._rect(lo, hi, rot.T, origin)
+    def cast_ray(self, pose: np.ndarray, u: float, v: float, envelope_lo, envelope_hi, parts_lo: np.ndarray,
+                 parts_hi: np.ndarray) -> np.ndarray:
+        """The world point seen at pixel (u, v): the nearest box face or the room envelope."""
+        cam = self.camera
+        d_cam = np.array([(u - cam.cx) / cam.fx, (v - cam.cy) / cam.fy, 1.0])
+        origin = np.asarray(pose[:3, 3], float)
+        d = np.asarray(pose[:3, :3], float) @ d_cam
+        d = np.where(np.abs(d) < 1e-12, 1e-12, d)
+        env_lo, env_hi = np.asarray(envelope_lo, float), np.asarray(envelope_hi, float)
+        t = float(np.min((np.where(d > 0, env_hi, env_lo) - origin) / d))
+        if len(parts_lo):
+            t1 = (np.asarray(parts_lo, float) - origin) / d
+            t2 = (np.asarray(parts_hi, float) - origin) / d
+            near = np.minimum(t1, t2).max(axis=1)
+            far = np.maximum(t1, t2).min(axis=1)
+            hit = (near <= far) & (near > EPS)
+            if hit.any():
+                t = min(t, float(near[hit].min()))
+        return origin + t * d
+
+    def _slab(self, lo, hi, origin, rot, inv, rect):
         if rect is None:
             return None
         v0, v1, u0, u1 = rect

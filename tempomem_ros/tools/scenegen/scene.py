@@ -46,12 +46,13 @@ class Scene:
     def renderer(self) -> FrameRenderer:
         return FrameRenderer(self.seed, self.attempt, self.config, self.world, self.script)
 
-    def frames(self) -> Iterator[FrameProducts]:
-        """Kept frames in stamp order, rendered with their noise (identical on every call)."""
+    def frames(self, color: bool = True) -> Iterator[FrameProducts]:
+        """Kept frames in stamp order, rendered with their noise (identical on every call); color=False
+        leaves the colour image out (rgb None)."""
         renderer = self.renderer()
         by_index = {f.index: f for f in self.script.frames}
         for rec in self.records:
-            products = renderer.render(by_index[rec.plan.index])
+            products = renderer.render(by_index[rec.plan.index], images=color)
             yield products
 
 
@@ -98,10 +99,13 @@ def check_scene(config: SceneConfig, script: Script, gt: dict) -> list[str]:
             if not any(iv["t_from"] <= s and (iv["t_to"] is None or s < iv["t_to"]) for s in obj["seen_stamps"]):
                 problems.append("a placement of the double mover was never seen")
                 break
+    chair = gt["roles"].get("pushed_chair")
     for kind in ("moved", "removed", "appeared"):
-        if not any(e["kind"] == kind and e["t_observable"] is not None and e["object"] != mover
+        if not any(e["kind"] == kind and e["t_observable"] is not None and e["object"] not in (mover, chair)
                    for e in gt["events"]):
             problems.append(f"no observable '{kind}' event")
+    if chair is not None and not any(e["object"] == chair and e["t_observable"] is not None for e in gt["events"]):
+        problems.append("the pushed chair was never seen at its new place")
     return problems
 
 
@@ -112,6 +116,7 @@ def generate_scene(seed: int, config: SceneConfig | None = None) -> Scene:
         raise SceneGenError(f"seed must be a non-negative integer, got {seed!r}")
     seed = int(seed)
     config.validate()
+    config = config.resolved(seed)
     rejected: list[str] = []
     for attempt in range(MAX_ATTEMPTS):
         try:
@@ -159,7 +164,8 @@ def write_frame(writer: bagio.BagWriter, scene: Scene, fp: FrameProducts) -> Non
                                                           t, CAMERA_FRAME), t)
     writer.write(topics.POSE, bagio.pose_stamped_msg(fp.record.published_position, fp.record.published_quaternion,
                                                      t, WORLD_FRAME), t)
-    writer.write(topics.COLOR, bagio.image_msg(fp.rgb, "rgb8", t, CAMERA_FRAME), t)
+    if fp.rgb is not None:
+        writer.write(topics.COLOR, bagio.image_msg(fp.rgb, "rgb8", t, CAMERA_FRAME), t)
     writer.write(topics.DEPTH, bagio.image_msg(fp.depth_mm, "16UC1", t, CAMERA_FRAME), t)
     inst = fp.record.instances
     writer.write(topics.INSTANCES, bagio.instance_masks_msg(
@@ -167,9 +173,13 @@ def write_frame(writer: bagio.BagWriter, scene: Scene, fp: FrameProducts) -> Non
         CAMERA_FRAME, fp.features), t)
 
 
-def write_scene(scene: Scene, out_dir: str | Path, storage: str = "sqlite3", overwrite: bool = False
-                ) -> ScenePaths:
-    """Write ``out_dir/bag`` (rosbag2), ``out_dir/ground_truth.json`` and ``out_dir/questions.json``."""
+def write_scene(scene: Scene, out_dir: str | Path, storage: str = "sqlite3", overwrite: bool = False,
+                color: bool = True) -> ScenePaths:
+    """Write ``out_dir/bag`` (rosbag2), ``out_dir/ground_truth.json`` and ``out_dir/questions.json``.
+
+    color=False leaves /camera/color/image_raw out of the bag (40 % of its size): the perception node only
+    subscribes to it with use_color (CLIP in the node), which the evaluation never uses.
+    """
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     paths = ScenePaths(out / "bag", out / "ground_truth.json", out / "questions.json")
@@ -180,7 +190,7 @@ def write_scene(scene: Scene, out_dir: str | Path, storage: str = "sqlite3", ove
 
         shutil.rmtree(paths.bag)
     with bagio.open_writer(paths.bag, storage=storage) as writer:
-        for fp in scene.frames():
+        for fp in scene.frames(color=color):
             write_frame(writer, scene, fp)
     paths.ground_truth.write_text(dumps(scene.ground_truth), encoding="utf-8")
     paths.questions.write_text(dumps(scene.questions), encoding="utf-8")

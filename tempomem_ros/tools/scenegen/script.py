@@ -1,11 +1,13 @@
 """What happens in the scene: where every object is over time, what changes between visits, and the
-camera path of every visit.
+camera path of every visit and patrol pass.
 
 Why the changes are planned with roles: the memory must be tested on specific hard cases (an object
 that stays put but is out of view for a whole visit, one that is hidden behind furniture for a visit,
-one that moves twice), and leaving them to chance would make some seeds test nothing. The camera path
-is planned to produce those cases (sectors excluded from the sweep, a station behind the occluder); the
-renderer later confirms them and the generator rejects a draw where they did not happen.
+one that moves twice, a chair pushed and turned between visits), and leaving them to chance would make
+some seeds test nothing. The camera path is planned to produce those cases (sectors excluded from the
+sweep, a station behind the occluder); the renderer later confirms them and the generator rejects a draw
+where they did not happen. Between the visits a patrol (patrol.py) glances at a few places every few
+minutes, which is how a patrolling robot learns that something is gone.
 """
 
 from __future__ import annotations
@@ -14,10 +16,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from . import motion
 from .config import SceneConfig
-from .world import (CATALOG, HIDEABLE, Box, Furniture, LayoutError, ObjectType, Surface, World, box_gap, mm)
+from .world import (CATALOG, HIDEABLE, Box, Furniture, LayoutError, ObjectType, Surface, World, box_gap,
+                    furniture_parts, mm, small_parts, union_box)
 
 SMALL_MARGIN = 0.03          # free space kept between objects on a surface
+MAX_VISIT_S = 80.0           # a visit's path must fit in this (changes are planned after it)
 STATION_CLEARANCE = 0.35     # the camera keeps this far from furniture and walls
 VISIBLE_LABELS = ("mug", "bottle", "book", "laptop", "bowl", "vase", "plant", "cup")
 MOVER_SURFACES = ("table", "counter", "sofa", "shelf:board_middle")   # in plain view from the room centre
@@ -30,6 +35,13 @@ class Placement:
     support: str                   # surface name: top, board_middle, seat, floor, ...
     t_from_ns: int
     t_to_ns: int | None = None
+    parts: tuple[Box, ...] = ()    # the boxes rendered (empty = the box itself)
+    groups: tuple[int, ...] = ()   # part group of each part (a segmenter may report groups apart)
+
+    def render_parts(self) -> tuple[tuple[Box, ...], tuple[int, ...]]:
+        if self.parts:
+            return self.parts, (self.groups or (0,) * len(self.parts))
+        return (self.box,), (0,)
 
     def contains(self, t_ns: int) -> bool:
         return self.t_from_ns <= t_ns and (self.t_to_ns is None or t_ns < self.t_to_ns)
@@ -42,7 +54,6 @@ class SceneObject:
     kind: str                      # furniture | small
     color: tuple[int, int, int]
     placements: list[Placement]
-    parts: tuple[Box, ...] = ()    # furniture only: the boxes it is built from
 
     def placement_at(self, t_ns: int) -> Placement | None:
         for p in self.placements:
@@ -63,11 +74,17 @@ class Event:
 @dataclass
 class FramePlan:
     index: int                     # plan index (keys the per-frame random stream)
-    visit: int
+    visit: int | None              # None for a patrol frame
     stamp_ns: int
     position: tuple[float, float, float]
     yaw: float
     pitch: float
+    patrol: int | None = None      # index of the patrol pass (None in a visit)
+
+    @property
+    def run_key(self) -> int:
+        """Keys what persists within one visit or pass (a confused label from one side, parts split)."""
+        return self.visit if self.visit is not None else 1000 + int(self.patrol)
 
 
 @dataclass
@@ -76,6 +93,7 @@ class Roles:
     occluded: tuple[int, int] | None = None        # (object id, visit)
     occluding_station: tuple[float, float] | None = None
     double_mover: int | None = None
+    pushed_chair: int | None = None                # furniture id of the chair pushed and turned
 
 
 @dataclass
@@ -86,6 +104,7 @@ class Script:
     roles: Roles
     visit_windows: list[tuple[int, int]]           # first and last planned stamp of each visit
     furniture: dict[int, Furniture] = field(default_factory=dict)
+    patrols: list = field(default_factory=list)    # patrol.PatrolPass, in time order
 
     def object(self, oid: int) -> SceneObject:
         return next(o for o in self.objects if o.id == oid)
@@ -184,7 +203,7 @@ def _spot_on(rng, world: World, surface: Surface, otype: ObjectType) -> Box | No
         cx, cy = room.center
         if np.hypot(x - cx, y - cy) < 1.1:          # the camera stands around the room centre
             return None
-        if any(box.overlaps_xy(f.box, margin=0.05) for f in world.furniture):
+        if any(box.overlaps_xy(b, margin=0.05) for b in [f.box for f in world.furniture] + world.extra_obstacles):
             return None
         if world.in_doorway(x, y) or (world.doorway is not None and abs(x - world.rooms[0].hi[0]) < 1.3):
             return None
@@ -308,11 +327,12 @@ def build_script(rng: np.random.Generator, world: World, config: SceneConfig) ->
     V = config.visits
     base = config.base_time_ns
     gap_ns = int(round(config.visit_gap_s * 1e9))
-    period = config.frame_period_ns
-    windows = [(base + k * gap_ns, base + k * gap_ns + (config.frames_per_visit - 1) * period) for k in range(V)]
+    # nominal windows: a visit's path is planned later and must fit in MAX_VISIT_S
+    windows = [(base + k * gap_ns, base + k * gap_ns + int(MAX_VISIT_S * 1e9)) for k in range(V)]
     objects: list[SceneObject] = [
         SceneObject(f.id, f.label, "furniture", f.color,
-                    [Placement(f.box, None, "floor", base)], f.parts) for f in world.furniture]
+                    [Placement(f.box, None, "floor", base, parts=f.parts, groups=f.groups)])
+        for f in world.furniture]
     next_id = max(o.id for o in objects) + 1
     occupancy = _Occupancy()
     roles = Roles()
@@ -332,7 +352,25 @@ def build_script(rng: np.random.Generator, world: World, config: SceneConfig) ->
 
     def place(label: str, t_ns: int, only=None, exclude=None, reject=None) -> Placement:
         box, surface = _choose_spot(rng, world, CATALOG[label], occupancy, t_ns, exclude, only, reject)
-        return Placement(box, surface.owner, surface.name, t_ns)
+        parts, groups = small_parts(CATALOG[label], box, int(rng.integers(0, 4)))
+        return Placement(box, surface.owner, surface.name, t_ns, parts=parts if len(parts) > 1 else (),
+                         groups=groups if len(parts) > 1 else ())
+
+    events: list[Event] = []
+    # the chair is pushed and turned in one gap: planned first, so that nothing is put where it will stand
+    if V >= 2:
+        chair_gap = int(rng.integers(1, V))
+        t_chair = int(windows[chair_gap - 1][1] + (windows[chair_gap][0] - windows[chair_gap - 1][1])
+                      * rng.uniform(0.25, 0.75)) // 100_000_000 * 100_000_000
+        pushed = push_chair(rng, world, t_chair)
+        if pushed is not None:
+            chair_obj = next(o for o in objects if o.id == pushed[0])
+            old = chair_obj.placements[0]
+            old.t_to_ns = t_chair
+            chair_obj.placements.append(pushed[1])
+            events.append(Event("moved", chair_obj.id, t_chair, old, pushed[1]))
+            world.extra_obstacles.append(pushed[1].box)
+            roles.pushed_chair = chair_obj.id
 
     keep_clear: list[Box] = []   # boxes of objects kept unseen in some visit: the mover stays out of their sector
 
@@ -371,7 +409,6 @@ def build_script(rng: np.random.Generator, world: World, config: SceneConfig) ->
         except LayoutError:  # that kind of object has no room left; another kind may
             continue
 
-    events: list[Event] = []
     static = [o for o in objects if o.kind == "small" and o is not hidden and o is not mover]
     if V >= 2:
         lonely = [o for o in static if label_counts[o.label] == 1] or static
@@ -455,9 +492,47 @@ def build_script(rng: np.random.Generator, world: World, config: SceneConfig) ->
                     events.append(Event("appeared", obj.id, t_ns, None, obj.placements[0]))
                     break
     events.sort(key=lambda e: (e.t_world_ns, e.object_id))
-    frames = plan_camera(rng, world, config, objects, roles, windows)
+    from .patrol import plan_patrols
+
+    frames, windows = plan_camera(rng, world, config, objects, roles, windows)
+    patrols, patrol_frames = plan_patrols(rng, world, config, objects, events, windows, len(frames))
+    frames = sorted(frames + patrol_frames, key=lambda f: f.stamp_ns)
     furniture = {f.id: f for f in world.furniture}
-    return Script(objects, events, frames, roles, windows, furniture)
+    return Script(objects, events, frames, roles, windows, furniture, patrols)
+
+
+def push_chair(rng, world: World, t_ns: int) -> tuple[int, Placement] | None:
+    """The chair pushed 0.3-0.9 m and turned by a quarter or half turn: (chair id, new placement) or None
+    when no such spot keeps clear of the other furniture, the walls, the doorway and the camera's disc."""
+    chair = next((f for f in world.furniture if f.label == "chair"), None)
+    if chair is None:
+        return None
+    room = world.rooms[chair.room]
+    others = [f.box for f in world.furniture if f.id != chair.id]
+    cx, cy = room.center
+    for _ in range(200):
+        dist = rng.uniform(0.3, 0.9)
+        ang = rng.uniform(-np.pi, np.pi)
+        turn = int(rng.choice([1, 2, 3]))
+        offset = (mm(chair.offset[0] + dist * np.cos(ang)), mm(chair.offset[1] + dist * np.sin(ang)))
+        parts = furniture_parts("chair", chair.quarter + turn, offset)
+        box = union_box(parts)
+        if box.lo[0] < room.lo[0] + 0.05 or box.hi[0] > room.hi[0] - 0.05:
+            continue
+        if box.lo[1] < room.lo[1] + 0.05 or box.hi[1] > room.hi[1] - 0.05:
+            continue
+        if any(box.overlaps_xy(b, margin=0.1) for b in others):
+            continue
+        nx, ny = min(max(cx, box.lo[0]), box.hi[0]), min(max(cy, box.lo[1]), box.hi[1])
+        if np.hypot(nx - cx, ny - cy) < 1.0:
+            continue
+        if world.doorway is not None:   # keep both sides of the door passable
+            x0 = world.rooms[0].hi[0]
+            door = Box.make((x0 - 1.2, world.doorway[0] - 0.2, 0.0), (x0 + 1.3, world.doorway[1] + 0.2, 1.0))
+            if box.overlaps_xy(door):
+                continue
+        return chair.id, Placement(box, None, "floor", t_ns, parts=parts, groups=chair.groups)
+    return None
 
 
 # --------------------------------------------------------------------------------------------- camera
@@ -468,15 +543,18 @@ def _hfov(config: SceneConfig) -> float:
 
 
 def plan_camera(rng, world: World, config: SceneConfig, objects: list[SceneObject], roles: Roles,
-                windows: list[tuple[int, int]]) -> list[FramePlan]:
-    """Per visit: sweeps (yaw turns with a nodding pitch) at stations near the room centres, walks between
-    them; in the special visits the sweeps skip the sector of the hidden objects and, for the occluded
-    one, a sweep is made from the station behind the occluder."""
+                windows: list[tuple[int, int]]) -> tuple[list[FramePlan], list[tuple[int, int]]]:
+    """Per visit: sweeps (turns with a nodding head) at stations near the room centres, walks between
+    them (motion.py: walking ~0.5 m/s, turning <= 45 deg/s); in the special visits the sweeps skip the
+    sector of the hidden objects and, for the occluded one, a slow sweep is made from the station behind
+    the occluder. Returns the frames and the visit windows (first and last stamp)."""
     frames: list[FramePlan] = []
-    period = config.frame_period_ns
+    out_windows = []
     index = 0
     for visit in range(config.visits):
         cam_h = mm(config.camera_height + rng.uniform(-0.05, 0.05))
+        rate = min(motion.MAX_TURN_DEG_S, config.turn_rate_deg * rng.uniform(0.85, 1.12))
+        speed = config.walk_speed * rng.uniform(0.85, 1.15)
         avoid = []   # object centres whose sector the sweeps skip in this visit
         for role in (roles.out_of_view, roles.occluded):
             if role is not None and role[1] == visit:
@@ -485,32 +563,72 @@ def plan_camera(rng, world: World, config: SceneConfig, objects: list[SceneObjec
         rooms = list(range(len(world.rooms)))
         if visit % 2 == 1:
             rooms.reverse()
-        legs: list[tuple] = []    # ("sweep", xy, yaw0, arc, weight) | ("walk", [xy, ...])
-        last_xy = None
+        path = _Path(cam_h, speed)
         for r in rooms:
             room = world.rooms[r]
             stations = _stations(rng, world, room, 2 if len(world.rooms) == 1 else 1)
             for xy in stations:
-                if last_xy is not None:
-                    legs.append(("walk", _route(world, last_xy, xy)))
+                if path.xy is not None:
+                    path.walk(_route(world, path.xy, xy))
                 yaw0, arc = _sweep_arc(rng, config, xy, cam_h, avoid)
-                legs.append(("sweep", xy, yaw0, arc, 1.0))
-                last_xy = xy
+                path.sweep(xy, yaw0, arc, rate)
             if roles.occluded is not None and roles.occluded[1] == visit and roles.occluding_station is not None:
                 hidden = next(o for o in objects if o.id == roles.occluded[0])
                 if world.room_of(*hidden.placements[0].box.center[:2]) == r:
                     st = roles.occluding_station
-                    legs.append(("walk", _route(world, last_xy, st)))
+                    path.walk(_route(world, path.xy, st))
                     yaw_c, _ = aim((*st, cam_h), hidden.placements[0].box.center)
-                    legs.append(("sweep", st, yaw_c - np.radians(30), np.radians(60), 0.5))
-                    legs.append(("walk", _route(world, st, room.center)))
-                    last_xy = room.center
-        frames_visit = _expand_legs(legs, config.frames_per_visit, cam_h)
+                    path.sweep(st, yaw_c - np.radians(30), np.radians(60), 12.0)
+                    path.walk(_route(world, st, room.center))
+        if path.duration() > MAX_VISIT_S:
+            raise LayoutError(f"visit {visit} path takes {path.duration():.0f} s (> {MAX_VISIT_S:.0f} s)")
         start = windows[visit][0]
-        for i, (pos, yaw, pitch) in enumerate(frames_visit):
-            frames.append(FramePlan(index, visit, start + i * period, pos, yaw, pitch))
+        samples = motion.sample(path.segments, config.fps)
+        first = index
+        for t, pos, yaw, pitch in samples:
+            frames.append(FramePlan(index, visit, start + int(round(t * 1e9)), pos, yaw, pitch))
             index += 1
-    return frames
+        out_windows.append((frames[first].stamp_ns, frames[-1].stamp_ns))
+    return frames, out_windows
+
+
+class _Path:
+    """Segments of one visit, joined by turns on the spot (a walk starts facing where it goes)."""
+
+    def __init__(self, z: float, speed: float) -> None:
+        self.z, self.speed = z, speed
+        self.segments: list = []
+        self.xy: tuple[float, float] | None = None
+        self.yaw = 0.0
+
+    def _turn_to(self, yaw: float) -> None:
+        if self.xy is None:
+            self.yaw = yaw
+            return
+        t = motion.turn_to(self.xy, self.z, self.yaw, yaw)
+        if t is not None:
+            self.segments.append(t)
+        self.yaw = yaw
+
+    def walk(self, points) -> None:
+        for p, q in zip(points, points[1:]):
+            if np.hypot(q[0] - p[0], q[1] - p[1]) < 1e-6:
+                continue
+            w = motion.Walk(tuple(p), tuple(q), self.z, self.speed)
+            self._turn_to(w.heading)
+            self.segments.append(w)
+            self.xy = tuple(q)
+
+    def sweep(self, xy, yaw0: float, arc: float, rate_deg_s: float) -> None:
+        if self.xy is None:
+            self.xy = tuple(xy)
+            self.yaw = yaw0
+        self._turn_to(yaw0)
+        self.segments.append(motion.sweep(xy, self.z, yaw0, arc, rate_deg_s))
+        self.xy, self.yaw = tuple(xy), yaw0 + arc
+
+    def duration(self) -> float:
+        return motion.duration(self.segments)
 
 
 def _stations(rng, world: World, room, n: int) -> list[tuple[float, float]]:
@@ -566,45 +684,3 @@ def _route(world: World, a, b) -> list[tuple[float, float]]:
         if not world.segment_clear(p, q, 0.25):
             raise LayoutError("no clear walking route")
     return pts
-
-
-def _expand_legs(legs, n_frames: int, cam_h: float):
-    """Distribute the frames of a visit over its legs: walks first, sweeps share the rest."""
-    walk_len = [sum(np.hypot(q[0] - p[0], q[1] - p[1]) for p, q in zip(leg[1], leg[1][1:]))
-                for leg in legs if leg[0] == "walk"]
-    # about 0.4 m a frame, but walking never takes more than a third of the visit
-    total = sum(walk_len)
-    budget = max(len(walk_len), min(n_frames // 3, int(np.ceil(total / 0.4))))
-    walk_frames = [max(1, int(budget * length / total)) if total > 0 else 1 for length in walk_len]
-    remaining = n_frames - sum(walk_frames)
-    weights = [leg[4] for leg in legs if leg[0] == "sweep"]
-    if remaining < 4 * len(weights):
-        raise LayoutError("too few frames for the camera path")
-    sweep_frames = [int(remaining * w / sum(weights)) for w in weights]
-    sweep_frames[0] += remaining - sum(sweep_frames)
-    out = []
-    wi = si = 0
-    for leg in legs:
-        if leg[0] == "walk":
-            n = walk_frames[wi]
-            wi += 1
-            pts = np.asarray(leg[1], float)
-            seg = np.hypot(*(pts[1:] - pts[:-1]).T)
-            cum = np.concatenate([[0.0], np.cumsum(seg)])
-            for k in range(1, n + 1):
-                s = cum[-1] * k / (n + 1)
-                j = min(int(np.searchsorted(cum, s, side="right")) - 1, len(seg) - 1)
-                f = (s - cum[j]) / seg[j] if seg[j] > 0 else 0.0
-                p = pts[j] + f * (pts[j + 1] - pts[j])
-                yaw = float(np.arctan2(*(pts[j + 1] - pts[j])[::-1]))
-                out.append(((mm(p[0]), mm(p[1]), cam_h), yaw, np.radians(-15.0)))
-        else:
-            n = sweep_frames[si]
-            si += 1
-            _, xy, yaw0, arc, _ = leg
-            full = arc >= 2 * np.pi - 1e-9
-            for k in range(n):
-                frac = k / n if full else k / max(1, n - 1)
-                pitch = -0.33 + 0.13 * np.sin(2 * np.pi * 2.5 * k / n)
-                out.append(((xy[0], xy[1], cam_h), float(yaw0 + arc * frac), float(pitch)))
-    return out

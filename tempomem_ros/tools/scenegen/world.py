@@ -2,8 +2,11 @@
 
 Why boxes only: axis-aligned boxes make exact ray casting cheap in numpy, and every ground-truth quantity
 (bounding boxes, supports, gaps, occlusion) stays exactly computable. Furniture is built from several
-boxes (a table is a top and four legs, a sofa a seat, a backrest and two arms) so that rendering shows
-realistic free space under and around it, while the ground truth reports one object with one box.
+boxes (a table is a top and four legs, a sofa a seat, a backrest and two arms, a stool a seat on four
+legs) so that rendering shows realistic free space under and around it, while the ground truth reports one
+object with one box. Some objects are seen in parts on purpose: an open laptop is a base and a screen, a
+stool a seat and legs; each part belongs to a *part group* so that the segmenter model can report the
+groups as separate instances (frames.py), as real segmenters sometimes do.
 
 All coordinates are metres in the world frame "map", z up, rounded to millimetres so that the
 ground truth prints clean numbers and the renderer uses exactly the recorded geometry.
@@ -95,6 +98,7 @@ class Furniture:
     solid: bool                  # reaches the floor without gaps (can hide what is behind it)
     quarter: int = 0             # rotation about z in quarter turns applied to the local shape
     offset: tuple[float, float] = (0.0, 0.0)  # translation applied after the rotation
+    groups: tuple[int, ...] = ()  # part group of each part (0 = the main body; stool legs are group 1)
 
     @cached_property
     def box(self) -> Box:
@@ -107,6 +111,7 @@ class ObjectType:
     size: tuple[float, float, float]
     color: tuple[int, int, int]
     supports: frozenset          # furniture labels (and "floor") it may rest on
+    shape: str = "box"           # box | laptop (an open laptop: base + screen, see small_parts)
 
 
 CATALOG: dict[str, ObjectType] = {t.label: t for t in (
@@ -119,12 +124,12 @@ CATALOG: dict[str, ObjectType] = {t.label: t for t in (
     ObjectType("phone", (0.15, 0.08, 0.02), (90, 90, 110), frozenset({"table", "sofa", "counter"})),
     ObjectType("bowl", (0.16, 0.16, 0.07), (230, 150, 50), frozenset({"table", "counter", "shelf"})),
     ObjectType("plant", (0.20, 0.20, 0.35), (60, 170, 60), frozenset({"shelf", "counter", "floor", "table"})),
-    ObjectType("laptop", (0.33, 0.23, 0.03), (150, 150, 160), frozenset({"table", "sofa", "counter"})),
+    ObjectType("laptop", (0.33, 0.24, 0.23), (150, 150, 160), frozenset({"table", "sofa", "counter"}), "laptop"),
     ObjectType("vase", (0.12, 0.12, 0.25), (150, 60, 170), frozenset({"shelf", "table", "counter"})),
     ObjectType("glasses", (0.14, 0.06, 0.04), (120, 70, 30), frozenset({"table", "shelf", "counter"})),
     ObjectType("wallet", (0.11, 0.09, 0.03), (110, 50, 20), frozenset({"table", "counter", "sofa"})),
-    ObjectType("pillow", (0.40, 0.35, 0.12), (220, 120, 160), frozenset({"sofa", "chair", "floor"})),
-    ObjectType("backpack", (0.32, 0.22, 0.42), (50, 90, 60), frozenset({"floor", "chair"})),
+    ObjectType("pillow", (0.40, 0.35, 0.12), (220, 120, 160), frozenset({"sofa", "floor"})),
+    ObjectType("backpack", (0.32, 0.22, 0.42), (50, 90, 60), frozenset({"floor"})),
     ObjectType("basket", (0.36, 0.26, 0.24), (180, 140, 90), frozenset({"floor"})),
     ObjectType("shoe", (0.28, 0.11, 0.11), (240, 240, 60), frozenset({"floor"})),
     ObjectType("ball", (0.20, 0.20, 0.20), (240, 90, 20), frozenset({"floor"})),
@@ -135,7 +140,7 @@ HIDEABLE = ("shoe", "ball", "basket")
 
 FURNITURE_COLORS = {
     "table": (150, 100, 60), "shelf": (120, 80, 50), "counter": (200, 200, 190), "sofa": (70, 90, 140),
-    "chair": (160, 110, 70),
+    "chair": (160, 110, 70), "stool": (90, 60, 40),
 }
 WALL_COLOR = (205, 200, 185)
 FLOOR_COLOR = (150, 130, 105)
@@ -201,7 +206,50 @@ def _chair(w=0.45, d=0.45):
     return [seat, back, *legs], [("seat", (-w / 2, -d / 2), (w / 2, d / 2 - 0.04), 0.46, 10.0)], False
 
 
-SHAPES = {"table": _table, "shelf": _shelf, "counter": _counter, "sofa": _sofa, "chair": _chair}
+def _stool(w=0.36, h=0.66):
+    seat = Box.make((-w / 2, -w / 2, h - 0.05), (w / 2, w / 2, h))
+    legs = [Box.make((sx * (w / 2 - 0.04) - 0.018, sy * (w / 2 - 0.04) - 0.018, 0.0),
+                     (sx * (w / 2 - 0.04) + 0.018, sy * (w / 2 - 0.04) + 0.018, h - 0.05))
+            for sx in (-1, 1) for sy in (-1, 1)]
+    e = w / 2 - 0.04
+    ring = [Box.make((-e, sy * e - 0.01, 0.24), (e, sy * e + 0.01, 0.26)) for sy in (-1, 1)]
+    return [seat, *legs, *ring], [("seat", (-w / 2, -w / 2), (w / 2, w / 2), h, 10.0)], False
+
+
+SHAPES = {"table": _table, "shelf": _shelf, "counter": _counter, "sofa": _sofa, "chair": _chair, "stool": _stool}
+#: Part groups of the furniture that segmenters often split: the stool's seat (0) and its legs (1).
+PART_GROUPS = {"stool": (0, 1, 1, 1, 1, 1, 1)}
+
+
+def furniture_parts(label: str, quarter: int, offset: tuple[float, float]) -> tuple[Box, ...]:
+    """The boxes of a piece of furniture turned by ``quarter`` quarter turns and moved to ``offset``."""
+    parts, _, _ = SHAPES[label]()
+    return tuple(_rotate_box(p, quarter).translated(offset[0], offset[1]) for p in parts)
+
+
+def part_groups(label: str, n_parts: int) -> tuple[int, ...]:
+    return PART_GROUPS.get(label, (0,) * n_parts)
+
+
+def small_parts(otype: ObjectType, box: Box, back: int) -> tuple[tuple[Box, ...], tuple[int, ...]]:
+    """The boxes an object of the catalogue is rendered from, inside its ground-truth ``box``.
+
+    An open laptop is a 2 cm base over the whole footprint and a 1.5 cm screen standing along the long
+    side ``back`` (0..3: +y, -x, -y, +x of the box, only the long sides are used); groups base 0, screen 1.
+    """
+    if otype.shape != "laptop":
+        return (box,), (0,)
+    lo, hi = box.lo, box.hi
+    base = Box.make(lo, (hi[0], hi[1], lo[2] + 0.02))
+    long_x = (hi[0] - lo[0]) >= (hi[1] - lo[1])
+    t = 0.015
+    if long_x:
+        y0 = hi[1] - t if back in (0, 3) else lo[1]
+        screen = Box.make((lo[0], y0, lo[2] + 0.02), (hi[0], y0 + t, hi[2]))
+    else:
+        x0 = hi[0] - t if back in (0, 3) else lo[0]
+        screen = Box.make((x0, lo[1], lo[2] + 0.02), (x0 + t, hi[1], hi[2]))
+    return (base, screen), (0, 1)
 
 
 def _rotate_xy(x: float, y: float, quarter: int) -> tuple[float, float]:
@@ -224,6 +272,7 @@ class World:
     doorway: tuple[float, float] | None  # y range of the door in the partition
     furniture: list[Furniture]
     surfaces: list[Surface] = field(default_factory=list)
+    extra_obstacles: list[Box] = field(default_factory=list)  # where furniture stands after a move
 
     def furniture_by_label(self, label: str) -> Furniture:
         return next(f for f in self.furniture if f.label == label)
@@ -247,9 +296,10 @@ class World:
         inside = ((x >= rooms_lo[:, 0] + clearance) & (x <= rooms_hi[:, 0] - clearance)
                   & (y >= rooms_lo[:, 1] + clearance) & (y <= rooms_hi[:, 1] - clearance)).any(axis=1)
         blocked = ~inside
-        if self.furniture:
-            f_lo = np.array([f.box.lo[:2] for f in self.furniture], float) - clearance
-            f_hi = np.array([f.box.hi[:2] for f in self.furniture], float) + clearance
+        boxes = [f.box for f in self.furniture] + list(self.extra_obstacles)
+        if boxes:
+            f_lo = np.array([b.lo[:2] for b in boxes], float) - clearance
+            f_hi = np.array([b.hi[:2] for b in boxes], float) + clearance
             blocked |= ((x > f_lo[:, 0]) & (x < f_hi[:, 0]) & (y > f_lo[:, 1]) & (y < f_hi[:, 1])).any(axis=1)
         return blocked
 
@@ -284,7 +334,7 @@ def build_world(rng: np.random.Generator, config: SceneConfig) -> World:
         length = mm(rng.uniform(4.6, 6.0))
         rooms.append(Room(0, "living room", (0.0, 0.0), (length, depth_y)))
         total = length
-        assignment = {0: ["sofa", "table", "shelf", "counter", "chair"]}
+        assignment = {0: ["sofa", "table", "shelf", "counter", "chair", "stool"]}
     else:
         l0, l1 = mm(rng.uniform(4.4, 5.4)), mm(rng.uniform(3.8, 4.8))
         rooms.append(Room(0, "living room", (0.0, 0.0), (l0, depth_y)))
@@ -294,7 +344,7 @@ def build_world(rng: np.random.Generator, config: SceneConfig) -> World:
         doorway = (d0, mm(d0 + DOOR_WIDTH))
         walls = [Box.make((l0, 0.0, 0.0), (l0 + PARTITION, d0, ROOM_HEIGHT)),
                  Box.make((l0, d0 + DOOR_WIDTH, 0.0), (l0 + PARTITION, depth_y, ROOM_HEIGHT))]
-        assignment = {0: ["sofa", "table", "chair"], 1: ["counter", "shelf"]}
+        assignment = {0: ["sofa", "table", "chair"], 1: ["counter", "shelf", "stool"]}
     envelope = Box.make((0.0, 0.0, 0.0), (total, depth_y, ROOM_HEIGHT))
     world = World(rooms, envelope, walls, doorway, [])
     next_id = 1
@@ -320,6 +370,18 @@ def _place_furniture(rng, world: World, room: Room, label: str, fid: int) -> Fur
             along = rng.uniform(-0.25, 0.25)
             x = off[0] if side in (1, 3) else (tb.lo[0] + tb.hi[0]) / 2 + along
             y = off[1] if side in (0, 2) else (tb.lo[1] + tb.hi[1]) / 2 + along
+        elif label == "stool":
+            # a bar stool in front of the counter or at one of its ends
+            counter = world.furniture_by_label("counter")
+            quarter = int(rng.integers(0, 4))
+            ccx, ccy = counter.offset
+            fx_, fy_ = _rotate_xy(0.0, -1.0, counter.quarter)      # the counter's front
+            ax, ay = _rotate_xy(1.0, 0.0, counter.quarter)         # along the counter
+            if rng.random() < 0.5:
+                d, a = 0.3 + 0.25 + 0.18, rng.uniform(-0.6, 0.6)
+            else:
+                d, a = rng.uniform(-0.1, 0.2), float(rng.choice([-1.0, 1.0])) * (0.8 + 0.3 + 0.18)
+            x, y = ccx + d * fx_ + a * ax, ccy + d * fy_ + a * ay
         else:
             wall = int(rng.integers(0, 4))  # 0 north (+y), 1 west (-x), 2 south (-y), 3 east (+x)
             quarter = wall
@@ -338,11 +400,13 @@ def _place_furniture(rng, world: World, room: Room, label: str, fid: int) -> Fur
         x, y = mm(x), mm(y)
         placed = [_rotate_box(p, quarter).translated(x, y) for p in parts]
         box = union_box(placed)
-        ignore = world.furniture_by_label("table").id if label == "chair" else None
+        ignore = {"chair": "table", "stool": "counter"}.get(label)
+        ignore = world.furniture_by_label(ignore).id if ignore else None
         if not _fits(world, room, box, cx, cy, ignore):
             continue
         color = tuple(int(np.clip(c + rng.integers(-12, 13), 0, 255)) for c in FURNITURE_COLORS[label])
-        return Furniture(fid, label, room.id, tuple(placed), color, solid, quarter, (x, y))
+        return Furniture(fid, label, room.id, tuple(placed), color, solid, quarter, (x, y),
+                         part_groups(label, len(placed)))
     raise LayoutError(f"no place for the {label} in the {room.name}")
 
 

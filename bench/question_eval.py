@@ -1,0 +1,278 @@
+"""How well the memory understands questions as people and agents ask them (issue 13).
+
+The question set (bench/questions/questions.txt) was written before the understanding rules: each line names
+the operator a question means and its arguments. This script builds a small memory that knows every label
+the set names (bench scene below: furniture, small objects, regions, a day and a half of visits with moves),
+asks every question through ``Memory.ask`` with ``now`` = 2026-01-15 14:30 UTC, and sorts each answer into
+
+  right    the expected operator with the expected arguments (a question that must be refused: refused);
+           an unknown thing must answer "I don't know any X";
+  refused  not understood although it has a meaning (the answer lists the closest supported forms);
+  wrong    understood as something else, or answered although it must be refused.
+
+Printed per half (development / held-out) and per operator. The split is a fixed rule (per operator, the
+questions sorted by the SHA-256 of their text, alternately dev and held-out, dev first); the file records it
+and this script refuses to run when the file and the rule disagree, so the halves cannot drift.
+
+    source .tempomem_env.sh && python bench/question_eval.py [--half dev|held_out|both] [--show wrong|refused|all]
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import hashlib
+import math
+import os
+import sys
+import tempfile
+from collections import Counter
+from dataclasses import dataclass
+
+from tempomem_ros.core import Memory, Observation
+from tempomem_ros.core.errors import TempoMemError
+from tempomem_ros.core.labels import label_matches, words
+from tempomem_ros.core.types import Answer
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+QUESTIONS = os.path.join(HERE, "questions", "questions.txt")
+NOW = dt.datetime(2026, 1, 15, 14, 30, tzinfo=dt.timezone.utc).timestamp()
+DAY = 86400.0
+TIME_TOL = 1.0
+HALVES = ("dev", "held_out")
+
+
+# ------------------------------------------------------------------------------------------- the question set
+@dataclass(frozen=True)
+class Question:
+    id: str
+    half: str
+    op: str
+    args: dict
+    text: str
+
+
+def parse_args_field(field: str) -> dict:
+    field = field.strip()
+    if field in ("", "-"):
+        return {}
+    out = {}
+    for part in field.split(";"):
+        key, _, value = part.strip().partition("=")
+        out[key.strip()] = value.strip()
+    return out
+
+
+def load(path: str = QUESTIONS) -> list[Question]:
+    rows = []
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            if not line.strip() or line.startswith("#"):
+                continue
+            half, op, args, text = (p.strip() for p in line.rstrip("\n").split(" | ", 3))
+            rows.append(Question(f"q{len(rows) + 1:03d}", half, op, parse_args_field(args), text))
+    return rows
+
+
+def split_rule(rows) -> dict[str, str]:
+    """text -> half: per operator, sorted by SHA-256 of the text, alternately dev and held-out."""
+    by_op: dict[str, list[str]] = {}
+    for r in rows:
+        by_op.setdefault(r.op, []).append(r.text)
+    out = {}
+    for texts in by_op.values():
+        for i, text in enumerate(sorted(texts, key=lambda t: hashlib.sha256(t.encode()).hexdigest())):
+            out[text] = HALVES[i % 2]
+    return out
+
+
+def check_split(rows) -> None:
+    rule = split_rule(rows)
+    bad = [r.text for r in rows if rule[r.text] != r.half]
+    if bad or len(rule) != len(rows):
+        raise SystemExit(f"question set: the recorded halves disagree with the split rule ({bad[:3]}) "
+                         f"or a question is duplicated")
+
+
+# ------------------------------------------------------------------------------------------------ the scene
+FURNITURE = {  # label: (centre x, y, half extents)
+    "table": ((2.0, 0.0), (0.6, 0.4, 0.375)), "coffee table": ((0.0, 2.0), (0.4, 0.3, 0.2)),
+    "desk": ((5.0, 0.0), (0.6, 0.35, 0.375)), "counter": ((-2.0, 2.0), (0.8, 0.3, 0.45)),
+    "shelf": ((5.0, 3.0), (0.4, 0.2, 0.9)), "sofa": ((0.0, 4.0), (1.0, 0.45, 0.4)),
+    "chair": ((3.0, 1.2), (0.25, 0.25, 0.45)), "bed": ((8.0, 3.0), (1.0, 0.8, 0.3)),
+    "cabinet": ((-2.0, -1.0), (0.4, 0.3, 0.5)),
+}
+SMALL = ("mug", "cup", "water bottle", "wallet", "keys", "charger", "phone", "laptop", "lamp", "scissors", "book",
+         "plant", "remote", "glasses", "backpack", "umbrella", "headphones", "notebook", "bowl", "jacket",
+         "teddy bear")
+SUPPORTS = ("table", "coffee table", "desk", "counter", "bed", "chair", "sofa")
+REGIONS = {"kitchen": ((-4, 0, 0), (-0.5, 4, 3)), "hall": ((-4, -3, 0), (0.5, 0, 3)),
+           "living room": ((-0.5, 0, 0), (4, 6, 3)), "office": ((4, -2, 0), (6.5, 2, 3)),
+           "bedroom": ((6.5, 1, 0), (10, 6, 3))}
+VISITS = [NOW - DAY - 5.5 * 3600, NOW - DAY + 0.5 * 3600, NOW - DAY + 3.5 * 3600, NOW - 6.5 * 3600,
+          NOW - 5 * 3600, NOW - 2.5 * 3600, NOW - 1.5 * 3600, NOW - 3000, NOW - 1200, NOW]
+
+
+def _furniture_obs(label: str, stamp: float) -> Observation:
+    (x, y), (hx, hy, hz) = FURNITURE[label]
+    return Observation(label, 0.9, (x, y, hz), (x - hx, y - hy, 0.0), (x + hx, y + hy, 2 * hz), stamp)
+
+
+def _small_obs(label: str, support: str, slot: int, stamp: float) -> Observation:
+    (x, y), (hx, hy, hz) = FURNITURE[support]
+    top = 2 * hz
+    sx = x - hx + 0.15 + (slot % 5) * min(0.25, (2 * hx - 0.3) / 4)
+    sy = y - hy / 2 + (slot // 5) * 0.1
+    return Observation(label, 0.9, (sx, sy, top + 0.05), (sx - 0.04, sy - 0.04, top), (sx + 0.04, sy + 0.04, top + 0.1),
+                       stamp)
+
+
+def build_memory(path: str) -> Memory:
+    """The bench scene: every label the question set names, on supports, moving between visits."""
+    # a fixed wall clock keeps the store deterministic; the scene's 2026 stamps are then "ahead" of it
+    m = Memory.open(path, embedding_dim=4, clock=lambda: 0.0, config={"gates": {"max_stamp_ahead_s": float(2**31)}})
+    for name, (lo, hi) in REGIONS.items():
+        m.define_region(name, lo, hi)
+    for v, stamp in enumerate(VISITS):
+        obs = [_furniture_obs(f, stamp) for f in FURNITURE]
+        for i, label in enumerate(SMALL):
+            support = SUPPORTS[(i + (v if i % 3 == 0 else 0)) % len(SUPPORTS)]  # every third object moves
+            obs.append(_small_obs(label, support, i, stamp))
+        m.add(obs, stamp=stamp)
+        m.commit()
+    return m
+
+
+def known_names(m: Memory) -> list[str]:
+    return sorted({o.label for o in m.objects()} | {r.label for r in m.regions()})
+
+
+# ---------------------------------------------------------------------------------------------------- judging
+def resolve_time(spec: str, now: float) -> float:
+    spec = spec.strip()
+    if spec == "now":
+        return now
+    if spec.startswith("now-"):
+        return now - float(spec[4:])
+    if spec.startswith(("today ", "yesterday ")):
+        day, clock = spec.split()
+        hh, mm = (int(x) for x in clock.split(":"))
+        base = dt.datetime.fromtimestamp(now, tz=dt.timezone.utc).replace(hour=0, minute=0, second=0, microsecond=0)
+        t = base.timestamp() + hh * 3600 + mm * 60
+        return t - DAY if day == "yesterday" else t
+    return float(spec)
+
+
+def _names_selected(arg: str, names: list[str]) -> set[str]:
+    return {n for n in names if label_matches(arg, n)}
+
+
+def judge(q: Question, answer, names: list[str], now: float) -> tuple[str, str]:
+    """('right' | 'refused' | 'wrong', why)."""
+    if q.op == "refuse":
+        return ("right", "refused") if not answer.understood else ("wrong", f"answered as {answer.operator}")
+    if not answer.understood:
+        return "refused", "not understood"
+    op, _, rel = answer.operator.partition(":")
+    got = dict(answer.arguments or {})
+    if rel and "relation" not in got:
+        got["relation"] = rel
+    if op != q.op:
+        return "wrong", f"operator {answer.operator}"
+    unknown = q.args.get("unknown")
+    for key, want in q.args.items():
+        if key == "unknown":
+            continue
+        have = got.get(key)
+        if key in ("label", "anchor"):
+            if have is None:
+                return "wrong", f"no {key}"
+            if unknown == key:
+                if words(str(have)) != words(want):
+                    return "wrong", f"{key} {have!r}, expected unknown {want!r}"
+                if answer.found or "don't know any" not in answer.text:
+                    return "wrong", f"unknown {key} {want!r} not reported: {answer.text[:60]}"
+            elif _names_selected(str(have), names) != _names_selected(want, names) or not _names_selected(want, names):
+                return "wrong", f"{key} {have!r}, expected {want!r}"
+        elif key in ("t", "since", "until"):
+            if have is None or abs(float(have) - resolve_time(want, now)) > TIME_TOL:
+                return "wrong", f"{key} {have}, expected {want}"
+        elif key == "kinds":
+            if have is None or sorted(have) != sorted(want.split(",")):
+                return "wrong", f"kinds {have}, expected {want}"
+        elif key == "relation":
+            if have != want:
+                return "wrong", f"relation {have}, expected {want}"
+        elif key == "center":
+            want_c = [float(x) for x in want.split(",")]
+            if have is None or any(abs(float(a) - b) > 1e-6 for a, b in zip(have, want_c)):
+                return "wrong", f"center {have}, expected {want}"
+        elif key == "radius":
+            if have is None or abs(float(have) - float(want)) > 1e-6:
+                return "wrong", f"radius {have}, expected {want}"
+        elif key == "text":
+            content = set(words(want)) - {"a", "an", "the", "my", "i", "to", "can", "what", "where", "use"}
+            if have is None or not content <= set(words(str(have))):
+                return "wrong", f"text {have!r}, expected {want!r}"
+    for key in ("t", "since", "until", "kinds"):  # a window nobody asked for is a different question
+        if key not in q.args and got.get(key) not in (None, [], ()):
+            if key == "until" and q.op == "changes" and abs(float(got[key]) - now) <= TIME_TOL:
+                continue
+            return "wrong", f"unexpected {key} {got.get(key)}"
+    return "right", ""
+
+
+# ------------------------------------------------------------------------------------------------------ main
+def evaluate(rows, m: Memory, now: float = NOW) -> list[tuple[Question, str, str, object]]:
+    names = known_names(m)
+    out = []
+    for q in rows:
+        try:
+            answer = m.ask(q.text, now=now)
+        except TempoMemError as exc:  # an error answers nothing: counted as a refusal, with the reason
+            answer = Answer(False, "", f"error: {exc}")
+        verdict, why = judge(q, answer, names, now)
+        out.append((q, verdict, why, answer))
+    return out
+
+
+def summary(results) -> dict:
+    c = Counter(v for _, v, _, _ in results)
+    n = len(results)
+    return {"n": n, "right": c["right"], "refused": c["refused"], "wrong": c["wrong"],
+            "right_share": c["right"] / n if n else math.nan}
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--half", choices=("dev", "held_out", "both"), default="both")
+    p.add_argument("--show", choices=("none", "wrong", "refused", "all"), default="wrong")
+    args = p.parse_args(argv)
+    rows = load()
+    check_split(rows)
+    halves = HALVES if args.half == "both" else (args.half,)
+    with tempfile.TemporaryDirectory() as tmp:
+        m = build_memory(os.path.join(tmp, "questions.db"))
+        try:
+            for half in halves:
+                results = evaluate([r for r in rows if r.half == half], m)
+                s = summary(results)
+                print(f"{half:9s} n={s['n']:3d}  right {s['right']:3d} ({100 * s['right'] / s['n']:5.1f} %)  "
+                      f"refused {s['refused']:3d} ({100 * s['refused'] / s['n']:5.1f} %)  "
+                      f"wrong {s['wrong']:3d} ({100 * s['wrong'] / s['n']:5.1f} %)")
+                per_op: dict[str, Counter] = {}
+                for q, v, _, _ in results:
+                    per_op.setdefault(q.op, Counter())[v] += 1
+                print("           " + "  ".join(f"{op} {c['right']}/{sum(c.values())}"
+                                               for op, c in sorted(per_op.items())))
+                for q, v, why, a in results:
+                    if args.show == "all" or args.show == v or (args.show == "refused" and v == "wrong"):
+                        if v != "right" or args.show == "all":
+                            print(f"    [{v}] {q.id} {q.text!r} -> {a.operator or '-'} {why}")
+        finally:
+            m.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

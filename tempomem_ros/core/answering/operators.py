@@ -1,0 +1,348 @@
+"""THE operator table: every operator a question can reach, its arguments, how people ask for it, and how
+its interpretation reads. Adding a phrasing means adding a form here, nowhere else.
+
+Why one table: the understander (understand.py), the answers (answers.py), the typed arguments of the agent
+tools (tools/agent_tools.py) and the refusal suggestions all read it, so a form, an argument or an example
+cannot exist in one of them and be missing from another.
+
+Forms are regular expressions over the normalised question (normalise.py) after time expressions were
+replaced (timeexpr.py): ``@t`` is a moment, ``@w`` a span. Macros: {x} the thing asked about, {a} an anchor
+(an object or a region), {rel} a relation word, {R} a radius, {P} a point "x y z", {d} a free description,
+{be} is/are, {was} was/were, {you} i/you/we/the robot/the camera, {see} a verb of seeing. A form matches the
+whole question; the first form (in table order) whose slots resolve wins, so the more specific operators
+come first. ``mode`` of a form: "find" (a definite or known thing is looked up, an indefinite description
+goes to semantic search), "isthere" (the same for "is there ..."), "activity" (the whole question is the
+description: "where can I sit").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .fmt import fmt_pos, fmt_time
+
+RELATION_WORDS = {
+    "on top of": "on", "on": "on", "upon": "on", "atop": "on", "sitting on": "on", "lying on": "on",
+    "underneath": "under", "under": "under", "beneath": "under", "below": "under",
+    "next to": "near", "beside": "near", "by": "near", "near": "near", "near to": "near", "close to": "near",
+    "around": "near", "alongside": "near", "nearby": "near",
+    "inside of": "in", "inside": "in", "in": "in", "within": "in",
+}
+CHANGE_KINDS = ("appeared", "moved", "removed", "reappeared")
+APPEARED = ("appeared", "reappeared")
+
+
+@dataclass(frozen=True)
+class Param:
+    """An operator argument: its type decides validation (agent tools) and how it reads."""
+
+    name: str
+    kind: str  # label | anchor | relation | time | kinds | point | radius | text
+    description: str
+    required: bool = False
+
+
+@dataclass(frozen=True)
+class Form:
+    pattern: str
+    fixed: dict = field(default_factory=dict)
+    mode: str = ""
+
+
+@dataclass(frozen=True)
+class OperatorSpec:
+    name: str
+    summary: str
+    params: tuple[Param, ...]
+    forms: tuple[Form, ...]
+    examples: tuple[str, ...]
+    words: str  # how the interpretation reads; {label} {anchor} {relation} {t} {window} {kinds} {center} ...
+
+
+def _f(*patterns: str, mode: str = "", **fixed) -> tuple[Form, ...]:
+    return tuple(Form(p, dict(fixed), mode) for p in patterns)
+
+
+LABEL = Param("label", "label", "the object asked about: words of its label (whole words, any case)", True)
+ANCHOR = Param("anchor", "anchor", "the reference object or region: words of its label", True)
+RELATION = Param("relation", "relation", "on | under | near | in", True)
+T = Param("t", "time", "the moment asked about, seconds since the epoch (UTC)", True)
+SINCE = Param("since", "time", "start of the span, seconds since the epoch (none: from the beginning)")
+UNTIL = Param("until", "time", "end of the span, seconds since the epoch (none: now)")
+KINDS = Param("kinds", "kinds", "only these change kinds: appeared | moved | removed | reappeared (none: all)")
+
+_SUBJ = r"(?:what|which(?: things| objects| items)?|what (?:things|objects|items|stuff)|anything|everything)"
+_VERB_NOW = (r"(?:is|are|lies|lie|sits|sit|stands|stand|is lying|is sitting|is standing|are lying|are sitting|"
+             r"are standing|is kept|are kept|is left|are left|can be found|is there|are there|do you see|is placed)")
+_VERB_PAST = (r"(?:was|were|lay|sat|stood|had been|used to be|was lying|was sitting|was standing|were lying|"
+              r"were sitting|was kept|were kept|was there|were there)")
+_PLACE = (r"(?:there|here|in place|in (?:its|their|the) (?:current |same )?(?:place|spot|position)|"
+          r"at (?:its|their) (?:current )?(?:place|spot)|where (?:it|they) (?:is|are)|"
+          r"in the same (?:spot|place|position)|in that (?:spot|place))")
+_STILL = (r"(?:there|here|around|present|in (?:its|their) place|in place|"
+          r"where (?:it|they) (?:was|were|is|are|belongs?)|at (?:its|their) place|in the same place)")
+_MOVED = (r"(?:moved?|been moved|gets? moved|got moved|gotten moved|"
+          r"changed? (?:its |their )?(?:places?|position|spot))")
+
+TABLE: tuple[OperatorSpec, ...] = (
+    OperatorSpec(
+        "spatial", "objects whose centre lies within a radius of a point or of an object", (
+            Param("center", "point", "x y z in metres, world frame (or give anchor)"),
+            Param("anchor", "anchor", "an object whose current centre is the centre (or give center)"),
+            Param("radius", "radius", "metres, > 0", True)),
+        _f(rf"{_SUBJ}(?: (?:is|are|lies|lie|can be found))? (?:within|inside) {{R}} (?:of|from|around) {{P}}",
+           r"(?:list|show me|show|find)(?: me)? (?:everything|all objects|all things|anything|objects|things) "
+           r"within {R} (?:of|from|around) {P}",
+           rf"{_SUBJ}(?: (?:is|are))? (?:less than|closer than|at most|no more than|no further than|under) {{R}} "
+           rf"(?:from|of|away from) {{P}}",
+           rf"{_SUBJ}(?: (?:is|are|lies|lie|can be found))? (?:within|inside) {{R}} (?:of|from|around) {{a}}",
+           r"(?:list|show me|show|find)(?: me)? (?:everything|all objects|all things|anything|objects|things) "
+           r"within {R} (?:of|from|around) {a}",
+           rf"{_SUBJ}(?: (?:is|are))? (?:less than|closer than|at most|no more than|no further than|under) {{R}} "
+           rf"(?:from|of|away from) {{a}}"),
+        ("what is within 1 m of 1.0 2.0 0.5", "what is within 1 m of the X"),
+        "objects within {radius} m of {where}"),
+    OperatorSpec(
+        "where_to_look", "where to look for an object: its known places ranked by how often, how long and how "
+        "recently it stood there (and the time of day, with a long history)", (LABEL,),
+        _f(r"where should (?:i|we) (?:look|search|check|go) for {x}",
+           r"where (?:can|could|do|might) (?:i|we) (?:look|search) for {x}",
+           r"i (?:lost|have lost|cannot find|can not find|misplaced|have misplaced|am missing|cannot locate) {x} "
+           r"where should (?:i|we) (?:look|search|check)(?: for (?:it|them))?",
+           r"where (?:might|could|would|may) {x} (?:be|have gone|be hiding|have ended up)",
+           r"where (?:is|are) {x} (?:usually|normally|typically|generally|often|most likely|likely|probably)"
+           r"(?: to be)?",
+           r"where (?:is|are) {x} (?:likely|most likely|probably) to be",
+           r"where (?:do|does) {x} (?:usually|normally|typically|generally|often) (?:go|stay|live|sit|belong|"
+           r"end up|get left|lie|be)",
+           r"where do (?:i|we|you) (?:usually|normally|typically|generally|often) (?:keep|leave|put|store|place) {x}",
+           r"(?:help me|help) (?:find|locate|look for|search for) {x}",
+           r"(?:what are )?(?:the )?(?:likely|possible|probable) places (?:for|of) {x}"),
+        ("where should I look for the X", "where is the X usually"),
+        "where to look for {label}"),
+    OperatorSpec(
+        "missing", "the objects that are missing now (their place was seen empty), with where they were",
+        (), _f(r"what (?:is|are) (?:missing|lost|gone missing)",
+               r"what (?:has|have) (?:gone missing|been lost|got lost)",
+               r"which(?: things| objects| items)?(?: (?:is|are))? (?:missing|lost|gone missing)",
+               r"(?:is|are) (?:anything|something) (?:missing|lost|gone)",
+               r"(?:have|did|has) (?:i|we|you|anyone) (?:lost|lose|misplaced|misplace) anything",
+               r"what (?:cannot|can not|could not|do not) you find",
+               r"what did (?:i|we) (?:lose|misplace)",
+               r"(?:list|show me|show)(?: the| all| all the)? missing (?:things|objects|items)"),
+        ("what is missing",), "objects that are missing now"),
+    OperatorSpec(
+        "count_moves", "how many times an object moved (in a span, when one is given)", (LABEL, SINCE, UNTIL),
+        _f(rf"how (?:many times|often|frequently) (?:did|has|have|was|were|does|do|is) {{x}} {_MOVED}(?: @w)?",
+           r"how many times (?:have|did|has) (?:you|i|we) (?:seen|see|saw|watched) {x} (?:move|moving|moved|get moved)"
+           r"(?: @w)?",
+           r"how many moves (?:has|have|did) {x} (?:made|make|done)(?: @w)?",
+           r"(?:count|number of) (?:the )?(?:moves|movements) of {x}(?: @w)?",
+           r"(?:the )?number of (?:times|moves) {x} (?:moved|was moved|were moved|has moved|has been moved|made)"
+           r"(?: @w)?"),
+        ("how many times did the X move",), "number of moves of {label}{window}"),
+    OperatorSpec(
+        "count_sightings", "how many observations were fused into an object", (LABEL,),
+        _f(r"how (?:many times|often|frequently) (?:did|have|has) {you} {see} {x}",
+           r"how many (?:sightings|observations|detections) of {x}(?: are there| do you have| have you got| exist)?",
+           r"how many (?:sightings|observations|detections) (?:do you have|are there|have you got) of {x}"),
+        ("how many times did I see the X",), "number of sightings of {label}"),
+    OperatorSpec(
+        "count_objects", "how many objects carry a label (present or missing)", (LABEL,),
+        _f(r"how many {x} (?:are there|do (?:i|we|you) have|do you know(?: about| of)?|have you seen|"
+           r"have you found|are known|exist|are in (?:the )?memory|can you see|do you see)",
+           r"count (?:the |all the |all )?{x}"),
+        ("how many Xs are there",), "number of objects labelled {label}"),
+    OperatorSpec(
+        "first_seen", "when an object was first seen", (LABEL,),
+        _f(r"when (?:did|have) {you} first {see} {x}",
+           r"when (?:was|were) {x} first (?:seen|spotted|noticed|observed)",
+           r"when did {x} (?:first )?(?:show up|appear|turn up)",
+           r"when (?:was|is) the first time {you} {see} {x}",
+           r"since when (?:do|did|have) (?:you|i|we) (?:know|known) (?:about )?{x}",
+           r"(?:what time|at what time) did {you} first {see} {x}"),
+        ("when did I first see the X",), "when {label} was first seen"),
+    OperatorSpec(
+        "last_seen", "when an object was last seen", (LABEL,),
+        _f(r"when (?:did|have) {you} (?:last|most recently) {see} {x}",
+           r"when (?:did|have) {you} {see} {x} (?:last|most recently|for the last time)",
+           r"when (?:was|were|is|are) {x} (?:last |most recently )?(?:seen|spotted|observed|noticed)"
+           r"(?: last| for the last time)?",
+           r"when (?:was|is) the last time {you} {see} {x}",
+           r"(?:the )?last time {you} {see} {x}",
+           r"(?:what time|at what time) did {you} last {see} {x}",
+           r"(?:what time|at what time) (?:was|were) {x} last (?:seen|observed|spotted)",
+           r"how long ago did {you} (?:last )?{see} {x}",
+           r"how long ago (?:was|were) {x} last (?:seen|spotted|observed)"),
+        ("when did I last see the X",), "when {label} was last seen"),
+    OperatorSpec(
+        "duration", "how long an object has been at its current place", (LABEL,),
+        _f(rf"(?:for )?how long (?:has|have) {{x}} been (?:sitting |lying |standing |staying |kept )?{_PLACE}",
+           rf"(?:for )?how long (?:has|have) {{x}} (?:stayed|sat|stood|been) {_PLACE}",
+           rf"since when (?:has|have) {{x}} been {_PLACE}"),
+        ("how long has the X been there",), "time {label} has been at its current place"),
+    OperatorSpec(
+        "was_seen", "yes or no: was an object seen in a span, with the sightings", (LABEL, SINCE, UNTIL),
+        _f(r"(?:did|have|has) {you} {see} {x} @w",
+           r"(?:was|were) {x} (?:seen|spotted|observed|noticed) @w"),
+        ("did you see the X today",), "whether {label} was seen{window}"),
+    OperatorSpec(
+        "did_move", "yes or no: did an object move (in a span), with the moves", (LABEL, SINCE, UNTIL),
+        _f(rf"(?:did|has|have) {{x}} {_MOVED}(?: @w)?",
+           r"(?:was|were) {x} moved(?: @w)?",
+           r"(?:did|has|have) (?:anyone|anybody|someone|somebody|something) (?:move|moved|touched|touch) {x}(?: @w)?"),
+        ("did the X move", "has the X moved today"), "whether {label} moved{window}"),
+    OperatorSpec(
+        "is_missing", "yes or no: is an object missing, with the evidence", (LABEL,),
+        _f(r"(?:is|are) {x} (?:missing|gone|lost|absent|away)",
+           r"(?:has|have) {x} (?:disappeared|gone missing|vanished|been lost|gone)",
+           r"did {x} (?:disappear|vanish|go missing|get lost)"),
+        ("is the X missing",), "whether {label} is missing"),
+    OperatorSpec(
+        "is_present", "yes or no: is an object still in its place, with the evidence", (LABEL,),
+        _f(rf"(?:is|are) {{x}} still {_STILL}(?: or (?:is|are|has|have) (?:it|they) (?:gone|missing|moved|been moved|"
+           r"disappeared))?",
+           r"do (?:you|we|i) still (?:see|have) {x}",
+           r"(?:is|are) {x} (?:there|here|present)",
+           r"(?:is|are) there (?:still )?{x}", mode="isthere"),
+        ("is the X still there",), "whether {label} is still in its place"),
+    OperatorSpec(
+        "is_related", "yes or no: is (or was, at a time) an object on / under / near / in another, with the "
+        "evidence", (LABEL, RELATION, ANCHOR, Param("t", "time", "the moment asked about (none: now)")),
+        _f(r"(?:is|are) {x} (?:still )?{rel} {a}",
+           r"(?:is|are) there {x} {rel} {a}",
+           r"(?:was|were) {x} {rel} {a} @t",
+           r"(?:was|were) there {x} {rel} {a} @t",
+           r"@t (?:was|were) {x} {rel} {a}"),
+        ("is the X on the table", "was the X on the table at 9:30"), "whether {label} is {relation} {anchor}{at}"),
+    OperatorSpec(
+        "relational_as_of", "objects on / under / near / in an anchor at a past moment (relations keep their "
+        "validity intervals)", (RELATION, ANCHOR, T),
+        _f(rf"{_SUBJ} {_VERB_PAST} {{rel}} {{a}} @t",
+           r"(?:was|were) there (?:anything|something) {rel} {a} @t",
+           rf"@t {_SUBJ} {_VERB_PAST} {{rel}} {{a}}"),
+        ("what was on the table 10 minutes ago", "what was on the table at 9:30"),
+        "objects {relation} {anchor} at {t}"),
+    OperatorSpec(
+        "relational_before", "objects on / under / near / in an anchor before its contents last changed",
+        (RELATION, ANCHOR),
+        _f(rf"{_SUBJ} (?:{_VERB_PAST[3:-1]}|used to sit|used to stand|used to lie) {{rel}} {{a}}"
+           r"(?: before| earlier| previously| formerly| last time)?",
+           r"(?:what|which(?: things| objects)?) (?:was|were) (?:previously|formerly|earlier|before) {rel} {a}",
+           r"what did {a} have {rel} (?:it|them) (?:before|earlier|previously)"),
+        ("what was on the table before",), "objects {relation} {anchor} before its last change"),
+    OperatorSpec(
+        "relational", "objects on / under / near / in an anchor now", (RELATION, ANCHOR),
+        _f(rf"{_SUBJ} {_VERB_NOW} {{rel}} {{a}}",
+           r"what (?:do|did) (?:we|you|i) (?:have|keep|store|put) {rel} {a}",
+           r"what (?:have|has) (?:we|you|i) got {rel} {a}",
+           r"(?:list|show me|show|tell me|name) (?:everything|all|all the things|all objects|all the objects|"
+           r"the things|the objects|what is|what are|what is there|things|objects) {rel} {a}",
+           r"(?:is|are) there (?:anything|something) {rel} {a}",
+           r"(?:anything|something) {rel} {a}"),
+        ("what is on the table", "what is near the X", "what is in the kitchen"),
+        "objects {relation} {anchor} now"),
+    OperatorSpec(
+        "changes", "what changed (moved, disappeared, appeared) in a span", (SINCE, UNTIL, KINDS),
+        _f(r"what (?:has |have )?(?:changed|happened)(?: @w)?",
+           r"what (?:is|has been|was) different(?: @w)?",
+           r"(?:did|has|have) (?:anything|something) (?:change|changed|happen|happened)(?: @w)?",
+           r"(?:is |was )?(?:anything|something) (?:changed|different)(?: @w)?",
+           r"(?:(?:list|show me|show|give me|tell me|what are)(?: all)?(?: the)? |any |all (?:the )?)?"
+           r"changes(?: @w)?")
+        + _f(r"what (?:is|are) new(?: @w)?",
+             r"(?:is |was )?(?:anything|something) new(?: @w)?",
+             r"(?:what|which(?: things| objects| items)?) (?:has been|have been|was|were|got) added(?: @w)?",
+             r"(?:what|which(?: things| objects| items)?) (?:appeared|showed up|turned up|came in|arrived|is new|"
+             r"are new|has appeared|have appeared|has shown up|have shown up)(?: @w)?", kinds=list(APPEARED))
+        + _f(r"(?:what|which(?: things| objects| items)?) (?:moved|has moved|have moved|has been moved|have been moved|"
+             r"got moved|was moved|were moved|changed place)(?: @w)?", kinds=["moved"])
+        + _f(r"(?:what|which(?: things| objects| items)?) (?:disappeared|vanished|went missing|has gone missing|"
+             r"have gone missing|was removed|were removed|has been removed|have been removed|got removed|went away|"
+             r"has disappeared|have disappeared|has vanished|have vanished|was taken away|were taken away)(?: @w)?",
+             r"(?:what|which(?: things| objects| items)?) (?:is|are|was|were) (?:missing|gone) @w", kinds=["removed"]),
+        ("what changed in the last 10 minutes", "what moved today", "what disappeared since 9:00", "what is new"),
+        "{kinds}{window}"),
+    OperatorSpec(
+        "as_of", "where an object was at a past moment", (LABEL, T),
+        _f(r"where {was} {x} @t",
+           r"where did {x} (?:sit|stand|lie|stay|be) @t",
+           r"@t where {was} {x}"),
+        ("where was the X 10 minutes ago", "where was the X at 9:30"), "place of {label} at {t}"),
+    OperatorSpec(
+        "history", "every place an object has been, oldest first (in a span, when one is given)",
+        (LABEL, SINCE, UNTIL),
+        _f(r"where (?:all )?(?:has|have) {x} been(?: @w)?",
+           r"where {was} {x} @w",
+           r"(?:show me |give me |what is |list |tell me )?(?:the )?(?:whole |full |movement |location |place )?"
+           r"history of {x}(?: @w)?",
+           r"what is {x} (?:movement |location |place )?history",
+           r"(?:list|show|give me|tell me|show me) (?:every|all the|all) (?:places?|locations?) {x} (?:has|have) been"
+           r"(?: in| at| to)?",
+           r"(?:all the|every) (?:places?|locations?) {x} (?:has|have) been(?: in| at| to)?",
+           r"what (?:places|locations) (?:has|have) {x} been(?: in| at| to)?",
+           r"(?:trace|track|show)(?: me)? (?:the )?(?:movements?|moves|locations?|places?) of {x}(?: @w)?"),
+        ("where has the X been", "where was the X this morning"), "places of {label}{window}"),
+    OperatorSpec(
+        "previous", "where an object was before its current place", (LABEL,),
+        _f(r"where {was} {x} (?:before|previously|earlier|last time|formerly)",
+           r"where {was} {x} before (?:it|they) (?:was |were )?(?:moved|move|got moved)",
+           r"where did {x} (?:use|used) to (?:be|sit|stand|stay|go|lie)",
+           r"where had {x} been (?:before|previously|earlier)?",
+           r"what (?:is|was) {x} (?:previous|former|prior|last) (?:location|position|place|spot)",
+           r"what (?:is|was) the (?:previous|former|prior) (?:location|position|place|spot) of {x}",
+           r"before (?:it|they) (?:was|were) moved where {was} {x}"),
+        ("where was the X before",), "previous place of {label}"),
+    OperatorSpec(
+        "current", "where an object is now", (LABEL,),
+        _f(r"where {be} {x}",
+           r"where did {you} (?:last )?(?:leave|put|place|drop|set|stash|keep|store) {x}",
+           r"where did {x} go",
+           r"where (?:have|has) (?:i|you|we|someone|somebody) (?:put|left|placed|kept|stored) {x}",
+           r"(?:what is )?(?:the )?(?:current )?(?:location|position|place|whereabouts) of {x}",
+           r"{x} (?:location|position|whereabouts)",
+           r"(?:have|has) (?:you|anyone|anybody) (?:seen|spotted|noticed) {x}")
+        + _f(r"where (?:can|do|could) {you} find {x}",
+             r"(?:locate|find|show me|show|spot|look for|search for)(?: me)? {x}",
+             r"i am looking for {x}(?: where (?:is|are) (?:it|they))?", mode="find"),
+        ("where is the X",), "current place of {label}"),
+    OperatorSpec(
+        "semantic", "objects matching a description or an activity (sentence similarity of labels)",
+        (Param("text", "text", "a description: 'something to drink from'", True),),
+        _f(r"(?:find|locate|show me|show|get me|fetch me|fetch|bring me|look for|search for|i need|i want|"
+           r"i would like|i am looking for|is there|are there|do you have|do we have) {d}", mode="find")
+        + _f(r"(?:where can (?:i|we)|what can (?:i|we) use to|what could (?:i|we) use to|what do (?:i|we) use to|"
+             r"what should (?:i|we) use to|what can (?:i|we) use for|how can (?:i|we)) .+",
+             r"(?:anything|something) (?:to|for|i can|that) .+", mode="activity"),
+        ("find something to drink from", "where can I sit"), "objects matching '{text}'"),
+)
+
+BY_NAME = {op.name: op for op in TABLE}
+
+
+def describe(operator: str, args: dict) -> str:
+    """The interpretation in words: "previous place of mug", "objects on table at 2026-01-15 09:30:00 UTC"."""
+    spec = BY_NAME[operator]
+    window = ""
+    since, until = args.get("since"), args.get("until")
+    if since is not None:
+        window = f" from {fmt_time(since)} to {fmt_time(until)}" if until is not None else f" since {fmt_time(since)}"
+    elif until is not None and operator != "changes":
+        window = f" up to {fmt_time(until)}"
+    kinds = args.get("kinds")
+    kind_words = ("changes" if not kinds else " and ".join(
+        {"appeared": "appearances", "reappeared": "reappearances", "moved": "moves", "removed": "disappearances"}[k]
+        for k in kinds))
+    if operator == "changes" and since is None:
+        window = " at any time"
+    where = fmt_pos(args["center"]) if args.get("center") is not None else f"the {args.get('anchor')}"
+    return spec.words.format(
+        label=args.get("label", ""), anchor=args.get("anchor", ""), relation=args.get("relation", ""),
+        t=fmt_time(args.get("t")), window=window, kinds=kind_words, where=where,
+        radius=f"{args.get('radius', 0):g}", text=args.get("text", ""),
+        at=f" at {fmt_time(args['t'])}" if args.get("t") is not None else " now")
+
+
+def example_forms() -> list[tuple[str, str]]:
+    """(operator, example) in table order: the suggestions of a refusal come from these."""
+    return [(op.name, ex) for op in TABLE for ex in op.examples]

@@ -1,0 +1,254 @@
+"""Time expressions in a question: found, resolved to seconds, and replaced by a placeholder.
+
+Why first, and why placeholders: "where was the mug half an hour ago" must not leave "mug half" as the thing
+asked about, and "what is on the counter now" must not ask about a "counter now". Pulling every time
+expression out before the operator forms are matched leaves forms that speak of ``@t`` (a moment) and ``@w``
+(a span) only, so each form is written once for every way of saying a time.
+
+Resolved against ``now`` (the caller's; by default the newest stamp the memory has seen). Clock times and
+day words are UTC. A clock time later than ``now`` on "today" means the day before (one asks about the past).
+Parts of the day: morning 05:00-12:00, afternoon 12:00-17:00, evening 17:00-21:00, night 21:00-05:00; a span
+that has not ended yet ends at ``now``. "recently" / "lately" mean the last hour. A number that is not a time
+("1 m", "3 objects") is left alone; an impossible clock ("25:99") or a time in the future is an error, never
+guessed around.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass
+
+DAY = 86400.0
+RECENT_S = 3600.0
+PARTS_OF_DAY = {"morning": (5, 12), "afternoon": (12, 17), "evening": (17, 21), "night": (21, 29)}
+
+_ONES = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+         "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15,
+         "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19}
+_TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80,
+         "ninety": 90}
+_WORD_NUM = (r"(?:(?:" + "|".join(_TENS) + r")(?: (?:" + "|".join(k for k in _ONES if k != "zero") + r"))?|"
+             + "|".join(sorted(_ONES, key=len, reverse=True)) + r")")
+NUMBER = rf"(?:\d+(?:\.\d+)?|{_WORD_NUM}(?: hundred)?|a couple of|a couple|an?)"
+_UNIT_S = {"second": 1.0, "sec": 1.0, "s": 1.0, "minute": 60.0, "min": 60.0, "hour": 3600.0, "hr": 3600.0,
+           "h": 3600.0, "day": DAY, "week": 7 * DAY}
+UNIT = r"(?:seconds?|secs?|s|minutes?|mins?|hours?|hrs?|h|days?|weeks?)"
+
+
+class TimeError(ValueError):
+    """A time expression that is malformed or asks about the future."""
+
+
+def number_value(text: str) -> float:
+    text = text.strip()
+    if re.fullmatch(r"\d+(?:\.\d+)?", text):
+        return float(text)
+    if text in ("a", "an"):
+        return 1.0
+    if text in ("a couple", "a couple of"):
+        return 2.0
+    total = 0.0
+    parts = text.split()
+    if parts and parts[-1] == "hundred":
+        return number_value(" ".join(parts[:-1]) or "one") * 100
+    for p in parts:
+        total += _TENS.get(p, _ONES.get(p, 0))
+    return total
+
+
+def unit_seconds(unit: str) -> float:
+    u = unit.rstrip("s") if unit not in ("s", "secs") else ("s" if unit == "s" else "sec")
+    return _UNIT_S.get(u, _UNIT_S.get(unit, 0.0))
+
+
+# A span of time: "10 minutes", "half an hour", "an hour and a half", "one and a half hours", "2 hours 15 minutes".
+_AMOUNT = rf"(?:{NUMBER})(?: and a half)?"
+_SPAN = (rf"(?:half an? (?:hour|minute|day)|(?:a )?quarter of an hour|a quarter hour|quarter hour|"
+         rf"{_AMOUNT} {UNIT}(?: and a half)?(?:(?: and|,)? {_AMOUNT} {UNIT})*)")
+_SPAN_RE = re.compile(_SPAN)
+
+
+def span_seconds(text: str) -> float:
+    text = text.strip()
+    if text.startswith("half a"):
+        return 0.5 * unit_seconds(text.split()[-1])
+    if "quarter" in text:
+        return 900.0
+    total = 0.0
+    for m in re.finditer(rf"({NUMBER})( and a half)? ({UNIT})( and a half)?", text):
+        n = number_value(m.group(1)) + (0.5 if (m.group(2) or m.group(4)) else 0.0)
+        total += n * unit_seconds(m.group(3))
+    return total
+
+
+_CLOCK = r"(?:(?P<hh>\d{1,2})(?::(?P<mm>\d{2}))? ?(?P<ampm>am|pm|a m|p m|oclock)?|(?P<named>noon|midday|midnight))"
+_DAY1 = r"(?:(?P<day>today|yesterday) )?"
+_DAY2 = r"(?: (?P<day2>today|yesterday))?"
+_ISO = r"(?P<iso>\d{4}-\d{2}-\d{2}(?:[ t]\d{1,2}:\d{2}(?::\d{2})?)?z?)"
+_STAMP = r"(?:t ?= ?)?(?P<stamp>\d{9,}(?:\.\d+)?)"
+_PART = r"(?P<part>morning|afternoon|evening|night)"
+_PREP = r"(?:(?:in|during|over|within|of|for|from) )?"
+
+
+@dataclass(frozen=True)
+class Found:
+    kind: str           # "point" | "window"
+    t: float | None = None
+    since: float | None = None
+    until: float | None = None
+    text: str = ""      # the words it replaced
+
+
+def _day_start(t: float) -> float:
+    d = dt.datetime.fromtimestamp(t, tz=dt.timezone.utc)
+    return d.replace(hour=0, minute=0, second=0, microsecond=0).timestamp()
+
+
+def _clock_seconds(g: dict) -> float:
+    """Seconds after midnight of a clock's groups; TimeError when it is not a clock time."""
+    if g.get("named"):
+        return 0.0 if g["named"] == "midnight" else 12 * 3600.0
+    hh = int(g["hh"])
+    mm = int(g.get("mm") or 0)
+    ampm = (g.get("ampm") or "").replace(" ", "")
+    if ampm in ("am", "pm"):
+        if not 1 <= hh <= 12:
+            raise TimeError(f"{hh} {ampm} is not a clock time")
+        hh = hh % 12 + (12 if ampm == "pm" else 0)
+    if not (0 <= hh <= 23 and 0 <= mm <= 59):
+        raise TimeError(f"{g['hh']}:{g.get('mm') or '00'} is not a clock time")
+    return hh * 3600.0 + mm * 60.0
+
+
+def _clock_at(g: dict, now: float) -> float:
+    secs = _clock_seconds(g)
+    day = g.get("day") or g.get("day2")
+    today = _day_start(now)
+    if day == "yesterday":
+        return today - DAY + secs
+    t = today + secs
+    if t > now:
+        if day == "today":
+            raise TimeError("that time today is still to come")
+        return t - DAY
+    return t
+
+
+def _iso(text: str) -> float:
+    text = text.rstrip("z").replace("t", " ")
+    for fmt in ("%Y-%m-%d %H:%M:%S", "%Y-%m-%d %H:%M", "%Y-%m-%d"):
+        try:
+            return dt.datetime.strptime(text, fmt).replace(tzinfo=dt.timezone.utc).timestamp()
+        except ValueError:
+            continue
+    raise TimeError(f"'{text}' is not a date and time")
+
+
+def _positive_span(text: str) -> float:
+    d = span_seconds(text)
+    if d <= 0:
+        raise TimeError(f"'{text}' is not a length of time")
+    return d
+
+
+def _between(g: dict, now: float) -> Found:
+    a = {k[2:]: v for k, v in g.items() if k.startswith("a_")}
+    b = {k[2:]: v for k, v in g.items() if k.startswith("b_")}
+    if not a.get("ampm") and b.get("ampm") and a.get("hh"):  # "between 9 and 10 am": the am is for both
+        a["ampm"] = b["ampm"]
+    today = _day_start(now)
+    t1, t2 = today + _clock_seconds(a), today + _clock_seconds(b)
+    if t2 <= t1:
+        raise TimeError("the span ends before it starts")
+    if t1 > now:
+        t1, t2 = t1 - DAY, t2 - DAY
+    return Found("window", since=t1, until=min(t2, now))
+
+
+def _last_unit(g: dict, now: float) -> Found:
+    unit = g["wunit"]
+    span = "half an hour" if "half" in unit else "quarter hour" if "quarter" in unit else "1 " + unit
+    return Found("window", since=now - span_seconds(span), until=now)
+
+
+def _day_window(g: dict, now: float) -> Found:
+    text = g["_text"]
+    today = _day_start(now)
+    if text.startswith(("recently", "lately")):
+        return Found("window", since=now - RECENT_S, until=now)
+    if text.startswith("last night"):
+        return Found("window", since=today - DAY + 21 * 3600.0, until=min(today + 5 * 3600.0, now))
+    if g.get("part"):
+        start = today - DAY if g.get("yday") else today
+        a, b = PARTS_OF_DAY[g["part"]]
+        since, until = start + a * 3600.0, min(start + b * 3600.0, now)
+        if since > now:
+            raise TimeError(f"this {g['part']} has not begun yet")
+        return Found("window", since=since, until=until)
+    if text.startswith("yesterday"):
+        return Found("window", since=today - DAY, until=today)
+    return Found("window", since=today, until=now)
+
+
+def _win(since_fn):
+    return lambda g, now: Found("window", since=since_fn(g, now), until=now)
+
+
+# The expressions, most specific first: (pattern, resolver). A resolver gets the match's groups and now.
+_FORMS = [
+    (rf"between (?P<c1>{_CLOCK.replace('?P<', '?P<a_')}) and (?P<c2>{_CLOCK.replace('?P<', '?P<b_')})", _between),
+    (rf"{_PREP}the (?:last|past|previous) (?P<wspan>{_SPAN})",
+     lambda g, now: Found("window", since=now - _positive_span(g["wspan"]), until=now)),
+    (rf"{_PREP}the (?:last|past|previous) (?P<wunit>minute|hour|day|week|half hour|half an hour|"
+     r"quarter of an hour|quarter hour)", _last_unit),
+    (rf"since (?P<sspan>{_SPAN}) ago", _win(lambda g, now: now - _positive_span(g["sspan"]))),
+    (rf"since {_STAMP}", _win(lambda g, now: float(g["stamp"]))),
+    (rf"since {_DAY1}(?:at )?{_CLOCK}{_DAY2}", _win(_clock_at)),
+    (r"since (?:this )?(?P<spart>morning|afternoon|evening)",
+     _win(lambda g, now: _day_start(now) + PARTS_OF_DAY[g["spart"]][0] * 3600.0)),
+    (r"since (?P<sday>yesterday|today)",
+     _win(lambda g, now: _day_start(now) - (DAY if g["sday"] == "yesterday" else 0.0))),
+    (rf"(?P<span>{_SPAN}) ago", lambda g, now: Found("point", t=now - _positive_span(g["span"]))),
+    (rf"(?:at |on )?{_ISO}", lambda g, now: Found("point", t=_iso(g["iso"]))),
+    (rf"at {_STAMP}", lambda g, now: Found("point", t=float(g["stamp"]))),
+    (rf"{_DAY1}at {_CLOCK}{_DAY2}", lambda g, now: Found("point", t=_clock_at(g, now))),
+    (rf"(?:(?:this|today|(?P<yday>yesterday)) {_PART}|last night|(?:so far )?today|yesterday|"
+     r"(?<!most )recently|lately)", _day_window),
+]
+_FORM_RES = [(re.compile(rf"\b{p}(?![\w.:-])"), fn) for p, fn in _FORMS]
+_NOW_WORDS = re.compile(r"\b(?:right now|at the moment|at this moment|at present|currently|so far|until now|"
+                        r"up to now|to date|now)\b")
+_FUTURE = re.compile(rf"\b(?:tomorrow|next (?:week|month|hour|time)|in {_SPAN}|{_SPAN} from now|later today)\b")
+
+
+def _check_range(f: "Found", text: str) -> None:
+    """Issue 12: "where was the mug 10**20 minutes ago" resolved to a time no calendar (and no answer) can
+    state and raised OverflowError. A time outside validation's query range is refused, naming it."""
+    from tempomem_ros.core.validation import QUERY_TIME_MAX, QUERY_TIME_MIN
+    for t in (f.t, f.since, f.until):
+        if t is not None and not (QUERY_TIME_MIN <= t < QUERY_TIME_MAX):
+            raise TimeError(f"'{text}' is outside the times a memory can answer about (1901-12-13 .. 2038-01-19)")
+
+
+def extract(text: str, now: float | None) -> tuple[str, list[Found]]:
+    """(text with @t / @w placeholders, what they stand for, in order). Raises TimeError."""
+    if _FUTURE.search(text):
+        raise TimeError("I only know the past and the present")
+    found: list[Found] = []
+    out = text
+    for rx, fn in _FORM_RES:
+        while True:
+            m = rx.search(out)
+            if not m:
+                break
+            if now is None:
+                raise TimeError("I have no observations yet, so a time relative to now means nothing")
+            f = fn({**m.groupdict(), "_text": m.group(0)}, now)
+            if (f.t if f.kind == "point" else f.since) > now + 1e-6:
+                raise TimeError("I only know the past and the present")
+            _check_range(f, m.group(0))
+            found.append(Found(f.kind, f.t, f.since, f.until, m.group(0)))
+            out = out[:m.start()] + ("@t" if f.kind == "point" else "@w") + out[m.end():]
+    out = _NOW_WORDS.sub(" ", out)
+    return re.sub(r"\s+", " ", out).strip(), found

@@ -1,0 +1,186 @@
+"""Question -> (operator, arguments), or a refusal with the closest questions that are understood.
+
+Why rules and no model on the path: the answer must be reproducible and explainable (the same question on
+the same memory always runs the same operator with the same arguments) and a question the rules do not cover
+must be refused, never guessed; each step below can be read in the interpretation the answer carries.
+Steps: normalise (case, contractions, fillers) -> pull out time expressions (@t / @w) -> the first form of
+the operator table that matches the whole question and whose slots resolve against the memory's labels
+(slots.py) -> arguments. The sentence model is not used as a fallback here: a nearest-form guess could only
+pick an operator, never the object or time it is about, and a wrong route is worse than a refusal; refusals
+instead list the supported forms nearest in words.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass, field
+
+from ..labels import words
+from . import timeexpr
+from .normalise import normalise
+from .operators import RELATION_WORDS, TABLE, describe, example_forms
+from .slots import Names, Thing, resolve, stem
+
+_REL = "|".join(sorted((re.escape(w) for w in RELATION_WORDS), key=len, reverse=True))
+_NUM = r"-?\d+(?:\.\d+)?"
+_RADIUS_UNITS = {"m": 1.0, "meter": 1.0, "meters": 1.0, "metre": 1.0, "metres": 1.0, "cm": 0.01,
+                 "centimeter": 0.01, "centimeters": 0.01, "centimetre": 0.01, "centimetres": 0.01, "mm": 0.001,
+                 "millimeter": 0.001, "millimeters": 0.001, "millimetre": 0.001, "millimetres": 0.001}
+_MACROS = {
+    "{x}": r"(?P<x>.+?)", "{a}": r"(?P<a>.+?)", "{d}": r"(?P<d>.+)", "{rel}": rf"(?P<rel>{_REL})",
+    "{R}": (rf"(?P<r>\d+(?:\.\d+)?|{timeexpr._WORD_NUM}|half a|a) ?(?P<ru>"
+            + "|".join(sorted(_RADIUS_UNITS, key=len, reverse=True)) + ")"),
+    "{P}": (rf"\(?(?:x ?= ?)?(?P<px>{_NUM}) (?:y ?= ?)?(?P<py>{_NUM}) (?:z ?= ?)?(?P<pz>{_NUM})\)?"),
+    "{be}": r"(?:is|are)", "{was}": r"(?:was|were)",
+    "{you}": r"(?:i|you|we|the robot|the camera|anyone|anybody|someone|somebody)",
+    "{see}": r"(?:see|seen|saw|spot|spotted|notice|noticed|observe|observed|detect|detected)",
+}
+_MACRO_RE = re.compile("|".join(re.escape(k) for k in _MACROS))
+MAX_SUGGESTIONS = 3
+_SUGGEST_STOP = frozenset("the a an my your our is are of to i you me it x please".split())
+
+
+@dataclass(frozen=True)
+class Understanding:
+    """What a question was understood as: ``words`` is shown to the user with the answer."""
+
+    operator: str
+    args: dict
+    words: str
+    ignored: tuple[str, ...] = ()
+    unknown: str = ""  # "label" / "anchor" when that thing is not one the memory knows
+    question: str = ""
+
+
+@dataclass(frozen=True)
+class Refusal:
+    reason: str
+    suggestions: tuple[str, ...] = field(default_factory=tuple)
+
+
+@functools.lru_cache(maxsize=1)
+def _compiled():
+    out = []
+    for spec in TABLE:
+        for form in spec.forms:
+            pattern = _MACRO_RE.sub(lambda m: _MACROS[m.group(0)], form.pattern)
+            out.append((spec, form, re.compile(pattern)))
+    return tuple(out)
+
+
+def _radius(m: re.Match) -> float | None:
+    text = m.group("r")
+    value = 0.5 if text == "half a" else timeexpr.number_value(text)
+    value *= _RADIUS_UNITS[m.group("ru")]
+    return value if value > 0 else None
+
+
+def _thing(slot: str, names: Names, regions: bool) -> Thing | None:
+    if "@" in slot:
+        return None
+    return resolve(slot, names, regions=regions)
+
+
+def _match(spec, form, m: re.Match, question: str, found, names: Names, now) -> Understanding | None:
+    g = m.groupdict()
+    args: dict = {}
+    ignored: list[str] = []
+    unknown = ""
+    if g.get("x") is not None:
+        thing = _thing(g["x"], names, regions=False)
+        if thing is None:
+            return None
+        if form.mode == "find" and (thing.indefinite or (not thing.known and words(g["x"])[0] not in
+                                                          ("the", "my", "our", "your", "his", "her", "their"))):
+            return None  # a kind of thing, not a particular one: semantic search takes it
+        if form.mode == "isthere" and not thing.known:
+            return None
+        args["label"] = thing.label
+        ignored += thing.ignored
+        unknown = "" if thing.known else "label"
+    if g.get("a") is not None:
+        anchor = _thing(g["a"], names, regions=True)
+        if anchor is None or anchor.indefinite:
+            return None
+        args["anchor"] = anchor.label
+        ignored += anchor.ignored
+        unknown = unknown or ("" if anchor.known else "anchor")
+    if g.get("rel") is not None:
+        args["relation"] = RELATION_WORDS[g["rel"]]
+    if g.get("r") is not None:
+        radius = _radius(m)
+        if radius is None:
+            return None
+        args["radius"] = radius
+    if g.get("px") is not None:
+        args["center"] = [float(g["px"]), float(g["py"]), float(g["pz"])]
+    if g.get("d") is not None:
+        if "@" in g["d"]:
+            return None
+        args["text"] = g["d"].strip()
+    if form.mode == "activity":
+        args["text"] = question
+    for f in found:
+        if f.kind == "point":
+            args["t"] = f.t
+        else:
+            args["since"], args["until"] = f.since, f.until
+    if spec.name == "changes":
+        args.setdefault("since", None)
+        args.setdefault("until", now)
+    args.update({k: list(v) if isinstance(v, (list, tuple)) else v for k, v in form.fixed.items()})
+    text = describe(spec.name, args)
+    if ignored:
+        text += " (ignoring '" + " ".join(ignored) + "')"
+    return Understanding(spec.name, args, text, tuple(ignored), unknown, question)
+
+
+def understand(question: str, now: float | None, names: Names) -> Understanding | Refusal:
+    """The operator and arguments a question means, or a Refusal (never a guess). Pure and deterministic."""
+    q = normalise(question)
+    if not q:
+        return Refusal("the question is empty", suggest("", names))
+    try:
+        text, found = timeexpr.extract(q, now)
+    except timeexpr.TimeError as exc:
+        return Refusal(f"I did not understand the time: {exc}", suggest(q, names))
+    if len(found) > 1:
+        return Refusal("the question names more than one time; ask about one at a time", suggest(q, names))
+    for spec, form, rx in _compiled():
+        m = rx.fullmatch(text)
+        if m is None:
+            continue
+        u = _match(spec, form, m, q, found, names, now)
+        if u is not None:
+            return u
+    return Refusal("no supported question has this form", suggest(q, names))
+
+
+def suggest(q: str, names: Names) -> tuple[str, ...]:
+    """The supported forms nearest in words (shared word stems, then table order), with the thing the
+    question names put in for X when it names a known one."""
+    qw = {stem(w) for w in words(q)} - _SUGGEST_STOP
+    label = _named_label(q, names)
+    scored = []
+    for i, (_, ex) in enumerate(example_forms()):
+        ew = {stem(w) for w in words(ex)} - _SUGGEST_STOP
+        score = len(qw & ew) / len(qw | ew) if qw | ew else 0.0
+        scored.append((-score, i, ex))
+    scored.sort()
+    picked = [ex for s, _, ex in scored if s < 0][:MAX_SUGGESTIONS]
+    if not picked:
+        picked = ["where is the X", "what is on the table", "what changed in the last 10 minutes"]
+    fill = label or "X"
+    return tuple(p.replace(" X", f" {fill}").replace("Xs", f"{fill}s") for p in picked)
+
+
+def _named_label(q: str, names: Names) -> str:
+    ws = words(q)
+    best = ""
+    for n in names.labels:
+        nw = words(n)
+        if any(tuple(stem(w) for w in ws[i:i + len(nw)]) == tuple(stem(w) for w in nw)
+               for i in range(len(ws) - len(nw) + 1)) and len(n) > len(best):
+            best = n
+    return best

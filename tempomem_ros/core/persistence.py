@@ -1,0 +1,54 @@
+"""Evidence that an object is gone, accumulated over separate looks (in the spirit of Rosen et al.'s
+Persistence Filter): the arithmetic, without the store.
+
+Why looks and not frames: frames of one look are not independent. A segmenter that fails on an object
+from one viewpoint fails in every frame of that look, so ten missed frames of one glance are not ten times
+the evidence of one. Frames whose misses follow each other within ``look_gap_s`` form one look; a look
+contributes at most one unit of evidence (``look_misses / misses_to_remove``, capped at 1), and separate
+looks add up. So a robot that sweeps past a place three times, one frame each, learns the thing there is
+gone as surely as one that stares at it for a second, while one sighting in between starts the count anew
+(evidence belongs to the absence since the last sighting).
+
+The decision needs ``evidence_to_remove`` units and, within a single look, ``min_absence_s`` of it: a
+one-look removal must span that long (the existing 3 misses over >= 1 s rule), several looks need not.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class AbsenceState:
+    evidence: float = 0.0           # units from finished looks plus the current one
+    looks: int = 0                  # looks with at least one miss, the current one included
+    look_start: float | None = None  # stamp of the current look's first miss
+    look_misses: int = 0            # misses in the current look
+    first_miss: float | None = None  # first miss since the last sighting (the removal's stamp)
+    last_miss: float | None = None
+
+
+def look_units(misses: int, misses_to_remove: int) -> float:
+    return min(1.0, misses / float(misses_to_remove))
+
+
+def add_miss(state: AbsenceState, stamp: float, *, look_gap_s: float, misses_to_remove: int) -> AbsenceState:
+    """The state after one more miss at ``stamp`` (misses arrive in stamp order)."""
+    if state.look_start is None or state.last_miss is None or stamp - state.last_miss > look_gap_s:
+        # a new look: the finished one's units are already in evidence
+        return AbsenceState(state.evidence + look_units(1, misses_to_remove), state.looks + 1, stamp, 1,
+                            stamp if state.first_miss is None else min(state.first_miss, stamp), stamp)
+    before = look_units(state.look_misses, misses_to_remove)
+    after = look_units(state.look_misses + 1, misses_to_remove)
+    return AbsenceState(state.evidence + after - before, state.looks, state.look_start, state.look_misses + 1,
+                        state.first_miss, stamp)
+
+
+def gone(state: AbsenceState, *, evidence_to_remove: float, min_absence_s: float) -> bool:
+    """Whether the accumulated evidence decides that the object is gone."""
+    if state.evidence < evidence_to_remove - 1e-9:
+        return False
+    if state.looks >= 2:
+        return True
+    return state.last_miss is not None and state.look_start is not None \
+        and state.last_miss - state.look_start >= min_absence_s - 1e-9

@@ -1,0 +1,297 @@
+"""Identity and absence without a per-instance feature (issue 11): confused labels, twins, looks, holds.
+
+Every test runs the default configuration (holds on), except where it says otherwise.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from core_helpers import box_obs, distance_from_eye, view
+
+from tempomem_ros.core import CameraView, Memory
+from tempomem_ros.core.absence import expected_mask_px
+from tempomem_ros.core.config import AbsenceConfig
+from tempomem_ros.core.persistence import AbsenceState, add_miss, gone
+
+A = (2.0, 0.0, 0.8)
+B = (0.0, 2.0, 0.8)
+DA = distance_from_eye(A)
+DB = distance_from_eye(B)
+SEEN = DA + 0.04      # depth at A when something stands there
+EMPTY = DA + 1.0      # depth at A when the place is empty (the wall behind)
+
+
+@pytest.fixture
+def mem(tmp_path):
+    with Memory.open(str(tmp_path / "m.db"), embedding_dim=4) as m:
+        yield m
+
+
+def kinds(m: Memory) -> list[tuple[str, int]]:
+    return [(e.kind, e.object_id) for e in m.changes()]
+
+
+def test_a_confused_label_at_the_mugs_place_adds_label_mass_not_a_twin(mem):
+    for t in (0.0, 0.5, 1.0):
+        mem.add([box_obs("mug", A, stamp=t)], view(t, A, SEEN))
+    for t in (1.5, 2.0, 2.5):  # the segmenter calls it a cup for a run of frames, boxes 1 cm off
+        mem.add([box_obs("cup", (A[0] + 0.01, A[1], A[2]), stamp=t)], view(t, A, SEEN))
+    mem.commit()
+    (mug,) = mem.objects()
+    assert (mug.label, mug.state, mug.n_observations) == ("mug", "present", 6)
+    assert mug.label_mass == pytest.approx({"mug": 2.7, "cup": 2.7})
+    assert kinds(mem) == [("appeared", 1)]  # no second object, no removal, no relabelling (margin)
+    assert mem._conn.execute("SELECT COUNT(*) FROM misses").fetchone()[0] == 0  # a confusion is no absence
+
+
+# 5 cm off on an 8 cm box: the same place (each box holds the other's centre, IoU 0.41), but geometry alone
+# scores 0.56 < 0.62: whether the label counts as agreeing decides.
+OFF = (A[0] + 0.05, A[1], A[2])
+
+
+def test_a_different_label_after_a_long_absence_needs_a_known_confusion(mem):
+    # Ten minutes unseen, then a bowl where the mug stood: a new object, and the mug's place holds no mug.
+    for t in (0.0, 0.5, 1.0):
+        mem.add([box_obs("mug", A, stamp=t)], view(t, A, SEEN))
+    for t in (600.0, 600.5, 601.0, 601.5, 602.0, 603.5):
+        mem.add([box_obs("bowl", OFF, stamp=t)], view(t, A, SEEN))
+    mem.commit()
+    assert [(o.id, o.label, o.state) for o in mem.objects()] == [(1, "mug", "missing"), (2, "bowl", "present")]
+    assert kinds(mem) == [("appeared", 1), ("appeared", 2), ("removed", 1)]  # both stamped 600
+
+
+def test_a_learned_confusion_holds_after_a_long_absence(mem):
+    for t in (0.0, 0.5, 1.0, 1.5):
+        mem.add([box_obs("mug", A, stamp=t)], view(t, A, SEEN))
+    for t in (2.0, 2.5):  # seen moments ago: "cup" there is the mug, and the pair is learned
+        mem.add([box_obs("cup", OFF, stamp=t)], view(t, A, SEEN))
+    mem.commit()
+    assert mem._known_confusion("cup", "mug") and not mem._known_confusion("bowl", "mug")
+    for t in (600.0, 600.5):  # the next visit starts with "cup" from this side
+        mem.add([box_obs("cup", OFF, stamp=t)], view(t, A, SEEN))
+    mem.commit()
+    (mug,) = mem.objects()
+    assert (mug.label, mug.state, mug.n_observations) == ("mug", "present", 8)
+    assert mug.label_mass == pytest.approx({"mug": 3.6, "cup": 3.6})
+    assert kinds(mem) == [("appeared", 1)]
+
+
+def test_two_look_alikes_side_by_side_stay_two_and_keep_their_labels(mem):
+    remote, phone = (1.0, 0.0, 0.45), (1.0, 0.1, 0.45)
+    half_r, half_p = (0.03, 0.03, 0.015), (0.03, 0.035, 0.01)
+    for i in range(4):
+        mem.add([box_obs("remote", remote, half_r, stamp=i), box_obs("phone", phone, half_p, stamp=i)])
+    for i in range(4, 7):  # they trade labels for three frames
+        mem.add([box_obs("phone", remote, half_r, stamp=i), box_obs("remote", phone, half_p, stamp=i)])
+    mem.commit()
+    objs = mem.objects()
+    assert [(o.label, o.n_observations, o.state) for o in objs] == [("remote", 7, "present"),
+                                                                    ("phone", 7, "present")]
+    assert [e.kind for e in mem.changes()] == ["appeared", "appeared"]  # no relabelled flip-flop
+
+
+def test_a_patrol_of_ten_looks_makes_an_object_missing():
+    def patrol(path, **config):
+        with Memory.open(path, embedding_dim=4, config=config or None) as m:
+            m.add([box_obs("mug", A, stamp=0.0)], view(0.0, A, SEEN))
+            m.add([box_obs("mug", A, stamp=1.0)], view(1.0, A, SEEN))
+            for k in range(10):  # one glance every two minutes, unoccluded, never seeing the mug
+                m.add([], view(120.0 * (k + 1), A, EMPTY))
+            m.add([], view(1202.0, B, DB + 1.0))  # looking elsewhere: time passes, the removal has held
+            m.commit()
+            return m.get(1).state, [(e.kind, e.stamp) for e in m.changes()]
+
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as d:
+        state, events = patrol(f"{d}/a.db")
+        assert state == "missing"
+        assert events == [("appeared", 0.0), ("removed", 120.0)]  # decided at the third look, stamped at the first
+        # one look alone is not enough: two glances are 2/3 of the evidence
+        with Memory.open(f"{d}/b.db", embedding_dim=4) as m:
+            m.add([box_obs("mug", A, stamp=0.0)], view(0.0, A, SEEN))
+            m.add([box_obs("mug", A, stamp=1.0)], view(1.0, A, SEEN))
+            m.add([], view(120.0, A, EMPTY))
+            m.add([], view(240.0, A, EMPTY))
+            m.add([], view(400.0, B, DB + 1.0))
+            m.commit()
+            assert m.get(1).state == "present"
+
+
+def test_persistence_arithmetic():
+    s = AbsenceState()
+    for t in (0.0, 0.3, 0.6):  # one look of three misses within 0.6 s: a full unit, but shorter than 1 s
+        s = add_miss(s, t, look_gap_s=3.0, misses_to_remove=3)
+    assert (s.evidence, s.looks, s.look_misses) == (pytest.approx(1.0), 1, 3)
+    assert not gone(s, evidence_to_remove=1.0, min_absence_s=1.0)
+    s = add_miss(s, 0.9, look_gap_s=3.0, misses_to_remove=3)  # a fourth miss adds nothing to that look
+    assert s.evidence == pytest.approx(1.0) and not gone(s, evidence_to_remove=1.0, min_absence_s=1.0)
+    s = add_miss(s, 1.2, look_gap_s=3.0, misses_to_remove=3)
+    assert gone(s, evidence_to_remove=1.0, min_absence_s=1.0)  # spans 1.2 s now
+    t = add_miss(AbsenceState(), 0.0, look_gap_s=3.0, misses_to_remove=3)
+    t = add_miss(t, 10.0, look_gap_s=3.0, misses_to_remove=3)   # two looks, 2/3
+    assert (t.looks, t.first_miss) == (2, 0.0) and not gone(t, evidence_to_remove=1.0, min_absence_s=1.0)
+    t = add_miss(t, 20.0, look_gap_s=3.0, misses_to_remove=3)
+    assert gone(t, evidence_to_remove=1.0, min_absence_s=1.0)
+
+
+def test_a_removal_contradicted_within_its_hold_publishes_nothing(mem):
+    for t in (0.0, 0.5):
+        mem.add([box_obs("mug", A, stamp=t)], view(t, A, SEEN))
+    for t in (10.0, 10.5, 11.0):  # three misses over 1 s: decided, held until 12.0
+        mem.add([], view(t, A, EMPTY))
+    mem.add([box_obs("mug", A, stamp=11.5)], view(11.5, A, SEEN))  # it was there after all
+    mem.add([], view(20.0, B, DB + 1.0))
+    mem.commit()
+    assert mem.get(1).state == "present"
+    assert kinds(mem) == [("appeared", 1)]  # no removed / reappeared flicker
+    assert mem.temporal("count_moves", label="mug").count == 0
+
+
+def test_appeared_waits_for_a_second_sighting_and_keeps_its_first_stamp(mem):
+    mem.add([box_obs("mug", A, stamp=5.0)])
+    mem.commit()
+    assert [(o.id, o.state) for o in mem.objects()] == [(1, "tentative")]
+    assert mem.objects(state="present") == [] and mem.changes() == [] and mem.scene_as_of(6.0) == []
+    assert not mem.ask("where is the mug").found
+    mem.add([box_obs("mug", A, stamp=6.5)])
+    mem.commit()
+    assert mem.get(1).state == "present"
+    (appeared,) = mem.changes()
+    assert (appeared.kind, appeared.stamp, appeared.recorded_at) == ("appeared", 5.0, 6.5)
+
+
+def test_a_glimpse_whose_place_is_then_seen_empty_is_dismissed_without_an_event(mem):
+    mem.add([box_obs("mug", A, stamp=0.0)], view(0.0, A, SEEN))
+    for t in (1.0, 1.5, 2.0, 3.5):
+        mem.add([], view(t, A, EMPTY))
+    mem.commit()
+    (mug,) = mem.objects()
+    assert mug.state == "forgotten" and mem.changes() == []
+    assert [a.action for a in mem.audit()][-1] == "dismiss"
+    (tomb,) = mem._conn.execute("SELECT kind, active FROM tombstones").fetchall()
+    assert tuple(tomb) == ("dismissed", 0)
+
+
+def test_a_look_alike_found_while_the_first_was_unseen_is_that_one_moved_once_its_place_is_seen_empty(mem):
+    for t in (0.0, 0.5, 1.0):
+        mem.add([box_obs("mug", A, stamp=t)], view(t, A, SEEN))
+    for t in (600.0, 600.5, 601.0):  # next visit: a mug at B first; nobody knows yet if it is a second one
+        mem.add([box_obs("mug", B, stamp=t)], view(t, B, DB + 0.04))
+    mem.commit()
+    assert [(o.id, o.state) for o in mem.objects()] == [(1, "present"), (2, "present")]
+    assert kinds(mem) == [("appeared", 1)]  # the mug at B is held: it may be the first one moved
+    for t in (610.0, 610.5, 611.0, 612.5):  # then A is seen empty
+        mem.add([], view(t, A, EMPTY))
+    mem.commit()
+    objs = mem.objects()
+    assert [(o.id, o.state, o.n_moves, o.n_observations) for o in objs] == [(1, "present", 1, 6),
+                                                                          (2, "forgotten", 0, 3)]
+    assert kinds(mem) == [("appeared", 1), ("moved", 1)]
+    moved = mem.changes()[1]
+    assert moved.stamp == 600.0 and moved.before.center == pytest.approx(A) and moved.after.center == pytest.approx(B)
+    hist = mem.temporal("history", label="mug")
+    assert [(p.t_from, p.t_to) for p in hist.placements] == [(0.0, 600.0), (600.0, None)]
+    assert mem.temporal("as_of", label="mug", t=300.0).placements[0].center == pytest.approx(A)
+    assert {h.object_id for h in mem.history(1)} == {1}  # the observations of #2 now belong to #1
+    assert [a.action for a in mem.audit() if a.action == "reconcile_move"] == ["reconcile_move"]
+    (tomb,) = mem._conn.execute("SELECT object_id, kind, active FROM tombstones").fetchall()
+    assert tuple(tomb) == (2, "merged", 0)
+
+
+def test_a_second_mug_seen_soon_after_the_first_is_not_a_move(mem):
+    for t in (0.0, 0.5):
+        mem.add([box_obs("mug", A, stamp=t)], view(t, A, SEEN))
+    for t in (3.0, 3.5):  # 2.5 s later, elsewhere (< identity.min_gap_s): another instance
+        mem.add([box_obs("mug", B, stamp=t)], view(t, B, DB + 0.04))
+    for t in (10.0, 10.5, 11.0, 12.5):
+        mem.add([], view(t, A, EMPTY))
+    mem.commit()
+    assert [(o.id, o.state, o.n_moves) for o in mem.objects()] == [(1, "missing", 0), (2, "present", 0)]
+    assert sorted(kinds(mem)) == [("appeared", 1), ("appeared", 2), ("removed", 1)]
+
+
+def test_twins_at_one_place_never_seen_together_are_joined_and_the_join_recorded(mem):
+    for t in (0.0, 0.5):
+        mem.add([box_obs("mug", A, stamp=t)], view(t, A, SEEN))
+    mem.commit()
+    # 100 s later "cup" at the mug's place: not recent, no known confusion -> a second object (a twin)
+    mem.add([box_obs("cup", OFF, stamp=100.0)], view(100.0, A, SEEN))
+    mem.add([box_obs("cup", OFF, stamp=100.5)], view(100.5, A, SEEN))
+    assert mem.commit().created == 1
+    # then "mug" again: the two were never seen in one frame and their sightings interleave -> one object
+    mem.add([box_obs("mug", A, stamp=101.0)], view(101.0, A, SEEN))
+    mem.commit()
+    objs = mem.objects()
+    assert [(o.id, o.label, o.state, o.n_observations) for o in objs] == [(1, "mug", "present", 5),
+                                                                          (2, "cup", "forgotten", 2)]
+    assert [a.detail for a in mem.audit() if a.action == "merge_twin"] == [{"kept": 1, "absorbed": 2}]
+    assert kinds(mem) == [("appeared", 1)]  # the twin's appearance was held, then withdrawn
+
+
+def test_two_detections_in_one_frame_are_two_objects_however_close(mem):
+    book, on_book = (1.0, 1.0, 0.5), (1.0, 1.0, 0.535)  # a book lying on a book, both detected together
+    half = (0.11, 0.075, 0.02)
+    for t in (0.0, 0.5, 1.0):
+        mem.add([box_obs("book", book, half, stamp=t), box_obs("book", on_book, half, stamp=t)])
+    mem.commit()
+    assert [(o.state, o.n_observations) for o in mem.objects()] == [("present", 3), ("present", 3)]
+
+
+def test_a_thin_object_at_a_grazing_angle_cannot_be_missed():
+    """The perception drops what its eroded mask cannot hold; the absence test must not count it."""
+    cfg = AbsenceConfig()
+    phone_lo, phone_hi = np.array([[1.925, -0.04, 0.44]]), np.array([[2.075, 0.04, 0.46]])
+    depth = np.full((60, 80), 3.0, np.float32)
+    from core_helpers import look_at
+
+    far_flat = CameraView(look_at((-2.0, 0.0, 0.5), (2.0, 0.0, 0.45)), 500.0, 500.0, 320.0, 240.0, 640, 480, 6.0,
+                          depth, 0.0, 50)
+    near_above = CameraView(look_at((1.2, 0.0, 1.2), (2.0, 0.0, 0.45)), 500.0, 500.0, 320.0, 240.0, 640, 480, 6.0,
+                            depth, 0.0, 50)
+    px_far = expected_mask_px(far_flat, phone_lo, phone_hi, cfg, 1.0)[0]
+    px_near = expected_mask_px(near_above, phone_lo, phone_hi, cfg, 1.0)[0]
+    # edge-on from 4 m: a sliver of a few pixels, under 2 x 50; from above at 1 m: thousands
+    assert px_far < 2 * 50 < px_near
+
+
+def test_what_changed_leaves_out_merges(mem):
+    # a twin whose appearance was published is withdrawn with a 'merged' event, kept out of "what changed"
+    with Memory.open(mem.path.replace("m.db", "p.db"), embedding_dim=4,
+                     config={"identity": {"reconcile_window_s": 0.0}}) as m:
+        for t in (0.0, 0.5, 1.0, 1.5):
+            m.add([box_obs("mug", A, stamp=t)], view(t, A, SEEN))
+        for t in (100.0, 101.0):  # a twin, published at once (no reconcile window); two misses: the mug stays
+            m.add([box_obs("cup", OFF, stamp=t)], view(t, A, SEEN))
+        m.commit()
+        assert [e.kind for e in m.changes()] == ["appeared", "appeared"]
+        m.add([box_obs("mug", A, stamp=101.5)], view(101.5, A, SEEN))
+        m.commit()
+        assert [(e.kind, e.object_id) for e in m.changes()] == [("appeared", 1), ("merged", 2)]
+        assert [e.kind for e in m.ask("what changed").events] == ["appeared"]
+
+
+def test_a_chair_pushed_aside_by_less_than_its_size_moved_while_a_partial_view_merges(mem):
+    chair, half = (2.0, 0.0, 0.45), (0.225, 0.225, 0.45)
+    d = distance_from_eye(chair)
+    for t in (0.0, 0.5, 1.0):
+        mem.add([box_obs("chair", chair, half, stamp=t)], view(t, chair, d + 0.1))
+    # the seat and legs only (the lower half, inside the fused box), the view seeing through the rest: a part
+    mem.add([box_obs("chair", (2.0, 0.0, 0.25), (0.225, 0.225, 0.25), stamp=2.0)], view(2.0, chair, d + 2.0))
+    mem.commit()
+    assert [(o.state, o.n_moves, o.n_observations) for o in mem.objects()] == [("present", 0, 4)]
+    # pushed 0.5 m (about its size) and seen there, the view seeing through its old place: a move
+    pushed = (2.0, 0.5, 0.45)
+    mem.add([box_obs("chair", pushed, half, stamp=600.0)], view(600.0, chair, d + 2.0))
+    mem.commit()
+    (obj,) = mem.objects()
+    assert (obj.n_moves, obj.center) == (1, pytest.approx(pushed))
+    assert [e.kind for e in mem.changes()] == ["appeared", "moved"]
+    # without a view that sees through the old place it stays one object seen in another part (no move)
+    with Memory.open(mem.path.replace("m.db", "n.db"), embedding_dim=4) as m:
+        for t in (0.0, 0.5, 1.0):
+            m.add([box_obs("chair", chair, half, stamp=t)], view(t, chair, d + 0.1))
+        m.add([box_obs("chair", pushed, half, stamp=600.0)], view(600.0, chair, d - 0.5))  # something in front
+        m.commit()
+        assert [(o.n_moves, o.n_observations) for o in m.objects()] == [(0, 4)]
