@@ -58,8 +58,9 @@ class IdentityConfig:
     reconcile_window_s: float = 120.0    # a new object seen while a look-alike was unseen elsewhere may be that
                                          # one moved: decided when the old place is seen (empty: a move), for
                                          # at most this long; its "appeared" is held until then
-    appear_hold_s: float = 1.0           # "appeared" is published once the object was seen this long ...
-    confirm_observations: int = 2        # ... in at least this many sightings
+    appear_hold_s: float = 1.0           # an object is confirmed (shown, its "appeared" published) once its
+    confirm_observations: int = 3        # sightings span this long and number at least this many: a
+                                         # reflection repeated for 2-3 frames never is
     twin_merge: bool = True              # merge objects at one place that were never seen together
 
 

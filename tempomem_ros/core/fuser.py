@@ -32,8 +32,8 @@ import numpy as np
 
 from . import fusion
 from .absence import vacated, visible_fractions
-from .association import confusion_share, same_place
-from .geometry import box_gap, containment, frustum_aabb, iou3d
+from .association import confusion_share, same_place, stacked
+from .geometry import box_gap, box_volume, containment, frustum_aabb, iou3d
 from .labels import canonical_label, labels_agree, normalize
 from .persistence import AbsenceState, add_miss, gone
 from .types import CameraView
@@ -41,6 +41,7 @@ from .rows import OBJECT_COLS, blob_to_feature, feature_to_blob, mean_of, OBJECT
 
 
 RTREE_PAD = 0.05  # metres the spatial index's entry extends beyond an object's box (see _update_rtree)
+PART_TOLERANCE_M = 0.05   # noise around a box within which a partial view still lies inside it
 PUSH_MIN_SHIFT = 0.25     # a large object's sighting this far off (x its extent) may be the object pushed aside ...
 PUSH_MAX_INSIDE = 0.35    # ... when no more than this share of the sighting's box lies inside the object's box
 PARTIAL_VIEW_INSIDE = 0.8  # share of a sighting's box inside an object's for it to be a partial view of it
@@ -97,6 +98,28 @@ class Counters:
     events: int = 0
 
 
+def _core_box(row) -> tuple[tuple, tuple]:
+    """Where the object surely is: its mean centroid +- half its largest single view, within its fused box.
+
+    Why not the fused box: that is the union of every sighting and grows with every noisy one (a 7 cm bottle
+    fused to 15 cm); the absence test asks what the view should have shown of the object itself, and an
+    inflated box both reaches behind occluders and projects larger than the object.
+    """
+    lo, hi = [], []
+    for k in "xyz":
+        c, half = float(row[f"m{k}"] if row[f"m{k}"] is not None else row[f"c{k}"]), 0.5 * float(row[f"ext_{k}"])
+        lo.append(max(float(row[f"min_{k}"]), c - half))
+        hi.append(min(float(row[f"max_{k}"]), c + half))
+        if lo[-1] >= hi[-1]:
+            lo[-1], hi[-1] = float(row[f"min_{k}"]), float(row[f"max_{k}"])
+    return tuple(lo), tuple(hi)
+
+
+def _seen_whole(row) -> bool:
+    """Whether some single sighting already spanned the object's fused box on every axis (within noise)."""
+    return all(row[f"max_{k}"] - row[f"min_{k}"] <= 1.1 * row[f"ext_{k}"] + PART_TOLERANCE_M for k in "xyz")
+
+
 class FusionMixin:
     """Fusion steps of Memory; runs only inside Memory.commit()'s transaction."""
 
@@ -111,6 +134,7 @@ class FusionMixin:
                            np.array((r["max_x"], r["max_y"], r["max_z"])), blob_to_feature(r["feature"]))
                  for r in rows]
         counters.observations += len(items)
+        items, part_of = self._join_parts(items)
         stamp = float(frame["stamp"])
         self._confusion_cache = {}  # label pairs: learned from label mass, which this frame changes
         # removals whose hold ended by now first: a missing object seen elsewhere in this frame is a move
@@ -164,8 +188,10 @@ class FusionMixin:
                 self._reject_low_confidence(it, cand_id, cand_score, counters, touched, matched)
                 continue
             same, kind = self._identity_candidate(it, matched)
-            if kind == "extend" and self._pushed_aside(view, it, same):
-                kind = "move"
+            if kind in ("extend", "nearby"):
+                kind = "move" if self._pushed_aside(view, it, same) else kind
+                if kind == "nearby":
+                    same, kind = None, None
             if kind == "extend":
                 self._merge(it, same, cand_score if cand_id == same["id"] else None, counters, touched,
                             reason="identity")
@@ -183,6 +209,8 @@ class FusionMixin:
         if frame["has_view"]:
             counters.views += 1
             self._absence(frame, view, matched, items, counters, touched)
+        for main_id, extra in part_of.items():
+            self._record_parts(main_id, extra)
         # a twin of an object seen in this frame lies among the objects around the sighting
         neighbours = {oid: [cand_rows[c] for c in near[obs] if c != oid] for obs, oid in fused.items()}
         self._settle(stamp, neighbours, counters, touched)
@@ -286,11 +314,12 @@ class FusionMixin:
             "max_y=?, max_z=?, weight=?, ext_x=?, ext_y=?, ext_z=?, feature=?, feature_weight=?, confidence=?, "
             "base_confidence=?, first_seen=MIN(first_seen, ?), last_seen=MAX(last_seen, ?), "
             "n_observations=n_observations+1, " + ABSENCE_RESET +
-            "state=CASE WHEN state != 'tentative' OR n_observations + 1 >= ? THEN 'present' ELSE state END, "
+            "state=CASE WHEN state != 'tentative' OR (n_observations + 1 >= ? AND "
+            "MAX(last_seen, ?) - MIN(first_seen, ?) >= ?) THEN 'present' ELSE state END, "
             "vec_dirty=MAX(vec_dirty, ?) WHERE id=?",
             (*center, *mean, zt, zb, *lo, *hi, weight, *ext, feature_to_blob(feature), fweight, base, base, it.stamp,
-             it.stamp, self.config.identity.confirm_observations, int(it.feature is not None or reappeared),
-             obj["id"]))
+             it.stamp, self.config.identity.confirm_observations, it.stamp, it.stamp,
+             self.config.identity.appear_hold_s - 1e-9, int(it.feature is not None or reappeared), obj["id"]))
         self._update_rtree(obj["id"], lo, hi)
         relabel = self._add_label_mass(obj, it)
         if reappeared:
@@ -327,7 +356,7 @@ class FusionMixin:
             (it.label, conf, conf, *box_center(it.bmin, it.bmax), *it.center, float(it.bmax[2]), float(it.bmin[2]),
              *it.bmin, *it.bmax, w, *ext,
              feature_to_blob(it.feature), w if it.feature is not None else 0.0,
-             "present" if self.config.identity.confirm_observations <= 1 else "tentative", it.stamp, it.stamp,
+             "present" if self._confirmed(1, 0.0) else "tentative", it.stamp, it.stamp,
              self._wall()))
         object_id = int(cur.lastrowid)
         self._conn.execute("INSERT INTO label_mass (object_id, label, mass) VALUES (?,?,?)",
@@ -345,6 +374,11 @@ class FusionMixin:
         touched.add(object_id)
         return object_id
 
+    def _confirmed(self, n_observations: int, span_s: float) -> bool:
+        """Whether sightings this many over this long make a real object rather than a glimpse."""
+        icfg = self.config.identity
+        return n_observations >= icfg.confirm_observations and span_s >= icfg.appear_hold_s - 1e-9
+
     def _same_place(self, it: StagedObs, obj) -> bool:
         """Whether a sighting of a missing object is at its last place (a reappearance) rather than
         near it (a move): centroid within identity.same_place_distance, or half the object's extent."""
@@ -359,7 +393,9 @@ class FusionMixin:
         "extend": the only object of this identity is large (extent >= identity.extend_min_extent) and lies
         within extend_factor x its largest extent of the observation: a view of another part of the same
         large object that scored too low to merge (a table seen end-on after its other half) is merged, not
-        a move. Small objects are seen whole, so for them a sighting elsewhere is a move.
+        a move. Small objects are seen whole, so for them a sighting elsewhere is a move. Once a large object
+        was seen whole (its box no larger than its largest single view), a part of it lies inside its box: a
+        chair's backrest half a metre beyond it is that chair pushed aside, or another chair, never a part.
         "move": a missing object of this identity (its place was seen empty) is seen here.
         """
         icfg = self.config.identity
@@ -382,7 +418,9 @@ class FusionMixin:
             cut_lo, cut_hi = fusion.cut_box(it.center, it.bmin, it.bmax, limit)
             extent = max(max(h - lo_ for lo_, h in zip(lo, hi)), min(sighting, limit))
             if extent >= icfg.extend_min_extent and box_gap(cut_lo, cut_hi, lo, hi) <= icfg.extend_factor * extent:
-                return r, "extend"
+                if not _seen_whole(r) or containment(it.bmin, it.bmax, lo, hi, pad=PART_TOLERANCE_M) >= 0.5:
+                    return r, "extend"
+                return r, "nearby"  # a move only if the view saw its old place empty (_pushed_aside)
         # a sighting larger than the growth bound is out of scale: not the same object moved (a move would take
         # over the sighting's box; issue 12)
         eligible = [(r, cos) for r, cos in same if r["id"] not in matched and r["state"] == "missing"
@@ -537,9 +575,9 @@ class FusionMixin:
         stamp = float(frame["stamp"])
         n_misses = 0
         in_frustum = [o for o in self._candidates(lo, hi, states=("present", "tentative")) if o["id"] not in matched]
-        fractions = visible_fractions(
-            view, np.array([(o["min_x"], o["min_y"], o["min_z"]) for o in in_frustum]).reshape(-1, 3),
-            np.array([(o["max_x"], o["max_y"], o["max_z"]) for o in in_frustum]).reshape(-1, 3), acfg)
+        cores = [_core_box(o) for o in in_frustum]
+        fractions = visible_fractions(view, np.array([c[0] for c in cores]).reshape(-1, 3),
+                                      np.array([c[1] for c in cores]).reshape(-1, 3), acfg)
         for obj, frac in zip(in_frustum, fractions):
             if frac < acfg.min_visible_fraction:
                 continue
@@ -564,6 +602,43 @@ class FusionMixin:
                  due, obj["id"]))
         counters.misses += n_misses
         self._conn.execute("UPDATE frames SET n_misses=? WHERE id=?", (n_misses, frame["id"]))
+
+    def _join_parts(self, items: list[StagedObs]) -> tuple[list[StagedObs], dict[int, list[int]]]:
+        """One object reported as two instances of one label in a frame (a stool's seat and legs, a laptop's
+        screen and base) is one sighting: its boxes stack (association.stacked). The joined sighting keeps
+        the larger part's id and label; the other parts are recorded as its parts. Two books stacked and
+        reported apart are joined too (a known limit)."""
+        parts: dict[int, list[int]] = {}
+        out = list(items)
+        joined = True
+        while joined:
+            joined = False
+            for i in range(len(out)):
+                for j in range(i + 1, len(out)):
+                    a, b = out[i], out[j]
+                    if not labels_agree(a.label, b.label) or not stacked(a.bmin, a.bmax, b.bmin, b.bmax):
+                        continue
+                    big, small = (a, b) if box_volume(a.bmin, a.bmax) >= box_volume(b.bmin, b.bmax) else (b, a)
+                    lo, hi = np.minimum(a.bmin, b.bmin), np.maximum(a.bmax, b.bmax)
+                    feature = big.feature if big.feature is not None else small.feature
+                    out[i] = StagedObs(big.id, big.stamp, big.label, max(a.confidence, b.confidence),
+                                       0.5 * (lo + hi), lo, hi, feature)
+                    del out[j]
+                    parts.setdefault(big.id, []).extend([small.id, *parts.pop(small.id, [])])
+                    joined = True
+                    break
+                if joined:
+                    break
+        return out, parts
+
+    def _record_parts(self, main_id: int, extra: list[int]) -> None:
+        row = self._conn.execute("SELECT verdict, object_id, placement_id FROM observations WHERE id=?",
+                                 (main_id,)).fetchone()
+        marks = ",".join("?" for _ in extra)
+        self._conn.execute(
+            f"UPDATE observations SET verdict=?, reason='part', object_id=?, candidate_id=?, placement_id=? "
+            f"WHERE id IN ({marks})", (row["verdict"] if row["verdict"] == "rejected" else "merged", row["object_id"],
+                                       row["object_id"], row["placement_id"], *extra))
 
     @staticmethod
     def _frame_view(frame) -> CameraView | None:
@@ -599,9 +674,11 @@ class FusionMixin:
     def _might_be(self, it: StagedObs, obj) -> bool:
         """Whether a sighting of this frame leaves open that the object is there after all: its box overlaps
         the object's, is nowhere much larger (a partial view may be smaller; the table under a mug is no
-        view of the mug), and its label agrees, is a known confusion, or the object was seen recently.
-        Looser than the test for merging: a miss counted wrongly can remove an object that is there (a
-        flicker), a miss not counted only delays a removal."""
+        view of the mug), and its label agrees, is a known confusion, or the object was seen recently; at
+        the object's very place (association.same_place) any label will do. Looser than the test for
+        merging: a miss counted wrongly removes an object that is there (a plant taken for a vase on a
+        patrol pass ten minutes later: a false removal, then a flicker), a miss not counted only delays a
+        removal. The price: a bowl put exactly where the mug stood hides the mug's removal."""
         fcfg = self.config.fusion
         lo, hi = (obj["min_x"], obj["min_y"], obj["min_z"]), (obj["max_x"], obj["max_y"], obj["max_z"])
         if iou3d(it.bmin, it.bmax, lo, hi, pad=fcfg.same_place_tol) <= 0.0:
@@ -612,7 +689,7 @@ class FusionMixin:
             return False
         label = obj["pinned_label"] or obj["label"]
         return labels_agree(it.label, label) or it.stamp - float(obj["last_seen"]) <= fcfg.recent_s \
-            or self._known_confusion(it.label, label)
+            or self._known_confusion(it.label, label) or self._at_place(it, obj)
 
     def _at_place(self, it: StagedObs, obj) -> bool:
         fcfg = self.config.fusion
