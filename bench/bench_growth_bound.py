@@ -26,11 +26,16 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seeds", type=int, nargs="+", default=[1, 2, 3, 4, 5])
     ap.add_argument("--factors", type=float, nargs="+", default=[1000.0, 4.0, 2.0])
+    ap.add_argument("--workdir", type=Path, help="keep the generated scenes here (reused by the next run)")
     args = ap.parse_args(argv)
     gen = argparse.Namespace(profile="default", width=320, height=240, visits=4, fps=None, noise="default")
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
-        scenes = [evaluate.generate(seed, work, gen) for seed in args.seeds]
+        if args.workdir:
+            work = args.workdir
+            work.mkdir(parents=True, exist_ok=True)
+        generated = [evaluate.generate(seed, work, gen) for seed in args.seeds]
+        scenes = [g[0] if isinstance(g, tuple) else g for g in generated]  # (dir, reused) in newer versions
         columns = {}
         for factor in args.factors:
             runs, t0 = [], time.perf_counter()

@@ -256,11 +256,6 @@ class ReconcileMixin:
         return inside(a, b) or inside(b, a)
 
     def _twins(self, a, b, same_place: bool) -> bool:
-        # issue 12: one 9 m "mug" observation around the real mug was joined into it as its twin and moved
-        # it; a box out of scale with the other (beyond fusion's growth bound) is not the same object
-        small, big = sorted((a, b), key=lambda r: max(r[f"max_{k}"] - r[f"min_{k}"] for k in "xyz"))
-        if max(big[f"max_{k}"] - big[f"min_{k}"] for k in "xyz") > self._growth_limit(small):
-            return False
         co_seen = self._conn.execute(
             "SELECT 1 FROM observations x JOIN observations y ON y.frame_id = x.frame_id "
             "WHERE x.object_id = ? AND y.object_id = ? LIMIT 1", (a["id"], b["id"])).fetchone()
