@@ -63,4 +63,7 @@ def stacked(amin, amax, bmin, bmax) -> bool:
     area_a = (float(amax[0]) - float(amin[0])) * (float(amax[1]) - float(amin[1]))
     area_b = (float(bmax[0]) - float(bmin[0])) * (float(bmax[1]) - float(bmin[1]))
     (slo, shi), (blo, bhi) = ((amin, amax), (bmin, bmax)) if area_a <= area_b else ((bmin, bmax), (amin, amax))
-    return footprint_overlap(slo, shi, blo, bhi, pad=0.0) >= 0.5
+    # the larger footprint grown by PART_GAP_M: a laptop's screen stands on the back edge of its base
+    grown_lo = (float(blo[0]) - PART_GAP_M, float(blo[1]) - PART_GAP_M)
+    grown_hi = (float(bhi[0]) + PART_GAP_M, float(bhi[1]) + PART_GAP_M)
+    return footprint_overlap(slo, shi, grown_lo, grown_hi, pad=0.0) >= 0.5

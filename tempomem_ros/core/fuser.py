@@ -134,9 +134,9 @@ class FusionMixin:
                            np.array((r["max_x"], r["max_y"], r["max_z"])), blob_to_feature(r["feature"]))
                  for r in rows]
         counters.observations += len(items)
+        self._confusion_cache = {}  # label pairs: learned from label mass, which this frame changes
         items, part_of = self._join_parts(items)
         stamp = float(frame["stamp"])
-        self._confusion_cache = {}  # label pairs: learned from label mass, which this frame changes
         # removals whose hold ended by now first: a missing object seen elsewhere in this frame is a move
         self._finish_removals(stamp, counters, touched, before=True)
         fcfg = self.config.fusion
@@ -172,7 +172,7 @@ class FusionMixin:
                 fused[it.id] = int(cid)
                 if obj["state"] == "missing" and not self._same_place(it, obj):
                     self._move(it, obj, counters, touched)  # its place was seen empty; now it is nearby
-                elif self._pushed_aside(view, it, obj):
+                elif self._pushed_aside(view, it, obj, [cand_rows[c] for c in near[it.id]]):
                     self._move(it, obj, counters, touched)
                 else:
                     self._merge(it, obj, sc, counters, touched)
@@ -189,7 +189,7 @@ class FusionMixin:
                 continue
             same, kind = self._identity_candidate(it, matched)
             if kind in ("extend", "nearby"):
-                kind = "move" if self._pushed_aside(view, it, same) else kind
+                kind = "move" if self._pushed_aside(view, it, same, [cand_rows[c] for c in near[it.id]]) else kind
                 if kind == "nearby":
                     same, kind = None, None
             if kind == "extend":
@@ -616,7 +616,8 @@ class FusionMixin:
             for i in range(len(out)):
                 for j in range(i + 1, len(out)):
                     a, b = out[i], out[j]
-                    if not labels_agree(a.label, b.label) or not stacked(a.bmin, a.bmax, b.bmin, b.bmax):
+                    if not stacked(a.bmin, a.bmax, b.bmin, b.bmax) or not (
+                            labels_agree(a.label, b.label) or self._known_confusion(a.label, b.label)):
                         continue
                     big, small = (a, b) if box_volume(a.bmin, a.bmax) >= box_volume(b.bmin, b.bmax) else (b, a)
                     lo, hi = np.minimum(a.bmin, b.bmin), np.maximum(a.bmax, b.bmax)
@@ -650,7 +651,7 @@ class FusionMixin:
         return CameraView(pose, frame["fx"], frame["fy"], frame["cx"], frame["cy"], frame["width"], frame["height"],
                           frame["max_range"], depth, float(frame["stamp"]), int(frame["min_object_pixels"] or 0))
 
-    def _pushed_aside(self, view: CameraView | None, it: StagedObs, obj) -> bool:
+    def _pushed_aside(self, view: CameraView | None, it: StagedObs, obj, neighbours) -> bool:
         """A large object seen off its place, reaching out of its fused box, while the view sees through the
         part of its old box that the sighting does not cover: pushed aside (a chair moved and turned), not
         another part of it (absence.vacated). A partial view stays inside the box fused from all views, and
@@ -661,7 +662,11 @@ class FusionMixin:
         icfg = self.config.identity
         lo, hi = (obj["min_x"], obj["min_y"], obj["min_z"]), (obj["max_x"], obj["max_y"], obj["max_z"])
         extent = max(b - a for a, b in zip(lo, hi))
-        if extent < icfg.extend_min_extent:
+        # pushed along the floor: furniture with a large footprint (a 35 cm tall plant is not pushed aside)
+        if max(hi[0] - lo[0], hi[1] - lo[1]) < icfg.extend_min_extent:
+            return False
+        # a sighting at another object's very place is that object under a confused label, not this one moved
+        if any(c["id"] != obj["id"] and self._at_place(it, c) for c in neighbours):
             return False
         shift = float(np.linalg.norm(np.asarray(box_center(it.bmin, it.bmax)) - np.asarray(box_center(lo, hi))))
         if shift < max(icfg.same_place_distance, PUSH_MIN_SHIFT * extent):
