@@ -28,7 +28,7 @@ from tempomem_ros.core.errors import ImplausibleInputError, InvalidInputError, T
 from tempomem_ros.core.labels import sanitize_label
 from tempomem_ros.core.memory import Memory
 from tempomem_ros.core.temporal import OPERATORS
-from tempomem_ros.core.types import RELATIONS
+from tempomem_ros.core.types import EVENT_KINDS, RELATIONS
 from tempomem_ros.nodes import conversions as conv
 
 MAX_K = 1000
@@ -305,6 +305,9 @@ class ServiceHandlers:
         since = check_time(request.since, "since")
         until = conv.optional_time(request.until, "until")
         kinds = [k.strip().lower() for k in request.kinds] or None
+        for kind in kinds or ():
+            if kind not in EVENT_KINDS:
+                raise InvalidInputError(f"unknown event kind '{shown(kind)}' ({' | '.join(EVENT_KINDS)})")
         response.events = conv.change_events(self.reader.changes(since, until, kinds=kinds))
         return response
 
