@@ -146,7 +146,7 @@ def test_a_version_1_store_is_migrated_by_the_writer_only(tmp_path):
     names = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type='index'")}
     version = con.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()[0]
     con.close()
-    assert "placements_asof" in names and version == "3"
+    assert "placements_asof" in names and version == "4"
     with Memory.open(path, embedding_dim=4, readonly=True) as ro:
         assert ro.scene_count_as_of(2.0) == 1
 

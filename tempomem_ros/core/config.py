@@ -28,6 +28,8 @@ class FusionConfig:
     geometry_scale: float = 0.25         # metres: geometry term = 1 - dist(centroid, candidate box) / scale
     box_padding: float = 0.02            # metres per side, so that thin objects have a volume for IoU
     box_clamp_factor: float = 1.0        # half extent <= factor * largest single-observation extent
+    box_growth_factor: float = 2.0       # one observation may bring at most this x the object's largest fused
+                                         # single-view extent into its box (fusion.merge_geometry)
     confidence_gain: float = 0.5         # c <- c + (1 - c) * obs_conf * gain
     label_mode: str = "exact"            # "exact" (whole words) | "embedding" (label encoder cosine)
     # Geometry first (association.py): a sighting at an object's very place, at a similar size, is that
@@ -119,6 +121,23 @@ class SemanticConfig:
 
 
 @dataclass(frozen=True)
+class GateConfig:
+    """Plausibility gates at add() (docs/MEMORY.md, "Plausibility gates"): finite but absurd input is refused
+    (or, for a jump in time, quarantined) before it can change a stored object, placement or "now"."""
+
+    world_bound: float = 10_000.0        # metres: every coordinate (boxes, camera position) within +- this
+    max_extent: float = 10.0             # metres: largest side of one observation's box
+    max_stamp_ahead_s: float = 300.0     # a stamp may be at most this far ahead of the wall clock
+    max_stamp_jump_s: float = 3600.0     # a frame this far ahead of "now" is quarantined ...
+    jump_confirm_frames: int = 3         # ... until this many consecutive such frames confirm the new time
+    max_frame_spread_s: float = 600.0    # observation stamps within this of their frame's stamp
+    min_feature_norm: float = 1e-6       # L2 norm of a feature (float64) within [min, max]: outside, its
+    max_feature_norm: float = 1e6        # float32 cosines underflow or overflow (NaN)
+    max_observations: int = 1000         # per frame
+    max_question_length: int = 1000      # characters of a question or a semantic query
+
+
+@dataclass(frozen=True)
 class MemoryConfig:
     fusion: FusionConfig = field(default_factory=FusionConfig)
     identity: IdentityConfig = field(default_factory=IdentityConfig)
@@ -126,6 +145,7 @@ class MemoryConfig:
     rejection: RejectionConfig = field(default_factory=RejectionConfig)
     relations: RelationConfig = field(default_factory=RelationConfig)
     semantic: SemanticConfig = field(default_factory=SemanticConfig)
+    gates: GateConfig = field(default_factory=GateConfig)
     max_label_length: int = 120
 
     def __post_init__(self) -> None:
@@ -204,6 +224,7 @@ def validate(cfg: MemoryConfig) -> None:
     _require(f.geometry_scale > 0, "fusion.geometry_scale must be > 0")
     _require(f.box_padding >= 0, "fusion.box_padding must be >= 0")
     _require(f.box_clamp_factor >= 0.5, "fusion.box_clamp_factor must be >= 0.5")
+    _require(1.0 <= f.box_growth_factor <= 1000.0, "fusion.box_growth_factor must be in [1, 1000]")
     _require(0 < f.confidence_gain <= 1, "fusion.confidence_gain must be in (0, 1]")
     _require(f.label_mode in ("exact", "embedding"), "fusion.label_mode must be exact or embedding")
     _require(f.same_place_tol >= 0, "fusion.same_place_tol must be >= 0")
@@ -247,3 +268,14 @@ def validate(cfg: MemoryConfig) -> None:
     s = cfg.semantic
     _require(0 <= s.label_weight <= 1, "semantic.label_weight must be in [0, 1]")
     _require(cfg.max_label_length >= 1, "max_label_length must be >= 1")
+    g = cfg.gates
+    _require(0 < g.world_bound <= 1e7, "gates.world_bound must be in (0, 1e7] metres (the R*Tree stores float32)")
+    _require(0 < g.max_extent <= 2 * g.world_bound, "gates.max_extent must be in (0, 2 * gates.world_bound]")
+    _require(0 < g.max_stamp_ahead_s <= 2**31, "gates.max_stamp_ahead_s must be in (0, 2**31] seconds")
+    _require(0 < g.max_stamp_jump_s <= 2**31, "gates.max_stamp_jump_s must be in (0, 2**31] seconds")
+    _require(1 <= g.jump_confirm_frames <= 1000, "gates.jump_confirm_frames must be in 1..1000")
+    _require(0 <= g.max_frame_spread_s <= 2**31, "gates.max_frame_spread_s must be in [0, 2**31] seconds")
+    _require(0 < g.min_feature_norm < g.max_feature_norm <= 1e15,
+             "gates feature norms must satisfy 0 < min_feature_norm < max_feature_norm <= 1e15")
+    _require(1 <= g.max_observations <= 65535, "gates.max_observations must be in 1..65535")
+    _require(1 <= g.max_question_length <= 1_000_000, "gates.max_question_length must be in 1..1000000")

@@ -337,7 +337,8 @@ class FusionMixin:
             center=mean_of(obj), bmin=(obj["min_x"], obj["min_y"], obj["min_z"]),
             bmax=(obj["max_x"], obj["max_y"], obj["max_z"]), weight=obj["weight"],
             ext=(obj["ext_x"], obj["ext_y"], obj["ext_z"]), obs_center=it.center, obs_min=it.bmin,
-            obs_max=it.bmax, obs_weight=w, clamp_factor=f.box_clamp_factor)
+            obs_max=it.bmax, obs_weight=w, clamp_factor=f.box_clamp_factor, growth_factor=f.box_growth_factor,
+            growth_floor=f.geometry_scale)
         if _is_furniture(obj, self.config.identity) and _seen_whole(obj) and \
                 max(obj["ext_x"], obj["ext_y"]) <= MOVABLE_FOOTPRINT_M:
             lo, hi = _rigid_box(obj, it, w)
@@ -445,20 +446,34 @@ class FusionMixin:
                 continue
             same.append((r, -1.0 if cos is None else cos))
         unique = complete and len(same) == 1
+        sighting = float(np.max(it.bmax - it.bmin))
         if unique and same[0][0]["id"] not in matched:
             r = same[0][0]
             lo, hi = (r["min_x"], r["min_y"], r["min_z"]), (r["max_x"], r["max_y"], r["max_z"])
-            # the larger of the two: the object may so far be known from a small partial view only
-            extent = max(max(h - lo_ for lo_, h in zip(lo, hi)), float(np.max(it.bmax - it.bmin)))
-            if extent >= icfg.extend_min_extent and box_gap(it.bmin, it.bmax, lo, hi) <= icfg.extend_factor * extent:
+            # the larger of the two: the object may so far be known from a small partial view only; the
+            # sighting counts as merge_geometry would take it, cut to the growth bound around its centroid
+            # (issue 12: a +-1e30 "mug" box made the mug "large" and was merged into it)
+            limit = self._growth_limit(r)
+            cut_lo, cut_hi = fusion.cut_box(it.center, it.bmin, it.bmax, limit)
+            extent = max(max(h - lo_ for lo_, h in zip(lo, hi)), min(sighting, limit))
+            if extent >= icfg.extend_min_extent and box_gap(cut_lo, cut_hi, lo, hi) <= icfg.extend_factor * extent:
                 if not _seen_whole(r) or containment(it.bmin, it.bmax, lo, hi, pad=PART_TOLERANCE_M) >= 0.5:
                     return r, "extend"
                 return r, "nearby"  # a move only if the view saw its old place empty (_pushed_aside)
-        eligible = [(r, cos) for r, cos in same if r["id"] not in matched and r["state"] == "missing"]
+        # a sighting larger than the growth bound is out of scale: not the same object moved (a move would take
+        # over the sighting's box; issue 12)
+        eligible = [(r, cos) for r, cos in same if r["id"] not in matched and r["state"] == "missing"
+                    and sighting <= self._growth_limit(r)]
         if not eligible:
             return None, None
         eligible.sort(key=lambda rc: (-rc[1], rc[0]["id"]))
         return eligible[0][0], "move"
+
+    def _growth_limit(self, obj) -> float:
+        """The largest sighting that may be identified with ``obj`` (fusion.growth_limit)."""
+        f = self.config.fusion
+        return fusion.growth_limit((obj["ext_x"], obj["ext_y"], obj["ext_z"]), f.box_growth_factor,
+                                   f.geometry_scale)
 
     def _identity_rows(self, label: str) -> tuple[list, bool]:
         """Present/missing objects whose shown label agrees with ``label`` (whole words).
