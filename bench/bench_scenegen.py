@@ -1,27 +1,53 @@
 """Time, size and detection statistics of generated scenes (prints the figures; no assertions).
 
     .venv/bin/python bench/bench_scenegen.py [--seeds 1 2 3] [--profile default] [--fps F] [--eval offline|nodes]
-    .venv/bin/python bench/bench_scenegen.py --clip-stats          # the clip profile's cosine statistics
+    .venv/bin/python bench/bench_scenegen.py --clip-stats [--seeds 3]   # the clip profile's cosine statistics
 
 Per seed: the drawn camera rate, frames in visits and patrol passes, layout attempts, events, questions,
-the bookkeeping render pass (generate), the image pass plus bag writing (write, without the colour image as
-the evaluation writes it), the bag size; then what the simulated segmenter reported: instances per frame,
+the time to generate and write the scene in one pass (``generate_and_write_scene``, no colour image: what
+tempomem_eval does), the bag size; then what the simulated segmenter reported: instances per frame,
 the share with a wrong label and the share of those in runs of >= 3 consecutive detections of one object,
 spurious blobs at >= 0.30 confidence and reflections per 100 frames, objects reported in parts, and the
 share of reported object instances the perception drops (too few valid depth pixels). With --eval, the
-scene is also run through the memory and the evaluation's wall time printed.
+scene is also run through the memory and the evaluation's wall time printed. --clip-stats prints the
+clip profile's cosine statistics on generated samples (unoccluded views) and on the detections of the
+given seeds' clip scenes (every 5th frame; partial views included).
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import shutil
 import tempfile
 import time
 from pathlib import Path
 
-from tempomem_ros.tools.scenegen import SceneConfig, generate_scene, write_scene
-from tempomem_ros.tools.scenegen.features import clip_statistics
+import numpy as np
+
+from tempomem_ros.tools.scenegen import SceneConfig, generate_and_write_scene
+from tempomem_ros.tools.scenegen.features import clip_statistics, pair_statistics
+
+
+def scene_clip_statistics(seed: int) -> dict:
+    """Cosine statistics of the features the clip profile put on a scene's true detections."""
+    from tempomem_ros.tools.scenegen import generate_scene
+
+    scene = generate_scene(seed, SceneConfig(profile="clip"))
+    renderer = scene.renderer()
+    plans = {f.index: f for f in scene.script.frames}
+    rows, meta = [], []
+    for rec in scene.records[::5]:
+        plan = plans[rec.plan.index]
+        fp = renderer.render(plan, images=False)
+        for inst, feat in zip(fp.record.instances, fp.features):
+            if inst.object_id is None:
+                continue
+            obj = scene.script.object(inst.object_id)
+            c = obj.placement_at(plan.stamp_ns).box.center
+            meta.append((inst.object_id, obj.label, math.atan2(plan.position[1] - c[1], plan.position[0] - c[0])))
+            rows.append(feat)
+    return pair_statistics(np.stack(rows), meta)
 
 
 def detection_stats(gt: dict) -> dict:
@@ -59,7 +85,8 @@ def detection_stats(gt: dict) -> dict:
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--seeds", type=int, nargs="+", default=[1], help="development seeds only (never >= 200)")
+    p.add_argument("--seeds", type=int, nargs="+", default=None,
+                   help="development seeds only, never >= 200 (default 1; none with --clip-stats)")
     p.add_argument("--profile", default="default", choices=("default", "clip", "oracle"))
     p.add_argument("--fps", type=float, default=None)
     p.add_argument("--width", type=int, default=320)
@@ -69,38 +96,45 @@ def main() -> None:
     p.add_argument("--clip-stats", action="store_true", help="print the clip profile's cosine statistics and exit")
     p.add_argument("--keep", default=None, help="write scenes under this directory instead of a temporary one")
     args = p.parse_args()
-    if args.clip_stats:
-        t0 = time.perf_counter()
-        stats = clip_statistics()
-        print(f"clip-like features, 512-d, every class x 3 instances x 12 views ({time.perf_counter() - t0:.1f} s)")
-        print(f"{'pair type':<14} {'mean':>6} {'std':>6} {'pairs':>8}")
-        for kind, s in stats.items():
-            print(f"{kind:<14} {s['mean']:>6.3f} {s['std']:>6.3f} {s['n']:>8}")
-        return
-    if any(s >= 200 for s in args.seeds):
+    if any(s >= 200 for s in args.seeds or []):
         raise SystemExit("seeds >= 200 are held out: the lead runs them once, at the end")
+    if args.clip_stats:
+        tables = {"samples": clip_statistics()}
+        for seed in args.seeds or []:
+            tables[f"seed {seed}"] = scene_clip_statistics(seed)
+        print("clip-like features, 512-d; samples: every class x 3 instances x 12 views, unoccluded; "
+              "seed N: true detections of that clip scene, every 5th frame")
+        print(f"{'pair type':<12}" + "".join(f"{name:>26}" for name in tables))
+        print(f"{'':<12}" + "".join(f"{'mean':>10}{'std':>7}{'pairs':>9}" for _ in tables))
+        for kind in tables["samples"]:
+            cells = ""
+            for t in tables.values():
+                s = t[kind]
+                cells += "" if s["mean"] is None else f"{s['mean']:>10.3f}{s['std']:>7.3f}{s['n']:>9}"
+                cells += "" if s["mean"] is not None else f"{'-':>10}{'-':>7}{s['n']:>9}"
+            print(f"{kind:<12}" + cells)
+        return
+    args.seeds = args.seeds or [1]
     config = SceneConfig(profile=args.profile, width=args.width, height=args.height, visits=args.visits, fps=args.fps)
     root = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="bench_scenegen_"))
     print(f"config: profile {config.profile}, {config.width}x{config.height}, {config.visits} visits, "
           f"fps {config.fps or 'drawn by the seed'}, noise {config.noise}, patrol {config.patrol_passes} passes/gap")
     head = (f"{'seed':>4} {'Hz':>4} {'att':>3} {'frames':>6} {'visit':>5} {'patrol':>6} {'events':>6} {'qs':>4} "
-            f"{'gen s':>6} {'write s':>7} {'MB':>5} {'inst/f':>6} {'wrong':>6} {'in run':>6} {'spur':>5} "
+            f"{'gen+write s':>11} {'MB':>5} {'inst/f':>6} {'wrong':>6} {'in run':>6} {'spur':>5} "
             f"{'refl':>5} {'parts':>5} {'drop':>5}" + (f" {'eval s':>7}" if args.eval else ""))
     print(head)
     try:
         for seed in args.seeds:
             t0 = time.perf_counter()
-            scene = generate_scene(seed, config)
+            scene, paths = generate_and_write_scene(seed, config, root / f"seed{seed}", overwrite=True)
             t1 = time.perf_counter()
-            paths = write_scene(scene, root / f"seed{seed}", overwrite=True, color=False)
-            t2 = time.perf_counter()
             size = sum(f.stat().st_size for f in paths.bag.rglob("*") if f.is_file()) / 1e6
             gt = scene.ground_truth
             n = len(gt["frames"])
             n_patrol = sum(1 for f in gt["frames"] if f["patrol"] is not None)
             d = detection_stats(gt)
             line = (f"{seed:>4} {gt['fps']:>4g} {scene.attempt:>3} {n:>6} {n - n_patrol:>5} {n_patrol:>6} "
-                    f"{len(gt['events']):>6} {len(scene.questions):>4} {t1 - t0:>6.1f} {t2 - t1:>7.1f} {size:>5.0f} "
+                    f"{len(gt['events']):>6} {len(scene.questions):>4} {t1 - t0:>11.1f} {size:>5.0f} "
                     f"{d['inst_per_frame']:>6.2f} {d['wrong_label_share']:>6.3f} {d['wrong_in_runs_share']:>6.2f} "
                     f"{d['spurious_kept_per_100']:>5.1f} {d['reflections_per_100']:>5.1f} "
                     f"{d['in_parts_per_100']:>5.1f} {d['dropped_by_perception']:>5.3f}")

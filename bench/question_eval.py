@@ -129,7 +129,8 @@ def _small_obs(label: str, support: str, slot: int, stamp: float) -> Observation
 
 def build_memory(path: str) -> Memory:
     """The bench scene: every label the question set names, on supports, moving between visits."""
-    m = Memory.open(path, embedding_dim=4, clock=lambda: 0.0)
+    # a fixed wall clock keeps the store deterministic; the scene's 2026 stamps are then "ahead" of it
+    m = Memory.open(path, embedding_dim=4, clock=lambda: 0.0, config={"gates": {"max_stamp_ahead_s": float(2**31)}})
     for name, (lo, hi) in REGIONS.items():
         m.define_region(name, lo, hi)
     for v, stamp in enumerate(VISITS):

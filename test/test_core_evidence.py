@@ -179,17 +179,18 @@ def test_consolidate_reassigns_observations_and_tombstones(mem):
 
 
 def test_resplit_separates_two_clusters(mem):
+    # (small boxes: furniture seen whole no longer stretches over a second place, fuser._would_stretch)
     for i in range(4):
-        mem.add([box_obs("book", (1.0, 0, 0.5), half=(0.5, 0.5, 0.2), stamp=i)])
+        mem.add([box_obs("book", (1.0, 0, 0.5), half=(0.1, 0.1, 0.05), stamp=i)])
     for i in range(4):
-        mem.add([box_obs("book", (1.6, 0, 0.5), half=(0.5, 0.5, 0.2), stamp=10 + i)])
+        mem.add([box_obs("book", (1.15, 0, 0.5), half=(0.1, 0.1, 0.05), stamp=10 + i)])
     mem.commit()
-    assert len(mem.objects()) == 1  # big overlapping boxes merged everything
-    assert mem.resplit(split_distance=0.3) == [(1, 2)]
+    assert len(mem.objects()) == 1  # overlapping boxes 15 cm apart merged everything
+    assert mem.resplit(split_distance=0.1) == [(1, 2)]
     objs = mem.objects()
-    assert [(o.id, round(o.center[0], 6), o.n_observations) for o in objs] == [(1, 1.0, 4), (2, 1.6, 4)]
+    assert [(o.id, round(o.center[0], 6), o.n_observations) for o in objs] == [(1, 1.0, 4), (2, 1.15, 4)]
     assert [h.stamp for h in mem.history(2)] == [10, 11, 12, 13]
-    assert mem.resplit(split_distance=0.3) == []
+    assert mem.resplit(split_distance=0.1) == []
 
 
 def test_semantic_label_path_and_keyword(tmp_path):

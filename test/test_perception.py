@@ -64,6 +64,7 @@ def _quat_mul(a, b):
 
 Q_X = (np.sin(-np.pi / 18), 0.0, 0.0, np.cos(-np.pi / 18))  # -20 deg about x
 POSE = pose_to_matrix(POSE_T, _quat_mul(POSE_Q, Q_X))
+NO_DROPS = dict.fromkeys(DROP_REASONS, 0)
 K = Intrinsics(fx=500.0, fy=400.0, cx=310.3, cy=245.7, width=640, height=480)
 
 
@@ -97,7 +98,7 @@ def extract(depth, mask, ids=(1,), labels=None, confidences=None, config=NO_DENO
 def test_plane_centroid_and_box_exact_in_world_frame():
     depth, mask = plane_frame(z=2.0)
     obs, drops = extract(depth, mask, labels=["mug"], confidences=[0.75])
-    assert len(obs) == 1 and drops == {"empty_mask": 0, "tiny_mask": 0, "denoised_empty": 0}
+    assert len(obs) == 1 and drops == NO_DROPS
     centre, low, high = expected_plane(2.0, 100, 160, 200, 240, POSE)
     o = obs[0]
     np.testing.assert_allclose(o.center, centre, atol=EXACT)
@@ -226,7 +227,7 @@ def test_tiny_empty_and_depthless_masks_dropped_and_counted():
     depth[10:30, 10:30] = np.nan  # 400 pixels, none with valid depth
     obs, drops = extract(depth, mask, ids=(1, 2, 3, 4))  # id 3 is not in the mask at all
     assert [o.instance_id for o in obs] == [1]
-    assert drops == {"empty_mask": 1, "tiny_mask": 2, "denoised_empty": 0}
+    assert drops == {**NO_DROPS, "empty_mask": 1, "tiny_mask": 2}
     assert set(drops) == set(DROP_REASONS)
 
 
@@ -240,7 +241,9 @@ def test_mask_exactly_min_pixels_is_kept():
 
 def test_no_ids_gives_no_observations():
     depth, mask = plane_frame()
-    assert extract_observations(depth, mask, [], [], [], K, POSE, 1.0) == ([], dict.fromkeys(DROP_REASONS, 0))
+    # the mask's instance 1 is not in the (empty) id list: ignored, and counted (issue 12)
+    assert extract_observations(depth, mask, [], [], [], K, POSE, 1.0) == ([], {**dict.fromkeys(DROP_REASONS, 0),
+                                                                                "unlisted_id": 1})
 
 
 # -------------------------------------------------------------------------------------------- erosion
@@ -286,10 +289,10 @@ def test_erosion_never_erases_a_thin_object():
         depth, mask, config=dataclasses.replace(NO_DENOISE, min_mask_pixels=50, mask_erosion_px=1)
     )
     assert len(kept) == 1 and len(eroded) == 1
-    assert drops == {"empty_mask": 0, "tiny_mask": 0, "denoised_empty": 0}
+    assert drops == NO_DROPS
     assert eroded[0].n_points == kept[0].n_points == 60
     tiny, drops = extract(depth, mask, config=dataclasses.replace(NO_DENOISE, min_mask_pixels=61, mask_erosion_px=1))
-    assert tiny == [] and drops == {"empty_mask": 0, "tiny_mask": 1, "denoised_empty": 0}
+    assert tiny == [] and drops == {**NO_DROPS, "tiny_mask": 1}
 
 
 # -------------------------------------------------------------------------------------------- outliers
@@ -738,4 +741,4 @@ def test_far_object_is_not_rebuilt_from_its_bleed_pixels():
     depth, mask = plane_frame(z=2.0, u0=0, u1=10, v0=100, v1=106)
     depth[101:105, 1:9] = 9.0  # the object itself: beyond max_depth (6 m)
     obs, drops = extract(depth, mask, config=dataclasses.replace(NO_DENOISE, min_mask_pixels=20, mask_erosion_px=1))
-    assert obs == [] and drops == {"empty_mask": 0, "tiny_mask": 1, "denoised_empty": 0}
+    assert obs == [] and drops == {**NO_DROPS, "tiny_mask": 1}

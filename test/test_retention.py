@@ -13,7 +13,8 @@ import numpy as np
 import pytest
 from core_helpers import box_obs, distance_from_eye, view
 
-from tempomem_ros.core import InvalidInputError, Memory, MemoryConfig
+from tempomem_ros.core import InvalidInputError, Memory, MemoryConfig, SchemaError
+from tempomem_ros.core import recovery
 from tempomem_ros.core import featurecodec, sampling, tally
 from tempomem_ros.core.rows import blob_to_feature
 from tempomem_ros.core.schema import SCHEMA_VERSION
@@ -22,6 +23,7 @@ A = (2.0, 0.0, 0.8)
 OFF = (A[0] + 0.05, A[1], A[2])
 SEEN = distance_from_eye(A) + 0.04
 EMPTY = distance_from_eye(A) + 1.0
+WALL = 2.0e9  # the wall clock of every memory here (2033): no stamp is "in the future" (gates.max_stamp_ahead_s)
 
 
 def pair(tmp_path, **overrides):
@@ -30,7 +32,7 @@ def pair(tmp_path, **overrides):
     for mode in ("thin", "keep-all"):
         cfg = {k: dict(v) for k, v in overrides.items()}
         cfg.setdefault("retention", {})["mode"] = mode
-        out.append(Memory.open(str(tmp_path / f"{mode}.db"), embedding_dim=4, config=cfg, clock=lambda: 0.0))
+        out.append(Memory.open(str(tmp_path / f"{mode}.db"), embedding_dim=4, config=cfg, clock=lambda: WALL))
     return out
 
 
@@ -161,14 +163,15 @@ def test_a_staged_frames_depth_is_kept_apart_until_it_is_fused(tmp_path):
     depth_in_row = "SELECT depth IS NOT NULL, depth_h, depth_w FROM frames"
     assert [tuple(r) for r in thin._conn.execute(depth_in_row)] == [(0, 60, 80)]
     assert [len(r[0]) for r in thin._conn.execute("SELECT depth FROM frame_depths")] == [60 * 80 * 4]
-    assert [tuple(r) for r in full._conn.execute(depth_in_row)] == [(1, 60, 80)]  # keep-all: as before schema 4
+    assert [tuple(r) for r in full._conn.execute(depth_in_row)] == [(1, 60, 80)]  # keep-all: as before schema 5
     assert full._conn.execute("SELECT COUNT(*) FROM frame_depths").fetchone()[0] == 0
     for m in (thin, full):
         assert m.commit().views == 1
         assert m._conn.execute("SELECT COUNT(*) FROM frame_depths").fetchone()[0] == 0
         assert m._conn.execute("SELECT COUNT(*) FROM frames WHERE depth IS NOT NULL").fetchone()[0] == 0
-    # the views judged absence all the same: the mug seen again (confirmed), then its place seen empty: removed
-    frames = [([box_obs("mug", A, stamp=2.5)], view(2.5, A, SEEN))]
+    # the views judged absence all the same: the mug seen twice more (confirmed: identity.confirm_observations 3),
+    # then its place seen empty: removed
+    frames = [([box_obs("mug", A, stamp=t)], view(t, A, SEEN)) for t in (2.0, 2.5)]
     frames += [([], view(t, A, EMPTY)) for t in (30.0, 30.5, 31.0, 31.5, 32.0, 40.0)]
     feed([thin, full], frames, commit_every=1)
     assert [e.kind for e in thin.changes()] == [e.kind for e in full.changes()] == ["appeared", "removed"]
@@ -293,21 +296,79 @@ def test_retention_settings_are_validated():
             MemoryConfig.from_dict({"retention": bad})
 
 
-def test_a_version_3_store_is_migrated_and_thinned(tmp_path):
-    path = str(tmp_path / "m.db")
-    with Memory.open(path, embedding_dim=4, config={"retention": {"mode": "keep-all"}}) as m:
+# what schema version 5 (retention) adds, dropped to make a store of an earlier version
+BEFORE_5 = ("DROP TABLE tallies", "DROP TABLE fold_state", "DROP TABLE coseen", "DROP TABLE frame_depths",
+            "DROP INDEX misses_frame", "ALTER TABLE observations DROP COLUMN retained")
+
+
+def _older_store(path, version: int) -> None:
+    with Memory.open(path, embedding_dim=4, config={"retention": {"mode": "keep-all"}}, clock=lambda: WALL) as m:
         feed([m], [([box_obs("mug", A, stamp=0.5 * k)], view(0.5 * k, A, SEEN)) for k in range(300)])
-    con = stdlib_sqlite3.connect(path)  # make it a version 3 store
-    for stmt in ("DROP TABLE tallies", "DROP TABLE fold_state", "DROP TABLE coseen", "DROP INDEX misses_frame",
-                 "ALTER TABLE observations DROP COLUMN retained",
-                 "UPDATE meta SET value='3' WHERE key='schema_version'"):
+    con = stdlib_sqlite3.connect(path)
+    for stmt in BEFORE_5 + (("DROP TRIGGER placements_closed_immutable",) if version < 4 else ()) + (
+            f"UPDATE meta SET value='{version}' WHERE key='schema_version'",):
         con.execute(stmt)
     con.commit()
     con.close()
-    with Memory.open(path, embedding_dim=4) as m:  # thinning by default: the backlog is worked off at commits
-        assert m._meta["schema_version"] == str(SCHEMA_VERSION)
+
+
+@pytest.mark.parametrize("version", [3, 4])
+def test_an_older_store_is_read_as_it_is_then_migrated_and_thinned(tmp_path, version):
+    path = str(tmp_path / "m.db")
+    _older_store(path, version)
+    with Memory.open(path, embedding_dim=4, readonly=True) as ro:  # read-only: not migrated, nothing tallied
+        assert ro._meta["schema_version"] == str(version)
+        assert ro.objects()[0].n_observations == 300 and ro.was_seen(object_id=1, since=0.0, until=200.0).count == 300
+        assert ro.sighting_counts(1) == [{"placement_id": 1, "kept": 300, "thinned": 0}]
+        assert ro.retention_stats()["thinned_sightings"] == 0
+    with Memory.open(path, embedding_dim=4, clock=lambda: WALL) as m:  # thinning by default: backlog worked off
+        assert m._meta["schema_version"] == str(SCHEMA_VERSION) == "5"
+        tables = {r[0] for r in m._conn.execute("SELECT name FROM sqlite_master")}
+        assert {"tallies", "fold_state", "coseen", "frame_depths", "placements_closed_immutable"} <= tables
         m.add([box_obs("mug", A, stamp=400.0)], view(400.0, A, SEEN))
         m.commit()
         s = m.retention_stats()
         assert s["thinned_sightings"] > 250 and s["observations"] + s["thinned_sightings"] == 301
-        assert m.objects()[0].n_observations == 301
+        assert m.objects()[0].n_observations == 301 and m.was_seen(object_id=1, since=0.0, until=500.0).count == 301
+
+
+def test_a_store_of_version_5_missing_a_retention_table_is_refused(tmp_path):
+    path = str(tmp_path / "m.db")
+    Memory.open(path, embedding_dim=4).close()
+    con = stdlib_sqlite3.connect(path)
+    con.execute("DROP TABLE tallies")
+    con.commit()
+    con.close()
+    with pytest.raises(SchemaError, match="lacks table\\(s\\) tallies"):
+        Memory.open(path, embedding_dim=4)
+
+
+def test_recovery_keeps_what_retention_counted(tmp_path):
+    thin, _ = pair(tmp_path)
+    feed([thin], [([box_obs("mug", A, stamp=0.5 * k)], view(0.5 * k, A, SEEN)) for k in range(600)])
+    before = (thin.objects()[0].n_observations, thin.was_seen(object_id=1, since=0.0, until=400.0).count,
+              thin.sighting_counts(1))
+    stats = thin.retention_stats()
+    thin.close()
+    assert stats["thinned_sightings"] > 300
+    report = recovery.recover(str(tmp_path / "thin.db"), str(tmp_path / "copy.db"))
+    assert report.complete and report.integrity == "ok"
+    assert report.tables["tallies"].copied == stats["tally_rows"] > 0
+    with Memory.open(str(tmp_path / "copy.db"), readonly=True) as copy:
+        assert (copy.objects()[0].n_observations, copy.was_seen(object_id=1, since=0.0, until=400.0).count,
+                copy.sighting_counts(1)) == before == (600, 600, before[2])
+        assert copy.retention_stats()["thinned_sightings"] == stats["thinned_sightings"]
+
+
+def test_a_refused_frames_staged_depth_goes_with_it(tmp_path):
+    thin, _ = pair(tmp_path)
+    feed([thin], [([box_obs("mug", A, stamp=1.0 + k)], view(1.0 + k, A, SEEN)) for k in range(3)])
+    glitch = thin.stage([box_obs("mug", A, stamp=90000.0)], view(90000.0, A, SEEN))  # a day ahead: quarantined
+    assert glitch.status == "quarantined"
+    assert [tuple(r) for r in thin._conn.execute("SELECT frame_id FROM frame_depths")] == [(glitch.frame_id,)]
+    normal = thin.stage([box_obs("mug", A, stamp=4.0)], view(4.0, A, SEEN))  # the old time goes on: refused
+    assert normal.refused == (glitch.frame_id,)
+    assert [tuple(r) for r in thin._conn.execute("SELECT frame_id FROM frame_depths")] == [(normal.frame_id,)]
+    thin.commit()
+    assert thin._conn.execute("SELECT COUNT(*) FROM frame_depths").fetchone()[0] == 0
+    assert thin.frame_counts()["refused"] == 1

@@ -50,7 +50,7 @@ def memories(tmp_path_factory):
         mems[mode] = Memory.open(str(tmp / f"{mode}.db"), embedding_dim=CONFIG.dim, feature_model=tower.name,
                                  config={"retention": {"mode": mode}, "identity": {"feature_threshold": 0.65}},
                                  label_encoder=encoder,
-                                 clip_text_encoder=tower, clock=lambda: 0.0)
+                                 clip_text_encoder=tower, clock=lambda: 2.0e9)  # 2033: after every stamp
     n = 0
     for day in range(CONFIG.days):
         for frame in house.frames(day):

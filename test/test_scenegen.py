@@ -9,7 +9,8 @@ import pytest
 
 from tempomem_ros import topics
 from tempomem_ros.tools import bagio
-from tempomem_ros.tools.scenegen import SceneConfig, SceneGenError, generate_scene, write_scene
+from tempomem_ros.tools.scenegen import SceneConfig, SceneGenError, generate_and_write_scene, generate_scene, \
+    write_scene
 from tempomem_ros.tools.scenegen import questions as qs
 from tempomem_ros.tools.scenegen import detection as det
 from tempomem_ros.tools.scenegen.config import FPS_CHOICES
@@ -54,6 +55,15 @@ def test_same_seed_gives_identical_ground_truth_and_messages(scene, written, tmp
     assert sorted(first) == sorted(second)
 
 
+def test_one_pass_generation_writes_the_same_scene_without_colour(scene, written, tmp_path):
+    again, paths = generate_and_write_scene(SEED, SMALL, tmp_path / "one")
+    assert dumps(again.ground_truth) == dumps(scene.ground_truth)
+    assert paths.questions.read_text() == written.questions.read_text()
+    two_pass = [m for m in _messages(written.bag) if m[0] != topics.COLOR]
+    assert sorted(_messages(paths.bag)) == sorted(two_pass)
+    assert not (tmp_path / "one" / "bag.partial").exists()
+
+
 def test_different_seed_gives_a_different_scene(scene):
     other = generate_scene(5, SMALL)
     boxes = [(o["label"], o["intervals"][0]["bbox_min"]) for o in scene.ground_truth["objects"]]
@@ -71,6 +81,12 @@ def test_bad_settings_are_rejected():
         generate_scene(1, SceneConfig(width=10))
     with pytest.raises(SceneGenError, match="unknown noise settings"):
         generate_scene(1, SceneConfig(noise_overrides={"depth_sigma": 1.0}))
+    with pytest.raises(SceneGenError, match="unknown profile"):
+        generate_scene(1, SceneConfig(profile="lidar"))
+    with pytest.raises(SceneGenError, match="fps"):
+        generate_scene(1, SceneConfig(fps=100.0))
+    with pytest.raises(SceneGenError, match="persistent_keep"):
+        generate_scene(1, SceneConfig(noise_overrides={"persistent_keep": 1.5}))
 
 
 # -------------------------------------------------------------------------------------------- rendering

@@ -7,13 +7,28 @@ by offline tools and by tests alike, and must run where ROS is not installed.
 from .config import (
     AbsenceConfig,
     FusionConfig,
+    GateConfig,
     IdentityConfig,
     MemoryConfig,
     RejectionConfig,
     RelationConfig,
     SemanticConfig,
 )
-from .errors import InvalidInputError, ReadOnlyError, SchemaError, StoreError, TempoMemError, UnknownIdError
+from .errors import (
+    ImplausibleInputError,
+    InvalidInputError,
+    ReadOnlyError,
+    SchemaError,
+    StoreAccessError,
+    StoreClosedError,
+    StoreCorruptError,
+    StoreError,
+    StoreFullError,
+    StoreIOError,
+    StoreLockedError,
+    TempoMemError,
+    UnknownIdError,
+)
 from .memory import Memory
 from .answering import Refusal, Understanding, understand
 from .types import (
@@ -30,12 +45,15 @@ from .types import (
     RelationalResult,
     RelationInfo,
     Scored,
+    StageResult,
 )
 
 __all__ = [
     "AbsenceConfig", "Answer", "AuditRow", "CameraView", "ChangeEventInfo", "CommitStats", "FusionConfig",
-    "IdentityConfig", "InvalidInputError", "Memory", "MemoryConfig", "ObjectInfo", "Observation",
-    "ObservationRecord", "PlacementInfo", "ReadOnlyError", "RegionInfo", "RejectionConfig", "RelationConfig",
-    "RelationalResult", "RelationInfo", "Refusal", "SchemaError", "Scored", "SemanticConfig", "StoreError",
-    "TempoMemError", "UnknownIdError", "Understanding", "understand",
+    "GateConfig", "IdentityConfig", "ImplausibleInputError", "InvalidInputError", "Memory", "MemoryConfig",
+    "ObjectInfo", "Observation", "ObservationRecord", "PlacementInfo", "ReadOnlyError", "Refusal", "RegionInfo",
+    "RejectionConfig", "RelationConfig", "RelationalResult", "RelationInfo", "SchemaError", "Scored",
+    "SemanticConfig", "StageResult", "StoreAccessError", "StoreClosedError", "StoreCorruptError", "StoreError",
+    "StoreFullError", "StoreIOError", "StoreLockedError", "TempoMemError", "UnknownIdError", "Understanding",
+    "understand",
 ]

@@ -9,9 +9,12 @@ pixels is not nearer than the object by more than a tolerance. Unknown depth (Na
 Samples: the centre and the eight corners of the box shrunk half-way to its centre (the object's silhouette
 rarely fills its box; points half-way to the corners are likely on the object); the visible fraction is the
 share of samples that pass every test. Occlusion is judged against
-the nearest depth the object itself could present along each sample's ray: max(z_front, z_sample -
-half_diagonal), where z_front is the depth of the box's nearest corner. Without this, a large object
-occludes its own interior samples (a table top in front of the box centre) and could never be missed.
+the nearest depth the object itself could present along each sample's ray: where the ray enters the
+object's box. Something nearer than that hides the object; anything at or beyond it is the object or what
+lies behind its empty place. Without this a large object occludes its own interior samples (a table top in
+front of the box centre) and could never be missed; with a coarser rule (the box's nearest corner, or the
+centre minus half the diagonal) a vase 13 cm in front of a bottle did not hide it, and the bottle was
+declared gone on a patrol pass.
 
 Detectable, as the perception decides it: the perception drops an instance whose mask, after a
 ``mask_erosion_px`` erosion, keeps fewer than ``min_object_pixels`` valid pixels. A box's projected
@@ -95,8 +98,6 @@ def visible_fractions(view: CameraView, bmins: np.ndarray, bmaxs: np.ndarray, cf
     centre = 0.5 * (bmins + bmaxs)
     half = 0.5 * (bmaxs - bmins)
     rot, origin = view.pose[:3, :3], view.pose[:3, 3]
-    corners = (centre[:, None, :] + _SIGNS[None, :, :] * half[:, None, :] - origin) @ rot
-    z_front = corners[..., 2].min(axis=1)
     detectable = expected_mask_px(view, bmins, bmaxs, cfg, erosion_px) >= min_expected_px(view, cfg)
     # Samples (N x 9 x 3): the centre and the corners shrunk half-way to it.
     samples = np.concatenate([centre[:, None, :], centre[:, None, :] + 0.5 * _SIGNS[None, :, :] * half[:, None, :]],
@@ -113,8 +114,13 @@ def visible_fractions(view: CameraView, bmins: np.ndarray, bmaxs: np.ndarray, cf
     col = np.clip((np.where(ok, u, 0) * (dw / float(view.width))).astype(int), 0, dw - 1)
     row = np.clip((np.where(ok, v, 0) * (dh / float(view.height))).astype(int), 0, dh - 1)
     d = view.depth[row, col].astype(float)
-    half_diag = np.linalg.norm(bmaxs - bmins, axis=1)[:, None] * 0.5
-    reference = np.maximum(z_front[:, None], z - half_diag)
+    # where each sample's ray enters the box (slab test along origin -> sample, the sample being inside)
+    step = samples - origin
+    step = np.where(np.abs(step) < 1e-12, 1e-12, step)
+    t_lo = (bmins[:, None, :] - origin) / step
+    t_hi = (bmaxs[:, None, :] - origin) / step
+    entry = np.clip(np.minimum(t_lo, t_hi).max(axis=2), 0.0, 1.0)
+    reference = entry * z
     known = np.isfinite(d) & (d > 0.0)  # unknown depth is never evidence of absence
     visible = ok & known & (d >= reference - cfg.occlusion_tolerance)
     out[:] = visible.sum(axis=1) / samples.shape[1]

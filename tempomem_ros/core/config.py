@@ -28,6 +28,8 @@ class FusionConfig:
     geometry_scale: float = 0.25         # metres: geometry term = 1 - dist(centroid, candidate box) / scale
     box_padding: float = 0.02            # metres per side, so that thin objects have a volume for IoU
     box_clamp_factor: float = 1.0        # half extent <= factor * largest single-observation extent
+    box_growth_factor: float = 2.0       # one observation may bring at most this x the object's largest fused
+                                         # single-view extent into its box (fusion.merge_geometry)
     confidence_gain: float = 0.5         # c <- c + (1 - c) * obs_conf * gain
     label_mode: str = "exact"            # "exact" (whole words) | "embedding" (label encoder cosine)
     # Geometry first (association.py): a sighting at an object's very place, at a similar size, is that
@@ -40,13 +42,16 @@ class FusionConfig:
     confusion_min_share: float = 0.05    # label pairs the segmenter confused at least this often (share of
     confusion_min_mass: float = 1.0      # ... the smaller label's mass) and with at least this much mass
     relabel_margin: float = 1.25         # the shown label changes only when another label's mass exceeds it
-                                         # by this factor (no flip-flop between look-alikes)
+                                         # by this factor (no flip-flop between look-alikes) ...
+    relabel_lead: float = 5.0            # ... or by this much mass (about six confident sightings)
 
 
 @dataclass(frozen=True)
 class IdentityConfig:
     # An unmatched observation re-identifies an object far from its place (a move) when:
-    feature_threshold: float = 0.80      # cosine between features, when both sides have one
+    feature_threshold: float = 0.60      # cosine between features, when both sides have one: CLIP crops of one
+                                         # object seen from two sides agree ~0.71, two mugs ~0.64 (so features only
+                                         # veto what is clearly something else; the label and the place decide)
     min_gap_s: float = 10.0              # a look-alike found sooner after an object's last sighting is
                                          # another instance, not that object moved (reconcile.py)
     scan_limit: int = 50                 # more same-label objects than this: only missing ones may move
@@ -56,8 +61,9 @@ class IdentityConfig:
     reconcile_window_s: float = 120.0    # a new object seen while a look-alike was unseen elsewhere may be that
                                          # one moved: decided when the old place is seen (empty: a move), for
                                          # at most this long; its "appeared" is held until then
-    appear_hold_s: float = 1.0           # "appeared" is published once the object was seen this long ...
-    confirm_observations: int = 2        # ... in at least this many sightings
+    appear_hold_s: float = 1.0           # an object is confirmed (shown, its "appeared" published) once its
+    confirm_observations: int = 3        # sightings span this long and number at least this many: a
+                                         # reflection repeated for 2-3 frames never is
     twin_merge: bool = True              # merge objects at one place that were never seen together
 
 
@@ -137,6 +143,23 @@ class RetentionConfig:
 
 
 @dataclass(frozen=True)
+class GateConfig:
+    """Plausibility gates at add() (docs/MEMORY.md, "Plausibility gates"): finite but absurd input is refused
+    (or, for a jump in time, quarantined) before it can change a stored object, placement or "now"."""
+
+    world_bound: float = 10_000.0        # metres: every coordinate (boxes, camera position) within +- this
+    max_extent: float = 10.0             # metres: largest side of one observation's box
+    max_stamp_ahead_s: float = 300.0     # a stamp may be at most this far ahead of the wall clock
+    max_stamp_jump_s: float = 3600.0     # a frame this far ahead of "now" is quarantined ...
+    jump_confirm_frames: int = 3         # ... until this many consecutive such frames confirm the new time
+    max_frame_spread_s: float = 600.0    # observation stamps within this of their frame's stamp
+    min_feature_norm: float = 1e-6       # L2 norm of a feature (float64) within [min, max]: outside, its
+    max_feature_norm: float = 1e6        # float32 cosines underflow or overflow (NaN)
+    max_observations: int = 1000         # per frame
+    max_question_length: int = 1000      # characters of a question or a semantic query
+
+
+@dataclass(frozen=True)
 class MemoryConfig:
     fusion: FusionConfig = field(default_factory=FusionConfig)
     identity: IdentityConfig = field(default_factory=IdentityConfig)
@@ -145,6 +168,7 @@ class MemoryConfig:
     relations: RelationConfig = field(default_factory=RelationConfig)
     semantic: SemanticConfig = field(default_factory=SemanticConfig)
     retention: RetentionConfig = field(default_factory=RetentionConfig)
+    gates: GateConfig = field(default_factory=GateConfig)
     max_label_length: int = 120
 
     def __post_init__(self) -> None:
@@ -223,6 +247,7 @@ def validate(cfg: MemoryConfig) -> None:
     _require(f.geometry_scale > 0, "fusion.geometry_scale must be > 0")
     _require(f.box_padding >= 0, "fusion.box_padding must be >= 0")
     _require(f.box_clamp_factor >= 0.5, "fusion.box_clamp_factor must be >= 0.5")
+    _require(1.0 <= f.box_growth_factor <= 1000.0, "fusion.box_growth_factor must be in [1, 1000]")
     _require(0 < f.confidence_gain <= 1, "fusion.confidence_gain must be in (0, 1]")
     _require(f.label_mode in ("exact", "embedding"), "fusion.label_mode must be exact or embedding")
     _require(f.same_place_tol >= 0, "fusion.same_place_tol must be >= 0")
@@ -232,6 +257,7 @@ def validate(cfg: MemoryConfig) -> None:
     _require(0 <= f.confusion_min_share <= 1, "fusion.confusion_min_share must be in [0, 1]")
     _require(f.confusion_min_mass >= 0, "fusion.confusion_min_mass must be >= 0")
     _require(f.relabel_margin >= 1, "fusion.relabel_margin must be >= 1")
+    _require(f.relabel_lead > 0, "fusion.relabel_lead must be > 0")
     i = cfg.identity
     _require(-1 <= i.feature_threshold <= 1, "identity.feature_threshold must be in [-1, 1]")
     _require(i.min_gap_s >= 0, "identity.min_gap_s must be >= 0")
@@ -282,3 +308,14 @@ def validate(cfg: MemoryConfig) -> None:
              "placement's last 5 sightings)")
     _require(t.observation_features in FEATURE_FORMATS,
              f"retention.observation_features must be one of {' | '.join(FEATURE_FORMATS)}")
+    g = cfg.gates
+    _require(0 < g.world_bound <= 1e7, "gates.world_bound must be in (0, 1e7] metres (the R*Tree stores float32)")
+    _require(0 < g.max_extent <= 2 * g.world_bound, "gates.max_extent must be in (0, 2 * gates.world_bound]")
+    _require(0 < g.max_stamp_ahead_s <= 2**31, "gates.max_stamp_ahead_s must be in (0, 2**31] seconds")
+    _require(0 < g.max_stamp_jump_s <= 2**31, "gates.max_stamp_jump_s must be in (0, 2**31] seconds")
+    _require(1 <= g.jump_confirm_frames <= 1000, "gates.jump_confirm_frames must be in 1..1000")
+    _require(0 <= g.max_frame_spread_s <= 2**31, "gates.max_frame_spread_s must be in [0, 2**31] seconds")
+    _require(0 < g.min_feature_norm < g.max_feature_norm <= 1e15,
+             "gates feature norms must satisfy 0 < min_feature_norm < max_feature_norm <= 1e15")
+    _require(1 <= g.max_observations <= 65535, "gates.max_observations must be in 1..65535")
+    _require(1 <= g.max_question_length <= 1_000_000, "gates.max_question_length must be in 1..1000000")

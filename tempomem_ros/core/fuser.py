@@ -32,15 +32,19 @@ import numpy as np
 
 from . import fusion
 from .absence import vacated, visible_fractions
-from .association import confusion_share, same_place
-from .geometry import box_gap, containment, frustum_aabb, iou3d
+from .association import confusion_share, same_place, stacked
+from .geometry import box_gap, box_volume, containment, frustum_aabb, point_in_box
 from .labels import canonical_label, labels_agree, normalize
 from .persistence import AbsenceState, add_miss, gone
 from .types import CameraView
-from .rows import OBJECT_COLS, blob_to_feature, feature_to_blob, mean_of, OBJECT_COLS_O
+from .rows import OBJECT_COLS, blob_to_feature, bmax_of, bmin_of, feature_to_blob, mean_of, OBJECT_COLS_O
 
 
 RTREE_PAD = 0.05  # metres the spatial index's entry extends beyond an object's box (see _update_rtree)
+PART_TOLERANCE_M = 0.05   # noise around a box within which a partial view still lies inside it
+MOVABLE_FOOTPRINT_M = 0.8  # furniture up to this footprint is moved about (chairs, stools); a sofa is seen in parts
+WHOLE_VIEW_SHARE = 0.8    # a view spanning this share of the largest view on every axis shows the whole object
+STRETCH_SLACK_M = 0.05    # furniture seen whole may look this much larger than its largest view, no more
 PUSH_MIN_SHIFT = 0.25     # a large object's sighting this far off (x its extent) may be the object pushed aside ...
 PUSH_MAX_INSIDE = 0.35    # ... when no more than this share of the sighting's box lies inside the object's box
 PARTIAL_VIEW_INSIDE = 0.8  # share of a sighting's box inside an object's for it to be a partial view of it
@@ -97,6 +101,69 @@ class Counters:
     events: int = 0
 
 
+def _core_box(row) -> tuple[tuple, tuple]:
+    """Where the object surely is: its mean centroid +- half its largest single view, within its fused box.
+
+    Why not the fused box: that is the union of every sighting and grows with every noisy one (a 7 cm bottle
+    fused to 15 cm); the absence test asks what the view should have shown of the object itself, and an
+    inflated box both reaches behind occluders and projects larger than the object.
+    """
+    lo, hi = [], []
+    for k in "xyz":
+        c, half = float(row[f"m{k}"] if row[f"m{k}"] is not None else row[f"c{k}"]), 0.5 * float(row[f"ext_{k}"])
+        lo.append(max(float(row[f"min_{k}"]), c - half))
+        hi.append(min(float(row[f"max_{k}"]), c + half))
+        if lo[-1] >= hi[-1]:
+            lo[-1], hi[-1] = float(row[f"min_{k}"]), float(row[f"max_{k}"])
+    return tuple(lo), tuple(hi)
+
+
+def _is_furniture(row, icfg) -> bool:
+    """A large footprint (a chair, a table): seen in parts, pushed rather than carried."""
+    return max(row["max_x"] - row["min_x"], row["max_y"] - row["min_y"]) >= icfg.extend_min_extent
+
+
+def _rigid_box(row, it, w: float) -> tuple[np.ndarray, np.ndarray]:
+    """The box of furniture already seen whole: the running mean of whole views; a partial view (a leg, the
+    backrest edge-on) leaves it as it is. Why not the union: every sighting's noise and mask bleed widened
+    a chair's union until it covered the place it was pushed to, and the push was never seen."""
+    lo = np.array((row["min_x"], row["min_y"], row["min_z"]), float)
+    hi = np.array((row["max_x"], row["max_y"], row["max_z"]), float)
+    ext = np.array((row["ext_x"], row["ext_y"], row["ext_z"]), float)
+    if np.any(it.bmax - it.bmin < WHOLE_VIEW_SHARE * ext):
+        return lo, hi
+    weight = float(row["weight"])
+    share = w / (weight + w)
+    return lo + share * (it.bmin - lo), hi + share * (it.bmax - hi)
+
+
+def _would_stretch(row, it, icfg) -> bool:
+    """Whether merging this sighting would stretch a piece of furniture already seen whole beyond its size:
+    a rigid object does not grow. A chair pushed by less than its width overlaps its old box and scored
+    as the same place; merged, its box grew over both places (0.88 m for a 0.45 m chair) and no move was
+    ever seen. Such a sighting is the chair pushed aside or another chair (decided by the old place)."""
+    if not _is_furniture(row, icfg) or not _seen_whole(row):
+        return False
+    for i, k in enumerate("xyz"):
+        span = max(row[f"max_{k}"], float(it.bmax[i])) - min(row[f"min_{k}"], float(it.bmin[i]))
+        if span > 1.1 * row[f"ext_{k}"] + PART_TOLERANCE_M + STRETCH_SLACK_M:
+            return True
+    return False
+
+
+def _seen_whole(row) -> bool:
+    """Whether some single sighting already spanned the object's fused box on every axis (within noise)."""
+    return all(row[f"max_{k}"] - row[f"min_{k}"] <= 1.1 * row[f"ext_{k}"] + PART_TOLERANCE_M for k in "xyz")
+
+
+def relabel_wins(mass: dict, new: str, old: str, fcfg) -> bool:
+    """Whether the heaviest label ``new`` takes over from the shown ``old``: by fusion.relabel_margin x, or by
+    fusion.relabel_lead of mass (a chair first taken for a stool for a few frames, then seen as a chair for a
+    minute, is a chair even while the ratio is 53 : 45)."""
+    a, b = mass.get(new, 0.0), mass.get(old, 0.0)
+    return a >= fcfg.relabel_margin * b - 1e-9 or a - b >= fcfg.relabel_lead - 1e-9
+
+
 class FusionMixin:
     """Fusion steps of Memory; runs only inside Memory.commit()'s transaction."""
 
@@ -111,8 +178,9 @@ class FusionMixin:
                            np.array((r["max_x"], r["max_y"], r["max_z"])), blob_to_feature(r["feature"]))
                  for r in rows]
         counters.observations += len(items)
-        stamp = float(frame["stamp"])
         self._confusion_cache = {}  # label pairs: learned from label mass, which this frame changes
+        items, part_of = self._join_parts(items)
+        stamp = float(frame["stamp"])
         # removals whose hold ended by now first: a missing object seen elsewhere in this frame is a move
         self._finish_removals(stamp, counters, touched, before=True)
         fcfg = self.config.fusion
@@ -129,7 +197,7 @@ class FusionMixin:
                 prev = best.get(it.id)
                 if prev is None or (parts.score, -cand["id"]) > (prev[0], -prev[1]):
                     best[it.id] = (parts.score, cand["id"])
-                if parts.score >= fcfg.merge_threshold:
+                if parts.score >= fcfg.merge_threshold and not _would_stretch(cand, it, self.config.identity):
                     pairs.append((-parts.score, it.id, cand["id"]))
         pairs.sort()
         obs_to_obj: dict[int, tuple[int, float]] = {}
@@ -148,7 +216,7 @@ class FusionMixin:
                 fused[it.id] = int(cid)
                 if obj["state"] == "missing" and not self._same_place(it, obj):
                     self._move(it, obj, counters, touched)  # its place was seen empty; now it is nearby
-                elif self._pushed_aside(view, it, obj):
+                elif self._pushed_aside(view, it, obj, [cand_rows[c] for c in near[it.id]]):
                     self._move(it, obj, counters, touched)
                 else:
                     self._merge(it, obj, sc, counters, touched)
@@ -164,14 +232,21 @@ class FusionMixin:
                 self._reject_low_confidence(it, cand_id, cand_score, counters, touched, matched)
                 continue
             same, kind = self._identity_candidate(it, matched)
-            if kind == "extend" and self._pushed_aside(view, it, same):
-                kind = "move"
+            if kind in ("extend", "nearby"):
+                kind = "move" if self._pushed_aside(view, it, same, [cand_rows[c] for c in near[it.id]]) else kind
+                if kind == "nearby":
+                    same, kind = None, None
             if kind == "extend":
                 self._merge(it, same, cand_score if cand_id == same["id"] else None, counters, touched,
                             reason="identity")
                 matched.add(same["id"])
                 fused[it.id] = int(same["id"])
                 continue
+            if kind == "move" and same["state"] == "missing" and any(
+                    c["state"] == "present" and self._at_place(it, cand_rows[c["id"]])
+                    for c in (cand_rows[i] for i in near[it.id])):
+                kind = None  # at a present object's very place: that object under a confused label (a bowl
+                #              seen as "cup" is not the missing cup come back), else a new one beside it
             if kind == "move":
                 self._move(it, same, counters, touched)
                 matched.add(same["id"])
@@ -183,6 +258,8 @@ class FusionMixin:
         if frame["has_view"]:
             counters.views += 1
             self._absence(frame, view, matched, items, counters, touched)
+        for main_id, extra in part_of.items():
+            self._record_parts(main_id, extra)
         # a twin of an object seen in this frame lies among the objects around the sighting
         neighbours = {oid: [cand_rows[c] for c in near[obs] if c != oid] for obs, oid in fused.items()}
         self._settle(stamp, neighbours, counters, touched)
@@ -273,7 +350,11 @@ class FusionMixin:
             center=mean_of(obj), bmin=(obj["min_x"], obj["min_y"], obj["min_z"]),
             bmax=(obj["max_x"], obj["max_y"], obj["max_z"]), weight=obj["weight"],
             ext=(obj["ext_x"], obj["ext_y"], obj["ext_z"]), obs_center=it.center, obs_min=it.bmin,
-            obs_max=it.bmax, obs_weight=w, clamp_factor=f.box_clamp_factor)
+            obs_max=it.bmax, obs_weight=w, clamp_factor=f.box_clamp_factor, growth_factor=f.box_growth_factor,
+            growth_floor=f.geometry_scale)
+        if _is_furniture(obj, self.config.identity) and _seen_whole(obj) and \
+                max(obj["ext_x"], obj["ext_y"]) <= MOVABLE_FOOTPRINT_M:
+            lo, hi = _rigid_box(obj, it, w)
         feature, fweight = fusion.merge_feature(blob_to_feature(obj["feature"]), obj["feature_weight"],
                                                 it.feature, w)
         base = fusion.merged_confidence(obj["base_confidence"], it.confidence, f.confidence_gain)
@@ -285,11 +366,12 @@ class FusionMixin:
             "max_y=?, max_z=?, weight=?, ext_x=?, ext_y=?, ext_z=?, feature=?, feature_weight=?, confidence=?, "
             "base_confidence=?, first_seen=MIN(first_seen, ?), last_seen=MAX(last_seen, ?), "
             "n_observations=n_observations+1, " + ABSENCE_RESET +
-            "state=CASE WHEN state != 'tentative' OR n_observations + 1 >= ? THEN 'present' ELSE state END, "
+            "state=CASE WHEN state != 'tentative' OR (n_observations + 1 >= ? AND "
+            "MAX(last_seen, ?) - MIN(first_seen, ?) >= ?) THEN 'present' ELSE state END, "
             "vec_dirty=MAX(vec_dirty, ?) WHERE id=?",
             (*center, *mean, zt, zb, *lo, *hi, weight, *ext, feature_to_blob(feature), fweight, base, base, it.stamp,
-             it.stamp, self.config.identity.confirm_observations, int(it.feature is not None or reappeared),
-             obj["id"]))
+             it.stamp, self.config.identity.confirm_observations, it.stamp, it.stamp,
+             self.config.identity.appear_hold_s - 1e-9, int(it.feature is not None or reappeared), obj["id"]))
         self._update_rtree(obj["id"], lo, hi)
         relabel = self._add_label_mass(obj, it)
         if reappeared:
@@ -326,7 +408,7 @@ class FusionMixin:
             (it.label, conf, conf, *box_center(it.bmin, it.bmax), *it.center, float(it.bmax[2]), float(it.bmin[2]),
              *it.bmin, *it.bmax, w, *ext,
              feature_to_blob(it.feature), w if it.feature is not None else 0.0,
-             "present" if self.config.identity.confirm_observations <= 1 else "tentative", it.stamp, it.stamp,
+             "present" if self._confirmed(1, 0.0) else "tentative", it.stamp, it.stamp,
              self._wall()))
         object_id = int(cur.lastrowid)
         self._conn.execute("INSERT INTO label_mass (object_id, label, mass) VALUES (?,?,?)",
@@ -344,6 +426,11 @@ class FusionMixin:
         touched.add(object_id)
         return object_id
 
+    def _confirmed(self, n_observations: int, span_s: float) -> bool:
+        """Whether sightings this many over this long make a real object rather than a glimpse."""
+        icfg = self.config.identity
+        return n_observations >= icfg.confirm_observations and span_s >= icfg.appear_hold_s - 1e-9
+
     def _same_place(self, it: StagedObs, obj) -> bool:
         """Whether a sighting of a missing object is at its last place (a reappearance) rather than
         near it (a move): centroid within identity.same_place_distance, or half the object's extent."""
@@ -358,7 +445,9 @@ class FusionMixin:
         "extend": the only object of this identity is large (extent >= identity.extend_min_extent) and lies
         within extend_factor x its largest extent of the observation: a view of another part of the same
         large object that scored too low to merge (a table seen end-on after its other half) is merged, not
-        a move. Small objects are seen whole, so for them a sighting elsewhere is a move.
+        a move. Small objects are seen whole, so for them a sighting elsewhere is a move. Once a large object
+        was seen whole (its box no larger than its largest single view), a part of it lies inside its box: a
+        chair's backrest half a metre beyond it is that chair pushed aside, or another chair, never a part.
         "move": a missing object of this identity (its place was seen empty) is seen here.
         """
         icfg = self.config.identity
@@ -370,18 +459,34 @@ class FusionMixin:
                 continue
             same.append((r, -1.0 if cos is None else cos))
         unique = complete and len(same) == 1
+        sighting = float(np.max(it.bmax - it.bmin))
         if unique and same[0][0]["id"] not in matched:
             r = same[0][0]
             lo, hi = (r["min_x"], r["min_y"], r["min_z"]), (r["max_x"], r["max_y"], r["max_z"])
-            # the larger of the two: the object may so far be known from a small partial view only
-            extent = max(max(h - lo_ for lo_, h in zip(lo, hi)), float(np.max(it.bmax - it.bmin)))
-            if extent >= icfg.extend_min_extent and box_gap(it.bmin, it.bmax, lo, hi) <= icfg.extend_factor * extent:
-                return r, "extend"
-        eligible = [(r, cos) for r, cos in same if r["id"] not in matched and r["state"] == "missing"]
+            # the larger of the two: the object may so far be known from a small partial view only; the
+            # sighting counts as merge_geometry would take it, cut to the growth bound around its centroid
+            # (issue 12: a +-1e30 "mug" box made the mug "large" and was merged into it)
+            limit = self._growth_limit(r)
+            cut_lo, cut_hi = fusion.cut_box(it.center, it.bmin, it.bmax, limit)
+            extent = max(max(h - lo_ for lo_, h in zip(lo, hi)), min(sighting, limit))
+            if extent >= icfg.extend_min_extent and box_gap(cut_lo, cut_hi, lo, hi) <= icfg.extend_factor * extent:
+                if not _seen_whole(r) or containment(it.bmin, it.bmax, lo, hi, pad=PART_TOLERANCE_M) >= 0.5:
+                    return r, "extend"
+                return r, "nearby"  # a move only if the view saw its old place empty (_pushed_aside)
+        # a sighting larger than the growth bound is out of scale: not the same object moved (a move would take
+        # over the sighting's box; issue 12)
+        eligible = [(r, cos) for r, cos in same if r["id"] not in matched and r["state"] == "missing"
+                    and sighting <= self._growth_limit(r)]
         if not eligible:
             return None, None
         eligible.sort(key=lambda rc: (-rc[1], rc[0]["id"]))
         return eligible[0][0], "move"
+
+    def _growth_limit(self, obj) -> float:
+        """The largest sighting that may be identified with ``obj`` (fusion.growth_limit)."""
+        f = self.config.fusion
+        return fusion.growth_limit((obj["ext_x"], obj["ext_y"], obj["ext_z"]), f.box_growth_factor,
+                                   f.geometry_scale)
 
     def _identity_rows(self, label: str) -> tuple[list, bool]:
         """Present/missing objects whose shown label agrees with ``label`` (whole words).
@@ -522,9 +627,9 @@ class FusionMixin:
         stamp = float(frame["stamp"])
         n_misses = 0
         in_frustum = [o for o in self._candidates(lo, hi, states=("present", "tentative")) if o["id"] not in matched]
-        fractions = visible_fractions(
-            view, np.array([(o["min_x"], o["min_y"], o["min_z"]) for o in in_frustum]).reshape(-1, 3),
-            np.array([(o["max_x"], o["max_y"], o["max_z"]) for o in in_frustum]).reshape(-1, 3), acfg)
+        cores = [_core_box(o) for o in in_frustum]
+        fractions = visible_fractions(view, np.array([c[0] for c in cores]).reshape(-1, 3),
+                                      np.array([c[1] for c in cores]).reshape(-1, 3), acfg)
         for obj, frac in zip(in_frustum, fractions):
             if frac < acfg.min_visible_fraction:
                 continue
@@ -550,6 +655,61 @@ class FusionMixin:
         counters.misses += n_misses
         self._conn.execute("UPDATE frames SET n_misses=? WHERE id=?", (n_misses, frame["id"]))
 
+    def _join_parts(self, items: list[StagedObs]) -> tuple[list[StagedObs], dict[int, list[int]]]:
+        """One object reported as two instances of one label in a frame (a stool's seat and legs, a laptop's
+        screen and base) is one sighting: its boxes stack (association.stacked) and an object already known
+        there spans both (_known_whole). The joined sighting keeps the larger part's id and label; the
+        other parts are recorded as its parts."""
+        parts: dict[int, list[int]] = {}
+        out = list(items)
+        joined = True
+        while joined:
+            joined = False
+            for i in range(len(out)):
+                for j in range(i + 1, len(out)):
+                    a, b = out[i], out[j]
+                    if not stacked(a.bmin, a.bmax, b.bmin, b.bmax) or not (
+                            labels_agree(a.label, b.label) or self._known_confusion(a.label, b.label)):
+                        continue
+                    lo, hi = np.minimum(a.bmin, b.bmin), np.maximum(a.bmax, b.bmax)
+                    if not self._known_whole(lo, hi, a.label):
+                        continue
+                    big, small = (a, b) if box_volume(a.bmin, a.bmax) >= box_volume(b.bmin, b.bmax) else (b, a)
+                    feature = big.feature if big.feature is not None else small.feature
+                    out[i] = StagedObs(big.id, big.stamp, big.label, max(a.confidence, b.confidence),
+                                       0.5 * (lo + hi), lo, hi, feature)
+                    del out[j]
+                    parts.setdefault(big.id, []).extend([small.id, *parts.pop(small.id, [])])
+                    joined = True
+                    break
+                if joined:
+                    break
+        return out, parts
+
+    def _known_whole(self, lo, hi, label: str) -> bool:
+        """Whether an object of this label already known here spans both parts (within PART_TOLERANCE_M) at
+        about their joint size: the stool seen whole before, now reported as seat and legs. Two plates
+        stacked (as in the real ADT kitchen) were never one object, so they stay two."""
+        for row in self._candidates(lo, hi, states=("present", "missing", "tentative")):
+            shown = row["pinned_label"] or row["label"]
+            if not (labels_agree(label, shown) or self._known_confusion(label, shown)):
+                continue
+            olo, ohi = bmin_of(row), bmax_of(row)
+            tol = [min(PART_TOLERANCE_M, 0.25 * (ohi[i] - olo[i])) for i in range(3)]  # a plate is 2 cm thick
+            inside = all(olo[i] - tol[i] <= lo[i] and hi[i] <= ohi[i] + tol[i] for i in range(3))
+            if inside and box_volume(lo, hi) >= 0.5 * box_volume(olo, ohi):
+                return True
+        return False
+
+    def _record_parts(self, main_id: int, extra: list[int]) -> None:
+        row = self._conn.execute("SELECT verdict, object_id, placement_id FROM observations WHERE id=?",
+                                 (main_id,)).fetchone()
+        marks = ",".join("?" for _ in extra)
+        self._conn.execute(
+            f"UPDATE observations SET verdict=?, reason='part', object_id=?, candidate_id=?, placement_id=? "
+            f"WHERE id IN ({marks})", (row["verdict"] if row["verdict"] == "rejected" else "merged", row["object_id"],
+                                       row["object_id"], row["placement_id"], *extra))
+
     @staticmethod
     def _frame_view(frame) -> CameraView | None:
         """The frame's camera view with its coarse depth, or None (no view, or no depth to judge by)."""
@@ -560,7 +720,7 @@ class FusionMixin:
         return CameraView(pose, frame["fx"], frame["fy"], frame["cx"], frame["cy"], frame["width"], frame["height"],
                           frame["max_range"], depth, float(frame["stamp"]), int(frame["min_object_pixels"] or 0))
 
-    def _pushed_aside(self, view: CameraView | None, it: StagedObs, obj) -> bool:
+    def _pushed_aside(self, view: CameraView | None, it: StagedObs, obj, neighbours) -> bool:
         """A large object seen off its place, reaching out of its fused box, while the view sees through the
         part of its old box that the sighting does not cover: pushed aside (a chair moved and turned), not
         another part of it (absence.vacated). A partial view stays inside the box fused from all views, and
@@ -571,7 +731,11 @@ class FusionMixin:
         icfg = self.config.identity
         lo, hi = (obj["min_x"], obj["min_y"], obj["min_z"]), (obj["max_x"], obj["max_y"], obj["max_z"])
         extent = max(b - a for a, b in zip(lo, hi))
-        if extent < icfg.extend_min_extent:
+        # pushed along the floor: furniture with a large footprint (a 35 cm tall plant is not pushed aside)
+        if max(hi[0] - lo[0], hi[1] - lo[1]) < icfg.extend_min_extent:
+            return False
+        # a sighting at another object's very place is that object under a confused label, not this one moved
+        if any(c["id"] != obj["id"] and self._at_place(it, c) for c in neighbours):
             return False
         shift = float(np.linalg.norm(np.asarray(box_center(it.bmin, it.bmax)) - np.asarray(box_center(lo, hi))))
         if shift < max(icfg.same_place_distance, PUSH_MIN_SHIFT * extent):
@@ -582,22 +746,24 @@ class FusionMixin:
         return vacated(view, lo, hi, it.bmin, it.bmax, self.config.absence)
 
     def _might_be(self, it: StagedObs, obj) -> bool:
-        """Whether a sighting of this frame leaves open that the object is there after all: its box overlaps
-        the object's, is nowhere much larger (a partial view may be smaller; the table under a mug is no
-        view of the mug), and its label agrees, is a known confusion, or the object was seen recently.
-        Looser than the test for merging: a miss counted wrongly can remove an object that is there (a
-        flicker), a miss not counted only delays a removal."""
+        """Whether a sighting of this frame leaves open that the object is there after all: it is centred in
+        the object's box, is nowhere much larger (a partial view may be smaller; the table under a mug is no
+        view of the mug), and its label agrees, is a known confusion, or the object was seen recently; at
+        the object's very place (association.same_place) any label will do. Looser than the test for
+        merging: a miss counted wrongly removes an object that is there (a plant taken for a vase on a
+        patrol pass ten minutes later: a false removal, then a flicker), a miss not counted only delays a
+        removal. The price: a bowl put exactly where the mug stood hides the mug's removal."""
         fcfg = self.config.fusion
         lo, hi = (obj["min_x"], obj["min_y"], obj["min_z"]), (obj["max_x"], obj["max_y"], obj["max_z"])
-        if iou3d(it.bmin, it.bmax, lo, hi, pad=fcfg.same_place_tol) <= 0.0:
-            return False
+        if not point_in_box(box_center(it.bmin, it.bmax), lo, hi, tol=fcfg.same_place_tol):
+            return False  # centred elsewhere: a chair pushed 0.3 m overlaps its old box but is not there
         floor = 2 * fcfg.same_place_tol
         if any(max(float(it.bmax[i] - it.bmin[i]), floor) > fcfg.same_place_ratio * max(hi[i] - lo[i], floor)
                for i in range(3)):
             return False
         label = obj["pinned_label"] or obj["label"]
         return labels_agree(it.label, label) or it.stamp - float(obj["last_seen"]) <= fcfg.recent_s \
-            or self._known_confusion(it.label, label)
+            or self._known_confusion(it.label, label) or self._at_place(it, obj)
 
     def _at_place(self, it: StagedObs, obj) -> bool:
         fcfg = self.config.fusion
@@ -666,7 +832,7 @@ class FusionMixin:
             return None  # more mass on the heaviest label cannot change which label is heaviest
         mass = self._label_mass(obj["id"])
         new = canonical_label(mass)
-        if new == old or mass.get(new, 0.0) < self.config.fusion.relabel_margin * mass.get(old, 0.0) - 1e-9:
+        if new == old or not relabel_wins(mass, new, old, self.config.fusion):
             return None  # look-alikes trading the lead by a sighting or two do not relabel (hysteresis)
         self._conn.execute("UPDATE objects SET label=? WHERE id=?", (new, obj["id"]))
         self._index_label(obj["id"], new)

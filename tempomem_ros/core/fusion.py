@@ -95,23 +95,58 @@ def observation_weight(confidence: float) -> float:
     return max(float(confidence), 0.05)
 
 
+def growth_limit(ext, factor: float, floor: float) -> float:
+    """The largest box side one observation may bring into an object whose largest single-view extents
+    are ``ext``: factor x the largest of them (at least ``floor``, so a point-like object can still grow)."""
+    return float(factor) * max(float(np.max(np.asarray(ext, float))), float(floor))
+
+
+def cut_box(center, bmin, bmax, side: float) -> tuple[np.ndarray, np.ndarray]:
+    """The box cut, around ``center`` (inside it), to at most ``side`` along every axis."""
+    center, bmin, bmax = (np.asarray(v, float) for v in (center, bmin, bmax))
+    half = 0.5 * float(side)
+    lo = np.maximum(bmin, np.minimum(center - half, bmax))
+    hi = np.minimum(bmax, np.maximum(center + half, lo))
+    return lo, hi
+
+
 def merge_geometry(*, center, bmin, bmax, weight, ext, obs_center, obs_min, obs_max, obs_weight,
-                   clamp_factor: float):
+                   clamp_factor: float, growth_factor: float | None = None, growth_floor: float = 0.0):
     """Confidence-weighted running mean of the centroid; box = union clamped around the centroid.
 
     Why the clamp: a plain union only grows, and a chain of slightly shifted sightings could drag it
     without bound. Each half extent is limited to clamp_factor x the largest extent a single merged
     observation had along that axis, so the box covers every partial view of a large object (any single
     view is at most that large) but can never exceed twice that size.
+
+    Why the growth bound (growth_factor): the clamp follows the largest single view, so one absurd view
+    (a "mug" with a 9 m box) made the mug 9 m large at once. With L = growth_limit(ext, growth_factor,
+    growth_floor), the observation's centroid is first clipped to the object's box grown by L / 2, then its
+    box is cut around that centroid to at most L per side: after one merge the box is at most
+    2 x clamp_factor x L, and the running mean moves by at most the observation's weight share of L / 2 beyond
+    the box. The fuser passes factor 2 and floor = fusion.geometry_scale (0.25 m,
+    the scale below which objects count as small): an 8 cm mug can become at most 1 m large from one
+    observation, while a large object first seen in part still reaches its full size over a few views
+    (a 2 m table first seen as a 0.3 m corner: 0.9 m, 1.6 m, 2.0 m). Measured on generated scenes
+    (bench/bench_growth_bound.py --seeds 1 2 3 4 5 --factors 1000 2): factor 2 scores exactly as no bound
+    (1000) on every figure; an earlier 4 cm floor kept one pillow, first seen as a sliver, apart as a duplicate.
     """
     center = np.asarray(center, float)
     obs_center = np.asarray(obs_center, float)
+    obs_min = np.asarray(obs_min, float)
+    obs_max = np.asarray(obs_max, float)
+    if growth_factor is not None:
+        limit = growth_limit(ext, growth_factor, growth_floor)
+        # its centroid counts at most half that beyond the object's box: a 9 m box centred 4 m away (merged
+        # as another object's twin) moved a mug 1 m through the running mean
+        obs_center = np.clip(obs_center, np.asarray(bmin, float) - 0.5 * limit, np.asarray(bmax, float) + 0.5 * limit)
+        obs_min, obs_max = cut_box(obs_center, np.minimum(obs_min, obs_center), np.maximum(obs_max, obs_center), limit)
     new_weight = weight + obs_weight
     new_center = (center * weight + obs_center * obs_weight) / new_weight
-    obs_ext = np.asarray(obs_max, float) - np.asarray(obs_min, float)
+    obs_ext = obs_max - obs_min
     new_ext = np.maximum(np.asarray(ext, float), obs_ext)
-    lo = np.minimum(np.asarray(bmin, float), np.asarray(obs_min, float))
-    hi = np.maximum(np.asarray(bmax, float), np.asarray(obs_max, float))
+    lo = np.minimum(np.asarray(bmin, float), obs_min)
+    hi = np.maximum(np.asarray(bmax, float), obs_max)
     limit = clamp_factor * new_ext
     lo = np.maximum(lo, new_center - limit)
     hi = np.minimum(hi, new_center + limit)

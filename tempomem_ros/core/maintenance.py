@@ -14,7 +14,7 @@ import json
 import numpy as np
 
 from . import fusion, refold, validation
-from .errors import InvalidInputError
+from .errors import ImplausibleInputError, InvalidInputError
 from .guard import guarded
 from .labels import canonical_label, labels_agree, sanitize_label
 from .rows import OBJECT_COLS, blob_to_feature, feature_to_blob, OBJECT_COLS_O
@@ -121,6 +121,11 @@ class MaintenanceMixin:
         hi = validation.finite_vec3(bbox_max, "bbox_max")
         if any(a >= b for a, b in zip(lo, hi)):
             raise InvalidInputError("bbox_min must be below bbox_max on every axis")
+        bound = self.config.gates.world_bound
+        for name, corner in (("bbox_min", lo), ("bbox_max", hi)):
+            if max(abs(v) for v in corner) > bound:
+                raise ImplausibleInputError(f"{name} {corner} lies outside the world bound +-{bound:g} m "
+                                            "(gates.world_bound)", "world_bound")
         label = sanitize_label(label, self.config.max_label_length)
         stamp = self._stamp_clock()
         self._begin()
@@ -146,7 +151,7 @@ class MaintenanceMixin:
         the decayed value is always computed from the fused confidence, never from a decayed one.
         Returns the pruned ids."""
         self._fuse_pending()
-        now = validation.finite_number(now, "now")
+        now = validation.query_time(now, "now")
         half_life_s = validation.finite_number(half_life_s, "half_life_s")
         min_confidence = validation.finite_number(min_confidence, "min_confidence")
         if half_life_s <= 0:

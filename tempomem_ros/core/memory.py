@@ -5,6 +5,11 @@ that reached the memory is lost even if the process dies before the next commit)
 one transaction (commit()), so a crash never leaves a half-fused graph. Every mutator and close() fuse
 what is staged first ("fuse before persist"), so maintenance never runs on a graph that is behind its
 own evidence. One lock serialises access from threads (the ROS node's timer and service callbacks).
+
+Why "now" is the newest *accepted* stamp: relative questions are answered about the memory's own time, so
+one absurd stamp must never become "now". add() refuses implausible frames (validation.py's gates) and
+quarantines a frame that jumps far ahead of "now" until the frames that follow confirm the new time (a
+robot switched off for a week) or contradict it (one bad clock): see _resolve_quarantine.
 """
 
 from __future__ import annotations
@@ -18,7 +23,7 @@ import numpy as np
 
 from . import validation, vectors
 from .config import MemoryConfig
-from .errors import InvalidInputError, ReadOnlyError, StoreError, UnknownIdError
+from .errors import InvalidInputError, ReadOnlyError, StoreError, TempoMemError, UnknownIdError, store_error
 from .guard import guarded
 from .fuser import Counters, FusionMixin
 from .labels import label_matches, sanitize_label
@@ -28,9 +33,11 @@ from .reconcile import ReconcileMixin
 from .relations_store import RelationStoreMixin
 from .retention import RetentionMixin
 from .rows import OBJECT_COLS, feature_to_blob, id_chunks, object_info
-from .schema import connect, initialise, sqlite3
+from .schema import initialise, open_connection, quick_check, sqlite3
 from .temporal import TemporalMixin
-from .types import STATES, CameraView, CommitStats, ObjectInfo, Observation
+from .types import STATES, CameraView, CommitStats, ObjectInfo, Observation, StageResult
+
+CHECKS = ("auto", "quick", "off")
 
 
 class Memory(FusionMixin, ReconcileMixin, RelationStoreMixin, QueryMixin, TemporalMixin, MaintenanceMixin,
@@ -39,8 +46,10 @@ class Memory(FusionMixin, ReconcileMixin, RelationStoreMixin, QueryMixin, Tempor
 
     def __init__(self, conn, path: str, embedding_dim: int, config: MemoryConfig, readonly: bool, meta: dict,
                  clock: Callable[[], float], label_encoder=None, clip_text_encoder=None,
-                 vector_index: str = "auto"):
+                 vector_index: str = "auto", immutable: bool = False):
         self._conn = conn
+        #: opened with SQLite's immutable=1 (a read-only store on read-only media, see schema.open_connection)
+        self.immutable = immutable
         self._conn.row_factory = sqlite3.Row
         self.path = path
         self.embedding_dim = int(embedding_dim)
@@ -77,15 +86,21 @@ class Memory(FusionMixin, ReconcileMixin, RelationStoreMixin, QueryMixin, Tempor
     @classmethod
     def open(cls, path: str, *, embedding_dim: int | None = None, config: MemoryConfig | dict | None = None,
              readonly: bool = False, clock: Callable[[], float] = time.time, label_encoder=None,
-             clip_text_encoder=None, feature_model: str | None = None, vector_index: str = "auto") -> "Memory":
+             clip_text_encoder=None, feature_model: str | None = None, vector_index: str = "auto",
+             check: str = "auto") -> "Memory":
         """Open (or create) a store. embedding_dim is fixed per store (None: take the stored one; creating
         a store needs it); feature_model names the encoder
         of the stored features (e.g. "open_clip:ViT-B-32") and must match on later opens when given.
         vector_index: "auto" (keep a sqlite-vec index when the extension loads; search it only when the
         exact numpy matrix would exceed semantic.feature_matrix_budget_mb), "on" (required and always
-        searched), "off" (exact numpy path only)."""
+        searched), "off" (exact numpy path only).
+        check: "auto" (SQLite's quick_check before a read-write open: a damaged store is refused with
+        StoreCorruptError naming the recovery command; read-only opens skip it), "quick" (always), "off".
+        A read-only open of a store on read-only media works (schema.connect)."""
         if vector_index not in ("auto", "on", "off"):
             raise InvalidInputError("vector_index must be auto, on or off")
+        if check not in CHECKS:
+            raise InvalidInputError(f"check must be one of {', '.join(CHECKS)}")
         if embedding_dim is not None and (isinstance(embedding_dim, bool)
                                           or not isinstance(embedding_dim, (int, np.integer)) or embedding_dim < 1):
             raise InvalidInputError("embedding_dim must be a positive integer")
@@ -95,13 +110,18 @@ class Memory(FusionMixin, ReconcileMixin, RelationStoreMixin, QueryMixin, Tempor
             config = MemoryConfig.from_dict(config)
         elif not isinstance(config, MemoryConfig):
             raise InvalidInputError("config must be a MemoryConfig or a dict")
-        conn = connect(str(path), readonly)
+        conn, immutable = open_connection(str(path), readonly)
         try:
+            if check == "quick" or (check == "auto" and not readonly):
+                quick_check(conn, str(path))
             meta = initialise(conn, embedding_dim=embedding_dim, readonly=readonly)
             memory = cls(conn, str(path), int(meta["embedding_dim"]), config, readonly, meta, clock,
-                         label_encoder, clip_text_encoder, vector_index)
+                         label_encoder, clip_text_encoder, vector_index, immutable)
             if feature_model is not None:
                 memory._check_feature_model(feature_model)
+        except sqlite3.Error as exc:
+            conn.close()
+            raise store_error(f"opening store '{path}'", exc) from exc
         except BaseException:
             conn.close()
             raise
@@ -130,9 +150,13 @@ class Memory(FusionMixin, ReconcileMixin, RelationStoreMixin, QueryMixin, Tempor
             return vectors.index_exists(self._conn)
         if not vectors.index_exists(self._conn):
             self._begin()
-            vectors.create_index(self._conn, self.embedding_dim)
-            vectors.sync_index(self._conn)
-            self._conn.execute("COMMIT")
+            try:
+                vectors.create_index(self._conn, self.embedding_dim)
+                vectors.sync_index(self._conn)
+                self._conn.execute("COMMIT")
+            except BaseException:
+                self._abort_tx()
+                raise
         return True
 
     @property
@@ -151,16 +175,31 @@ class Memory(FusionMixin, ReconcileMixin, RelationStoreMixin, QueryMixin, Tempor
         self.close()
 
     def close(self) -> None:
-        """Fuse what is staged, then close the file. Safe to call twice."""
+        """Fuse what is staged, then close the file. Safe to call twice.
+
+        The file is closed even when the final commit fails (disk full, I/O error): then a StoreError
+        subclass says why, and the staged frames stay in the file, fused by the next commit after a reopen.
+        """
         with self._lock:
             if self._conn is None:
                 return
+            error: TempoMemError | None = None
             try:
                 if not self.readonly and self._pending_count() > 0:
                     self._commit_locked()
+            except TempoMemError as exc:
+                error = exc
+            except sqlite3.Error as exc:
+                error = store_error("close", exc, "the staged frames stay in the file and are fused by the next "
+                                    "commit after it is reopened")
             finally:
-                self._conn.close()
+                try:
+                    self._conn.close()
+                except sqlite3.Error as exc:
+                    error = error or store_error("close", exc)
                 self._conn = None
+            if error is not None:
+                raise error
 
     # ------------------------------------------------------------------ helpers
     def _require_writable(self) -> None:
@@ -168,9 +207,17 @@ class Memory(FusionMixin, ReconcileMixin, RelationStoreMixin, QueryMixin, Tempor
             raise ReadOnlyError(f"store '{self.path}' is open read-only")
 
     def _stamp_clock(self) -> float:
-        """The memory's notion of "now" on the world clock: the newest stamp it has been given."""
-        row = self._conn.execute("SELECT MAX(stamp) FROM frames").fetchone()
-        return float(row[0]) if row and row[0] is not None else 0.0
+        """The memory's notion of "now" on the world clock: the newest stamp it has accepted (0 when none)."""
+        newest = self._newest_accepted()
+        return 0.0 if newest is None else newest
+
+    def _newest_accepted(self) -> float | None:
+        """Newest stamp of a staged or fused frame (quarantined and refused frames never count): two
+        seeks on the (status, stamp, id) index."""
+        row = self._conn.execute(
+            "SELECT MAX(m) FROM (SELECT MAX(stamp) AS m FROM frames WHERE status='fused' "
+            "UNION ALL SELECT MAX(stamp) FROM frames WHERE status='pending')").fetchone()
+        return None if row is None or row[0] is None else float(row[0])
 
     def _audit(self, stamp, action: str, object_ids, observation_ids, detail: dict | None = None) -> None:
         """Queue an audit row; rows are written with executemany just before the transaction commits."""
@@ -191,13 +238,24 @@ class Memory(FusionMixin, ReconcileMixin, RelationStoreMixin, QueryMixin, Tempor
         self._conn.execute("COMMIT")
 
     def _abort_tx(self) -> None:
+        """Roll back after a failure; never replaces the caller's error with one of its own.
+
+        Why the check: when COMMIT fails with "database or disk is full", SQLite has already rolled the
+        transaction back, and a second ROLLBACK raised "no transaction is active", hiding the real cause
+        from every caller (measured in the adversarial pass, issue 12).
+        """
         self._audit_rows = []
         self._rtree_boxes.clear()  # entries written in the rolled-back transaction are gone
         self._relation_boxes.clear()
         self._mass_cache.clear()
         self._n_active = None
+        self._known_labels = None
         self._coseen_cache = None  # retention: pairs noted in the rolled-back transaction are gone
-        self._conn.execute("ROLLBACK")
+        try:
+            if self._conn.in_transaction:
+                self._conn.execute("ROLLBACK")
+        except sqlite3.Error:
+            pass  # the connection rolls back on close; the error being handled is the one that matters
 
     def _index_label(self, object_id: int, label: str) -> None:
         """Note a label that some object now shows (keeps the writer's label cache a superset)."""
@@ -262,9 +320,10 @@ class Memory(FusionMixin, ReconcileMixin, RelationStoreMixin, QueryMixin, Tempor
     def _pending_count(self) -> int:
         return int(self._conn.execute("SELECT COUNT(*) FROM frames WHERE status='pending'").fetchone()[0])
 
-    def _row_or_raise(self, object_id):
+    def _row_or_raise(self, object_id, name: str = "object id"):
         if isinstance(object_id, bool) or not isinstance(object_id, (int, np.integer)):
-            raise UnknownIdError(f"object id must be an integer, got {object_id!r}")
+            raise UnknownIdError(f"{name} must be an integer, got {object_id!r}")
+        validation.id_in_range(object_id, name)
         row = self._conn.execute(f"SELECT {OBJECT_COLS} FROM objects WHERE id=?", (int(object_id),)).fetchone()
         if row is None:
             raise UnknownIdError(f"unknown object id {object_id}")
@@ -275,7 +334,20 @@ class Memory(FusionMixin, ReconcileMixin, RelationStoreMixin, QueryMixin, Tempor
     def add(self, observations: Sequence[Observation], view: CameraView | None = None, *,
             stamp: float | None = None) -> list[int]:
         """Stage one frame: its observations (and optionally the camera view) are written at once and
-        fused at the next commit(). Returns the observation ids. The whole batch is validated first."""
+        fused at the next commit(). Returns the observation ids. The whole batch is validated first, and
+        an implausible one is refused with ImplausibleInputError (see stage() for a quarantined frame)."""
+        return list(self._stage(observations, view, stamp).observation_ids)
+
+    @guarded
+    def stage(self, observations: Sequence[Observation], view: CameraView | None = None, *,
+              stamp: float | None = None) -> StageResult:
+        """add(), returning what happened to the frame (StageResult): staged ("pending") or, when its stamp
+        is more than gates.max_stamp_jump_s ahead of "now", "quarantined" until gates.jump_confirm_frames
+        consecutive frames confirm the new time; and which earlier quarantined frames this call released
+        or refused."""
+        return self._stage(observations, view, stamp)
+
+    def _stage(self, observations, view, stamp) -> StageResult:
         self._require_writable()
         observations = list(observations)
         for i, obs in enumerate(observations):
@@ -291,6 +363,8 @@ class Memory(FusionMixin, ReconcileMixin, RelationStoreMixin, QueryMixin, Tempor
                 raise InvalidInputError("an empty frame needs a stamp (view.stamp or stamp=)")
         stamp = validation.finite_number(stamp, "stamp")
         now = self._wall()
+        gates = self.config.gates
+        newest = validation.plausible_frame(observations, view, stamp, now, gates)
         view_cols: tuple = (0, None, None, None, None, None, None, None, None, None, None, None, 0)
         if view is not None:
             depth = None if view.depth is None else np.ascontiguousarray(view.depth, dtype=np.float32)
@@ -303,27 +377,81 @@ class Memory(FusionMixin, ReconcileMixin, RelationStoreMixin, QueryMixin, Tempor
         view_cols, depth_blob = self._split_depth(view_cols)  # retention.py: the depth in a row of its own
         self._begin()
         try:
+            accepted = self._newest_accepted()
+            jump = accepted is not None and newest > accepted + gates.max_stamp_jump_s
+            status = "quarantined" if jump else "pending"
             cur = self._conn.execute(
-                "INSERT INTO frames (stamp, recorded_at, has_view, pose, fx, fy, cx, cy, width, height, max_range, "
-                "depth, depth_h, depth_w, min_object_pixels, n_observations) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                (stamp, now, *view_cols, len(observations)))
-            frame_id = cur.lastrowid
+                "INSERT INTO frames (stamp, recorded_at, status, has_view, pose, fx, fy, cx, cy, width, height, "
+                "max_range, depth, depth_h, depth_w, min_object_pixels, n_observations) "
+                "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                (stamp, now, status, *view_cols, len(observations)))
+            frame_id = int(cur.lastrowid)
             self._stage_depth(frame_id, depth_blob)
             ids = []
             for obs in observations:
                 cur = self._conn.execute(
                     "INSERT INTO observations (frame_id, stamp, recorded_at, label, confidence, cx, cy, cz, "
-                    "min_x, min_y, min_z, max_x, max_y, max_z, feature, n_points, instance_id) "
-                    "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                    "min_x, min_y, min_z, max_x, max_y, max_z, feature, n_points, instance_id, verdict) "
+                    "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                     (frame_id, float(obs.stamp), now, sanitize_label(obs.label, max_len), float(obs.confidence),
                      *obs.center, *obs.bbox_min, *obs.bbox_max, feature_to_blob(obs.feature),
-                     int(obs.n_points), int(obs.instance_id)))
+                     int(obs.n_points), int(obs.instance_id), "quarantined" if jump else "pending"))
                 ids.append(int(cur.lastrowid))
+            if jump:
+                self._audit(stamp, "quarantine", [], ids, {
+                    "frame": frame_id, "reason": "stamp_jump", "newest_accepted": accepted,
+                    "ahead_s": round(newest - accepted, 6)})
+            released, refused = self._resolve_quarantine(frame_id, stamp, jump)
             self._end_tx()
         except BaseException:
             self._abort_tx()
             raise
-        return ids
+        return StageResult(frame_id, tuple(ids), "pending" if jump and frame_id in released else status,
+                           tuple(released), tuple(refused))
+
+    def _resolve_quarantine(self, frame_id: int, stamp: float, jumped: bool) -> tuple[list[int], list[int]]:
+        """Release or refuse quarantined frames after frame ``frame_id`` was written. Returns (released, refused).
+
+        Quarantine holds one candidate new timeline: a run of consecutive frames (arrival order) that all
+        jump more than gates.max_stamp_jump_s ahead of "now", each within that of the previous one. The run
+        is released (staged, in stamp order at the next commit) once it has gates.jump_confirm_frames
+        frames: a robot switched off for a week legitimately jumps a week ahead, and every frame after the
+        restart confirms it. It is refused (kept with verdict rejected / stamp_jump, never fused) when a
+        frame on the accepted timeline arrives (the old clock is still running: the jump was one bad
+        stamp), or when the next jumping frame is not within max_stamp_jump_s of it (another bad stamp).
+        """
+        rows = self._conn.execute(
+            "SELECT id, stamp FROM frames WHERE status='quarantined' ORDER BY id").fetchall()
+        if not rows:
+            return [], []
+        gates = self.config.gates
+        earlier = [r for r in rows if int(r[0]) != frame_id]
+        refused: list[int] = []
+        if not jumped:
+            refused = [int(r[0]) for r in earlier]
+            why = "a frame on the accepted timeline followed it"
+        elif earlier and abs(stamp - float(earlier[-1][1])) > gates.max_stamp_jump_s:
+            refused = [int(r[0]) for r in earlier]
+            why = "the next jumping frame was not within gates.max_stamp_jump_s of it"
+        if refused:
+            marks = ",".join("?" for _ in refused)
+            obs_ids = [int(r[0]) for r in self._conn.execute(
+                f"SELECT id FROM observations WHERE frame_id IN ({marks}) ORDER BY id", refused)]
+            self._conn.execute(f"UPDATE frames SET status='refused', depth=NULL WHERE id IN ({marks})", refused)
+            self._drop_staged_depths(refused)  # retention.py: a staged depth in frame_depths goes too
+            self._conn.execute(f"UPDATE observations SET verdict='rejected', reason='stamp_jump' "
+                               f"WHERE frame_id IN ({marks})", refused)
+            self._audit(stamp, "refuse", [], obs_ids, {"frames": refused, "reason": "stamp_jump", "why": why})
+        run = [int(r[0]) for r in rows if int(r[0]) not in refused]
+        if not jumped or len(run) < gates.jump_confirm_frames:
+            return [], refused
+        marks = ",".join("?" for _ in run)
+        obs_ids = [int(r[0]) for r in self._conn.execute(
+            f"SELECT id FROM observations WHERE frame_id IN ({marks}) ORDER BY id", run)]
+        self._conn.execute(f"UPDATE frames SET status='pending' WHERE id IN ({marks})", run)
+        self._conn.execute(f"UPDATE observations SET verdict='pending' WHERE frame_id IN ({marks})", run)
+        self._audit(stamp, "release", [], obs_ids, {"frames": run, "reason": "stamp_jump confirmed"})
+        return run, refused
 
     @guarded
     def pending(self) -> int:
@@ -408,6 +536,26 @@ class Memory(FusionMixin, ReconcileMixin, RelationStoreMixin, QueryMixin, Tempor
 
     @guarded
     def latest_stamp(self) -> float | None:
-        """The newest world stamp the memory has been given (None when empty)."""
-        row = self._conn.execute("SELECT MAX(stamp) FROM frames").fetchone()
-        return None if row[0] is None else float(row[0])
+        """The newest world stamp the memory has accepted ("now"; None when empty). Quarantined and refused
+        frames never count."""
+        return self._newest_accepted()
+
+    @guarded
+    def frame_staged(self, stamp: float, n_observations: int) -> bool:
+        """Whether a frame with this stamp and number of observations is already in the store (any status):
+        how the node recognises a frame a transient-local publisher sends again after a restart."""
+        stamp = validation.finite_number(stamp, "stamp")
+        return self._conn.execute("SELECT 1 FROM frames WHERE stamp=? AND n_observations=? LIMIT 1",
+                                  (stamp, int(n_observations))).fetchone() is not None
+
+    @guarded
+    def quarantined(self) -> int:
+        """Number of frames held in quarantine (stamp far ahead of "now", not yet confirmed)."""
+        return int(self._conn.execute("SELECT COUNT(*) FROM frames WHERE status='quarantined'").fetchone()[0])
+
+    @guarded
+    def frame_counts(self) -> dict[str, int]:
+        """Frames by status: pending, fused, quarantined, refused, compacted (kept by a retention pass for the
+        sightings or misses it kept; frames of thinned sightings only are deleted, counted in its audit row)."""
+        return {status: int(self._conn.execute("SELECT COUNT(*) FROM frames WHERE status=?", (status,))
+                            .fetchone()[0]) for status in ("pending", "fused", "quarantined", "refused", "compacted")}

@@ -80,10 +80,12 @@ class QueryMixin:
         if isinstance(anchor, bool):
             raise InvalidInputError("anchor must be a label or an object id")
         if isinstance(anchor, (int, np.integer)):
+            validation.id_in_range(anchor, "anchor id")
             row = self._conn.execute(f"SELECT {OBJECT_COLS} FROM objects WHERE id=?", (int(anchor),)).fetchone()
             return [row] if row is not None and row["state"] in states else []
         if not isinstance(anchor, str) or not words(anchor):
             raise InvalidInputError("anchor must be a non-empty label or an object id")
+        validation.text_length(anchor, "anchor", self.config.max_label_length)
         return list(self._objects_labelled(anchor, tuple(states)))
 
     @guarded
@@ -248,6 +250,8 @@ class QueryMixin:
         """
         if not isinstance(text, str) or not words(text):
             raise InvalidInputError("semantic query text must not be empty")
+        # a 1 MB query held a reader for 3.3 s (issue 12); descriptions are a few words
+        validation.text_length(text, "semantic query text", self.config.gates.max_question_length)
         k = validation.positive_int(k, "k", maximum=MAX_K)
         scfg = self.config.semantic
         shown = "COALESCE(pinned_label, label)"
@@ -358,6 +362,9 @@ class QueryMixin:
 
     @guarded
     def observation(self, observation_id: int):
+        if isinstance(observation_id, bool) or not isinstance(observation_id, (int, np.integer)):
+            raise UnknownIdError(f"observation id must be an integer, got {observation_id!r}")
+        validation.id_in_range(observation_id, "observation id")
         row = self._conn.execute(f"SELECT {OBSERVATION_COLS} FROM observations WHERE id=?",
                                  (int(observation_id),)).fetchone()
         if row is None:
@@ -406,6 +413,7 @@ class QueryMixin:
         """Change events in stamp order; with after_id: those recorded after that event id, in id order
         (a publisher's cursor: a removal is stamped with its first miss, so a time window could skip it)."""
         if after_id is not None:
+            after_id = validation.non_negative_int(after_id, "after_id")
             lim = -1 if limit is None else validation.positive_int(limit, "limit", maximum=1_000_000)
             rows = self._conn.execute(f"SELECT {EVENT_COLS} FROM events WHERE id > ? AND retracted = 0 "
                                       "ORDER BY id LIMIT ?",
@@ -427,6 +435,9 @@ class QueryMixin:
     @guarded
     def contents(self, region_id: int) -> list:
         """Present objects whose centroid lies in the region, by id."""
+        if isinstance(region_id, bool) or not isinstance(region_id, (int, np.integer)):
+            raise UnknownIdError(f"region id must be an integer, got {region_id!r}")
+        validation.id_in_range(region_id, "region id")
         reg = self._conn.execute("SELECT * FROM regions WHERE id=?", (int(region_id),)).fetchone()
         if reg is None:
             raise UnknownIdError(f"unknown region id {region_id}")

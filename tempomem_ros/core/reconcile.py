@@ -18,9 +18,9 @@ moment the change was first evidenced:
   same frame, whose labels agree, are a known confusion, or whose sightings interleave in time, are one
   object: the younger is merged into the older, its observations re-pointed and the merge recorded
   (tombstone kind ``merged``, audit row, a ``merged`` event if anything about it had been published).
-- **Appeared** is published once the object was seen ``identity.confirm_observations`` times over
-  ``identity.appear_hold_s``, and no object of its label that was unseen when it appeared can still turn
-  out to have moved here (at most ``identity.reconcile_window_s``).
+- **Appeared** is published once the object is confirmed (seen ``identity.confirm_observations`` times
+  over at least ``identity.appear_hold_s``), and no object of its label that was unseen when it appeared can
+  still turn out to have moved here (at most ``identity.reconcile_window_s``).
 """
 
 from __future__ import annotations
@@ -29,7 +29,9 @@ import json
 
 from . import fusion
 from .labels import canonical_label, labels_agree
-from .rows import OBJECT_COLS, OBJECT_COLS_O, blob_to_feature, feature_to_blob
+from .association import stacked
+from .fuser import relabel_wins
+from .rows import OBJECT_COLS, OBJECT_COLS_O, blob_to_feature, bmax_of, bmin_of, feature_to_blob
 
 EVIDENCE_IN_EVENT = 5
 
@@ -94,13 +96,15 @@ class ReconcileMixin:
 
     def _moved_here(self, obj):
         """A look-alike first seen elsewhere at least identity.min_gap_s after ``obj`` was last seen, never
-        moved since, whose appearance is held or was published (then it is withdrawn), or None. Earliest
-        first; a look-alike found sooner than min_gap_s is another instance rather than this one moved."""
+        moved since, whose appearance is held or was published (then it is withdrawn), or None. Confirmed
+        objects before glimpses (a single confused sighting of something else), then the earliest; a
+        look-alike found sooner than min_gap_s is another instance rather than this one moved."""
         for row in self._conn.execute(
                 f"SELECT {OBJECT_COLS_O} FROM held_events h JOIN objects o ON o.id = h.object_id "
                 "WHERE h.status IN ('held', 'published') AND h.kind = 'appeared' "
                 "AND o.state IN ('present', 'tentative') "
-                "AND o.n_moves = 0 AND o.first_seen >= ? AND o.id != ? ORDER BY o.first_seen, o.id",
+                "AND o.n_moves = 0 AND o.first_seen >= ? AND o.id != ? "
+                "ORDER BY o.state = 'tentative', o.first_seen, o.id",
                 (float(obj["last_seen"]) + self.config.identity.min_gap_s, obj["id"])).fetchall():
             if self._compatible(obj, row) and not self._boxes_same_place(obj, row):
                 return row
@@ -188,7 +192,7 @@ class ReconcileMixin:
         row = self._conn.execute("SELECT label, pinned_label FROM objects WHERE id=?", (object_id,)).fetchone()
         mass = self._label_mass(object_id)
         new, old = canonical_label(mass), row["label"]
-        if new == old or mass.get(new, 0.0) < self.config.fusion.relabel_margin * mass.get(old, 0.0) - 1e-9:
+        if new == old or not relabel_wins(mass, new, old, self.config.fusion):
             return
         self._conn.execute("UPDATE objects SET label=? WHERE id=?", (new, object_id))
         self._index_label(object_id, new)
@@ -227,16 +231,21 @@ class ReconcileMixin:
                 break
 
     def _near_twin(self, a, b) -> bool:
-        return self._boxes_same_place(a, b) or self._one_inside(a, b) or self._overlapping_halves(a, b)
+        return self._boxes_same_place(a, b) or self._one_inside(a, b) or self._overlapping_halves(a, b) \
+            or stacked(bmin_of(a), bmax_of(a), bmin_of(b), bmax_of(b))
 
     @staticmethod
     def _overlapping_halves(a, b) -> bool:
-        """Centres closer than half the larger object: two such boxes overlap, which two things cannot
-        (two mugs side by side stand a mug apart). Catches the same flat laptop fused twice from sightings
-        5 cm apart in height, which the overlap test of same_place misses."""
-        ext = max(max(r[f"max_{k}"] - r[f"min_{k}"] for k in "xyz") for r in (a, b))
-        d2 = sum((0.5 * (a[f"min_{k}"] + a[f"max_{k}"]) - 0.5 * (b[f"min_{k}"] + b[f"max_{k}"])) ** 2 for k in "xyz")
-        return d2 <= (0.5 * ext) ** 2
+        """On every axis each centre lies within half the larger extent (at least 5 cm) of the other: two such
+        boxes overlap, which two things cannot (two mugs side by side stand a mug apart). Catches the same flat
+        laptop fused twice from sightings 5 cm apart in height, which the overlap test of same_place misses;
+        a chair pushed 0.6 m is not its own twin (half its width is 0.23 m)."""
+        for k in "xyz":
+            ea, eb = a[f"max_{k}"] - a[f"min_{k}"], b[f"max_{k}"] - b[f"min_{k}"]
+            ca, cb = 0.5 * (a[f"min_{k}"] + a[f"max_{k}"]), 0.5 * (b[f"min_{k}"] + b[f"max_{k}"])
+            if abs(ca - cb) > 0.5 * max(ea, eb, 0.1):
+                return False
+        return True
 
     def _one_inside(self, a, b) -> bool:
         """One box lies inside the other (a partial view fused on its own: a few centimetres of a mug)."""
@@ -268,10 +277,12 @@ class ReconcileMixin:
         pid = keep["placement_id"]
         obs_ids = self._take_observations(gone, keep["id"], pid)
         self._rebuild_geometry(keep["id"], pid)
-        self._conn.execute(
-            "UPDATE objects SET first_seen=MIN(first_seen, ?), last_seen=MAX(last_seen, ?), state=CASE WHEN "
-            "n_observations >= ? THEN 'present' ELSE state END WHERE id=?",
-            (gone["first_seen"], gone["last_seen"], self.config.identity.confirm_observations, keep["id"]))
+        self._conn.execute("UPDATE objects SET first_seen=MIN(first_seen, ?), last_seen=MAX(last_seen, ?) WHERE id=?",
+                           (gone["first_seen"], gone["last_seen"], keep["id"]))
+        joined = self._object_row(keep["id"])
+        span = float(joined["last_seen"]) - float(joined["first_seen"])
+        if joined["state"] == "tentative" and self._confirmed(int(joined["n_observations"]), span):
+            self._conn.execute("UPDATE objects SET state='present' WHERE id=?", (keep["id"],))
         self._conn.execute("UPDATE placements SET t_from=MIN(t_from, ?), t_last=MAX(t_last, ?) WHERE id=?",
                            (gone["first_seen"], gone["last_seen"], pid))
         self._retire_twin(gone, keep["id"], stamp, f"the same object as #{keep['id']}, never seen together")
@@ -288,10 +299,8 @@ class ReconcileMixin:
                 "o.pinned_label FROM held_events h JOIN objects o ON o.id = h.object_id "
                 "WHERE h.status = 'held' ORDER BY h.id").fetchall():
             if held["state"] != "present":
-                continue  # removed before confirmation: resolved by _finish_removals
+                continue  # not confirmed yet (tentative), or removed before: resolved by _finish_removals
             age = stamp - float(held["first_seen"])
-            if int(held["n_observations"]) < icfg.confirm_observations or age < icfg.appear_hold_s - 1e-9:
-                continue
             if age < icfg.reconcile_window_s and self._may_have_moved_here(held):
                 continue
             event_id = self._event(float(held["stamp"]), held["kind"], held["object_id"], held["before_id"],

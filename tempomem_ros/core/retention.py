@@ -84,7 +84,7 @@ class RetentionMixin:
 
     # ------------------------------------------------------------------ depth of staged frames
     def _split_depth(self, view_cols: tuple) -> tuple[tuple, bytes | None]:
-        """(the frame row's view columns, the depth BLOB to stage apart): the depth goes to frame_depths (schema 4,
+        """(the frame row's view columns, the depth BLOB to stage apart): the depth goes to frame_depths (schema 5,
         why there), except with retention.mode keep-all, which keeps the frame row as before."""
         depth = view_cols[9]
         if depth is None or self.config.retention.mode == "keep-all":
@@ -94,6 +94,11 @@ class RetentionMixin:
     def _stage_depth(self, frame_id: int, depth: bytes | None) -> None:
         if depth is not None:
             self._conn.execute("INSERT INTO frame_depths (frame_id, depth) VALUES (?, ?)", (int(frame_id), depth))
+
+    def _drop_staged_depths(self, frame_ids) -> None:
+        """Frames refused from quarantine are never fused: their staged depth goes with the verdict."""
+        for chunk, marks in id_chunks(sorted(int(i) for i in frame_ids)):
+            self._conn.execute(f"DELETE FROM frame_depths WHERE frame_id IN ({marks})", chunk)
 
     def _pending_frames(self) -> list:
         """Staged frames in stamp order (ties by id), each with its depth wherever it is kept."""
@@ -106,6 +111,12 @@ class RetentionMixin:
                 frame["depth"] = frame.pop("staged_depth")
             out.append(frame)
         return out
+
+    @property
+    def _thinned_ever(self) -> bool:
+        """Whether the store has the retention tables (schema version 5 on). A store of an earlier version opened
+        read-only is read as it is (schema.READ_COMPATIBLE_FROM): it was never thinned, so nothing is tallied."""
+        return int(self._meta.get("schema_version", "0")) >= 5
 
     # ------------------------------------------------------------------ meta cursors
     def _meta_int(self, key: str) -> int:
@@ -463,13 +474,15 @@ class RetentionMixin:
              int(ids.min()), int(ids.max()), tally.encode_ints(ids), tally.encode_stamps(stamps), at))
 
     def _tallied_sightings(self, object_id: int) -> int:
+        if not self._thinned_ever:
+            return 0
         return int(self._conn.execute("SELECT COALESCE(SUM(n), 0) FROM tallies WHERE kind='sighting' AND object_id=?",
                                       (int(object_id),)).fetchone()[0])
 
     def _tallied_in(self, object_ids, lo: float, hi: float) -> tuple[int, tuple | None]:
         """(thinned sightings of these objects with lo <= stamp <= hi, the latest as (stamp, id, object_id))."""
         ids = sorted({int(i) for i in object_ids})
-        if not ids:
+        if not ids or not self._thinned_ever:
             return 0, None
         marks = ",".join("?" for _ in ids)
         rows = self._conn.execute(
@@ -620,6 +633,8 @@ class RetentionMixin:
     # ------------------------------------------------------------------ reading
     def _thinned_observation(self, observation_id: int) -> str | None:
         """What became of a thinned observation id, or None when no tally holds it."""
+        if not self._thinned_ever:
+            return None
         for r in self._conn.execute("SELECT * FROM tallies WHERE id_first <= ? AND id_last >= ? ORDER BY id",
                                     (observation_id, observation_id)):
             ids = tally.decode_ints(r["ids"], int(r["n"]))
@@ -640,8 +655,9 @@ class RetentionMixin:
         self._row_or_raise(object_id)
         kept = dict(self._conn.execute("SELECT placement_id, COUNT(*) FROM observations WHERE object_id=? "
                                        "GROUP BY placement_id", (int(object_id),)).fetchall())
-        thinned = dict(self._conn.execute("SELECT placement_id, SUM(n) FROM tallies WHERE kind='sighting' AND "
-                                          "object_id=? GROUP BY placement_id", (int(object_id),)).fetchall())
+        thinned = {} if not self._thinned_ever else dict(self._conn.execute(
+            "SELECT placement_id, SUM(n) FROM tallies WHERE kind='sighting' AND object_id=? GROUP BY placement_id",
+            (int(object_id),)).fetchall())
         order = [int(r[0]) for r in self._conn.execute(
             "SELECT id FROM placements WHERE object_id=? ORDER BY t_from, id", (int(object_id),))]
         extra = sorted((set(kept) | set(thinned)) - set(order), key=lambda p: (p is None, p or 0))
@@ -655,12 +671,15 @@ class RetentionMixin:
         out = {"observations": int(c.execute("SELECT COUNT(*) FROM observations").fetchone()[0]),
                "frames": int(c.execute("SELECT COUNT(*) FROM frames").fetchone()[0]),
                "misses": int(c.execute("SELECT COUNT(*) FROM misses").fetchone()[0]),
-               "audit": int(c.execute("SELECT COUNT(*) FROM audit").fetchone()[0]),
-               "tally_rows": int(c.execute("SELECT COUNT(*) FROM tallies").fetchone()[0]),
-               "tally_bytes": int(c.execute("SELECT COALESCE(SUM(length(ids) + length(stamps)), 0) FROM tallies")
-                                  .fetchone()[0]),
-               "coseen_pairs": int(c.execute("SELECT COUNT(*) FROM coseen").fetchone()[0]),
-               "fold_states": int(c.execute("SELECT COUNT(*) FROM fold_state").fetchone()[0])}
+               "audit": int(c.execute("SELECT COUNT(*) FROM audit").fetchone()[0])}
+        if not self._thinned_ever:
+            return {**out, "tally_rows": 0, "tally_bytes": 0, "coseen_pairs": 0, "fold_states": 0,
+                    "thinned_sightings": 0, "thinned_rejecteds": 0, "thinned_misses": 0}
+        out |= {"tally_rows": int(c.execute("SELECT COUNT(*) FROM tallies").fetchone()[0]),
+                "tally_bytes": int(c.execute("SELECT COALESCE(SUM(length(ids) + length(stamps)), 0) FROM tallies")
+                                   .fetchone()[0]),
+                "coseen_pairs": int(c.execute("SELECT COUNT(*) FROM coseen").fetchone()[0]),
+                "fold_states": int(c.execute("SELECT COUNT(*) FROM fold_state").fetchone()[0])}
         for kind in ("sighting", "rejected", "miss"):
             out[f"thinned_{kind}s"] = int(c.execute("SELECT COALESCE(SUM(n), 0) FROM tallies WHERE kind=?",
                                                     (kind,)).fetchone()[0])

@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .errors import StoreError
+from .errors import StoreClosedError, store_error
 from .rows import OBJECT_COLS, id_chunks, relation_info
 from .schema import sqlite3
 from .types import ObjectInfo, RelationInfo
@@ -70,7 +70,7 @@ class SceneFeed:
         with m._lock:
             conn = m._conn
             if conn is None:
-                raise StoreError("memory is closed")
+                raise StoreClosedError("memory is closed")
             own = not conn.in_transaction  # a writer inside its own transaction reads its own state
             try:
                 if own:
@@ -81,7 +81,7 @@ class SceneFeed:
                     if own:
                         conn.execute("COMMIT")
             except sqlite3.Error as exc:
-                raise StoreError(f"scene refresh failed: {exc}") from exc
+                raise store_error("scene refresh", exc) from exc
 
     def _refresh(self, conn) -> SceneSnapshot:
         last = conn.execute("SELECT COALESCE(MAX(id), 0) FROM audit").fetchone()[0]

@@ -4,20 +4,30 @@ Why SQLite with explicit transactions: the whole memory is one file that survive
 either lands completely or not at all (a crash never leaves a half-fused state). Why WAL: readers (service
 calls from another connection or process) are not blocked by the fusing writer. pysqlite3 is preferred
 when installed because the stdlib build here cannot load extensions (sqlite-vec); both have R*Tree.
+
+Why opening checks so much (docs/MEMORY.md, "Opening a store"): a store is often a file copied from a
+robot, and a damaged or foreign file must be refused with a message that says what is wrong, not fail
+later with a raw KeyError, or worse, accept writes into damaged pages. A writable open runs SQLite's quick
+check; the metadata and every table are checked on every open.
 """
 
 from __future__ import annotations
 
 import os
 
-from .errors import SchemaError, StoreError
+from .errors import RECOVER_HINT, SchemaError, StoreAccessError, StoreCorruptError, store_error
 
 try:  # pragma: no cover - which one depends on the installation
     from pysqlite3 import dbapi2 as sqlite3
 except ImportError:  # pragma: no cover
     import sqlite3  # type: ignore[no-redef]
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
+#: Read-only opens accept stores from this version on: version 4 only adds a trigger, which reads do not
+#: depend on, so a store on read-only media written at version 3 stays readable (version 3 added columns).
+#: Version 5 (retention) adds tables that reads consult only when the store has ever been thinned, which a store
+#: before version 5 never was (RetentionMixin._thinned_ever), so they stay readable too.
+READ_COMPATIBLE_FROM = 3
 # Covers an as-of read of the whole scene in object order (temporal.scene_as_of): a page at offset 9,800 of
 # 10k objects takes 1 ms instead of 5 ms scanning the table (schema version 2).
 PLACEMENTS_AS_OF_INDEX = "CREATE INDEX IF NOT EXISTS placements_asof ON placements(object_id, id, t_from, t_to)"
@@ -44,7 +54,15 @@ HELD_EVENTS_INDEX = "CREATE INDEX IF NOT EXISTS held_events_status ON held_event
 REMOVAL_DUE_INDEX = ("CREATE INDEX IF NOT EXISTS objects_removal_due ON objects(removal_due) "
                      "WHERE removal_due IS NOT NULL")
 
-# Version 4: retention (core/retention.py). Sightings thinned away are counted in tallies: per placement (or
+# A merge updates the *current* placement in place; once closed (moved, removed, forgotten), a placement is
+# history, and scene_as_of in the past must keep answering from it as it was. Enforced in the file, so no
+# code path (and no future change of the fusion rules) can rewrite it (schema version 4).
+CLOSED_PLACEMENTS_IMMUTABLE = """CREATE TRIGGER IF NOT EXISTS placements_closed_immutable
+    BEFORE UPDATE OF object_id, cx, cy, cz, min_x, min_y, min_z, max_x, max_y, max_z, region_id, t_from, t_last,
+    t_to ON placements WHEN OLD.current = 0
+    BEGIN SELECT RAISE(ABORT, 'a closed placement is immutable'); END"""
+
+# Version 5: retention (core/retention.py). Sightings thinned away are counted in tallies: per placement (or
 # rejection group) their ids and exact stamps, compressed, so "how many times did I see X" stays exact. The fold
 # state is a current placement's fused geometry as of its last thinned sighting, so a later rebuild (a twin
 # joined) gives what a replay of every sighting would; coseen keeps which objects were ever detected in one
@@ -88,7 +106,7 @@ MISSES_FRAME_INDEX = "CREATE INDEX IF NOT EXISTS misses_frame ON misses(frame_id
 # row: a 19 KB BLOB made each frame row fill a page of its own, and once the depth was set to NULL the small row
 # stayed alone on it (measured: 13.6 MB of frames pages, 12.4 MB of them unused, for 5,374 kept frames). Rows of
 # their own are deleted whole, and their pages reused. retention.mode keep-all keeps the depth in the frame row,
-# as before version 4.
+# as before version 5.
 FRAME_DEPTHS_TABLE = "CREATE TABLE IF NOT EXISTS frame_depths (frame_id INTEGER PRIMARY KEY, depth BLOB NOT NULL)"
 RETENTION_SCHEMA = [TALLIES_TABLE, *TALLIES_INDEXES, FOLD_STATE_TABLE, COSEEN_TABLE, MISSES_FRAME_INDEX,
                     FRAME_DEPTHS_TABLE]
@@ -98,13 +116,16 @@ _BOX = "min_x REAL NOT NULL, min_y REAL NOT NULL, min_z REAL NOT NULL, " \
 _CENTER = "cx REAL NOT NULL, cy REAL NOT NULL, cz REAL NOT NULL"
 
 # Version 1. Every table is append-mostly: rows that describe the past (observations, placements,
-# events, tombstones, audit, relations with a validity interval) are never deleted; since version 4 retention
+# events, tombstones, audit, relations with a validity interval) are never deleted; since version 5 retention
 # thins settled sightings, frames, misses and the audit rows that only repeated a thinned sighting's verdict,
 # each counted in a tally and recorded in a 'thin' audit row (core/retention.py).
 SCHEMA = [  # the current version: a new store is created at SCHEMA_VERSION
     "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
     # One add() call = one frame: its stamp and, when given, the camera view used for absence reasoning.
     # The coarse depth is kept only until the frame is fused (it is a sensor artefact, not evidence).
+    # status: pending (staged) | fused | quarantined (stamp far ahead of "now", waiting for confirmation by
+    # the frames that follow) | refused (quarantine not confirmed: kept, never fused) | compacted (a retention
+    # pass kept the frame for its kept sightings or misses, version 5).
     """CREATE TABLE IF NOT EXISTS frames (
         id INTEGER PRIMARY KEY AUTOINCREMENT,
         stamp REAL NOT NULL,
@@ -198,6 +219,7 @@ SCHEMA = [  # the current version: a new store is created at SCHEMA_VERSION
         closed_reason TEXT NOT NULL DEFAULT '')""",
     "CREATE INDEX IF NOT EXISTS placements_object ON placements(object_id, t_from, id)",
     PLACEMENTS_AS_OF_INDEX,
+    CLOSED_PLACEMENTS_IMMUTABLE,
     """CREATE TABLE IF NOT EXISTS misses (
         id INTEGER PRIMARY KEY AUTOINCREMENT,
         object_id INTEGER NOT NULL, frame_id INTEGER NOT NULL, placement_id INTEGER,
@@ -283,36 +305,100 @@ MIGRATIONS: dict[int, list[str]] = {
         "ALTER TABLE events ADD COLUMN retracted INTEGER NOT NULL DEFAULT 0",
         LABEL_MASS_BY_LABEL_INDEX, HELD_EVENTS_TABLE, HELD_EVENTS_INDEX, REMOVAL_DUE_INDEX,
     ],
-    3: [  # version 4: retention (tallies of thinned sightings, fold state, objects seen together)
+    3: [CLOSED_PLACEMENTS_IMMUTABLE],  # version 4: closed placements cannot be updated
+    4: [  # version 5: retention (tallies of thinned sightings, fold state, objects seen together, staged depths)
         "ALTER TABLE observations ADD COLUMN retained INTEGER NOT NULL DEFAULT 0",
         *RETENTION_SCHEMA,
     ],
 }
 
 
+def _tables(statements) -> tuple:
+    return tuple(stmt.split("EXISTS", 1)[1].split()[0] for stmt in statements
+                 if stmt.lstrip().startswith(("CREATE TABLE", "CREATE VIRTUAL")))
+
+
+#: Every table a complete store has (checked on open: a file missing one is not a tempomem store).
+REQUIRED_TABLES = _tables(SCHEMA)
+#: Tables a forward migration creates, with the version that added them: a store written before that version
+#: (migrated by the next writable open, or read as it is) is complete without them.
+TABLES_SINCE: dict[str, int] = {**{t: 3 for t in _tables([HELD_EVENTS_TABLE])},
+                                **{t: 5 for t in _tables(RETENTION_SCHEMA)}}
+
+
 def connect(path: str, readonly: bool):
-    """Open the file; a read-only open never creates it and refuses writes at the SQLite level too."""
+    """Open the file; a read-only open never creates it and refuses writes at the SQLite level too.
+    Returns the connection (open_connection also says whether it was opened immutable)."""
+    return open_connection(path, readonly)[0]
+
+
+def open_connection(path: str, readonly: bool):
+    """connect(), returning (connection, immutable).
+
+    Read-only media: SQLite reads a WAL store through its -shm file, which a cleanly closed store no
+    longer has and a read-only mount cannot create ("unable to open database file"; nolock=1 does not help,
+    measured: bench/bench_store_open.py). Then, and only when no -wal file with content exists, the store is
+    opened with immutable=1 (no locks, no -shm; the file cannot change underneath on such media). With
+    un-checkpointed WAL content immutable=1 would silently ignore it (stale answers), so that is refused.
+    """
     try:
         if readonly:
             if not os.path.exists(path):
-                raise StoreError(f"store '{path}' does not exist (opened read-only)")
-            conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, isolation_level=None,
-                                   check_same_thread=False)
+                raise StoreAccessError(f"store '{path}' does not exist (opened read-only)")
+            conn = _connect_ro(path, "mode=ro")
+            try:
+                conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+            except sqlite3.OperationalError as exc:
+                conn.close()
+                if (getattr(exc, "sqlite_errorcode", 14) & 0xFF) not in (8, 10, 14):  # READONLY, IOERR, CANTOPEN
+                    raise
+                wal = path + "-wal"
+                if os.path.exists(wal) and os.path.getsize(wal) > 0:
+                    raise StoreAccessError(
+                        f"store '{path}' cannot be opened read-only ({exc}) and its -wal file holds commits not "
+                        "yet written into the store: copy the store with its -wal file to writable storage"
+                    ) from exc
+                conn = _connect_ro(path, "mode=ro&immutable=1")
+                conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+                return _pragmas(conn), True
         else:
             parent = os.path.dirname(os.path.abspath(path))
             os.makedirs(parent, exist_ok=True)
             conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=NORMAL")
-        conn.execute("PRAGMA foreign_keys=OFF")
-        conn.execute("PRAGMA busy_timeout=5000")
-        return conn
+        return _pragmas(conn), False
     except sqlite3.Error as exc:
-        raise StoreError(f"cannot open store '{path}': {exc}") from exc
+        raise store_error(f"opening store '{path}'", exc) from exc
+    except OSError as exc:  # e.g. the directory cannot be created
+        raise StoreAccessError(f"cannot open store '{path}': {exc}") from exc
+
+
+def _connect_ro(path: str, query: str):
+    return sqlite3.connect(f"file:{path}?{query}", uri=True, isolation_level=None, check_same_thread=False)
+
+
+def _pragmas(conn):
+    conn.execute("PRAGMA foreign_keys=OFF")
+    conn.execute("PRAGMA busy_timeout=5000")
+    return conn
+
+
+def quick_check(conn, path: str) -> None:
+    """SQLite's quick_check (page structure, not index contents): 52 ms for a 24 MB store, 1.36 s for 496 MB
+    (bench/bench_store_open.py). Raises StoreCorruptError naming the first problems and the recovery command."""
+    try:
+        rows = [" ".join(str(r[0]).split()) for r in conn.execute("PRAGMA quick_check(5)").fetchall()]
+    except sqlite3.Error as exc:
+        raise store_error(f"checking store '{path}'", exc) from exc
+    if rows != ["ok"]:
+        raise StoreCorruptError(f"store '{path}' is damaged ({'; '.join(rows)}): it is not opened for writing; "
+                                f"{RECOVER_HINT}")
 
 
 def initialise(conn, *, embedding_dim: int | None, readonly: bool) -> dict:
-    """Create or check the schema; returns the meta table. Raises SchemaError on a mismatch."""
+    """Create or check the schema; returns the meta table. Raises SchemaError on a mismatch or damaged
+    metadata (naming the key or table), StoreError when the file cannot be read."""
     try:
         has_meta = conn.execute(
             "SELECT 1 FROM sqlite_master WHERE type='table' AND name='meta'").fetchone() is not None
@@ -321,6 +407,8 @@ def initialise(conn, *, embedding_dim: int | None, readonly: bool) -> dict:
                 raise SchemaError("store has no tempomem schema (opened read-only, cannot create it)")
             if embedding_dim is None:
                 raise SchemaError("creating a store needs embedding_dim")
+            if conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
+                raise SchemaError("the file is a SQLite database but not a tempomem store (it has no meta table)")
             conn.execute("BEGIN IMMEDIATE")
             for stmt in SCHEMA:
                 conn.execute(stmt)
@@ -331,21 +419,39 @@ def initialise(conn, *, embedding_dim: int | None, readonly: bool) -> dict:
             ])
             conn.execute("COMMIT")
         meta = dict(conn.execute("SELECT key, value FROM meta").fetchall())
+        tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
     except sqlite3.Error as exc:
-        raise StoreError(f"cannot read store schema: {exc}") from exc
-    version = int(meta.get("schema_version", "0"))
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise store_error("reading the store schema", exc) from exc
+    version = _meta_int(meta, "schema_version")
+    missing = [t for t in REQUIRED_TABLES if t not in tables and TABLES_SINCE.get(t, 1) <= version]
+    if missing:
+        raise SchemaError(f"store lacks table(s) {', '.join(missing)}: not a complete tempomem store; {RECOVER_HINT}")
     if version > SCHEMA_VERSION:
         raise SchemaError(f"store schema version {version} is newer than this code ({SCHEMA_VERSION}); "
                           "upgrade tempomem_ros")
-    stored_dim = int(meta.get("embedding_dim", "-1"))
+    stored_dim = _meta_int(meta, "embedding_dim")
     if embedding_dim is not None and stored_dim != int(embedding_dim):
         raise SchemaError(f"store was created with embedding_dim={stored_dim}, opened with {embedding_dim}")
     if version < SCHEMA_VERSION:
         if readonly:
-            raise SchemaError(f"store schema version {version} needs migration (opened read-only)")
+            if version < READ_COMPATIBLE_FROM:
+                raise SchemaError(f"store schema version {version} needs migration (opened read-only)")
+            return meta
         migrate(conn, version)
         meta = dict(conn.execute("SELECT key, value FROM meta").fetchall())
     return meta
+
+
+def _meta_int(meta: dict, key: str) -> int:
+    """A positive integer from the meta table, or a SchemaError naming the key and what it holds."""
+    if key not in meta:
+        raise SchemaError(f"store metadata lacks '{key}': damaged or not a tempomem store")
+    value = meta[key]
+    if not isinstance(value, str) or not value.strip().isdigit() or int(value) < 1:
+        raise SchemaError(f"store metadata '{key}' is {value!r}, not a positive integer: damaged store")
+    return int(value)
 
 
 def _column_exists(conn, stmt: str) -> bool:
@@ -367,5 +473,6 @@ def migrate(conn, from_version: int) -> None:
         conn.execute("UPDATE meta SET value=? WHERE key='schema_version'", (str(SCHEMA_VERSION),))
         conn.execute("COMMIT")
     except sqlite3.Error as exc:
-        conn.execute("ROLLBACK")
-        raise SchemaError(f"migration from schema {from_version} failed: {exc}") from exc
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise store_error(f"migration from schema {from_version}", exc) from exc

@@ -52,9 +52,11 @@ class Observation:
         for name in ("center", "bbox_min", "bbox_max"):
             object.__setattr__(self, name, _as_vec3(getattr(self, name)))
         if self.feature is not None:
+            # the shape is kept: a 2x16 array is refused by validation, never silently flattened
             try:
-                feat = np.asarray(self.feature, dtype=np.float32).reshape(-1)
-                object.__setattr__(self, "feature", feat)
+                feat = np.asarray(self.feature, dtype=np.float64)
+                object.__setattr__(self, "feature", feat.astype(np.float32) if np.all(np.isfinite(feat))
+                                   and np.all(np.abs(feat) <= np.finfo(np.float32).max) else feat)
             except (TypeError, ValueError):
                 pass
 
@@ -79,6 +81,22 @@ class CameraView:
     depth: np.ndarray | None = None
     stamp: float | None = None
     min_object_pixels: int = 0  # smallest instance the pipeline reports (0 = unknown)
+
+
+@dataclass(frozen=True)
+class StageResult:
+    """What Memory.stage() did with one frame.
+
+    status: "pending" (staged, fused at the next commit) or "quarantined" (its stamp jumped far ahead of
+    "now": kept, not fused, until the frames that follow confirm the new time; gates.max_stamp_jump_s).
+    released / refused: ids of earlier quarantined frames this call released into pending or refused.
+    """
+
+    frame_id: int
+    observation_ids: tuple[int, ...]
+    status: str
+    released: tuple[int, ...] = ()
+    refused: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)

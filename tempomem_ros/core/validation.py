@@ -1,24 +1,46 @@
-"""Input validation at the API boundary.
+"""Input validation at the API boundary: well-formedness, then plausibility.
 
 Why up front and per batch: a NaN centre or a wrong feature size that slipped into the store would poison
 running means and indices for good. add() validates the whole batch before writing anything, so a bad
 batch leaves the store exactly as it was, and the caller learns which item and which field was wrong.
+
+Why plausibility gates on top (docs/MEMORY.md, "Plausibility gates"): finite but absurd values are just as
+poisonous. One "mug" with a +-1e30 box merged into the real mug and moved it to the origin; one frame
+stamped 2038 made every "in the last N minutes" question answer about 2038 forever. The gates refuse such
+input with an ImplausibleInputError whose ``reason`` the node counts in /diagnostics; none of them ever
+changes a value (a value is accepted as it is, or refused).
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import math
 
 import numpy as np
 
-from .errors import InvalidInputError
+from .errors import ImplausibleInputError, InvalidInputError
 from .types import CameraView, Observation
+
+#: SQLite INTEGER is a signed 64-bit integer: larger ids cannot exist (binding one raised OverflowError).
+MAX_ID = 2**63 - 1
+#: Stamps are ROS times: builtin_interfaces/Time holds 0 .. 2**31 - 1 whole seconds.
+STAMP_MIN, STAMP_MAX = 0.0, float(2**31)
+#: Times a question may ask about: what builtin_interfaces/Time's int32 seconds and the UTC calendar used
+#: for answers both represent (1901-12-13 .. 2038-01-19). "5 minutes ago" in simulated time (stamps near 0)
+#: is a negative time and must stay askable.
+QUERY_TIME_MIN, QUERY_TIME_MAX = -float(2**31), float(2**31)
+#: Pinhole focal lengths in pixels: below 1 px a 640 px image spans more than 179.8 degrees (no pinhole
+#: camera does; 1e-300 made a pixel's footprint underflow to a ZeroDivisionError); above 1e6 px the
+#: field of view of a 640 px image is under 0.04 degrees.
+FOCAL_MIN_PX, FOCAL_MAX_PX = 1.0, 1e6
+#: Largest image side in pixels (a 100k x 100k image would be 40 GB of float depth).
+MAX_IMAGE_SIDE = 100_000
 
 
 def finite_vec3(value, name: str) -> tuple[float, float, float]:
     try:
         arr = np.asarray(value, dtype=np.float64).reshape(-1)
-    except (TypeError, ValueError) as exc:
+    except (TypeError, ValueError, OverflowError) as exc:
         raise InvalidInputError(f"{name} must be three numbers") from exc
     if arr.shape != (3,):
         raise InvalidInputError(f"{name} must be three numbers, got {arr.size}")
@@ -30,7 +52,7 @@ def finite_vec3(value, name: str) -> tuple[float, float, float]:
 def finite_number(value, name: str) -> float:
     try:
         v = float(value)
-    except (TypeError, ValueError) as exc:
+    except (TypeError, ValueError, OverflowError) as exc:
         raise InvalidInputError(f"{name} must be a number") from exc
     if not math.isfinite(v):
         raise InvalidInputError(f"{name} must be finite, got {v}")
@@ -45,13 +67,52 @@ def positive_int(value, name: str, *, maximum: int) -> int:
     return int(value)
 
 
-def non_negative_int(value, name: str) -> int:
-    """An int >= 0 (bools refused: True is not a count)."""
+def non_negative_int(value, name: str, *, maximum: int = MAX_ID) -> int:
+    """An int in 0..maximum (bools refused: True is not a count; SQLite cannot bind beyond 2**63 - 1)."""
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
         raise InvalidInputError(f"{name} must be an integer >= 0, got {value!r}")
+    if int(value) > maximum:
+        raise InvalidInputError(f"{name} must be at most {maximum}, got {value}")
     return int(value)
 
 
+def id_in_range(value, name: str) -> int:
+    """An integer id within SQLite's range (1..2**63 - 1); non-integers are left to the caller."""
+    if not 1 <= int(value) <= MAX_ID:
+        raise InvalidInputError(f"{name} must be in 1..{MAX_ID}, got {value}")
+    return int(value)
+
+
+def query_time(value, name: str) -> float:
+    """A time a query asks about: finite and within what answers can state (QUERY_TIME_MIN..MAX)."""
+    t = finite_number(value, name)
+    if not QUERY_TIME_MIN <= t < QUERY_TIME_MAX:
+        raise InvalidInputError(f"{name} = {t:g} s is outside the times a memory can answer about "
+                                f"({_utc(QUERY_TIME_MIN)} .. {_utc(QUERY_TIME_MAX - 1)})")
+    return t
+
+
+def text_length(text: str, name: str, maximum: int) -> str:
+    if len(text) > maximum:
+        raise ImplausibleInputError(f"{name} is {len(text)} characters long, at most {maximum} are accepted",
+                                    "request_size")
+    return text
+
+
+def l2_norm(vector) -> float:
+    """The L2 norm without overflow or underflow on the way (scaled by the largest magnitude first)."""
+    v = np.asarray(vector, np.float64)
+    top = float(np.max(np.abs(v))) if v.size else 0.0
+    if top == 0.0 or not math.isfinite(top):
+        return top
+    return top * float(np.linalg.norm(v / top))
+
+
+def _utc(t: float) -> str:
+    return dt.datetime.fromtimestamp(t, tz=dt.timezone.utc).strftime("%Y-%m-%d")
+
+
+# ------------------------------------------------------------------------------------------- well-formedness
 def observation(obs, index: int, embedding_dim: int) -> None:
     where = f"observation {index}"
     if not isinstance(obs, Observation):
@@ -73,16 +134,22 @@ def observation(obs, index: int, embedding_dim: int) -> None:
     if obs.feature is not None:
         feat = obs.feature
         if not isinstance(feat, np.ndarray) or feat.ndim != 1:
-            raise InvalidInputError(f"{where}: feature must be a 1-D float array")
+            shape = getattr(feat, "shape", None)
+            raise InvalidInputError(f"{where}: feature must be a 1-D float array, got shape {shape}")
         if feat.shape[0] != embedding_dim:
             raise InvalidInputError(
                 f"{where}: feature has dimension {feat.shape[0]}, the store expects {embedding_dim}")
         if not np.all(np.isfinite(feat)):
             raise InvalidInputError(f"{where}: feature must be finite")
-        if float(np.linalg.norm(feat)) == 0.0:
+        if not np.any(feat):
             raise InvalidInputError(f"{where}: feature must not be all zeros")
     if isinstance(obs.n_points, bool) or not isinstance(obs.n_points, (int, np.integer)) or obs.n_points < 0:
         raise InvalidInputError(f"{where}: n_points must be a non-negative integer")
+    iid = obs.instance_id
+    if isinstance(iid, bool) or not isinstance(iid, (int, np.integer)) or not 0 <= iid <= MAX_ID:
+        raise InvalidInputError(f"{where}: instance_id must be an integer in 0..{MAX_ID}")
+    if obs.n_points > MAX_ID:
+        raise InvalidInputError(f"{where}: n_points must be at most {MAX_ID}")
 
 
 def camera_view(view) -> None:
@@ -116,3 +183,98 @@ def camera_view(view) -> None:
     mop = view.min_object_pixels
     if isinstance(mop, bool) or not isinstance(mop, (int, np.integer)) or mop < 0:
         raise InvalidInputError("view.min_object_pixels must be a non-negative integer")
+
+
+# ---------------------------------------------------------------------------------------------- plausibility
+def plausible_box(center, bmin, bmax, gates, where: str) -> None:
+    """World bound on every coordinate, then the largest side (reasons ``world_bound``, ``extent``)."""
+    bound = gates.world_bound
+    for name, vec in (("center", center), ("bbox_min", bmin), ("bbox_max", bmax)):
+        worst = max(abs(float(v)) for v in vec)
+        if worst > bound:
+            raise ImplausibleInputError(
+                f"{where}: {name} {tuple(float(v) for v in vec)} lies outside the world bound +-{bound:g} m "
+                "(gates.world_bound)", "world_bound")
+    side = max(float(hi) - float(lo) for lo, hi in zip(bmin, bmax))
+    if side > gates.max_extent:
+        raise ImplausibleInputError(
+            f"{where}: box side {side:g} m exceeds the largest object extent {gates.max_extent:g} m "
+            "(gates.max_extent)", "extent")
+
+
+def plausible_observation(obs: Observation, index: int, gates) -> None:
+    """The gates of one well-formed observation (call observation() first)."""
+    where = f"observation {index}"
+    plausible_box(obs.center, obs.bbox_min, obs.bbox_max, gates, where)
+    if obs.feature is not None:
+        norm = l2_norm(obs.feature)
+        if not gates.min_feature_norm <= norm <= gates.max_feature_norm:
+            raise ImplausibleInputError(
+                f"{where}: feature norm {norm:.3g} is outside [{gates.min_feature_norm:g}, "
+                f"{gates.max_feature_norm:g}] (gates.*_feature_norm; features are meant to be L2-normalised)",
+                "feature_norm")
+
+
+def plausible_view(view: CameraView, gates) -> None:
+    """A well-formed view's camera position, intrinsics and range (reasons world_bound, intrinsics, view_range)."""
+    position = np.asarray(view.pose, np.float64)[:3, 3]
+    if float(np.max(np.abs(position))) > gates.world_bound:
+        raise ImplausibleInputError(f"view.pose position {tuple(position.tolist())} lies outside the world bound "
+                                    f"+-{gates.world_bound:g} m (gates.world_bound)", "world_bound")
+    for name in ("fx", "fy"):
+        f = float(getattr(view, name))
+        if not FOCAL_MIN_PX <= f <= FOCAL_MAX_PX:
+            raise ImplausibleInputError(f"view.{name} = {f:g} px is outside [{FOCAL_MIN_PX:g}, {FOCAL_MAX_PX:g}]",
+                                        "intrinsics")
+    for name, size in (("cx", view.width), ("cy", view.height)):
+        c = float(getattr(view, name))
+        if not -size <= c <= 2 * size:
+            raise ImplausibleInputError(f"view.{name} = {c:g} px lies more than the image size outside the image",
+                                        "intrinsics")
+    if max(int(view.width), int(view.height)) > MAX_IMAGE_SIDE:
+        raise ImplausibleInputError(f"view image {view.width}x{view.height} exceeds {MAX_IMAGE_SIDE} px",
+                                    "intrinsics")
+    if float(view.max_range) > 2 * gates.world_bound:
+        raise ImplausibleInputError(f"view.max_range {float(view.max_range):g} m exceeds twice the world bound",
+                                    "view_range")
+
+
+def plausible_stamp(stamp: float, name: str, wall_now: float, gates) -> None:
+    """A ROS time (0 .. 2**31 s) not more than gates.max_stamp_ahead_s ahead of the wall clock.
+
+    Only the wall clock bounds a stamp from above: a bag replayed from January, or simulated time near 0,
+    is far behind today's wall clock and stays accepted; nothing is refused for being old.
+    """
+    if not STAMP_MIN <= stamp < STAMP_MAX:
+        raise ImplausibleInputError(
+            f"{name} {stamp:g} s is not a ROS time (0 .. 2**31 s, 1970-01-01 .. 2038-01-19)", "stamp_range")
+    ahead = stamp - float(wall_now)
+    if ahead > gates.max_stamp_ahead_s:
+        raise ImplausibleInputError(
+            f"{name} {stamp:.3f} ({_utc(stamp)}) is {ahead:.0f} s ahead of the wall clock, more than "
+            f"gates.max_stamp_ahead_s = {gates.max_stamp_ahead_s:g} s (unsynchronised clocks?)", "stamp_future")
+
+
+def plausible_frame(observations, view, stamp: float, wall_now: float, gates) -> float:
+    """Gates of a whole frame; returns its newest stamp (what "now" becomes when it is accepted)."""
+    if len(observations) > gates.max_observations:
+        raise ImplausibleInputError(f"a frame holds {len(observations)} observations, at most "
+                                    f"{gates.max_observations} are accepted (gates.max_observations)",
+                                    "too_many_observations")
+    plausible_stamp(stamp, "frame stamp", wall_now, gates)
+    newest = stamp
+    for i, obs in enumerate(observations):
+        plausible_observation(obs, i, gates)
+        s = float(obs.stamp)
+        plausible_stamp(s, f"observation {i}: stamp", wall_now, gates)
+        if abs(s - stamp) > gates.max_frame_spread_s:
+            raise ImplausibleInputError(
+                f"observation {i}: stamp {s:.3f} is {abs(s - stamp):.0f} s from its frame's stamp {stamp:.3f}, "
+                f"more than gates.max_frame_spread_s = {gates.max_frame_spread_s:g} s", "stamp_spread")
+        newest = max(newest, s)
+    if view is not None:
+        plausible_view(view, gates)
+        if view.stamp is not None:
+            plausible_stamp(float(view.stamp), "view.stamp", wall_now, gates)
+            newest = max(newest, float(view.stamp))
+    return newest

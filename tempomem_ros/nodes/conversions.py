@@ -60,8 +60,13 @@ def set_time(stamp: Time, seconds: float | None) -> Time:
     return stamp
 
 
-def from_time(stamp: Time) -> float:
-    """Time -> float seconds (the zero Time gives 0.0; callers decide whether zero means 'unset')."""
+def from_time(stamp: Time, name: str = "time") -> float:
+    """Time -> float seconds (the zero Time gives 0.0; callers decide whether zero means 'unset').
+
+    nanosec is a uint32 on the wire but means 0 .. 999,999,999: a larger value (4e9 was accepted as 4 s
+    more) is refused, naming the field."""
+    if not 0 <= int(stamp.nanosec) < _NS:
+        raise InvalidInputError(f"{name}.nanosec must be in 0..{_NS - 1}, got {stamp.nanosec}")
     return float(stamp.sec) + float(stamp.nanosec) * 1e-9
 
 
@@ -69,9 +74,9 @@ def is_zero(stamp: Time) -> bool:
     return stamp.sec == 0 and stamp.nanosec == 0
 
 
-def optional_time(stamp: Time) -> float | None:
+def optional_time(stamp: Time, name: str = "time") -> float | None:
     """Zero Time -> None, as the .srv files define 'zero = unset' for optional times."""
-    return None if is_zero(stamp) else from_time(stamp)
+    return None if is_zero(stamp) else from_time(stamp, name)
 
 
 def to_point(xyz) -> Point:
@@ -322,6 +327,6 @@ def observation(msg, stamp: float) -> Observation:
 
 def observation_array(msg) -> tuple[list[Observation], CameraView | None, float]:
     """ObservationArray -> (observations, view or None, frame stamp in seconds)."""
-    stamp = from_time(msg.header.stamp)
+    stamp = from_time(msg.header.stamp, "header.stamp")
     observations = [observation(o, stamp) for o in msg.observations]
     return observations, camera_view(msg.view, stamp), stamp

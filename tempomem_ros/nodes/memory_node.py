@@ -12,10 +12,28 @@ read-only Memory on the same file: SQLite WAL lets it read while the writer comm
 for a long commit. Only forget and define_region use the writer. The commit timer also publishes the scene
 graph, markers and change events after a commit that changed something; it reads through a third,
 read-only Memory (``viewer``), so that reading a large scene holds up neither a query nor a mutation.
+
+Why bad input and storage failures are counted, never fatal (issue 12): an observation message the memory's
+plausibility gates refuse is dropped and counted under the gate's reason (``dropped.<reason>`` in
+/diagnostics); a frame far ahead of "now" is quarantined by the memory until confirmed. When the store
+refuses writes (disk full, locked, I/O error) the node keeps running: frames wait in a bounded queue in RAM
+(``store_retry_frames``) and are staged in arrival order once a write succeeds again, commits retry on every
+tick, and /diagnostics reports the store's state (ERROR while it fails, OK once it recovers).
+
+Why ``observation_durability`` and no "ready" topic (measured with bench/bench_restart_delivery.py, issue 12
+item 7): the restarted node is active (subscribed, spinning) 1.0-1.3 s after the kill, but the publisher
+discovers its subscription up to 2.7 s later, and frames published meanwhile are lost (25, 6, 14 and 7 in four
+SIGKILL restarts at 10 Hz): DDS discovery, not the node. After SIGKILL the publisher also counts the dead
+subscription for ~7 s, so "a subscriber is matched" says nothing; after SIGINT it unmatches at once and the
+delay is rarer (0, 0, 12, 0 lost). A latched "ready" message was tried: it reached the publisher up to 3 s
+before or after frames started to arrive (each pair of endpoints is discovered on its own), so it cannot say
+"publish now". TRANSIENT_LOCAL on both sides lets the publisher keep the last frames and deliver them once
+matched: 0 lost in four SIGKILL restarts, including the 20 published while the node was down.
 """
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import os
 import sys
@@ -38,7 +56,7 @@ from visualization_msgs.msg import MarkerArray
 from tempomem_ros import srv as tempomem_srv
 from tempomem_ros import topics
 from tempomem_ros.core.config import MemoryConfig
-from tempomem_ros.core.errors import InvalidInputError, TempoMemError
+from tempomem_ros.core.errors import ImplausibleInputError, InvalidInputError, StoreError, TempoMemError
 from tempomem_ros.core.memory import Memory
 from tempomem_ros.core.scene_feed import SceneFeed
 from tempomem_ros.msg import ChangeEvent, ObservationArray, SceneGraph
@@ -50,6 +68,7 @@ from tempomem_ros.nodes.services import MUTATING, SERVICES, ServiceHandlers
 
 NODE_NAME = "memory_node"
 TIME_SOURCES = ("stamp", "clock")
+DURABILITIES = ("volatile", "transient_local")
 LABEL_ENCODERS = ("none", "minilm", "hashing")
 EXECUTOR_THREADS = 3
 
@@ -63,8 +82,10 @@ MEMORY_OVERRIDES: dict[str, tuple[tuple[float, float], str]] = {
     "fusion.reject_confidence": ((0.0, 1.0), "Observations below this confidence are stored but rejected."),
     "identity.min_gap_s": (
         (0.0, 86400.0),
-        "An object must be unseen this long before a sighting elsewhere is a move.",
+        "A look-alike found sooner after an object's last sighting is another instance, not that object moved.",
     ),
+    "identity.confirm_observations": ((1, 1000), "Sightings before an object is shown and its 'appeared' published."),
+    "identity.appear_hold_s": ((0.0, 86400.0), "Seconds those sightings must span (a reflection lasts less)."),
     "identity.feature_threshold": ((-1.0, 1.0), "Feature cosine needed to re-identify a moved object."),
     "absence.misses_to_remove": (
         (1, 1000),
@@ -85,6 +106,26 @@ MEMORY_OVERRIDES: dict[str, tuple[tuple[float, float], str]] = {
     "retention.compact_every_s": ((0.0, 3600.0), "A compaction pass runs inside a commit at most this often."),
     "retention.time_samples": ((1, 100000), "Time bins per placement whose first sighting is kept."),
     "retention.observation_features": ((0, 0), "Kept sightings' features: float16 | int8 | float32."),
+    "fusion.box_growth_factor": (
+        (1.0, 1000.0),
+        "One observation may grow an object's box to at most this x its largest view so far (0.25 m floor).",
+    ),
+    "gates.world_bound": ((1.0, 1e7), "Metres: observations and views with a coordinate beyond +- this are refused."),
+    "gates.max_extent": ((0.01, 1e4), "Metres: observations whose box has a longer side are refused."),
+    "gates.max_stamp_ahead_s": (
+        (1.0, 2147483648.0),
+        "Stamps more than this ahead of the wall clock are refused (old bags and sim time stay accepted).",
+    ),
+    "gates.max_stamp_jump_s": (
+        (1.0, 2147483648.0),
+        "A frame this far ahead of 'now' is quarantined until gates.jump_confirm_frames frames confirm it.",
+    ),
+    "gates.jump_confirm_frames": ((1, 1000), "Consecutive frames that confirm a jump ahead in time."),
+    "gates.max_frame_spread_s": ((0.0, 2147483648.0), "Observation stamps within this of their frame's stamp."),
+    "gates.min_feature_norm": ((1e-12, 1.0), "Features with a smaller L2 norm are refused."),
+    "gates.max_feature_norm": ((1.0, 1e15), "Features with a larger L2 norm are refused."),
+    "gates.max_observations": ((1, 65535), "Observations per frame; larger frames are refused."),
+    "gates.max_question_length": ((1, 1000000), "Characters of a question or semantic query; longer are refused."),
 }
 
 
@@ -109,6 +150,11 @@ class Counters:
     last_publish_ms: float = 0.0
     events_published: int = 0
     last_error: str = ""
+    quarantined: int = 0   # frames the memory quarantined (stamp jump) ...
+    released: int = 0      # ... and later released (confirmed) ...
+    refused: int = 0       # ... or refused (not confirmed)
+    refused_requests: dict = field(default_factory=dict)  # service -> count
+    retried: int = 0       # frames staged from the retry queue
 
     def drop(self, reason: str) -> None:
         self.dropped[reason] = self.dropped.get(reason, 0) + 1
@@ -169,6 +215,12 @@ class MemoryNode(LifecycleNode):
         self._tm_groups = {"ingest": MutuallyExclusiveCallbackGroup(), "commit": MutuallyExclusiveCallbackGroup(),
                            "query": ReentrantCallbackGroup(), "mutate": ReentrantCallbackGroup()}
         self._commit_running = threading.RLock()  # re-entered by close_store inside _release
+        # frames the store refused for a reason that heals (full, locked, I/O): staged in order later
+        self._retry: collections.deque = collections.deque()
+        self._retry_lock = threading.Lock()
+        self.store_state = "ok"   # ok | full | locked | io_error | corrupt | access | error
+        self.store_error = ""
+        self._commit_errors_reported = 0
         self.autostart_ok = True
         if self.get_parameter("autostart").value:
             self.autostart_ok = (
@@ -261,6 +313,20 @@ class MemoryNode(LifecycleNode):
             (1.0, 86400.0),
         )
         d("observation_queue_depth", 50, "Depth of the reliable observation subscription.", (1, 10000))
+        d(
+            "observation_durability",
+            "volatile",
+            "volatile | transient_local. transient_local (the publisher must offer it too) receives the last "
+            "observation_queue_depth frames a publisher kept while this node was down or not yet discovered; "
+            "frames already in the store (same stamp and size) are then skipped (dropped.duplicate).",
+        )
+        d(
+            "store_retry_frames",
+            600,
+            "Frames kept in RAM while the store refuses writes for a reason that heals (disk full, locked, I/O "
+            "error), staged in order once it accepts them again; beyond this many they are dropped (counted).",
+            (0, 100000),
+        )
         d("diagnostics_rate_hz", 1.0, "Rate of the counters published on /diagnostics.", (0.01, 100.0))
         d(
             "label_encoder",
@@ -364,27 +430,32 @@ class MemoryNode(LifecycleNode):
     def _configure(self) -> TransitionCallbackReturn:
         if self._param("time_source") not in TIME_SOURCES:
             raise InvalidInputError(f"time_source must be stamp or clock, got '{self._param('time_source')}'")
+        if self._param("observation_durability") not in DURABILITIES:
+            raise InvalidInputError(f"observation_durability must be one of {', '.join(DURABILITIES)}, "
+                                    f"got '{self._param('observation_durability')}'")
         config = self._memory_config()
         encoder = self._label_encoder()
         path = os.path.expandvars(os.path.expanduser(self._param("store_path") or default_store_path()))
         dim = int(self._param("embedding_dim"))
         feature_model = self._param("feature_model") or None
         self.writer = Memory.open(path, embedding_dim=dim, config=config, feature_model=feature_model)
-        try:
+        try:  # the writer ran the integrity check; the readers need not repeat it
             self.reader = Memory.open(
                 path, embedding_dim=dim, config=config, readonly=True, label_encoder=encoder,
-                clip_text_encoder=self._clip_text_encoder(feature_model),
+                clip_text_encoder=self._clip_text_encoder(feature_model), check="off",
             )
             self._limit_torch_threads()  # after both text encoders loaded (and imported torch)
-            self.viewer = Memory.open(path, embedding_dim=dim, config=config, readonly=True)
+            self.viewer = Memory.open(path, embedding_dim=dim, config=config, readonly=True, check="off")
             self._feed = SceneFeed(self.viewer, resync_s=float(self._param("scene_resync_s")))
         except BaseException:
             self.close_store()
             raise
         self.store_path = path
         self.handlers = ServiceHandlers(
-            self.reader, self.writer, now=self._now, on_change=self._mark_dirty, logger=self.get_logger()
+            self.reader, self.writer, now=self._now, on_change=self._on_mutation, on_refused=self._on_refused,
+            logger=self.get_logger(),
         )
+        self.store_state, self.store_error = "ok", ""
         self._style = mk.MarkerStyle(
             frame_id=self._param("world_frame"),
             lifetime_s=float(self._param("marker_lifetime_s")),
@@ -431,6 +502,8 @@ class MemoryNode(LifecycleNode):
             history=HistoryPolicy.KEEP_LAST,
             depth=int(self._param("observation_queue_depth")),
             reliability=ReliabilityPolicy.RELIABLE,
+            durability=DurabilityPolicy.TRANSIENT_LOCAL if self._param("observation_durability") == "transient_local"
+            else DurabilityPolicy.VOLATILE,
         )
         self._tm_subscription = self.create_subscription(
             ObservationArray,
@@ -460,7 +533,9 @@ class MemoryNode(LifecycleNode):
                 )
             )
         self._dirty = True  # latch the current graph for subscribers that join now
-        return super().on_activate(state)
+        result = super().on_activate(state)
+        self.get_logger().info(f"active: subscribed to {topics.OBSERVATIONS}, services under {ns}")
+        return result
 
     def on_deactivate(self, state: LifecycleState) -> TransitionCallbackReturn:
         return self._guarded_transition("deactivate", lambda: self._deactivate(state))
@@ -523,11 +598,21 @@ class MemoryNode(LifecycleNode):
             self.handlers = None
             self._feed = None
             self._published_before = False
+            self._flush_retry()
+            if self._retry:
+                self.get_logger().error(
+                    f"{len(self._retry)} received frame(s) were never stored: the store still refuses writes "
+                    f"({self.store_error})")
+                self._retry.clear()
             for name in ("viewer", "reader", "writer"):
                 memory = getattr(self, name)
                 setattr(self, name, None)
                 if memory is not None:
-                    memory.close()
+                    try:
+                        memory.close()
+                    except TempoMemError as exc:  # e.g. disk full: staged frames stay in the file
+                        self.counters.last_error = f"close: {exc}"
+                        self.get_logger().error(f"closing the store: {exc}")
 
     # ------------------------------------------------------------------------------------ ingest
     def _on_observations(self, msg: ObservationArray) -> None:
@@ -543,19 +628,102 @@ class MemoryNode(LifecycleNode):
             self._drop("frame", f"frame '{frame}' is not the world frame '{self._style.frame_id}'")
             return
         try:
-            observations, view, stamp = conv.observation_array(msg)
-            self.writer.add(observations, view, stamp=stamp)
+            item = conv.observation_array(msg)
+        except ImplausibleInputError as exc:
+            self._drop(exc.reason, str(exc))
+            return
         except InvalidInputError as exc:
             self._drop("invalid", str(exc))
-            return
-        except TempoMemError as exc:
-            self._drop("store", str(exc))
             return
         except Exception as exc:  # noqa: BLE001 - a bad message must never stop the subscription
             self._drop("error", f"{type(exc).__name__}: {exc}")
             return
-        self.counters.staged_frames += 1
-        self.counters.staged_observations += len(observations)
+        with self._retry_lock:
+            if self._retry:  # earlier frames wait for the store: keep the arrival order
+                self._queue_for_retry(item)
+                self._flush_retry_locked()
+            elif not self._stage(item):
+                self._queue_for_retry(item)
+
+    def _stage(self, item) -> bool:
+        """Stage one converted frame; False when the store refused it for a reason that heals (retry later)."""
+        observations, view, stamp = item
+        writer = self.writer
+        if writer is None:
+            self._drop("store", "the store is closed")
+            return True
+        try:
+            if self._param("observation_durability") == "transient_local" and \
+                    writer.frame_staged(stamp, len(observations)):
+                self._drop("duplicate", f"frame stamped {stamp:.9f} is already in the store")
+                return True
+            result = writer.stage(observations, view, stamp=stamp)
+        except ImplausibleInputError as exc:
+            self._drop(exc.reason, str(exc))
+            return True
+        except InvalidInputError as exc:
+            self._drop("invalid", str(exc))
+            return True
+        except StoreError as exc:
+            self._store_failed(exc)
+            if exc.transient and int(self._param("store_retry_frames")) > 0:
+                return False
+            self._drop(f"store_{exc.state}", str(exc))
+            return True
+        except TempoMemError as exc:
+            self._drop("store", str(exc))
+            return True
+        except Exception as exc:  # noqa: BLE001
+            self._drop("error", f"{type(exc).__name__}: {exc}")
+            return True
+        self._store_ok()
+        c = self.counters
+        c.staged_frames += 1
+        c.staged_observations += len(observations)
+        c.quarantined += result.status == "quarantined"
+        c.released += len(result.released)
+        c.refused += len(result.refused)
+        if result.status == "quarantined":
+            self.get_logger().warning(
+                f"frame stamped {stamp:.3f} is more than gates.max_stamp_jump_s ahead of the memory's newest "
+                "stamp: quarantined until the following frames confirm the new time", throttle_duration_sec=5.0)
+        return True
+
+    def _queue_for_retry(self, item) -> None:
+        if len(self._retry) >= int(self._param("store_retry_frames")):
+            self._drop(f"store_{self.store_state}", f"retry queue full ({len(self._retry)} frames): {self.store_error}")
+            return
+        self._retry.append(item)
+
+    def _flush_retry(self) -> None:
+        with self._retry_lock:
+            self._flush_retry_locked()
+
+    def _flush_retry_locked(self) -> None:
+        """Stage queued frames in arrival order until the store refuses one again."""
+        while self._retry:
+            if not self._stage(self._retry[0]):
+                return
+            self._retry.popleft()
+            self.counters.retried += 1
+
+    def _store_failed(self, exc: StoreError) -> None:
+        if self.store_state != exc.state:
+            self.get_logger().error(f"store {exc.state}: {exc}")
+        self.store_state, self.store_error = exc.state, str(exc)
+        self.counters.last_error = str(exc)
+
+    def _store_ok(self) -> None:
+        if self.store_state != "ok":
+            self.get_logger().info(f"store accepts writes again (was {self.store_state})")
+            self.store_state, self.store_error = "ok", ""
+
+    def _on_refused(self, service: str, exc: Exception) -> None:
+        """A service request was refused: counted; a storage failure of a mutation updates the store state."""
+        refused = self.counters.refused_requests
+        refused[service] = refused.get(service, 0) + 1
+        if isinstance(exc, StoreError) and service in MUTATING:
+            self._store_failed(exc)
 
     def _drop(self, reason: str, detail: str) -> None:
         self.counters.drop(reason)
@@ -567,6 +735,11 @@ class MemoryNode(LifecycleNode):
     # ------------------------------------------------------------------------------------ commit + publish
     def _mark_dirty(self) -> None:
         self._dirty = True
+
+    def _on_mutation(self) -> None:
+        """A service mutation succeeded: republish, and the store evidently accepts writes."""
+        self._dirty = True
+        self._store_ok()
 
     def _now(self) -> float | None:
         if self._param("time_source") == "clock":
@@ -583,7 +756,10 @@ class MemoryNode(LifecycleNode):
                 return  # shutting down (Ctrl-C, SIGTERM): publishing failed, close_store fuses the rest
             self.counters.commit_errors += 1
             self.counters.last_error = f"commit: {exc}"
-            self.get_logger().error(f"commit failed: {exc}", throttle_duration_sec=2.0)
+            if isinstance(exc, StoreError):
+                self._store_failed(exc)  # logged once per change of state; retried on every tick
+            else:
+                self.get_logger().error(f"commit failed: {exc}", throttle_duration_sec=2.0)
         finally:
             self._commit_running.release()
 
@@ -591,8 +767,10 @@ class MemoryNode(LifecycleNode):
         writer = self.writer
         if writer is None:
             return
+        self._flush_retry()
         if writer.pending() > 0:
             stats = writer.commit()
+            self._store_ok()
             self.counters.commits += 1
             self.counters.last_commit_ms = stats.elapsed_ms
             if stats.changed:
@@ -679,8 +857,13 @@ class MemoryNode(LifecycleNode):
         c = self.counters
         status = DiagnosticStatus(name=f"tempomem: {self.get_name()}", hardware_id=self.store_path)
         dropped = sum(c.dropped.values())
-        if c.commit_errors:
-            status.level, status.message = DiagnosticStatus.ERROR, f"{c.commit_errors} commit error(s)"
+        new_commit_errors = c.commit_errors - self._commit_errors_reported
+        self._commit_errors_reported = c.commit_errors
+        if self.store_state != "ok":
+            status.level = DiagnosticStatus.ERROR
+            status.message = f"store {self.store_state}: {self.store_error}"[:300]
+        elif new_commit_errors:
+            status.level, status.message = DiagnosticStatus.ERROR, f"{new_commit_errors} commit error(s)"
         elif dropped:
             status.level, status.message = DiagnosticStatus.WARN, f"{dropped} message(s) dropped"
         else:
@@ -697,8 +880,18 @@ class MemoryNode(LifecycleNode):
             "last_publish_ms": f"{c.last_publish_ms:.2f}",
             "events_published": c.events_published,
             "last_error": c.last_error,
+            "store_state": self.store_state,
+            "store_error": self.store_error,
+            "retry_queue": len(self._retry),
+            "retried": c.retried,
+            "quarantined": c.quarantined,
+            "quarantine_released": c.released,
+            "quarantine_refused": c.refused,
+            "observation_publishers": self._tm_subscription.get_publisher_count() if self._tm_subscription else 0,
+            "refused_requests": sum(c.refused_requests.values()),
         }
         values.update({f"dropped.{k}": v for k, v in sorted(c.dropped.items())})
+        values.update({f"refused_requests.{k}": v for k, v in sorted(c.refused_requests.items())})
         status.values = [KeyValue(key=k, value=str(v)) for k, v in values.items()]
         array = DiagnosticArray(status=[status])
         array.header.stamp = self.get_clock().now().to_msg()

@@ -44,7 +44,7 @@ from tempomem_ros import topics
 from tempomem_ros.msg import CameraView as CameraViewMsg
 from tempomem_ros.msg import InstanceMasks, ObservationArray
 from tempomem_ros.msg import Observation as ObservationMsg
-from tempomem_ros.nodes.qos import RELIABILITIES, reliable_qos, sensor_qos
+from tempomem_ros.nodes.qos import RELIABILITIES, output_qos, sensor_qos
 from tempomem_ros.perception import (
     DROP_REASONS,
     FIELD_DOCS,
@@ -117,6 +117,14 @@ _NODE_PARAMETERS: dict[str, tuple[object, str, tuple[str, ...] | None]] = {
         RELIABILITIES,
     ),
     "qos_depth": (10, "KEEP_LAST depth of the sensor subscriptions.", None),
+    "output_durability": (
+        "transient_local",
+        "Durability offered on the observation topic: transient_local keeps the last output_depth frames for "
+        "a memory_node that (re)starts or is discovered late (it takes them with observation_durability "
+        "transient_local; a volatile subscriber matches too), volatile keeps none.",
+        ("transient_local", "volatile"),
+    ),
+    "output_depth": (50, "KEEP_LAST depth of the observation publisher (frames kept for late subscribers).", None),
     "warn_throttle_sec": (5.0, "At most one warning per drop reason in this many seconds.", None),
     "diagnostics_period_sec": (1.0, "Period of the DiagnosticArray on /diagnostics.", None),
     "open3d_threads": (
@@ -139,6 +147,7 @@ _NODE_RANGES: dict[str, tuple[float, float]] = {
     "sync_slop_sec": (0.0, 1.0),
     "sync_queue_size": (1, 1000),
     "qos_depth": (1, 1000),
+    "output_depth": (1, 10000),
     "warn_throttle_sec": (0.0, 3600.0),
     "diagnostics_period_sec": (0.05, 60.0),
     "open3d_threads": (0, 256),
@@ -224,6 +233,7 @@ class PerceptionNode(Node):
         self._check_choice("pose_source", POSE_SOURCES)
         self._check_choice("sync_backend", SYNC_BACKENDS)
         self._check_choice("qos_reliability", RELIABILITIES)
+        self._check_choice("output_durability", ("transient_local", "volatile"))
 
         self.counters: dict[str, int] = {
             "frames_synced": 0,
@@ -246,7 +256,11 @@ class PerceptionNode(Node):
             self._setup_tf()
 
         qos = sensor_qos(p["qos_reliability"], p["qos_depth"])
-        self._pub = self.create_publisher(ObservationArray, topics.OBSERVATIONS, reliable_qos(10))
+        # transient local (default): a memory_node restarted or discovered late still gets the last frames
+        # (bench/bench_restart_delivery.py: discovery of a restarted node took up to 2.7 s after it was
+        # active); it matches volatile subscribers too
+        self._pub = self.create_publisher(ObservationArray, topics.OBSERVATIONS,
+                                          output_qos(p["output_durability"], p["output_depth"]))
         self._diag_pub = self.create_publisher(DiagnosticArray, topics.PERCEPTION_DIAGNOSTICS, 10)
         self._info_sub = self.create_subscription(CameraInfo, topics.CAMERA_INFO, self.on_camera_info, qos)
         streams = [("depth", Image, topics.DEPTH), ("masks", InstanceMasks, topics.INSTANCES)]

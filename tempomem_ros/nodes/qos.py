@@ -55,3 +55,22 @@ def latched_qos(depth: int = 1) -> QoSProfile:
 def reliable_qos(depth: int = 10) -> QoSProfile:
     """Profile for result streams that must not lose messages (observations, change events)."""
     return sensor_qos("reliable", depth)
+
+
+def output_qos(durability: str = "transient_local", depth: int = 50) -> QoSProfile:
+    """Profile for the observation stream: RELIABLE, KEEP_LAST ``depth``, durability as configured.
+
+    Why transient local by default: a restarted or late-discovered memory_node receives the frames it
+    missed, up to ``depth`` of them (it deduplicates frames it already has); a volatile subscriber still
+    matches a transient-local publisher (the reverse does not match).
+    """
+    if durability not in ("transient_local", "volatile"):
+        raise ValueError(f"durability must be transient_local or volatile, got {durability!r}")
+    if isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
+        raise ValueError(f"QoS depth must be a positive integer, got {depth!r}")
+    return QoSProfile(
+        history=HistoryPolicy.KEEP_LAST,
+        depth=depth,
+        reliability=ReliabilityPolicy.RELIABLE,
+        durability=DurabilityPolicy.TRANSIENT_LOCAL if durability == "transient_local" else DurabilityPolicy.VOLATILE,
+    )

@@ -8,6 +8,11 @@ mutating services) and the node must keep answering.
 
 Reads go to a read-only Memory on the same SQLite file (WAL lets it read while the writer commits), so a
 query never waits for a long commit; only forget and define_region use the writer.
+
+Why every request field is checked here, by name (issue 12: 7 of 63 malformed requests answered "internal
+error: OverflowError"): ids are uint64 on the wire but SQLite holds 1 .. 2**63 - 1, Time.nanosec is uint32 but
+means < 1e9, strings are unbounded. Each is refused with a message naming the field; text a request sent
+is echoed only sanitised and shortened (no control characters in responses or logs).
 """
 
 from __future__ import annotations
@@ -17,16 +22,21 @@ import json
 import math
 from collections.abc import Callable
 
-from tempomem_ros.core.errors import InvalidInputError, TempoMemError, UnknownIdError
+from tempomem_ros.core import validation
+from tempomem_ros.core.config import MemoryConfig
+from tempomem_ros.core.errors import ImplausibleInputError, InvalidInputError, TempoMemError, UnknownIdError
+from tempomem_ros.core.labels import sanitize_label
 from tempomem_ros.core.memory import Memory
 from tempomem_ros.core.temporal import OPERATORS
-from tempomem_ros.core.types import RELATIONS
+from tempomem_ros.core.types import EVENT_KINDS, RELATIONS
 from tempomem_ros.nodes import conversions as conv
 
 MAX_K = 1000
 DEFAULT_K = 10
 DEFAULT_SPATIAL_K = 100
 DEFAULT_SCENE_K = 50
+MAX_REASON_LENGTH = 500  # a forget reason (the tombstone keeps it)
+ECHO_LENGTH = 60  # characters of request text quoted back in an error message
 TEMPORAL_OPERATIONS = (*OPERATORS, "where_to_look")
 CHECKS = (*RELATIONS, "moved", "present", "missing", "seen")
 
@@ -41,10 +51,29 @@ def check_k(k: int, default: int) -> int:
     return k
 
 
-def check_text(text: str, name: str) -> str:
+def shown(text: str) -> str:
+    """Request text as it may appear in an error message: sanitised, at most ECHO_LENGTH characters."""
+    clean = sanitize_label(text, ECHO_LENGTH + 1)
+    return clean if len(clean) <= ECHO_LENGTH else clean[:ECHO_LENGTH] + "..."
+
+
+def check_text(text: str, name: str, maximum: int | None = None) -> str:
+    if maximum is not None and len(text) > maximum:
+        raise ImplausibleInputError(f"{name} is {len(text)} characters long, at most {maximum} are accepted",
+                                    "request_size")
     if not text or not text.strip():
         raise InvalidInputError(f"{name} must not be empty")
     return text.strip()
+
+
+def check_id(value: int, name: str) -> int:
+    """A uint64 id field: 1 .. 2**63 - 1 (SQLite's INTEGER); 0 is 'not given' and handled by the caller."""
+    return validation.id_in_range(int(value), name)
+
+
+def check_time(stamp, name: str) -> float:
+    """A builtin_interfaces/Time field as seconds: nanosec must be below 1e9 (conv.from_time)."""
+    return conv.from_time(stamp, name)
 
 
 def check_point(p, name: str) -> tuple[float, float, float]:
@@ -68,6 +97,7 @@ def handler(failure: Callable[[object, str], None]):
                 return method(self, request, response)
             except TempoMemError as exc:
                 self._log_warn(f"{method.__name__}: {exc}")
+                self.on_refused(method.__name__, exc)
                 failure(response, str(exc))
             except Exception as exc:  # noqa: BLE001 - the node must survive any bug in a handler
                 self._log_error(f"{method.__name__} failed", exc)
@@ -91,7 +121,8 @@ def _set_failure(response, message: str) -> None:
 class ServiceHandlers:
     """The eleven services. ``reader`` answers queries, ``writer`` mutates; ``now`` gives the "now" used for
     relative times (None = the latest observation stamp); ``on_change`` is called after a mutation so the
-    node republishes its scene graph and markers."""
+    node republishes its scene graph and markers. Text fields are limited to gates.max_question_length
+    (questions, semantic text), max_label_length (labels, anchors) and MAX_REASON_LENGTH (forget reasons)."""
 
     def __init__(
         self,
@@ -100,12 +131,20 @@ class ServiceHandlers:
         *,
         now: Callable[[], float | None] = lambda: None,
         on_change: Callable[[], None] = lambda: None,
+        on_refused: Callable[[str, Exception], None] = lambda service, exc: None,
         logger=None,
     ) -> None:
         self.reader = reader
         self.writer = writer
         self.now = now
         self.on_change = on_change
+        #: called with (service, error) for every refused request (the node counts them, and a storage
+        #: error of a mutation updates its store state)
+        self.on_refused = on_refused
+        config = getattr(reader, "config", None)
+        config = config if isinstance(config, MemoryConfig) else MemoryConfig()
+        self.gates = config.gates
+        self.max_label = config.max_label_length
         self.logger = logger
         self._objects = conv.MessageMemo(conv.scene_object, key=lambda o: o.id)
         self._placements = conv.MessageMemo(conv.placement, key=lambda p: None if p is None else p.id)
@@ -123,7 +162,7 @@ class ServiceHandlers:
     # ------------------------------------------------------------------------------------ queries
     @handler(_set_error)
     def query(self, request, response):
-        question = check_text(request.question, "question")
+        question = check_text(request.question, "question", self.gates.max_question_length)
         k = check_k(request.k, DEFAULT_K)
         answer = self.reader.ask(question, now=self.now(), k=k)
         response.understood = answer.understood
@@ -156,15 +195,18 @@ class ServiceHandlers:
             raise InvalidInputError(f"radius must be a finite number > 0, got {radius}")
         k = check_k(request.k, DEFAULT_SPATIAL_K)
         label = request.label.strip() or None
+        if label is not None:
+            label = check_text(label, "label", self.max_label)
         hits = self.reader.spatial(center, radius, label=label, k=k)
         response.objects = self._objects.messages(h.object for h in hits)
         response.distances = [float(h.score) for h in hits]
         return response
 
-    def _require_object(self, object_id: int):
+    def _require_object(self, object_id: int, name: str = "object_id"):
         """The object with this id (any state); an id the store never issued is a malformed request."""
+        object_id = check_id(object_id, name)
         try:
-            return self.reader.get(int(object_id))
+            return self.reader.get(object_id)
         except UnknownIdError:
             raise UnknownIdError(f"unknown object id {object_id}") from None
 
@@ -172,17 +214,16 @@ class ServiceHandlers:
     def relational_query(self, request, response):
         relation = request.relation.strip().lower()
         if relation not in RELATIONS:
-            raise InvalidInputError(f"unknown relation '{request.relation}' ({' | '.join(RELATIONS)})")
+            raise InvalidInputError(f"unknown relation '{shown(request.relation)}' ({' | '.join(RELATIONS)})")
         if request.anchor_id:
-            self._require_object(request.anchor_id)
-            anchor = int(request.anchor_id)
+            anchor = self._require_object(request.anchor_id, "anchor_id").id
         else:
-            anchor = check_text(request.anchor, "anchor (or anchor_id)")
+            anchor = check_text(request.anchor, "anchor (or anchor_id)", self.max_label)
         if request.before:
             changed_at, result = self.reader.relational_before(relation, anchor)
             response.changed_at = conv.to_time(changed_at)
         else:
-            result = self.reader.relational(relation, anchor, t=conv.optional_time(request.time))
+            result = self.reader.relational(relation, anchor, t=conv.optional_time(request.time, "time"))
         response.anchor_found = result.anchor_found
         response.anchor_objects = self._objects.messages(result.anchors)
         response.objects = self._objects.messages(result.objects)
@@ -191,7 +232,7 @@ class ServiceHandlers:
 
     @handler(_set_error)
     def semantic_query(self, request, response):
-        text = check_text(request.text, "text")
+        text = check_text(request.text, "text", self.gates.max_question_length)
         k = check_k(request.k, DEFAULT_K)
         hits = self.reader.semantic(text, k=k)
         response.objects = self._objects.messages(h.object for h in hits)
@@ -202,19 +243,20 @@ class ServiceHandlers:
     def temporal_query(self, request, response):
         operation = request.operation.strip().lower()
         if operation not in TEMPORAL_OPERATIONS:
-            raise InvalidInputError(f"unknown operation '{request.operation}' ({' | '.join(TEMPORAL_OPERATIONS)})")
+            raise InvalidInputError(
+                f"unknown operation '{shown(request.operation)}' ({' | '.join(TEMPORAL_OPERATIONS)})")
         if request.object_id:
-            self._require_object(request.object_id)
-            target = {"object_id": int(request.object_id)}
+            target = {"object_id": self._require_object(request.object_id).id}
         else:
-            target = {"label": check_text(request.label, "label (or object_id)")}
-        t = conv.from_time(request.time) if operation == "as_of" else None
+            target = {"label": check_text(request.label, "label (or object_id)", self.max_label)}
+        t = check_time(request.time, "time") if operation == "as_of" else None
         if operation == "where_to_look":
             answer = self.reader.where_to_look(now=self.now(), **target)
         else:
             span = {}
             if operation in ("history", "count_moves"):
-                span = {"since": conv.optional_time(request.since), "until": conv.optional_time(request.until)}
+                span = {"since": conv.optional_time(request.since, "since"),
+                        "until": conv.optional_time(request.until, "until")}
             answer = self.reader.temporal(operation, t=t, now=self.now(), **target, **span)
         response.found = answer.found
         response.answer = answer.text
@@ -230,20 +272,19 @@ class ServiceHandlers:
     def check(self, request, response):
         kind = request.check.strip().lower()
         if kind not in CHECKS:
-            raise InvalidInputError(f"unknown check '{request.check}' ({' | '.join(CHECKS)})")
+            raise InvalidInputError(f"unknown check '{shown(request.check)}' ({' | '.join(CHECKS)})")
         if request.object_id:
-            self._require_object(request.object_id)
-            target = {"object_id": int(request.object_id)}
+            target = {"object_id": self._require_object(request.object_id).id}
         else:
-            target = {"label": check_text(request.label, "label (or object_id)")}
-        span = {"since": conv.optional_time(request.since), "until": conv.optional_time(request.until)}
+            target = {"label": check_text(request.label, "label (or object_id)", self.max_label)}
+        span = {"since": conv.optional_time(request.since, "since"),
+                "until": conv.optional_time(request.until, "until")}
         if kind in RELATIONS:
             if request.anchor_id:
-                self._require_object(request.anchor_id)
-                anchor = int(request.anchor_id)
+                anchor = self._require_object(request.anchor_id, "anchor_id").id
             else:
-                anchor = check_text(request.anchor, "anchor (or anchor_id)")
-            answer = self.reader.is_related(kind, anchor, t=conv.optional_time(request.time), **target)
+                anchor = check_text(request.anchor, "anchor (or anchor_id)", self.max_label)
+            answer = self.reader.is_related(kind, anchor, t=conv.optional_time(request.time, "time"), **target)
         elif kind == "moved":
             answer = self.reader.did_move(**target, **span)
         elif kind == "seen":
@@ -261,9 +302,12 @@ class ServiceHandlers:
 
     @handler(_set_error)
     def changes(self, request, response):
-        since = conv.from_time(request.since)
-        until = conv.optional_time(request.until)
+        since = check_time(request.since, "since")
+        until = conv.optional_time(request.until, "until")
         kinds = [k.strip().lower() for k in request.kinds] or None
+        for kind in kinds or ():
+            if kind not in EVENT_KINDS:
+                raise InvalidInputError(f"unknown event kind '{shown(kind)}' ({' | '.join(EVENT_KINDS)})")
         response.events = conv.change_events(self.reader.changes(since, until, kinds=kinds))
         return response
 
@@ -275,7 +319,7 @@ class ServiceHandlers:
         # A page, never the whole store: a 10k-object answer takes ~1 s to build and as long again for an
         # rclpy client to read (bench/bench_services.py), so callers page through large scenes.
         k = check_k(request.k, DEFAULT_SCENE_K)
-        t = conv.from_time(request.time)
+        t = check_time(request.time, "time")
         where = {"center": check_point(request.center, "center"), "radius": radius} if radius > 0 else {}
         pairs = self.reader.scene_as_of(t, k=k, offset=int(request.offset), **where)
         response.total = self.reader.scene_count_as_of(t, **where)
@@ -299,11 +343,16 @@ class ServiceHandlers:
     def forget(self, request, response):
         if not request.object_id:
             raise InvalidInputError("object_id is required (ids start at 1)")
+        object_id = check_id(request.object_id, "object_id")
+        if len(request.reason) > MAX_REASON_LENGTH:
+            raise ImplausibleInputError(f"reason is {len(request.reason)} characters long, at most "
+                                        f"{MAX_REASON_LENGTH} are accepted", "request_size")
         try:
-            obj = self.writer.get(int(request.object_id))
+            obj = self.writer.get(object_id)
         except UnknownIdError:
-            raise UnknownIdError(f"unknown object id {request.object_id}") from None
-        reason = request.reason.strip() or "forgotten on request"
+            raise UnknownIdError(f"unknown object id {object_id}") from None
+        reason = sanitize_label(request.reason, MAX_REASON_LENGTH) if request.reason.strip() else \
+            "forgotten on request"
         if self.writer.forget(obj.id, reason):
             self.on_change()
             response.success = True
@@ -315,14 +364,14 @@ class ServiceHandlers:
 
     @handler(_set_failure)
     def define_region(self, request, response):
-        label = check_text(request.label, "label")
+        label = check_text(request.label, "label", self.max_label)
         lo = check_point(request.bbox_min, "bbox_min")
         hi = check_point(request.bbox_max, "bbox_max")
         region_id = self.writer.define_region(label, lo, hi)
         self.on_change()
         response.region_id = int(region_id)
         response.success = True
-        response.message = f"defined region #{region_id} ({label})"
+        response.message = f"defined region #{region_id} ({sanitize_label(label, self.max_label)})"
         return response
 
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from tempomem_ros.core.validation import FOCAL_MAX_PX, FOCAL_MIN_PX, MAX_IMAGE_SIDE
 from tempomem_ros.perception.config import INTRINSICS_SOURCES
 from tempomem_ros.perception.errors import CalibrationError
 
@@ -44,7 +45,21 @@ class Intrinsics:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value <= 0:
                 raise CalibrationError(f"image {name} must be a positive integer, got {value!r}")
+            if value > MAX_IMAGE_SIDE:
+                raise CalibrationError(f"image {name} {value} exceeds {MAX_IMAGE_SIDE} px")
             object.__setattr__(self, name, int(value))
+        # Plausibility (the memory's CameraView gate uses the same bounds): fx = fy = 1e-300 passed the
+        # checks above and then made a pixel's footprint underflow into a ZeroDivisionError per frame.
+        for name in ("fx", "fy"):
+            value = getattr(self, name)
+            if not FOCAL_MIN_PX <= value <= FOCAL_MAX_PX:
+                raise CalibrationError(f"focal length {name}={value:g} px is outside [{FOCAL_MIN_PX:g}, "
+                                       f"{FOCAL_MAX_PX:g}] (no pinhole camera)")
+        for name, size in (("cx", self.width), ("cy", self.height)):
+            value = getattr(self, name)
+            if not -size <= value <= 2 * size:
+                raise CalibrationError(f"principal point {name}={value:g} px lies more than the image size "
+                                       "outside the image")
 
 
 def _floats(values, count: int, name: str) -> np.ndarray:

@@ -33,6 +33,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, fields
 
+from tempomem_ros.core.config import GateConfig
 from tempomem_ros.perception.errors import ConfigError
 
 OUTLIER_METHODS = ("statistical", "radius", "none")
@@ -55,6 +56,8 @@ FIELD_RANGES: dict[str, tuple[float, float]] = {
     "box_trim_percent": (0.0, 49.0),
     "view_scale": (0.01, 1.0),
     "view_max_range": (0.01, 1000.0),
+    "world_bound": (1.0, 1e7),
+    "max_object_extent": (0.01, 1e4),
 }
 
 #: Why each knob exists, shared with the node's ParameterDescriptors so the two never drift apart.
@@ -80,6 +83,10 @@ FIELD_DOCS: dict[str, str] = {
     "view_max_range": "Range (m) up to which the segmenter is trusted to see objects (CameraView).",
     "intrinsics_source": "Intrinsics from camera_info: auto (P when P[0] != 0, else K), P or K.",
     "use_open3d": "Use open3d for the outlier test when importable (else the scipy fallback).",
+    "world_bound": "An instance with a box coordinate beyond +-this (m, world frame) is dropped (world_bound); "
+    "keep it equal to the memory's gates.world_bound.",
+    "max_object_extent": "An instance whose box has a side longer than this (m) is dropped (extent); keep "
+    "it equal to the memory's gates.max_extent.",
 }
 
 
@@ -105,6 +112,8 @@ class PerceptionConfig:
     view_max_range: float = 5.0
     intrinsics_source: str = "auto"
     use_open3d: bool = True
+    world_bound: float = GateConfig.world_bound
+    max_object_extent: float = GateConfig.max_extent
 
     def __post_init__(self) -> None:
         for f in fields(self):

@@ -26,7 +26,9 @@ from tempomem_ros.perception.errors import InputMismatchError, InstanceError, Pe
 from tempomem_ros.perception.pose import check_transform
 
 #: Why an instance produced no observation. Every key is always present in the returned counters.
-DROP_REASONS = ("empty_mask", "tiny_mask", "denoised_empty")
+#: unlisted_id counts ids that appear in the mask but not in the id list (their pixels are ignored);
+#: world_bound and extent count observations the memory's plausibility gates would refuse.
+DROP_REASONS = ("empty_mask", "tiny_mask", "denoised_empty", "unlisted_id", "world_bound", "extent")
 
 _MAX_ID = 65535
 
@@ -188,6 +190,7 @@ def extract_observations(
     drops = dict.fromkeys(DROP_REASONS, 0)
     observations: list[Observation] = []
     if id_arr.size == 0:
+        drops["unlisted_id"] = int(np.unique(mask[mask != 0]).size)
         return observations, drops
 
     flat_depth = depth.reshape(-1)
@@ -195,6 +198,10 @@ def extract_observations(
     with np.errstate(invalid="ignore"):
         valid = (flat_depth > config.min_depth) & (flat_depth <= config.max_depth)  # False for NaN
     pixel_counts = np.bincount(flat_mask, minlength=_MAX_ID + 1)  # before erosion: tells empty from tiny
+    listed = np.zeros(_MAX_ID + 1, dtype=bool)
+    listed[id_arr] = True
+    listed[0] = True  # background
+    drops["unlisted_id"] = int(np.count_nonzero((pixel_counts > 0) & ~listed))
     uneroded = _select_by_id(flat_mask, valid, id_arr)
     if config.mask_erosion_px:
         eroded = _select_by_id(erode_mask(mask, config.mask_erosion_px).reshape(-1), valid, id_arr)
@@ -235,6 +242,12 @@ def extract_observations(
             centroid = np.clip(centroid, low, high)  # a skewed cloud's mean may fall outside the trimmed box
         else:
             low, high = world.min(axis=1), world.max(axis=1)
+        if float(np.max(np.abs(np.concatenate((low, high))))) > config.world_bound:
+            drops["world_bound"] += 1  # a pose or depth far off the map (the memory refuses it too)
+            continue
+        if float(np.max(high - low)) > config.max_object_extent:
+            drops["extent"] += 1
+            continue
         observations.append(
             Observation(
                 label=labels[i],

@@ -2,14 +2,16 @@
 
 Why a CLI on the store file rather than on the services: a store is often examined when no node runs
 (after a field test, from a bug report); SQLite WAL lets the CLI read it even while the node writes.
-Every command opens the store read-only except ``forget``. Output is plain aligned text (greppable,
-diffable); errors print one line on stderr and exit with status 2.
+Every command opens the store read-only except ``forget`` (and ``recover``, which only writes the new
+store). Output is plain aligned text (greppable, diffable); errors print one line on stderr and exit with
+status 2. ``check`` exits 1 when the store is damaged, ``recover`` exits 1 when rows could not be read.
 
     tempomem objects STORE [--state present]     tempomem placements STORE ID
     tempomem events STORE [--since T]            tempomem audit STORE
     tempomem ask STORE "where is the mug" [--now T]
     tempomem render STORE out.png [--time T]     tempomem export STORE out.json
     tempomem forget STORE ID [--reason TEXT]     tempomem mcp STORE   (MCP server on stdio, read-only)
+    tempomem check STORE [--full]                tempomem recover STORE NEW_STORE
 """
 
 from __future__ import annotations
@@ -21,10 +23,11 @@ import os
 import sys
 from collections.abc import Sequence
 
+from tempomem_ros.core import recovery
 from tempomem_ros.core.errors import TempoMemError
 from tempomem_ros.core.memory import Memory
 
-EXIT_OK, EXIT_ERROR = 0, 2
+EXIT_OK, EXIT_DAMAGED, EXIT_ERROR = 0, 1, 2
 
 
 class CliError(Exception):
@@ -283,6 +286,30 @@ def cmd_forget(args, out) -> int:
     return EXIT_OK
 
 
+def cmd_check(args, out) -> int:
+    if not os.path.isfile(args.store):
+        raise CliError(f"store '{args.store}' does not exist")
+    problems = recovery.check(args.store, full=args.full)
+    if problems == ["ok"]:
+        print(f"{args.store}: ok ({'integrity_check' if args.full else 'quick_check'})", file=out)
+        return EXIT_OK
+    print(f"{args.store}: damaged", file=out)
+    for line in problems:
+        print(f"  {line}", file=out)
+    print(f"salvage it with: tempomem recover {args.store} NEW_STORE", file=out)
+    return EXIT_DAMAGED
+
+
+def cmd_recover(args, out) -> int:
+    report = recovery.recover(args.store, args.out, embedding_dim=args.embedding_dim)
+    print("\n".join(report.lines()), file=out)
+    if not report.complete:
+        print("some rows could not be read or had to be left out (listed above and in the new store's audit)",
+              file=out)
+        return EXIT_DAMAGED
+    return EXIT_OK
+
+
 # --------------------------------------------------------------------------------------------------- parser
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="tempomem", description="Inspect a tempomem memory store (SQLite).")
@@ -318,6 +345,12 @@ def build_parser() -> argparse.ArgumentParser:
     sp = add("forget", cmd_forget, "forget an object (tombstoned; opens the store for writing)")
     sp.add_argument("id", type=parse_id, help="object id")
     sp.add_argument("--reason", default="forgotten from the command line")
+    sp = add("check", cmd_check, "check the store file for damage (exit 1 when damaged)")
+    sp.add_argument("--full", action="store_true", help="integrity_check (also every index; slower)")
+    sp = add("recover", cmd_recover, "salvage every readable row of a damaged store into a new store")
+    sp.add_argument("out", help="the new store (must not exist)")
+    sp.add_argument("--embedding-dim", type=int, default=None,
+                    help="feature dimension, when the damaged store's metadata cannot be read")
     return p
 
 

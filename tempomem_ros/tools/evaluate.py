@@ -28,12 +28,10 @@ import tempfile
 import time
 from pathlib import Path
 
-
 from tempomem_ros.tools.evaluation.report import compare, pooled, report, summary  # noqa: F401 (public API)
 from tempomem_ros.tools.evaluation.score import score_all
 
 HELD_OUT_FROM = 200
-
 
 
 def perception_params(gt: dict) -> dict:
@@ -79,19 +77,45 @@ def run_scene(scene_dir: Path, mode: str, workdir: Path) -> dict:
     wall = time.perf_counter() - t0
     scores = score_all(gt, questions, snap)
     return {"scene": str(scene_dir), "seed": gt.get("seed"), "mode": mode, "wall_s": round(wall, 2),
-            "profile": gt.get("profile", "oracle"), "fps": gt.get("fps"), "time_base": gt.get("time_base", 0.0),
+            "profile": gt.get("profile") or ("oracle" if gt.get("config", {}).get("feature_dim") else "default"),
+            "fps": gt.get("fps"), "time_base": gt.get("time_base", 0.0),
             "perception_params": perception_params(gt), "memory_params": memory_params(gt),
             "frames": len(gt["frames"]), "questions": len(questions), "run": info, "scores": scores,
             "snapshot": snap}
 
 
-def generate(seed: int, out: Path, args) -> Path:
-    from tempomem_ros.tools.scenegen import SceneConfig, generate_scene, write_scene
-    cfg = SceneConfig(profile=args.profile, width=args.width, height=args.height, visits=args.visits, fps=args.fps,
-                      noise=args.noise)
-    scene_dir = out / f"seed{seed}-{args.profile}"
-    write_scene(generate_scene(seed, cfg), scene_dir, overwrite=True, color=False)
-    return scene_dir
+def scene_config(args):
+    from tempomem_ros.tools.scenegen import SceneConfig
+    return SceneConfig(profile=args.profile, width=args.width, height=args.height, visits=args.visits, fps=args.fps,
+                       noise=args.noise)
+
+
+def cached_scene(scene_dir: Path, seed: int, config) -> bool:
+    """True when ``scene_dir`` holds this seed's scene, written by this generator with this configuration
+    (the ground truth is written after the bag, so its presence means the bag is complete)."""
+    from tempomem_ros.tools.scenegen.groundtruth import generator_version
+    try:
+        gt = json.loads((scene_dir / "ground_truth.json").read_text())
+    except (OSError, ValueError):
+        return False
+    want = json.loads(json.dumps(config.resolved(seed).to_dict()))   # as written (tuples become lists)
+    return (gt.get("generator") == generator_version() and gt.get("seed") == seed and gt.get("config") == want
+            and (scene_dir / "bag").is_dir() and (scene_dir / "questions.json").is_file())
+
+
+def generate(seed: int, out: Path, args) -> tuple[Path, bool]:
+    """(scene dir, reused): a scene already in ``out`` from the same generator and settings is reused, so
+    that evaluating a memory change again on a --workdir does not regenerate its scenes."""
+    from tempomem_ros.tools.scenegen.scene import generate_and_write_scene
+    cfg = scene_config(args)
+    tag = "" if args.fps is None else f"-{args.fps:g}hz"
+    tag += "" if (args.width, args.height) == (320, 240) else f"-{args.width}x{args.height}"
+    tag += "" if args.visits == 4 else f"-{args.visits}v"
+    scene_dir = out / f"seed{seed}-{args.profile}{tag}"
+    if cached_scene(scene_dir, seed, cfg):
+        return scene_dir, True
+    generate_and_write_scene(seed, cfg, scene_dir, overwrite=True)
+    return scene_dir, False
 
 
 # ------------------------------------------------------------------------------------------ CLI
@@ -107,7 +131,8 @@ def build_parser() -> argparse.ArgumentParser:
                     help="features the scenes carry: none (the node defaults), CLIP-like, identity oracle")
     ap.add_argument("--fps", type=float, default=None, help="camera rate (default: drawn by each seed, 5-15 Hz)")
     ap.add_argument("--noise", default="default")
-    ap.add_argument("--workdir", type=Path, help="where scenes and stores go (default: a temp dir, removed)")
+    ap.add_argument("--workdir", type=Path, help="where scenes and stores go (default: a temp dir, removed); "
+                    "a scene already there from the same generator and settings is reused")
     ap.add_argument("--json", type=Path, help="write all scores (and snapshots) here")
     ap.add_argument("--compare", type=Path, nargs=2, metavar=("A", "B"), help="print two result files side by side")
     ap.add_argument("--held-out", action="store_true",
@@ -134,8 +159,10 @@ def main(argv: list[str] | None = None) -> int:
         if not scenes:
             for seed in args.seeds:
                 t0 = time.perf_counter()
-                scenes.append((generate(seed, work, args), round(time.perf_counter() - t0, 1)))
-                print(f"generated seed {seed} ({args.profile}) in {scenes[-1][1]:.1f} s", file=sys.stderr)
+                scene_dir, reused = generate(seed, work, args)
+                scenes.append((scene_dir, None if reused else round(time.perf_counter() - t0, 1)))
+                print(f"{'reused' if reused else 'generated'} seed {seed} ({args.profile}) "
+                      f"in {time.perf_counter() - t0:.1f} s: {scene_dir}", file=sys.stderr)
         runs = []
         for scene, gen_s in scenes:
             runs.append(run_scene(scene, args.mode, work))

@@ -222,6 +222,15 @@ _NOW_WORDS = re.compile(r"\b(?:right now|at the moment|at this moment|at present
 _FUTURE = re.compile(rf"\b(?:tomorrow|next (?:week|month|hour|time)|in {_SPAN}|{_SPAN} from now|later today)\b")
 
 
+def _check_range(f: "Found", text: str) -> None:
+    """Issue 12: "where was the mug 10**20 minutes ago" resolved to a time no calendar (and no answer) can
+    state and raised OverflowError. A time outside validation's query range is refused, naming it."""
+    from tempomem_ros.core.validation import QUERY_TIME_MAX, QUERY_TIME_MIN
+    for t in (f.t, f.since, f.until):
+        if t is not None and not (QUERY_TIME_MIN <= t < QUERY_TIME_MAX):
+            raise TimeError(f"'{text}' is outside the times a memory can answer about (1901-12-13 .. 2038-01-19)")
+
+
 def extract(text: str, now: float | None) -> tuple[str, list[Found]]:
     """(text with @t / @w placeholders, what they stand for, in order). Raises TimeError."""
     if _FUTURE.search(text):
@@ -238,6 +247,7 @@ def extract(text: str, now: float | None) -> tuple[str, list[Found]]:
             f = fn({**m.groupdict(), "_text": m.group(0)}, now)
             if (f.t if f.kind == "point" else f.since) > now + 1e-6:
                 raise TimeError("I only know the past and the present")
+            _check_range(f, m.group(0))
             found.append(Found(f.kind, f.t, f.since, f.until, m.group(0)))
             out = out[:m.start()] + ("@t" if f.kind == "point" else "@w") + out[m.end():]
     out = _NOW_WORDS.sub(" ", out)

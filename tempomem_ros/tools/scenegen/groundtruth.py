@@ -2,7 +2,8 @@
 
 Schema ``tempomem_scenegen/2`` (times are UTC epoch seconds; coordinates metres in "map", z up):
 
-- ``seed``, ``attempt`` (layout draw that passed the checks), ``profile`` (default | clip | oracle: which
+- ``generator`` (digest of the generator's source), ``seed``, ``attempt`` (layout draw that passed the
+  checks), ``profile`` (default | clip | oracle: which
   features the bag carries), ``config`` (resolved: the fps the seed drew is written there), ``fps``,
   ``time_base``, ``ask_time`` (= the last frame stamp: questions are asked then), ``camera`` (pinhole
   intrinsics, frame ids), ``perception`` (the perception settings the ground truth assumed: evaluate with
@@ -42,6 +43,17 @@ from .script import Placement, Script
 from .world import World
 
 SCHEMA = "tempomem_scenegen/2"
+
+
+def generator_version() -> str:
+    """A digest of the generator's source: a scene written by other code is never mistaken for this one's."""
+    import hashlib
+    from pathlib import Path
+
+    h = hashlib.sha1()
+    for f in sorted(Path(__file__).parent.glob("*.py")):
+        h.update(f.name.encode() + b"\0" + f.read_bytes())
+    return h.hexdigest()[:16]
 CAMERA_FRAME = "camera_optical"
 WORLD_FRAME = "map"
 
@@ -155,6 +167,7 @@ def build_ground_truth(seed: int, attempt: int, config: SceneConfig, world: Worl
         })
     return {
         "schema": SCHEMA,
+        "generator": generator_version(),
         "seed": seed,
         "attempt": attempt,
         "profile": config.profile,

@@ -111,6 +111,13 @@ def check_scene(config: SceneConfig, script: Script, gt: dict) -> list[str]:
 
 def generate_scene(seed: int, config: SceneConfig | None = None) -> Scene:
     """The scene of ``seed``: same seed and config give the same scene, byte for byte."""
+    return _generate(seed, config)
+
+
+def _generate(seed: int, config: SceneConfig | None, sink=None) -> Scene:
+    """Draw attempts until one provides the planned cases. ``sink`` (optional): called at the start of
+    each attempt, returns ``(write(products), done(accepted))``; the frames of the attempt are handed to
+    ``write`` as they are rendered (generate_and_write_scene writes the bag in the same pass)."""
     config = config or SceneConfig()
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
         raise SceneGenError(f"seed must be a non-negative integer, got {seed!r}")
@@ -128,15 +135,24 @@ def generate_scene(seed: int, config: SceneConfig | None = None) -> Scene:
         renderer = FrameRenderer(seed, attempt, config, world, script)
         drop = _drop_rule(script)
         records = []
-        for plan in script.frames:
-            products = renderer.render(plan, drop, images=False)
-            if products is not None:
-                records.append(products.record)
-        gt = build_ground_truth(seed, attempt, config, world, script, records)
-        problems = check_scene(config, script, gt)
-        if problems:
-            rejected.append(f"attempt {attempt}: {'; '.join(problems)}")
-            continue
+        write, done = sink() if sink is not None else (None, None)
+        accepted = False
+        try:
+            for plan in script.frames:
+                products = renderer.render(plan, drop, images=False)
+                if products is not None:
+                    records.append(products.record)
+                    if write is not None:
+                        write(products)
+            gt = build_ground_truth(seed, attempt, config, world, script, records)
+            problems = check_scene(config, script, gt)
+            if problems:
+                rejected.append(f"attempt {attempt}: {'; '.join(problems)}")
+                continue
+            accepted = True
+        finally:
+            if done is not None:
+                done(accepted)
         questions = make_questions(gt)
         return Scene(seed, config, attempt, world, script, records, gt, questions, rejected)
     raise SceneGenError(f"no valid scene for seed {seed} in {MAX_ATTEMPTS} attempts: {rejected[-3:]}")
@@ -157,8 +173,7 @@ def dumps(data) -> str:
     return json.dumps(data, indent=1, ensure_ascii=True) + "\n"
 
 
-def write_frame(writer: bagio.BagWriter, scene: Scene, fp: FrameProducts) -> None:
-    cfg = scene.config
+def write_frame(writer: bagio.BagWriter, cfg: SceneConfig, fp: FrameProducts) -> None:
     t = fp.record.plan.stamp_ns
     writer.write(topics.CAMERA_INFO, bagio.camera_info_msg(cfg.width, cfg.height, cfg.fx, cfg.fx, cfg.cx, cfg.cy,
                                                           t, CAMERA_FRAME), t)
@@ -191,7 +206,53 @@ def write_scene(scene: Scene, out_dir: str | Path, storage: str = "sqlite3", ove
         shutil.rmtree(paths.bag)
     with bagio.open_writer(paths.bag, storage=storage) as writer:
         for fp in scene.frames(color=color):
-            write_frame(writer, scene, fp)
+            write_frame(writer, scene.config, fp)
     paths.ground_truth.write_text(dumps(scene.ground_truth), encoding="utf-8")
     paths.questions.write_text(dumps(scene.questions), encoding="utf-8")
     return paths
+
+
+def generate_and_write_scene(seed: int, config: SceneConfig | None, out_dir: str | Path, storage: str = "sqlite3",
+                             overwrite: bool = False) -> tuple[Scene, ScenePaths]:
+    """``generate_scene`` + ``write_scene(color=False)`` in one rendering pass (about 40 % faster).
+
+    Why it can: without the colour image, the bookkeeping pass renders exactly what the bag needs (depth,
+    mask, features, pose), so each frame is written as it is rendered instead of being rendered again.
+    A rejected attempt's partial bag is deleted. The bag has no colour messages (the perception node only
+    subscribes to colour with use_color, for CLIP in the node).
+    """
+    import shutil
+
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    paths = ScenePaths(out / "bag", out / "ground_truth.json", out / "questions.json")
+    if paths.bag.exists() and not overwrite:
+        raise SceneGenError(f"{paths.bag} already exists (pass overwrite=True / --overwrite)")
+    for stale in (paths.ground_truth, paths.questions):   # the ground truth marks a complete scene
+        stale.unlink(missing_ok=True)
+    partial = out / "bag.partial"
+    state: dict = {}
+
+    def sink():
+        if partial.exists():
+            shutil.rmtree(partial)
+        writer = bagio.open_writer(partial, storage=storage)
+        cfg = state.setdefault("config", (config or SceneConfig()).resolved(seed))
+
+        def write(fp: FrameProducts) -> None:
+            write_frame(writer, cfg, fp)
+
+        def done(accepted: bool) -> None:
+            writer.close()
+            if not accepted:
+                shutil.rmtree(partial, ignore_errors=True)
+
+        return write, done
+
+    scene = _generate(seed, config, sink)
+    if paths.bag.exists():
+        shutil.rmtree(paths.bag)
+    partial.rename(paths.bag)
+    paths.ground_truth.write_text(dumps(scene.ground_truth), encoding="utf-8")
+    paths.questions.write_text(dumps(scene.questions), encoding="utf-8")
+    return scene, paths
