@@ -20,6 +20,7 @@ from tempomem_ros.core import (
     TempoMemError,
     UnknownIdError,
 )
+from tempomem_ros.core.schema import SCHEMA_VERSION
 
 
 def test_error_hierarchy():
@@ -146,7 +147,7 @@ def test_a_version_1_store_is_migrated_by_the_writer_only(tmp_path):
     names = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type='index'")}
     version = con.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()[0]
     con.close()
-    assert "placements_asof" in names and version == "4"
+    assert "placements_asof" in names and version == str(SCHEMA_VERSION)
     with Memory.open(path, embedding_dim=4, readonly=True) as ro:
         assert ro.scene_count_as_of(2.0) == 1
 

@@ -352,7 +352,8 @@ class QueryMixin:
     # ------------------------------------------------------------------ records
     @guarded
     def history(self, object_id: int) -> list:
-        """The object's observations in stamp order (ties by id), each with its verdict."""
+        """The object's observations in stamp order (ties by id), each with its verdict. Under retention these are
+        the kept sightings; sighting_counts() says how many more each placement had (counted in tallies)."""
         self._row_or_raise(object_id)
         rows = self._conn.execute(
             f"SELECT {OBSERVATION_COLS} FROM observations WHERE object_id=? ORDER BY stamp, id",
@@ -367,12 +368,14 @@ class QueryMixin:
         row = self._conn.execute(f"SELECT {OBSERVATION_COLS} FROM observations WHERE id=?",
                                  (int(observation_id),)).fetchone()
         if row is None:
-            raise UnknownIdError(f"unknown observation id {observation_id}")
+            from .retention import thinned_error
+            raise thinned_error(self, int(observation_id))  # says so when retention thinned it
         return observation_record(row)
 
     @guarded
     def observations(self, verdict: str | None = None) -> list:
-        """Every stored observation (optionally of one verdict), by id: nothing is ever discarded."""
+        """Every stored observation (optionally of one verdict), by id. Under retention (retention.mode thin) the
+        settled ones beyond each placement's sample are counted in tallies instead (core/retention.py)."""
         if verdict is None:
             rows = self._conn.execute(f"SELECT {OBSERVATION_COLS} FROM observations ORDER BY id").fetchall()
         else:

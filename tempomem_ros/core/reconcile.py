@@ -165,6 +165,7 @@ class ReconcileMixin:
         add its label mass to ``dst_id``."""
         ids = [int(r[0]) for r in self._conn.execute(
             "SELECT id FROM observations WHERE object_id=? ORDER BY stamp, id", (src["id"],))]
+        self._retention_repointing(int(src["id"]), int(dst_id), placement_id)  # tallies follow (retention.py)
         self._conn.execute("UPDATE observations SET object_id=?, placement_id=? WHERE object_id=?",
                            (dst_id, placement_id, src["id"]))
         for lbl, m in self._label_mass(src["id"]).items():
@@ -263,7 +264,7 @@ class ReconcileMixin:
         co_seen = self._conn.execute(
             "SELECT 1 FROM observations x JOIN observations y ON y.frame_id = x.frame_id "
             "WHERE x.object_id = ? AND y.object_id = ? LIMIT 1", (a["id"], b["id"])).fetchone()
-        if co_seen is not None:
+        if co_seen is not None or self._seen_together_before(a["id"], b["id"]):  # (frames thinned: retention.py)
             return False  # detected together: two objects, however close
         cos = fusion.cosine(blob_to_feature(a["feature"]), blob_to_feature(b["feature"]))
         if cos is not None and cos < self.config.identity.feature_threshold:
