@@ -148,13 +148,14 @@ def test_closed_placements_are_immutable_in_the_file(tmp_path):
             m.add([box_obs("mug", a, stamp=10 + i)], view(10 + i, a, distance_from_eye(a) + 0.04))
         for i in range(3):
             m.add([], view(20 + i, a, distance_from_eye(a) + 1.0))
-        m.add([box_obs("mug", b, stamp=30)], view(30, b, distance_from_eye(b) + 0.04))
+        for t in (30.0, 30.5, 31.0):  # a removed object found elsewhere needs what a new one needs (confirmation)
+            m.add([box_obs("mug", b, stamp=t)], view(t, b, distance_from_eye(b) + 0.04))
         m.commit()
         old, new = m.placements(1)
         assert (old.current, old.closed_reason, new.current) == (False, "removed", True)
         past = [p for _, p in m.scene_as_of(15.0)]
         # more sightings at the new place (even one stamped before the old placement closed) change only it
-        m.add([box_obs("mug", (0.02, 2.0, 0.8), stamp=31), box_obs("book", (5, 5, 0.5), stamp=31)])
+        m.add([box_obs("mug", (0.02, 2.0, 0.8), stamp=32), box_obs("book", (5, 5, 0.5), stamp=32)])
         m.add([box_obs("mug", (0.0, 2.02, 0.8), stamp=19)])
         m.commit()
         assert m.placements(1)[0] == old and [p for _, p in m.scene_as_of(15.0)] == past == [old]
