@@ -28,6 +28,7 @@ from .guard import guarded
 from .fuser import Counters, FusionMixin
 from .labels import label_matches, sanitize_label
 from .maintenance import MaintenanceMixin
+from .postgres.address import is_postgres
 from .queries import QueryMixin
 from .reconcile import ReconcileMixin
 from .relations_store import RelationStoreMixin
@@ -39,6 +40,10 @@ from .types import STATES, CameraView, CommitStats, ObjectInfo, Observation, Sta
 CHECKS = ("auto", "quick", "off")
 
 
+def is_postgres_connection(conn) -> bool:
+    return type(conn).__module__.endswith("postgres.connection")
+
+
 class Memory(FusionMixin, ReconcileMixin, RelationStoreMixin, QueryMixin, TemporalMixin, MaintenanceMixin):
     """Persistent spatio-temporal object memory. Use Memory.open(path, embedding_dim=...)."""
 
@@ -46,6 +51,8 @@ class Memory(FusionMixin, ReconcileMixin, RelationStoreMixin, QueryMixin, Tempor
                  clock: Callable[[], float], label_encoder=None, clip_text_encoder=None,
                  vector_index: str = "auto", immutable: bool = False):
         self._conn = conn
+        #: "sqlite" (a file) or "postgresql" (a database server shared by a fleet: docs/FLEET.md)
+        self.backend = "postgresql" if is_postgres_connection(conn) else "sqlite"
         #: opened with SQLite's immutable=1 (a read-only store on read-only media, see schema.open_connection)
         self.immutable = immutable
         self._conn.row_factory = sqlite3.Row
@@ -74,6 +81,8 @@ class Memory(FusionMixin, ReconcileMixin, RelationStoreMixin, QueryMixin, Tempor
         self._feature_matrix = vectors.FeatureMatrix()
         self._vector_mode = vector_index
         self._feature_rows, self._feature_rows_key = 0, None
+        # What the writer caches hold is the stored state as of now: another writer's later commit voids them.
+        self._seen_version = self._data_version()
         self._vec = self._setup_vector_index(vector_index)
         # Relations were computed from the boxes stored with them: those are the reference boxes.
         for row in conn.execute("SELECT id, min_x, min_y, min_z, max_x, max_y, max_z FROM objects "
@@ -108,18 +117,28 @@ class Memory(FusionMixin, ReconcileMixin, RelationStoreMixin, QueryMixin, Tempor
             config = MemoryConfig.from_dict(config)
         elif not isinstance(config, MemoryConfig):
             raise InvalidInputError("config must be a MemoryConfig or a dict")
-        conn, immutable = open_connection(str(path), readonly)
+        postgres = is_postgres(path)
+        if postgres:  # a database server shared by a fleet (docs/FLEET.md); psycopg is imported only here
+            from .postgres import store as pg_store
+            conn, immutable = pg_store.open_connection(path, readonly), False
+            shown = conn.address  # the address without any password
+        else:
+            conn, immutable = open_connection(str(path), readonly)
+            shown = str(path)
         try:
-            if check == "quick" or (check == "auto" and not readonly):
-                quick_check(conn, str(path))
-            meta = initialise(conn, embedding_dim=embedding_dim, readonly=readonly)
-            memory = cls(conn, str(path), int(meta["embedding_dim"]), config, readonly, meta, clock,
+            if postgres:
+                meta = pg_store.initialise(conn, embedding_dim=embedding_dim, readonly=readonly)
+            else:
+                if check == "quick" or (check == "auto" and not readonly):
+                    quick_check(conn, str(path))
+                meta = initialise(conn, embedding_dim=embedding_dim, readonly=readonly)
+            memory = cls(conn, shown, int(meta["embedding_dim"]), config, readonly, meta, clock,
                          label_encoder, clip_text_encoder, vector_index, immutable)
             if feature_model is not None:
                 memory._check_feature_model(feature_model)
         except sqlite3.Error as exc:
             conn.close()
-            raise store_error(f"opening store '{path}'", exc) from exc
+            raise store_error(f"opening store '{shown}'", exc) from exc
         except BaseException:
             conn.close()
             raise
@@ -137,6 +156,11 @@ class Memory(FusionMixin, ReconcileMixin, RelationStoreMixin, QueryMixin, Tempor
     def _setup_vector_index(self, mode: str) -> bool:
         """Whether semantic search may use the sqlite-vec index (see vectors.py)."""
         if mode == "off":
+            return False
+        if self.backend == "postgresql":
+            if mode == "on":
+                raise StoreError("vector_index='on' needs a vector index; on PostgreSQL that is pgvector, which this "
+                                 "backend does not use yet: features are searched exactly (vector_index auto or off)")
             return False
         loaded = vectors.load_extension(self._conn)
         if not loaded:
@@ -234,6 +258,7 @@ class Memory(FusionMixin, ReconcileMixin, RelationStoreMixin, QueryMixin, Tempor
                 "VALUES (?,?,?,?,?,?)", self._audit_rows)
             self._audit_rows = []
         self._conn.execute("COMMIT")
+        self._seen_version = self._data_version()
 
     def _abort_tx(self) -> None:
         """Roll back after a failure; never replaces the caller's error with one of its own.
@@ -243,16 +268,20 @@ class Memory(FusionMixin, ReconcileMixin, RelationStoreMixin, QueryMixin, Tempor
         from every caller (measured in the adversarial pass, issue 12).
         """
         self._audit_rows = []
-        self._rtree_boxes.clear()  # entries written in the rolled-back transaction are gone
-        self._relation_boxes.clear()
-        self._mass_cache.clear()
-        self._n_active = None
-        self._known_labels = None
+        self._drop_caches()  # entries written in the rolled-back transaction are gone
         try:
             if self._conn.in_transaction:
                 self._conn.execute("ROLLBACK")
         except sqlite3.Error:
             pass  # the connection rolls back on close; the error being handled is the one that matters
+
+    def _drop_caches(self) -> None:
+        """Forget every writer cache of stored state (after a rollback, or another writer's commit)."""
+        self._rtree_boxes.clear()
+        self._relation_boxes.clear()
+        self._mass_cache.clear()
+        self._n_active = None
+        self._known_labels = None
 
     def _index_label(self, object_id: int, label: str) -> None:
         """Note a label that some object now shows (keeps the writer's label cache a superset)."""
@@ -313,6 +342,13 @@ class Memory(FusionMixin, ReconcileMixin, RelationStoreMixin, QueryMixin, Tempor
 
     def _begin(self) -> None:
         self._conn.execute("BEGIN IMMEDIATE")
+        if self._data_version() != self._seen_version:
+            self._drop_caches()  # another writer (robot, CLI) committed since this one last did
+
+    def _data_version(self):
+        """Changes whenever another connection commits a write (SQLite: PRAGMA data_version; PostgreSQL: the
+        write epoch every write transaction increments, connection.py), read inside the write lock."""
+        return self._conn.execute("PRAGMA data_version").fetchone()[0]
 
     def _pending_count(self) -> int:
         return int(self._conn.execute("SELECT COUNT(*) FROM frames WHERE status='pending'").fetchone()[0])
