@@ -148,7 +148,7 @@ class PgSandbox:
             "listen_addresses": "''",  # no TCP socket at all: the unix socket below is the only way in
             "unix_socket_directories": f"'{self.socket_dir}'",
             "port": str(self.port),
-            "max_connections": "100",
+            "max_connections": "200",
             "shared_buffers": "'128MB'",
             "log_min_messages": "warning",
             "log_statement": "'none'",  # statements are parameterised, but no statement text is logged at all

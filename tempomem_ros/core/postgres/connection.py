@@ -3,8 +3,9 @@ several writers one truth.
 
 Several writers (docs/FLEET.md, "Several writers"): every write transaction (staging a frame, a commit that
 fuses, forget, define_region, maintenance) begins by taking one transaction-level advisory lock of the
-database (``pg_advisory_xact_lock``), held until it commits or rolls back. That is SQLite's ``BEGIN
-IMMEDIATE`` (one writer at a time, readers never blocked) made to work across processes and machines:
+memory (``pg_advisory_xact_lock``, keyed by the schema it lives in), held until it commits or rolls back.
+That is SQLite's ``BEGIN IMMEDIATE`` (one writer at a time, readers never blocked) made to work across
+processes and machines:
 
 - Fusion is serialised, so two robots' sightings of one mug in the same second are judged by the same
   arbiter one after the other, against each other's result: one object, never a cross-robot duplicate, and
@@ -37,8 +38,10 @@ from ..errors import StoreClosedError
 from .dialect import Statement, translate
 from .errors_pg import pg_store_error
 
-#: The advisory lock key every write transaction of a tempomem database takes ("tempomem" in ASCII, 63 bits).
-WRITE_LOCK_KEY = 0x74656D706F6D656D & 0x7FFFFFFFFFFFFFFF
+#: The advisory lock every write transaction takes: (this key, hash of the schema), so that memories kept in
+#: separate schemas of one database do not wait for each other ("tmem" in ASCII).
+WRITE_LOCK_KEY = 0x746D656D
+LOCK_TIMEOUT_MS = 5000
 
 
 def _row_classes():
@@ -266,7 +269,10 @@ class PgConnection:
     def _begin_write(self) -> None:
         self._raw("BEGIN")
         self._write_tx = True
-        self._raw("SELECT pg_advisory_xact_lock($1)", (WRITE_LOCK_KEY,))
+        # As SQLite's busy_timeout (5 s): a writer that cannot get the lock in time fails with StoreLockedError
+        # (transient: the node keeps its frames and retries) instead of hanging behind a stuck writer.
+        self._raw(f"SET LOCAL lock_timeout = '{LOCK_TIMEOUT_MS}ms'")
+        self._raw(f"SELECT pg_advisory_xact_lock({WRITE_LOCK_KEY}, hashtext(current_schema()))")
 
     def _commit(self) -> None:
         if self._write_tx:

@@ -17,7 +17,10 @@ Rules (in order):
 - ``x IS ?`` -> ``x IS NOT DISTINCT FROM $n`` (SQLite's IS compares values, NULL-safe).
 - ``FROM (SELECT ...)`` without an alias gets one (PostgreSQL 15 requires it).
 - ``INDEXED BY name`` is dropped (a SQLite planner hint; PostgreSQL's planner picks the same indexes).
-- ``DO UPDATE SET c=c+excluded.c`` qualifies the existing row's column with its table (ambiguous here).
+- ``DO UPDATE SET ...``: the existing row's columns (bare names, as SQLite writes them) are qualified with
+  the table's name (a bare name is ambiguous here).
+- ``LIMIT ?`` / ``OFFSET ?``: a negative value means "no limit" / "no offset" on SQLite, an error here.
+- ``EXPLAIN QUERY PLAN`` -> ``EXPLAIN``.
 - ``INSERT`` into a table with generated ids gets ``RETURNING id`` (cursor.lastrowid).
 - ``PRAGMA data_version`` (changes when another connection commits) -> the store's write epoch.
 """
@@ -29,7 +32,39 @@ import re
 from dataclasses import dataclass
 
 from ..errors import TempoMemError
-from .schema import ID_TABLES
+from .schema import ID_TABLES, SCHEMA
+
+
+def _table_columns() -> dict[str, tuple[str, ...]]:
+    cols = {}
+    for stmt in SCHEMA:
+        if stmt.startswith("CREATE TABLE"):
+            body = stmt.split("(", 1)[1]
+            cols[stmt.split()[2]] = tuple(re.findall(
+                r"(?:^|,)\s*(\w+) (?:double precision|bigint|integer|text|bytea|geometry)\b", body))
+    return cols
+
+
+_COLUMNS = _table_columns()
+
+
+def _qualify_upsert(text: str, table: str) -> str:
+    """In ``DO UPDATE SET a = expr, ...`` qualify the bare column names of ``expr`` with the table."""
+    m = _DO_UPDATE.search(text)
+    if not m:
+        return text
+    head, tail = text[:m.end()], text[m.end():]
+    names = _COLUMNS.get(table, ())
+    if not names:
+        return text
+    pattern = re.compile(r"(?<![\w.$])(" + "|".join(names) + r")\b(?!\s*\()")
+    out = []
+    for part in re.split(r",(?![^()]*\))", tail):
+        if "=" in part:
+            lhs, rhs = part.split("=", 1)
+            part = lhs + "=" + pattern.sub(lambda c: f"{table}.{c.group(1)}", rhs)
+        out.append(part)
+    return head + ",".join(out)
 
 
 class UnsupportedSql(TempoMemError):
@@ -61,7 +96,9 @@ _SPATIAL = re.compile(
 _CROSS_JOIN = re.compile(r"\bCROSS JOIN\b", re.I)
 _INDEXED_BY = re.compile(r"\s+INDEXED BY \w+", re.I)
 _IS_PARAM = re.compile(r"\bIS (NOT )?\?", re.I)
-_UPSERT_SELF = re.compile(r"\b(\w+)=\1\+excluded\.\1\b")
+_DO_UPDATE = re.compile(r"\bDO UPDATE SET\b", re.I)
+_LIMIT = re.compile(r"\bLIMIT \?", re.I)
+_OFFSET = re.compile(r"\bOFFSET \?", re.I)
 _INSERT_INTO = re.compile(r"^\s*INSERT\s+INTO\s+(\w+)", re.I)
 _SCALAR = re.compile(r"\b(MAX|MIN)\(", re.I)
 
@@ -198,6 +235,8 @@ def translate(sql: str, *, many: bool = False) -> Statement:
         return Statement("COMMIT", "commit", 0, False)
     if word == "ROLLBACK":
         return Statement("ROLLBACK", "rollback", 0, False)
+    if word == "EXPLAIN":
+        sql = re.sub(r"^\s*EXPLAIN\s+QUERY\s+PLAN\b", "EXPLAIN", sql, flags=re.I)
     if word == "PRAGMA":
         if re.fullmatch(r"PRAGMA\s+data_version\s*;?", head.strip(), re.I):
             return Statement("SELECT value::bigint FROM meta WHERE key = 'write_epoch'", "epoch", 0, False)
@@ -222,10 +261,11 @@ def translate(sql: str, *, many: bool = False) -> Statement:
     text = _IS_PARAM.sub(lambda m: "IS DISTINCT FROM ?" if m.group(1) else "IS NOT DISTINCT FROM ?", text)
     text = _scalar_min_max(text)
     text = _subquery_alias(text)
+    text = _LIMIT.sub("LIMIT NULLIF(GREATEST(?::bigint, -1), -1)", text)
+    text = _OFFSET.sub("OFFSET GREATEST(?::bigint, 0)", text)
     m = _INSERT_INTO.match(text)
     if m and " ON CONFLICT" in text.upper():
-        table = m.group(1)
-        text = _UPSERT_SELF.sub(lambda u: f"{u.group(1)}={table}.{u.group(1)}+excluded.{u.group(1)}", text)
+        text = _qualify_upsert(text, m.group(1))
     counter = [0]
     text = _number(text, counter)
     out = re.sub("\x00(\\d+)\x00", lambda q: quoted[int(q.group(1))], text)

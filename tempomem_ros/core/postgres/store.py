@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import os
 
-from ..errors import InvalidInputError, SchemaError
+from ..errors import InvalidInputError, SchemaError, StoreAccessError
 from . import address as addr
 from . import schema
 from .connection import WRITE_LOCK_KEY, PgConnection
@@ -88,7 +88,8 @@ def initialise(conn: PgConnection, *, embedding_dim: int | None, readonly: bool,
     tables = _tables(conn)
     if "meta" not in tables:
         if readonly:
-            raise SchemaError(f"database {conn.address} has no tempomem schema (opened read-only, cannot create it)")
+            raise StoreAccessError(f"store {conn.address} does not exist (opened read-only): its schema holds no "
+                                   "tempomem tables")
         if embedding_dim is None:
             raise SchemaError("creating a store needs embedding_dim")
         _ensure_postgis(conn, readonly)
