@@ -42,7 +42,8 @@ class FusionConfig:
     confusion_min_share: float = 0.05    # label pairs the segmenter confused at least this often (share of
     confusion_min_mass: float = 1.0      # ... the smaller label's mass) and with at least this much mass
     relabel_margin: float = 1.25         # the shown label changes only when another label's mass exceeds it
-                                         # by this factor (no flip-flop between look-alikes)
+                                         # by this factor (no flip-flop between look-alikes) ...
+    relabel_lead: float = 5.0            # ... or by this much mass (about six confident sightings)
 
 
 @dataclass(frozen=True)
@@ -234,6 +235,7 @@ def validate(cfg: MemoryConfig) -> None:
     _require(0 <= f.confusion_min_share <= 1, "fusion.confusion_min_share must be in [0, 1]")
     _require(f.confusion_min_mass >= 0, "fusion.confusion_min_mass must be >= 0")
     _require(f.relabel_margin >= 1, "fusion.relabel_margin must be >= 1")
+    _require(f.relabel_lead > 0, "fusion.relabel_lead must be > 0")
     i = cfg.identity
     _require(-1 <= i.feature_threshold <= 1, "identity.feature_threshold must be in [-1, 1]")
     _require(i.min_gap_s >= 0, "identity.min_gap_s must be >= 0")

@@ -156,6 +156,14 @@ def _seen_whole(row) -> bool:
     return all(row[f"max_{k}"] - row[f"min_{k}"] <= 1.1 * row[f"ext_{k}"] + PART_TOLERANCE_M for k in "xyz")
 
 
+def relabel_wins(mass: dict, new: str, old: str, fcfg) -> bool:
+    """Whether the heaviest label ``new`` takes over from the shown ``old``: by fusion.relabel_margin x, or by
+    fusion.relabel_lead of mass (a chair first taken for a stool for a few frames, then seen as a chair for a
+    minute, is a chair even while the ratio is 53 : 45)."""
+    a, b = mass.get(new, 0.0), mass.get(old, 0.0)
+    return a >= fcfg.relabel_margin * b - 1e-9 or a - b >= fcfg.relabel_lead - 1e-9
+
+
 class FusionMixin:
     """Fusion steps of Memory; runs only inside Memory.commit()'s transaction."""
 
@@ -234,6 +242,11 @@ class FusionMixin:
                 matched.add(same["id"])
                 fused[it.id] = int(same["id"])
                 continue
+            if kind == "move" and same["state"] == "missing" and any(
+                    c["state"] == "present" and self._at_place(it, cand_rows[c["id"]])
+                    for c in (cand_rows[i] for i in near[it.id])):
+                kind = None  # at a present object's very place: that object under a confused label (a bowl
+                #              seen as "cup" is not the missing cup come back), else a new one beside it
             if kind == "move":
                 self._move(it, same, counters, touched)
                 matched.add(same["id"])
@@ -819,7 +832,7 @@ class FusionMixin:
             return None  # more mass on the heaviest label cannot change which label is heaviest
         mass = self._label_mass(obj["id"])
         new = canonical_label(mass)
-        if new == old or mass.get(new, 0.0) < self.config.fusion.relabel_margin * mass.get(old, 0.0) - 1e-9:
+        if new == old or not relabel_wins(mass, new, old, self.config.fusion):
             return None  # look-alikes trading the lead by a sighting or two do not relabel (hysteresis)
         self._conn.execute("UPDATE objects SET label=? WHERE id=?", (new, obj["id"]))
         self._index_label(obj["id"], new)

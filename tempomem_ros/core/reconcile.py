@@ -30,6 +30,7 @@ import json
 from . import fusion
 from .labels import canonical_label, labels_agree
 from .association import stacked
+from .fuser import relabel_wins
 from .rows import OBJECT_COLS, OBJECT_COLS_O, blob_to_feature, bmax_of, bmin_of, feature_to_blob
 
 EVIDENCE_IN_EVENT = 5
@@ -190,7 +191,7 @@ class ReconcileMixin:
         row = self._conn.execute("SELECT label, pinned_label FROM objects WHERE id=?", (object_id,)).fetchone()
         mass = self._label_mass(object_id)
         new, old = canonical_label(mass), row["label"]
-        if new == old or mass.get(new, 0.0) < self.config.fusion.relabel_margin * mass.get(old, 0.0) - 1e-9:
+        if new == old or not relabel_wins(mass, new, old, self.config.fusion):
             return
         self._conn.execute("UPDATE objects SET label=? WHERE id=?", (new, object_id))
         self._index_label(object_id, new)
