@@ -74,12 +74,14 @@ class UnsupportedSql(TempoMemError):
 @dataclass(frozen=True)
 class Statement:
     sql: str            # PostgreSQL text with $n placeholders
-    kind: str           # select | write | begin | begin_write | commit | rollback | epoch
+    kind: str           # select | write | other | begin | begin_write | commit | rollback | epoch
     n_params: int       # placeholders in the original statement
     returns_id: bool    # RETURNING id was appended (an INSERT into an id table)
+    returns_rows: bool = True  # the statement produces a result set (SELECT, RETURNING, EXPLAIN, ...)
 
 
 _WRITE_VERBS = ("INSERT", "UPDATE", "DELETE", "CREATE", "ALTER", "DROP")
+_READ_VERBS = ("SELECT", "WITH", "EXPLAIN", "VALUES", "SHOW", "TABLE")
 # Constructs with no translation here: a statement using one must not run on PostgreSQL unnoticed.
 _REFUSED = (
     (re.compile(r"\bsqlite_master\b|\bsqlite_sequence\b", re.I), "SQLite's catalogue"),
@@ -239,7 +241,7 @@ def translate(sql: str, *, many: bool = False) -> Statement:
         sql = re.sub(r"^\s*EXPLAIN\s+QUERY\s+PLAN\b", "EXPLAIN", sql, flags=re.I)
     if word == "PRAGMA":
         if re.fullmatch(r"PRAGMA\s+data_version\s*;?", head.strip(), re.I):
-            return Statement("SELECT value::bigint FROM meta WHERE key = 'write_epoch'", "epoch", 0, False)
+            return Statement("SELECT value::bigint FROM meta WHERE key = 'write_epoch'", "select", 0, False)
         raise UnsupportedSql(f"no PostgreSQL equivalent of {head.strip()!r}")
     for pattern, what in _REFUSED:
         if any(pattern.search(text) for quoted, text in _split_quoted(sql) if not quoted):
@@ -273,5 +275,6 @@ def translate(sql: str, *, many: bool = False) -> Statement:
     if m and not many and m.group(1) in ID_TABLES and "RETURNING" not in out.upper():
         out = out.rstrip().rstrip(";") + " RETURNING id"
         returns_id = True
-    kind = "write" if word in _WRITE_VERBS else "select"
-    return Statement(out, kind, counter[0], returns_id)
+    kind = "write" if word in _WRITE_VERBS else "select" if word in _READ_VERBS else "other"
+    rows = kind == "select" or (word in ("INSERT", "UPDATE", "DELETE") and " RETURNING " in f" {out.upper()} ")
+    return Statement(out, kind, counter[0], returns_id, rows)

@@ -39,6 +39,9 @@ WORLD_FRAME = "map"  # every robot of a fleet reports in this one frame (docs/FL
 
 _BOX = ("min_x double precision NOT NULL, min_y double precision NOT NULL, min_z double precision NOT NULL, "
         "max_x double precision NOT NULL, max_y double precision NOT NULL, max_z double precision NOT NULL")
+# The R*Tree's column order (id, min_x, max_x, min_y, max_y, min_z, max_z): a positional INSERT means the same.
+_RTREE_BOX = ("min_x double precision NOT NULL, max_x double precision NOT NULL, min_y double precision NOT NULL, "
+              "max_y double precision NOT NULL, min_z double precision NOT NULL, max_z double precision NOT NULL")
 _CENTER = "cx double precision NOT NULL, cy double precision NOT NULL, cz double precision NOT NULL"
 
 def _id(table: str) -> str:
@@ -143,7 +146,7 @@ SCHEMA = [  # the current version, in creation order
     "CREATE INDEX objects_removal_due ON objects(removal_due) WHERE removal_due IS NOT NULL",
     # The spatial index over every object's current (padded) box, all states; queries filter by state.
     f"""CREATE TABLE objects_rtree (
-        id bigint PRIMARY KEY, {_BOX},
+        id bigint PRIMARY KEY, {_RTREE_BOX},
         box geometry GENERATED ALWAYS AS ({_LINE}) STORED)""",
     "CREATE INDEX objects_rtree_box ON objects_rtree USING gist (box gist_geometry_ops_nd)",
     """CREATE TABLE label_mass (
@@ -217,7 +220,7 @@ SCHEMA = [  # the current version, in creation order
         active integer NOT NULL DEFAULT 1)""",
     "CREATE INDEX tombstones_object ON tombstones(object_id)",
     f"""CREATE TABLE tombstones_rtree (
-        id bigint PRIMARY KEY, {_BOX},
+        id bigint PRIMARY KEY, {_RTREE_BOX},
         box geometry GENERATED ALWAYS AS ({_LINE}) STORED)""",
     "CREATE INDEX tombstones_rtree_box ON tombstones_rtree USING gist (box gist_geometry_ops_nd)",
     f"""CREATE TABLE rejected (
