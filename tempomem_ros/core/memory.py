@@ -94,7 +94,7 @@ class Memory(FusionMixin, ReconcileMixin, RelationStoreMixin, QueryMixin, Tempor
     def open(cls, path: str, *, embedding_dim: int | None = None, config: MemoryConfig | dict | None = None,
              readonly: bool = False, clock: Callable[[], float] = time.time, label_encoder=None,
              clip_text_encoder=None, feature_model: str | None = None, vector_index: str = "auto",
-             check: str = "auto") -> "Memory":
+             check: str = "auto", world_frame: str | None = None) -> "Memory":
         """Open (or create) a store. embedding_dim is fixed per store (None: take the stored one; creating
         a store needs it); feature_model names the encoder
         of the stored features (e.g. "open_clip:ViT-B-32") and must match on later opens when given.
@@ -103,7 +103,10 @@ class Memory(FusionMixin, ReconcileMixin, RelationStoreMixin, QueryMixin, Tempor
         searched), "off" (exact numpy path only).
         check: "auto" (SQLite's quick_check before a read-write open: a damaged store is refused with
         StoreCorruptError naming the recovery command; read-only opens skip it), "quick" (always), "off".
-        A read-only open of a store on read-only media works (schema.connect)."""
+        A read-only open of a store on read-only media works (schema.connect).
+        world_frame: the frame of every coordinate the caller writes; a store records its frame when it is
+        created ("map" unless given) and refuses a caller in another one (SchemaError). A PostgreSQL store is
+        shared by a fleet and is always kept in "map" (docs/FLEET.md)."""
         if vector_index not in ("auto", "on", "off"):
             raise InvalidInputError("vector_index must be auto, on or off")
         if check not in CHECKS:
@@ -127,11 +130,12 @@ class Memory(FusionMixin, ReconcileMixin, RelationStoreMixin, QueryMixin, Tempor
             shown = str(path)
         try:
             if postgres:
-                meta = pg_store.initialise(conn, embedding_dim=embedding_dim, readonly=readonly)
+                meta = pg_store.initialise(conn, embedding_dim=embedding_dim, readonly=readonly,
+                                           world_frame=world_frame or pg_store.schema.WORLD_FRAME)
             else:
                 if check == "quick" or (check == "auto" and not readonly):
                     quick_check(conn, str(path))
-                meta = initialise(conn, embedding_dim=embedding_dim, readonly=readonly)
+                meta = initialise(conn, embedding_dim=embedding_dim, readonly=readonly, world_frame=world_frame)
             memory = cls(conn, shown, int(meta["embedding_dim"]), config, readonly, meta, clock,
                          label_encoder, clip_text_encoder, vector_index, immutable)
             if feature_model is not None:
@@ -245,7 +249,7 @@ class Memory(FusionMixin, ReconcileMixin, RelationStoreMixin, QueryMixin, Tempor
         """Queue an audit row; rows are written with executemany just before the transaction commits."""
         self._audit_rows.append(
             (stamp, self._wall(), action, json.dumps(sorted(set(object_ids))),
-             json.dumps(list(observation_ids)), json.dumps(detail or {}, sort_keys=True)))
+             json.dumps(list(observation_ids)), json.dumps(detail or {}, sort_keys=True), self.config.source))
 
     def _end_tx(self) -> None:
         """Write the queued audit rows and commit the open transaction (both land, or neither)."""
@@ -254,8 +258,8 @@ class Memory(FusionMixin, ReconcileMixin, RelationStoreMixin, QueryMixin, Tempor
         self._writes += 1
         if self._audit_rows:
             self._conn.executemany(
-                "INSERT INTO audit (stamp, wall_time, action, object_ids, observation_ids, detail) "
-                "VALUES (?,?,?,?,?,?)", self._audit_rows)
+                "INSERT INTO audit (stamp, wall_time, action, object_ids, observation_ids, detail, source) "
+                "VALUES (?,?,?,?,?,?,?)", self._audit_rows)
             self._audit_rows = []
         self._conn.execute("COMMIT")
         self._seen_version = self._data_version()
@@ -365,23 +369,26 @@ class Memory(FusionMixin, ReconcileMixin, RelationStoreMixin, QueryMixin, Tempor
     # ------------------------------------------------------------------ ingest
     @guarded
     def add(self, observations: Sequence[Observation], view: CameraView | None = None, *,
-            stamp: float | None = None) -> list[int]:
+            stamp: float | None = None, source: str | None = None) -> list[int]:
         """Stage one frame: its observations (and optionally the camera view) are written at once and
         fused at the next commit(). Returns the observation ids. The whole batch is validated first, and
-        an implausible one is refused with ImplausibleInputError (see stage() for a quarantined frame)."""
-        return list(self._stage(observations, view, stamp).observation_ids)
+        an implausible one is refused with ImplausibleInputError (see stage() for a quarantined frame).
+        source: the robot that saw the frame (default: config.source), kept on the frame and each
+        observation."""
+        return list(self._stage(observations, view, stamp, source).observation_ids)
 
     @guarded
     def stage(self, observations: Sequence[Observation], view: CameraView | None = None, *,
-              stamp: float | None = None) -> StageResult:
+              stamp: float | None = None, source: str | None = None) -> StageResult:
         """add(), returning what happened to the frame (StageResult): staged ("pending") or, when its stamp
         is more than gates.max_stamp_jump_s ahead of "now", "quarantined" until gates.jump_confirm_frames
         consecutive frames confirm the new time; and which earlier quarantined frames this call released
         or refused."""
-        return self._stage(observations, view, stamp)
+        return self._stage(observations, view, stamp, source)
 
-    def _stage(self, observations, view, stamp) -> StageResult:
+    def _stage(self, observations, view, stamp, source=None) -> StageResult:
         self._require_writable()
+        source = self.config.source if source is None else validation.source(source)
         observations = list(observations)
         for i, obs in enumerate(observations):
             validation.observation(obs, i, self.embedding_dim)
@@ -414,19 +421,19 @@ class Memory(FusionMixin, ReconcileMixin, RelationStoreMixin, QueryMixin, Tempor
             status = "quarantined" if jump else "pending"
             cur = self._conn.execute(
                 "INSERT INTO frames (stamp, recorded_at, status, has_view, pose, fx, fy, cx, cy, width, height, "
-                "max_range, depth, depth_h, depth_w, min_object_pixels, n_observations) "
-                "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                (stamp, now, status, *view_cols, len(observations)))
+                "max_range, depth, depth_h, depth_w, min_object_pixels, n_observations, source) "
+                "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                (stamp, now, status, *view_cols, len(observations), source))
             frame_id = int(cur.lastrowid)
             ids = []
             for obs in observations:
                 cur = self._conn.execute(
                     "INSERT INTO observations (frame_id, stamp, recorded_at, label, confidence, cx, cy, cz, "
-                    "min_x, min_y, min_z, max_x, max_y, max_z, feature, n_points, instance_id, verdict) "
-                    "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                    "min_x, min_y, min_z, max_x, max_y, max_z, feature, n_points, instance_id, verdict, source) "
+                    "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                     (frame_id, float(obs.stamp), now, sanitize_label(obs.label, max_len), float(obs.confidence),
                      *obs.center, *obs.bbox_min, *obs.bbox_max, feature_to_blob(obs.feature),
-                     int(obs.n_points), int(obs.instance_id), "quarantined" if jump else "pending"))
+                     int(obs.n_points), int(obs.instance_id), "quarantined" if jump else "pending", source))
                 ids.append(int(cur.lastrowid))
             if jump:
                 self._audit(stamp, "quarantine", [], ids, {

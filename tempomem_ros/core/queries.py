@@ -371,6 +371,22 @@ class QueryMixin:
         return observation_record(row)
 
     @guarded
+    def sources_of(self, observation_ids) -> tuple[str, ...]:
+        """The source (robot id) of each observation, in the order given: which robot saw each piece of an
+        answer's evidence (docs/FLEET.md). An unknown id is an UnknownIdError."""
+        ids = [validation.id_in_range(i, "observation id") for i in observation_ids]
+        found: dict[int, str] = {}
+        for start in range(0, len(ids), 500):  # bounded IN lists (SQLite's variable limit, plan size)
+            chunk = sorted(set(ids[start:start + 500]))
+            marks = ",".join("?" * len(chunk))
+            for row in self._conn.execute(f"SELECT id, source FROM observations WHERE id IN ({marks})", chunk):
+                found[int(row[0])] = row[1]
+        missing = [i for i in ids if i not in found]
+        if missing:
+            raise UnknownIdError(f"unknown observation id {missing[0]}")
+        return tuple(found[i] for i in ids)
+
+    @guarded
     def observations(self, verdict: str | None = None) -> list:
         """Every stored observation (optionally of one verdict), by id: nothing is ever discarded."""
         if verdict is None:
@@ -455,7 +471,7 @@ class QueryMixin:
         return [AuditRow(id=r["id"], stamp=r["stamp"], wall_time=r["wall_time"], action=r["action"],
                          object_ids=tuple(json.loads(r["object_ids"])),
                          observation_ids=tuple(json.loads(r["observation_ids"])),
-                         detail=json.loads(r["detail"])) for r in rows]
+                         detail=json.loads(r["detail"]), source=r["source"]) for r in rows]
 
     @guarded
     def tombstones(self) -> list[dict]:

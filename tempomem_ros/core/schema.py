@@ -22,10 +22,12 @@ try:  # pragma: no cover - which one depends on the installation
 except ImportError:  # pragma: no cover
     import sqlite3  # type: ignore[no-redef]
 
-SCHEMA_VERSION = 4
-#: Read-only opens accept stores from this version on: version 4 only adds a trigger, which reads do not
-#: depend on, so a store on read-only media written at version 3 stays readable (version 3 added columns).
-READ_COMPATIBLE_FROM = 3
+SCHEMA_VERSION = 5
+WORLD_FRAME = "map"  # the frame a new store records unless its creator names another (meta world_frame)
+#: Read-only opens accept stores from this version on. Version 4 only added a trigger, which reads do not
+#: depend on; version 5 added the ``source`` columns that every observation and audit read selects, so a
+#: store older than 5 must be migrated (opened writable once) before it can be read.
+READ_COMPATIBLE_FROM = 5
 # Covers an as-of read of the whole scene in object order (temporal.scene_as_of): a page at offset 9,800 of
 # 10k objects takes 1 ms instead of 5 ms scanning the table (schema version 2).
 PLACEMENTS_AS_OF_INDEX = "CREATE INDEX IF NOT EXISTS placements_asof ON placements(object_id, id, t_from, t_to)"
@@ -60,6 +62,11 @@ CLOSED_PLACEMENTS_IMMUTABLE = """CREATE TRIGGER IF NOT EXISTS placements_closed_
     t_to ON placements WHEN OLD.current = 0
     BEGIN SELECT RAISE(ABORT, 'a closed placement is immutable'); END"""
 
+# Version 5: sources. Every frame, observation and audit row names the robot (or tool) it came from, so that
+# answers and history cite which robot saw each piece of evidence; '' = a store written before sources.
+FRAMES_SOURCE_INDEX = "CREATE INDEX IF NOT EXISTS frames_source ON frames(source, stamp)"
+OBSERVATIONS_SOURCE_INDEX = "CREATE INDEX IF NOT EXISTS observations_source ON observations(source, stamp)"
+
 _BOX = "min_x REAL NOT NULL, min_y REAL NOT NULL, min_z REAL NOT NULL, " \
        "max_x REAL NOT NULL, max_y REAL NOT NULL, max_z REAL NOT NULL"
 _CENTER = "cx REAL NOT NULL, cy REAL NOT NULL, cz REAL NOT NULL"
@@ -81,9 +88,11 @@ SCHEMA = [  # the current version: a new store is created at SCHEMA_VERSION
         pose BLOB, fx REAL, fy REAL, cx REAL, cy REAL, width INTEGER, height INTEGER, max_range REAL,
         depth BLOB, depth_h INTEGER, depth_w INTEGER, min_object_pixels INTEGER NOT NULL DEFAULT 0,
         n_observations INTEGER NOT NULL DEFAULT 0,
-        n_misses INTEGER NOT NULL DEFAULT 0)""",
+        n_misses INTEGER NOT NULL DEFAULT 0,
+        source TEXT NOT NULL DEFAULT '')""",
     "CREATE INDEX IF NOT EXISTS frames_pending ON frames(status, stamp, id)",
     "CREATE INDEX IF NOT EXISTS frames_stamp ON frames(stamp)",
+    FRAMES_SOURCE_INDEX,
     f"""CREATE TABLE IF NOT EXISTS observations (
         id INTEGER PRIMARY KEY AUTOINCREMENT,
         frame_id INTEGER NOT NULL REFERENCES frames(id),
@@ -101,7 +110,8 @@ SCHEMA = [  # the current version: a new store is created at SCHEMA_VERSION
         candidate_id INTEGER,
         score REAL,
         placement_id INTEGER,
-        reject_key TEXT)""",
+        reject_key TEXT,
+        source TEXT NOT NULL DEFAULT '')""",
     "CREATE INDEX IF NOT EXISTS observations_frame ON observations(frame_id)",
     "CREATE INDEX IF NOT EXISTS observations_object ON observations(object_id, stamp, id)",
     "CREATE INDEX IF NOT EXISTS observations_candidate ON observations(candidate_id)",
@@ -233,8 +243,10 @@ SCHEMA = [  # the current version: a new store is created at SCHEMA_VERSION
         action TEXT NOT NULL,
         object_ids TEXT NOT NULL DEFAULT '[]',
         observation_ids TEXT NOT NULL DEFAULT '[]',
-        detail TEXT NOT NULL DEFAULT '{}')""",
+        detail TEXT NOT NULL DEFAULT '{}',
+        source TEXT NOT NULL DEFAULT '')""",
     "CREATE INDEX IF NOT EXISTS audit_stamp ON audit(wall_time, id)",
+    OBSERVATIONS_SOURCE_INDEX,
 ]
 
 # Forward migrations: MIGRATIONS[v] upgrades a store at version v to v + 1.
@@ -250,6 +262,12 @@ MIGRATIONS: dict[int, list[str]] = {
         LABEL_MASS_BY_LABEL_INDEX, HELD_EVENTS_TABLE, HELD_EVENTS_INDEX, REMOVAL_DUE_INDEX,
     ],
     3: [CLOSED_PLACEMENTS_IMMUTABLE],  # version 4: closed placements cannot be updated
+    4: [  # version 5: sources (the robot that saw each frame, the writer of each audit row; docs/FLEET.md)
+        "ALTER TABLE frames ADD COLUMN source TEXT NOT NULL DEFAULT ''",
+        "ALTER TABLE observations ADD COLUMN source TEXT NOT NULL DEFAULT ''",
+        "ALTER TABLE audit ADD COLUMN source TEXT NOT NULL DEFAULT ''",
+        FRAMES_SOURCE_INDEX, OBSERVATIONS_SOURCE_INDEX,
+    ],
 }
 #: Every table a complete store has (checked on open: a file missing one is not a tempomem store).
 REQUIRED_TABLES = tuple(
@@ -328,7 +346,7 @@ def quick_check(conn, path: str) -> None:
                                 f"{RECOVER_HINT}")
 
 
-def initialise(conn, *, embedding_dim: int | None, readonly: bool) -> dict:
+def initialise(conn, *, embedding_dim: int | None, readonly: bool, world_frame: str | None = None) -> dict:
     """Create or check the schema; returns the meta table. Raises SchemaError on a mismatch or damaged
     metadata (naming the key or table), StoreError when the file cannot be read."""
     try:
@@ -348,6 +366,7 @@ def initialise(conn, *, embedding_dim: int | None, readonly: bool) -> dict:
                 ("schema_version", str(SCHEMA_VERSION)),
                 ("embedding_dim", str(int(embedding_dim))),
                 ("feature_model", ""),
+                ("world_frame", world_frame or WORLD_FRAME),
             ])
             conn.execute("COMMIT")
         meta = dict(conn.execute("SELECT key, value FROM meta").fetchall())
@@ -366,6 +385,9 @@ def initialise(conn, *, embedding_dim: int | None, readonly: bool) -> dict:
     stored_dim = _meta_int(meta, "embedding_dim")
     if embedding_dim is not None and stored_dim != int(embedding_dim):
         raise SchemaError(f"store was created with embedding_dim={stored_dim}, opened with {embedding_dim}")
+    stored_frame = meta.get("world_frame")  # absent in stores created before version 5: any frame is accepted
+    if world_frame is not None and stored_frame is not None and world_frame != stored_frame:
+        raise SchemaError(f"store keeps coordinates in frame '{stored_frame}', opened by a writer in '{world_frame}'")
     if version < SCHEMA_VERSION:
         if readonly:
             if version < READ_COMPATIBLE_FROM:
