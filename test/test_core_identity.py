@@ -323,3 +323,51 @@ def test_a_chair_pushed_aside_by_less_than_its_size_moved_while_a_partial_view_m
         m.commit()
         assert [(o.state, o.n_moves, o.n_observations) for o in m.objects()] == [("present", 0, 3),
                                                                                ("tentative", 0, 1)]
+
+
+def removed_at_a(m: Memory, label: str = "mug") -> None:
+    """A ``label`` seen at A (0-1 s), then A seen empty: removed."""
+    for t in (0.0, 0.5, 1.0):
+        m.add([box_obs(label, A, stamp=t)], view(t, A, SEEN))
+    for t in (10.0, 10.5, 11.0, 12.5):
+        m.add([], view(t, A, EMPTY))
+    m.commit()
+
+
+def test_one_glimpse_of_a_removed_objects_label_elsewhere_is_no_move(mem):
+    removed_at_a(mem)
+    mem.add([box_obs("mug", B, stamp=100.0)], view(100.0, B, DB + 0.04))
+    mem.commit()
+    assert [(o.id, o.state, o.n_moves) for o in mem.objects()] == [(1, "missing", 0), (2, "tentative", 0)]
+    assert kinds(mem) == [("appeared", 1), ("removed", 1)]
+
+
+def test_a_removed_object_confirmed_elsewhere_moved_there_stamped_at_its_first_sighting(mem):
+    removed_at_a(mem)
+    for t in (100.0, 100.5, 101.0):
+        mem.add([box_obs("mug", B, stamp=t)], view(t, B, DB + 0.04))
+    mem.commit()
+    assert [(o.id, o.state, o.n_moves) for o in mem.objects()] == [(1, "present", 1), (2, "forgotten", 0)]
+    assert kinds(mem) == [("appeared", 1), ("removed", 1), ("moved", 1)]
+    moved = mem.changes()[2]
+    assert moved.stamp == 100.0 and moved.after.center == pytest.approx(B)
+    assert [h.stamp for h in mem.history(1)] == [0.0, 0.5, 1.0, 100.0, 100.5, 101.0]
+
+
+def test_a_new_object_relabelled_to_a_removed_ones_label_is_that_one_moved(mem):
+    removed_at_a(mem, "bowl")
+    for t in (100.0, 100.5, 101.0):  # the new place's view calls it a basket first
+        mem.add([box_obs("basket", B, stamp=t)], view(t, B, DB + 0.04))
+    mem.commit()
+    assert [(o.id, o.label, o.state) for o in mem.objects()] == [(1, "bowl", "missing"), (2, "basket", "present")]
+    for t in (110.0, 110.5, 111.0, 111.5, 112.0):
+        mem.add([box_obs("bowl", B, stamp=t)], view(t, B, DB + 0.04))
+    mem.commit()
+    assert [(o.id, o.label, o.state, o.n_moves) for o in mem.objects()] == [(1, "bowl", "present", 1),
+                                                                           (2, "bowl", "forgotten", 0)]
+    # the basket's "appeared" had been published: withdrawn by a 'merged' event (left out of "what changed")
+    assert kinds(mem) == [("appeared", 1), ("removed", 1), ("moved", 1), ("merged", 2)]
+    moved, merged = mem.changes()[2:]
+    assert moved.stamp == 100.0 and moved.after.center == pytest.approx(B)
+    assert merged.stamp > 110.0 and merged.stamp <= 112.0
+    assert [e.kind for e in mem.ask("what changed").events] == ["appeared", "removed", "moved"]

@@ -20,6 +20,7 @@ from tempomem_ros.core import (
     TempoMemError,
     UnknownIdError,
 )
+from tempomem_ros.core.schema import SCHEMA_VERSION
 
 
 def test_error_hierarchy():
@@ -127,7 +128,7 @@ def test_schema_checks(store):
 
 
 def test_a_version_1_store_is_migrated_by_the_writer_only(tmp_path):
-    """SQLite's own history (versions 1-5); the PostgreSQL schema starts at 5 (test_fleet_store.py)."""
+    """SQLite's own history (versions 1-6); the PostgreSQL schema starts at 6 (test_fleet_store.py)."""
     path = str(tmp_path / "m.db")
     with Memory.open(path, embedding_dim=4, config=IMMEDIATE) as m:
         m.add([Observation("mug", 0.9, (0, 0, 0.5), (-0.04, -0.04, 0.45), (0.04, 0.04, 0.55), 1.0)])
@@ -144,7 +145,7 @@ def test_a_version_1_store_is_migrated_by_the_writer_only(tmp_path):
     names = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type='index'")}
     version = con.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()[0]
     con.close()
-    assert "placements_asof" in names and version == "5"
+    assert "placements_asof" in names and version == str(SCHEMA_VERSION)
     with Memory.open(path, embedding_dim=4, readonly=True) as ro:
         assert ro.scene_count_as_of(2.0) == 1
 

@@ -80,29 +80,34 @@ def test_a_shared_database_is_only_created_in_map(store):
         Memory.open(store(), embedding_dim=4, world_frame="odom")
 
 
-def test_a_version_4_sqlite_store_gains_sources_keeping_its_rows(tmp_path):
-    """SQLite version 4 -> 5 adds the source columns; the rows written before carry the empty source."""
+def test_a_version_5_sqlite_store_gains_sources_keeping_its_rows(tmp_path):
+    """SQLite version 5 -> 6 adds the source columns; the rows written before carry the empty source, and a
+    read-only open of the old store reads them as such without migrating it."""
     path = str(tmp_path / "m.db")
     with Memory.open(path, embedding_dim=4, config=IMMEDIATE) as m:
         (oid,) = m.add([box_obs("mug", (1.0, 0.0, 0.5), stamp=1.0)], source="robot_a")
         m.commit()
         before = [(a.id, a.action) for a in m.audit()]
-    con = stdlib_sqlite3.connect(path)  # make it a version 4 store: no source columns, no frame in meta
+    con = stdlib_sqlite3.connect(path)  # make it a version 5 store: no source columns, no frame in meta
     for index in ("frames_source", "observations_source"):
         con.execute(f"DROP INDEX {index}")
     for table in ("frames", "observations", "audit"):
         con.execute(f"ALTER TABLE {table} DROP COLUMN source")
     con.execute("DELETE FROM meta WHERE key='world_frame'")
-    con.execute("UPDATE meta SET value='4' WHERE key='schema_version'")
+    con.execute("UPDATE meta SET value='5' WHERE key='schema_version'")
     con.commit()
     con.close()
-    with pytest.raises(SchemaError, match="needs migration"):
-        Memory.open(path, embedding_dim=4, readonly=True)
+    with Memory.open(path, embedding_dim=4, readonly=True) as ro:
+        assert ro.observation(oid).source == "" and ro.sources_of([oid]) == ("",)
+        assert [(a.id, a.action, a.source) for a in ro.audit()] == [(i, action, "") for i, action in before]
+    con = stdlib_sqlite3.connect(path)
+    assert con.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()[0] == "5"  # not migrated
+    con.close()
     with Memory.open(path, embedding_dim=4, config=IMMEDIATE, world_frame="odom") as m:  # no frame recorded yet
         assert m.observation(oid).source == ""
         assert [(a.id, a.action) for a in m.audit()] == before
         (new,) = m.add([box_obs("mug", (1.0, 0.0, 0.5), stamp=2.0)], source="robot_b")
         assert m.observation(new).source == "robot_b"
     con = stdlib_sqlite3.connect(path)
-    assert con.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()[0] == "5"
+    assert con.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()[0] == "6"
     con.close()

@@ -91,13 +91,13 @@ def test_migrate_reads_an_older_sqlite_store_without_writing_it(store, tmp_path)
     with Memory.open(src, embedding_dim=4, config=IMMEDIATE) as m:
         m.add([box_obs("mug", A, stamp=1.0)])
         m.commit()
-    con = stdlib_sqlite3.connect(src)  # a version 4 store: no source columns
+    con = stdlib_sqlite3.connect(src)  # a version 5 store: no source columns
     for index in ("frames_source", "observations_source"):
         con.execute(f"DROP INDEX {index}")
     for table in ("frames", "observations", "audit"):
         con.execute(f"ALTER TABLE {table} DROP COLUMN source")
     con.execute("DELETE FROM meta WHERE key='world_frame'")
-    con.execute("UPDATE meta SET value='4' WHERE key='schema_version'")
+    con.execute("UPDATE meta SET value='5' WHERE key='schema_version'")
     con.commit()
     con.close()
     unchanged = digest(src)

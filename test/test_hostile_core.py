@@ -198,7 +198,7 @@ def test_one_jumping_frame_followed_by_the_old_timeline_is_refused(mem):
     (rec,) = [r for r in mem.observations() if r.id == glitch.observation_ids[0]]
     assert (rec.verdict, rec.reason, rec.object_id) == ("rejected", "stamp_jump", None)
     assert [(o.id, o.center, o.bbox_min, o.bbox_max) for o in mem.objects()] == before_objects
-    assert mem.frame_counts() == {"pending": 0, "fused": 4, "quarantined": 0, "refused": 1}
+    assert mem.frame_counts() == {"pending": 0, "fused": 4, "quarantined": 0, "refused": 1, "compacted": 0}
 
 
 def test_two_different_jumps_do_not_confirm_each_other(mem):

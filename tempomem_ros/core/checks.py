@@ -183,18 +183,23 @@ class ChecksMixin:
             return missing
         ids = [o.id for o in objs]
         marks = ",".join("?" for _ in ids)
+        lo_, hi_ = float("-inf") if lo is None else lo, float("inf") if hi is None else hi
         rows = self._conn.execute(
             f"SELECT id, stamp, object_id FROM observations WHERE object_id IN ({marks}) AND stamp >= ? AND stamp <= ? "
-            "ORDER BY stamp DESC, id DESC", (*ids, float("-inf") if lo is None else lo,
-                                             float("inf") if hi is None else hi)).fetchall()
+            "ORDER BY stamp DESC, id DESC", (*ids, lo_, hi_)).fetchall()
+        thinned, latest = self._tallied_in(ids, lo_, hi_)  # retention: sightings counted in tallies (exact stamps)
+        count = len(rows) + thinned
         span = _span_text(lo, hi)
-        if rows:
-            seen = next(o for o in objs if o.id == int(rows[0]["object_id"]))
-            last = float(rows[0]["stamp"])
-            text = (f"Yes: I saw the {seen.label} {len(rows)} time(s){span}, last at {fmt_time(last)}"
+        if count:
+            top = (float(rows[0]["stamp"]), int(rows[0]["id"]), int(rows[0]["object_id"])) if rows else None
+            if latest is not None and (top is None or latest[:2] > top[:2]):
+                top = latest
+            seen = next(o for o in objs if o.id == top[2])
+            last = top[0]
+            text = (f"Yes: I saw the {seen.label} {count} time(s){span}, last at {fmt_time(last)}"
                     f" at {fmt_pos(seen.centroid or seen.center)}.")
-            evidence = tuple(sorted(int(r["id"]) for r in rows[:SEEN_EVIDENCE]))
-            return Answer(True, "was_seen", text, found=True, verdict=True, objects=(seen,), count=len(rows),
+            evidence = tuple(sorted(int(r["id"]) for r in rows[:SEEN_EVIDENCE]))  # kept sightings only
+            return Answer(True, "was_seen", text, found=True, verdict=True, objects=(seen,), count=count,
                           time=last, evidence=evidence, arguments=args)
         obj = objs[0]
         text = f"No: I did not see the {obj.label}{span}; I last saw it at {fmt_time(obj.last_seen)}."

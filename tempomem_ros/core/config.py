@@ -126,6 +126,27 @@ class SemanticConfig:
     feature_matrix_budget_mb: float = 256.0  # vector_index "auto": exact numpy matrix up to this size
 
 
+RETENTION_MODES = ("thin", "keep-all")
+FEATURE_FORMATS = ("float32", "float16", "int8")
+
+
+@dataclass(frozen=True)
+class RetentionConfig:
+    # What a month of answers needs is every placement, event, tombstone and count, plus a bounded sample of
+    # evidence per placement (core/retention.py). "keep-all" stores every sighting, frame and audit row as before.
+    mode: str = "thin"                   # "thin" | "keep-all"
+    settle_s: float = 60.0               # sightings younger than this (behind the newest stamp) are never thinned
+    compact_every_s: float = 30.0        # a compaction pass runs inside commit() at most this often (stamp time)
+    max_frames_per_pass: int = 2000      # a backlog is worked off over several commits, never in one long one
+    time_samples: int = 16               # per placement: the first sighting of each of at most this many time bins
+    viewpoint_sectors: int = 8           # ... the first sighting from each azimuth sector of the camera ...
+    range_bands: tuple[float, ...] = (1.5, 3.0)  # ... in each camera range band (metres: <1.5, 1.5-3, >3) ...
+    recent_per_placement: int = 5        # ... and its newest sightings (a removal cites the last 5)
+    twin_hold_s: float = 3600.0          # a placement with a possible twin (same place, never seen together) is not
+                                         # thinned for up to this long: a twin join replays both objects' sightings
+    observation_features: str = "float16"  # kept sightings' features: float32 | float16 | int8 (objects keep float32)
+
+
 @dataclass(frozen=True)
 class GateConfig:
     """Plausibility gates at add() (docs/MEMORY.md, "Plausibility gates"): finite but absurd input is refused
@@ -151,6 +172,7 @@ class MemoryConfig:
     rejection: RejectionConfig = field(default_factory=RejectionConfig)
     relations: RelationConfig = field(default_factory=RelationConfig)
     semantic: SemanticConfig = field(default_factory=SemanticConfig)
+    retention: RetentionConfig = field(default_factory=RetentionConfig)
     gates: GateConfig = field(default_factory=GateConfig)
     max_label_length: int = 120
     #: The robot (or tool) this memory writes for: stamped on every frame, observation and audit row it
@@ -278,6 +300,22 @@ def validate(cfg: MemoryConfig) -> None:
     s = cfg.semantic
     _require(0 <= s.label_weight <= 1, "semantic.label_weight must be in [0, 1]")
     _require(cfg.max_label_length >= 1, "max_label_length must be >= 1")
+    t = cfg.retention
+    _require(t.mode in RETENTION_MODES, f"retention.mode must be one of {' | '.join(RETENTION_MODES)}")
+    _require(math.isfinite(t.settle_s) and t.settle_s > 0, "retention.settle_s must be > 0 (the newest frame is "
+             "never thinned: it is the memory's clock)")
+    _require(math.isfinite(t.compact_every_s) and t.compact_every_s >= 0, "retention.compact_every_s must be >= 0")
+    _require(t.max_frames_per_pass >= 1, "retention.max_frames_per_pass must be >= 1")
+    _require(math.isfinite(t.twin_hold_s) and t.twin_hold_s >= 0, "retention.twin_hold_s must be >= 0")
+    _require(t.time_samples >= 1, "retention.time_samples must be >= 1")
+    _require(t.viewpoint_sectors >= 0, "retention.viewpoint_sectors must be >= 0")
+    _require(all(isinstance(b, (int, float)) and math.isfinite(b) and b > 0 for b in t.range_bands)
+             and list(t.range_bands) == sorted(set(t.range_bands)),
+             "retention.range_bands must be increasing distances > 0")
+    _require(t.recent_per_placement >= 5, "retention.recent_per_placement must be >= 5 (a removal cites the "
+             "placement's last 5 sightings)")
+    _require(t.observation_features in FEATURE_FORMATS,
+             f"retention.observation_features must be one of {' | '.join(FEATURE_FORMATS)}")
     _require(isinstance(cfg.source, str) and SOURCE_PATTERN.fullmatch(cfg.source) is not None,
              f"source must be {SOURCE_RULE} (got {cfg.source!r})")
     g = cfg.gates

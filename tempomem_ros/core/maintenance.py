@@ -13,7 +13,7 @@ import json
 
 import numpy as np
 
-from . import fusion, validation
+from . import fusion, refold, validation
 from .errors import ImplausibleInputError, InvalidInputError
 from .guard import guarded
 from .labels import canonical_label, labels_agree, sanitize_label
@@ -241,6 +241,7 @@ class MaintenanceMixin:
         moved = [int(r[0]) for r in self._conn.execute(
             "SELECT id FROM observations WHERE object_id=? ORDER BY id", (b["id"],))]
         pid = self._current_placement_id(a["id"])
+        self._retention_repointing(int(b["id"]), int(a["id"]), pid)
         self._conn.execute("UPDATE observations SET object_id=?, placement_id=? WHERE object_id=?",
                            (a["id"], pid, b["id"]))
         self._mass_cache.pop(int(a["id"]), None)
@@ -256,31 +257,28 @@ class MaintenanceMixin:
         self._audit(stamp, "consolidate", [a["id"], b["id"]], moved, {"kept": a["id"], "absorbed": b["id"]})
 
     def _rebuild_geometry(self, object_id: int, placement_id: int | None) -> None:
-        """Recompute an object's fused state from the observations now pointing at its current placement."""
+        """Recompute an object's fused state from the observations now pointing at its current placement.
+
+        Under retention the placement's thinned sightings are in its saved fold (core/refold.py): the rebuild
+        continues from it with the sightings after it, which gives what a replay of every sighting would."""
         rows = self._conn.execute(
-            "SELECT confidence, cx, cy, cz, min_x, min_y, min_z, max_x, max_y, max_z, feature FROM observations "
-            "WHERE object_id=? AND placement_id IS ? ORDER BY stamp, id", (object_id, placement_id)).fetchall()
-        if not rows:
+            "SELECT id, stamp, confidence, cx, cy, cz, min_x, min_y, min_z, max_x, max_y, max_z, feature "
+            "FROM observations WHERE object_id=? AND placement_id IS ? ORDER BY stamp, id",
+            (object_id, placement_id)).fetchall()
+        state, rows, exact = self._fold_start(object_id, placement_id, rows)
+        if state is None and not rows:
             return
         f = self.config.fusion
-        first = rows[0]
-        center = np.array((first["cx"], first["cy"], first["cz"]))
-        lo = np.array((first["min_x"], first["min_y"], first["min_z"]))
-        hi = np.array((first["max_x"], first["max_y"], first["max_z"]))
-        weight = fusion.observation_weight(first["confidence"])
-        ext = hi - lo
-        feature, fweight = fusion.merge_feature(None, 0.0, blob_to_feature(first["feature"]), weight)
-        base = float(first["confidence"])
-        for r in rows[1:]:
-            w = fusion.observation_weight(r["confidence"])
-            center, lo, hi, weight, ext = fusion.merge_geometry(
-                center=center, bmin=lo, bmax=hi, weight=weight, ext=ext, obs_center=(r["cx"], r["cy"], r["cz"]),
-                obs_min=(r["min_x"], r["min_y"], r["min_z"]), obs_max=(r["max_x"], r["max_y"], r["max_z"]),
-                obs_weight=w, clamp_factor=f.box_clamp_factor, growth_factor=f.box_growth_factor,
-                growth_floor=f.geometry_scale)
-            feature, fweight = fusion.merge_feature(feature, fweight, blob_to_feature(r["feature"]), w)
-            base = fusion.merged_confidence(base, float(r["confidence"]), f.confidence_gain)
+        state = refold.fold(state, rows, f)
+        if not exact:
+            self._audit(self._stamp_clock(), "rebuild", [object_id], [],
+                        {"approximate": True, "placement_id": placement_id,
+                         "why": "sightings of this placement were thinned before others joined it out of order; "
+                                "the fused geometry rests on the saved fold and the kept sightings"})
+        center, lo, hi, weight, ext = state.center, state.lo, state.hi, state.weight, state.ext
+        feature, fweight, base = state.feature, state.feature_weight, state.base
         n = int(self._conn.execute("SELECT COUNT(*) FROM observations WHERE object_id=?", (object_id,)).fetchone()[0])
+        n += self._tallied_sightings(object_id)  # retention: thinned sightings are counted, not kept
         label = canonical_label(self._label_mass(object_id))
         box_mid = tuple(0.5 * (a + b) for a, b in zip(lo, hi))
         self._conn.execute(
@@ -323,10 +321,18 @@ class MaintenanceMixin:
                 if len(groups) < 2:
                     continue
                 groups.sort(key=lambda g: (g[0]["stamp"], g[0]["id"]))
+                thinned = self._tallied_sightings(obj["id"]) > 0
+                self._retention_split(pid)  # retention: the saved fold no longer describes the placement
+                mass = self._label_mass(obj["id"])
                 for g in groups[1:]:
                     new_id = self._split_off(obj, g, stamp)
                     out.append((int(obj["id"]), new_id))
-                self._rebuild_label_mass(obj["id"])
+                    for o in g:
+                        mass[o["label"]] = mass.get(o["label"], 0.0) - float(o["confidence"])
+                if thinned:  # the thinned sightings' mass stays with the original: take the split-off ones out
+                    self._set_label_mass(obj["id"], mass)
+                else:
+                    self._rebuild_label_mass(obj["id"])
                 self._rebuild_geometry(obj["id"], pid)
             if out:
                 self._update_relations({i for pair in out for i in pair}, stamp)
@@ -362,6 +368,12 @@ class MaintenanceMixin:
                     detail={"split_from": int(obj["id"])})
         self._audit(stamp, "resplit", [obj["id"], new_id], ids, {"from": int(obj["id"]), "to": new_id})
         return new_id
+
+    def _set_label_mass(self, object_id: int, mass: dict) -> None:
+        self._mass_cache.pop(int(object_id), None)
+        self._conn.execute("DELETE FROM label_mass WHERE object_id=?", (object_id,))
+        self._conn.executemany("INSERT INTO label_mass (object_id, label, mass) VALUES (?,?,?)",
+                               [(object_id, lbl, m) for lbl, m in sorted(mass.items()) if m > 1e-9])
 
     def _rebuild_label_mass(self, object_id: int) -> None:
         self._mass_cache.pop(int(object_id), None)

@@ -32,7 +32,8 @@ from .postgres.address import is_postgres
 from .queries import QueryMixin
 from .reconcile import ReconcileMixin
 from .relations_store import RelationStoreMixin
-from .rows import OBJECT_COLS, feature_to_blob, id_chunks, object_info
+from .retention import RetentionMixin
+from .rows import OBJECT_COLS, OBSERVATION_COLS, feature_to_blob, id_chunks, object_info
 from .schema import initialise, open_connection, quick_check, sqlite3
 from .temporal import TemporalMixin
 from .types import STATES, CameraView, CommitStats, ObjectInfo, Observation, StageResult
@@ -44,7 +45,8 @@ def is_postgres_connection(conn) -> bool:
     return type(conn).__module__.endswith("postgres.connection")
 
 
-class Memory(FusionMixin, ReconcileMixin, RelationStoreMixin, QueryMixin, TemporalMixin, MaintenanceMixin):
+class Memory(FusionMixin, ReconcileMixin, RelationStoreMixin, QueryMixin, TemporalMixin, MaintenanceMixin,
+             RetentionMixin):
     """Persistent spatio-temporal object memory. Use Memory.open(path, embedding_dim=...)."""
 
     def __init__(self, conn, path: str, embedding_dim: int, config: MemoryConfig, readonly: bool, meta: dict,
@@ -53,6 +55,11 @@ class Memory(FusionMixin, ReconcileMixin, RelationStoreMixin, QueryMixin, Tempor
         self._conn = conn
         #: "sqlite" (a file) or "postgresql" (a database server shared by a fleet: docs/FLEET.md)
         self.backend = "postgresql" if is_postgres_connection(conn) else "sqlite"
+        #: whether rows name their source (schema version 6): a read-only store written before reads as source ''
+        self._has_sources = self.backend == "postgresql" or not readonly or any(
+            r[1] == "source" for r in conn.execute("PRAGMA table_info(observations)").fetchall())
+        self._observation_cols = OBSERVATION_COLS if self._has_sources else \
+            OBSERVATION_COLS.replace(", source", ", '' AS source")
         #: opened with SQLite's immutable=1 (a read-only store on read-only media, see schema.open_connection)
         self.immutable = immutable
         self._conn.row_factory = sqlite3.Row
@@ -286,6 +293,7 @@ class Memory(FusionMixin, ReconcileMixin, RelationStoreMixin, QueryMixin, Tempor
         self._mass_cache.clear()
         self._n_active = None
         self._known_labels = None
+        self._coseen_cache = None  # retention: pairs noted in a rolled-back transaction (or by another writer)
 
     def _index_label(self, object_id: int, label: str) -> None:
         """Note a label that some object now shows (keeps the writer's label cache a superset)."""
@@ -414,6 +422,7 @@ class Memory(FusionMixin, ReconcileMixin, RelationStoreMixin, QueryMixin, Tempor
                          None if depth is None else depth.shape[0], None if depth is None else depth.shape[1],
                          int(view.min_object_pixels))
         max_len = self.config.max_label_length
+        view_cols, depth_blob = self._split_depth(view_cols)  # retention.py: the depth in a row of its own
         self._begin()
         try:
             accepted = self._newest_accepted()
@@ -425,6 +434,7 @@ class Memory(FusionMixin, ReconcileMixin, RelationStoreMixin, QueryMixin, Tempor
                 "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 (stamp, now, status, *view_cols, len(observations), source))
             frame_id = int(cur.lastrowid)
+            self._stage_depth(frame_id, depth_blob)
             ids = []
             for obs in observations:
                 cur = self._conn.execute(
@@ -476,6 +486,7 @@ class Memory(FusionMixin, ReconcileMixin, RelationStoreMixin, QueryMixin, Tempor
             obs_ids = [int(r[0]) for r in self._conn.execute(
                 f"SELECT id FROM observations WHERE frame_id IN ({marks}) ORDER BY id", refused)]
             self._conn.execute(f"UPDATE frames SET status='refused', depth=NULL WHERE id IN ({marks})", refused)
+            self._drop_staged_depths(refused)  # retention.py: a staged depth in frame_depths goes too
             self._conn.execute(f"UPDATE observations SET verdict='rejected', reason='stamp_jump' "
                                f"WHERE frame_id IN ({marks})", refused)
             self._audit(stamp, "refuse", [], obs_ids, {"frames": refused, "reason": "stamp_jump", "why": why})
@@ -503,8 +514,7 @@ class Memory(FusionMixin, ReconcileMixin, RelationStoreMixin, QueryMixin, Tempor
 
     def _commit_locked(self) -> CommitStats:
         t0 = time.perf_counter()
-        frames = self._conn.execute(
-            "SELECT * FROM frames WHERE status='pending' ORDER BY stamp, id").fetchall()
+        frames = self._pending_frames()  # retention.py: with their depth
         counters = Counters()
         self._counters_events = 0
         if not frames:
@@ -516,7 +526,9 @@ class Memory(FusionMixin, ReconcileMixin, RelationStoreMixin, QueryMixin, Tempor
             for frame in frames:
                 self._fuse_frame(frame, counters, touched)
                 self._conn.execute("UPDATE frames SET status='fused', depth=NULL WHERE id=?", (frame["id"],))
+                self._conn.execute("DELETE FROM frame_depths WHERE frame_id=?", (frame["id"],))
             self._update_relations(touched, self._stamp_clock())
+            self._compact_settled()  # retention (core/retention.py): thin what has settled, in this transaction
             self._end_tx()
         except BaseException:
             self._abort_tx()
@@ -591,6 +603,7 @@ class Memory(FusionMixin, ReconcileMixin, RelationStoreMixin, QueryMixin, Tempor
 
     @guarded
     def frame_counts(self) -> dict[str, int]:
-        """Frames by status: pending, fused, quarantined, refused (index counts)."""
+        """Frames by status: pending, fused, quarantined, refused, compacted (kept by a retention pass for the
+        sightings or misses it kept; frames of thinned sightings only are deleted, counted in its audit row)."""
         return {status: int(self._conn.execute("SELECT COUNT(*) FROM frames WHERE status=?", (status,))
-                            .fetchone()[0]) for status in ("pending", "fused", "quarantined", "refused")}
+                            .fetchone()[0]) for status in ("pending", "fused", "quarantined", "refused", "compacted")}

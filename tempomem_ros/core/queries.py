@@ -19,7 +19,6 @@ from . import vectors
 from .rows import (
     EVENT_COLS,
     OBJECT_COLS,
-    OBSERVATION_COLS,
     PLACEMENT_COLS,
     event_info,
     id_chunks,
@@ -352,10 +351,11 @@ class QueryMixin:
     # ------------------------------------------------------------------ records
     @guarded
     def history(self, object_id: int) -> list:
-        """The object's observations in stamp order (ties by id), each with its verdict."""
+        """The object's observations in stamp order (ties by id), each with its verdict. Under retention these are
+        the kept sightings; sighting_counts() says how many more each placement had (counted in tallies)."""
         self._row_or_raise(object_id)
         rows = self._conn.execute(
-            f"SELECT {OBSERVATION_COLS} FROM observations WHERE object_id=? ORDER BY stamp, id",
+            f"SELECT {self._observation_cols} FROM observations WHERE object_id=? ORDER BY stamp, id",
             (int(object_id),)).fetchall()
         return [observation_record(r) for r in rows]
 
@@ -364,10 +364,11 @@ class QueryMixin:
         if isinstance(observation_id, bool) or not isinstance(observation_id, (int, np.integer)):
             raise UnknownIdError(f"observation id must be an integer, got {observation_id!r}")
         validation.id_in_range(observation_id, "observation id")
-        row = self._conn.execute(f"SELECT {OBSERVATION_COLS} FROM observations WHERE id=?",
+        row = self._conn.execute(f"SELECT {self._observation_cols} FROM observations WHERE id=?",
                                  (int(observation_id),)).fetchone()
         if row is None:
-            raise UnknownIdError(f"unknown observation id {observation_id}")
+            from .retention import thinned_error
+            raise thinned_error(self, int(observation_id))  # says so when retention thinned it
         return observation_record(row)
 
     @guarded
@@ -379,7 +380,8 @@ class QueryMixin:
         for start in range(0, len(ids), 500):  # bounded IN lists (SQLite's variable limit, plan size)
             chunk = sorted(set(ids[start:start + 500]))
             marks = ",".join("?" * len(chunk))
-            for row in self._conn.execute(f"SELECT id, source FROM observations WHERE id IN ({marks})", chunk):
+            column = "source" if self._has_sources else "''"
+            for row in self._conn.execute(f"SELECT id, {column} FROM observations WHERE id IN ({marks})", chunk):
                 found[int(row[0])] = row[1]
         missing = [i for i in ids if i not in found]
         if missing:
@@ -388,11 +390,12 @@ class QueryMixin:
 
     @guarded
     def observations(self, verdict: str | None = None) -> list:
-        """Every stored observation (optionally of one verdict), by id: nothing is ever discarded."""
+        """Every stored observation (optionally of one verdict), by id. Under retention (retention.mode thin) the
+        settled ones beyond each placement's sample are counted in tallies instead (core/retention.py)."""
         if verdict is None:
-            rows = self._conn.execute(f"SELECT {OBSERVATION_COLS} FROM observations ORDER BY id").fetchall()
+            rows = self._conn.execute(f"SELECT {self._observation_cols} FROM observations ORDER BY id").fetchall()
         else:
-            rows = self._conn.execute(f"SELECT {OBSERVATION_COLS} FROM observations WHERE verdict=? ORDER BY id",
+            rows = self._conn.execute(f"SELECT {self._observation_cols} FROM observations WHERE verdict=? ORDER BY id",
                                       (verdict,)).fetchall()
         return [observation_record(r) for r in rows]
 
@@ -471,7 +474,8 @@ class QueryMixin:
         return [AuditRow(id=r["id"], stamp=r["stamp"], wall_time=r["wall_time"], action=r["action"],
                          object_ids=tuple(json.loads(r["object_ids"])),
                          observation_ids=tuple(json.loads(r["observation_ids"])),
-                         detail=json.loads(r["detail"]), source=r["source"]) for r in rows]
+                         detail=json.loads(r["detail"]), source=r["source"] if self._has_sources else "")
+                for r in rows]
 
     @guarded
     def tombstones(self) -> list[dict]:

@@ -27,6 +27,8 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
+
 from . import fusion
 from .labels import canonical_label, labels_agree
 from .association import stacked
@@ -46,7 +48,8 @@ class ReconcileMixin:
         self._finish_removals(stamp, counters, touched)  # decided in this frame with no hold
         if self.config.identity.twin_merge:
             self._merge_twins(stamp, neighbours, touched)
-        self._release_held(stamp)
+        self._relabelled_moves(stamp, counters, touched)
+        self._release_held(stamp, counters, touched)
 
     # ---------------------------------------------------------------- removals
     def _finish_removals(self, stamp: float, counters, touched: set[int], before: bool = False) -> None:
@@ -122,7 +125,7 @@ class ReconcileMixin:
     def _reconcile_move(self, old, new, stamp: float, counters, touched: set[int]) -> None:
         """``old``'s place was seen empty; ``new`` is ``old`` seen at its new place: one object that moved."""
         t_move = float(new["first_seen"])
-        before = old["placement_id"]
+        before = old["placement_id"] if old["placement_id"] is not None else self._last_closed_placement(old["id"])
         self._close_placement(old["id"], t_move, "moved")
         self._change_times[int(old["id"])] = t_move
         p = self._conn.execute("SELECT * FROM placements WHERE id=?", (new["placement_id"],)).fetchone()
@@ -162,6 +165,7 @@ class ReconcileMixin:
         add its label mass to ``dst_id``."""
         ids = [int(r[0]) for r in self._conn.execute(
             "SELECT id FROM observations WHERE object_id=? ORDER BY stamp, id", (src["id"],))]
+        self._retention_repointing(int(src["id"]), int(dst_id), placement_id)  # tallies follow (retention.py)
         self._conn.execute("UPDATE observations SET object_id=?, placement_id=? WHERE object_id=?",
                            (dst_id, placement_id, src["id"]))
         for lbl, m in self._label_mass(src["id"]).items():
@@ -260,7 +264,7 @@ class ReconcileMixin:
         co_seen = self._conn.execute(
             "SELECT 1 FROM observations x JOIN observations y ON y.frame_id = x.frame_id "
             "WHERE x.object_id = ? AND y.object_id = ? LIMIT 1", (a["id"], b["id"])).fetchone()
-        if co_seen is not None:
+        if co_seen is not None or self._seen_together_before(a["id"], b["id"]):  # (frames thinned: retention.py)
             return False  # detected together: two objects, however close
         cos = fusion.cosine(blob_to_feature(a["feature"]), blob_to_feature(b["feature"]))
         if cos is not None and cos < self.config.identity.feature_threshold:
@@ -291,7 +295,7 @@ class ReconcileMixin:
         touched.update((int(keep["id"]), int(gone["id"])))
 
     # ---------------------------------------------------------------- held events
-    def _release_held(self, stamp: float) -> None:
+    def _release_held(self, stamp: float, counters, touched: set[int]) -> None:
         icfg = self.config.identity
         for held in self._conn.execute(
                 "SELECT h.*, o.state, o.first_seen, o.last_seen, o.n_observations, o.label AS olabel, "
@@ -299,12 +303,56 @@ class ReconcileMixin:
                 "WHERE h.status = 'held' ORDER BY h.id").fetchall():
             if held["state"] != "present":
                 continue  # not confirmed yet (tentative), or removed before: resolved by _finish_removals
+            if held["kind"] == "appeared":
+                removed = self._removed_lookalike(held["object_id"])
+                if removed is not None:
+                    self._reconcile_move(removed, self._object_row(held["object_id"]), stamp, counters, touched)
+                    continue
             age = stamp - float(held["first_seen"])
             if age < icfg.reconcile_window_s and self._may_have_moved_here(held):
                 continue
             event_id = self._event(float(held["stamp"]), held["kind"], held["object_id"], held["before_id"],
                                    held["after_id"], json.loads(held["evidence"]))
             self._resolve_held(held, "published", stamp, "confirmed", event_id)
+
+    def _relabelled_moves(self, stamp: float, counters, touched: set[int]) -> None:
+        """An object that now shows the label of a removed object may be it, moved: a bowl that first
+        appeared at its new place as "basket" (a persistent confusion of that view) and reads "bowl" once seen
+        from nearer. Only an object never moved, first seen after the removed one was last seen (they never
+        existed side by side). (Dev seed 12, no feature: two bowl and one cup move missed, a second bowl in
+        the map; the cup read "cup" only in the next visit, 138 s after it was first seen as "mug".)"""
+        for oid in sorted(getattr(self, "_relabelled", ())):
+            row = self._object_row(oid)
+            if row is None or row["state"] != "present" or int(row["n_moves"]) > 0:
+                continue
+            removed = self._removed_lookalike(oid)
+            if removed is not None:
+                self._reconcile_move(removed, row, stamp, counters, touched)
+        self._relabelled = set()
+
+    def _removed_lookalike(self, object_id: int):
+        """A removed object (its place was seen empty) of this confirmed object's identity, last seen before
+        it first was (by identity.min_gap_s), away from its place: the same object, moved while unseen; the best
+        feature match,
+        then the one removed last. None when there is none."""
+        new = self._object_row(object_id)
+        if new is None or int(new["n_moves"]) > 0:
+            return None
+        rows, _ = self._identity_rows(new["pinned_label"] or new["label"])
+        best = None
+        for r in rows:
+            if r["state"] != "missing" or \
+                    float(r["last_seen"]) + self.config.identity.min_gap_s > float(new["first_seen"]):
+                continue  # seen side by side, or found elsewhere too soon: another instance (as _moved_here)
+            if not self._compatible(r, new) or self._boxes_same_place(r, new):
+                continue
+            if float(np.max(np.subtract(bmax_of(new), bmin_of(new)))) > self._growth_limit(r):
+                continue  # out of scale for it (issue 12)
+            cos = fusion.cosine(blob_to_feature(r["feature"]), blob_to_feature(new["feature"]))
+            key = (-1.0 if cos is None else cos, float(r["last_seen"]), -int(r["id"]))
+            if best is None or key > best[0]:
+                best = (key, r)
+        return None if best is None else best[1]
 
     def _may_have_moved_here(self, held) -> bool:
         """Whether an object of this label, unseen since before this one appeared, may yet turn out to have

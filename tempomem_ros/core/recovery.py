@@ -26,9 +26,11 @@ from .schema import REQUIRED_TABLES, SCHEMA_VERSION, connect, sqlite3
 
 #: Copied in this order (parents first); the R*Tree tables are rebuilt from objects and tombstones.
 TABLES = ("frames", "observations", "objects", "label_mass", "label_history", "placements", "misses", "events",
-          "tombstones", "rejected", "regions", "relations", "audit")
+          "tombstones", "rejected", "regions", "relations", "audit",
+          # retention (schema 5): without its tallies a thinned store would no longer count its sightings exactly
+          "tallies", "fold_state", "coseen", "frame_depths")
 #: Tables without an integer rowid key: read by ranges of this column instead.
-RANGE_KEY = {"label_mass": "object_id"}
+RANGE_KEY = {"label_mass": "object_id", "coseen": "a"}
 TEXT_KEY = {"rejected": "key"}  # text primary key: read whole (a small table of keyed rejections)
 
 
@@ -233,6 +235,8 @@ def _repair(dst, report: RecoveryReport) -> None:
     for table, where in (("label_mass", f"object_id NOT IN {objects}"),
                          ("placements", f"object_id NOT IN {objects}"),
                          ("misses", f"object_id NOT IN {objects}"),
+                         ("tallies", f"object_id IS NOT NULL AND object_id NOT IN {objects}"),
+                         ("fold_state", f"object_id NOT IN {objects}"),
                          ("events", f"object_id NOT IN {objects}"),
                          ("relations", f"subject_id NOT IN {objects} OR (object_is_region = 0 AND object_id NOT IN "
                                        f"{objects}) OR (object_is_region = 1 AND object_id NOT IN "

@@ -10,6 +10,7 @@ import json
 
 import numpy as np
 
+from . import featurecodec
 from .types import ChangeEventInfo, ObjectInfo, ObservationRecord, PlacementInfo, RegionInfo, RelationInfo
 
 OBJECT_COLS = ("id, label, pinned_label, confidence, base_confidence, cx, cy, cz, mx, my, mz, zt, zb, "
@@ -51,6 +52,8 @@ def feature_to_blob(feature: np.ndarray | None) -> bytes | None:
 def blob_to_feature(blob) -> np.ndarray | None:
     if blob is None:
         return None
+    if featurecodec.is_compact(blob):  # a kept sighting's feature after retention compacted it
+        return featurecodec.decode(blob)
     return np.frombuffer(blob, dtype=np.float32).copy()
 
 

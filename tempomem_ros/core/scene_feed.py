@@ -28,7 +28,7 @@ from .types import ObjectInfo, RelationInfo
 #: Audit actions whose listed object ids are everything they changed.
 INCREMENTAL_ACTIONS = frozenset({
     "merge", "create", "move", "reject", "promote", "remove", "relabel", "forget", "update", "decay",
-    "consolidate", "resplit",
+    "consolidate", "resplit", "thin",
 })
 SHOWN_STATES = ("present", "missing")
 

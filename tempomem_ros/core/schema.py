@@ -22,12 +22,14 @@ try:  # pragma: no cover - which one depends on the installation
 except ImportError:  # pragma: no cover
     import sqlite3  # type: ignore[no-redef]
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 WORLD_FRAME = "map"  # the frame a new store records unless its creator names another (meta world_frame)
-#: Read-only opens accept stores from this version on. Version 4 only added a trigger, which reads do not
-#: depend on; version 5 added the ``source`` columns that every observation and audit read selects, so a
-#: store older than 5 must be migrated (opened writable once) before it can be read.
-READ_COMPATIBLE_FROM = 5
+#: Read-only opens accept stores from this version on: version 4 only adds a trigger, which reads do not
+#: depend on, so a store on read-only media written at version 3 stays readable (version 3 added columns).
+#: Version 5 (retention) adds tables that reads consult only when the store has ever been thinned, which a store
+#: before version 5 never was (RetentionMixin._thinned_ever), so they stay readable too.
+#: Version 6 (sources) adds columns that reads of an older store supply as '' (Memory._observation_cols).
+READ_COMPATIBLE_FROM = 3
 # Covers an as-of read of the whole scene in object order (temporal.scene_as_of): a page at offset 9,800 of
 # 10k objects takes 1 ms instead of 5 ms scanning the table (schema version 2).
 PLACEMENTS_AS_OF_INDEX = "CREATE INDEX IF NOT EXISTS placements_asof ON placements(object_id, id, t_from, t_to)"
@@ -62,7 +64,56 @@ CLOSED_PLACEMENTS_IMMUTABLE = """CREATE TRIGGER IF NOT EXISTS placements_closed_
     t_to ON placements WHEN OLD.current = 0
     BEGIN SELECT RAISE(ABORT, 'a closed placement is immutable'); END"""
 
-# Version 5: sources. Every frame, observation and audit row names the robot (or tool) it came from, so that
+# Version 5: retention (core/retention.py). Sightings thinned away are counted in tallies: per placement (or
+# rejection group) their ids and exact stamps, compressed, so "how many times did I see X" stays exact. The fold
+# state is a current placement's fused geometry as of its last thinned sighting, so a later rebuild (a twin
+# joined) gives what a replay of every sighting would; coseen keeps which objects were ever detected in one
+# frame (a twin is two objects never seen together). observations.retained: bit 1 = kept by a compaction pass,
+# bit 2 = cited by an event (never thinned).
+TALLIES_TABLE = """CREATE TABLE IF NOT EXISTS tallies (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        kind TEXT NOT NULL,
+        object_id INTEGER,
+        placement_id INTEGER,
+        group_key TEXT NOT NULL DEFAULT '',
+        n INTEGER NOT NULL,
+        t_first REAL NOT NULL,
+        t_last REAL NOT NULL,
+        id_first INTEGER NOT NULL,
+        id_last INTEGER NOT NULL,
+        ids BLOB NOT NULL,
+        stamps BLOB NOT NULL,
+        thinned_at REAL NOT NULL)"""
+TALLIES_INDEXES = [
+    "CREATE INDEX IF NOT EXISTS tallies_object ON tallies(object_id, t_first)",
+    "CREATE INDEX IF NOT EXISTS tallies_placement ON tallies(placement_id, kind, group_key)",
+]
+FOLD_STATE_TABLE = """CREATE TABLE IF NOT EXISTS fold_state (
+        placement_id INTEGER PRIMARY KEY,
+        object_id INTEGER NOT NULL,
+        cut_stamp REAL NOT NULL,
+        cut_id INTEGER NOT NULL,
+        n INTEGER NOT NULL,
+        mx REAL NOT NULL, my REAL NOT NULL, mz REAL NOT NULL,
+        min_x REAL NOT NULL, min_y REAL NOT NULL, min_z REAL NOT NULL,
+        max_x REAL NOT NULL, max_y REAL NOT NULL, max_z REAL NOT NULL,
+        weight REAL NOT NULL, ext_x REAL NOT NULL, ext_y REAL NOT NULL, ext_z REAL NOT NULL,
+        feature BLOB, feature_weight REAL NOT NULL, base REAL NOT NULL,
+        exact INTEGER NOT NULL DEFAULT 1,
+        late TEXT NOT NULL DEFAULT '[]')"""
+COSEEN_TABLE = """CREATE TABLE IF NOT EXISTS coseen (
+        a INTEGER NOT NULL, b INTEGER NOT NULL, PRIMARY KEY (a, b)) WITHOUT ROWID"""
+MISSES_FRAME_INDEX = "CREATE INDEX IF NOT EXISTS misses_frame ON misses(frame_id)"
+# A staged frame's coarse depth, until the frame is fused (no decision reads it afterwards). Why not in the frame's
+# row: a 19 KB BLOB made each frame row fill a page of its own, and once the depth was set to NULL the small row
+# stayed alone on it (measured: 13.6 MB of frames pages, 12.4 MB of them unused, for 5,374 kept frames). Rows of
+# their own are deleted whole, and their pages reused. retention.mode keep-all keeps the depth in the frame row,
+# as before version 5.
+FRAME_DEPTHS_TABLE = "CREATE TABLE IF NOT EXISTS frame_depths (frame_id INTEGER PRIMARY KEY, depth BLOB NOT NULL)"
+RETENTION_SCHEMA = [TALLIES_TABLE, *TALLIES_INDEXES, FOLD_STATE_TABLE, COSEEN_TABLE, MISSES_FRAME_INDEX,
+                    FRAME_DEPTHS_TABLE]
+
+# Version 6: sources. Every frame, observation and audit row names the robot (or tool) it came from, so that
 # answers and history cite which robot saw each piece of evidence; '' = a store written before sources.
 FRAMES_SOURCE_INDEX = "CREATE INDEX IF NOT EXISTS frames_source ON frames(source, stamp)"
 OBSERVATIONS_SOURCE_INDEX = "CREATE INDEX IF NOT EXISTS observations_source ON observations(source, stamp)"
@@ -72,13 +123,16 @@ _BOX = "min_x REAL NOT NULL, min_y REAL NOT NULL, min_z REAL NOT NULL, " \
 _CENTER = "cx REAL NOT NULL, cy REAL NOT NULL, cz REAL NOT NULL"
 
 # Version 1. Every table is append-mostly: rows that describe the past (observations, placements,
-# events, tombstones, audit, relations with a validity interval) are never deleted.
+# events, tombstones, audit, relations with a validity interval) are never deleted; since version 5 retention
+# thins settled sightings, frames, misses and the audit rows that only repeated a thinned sighting's verdict,
+# each counted in a tally and recorded in a 'thin' audit row (core/retention.py).
 SCHEMA = [  # the current version: a new store is created at SCHEMA_VERSION
     "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
     # One add() call = one frame: its stamp and, when given, the camera view used for absence reasoning.
     # The coarse depth is kept only until the frame is fused (it is a sensor artefact, not evidence).
     # status: pending (staged) | fused | quarantined (stamp far ahead of "now", waiting for confirmation by
-    # the frames that follow) | refused (quarantine not confirmed: kept, never fused).
+    # the frames that follow) | refused (quarantine not confirmed: kept, never fused) | compacted (a retention
+    # pass kept the frame for its kept sightings or misses, version 5).
     """CREATE TABLE IF NOT EXISTS frames (
         id INTEGER PRIMARY KEY AUTOINCREMENT,
         stamp REAL NOT NULL,
@@ -111,6 +165,7 @@ SCHEMA = [  # the current version: a new store is created at SCHEMA_VERSION
         score REAL,
         placement_id INTEGER,
         reject_key TEXT,
+        retained INTEGER NOT NULL DEFAULT 0,
         source TEXT NOT NULL DEFAULT '')""",
     "CREATE INDEX IF NOT EXISTS observations_frame ON observations(frame_id)",
     "CREATE INDEX IF NOT EXISTS observations_object ON observations(object_id, stamp, id)",
@@ -246,6 +301,7 @@ SCHEMA = [  # the current version: a new store is created at SCHEMA_VERSION
         detail TEXT NOT NULL DEFAULT '{}',
         source TEXT NOT NULL DEFAULT '')""",
     "CREATE INDEX IF NOT EXISTS audit_stamp ON audit(wall_time, id)",
+    *RETENTION_SCHEMA,
     OBSERVATIONS_SOURCE_INDEX,
 ]
 
@@ -262,18 +318,30 @@ MIGRATIONS: dict[int, list[str]] = {
         LABEL_MASS_BY_LABEL_INDEX, HELD_EVENTS_TABLE, HELD_EVENTS_INDEX, REMOVAL_DUE_INDEX,
     ],
     3: [CLOSED_PLACEMENTS_IMMUTABLE],  # version 4: closed placements cannot be updated
-    4: [  # version 5: sources (the robot that saw each frame, the writer of each audit row; docs/FLEET.md)
+    4: [  # version 5: retention (tallies of thinned sightings, fold state, objects seen together, staged depths)
+        "ALTER TABLE observations ADD COLUMN retained INTEGER NOT NULL DEFAULT 0",
+        *RETENTION_SCHEMA,
+    ],
+    5: [  # version 6: sources (the robot that saw each frame, the writer of each audit row; docs/FLEET.md)
         "ALTER TABLE frames ADD COLUMN source TEXT NOT NULL DEFAULT ''",
         "ALTER TABLE observations ADD COLUMN source TEXT NOT NULL DEFAULT ''",
         "ALTER TABLE audit ADD COLUMN source TEXT NOT NULL DEFAULT ''",
         FRAMES_SOURCE_INDEX, OBSERVATIONS_SOURCE_INDEX,
     ],
 }
+
+
+def _tables(statements) -> tuple:
+    return tuple(stmt.split("EXISTS", 1)[1].split()[0] for stmt in statements
+                 if stmt.lstrip().startswith(("CREATE TABLE", "CREATE VIRTUAL")))
+
+
 #: Every table a complete store has (checked on open: a file missing one is not a tempomem store).
-REQUIRED_TABLES = tuple(
-    stmt.split("EXISTS", 1)[1].split()[0] for stmt in SCHEMA if stmt.lstrip().startswith(("CREATE TABLE",
-                                                                                           "CREATE VIRTUAL"))
-)
+REQUIRED_TABLES = _tables(SCHEMA)
+#: Tables a forward migration creates, with the version that added them: a store written before that version
+#: (migrated by the next writable open, or read as it is) is complete without them.
+TABLES_SINCE: dict[str, int] = {**{t: 3 for t in _tables([HELD_EVENTS_TABLE])},
+                                **{t: 5 for t in _tables(RETENTION_SCHEMA)}}
 
 
 def connect(path: str, readonly: bool):
@@ -375,10 +443,10 @@ def initialise(conn, *, embedding_dim: int | None, readonly: bool, world_frame: 
         if conn.in_transaction:
             conn.execute("ROLLBACK")
         raise store_error("reading the store schema", exc) from exc
-    missing = [t for t in REQUIRED_TABLES if t not in tables]
+    version = _meta_int(meta, "schema_version")
+    missing = [t for t in REQUIRED_TABLES if t not in tables and TABLES_SINCE.get(t, 1) <= version]
     if missing:
         raise SchemaError(f"store lacks table(s) {', '.join(missing)}: not a complete tempomem store; {RECOVER_HINT}")
-    version = _meta_int(meta, "schema_version")
     if version > SCHEMA_VERSION:
         raise SchemaError(f"store schema version {version} is newer than this code ({SCHEMA_VERSION}); "
                           "upgrade tempomem_ros")

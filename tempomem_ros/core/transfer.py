@@ -32,7 +32,7 @@ from .postgres.address import display, is_postgres
 # Copy order: a row's references exist before it (PostgreSQL checks observations.frame_id).
 TABLES = ("regions", "frames", "objects", "objects_rtree", "observations", "placements", "label_mass",
           "label_history", "misses", "events", "held_events", "tombstones", "tombstones_rtree", "rejected",
-          "relations", "audit")
+          "relations", "audit", "tallies", "fold_state", "coseen", "frame_depths")
 # For merge: which columns hold an id of which table ("objects_or_regions": relations.object_id).
 ID_COLUMNS = {
     "regions": {"id": "regions"},
@@ -53,6 +53,11 @@ ID_COLUMNS = {
     "rejected": {"best_candidate": "objects", "promoted_object_id": "objects"},
     "relations": {"id": "relations", "subject_id": "objects"},
     "audit": {"id": "audit"},
+    "tallies": {"id": "tallies", "object_id": "objects", "placement_id": "placements",
+                "id_first": "observations", "id_last": "observations"},
+    "fold_state": {"placement_id": "placements", "object_id": "objects", "cut_id": "observations"},
+    "coseen": {"a": "objects", "b": "objects"},
+    "frame_depths": {"frame_id": "frames"},
 }
 JSON_ID_LISTS = {"events": {"evidence": "observations"}, "held_events": {"evidence": "observations"},
                  "audit": {"object_ids": "objects", "observation_ids": "observations"}}
@@ -133,7 +138,7 @@ def _copy_table(src: _Source, dst, table: str, shift: dict | None, counts: dict)
     cols = [c for c in wanted if c in have]
     if not cols:
         return
-    order = {"label_mass": "object_id, label", "rejected": "key"}.get(table, cols[0])  # the primary key
+    order = {"label_mass": "object_id, label", "rejected": "key", "coseen": "a, b"}.get(table, cols[0])  # the key
     select = f"SELECT {', '.join(cols)} FROM {table} ORDER BY {order}"
     insert = f"INSERT INTO {table} ({', '.join(cols)}) VALUES ({', '.join('?' * len(cols))})"
     if table == "objects":  # the vector index (where there is one) is rebuilt from the copied features
@@ -160,6 +165,8 @@ def _remapper(table: str, cols: list[str], shift: dict):
     if table in ("objects", "placements"):
         region_ref = cols.index("region_id") if "region_id" in cols else None  # 0 = no region
     rel = (cols.index("object_id"), cols.index("object_is_region")) if table == "relations" else None
+    # a tally's observation ids are a compressed list (tally.py): decoded, shifted, encoded again
+    tally = (cols.index("ids"), cols.index("n")) if table == "tallies" and "ids" in cols else None
 
     def remap(row: tuple) -> tuple:
         out = list(row)
@@ -170,6 +177,11 @@ def _remapper(table: str, cols: list[str], shift: dict):
             out[i] = json.dumps([int(x) + offset for x in json.loads(out[i] or "[]")])
         if rel is not None and out[rel[0]] is not None:
             out[rel[0]] = int(out[rel[0]]) + shift["regions" if int(out[rel[1]]) else "objects"]
+        if tally is not None:
+            from .tally import decode_ints, encode_ints
+
+            ids = decode_ints(out[tally[0]], int(out[tally[1]]))
+            out[tally[0]] = encode_ints(ids + shift["observations"])
         return tuple(out)
 
     return remap

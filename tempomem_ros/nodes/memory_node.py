@@ -98,6 +98,15 @@ MEMORY_OVERRIDES: dict[str, tuple[tuple[float, float], str]] = {
         "Metres: nearer than this a miss does not count (segmenter unreliable).",
     ),
     "relations.near_distance": ((0.0, 100.0), "Metres between boxes within which two objects are 'near'."),
+    "retention.mode": (
+        (0, 0),
+        "thin: settled sightings beyond a bounded sample per placement are counted, not kept (bounded growth, the "
+        "same answers) | keep-all: every sighting, frame and per-sighting audit row is kept.",
+    ),
+    "retention.settle_s": ((1.0, 86400.0), "Sightings younger than this (behind the newest stamp) are never thinned."),
+    "retention.compact_every_s": ((0.0, 3600.0), "A compaction pass runs inside a commit at most this often."),
+    "retention.time_samples": ((1, 100000), "Time bins per placement whose first sighting is kept."),
+    "retention.observation_features": ((0, 0), "Kept sightings' features: float16 | int8 | float32."),
     "fusion.box_growth_factor": (
         (1.0, 1000.0),
         "One observation may grow an object's box to at most this x its largest view so far (0.25 m floor).",

@@ -227,8 +227,33 @@ def _number(text: str, counter: list[int]) -> str:
     return "".join(out)
 
 
+#: Primary keys of the tables written with INSERT OR REPLACE (the conflict target of its upsert); default id.
+PRIMARY_KEYS = {"fold_state": ("placement_id",), "coseen": ("a", "b"), "frame_depths": ("frame_id",),
+                "label_mass": ("object_id", "label"), "meta": ("key",), "rejected": ("key",)}
+_INSERT_OR = re.compile(r"^\s*INSERT\s+OR\s+(IGNORE|REPLACE)\s+INTO\s+(\w+)\s*\(([^)]*)\)", re.I)
+
+
+def _insert_or(sql: str) -> str:
+    """SQLite's INSERT OR IGNORE / OR REPLACE of a plain VALUES insert as PostgreSQL's ON CONFLICT: ignore is
+    DO NOTHING; replace (the tables here have no unique constraint but their key) updates every other column."""
+    m = _INSERT_OR.match(sql)
+    if m is None or ";" in sql or " ON CONFLICT" in sql.upper():
+        return sql
+    verb, table, cols = m.group(1).upper(), m.group(2), [c.strip() for c in m.group(3).split(",")]
+    body = "INSERT INTO " + sql[m.start(2):].rstrip()
+    if verb == "IGNORE":
+        return f"{body} ON CONFLICT DO NOTHING"
+    key = PRIMARY_KEYS.get(table, ("id",))
+    rest = [c for c in cols if c not in key]
+    if not rest:
+        return f"{body} ON CONFLICT DO NOTHING"
+    sets = ", ".join(f"{c} = EXCLUDED.{c}" for c in rest)
+    return f"{body} ON CONFLICT ({', '.join(key)}) DO UPDATE SET {sets}"
+
+
 @functools.lru_cache(maxsize=4096)
 def translate(sql: str, *, many: bool = False) -> Statement:
+    sql = _insert_or(sql)
     head = sql.lstrip()
     word = head.split(None, 1)[0].upper() if head else ""
     if word == "BEGIN":

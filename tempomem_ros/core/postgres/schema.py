@@ -24,7 +24,7 @@ backend, and ``tempomem migrate`` copies a SQLite store row for row (every id ke
   ``source`` (the robot id), indexed for "what did robot_a see".
 
 Schema versions: a database is created at SCHEMA_VERSION; MIGRATIONS[v] upgrades one at version v (the
-first PostgreSQL schema is version 5, the SQLite version that added sources).
+first PostgreSQL schema is version 6, the SQLite version that added sources).
 """
 
 from __future__ import annotations
@@ -33,8 +33,8 @@ import re
 
 from ..errors import SchemaError
 
-SCHEMA_VERSION = 5
-FIRST_VERSION = 5  # the first PostgreSQL schema: there is no older one to migrate from
+SCHEMA_VERSION = 6
+FIRST_VERSION = 6  # the first PostgreSQL schema: there is no older one to migrate from
 WORLD_FRAME = "map"  # every robot of a fleet reports in this one frame (docs/FLEET.md)
 
 _BOX = ("min_x double precision NOT NULL, min_y double precision NOT NULL, min_z double precision NOT NULL, "
@@ -102,6 +102,7 @@ SCHEMA = [  # the current version, in creation order
         score {_F},
         placement_id bigint,
         reject_key text,
+        retained integer NOT NULL DEFAULT 0,
         source text NOT NULL DEFAULT '')""",
     "CREATE INDEX observations_frame ON observations(frame_id)",
     "CREATE INDEX observations_object ON observations(object_id, stamp, id)",
@@ -258,6 +259,39 @@ SCHEMA = [  # the current version, in creation order
         detail text NOT NULL DEFAULT '{{}}',
         source text NOT NULL DEFAULT '')""",
     "CREATE INDEX audit_stamp ON audit(wall_time, id)",
+    # Retention (SQLite version 5, core/retention.py): tallies of thinned sightings, fold state, objects seen
+    # together, staged depths.
+    f"""CREATE TABLE tallies (
+        {_id('tallies')},
+        kind text NOT NULL,
+        object_id bigint,
+        placement_id bigint,
+        group_key text NOT NULL DEFAULT '',
+        n bigint NOT NULL,
+        t_first {_F} NOT NULL,
+        t_last {_F} NOT NULL,
+        id_first bigint NOT NULL,
+        id_last bigint NOT NULL,
+        ids bytea NOT NULL,
+        stamps bytea NOT NULL,
+        thinned_at {_F} NOT NULL)""",
+    "CREATE INDEX tallies_object ON tallies(object_id, t_first)",
+    "CREATE INDEX tallies_placement ON tallies(placement_id, kind, group_key)",
+    f"""CREATE TABLE fold_state (
+        placement_id bigint PRIMARY KEY,
+        object_id bigint NOT NULL,
+        cut_stamp {_F} NOT NULL,
+        cut_id bigint NOT NULL,
+        n bigint NOT NULL,
+        mx {_F} NOT NULL, my {_F} NOT NULL, mz {_F} NOT NULL,
+        {_BOX},
+        weight {_F} NOT NULL, ext_x {_F} NOT NULL, ext_y {_F} NOT NULL, ext_z {_F} NOT NULL,
+        feature bytea, feature_weight {_F} NOT NULL, base {_F} NOT NULL,
+        exact integer NOT NULL DEFAULT 1,
+        late text NOT NULL DEFAULT '[]')""",
+    "CREATE TABLE coseen (a bigint NOT NULL, b bigint NOT NULL, PRIMARY KEY (a, b))",
+    "CREATE INDEX misses_frame ON misses(frame_id)",
+    "CREATE TABLE frame_depths (frame_id bigint PRIMARY KEY, depth bytea NOT NULL)",
 ]
 
 
@@ -272,7 +306,7 @@ def _collate_c(stmt: str) -> str:
 
 SCHEMA = [_collate_c(stmt) for stmt in SCHEMA]
 
-# Forward migrations: MIGRATIONS[v] upgrades a database at version v to v + 1 (none yet: version 5 is the first).
+# Forward migrations: MIGRATIONS[v] upgrades a database at version v to v + 1 (none yet: version 6 is the first).
 MIGRATIONS: dict[int, list[str]] = {}
 
 #: Tables a complete store has, checked on every open (a database missing one is not a tempomem store).

@@ -1,0 +1,493 @@
+"""Long run: a month of a simulated household; store size per robot-hour and per day, commit and service latency
+at day 1, 10 and 30, with retention (thinning) and without (keep-all = today's behaviour), features on and off.
+
+    .venv/bin/python bench/bench_long_run.py            # 30 days, thin + keep-all, 512-d features on + off
+    .venv/bin/python bench/bench_long_run.py --quick    # CI size: 2 days, 32-d features (about 40 s)
+    options: --days N --looks-per-day N --retention thin keep-all --features on off --calls N --seed N
+             --continuous-min M --warmup-s S --out DIR --keep
+
+Setup (tools/household.py): four rooms, 171 things, ~17 in view, 19 objects on daily routines, groceries and
+parcels that come and go, spurious blobs, low-confidence and confused detections, CLIP-like 512-d features
+(features on) or none (off). The robot operates 8 h a day; its camera runs at 10 Hz in ``--looks-per-day`` looks
+of 3 s (time is compressed: between looks the stamps jump), committed every 5 frames (2 Hz). Every memory (one
+per retention x features) gets the same frames, one after the other, frame by frame (side by side: the same
+machine state for all).
+
+Phases and figures:
+1. The month. Per day: commit latency of every commit (p50 / p95 / p99 / max at day 1, 10, 30), store size at
+   the day's end (after a WAL checkpoint: the database file is the whole store), SQLite pages and free pages.
+   Then a commit probe: the same ``--probe-s`` of frames committed into a copy of the day-1 store and into the
+   last day's store, commit by commit in turn, so that day 1 and day 30 are timed in the same machine state.
+2. One robot-hour at 10 Hz, measured: after day 30 the robot patrols without pause (looks back to back) for
+   ``--warmup-s`` (so that the window of unthinned sightings, retention.settle_s, is as full at the start as at
+   the end) and then ``--continuous-min`` minutes; the store's growth over those minutes (the larger of the
+   file's growth and the growth of the pages in use, so that free pages taken up count), scaled to an hour, is
+   the figure per robot-hour. (Per simulated day, a day's changes come with only looks x 30 frames.)
+3. Services: each store as it was at the end of day 1, 10 and 30 (copies taken then, SQLite backup API) is opened
+   read-only, as the memory node's services read it, and every service is called ``--calls`` times per store,
+   the stores in rotation (the same machine state for day 1 and day 30): current, previous, history (the History
+   service: observations + placements), as_of, changes (the last 8 h), scene_as_of (a page of 50 + the total),
+   semantic (hashing label encoder; with features also a CLIP-like text tower), and was_seen (it reads tallies).
+4. Opening the 30-day store (writer and read-only), and semantic recall@10 of float16 / int8 object features
+   against float32 (the store keeps objects' features float32 and kept sightings' features float16).
+
+Targets (issue 14, this machine): <= 50 MB per robot-hour with 512-d features, <= 10 MB without; commit p95 and
+every service p95 at day 30 within 10 % of day 1; the 30-day store opens in < 2 s; no VACUUM needed (free pages
+are reused). Figures are machine-dependent and never asserted; the last line is
+
+    long run: <MB> MB per robot-hour (features on), <MB> MB (off); commit p95 day1 <ms> day30 <ms>; query p95 day1
+    <ms> day30 <ms>
+
+for the first retention given (thin by default; query p95 = the slowest service's p95).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import shutil
+import sqlite3 as stdlib_sqlite3
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+from tempomem_ros.core import Memory
+from tempomem_ros.core.schema import sqlite3 as store_sqlite3
+from tempomem_ros.semantics.text_encoder import HashingTextEncoder
+from tempomem_ros.tools.household import DAY_S, ITEMS, T0, Household, HouseholdConfig, without_features
+from tempomem_ros.tools.scenegen.features import _direction
+
+COMMIT_EVERY = 5
+SERVICES = ("current", "previous", "history", "as_of", "changes", "scene_as_of", "semantic", "was_seen")
+FEATURE_MODEL = "household-clip-like"
+TEXTS = ("something to drink from", "my keys", "a book to read", "the laptop", "where can I sit", "a plate",
+         "headphones", "a bottle of water", "glasses", "the remote control")
+
+
+class TextTower:
+    """A CLIP text tower stand-in for the CLIP-like features: the class direction of the last word."""
+
+    name = FEATURE_MODEL
+
+    def __init__(self, dim: int):
+        self.dim = dim
+
+    def encode(self, texts):
+        return np.stack([_direction(f"class:{t.split()[-1]}", self.dim) for t in texts]).astype(np.float32)
+
+
+def pct(values, q) -> float:
+    return float(np.percentile(values, q)) if len(values) else float("nan")
+
+
+def store_bytes(path: str) -> dict:
+    """Checkpoint the WAL into the database (a separate connection, as any SQLite tool would) and measure."""
+    con = stdlib_sqlite3.connect(path)
+    try:
+        con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        page = con.execute("PRAGMA page_size").fetchone()[0]
+        pages = con.execute("PRAGMA page_count").fetchone()[0]
+        free = con.execute("PRAGMA freelist_count").fetchone()[0]
+    finally:
+        con.close()
+    wal = path + "-wal"
+    return {"file": os.path.getsize(path) + (os.path.getsize(wal) if os.path.exists(wal) else 0),
+            "pages": pages, "free_pages": free, "page_size": page}
+
+
+def contents(path: str) -> dict[str, int] | None:
+    """Bytes of each table with its indexes (SQLite's dbstat, when this build has it), largest first."""
+    con = stdlib_sqlite3.connect(path)
+    try:
+        rows = con.execute("SELECT s.name, m.tbl_name, SUM(s.pgsize) FROM dbstat s LEFT JOIN sqlite_master m "
+                           "ON m.name = s.name GROUP BY s.name").fetchall()
+    except stdlib_sqlite3.Error:
+        return None
+    finally:
+        con.close()
+    out: dict[str, int] = {}
+    for name, table, size in rows:
+        key = table or name
+        out[key] = out.get(key, 0) + int(size)
+    return dict(sorted(out.items(), key=lambda kv: -kv[1]))
+
+
+def snapshot(path: str, dest: str) -> None:
+    src, dst = stdlib_sqlite3.connect(path), stdlib_sqlite3.connect(dest)
+    try:
+        src.backup(dst)
+    finally:
+        src.close()
+        dst.close()
+
+
+class Run:
+    """One memory of the comparison: retention mode x features."""
+
+    def __init__(self, workdir: str, retention: str, features: bool, dim: int):
+        self.retention, self.features = retention, features
+        self.name = f"{retention}/{'on' if features else 'off'}"
+        self.path = os.path.join(workdir, f"{retention}-{'on' if features else 'off'}.db")
+        self.dim = dim
+        self.memory = Memory.open(self.path, embedding_dim=dim, config={"retention": {"mode": retention}},
+                                  feature_model=FEATURE_MODEL if features else None)
+        self.commits: dict[int, list[float]] = {}
+        self.days: list[dict] = []
+        self.snapshots: dict[int, str] = {}
+        self.continuous: dict = {}
+
+    def add(self, frame) -> None:
+        obs = frame.observations if self.features else without_features(frame.observations)
+        self.memory.add(obs, frame.view)
+
+    def commit(self, day: int) -> None:
+        t = time.perf_counter()
+        self.memory.commit()
+        self.commits.setdefault(day, []).append((time.perf_counter() - t) * 1e3)
+
+
+def feed(runs, frames, day: int) -> int:
+    n = 0
+    for frame in frames:
+        for r in runs:
+            r.add(frame)
+        n += 1
+        if n % COMMIT_EVERY == 0:
+            for k in range(len(runs)):  # rotate who commits first
+                runs[(n // COMMIT_EVERY + k) % len(runs)].commit(day)
+    for r in runs:
+        r.commit(day)
+    return n
+
+
+def continuous_frames(house: Household, day: int, seconds: float):
+    """Looks back to back for ``seconds`` from the start of ``day``'s operation: the camera never pauses."""
+    return house.frames(day, house.continuous_looks(day, house.config.start_hour, seconds))
+
+
+def house_t0(day: int) -> float:
+    return T0 + day * DAY_S
+
+
+# ------------------------------------------------------------------------------------------------ services
+def service_calls(memory: Memory, labels: list[str], rng: np.random.Generator, calls: int) -> dict:
+    """(service -> list of zero-argument callables), the same kinds of requests for every store."""
+    now = memory.latest_stamp()
+    first = house_t0(0)
+    out = {s: [] for s in SERVICES}
+    for i in range(calls):
+        lbl = labels[i % len(labels)]
+        t = float(rng.uniform(first, now))
+        out["current"].append(lambda lbl=lbl: memory.temporal("current", label=lbl))
+        out["previous"].append(lambda lbl=lbl: memory.temporal("previous", label=lbl))
+        out["as_of"].append(lambda lbl=lbl, t=t: memory.temporal("as_of", label=lbl, t=t))
+        out["changes"].append(lambda: memory.changes(now - 8 * 3600.0))
+        out["scene_as_of"].append(lambda t=t: (memory.scene_as_of(t, k=50, offset=0), memory.scene_count_as_of(t)))
+        out["semantic"].append(lambda i=i: memory.semantic(TEXTS[i % len(TEXTS)], k=10))
+        out["was_seen"].append(lambda lbl=lbl: memory.was_seen(label=lbl, since=now - 8 * 3600.0))
+
+        def history(lbl=lbl):
+            objs = memory.objects_labelled(lbl)
+            if objs:
+                return memory.history(objs[0].id), memory.placements(objs[0].id)
+            return None
+
+        out["history"].append(history)
+    return out
+
+
+def measure_services(stores: dict, labels: list[str], calls: int, seed: int) -> dict:
+    """stores: key -> read-only Memory. Returns key -> service -> latencies (ms); stores called in rotation."""
+    plans = {key: service_calls(m, labels, np.random.default_rng(seed), calls) for key, m in stores.items()}
+    for m in stores.values():  # warm caches (labels, feature matrix) once, as a running node has them
+        m.semantic(TEXTS[0], k=10)
+    out = {key: {s: [] for s in SERVICES} for key in stores}
+    keys = list(stores)
+    for s in SERVICES:
+        for i in range(calls):
+            for j in range(len(keys)):
+                key = keys[(i + j) % len(keys)]
+                t = time.perf_counter()
+                plans[key][s][i]()
+                out[key][s].append((time.perf_counter() - t) * 1e3)
+    return out
+
+
+def recall_at_10(memory: Memory, dim: int) -> dict:
+    """Recall@10 of float16 and int8 object features against float32, over the class queries of the house."""
+    from tempomem_ros.core import featurecodec
+    from tempomem_ros.core.rows import blob_to_feature
+
+    rows = memory._conn.execute("SELECT id, feature FROM objects WHERE state='present' AND feature IS NOT NULL "
+                                "ORDER BY id").fetchall()
+    f32 = np.stack([blob_to_feature(r[1]) for r in rows])
+    tower = TextTower(dim)
+    queries = tower.encode(sorted({item[0] for item in ITEMS}))
+    out = {}
+    for fmt in ("float16", "int8"):
+        q = np.stack([featurecodec.decode(featurecodec.encode(v, fmt)) for v in f32])
+        hits = []
+        for v in queries:
+            top = set(np.argsort(-(f32 @ v), kind="stable")[:10])
+            got = set(np.argsort(-(q @ v), kind="stable")[:10])
+            hits.append(len(top & got) / 10)
+        cos = np.sum(f32 * q, axis=1) / (np.linalg.norm(f32, axis=1) * np.linalg.norm(q, axis=1))
+        out[fmt] = {"recall_at_10": float(np.mean(hits)), "min_cosine": float(cos.min()),
+                    "bytes": len(featurecodec.encode(f32[0], fmt))}
+    out["objects"] = len(rows)
+    return out
+
+
+def open_seconds(path: str, dim: int) -> dict:
+    out = {}
+    for label, kw in (("writer", {}), ("read-only", {"readonly": True})):
+        times = []
+        for _ in range(3):
+            t = time.perf_counter()
+            Memory.open(path, embedding_dim=dim, **kw).close()
+            times.append(time.perf_counter() - t)
+        out[label] = max(times)
+    return out
+
+
+# ------------------------------------------------------------------------------------------------ main
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--days", type=int, default=30)
+    ap.add_argument("--looks-per-day", type=int, default=12)
+    ap.add_argument("--retention", nargs="+", default=["thin", "keep-all"], choices=["thin", "keep-all"])
+    ap.add_argument("--features", nargs="+", default=["on", "off"], choices=["on", "off"])
+    ap.add_argument("--dim", type=int, default=512)
+    ap.add_argument("--calls", type=int, default=40)
+    ap.add_argument("--continuous-min", type=float, default=4.0)
+    ap.add_argument("--warmup-s", type=float, default=90.0)
+    ap.add_argument("--probe-s", type=float, default=30.0)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--quick", action="store_true", help="CI size: 2 days of 4 looks, 32-d features, few calls")
+    ap.add_argument("--out", default="out/bench_long_run")
+    ap.add_argument("--keep", action="store_true", help="keep the stores (in --out) instead of a temp dir")
+    args = ap.parse_args(argv)
+    if args.quick:
+        args.days, args.looks_per_day, args.dim, args.calls = 2, 4, 32, 5
+        args.continuous_min, args.warmup_s, args.probe_s = 1 / 3, 6.0, 3.0
+    t_start = time.perf_counter()
+    os.makedirs(args.out, exist_ok=True)
+    workdir = args.out if args.keep else tempfile.mkdtemp(prefix="long_run_", dir=args.out)
+    snap_days = sorted({0, min(9, args.days - 1), args.days - 1})
+    print(f"machine: {platform.node()} {os.cpu_count()} cpus, load {os.getloadavg()[0]:.2f} "
+          f"{os.getloadavg()[1]:.2f} {os.getloadavg()[2]:.2f}; python {platform.python_version()}, "
+          f"SQLite {store_sqlite3.sqlite_version}", flush=True)
+    cfg = HouseholdConfig(days=args.days, looks_per_day=args.looks_per_day, features="on" in args.features,
+                          dim=args.dim, seed=args.seed)
+    house = Household(cfg)
+    runs = [Run(workdir, ret, feat == "on", args.dim) for ret in args.retention for feat in args.features]
+    print(f"household: {cfg.frames_per_day} frames a day ({cfg.looks_per_day} looks of {cfg.look_s:g} s at "
+          f"{cfg.fps:g} Hz over {cfg.hours_per_day:g} h), {args.days} days; memories: "
+          f"{', '.join(r.name for r in runs)}", flush=True)
+    frames_total = obs_total = in_view = 0
+    for day in range(args.days):
+        t0 = time.perf_counter()
+        frames = list(house.frames(day))
+        frames_total += len(frames)
+        obs_total += sum(len(f.observations) for f in frames)
+        in_view += sum(f.in_view for f in frames)
+        feed(runs, frames, day)
+        for r in runs:
+            size = store_bytes(r.path)
+            stats = r.memory.retention_stats()
+            r.days.append({"day": day + 1, **size, **stats, "frames": frames_total, "observations_fed": obs_total})
+            if day in snap_days:
+                dest = f"{r.path}.day{day + 1}"
+                if day != args.days - 1:
+                    snapshot(r.path, dest)
+                    r.snapshots[day + 1] = dest
+                else:
+                    r.snapshots[day + 1] = r.path
+        line = "  ".join(f"{r.name} {r.days[-1]['file'] / 1e6:8.2f} MB p95 {pct(r.commits[day], 95):6.1f} ms"
+                         for r in runs)
+        print(f"day {day + 1:2d} ({time.perf_counter() - t0:5.1f} s, load {os.getloadavg()[0]:.2f}): {line}",
+              flush=True)
+    t_month = time.perf_counter() - t_start
+    print(f"month: {frames_total} frames, {obs_total} observations ({obs_total / max(frames_total, 1):.1f} a frame, "
+          f"{in_view / max(frames_total, 1):.1f} in view), {t_month:.0f} s", flush=True)
+
+    # 1b. commit probe: the same frames committed into the store of day 1 (a copy) and the one of the last day,
+    # commit by commit in turn (the same machine state for both, unlike day 1 and day 30 of the run itself)
+    t0 = time.perf_counter()
+    day = args.days
+    probe = list(continuous_frames(house, day, args.probe_s))
+    probes: dict = {}
+    for r in runs:
+        copy = f"{r.path}.probe"
+        snapshot(r.snapshots[snap_days[0] + 1], copy)
+        old = Memory.open(copy, embedding_dim=args.dim, config={"retention": {"mode": r.retention}},
+                          feature_model=FEATURE_MODEL if r.features else None)
+        times: dict[str, list[float]] = {"first": [], "last": []}
+        for k, frame in enumerate(probe, 1):
+            obs = frame.observations if r.features else without_features(frame.observations)
+            old.add(obs, frame.view)
+            r.memory.add(obs, frame.view)
+            if k % COMMIT_EVERY == 0 or k == len(probe):
+                pair = [("first", old), ("last", r.memory)]
+                for name, mem in (pair if (k // COMMIT_EVERY) % 2 else pair[::-1]):
+                    t = time.perf_counter()
+                    mem.commit()
+                    times[name].append((time.perf_counter() - t) * 1e3)
+        old.close()
+        for suffix in ("", "-wal", "-shm"):
+            if os.path.exists(copy + suffix):
+                os.remove(copy + suffix)
+        probes[r.name] = times
+    print(f"commit probe: {len(probe)} frames into the stores of day {snap_days[0] + 1} and {args.days}, "
+          f"{time.perf_counter() - t0:.0f} s", flush=True)
+
+    # 2. one robot-hour at 10 Hz, measured over continuous operation after the month
+    t0 = time.perf_counter()
+    warm = [f for f in continuous_frames(house, day, args.warmup_s + args.probe_s) if f.stamp > probe[-1].stamp]
+    feed(runs, warm, day)
+    before = {r.name: store_bytes(r.path) for r in runs}
+    stats_before = {r.name: r.memory.retention_stats() for r in runs}
+    last = max(f.stamp for f in warm)
+    cont = [f for f in continuous_frames(house, day, args.probe_s + args.warmup_s + 60.0 * args.continuous_min)
+            if f.stamp > last]
+    feed(runs, cont, day + 1)
+    seconds = (len(cont)) / cfg.fps
+    for r in runs:
+        after = store_bytes(r.path)
+        stats = r.memory.retention_stats()
+        grown = after["file"] - before[r.name]["file"]
+        live = (after["pages"] - after["free_pages"] - before[r.name]["pages"] + before[r.name]["free_pages"]) \
+            * after["page_size"]
+        # the larger of the file's growth and the growth of the pages in use: free pages taken up count as growth
+        r.continuous = {"seconds": seconds, "grown_bytes": grown, "live_grown_bytes": live,
+                        "mb_per_robot_hour": max(grown, live) / 1e6 * 3600.0 / seconds,
+                        "observations": sum(len(f.observations) for f in cont),
+                        "tally_bytes": stats["tally_bytes"] - stats_before[r.name]["tally_bytes"],
+                        "thinned": stats["thinned_sightings"] - stats_before[r.name]["thinned_sightings"],
+                        "free_pages_after": after["free_pages"], "commit_ms": r.commits.get(day + 1, [])}
+    print(f"continuous: {len(warm)} warm-up + {len(cont)} frames ({seconds:.0f} s at {cfg.fps:g} Hz), "
+          f"{time.perf_counter() - t0:.0f} s", flush=True)
+    for r in runs:
+        r.memory.close()
+
+    # 3. services on the stores of day 1, 10 and 30, read-only, in rotation
+    t0 = time.perf_counter()
+    labels = sorted({item[0] for item in ITEMS})
+    encoder = HashingTextEncoder()
+    results = {}
+    for features in sorted({r.features for r in runs}):
+        stores = {}
+        for r in (r for r in runs if r.features == features):
+            for d, path in r.snapshots.items():
+                stores[(r.name, d)] = Memory.open(path, embedding_dim=args.dim, readonly=True, label_encoder=encoder,
+                                                  clip_text_encoder=TextTower(args.dim) if features else None)
+        results.update(measure_services(stores, labels, args.calls, args.seed))
+        for m in stores.values():
+            m.close()
+    print(f"services: {args.calls} calls per service and store, {time.perf_counter() - t0:.0f} s", flush=True)
+
+    # 4. opening the last store; semantic recall of compact features
+    opens = {r.name: open_seconds(r.path, args.dim) for r in runs}
+    recall = None
+    thin_on = next((r for r in runs if r.features and r.retention == "thin"), None) or next(
+        (r for r in runs if r.features), None)
+    if thin_on is not None:
+        with Memory.open(thin_on.path, embedding_dim=args.dim, readonly=True) as m:
+            recall = recall_at_10(m, args.dim)
+
+    # ------------------------------------------------------------------------------------------ report
+    first, mid, last_day = snap_days[0] + 1, snap_days[len(snap_days) // 2] + 1, snap_days[-1] + 1
+    shown = sorted({first, mid, last_day})
+    print()
+    print(f"store (MB at the end of day; growth a simulated day of {cfg.frames_per_day} frames = days 2..{last_day}):")
+    print(f"  {'memory':14s} {'day ' + str(first):>9s} {'day ' + str(mid):>9s} {'day ' + str(last_day):>9s} "
+          f"{'MB/day':>8s} {'B/obs':>7s} {'free pages':>10s} {'kept obs':>9s} {'thinned':>10s} {'tally B/obs':>11s}")
+    for r in runs:
+        d = {x["day"]: x for x in r.days}
+        growth = (d[last_day]["file"] - d[first]["file"]) / max(1, last_day - first) / 1e6
+        tb = d[last_day]["tally_bytes"] / max(1, d[last_day]["thinned_sightings"])
+        print(f"  {r.name:14s} {d[first]['file'] / 1e6:9.2f} {d[mid]['file'] / 1e6:9.2f} "
+              f"{d[last_day]['file'] / 1e6:9.2f} {growth:8.2f} {d[last_day]['file'] / obs_total:7.0f} "
+              f"{d[last_day]['free_pages']:10d} {d[last_day]['observations']:9d} "
+              f"{d[last_day]['thinned_sightings']:10d} {tb:11.2f}")
+    print("one robot-hour at 10 Hz after the month (continuous patrol; growth of the store, scaled to an hour):")
+    for r in runs:
+        c = r.continuous
+        print(f"  {r.name:14s} {c['mb_per_robot_hour']:9.2f} MB per robot-hour  ({c['grown_bytes'] / 1e6:.2f} MB in "
+              f"{c['seconds']:.0f} s, {c['observations']} observations; live pages "
+              f"{c['live_grown_bytes'] / 1e6:.2f} MB; tallies {c['tally_bytes'] / max(1, c['thinned']):.2f} B per "
+              f"thinned sighting; free pages after {c['free_pages_after']})")
+    print(f"commit latency ms (p50 / p95 / p99 / max; {COMMIT_EVERY} frames a commit):")
+    for r in runs:
+        parts = []
+        for d in shown:
+            v = r.commits[d - 1]
+            parts.append(f"day {d}: {pct(v, 50):.1f} / {pct(v, 95):.1f} / {pct(v, 99):.1f} / {max(v):.1f}")
+        print(f"  {r.name:14s} " + "   ".join(parts))
+    print(f"commit probe ms (p50 / p95): the same {len(probe)} frames into the store of day {first} and of day "
+          f"{last_day}, commit by commit in turn:")
+    for r in runs:
+        a, b = probes[r.name]["first"], probes[r.name]["last"]
+        print(f"  {r.name:14s} day {first}: {pct(a, 50):.1f} / {pct(a, 95):.1f}   day {last_day}: {pct(b, 50):.1f} / "
+              f"{pct(b, 95):.1f}")
+    print(f"service latency ms (p50 / p95), read-only stores of day {', '.join(map(str, shown))} in rotation:")
+    for r in runs:
+        for s in SERVICES:
+            vals = [results[(r.name, d)][s] for d in shown]
+            print(f"  {r.name:14s} {s:12s} " + "   ".join(
+                f"day {d}: {pct(v, 50):7.2f} / {pct(v, 95):7.2f}" for d, v in zip(shown, vals)))
+    print("what the last stores hold (MB by table with its indexes, SQLite dbstat; the 6 largest):")
+    for r in runs:
+        c = contents(r.path)
+        if c is None:
+            print("  (dbstat is not available in this SQLite build)")
+            break
+        print(f"  {r.name:14s} " + ", ".join(f"{k} {v / 1e6:.2f}" for k, v in list(c.items())[:6]))
+    print("open the last store (s, slowest of 3): " + "; ".join(
+        f"{name} writer {o['writer']:.3f} read-only {o['read-only']:.3f}" for name, o in opens.items()))
+    if recall is not None:
+        print(f"semantic recall@10 against float32 ({recall['objects']} objects, {len(labels)} class queries): "
+              + "; ".join(f"{fmt} {recall[fmt]['recall_at_10']:.3f} (min cosine {recall[fmt]['min_cosine']:.5f}, "
+                          f"{recall[fmt]['bytes']} B)" for fmt in ("float16", "int8")))
+    print(f"machine at the end: load {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} {os.getloadavg()[2]:.2f}; "
+          f"total {time.perf_counter() - t_start:.0f} s")
+    report = {"args": vars(args), "frames": frames_total, "observations": obs_total,
+              "runs": {r.name: {"days": r.days, "continuous": {k: v for k, v in r.continuous.items()
+                                                              if k != "commit_ms"},
+                                "commit_p95": {d: pct(v, 95) for d, v in r.commits.items()},
+                                "services": {f"day{d}": {s: {"p50": pct(results[(r.name, d)][s], 50),
+                                                             "p95": pct(results[(r.name, d)][s], 95)}
+                                                         for s in SERVICES} for d in shown},
+                                "commit_probe": {k: {"p50": pct(v, 50), "p95": pct(v, 95)}
+                                                 for k, v in probes[r.name].items()},
+                                "open_s": opens[r.name]} for r in runs},
+              "recall": recall}
+    with open(os.path.join(args.out, "report.json"), "w") as fh:
+        json.dump(report, fh, indent=1, default=str)
+
+    def line(ret: str) -> str:
+        sel = {r.features: r for r in runs if r.retention == ret}
+        on, off = sel.get(True), sel.get(False)
+        ref = on or off
+        q1 = max(pct(results[(r.name, first)][s], 95) for r in sel.values() for s in SERVICES)
+        q30 = max(pct(results[(r.name, last_day)][s], 95) for r in sel.values() for s in SERVICES)
+        mb_on = f"{on.continuous['mb_per_robot_hour']:.2f}" if on else "-"
+        mb_off = f"{off.continuous['mb_per_robot_hour']:.2f}" if off else "-"
+        return (f"{mb_on} MB per robot-hour (features on), {mb_off} MB (off); commit p95 day{first} "
+                f"{pct(ref.commits[first - 1], 95):.1f} ms day{last_day} {pct(ref.commits[last_day - 1], 95):.1f} ms; "
+                f"query p95 day{first} {q1:.1f} ms day{last_day} {q30:.1f} ms")
+
+    for ret in args.retention[1:]:
+        print(f"long run ({ret}): {line(ret)}")
+    if not args.keep:
+        shutil.rmtree(workdir, ignore_errors=True)
+    print(f"long run: {line(args.retention[0])}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

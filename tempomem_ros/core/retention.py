@@ -1,0 +1,721 @@
+"""Bounded growth without losing answers: settled sightings beyond a bounded sample are counted, not kept.
+
+Why: the memory's cost grew with every frame, not with what changed. 20 static objects re-seen at 10 Hz are
+720,000 sightings per robot-hour: 3.29 GB with 512-d features (4,574 bytes each: the row, five indexes, the
+per-merge audit row, the frame) and 0.44 GB without (605 bytes each). What a month of answers needs is every
+placement, event, tombstone, rejection key, relation and count, and some evidence per placement.
+
+A compaction pass runs inside Memory.commit() (the same transaction: a crash leaves all or nothing of it), at
+most every ``retention.compact_every_s`` of stamp time, over the fused frames older than ``retention.settle_s``
+behind the newest stamp (the newest frame is the memory's clock and is never touched). Per placement it keeps
+the sample core/sampling.py chooses and every sighting an event cites; each other sighting is counted in a
+tally of its placement (ids and exact stamps, core/tally.py) and deleted. Rejected sightings are thinned the
+same way per rejection key (or per forgotten object); misses that a later sighting of the same placement
+cancelled are counted and deleted (those after a placement's last sighting decided or may decide a removal
+and stay); a frame no kept sighting or miss refers to is deleted; an audit row of action merge or reject
+whose sightings were all thinned is deleted (it repeated their verdicts). Each pass writes one audit row
+'thin' saying what, how many and why. Kept sightings' features are stored as ``retention.observation_features``
+(core/featurecodec.py); the objects' own features stay float32.
+
+What keeps the answers the same (test/test_retention_answers.py replays a scene with and without thinning):
+- counts: ``n_observations`` is a counter; was_seen counts kept sightings plus tallied stamps in its span;
+  a rebuild's count adds the tallies;
+- fused geometry after a rebuild: the fold state of each current placement (core/refold.py) is saved as of its
+  last thinned sighting, and a rebuild continues from it;
+- twins: a pair of objects once detected in one frame is recorded (coseen) before that frame's sightings go;
+- evidence: answers cite kept sightings only, a subset of what they cited before.
+A coarse depth image is kept only until its frame is fused (Memory.commit): after that no decision reads it.
+
+Space is reused, not only grown: SQLite puts the pages the deletions free on its freelist and later inserts take
+them, so a store under thinning grows with what changed and needs no VACUUM.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from itertools import combinations
+
+import numpy as np
+
+from . import featurecodec, refold, sampling, tally
+from .errors import UnknownIdError
+from .guard import guarded
+from .rows import id_chunks
+
+PROCESSED, CITED = 1, 2          # bits of observations.retained
+TALLY_ROW_LIMIT = 4096           # sightings per tally row: later ones of the group go to a new row
+AUDIT_SCAN_LIMIT = 50_000        # audit rows looked at per pass (a backlog is worked off over several)
+_BATCH_COLS = ("id, frame_id, stamp, label, confidence, cx, cy, cz, min_x, min_y, min_z, max_x, max_y, max_z, "
+               "feature, verdict, reason, object_id, candidate_id, placement_id, reject_key, retained")
+_FOLD_COLS = ("mx", "my", "mz", "min_x", "min_y", "min_z", "max_x", "max_y", "max_z", "weight", "ext_x", "ext_y",
+              "ext_z", "feature", "feature_weight", "base")
+
+
+@dataclass
+class ThinReport:
+    frames_dropped: int = 0
+    frames_kept: int = 0
+    sightings_dropped: int = 0
+    sightings_kept: int = 0
+    rejected_dropped: int = 0
+    misses_dropped: int = 0
+    features_compacted: int = 0
+    held: int = 0                                    # settled sightings held back for a possible twin
+    audit_dropped: dict = field(default_factory=dict)
+    audit_objects: set = field(default_factory=set)  # objects named by the audit rows dropped
+    placements: dict = field(default_factory=dict)   # placement id -> sightings counted in its tally
+    objects: set = field(default_factory=set)
+
+    def any(self) -> bool:
+        return bool(self.frames_dropped or self.sightings_dropped or self.rejected_dropped or self.misses_dropped
+                    or self.audit_dropped or self.features_compacted)
+
+
+def _key(row) -> tuple[float, int]:
+    return (float(row["stamp"]), int(row["id"]))
+
+
+class RetentionMixin:
+    """Compaction of settled evidence; runs only inside a write transaction of Memory."""
+
+    _retention_due: float | None = None   # newest stamp at which the next pass may run (None: at the next commit)
+    _coseen_cache: set | None = None      # writer's copy of the coseen pairs (dropped on rollback)
+
+    # ------------------------------------------------------------------ depth of staged frames
+    def _split_depth(self, view_cols: tuple) -> tuple[tuple, bytes | None]:
+        """(the frame row's view columns, the depth BLOB to stage apart): the depth goes to frame_depths (schema 5,
+        why there), except with retention.mode keep-all, which keeps the frame row as before."""
+        depth = view_cols[9]
+        if depth is None or self.config.retention.mode == "keep-all":
+            return view_cols, None
+        return (*view_cols[:9], None, *view_cols[10:]), depth
+
+    def _stage_depth(self, frame_id: int, depth: bytes | None) -> None:
+        if depth is not None:
+            self._conn.execute("INSERT INTO frame_depths (frame_id, depth) VALUES (?, ?)", (int(frame_id), depth))
+
+    def _drop_staged_depths(self, frame_ids) -> None:
+        """Frames refused from quarantine are never fused: their staged depth goes with the verdict."""
+        for chunk, marks in id_chunks(sorted(int(i) for i in frame_ids)):
+            self._conn.execute(f"DELETE FROM frame_depths WHERE frame_id IN ({marks})", chunk)
+
+    def _pending_frames(self) -> list:
+        """Staged frames in stamp order (ties by id), each with its depth wherever it is kept."""
+        rows = self._conn.execute("SELECT f.*, d.depth AS staged_depth FROM frames f LEFT JOIN frame_depths d "
+                                  "ON d.frame_id = f.id WHERE f.status='pending' ORDER BY f.stamp, f.id").fetchall()
+        out = []
+        for r in rows:
+            frame = dict(r)
+            if frame["depth"] is None:
+                frame["depth"] = frame.pop("staged_depth")
+            out.append(frame)
+        return out
+
+    @property
+    def _thinned_ever(self) -> bool:
+        """Whether the store has the retention tables (schema version 5 on). A store of an earlier version opened
+        read-only is read as it is (schema.READ_COMPATIBLE_FROM): it was never thinned, so nothing is tallied."""
+        return int(self._meta.get("schema_version", "0")) >= 5
+
+    # ------------------------------------------------------------------ meta cursors
+    def _meta_int(self, key: str) -> int:
+        row = self._conn.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
+        return 0 if row is None else int(row[0])
+
+    def _set_meta(self, key: str, value) -> None:
+        self._conn.execute("INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET "
+                           "value=excluded.value", (key, str(value)))
+
+    # ------------------------------------------------------------------ the pass
+    def _compact_settled(self) -> None:
+        """One compaction pass when one is due (called by commit() before its transaction commits)."""
+        cfg = self.config.retention
+        if cfg.mode == "keep-all":
+            return
+        newest = self._stamp_clock()
+        if self._retention_due is not None and newest < self._retention_due:
+            return
+        horizon = newest - cfg.settle_s
+        frames = self._conn.execute(
+            "SELECT id, stamp, pose FROM frames WHERE status='fused' AND stamp <= ? ORDER BY stamp, id LIMIT ?",
+            (horizon, cfg.max_frames_per_pass)).fetchall()
+        backlog = len(frames) >= cfg.max_frames_per_pass
+        self._retention_due = None if backlog else newest + cfg.compact_every_s
+        self._protect_cited()
+        report = ThinReport()
+        if frames:
+            self._thin_frames(frames, newest, report)
+        self._thin_audit(report)
+        if report.any():
+            # the objects of the dropped audit rows are named, so that a reader following the audit (scene_feed)
+            # that had not read those rows yet still refreshes them
+            self._audit(newest, "thin", sorted(report.audit_objects), [], {
+                "why": "retention: settled sightings beyond the kept sample are counted in tallies, not kept",
+                "horizon": horizon, "settle_s": cfg.settle_s,
+                "frames": {"dropped": report.frames_dropped, "kept": report.frames_kept,
+                           "first_id": int(frames[0]["id"]) if frames else None,
+                           "last_id": int(frames[-1]["id"]) if frames else None},
+                "sightings": {"dropped": report.sightings_dropped, "kept": report.sightings_kept,
+                              "by_placement": {str(k): v for k, v in sorted(report.placements.items())}},
+                "objects": sorted(report.objects),
+                "rejected_dropped": report.rejected_dropped, "misses_dropped": report.misses_dropped,
+                "held_for_twins": report.held,
+                "features": {"compacted": report.features_compacted, "format": cfg.observation_features},
+                "audit_rows_dropped": dict(sorted(report.audit_dropped.items())),
+            })
+
+    def _protect_cited(self) -> None:
+        """Mark every sighting that an event or held event cites (never thinned); cursors in meta."""
+        for table, key in (("events", "retention_events_seen"), ("held_events", "retention_held_seen")):
+            cursor = self._meta_int(key)
+            rows = self._conn.execute(f"SELECT id, evidence FROM {table} WHERE id > ? ORDER BY id",
+                                      (cursor,)).fetchall()
+            if not rows:
+                continue
+            cited = sorted({int(i) for r in rows for i in json.loads(r["evidence"] or "[]")})
+            for chunk, marks in id_chunks(cited):
+                self._conn.execute(f"UPDATE observations SET retained = retained | {CITED} WHERE id IN ({marks})",
+                                   chunk)
+            self._set_meta(key, int(rows[-1]["id"]))
+
+    def _thin_frames(self, frames, newest: float, report: ThinReport) -> None:
+        horizon = newest - self.config.retention.settle_s
+        frame_ids = [int(f["id"]) for f in frames]
+        cams = {int(f["id"]): None if f["pose"] is None else np.frombuffer(f["pose"], dtype=np.float64)[[3, 7, 11]]
+                for f in frames}
+        rows = []
+        for chunk, marks in id_chunks(frame_ids):
+            rows += self._conn.execute(f"SELECT {_BATCH_COLS} FROM observations WHERE frame_id IN ({marks}) "
+                                       f"AND (retained & {PROCESSED}) = 0 ORDER BY id", chunk).fetchall()
+        self._note_coseen(rows)
+        groups: dict[tuple, list] = {}
+        for r in rows:
+            if r["verdict"] in ("merged", "created") and r["placement_id"] is not None:
+                key = ("p", int(r["placement_id"]), "")
+            elif r["verdict"] == "rejected":
+                key = ("r", r["reason"] or "", r["reject_key"] or f"candidate {r['candidate_id']}")
+            else:  # cannot happen after fusion; kept as they are
+                key = ("k", int(r["id"]), "")
+            groups.setdefault(key, []).append(r)
+        held = self._held_placements()
+        for pid, since in list(held.items()):  # held back for a possible twin: their settled sightings wait
+            if since is not None:
+                groups.setdefault(("p", pid, ""), [])
+            elif self._conn.execute("SELECT 1 FROM placements WHERE id=? AND current=1", (pid,)).fetchone() is None:
+                held.pop(pid)
+        kept_frames: set[int] = set()
+        orphans: set[int] = set()   # frames of sightings dropped now that were settled in an earlier pass
+        drop_ids: list[int] = []
+        for key in sorted(groups):
+            batch = groups[key]
+            if key[0] == "k":
+                kept_frames.update(int(r["frame_id"]) for r in batch)
+                self._conn.executemany(f"UPDATE observations SET retained = retained | {PROCESSED} WHERE id = ?",
+                                       [(int(r["id"]),) for r in batch])
+                continue
+            if key[0] == "p":
+                # with the settled sightings of this placement from earlier frames: held back for a possible twin,
+                # or re-pointed here from another object (a twin joined, a move reconciled)
+                seen = {int(r["id"]) for r in batch}
+                batch = sorted(batch + [r for r in self._conn.execute(
+                    f"SELECT {_BATCH_COLS} FROM observations WHERE placement_id = ? AND (retained & {PROCESSED}) "
+                    "= 0 AND stamp <= ?", (key[1], horizon)) if int(r["id"]) not in seen], key=_key)
+                if self._twin_hold(key[1], newest, held):
+                    kept_frames.update(int(r["frame_id"]) for r in batch)
+                    report.held += len(batch)
+                    continue
+            kept, dropped = self._thin_group(key, batch, cams, newest, report)
+            kept_frames.update(int(r["frame_id"]) for r in kept)
+            drop_ids += [int(r["id"]) for r in dropped]
+            orphans.update(int(r["frame_id"]) for r in dropped)
+        self._save_held(held)
+        for chunk, marks in id_chunks(sorted(drop_ids)):
+            self._conn.execute(f"DELETE FROM observations WHERE id IN ({marks})", chunk)
+        kept_frames |= self._thin_misses(frame_ids, newest, report)
+        gone = [fid for fid in frame_ids if fid not in kept_frames]
+        for chunk, marks in id_chunks(gone):
+            self._conn.execute(f"DELETE FROM frames WHERE id IN ({marks})", chunk)
+        keep = sorted(set(frame_ids) & kept_frames)
+        for chunk, marks in id_chunks(keep):
+            self._conn.execute(f"UPDATE frames SET status='compacted' WHERE id IN ({marks})", chunk)
+        orphans -= set(frame_ids)
+        for fid in sorted(orphans):
+            if self._conn.execute("SELECT 1 FROM observations WHERE frame_id=? LIMIT 1", (fid,)).fetchone() is None \
+                    and self._conn.execute("SELECT 1 FROM misses WHERE frame_id=? LIMIT 1", (fid,)).fetchone() is None:
+                self._conn.execute("DELETE FROM frames WHERE id=?", (fid,))
+                report.frames_dropped += 1
+        report.frames_dropped += len(gone)
+        report.frames_kept += len(keep)
+        # a closed placement is never rebuilt: its saved fold goes (a reappearance opens a new placement)
+        self._conn.execute("DELETE FROM fold_state WHERE placement_id IN (SELECT f.placement_id FROM fold_state f "
+                           "JOIN placements p ON p.id = f.placement_id WHERE p.current = 0)")
+
+    # ------------------------------------------------------------------ possible twins
+    def _held_placements(self) -> dict:
+        row = self._conn.execute("SELECT value FROM meta WHERE key='retention_twin_hold'").fetchone()
+        return {} if row is None else {int(k): v for k, v in json.loads(row[0]).items()}
+
+    def _save_held(self, held: dict) -> None:
+        self._set_meta("retention_twin_hold", json.dumps({str(k): v for k, v in sorted(held.items())}))
+
+    def _twin_hold(self, placement_id: int, newest: float, held: dict) -> bool:
+        """Whether to hold back this placement's settled sightings: its object (present, tentative, or missing
+        and this its last placement) has a possible twin (an object at its place never seen with it, that a
+        later sighting may join to it). Why: the join rebuilds the object by replaying both objects' sightings in
+        stamp order, which the saved fold can continue only while none of them is thinned or compacted. Held at
+        most retention.twin_hold_s; ``held`` (placement -> since, or None once the hold ran out) is updated."""
+        row = self._conn.execute("SELECT o.*, p.current AS is_current FROM placements p JOIN objects o "
+                                 "ON o.id = p.object_id WHERE p.id = ?", (placement_id,)).fetchone()
+        latest = row is not None and (row["is_current"] or (row["state"] == "missing" and self._conn.execute(
+            "SELECT MAX(id) FROM placements WHERE object_id=?", (row["id"],)).fetchone()[0] == placement_id))
+        if not latest or row["state"] not in ("present", "tentative", "missing"):
+            held.pop(placement_id, None)
+            return False
+        if placement_id in held:
+            since = held[placement_id]
+            if since is None:
+                return False  # held once for as long as allowed
+            if newest - since >= self.config.retention.twin_hold_s:
+                held[placement_id] = None
+                return False
+        if self._possible_twin(row):
+            held.setdefault(placement_id, newest)
+            return True
+        held.pop(placement_id, None)
+        return False
+
+    def _possible_twin(self, obj) -> bool:
+        """An object near ``obj`` (boxes within fusion.candidate_dilation: a twin join needs them at one place, and
+        boxes change with every sighting; present, tentative or missing) never detected with it, whose features
+        (when both have one) do not rule out one identity, of which the younger never moved: what a twin join
+        needs except its label rule (labels agree, a confusion the memory may yet learn, or sightings that may
+        yet interleave), which can become true later and is therefore not asked."""
+        from . import fusion
+
+        d = self.config.fusion.candidate_dilation  # boxes change with every merge: near, not only at one place now
+        lo = np.array((obj["min_x"], obj["min_y"], obj["min_z"])) - d
+        hi = np.array((obj["max_x"], obj["max_y"], obj["max_z"])) + d
+        # a missing object may be seen again at its place and then joined: it counts as well
+        for cand in self._candidates(lo, hi, states=("present", "tentative", "missing")):
+            if int(cand["id"]) == int(obj["id"]):
+                continue
+            keep, gone = (cand, obj) if int(cand["id"]) < int(obj["id"]) else (obj, cand)
+            if int(gone["n_moves"]) > 0:
+                continue
+            cos = fusion.cosine(fusion_feature(keep), fusion_feature(gone))
+            if cos is not None and cos < self.config.identity.feature_threshold:
+                continue
+            if not self._seen_together(int(keep["id"]), int(gone["id"])):
+                return True
+        return False
+
+    def _seen_together(self, a: int, b: int) -> bool:
+        return self._seen_together_before(a, b) or self._conn.execute(
+            "SELECT 1 FROM observations x JOIN observations y ON y.frame_id = x.frame_id "
+            "WHERE x.object_id = ? AND y.object_id = ? LIMIT 1", (a, b)).fetchone() is not None
+
+    def _thin_group(self, key: tuple, batch: list, cams: dict, newest: float, report: ThinReport):
+        """Keep the sample of one placement (or rejection group) among its kept and newly settled sightings;
+        count the others in its tally. Returns (newly kept rows of the batch, dropped rows)."""
+        cfg = self.config.retention
+        kind, ident, group = key
+        if kind == "p":
+            earlier = self._conn.execute(
+                f"SELECT o.id, o.stamp, o.label, o.cx, o.cy, o.cz, o.frame_id, o.retained, o.object_id, f.pose "
+                f"FROM observations o LEFT JOIN frames f ON f.id = o.frame_id WHERE o.placement_id = ? "
+                f"AND (o.retained & {PROCESSED}) = {PROCESSED}", (ident,)).fetchall()
+            self._fold_placement(ident, batch, bool(earlier))
+        elif group.startswith("candidate "):
+            cand = None if group == "candidate None" else int(group.split()[1])
+            earlier = self._conn.execute(
+                "SELECT id, stamp, label, cx, cy, cz, frame_id, retained, candidate_id AS object_id, NULL AS pose "
+                f"FROM observations WHERE candidate_id IS ? AND verdict='rejected' AND reason=? AND reject_key IS NULL "
+                f"AND (retained & {PROCESSED}) = {PROCESSED}", (cand, ident)).fetchall()
+        else:
+            earlier = self._conn.execute(
+                "SELECT id, stamp, label, cx, cy, cz, frame_id, retained, candidate_id AS object_id, NULL AS pose "
+                f"FROM observations WHERE reject_key = ? AND verdict='rejected' AND reason=? "
+                f"AND (retained & {PROCESSED}) = {PROCESSED}", (group, ident)).fetchall()
+        sectors = cfg.viewpoint_sectors if kind == "p" else 0
+        missing = sorted({int(r["frame_id"]) for r in batch} - set(cams))  # sightings held back in earlier passes
+        for chunk, marks in id_chunks(missing):
+            cams.update((int(i), None if pose is None else np.frombuffer(pose, dtype=np.float64)[[3, 7, 11]])
+                        for i, pose in self._conn.execute(f"SELECT id, pose FROM frames WHERE id IN ({marks})", chunk))
+
+        def cam_of(r):
+            if "pose" in r.keys():
+                blob = r["pose"]
+                return None if blob is None else np.frombuffer(blob, dtype=np.float64)[[3, 7, 11]]
+            return cams.get(int(r["frame_id"]))
+
+        cands = [sampling.Candidate(int(r["id"]), float(r["stamp"]), r["label"],
+                                    sampling.view_key(cam_of(r), (r["cx"], r["cy"], r["cz"]), sectors,
+                                                      cfg.range_bands),
+                                    bool(r["retained"] & CITED)) for r in (*earlier, *batch)]
+        keep_ids = sampling.keep(cands, time_samples=cfg.time_samples, recent=cfg.recent_per_placement)
+        kept = [r for r in batch if int(r["id"]) in keep_ids]
+        dropped = [r for r in (*earlier, *batch) if int(r["id"]) not in keep_ids]
+        fmt = cfg.observation_features
+        updates = []
+        for r in kept:
+            blob = r["feature"]
+            if blob is not None and fmt != "float32" and not featurecodec.is_compact(blob):
+                blob = featurecodec.encode(np.frombuffer(blob, dtype=np.float32), fmt)
+                report.features_compacted += 1
+            updates.append((blob, int(r["id"])))
+        self._conn.executemany(f"UPDATE observations SET retained = retained | {PROCESSED}, feature = ? WHERE id = ?",
+                               updates)
+        if dropped:
+            ids = np.array([int(r["id"]) for r in dropped], dtype=np.int64)
+            stamps = np.array([float(r["stamp"]) for r in dropped], dtype=np.float64)
+            if kind == "p":
+                object_id = int(dropped[0]["object_id"])
+                self._tally("sighting", object_id, ident, "", ids, stamps, newest)
+                report.sightings_dropped += len(dropped)
+                report.placements[ident] = report.placements.get(ident, 0) + len(dropped)
+                report.objects.add(object_id)
+            else:
+                objs = {r["object_id"] for r in dropped}
+                object_id = objs.pop() if len(objs) == 1 else None
+                self._tally("rejected", object_id, None, f"{ident}|{group}", ids, stamps, newest)
+                report.rejected_dropped += len(dropped)
+        if kind == "p":
+            report.sightings_kept += len(kept)
+        return kept, dropped
+
+    def _thin_misses(self, frame_ids, newest: float, report: ThinReport) -> set[int]:
+        """Count and delete the misses of these frames that a later sighting of the same placement cancelled;
+        returns the frames of the misses kept."""
+        rows = []
+        for chunk, marks in id_chunks(frame_ids):
+            rows += self._conn.execute(f"SELECT id, object_id, placement_id, frame_id, stamp FROM misses "
+                                       f"WHERE frame_id IN ({marks}) ORDER BY id", chunk).fetchall()
+        if not rows:
+            return set()
+        pids = sorted({int(r["placement_id"]) for r in rows if r["placement_id"] is not None})
+        t_last: dict[int, float] = {}
+        for chunk, marks in id_chunks(pids):
+            t_last.update((int(i), float(t)) for i, t in self._conn.execute(
+                f"SELECT id, t_last FROM placements WHERE id IN ({marks})", chunk))
+        kept_frames: set[int] = set()
+        dropped: dict[tuple, list] = {}
+        for r in rows:
+            pid = r["placement_id"]
+            if pid is not None and float(r["stamp"]) < t_last.get(int(pid), float("-inf")):
+                dropped.setdefault((int(r["object_id"]), int(pid)), []).append(r)
+            else:
+                kept_frames.add(int(r["frame_id"]))
+        for (oid, pid), group in sorted(dropped.items()):
+            ids = np.array([int(r["id"]) for r in group], dtype=np.int64)
+            self._tally("miss", oid, pid, "", ids, np.array([float(r["stamp"]) for r in group]), newest)
+            for chunk, marks in id_chunks(ids.tolist()):
+                self._conn.execute(f"DELETE FROM misses WHERE id IN ({marks})", chunk)
+            report.misses_dropped += len(group)
+        return kept_frames
+
+    def _thin_audit(self, report: ThinReport) -> None:
+        """Delete the audit rows of action merge / reject once every sighting they name is settled (older than
+        retention.settle_s), oldest first, up to the first row naming one that is not (cursor in meta). Why: such
+        a row repeats its sighting's verdict (object, reason, score), which the sighting carries in its own row
+        while it is kept and its tally counts once it is thinned; 720,000 of them per robot-hour would outweigh
+        everything else."""
+        cursor = self._meta_int("retention_audit_seen")
+        rows = self._conn.execute("SELECT id, action, object_ids, observation_ids FROM audit WHERE id > ? ORDER BY id "
+                                  "LIMIT ?", (cursor, AUDIT_SCAN_LIMIT)).fetchall()
+        if not rows:
+            return
+        listed = {int(r["id"]): [int(i) for i in json.loads(r["observation_ids"])] for r in rows
+                  if r["action"] in ("merge", "reject")}
+        wanted = sorted({i for ids in listed.values() for i in ids})
+        stamps: dict[int, float] = {}
+        for chunk, marks in id_chunks(wanted):
+            stamps.update((int(i), float(t)) for i, t in self._conn.execute(
+                f"SELECT id, stamp FROM observations WHERE id IN ({marks})", chunk))
+        horizon = self._stamp_clock() - self.config.retention.settle_s
+        drop: list[int] = []
+        last = cursor
+        for r in rows:
+            ids = listed.get(int(r["id"]))
+            if ids is not None:
+                if any(stamps.get(i, float("-inf")) > horizon for i in ids):
+                    break  # not settled yet: look again at the next pass
+                drop.append(int(r["id"]))
+                report.audit_dropped[r["action"]] = report.audit_dropped.get(r["action"], 0) + 1
+                report.audit_objects.update(int(i) for i in json.loads(r["object_ids"]))
+            last = int(r["id"])
+        for chunk, marks in id_chunks(drop):
+            self._conn.execute(f"DELETE FROM audit WHERE id IN ({marks})", chunk)
+        if last != cursor:
+            self._set_meta("retention_audit_seen", last)
+
+    # ------------------------------------------------------------------ tallies
+    def _tally(self, kind: str, object_id, placement_id, group_key: str, ids: np.ndarray, stamps: np.ndarray,
+               at: float) -> None:
+        """Count thinned items in the group's latest tally row (up to TALLY_ROW_LIMIT), else in a new one."""
+        order = np.lexsort((ids, stamps))
+        ids, stamps = ids[order], stamps[order]
+        last = self._conn.execute(
+            "SELECT id, object_id, n, ids, stamps FROM tallies WHERE placement_id IS ? AND kind = ? AND group_key = ? "
+            "ORDER BY id DESC LIMIT 1", (placement_id, kind, group_key)).fetchone()
+        if last is not None and last["object_id"] == object_id and int(last["n"]) + len(ids) <= TALLY_ROW_LIMIT:
+            n = int(last["n"])
+            ids = np.concatenate([tally.decode_ints(last["ids"], n), ids])
+            stamps = np.concatenate([tally.decode_stamps(last["stamps"], n), stamps])
+            self._conn.execute(
+                "UPDATE tallies SET n=?, t_first=?, t_last=?, id_first=?, id_last=?, ids=?, stamps=?, thinned_at=? "
+                "WHERE id=?", (len(ids), float(stamps.min()), float(stamps.max()), int(ids.min()), int(ids.max()),
+                               tally.encode_ints(ids), tally.encode_stamps(stamps), at, last["id"]))
+            return
+        self._conn.execute(
+            "INSERT INTO tallies (kind, object_id, placement_id, group_key, n, t_first, t_last, id_first, id_last, "
+            "ids, stamps, thinned_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+            (kind, object_id, placement_id, group_key, len(ids), float(stamps.min()), float(stamps.max()),
+             int(ids.min()), int(ids.max()), tally.encode_ints(ids), tally.encode_stamps(stamps), at))
+
+    def _tallied_sightings(self, object_id: int) -> int:
+        if not self._thinned_ever:
+            return 0
+        return int(self._conn.execute("SELECT COALESCE(SUM(n), 0) FROM tallies WHERE kind='sighting' AND object_id=?",
+                                      (int(object_id),)).fetchone()[0])
+
+    def _tallied_in(self, object_ids, lo: float, hi: float) -> tuple[int, tuple | None]:
+        """(thinned sightings of these objects with lo <= stamp <= hi, the latest as (stamp, id, object_id))."""
+        ids = sorted({int(i) for i in object_ids})
+        if not ids or not self._thinned_ever:
+            return 0, None
+        marks = ",".join("?" for _ in ids)
+        rows = self._conn.execute(
+            f"SELECT object_id, n, t_first, t_last, ids, stamps FROM tallies WHERE kind='sighting' AND object_id IN "
+            f"({marks}) AND t_first <= ? AND t_last >= ?", (*ids, hi, lo)).fetchall()
+        count, best, best_inside = 0, None, None
+        for r in rows:
+            n = int(r["n"])
+            if lo <= float(r["t_first"]) and float(r["t_last"]) <= hi:
+                count += n
+                if best_inside is None or float(r["t_last"]) > float(best_inside["t_last"]):
+                    best_inside = r
+                continue
+            stamps = tally.decode_stamps(r["stamps"], n)
+            inside = (stamps >= lo) & (stamps <= hi)
+            count += int(inside.sum())
+            best = _latest(best, r, stamps, inside)
+        if best_inside is not None:
+            n = int(best_inside["n"])
+            stamps = tally.decode_stamps(best_inside["stamps"], n)
+            best = _latest(best, best_inside, stamps, np.ones(n, dtype=bool))
+        return count, best
+
+    # ------------------------------------------------------------------ fold state
+    def _fold_placement(self, placement_id: int, batch: list, had_earlier: bool) -> None:
+        """Continue the saved fold of a current placement with its newly settled sightings (in stamp order)."""
+        row = self._conn.execute("SELECT current, object_id FROM placements WHERE id=?", (placement_id,)).fetchone()
+        if row is None or not row["current"]:
+            self._conn.execute("DELETE FROM fold_state WHERE placement_id=?", (placement_id,))
+            return
+        rows = sorted(batch, key=_key)
+        saved = self._conn.execute("SELECT * FROM fold_state WHERE placement_id=?", (placement_id,)).fetchone()
+        if saved is None:
+            state, exact, late = None, not had_earlier, "[]"
+        else:
+            state, exact, late = _load_fold(saved), bool(saved["exact"]), saved["late"]
+            if rows and _key(rows[0]) <= state.key:
+                exact = False   # a sighting older than the saved fold (stamps out of order): approximate
+        state = refold.fold(state, rows, self.config.fusion)
+        if state is None:
+            return
+        self._conn.execute(
+            "INSERT OR REPLACE INTO fold_state (placement_id, object_id, cut_stamp, cut_id, n, "
+            f"{', '.join(_FOLD_COLS)}, exact, late) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            (placement_id, int(row["object_id"]), state.key[0], state.key[1], state.n, *state.center, *state.lo,
+             *state.hi, state.weight, *state.ext,
+             None if state.feature is None else np.asarray(state.feature, dtype=np.float32).tobytes(),
+             state.feature_weight, state.base, int(exact), late))
+
+    def _fold_start(self, object_id: int, placement_id, rows) -> tuple:
+        """(saved fold or None, the rows a rebuild still folds, exact) for a rebuild of this placement from its
+        sightings ``rows`` (in stamp order). Without thinning: (None, rows, True)."""
+        if placement_id is None:
+            return None, rows, True
+        saved = self._conn.execute("SELECT * FROM fold_state WHERE placement_id=?", (placement_id,)).fetchone()
+        if saved is None:
+            thinned = self._conn.execute("SELECT 1 FROM tallies WHERE kind='sighting' AND placement_id=? LIMIT 1",
+                                         (placement_id,)).fetchone()
+            return None, rows, thinned is None
+        state = _load_fold(saved)
+        late = set(json.loads(saved["late"]))
+        return state, [r for r in rows if _key(r) > state.key or int(r["id"]) in late], bool(saved["exact"])
+
+    # ------------------------------------------------------------------ hooks: observations re-pointed
+    def _retention_repointing(self, src_id: int, dst_id: int, placement_id) -> None:
+        """Called just before every observation of ``src_id`` is re-pointed to (``dst_id``, ``placement_id``)
+        (a twin joined, a move reconciled, duplicates consolidated): its tallies, the objects it was seen with
+        and its saved fold follow."""
+        conn = self._conn
+        has_tallies = conn.execute("SELECT 1 FROM tallies WHERE kind='sighting' AND object_id=? LIMIT 1",
+                                   (src_id,)).fetchone() is not None
+        dst_thinned = placement_id is not None and conn.execute(
+            "SELECT 1 FROM tallies WHERE kind='sighting' AND placement_id=? LIMIT 1", (placement_id,)).fetchone()
+        if has_tallies:
+            conn.execute("UPDATE tallies SET object_id=?, placement_id=? WHERE kind='sighting' AND object_id=?",
+                         (dst_id, placement_id, src_id))
+        partners = {int(a if b == src_id else b) for a, b in conn.execute(
+            "SELECT a, b FROM coseen WHERE a=? OR b=?", (src_id, src_id))} - {int(dst_id)}
+        if partners:
+            pairs = sorted((min(dst_id, z), max(dst_id, z)) for z in partners)
+            conn.executemany("INSERT OR IGNORE INTO coseen (a, b) VALUES (?, ?)", pairs)
+            if self._coseen_cache is not None:
+                self._coseen_cache.update(pairs)
+        held = self._held_placements()
+        src_places = [int(r[0]) for r in conn.execute("SELECT id FROM placements WHERE object_id=?", (src_id,))]
+        since = [held[p] for p in src_places if held.get(p) is not None]
+        if since and placement_id is not None:  # the hold for a possible twin goes with the sightings
+            held[int(placement_id)] = min(since + ([held[placement_id]] if held.get(placement_id) else []))
+            self._save_held(held)
+        src_fold = conn.execute("SELECT placement_id FROM fold_state WHERE object_id=?", (src_id,)).fetchall()
+        if placement_id is None:
+            conn.execute("DELETE FROM fold_state WHERE object_id=?", (src_id,))
+            return
+        dst_fold = conn.execute("SELECT * FROM fold_state WHERE placement_id=?", (placement_id,)).fetchone()
+        if dst_fold is None:
+            # the source's saved fold continues here when everything the placement holds comes after it (a move
+            # reconciled into a new placement; a twin joined into an object that just moved or appeared there)
+            if len(src_fold) == 1:
+                cut = conn.execute("SELECT cut_stamp, cut_id FROM fold_state WHERE placement_id=?",
+                                   (src_fold[0][0],)).fetchone()
+                cut = (float(cut[0]), int(cut[1]))
+                later = all((float(t), int(i)) > cut for i, t in conn.execute(
+                    "SELECT id, stamp FROM observations WHERE placement_id=?", (placement_id,)))
+                if later and not dst_thinned:
+                    conn.execute("UPDATE fold_state SET placement_id=?, object_id=? WHERE placement_id=?",
+                                 (placement_id, dst_id, src_fold[0][0]))
+                    return
+        else:
+            cut = (float(dst_fold["cut_stamp"]), int(dst_fold["cut_id"]))
+            late = set(json.loads(dst_fold["late"]))
+            late.update(int(r[0]) for r in conn.execute("SELECT id, stamp FROM observations WHERE object_id=?",
+                                                        (src_id,)) if (float(r[1]), int(r[0])) <= cut)
+            exact = bool(dst_fold["exact"]) and not has_tallies and not late
+            conn.execute("UPDATE fold_state SET exact=?, late=? WHERE placement_id=?",
+                         (int(exact), json.dumps(sorted(late)), placement_id))
+        conn.execute("DELETE FROM fold_state WHERE object_id=? AND placement_id != ?", (src_id, placement_id))
+
+    def _retention_split(self, placement_id) -> None:
+        """Some sightings leave this placement (resplit): its saved fold no longer describes it."""
+        if placement_id is not None:
+            self._conn.execute("DELETE FROM fold_state WHERE placement_id=?", (placement_id,))
+
+    # ------------------------------------------------------------------ objects seen together
+    def _coseen_pairs(self) -> set:
+        if self._coseen_cache is None:
+            self._coseen_cache = {(int(a), int(b)) for a, b in self._conn.execute("SELECT a, b FROM coseen")}
+        return self._coseen_cache
+
+    def _note_coseen(self, rows) -> None:
+        """Record the pairs of objects detected in one frame among these settled sightings."""
+        by_frame: dict[int, set] = {}
+        for r in rows:
+            if r["object_id"] is not None and r["verdict"] in ("merged", "created"):
+                by_frame.setdefault(int(r["frame_id"]), set()).add(int(r["object_id"]))
+        sets = {frozenset(s) for s in by_frame.values() if len(s) > 1}
+        pairs = {p for s in sets for p in combinations(sorted(s), 2)}
+        known = self._coseen_pairs()
+        new = sorted(pairs - known)
+        if new:
+            self._conn.executemany("INSERT OR IGNORE INTO coseen (a, b) VALUES (?, ?)", new)
+            known.update(new)
+
+    def _seen_together_before(self, a: int, b: int) -> bool:
+        """Whether the two objects were detected in one frame whose sightings were thinned since."""
+        lo, hi = (int(a), int(b)) if int(a) < int(b) else (int(b), int(a))
+        return self._conn.execute("SELECT 1 FROM coseen WHERE a=? AND b=?", (lo, hi)).fetchone() is not None
+
+    # ------------------------------------------------------------------ reading
+    def _thinned_observation(self, observation_id: int) -> str | None:
+        """What became of a thinned observation id, or None when no tally holds it."""
+        if not self._thinned_ever:
+            return None
+        for r in self._conn.execute("SELECT * FROM tallies WHERE id_first <= ? AND id_last >= ? ORDER BY id",
+                                    (observation_id, observation_id)):
+            ids = tally.decode_ints(r["ids"], int(r["n"]))
+            hit = np.flatnonzero(ids == observation_id)
+            if len(hit):
+                stamp = float(tally.decode_stamps(r["stamps"], int(r["n"]))[hit[0]])
+                what = {"sighting": f"a sighting of object #{r['object_id']} at placement #{r['placement_id']}",
+                        "rejected": f"a rejected sighting ({r['group_key']})",
+                        "miss": f"a miss of object #{r['object_id']}"}.get(r["kind"], r["kind"])
+                return (f"observation {observation_id} was thinned by retention: {what}, stamp {stamp:.6f}, "
+                        f"counted in tally #{r['id']}")
+        return None
+
+    @guarded
+    def sighting_counts(self, object_id: int) -> list[dict]:
+        """Per placement of the object (oldest first): sightings kept as records and sightings counted in tallies
+        (thinned). kept + thinned over all placements = the object's n_observations."""
+        self._row_or_raise(object_id)
+        kept = dict(self._conn.execute("SELECT placement_id, COUNT(*) FROM observations WHERE object_id=? "
+                                       "GROUP BY placement_id", (int(object_id),)).fetchall())
+        thinned = {} if not self._thinned_ever else dict(self._conn.execute(
+            "SELECT placement_id, SUM(n) FROM tallies WHERE kind='sighting' AND object_id=? GROUP BY placement_id",
+            (int(object_id),)).fetchall())
+        order = [int(r[0]) for r in self._conn.execute(
+            "SELECT id FROM placements WHERE object_id=? ORDER BY t_from, id", (int(object_id),))]
+        extra = sorted((set(kept) | set(thinned)) - set(order), key=lambda p: (p is None, p or 0))
+        return [{"placement_id": p, "kept": int(kept.get(p, 0)), "thinned": int(thinned.get(p, 0))}
+                for p in order + extra if p in kept or p in thinned]
+
+    @guarded
+    def retention_stats(self) -> dict:
+        """Rows kept and items counted in tallies, by kind: what retention has done to this store."""
+        c = self._conn
+        out = {"observations": int(c.execute("SELECT COUNT(*) FROM observations").fetchone()[0]),
+               "frames": int(c.execute("SELECT COUNT(*) FROM frames").fetchone()[0]),
+               "misses": int(c.execute("SELECT COUNT(*) FROM misses").fetchone()[0]),
+               "audit": int(c.execute("SELECT COUNT(*) FROM audit").fetchone()[0])}
+        if not self._thinned_ever:
+            return {**out, "tally_rows": 0, "tally_bytes": 0, "coseen_pairs": 0, "fold_states": 0,
+                    "thinned_sightings": 0, "thinned_rejecteds": 0, "thinned_misses": 0}
+        out |= {"tally_rows": int(c.execute("SELECT COUNT(*) FROM tallies").fetchone()[0]),
+                "tally_bytes": int(c.execute("SELECT COALESCE(SUM(length(ids) + length(stamps)), 0) FROM tallies")
+                                   .fetchone()[0]),
+                "coseen_pairs": int(c.execute("SELECT COUNT(*) FROM coseen").fetchone()[0]),
+                "fold_states": int(c.execute("SELECT COUNT(*) FROM fold_state").fetchone()[0])}
+        for kind in ("sighting", "rejected", "miss"):
+            out[f"thinned_{kind}s"] = int(c.execute("SELECT COALESCE(SUM(n), 0) FROM tallies WHERE kind=?",
+                                                    (kind,)).fetchone()[0])
+        return out
+
+
+def _latest(best, row, stamps: np.ndarray, inside: np.ndarray):
+    """The later of ``best`` and the latest (stamp, id) among ``row``'s stamps where ``inside``."""
+    if not inside.any():
+        return best
+    n = int(row["n"])
+    ids = tally.decode_ints(row["ids"], n)
+    idx = np.flatnonzero(inside)
+    order = np.lexsort((ids[idx], stamps[idx]))
+    j = idx[order[-1]]
+    cand = (float(stamps[j]), int(ids[j]), int(row["object_id"]))
+    return cand if best is None or cand[:2] > best[:2] else best
+
+
+def fusion_feature(row):
+    from .rows import blob_to_feature
+    return blob_to_feature(row["feature"])
+
+
+def _load_fold(saved) -> refold.FoldState:
+    feature = None if saved["feature"] is None else np.frombuffer(saved["feature"], dtype=np.float32).copy()
+    return refold.FoldState(
+        np.array((saved["mx"], saved["my"], saved["mz"]), dtype=float),
+        np.array((saved["min_x"], saved["min_y"], saved["min_z"]), dtype=float),
+        np.array((saved["max_x"], saved["max_y"], saved["max_z"]), dtype=float),
+        float(saved["weight"]), np.array((saved["ext_x"], saved["ext_y"], saved["ext_z"]), dtype=float),
+        feature, float(saved["feature_weight"]), float(saved["base"]), int(saved["n"]),
+        (float(saved["cut_stamp"]), int(saved["cut_id"])))
+
+
+def thinned_error(memory, observation_id: int) -> UnknownIdError:
+    """The error for an observation id the store does not hold (saying so when retention thinned it)."""
+    text = memory._thinned_observation(int(observation_id))
+    return UnknownIdError(text or f"unknown observation id {observation_id}")

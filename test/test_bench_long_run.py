@@ -1,0 +1,53 @@
+"""bench/bench_long_run.py --quick runs end to end (about 45 s here) and prints its figures and last line.
+
+Why in CI: the long-run bench is how the store's cost against robot time is seen at all; a change that breaks it
+would go unnoticed until someone reruns it. Figures are machine-dependent: only their presence, their format and
+what cannot depend on the machine are checked (keep-all keeps every observation, thinning keeps fewer and counts
+the rest, the two memories answer the same counts).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import re
+import sys
+
+import pytest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+spec = importlib.util.spec_from_file_location("bench_long_run", os.path.join(HERE, "..", "bench", "bench_long_run.py"))
+bench = importlib.util.module_from_spec(spec)
+sys.modules["bench_long_run"] = bench
+spec.loader.exec_module(bench)
+
+LAST = re.compile(r"^long run: \d+\.\d+ MB per robot-hour \(features on\), \d+\.\d+ MB \(off\); commit p95 day1 "
+                  r"\d+\.\d ms day2 \d+\.\d ms; query p95 day1 \d+\.\d ms day2 \d+\.\d ms$")
+
+
+@pytest.mark.slow
+def test_quick_long_run_prints_every_figure_and_the_last_line(tmp_path, capsys):
+    assert bench.main(["--quick", "--out", str(tmp_path)]) == 0
+    out = capsys.readouterr().out.strip().splitlines()
+    assert LAST.match(out[-1]), out[-1]
+    assert out[-2].startswith("long run (keep-all): ")
+    text = "\n".join(out)
+    for heading in ("store (MB at the end of day", "one robot-hour at 10 Hz", "commit latency ms",
+                    "service latency ms", "open the last store", "semantic recall@10"):
+        assert heading in text
+    for service in bench.SERVICES:
+        assert re.search(rf"thin/on\s+{service}\s+day 1:", text), service
+    report = json.loads((tmp_path / "report.json").read_text())
+    runs = report["runs"]
+    assert set(runs) == {"thin/on", "thin/off", "keep-all/on", "keep-all/off"}
+    for name, run in runs.items():
+        last = run["days"][-1]
+        if name.startswith("keep-all"):
+            assert last["observations"] == report["observations"] and last["thinned_sightings"] == 0
+        else:
+            assert last["observations"] < report["observations"]
+            assert last["observations"] + last["thinned_sightings"] + last["thinned_rejecteds"] == \
+                report["observations"]
+    # the stores were removed (no --keep)
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith("long_run_")]
