@@ -111,3 +111,34 @@ def test_a_version_5_sqlite_store_gains_sources_keeping_its_rows(tmp_path):
     con = stdlib_sqlite3.connect(path)
     assert con.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()[0] == "6"
     con.close()
+
+
+def test_the_query_side_can_run_as_a_role_that_may_only_read(pg_cluster, monkeypatch):
+    """A role granted by grant_reader reads the memory through a read-only Memory; it cannot write, even with a
+    writable open; its password comes from libpq's environment (PGPASSWORD), never from the address."""
+    from tempomem_ros.core.errors import StoreAccessError
+    from tempomem_ros.core.postgres.roles import grant_reader
+
+    schema_name, owner = pg_cluster.new_schema()
+    try:
+        with Memory.open(owner, embedding_dim=4, config=config("robot_a")) as m:
+            (oid,) = m.add([box_obs("mug", (1.0, 0.0, 0.5), stamp=1.0)])
+            m.commit()
+        role = f"reader_{schema_name}"
+        pg_cluster.sandbox.add_role(role, "s3cret-reader")
+        granted = grant_reader(owner, role)
+        assert {"objects", "observations", "audit", "meta"} <= set(granted)
+        reader = owner.replace("postgresql://tempomem@", f"postgresql://{role}@", 1)
+        assert reader != owner and "s3cret" not in reader
+        monkeypatch.setenv("PGPASSWORD", "s3cret-reader")
+        with Memory.open(reader, readonly=True) as ro:
+            assert [o.label for o in ro.objects()] == ["mug"] and ro.observation(oid).source == "robot_a"
+            assert "s3cret" not in ro.path
+        with pytest.raises(StoreAccessError, match="permission denied|read-only") as err:
+            with Memory.open(reader, embedding_dim=4) as rw:
+                rw.add([box_obs("cup", (0.0, 1.0, 0.5), stamp=2.0)])
+        assert "s3cret" not in str(err.value)
+        with Memory.open(owner, readonly=True) as m:
+            assert [o.label for o in m.observations()] == ["mug"]  # nothing written
+    finally:
+        pg_cluster.drop_schema(schema_name)

@@ -13,6 +13,7 @@ status 2. ``check`` exits 1 when the store is damaged, ``recover`` exits 1 when 
     tempomem forget STORE ID [--reason TEXT]     tempomem mcp STORE   (MCP server on stdio, read-only)
     tempomem check STORE [--full]                tempomem recover STORE NEW_STORE
     tempomem migrate STORE NEW_STORE             tempomem merge STORE_A STORE_B --into NEW_STORE
+    tempomem grant-reader STORE ROLE             (PostgreSQL: a role that may read the memory, never write)
 
 A STORE is a SQLite file or a PostgreSQL address (postgresql://..., service=NAME: docs/FLEET.md; credentials
 from libpq's environment, pgpass or service file, never from the command line's output). ``migrate`` and
@@ -343,6 +344,19 @@ def cmd_merge(args, out) -> int:
     return EXIT_OK
 
 
+def cmd_grant_reader(args, out) -> int:
+    if not is_postgres(args.store):
+        raise CliError("grant-reader needs a PostgreSQL store (a SQLite file is protected by file permissions)")
+    from tempomem_ros.core.postgres.roles import grant_reader
+
+    try:
+        tables = grant_reader(args.store, args.role)
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
+    print(f"role {args.role} may read {len(tables)} tables of {_shown(args.store)}, and write none", file=out)
+    return EXIT_OK
+
+
 def _shown(address: str) -> str:
     return display(address) if is_postgres(address) else address
 
@@ -396,6 +410,8 @@ def build_parser() -> argparse.ArgumentParser:
              "seen by both joined by the twin arbiter, every join recorded")
     sp.add_argument("second", help="the second store")
     sp.add_argument("--into", required=True, help="the new store (must hold no memory)")
+    sp = add("grant-reader", cmd_grant_reader, "let a PostgreSQL role read the memory (the query side's role)")
+    sp.add_argument("role", help="an existing role (its password in pgpass or the service file)")
     return p
 
 
