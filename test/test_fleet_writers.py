@@ -170,3 +170,35 @@ def test_a_mug_moved_there_and_back_by_evidence_of_two_robots_is_one_identity_wi
         assert m.spatial(A, 0.2)[0].object.id == mug.id  # the index finds it where it is
         assert [e.kind for e in m.changes(since=0)] == ["appeared", "removed", "moved", "removed", "moved"]
         assert [h.source for h in m.history(mug.id)] == ["robot_b"] * 3 + ["robot_a"] + ["robot_b"] * 3
+
+
+def test_a_writer_that_cannot_get_the_lock_fails_cleanly_and_writes_on_later(store, monkeypatch):
+    """PostgreSQL: another writer holding the memory's lock longer than the lock timeout makes add() fail with
+    StoreLockedError (transient: the node keeps the frame and retries), and the same Memory writes once the
+    lock is free (no aborted transaction left behind). SQLite's equivalent: test_hostile_store.py."""
+    if not store.postgres:
+        pytest.skip("SQLite's busy timeout is tested in test_hostile_store.py")  # the PostgreSQL lock only
+    import psycopg
+
+    from tempomem_ros.core.errors import StoreLockedError
+    from tempomem_ros.core.postgres import connection
+
+    from core_helpers import box_obs
+
+    monkeypatch.setattr(connection, "LOCK_TIMEOUT_MS", 300)
+    address = store()
+    create(address)
+    with Memory.open(address, embedding_dim=4, config=IMMEDIATE) as m:
+        holder = psycopg.connect(address)
+        try:
+            holder.execute("SELECT pg_advisory_xact_lock(%s, hashtext(current_schema()))",
+                           (connection.WRITE_LOCK_KEY,))
+            with pytest.raises(StoreLockedError, match="lock"):
+                m.add([box_obs("mug", A, stamp=1.0)])
+        finally:
+            holder.rollback()
+            holder.close()
+        assert m.observations() == []
+        (oid,) = m.add([box_obs("mug", A, stamp=1.0)])
+        m.commit()
+        assert m.observation(oid).verdict == "created"

@@ -283,8 +283,19 @@ class PgConnection:
         self._write_tx = True
         # As SQLite's busy_timeout (5 s): a writer that cannot get the lock in time fails with StoreLockedError
         # (transient: the node keeps its frames and retries) instead of hanging behind a stuck writer.
-        self._raw(f"SET LOCAL lock_timeout = '{LOCK_TIMEOUT_MS}ms'")
-        self._raw(f"SELECT pg_advisory_xact_lock({WRITE_LOCK_KEY}, hashtext(current_schema()))")
+        try:
+            self._raw(f"SET LOCAL lock_timeout = '{LOCK_TIMEOUT_MS}ms'")
+            self._raw(f"SELECT pg_advisory_xact_lock({WRITE_LOCK_KEY}, hashtext(current_schema()))")
+        except BaseException:
+            # not taken (timed out, connection lost): nothing was written; leave no aborted transaction open,
+            # or every later statement of this connection would fail ("current transaction is aborted")
+            self._write_tx = False
+            try:
+                if not (self._conn.closed or self._conn.broken):
+                    self._raw("ROLLBACK")
+            except Exception:  # noqa: BLE001 - the lock error is the one that matters
+                pass
+            raise
         self._pipeline = self._conn.pipeline()
         self._pipeline.__enter__()
 
