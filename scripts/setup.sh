@@ -87,6 +87,16 @@ if [ -z "$PYTHON" ]; then
 elif ! "$PYTHON" -c 'import ensurepip, venv' 2>/dev/null; then
   missing+=("python$PY_MINOR-venv")   # Debian splits ensurepip out of the interpreter package
 fi
+# PostgreSQL 15 + PostGIS 3: the fleet backend (Memory.open("postgresql://...")) and its tests, which start a
+# throwaway cluster of their own (test/pg_cluster.py); the server binaries are all they need from Debian.
+PG_BIN="/usr/lib/postgresql/15/bin"
+PG_EXT="/usr/share/postgresql/15/extension"
+NEW_POSTGRES=0
+if [ ! -x "$PG_BIN/initdb" ] || [ ! -x "$PG_BIN/pg_ctl" ]; then
+  missing+=(postgresql-15)
+  NEW_POSTGRES=1
+fi
+[ -f "$PG_EXT/postgis.control" ] || missing+=(postgresql-15-postgis-3)
 if [ ${#missing[@]} -gt 0 ]; then
   SUDO=""
   if [ "$(id -u)" -ne 0 ]; then
@@ -94,6 +104,13 @@ if [ ${#missing[@]} -gt 0 ]; then
     SUDO="sudo"
   fi
   echo "    installing Debian packages: ${missing[*]}"
+  if [ "$NEW_POSTGRES" -eq 1 ] && [ ! -e /etc/postgresql-common/createcluster.d/tempomem.conf ]; then
+    # Debian's postgresql-15 would create (and, outside containers, start) a "main" cluster listening on
+    # localhost:5432. Nothing here uses it, and nothing may listen on a network interface: do not create it.
+    $SUDO mkdir -p /etc/postgresql-common/createcluster.d
+    echo "create_main_cluster = false  # tempomem_ros scripts/setup.sh" |
+      $SUDO tee /etc/postgresql-common/createcluster.d/tempomem.conf >/dev/null
+  fi
   $SUDO apt-get update -qq
   $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
   PYTHON="$(find_python)" || die "no Python $PY_MINOR interpreter after installing ${missing[*]}"

@@ -92,3 +92,7 @@ def make_node(ros_context, ros_executor):
 def spin_until(ros_executor):
     """spin_until(condition, timeout_sec=10.0) -> bool, spinning the test's ros_executor."""
     return functools.partial(spin_executor_until, ros_executor)
+
+
+# The store backends (test/store_backends.py): ``store`` runs a test on SQLite and on PostgreSQL.
+from store_backends import pg_cluster, store  # noqa: E402,F401

@@ -33,8 +33,8 @@ class FakeEncoder:
 
 
 @pytest.fixture
-def mem(tmp_path):
-    with Memory.open(str(tmp_path / "m.db"), embedding_dim=4, clock=lambda: 1000.0, config=IMMEDIATE) as m:
+def mem(store):
+    with Memory.open(store("m"), embedding_dim=4, clock=lambda: 1000.0, config=IMMEDIATE) as m:
         yield m
 
 
@@ -111,9 +111,9 @@ def test_ids_are_never_reused(mem):
     assert [o.id for o in mem.objects()] == [1, 2]
 
 
-def test_update_pins_label_keeps_history_and_is_searchable(tmp_path):
+def test_update_pins_label_keeps_history_and_is_searchable(store):
     enc = FakeEncoder()
-    with Memory.open(str(tmp_path / "m.db"), embedding_dim=4, label_encoder=enc, config=IMMEDIATE) as m:
+    with Memory.open(store("m"), embedding_dim=4, label_encoder=enc, config=IMMEDIATE) as m:
         m.add([box_obs("cup", (1, 0, 0.5), stamp=1, conf=0.8)])
         m.commit()
         m.update(1, label="mug")
@@ -193,9 +193,9 @@ def test_resplit_separates_two_clusters(mem):
     assert mem.resplit(split_distance=0.1) == []
 
 
-def test_semantic_label_path_and_keyword(tmp_path):
+def test_semantic_label_path_and_keyword(store):
     enc = FakeEncoder()
-    with Memory.open(str(tmp_path / "m.db"), embedding_dim=4, label_encoder=enc, config=IMMEDIATE) as m:
+    with Memory.open(store("m"), embedding_dim=4, label_encoder=enc, config=IMMEDIATE) as m:
         m.add([box_obs("mug", (1, 0, 0.5), stamp=1), box_obs("sofa", (3, 0, 0.5), stamp=1),
                box_obs("book", (5, 0, 0.5), stamp=1), box_obs("mug", (7, 0, 0.5), stamp=1)])
         m.commit()
@@ -207,10 +207,10 @@ def test_semantic_label_path_and_keyword(tmp_path):
         assert [h.object.label for h in m.semantic("sit", k=1)] == ["sofa"]
 
 
-def test_a_reader_sees_labels_another_connection_committed(tmp_path):
+def test_a_reader_sees_labels_another_connection_committed(store):
     """A read-only memory caches the distinct labels until another connection commits (data_version)."""
     enc = FakeEncoder()
-    path = str(tmp_path / "m.db")
+    path = store("m")
     with Memory.open(path, embedding_dim=4, config=IMMEDIATE) as writer:
         writer.add([box_obs("sofa", (3, 0, 0.5), stamp=1)])
         writer.commit()
@@ -231,7 +231,7 @@ def test_semantic_without_any_encoder_uses_whole_word_keywords(mem):
     assert mem.semantic("something able to hold") == []
 
 
-def test_clip_path_uses_stored_features(tmp_path):
+def test_clip_path_uses_stored_features(store):
     class Clip(FakeEncoder):
         name = "open_clip:test"
         dim = 4
@@ -239,22 +239,22 @@ def test_clip_path_uses_stored_features(tmp_path):
         def encode(self, texts):
             return np.asarray([unit([1, 0, 0, 0]) if "drink" in t else unit([0, 0, 0, 1]) for t in texts])
 
-    with Memory.open(str(tmp_path / "m.db"), embedding_dim=4, feature_model="open_clip:test",
+    with Memory.open(store("m"), embedding_dim=4, feature_model="open_clip:test",
                      clip_text_encoder=Clip(), config=IMMEDIATE) as m:
         m.add([box_obs("thing", (1, 0, 0.5), stamp=1, feature=unit([1, 0, 0, 0])),
                box_obs("object", (3, 0, 0.5), stamp=1, feature=unit([0, 1, 0, 0]))])
         m.commit()
         assert [h.object.id for h in m.semantic("something to drink from")] == [1]
     with pytest.raises(Exception, match="open_clip:test"):
-        with Memory.open(str(tmp_path / "m.db"), embedding_dim=4, feature_model="open_clip:other", config=IMMEDIATE):
+        with Memory.open(store("m"), embedding_dim=4, feature_model="open_clip:other", config=IMMEDIATE):
             pass
 
 
-def test_label_embedding_mode_lets_cup_and_mug_partially_agree(tmp_path):
+def test_label_embedding_mode_lets_cup_and_mug_partially_agree(store):
     enc = FakeEncoder()  # cos(mug, cup) = 0.994
     stream = [box_obs("mug", (1, 0, 0.5), stamp=1), box_obs("cup", (1.07, 0, 0.5), stamp=2)]
-    exact = Memory.open(str(tmp_path / "exact.db"), embedding_dim=4, label_encoder=enc, config=IMMEDIATE)
-    emb = Memory.open(str(tmp_path / "emb.db"), embedding_dim=4, label_encoder=enc,
+    exact = Memory.open(store("exact"), embedding_dim=4, label_encoder=enc, config=IMMEDIATE)
+    emb = Memory.open(store("emb"), embedding_dim=4, label_encoder=enc,
                       config={"fusion": {"label_mode": "embedding"}})
     for m in (exact, emb):
         for o in stream:
@@ -275,6 +275,7 @@ def test_label_embedding_mode_lets_cup_and_mug_partially_agree(tmp_path):
 
 @pytest.mark.parametrize("with_labels", [False, True])
 def test_vector_index_and_exact_path_give_identical_results(tmp_path, with_labels):
+    """sqlite-vec against the exact path (SQLite only: PostgreSQL has the exact path, test_fleet_store.py)."""
     rng = np.random.default_rng(7)
     enc = FakeEncoder() if with_labels else None
 

@@ -23,8 +23,8 @@ EMPTY = DA + 1.0      # depth at A when the place is empty (the wall behind)
 
 
 @pytest.fixture
-def mem(tmp_path):
-    with Memory.open(str(tmp_path / "m.db"), embedding_dim=4) as m:
+def mem(store):
+    with Memory.open(store("m"), embedding_dim=4) as m:
         yield m
 
 
@@ -298,7 +298,7 @@ def test_what_changed_leaves_out_merges(mem):
         assert [e.kind for e in m.ask("what changed").events] == ["appeared"]
 
 
-def test_a_chair_pushed_aside_by_less_than_its_size_moved_while_a_partial_view_merges(mem):
+def test_a_chair_pushed_aside_by_less_than_its_size_moved_while_a_partial_view_merges(mem, store):
     chair, half = (2.0, 0.0, 0.45), (0.225, 0.225, 0.45)
     d = distance_from_eye(chair)
     for t in (0.0, 0.5, 1.0):
@@ -316,7 +316,7 @@ def test_a_chair_pushed_aside_by_less_than_its_size_moved_while_a_partial_view_m
     assert [e.kind for e in mem.changes()] == ["appeared", "moved"]
     # without a view that sees through the old place: the chair was seen whole, so a chair half a metre off
     # is no part of it; another chair (held) until the old place is looked at
-    with Memory.open(mem.path.replace("m.db", "n.db"), embedding_dim=4) as m:
+    with Memory.open(store("n"), embedding_dim=4) as m:
         for t in (0.0, 0.5, 1.0):
             m.add([box_obs("chair", chair, half, stamp=t)], view(t, chair, d + 0.1))
         m.add([box_obs("chair", pushed, half, stamp=600.0)], view(600.0, chair, d - 0.5))  # something in front

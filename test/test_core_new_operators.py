@@ -16,13 +16,13 @@ ON_COUNTER = (0.0, 2.0, 0.95)
 
 
 @pytest.fixture
-def mem(tmp_path):
+def mem(store):
     # one sighting is an object, events are not held, but a look-alike found elsewhere waits for the old place
     # (the fixed wall clock 0 keeps the audit deterministic; stamps up to t=400 are then "ahead" of it, so the
     # wall-clock gate is widened)
     config = {**IMMEDIATE, "identity": {**IMMEDIATE["identity"], "reconcile_window_s": 120.0},
               "gates": {"max_stamp_ahead_s": float(2**31)}}
-    with Memory.open(str(tmp_path / "m.db"), embedding_dim=4, clock=lambda: 0.0, config=config) as m:
+    with Memory.open(store("m"), embedding_dim=4, clock=lambda: 0.0, config=config) as m:
         yield m
 
 

@@ -9,8 +9,8 @@ from tempomem_ros.core import InvalidInputError, Memory
 
 
 @pytest.fixture
-def mem(tmp_path):
-    with Memory.open(str(tmp_path / "m.db"), embedding_dim=4, config=IMMEDIATE) as m:
+def mem(store):
+    with Memory.open(store("m"), embedding_dim=4, config=IMMEDIATE) as m:
         yield m
 
 

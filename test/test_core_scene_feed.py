@@ -57,8 +57,8 @@ def random_step(m: Memory, rng: random.Random, t: float) -> None:
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
-def test_incremental_refreshes_equal_full_reads(tmp_path, seed):
-    path = str(tmp_path / "m.db")
+def test_incremental_refreshes_equal_full_reads(store, seed):
+    path = store("m")
     rng = random.Random(seed)
     with Memory.open(path, embedding_dim=4, config=IMMEDIATE) as m:
         with Memory.open(path, embedding_dim=4, readonly=True) as reader:
@@ -72,8 +72,8 @@ def test_incremental_refreshes_equal_full_reads(tmp_path, seed):
             assert feed.incremental_reads >= 30
 
 
-def test_a_refresh_without_mutations_is_unchanged_and_keeps_identities(tmp_path):
-    path = str(tmp_path / "m.db")
+def test_a_refresh_without_mutations_is_unchanged_and_keeps_identities(store):
+    path = store("m")
     with Memory.open(path, embedding_dim=4, config=IMMEDIATE) as m:
         m.add([span_obs("table", (0, 0, 0), (1, 1, 0.75), stamp=1.0), box_obs("mug", (0.5, 0.5, 0.8), stamp=1.0)])
         m.commit()
@@ -94,8 +94,8 @@ def test_a_refresh_without_mutations_is_unchanged_and_keeps_identities(tmp_path)
             assert mug.last_seen == 2.0
 
 
-def test_an_unknown_audit_action_and_the_resync_period_force_a_full_read(tmp_path):
-    path = str(tmp_path / "m.db")
+def test_an_unknown_audit_action_and_the_resync_period_force_a_full_read(store):
+    path = store("m")
     now = [0.0]
     with Memory.open(path, embedding_dim=4, config=IMMEDIATE) as m:
         m.add([box_obs("mug", (0.5, 0.5, 0.8), stamp=1.0)])

@@ -29,8 +29,8 @@ def test_error_hierarchy():
     assert TempoMemError.__name__ != "MemoryError"
 
 
-def test_add_writes_at_once_and_commit_fuses(tmp_path):
-    path = str(tmp_path / "m.db")
+def test_add_writes_at_once_and_commit_fuses(store):
+    path = store("m")
     m = Memory.open(path, embedding_dim=4, config=IMMEDIATE)
     ids = m.add([box_obs("mug", (1, 0, 0.5), stamp=1), box_obs("book", (2, 0, 0.5), stamp=1)])
     assert ids == [1, 2]
@@ -45,8 +45,8 @@ def test_add_writes_at_once_and_commit_fuses(tmp_path):
     m.close()
 
 
-def test_staged_observations_survive_a_crash_and_fuse_on_reopen(tmp_path):
-    path = str(tmp_path / "m.db")
+def test_staged_observations_survive_a_crash_and_fuse_on_reopen(store):
+    path = store("m")
     m = Memory.open(path, embedding_dim=4, config=IMMEDIATE)
     m.add([box_obs("mug", (1, 0, 0.5), stamp=1)])
     m._conn.close()  # the process dies before commit: no close(), no fusion
@@ -57,8 +57,8 @@ def test_staged_observations_survive_a_crash_and_fuse_on_reopen(tmp_path):
         assert [o.label for o in again.objects()] == ["mug"]
 
 
-def test_a_failed_commit_leaves_nothing_half_fused(tmp_path, monkeypatch):
-    path = str(tmp_path / "m.db")
+def test_a_failed_commit_leaves_nothing_half_fused(store, monkeypatch):
+    path = store("m")
     with Memory.open(path, embedding_dim=4, config=IMMEDIATE) as m:
         m.add([box_obs("mug", (1, 0, 0.5), stamp=1)])
         m.commit()
@@ -76,8 +76,8 @@ def test_a_failed_commit_leaves_nothing_half_fused(tmp_path, monkeypatch):
         assert [(o.label, o.n_observations) for o in m.objects()] == [("mug", 2), ("book", 1)]
 
 
-def test_fuse_before_persist_with_interleaved_maintenance(tmp_path):
-    path = str(tmp_path / "m.db")
+def test_fuse_before_persist_with_interleaved_maintenance(store):
+    path = store("m")
     m = Memory.open(path, embedding_dim=4, config=IMMEDIATE)
     m.add([box_obs("mug", (1, 0, 0.5), stamp=1)])
     m.define_region("kitchen", (0, -1, 0), (2, 1, 2))          # fuses first
@@ -96,8 +96,8 @@ def test_fuse_before_persist_with_interleaved_maintenance(tmp_path):
         assert [o.label for o in ro.objects(state="present")] == ["coffee mug", "keys", "bowl", "plant"]
 
 
-def test_readonly_refuses_every_mutator(tmp_path):
-    path = str(tmp_path / "m.db")
+def test_readonly_refuses_every_mutator(store):
+    path = store("m")
     with Memory.open(path, embedding_dim=4, config=IMMEDIATE) as m:
         m.add([box_obs("mug", (1, 0, 0.5), stamp=1)])
     with Memory.open(path, embedding_dim=4, readonly=True) as ro:
@@ -112,25 +112,23 @@ def test_readonly_refuses_every_mutator(tmp_path):
         assert [o.label for o in ro.objects()] == ["mug"]
 
 
-def test_readonly_open_of_a_missing_file_is_a_clear_error(tmp_path):
+def test_readonly_open_of_a_missing_file_is_a_clear_error(store):
     with pytest.raises(StoreError, match="does not exist"):
-        Memory.open(str(tmp_path / "nope.db"), embedding_dim=4, readonly=True)
+        Memory.open(store("nope"), embedding_dim=4, readonly=True)
 
 
-def test_schema_checks(tmp_path):
-    path = str(tmp_path / "m.db")
+def test_schema_checks(store):
+    path = store("m")
     Memory.open(path, embedding_dim=4, config=IMMEDIATE).close()
     with pytest.raises(SchemaError, match="embedding_dim=4"):
         Memory.open(path, embedding_dim=8, config=IMMEDIATE)
-    con = stdlib_sqlite3.connect(path)
-    con.execute("UPDATE meta SET value='99' WHERE key='schema_version'")
-    con.commit()
-    con.close()
+    store.raw(path, "UPDATE meta SET value='99' WHERE key='schema_version'")
     with pytest.raises(SchemaError, match="newer"):
         Memory.open(path, embedding_dim=4, config=IMMEDIATE)
 
 
 def test_a_version_1_store_is_migrated_by_the_writer_only(tmp_path):
+    """SQLite's own history (versions 1-6); the PostgreSQL schema starts at 6 (test_fleet_store.py)."""
     path = str(tmp_path / "m.db")
     with Memory.open(path, embedding_dim=4, config=IMMEDIATE) as m:
         m.add([Observation("mug", 0.9, (0, 0, 0.5), (-0.04, -0.04, 0.45), (0.04, 0.04, 0.55), 1.0)])
@@ -152,8 +150,8 @@ def test_a_version_1_store_is_migrated_by_the_writer_only(tmp_path):
         assert ro.scene_count_as_of(2.0) == 1
 
 
-def test_feature_model_mismatch(tmp_path):
-    path = str(tmp_path / "m.db")
+def test_feature_model_mismatch(store):
+    path = store("m")
     Memory.open(path, embedding_dim=4, feature_model="open_clip:ViT-B-32", config=IMMEDIATE).close()
     with pytest.raises(SchemaError, match="ViT-B-32"):
         Memory.open(path, embedding_dim=4, feature_model="open_clip:RN50", config=IMMEDIATE)
@@ -180,8 +178,8 @@ BAD = [
 
 
 @pytest.mark.parametrize("bad,message", BAD)
-def test_invalid_input_rejects_the_whole_batch(tmp_path, bad, message):
-    with Memory.open(str(tmp_path / "m.db"), embedding_dim=4, config=IMMEDIATE) as m:
+def test_invalid_input_rejects_the_whole_batch(store, bad, message):
+    with Memory.open(store("m"), embedding_dim=4, config=IMMEDIATE) as m:
         m.add([box_obs("mug", (1, 0, 0.5), stamp=0)])
         m.commit()
         with pytest.raises(InvalidInputError, match=message):
@@ -191,8 +189,8 @@ def test_invalid_input_rejects_the_whole_batch(tmp_path, bad, message):
         assert [o.label for o in m.objects()] == ["mug"]
 
 
-def test_invalid_view_is_rejected(tmp_path):
-    with Memory.open(str(tmp_path / "m.db"), embedding_dim=4, config=IMMEDIATE) as m:
+def test_invalid_view_is_rejected(store):
+    with Memory.open(store("m"), embedding_dim=4, config=IMMEDIATE) as m:
         bad_pose = np.eye(4)
         bad_pose[0, 0] = 2.0
         view = CameraView(bad_pose, 500, 500, 320, 240, 640, 480, 5.0, np.ones((60, 80), np.float32), 1.0)
@@ -203,8 +201,8 @@ def test_invalid_view_is_rejected(tmp_path):
         assert m.pending() == 0
 
 
-def test_unknown_ids_raise_the_unknown_id_error(tmp_path):
-    with Memory.open(str(tmp_path / "m.db"), embedding_dim=4, config=IMMEDIATE) as m:
+def test_unknown_ids_raise_the_unknown_id_error(store):
+    with Memory.open(store("m"), embedding_dim=4, config=IMMEDIATE) as m:
         for call in (lambda: m.get(42), lambda: m.history(42), lambda: m.forget(42, "x"),
                      lambda: m.update(42, label="cup"), lambda: m.placements(42), lambda: m.contents(42),
                      lambda: m.get("1")):
@@ -212,8 +210,8 @@ def test_unknown_ids_raise_the_unknown_id_error(tmp_path):
                 call()
 
 
-def test_objects_filter_by_state(tmp_path):
-    with Memory.open(str(tmp_path / "m.db"), embedding_dim=4, config=IMMEDIATE) as m:
+def test_objects_filter_by_state(store):
+    with Memory.open(store("m"), embedding_dim=4, config=IMMEDIATE) as m:
         m.add([box_obs("mug", (1, 0, 0.5), stamp=1), box_obs("book", (3, 0, 0.5), stamp=1)])
         m.commit()
         m.forget(2, "spurious")
@@ -225,8 +223,8 @@ def test_objects_filter_by_state(tmp_path):
             m.objects(state="gone")
 
 
-def test_spatial_query_order_radius_label_and_k(tmp_path):
-    with Memory.open(str(tmp_path / "m.db"), embedding_dim=4, config=IMMEDIATE) as m:
+def test_spatial_query_order_radius_label_and_k(store):
+    with Memory.open(store("m"), embedding_dim=4, config=IMMEDIATE) as m:
         m.add([box_obs("mug", (1, 0, 0.5), stamp=1), box_obs("cup", (0, 1, 0.5), stamp=1),
                box_obs("mug", (0.5, 0, 0.5), stamp=1), box_obs("book", (3, 3, 0.5), stamp=1)])
         m.commit()
@@ -243,16 +241,16 @@ def test_spatial_query_order_radius_label_and_k(tmp_path):
             m.spatial((0, 0, 0), 1, k=0)
 
 
-def test_features_are_stored_as_float32_blobs(tmp_path):
-    with Memory.open(str(tmp_path / "m.db"), embedding_dim=4, config=IMMEDIATE) as m:
+def test_features_are_stored_as_float32_blobs(store):
+    with Memory.open(store("m"), embedding_dim=4, config=IMMEDIATE) as m:
         m.add([box_obs("mug", (1, 0, 0.5), stamp=1, feature=unit([1, 2, 3, 4]))])
         m.commit()
         blob = m._conn.execute("SELECT feature FROM objects WHERE id=1").fetchone()[0]
         assert np.allclose(np.frombuffer(blob, np.float32), unit([1, 2, 3, 4]))
 
 
-def test_embedding_dim_is_taken_from_an_existing_store(tmp_path):
-    path = str(tmp_path / "m.db")
+def test_embedding_dim_is_taken_from_an_existing_store(store):
+    path = store("m")
     with pytest.raises(SchemaError, match="needs embedding_dim"):
         Memory.open(path, config=IMMEDIATE)
     Memory.open(path, embedding_dim=6, config=IMMEDIATE).close()
@@ -260,10 +258,10 @@ def test_embedding_dim_is_taken_from_an_existing_store(tmp_path):
         assert ro.embedding_dim == 6
 
 
-def test_events_after_id_is_a_cursor_in_id_order(tmp_path):
+def test_events_after_id_is_a_cursor_in_id_order(store):
     from core_helpers import distance_from_eye, view
     a = (2.0, 0.0, 0.8)
-    with Memory.open(str(tmp_path / "m.db"), embedding_dim=4, config=IMMEDIATE) as m:
+    with Memory.open(store("m"), embedding_dim=4, config=IMMEDIATE) as m:
         m.add([box_obs("mug", a, stamp=0)], view(0, a, distance_from_eye(a) + 0.04))
         m.add([box_obs("book", (5, 5, 0.5), stamp=30)])
         for i in range(3):  # the removal is decided at t=42 but stamped with its first miss (40)

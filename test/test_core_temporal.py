@@ -17,8 +17,8 @@ DB = distance_from_eye(B)
 
 
 @pytest.fixture
-def mem(tmp_path):
-    with Memory.open(str(tmp_path / "m.db"), embedding_dim=4, config=IMMEDIATE) as m:
+def mem(store):
+    with Memory.open(store("m"), embedding_dim=4, config=IMMEDIATE) as m:
         yield m
 
 
@@ -168,9 +168,9 @@ def test_reappearance_in_the_same_place(mem):
                                                                                  (40, None, "")]
 
 
-def test_features_distinguish_two_mugs_across_a_move(tmp_path):
+def test_features_distinguish_two_mugs_across_a_move(store):
     red, blue = unit([1, 0.1, 0, 0]), unit([0, 0.1, 1, 0])
-    with Memory.open(str(tmp_path / "f.db"), embedding_dim=4, config=IMMEDIATE) as m:
+    with Memory.open(store("f"), embedding_dim=4, config=IMMEDIATE) as m:
         m.add([box_obs("mug", A, stamp=0, feature=red)], view(0, A, DA + 0.04))
         for i in range(3):
             m.add([], view(10 + i, A, DA + 1.0))
@@ -282,7 +282,7 @@ def replay(path, stream):
         )
 
 
-def test_deterministic_replay(tmp_path):
+def test_deterministic_replay(store):
     stream = []
     for i in range(3):
         stream.append(([box_obs("mug", A, stamp=10 + i), box_obs("book", (2.2, 0.3, 0.78), stamp=10 + i)],
@@ -290,8 +290,8 @@ def test_deterministic_replay(tmp_path):
     for i in range(3):
         stream.append(([], view(20 + i, A, DA + 1.0)))
     stream.append(([box_obs("mug", B, stamp=30)], view(30, B, DB + 0.04)))
-    first = replay(str(tmp_path / "one.db"), stream)
-    second = replay(str(tmp_path / "two.db"), stream)
+    first = replay(store("one"), stream)
+    second = replay(store("two"), stream)
     assert first == second
     assert len(first[0]) == 2 and first[2][-1][1] == "moved"
 
@@ -341,9 +341,9 @@ def test_relative_times_anchor_to_now_argument(mem):
     assert mem.ask("where was the mug 1 minute ago", now=71).placements[0].center == pytest.approx(A)
 
 
-def test_clock_time_question(tmp_path):
+def test_clock_time_question(store):
     base = dt.datetime(2026, 1, 15, 8, 0, tzinfo=dt.timezone.utc).timestamp()
-    with Memory.open(str(tmp_path / "c.db"), embedding_dim=4, config=IMMEDIATE) as m:
+    with Memory.open(store("c"), embedding_dim=4, config=IMMEDIATE) as m:
         m.add([box_obs("mug", A, stamp=base)], view(base, A, DA + 0.04))
         for i in range(3):
             m.add([], view(base + 1800 + i, A, DA + 1.0))

@@ -31,8 +31,8 @@ FEAT = np.array([1.0, 0.0, 0.0, 0.0], np.float32)
 
 
 @pytest.fixture
-def mem(tmp_path):
-    m = Memory.open(str(tmp_path / "m.db"), embedding_dim=4, clock=lambda: WALL)
+def mem(store):
+    m = Memory.open(store("m"), embedding_dim=4, clock=lambda: WALL)
     for i in range(3):
         m.add([box_obs("mug", MUG, stamp=T0 + i, feature=FEAT),
                span_obs("table", (0.5, -0.5, 0.0), (1.5, 0.5, 0.75), stamp=T0 + i)])
@@ -119,8 +119,8 @@ def test_features_that_would_overflow_or_vanish_are_refused(mem):
             InvalidInputError, r"feature must be a 1-D float array, got shape \(2, 2\)")
 
 
-def test_a_2x16_feature_is_not_flattened(tmp_path):
-    with Memory.open(str(tmp_path / "m.db"), embedding_dim=32) as m:
+def test_a_2x16_feature_is_not_flattened(store):
+    with Memory.open(store("m"), embedding_dim=32) as m:
         obs = box_obs("mug", MUG, stamp=1.0, feature=np.ones((2, 16), np.float32))
         assert obs.feature.shape == (2, 16)
         with pytest.raises(InvalidInputError, match=r"shape \(2, 16\)"):
@@ -208,8 +208,8 @@ def test_two_different_jumps_do_not_confirm_each_other(mem):
     assert mem.quarantined() == 1 and mem.latest_stamp() == T0 + 2
 
 
-def test_quarantine_survives_a_restart(tmp_path):
-    path = str(tmp_path / "m.db")
+def test_quarantine_survives_a_restart(store):
+    path = store("m")
     with Memory.open(path, embedding_dim=4, clock=lambda: WALL) as m:
         m.add([box_obs("mug", MUG, stamp=T0)])
         m.add([box_obs("mug", MUG, stamp=T0 + 86400)])
@@ -220,9 +220,9 @@ def test_quarantine_survives_a_restart(tmp_path):
         assert m.quarantined() == 0 and m.pending() == 3 and m.latest_stamp() == T0 + 86402
 
 
-def test_the_jump_gate_is_configurable(tmp_path):
+def test_the_jump_gate_is_configurable(store):
     cfg = {"gates": {"max_stamp_jump_s": 10.0, "jump_confirm_frames": 1}}
-    with Memory.open(str(tmp_path / "m.db"), embedding_dim=4, clock=lambda: WALL, config=cfg) as m:
+    with Memory.open(store("m"), embedding_dim=4, clock=lambda: WALL, config=cfg) as m:
         m.add([box_obs("mug", MUG, stamp=T0)])
         assert m.stage([box_obs("mug", MUG, stamp=T0 + 11)]).status == "pending"  # one frame confirms itself
 

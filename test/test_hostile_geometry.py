@@ -123,11 +123,11 @@ def test_an_out_of_scale_sighting_elsewhere_is_not_a_move(tmp_path):
     m.close()
 
 
-def test_a_large_object_first_seen_in_part_still_reaches_its_size(tmp_path):
+def test_a_large_object_first_seen_in_part_still_reaches_its_size(store):
     """A 2 m table first seen as a 0.3 m corner: each full view's centroid counts at most half the growth
     limit beyond the box so far and its box is cut to that limit (0.6 m, then 1.8 m): the table grows
     0.3 -> 0.9 -> 1.6 -> 2.0 m and stays one object (the full views' own object is joined into it as a twin)."""
-    with Memory.open(str(tmp_path / "m.db"), embedding_dim=4, clock=lambda: 1000.0) as m:
+    with Memory.open(store("m"), embedding_dim=4, clock=lambda: 1000.0) as m:
         m.add([span_obs("table", (0.0, 0.0, 0.7), (0.3, 0.3, 0.75), stamp=1)])
         sizes = []
         for i in range(4):
@@ -139,11 +139,11 @@ def test_a_large_object_first_seen_in_part_still_reaches_its_size(tmp_path):
         assert [(o.id, o.state) for o in m.objects()] == [(1, "present"), (2, "forgotten")]
 
 
-def test_closed_placements_are_immutable_in_the_file(tmp_path):
+def test_closed_placements_are_immutable_in_the_file(store):
     """A move closes the old placement: no statement can change it afterwards, and fusion never tries."""
     from core_helpers import distance_from_eye, view
     a, b = (2.0, 0.0, 0.8), (0.0, 2.0, 0.8)
-    with Memory.open(str(tmp_path / "m.db"), embedding_dim=4, clock=lambda: 1000.0) as m:
+    with Memory.open(store("m"), embedding_dim=4, clock=lambda: 1000.0) as m:
         for i in range(3):
             m.add([box_obs("mug", a, stamp=10 + i)], view(10 + i, a, distance_from_eye(a) + 0.04))
         for i in range(3):
@@ -167,11 +167,11 @@ def test_closed_placements_are_immutable_in_the_file(tmp_path):
         assert m.placements(1)[0] == old
 
 
-def test_a_trigger_violation_through_the_api_is_a_store_error(tmp_path):
+def test_a_trigger_violation_through_the_api_is_a_store_error(store):
     """Should a future fusion rule try it, the commit fails as a whole with a StoreError (rolled back)."""
     from core_helpers import distance_from_eye, view
     a = (2.0, 0.0, 0.8)
-    with Memory.open(str(tmp_path / "m.db"), embedding_dim=4, clock=lambda: 1000.0) as m:
+    with Memory.open(store("m"), embedding_dim=4, clock=lambda: 1000.0) as m:
         m.add([box_obs("mug", a, stamp=10)], view(10, a, distance_from_eye(a) + 0.04))
         for i in range(3):
             m.add([], view(20 + i, a, distance_from_eye(a) + 1.0))

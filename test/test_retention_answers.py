@@ -77,6 +77,8 @@ def strip(value):
         changes = {f.name: strip(getattr(value, f.name)) for f in dataclasses.fields(value)}
         if "evidence" in changes:
             changes["evidence"] = ()
+        if "evidence_sources" in changes:  # one per evidence id (all '' here)
+            changes["evidence_sources"] = ()
         return dataclasses.replace(value, **changes)
     return value
 

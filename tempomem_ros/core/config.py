@@ -10,9 +10,14 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import re
 from dataclasses import dataclass, field
 
 from .errors import InvalidInputError
+
+#: A source (robot id): what a ROS namespace or node name may hold, so that it is the robot's name as launched.
+SOURCE_PATTERN = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_./-]{0,63}|")
+SOURCE_RULE = "'' or up to 64 letters, digits, '_', '.', '/', '-' (not starting with '.', '/' or '-')"
 
 
 @dataclass(frozen=True)
@@ -170,6 +175,9 @@ class MemoryConfig:
     retention: RetentionConfig = field(default_factory=RetentionConfig)
     gates: GateConfig = field(default_factory=GateConfig)
     max_label_length: int = 120
+    #: The robot (or tool) this memory writes for: stamped on every frame, observation and audit row it
+    #: writes, unless Memory.add(..., source=...) names another (docs/FLEET.md). '' = unnamed (one robot).
+    source: str = ""
 
     def __post_init__(self) -> None:
         validate(self)
@@ -308,6 +316,8 @@ def validate(cfg: MemoryConfig) -> None:
              "placement's last 5 sightings)")
     _require(t.observation_features in FEATURE_FORMATS,
              f"retention.observation_features must be one of {' | '.join(FEATURE_FORMATS)}")
+    _require(isinstance(cfg.source, str) and SOURCE_PATTERN.fullmatch(cfg.source) is not None,
+             f"source must be {SOURCE_RULE} (got {cfg.source!r})")
     g = cfg.gates
     _require(0 < g.world_bound <= 1e7, "gates.world_bound must be in (0, 1e7] metres (the R*Tree stores float32)")
     _require(0 < g.max_extent <= 2 * g.world_bound, "gates.max_extent must be in (0, 2 * gates.world_bound]")

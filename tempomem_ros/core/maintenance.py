@@ -380,7 +380,7 @@ class MaintenanceMixin:
         self._conn.execute("DELETE FROM label_mass WHERE object_id=?", (object_id,))
         self._conn.execute(
             "INSERT INTO label_mass (object_id, label, mass) SELECT object_id, label, SUM(confidence) "
-            "FROM observations WHERE object_id=? GROUP BY label", (object_id,))
+            "FROM observations WHERE object_id=? GROUP BY object_id, label", (object_id,))
 
 
 EVIDENCE_LIMIT = 50

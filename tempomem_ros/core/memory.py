@@ -28,16 +28,21 @@ from .guard import guarded
 from .fuser import Counters, FusionMixin
 from .labels import label_matches, sanitize_label
 from .maintenance import MaintenanceMixin
+from .postgres.address import is_postgres
 from .queries import QueryMixin
 from .reconcile import ReconcileMixin
 from .relations_store import RelationStoreMixin
 from .retention import RetentionMixin
-from .rows import OBJECT_COLS, feature_to_blob, id_chunks, object_info
+from .rows import OBJECT_COLS, OBSERVATION_COLS, feature_to_blob, id_chunks, object_info
 from .schema import initialise, open_connection, quick_check, sqlite3
 from .temporal import TemporalMixin
 from .types import STATES, CameraView, CommitStats, ObjectInfo, Observation, StageResult
 
 CHECKS = ("auto", "quick", "off")
+
+
+def is_postgres_connection(conn) -> bool:
+    return type(conn).__module__.endswith("postgres.connection")
 
 
 class Memory(FusionMixin, ReconcileMixin, RelationStoreMixin, QueryMixin, TemporalMixin, MaintenanceMixin,
@@ -48,6 +53,13 @@ class Memory(FusionMixin, ReconcileMixin, RelationStoreMixin, QueryMixin, Tempor
                  clock: Callable[[], float], label_encoder=None, clip_text_encoder=None,
                  vector_index: str = "auto", immutable: bool = False):
         self._conn = conn
+        #: "sqlite" (a file) or "postgresql" (a database server shared by a fleet: docs/FLEET.md)
+        self.backend = "postgresql" if is_postgres_connection(conn) else "sqlite"
+        #: whether rows name their source (schema version 6): a read-only store written before reads as source ''
+        self._has_sources = self.backend == "postgresql" or not readonly or any(
+            r[1] == "source" for r in conn.execute("PRAGMA table_info(observations)").fetchall())
+        self._observation_cols = OBSERVATION_COLS if self._has_sources else \
+            OBSERVATION_COLS.replace(", source", ", '' AS source")
         #: opened with SQLite's immutable=1 (a read-only store on read-only media, see schema.open_connection)
         self.immutable = immutable
         self._conn.row_factory = sqlite3.Row
@@ -76,6 +88,8 @@ class Memory(FusionMixin, ReconcileMixin, RelationStoreMixin, QueryMixin, Tempor
         self._feature_matrix = vectors.FeatureMatrix()
         self._vector_mode = vector_index
         self._feature_rows, self._feature_rows_key = 0, None
+        # What the writer caches hold is the stored state as of now: another writer's later commit voids them.
+        self._seen_version = self._data_version()
         self._vec = self._setup_vector_index(vector_index)
         # Relations were computed from the boxes stored with them: those are the reference boxes.
         for row in conn.execute("SELECT id, min_x, min_y, min_z, max_x, max_y, max_z FROM objects "
@@ -87,7 +101,7 @@ class Memory(FusionMixin, ReconcileMixin, RelationStoreMixin, QueryMixin, Tempor
     def open(cls, path: str, *, embedding_dim: int | None = None, config: MemoryConfig | dict | None = None,
              readonly: bool = False, clock: Callable[[], float] = time.time, label_encoder=None,
              clip_text_encoder=None, feature_model: str | None = None, vector_index: str = "auto",
-             check: str = "auto") -> "Memory":
+             check: str = "auto", world_frame: str | None = None) -> "Memory":
         """Open (or create) a store. embedding_dim is fixed per store (None: take the stored one; creating
         a store needs it); feature_model names the encoder
         of the stored features (e.g. "open_clip:ViT-B-32") and must match on later opens when given.
@@ -96,7 +110,10 @@ class Memory(FusionMixin, ReconcileMixin, RelationStoreMixin, QueryMixin, Tempor
         searched), "off" (exact numpy path only).
         check: "auto" (SQLite's quick_check before a read-write open: a damaged store is refused with
         StoreCorruptError naming the recovery command; read-only opens skip it), "quick" (always), "off".
-        A read-only open of a store on read-only media works (schema.connect)."""
+        A read-only open of a store on read-only media works (schema.connect).
+        world_frame: the frame of every coordinate the caller writes; a store records its frame when it is
+        created ("map" unless given) and refuses a caller in another one (SchemaError). A PostgreSQL store is
+        shared by a fleet and is always kept in "map" (docs/FLEET.md)."""
         if vector_index not in ("auto", "on", "off"):
             raise InvalidInputError("vector_index must be auto, on or off")
         if check not in CHECKS:
@@ -110,18 +127,29 @@ class Memory(FusionMixin, ReconcileMixin, RelationStoreMixin, QueryMixin, Tempor
             config = MemoryConfig.from_dict(config)
         elif not isinstance(config, MemoryConfig):
             raise InvalidInputError("config must be a MemoryConfig or a dict")
-        conn, immutable = open_connection(str(path), readonly)
+        postgres = is_postgres(path)
+        if postgres:  # a database server shared by a fleet (docs/FLEET.md); psycopg is imported only here
+            from .postgres import store as pg_store
+            conn, immutable = pg_store.open_connection(path, readonly), False
+            shown = conn.address  # the address without any password
+        else:
+            conn, immutable = open_connection(str(path), readonly)
+            shown = str(path)
         try:
-            if check == "quick" or (check == "auto" and not readonly):
-                quick_check(conn, str(path))
-            meta = initialise(conn, embedding_dim=embedding_dim, readonly=readonly)
-            memory = cls(conn, str(path), int(meta["embedding_dim"]), config, readonly, meta, clock,
+            if postgres:
+                meta = pg_store.initialise(conn, embedding_dim=embedding_dim, readonly=readonly,
+                                           world_frame=world_frame or pg_store.schema.WORLD_FRAME)
+            else:
+                if check == "quick" or (check == "auto" and not readonly):
+                    quick_check(conn, str(path))
+                meta = initialise(conn, embedding_dim=embedding_dim, readonly=readonly, world_frame=world_frame)
+            memory = cls(conn, shown, int(meta["embedding_dim"]), config, readonly, meta, clock,
                          label_encoder, clip_text_encoder, vector_index, immutable)
             if feature_model is not None:
                 memory._check_feature_model(feature_model)
         except sqlite3.Error as exc:
             conn.close()
-            raise store_error(f"opening store '{path}'", exc) from exc
+            raise store_error(f"opening store '{shown}'", exc) from exc
         except BaseException:
             conn.close()
             raise
@@ -139,6 +167,11 @@ class Memory(FusionMixin, ReconcileMixin, RelationStoreMixin, QueryMixin, Tempor
     def _setup_vector_index(self, mode: str) -> bool:
         """Whether semantic search may use the sqlite-vec index (see vectors.py)."""
         if mode == "off":
+            return False
+        if self.backend == "postgresql":
+            if mode == "on":
+                raise StoreError("vector_index='on' needs a vector index; on PostgreSQL that is pgvector, which this "
+                                 "backend does not use yet: features are searched exactly (vector_index auto or off)")
             return False
         loaded = vectors.load_extension(self._conn)
         if not loaded:
@@ -223,7 +256,7 @@ class Memory(FusionMixin, ReconcileMixin, RelationStoreMixin, QueryMixin, Tempor
         """Queue an audit row; rows are written with executemany just before the transaction commits."""
         self._audit_rows.append(
             (stamp, self._wall(), action, json.dumps(sorted(set(object_ids))),
-             json.dumps(list(observation_ids)), json.dumps(detail or {}, sort_keys=True)))
+             json.dumps(list(observation_ids)), json.dumps(detail or {}, sort_keys=True), self.config.source))
 
     def _end_tx(self) -> None:
         """Write the queued audit rows and commit the open transaction (both land, or neither)."""
@@ -232,10 +265,11 @@ class Memory(FusionMixin, ReconcileMixin, RelationStoreMixin, QueryMixin, Tempor
         self._writes += 1
         if self._audit_rows:
             self._conn.executemany(
-                "INSERT INTO audit (stamp, wall_time, action, object_ids, observation_ids, detail) "
-                "VALUES (?,?,?,?,?,?)", self._audit_rows)
+                "INSERT INTO audit (stamp, wall_time, action, object_ids, observation_ids, detail, source) "
+                "VALUES (?,?,?,?,?,?,?)", self._audit_rows)
             self._audit_rows = []
         self._conn.execute("COMMIT")
+        self._seen_version = self._data_version()
 
     def _abort_tx(self) -> None:
         """Roll back after a failure; never replaces the caller's error with one of its own.
@@ -245,17 +279,21 @@ class Memory(FusionMixin, ReconcileMixin, RelationStoreMixin, QueryMixin, Tempor
         from every caller (measured in the adversarial pass, issue 12).
         """
         self._audit_rows = []
-        self._rtree_boxes.clear()  # entries written in the rolled-back transaction are gone
-        self._relation_boxes.clear()
-        self._mass_cache.clear()
-        self._n_active = None
-        self._known_labels = None
-        self._coseen_cache = None  # retention: pairs noted in the rolled-back transaction are gone
+        self._drop_caches()  # entries written in the rolled-back transaction are gone
         try:
             if self._conn.in_transaction:
                 self._conn.execute("ROLLBACK")
         except sqlite3.Error:
             pass  # the connection rolls back on close; the error being handled is the one that matters
+
+    def _drop_caches(self) -> None:
+        """Forget every writer cache of stored state (after a rollback, or another writer's commit)."""
+        self._rtree_boxes.clear()
+        self._relation_boxes.clear()
+        self._mass_cache.clear()
+        self._n_active = None
+        self._known_labels = None
+        self._coseen_cache = None  # retention: pairs noted in a rolled-back transaction (or by another writer)
 
     def _index_label(self, object_id: int, label: str) -> None:
         """Note a label that some object now shows (keeps the writer's label cache a superset)."""
@@ -316,6 +354,13 @@ class Memory(FusionMixin, ReconcileMixin, RelationStoreMixin, QueryMixin, Tempor
 
     def _begin(self) -> None:
         self._conn.execute("BEGIN IMMEDIATE")
+        if self._data_version() != self._seen_version:
+            self._drop_caches()  # another writer (robot, CLI) committed since this one last did
+
+    def _data_version(self):
+        """Changes whenever another connection commits a write (SQLite: PRAGMA data_version; PostgreSQL: the
+        write epoch every write transaction increments, connection.py), read inside the write lock."""
+        return self._conn.execute("PRAGMA data_version").fetchone()[0]
 
     def _pending_count(self) -> int:
         return int(self._conn.execute("SELECT COUNT(*) FROM frames WHERE status='pending'").fetchone()[0])
@@ -332,23 +377,26 @@ class Memory(FusionMixin, ReconcileMixin, RelationStoreMixin, QueryMixin, Tempor
     # ------------------------------------------------------------------ ingest
     @guarded
     def add(self, observations: Sequence[Observation], view: CameraView | None = None, *,
-            stamp: float | None = None) -> list[int]:
+            stamp: float | None = None, source: str | None = None) -> list[int]:
         """Stage one frame: its observations (and optionally the camera view) are written at once and
         fused at the next commit(). Returns the observation ids. The whole batch is validated first, and
-        an implausible one is refused with ImplausibleInputError (see stage() for a quarantined frame)."""
-        return list(self._stage(observations, view, stamp).observation_ids)
+        an implausible one is refused with ImplausibleInputError (see stage() for a quarantined frame).
+        source: the robot that saw the frame (default: config.source), kept on the frame and each
+        observation."""
+        return list(self._stage(observations, view, stamp, source).observation_ids)
 
     @guarded
     def stage(self, observations: Sequence[Observation], view: CameraView | None = None, *,
-              stamp: float | None = None) -> StageResult:
+              stamp: float | None = None, source: str | None = None) -> StageResult:
         """add(), returning what happened to the frame (StageResult): staged ("pending") or, when its stamp
         is more than gates.max_stamp_jump_s ahead of "now", "quarantined" until gates.jump_confirm_frames
         consecutive frames confirm the new time; and which earlier quarantined frames this call released
         or refused."""
-        return self._stage(observations, view, stamp)
+        return self._stage(observations, view, stamp, source)
 
-    def _stage(self, observations, view, stamp) -> StageResult:
+    def _stage(self, observations, view, stamp, source=None) -> StageResult:
         self._require_writable()
+        source = self.config.source if source is None else validation.source(source)
         observations = list(observations)
         for i, obs in enumerate(observations):
             validation.observation(obs, i, self.embedding_dim)
@@ -382,20 +430,20 @@ class Memory(FusionMixin, ReconcileMixin, RelationStoreMixin, QueryMixin, Tempor
             status = "quarantined" if jump else "pending"
             cur = self._conn.execute(
                 "INSERT INTO frames (stamp, recorded_at, status, has_view, pose, fx, fy, cx, cy, width, height, "
-                "max_range, depth, depth_h, depth_w, min_object_pixels, n_observations) "
-                "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                (stamp, now, status, *view_cols, len(observations)))
+                "max_range, depth, depth_h, depth_w, min_object_pixels, n_observations, source) "
+                "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                (stamp, now, status, *view_cols, len(observations), source))
             frame_id = int(cur.lastrowid)
             self._stage_depth(frame_id, depth_blob)
             ids = []
             for obs in observations:
                 cur = self._conn.execute(
                     "INSERT INTO observations (frame_id, stamp, recorded_at, label, confidence, cx, cy, cz, "
-                    "min_x, min_y, min_z, max_x, max_y, max_z, feature, n_points, instance_id, verdict) "
-                    "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                    "min_x, min_y, min_z, max_x, max_y, max_z, feature, n_points, instance_id, verdict, source) "
+                    "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                     (frame_id, float(obs.stamp), now, sanitize_label(obs.label, max_len), float(obs.confidence),
                      *obs.center, *obs.bbox_min, *obs.bbox_max, feature_to_blob(obs.feature),
-                     int(obs.n_points), int(obs.instance_id), "quarantined" if jump else "pending"))
+                     int(obs.n_points), int(obs.instance_id), "quarantined" if jump else "pending", source))
                 ids.append(int(cur.lastrowid))
             if jump:
                 self._audit(stamp, "quarantine", [], ids, {

@@ -19,7 +19,6 @@ from . import vectors
 from .rows import (
     EVENT_COLS,
     OBJECT_COLS,
-    OBSERVATION_COLS,
     PLACEMENT_COLS,
     event_info,
     id_chunks,
@@ -356,7 +355,7 @@ class QueryMixin:
         the kept sightings; sighting_counts() says how many more each placement had (counted in tallies)."""
         self._row_or_raise(object_id)
         rows = self._conn.execute(
-            f"SELECT {OBSERVATION_COLS} FROM observations WHERE object_id=? ORDER BY stamp, id",
+            f"SELECT {self._observation_cols} FROM observations WHERE object_id=? ORDER BY stamp, id",
             (int(object_id),)).fetchall()
         return [observation_record(r) for r in rows]
 
@@ -365,7 +364,7 @@ class QueryMixin:
         if isinstance(observation_id, bool) or not isinstance(observation_id, (int, np.integer)):
             raise UnknownIdError(f"observation id must be an integer, got {observation_id!r}")
         validation.id_in_range(observation_id, "observation id")
-        row = self._conn.execute(f"SELECT {OBSERVATION_COLS} FROM observations WHERE id=?",
+        row = self._conn.execute(f"SELECT {self._observation_cols} FROM observations WHERE id=?",
                                  (int(observation_id),)).fetchone()
         if row is None:
             from .retention import thinned_error
@@ -373,13 +372,30 @@ class QueryMixin:
         return observation_record(row)
 
     @guarded
+    def sources_of(self, observation_ids) -> tuple[str, ...]:
+        """The source (robot id) of each observation, in the order given: which robot saw each piece of an
+        answer's evidence (docs/FLEET.md). An unknown id is an UnknownIdError."""
+        ids = [validation.id_in_range(i, "observation id") for i in observation_ids]
+        found: dict[int, str] = {}
+        for start in range(0, len(ids), 500):  # bounded IN lists (SQLite's variable limit, plan size)
+            chunk = sorted(set(ids[start:start + 500]))
+            marks = ",".join("?" * len(chunk))
+            column = "source" if self._has_sources else "''"
+            for row in self._conn.execute(f"SELECT id, {column} FROM observations WHERE id IN ({marks})", chunk):
+                found[int(row[0])] = row[1]
+        missing = [i for i in ids if i not in found]
+        if missing:
+            raise UnknownIdError(f"unknown observation id {missing[0]}")
+        return tuple(found[i] for i in ids)
+
+    @guarded
     def observations(self, verdict: str | None = None) -> list:
         """Every stored observation (optionally of one verdict), by id. Under retention (retention.mode thin) the
         settled ones beyond each placement's sample are counted in tallies instead (core/retention.py)."""
         if verdict is None:
-            rows = self._conn.execute(f"SELECT {OBSERVATION_COLS} FROM observations ORDER BY id").fetchall()
+            rows = self._conn.execute(f"SELECT {self._observation_cols} FROM observations ORDER BY id").fetchall()
         else:
-            rows = self._conn.execute(f"SELECT {OBSERVATION_COLS} FROM observations WHERE verdict=? ORDER BY id",
+            rows = self._conn.execute(f"SELECT {self._observation_cols} FROM observations WHERE verdict=? ORDER BY id",
                                       (verdict,)).fetchall()
         return [observation_record(r) for r in rows]
 
@@ -458,7 +474,8 @@ class QueryMixin:
         return [AuditRow(id=r["id"], stamp=r["stamp"], wall_time=r["wall_time"], action=r["action"],
                          object_ids=tuple(json.loads(r["object_ids"])),
                          observation_ids=tuple(json.loads(r["observation_ids"])),
-                         detail=json.loads(r["detail"])) for r in rows]
+                         detail=json.loads(r["detail"]), source=r["source"] if self._has_sources else "")
+                for r in rows]
 
     @guarded
     def tombstones(self) -> list[dict]:

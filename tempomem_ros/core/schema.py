@@ -22,11 +22,13 @@ try:  # pragma: no cover - which one depends on the installation
 except ImportError:  # pragma: no cover
     import sqlite3  # type: ignore[no-redef]
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
+WORLD_FRAME = "map"  # the frame a new store records unless its creator names another (meta world_frame)
 #: Read-only opens accept stores from this version on: version 4 only adds a trigger, which reads do not
 #: depend on, so a store on read-only media written at version 3 stays readable (version 3 added columns).
 #: Version 5 (retention) adds tables that reads consult only when the store has ever been thinned, which a store
 #: before version 5 never was (RetentionMixin._thinned_ever), so they stay readable too.
+#: Version 6 (sources) adds columns that reads of an older store supply as '' (Memory._observation_cols).
 READ_COMPATIBLE_FROM = 3
 # Covers an as-of read of the whole scene in object order (temporal.scene_as_of): a page at offset 9,800 of
 # 10k objects takes 1 ms instead of 5 ms scanning the table (schema version 2).
@@ -111,6 +113,11 @@ FRAME_DEPTHS_TABLE = "CREATE TABLE IF NOT EXISTS frame_depths (frame_id INTEGER 
 RETENTION_SCHEMA = [TALLIES_TABLE, *TALLIES_INDEXES, FOLD_STATE_TABLE, COSEEN_TABLE, MISSES_FRAME_INDEX,
                     FRAME_DEPTHS_TABLE]
 
+# Version 6: sources. Every frame, observation and audit row names the robot (or tool) it came from, so that
+# answers and history cite which robot saw each piece of evidence; '' = a store written before sources.
+FRAMES_SOURCE_INDEX = "CREATE INDEX IF NOT EXISTS frames_source ON frames(source, stamp)"
+OBSERVATIONS_SOURCE_INDEX = "CREATE INDEX IF NOT EXISTS observations_source ON observations(source, stamp)"
+
 _BOX = "min_x REAL NOT NULL, min_y REAL NOT NULL, min_z REAL NOT NULL, " \
        "max_x REAL NOT NULL, max_y REAL NOT NULL, max_z REAL NOT NULL"
 _CENTER = "cx REAL NOT NULL, cy REAL NOT NULL, cz REAL NOT NULL"
@@ -135,9 +142,11 @@ SCHEMA = [  # the current version: a new store is created at SCHEMA_VERSION
         pose BLOB, fx REAL, fy REAL, cx REAL, cy REAL, width INTEGER, height INTEGER, max_range REAL,
         depth BLOB, depth_h INTEGER, depth_w INTEGER, min_object_pixels INTEGER NOT NULL DEFAULT 0,
         n_observations INTEGER NOT NULL DEFAULT 0,
-        n_misses INTEGER NOT NULL DEFAULT 0)""",
+        n_misses INTEGER NOT NULL DEFAULT 0,
+        source TEXT NOT NULL DEFAULT '')""",
     "CREATE INDEX IF NOT EXISTS frames_pending ON frames(status, stamp, id)",
     "CREATE INDEX IF NOT EXISTS frames_stamp ON frames(stamp)",
+    FRAMES_SOURCE_INDEX,
     f"""CREATE TABLE IF NOT EXISTS observations (
         id INTEGER PRIMARY KEY AUTOINCREMENT,
         frame_id INTEGER NOT NULL REFERENCES frames(id),
@@ -156,7 +165,8 @@ SCHEMA = [  # the current version: a new store is created at SCHEMA_VERSION
         score REAL,
         placement_id INTEGER,
         reject_key TEXT,
-        retained INTEGER NOT NULL DEFAULT 0)""",
+        retained INTEGER NOT NULL DEFAULT 0,
+        source TEXT NOT NULL DEFAULT '')""",
     "CREATE INDEX IF NOT EXISTS observations_frame ON observations(frame_id)",
     "CREATE INDEX IF NOT EXISTS observations_object ON observations(object_id, stamp, id)",
     "CREATE INDEX IF NOT EXISTS observations_candidate ON observations(candidate_id)",
@@ -288,9 +298,11 @@ SCHEMA = [  # the current version: a new store is created at SCHEMA_VERSION
         action TEXT NOT NULL,
         object_ids TEXT NOT NULL DEFAULT '[]',
         observation_ids TEXT NOT NULL DEFAULT '[]',
-        detail TEXT NOT NULL DEFAULT '{}')""",
+        detail TEXT NOT NULL DEFAULT '{}',
+        source TEXT NOT NULL DEFAULT '')""",
     "CREATE INDEX IF NOT EXISTS audit_stamp ON audit(wall_time, id)",
     *RETENTION_SCHEMA,
+    OBSERVATIONS_SOURCE_INDEX,
 ]
 
 # Forward migrations: MIGRATIONS[v] upgrades a store at version v to v + 1.
@@ -309,6 +321,12 @@ MIGRATIONS: dict[int, list[str]] = {
     4: [  # version 5: retention (tallies of thinned sightings, fold state, objects seen together, staged depths)
         "ALTER TABLE observations ADD COLUMN retained INTEGER NOT NULL DEFAULT 0",
         *RETENTION_SCHEMA,
+    ],
+    5: [  # version 6: sources (the robot that saw each frame, the writer of each audit row; docs/FLEET.md)
+        "ALTER TABLE frames ADD COLUMN source TEXT NOT NULL DEFAULT ''",
+        "ALTER TABLE observations ADD COLUMN source TEXT NOT NULL DEFAULT ''",
+        "ALTER TABLE audit ADD COLUMN source TEXT NOT NULL DEFAULT ''",
+        FRAMES_SOURCE_INDEX, OBSERVATIONS_SOURCE_INDEX,
     ],
 }
 
@@ -396,7 +414,7 @@ def quick_check(conn, path: str) -> None:
                                 f"{RECOVER_HINT}")
 
 
-def initialise(conn, *, embedding_dim: int | None, readonly: bool) -> dict:
+def initialise(conn, *, embedding_dim: int | None, readonly: bool, world_frame: str | None = None) -> dict:
     """Create or check the schema; returns the meta table. Raises SchemaError on a mismatch or damaged
     metadata (naming the key or table), StoreError when the file cannot be read."""
     try:
@@ -416,6 +434,7 @@ def initialise(conn, *, embedding_dim: int | None, readonly: bool) -> dict:
                 ("schema_version", str(SCHEMA_VERSION)),
                 ("embedding_dim", str(int(embedding_dim))),
                 ("feature_model", ""),
+                ("world_frame", world_frame or WORLD_FRAME),
             ])
             conn.execute("COMMIT")
         meta = dict(conn.execute("SELECT key, value FROM meta").fetchall())
@@ -434,6 +453,9 @@ def initialise(conn, *, embedding_dim: int | None, readonly: bool) -> dict:
     stored_dim = _meta_int(meta, "embedding_dim")
     if embedding_dim is not None and stored_dim != int(embedding_dim):
         raise SchemaError(f"store was created with embedding_dim={stored_dim}, opened with {embedding_dim}")
+    stored_frame = meta.get("world_frame")  # absent in stores created before version 5: any frame is accepted
+    if world_frame is not None and stored_frame is not None and world_frame != stored_frame:
+        raise SchemaError(f"store keeps coordinates in frame '{stored_frame}', opened by a writer in '{world_frame}'")
     if version < SCHEMA_VERSION:
         if readonly:
             if version < READ_COMPATIBLE_FROM:

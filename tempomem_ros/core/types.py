@@ -169,6 +169,7 @@ class ObservationRecord:
     candidate_id: int | None
     score: float | None
     placement_id: int | None = None
+    source: str = ""  # the robot that saw it ('' = a store written before sources)
 
 
 @dataclass(frozen=True)
@@ -212,6 +213,7 @@ class AuditRow:
     object_ids: tuple[int, ...]
     observation_ids: tuple[int, ...]
     detail: dict
+    source: str = ""  # the memory (robot, tool) that wrote it
 
 
 class Scored(NamedTuple):
@@ -249,6 +251,8 @@ class Answer:
     evidence: tuple[int, ...] = ()
     events: tuple[ChangeEventInfo, ...] = ()
     count: int | None = None
+    # The robot that saw each observation of ``evidence``, in the same order ('' = unnamed source).
+    evidence_sources: tuple[str, ...] = ()
     time: float | None = None
     scores: tuple[float, ...] = ()
     arguments: dict = field(default_factory=dict)

@@ -92,6 +92,15 @@ def query_time(value, name: str) -> float:
     return t
 
 
+def source(value) -> str:
+    """A source (robot id) as config.source allows it, or InvalidInputError saying what a source may hold."""
+    from .config import SOURCE_PATTERN, SOURCE_RULE
+
+    if not isinstance(value, str) or SOURCE_PATTERN.fullmatch(value) is None:
+        raise InvalidInputError(f"source must be {SOURCE_RULE} (got {value!r:.80})")
+    return value
+
+
 def text_length(text: str, name: str, maximum: int) -> str:
     if len(text) > maximum:
         raise ImplausibleInputError(f"{name} is {len(text)} characters long, at most {maximum} are accepted",

@@ -56,6 +56,7 @@ from visualization_msgs.msg import MarkerArray
 from tempomem_ros import srv as tempomem_srv
 from tempomem_ros import topics
 from tempomem_ros.core.config import MemoryConfig
+from tempomem_ros.core.postgres.address import is_postgres
 from tempomem_ros.core.errors import ImplausibleInputError, InvalidInputError, StoreError, TempoMemError
 from tempomem_ros.core.memory import Memory
 from tempomem_ros.core.scene_feed import SceneFeed
@@ -127,6 +128,10 @@ MEMORY_OVERRIDES: dict[str, tuple[tuple[float, float], str]] = {
     "gates.max_observations": ((1, 65535), "Observations per frame; larger frames are refused."),
     "gates.max_question_length": ((1, 1000000), "Characters of a question or semantic query; longer are refused."),
 }
+
+
+#: The frame every robot of a fleet reports in (one map shared by all: docs/FLEET.md).
+FLEET_FRAME = "map"
 
 
 def default_store_path() -> str:
@@ -246,8 +251,16 @@ class MemoryNode(LifecycleNode):
         d(
             "store_path",
             "",
-            "SQLite store; '' = $ROS_HOME/tempomem/memory.db (ROS_HOME defaults to ~/.ros). "
-            "Read at configure.",
+            "Store address: a SQLite file ('' = $ROS_HOME/tempomem/memory.db, ROS_HOME defaults to ~/.ros) or a "
+            "PostgreSQL database shared by a fleet (postgresql://... or a libpq conninfo / service=NAME; "
+            "credentials from libpq's environment, pgpass or service file). Read at configure.",
+        )
+        d(
+            "robot_id",
+            "",
+            "This robot's id, stamped as the source of every frame and audit row it writes, so that answers cite "
+            "which robot saw what (docs/FLEET.md). Robots sharing a store need distinct ids; a robot with an id "
+            "reports in the shared 'map' frame (world_frame), any other is refused at configure.",
         )
         d(
             "embedding_dim",
@@ -367,6 +380,7 @@ class MemoryNode(LifecycleNode):
         for key in MEMORY_OVERRIDES:
             section, name = key.split(".")
             data.setdefault(section, {})[name] = self._param(key)
+        data["source"] = self._param("robot_id")
         return MemoryConfig.from_dict(data)
 
     def _label_encoder(self):
@@ -434,11 +448,18 @@ class MemoryNode(LifecycleNode):
             raise InvalidInputError(f"observation_durability must be one of {', '.join(DURABILITIES)}, "
                                     f"got '{self._param('observation_durability')}'")
         config = self._memory_config()
+        world_frame = self._param("world_frame")
+        if config.source and world_frame != FLEET_FRAME:
+            raise InvalidInputError(f"robot_id '{config.source}' reports in world_frame '{world_frame}': robots "
+                                    f"sharing a memory all report in the one '{FLEET_FRAME}' frame")
         encoder = self._label_encoder()
-        path = os.path.expandvars(os.path.expanduser(self._param("store_path") or default_store_path()))
+        path = self._param("store_path")
+        if not is_postgres(path):  # a database address is libpq's to read (it may hold '$' or '~')
+            path = os.path.expandvars(os.path.expanduser(path or default_store_path()))
         dim = int(self._param("embedding_dim"))
         feature_model = self._param("feature_model") or None
-        self.writer = Memory.open(path, embedding_dim=dim, config=config, feature_model=feature_model)
+        self.writer = Memory.open(path, embedding_dim=dim, config=config, feature_model=feature_model,
+                                  world_frame=world_frame)
         try:  # the writer ran the integrity check; the readers need not repeat it
             self.reader = Memory.open(
                 path, embedding_dim=dim, config=config, readonly=True, label_encoder=encoder,
@@ -450,7 +471,7 @@ class MemoryNode(LifecycleNode):
         except BaseException:
             self.close_store()
             raise
-        self.store_path = path
+        self.store_path = self.writer.path  # a database address as shown: never its password
         self.handlers = ServiceHandlers(
             self.reader, self.writer, now=self._now, on_change=self._on_mutation, on_refused=self._on_refused,
             logger=self.get_logger(),

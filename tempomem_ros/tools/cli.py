@@ -12,6 +12,12 @@ status 2. ``check`` exits 1 when the store is damaged, ``recover`` exits 1 when 
     tempomem render STORE out.png [--time T]     tempomem export STORE out.json
     tempomem forget STORE ID [--reason TEXT]     tempomem mcp STORE   (MCP server on stdio, read-only)
     tempomem check STORE [--full]                tempomem recover STORE NEW_STORE
+    tempomem migrate STORE NEW_STORE             tempomem merge STORE_A STORE_B --into NEW_STORE
+    tempomem grant-reader STORE ROLE             (PostgreSQL: a role that may read the memory, never write)
+
+A STORE is a SQLite file or a PostgreSQL address (postgresql://..., service=NAME: docs/FLEET.md; credentials
+from libpq's environment, pgpass or service file, never from the command line's output). ``migrate`` and
+``merge`` write only the new store (core/transfer.py).
 """
 
 from __future__ import annotations
@@ -23,9 +29,10 @@ import os
 import sys
 from collections.abc import Sequence
 
-from tempomem_ros.core import recovery
+from tempomem_ros.core import recovery, transfer
 from tempomem_ros.core.errors import TempoMemError
 from tempomem_ros.core.memory import Memory
+from tempomem_ros.core.postgres.address import display, is_postgres
 
 EXIT_OK, EXIT_DAMAGED, EXIT_ERROR = 0, 1, 2
 
@@ -36,12 +43,14 @@ class CliError(Exception):
 
 # -------------------------------------------------------------------------------------------------- helpers
 def open_store(path: str, *, write: bool = False) -> Memory:
-    if not os.path.isfile(path):
+    postgres = is_postgres(path)
+    if not postgres and not os.path.isfile(path):
         raise CliError(f"store '{path}' does not exist")
     try:
         return Memory.open(path, readonly=not write)  # the store records its embedding dimension
     except TempoMemError as exc:
-        raise CliError(f"'{path}' is not a tempomem store ({exc})") from None
+        shown = display(path) if postgres else path
+        raise CliError(f"'{shown}' is not a tempomem store ({exc})") from None
 
 
 def fmt_t(t: float | None) -> str:
@@ -310,14 +319,57 @@ def cmd_recover(args, out) -> int:
     return EXIT_OK
 
 
+def _counts(rows: dict) -> str:
+    return ", ".join(f"{n} {table}" for table, n in rows.items() if n)
+
+
+def cmd_migrate(args, out) -> int:
+    rows = transfer.migrate(args.store, args.out)
+    print(f"migrated {_shown(args.store)} into {_shown(args.out)}: {_counts(rows) or 'an empty memory'} "
+          "(every id kept)", file=out)
+    return EXIT_OK
+
+
+def cmd_merge(args, out) -> int:
+    report = transfer.merge(args.store, args.second, args.into)
+    for shown, rows in report["rows"].items():
+        print(f"copied {shown}: {_counts(rows) or 'an empty memory'}", file=out)
+    offsets = report["offsets"]
+    if offsets.get("objects"):
+        print(f"ids of {_shown(args.second)} shifted by: objects +{offsets['objects']}, observations "
+              f"+{offsets['observations']}, events +{offsets['events']} (all: the merge_store audit row)", file=out)
+    for kept, gone in report["joined"]:
+        print(f"joined object #{gone} into #{kept} (one object seen by both)", file=out)
+    print(f"merged into {_shown(args.into)}: {len(report['joined'])} object(s) joined", file=out)
+    return EXIT_OK
+
+
+def cmd_grant_reader(args, out) -> int:
+    if not is_postgres(args.store):
+        raise CliError("grant-reader needs a PostgreSQL store (a SQLite file is protected by file permissions)")
+    from tempomem_ros.core.postgres.roles import grant_reader
+
+    try:
+        tables = grant_reader(args.store, args.role)
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
+    print(f"role {args.role} may read {len(tables)} tables of {_shown(args.store)}, and write none", file=out)
+    return EXIT_OK
+
+
+def _shown(address: str) -> str:
+    return display(address) if is_postgres(address) else address
+
+
 # --------------------------------------------------------------------------------------------------- parser
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="tempomem", description="Inspect a tempomem memory store (SQLite).")
+    p = argparse.ArgumentParser(prog="tempomem", description="Inspect a tempomem memory store (SQLite or "
+                                "PostgreSQL).")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     def add(name: str, func, help_text: str) -> argparse.ArgumentParser:
         sp = sub.add_parser(name, help=help_text, description=help_text)
-        sp.add_argument("store", help="path of the store (.db)")
+        sp.add_argument("store", help="the store: a SQLite file (.db) or a PostgreSQL address")
         sp.set_defaults(func=func)
         return sp
 
@@ -351,6 +403,15 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("out", help="the new store (must not exist)")
     sp.add_argument("--embedding-dim", type=int, default=None,
                     help="feature dimension, when the damaged store's metadata cannot be read")
+    sp = add("migrate", cmd_migrate, "copy a memory into a new, empty store (e.g. a robot's SQLite file into "
+             "PostgreSQL), every id, placement and event kept")
+    sp.add_argument("out", help="the new store: a SQLite file or a PostgreSQL address (must hold no memory)")
+    sp = add("merge", cmd_merge, "merge two robots' memories into a new store: the second's ids shifted, objects "
+             "seen by both joined by the twin arbiter, every join recorded")
+    sp.add_argument("second", help="the second store")
+    sp.add_argument("--into", required=True, help="the new store (must hold no memory)")
+    sp = add("grant-reader", cmd_grant_reader, "let a PostgreSQL role read the memory (the query side's role)")
+    sp.add_argument("role", help="an existing role (its password in pgpass or the service file)")
     return p
 
 

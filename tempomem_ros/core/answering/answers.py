@@ -57,7 +57,8 @@ def answer_question(memory, question: str, now: float | None, k: int) -> Answer:
     else:
         ans = EXECUTORS[op](memory, dict(u.args), now, k)
     extra = {key: ans.arguments[key] for key in ("ambiguous",) if ans.arguments.get(key)}
-    return dataclasses.replace(ans, operator=shown_op, understood_as=u.words, arguments={**u.args, **extra})
+    return dataclasses.replace(ans, operator=shown_op, understood_as=u.words, arguments={**u.args, **extra},
+                               evidence_sources=memory.sources_of(ans.evidence))
 
 
 # ------------------------------------------------------------------------------------------------ executors

@@ -1,0 +1,243 @@
+"""A fleet on one memory: 4 robots x 10 Hz x 20 observations into one PostgreSQL store of 10,000 objects, and
+the same load of one robot on SQLite, side by side in one run (issue 15 targets: commit p95 <= 25 ms, every
+query p95 <= 30 ms).
+
+Setup: the 10,000-object store of bench/bench_services.py (5,000 cells, a support and an item on each) is
+built once in SQLite (cached: --store) and copied into a throwaway PostgreSQL cluster (fsync on, unix socket
+only) with ``tempomem migrate`` (core/transfer.py). Each robot is a process of its own with its own writer
+Memory (source robot_N): every 0.1 s it stages one frame re-observing 10 cells of its quarter of the map (20
+observations, a camera view with coarse depth, as the memory node stages a message) and commits it; a commit
+fuses every robot's pending frames (docs/FLEET.md). One more process asks the queries the node's services
+run, one at a time, through a read-only Memory as the node's query side does. Latencies are of the core calls
+(Memory.add, Memory.commit, the query methods), without ROS transport.
+
+    .venv/bin/python bench/bench_fleet.py [--seconds 20] [--robots 4] [--store /tmp/tempomem_bench_10k.db]
+
+Vector path in every figure: exact (float32 features, numpy re-ranking; no pgvector on this machine). Prints
+figures; asserts none (the machine is shared: read them next to the load average printed with them).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import numpy as np  # noqa: E402
+from bench_services import EMBEDDING_DIM, T0, cell_boxes, observation  # noqa: E402
+
+from tempomem_ros.core import CameraView, Memory  # noqa: E402
+
+N_OBJECTS = int(os.environ.get("TEMPOMEM_BENCH_OBJECTS", "10000"))  # --objects (read by the workers too)
+CELLS = N_OBJECTS // 2
+CELLS_PER_FRAME = 10  # 20 observations
+RATE_HZ = 10.0
+QUERIES = ("spatial", "ask_where", "ask_on", "history", "scene_as_of", "relational", "objects_labelled")
+
+
+def build_store(path: str) -> None:
+    """10,000 present objects, 100 cells per commit, each confirmed by its first sighting (the build's own
+    identity settings; the robots run the defaults): three sightings per object made the build take most of an
+    hour on this shared machine."""
+    t = time.perf_counter()
+    build = {"identity": {"confirm_observations": 1, "appear_hold_s": 0.0}}
+    with Memory.open(path, embedding_dim=EMBEDDING_DIM, config=build) as m:
+        for f, start in enumerate(range(0, CELLS, 100)):
+            m.add([observation(label, lo, hi, T0 + 0.01 * f) for k in range(start, min(CELLS, start + 100))
+                   for label, lo, hi in cell_boxes(k)])
+            m.commit()
+        count = len(m.objects("present"))
+    # The first commit of the default configuration on the new store does one-time work over every object
+    # (it took tens of seconds): done now, so that it is not timed as a robot's commit.
+    with Memory.open(path, embedding_dim=EMBEDDING_DIM) as m:
+        m.add([observation(label, lo, hi, T0 + 150.0) for label, lo, hi in cell_boxes(0)], camera_over(0, T0 + 150.0))
+        m.commit()
+    print(f"store: {count} present objects built in {time.perf_counter() - t:.1f} s -> {path}", flush=True)
+
+
+def camera_over(k: int, stamp: float) -> CameraView:
+    """A camera 3 m above cell k looking straight down, coarse depth 60x80 at floor distance."""
+    (_, lo, hi), _ = cell_boxes(k)
+    x, y = (lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2
+    pose = np.eye(4)
+    pose[:3, :3] = np.diag([1.0, -1.0, -1.0])  # optical z down
+    pose[:3, 3] = (x, y, 3.0)
+    return CameraView(pose, 500.0, 500.0, 320.0, 240.0, 640, 480, 6.0, np.full((60, 80), 3.0, np.float32), stamp)
+
+
+def robot(address: str, index: int, n_robots: int, seconds: float, start_at: float) -> dict:
+    quarter = CELLS // n_robots
+    first = index * quarter
+    from tempomem_ros.core.errors import StoreLockedError
+
+    adds, commits = [], []
+    late = locked = 0
+    with Memory.open(address, embedding_dim=EMBEDDING_DIM, config={"source": f"robot_{index}"}) as m:
+        while time.time() < start_at:
+            time.sleep(0.001)
+        t_start = time.monotonic()
+        i = 0
+        while True:
+            due = t_start + i / RATE_HZ
+            now = time.monotonic()
+            if now - t_start >= seconds:
+                break
+            if due > now:
+                time.sleep(due - now)
+            else:
+                late += now - due > 0.05
+            stamp = T0 + 200.0 + (time.monotonic() - t_start)  # the robots' clocks agree: one world time
+            cells = [first + (i * CELLS_PER_FRAME + j) % quarter for j in range(CELLS_PER_FRAME)]
+            obs = [observation(label, lo, hi, stamp) for k in cells for label, lo, hi in cell_boxes(k)]
+            t0 = time.perf_counter()
+            try:  # as the memory node: a frame the lock timed out on is kept (here: counted) and the robot goes on
+                m.add(obs, camera_over(cells[0], stamp))
+                t1 = time.perf_counter()
+                m.commit()
+                t2 = time.perf_counter()
+                adds.append((t1 - t0) * 1e3)
+                commits.append((t2 - t1) * 1e3)
+            except StoreLockedError:
+                locked += 1
+            i += 1
+        for _ in range(20):  # fuse what is still pending before closing (close would, without retrying the lock)
+            try:
+                m.commit()
+                break
+            except StoreLockedError:
+                locked += 1
+    return {"add_ms": adds, "commit_ms": commits, "late_frames": late, "lock_timeouts": locked}
+
+
+def asker(address: str, seconds: float, start_at: float) -> dict:
+    rng = np.random.default_rng(7)
+    out: dict[str, list] = {q: [] for q in QUERIES}
+    with Memory.open(address, readonly=True) as m:
+        while time.time() < start_at:
+            time.sleep(0.001)
+        end = time.monotonic() + seconds
+        i = 0
+        while time.monotonic() < end:
+            q = QUERIES[i % len(QUERIES)]
+            k = int(rng.integers(0, CELLS))
+            (s_label, s_lo, s_hi), (i_label, i_lo, i_hi) = cell_boxes(k)
+            t0 = time.perf_counter()
+            if q == "spatial":
+                m.spatial(tuple((a + b) / 2 for a, b in zip(i_lo, i_hi)), 1.0)
+            elif q == "ask_where":
+                m.ask(f"where is the {i_label}")
+            elif q == "ask_on":
+                m.ask(f"what is on the {s_label}")
+            elif q == "history":
+                m.temporal("history", label=i_label)
+            elif q == "scene_as_of":
+                m.scene_as_of(T0 + 50.0, k=50, offset=int(rng.integers(0, N_OBJECTS - 50)))
+            elif q == "relational":
+                m.relational("on", s_label)
+            elif q == "objects_labelled":
+                m.objects_labelled(i_label)
+            out[q].append((time.perf_counter() - t0) * 1e3)
+            i += 1
+    return out
+
+
+def pct(values, p) -> float:
+    return float(np.percentile(values, p)) if values else float("nan")
+
+
+def run_load(address: str, n_robots: int, seconds: float) -> dict:
+    """Start the robots and the asker as processes, release them at once, gather their figures."""
+    start_at = time.time() + 3.0  # every process has opened its store by then
+    procs = [subprocess.Popen([sys.executable, __file__, "--worker", "robot", "--address", address, "--index", str(r),
+                               "--robots", str(n_robots), "--seconds", str(seconds), "--start-at", str(start_at)],
+                              stdout=subprocess.PIPE, text=True) for r in range(n_robots)]
+    procs.append(subprocess.Popen([sys.executable, __file__, "--worker", "asker", "--address", address,
+                                   "--seconds", str(seconds), "--start-at", str(start_at)],
+                                  stdout=subprocess.PIPE, text=True))
+    results = []
+    for p in procs:
+        out, _ = p.communicate(timeout=seconds + 300)
+        if p.returncode != 0:
+            raise SystemExit(f"a worker failed (exit {p.returncode})")
+        results.append(json.loads(out.strip().splitlines()[-1]))
+    robots, queries = results[:-1], results[-1]
+    return {"add_ms": sum((r["add_ms"] for r in robots), []), "commit_ms": sum((r["commit_ms"] for r in robots), []),
+            "late_frames": sum(r["late_frames"] for r in robots),
+            "lock_timeouts": sum(r["lock_timeouts"] for r in robots), "queries": queries}
+
+
+def report(name: str, figures: dict, seconds: float) -> None:
+    c, a = figures["commit_ms"] or [float("nan")], figures["add_ms"] or [float("nan")]
+    print(f"{name}: {len(c)} frames committed in {seconds:.0f} s ({len(c) / seconds:.1f} commits/s), "
+          f"frames staged more than 50 ms late: {figures['late_frames']}, frames refused after a "
+          f"{5:.0f} s lock wait: {figures['lock_timeouts']}")
+    print(f"  {'stage (add)':<18} p50 {pct(a, 50):6.1f} ms   p95 {pct(a, 95):6.1f} ms   max {max(a):6.1f} ms")
+    print(f"  {'commit':<18} p50 {pct(c, 50):6.1f} ms   p95 {pct(c, 95):6.1f} ms   max {max(c):6.1f} ms")
+    for q, values in figures["queries"].items():
+        print(f"  {q:<18} p50 {pct(values, 50):6.1f} ms   p95 {pct(values, 95):6.1f} ms   "
+              f"max {max(values):6.1f} ms   ({len(values)} calls)")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--seconds", type=float, default=20.0)
+    ap.add_argument("--robots", type=int, default=4)
+    ap.add_argument("--store", default=os.path.join(tempfile.gettempdir(), "tempomem_bench_fleet_10k.db"))
+    ap.add_argument("--skip-sqlite", action="store_true")
+    ap.add_argument("--objects", type=int, default=None, help="objects in the store (default 10,000)")
+    ap.add_argument("--worker", choices=("robot", "asker"))
+    ap.add_argument("--address")
+    ap.add_argument("--index", type=int, default=0)
+    ap.add_argument("--start-at", type=float, default=0.0)
+    args = ap.parse_args()
+    if args.objects is not None and args.objects != N_OBJECTS:  # the constants are read at import: start again
+        os.environ["TEMPOMEM_BENCH_OBJECTS"] = str(args.objects)
+        os.execv(sys.executable, [sys.executable, __file__, *[a for a in sys.argv[1:]]])
+    if args.worker == "robot":
+        print(json.dumps(robot(args.address, args.index, args.robots, args.seconds, args.start_at)))
+        return
+    if args.worker == "asker":
+        print(json.dumps(asker(args.address, args.seconds, args.start_at)))
+        return
+
+    from tempomem_ros.core import transfer
+    from tempomem_ros.tools.pg_sandbox import PgSandbox
+
+    if not os.path.exists(args.store):
+        build_store(args.store)
+    work = tempfile.mkdtemp(prefix="tempomem_bench_fleet_")
+    os.chmod(work, 0o755)  # the server runs as the postgres system user when this runs as root
+    try:
+        print(f"load average before: {os.getloadavg()[0]:.2f} ({os.cpu_count()} CPUs)")
+        print("vector path: exact (float32 features, numpy re-ranking; pgvector is not installed)")
+        with PgSandbox.start(durable=True, root=os.path.join(work, "pg")) as pg:
+            pg.create_database("fleet")
+            pg.psql("CREATE EXTENSION postgis", "fleet")
+            address = pg.url("fleet")
+            t = time.perf_counter()
+            rows = transfer.migrate(args.store, address)
+            print(f"migrated the {rows['objects']}-object store into PostgreSQL 15 + PostGIS (fsync on) in "
+                  f"{time.perf_counter() - t:.1f} s")
+            pg_figures = run_load(address, args.robots, args.seconds)
+        report(f"PostgreSQL, {args.robots} robots x {RATE_HZ:.0f} Hz x {2 * CELLS_PER_FRAME} observations",
+               pg_figures, args.seconds)
+        if not args.skip_sqlite:
+            copy = os.path.join(work, "sqlite.db")
+            shutil.copyfile(args.store, copy)
+            sqlite_figures = run_load(copy, 1, args.seconds)
+            report(f"SQLite, 1 robot x {RATE_HZ:.0f} Hz x {2 * CELLS_PER_FRAME} observations", sqlite_figures,
+                   args.seconds)
+        print(f"load average after: {os.getloadavg()[0]:.2f}")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

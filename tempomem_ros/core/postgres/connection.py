@@ -1,0 +1,331 @@
+"""A PostgreSQL connection that the store drives exactly like its SQLite connection, and the rule that makes
+several writers one truth.
+
+Several writers (docs/FLEET.md, "Several writers"): every write transaction (staging a frame, a commit that
+fuses, forget, define_region, maintenance) begins by taking one transaction-level advisory lock of the
+memory (``pg_advisory_xact_lock``, keyed by the schema it lives in), held until it commits or rolls back.
+That is SQLite's ``BEGIN IMMEDIATE`` (one writer at a time, readers never blocked) made to work across
+processes and machines:
+
+- Fusion is serialised, so two robots' sightings of one mug in the same second are judged by the same
+  arbiter one after the other, against each other's result: one object, never a cross-robot duplicate, and
+  no update is lost because no two fusions interleave (READ COMMITTED under the lock sees every earlier
+  commit). A commit fuses every pending frame of every robot, in stamp order, so the order of evidence is
+  the world's order whichever robot's timer fires first.
+- Ids (transactional counters, schema.py) and audit rows are written in commit order, which the scene feed
+  and the change-event publishers rely on ("rows after the last one I read").
+- Why not one lock per spatial cell: fusion reads objects around each sighting, relations reach across
+  cells, and absence evidence walks a whole view frustum; cell locks would have to be taken in an order that
+  is only known mid-fusion. Why not SERIALIZABLE with retry: four robots committing 10 times a second all
+  touch the frame queue and the objects in view, so retries would be the common case. Measured throughput
+  of the single lock: bench/bench_fleet.py (docs/RESULTS.md).
+
+Each write transaction also increments the ``write_epoch`` row of the meta table; ``PRAGMA data_version``
+(SQLite: "another connection committed") reads it, and a writer that finds it moved since its own last
+commit drops its caches (Memory._begin).
+
+Reads outside a transaction run in autocommit (each statement sees the latest commit, as on SQLite); an
+explicit read transaction (``BEGIN``) is REPEATABLE READ, one snapshot for all its statements, as a SQLite
+read transaction is. A read-only store (``readonly=True``) sets ``default_transaction_read_only``, so the
+server refuses writes whatever the code does, and borrows connections from a shared pool.
+
+Errors become StoreError subclasses here (errors_pg.py), so nothing above sees a psycopg exception.
+"""
+
+from __future__ import annotations
+
+from ..errors import StoreClosedError
+from .dialect import Statement, translate
+from .errors_pg import pg_store_error
+
+#: The advisory lock every write transaction takes: (this key, hash of the schema), so that memories kept in
+#: separate schemas of one database do not wait for each other ("tmem" in ASCII).
+WRITE_LOCK_KEY = 0x746D656D
+LOCK_TIMEOUT_MS = 5000
+
+
+def _row_classes():
+    cache: dict[tuple[str, ...], type] = {}
+
+    def row_class(names: tuple[str, ...]) -> type:
+        cls = cache.get(names)
+        if cls is None:
+            index = {n: i for i, n in enumerate(names)}
+
+            class Row(tuple):
+                """A fetched row readable by position and by column name, like sqlite3.Row."""
+
+                __slots__ = ()
+                _index = index
+
+                def __getitem__(self, key):
+                    if isinstance(key, str):
+                        return tuple.__getitem__(self, self._index[key])
+                    return tuple.__getitem__(self, key)
+
+                def keys(self):
+                    return list(self._index)
+
+            cls = cache[names] = Row
+        return cls
+
+    return row_class
+
+
+_row_class = _row_classes()
+
+
+def row_factory(cursor):
+    desc = cursor.description
+    if desc is None:
+        return tuple
+    cls = _row_class(tuple(d.name for d in desc))
+    return cls
+
+
+class PgCursor:
+    """The result of one execute(): fetchone / fetchall / iteration, lastrowid, rowcount."""
+
+    __slots__ = ("_rows", "_pos", "lastrowid", "rowcount")
+
+    def __init__(self, rows: list, lastrowid, rowcount: int):
+        self._rows = rows
+        self._pos = 0
+        self.lastrowid = lastrowid
+        self.rowcount = rowcount
+
+    def fetchone(self):
+        if self._pos >= len(self._rows):
+            return None
+        row = self._rows[self._pos]
+        self._pos += 1
+        return row
+
+    def fetchall(self) -> list:
+        rows = self._rows[self._pos:]
+        self._pos = len(self._rows)
+        return rows
+
+    def __iter__(self):
+        while self._pos < len(self._rows):
+            row = self._rows[self._pos]
+            self._pos += 1
+            yield row
+
+
+def configure(conn) -> None:
+    """Adapters every tempomem connection uses: Python bools are stored as 0/1 (the integer flag columns
+    SQLite has), rows come back readable by name."""
+    from psycopg.types.numeric import IntDumper
+
+    conn.adapters.register_dumper(bool, IntDumper)
+    conn.row_factory = row_factory
+
+
+class PgConnection:
+    """What Memory calls ``self._conn`` when the store is a PostgreSQL database.
+
+    ``source`` opens a psycopg connection (a callable, so that a lost connection can be replaced before the
+    next transaction). The object is used under Memory's lock: one thread at a time.
+    """
+
+    def __init__(self, connect, *, readonly: bool, address: str):
+        self._connect = connect
+        self.readonly = readonly
+        self.address = address  # for messages: never holds a password (address.display)
+        self._conn = None
+        self._cursor = None
+        self._pipeline = None
+        self._write_tx = False
+        #: whether write transactions increment meta.write_epoch (set once the schema exists: store.initialise)
+        self.counts_writes = False
+        self.row_factory = None  # assigned by Memory (sqlite3.Row); rows here are always readable by name
+        self._reconnect()
+
+    # ------------------------------------------------------------------ connection
+    def _reconnect(self) -> None:
+        if self._conn is not None:
+            try:
+                self._conn.close()
+            except Exception:  # noqa: BLE001 - a broken connection may fail to close; it is replaced anyway
+                pass
+        self._conn = self._connect()
+        configure(self._conn)
+        self._cursor = self._conn.cursor()  # one cursor reused by every statement (saves ~10 us each)
+
+    def _usable(self):
+        if self._conn is None:
+            raise StoreClosedError("memory is closed")
+        if self._conn.closed or self._conn.broken:
+            if self.in_transaction:
+                raise StoreClosedError("the connection was lost inside a transaction")
+            self._reconnect()
+        return self._conn
+
+    @property
+    def in_transaction(self) -> bool:
+        from psycopg.pq import TransactionStatus
+
+        conn = self._conn
+        if conn is None or conn.closed:
+            return False
+        return conn.info.transaction_status != TransactionStatus.IDLE
+
+    @property
+    def server_version(self) -> int:
+        return int(self._usable().info.server_version)
+
+    def close(self) -> None:
+        if self._conn is not None:
+            try:
+                self._conn.close()
+            finally:
+                self._conn = None
+
+    # ------------------------------------------------------------------ statements
+    def execute(self, sql: str, params=()):
+        stmt = translate(sql)
+        try:
+            return self._execute(stmt, tuple(params), sql)
+        except Exception as exc:
+            raise self._error(exc, sql) from exc
+
+    def executemany(self, sql: str, seq):
+        stmt = translate(sql, many=True)
+        rows = [tuple(p) for p in seq]
+        try:
+            conn = self._usable()
+            own = self._autocommit_write(stmt)
+            try:
+                if rows and self._pipeline is not None:  # already pipelined: no round trip per row
+                    for p in rows:
+                        conn.execute(stmt.sql, p)
+                elif rows:
+                    with conn.cursor() as cur:
+                        cur.executemany(stmt.sql, rows)
+                if own:
+                    self._commit()
+            except BaseException:
+                if own:
+                    self._rollback()
+                raise
+            return PgCursor([], None, len(rows))
+        except Exception as exc:
+            raise self._error(exc, sql) from exc
+
+    def _error(self, exc: Exception, sql: str):
+        from .dialect import UnsupportedSql
+
+        if isinstance(exc, (UnsupportedSql, StoreClosedError)):
+            return exc
+        return pg_store_error(" ".join(sql.split()[:3]).lower(), exc, address=self.address)
+
+    def _execute(self, stmt: Statement, params: tuple, original: str):
+        conn = self._usable()
+        kind = stmt.kind
+        if kind == "begin_write":
+            self._begin_write()
+            return PgCursor([], None, -1)
+        if kind == "begin":
+            self._raw("BEGIN ISOLATION LEVEL REPEATABLE READ")
+            self._write_tx = False
+            return PgCursor([], None, -1)
+        if kind == "commit":
+            self._commit()
+            return PgCursor([], None, -1)
+        if kind == "rollback":
+            self._rollback()
+            return PgCursor([], None, -1)
+        if self._pipeline is not None and kind == "write" and not stmt.returns_rows:
+            # Inside a write transaction a write whose result nobody reads is sent without waiting for it
+            # (pipeline mode): the next read, or the commit, waits for all of them at once. A failed write
+            # aborts the transaction on the server, and its error is raised there.
+            conn.execute(stmt.sql, params if stmt.n_params else None)
+            return PgCursor([], None, -1)
+        own = self._autocommit_write(stmt)
+        try:
+            cur = self._cursor
+            cur.execute(stmt.sql, params if stmt.n_params else None)
+            rows = cur.fetchall() if stmt.returns_rows else []
+            rowcount = cur.rowcount
+            if own:
+                self._commit()
+        except BaseException:
+            if own:
+                self._rollback()
+            raise
+        lastrowid = None
+        if stmt.returns_id and rows:
+            lastrowid = int(rows[0][0])
+            rows = []
+        return PgCursor(rows, lastrowid, rowcount)
+
+    def _raw(self, sql: str, params=None):
+        cur = self._cursor
+        cur.execute(sql, params)
+        return cur.fetchall() if cur.description is not None else None
+
+    def _autocommit_write(self, stmt: Statement) -> bool:
+        """A write outside a transaction becomes its own locked write transaction (as SQLite's autocommit
+        write takes the write lock). Returns whether this call opened it. A write inside a read transaction
+        is refused: its snapshot predates the lock, so it could overwrite a commit it never saw."""
+        if stmt.kind != "write":
+            return False
+        if self.in_transaction:
+            if not self._write_tx:
+                raise StoreClosedError("a write inside a read transaction (BEGIN without IMMEDIATE)")
+            return False
+        self._begin_write()
+        return True
+
+    def _begin_write(self) -> None:
+        self._raw("BEGIN")
+        self._write_tx = True
+        # As SQLite's busy_timeout (5 s): a writer that cannot get the lock in time fails with StoreLockedError
+        # (transient: the node keeps its frames and retries) instead of hanging behind a stuck writer.
+        try:
+            self._raw(f"SET LOCAL lock_timeout = '{LOCK_TIMEOUT_MS}ms'")
+            self._raw(f"SELECT pg_advisory_xact_lock({WRITE_LOCK_KEY}, hashtext(current_schema()))")
+        except BaseException:
+            # not taken (timed out, connection lost): nothing was written; leave no aborted transaction open,
+            # or every later statement of this connection would fail ("current transaction is aborted")
+            self._write_tx = False
+            try:
+                if not (self._conn.closed or self._conn.broken):
+                    self._raw("ROLLBACK")
+            except Exception:  # noqa: BLE001 - the lock error is the one that matters
+                pass
+            raise
+        self._pipeline = self._conn.pipeline()
+        self._pipeline.__enter__()
+
+    def _end_pipeline(self, error: bool) -> None:
+        pipeline, self._pipeline = self._pipeline, None
+        if pipeline is None:
+            return
+        if error:
+            try:
+                pipeline.__exit__(None, None, None)
+            except Exception:  # noqa: BLE001 - the error being handled is the one that matters
+                pass
+        else:
+            pipeline.__exit__(None, None, None)  # waits for every pipelined write: raises the first that failed
+
+    def _commit(self) -> None:
+        if self._write_tx:
+            if self.counts_writes:
+                self._conn.execute("UPDATE meta SET value = (value::bigint + 1)::text WHERE key = 'write_epoch'")
+            self._end_pipeline(error=False)
+            self._raw("COMMIT")
+            self._write_tx = False
+        elif self.in_transaction:
+            self._raw("COMMIT")
+
+    def _rollback(self) -> None:
+        self._write_tx = False
+        self._end_pipeline(error=True)
+        conn = self._conn
+        if conn is None or conn.closed or conn.broken:
+            return
+        self._raw("ROLLBACK")
+

@@ -1,0 +1,341 @@
+"""The PostgreSQL schema: the same concepts as the SQLite store (core/schema.py), its version, forward
+migrations and the checks made when a database is opened.
+
+Why the same tables and columns: every service above the store reads the same typed rows from either
+backend, and ``tempomem migrate`` copies a SQLite store row for row (every id kept). What differs, and why:
+
+- The spatial index. SQLite keeps an R*Tree virtual table of (padded) boxes; here ``objects_rtree`` and
+  ``tombstones_rtree`` are ordinary tables with the same columns plus ``box``, a PostGIS 3D line from the
+  box's minimum to its maximum corner, under an n-D GiST index (``gist_geometry_ops_nd``). A line's n-D
+  bounding box is exactly the box, so ``box &&& query`` is the R*Tree's overlap test; the query re-checks
+  the exact double-precision bounds (PostGIS keeps float4 index boxes, rounded outwards). ``box`` is a
+  generated column: no writer can let it drift from the bounds.
+- Vectors. pgvector is not packaged for this machine's Debian, so features are stored as on SQLite (the
+  float32 bytes, here ``bytea``) and searched by the exact numpy path; ``vector_path`` in the meta table
+  says so, and every figure names it.
+- Ids come from a transactional counter (``tempomem_ids``, one row per table, read by the column default
+  ``tempomem_next_id``), not from a sequence: a sequence hands out values outside the transaction, so a
+  rolled-back commit (disk full, a lost connection) would leave gaps, and the same input would get other ids
+  than on SQLite, whose AUTOINCREMENT rolls back with the transaction. Writers are serialised anyway
+  (postgres/connection.py), so the counter rows cost no concurrency. Ids are never reused; a migration
+  inserts the ids of the store it copies and then moves the counters past them.
+- Closed placements are immutable by a trigger, as on SQLite (schema version 4 there).
+- Writers of a fleet: ``sources`` is not a table; every frame, observation and audit row carries its
+  ``source`` (the robot id), indexed for "what did robot_a see".
+
+Schema versions: a database is created at SCHEMA_VERSION; MIGRATIONS[v] upgrades one at version v (the
+first PostgreSQL schema is version 6, the SQLite version that added sources).
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..errors import SchemaError
+
+SCHEMA_VERSION = 6
+FIRST_VERSION = 6  # the first PostgreSQL schema: there is no older one to migrate from
+WORLD_FRAME = "map"  # every robot of a fleet reports in this one frame (docs/FLEET.md)
+
+_BOX = ("min_x double precision NOT NULL, min_y double precision NOT NULL, min_z double precision NOT NULL, "
+        "max_x double precision NOT NULL, max_y double precision NOT NULL, max_z double precision NOT NULL")
+# The R*Tree's column order (id, min_x, max_x, min_y, max_y, min_z, max_z): a positional INSERT means the same.
+_RTREE_BOX = ("min_x double precision NOT NULL, max_x double precision NOT NULL, min_y double precision NOT NULL, "
+              "max_y double precision NOT NULL, min_z double precision NOT NULL, max_z double precision NOT NULL")
+_CENTER = "cx double precision NOT NULL, cy double precision NOT NULL, cz double precision NOT NULL"
+
+def _id(table: str) -> str:
+    return f"id bigint PRIMARY KEY DEFAULT tempomem_next_id('{table}')"
+
+_F = "double precision"
+# The n-D box of a spatial-index row: a 3D line from its minimum to its maximum corner.
+_LINE = "ST_MakeLine(ST_MakePoint(min_x, min_y, min_z), ST_MakePoint(max_x, max_y, max_z))"
+
+CLOSED_PLACEMENTS_FUNCTION = """CREATE OR REPLACE FUNCTION tempomem_closed_placement_immutable() RETURNS trigger
+    LANGUAGE plpgsql AS $$
+    BEGIN
+        RAISE EXCEPTION 'a closed placement is immutable' USING ERRCODE = 'integrity_constraint_violation';
+    END $$"""
+CLOSED_PLACEMENTS_TRIGGER = """CREATE TRIGGER placements_closed_immutable
+    BEFORE UPDATE OF object_id, cx, cy, cz, min_x, min_y, min_z, max_x, max_y, max_z, region_id, t_from, t_last,
+    t_to ON placements FOR EACH ROW WHEN (OLD.current = 0)
+    EXECUTE FUNCTION tempomem_closed_placement_immutable()"""
+
+ID_COUNTERS = [
+    "CREATE TABLE tempomem_ids (tbl text PRIMARY KEY, last bigint NOT NULL)",
+    """CREATE FUNCTION tempomem_next_id(t text) RETURNS bigint LANGUAGE sql VOLATILE AS
+        $$ UPDATE tempomem_ids SET last = last + 1 WHERE tbl = t RETURNING last $$""",
+]
+
+SCHEMA = [  # the current version, in creation order
+    "CREATE TABLE meta (key text PRIMARY KEY, value text NOT NULL)",
+    *ID_COUNTERS,
+    f"""CREATE TABLE frames (
+        {_id('frames')},
+        stamp {_F} NOT NULL,
+        recorded_at {_F} NOT NULL,
+        status text NOT NULL DEFAULT 'pending',
+        has_view integer NOT NULL DEFAULT 0,
+        pose bytea, fx {_F}, fy {_F}, cx {_F}, cy {_F}, width integer, height integer, max_range {_F},
+        depth bytea, depth_h integer, depth_w integer, min_object_pixels integer NOT NULL DEFAULT 0,
+        n_observations integer NOT NULL DEFAULT 0,
+        n_misses integer NOT NULL DEFAULT 0,
+        source text NOT NULL DEFAULT '')""",
+    "CREATE INDEX frames_pending ON frames(status, stamp, id)",
+    "CREATE INDEX frames_stamp ON frames(stamp)",
+    "CREATE INDEX frames_source ON frames(source, stamp)",
+    f"""CREATE TABLE observations (
+        {_id('observations')},
+        frame_id bigint NOT NULL REFERENCES frames(id),
+        stamp {_F} NOT NULL,
+        recorded_at {_F} NOT NULL,
+        label text NOT NULL,
+        confidence {_F} NOT NULL,
+        {_CENTER}, {_BOX},
+        feature bytea,
+        n_points bigint NOT NULL DEFAULT 0,
+        instance_id bigint NOT NULL DEFAULT 0,
+        verdict text NOT NULL DEFAULT 'pending',
+        reason text NOT NULL DEFAULT '',
+        object_id bigint,
+        candidate_id bigint,
+        score {_F},
+        placement_id bigint,
+        reject_key text,
+        retained integer NOT NULL DEFAULT 0,
+        source text NOT NULL DEFAULT '')""",
+    "CREATE INDEX observations_frame ON observations(frame_id)",
+    "CREATE INDEX observations_object ON observations(object_id, stamp, id)",
+    "CREATE INDEX observations_candidate ON observations(candidate_id)",
+    "CREATE INDEX observations_placement ON observations(placement_id)",
+    "CREATE INDEX observations_verdict ON observations(verdict)",
+    "CREATE INDEX observations_source ON observations(source, stamp)",
+    "CREATE INDEX observations_reject_key ON observations(reject_key) WHERE reject_key IS NOT NULL",
+    f"""CREATE TABLE objects (
+        {_id('objects')},
+        label text NOT NULL,
+        pinned_label text,
+        confidence {_F} NOT NULL,
+        base_confidence {_F} NOT NULL,
+        {_CENTER}, {_BOX},
+        mx {_F}, my {_F}, mz {_F},
+        zt {_F}, zb {_F},
+        weight {_F} NOT NULL,
+        ext_x {_F} NOT NULL, ext_y {_F} NOT NULL, ext_z {_F} NOT NULL,
+        feature bytea,
+        feature_weight {_F} NOT NULL DEFAULT 0,
+        state text NOT NULL,
+        first_seen {_F} NOT NULL,
+        last_seen {_F} NOT NULL,
+        n_observations bigint NOT NULL DEFAULT 0,
+        n_moves bigint NOT NULL DEFAULT 0,
+        misses bigint NOT NULL DEFAULT 0,
+        first_miss {_F},
+        last_miss {_F},
+        absence_evidence {_F} NOT NULL DEFAULT 0,
+        absence_looks bigint NOT NULL DEFAULT 0,
+        look_start {_F},
+        look_misses bigint NOT NULL DEFAULT 0,
+        removal_due {_F},
+        region_id bigint NOT NULL DEFAULT 0,
+        placement_id bigint,
+        vec_dirty integer NOT NULL DEFAULT 1,
+        created_wall {_F} NOT NULL)""",
+    "CREATE INDEX objects_state ON objects(state)",
+    "CREATE INDEX objects_shown_label ON objects((COALESCE(pinned_label, label)), state, id)",
+    "CREATE INDEX objects_vec_dirty ON objects(id) WHERE vec_dirty = 1",
+    "CREATE INDEX objects_removal_due ON objects(removal_due) WHERE removal_due IS NOT NULL",
+    # The spatial index over every object's current (padded) box, all states; queries filter by state.
+    f"""CREATE TABLE objects_rtree (
+        id bigint PRIMARY KEY, {_RTREE_BOX},
+        box geometry GENERATED ALWAYS AS ({_LINE}) STORED)""",
+    "CREATE INDEX objects_rtree_box ON objects_rtree USING gist (box gist_geometry_ops_nd)",
+    """CREATE TABLE label_mass (
+        object_id bigint NOT NULL, label text NOT NULL, mass double precision NOT NULL,
+        PRIMARY KEY (object_id, label))""",
+    "CREATE INDEX label_mass_label ON label_mass(label, object_id, mass)",
+    f"""CREATE TABLE label_history (
+        {_id('label_history')},
+        object_id bigint NOT NULL, stamp {_F}, wall_time {_F} NOT NULL,
+        old_label text NOT NULL, new_label text NOT NULL, old_mass text NOT NULL,
+        pinned integer NOT NULL, reason text NOT NULL)""",
+    f"""CREATE TABLE placements (
+        {_id('placements')},
+        object_id bigint NOT NULL,
+        {_CENTER}, {_BOX},
+        region_id bigint NOT NULL DEFAULT 0,
+        t_from {_F} NOT NULL,
+        t_last {_F} NOT NULL,
+        t_to {_F},
+        current integer NOT NULL,
+        opened_by text NOT NULL,
+        closed_reason text NOT NULL DEFAULT '')""",
+    "CREATE INDEX placements_object ON placements(object_id, t_from, id)",
+    "CREATE INDEX placements_asof ON placements(object_id, id, t_from, t_to)",
+    CLOSED_PLACEMENTS_FUNCTION,
+    CLOSED_PLACEMENTS_TRIGGER,
+    f"""CREATE TABLE misses (
+        {_id('misses')},
+        object_id bigint NOT NULL, frame_id bigint NOT NULL, placement_id bigint,
+        stamp {_F} NOT NULL, visible_fraction {_F} NOT NULL)""",
+    "CREATE INDEX misses_object ON misses(object_id, stamp)",
+    f"""CREATE TABLE events (
+        {_id('events')},
+        stamp {_F} NOT NULL,
+        recorded_at {_F} NOT NULL,
+        kind text NOT NULL,
+        object_id bigint NOT NULL,
+        label text NOT NULL,
+        previous_label text NOT NULL DEFAULT '',
+        before_id bigint,
+        after_id bigint,
+        evidence text NOT NULL DEFAULT '[]',
+        detail text NOT NULL DEFAULT '{{}}',
+        retracted integer NOT NULL DEFAULT 0)""",
+    "CREATE INDEX events_stamp ON events(stamp, id)",
+    "CREATE INDEX events_object ON events(object_id, stamp)",
+    f"""CREATE TABLE held_events (
+        {_id('held_events')},
+        kind text NOT NULL,
+        object_id bigint NOT NULL,
+        stamp {_F} NOT NULL,
+        held_at {_F} NOT NULL,
+        before_id bigint,
+        after_id bigint,
+        evidence text NOT NULL DEFAULT '[]',
+        status text NOT NULL DEFAULT 'held',
+        event_id bigint,
+        resolved_at {_F},
+        reason text NOT NULL DEFAULT '')""",
+    "CREATE INDEX held_events_status ON held_events(status, object_id)",
+    f"""CREATE TABLE tombstones (
+        {_id('tombstones')},
+        object_id bigint NOT NULL,
+        kind text NOT NULL,
+        stamp {_F},
+        wall_time {_F} NOT NULL,
+        reason text NOT NULL,
+        label text NOT NULL,
+        {_CENTER}, {_BOX},
+        feature bytea,
+        active integer NOT NULL DEFAULT 1)""",
+    "CREATE INDEX tombstones_object ON tombstones(object_id)",
+    f"""CREATE TABLE tombstones_rtree (
+        id bigint PRIMARY KEY, {_RTREE_BOX},
+        box geometry GENERATED ALWAYS AS ({_LINE}) STORED)""",
+    "CREATE INDEX tombstones_rtree_box ON tombstones_rtree USING gist (box gist_geometry_ops_nd)",
+    f"""CREATE TABLE rejected (
+        key text PRIMARY KEY,
+        label text NOT NULL,
+        cell_x bigint NOT NULL, cell_y bigint NOT NULL, cell_z bigint NOT NULL,
+        mass {_F} NOT NULL, count bigint NOT NULL,
+        first_stamp {_F} NOT NULL, last_stamp {_F} NOT NULL,
+        best_candidate bigint,
+        promoted_object_id bigint)""",
+    f"""CREATE TABLE regions (
+        {_id('regions')},
+        label text NOT NULL,
+        {_BOX},
+        stamp {_F},
+        wall_time {_F} NOT NULL)""",
+    f"""CREATE TABLE relations (
+        {_id('relations')},
+        subject_id bigint NOT NULL,
+        relation text NOT NULL,
+        object_id bigint NOT NULL,
+        object_is_region integer NOT NULL DEFAULT 0,
+        confidence {_F} NOT NULL,
+        since {_F} NOT NULL,
+        until {_F})""",
+    "CREATE INDEX relations_subject ON relations(subject_id) WHERE until IS NULL",
+    "CREATE INDEX relations_object ON relations(object_id, relation) WHERE until IS NULL",
+    f"""CREATE TABLE audit (
+        {_id('audit')},
+        stamp {_F},
+        wall_time {_F} NOT NULL,
+        action text NOT NULL,
+        object_ids text NOT NULL DEFAULT '[]',
+        observation_ids text NOT NULL DEFAULT '[]',
+        detail text NOT NULL DEFAULT '{{}}',
+        source text NOT NULL DEFAULT '')""",
+    "CREATE INDEX audit_stamp ON audit(wall_time, id)",
+    # Retention (SQLite version 5, core/retention.py): tallies of thinned sightings, fold state, objects seen
+    # together, staged depths.
+    f"""CREATE TABLE tallies (
+        {_id('tallies')},
+        kind text NOT NULL,
+        object_id bigint,
+        placement_id bigint,
+        group_key text NOT NULL DEFAULT '',
+        n bigint NOT NULL,
+        t_first {_F} NOT NULL,
+        t_last {_F} NOT NULL,
+        id_first bigint NOT NULL,
+        id_last bigint NOT NULL,
+        ids bytea NOT NULL,
+        stamps bytea NOT NULL,
+        thinned_at {_F} NOT NULL)""",
+    "CREATE INDEX tallies_object ON tallies(object_id, t_first)",
+    "CREATE INDEX tallies_placement ON tallies(placement_id, kind, group_key)",
+    f"""CREATE TABLE fold_state (
+        placement_id bigint PRIMARY KEY,
+        object_id bigint NOT NULL,
+        cut_stamp {_F} NOT NULL,
+        cut_id bigint NOT NULL,
+        n bigint NOT NULL,
+        mx {_F} NOT NULL, my {_F} NOT NULL, mz {_F} NOT NULL,
+        {_BOX},
+        weight {_F} NOT NULL, ext_x {_F} NOT NULL, ext_y {_F} NOT NULL, ext_z {_F} NOT NULL,
+        feature bytea, feature_weight {_F} NOT NULL, base {_F} NOT NULL,
+        exact integer NOT NULL DEFAULT 1,
+        late text NOT NULL DEFAULT '[]')""",
+    "CREATE TABLE coseen (a bigint NOT NULL, b bigint NOT NULL, PRIMARY KEY (a, b))",
+    "CREATE INDEX misses_frame ON misses(frame_id)",
+    "CREATE TABLE frame_depths (frame_id bigint PRIMARY KEY, depth bytea NOT NULL)",
+]
+
+
+
+def _collate_c(stmt: str) -> str:
+    """Text columns compare and sort by code point (COLLATE "C"), as SQLite's BINARY collation does: a server
+    created with a locale (en_US.UTF-8) would otherwise order labels differently from a SQLite store."""
+    if not stmt.startswith("CREATE TABLE"):
+        return stmt
+    return re.sub(r"(\b[a-z_]+) text\b", r'\1 text COLLATE "C"', stmt)
+
+
+SCHEMA = [_collate_c(stmt) for stmt in SCHEMA]
+
+# Forward migrations: MIGRATIONS[v] upgrades a database at version v to v + 1 (none yet: version 6 is the first).
+MIGRATIONS: dict[int, list[str]] = {}
+
+#: Tables a complete store has, checked on every open (a database missing one is not a tempomem store).
+REQUIRED_TABLES = tuple(stmt.split()[2] for stmt in SCHEMA if stmt.startswith("CREATE TABLE"))
+#: Tables whose ids come from tempomem_next_id (their counters follow explicit ids after a migration).
+ID_TABLES = tuple(stmt.split()[2] for stmt in SCHEMA if "DEFAULT tempomem_next_id(" in stmt)
+
+#: Roles a store's tables are granted to (Store.grant_reader): the query side reads, nothing else.
+READ_ONLY_TABLES = REQUIRED_TABLES
+
+
+def create_statements() -> list[str]:
+    return list(SCHEMA)
+
+
+def check_version(meta: dict, *, readonly: bool) -> int:
+    """The stored schema version; a SchemaError when it is damaged, newer than this code, or older than the
+    first PostgreSQL schema."""
+    value = meta.get("schema_version")
+    if value is None:
+        raise SchemaError("store metadata lacks 'schema_version': damaged or not a tempomem store")
+    if not str(value).strip().isdigit():
+        raise SchemaError(f"store metadata 'schema_version' is {value!r}, not a positive integer: damaged store")
+    version = int(value)
+    if version > SCHEMA_VERSION:
+        raise SchemaError(f"store schema version {version} is newer than this code ({SCHEMA_VERSION}); "
+                          "upgrade tempomem_ros")
+    if version < FIRST_VERSION:
+        raise SchemaError(f"store schema version {version} predates the PostgreSQL schema ({FIRST_VERSION})")
+    if version < SCHEMA_VERSION and readonly:
+        raise SchemaError(f"store schema version {version} needs migration (opened read-only)")
+    return version

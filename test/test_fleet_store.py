@@ -1,0 +1,144 @@
+"""Sources and the shared frame, on both backends (docs/FLEET.md).
+
+Why here and not in the fleet process tests: which robot saw what is part of every stored row, so it must
+hold for one writer on SQLite exactly as for a fleet on PostgreSQL; these run in-process through the one
+``store`` fixture (test/store_backends.py).
+"""
+
+from __future__ import annotations
+
+import sqlite3 as stdlib_sqlite3
+
+import pytest
+from core_helpers import IMMEDIATE, box_obs
+
+from tempomem_ros.core import Memory
+from tempomem_ros.core.config import MemoryConfig
+from tempomem_ros.core.errors import InvalidInputError, SchemaError
+
+
+def config(source: str) -> MemoryConfig:
+    return MemoryConfig.from_dict({**IMMEDIATE, "source": source})
+
+
+def test_every_frame_observation_and_audit_row_names_its_source(store):
+    address = store()
+    with Memory.open(address, embedding_dim=4, config=config("robot_a")) as m:
+        first = m.add([box_obs("mug", (1.0, 0.0, 0.5), stamp=1.0)])
+        second = m.add([box_obs("mug", (1.0, 0.0, 0.5), stamp=2.0)], source="robot_b")
+        m.commit()
+        (mug,) = m.objects_labelled("mug")
+        assert [(o.id, o.source) for o in m.history(mug.id)] == [(first[0], "robot_a"), (second[0], "robot_b")]
+        assert m.observation(second[0]).source == "robot_b"
+        assert m.sources_of([second[0], first[0], second[0]]) == ("robot_b", "robot_a", "robot_b")
+        assert m.sources_of([]) == ()
+        audit = m.audit()
+        assert audit and {a.source for a in audit} == {"robot_a"}  # the writer, whoever saw the frames
+        answer = m.ask("where is the mug")
+        assert answer.evidence and answer.evidence_sources == m.sources_of(answer.evidence)
+        assert set(answer.evidence_sources) <= {"robot_a", "robot_b"}
+
+
+def test_a_memory_without_a_source_stamps_the_empty_one(store):
+    with Memory.open(store(), embedding_dim=4, config=IMMEDIATE) as m:
+        (oid,) = m.add([box_obs("cup", (0.0, 1.0, 0.5), stamp=1.0)])
+        m.commit()
+        assert m.observation(oid).source == ""
+        assert {a.source for a in m.audit()} == {""}
+
+
+@pytest.mark.parametrize("bad", ["-x", "/robot", ".hidden", "a b", "x" * 65, "robot\n", 7, "é"])
+def test_a_malformed_source_is_refused_and_nothing_is_stored(store, bad):
+    with Memory.open(store(), embedding_dim=4, config=IMMEDIATE) as m:
+        with pytest.raises(InvalidInputError, match="source must be"):
+            m.add([box_obs("cup", (0.0, 1.0, 0.5), stamp=1.0)], source=bad)
+        assert m.observations() == []
+        assert m.audit() == []
+    with pytest.raises(InvalidInputError, match="source must be"):
+        MemoryConfig.from_dict({"source": bad})
+
+
+def test_a_writer_in_another_frame_is_refused(store):
+    address = store()
+    with Memory.open(address, embedding_dim=4, config=IMMEDIATE, world_frame="map") as m:
+        m.add([box_obs("cup", (0.0, 1.0, 0.5), stamp=1.0)])
+    with pytest.raises(SchemaError, match="'map'.*'odom'|'odom'.*'map'"):
+        Memory.open(address, embedding_dim=4, config=IMMEDIATE, world_frame="odom")
+    with Memory.open(address, embedding_dim=4, config=IMMEDIATE) as m:  # no frame named: the store's is used
+        assert len(m.observations()) == 1
+
+
+def test_a_shared_database_is_only_created_in_map(store):
+    if not store.postgres:
+        path = store()
+        with Memory.open(path, embedding_dim=4, world_frame="odom") as m:  # one robot's file may use any frame
+            m.add([box_obs("cup", (0.0, 1.0, 0.5), stamp=1.0)])
+        with pytest.raises(SchemaError, match="'odom'"):
+            Memory.open(path, embedding_dim=4, world_frame="map")
+        return
+    with pytest.raises(SchemaError, match="kept in the 'map' frame"):
+        Memory.open(store(), embedding_dim=4, world_frame="odom")
+
+
+def test_a_version_5_sqlite_store_gains_sources_keeping_its_rows(tmp_path):
+    """SQLite version 5 -> 6 adds the source columns; the rows written before carry the empty source, and a
+    read-only open of the old store reads them as such without migrating it."""
+    path = str(tmp_path / "m.db")
+    with Memory.open(path, embedding_dim=4, config=IMMEDIATE) as m:
+        (oid,) = m.add([box_obs("mug", (1.0, 0.0, 0.5), stamp=1.0)], source="robot_a")
+        m.commit()
+        before = [(a.id, a.action) for a in m.audit()]
+    con = stdlib_sqlite3.connect(path)  # make it a version 5 store: no source columns, no frame in meta
+    for index in ("frames_source", "observations_source"):
+        con.execute(f"DROP INDEX {index}")
+    for table in ("frames", "observations", "audit"):
+        con.execute(f"ALTER TABLE {table} DROP COLUMN source")
+    con.execute("DELETE FROM meta WHERE key='world_frame'")
+    con.execute("UPDATE meta SET value='5' WHERE key='schema_version'")
+    con.commit()
+    con.close()
+    with Memory.open(path, embedding_dim=4, readonly=True) as ro:
+        assert ro.observation(oid).source == "" and ro.sources_of([oid]) == ("",)
+        assert [(a.id, a.action, a.source) for a in ro.audit()] == [(i, action, "") for i, action in before]
+    con = stdlib_sqlite3.connect(path)
+    assert con.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()[0] == "5"  # not migrated
+    con.close()
+    with Memory.open(path, embedding_dim=4, config=IMMEDIATE, world_frame="odom") as m:  # no frame recorded yet
+        assert m.observation(oid).source == ""
+        assert [(a.id, a.action) for a in m.audit()] == before
+        (new,) = m.add([box_obs("mug", (1.0, 0.0, 0.5), stamp=2.0)], source="robot_b")
+        assert m.observation(new).source == "robot_b"
+    con = stdlib_sqlite3.connect(path)
+    assert con.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()[0] == "6"
+    con.close()
+
+
+def test_the_query_side_can_run_as_a_role_that_may_only_read(pg_cluster, monkeypatch):
+    """A role granted by grant_reader reads the memory through a read-only Memory; it cannot write, even with a
+    writable open; its password comes from libpq's environment (PGPASSWORD), never from the address."""
+    from tempomem_ros.core.errors import StoreAccessError
+    from tempomem_ros.core.postgres.roles import grant_reader
+
+    schema_name, owner = pg_cluster.new_schema()
+    try:
+        with Memory.open(owner, embedding_dim=4, config=config("robot_a")) as m:
+            (oid,) = m.add([box_obs("mug", (1.0, 0.0, 0.5), stamp=1.0)])
+            m.commit()
+        role = f"reader_{schema_name}"
+        pg_cluster.sandbox.add_role(role, "s3cret-reader")
+        granted = grant_reader(owner, role)
+        assert {"objects", "observations", "audit", "meta"} <= set(granted)
+        reader = owner.replace("postgresql://tempomem@", f"postgresql://{role}@", 1)
+        assert reader != owner and "s3cret" not in reader
+        monkeypatch.setenv("PGPASSWORD", "s3cret-reader")
+        with Memory.open(reader, readonly=True) as ro:
+            assert [o.label for o in ro.objects()] == ["mug"] and ro.observation(oid).source == "robot_a"
+            assert "s3cret" not in ro.path
+        with pytest.raises(StoreAccessError, match="permission denied|read-only") as err:
+            with Memory.open(reader, embedding_dim=4) as rw:
+                rw.add([box_obs("cup", (0.0, 1.0, 0.5), stamp=2.0)])
+        assert "s3cret" not in str(err.value)
+        with Memory.open(owner, readonly=True) as m:
+            assert [o.label for o in m.observations()] == ["mug"]  # nothing written
+    finally:
+        pg_cluster.drop_schema(schema_name)

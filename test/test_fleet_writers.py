@@ -1,0 +1,204 @@
+"""Several writers, one truth: two robots' writer processes on one store (docs/FLEET.md, "Several writers").
+
+Why separate processes: the rule under test is the store's (one write lock per memory, a writer that finds
+another's commit drops its caches), and only separate connections in separate processes race the way two
+memory nodes do. Both writers open the store before either writes, so each starts with caches the other's
+commits make stale. Run on both backends: SQLite's file lock must give the same answers as PostgreSQL's
+advisory lock.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+from core_helpers import IMMEDIATE, distance_from_eye
+
+from tempomem_ros.core import Memory
+
+WRITER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fleet_writer.py")
+A = (2.0, 0.0, 0.8)
+B = (0.0, 2.0, 0.8)
+DA = distance_from_eye(A)
+DB = distance_from_eye(B)
+
+
+class Robots:
+    """One writer process per robot, each with its Memory open on the store; ``run({robot: plan})`` sends
+    every robot its plan at once and returns each one's result."""
+
+    def __init__(self, address: str, *sources: str):
+        self.procs = {}
+        for source in sources:
+            self.procs[source] = subprocess.Popen([sys.executable, WRITER, address, source], stdin=subprocess.PIPE,
+                                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        for source in sources:
+            self._expect(source, "ready")
+
+    def _line(self, source: str) -> str:
+        p = self.procs[source]
+        line = p.stdout.readline()
+        if not line:
+            p.wait(timeout=30)
+            raise AssertionError(f"{source} exited {p.returncode}: {p.stderr.read()[-3000:]}")
+        return line.strip()
+
+    def _expect(self, source: str, what: str) -> None:
+        line = self._line(source)
+        assert line == what, line
+
+    def run(self, plans: dict) -> dict:
+        for source, plan in plans.items():  # both start writing within a millisecond or so
+            self.procs[source].stdin.write(json.dumps(plan) + "\n")
+            self.procs[source].stdin.flush()
+        return {source: json.loads(self._line(source)) for source in plans}
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        for source, p in self.procs.items():
+            p.stdin.close()
+        for p in self.procs.values():
+            try:
+                p.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                p.kill()
+                p.wait()
+        if exc[0] is None:
+            for source, p in self.procs.items():
+                assert p.returncode == 0, f"{source} failed: {p.stderr.read()[-3000:]}"
+
+
+def create(address: str) -> None:
+    with Memory.open(address, embedding_dim=4, config=IMMEDIATE):
+        pass
+
+
+def test_two_robots_seeing_the_same_objects_in_the_same_seconds_make_one_object_each(store):
+    """20 frames each, the same 5 objects at the same stamps, committed after every frame by both at once."""
+    address = store()
+    create(address)
+    places = {"mug": (1.0, 0.0, 0.8), "cup": (1.0, 0.5, 0.8), "bowl": (1.5, -0.5, 0.8), "book": (2.0, 1.0, 0.8),
+              "plate": (1.2, 1.2, 0.8)}
+
+    def plan(offset: float) -> list:
+        return [{"obs": [[label, [c[0] + offset, c[1], c[2]], 1.0 + 0.1 * i] for label, c in places.items()]}
+                for i in range(20)]
+
+    with Robots(address, "robot_a", "robot_b") as robots:
+        results = robots.run({"robot_a": plan(0.0), "robot_b": plan(0.01)})
+    with Memory.open(address, embedding_dim=4, config=IMMEDIATE) as m:
+        m.commit()
+        objects = m.objects()
+        assert sorted(o.label for o in objects) == sorted(places)  # no cross-robot duplicate
+        assert all(o.state == "present" for o in objects)
+        observations = m.observations()
+        assert len(observations) == 200
+        assert {o.verdict for o in observations} == {"created", "merged"}  # no update lost, nothing pending
+        assert sum(o.verdict == "created" for o in observations) == 5
+        for o in objects:  # every sighting of both robots landed on its object
+            sources = [h.source for h in m.history(o.id)]
+            assert sources.count("robot_a") == 20 and sources.count("robot_b") == 20
+        by_id = [o.source for o in observations]
+        switches = sum(a != b for a, b in zip(by_id, by_id[1:]))
+        if store.postgres:  # the advisory lock queues waiters; SQLite's busy handler polls, so one may run ahead
+            assert switches >= 4, f"the writers did not interleave ({switches} switches): no race was tested"
+        staged = sorted(results["robot_a"]["ids"] + results["robot_b"]["ids"])
+        assert staged == [o.id for o in observations]
+        assert sum(results["robot_a"]["fused"]) + sum(results["robot_b"]["fused"]) == 200  # each fused once
+        assert [e.kind for e in m.changes()] == ["appeared"] * 5
+    # each writer's own count of objects (kept up to date by the writer) saw the other's creations
+    assert results["robot_a"]["objects_after"] == results["robot_b"]["objects_after"] == 5
+
+
+def test_a_mug_robot_b_finds_elsewhere_after_it_saw_the_old_place_empty_is_one_move(store):
+    """Robot A sees the mug at A; robot B (whose writer opened before A wrote) sees A empty, then the mug at B."""
+    address = store()
+    create(address)
+    plan_a = [{"obs": [["mug", list(A), 10.0 + i]], "view": [10.0 + i, list(A), DA + 0.04]} for i in range(3)]
+    plan_b = [{"obs": [], "view": [20.0 + i, list(A), DA + 1.0]} for i in range(3)]
+    plan_b.append({"obs": [["mug", list(B), 30.0]], "view": [30.0, list(B), DB + 0.04]})
+    with Robots(address, "robot_a", "robot_b") as robots:
+        assert len(robots.run({"robot_a": plan_a})["robot_a"]["ids"]) == 3
+        robots.run({"robot_b": plan_b})
+    with Memory.open(address, embedding_dim=4, config=IMMEDIATE) as m:
+        assert [(o.label, o.state, o.n_moves) for o in m.objects()] == [("mug", "present", 1)]
+        (mug,) = m.objects()
+        assert [e.kind for e in m.changes(since=0)] == ["appeared", "removed", "moved"]
+        assert [h.source for h in m.history(mug.id)] == ["robot_a"] * 3 + ["robot_b"]
+        hist = m.temporal("history", label="mug")
+        assert [p.center for p in hist.placements] == [pytest.approx(A), pytest.approx(B)]
+
+
+def test_a_mug_robot_b_sees_elsewhere_without_evidence_the_old_place_is_empty_is_a_second_mug(store):
+    """Being the only mug is no evidence of a move: A's place counts as empty only from a view of it."""
+    address = store()
+    create(address)
+    plan_a = [{"obs": [["mug", list(A), 10.0 + i]], "view": [10.0 + i, list(A), DA + 0.04]} for i in range(3)]
+    plan_b = [{"obs": [["mug", list(B), 30.0 + i]], "view": [30.0 + i, list(B), DB + 0.04]} for i in range(3)]
+    with Robots(address, "robot_a", "robot_b") as robots:
+        robots.run({"robot_a": plan_a, "robot_b": plan_b})
+    with Memory.open(address, embedding_dim=4, config=IMMEDIATE) as m:
+        m.commit()
+        mugs = sorted((o.center, o.n_moves, o.state) for o in m.objects())
+        assert mugs == [(pytest.approx(B), 0, "present"), (pytest.approx(A), 0, "present")]
+        assert [e.kind for e in m.changes(since=0)] == ["appeared", "appeared"]
+
+
+def test_a_mug_moved_there_and_back_by_evidence_of_two_robots_is_one_identity_with_two_moves(store):
+    """Robot B sees the mug at A; robot A sees A empty and the mug at B; robot B sees B empty and the mug back
+    at A. Each robot's writer fuses against what the other committed meanwhile (its caches of the store are
+    dropped when another writer committed: Memory._begin); the spatial index finds the mug where it is."""
+    address = store()
+    create(address)
+    at = [{"obs": [["mug", list(A), t]], "view": [t, list(A), DA + 0.04]} for t in (10.0, 11.0, 12.0)]
+    move = [{"obs": [], "view": [20.0 + i, list(A), DA + 1.0]} for i in range(3)]
+    move.append({"obs": [["mug", list(B), 30.0]], "view": [30.0, list(B), DB + 0.04]})
+    empty_b = [{"obs": [], "view": [40.0 + i, list(B), DB + 1.0]} for i in range(3)]
+    back = [{"obs": [["mug", list(A), 50.0 + i]], "view": [50.0 + i, list(A), DA + 0.04]} for i in range(3)]
+    with Robots(address, "robot_a", "robot_b") as robots:
+        robots.run({"robot_b": at})
+        robots.run({"robot_a": move})
+        robots.run({"robot_b": empty_b + back})
+    with Memory.open(address, embedding_dim=4, config=IMMEDIATE) as m:
+        assert [(o.label, o.state, o.n_moves) for o in m.objects()] == [("mug", "present", 2)]
+        (mug,) = m.objects()
+        assert m.spatial(A, 0.2)[0].object.id == mug.id  # the index finds it where it is
+        assert [e.kind for e in m.changes(since=0)] == ["appeared", "removed", "moved", "removed", "moved"]
+        assert [h.source for h in m.history(mug.id)] == ["robot_b"] * 3 + ["robot_a"] + ["robot_b"] * 3
+
+
+def test_a_writer_that_cannot_get_the_lock_fails_cleanly_and_writes_on_later(store, monkeypatch):
+    """PostgreSQL: another writer holding the memory's lock longer than the lock timeout makes add() fail with
+    StoreLockedError (transient: the node keeps the frame and retries), and the same Memory writes once the
+    lock is free (no aborted transaction left behind). SQLite's equivalent: test_hostile_store.py."""
+    if not store.postgres:
+        pytest.skip("SQLite's busy timeout is tested in test_hostile_store.py")  # the PostgreSQL lock only
+    import psycopg
+
+    from tempomem_ros.core.errors import StoreLockedError
+    from tempomem_ros.core.postgres import connection
+
+    from core_helpers import box_obs
+
+    monkeypatch.setattr(connection, "LOCK_TIMEOUT_MS", 300)
+    address = store()
+    create(address)
+    with Memory.open(address, embedding_dim=4, config=IMMEDIATE) as m:
+        holder = psycopg.connect(address)
+        try:
+            holder.execute("SELECT pg_advisory_xact_lock(%s, hashtext(current_schema()))",
+                           (connection.WRITE_LOCK_KEY,))
+            with pytest.raises(StoreLockedError, match="lock"):
+                m.add([box_obs("mug", A, stamp=1.0)])
+        finally:
+            holder.rollback()
+            holder.close()
+        assert m.observations() == []
+        (oid,) = m.add([box_obs("mug", A, stamp=1.0)])
+        m.commit()
+        assert m.observation(oid).verdict == "created"
