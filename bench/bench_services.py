@@ -56,22 +56,24 @@ def observation(label, lo, hi, stamp, conf=0.9) -> Observation:
 
 
 def build_store(path: str, n_objects: int) -> None:
+    """Every object seen in three frames over 2 s (identity.confirm_observations over identity.appear_hold_s):
+    seen once, an object stays tentative and the store would hold no present object at all."""
     cells = n_objects // 2
     t = time.perf_counter()
     with Memory.open(path, embedding_dim=EMBEDDING_DIM) as m:
         per_frame = 100
-        for f, start in enumerate(range(0, cells, per_frame)):
-            obs = []
-            for k in range(start, min(cells, start + per_frame)):
-                for label, lo, hi in cell_boxes(k):
-                    obs.append(observation(label, lo, hi, T0 + f * 0.01))
-            m.add(obs)
+        batches = list(range(0, cells, per_frame))
+        for r in range(3):  # stamps rise: round r at T0 + r s, batch f 0.01 s later (all before T0 + 50)
+            for f, start in enumerate(batches):
+                obs = []
+                for k in range(start, min(cells, start + per_frame)):
+                    for label, lo, hi in cell_boxes(k):
+                        obs.append(observation(label, lo, hi, T0 + r * 1.0 + f * 0.01))
+                m.add(obs)
+                if f % 10 == 9:
+                    m.commit()
             m.commit()
-            if f % 10 == 9:
-                print(
-                    f"  built {min(cells, start + per_frame) * 2} objects ({time.perf_counter() - t:.0f} s)",
-                    flush=True,
-                )
+            print(f"  built round {r + 1} of 3 ({time.perf_counter() - t:.0f} s)", flush=True)
         count = len(m.objects("present"))
     print(f"store: {count} objects built in {time.perf_counter() - t:.1f} s -> {path}", flush=True)
 
