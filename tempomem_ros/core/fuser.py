@@ -243,16 +243,16 @@ class FusionMixin:
                 matched.add(same["id"])
                 fused[it.id] = int(same["id"])
                 continue
-            if kind == "move" and same["state"] == "missing" and any(
+            if kind == "move" and same["state"] == "missing" and (not self._confirmed(1, 0.0) or any(
                     c["state"] == "present" and self._at_place(it, cand_rows[c["id"]])
-                    for c in (cand_rows[i] for i in near[it.id])):
-                kind = None  # at a present object's very place: that object under a confused label (a bowl
-                #              seen as "cup" is not the missing cup come back), else a new one beside it
-            if kind == "move" and same["state"] == "missing" and not self._confirmed(1, 0.0):
-                # a removed object seen far from its place needs what a new object needs: one frame of a
+                    for c in (cand_rows[i] for i in near[it.id]))):
+                # A removed object seen far from its place needs what a new object needs: one frame of a
                 # look-alike (a 0.4 "vase" where the bottle stands) is no move; once the new object is
                 # confirmed, _release_held joins it to the removed one as a move (dev seeds, no feature: 18
-                # false moves, 5 of them such single glimpses followed by a second "removed")
+                # false moves, 5 of them such single glimpses followed by a second "removed"). Where one
+                # sighting confirms (identity.confirm_observations 1), the move is immediate, except at a
+                # present object's very place: that object under a confused label (a bowl seen as "cup" is
+                # not the missing cup come back), else a new one beside it.
                 kind = None
             if kind == "move":
                 self._move(it, same, counters, touched)

@@ -304,9 +304,10 @@ class ReconcileMixin:
             if held["state"] != "present":
                 continue  # not confirmed yet (tentative), or removed before: resolved by _finish_removals
             if held["kind"] == "appeared":
-                removed = self._removed_lookalike(held["object_id"])
+                row = self._object_row(held["object_id"])
+                removed = self._removed_lookalike(row)
                 if removed is not None:
-                    self._reconcile_move(removed, self._object_row(held["object_id"]), stamp, counters, touched)
+                    self._reconcile_move(removed, row, stamp, counters, touched)
                     continue
             age = stamp - float(held["first_seen"])
             if age < icfg.reconcile_window_s and self._may_have_moved_here(held):
@@ -321,22 +322,20 @@ class ReconcileMixin:
         from nearer. Only an object never moved, first seen after the removed one was last seen (they never
         existed side by side). (Dev seed 12, no feature: two bowl and one cup move missed, a second bowl in
         the map; the cup read "cup" only in the next visit, 138 s after it was first seen as "mug".)"""
-        for oid in sorted(getattr(self, "_relabelled", ())):
+        for oid in sorted(self._relabelled):  # filled by _add_label_mass, emptied at each frame's start
             row = self._object_row(oid)
-            if row is None or row["state"] != "present" or int(row["n_moves"]) > 0:
+            if row is None or row["state"] != "present":
                 continue
-            removed = self._removed_lookalike(oid)
+            removed = self._removed_lookalike(row)
             if removed is not None:
                 self._reconcile_move(removed, row, stamp, counters, touched)
-        self._relabelled = set()
 
-    def _removed_lookalike(self, object_id: int):
-        """A removed object (its place was seen empty) of this confirmed object's identity, last seen before
-        it first was (by identity.min_gap_s), away from its place: the same object, moved while unseen; the best
-        feature match,
-        then the one removed last. None when there is none."""
-        new = self._object_row(object_id)
-        if new is None or int(new["n_moves"]) > 0:
+    def _removed_lookalike(self, new):
+        """A removed object (its place was seen empty) of the identity of ``new`` (a confirmed object's row,
+        never moved), last seen at least identity.min_gap_s before ``new`` first was, away from its place: the
+        same object, moved while unseen. The best feature match, then the one removed last; None when there is
+        none."""
+        if int(new["n_moves"]) > 0:
             return None
         rows, _ = self._identity_rows(new["pinned_label"] or new["label"])
         best = None
