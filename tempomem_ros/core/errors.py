@@ -131,7 +131,12 @@ def store_error(call: str, exc: BaseException, note: str = "") -> StoreError:
         text = str(exc).lower()
         primary = next((c for needle, c in _BY_TEXT if needle in text), None)
     cls, words = _BY_CODE.get(primary, (StoreError, "database error"))
-    message = f"{call} failed: {words} ({exc})"
+    return caused_store_error(cls, f"{call} failed: {words} ({exc})", exc, note)
+
+
+def caused_store_error(cls: type[StoreError], message: str, exc: BaseException, note: str = "") -> StoreError:
+    """``cls(message)`` caused by ``exc``, with ``note`` appended and, for corruption, RECOVER_HINT: the one
+    shape every backend's error translation gives its messages."""
     if note:
         message += f"; {note}"
     if cls is StoreCorruptError:

@@ -10,13 +10,13 @@ address shown (``address``) is the one with any password removed (address.displa
 from __future__ import annotations
 
 from ..errors import (
-    RECOVER_HINT,
     StoreAccessError,
     StoreCorruptError,
     StoreError,
     StoreFullError,
     StoreIOError,
     StoreLockedError,
+    caused_store_error,
 )
 
 # SQLSTATE (or its two-character class) -> (class, what it means in words)
@@ -55,11 +55,4 @@ def pg_store_error(call: str, exc: BaseException, *, address: str = "", note: st
             cls, words = StoreIOError, "the connection to the server failed"
     text = " ".join(str(exc).split()) or type(exc).__name__
     where = f" on {address}" if address else ""
-    message = f"{call} failed{where}: {words} ({text})"
-    if note:
-        message += f"; {note}"
-    if cls is StoreCorruptError:
-        message += f"; {RECOVER_HINT}"
-    err = cls(message)
-    err.__cause__ = exc
-    return err
+    return caused_store_error(cls, f"{call} failed{where}: {words} ({text})", exc, note)
