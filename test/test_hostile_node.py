@@ -46,7 +46,10 @@ class Node:
         assert self.node.autostart_ok
         self.tester = rclpy.create_node(f"{name}_tester", context=self.context)
         self.diagnostics: list[DiagnosticArray] = []
-        self.tester.create_subscription(DiagnosticArray, "/diagnostics", self.diagnostics.append, 10)
+        # /diagnostics is shared by every node of the domain: keep this node's own (its store is unique).
+        self.tester.create_subscription(
+            DiagnosticArray, "/diagnostics",
+            lambda m: self.diagnostics.append(m) if m.status and m.status[0].hardware_id == store else None, 10)
         qos = QoSProfile(depth=50, reliability=ReliabilityPolicy.RELIABLE,
                          durability=DurabilityPolicy.TRANSIENT_LOCAL if durability == "transient_local"
                          else DurabilityPolicy.VOLATILE)

@@ -535,7 +535,11 @@ def test_lifecycle_without_autostart_and_diagnostics(tmp_path):
         assert node.reader.label_encoder is not None and node.writer.label_encoder is None
         assert node.trigger_activate() == TransitionCallbackReturn.SUCCESS
         got = []
-        tester.create_subscription(DiagnosticArray, "/diagnostics", got.append, 10)
+        # /diagnostics is shared by the domain: a node of another test still spinning there (CI of stop 17
+        # read received 13, dropped 3 from one) must not answer for this one, whose store is unique.
+        tester.create_subscription(
+            DiagnosticArray, "/diagnostics",
+            lambda m: got.append(m) if m.status and m.status[0].hardware_id == store else None, 10)
         executor.add_node(node)
         executor.add_node(tester)
         assert _spin_until(executor, lambda: bool(got))
