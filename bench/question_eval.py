@@ -14,7 +14,13 @@ Printed per half (development / held-out) and per operator. The split is a fixed
 questions sorted by the SHA-256 of their text, alternately dev and held-out, dev first); the file records it
 and this script refuses to run when the file and the rule disagree, so the halves cannot drift.
 
-    source .tempomem_env.sh && python bench/question_eval.py [--half dev|held_out|both] [--show wrong|refused|all]
+The first held-out half was read once the rules had been fitted to the development half, so it no longer
+measures anything held out. bench/questions/questions_heldout2.txt is a second, fresh set, written before the
+rules were changed again: the whole file is one half, "held_out2" (no split), and this script refuses it when
+one of its questions repeats a line of questions.txt (compared case- and punctuation-blind).
+
+    source .tempomem_env.sh && python bench/question_eval.py [--set main|heldout2|all]
+        [--half dev|held_out|both] [--show wrong|refused|all]
 """
 
 from __future__ import annotations
@@ -36,10 +42,12 @@ from tempomem_ros.core.types import Answer
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 QUESTIONS = os.path.join(HERE, "questions", "questions.txt")
+QUESTIONS_HELDOUT2 = os.path.join(HERE, "questions", "questions_heldout2.txt")
 NOW = dt.datetime(2026, 1, 15, 14, 30, tzinfo=dt.timezone.utc).timestamp()
 DAY = 86400.0
 TIME_TOL = 1.0
 HALVES = ("dev", "held_out")
+HELD_OUT2 = "held_out2"
 
 
 # ------------------------------------------------------------------------------------------- the question set
@@ -63,14 +71,14 @@ def parse_args_field(field: str) -> dict:
     return out
 
 
-def load(path: str = QUESTIONS) -> list[Question]:
+def load(path: str = QUESTIONS, prefix: str = "q") -> list[Question]:
     rows = []
     with open(path, encoding="utf-8") as f:
         for line in f:
             if not line.strip() or line.startswith("#"):
                 continue
             half, op, args, text = (p.strip() for p in line.rstrip("\n").split(" | ", 3))
-            rows.append(Question(f"q{len(rows) + 1:03d}", half, op, parse_args_field(args), text))
+            rows.append(Question(f"{prefix}{len(rows) + 1:03d}", half, op, parse_args_field(args), text))
     return rows
 
 
@@ -92,6 +100,33 @@ def check_split(rows) -> None:
     if bad or len(rule) != len(rows):
         raise SystemExit(f"question set: the recorded halves disagree with the split rule ({bad[:3]}) "
                          f"or a question is duplicated")
+
+
+def _plain(text: str) -> str:
+    return " ".join(words(text))
+
+
+def check_heldout2(rows, main_rows) -> None:
+    """The fresh set is all held out, has no duplicate, repeats no line of questions.txt, and asks only the
+    operators questions.txt defines (a new operator name would be judged against nothing)."""
+    halves = {r.half for r in rows}
+    if halves != {HELD_OUT2}:
+        raise SystemExit(f"questions_heldout2: every line must be half {HELD_OUT2!r}, found {sorted(halves)}")
+    seen = {_plain(r.text) for r in main_rows}
+    mine = [_plain(r.text) for r in rows]
+    repeated = [r.text for r in rows if _plain(r.text) in seen]
+    if repeated or len(set(mine)) != len(mine):
+        raise SystemExit(f"questions_heldout2: repeats questions.txt ({repeated[:3]}) or itself")
+    ops = {r.op for r in main_rows}
+    foreign = sorted({r.op for r in rows} - ops)
+    if foreign:
+        raise SystemExit(f"questions_heldout2: operators questions.txt does not define: {foreign}")
+
+
+def load_heldout2(main_rows) -> list[Question]:
+    rows = load(QUESTIONS_HELDOUT2, prefix="h")
+    check_heldout2(rows, main_rows)
+    return rows
 
 
 # ------------------------------------------------------------------------------------------------ the scene
@@ -243,32 +278,42 @@ def summary(results) -> dict:
             "right_share": c["right"] / n if n else math.nan}
 
 
+def report(half: str, results, show: str) -> None:
+    s = summary(results)
+    print(f"{half:9s} n={s['n']:3d}  right {s['right']:3d} ({100 * s['right'] / s['n']:5.1f} %)  "
+          f"refused {s['refused']:3d} ({100 * s['refused'] / s['n']:5.1f} %)  "
+          f"wrong {s['wrong']:3d} ({100 * s['wrong'] / s['n']:5.1f} %)")
+    per_op: dict[str, Counter] = {}
+    for q, v, _, _ in results:
+        per_op.setdefault(q.op, Counter())[v] += 1
+    print("           " + "  ".join(f"{op} {c['right']}/{sum(c.values())}" for op, c in sorted(per_op.items())))
+    for q, v, why, a in results:
+        if show == "all" or show == v or (show == "refused" and v == "wrong"):
+            if v != "right" or show == "all":
+                print(f"    [{v}] {q.id} {q.text!r} -> {a.operator or '-'} {why}")
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--half", choices=("dev", "held_out", "both"), default="both")
+    p.add_argument("--set", dest="qset", choices=("main", "heldout2", "all"), default="main",
+                   help="main: questions.txt (its --half); heldout2: questions_heldout2.txt as the half "
+                        f"{HELD_OUT2!r}; all: both")
+    p.add_argument("--half", choices=("dev", "held_out", "both"), default="both", help="halves of questions.txt")
     p.add_argument("--show", choices=("none", "wrong", "refused", "all"), default="wrong")
     args = p.parse_args(argv)
     rows = load()
     check_split(rows)
-    halves = HALVES if args.half == "both" else (args.half,)
+    sets: list[tuple[str, list[Question]]] = []
+    if args.qset in ("main", "all"):
+        for half in (HALVES if args.half == "both" else (args.half,)):
+            sets.append((half, [r for r in rows if r.half == half]))
+    if args.qset in ("heldout2", "all"):
+        sets.append((HELD_OUT2, load_heldout2(rows)))
     with tempfile.TemporaryDirectory() as tmp:
         m = build_memory(os.path.join(tmp, "questions.db"))
         try:
-            for half in halves:
-                results = evaluate([r for r in rows if r.half == half], m)
-                s = summary(results)
-                print(f"{half:9s} n={s['n']:3d}  right {s['right']:3d} ({100 * s['right'] / s['n']:5.1f} %)  "
-                      f"refused {s['refused']:3d} ({100 * s['refused'] / s['n']:5.1f} %)  "
-                      f"wrong {s['wrong']:3d} ({100 * s['wrong'] / s['n']:5.1f} %)")
-                per_op: dict[str, Counter] = {}
-                for q, v, _, _ in results:
-                    per_op.setdefault(q.op, Counter())[v] += 1
-                print("           " + "  ".join(f"{op} {c['right']}/{sum(c.values())}"
-                                               for op, c in sorted(per_op.items())))
-                for q, v, why, a in results:
-                    if args.show == "all" or args.show == v or (args.show == "refused" and v == "wrong"):
-                        if v != "right" or args.show == "all":
-                            print(f"    [{v}] {q.id} {q.text!r} -> {a.operator or '-'} {why}")
+            for half, half_rows in sets:
+                report(half, evaluate(half_rows, m), args.show)
         finally:
             m.close()
     return 0

@@ -35,3 +35,37 @@ def test_development_half_is_all_right(results):
 def test_held_out_half_does_not_regress(results):
     held = results["held_out"]
     assert held["n"] == 189 and held["right"] >= 187 and held["wrong"] <= 1
+
+
+# ------------------------------------------------------------------- the second held-out set (questions_heldout2)
+@pytest.fixture(scope="module")
+def heldout2():
+    return qe.load_heldout2(qe.load())
+
+
+def test_heldout2_is_one_fresh_half(heldout2):
+    """All of it is held out, none of it repeats questions.txt (case and punctuation aside), and it keeps the
+    size the issue asks for: >= 160 questions, >= 25 that must be refused, >= 10 about unknown things."""
+    main_texts = {qe._plain(r.text) for r in qe.load()}
+    assert {r.half for r in heldout2} == {qe.HELD_OUT2}
+    assert not [r.text for r in heldout2 if qe._plain(r.text) in main_texts]
+    assert len(heldout2) >= 160
+    assert sum(r.op == "refuse" for r in heldout2) >= 25
+    unknown = [r for r in heldout2 if "unknown" in r.args]
+    assert len(unknown) >= 10
+    assert {r.args["unknown"] for r in unknown} == {"label", "anchor"}
+    assert all(r.id.startswith("h") for r in heldout2)  # its ids never collide with questions.txt's q001...
+
+
+def test_heldout2_covers_every_operator(heldout2):
+    assert {r.op for r in heldout2} == {r.op for r in qe.load()}
+
+
+def test_heldout2_guard_refuses_a_repeated_question(heldout2):
+    main = qe.load()
+    copy = qe.Question("h999", qe.HELD_OUT2, main[0].op, main[0].args, main[0].text.upper() + "?!")
+    with pytest.raises(SystemExit, match="repeats questions.txt"):
+        qe.check_heldout2([*heldout2, copy], main)
+    stray = qe.Question("h998", "dev", "current", {"label": "mug"}, "a question never asked before")
+    with pytest.raises(SystemExit, match="every line must be half"):
+        qe.check_heldout2([*heldout2, stray], main)
