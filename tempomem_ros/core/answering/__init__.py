@@ -1,7 +1,8 @@
 """Questions as people and agents ask them -> the memory's operators (ROS-free, deterministic).
 
-normalise.py (text), timeexpr.py (times), slots.py (things, against the memory's labels), operators.py (THE
-operator table), understand.py (the matching), answers.py (running an understood question on a Memory).
+normalise.py (text), timeexpr.py (times), slots.py (things, against the memory's labels; plurals.py their
+singular and plural), operators.py (THE operator table), understand.py (the matching), answers.py (running an
+understood question on a Memory).
 """
 
 from .operators import BY_NAME, TABLE, OperatorSpec, Param, describe

@@ -37,7 +37,13 @@ _LEADING = sorted([
 ], key=lambda s: -len(s))
 _LEADING_RE = re.compile(r"^(?:(?:" + "|".join(re.escape(s) for s in _LEADING) + r")\b\s*)+")
 _TRAILING_RE = re.compile(r"(?:\s+(?:please|for me|thanks|thank you|again|exactly|then))+$")
-_MIDDLE = [(re.compile(r"\b(?:the heck|on earth|the hell|actually|exactly)\b\s*"), "")]
+# Words that only add emphasis, anywhere in the question. The second group are polarity and hedging words:
+# "has the table moved at all", "did the desk ever move", "did you see my keys at any point today" ask exactly
+# what they ask without them (the first held-out half refused "has the table moved at all"), and left in they
+# fall into a slot ("table moved at all") that no form accepts. "ever since 9" keeps its "since 9".
+_MIDDLE = [(re.compile(r"\b(?:the heck|on earth|the hell|actually|exactly)\b\s*"), ""),
+           (re.compile(r"\b(?:at all|ever|by any chance|at any point|at any time|whatsoever|perhaps|maybe|possibly|"
+                       r"really|even|yet|already)\b\s*"), "")]
 # An embedded question after "do you know" / "tell me": "where the lamp is" -> "where is the lamp".
 _EMBEDDED = [
     (re.compile(r"^where (.+?) (is|are)$"), r"where \2 \1"),

@@ -3,11 +3,13 @@
 Why against the memory's own labels: "what is on the counter now" asks about the counter, "where are my car
 keys" about the keys, "where's the remote control" about the remote; a slot taken verbatim would ask about a
 "counter now" and find nothing. The rule is whole words, longest known name first (ties: the rightmost, the
-head of an English noun phrase: "kitchen counter" -> counter), singular and plural alike ("key" finds "keys").
+head of an English noun phrase: "kitchen counter" -> counter), singular and plural alike ("key" finds "keys",
+"knives" finds "knife": plurals.py).
 Words left over are shown in the interpretation ("ignoring 'car'"), never silently dropped. A slot that
 carries structure the forms did not consume (a preposition, a number, "and") is refused rather than cut down
 to a label: "the table and under the bed" is two questions, "table in 10 minutes" is not a table. A thing the
-memory does not know is reported as unknown ("I don't know any passport"), not answered with an empty place.
+memory does not know is reported as unknown ("I don't know any passport"), not answered with an empty place, and
+in the singular ("how many unicorns" -> "I don't know any unicorn"; "sunglasses" stays as it is).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..labels import words
+from .plurals import singular_phrase, stem
 
 DETERMINERS = frozenset("the my a an our your his her their this that these those some any its".split())
 INDEFINITE = frozenset("a an some any something anything somewhere someplace anywhere".split())
@@ -31,17 +34,6 @@ STRUCTURE = frozenset(
     "still already yet usually normally often likely probably most recently earlier previously".split())
 TRAILING_OK = frozenset("located kept placed lying sitting standing".split())
 MAX_THING_WORDS = 4
-
-
-def stem(word: str) -> str:
-    """Singular form for matching only ("keys" -> "key", "glasses" -> "glass", "boxes" -> "box")."""
-    if len(word) > 4 and word.endswith("ies"):
-        return word[:-3] + "y"
-    if len(word) > 4 and word.endswith(("sses", "xes", "zes", "ches", "shes")):
-        return word[:-2]
-    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
-        return word[:-1]
-    return word
 
 
 def _stems(ws) -> tuple[str, ...]:
@@ -140,4 +132,4 @@ def resolve(slot: str, names: Names, *, regions: bool = False) -> Thing | None:
     # 3. Unknown: only a plain noun phrase counts as a thing the memory does not know.
     if any(w in STRUCTURE or any(c.isdigit() for c in w) for w in sw) or len(sw) > MAX_THING_WORDS:
         return None
-    return Thing(" ".join(sw), False, indefinite, (), slot)
+    return Thing(" ".join(singular_phrase(sw)), False, indefinite, (), slot)
