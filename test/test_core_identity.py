@@ -273,6 +273,17 @@ def test_a_laptop_first_seen_in_two_parts_is_one_object(mem):
     assert "part" not in {r.reason for r in recs[1::2]}
 
 
+def test_a_stool_seat_reported_thick_and_its_legs_are_one_stool_from_the_first_frame(mem):
+    # the seat 7 cm tall as reported (depth noise, the legs' tops in its mask): no slab by 6 cm, still flat
+    seat, legs = ((2.0, 0.0, 0.655), (0.18, 0.18, 0.035)), ((2.0, 0.0, 0.31), (0.17, 0.28, 0.3))
+    for t in (0.0, 0.5, 1.0):
+        mem.add([box_obs("stool", *legs, stamp=t), box_obs("stool", *seat, stamp=t)])
+    mem.commit()
+    (stool,) = mem.objects()
+    assert (stool.state, stool.n_observations) == ("present", 3)
+    assert stool.bbox_min == pytest.approx((1.82, -0.28, 0.01)) and stool.bbox_max == pytest.approx((2.18, 0.28, 0.69))
+
+
 def test_two_plates_stacked_and_never_seen_as_one_stay_two(mem):
     plate, on_plate = ((1.0, 1.0, 0.51), (0.12, 0.12, 0.01)), ((1.0, 1.0, 0.53), (0.12, 0.12, 0.01))
     for t in (0.0, 0.5, 1.0):

@@ -677,11 +677,11 @@ class FusionMixin:
             for i in range(len(out)):
                 for j in range(i + 1, len(out)):
                     a, b = out[i], out[j]
-                    if not stacked(a.bmin, a.bmax, b.bmin, b.bmax) or not (
-                            labels_agree(a.label, b.label) or self._known_confusion(a.label, b.label)):
+                    if not (labels_agree(a.label, b.label) or self._known_confusion(a.label, b.label)):
                         continue
                     lo, hi = np.minimum(a.bmin, b.bmin), np.maximum(a.bmax, b.bmax)
-                    if not (complementary_parts(a.bmin, a.bmax, b.bmin, b.bmax) or self._known_whole(lo, hi, a.label)):
+                    if not (complementary_parts(a.bmin, a.bmax, b.bmin, b.bmax) or (
+                            stacked(a.bmin, a.bmax, b.bmin, b.bmax) and self._known_whole(lo, hi, a.label))):
                         continue
                     big, small = (a, b) if box_volume(a.bmin, a.bmax) >= box_volume(b.bmin, b.bmax) else (b, a)
                     feature = big.feature if big.feature is not None else small.feature
