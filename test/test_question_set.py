@@ -66,7 +66,7 @@ def test_heldout2_covers_every_operator(heldout2):
 def test_heldout2_guard_refuses_a_repeated_question(heldout2):
     main = qe.load()
     copy = qe.Question("h999", qe.HELD_OUT2, main[0].op, main[0].args, main[0].text.upper() + "?!")
-    with pytest.raises(SystemExit, match="repeats questions.txt"):
+    with pytest.raises(SystemExit, match="repeats an earlier set"):
         qe.check_heldout2([*heldout2, copy], main)
     stray = qe.Question("h998", "dev", "current", {"label": "mug"}, "a question never asked before")
     with pytest.raises(SystemExit, match="every line must be half"):
@@ -82,3 +82,43 @@ def test_heldout2_does_not_regress(heldout2, tmp_path):
     finally:
         m.close()
     assert s["n"] == 242 and s["right"] >= 118 and s["wrong"] <= 5
+
+
+# ------------------------------------------------------------------- the third held-out set (questions_heldout3)
+@pytest.fixture(scope="module")
+def heldout3():
+    main = qe.load()
+    return qe.load_heldout3(main, qe.load_heldout2(main))
+
+
+def test_heldout3_is_one_fresh_half(heldout3):
+    """All of it is held out, none of it repeats questions.txt or questions_heldout2.txt (case and punctuation
+    aside), and it keeps the size the third round asks for: >= 200 questions, >= 30 that must be refused (among
+    them requests for actions the memory cannot do), >= 12 about unknown things."""
+    earlier = {qe._plain(r.text) for r in [*qe.load(), *qe.load_heldout2(qe.load())]}
+    assert {r.half for r in heldout3} == {qe.HELD_OUT3}
+    assert not [r.text for r in heldout3 if qe._plain(r.text) in earlier]
+    assert len(heldout3) >= 200
+    refused = [r.text for r in heldout3 if r.op == "refuse"]
+    assert len(refused) >= 30
+    assert {"bring me my glasses", "turn on the lamp", "clean the table"} <= set(refused)
+    unknown = [r for r in heldout3 if "unknown" in r.args]
+    assert len(unknown) >= 12
+    assert {r.args["unknown"] for r in unknown} == {"label", "anchor"}
+    assert all(r.id.startswith("k") for r in heldout3)  # never colliding with q001... and h001...
+
+
+def test_heldout3_covers_every_operator(heldout3):
+    assert {r.op for r in heldout3} == {r.op for r in qe.load()}
+
+
+def test_heldout3_guard_refuses_a_question_of_an_earlier_set(heldout3):
+    main = qe.load()
+    h2 = qe.load_heldout2(main)
+    for earlier in (main[0], h2[0]):
+        copy = qe.Question("k999", qe.HELD_OUT3, earlier.op, earlier.args, earlier.text.upper() + "?!")
+        with pytest.raises(SystemExit, match="questions_heldout3: repeats an earlier set"):
+            qe.check_fresh([*heldout3, copy], [*main, *h2], qe.HELD_OUT3, "questions_heldout3")
+    stray = qe.Question("k998", qe.HELD_OUT2, "current", {"label": "mug"}, "a question never asked before")
+    with pytest.raises(SystemExit, match="every line must be half 'held_out3'"):
+        qe.check_fresh([*heldout3, stray], [*main, *h2], qe.HELD_OUT3, "questions_heldout3")
