@@ -25,13 +25,16 @@ INDEFINITE = frozenset("a an some any something anything somewhere someplace any
 NOT_A_THING = frozenset(
     "it they them this that these those everything anything something nothing all stuff things thing "
     "objects object one ones someone somebody anyone anybody everyone where what who here there place places spot "
-    "position location way".split())
+    "position location way items item".split())
 # Words that carry structure: a slot holding one of them was not understood as a whole.
 STRUCTURE = frozenset(
     "in on at under near by from to with of for since before after between into onto over during within beside "
     "behind above below off and or but nor than if then will would should could can may might is are was were "
     "be been being do does did has have had not no who why how when what which where first last ever never again "
-    "still already yet usually normally often likely probably most recently earlier previously".split())
+    "still already yet usually normally often likely probably most recently earlier previously "
+    # words of asking, never part of a thing: "number of times the book moved" is not a count of books
+    "times time moves moved move seen sighting sightings observations observation history location position "
+    "whereabouts".split())
 TRAILING_OK = frozenset("located kept placed lying sitting standing".split())
 MAX_THING_WORDS = 4
 
@@ -129,7 +132,12 @@ def resolve(slot: str, names: Names, *, regions: bool = False) -> Thing | None:
         if after and not all(w in TRAILING_OK for w in after) and len(after) > 1:
             return None
         return Thing(n, True, indefinite, tuple(before + after), slot)
-    # 3. Unknown: only a plain noun phrase counts as a thing the memory does not know.
+    # 3. Unknown: only a plain noun phrase counts as a thing the memory does not know; a trailing participle
+    #    ("where were the knives kept before") is dropped and shown, as it is after a known label.
+    trailing = []
+    while len(sw) > 1 and sw[-1] in TRAILING_OK:
+        trailing.insert(0, sw[-1])
+        sw = sw[:-1]
     if any(w in STRUCTURE or any(c.isdigit() for c in w) for w in sw) or len(sw) > MAX_THING_WORDS:
         return None
-    return Thing(" ".join(singular_phrase(sw)), False, indefinite, (), slot)
+    return Thing(" ".join(singular_phrase(sw)), False, indefinite, tuple(trailing), slot)
