@@ -257,12 +257,39 @@ def test_one_object_reported_in_two_parts_in_one_frame_is_one_sighting(mem):
     assert [(r.verdict, r.reason, r.object_id) for r in recs[1::2]] == [("merged", "part", 1)] * 3
 
 
+def test_a_laptop_first_seen_in_two_parts_is_one_object(mem):
+    # base (flat) and screen (standing on its back edge) reported apart from the first frame: no whole known
+    base, screen = ((1.0, 1.0, 0.51), (0.16, 0.12, 0.01)), ((1.0, 1.1, 0.63), (0.16, 0.01, 0.11))  # base larger
+    ids = []
+    for t in (0.0, 0.5, 1.0):
+        ids += mem.add([box_obs("laptop", *screen, stamp=t), box_obs("laptop", *base, stamp=t)])
+    mem.commit()
+    (laptop,) = mem.objects()
+    assert (laptop.label, laptop.state, laptop.n_observations) == ("laptop", "present", 3)
+    assert laptop.bbox_min == pytest.approx((0.84, 0.88, 0.5))
+    assert laptop.bbox_max == pytest.approx((1.16, 1.12, 0.74))
+    recs = [mem.observation(i) for i in ids]
+    assert [(r.verdict, r.reason, r.object_id) for r in recs[0::2]] == [("merged", "part", 1)] * 3  # screens
+    assert "part" not in {r.reason for r in recs[1::2]}
+
+
 def test_two_plates_stacked_and_never_seen_as_one_stay_two(mem):
     plate, on_plate = ((1.0, 1.0, 0.51), (0.12, 0.12, 0.01)), ((1.0, 1.0, 0.53), (0.12, 0.12, 0.01))
     for t in (0.0, 0.5, 1.0):
         mem.add([box_obs("plate", *plate, stamp=t), box_obs("plate", *on_plate, stamp=t)])
     mem.commit()
     assert [(o.state, o.n_observations) for o in mem.objects()] == [("present", 3), ("present", 3)]
+
+
+def test_two_books_stacked_stay_two_and_a_jar_on_a_jar_too(mem):
+    book, on_book = ((1.0, 1.0, 0.515), (0.1, 0.14, 0.015)), ((1.0, 1.0, 0.545), (0.1, 0.14, 0.015))
+    jar, on_jar = ((2.0, 1.0, 0.56), (0.04, 0.04, 0.06)), ((2.0, 1.0, 0.68), (0.04, 0.04, 0.06))
+    for t in (0.0, 0.5, 1.0):
+        mem.add([box_obs("book", *book, stamp=t), box_obs("book", *on_book, stamp=t),
+                 box_obs("jar", *jar, stamp=t), box_obs("jar", *on_jar, stamp=t)])
+    mem.commit()
+    assert sorted((o.label, o.state, o.n_observations) for o in mem.objects()) == [
+        ("book", "present", 3), ("book", "present", 3), ("jar", "present", 3), ("jar", "present", 3)]
 
 
 def test_a_thin_object_at_a_grazing_angle_cannot_be_missed():
@@ -371,3 +398,65 @@ def test_a_new_object_relabelled_to_a_removed_ones_label_is_that_one_moved(mem):
     assert moved.stamp == 100.0 and moved.after.center == pytest.approx(B)
     assert merged.stamp > 110.0 and merged.stamp <= 112.0
     assert [e.kind for e in mem.ask("what changed").events] == ["appeared", "removed", "moved"]
+
+
+def test_one_bled_sighting_does_not_inflate_keys_and_a_look_alike_there_is_no_twin(mem):
+    # keys (8 x 8 x 4 cm) seen four times, then once with a mask bled onto the background (0.6 m wide, as the
+    # generator's keys were once in 150 sightings), then seen as "toy" (a look-alike) from another side
+    keys, half = (1.0, 1.0, 0.52), (0.04, 0.04, 0.02)
+    for t in (0.0, 0.5, 1.0, 1.5):
+        mem.add([box_obs("keys", keys, half, stamp=t)])
+    mem.add([box_obs("keys", (1.2, 1.2, 0.52), (0.3, 0.3, 0.05), stamp=2.0)])
+    mem.commit()
+    (obj,) = [o for o in mem.objects() if o.state != "forgotten"]  # the bled sighting made a twin, joined
+    size = np.subtract(obj.bbox_max, obj.bbox_min)
+    # the mean of five boxes (one cut to 0.5 m by the growth bound): 0.16 m, where the union made it 0.5 m
+    assert size.tolist() == pytest.approx([0.164, 0.164, 0.052], abs=1e-3)
+    for t in (3.0, 3.5, 4.0, 4.5):
+        mem.add([box_obs("toy", keys, half, stamp=t)])
+    mem.commit()
+    assert [(o.id, o.label, o.n_observations) for o in mem.objects() if o.state != "forgotten"] == [(1, "keys", 9)]
+
+
+def test_a_table_seen_end_by_end_keeps_the_union_of_its_views(mem):
+    # a 1.4 m table swept by a camera that sees 0.8 m of it at a time: a large object keeps the union of its
+    # views (their mean would be 0.8 m long)
+    for t, x in enumerate((0.7, 0.85, 1.0, 1.15, 1.3, 1.0)):
+        mem.add([box_obs("table", (x, 0.0, 0.375), (0.4, 0.45, 0.375), stamp=0.5 * t)])
+    mem.commit()
+    (table,) = mem.objects()
+    assert table.bbox_min == pytest.approx((0.3, -0.45, 0.0)) and table.bbox_max == pytest.approx((1.7, 0.45, 0.75))
+
+
+def test_a_sliver_merged_after_the_look_alike_appeared_does_not_keep_them_two(mem):
+    # the mug seen at A, then a mug at B; at 605 a 4 mm sliver at A merges into the first mug (a leg's edge at
+    # the image border, for a chair): it is no view of the mug, so the mug at B is still "found after the
+    # first was last seen" and A seen empty makes it a move, not a removal beside a second mug
+    for t in (0.0, 0.5, 1.0):
+        mem.add([box_obs("mug", A, stamp=t)], view(t, A, SEEN))
+    for t in (600.0, 600.5, 601.0):
+        mem.add([box_obs("mug", B, stamp=t)], view(t, B, DB + 0.04))
+    mem.add([box_obs("mug", A, (0.002, 0.002, 0.005), stamp=605.0)])
+    mem.commit()
+    assert [(o.id, o.n_observations) for o in mem.objects()] == [(1, 4), (2, 3)]
+    for t in (610.0, 610.5, 611.0, 612.5):
+        mem.add([], view(t, A, EMPTY))
+    mem.commit()
+    assert [(o.id, o.state, o.n_moves) for o in mem.objects()] == [(1, "present", 1), (2, "forgotten", 0)]
+    # the mug at B stayed held (the first mug, unseen in a real view since before it appeared, may have moved
+    # there): never published, so nothing is withdrawn
+    assert kinds(mem) == [("appeared", 1), ("moved", 1)]
+
+
+def test_a_real_view_after_the_look_alike_appeared_keeps_them_two(mem):
+    # the same with a whole view of the mug at A at 605: two mugs, and A seen empty removes the first
+    for t in (0.0, 0.5, 1.0):
+        mem.add([box_obs("mug", A, stamp=t)], view(t, A, SEEN))
+    for t in (600.0, 600.5, 601.0):
+        mem.add([box_obs("mug", B, stamp=t)], view(t, B, DB + 0.04))
+    mem.add([box_obs("mug", A, stamp=605.0)])
+    for t in (610.0, 610.5, 611.0, 612.5):
+        mem.add([], view(t, A, EMPTY))
+    mem.commit()
+    assert [(o.id, o.state, o.n_moves) for o in mem.objects()] == [(1, "missing", 0), (2, "present", 0)]
+    assert ("moved", 1) not in kinds(mem)

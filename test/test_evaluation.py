@@ -167,7 +167,9 @@ def test_short_no_feature_scene_through_the_nodes_meets_the_floors(tmp_path):
     questions. After the identity and absence work of issue 11: precision 0.900, recall 1.000, duplicates 0,
     false removals 0.056, moved F1 0.500, removed F1 0.667, no flicker, 78/97 questions; after a removed
     object's move needs confirmation (2bca05b): precision 0.947, duplicates 0, moved F1 0.615, removed F1
-    0.667, 85/97 questions. The floors sit just under these: a regression fails CI.
+    0.667, 85/97 questions; after parts joined by shape and mean boxes for small objects: precision 1.000,
+    duplicates 0, moved F1 0.667, removed F1 0.667, false removals 0.056, 85/97 questions. The floors sit just
+    under these: a regression fails CI.
     """
     from tempomem_ros.tools import evaluate
 
@@ -180,14 +182,14 @@ def test_short_no_feature_scene_through_the_nodes_meets_the_floors(tmp_path):
     assert run["perception_params"] == {"min_mask_pixels": 13} and run["memory_params"] == {}
     assert run["run"]["memory_staged_frames"] == run["frames"] == run["run"]["perception"]["frames_published"]
     s = result["pooled"]
-    assert s["object_recall"] >= 0.95 and s["object_precision"] >= 0.92
+    assert s["object_recall"] >= 0.95 and s["object_precision"] >= 0.97
     assert s["duplicate_rate"] <= 0.05 and s["false_removal_rate"] <= 0.15
-    assert s["moved_f1"] >= 0.55 and s["removed_f1"] >= 0.6
+    assert s["moved_f1"] >= 0.6 and s["removed_f1"] >= 0.6
     assert s["flicker_events"] == 0
     kinds = [key for key in s if key.startswith("q:")]
     assert len(kinds) >= 8  # current, previous, history, count_moves, last_seen, as_of, changes, on, near, within
     c, n = questions_pooled(result["runs"])
-    assert n >= 80 and c / n >= 0.85
+    assert n >= 80 and c / n >= 0.86
 
 
 def test_held_out_seeds_are_refused_without_the_flag(tmp_path, capsys):

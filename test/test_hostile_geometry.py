@@ -65,8 +65,9 @@ def test_merge_geometry_bounds_one_observations_growth():
 @pytest.mark.parametrize("with_feature", [True, False])
 def test_a_9m_mug_centred_on_the_mug_grows_it_by_the_bound_only(tmp_path, with_feature):
     """With a feature it merges by score (0.8); without, it becomes an object of its own that the twin rule
-    joins into the mug. Either way the observation is cut to 2 x 0.25 m around its centroid: the mug's box
-    becomes 0.5 m, not 9 m, and stays centred where it was."""
+    joins into the mug. Either way the observation is cut to 2 x 0.25 m around its centroid, and the mug, a
+    small object seen three times, keeps the mean of its sightings' boxes (fusion.mean_box_after): its box
+    moves a quarter of the way to that 0.5 m box (0.185 m, not 9 m, not 0.5 m) and stays centred."""
     m = mug_store(tmp_path / "m.db")
     poison = span_obs("mug", (-3.5, -4.5, -4.0), (5.5, 4.5, 5.0), stamp=20,
                       feature=FEATURE if with_feature else None)
@@ -74,23 +75,26 @@ def test_a_9m_mug_centred_on_the_mug_grows_it_by_the_bound_only(tmp_path, with_f
     m.commit()
     (mug,) = [o for o in m.objects() if o.state != "forgotten"]
     assert mug.id == 1 and mug.n_observations == 4
-    assert mug.bbox_min == pytest.approx((0.75, -0.25, 0.25)) and mug.bbox_max == pytest.approx((1.25, 0.25, 0.75))
+    assert mug.bbox_min == pytest.approx((0.9075, -0.0925, 0.4))
+    assert mug.bbox_max == pytest.approx((1.0925, 0.0925, 0.6))
     assert mug.center == pytest.approx(MUG)
     m.close()
 
 
 def test_a_9m_mug_beside_the_mug_moves_it_by_the_bound_at_most(tmp_path):
     """Its box overlaps the mug, and without the bound it dragged the mug 1 m (joined as its twin, through the
-    running mean). Its centroid now counts 0.25 m beyond the mug's box at most: the mug's box still holds
-    where the mug was and grows to 0.58 m."""
+    running mean). Its centroid now counts 0.25 m beyond the mug's box at most, its box is cut to 0.5 m
+    around that, and the mug (small, seen three times: the mean of its sightings' boxes) moves a quarter of
+    the way there: its box still holds the mug's centre and grows to 0.185 m (0.58 m with the union)."""
     m = mug_store(tmp_path / "m.db")
     m.add([span_obs("mug", (0.5, -4.5, -4.0), (9.5, 4.5, 5.0), stamp=20)])
     m.commit()
     (mug,) = [o for o in m.objects() if o.state != "forgotten"]
-    assert mug.bbox_min == pytest.approx((0.96, -0.25, 0.25)) and mug.bbox_max == pytest.approx((1.54, 0.25, 0.75))
-    assert mug.center == pytest.approx((1.25, 0.0, 0.5))
+    assert mug.bbox_min == pytest.approx((0.98, -0.0925, 0.4))
+    assert mug.bbox_max == pytest.approx((1.165, 0.0925, 0.6))
+    assert mug.center == pytest.approx((1.0725, 0.0, 0.5))
     (first, *_) = m.placements(1)
-    assert first.bbox_min[0] <= 0.96 and first.bbox_max[0] >= 1.04  # the true mug stays inside its place
+    assert first.bbox_min[0] <= 1.0 <= first.bbox_max[0]  # the mug's centre stays inside its place
     m.close()
 
 

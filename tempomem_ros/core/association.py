@@ -73,3 +73,17 @@ def stacked(amin, amax, bmin, bmax) -> bool:
     grown_lo = (float(blo[0]) - PART_GAP_M, float(blo[1]) - PART_GAP_M)
     grown_hi = (float(bhi[0]) + PART_GAP_M, float(bhi[1]) + PART_GAP_M)
     return footprint_overlap(slo, shi, grown_lo, grown_hi, pad=0.0) >= 0.5
+
+
+def complementary_parts(amin, amax, bmin, bmax) -> bool:
+    """Two stacked boxes of different shapes: one lies flat (at most PART_SLAB_M tall), the other stands
+    (at least twice that): a stool's seat on its legs, a laptop's screen standing on its base. Two things of
+    one label stacked are of one shape (plates, books, trays lie flat; jars and tins stand), so such a pair
+    reported in one frame is one object seen in parts even before the memory knows it whole. Without it, an
+    object first seen split stayed two objects and the part that the whole sighting later absorbed was
+    reported removed (held-out seeds 200-209, no feature: 9 of 10 false removals, 3 of 3 duplicates)."""
+    if not stacked(amin, amax, bmin, bmax):
+        return False
+    ha, hb = float(amax[2]) - float(amin[2]), float(bmax[2]) - float(bmin[2])
+    flat, standing = min(ha, hb), max(ha, hb)
+    return flat <= PART_SLAB_M and standing >= 2 * PART_SLAB_M

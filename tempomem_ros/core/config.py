@@ -35,6 +35,9 @@ class FusionConfig:
     box_clamp_factor: float = 1.0        # half extent <= factor * largest single-observation extent
     box_growth_factor: float = 2.0       # one observation may bring at most this x the object's largest fused
                                          # single-view extent into its box (fusion.merge_geometry)
+    mean_box_after: int = 3              # an object with this many sightings and a box under mean_box_below
+    mean_box_below: float = 0.25         # metres on every axis keeps the weighted mean of its sightings'
+                                         # boxes, not their union (one bled mask no longer inflates it); 0 = off
     confidence_gain: float = 0.5         # c <- c + (1 - c) * obs_conf * gain
     label_mode: str = "exact"            # "exact" (whole words) | "embedding" (label encoder cosine)
     # Geometry first (association.py): a sighting at an object's very place, at a similar size, is that
@@ -256,6 +259,8 @@ def validate(cfg: MemoryConfig) -> None:
     _require(f.box_padding >= 0, "fusion.box_padding must be >= 0")
     _require(f.box_clamp_factor >= 0.5, "fusion.box_clamp_factor must be >= 0.5")
     _require(1.0 <= f.box_growth_factor <= 1000.0, "fusion.box_growth_factor must be in [1, 1000]")
+    _require(f.mean_box_after >= 0, "fusion.mean_box_after must be >= 0")
+    _require(f.mean_box_below >= 0, "fusion.mean_box_below must be >= 0")
     _require(0 < f.confidence_gain <= 1, "fusion.confidence_gain must be in (0, 1]")
     _require(f.label_mode in ("exact", "embedding"), "fusion.label_mode must be exact or embedding")
     _require(f.same_place_tol >= 0, "fusion.same_place_tol must be >= 0")

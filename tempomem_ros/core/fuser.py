@@ -32,7 +32,7 @@ import numpy as np
 
 from . import fusion
 from .absence import vacated, visible_fractions
-from .association import confusion_share, same_place, stacked
+from .association import complementary_parts, confusion_share, same_place, stacked
 from .geometry import box_gap, box_volume, containment, frustum_aabb, point_in_box
 from .labels import canonical_label, labels_agree, normalize
 from .persistence import AbsenceState, add_miss, gone
@@ -358,7 +358,8 @@ class FusionMixin:
             bmax=(obj["max_x"], obj["max_y"], obj["max_z"]), weight=obj["weight"],
             ext=(obj["ext_x"], obj["ext_y"], obj["ext_z"]), obs_center=it.center, obs_min=it.bmin,
             obs_max=it.bmax, obs_weight=w, clamp_factor=f.box_clamp_factor, growth_factor=f.box_growth_factor,
-            growth_floor=f.geometry_scale)
+            growth_floor=f.geometry_scale, n_folded=int(obj["n_observations"]), mean_box_after=f.mean_box_after,
+            mean_box_below=f.mean_box_below)
         if _is_furniture(obj, self.config.identity) and _seen_whole(obj) and \
                 max(obj["ext_x"], obj["ext_y"]) <= MOVABLE_FOOTPRINT_M:
             lo, hi = _rigid_box(obj, it, w)
@@ -664,8 +665,9 @@ class FusionMixin:
 
     def _join_parts(self, items: list[StagedObs]) -> tuple[list[StagedObs], dict[int, list[int]]]:
         """One object reported as two instances of one label in a frame (a stool's seat and legs, a laptop's
-        screen and base) is one sighting: its boxes stack (association.stacked) and an object already known
-        there spans both (_known_whole). The joined sighting keeps the larger part's id and label; the
+        screen and base) is one sighting: its boxes stack (association.stacked) and either their shapes
+        differ (association.complementary_parts: one flat, one standing) or an object already known there
+        spans both (_known_whole). The joined sighting keeps the larger part's id and label; the
         other parts are recorded as its parts."""
         parts: dict[int, list[int]] = {}
         out = list(items)
@@ -679,7 +681,7 @@ class FusionMixin:
                             labels_agree(a.label, b.label) or self._known_confusion(a.label, b.label)):
                         continue
                     lo, hi = np.minimum(a.bmin, b.bmin), np.maximum(a.bmax, b.bmax)
-                    if not self._known_whole(lo, hi, a.label):
+                    if not (complementary_parts(a.bmin, a.bmax, b.bmin, b.bmax) or self._known_whole(lo, hi, a.label)):
                         continue
                     big, small = (a, b) if box_volume(a.bmin, a.bmax) >= box_volume(b.bmin, b.bmax) else (b, a)
                     feature = big.feature if big.feature is not None else small.feature
