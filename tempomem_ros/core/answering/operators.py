@@ -171,7 +171,8 @@ TABLE: tuple[OperatorSpec, ...] = (
     OperatorSpec(
         "missing", "the objects that are missing now (their place was seen empty), with where they were",
         (), _f(r"what (?:is|are) (?:missing|lost|gone missing)",
-               r"what (?:has|have) (?:gone missing|been lost|got lost)",
+               r"what (?:has|have) (?:gone missing|been lost|got lost)", r"(?:what|which(?: things| objects| items)?) "
+               r"(?:went missing|got lost)",
                r"which(?: things| objects| items)?(?: (?:is|are))? (?:missing|lost|gone missing)",
                r"(?:is|are) (?:anything|something) (?:missing|lost|gone)",
                r"(?:have|did|has) (?:i|we|you|anyone) (?:lost|lose|misplaced|misplace) anything",
@@ -369,10 +370,12 @@ TABLE: tuple[OperatorSpec, ...] = (
              r"got moved|was moved|were moved|changed place)(?: @w)?",
              r"(?:what|which(?: things| objects| items)?) (?:is|are) moved(?: @w)?",
              r"(?:all )?(?:the )?(?:object |objects )?(?:movements|moves|relocations)(?: @w)?", kinds=["moved"])
-        + _f(r"(?:what|which(?: things| objects| items)?) (?:disappeared|vanished|went missing|has gone missing|"
-             r"have gone missing|was removed|were removed|has been removed|have been removed|got removed|went away|"
+        + _f(r"(?:what|which(?: things| objects| items)?) (?:disappeared|vanished|was removed|were removed|"
+             r"has been removed|have been removed|got removed|went away|"
              r"has disappeared|have disappeared|has vanished|have vanished|was taken away|were taken away)(?: @w)?",
-             r"(?:what|which(?: things| objects| items)?) (?:is|are|was|were) (?:missing|gone) @w", kinds=["removed"]),
+             # "what has gone missing" without a span is the missing operator's question (what is missing now)
+             r"(?:what|which(?: things| objects| items)?) (?:went missing|has gone missing|have gone missing|"
+             r"(?:is|are|was|were) (?:missing|gone)) @w", kinds=["removed"]),
         ("what changed in the last 10 minutes", "what moved today", "what disappeared since 9:00", "what is new"),
         "{kinds}{window}"),
     OperatorSpec(

@@ -14,6 +14,11 @@ the second held-out set's wrong routes were all of that kind.
 The sentence model is not used as a fallback here: a nearest-form guess could only pick an operator, never
 the object or time it is about, and a wrong route is worse than a refusal; refusals instead list the
 supported forms nearest in words.
+By construction, a question is answered only when exactly one reading of it exists (fourth round): every form of
+the table is tried on the first reading of the question that any form takes, and when two operators (or one
+operator with two sets of arguments) both take it, it is refused as ambiguous and both readings are named, rather
+than the earlier table row winning; an operator fires only with every required argument filled; an unknown thing
+must be a noun phrase (slots.is_noun_phrase).
 """
 
 from __future__ import annotations
@@ -55,6 +60,9 @@ _WHAT_IS = re.compile(r"^(?:what|which) (?:is|are|was|were) (?=the )")
 _FRONT_TIME = re.compile(r"^(@t|@w|earlier|previously|before|formerly) (?=(?:where|what|which|when|how|is|are|was|"
                          r"were|did|has|have|do|does|had)\b)(.+)$")
 MAX_SUGGESTIONS = 3
+# The semantic search reads any description: it is the fallback of the table, taken only when no other operator
+# reads the question, and never a rival of one that does ("find my keys" is the keys' place, not a search).
+FALLBACK = "semantic"
 _SUGGEST_STOP = frozenset("the a an my your our is are of to i you me it x please".split())
 
 
@@ -170,14 +178,42 @@ def understand(question: str, now: float | None, names: Names) -> Understanding 
         return Refusal("that asks for an action; I am the robot's memory and can only tell what was seen where "
                        "and when", suggest(q, names))
     for candidate in candidates(text):
-        for spec, form, rx in _compiled():
-            m = rx.fullmatch(candidate)
-            if m is None:
-                continue
-            u = _match(spec, form, m, q, found, names, now)
-            if u is not None:
-                return u
+        readings = _readings(candidate, q, found, names, now)
+        if not readings:
+            continue
+        first = readings[0]
+        rivals = [u for u in readings[1:] if u.operator != FALLBACK and (u.operator, _key(u.args)) !=
+                  (first.operator, _key(first.args))]
+        if first.operator != FALLBACK and rivals:
+            return Refusal("the question reads as more than one question (" + "; ".join(
+                dict.fromkeys(u.words for u in (first, *rivals))) + "); ask one of them", suggest(q, names))
+        return first
     return Refusal("no supported question has this form", suggest(q, names))
+
+
+def _readings(candidate: str, q: str, found, names: Names, now) -> list[Understanding]:
+    """Every reading of one candidate text, in table order: each form that matches the whole of it and whose
+    slots resolve, with every required argument filled."""
+    out = []
+    for spec, form, rx in _compiled():
+        m = rx.fullmatch(candidate)
+        if m is None:
+            continue
+        u = _match(spec, form, m, q, found, names, now)
+        if u is not None and _complete(spec, u.args):
+            out.append(u)
+    return out
+
+
+def _complete(spec, args: dict) -> bool:
+    """Every required argument of the operator is filled (spatial: a radius and a centre or an anchor)."""
+    if any(p.required and args.get(p.name) in (None, "", [], ()) for p in spec.params):
+        return False
+    return spec.name != "spatial" or args.get("center") is not None or bool(args.get("anchor"))
+
+
+def _key(args: dict) -> tuple:
+    return tuple(sorted((k, repr(v)) for k, v in args.items()))
 
 
 def candidates(text: str) -> list[str]:
