@@ -47,19 +47,30 @@ _LEADING = sorted([
     "can you check", "could you check", "can you find out", "could you find out", "can you say",
     "i would love to know", "mum", "mom", "mommy", "mummy", "dad", "daddy", "ugh", "oh", "hmm", "sorry", "alright",
     "hey there",
+    # fourth round (third held-out set): advice asked before an embedded question, "any tips where to look"
+    "any tips", "any tip", "any hints", "any suggestions", "any advice",
 ], key=lambda s: -len(s))
 # A verb of telling before an embedded question: "show me where the cup is", "suggest where to look for X".
 _TELL_RE = re.compile(r"^(?:show me|show|tell me|tell us|let me know|let us know|find out|check|suggest|say|explain|"
-                      r"figure out|work out|look up)\s+(?=(?:where|when|how|what|which|whether|if)\b)")
+                      r"figure out|work out|look up|walk me through|walk us through|take me through)"
+                      r"\s+(?=(?:where|when|how|what|which|whether|if)\b)")
 _LEADING_RE = re.compile(r"^(?:(?:" + "|".join(re.escape(s) for s in _LEADING) + r")\b\s*)+")
-_TRAILING_RE = re.compile(r"(?:\s+(?:please|for me|thanks|thank you|again|exactly|then|or not))+$")
+_TRAILING_RE = re.compile(r"(?:\s+(?:please|for me|thanks|thank you|again|exactly|then|or not|anymore|any more|"
+                          r"any longer))+$")
 # Words that only add emphasis, anywhere in the question. The second group are polarity and hedging words:
 # "has the table moved at all", "did the desk ever move", "did you see my keys at any point today" ask exactly
 # what they ask without them (the first held-out half refused "has the table moved at all"), and left in they
 # fall into a slot ("table moved at all") that no form accepts. "ever since 9" keeps its "since 9".
 _MIDDLE = [(re.compile(r"\b(?:the heck|on earth|the hell|actually|exactly)\b\s*"), ""),
            (re.compile(r"\b(?:at all|ever|by any chance|at any point|at any time|whatsoever|perhaps|maybe|possibly|"
-                       r"really|even|yet|already)\b\s*"), "")]
+                       r"really|even|yet|already)\b\s*"), ""),
+           # totals and whole days say nothing more: "how many detections exist in total", "all day today"
+           (re.compile(r"\b(?:in total|altogether|all in all)\b\s*"), ""),
+           (re.compile(r"\b(?:all day|the whole day|all of|the whole of) (?=(?:today|yesterday)\b)"), ""),
+           # "lying around in the kitchen": "around" is no relation before one
+           (re.compile(r"\b(lying|sitting|standing|left|hanging) around (?=(?:in|on|under|inside|near)\b)"), r"\1 "),
+           # "at what point did the lamp appear": a question of time
+           (re.compile(r"^at what (?:point|moment)(?: in time)?\b"), "when")]
 # "what the desk has on it" stays; "what is there on the desk" -> "what is on the desk"
 _EMBEDDED_WHAT = re.compile(r"^what (.+?) (is|are) (on|under|near|in|next to|inside)( .+)$")
 _SEPARATOR = re.compile(r"\s*(?:,|\s-\s|(?<!\d):(?=\s))\s*")  # a fronted part: "headphones, where ..."

@@ -36,7 +36,8 @@ RELATION_WORDS = {
 # backpack", "Provide the previous location of the laptop". What follows them is matched as a noun phrase.
 FORMAL_VERBS = ("report", "provide", "retrieve", "return", "enumerate", "list", "identify", "summarise", "summarize",
                 "state", "give", "get", "show", "display", "output", "determine", "confirm", "verify", "check", "name",
-                "present", "indicate", "specify", "describe", "look up", "find out", "tell")
+                "present", "indicate", "specify", "describe", "look up", "find out", "tell", "suggest", "recommend",
+                "propose")
 # Requests for an action the memory cannot do (it remembers, it does not act): refused as such, never searched.
 # A verb counts only when an object or a particle follows it ("move the chair", "turn on the lamp"), so that
 # "move count for the lamp" is not a request.
@@ -108,7 +109,8 @@ _SEEN = r"(?:seen|spotted|observed|detected|noticed|sighted|recorded|captured)"
 _SIGHTING = r"(?:sightings?|observations?|detections?)"
 _OBJS = r"(?:objects|things|items|stuff)"
 _VERB_NOW = (r"(?:is|are|lies|lie|sits|sit|stands|stand|is lying|is sitting|is standing|are lying|are sitting|"
-             r"are standing|is kept|are kept|is left|are left|can be found|is there|are there|do you see|is placed)")
+             r"are standing|is kept|are kept|is left|are left|can be found|is there|are there|do you see|is placed|"
+             r"is located|are located|is stored|are stored)")
 _VERB_PAST = (r"(?:was|were|lay|sat|stood|had been|used to be|was lying|was sitting|was standing|were lying|"
               r"were sitting|was kept|were kept|was there|were there)")
 _PLACE = (r"(?:there|here|in place|in (?:its|their|the) (?:current |same |present )?(?:place|spot|position|location)|"
@@ -133,12 +135,12 @@ TABLE: tuple[OperatorSpec, ...] = (
            r"(?:list|show me|show|find)(?: me)? (?:everything|all objects|all things|anything|objects|things) "
            r"within {R} (?:of|from|around) {P}",
            rf"{_SUBJ}(?: (?:is|are))? (?:less than|closer than|at most|no more than|no further than|under) {{R}} "
-           rf"(?:from|of|away from) {{P}}",
+           rf"(?:from|of|away from|to) {{P}}",
            rf"{_SUBJ}(?: (?:is|are|lies|lie|can be found))? (?:within|inside) {{R}} (?:of|from|around) {{a}}",
            r"(?:list|show me|show|find)(?: me)? (?:everything|all objects|all things|anything|objects|things) "
            r"within {R} (?:of|from|around) {a}",
            rf"{_SUBJ}(?: (?:is|are))? (?:less than|closer than|at most|no more than|no further than|under) {{R}} "
-           rf"(?:from|of|away from) {{a}}",
+           rf"(?:from|of|away from|to) {{a}}",
            rf"(?:{_SUBJ}|{_OBJS})(?: (?:is|are|lies|lie))? (?:in|within) (?:a|an) {{R}} radius "
            r"(?:of|around|from) {P}",
            rf"(?:{_SUBJ}|{_OBJS})(?: (?:is|are|lies|lie))? (?:in|within) (?:a|an) {{R}} radius "
@@ -174,15 +176,17 @@ TABLE: tuple[OperatorSpec, ...] = (
                r"what (?:has|have) (?:gone missing|been lost|got lost)", r"(?:what|which(?: things| objects| items)?) "
                r"(?:went missing|got lost)",
                r"which(?: things| objects| items)?(?: (?:is|are))? (?:missing|lost|gone missing)",
-               r"(?:is|are) (?:anything|something) (?:missing|lost|gone)",
+               r"(?:(?:is|are) )?(?:anything|something) (?:missing|lost|gone)",
+               r"(?:what|which(?: things| objects| items)?) (?:cannot|can not|could not) be found",
                r"(?:have|did|has) (?:i|we|you|anyone) (?:lost|lose|misplaced|misplace) anything",
-               r"what (?:cannot|can not|could not|do not) you find",
+               r"(?:what|which(?: things| objects| items)?) (?:cannot|can not|could not|do not) (?:you|we|i) find",
                r"what did (?:i|we) (?:lose|misplace)",
                r"(?:list|show me|show)(?: the| all| all the)? missing (?:things|objects|items)",
                rf"(?:what|which) {_OBJS} (?:is|are) (?:currently )?(?:missing|lost|gone)",
                rf"(?:what|which)(?: {_OBJS})? (?:is|are) (?:currently )?(?:marked|flagged|listed|reported) "
                r"(?:as )?(?:missing|lost)",
-               rf"(?:the |all )?(?:the )?(?:missing|lost) {_OBJS}"),
+               rf"(?:the |all )?(?:the )?(?:missing|lost) {_OBJS}",
+               rf"(?:the |all )?(?:the )?{_OBJS} (?:that are |which are )?(?:currently |now )?(?:missing|lost)"),
         ("what is missing",), "objects that are missing now"),
     OperatorSpec(
         "count_moves", "how many times an object moved (in a span, when one is given)", (LABEL, SINCE, UNTIL),
@@ -215,7 +219,8 @@ TABLE: tuple[OperatorSpec, ...] = (
         ("how many times did I see the X",), "number of sightings of {label}"),
     OperatorSpec(
         "count_objects", "how many objects carry a label (present or missing)", (LABEL,),
-        _f(r"how many (?:pairs of )?{x} (?:are there|do (?:i|we|you) have|do you know(?: about| of)?|have you seen|"
+        _f(r"how many (?:pairs of )?{x} (?:are there|(?:do )?(?:i|we|you) (?:have|own|possess|keep)|do you know"
+           r"(?: about| of)?|have you seen|"
            r"have you found|are known|exist|are in (?:the )?memory|can you see|do you see)(?: in total| altogether)?",
            r"count (?:the |all the |all )?{x}",
            r"how many (?:pairs of )?{x} (?:are|exist|live|stay|can be found) (?:here|in (?:the )?(?:map|memory|"
@@ -230,7 +235,8 @@ TABLE: tuple[OperatorSpec, ...] = (
         "first_seen", "when an object was first seen", (LABEL,),
         _f(r"when (?:did|have) {you} first {see} {x}",
            r"when (?:was|were) {x} first (?:seen|spotted|noticed|observed)",
-           r"when did {x} (?:first )?(?:show up|appear|turn up)",
+           r"when did {x} (?:first )?(?:show up|appear|turn up)(?: for the first time)?",
+           r"when (?:have|did|had) {you} {see} {x} (?:first|for the first time)",
            r"when (?:was|is) the first time {you} {see} {x}",
            r"since when (?:do|did|have) (?:you|i|we) (?:know|known) (?:about )?{x}",
            r"(?:what time|at what time) did {you} first {see} {x}",
@@ -249,6 +255,7 @@ TABLE: tuple[OperatorSpec, ...] = (
            r"when (?:was|is) the last time {you} {see} {x}",
            r"(?:the )?last time {you} {see} {x}",
            r"(?:what time|at what time) did {you} last {see} {x}",
+           r"(?:what time|at what time) did {you} {see} {x} (?:last|most recently|for the last time|the last time)",
            r"(?:what time|at what time) (?:was|were) {x} last (?:seen|observed|spotted)",
            r"how long ago did {you} (?:last )?{see} {x}",
            r"how long ago (?:was|were) {x} last (?:seen|spotted|observed)",
@@ -265,6 +272,11 @@ TABLE: tuple[OperatorSpec, ...] = (
         _f(rf"(?:for )?how long (?:has|have) {{x}} been (?:sitting |lying |standing |staying |kept )?{_PLACE}",
            rf"(?:for )?how long (?:has|have) {{x}} (?:stayed|sat|stood|been) {_PLACE}",
            rf"since when (?:has|have) {{x}} been {_PLACE}",
+           rf"since when (?:is|are) {{x}} {_PLACE}",
+           r"(?:for )?how long (?:has|have) {x} (?:been (?:standing|sitting|staying|lying) still|stood still|"
+           r"stayed put|not moved|not been moved)",
+           r"(?:for )?how long (?:has|have) {x} (?:occupied|held) (?:its|their) (?:current |present )?"
+           r"(?:place|spot|position|location)",
            rf"(?:for )?how long (?:is|are) {{x}} (?:already )?(?:been )?(?:sitting |lying |standing |staying )?{_PLACE}"
            r"(?: already)?",
            rf"(?:for )?how long (?:has|have) {{x}} (?:remained|stayed|been|sat|stood) {_PLACE}",
@@ -282,7 +294,8 @@ TABLE: tuple[OperatorSpec, ...] = (
         "did_move", "yes or no: did an object move (in a span), with the moves", (LABEL, SINCE, UNTIL),
         _f(rf"(?:did|has|have) {{x}} {_MOVED}(?: @w)?",
            r"(?:was|were) {x} moved(?: @w)?",
-           r"(?:did|has|have) (?:anyone|anybody|someone|somebody|something) (?:move|moved|touched|touch) {x}(?: @w)?",
+           r"(?:did|has|have) (?:anyone|anybody|someone|somebody|something) (?:move|moved|touched|touch|shift|shifted|"
+           r"relocate|relocated) {x}(?: @w)?",
            rf"(?:was|were) {{x}} {_MOVED}(?: @w)?"),
         ("did the X move", "has the X moved today"), "whether {label} moved{window}"),
     OperatorSpec(
@@ -320,6 +333,7 @@ TABLE: tuple[OperatorSpec, ...] = (
            rf"(?:the )?{_OBJS}(?: that| which)? (?:were|was) (?:located |lying |sitting |kept |placed )?"
            r"{rel} {a} @t",
            rf"(?:the )?{_OBJS} {{rel}} {{a}} @t")
+        + _f(r"what did {a} have {rel} (?:it|them) @t")
         + _f(r"what did {a} (?:contain|hold) @t", relation="in"),
         ("what was on the table 10 minutes ago", "what was on the table at 9:30"),
         "objects {relation} {anchor} at {t}"),
@@ -327,7 +341,8 @@ TABLE: tuple[OperatorSpec, ...] = (
         "relational_before", "objects on / under / near / in an anchor before its contents last changed",
         (RELATION, ANCHOR),
         _f(rf"{_SUBJ} (?:{_VERB_PAST[3:-1]}|used to sit|used to stand|used to lie) {{rel}} {{a}}"
-           r"(?: before| earlier| previously| formerly| last time)?",
+           r"(?: before| earlier| previously| formerly| last time| before (?:it|that|things|anything|something|they) "
+           r"changed| before (?:its|their|the) (?:last|latest|most recent) change)?",
            r"(?:what|which(?: things| objects| items)?) (?:was|were|had been) (?:previously|formerly|earlier|before) "
            r"(?:located |lying |sitting |standing |kept |placed )?{rel} {a}",
            r"what did {a} have {rel} (?:it|them) (?:before|earlier|previously)"),
@@ -342,8 +357,9 @@ TABLE: tuple[OperatorSpec, ...] = (
            r"(?:is|are) there (?:anything|something) {rel} {a}",
            r"(?:anything|something) {rel} {a}",
            r"(?:is|are) (?:anything|something) (?:lying|sitting|standing|kept|placed|left|located) {rel} {a}",
-           rf"(?:all )?(?:the )?{_OBJS}(?: that are| which are)?(?: currently| now)?(?: located| lying| sitting| "
-           r"standing| placed| kept| left)? {rel} {a}",
+           r"what (?:does|do) {a} have {rel} (?:it|them)",
+           rf"(?:all )?(?:the )?{_OBJS}(?: that are| which are)?(?: currently| now| presently)?(?: located| lying| "
+           r"sitting| standing| placed| kept| left)? {rel} {a}",
            r"what (?:has|have) been (?:put|placed|left|dropped|set|stored|kept) {rel} {a}")
         + _f(r"what (?:does|do) {a} (?:contain|hold)", r"what {a} (?:contains|holds)", relation="in"),
         ("what is on the table", "what is near the X", "what is in the kitchen"),
@@ -382,6 +398,7 @@ TABLE: tuple[OperatorSpec, ...] = (
         "as_of", "where an object was at a past moment", (LABEL, T),
         _f(r"where {was} {x} @t",
            r"where did {x} (?:sit|stand|lie|stay|be) @t",
+           r"where (?:stood|sat|lay) {x} @t",  # verb before subject: "where stood the lamp two hours ago"
            r"@t where {was} {x}",
            rf"(?:the )?{_LOC} of {{x}} @t",
            r"{x} (?:location|position|place|pose) @t",
@@ -407,10 +424,11 @@ TABLE: tuple[OperatorSpec, ...] = (
            r"{x} (?:past |previous )?(?:places|locations|positions|movements|moves)(?: @w)?",
            r"(?:which|what) (?:places|locations|rooms|spots) (?:did|has|have) {x} (?:visit|visited|been in|been to|"
            r"gone to|been at)(?: @w)?",
-           r"(?:everywhere|every place|all the places) {x} (?:has|have) been(?: @w)?",
+           r"(?:everywhere|every place|every location|all the places|all the locations) {x} (?:has been|have been|went|"
+           r"has gone|have gone|visited|has visited|occupied|has occupied|have occupied)(?: @w)?",
            r"where all (?:has|have) {x} been(?: @w)?",
            r"where all {was} {x}(?: @w)?",
-           r"(?:all |every )?(?:the )?(?:places|locations|positions) (?:where )?{x} (?:has|have) (?:been|visited|"
+           r"(?:all |every )?(?:the )?(?:places?|locations?|positions?) (?:where )?{x} (?:has|have) (?:been|visited|"
            r"occupied|stood|been in)(?: @w)?"),
         ("where has the X been", "where was the X this morning"), "places of {label}{window}"),
     OperatorSpec(
@@ -418,6 +436,11 @@ TABLE: tuple[OperatorSpec, ...] = (
         _f(r"where {was} {x} (?:before|previously|earlier|last time|formerly)",
            r"where {was} {x} before (?:it|they) (?:was |were )?(?:moved|move|got moved)",
            r"where did {x} (?:use|used) to (?:be|sit|stand|stay|go|lie)",
+           r"where did {x} (?:sit|stand|lie|stay|be) (?:until|before) (?:it|they) (?:was|were|got) (?:moved|relocated|"
+           r"shifted)",
+           r"what (?:place|location|position|spot) did {x} have (?:before|previously|earlier)",
+           r"where {was} {x} before (?:someone|somebody|anyone|anybody|you|i|we) (?:moved|relocated|shifted) "
+           r"(?:it|them)",
            r"where had {x} been (?:before|previously|earlier)?",
            r"what (?:is|was) {x} (?:previous|former|prior|last) (?:location|position|place|spot)",
            r"what (?:is|was) the (?:previous|former|prior) (?:location|position|place|spot) of {x}",
@@ -449,7 +472,8 @@ TABLE: tuple[OperatorSpec, ...] = (
            rf"(?:the )?{_CUR}{_LOC} of {{x}}",
            rf"{{x}} {_CUR}(?:location|position|whereabouts|place|pose)",
            rf"what is the {_CUR}{_LOC} of {{x}}")
-        + _f(r"where (?:can|do|could) {you} find {x}",
+        + _f(r"{x}", mode="bare")
+        + _f(r"where (?:can|do|could|should) {you} find {x}",
              r"(?:locate|find|show me|show|spot|look for|search for)(?: me)? {x}",
              r"i am looking for {x}(?: where (?:is|are) (?:it|they))?", mode="find"),
         ("where is the X",), "current place of {label}"),

@@ -224,7 +224,7 @@ def _clock_in_part(g: dict, now: float) -> Found:
     hh = secs // 3600
     if part in ("afternoon", "evening") and hh < 12 or part == "night" and 5 <= hh < 12:
         secs += 12 * 3600.0
-    day = g.get("pday") or g.get("pday2") or ""
+    day = g.get("pday0") or g.get("pday") or g.get("pday2") or ""  # "yesterday at 6 in the evening"
     yesterday = day == "yesterday" or "last night" in g["_text"]
     if "last night" in g["_text"] and secs < 5 * 3600.0:
         yesterday = False  # "at 2 last night" is after midnight, today
@@ -240,8 +240,8 @@ def _win(since_fn):
 
 # The expressions, most specific first: (pattern, resolver). A resolver gets the match's groups and now.
 _FORMS = [
-    (rf"at {_CLOCK} (?:(?:(?P<pday>this|yesterday|in the) )?(?P<ppart>morning|afternoon|evening|night)|last night)",
-     _clock_in_part),
+    (rf"(?:(?P<pday0>yesterday) )?at {_CLOCK} (?:(?:(?P<pday>this|yesterday|in the) )?(?P<ppart>morning|afternoon|"
+     r"evening|night)|last night)", _clock_in_part),
     (rf"(?:(?P<pday2>this|yesterday) )?(?P<ppart2>morning|afternoon|evening) at {_CLOCK}", _clock_in_part),
     (_WORD_CLOCK, _word_clock),
     (rf"between (?P<c1>{_CLOCK.replace('?P<', '?P<a_')}) and (?P<c2>{_CLOCK.replace('?P<', '?P<b_')})", _between),
@@ -280,12 +280,18 @@ def _check_range(f: "Found", text: str) -> None:
             raise TimeError(f"'{text}' is outside the times a memory can answer about (1901-12-13 .. 2038-01-19)")
 
 
+# "at six in the evening": an hour in words is a clock when a part of the day, am / pm or o'clock follows it
+_HOUR_WORD = re.compile(r"\b(at|by|around|about) (one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b"
+                        r"(?= (?:am|pm|a m|p m|oclock|in the (?:morning|afternoon|evening)|this (?:morning|afternoon|"
+                        r"evening)|last night|at night|yesterday (?:morning|afternoon|evening))\b)")
+
+
 def extract(text: str, now: float | None) -> tuple[str, list[Found]]:
     """(text with @t / @w placeholders, what they stand for, in order). Raises TimeError."""
     if _FUTURE.search(text):
         raise TimeError("I only know the past and the present")
     found: list[Found] = []
-    out = text
+    out = _HOUR_WORD.sub(lambda m: f"{m.group(1)} {_ONES[m.group(2)]}", text)
     for rx, fn in _FORM_RES:
         while True:
             m = rx.search(out)

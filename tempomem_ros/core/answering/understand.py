@@ -44,10 +44,11 @@ _MACROS = {
     "{x}": r"(?P<x>.+?)", "{a}": r"(?P<a>.+?)", "{d}": r"(?P<d>.+)", "{rel}": rf"(?P<rel>{_REL})",
     "{R}": (rf"(?P<r>\d+(?:\.\d+)?|{timeexpr._WORD_NUM}|half a|a) ?(?P<ru>"
             + "|".join(sorted(_RADIUS_UNITS, key=len, reverse=True)) + ")"),
-    "{P}": (rf"\(?(?:x ?= ?)?(?P<px>{_NUM}) (?:y ?= ?)?(?P<py>{_NUM}) (?:z ?= ?)?(?P<pz>{_NUM})\)?"),
+    "{P}": (rf"(?:(?:the )?point )?\(?(?:x ?= ?)?(?P<px>{_NUM}) (?:y ?= ?)?(?P<py>{_NUM}) "
+            rf"(?:z ?= ?)?(?P<pz>{_NUM})\)?"),
     "{be}": r"(?:is|are)", "{was}": r"(?:was|were)",
     "{you}": r"(?:i|you|we|the robot|the camera|anyone|anybody|someone|somebody)",
-    "{see}": r"(?:see|seen|saw|spot|spotted|notice|noticed|observe|observed|detect|detected)",
+    "{see}": r"(?:see|seen|saw|spot|spotted|notice|noticed|observe|observed|detect|detected|come across|came across)",
 }
 _MACRO_RE = re.compile("|".join(re.escape(k) for k in _MACROS))
 _ACTION = re.compile(r"^(?:" + "|".join(ACTION_VERBS) + r") (?:" + "|".join(ACTION_OBJECT_WORDS) + r")\b")
@@ -55,6 +56,8 @@ _ACTION = re.compile(r"^(?:" + "|".join(ACTION_VERBS) + r") (?:" + "|".join(ACTI
 # ("give me the history of the lamp", "get me the location of the bowl").
 _HAND_OVER = re.compile(r"^(?:give|get|hand|pass) (?:me|us) (?:the|my|our|your|his|her|their|this|that|these|those)\b")
 _FORMAL = re.compile(r"^(?:" + "|".join(sorted(FORMAL_VERBS, key=len, reverse=True)) + r")(?: me| us)?(?: with)? ")
+# "Provide a chronological list of every location ..." asks for what the list holds.
+_LIST_OF = re.compile(r"^(?:an? |the )?(?:(?:chronological|full|complete|detailed|short|brief) )?(?:list|overview) of ")
 _WHAT_IS = re.compile(r"^(?:what|which) (?:is|are|was|were) (?=the )")
 # A time (or "earlier") put in front of the question: "during the last 3 hours, where has the umbrella been".
 _FRONT_TIME = re.compile(r"^(@t|@w|earlier|previously|before|formerly) (?=(?:where|what|which|when|how|is|are|was|"
@@ -107,7 +110,8 @@ def _thing(slot: str, names: Names, regions: bool) -> Thing | None:
     return resolve(slot, names, regions=regions)
 
 
-def _match(spec, form, m: re.Match, question: str, found, names: Names, now) -> Understanding | None:
+def _match(spec, form, m: re.Match, question: str, found, names: Names, now, bare_ok: bool = False
+           ) -> Understanding | None:
     g = m.groupdict()
     args: dict = {}
     ignored: list[str] = []
@@ -121,6 +125,8 @@ def _match(spec, form, m: re.Match, question: str, found, names: Names, now) -> 
             return None  # a kind of thing, not a particular one: semantic search takes it
         if form.mode == "isthere" and not thing.known:
             return None
+        if form.mode == "bare" and (not bare_ok or not thing.known or thing.ignored or thing.indefinite):
+            return None  # "backpack?" asks where the backpack is; a bare unknown word is no question
         args["label"] = thing.label
         ignored += thing.ignored
         unknown = "" if thing.known else "label"
@@ -177,8 +183,9 @@ def understand(question: str, now: float | None, names: Names) -> Understanding 
     if _ACTION.match(text) or (_HAND_OVER.match(text) and not set(text.split()) & NOT_A_DESCRIPTION):
         return Refusal("that asks for an action; I am the robot's memory and can only tell what was seen where "
                        "and when", suggest(q, names))
-    for candidate in candidates(text):
-        readings = _readings(candidate, q, found, names, now)
+    asked = isinstance(question, str) and question.rstrip().endswith("?")
+    for i, candidate in enumerate(candidates(text)):
+        readings = _readings(candidate, q, found, names, now, bare_ok=asked and i == 0)
         if not readings:
             continue
         first = readings[0]
@@ -191,15 +198,16 @@ def understand(question: str, now: float | None, names: Names) -> Understanding 
     return Refusal("no supported question has this form", suggest(q, names))
 
 
-def _readings(candidate: str, q: str, found, names: Names, now) -> list[Understanding]:
+def _readings(candidate: str, q: str, found, names: Names, now, bare_ok: bool = False) -> list[Understanding]:
     """Every reading of one candidate text, in table order: each form that matches the whole of it and whose
-    slots resolve, with every required argument filled."""
+    slots resolve, with every required argument filled. ``bare_ok``: the question as typed ended in "?", so a
+    bare known thing ("backpack?") asks where it is; without the mark ("mug") it is refused."""
     out = []
     for spec, form, rx in _compiled():
         m = rx.fullmatch(candidate)
         if m is None:
             continue
-        u = _match(spec, form, m, q, found, names, now)
+        u = _match(spec, form, m, q, found, names, now, bare_ok)
         if u is not None and _complete(spec, u.args):
             out.append(u)
     return out
@@ -227,8 +235,10 @@ def candidates(text: str) -> list[str]:
     out = [text]
     m = _FORMAL.match(text)
     if m:
-        rest = text[m.end():]
+        rest = _LIST_OF.sub("", text[m.end():])
         out += [rest, word_order.reorder(rest, False)]
+        if rest.startswith("that "):  # "verify that the umbrella is still present": the statement checked
+            out.append(word_order.reorder(rest[len("that "):], True))
     for t in list(out):
         m = _WHAT_IS.match(t)
         if m:

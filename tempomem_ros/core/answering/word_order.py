@@ -31,8 +31,16 @@ _CLAUSE_STATE = re.compile(
 # Words that make a fronted part a question or a clause of its own, not a thing.
 _NOT_TOPIC = re.compile(r"^(?:where|when|what|which|who|how|why|is|are|was|were|did|do|does|has|have|can|could|"
                         r"please|and|but|so|then|also)\b")
-_NOT_IN_A_THING = STRUCTURE | set(PRONOUNS)
+# A fronted time ("an hour ago, what did the desk have on it") is no thing a pronoun could stand for.
+_TIME_WORDS = frozenset("ago yesterday today tonight morning afternoon evening night hour hours minute minutes day "
+                        "days week weeks noon midnight am pm oclock".split())
+_NOT_IN_A_THING = STRUCTURE | set(PRONOUNS) | _TIME_WORDS
+# "I'm thirsty, what can I drink from": a state of the asker says why one asks and names no thing.
+_ASKER_STATE = re.compile(r"^(?:i|we) (?:am|are|feel|felt|get|got|was|were) (?:so |very |really |a bit |quite )?\w+$")
+# A subordinate clause in front ("before somebody moved it, where was the book") belongs after the question.
+_CLAUSE_FIRST = re.compile(r"^(?:before|after|since|until) (?:someone|somebody|anyone|anybody|you|i|we|it|they) ")
 _DANGLING = re.compile(r"^(?:how many|how often|how many times|when|where|what time)$")
+_DANGLING_ROOM = re.compile(r"^(?:which|what) room$")  # "the charger, which room?"
 # Words that make the left side of "A: B" the question rather than the thing ("last seen: charger").
 _ASKING_WORDS = frozenset(
     "seen history location locations position positions place places count moves movements sightings sighting "
@@ -41,7 +49,17 @@ _ASKING_WORDS = frozenset(
 _AUX = r"(?:is|are|was|were|has|have|had|did|does|do|can|could|should|would|might|may|will)"
 _WH = r"(?:where|when|what time|how many times|how often|how long ago|how long|how much time)"
 _THERE_ARE = re.compile(r"^how many (?P<np>.+?) there (?P<aux>are|is|were|was)$")  # "how many cups there are"
-_FIXES = [(re.compile(r"^how much times\b"), "how many times")]  # non-native "how much times"
+_FIXES = [(re.compile(r"^how much times\b"), "how many times"),  # non-native "how much times"
+          # verb before subject: "how many times moved the mug"
+          (re.compile(r"^how (many times|often) (?:moved|was moved|got moved) (?P<np>(?:the|my|our|your) .+)$"),
+           r"how \1 was \g<np> moved"),
+          # the wh-word left in place: "the chair was where before?"
+          (re.compile(r"^(?P<np>(?:the|my|our|your|his|her|their) .+?) (?P<aux>is|are|was|were) where\b(?P<rest>.*)$"),
+           r"where \g<aux> \g<np>\g<rest>"),
+          # a fronted place: "on the sofa what is there"
+          (re.compile(r"^(?P<pp>(?:on|under|in|inside|near|next to|beside|underneath) (?:the|my|our) .+?) "
+                      r"(?:what|what things|which things) (?:is|are) there$"), r"what is \g<pp>")]
+
 _NP = rf"(?P<np>(?!(?:{_AUX}|all|of|ago|since)\b).+?)"  # the subject of an embedded question
 _EMBEDDED_AUX = re.compile(rf"^(?P<wh>{_WH}) (?P<adv>(?:first|last) )?{_NP} (?P<aux>{_AUX})\b(?P<rest>.*)$")
 _PAST = {"went": "go", "saw": "see", "put": "put", "left": "leave", "moved": "move", "placed": "place",
@@ -81,10 +99,16 @@ def join_fronted(head: str, tail: str) -> str:
         return tail
     if not tail:
         return head
+    if _CLAUSE_FIRST.match(head) and _NOT_TOPIC.match(tail):
+        return f"{tail} {head}"
+    if _ASKER_STATE.match(head) and _NOT_TOPIC.match(tail):
+        return tail
     if _PRONOUN_RE.search(tail):
         np = _topic_np(head)
         if np is not None:
             return _PRONOUN_RE.sub(np, tail, count=1)
+    if _DANGLING_ROOM.match(tail) and _topic_np(head) is not None:
+        return f"{tail} is {head} in"
     if _DANGLING.match(tail) and not _NOT_TOPIC.match(head):
         return f"{tail} {head}"
     return f"{head} {tail}"
