@@ -186,3 +186,15 @@ def test_near_copy_check_finds_a_label_swap_and_passes_a_new_form(earlier_sets):
     with pytest.raises(SystemExit, match="questions_heldout4: repeats an earlier set"):
         qe.check_fresh([qe.Question("f997", qe.HELD_OUT4, "current", {"label": "mug"}, "WHERE is the mug!")],
                        both, qe.HELD_OUT4, "questions_heldout4")
+
+
+def test_heldout4_does_not_regress(heldout4, tmp_path):
+    """The fourth set was measured once, after the last rule change of the fourth round (7214e8a,
+    docs/RESULTS.md): 124 right, 93 refused, 3 wrong of 220. Rules were not changed after reading it; this guards
+    the figure exactly (a later round that reads it changes this line and says so)."""
+    m = qe.build_memory(str(tmp_path / "q4.db"))
+    try:
+        s = qe.summary(qe.evaluate(heldout4, m))
+    finally:
+        m.close()
+    assert (s["n"], s["right"], s["refused"], s["wrong"]) == (220, 124, 93, 3)
