@@ -9,10 +9,12 @@ Forms are regular expressions over the normalised question (normalise.py) after 
 replaced (timeexpr.py): ``@t`` is a moment, ``@w`` a span. Macros: {x} the thing asked about, {a} an anchor
 (an object or a region), {rel} a relation word, {R} a radius, {P} a point "x y z", {d} a free description,
 {be} is/are, {was} was/were, {you} i/you/we/the robot/the camera, {see} a verb of seeing. A form matches the
-whole question; the first form (in table order) whose slots resolve wins, so the more specific operators
-come first. ``mode`` of a form: "find" (a definite or known thing is looked up, an indefinite description
-goes to semantic search), "isthere" (the same for "is there ..."), "activity" (the whole question is the
-description: "where can I sit").
+whole question; a question is answered only when the forms whose slots resolve give one reading (two
+operators, or two argument sets, are refused as ambiguous: understand.py), and the semantic forms are the
+fallback, taken only when nothing else reads it. ``mode`` of a form: "find" (a definite or known thing is
+looked up, an indefinite description goes to semantic search), "isthere" (the same for "is there ..."),
+"activity" (the whole question is the description: "where can I sit"), "bare" (a known thing alone, asked with
+a question mark: "backpack?").
 
 Besides the forms, the table's vocabulary lives here too: the synonyms the forms share (_LOC, _SEEN, _MOVED, ...),
 FORMAL_VERBS (stripped to read a noun phrase), ACTION_VERBS (requests refused as actions) and

@@ -6,9 +6,10 @@ must be refused, never guessed; each step below can be read in the interpretatio
 Steps: normalise (case, contractions, fillers, lead-ins; word_order.py puts a fronted thing, an embedded or a
 non-native question into direct order) -> pull out time expressions (@t / @w) -> a request for an action
 ("bring me", "turn on", "clean") is refused as such -> for each reading of the question (as it is, then
-without a formal verb such as "report" / "provide", then without "what is"; candidates()) the first form of
-the operator table that matches the whole of it and whose slots resolve against the memory's labels
-(slots.py) -> arguments. The semantic operator's description slot refuses words of the other operators'
+without a formal verb such as "report" / "provide", then without "what is"; candidates()) the forms of the
+operator table that match the whole of it and whose slots resolve against the memory's labels (slots.py); the
+first reading any form takes decides, and it must be one reading (below) -> arguments. The semantic
+operator's description slot refuses words of the other operators'
 questions (operators.NOT_A_DESCRIPTION), so a question whose form is missing is refused, not searched for:
 the second held-out set's wrong routes were all of that kind.
 The sentence model is not used as a fallback here: a nearest-form guess could only pick an operator, never
