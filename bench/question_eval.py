@@ -18,8 +18,14 @@ The first held-out half was read once the rules had been fitted to the developme
 measures anything held out. bench/questions/questions_heldout2.txt is a second, fresh set, written before the
 rules were changed again: the whole file is one half, "held_out2" (no split), and this script refuses it when
 one of its questions repeats a line of questions.txt (compared case- and punctuation-blind).
+questions_heldout2.txt has been read since as well (it is a development set of the third round);
+bench/questions/questions_heldout3.txt is the third fresh set, the half "held_out3", refused in the same way
+when it repeats a line of questions.txt or of questions_heldout2.txt. It has been read too (a development set of
+the fourth round); bench/questions/questions_heldout4.txt is the fourth fresh set, the half "held_out4", refused
+when it repeats a line of an earlier set or holds a near copy of one (near_copies: the things masked, a word
+overlap of at least NEAR_COPY_FLOOR).
 
-    source .tempomem_env.sh && python bench/question_eval.py [--set main|heldout2|all]
+    source .tempomem_env.sh && python bench/question_eval.py [--set main|heldout2|heldout3|heldout4|dev|all]
         [--half dev|held_out|both] [--show wrong|refused|all]
 """
 
@@ -43,11 +49,16 @@ from tempomem_ros.core.types import Answer
 HERE = os.path.dirname(os.path.abspath(__file__))
 QUESTIONS = os.path.join(HERE, "questions", "questions.txt")
 QUESTIONS_HELDOUT2 = os.path.join(HERE, "questions", "questions_heldout2.txt")
+QUESTIONS_HELDOUT3 = os.path.join(HERE, "questions", "questions_heldout3.txt")
+QUESTIONS_HELDOUT4 = os.path.join(HERE, "questions", "questions_heldout4.txt")
 NOW = dt.datetime(2026, 1, 15, 14, 30, tzinfo=dt.timezone.utc).timestamp()
 DAY = 86400.0
 TIME_TOL = 1.0
 HALVES = ("dev", "held_out")
 HELD_OUT2 = "held_out2"
+HELD_OUT3 = "held_out3"
+HELD_OUT4 = "held_out4"
+NEAR_COPY_FLOOR = 0.8  # word-set overlap (Jaccard) of two questions with their things masked
 
 
 # ------------------------------------------------------------------------------------------- the question set
@@ -106,26 +117,74 @@ def _plain(text: str) -> str:
     return " ".join(words(text))
 
 
-def check_heldout2(rows, main_rows) -> None:
-    """The fresh set is all held out, has no duplicate, repeats no line of questions.txt, and asks only the
-    operators questions.txt defines (a new operator name would be judged against nothing)."""
+def check_fresh(rows, earlier_rows, half: str = HELD_OUT2, name: str = "questions_heldout2") -> None:
+    """A fresh set is all held out (one half), has no duplicate, repeats no line of the sets written before it,
+    and asks only the operators questions.txt defines (a new operator name would be judged against nothing)."""
     halves = {r.half for r in rows}
-    if halves != {HELD_OUT2}:
-        raise SystemExit(f"questions_heldout2: every line must be half {HELD_OUT2!r}, found {sorted(halves)}")
-    seen = {_plain(r.text) for r in main_rows}
+    if halves != {half}:
+        raise SystemExit(f"{name}: every line must be half {half!r}, found {sorted(halves)}")
+    seen = {_plain(r.text) for r in earlier_rows}
     mine = [_plain(r.text) for r in rows]
     repeated = [r.text for r in rows if _plain(r.text) in seen]
     if repeated or len(set(mine)) != len(mine):
-        raise SystemExit(f"questions_heldout2: repeats questions.txt ({repeated[:3]}) or itself")
-    ops = {r.op for r in main_rows}
+        raise SystemExit(f"{name}: repeats an earlier set ({repeated[:3]}) or itself")
+    ops = {r.op for r in earlier_rows}
     foreign = sorted({r.op for r in rows} - ops)
     if foreign:
-        raise SystemExit(f"questions_heldout2: operators questions.txt does not define: {foreign}")
+        raise SystemExit(f"{name}: operators questions.txt does not define: {foreign}")
+
+
+def _masked(q: Question) -> frozenset[str]:
+    """The question's words with the things it names (label, anchor) replaced by one mark, so that a
+    label-swapped copy ("where is the mug" / "where is the lamp") reads as the same question."""
+    text = " " + _plain(q.text) + " "
+    for key in ("label", "anchor"):
+        if q.args.get(key):
+            text = text.replace(" " + _plain(q.args[key]) + " ", " THING ")
+    return frozenset(text.split())
+
+
+def near_copies(rows, earlier_rows, floor: float = NEAR_COPY_FLOOR) -> list[tuple[str, str]]:
+    """(question, earlier question) pairs whose masked word sets overlap by >= floor (Jaccard): near copies
+    that a fresh set must not hold. A fresh set's own lines are compared with each other too."""
+    earlier = [(_masked(r), r.text) for r in earlier_rows]
+    out = []
+    for i, r in enumerate(rows):
+        mine = _masked(r)
+        others = earlier + [(_masked(o), o.text) for o in rows[:i]]
+        for theirs, text in others:
+            if mine and theirs and len(mine & theirs) / len(mine | theirs) >= floor:
+                out.append((r.text, text))
+                break
+    return out
+
+
+def check_heldout2(rows, main_rows) -> None:
+    check_fresh(rows, main_rows, HELD_OUT2, "questions_heldout2")
 
 
 def load_heldout2(main_rows) -> list[Question]:
     rows = load(QUESTIONS_HELDOUT2, prefix="h")
     check_heldout2(rows, main_rows)
+    return rows
+
+
+def load_heldout3(main_rows, heldout2_rows) -> list[Question]:
+    """The third fresh set; ids k001... (never colliding with q001... and h001...)."""
+    rows = load(QUESTIONS_HELDOUT3, prefix="k")
+    check_fresh(rows, [*main_rows, *heldout2_rows], HELD_OUT3, "questions_heldout3")
+    return rows
+
+
+def load_heldout4(main_rows, heldout2_rows, heldout3_rows) -> list[Question]:
+    """The fourth fresh set; ids f001... (never colliding with q, h and k ids). Refused when it repeats a line
+    of an earlier set or holds a near copy of one (masked word overlap >= NEAR_COPY_FLOOR)."""
+    rows = load(QUESTIONS_HELDOUT4, prefix="f")
+    earlier = [*main_rows, *heldout2_rows, *heldout3_rows]
+    check_fresh(rows, earlier, HELD_OUT4, "questions_heldout4")
+    near = near_copies(rows, earlier)
+    if near:
+        raise SystemExit(f"questions_heldout4: near copies of earlier questions: {near[:3]}")
     return rows
 
 
@@ -295,20 +354,30 @@ def report(half: str, results, show: str) -> None:
 
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--set", dest="qset", choices=("main", "heldout2", "all"), default="main",
+    p.add_argument("--set", dest="qset", choices=("main", "heldout2", "heldout3", "heldout4", "dev", "all"),
+                   default="main",
                    help="main: questions.txt (its --half); heldout2: questions_heldout2.txt as the half "
-                        f"{HELD_OUT2!r}; all: both")
+                        f"{HELD_OUT2!r}; heldout3: questions_heldout3.txt as the half {HELD_OUT3!r}; heldout4: "
+                        f"questions_heldout4.txt as the half {HELD_OUT4!r}; dev: the development sets of the fourth "
+                        "round (main, heldout2, heldout3); all: every set")
     p.add_argument("--half", choices=("dev", "held_out", "both"), default="both", help="halves of questions.txt")
     p.add_argument("--show", choices=("none", "wrong", "refused", "all"), default="wrong")
     args = p.parse_args(argv)
     rows = load()
     check_split(rows)
     sets: list[tuple[str, list[Question]]] = []
-    if args.qset in ("main", "all"):
+    if args.qset in ("main", "dev", "all"):
         for half in (HALVES if args.half == "both" else (args.half,)):
             sets.append((half, [r for r in rows if r.half == half]))
-    if args.qset in ("heldout2", "all"):
+    if args.qset in ("heldout2", "dev", "all"):
         sets.append((HELD_OUT2, load_heldout2(rows)))
+    if args.qset in ("heldout3", "heldout4", "dev", "all"):
+        h2 = load_heldout2(rows)
+        h3 = load_heldout3(rows, h2)
+        if args.qset != "heldout4":
+            sets.append((HELD_OUT3, h3))
+        if args.qset in ("heldout4", "all"):
+            sets.append((HELD_OUT4, load_heldout4(rows, h2, h3)))
     with tempfile.TemporaryDirectory() as tmp:
         m = build_memory(os.path.join(tmp, "questions.db"))
         try:

@@ -28,7 +28,7 @@ def u(question: str) -> Understanding:
     ("could you please tell me where the lamp is", "where is the lamp"),
     ("hey, where the heck is my charger", "where is my charger"),
     ("what's the chair's previous position", "what is the chair previous position"),
-    ("I'm looking for my phone, where is it", "i am looking for my phone where is it"),
+    ("I'm looking for my phone, where is it", "where is my phone"),  # the fronted clause names the thing
     ("what's within 2 meters of 0, 0, -1.5?", "what is within 2 meters of 0 0 -1.5"),
     ("where's the cup at", "where is the cup"),
     ("thank you", "thank you"),

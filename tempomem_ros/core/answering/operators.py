@@ -9,10 +9,16 @@ Forms are regular expressions over the normalised question (normalise.py) after 
 replaced (timeexpr.py): ``@t`` is a moment, ``@w`` a span. Macros: {x} the thing asked about, {a} an anchor
 (an object or a region), {rel} a relation word, {R} a radius, {P} a point "x y z", {d} a free description,
 {be} is/are, {was} was/were, {you} i/you/we/the robot/the camera, {see} a verb of seeing. A form matches the
-whole question; the first form (in table order) whose slots resolve wins, so the more specific operators
-come first. ``mode`` of a form: "find" (a definite or known thing is looked up, an indefinite description
-goes to semantic search), "isthere" (the same for "is there ..."), "activity" (the whole question is the
-description: "where can I sit").
+whole question; a question is answered only when the forms whose slots resolve give one reading (two
+operators, or two argument sets, are refused as ambiguous: understand.py), and the semantic forms are the
+fallback, taken only when nothing else reads it. ``mode`` of a form: "find" (a definite or known thing is
+looked up, an indefinite description goes to semantic search), "isthere" (the same for "is there ..."),
+"activity" (the whole question is the description: "where can I sit"), "bare" (a known thing alone, asked with
+a question mark: "backpack?").
+
+Besides the forms, the table's vocabulary lives here too: the synonyms the forms share (_LOC, _SEEN, _MOVED, ...),
+FORMAL_VERBS (stripped to read a noun phrase), ACTION_VERBS (requests refused as actions) and
+NOT_A_DESCRIPTION (words that keep another operator's question out of semantic search).
 """
 
 from __future__ import annotations
@@ -28,6 +34,30 @@ RELATION_WORDS = {
     "around": "near", "alongside": "near", "nearby": "near",
     "inside of": "in", "inside": "in", "in": "in", "within": "in",
 }
+# Verbs an agent (or a formal user) puts before the thing it wants: "Report the current location of the
+# backpack", "Provide the previous location of the laptop". What follows them is matched as a noun phrase.
+FORMAL_VERBS = ("report", "provide", "retrieve", "return", "enumerate", "list", "identify", "summarise", "summarize",
+                "state", "give", "get", "show", "display", "output", "determine", "confirm", "verify", "check", "name",
+                "present", "indicate", "specify", "describe", "look up", "find out", "tell", "suggest", "recommend",
+                "propose")
+# Requests for an action the memory cannot do (it remembers, it does not act): refused as such, never searched.
+# A verb counts only when an object or a particle follows it ("move the chair", "turn on the lamp"), so that
+# "move count for the lamp" is not a request.
+ACTION_VERBS = ("bring", "fetch", "carry", "deliver", "hand", "take", "grab", "pick", "put", "place", "move", "push",
+                "pull", "lift", "drop", "throw", "toss", "turn", "switch", "clean", "tidy", "wash", "wipe", "dust",
+                "vacuum", "sweep", "open", "close", "shut", "lock", "unlock", "water", "feed", "charge", "plug",
+                "unplug", "order", "buy", "mark", "set", "delete", "remove", "erase", "reset", "go", "drive",
+                "navigate", "follow", "cook", "make", "play", "call", "send", "fix", "repair", "hide", "pack")
+ACTION_OBJECT_WORDS = ("me", "us", "up", "down", "on", "off", "away", "out", "over", "back", "in", "to", "the", "my",
+                       "a", "an", "your", "our", "his", "her", "their", "this", "that", "these", "those", "it", "them",
+                       "all", "everything", "some", "and")
+# Words of the other operators' questions: a description for semantic search holding one of them was a question
+# of another kind whose form is missing ("show all places of the lamp", "i need my charger where is it"), and is
+# refused rather than searched for.
+NOT_A_DESCRIPTION = frozenset(
+    "where when which who whose how why location locations position positions places whereabouts history "
+    "moved move moves movement movements seen sighting sightings observed missing changed change changes log "
+    "time times first last before previously earlier ago @t @w".split())
 CHANGE_KINDS = ("appeared", "moved", "removed", "reappeared")
 APPEARED = ("appeared", "reappeared")
 
@@ -72,17 +102,30 @@ UNTIL = Param("until", "time", "end of the span, seconds since the epoch (none: 
 KINDS = Param("kinds", "kinds", "only these change kinds: appeared | moved | removed | reappeared (none: all)")
 
 _SUBJ = r"(?:what|which(?: things| objects| items)?|what (?:things|objects|items|stuff)|anything|everything)"
+# Synonyms of the operators' nouns and verbs, each written once and used by every form that needs it (issue 13,
+# second held-out set: "relocated", "observed", "position", "spot" were missing from some forms only).
+_LOC = r"(?:location|position|place|spot|whereabouts|placement|pose|locations|positions|places|spots)"
+_CUR = r"(?:(?:current|present|latest|last known|actual) )?"
+_PREV = r"(?:previous|former|prior|earlier|old|last)"
+_SEEN = r"(?:seen|spotted|observed|detected|noticed|sighted|recorded|captured)"
+_SIGHTING = r"(?:sightings?|observations?|detections?)"
+_OBJS = r"(?:objects|things|items|stuff)"
 _VERB_NOW = (r"(?:is|are|lies|lie|sits|sit|stands|stand|is lying|is sitting|is standing|are lying|are sitting|"
-             r"are standing|is kept|are kept|is left|are left|can be found|is there|are there|do you see|is placed)")
+             r"are standing|is kept|are kept|is left|are left|can be found|is there|are there|do you see|is placed|"
+             r"is located|are located|is stored|are stored)")
 _VERB_PAST = (r"(?:was|were|lay|sat|stood|had been|used to be|was lying|was sitting|was standing|were lying|"
               r"were sitting|was kept|were kept|was there|were there)")
-_PLACE = (r"(?:there|here|in place|in (?:its|their|the) (?:current |same )?(?:place|spot|position)|"
+_PLACE = (r"(?:there|here|in place|in (?:its|their|the) (?:current |same |present )?(?:place|spot|position|location)|"
+          r"at (?:(?:its|their|this|that|the) )?(?:current |present )?(?:place|spot|position|location)|"
+          r"where (?:it|they) (?:is|are) now|"
           r"at (?:its|their) (?:current )?(?:place|spot)|where (?:it|they) (?:is|are)|"
           r"in the same (?:spot|place|position)|in that (?:spot|place))")
-_STILL = (r"(?:there|here|around|present|in (?:its|their) place|in place|"
+_STILL = (r"(?:there|here|around|present|in (?:its|their) place|in place|(?:on|in|at) (?:its|their) (?:usual )?"
+          r"(?:place|spot|position)|where (?:i|we|you) (?:left|put) (?:it|them)|"
           r"where (?:it|they) (?:was|were|is|are|belongs?)|at (?:its|their) place|in the same place)")
-_MOVED = (r"(?:moved?|been moved|gets? moved|got moved|gotten moved|"
-          r"changed? (?:its |their )?(?:places?|position|spot))")
+_MOVED = (r"(?:moved?|been moved|gets? moved|got moved|gotten moved|relocated|been relocated|shifted|been shifted|"
+          r"repositioned|been repositioned|displaced|been displaced|"
+          r"changed? (?:its |their )?(?:places?|positions?|spots?|locations?))")
 
 TABLE: tuple[OperatorSpec, ...] = (
     OperatorSpec(
@@ -94,12 +137,19 @@ TABLE: tuple[OperatorSpec, ...] = (
            r"(?:list|show me|show|find)(?: me)? (?:everything|all objects|all things|anything|objects|things) "
            r"within {R} (?:of|from|around) {P}",
            rf"{_SUBJ}(?: (?:is|are))? (?:less than|closer than|at most|no more than|no further than|under) {{R}} "
-           rf"(?:from|of|away from) {{P}}",
+           rf"(?:from|of|away from|to) {{P}}",
            rf"{_SUBJ}(?: (?:is|are|lies|lie|can be found))? (?:within|inside) {{R}} (?:of|from|around) {{a}}",
            r"(?:list|show me|show|find)(?: me)? (?:everything|all objects|all things|anything|objects|things) "
            r"within {R} (?:of|from|around) {a}",
            rf"{_SUBJ}(?: (?:is|are))? (?:less than|closer than|at most|no more than|no further than|under) {{R}} "
-           rf"(?:from|of|away from) {{a}}"),
+           rf"(?:from|of|away from|to) {{a}}",
+           rf"(?:{_SUBJ}|{_OBJS})(?: (?:is|are|lies|lie))? (?:in|within) (?:a|an) {{R}} radius "
+           r"(?:of|around|from) {P}",
+           rf"(?:{_SUBJ}|{_OBJS})(?: (?:is|are|lies|lie))? (?:in|within) (?:a|an) {{R}} radius "
+           r"(?:of|around|from) {a}",
+           rf"(?:{_SUBJ}|{_OBJS})(?: (?:is|are|lies|lie|can be found))? (?:within|inside|in) {{R}} (?:of|from|around) "
+           r"(?:the point )?{P}",
+           rf"(?:all )?{_OBJS}(?: (?:is|are|lies|lie|can be found))? (?:within|inside) {{R}} (?:of|from|around) {{a}}"),
         ("what is within 1 m of 1.0 2.0 0.5", "what is within 1 m of the X"),
         "objects within {radius} m of {where}"),
     OperatorSpec(
@@ -112,24 +162,33 @@ TABLE: tuple[OperatorSpec, ...] = (
            r"where (?:might|could|would|may) {x} (?:be|have gone|be hiding|have ended up)",
            r"where (?:is|are) {x} (?:usually|normally|typically|generally|often|most likely|likely|probably)"
            r"(?: to be)?",
-           r"where (?:is|are) {x} (?:likely|most likely|probably) to be",
+           r"where (?:is|are) {x} (?:likely|most likely|probably) to be(?: found)?",
+           r"(?:the )?(?:most )?(?:likely|possible|probable) (?:places|locations|spots) (?:for|of) {x}",
            r"where (?:do|does) {x} (?:usually|normally|typically|generally|often) (?:go|stay|live|sit|belong|"
            r"end up|get left|lie|be)",
            r"where do (?:i|we|you) (?:usually|normally|typically|generally|often) (?:keep|leave|put|store|place) {x}",
            r"(?:help me|help) (?:find|locate|look for|search for) {x}",
+           r"where (?:could|might|can|would) (?:i|we|you|someone|somebody) have (?:put|left|placed|dropped|kept) {x}",
            r"(?:what are )?(?:the )?(?:likely|possible|probable) places (?:for|of) {x}"),
         ("where should I look for the X", "where is the X usually"),
         "where to look for {label}"),
     OperatorSpec(
         "missing", "the objects that are missing now (their place was seen empty), with where they were",
         (), _f(r"what (?:is|are) (?:missing|lost|gone missing)",
-               r"what (?:has|have) (?:gone missing|been lost|got lost)",
+               r"what (?:has|have) (?:gone missing|been lost|got lost)", r"(?:what|which(?: things| objects| items)?) "
+               r"(?:went missing|got lost)",
                r"which(?: things| objects| items)?(?: (?:is|are))? (?:missing|lost|gone missing)",
-               r"(?:is|are) (?:anything|something) (?:missing|lost|gone)",
+               r"(?:(?:is|are) )?(?:anything|something) (?:missing|lost|gone)",
+               r"(?:what|which(?: things| objects| items)?) (?:cannot|can not|could not) be found",
                r"(?:have|did|has) (?:i|we|you|anyone) (?:lost|lose|misplaced|misplace) anything",
-               r"what (?:cannot|can not|could not|do not) you find",
+               r"(?:what|which(?: things| objects| items)?) (?:cannot|can not|could not|do not) (?:you|we|i) find",
                r"what did (?:i|we) (?:lose|misplace)",
-               r"(?:list|show me|show)(?: the| all| all the)? missing (?:things|objects|items)"),
+               r"(?:list|show me|show)(?: the| all| all the)? missing (?:things|objects|items)",
+               rf"(?:what|which) {_OBJS} (?:is|are) (?:currently )?(?:missing|lost|gone)",
+               rf"(?:what|which)(?: {_OBJS})? (?:is|are) (?:currently )?(?:marked|flagged|listed|reported) "
+               r"(?:as )?(?:missing|lost)",
+               rf"(?:the |all )?(?:the )?(?:missing|lost) {_OBJS}",
+               rf"(?:the |all )?(?:the )?{_OBJS} (?:that are |which are )?(?:currently |now )?(?:missing|lost)"),
         ("what is missing",), "objects that are missing now"),
     OperatorSpec(
         "count_moves", "how many times an object moved (in a span, when one is given)", (LABEL, SINCE, UNTIL),
@@ -139,28 +198,55 @@ TABLE: tuple[OperatorSpec, ...] = (
            r"how many moves (?:has|have|did) {x} (?:made|make|done)(?: @w)?",
            r"(?:count|number of) (?:the )?(?:moves|movements) of {x}(?: @w)?",
            r"(?:the )?number of (?:times|moves) {x} (?:moved|was moved|were moved|has moved|has been moved|made)"
-           r"(?: @w)?"),
+           r"(?: @w)?",
+           rf"(?:the )?number of times {{x}} (?:has |have |had |was |were |got )?{_MOVED}(?: @w)?",
+           r"how (?:many times|often) did (?:someone|somebody|anyone|anybody|you|i|we) (?:move|relocate|shift) {x}"
+           r"(?: @w)?",
+           r"(?:the )?(?:move|movement|relocation) count (?:of|for) {x}(?: @w)?",
+           r"how many (?:relocations|moves|movements) of {x}(?: (?:have been|were|are) (?:recorded|counted|there)| "
+           r"are there| were there)?(?: @w)?",
+           rf"count how (?:often|many times) {{x}} (?:has |have |was |were )?{_MOVED}(?: @w)?"),
         ("how many times did the X move",), "number of moves of {label}{window}"),
     OperatorSpec(
         "count_sightings", "how many observations were fused into an object", (LABEL,),
         _f(r"how (?:many times|often|frequently) (?:did|have|has) {you} {see} {x}",
            r"how many (?:sightings|observations|detections) of {x}(?: are there| do you have| have you got| exist)?",
-           r"how many (?:sightings|observations|detections) (?:do you have|are there|have you got) of {x}"),
+           r"how many (?:sightings|observations|detections) (?:do you have|are there|have you got) of {x}",
+           rf"how (?:many times|often) (?:was|were|has|have) {{x}} (?:been )?{_SEEN}",
+           rf"(?:the )?{_SIGHTING} count (?:of|for) {{x}}",
+           rf"how many (?:separate |distinct |different )?{_SIGHTING} of {{x}} (?:have been|were|are) "
+           r"(?:recorded|made|stored|logged)",
+           rf"(?:the )?number of times {{x}} (?:was|were|has been|have been) {_SEEN}",
+           rf"(?:the )?number of {_SIGHTING} of {{x}}"),
         ("how many times did I see the X",), "number of sightings of {label}"),
     OperatorSpec(
         "count_objects", "how many objects carry a label (present or missing)", (LABEL,),
-        _f(r"how many {x} (?:are there|do (?:i|we|you) have|do you know(?: about| of)?|have you seen|"
-           r"have you found|are known|exist|are in (?:the )?memory|can you see|do you see)",
-           r"count (?:the |all the |all )?{x}"),
+        _f(r"how many (?:pairs of )?{x} (?:are there|(?:do )?(?:i|we|you) (?:have|own|possess|keep)|do you know"
+           r"(?: about| of)?|have you seen|"
+           r"have you found|are known|exist|are in (?:the )?memory|can you see|do you see)(?: in total| altogether)?",
+           r"count (?:the |all the |all )?{x}",
+           r"how many (?:pairs of )?{x} (?:are|exist|live|stay|can be found) (?:here|in (?:the )?(?:map|memory|"
+           r"database|house|home|flat|apartment))",
+           r"how many (?:pairs of )?{x} (?:are|is) (?:currently |now )?(?:known|mapped|stored|recorded)",
+           r"how many (?:pairs of )?{x} (?:did|have) (?:you|i|we) (?:find|found|see|seen|spot|spotted|detect|detected|"
+           r"count|counted|map|mapped)",
+           r"(?:the )?(?:number|count|total number) of (?:pairs of )?{x}(?: (?:are there|do (?:i|we|you) have|"
+           r"in (?:the )?(?:map|memory)))?"),
         ("how many Xs are there",), "number of objects labelled {label}"),
     OperatorSpec(
         "first_seen", "when an object was first seen", (LABEL,),
         _f(r"when (?:did|have) {you} first {see} {x}",
            r"when (?:was|were) {x} first (?:seen|spotted|noticed|observed)",
-           r"when did {x} (?:first )?(?:show up|appear|turn up)",
+           r"when did {x} (?:first )?(?:show up|appear|turn up)(?: for the first time)?",
+           r"when (?:have|did|had) {you} {see} {x} (?:first|for the first time)",
            r"when (?:was|is) the first time {you} {see} {x}",
            r"since when (?:do|did|have) (?:you|i|we) (?:know|known) (?:about )?{x}",
-           r"(?:what time|at what time) did {you} first {see} {x}"),
+           r"(?:what time|at what time) did {you} first {see} {x}",
+           r"when did {you} {see} {x} (?:for )?the first time",
+           rf"when (?:was|were) {{x}} (?:initially|originally) {_SEEN}",
+           rf"(?:the )?(?:time |timestamp |date )?(?:of )?(?:the )?(?:first|earliest) {_SIGHTING} of {{x}}",
+           rf"(?:the )?(?:earliest|first) time {{x}} (?:was|were) {_SEEN}",
+           r"first seen (?:of )?{x}"),
         ("when did I first see the X",), "when {label} was first seen"),
     OperatorSpec(
         "last_seen", "when an object was last seen", (LABEL,),
@@ -171,30 +257,53 @@ TABLE: tuple[OperatorSpec, ...] = (
            r"when (?:was|is) the last time {you} {see} {x}",
            r"(?:the )?last time {you} {see} {x}",
            r"(?:what time|at what time) did {you} last {see} {x}",
+           r"(?:what time|at what time) did {you} {see} {x} (?:last|most recently|for the last time|the last time)",
            r"(?:what time|at what time) (?:was|were) {x} last (?:seen|observed|spotted)",
            r"how long ago did {you} (?:last )?{see} {x}",
-           r"how long ago (?:was|were) {x} last (?:seen|spotted|observed)"),
+           r"how long ago (?:was|were) {x} last (?:seen|spotted|observed)",
+           rf"when (?:was|were) {{x}} {_SEEN} (?:last|most recently|for the last time|the last time)",
+           r"when (?:did|have) {you} {see} {x} (?:the )?last time",
+           r"how long (?:has it been )?since {you} (?:last )?(?:saw|seen|spotted|noticed|observed) {x}",
+           rf"(?:the )?(?:time |timestamp |date )?(?:of )?(?:the )?(?:last|latest|most recent) {_SIGHTING} of {{x}}",
+           rf"(?:the )?(?:last|latest|most recent) time {{x}} (?:was|were) {_SEEN}",
+           r"last seen (?:of )?{x}",
+           r"{x} last seen"),
         ("when did I last see the X",), "when {label} was last seen"),
     OperatorSpec(
         "duration", "how long an object has been at its current place", (LABEL,),
         _f(rf"(?:for )?how long (?:has|have) {{x}} been (?:sitting |lying |standing |staying |kept )?{_PLACE}",
            rf"(?:for )?how long (?:has|have) {{x}} (?:stayed|sat|stood|been) {_PLACE}",
-           rf"since when (?:has|have) {{x}} been {_PLACE}"),
+           rf"since when (?:has|have) {{x}} been {_PLACE}",
+           rf"since when (?:is|are) {{x}} {_PLACE}",
+           r"(?:for )?how long (?:has|have) {x} (?:been (?:standing|sitting|staying|lying) still|stood still|"
+           r"stayed put|not moved|not been moved)",
+           r"(?:for )?how long (?:has|have) {x} (?:occupied|held) (?:its|their) (?:current |present )?"
+           r"(?:place|spot|position|location)",
+           rf"(?:for )?how long (?:is|are) {{x}} (?:already )?(?:been )?(?:sitting |lying |standing |staying )?{_PLACE}"
+           r"(?: already)?",
+           rf"(?:for )?how long (?:has|have) {{x}} (?:remained|stayed|been|sat|stood) {_PLACE}",
+           rf"how much time (?:has|have) {{x}} (?:spent|been) {_PLACE}",
+           rf"(?:the )?time (?:spent )?{_PLACE} (?:of )?{{x}}",
+           rf"how long since {{x}} (?:last )?{_MOVED}"),
         ("how long has the X been there",), "time {label} has been at its current place"),
     OperatorSpec(
         "was_seen", "yes or no: was an object seen in a span, with the sightings", (LABEL, SINCE, UNTIL),
         _f(r"(?:did|have|has) {you} {see} {x} @w",
-           r"(?:was|were) {x} (?:seen|spotted|observed|noticed) @w"),
+           r"(?:was|were) {x} (?:seen|spotted|observed|noticed) @w",
+           rf"(?:has|have) {{x}} been {_SEEN} @w"),
         ("did you see the X today",), "whether {label} was seen{window}"),
     OperatorSpec(
         "did_move", "yes or no: did an object move (in a span), with the moves", (LABEL, SINCE, UNTIL),
         _f(rf"(?:did|has|have) {{x}} {_MOVED}(?: @w)?",
            r"(?:was|were) {x} moved(?: @w)?",
-           r"(?:did|has|have) (?:anyone|anybody|someone|somebody|something) (?:move|moved|touched|touch) {x}(?: @w)?"),
+           r"(?:did|has|have) (?:anyone|anybody|someone|somebody|something) (?:move|moved|touched|touch|shift|shifted|"
+           r"relocate|relocated) {x}(?: @w)?",
+           rf"(?:was|were) {{x}} {_MOVED}(?: @w)?"),
         ("did the X move", "has the X moved today"), "whether {label} moved{window}"),
     OperatorSpec(
         "is_missing", "yes or no: is an object missing, with the evidence", (LABEL,),
-        _f(r"(?:is|are) {x} (?:missing|gone|lost|absent|away)",
+        _f(r"(?:is|are) {x} (?:missing|gone|lost|absent|away)(?: somewhere| anywhere)?",
+           r"(?:have|did|has) (?:you|i|we|the robot) (?:lost|lose) track of {x}",
            r"(?:has|have) {x} (?:disappeared|gone missing|vanished|been lost|gone)",
            r"did {x} (?:disappear|vanish|go missing|get lost)"),
         ("is the X missing",), "whether {label} is missing"),
@@ -203,8 +312,10 @@ TABLE: tuple[OperatorSpec, ...] = (
         _f(rf"(?:is|are) {{x}} still {_STILL}(?: or (?:is|are|has|have) (?:it|they) (?:gone|missing|moved|been moved|"
            r"disappeared))?",
            r"do (?:you|we|i) still (?:see|have) {x}",
-           r"(?:is|are) {x} (?:there|here|present)",
-           r"(?:is|are) there (?:still )?{x}", mode="isthere"),
+           r"(?:can|could) (?:you|we|i) still (?:see|spot) {x}",
+           r"(?:(?:can|could|do) (?:you|we|i) )?still (?:see|spot|have) {x}",
+           r"(?:is|are) {x} (?:there|here|present)")
+        + _f(r"(?:is|are) there (?:still )?{x}", mode="isthere"),
         ("is the X still there",), "whether {label} is still in its place"),
     OperatorSpec(
         "is_related", "yes or no: is (or was, at a time) an object on / under / near / in another, with the "
@@ -220,15 +331,22 @@ TABLE: tuple[OperatorSpec, ...] = (
         "validity intervals)", (RELATION, ANCHOR, T),
         _f(rf"{_SUBJ} {_VERB_PAST} {{rel}} {{a}} @t",
            r"(?:was|were) there (?:anything|something) {rel} {a} @t",
-           rf"@t {_SUBJ} {_VERB_PAST} {{rel}} {{a}}"),
+           rf"@t {_SUBJ} {_VERB_PAST} {{rel}} {{a}}",
+           rf"(?:the )?{_OBJS}(?: that| which)? (?:were|was) (?:located |lying |sitting |kept |placed )?"
+           r"{rel} {a} @t",
+           rf"(?:the )?{_OBJS} {{rel}} {{a}} @t")
+        + _f(r"what did {a} have {rel} (?:it|them) @t")
+        + _f(r"what did {a} (?:contain|hold) @t", relation="in"),
         ("what was on the table 10 minutes ago", "what was on the table at 9:30"),
         "objects {relation} {anchor} at {t}"),
     OperatorSpec(
         "relational_before", "objects on / under / near / in an anchor before its contents last changed",
         (RELATION, ANCHOR),
         _f(rf"{_SUBJ} (?:{_VERB_PAST[3:-1]}|used to sit|used to stand|used to lie) {{rel}} {{a}}"
-           r"(?: before| earlier| previously| formerly| last time)?",
-           r"(?:what|which(?: things| objects)?) (?:was|were) (?:previously|formerly|earlier|before) {rel} {a}",
+           r"(?: before| earlier| previously| formerly| last time| before (?:it|that|things|anything|something|they) "
+           r"changed| before (?:its|their|the) (?:last|latest|most recent) change)?",
+           r"(?:what|which(?: things| objects| items)?) (?:was|were|had been) (?:previously|formerly|earlier|before) "
+           r"(?:located |lying |sitting |standing |kept |placed )?{rel} {a}",
            r"what did {a} have {rel} (?:it|them) (?:before|earlier|previously)"),
         ("what was on the table before",), "objects {relation} {anchor} before its last change"),
     OperatorSpec(
@@ -239,7 +357,13 @@ TABLE: tuple[OperatorSpec, ...] = (
            r"(?:list|show me|show|tell me|name) (?:everything|all|all the things|all objects|all the objects|"
            r"the things|the objects|what is|what are|what is there|things|objects) {rel} {a}",
            r"(?:is|are) there (?:anything|something) {rel} {a}",
-           r"(?:anything|something) {rel} {a}"),
+           r"(?:anything|something) {rel} {a}",
+           r"(?:is|are) (?:anything|something) (?:lying|sitting|standing|kept|placed|left|located) {rel} {a}",
+           r"what (?:does|do) {a} have {rel} (?:it|them)",
+           rf"(?:all )?(?:the )?{_OBJS}(?: that are| which are)?(?: currently| now| presently)?(?: located| lying| "
+           r"sitting| standing| placed| kept| left)? {rel} {a}",
+           r"what (?:has|have) been (?:put|placed|left|dropped|set|stored|kept) {rel} {a}")
+        + _f(r"what (?:does|do) {a} (?:contain|hold)", r"what {a} (?:contains|holds)", relation="in"),
         ("what is on the table", "what is near the X", "what is in the kitchen"),
         "objects {relation} {anchor} now"),
     OperatorSpec(
@@ -249,25 +373,38 @@ TABLE: tuple[OperatorSpec, ...] = (
            r"(?:did|has|have) (?:anything|something) (?:change|changed|happen|happened)(?: @w)?",
            r"(?:is |was )?(?:anything|something) (?:changed|different)(?: @w)?",
            r"(?:(?:list|show me|show|give me|tell me|what are)(?: all)?(?: the)? |any |all (?:the )?)?"
-           r"changes(?: @w)?")
+           r"changes(?: @w)?",
+           r"what (?:is|was|has been|have been|were) changed(?: @w)?",
+           r"(?:all )?(?:the )?changes (?:that|which) (?:occurred|happened|took place|were made)(?: @w)?",
+           r"(?:a |the )?change ?log(?: @w)?")
         + _f(r"what (?:is|are) new(?: @w)?",
              r"(?:is |was )?(?:anything|something) new(?: @w)?",
              r"(?:what|which(?: things| objects| items)?) (?:has been|have been|was|were|got) added(?: @w)?",
              r"(?:what|which(?: things| objects| items)?) (?:appeared|showed up|turned up|came in|arrived|is new|"
-             r"are new|has appeared|have appeared|has shown up|have shown up)(?: @w)?", kinds=list(APPEARED))
+             r"are new|has appeared|have appeared|has shown up|have shown up)(?: @w)?",
+             r"(?:did|have|has) (?:any )?new (?:objects|things|items) (?:appear|appeared|show up|shown up|turn up|"
+             r"turned up)(?: @w)?", kinds=list(APPEARED))
         + _f(r"(?:what|which(?: things| objects| items)?) (?:moved|has moved|have moved|has been moved|have been moved|"
-             r"got moved|was moved|were moved|changed place)(?: @w)?", kinds=["moved"])
-        + _f(r"(?:what|which(?: things| objects| items)?) (?:disappeared|vanished|went missing|has gone missing|"
-             r"have gone missing|was removed|were removed|has been removed|have been removed|got removed|went away|"
+             r"got moved|was moved|were moved|changed place)(?: @w)?",
+             r"(?:what|which(?: things| objects| items)?) (?:is|are) moved(?: @w)?",
+             r"(?:all )?(?:the )?(?:object |objects )?(?:movements|moves|relocations)(?: @w)?", kinds=["moved"])
+        + _f(r"(?:what|which(?: things| objects| items)?) (?:disappeared|vanished|was removed|were removed|"
+             r"has been removed|have been removed|got removed|went away|"
              r"has disappeared|have disappeared|has vanished|have vanished|was taken away|were taken away)(?: @w)?",
-             r"(?:what|which(?: things| objects| items)?) (?:is|are|was|were) (?:missing|gone) @w", kinds=["removed"]),
+             # "what has gone missing" without a span is the missing operator's question (what is missing now)
+             r"(?:what|which(?: things| objects| items)?) (?:went missing|has gone missing|have gone missing|"
+             r"(?:is|are|was|were) (?:missing|gone)) @w", kinds=["removed"]),
         ("what changed in the last 10 minutes", "what moved today", "what disappeared since 9:00", "what is new"),
         "{kinds}{window}"),
     OperatorSpec(
         "as_of", "where an object was at a past moment", (LABEL, T),
         _f(r"where {was} {x} @t",
            r"where did {x} (?:sit|stand|lie|stay|be) @t",
-           r"@t where {was} {x}"),
+           r"where (?:stood|sat|lay) {x} @t",  # verb before subject: "where stood the lamp two hours ago"
+           r"@t where {was} {x}",
+           rf"(?:the )?{_LOC} of {{x}} @t",
+           r"{x} (?:location|position|place|pose) @t",
+           rf"what (?:is|was) the {_LOC} of {{x}} @t"),
         ("where was the X 10 minutes ago", "where was the X at 9:30"), "place of {label} at {t}"),
     OperatorSpec(
         "history", "every place an object has been, oldest first (in a span, when one is given)",
@@ -281,17 +418,43 @@ TABLE: tuple[OperatorSpec, ...] = (
            r"(?: in| at| to)?",
            r"(?:all the|every) (?:places?|locations?) {x} (?:has|have) been(?: in| at| to)?",
            r"what (?:places|locations) (?:has|have) {x} been(?: in| at| to)?",
-           r"(?:trace|track|show)(?: me)? (?:the )?(?:movements?|moves|locations?|places?) of {x}(?: @w)?"),
+           r"(?:trace|track|show)(?: me)? (?:the )?(?:movements?|moves|locations?|places?) of {x}(?: @w)?",
+           r"(?:the )?(?:(?:full|whole|complete|entire|past|placement|movement|location|position|move) )*history of {x}"
+           r"(?: @w)?",
+           r"{x} (?:(?:full|whole|complete|placement|movement|location|position|move) )*history(?: @w)?",
+           r"(?:all |every )?(?:the )?(?:past |previous |earlier )?(?:places|locations|positions|spots) of {x}(?: @w)?",
+           r"{x} (?:past |previous )?(?:places|locations|positions|movements|moves)(?: @w)?",
+           r"(?:which|what) (?:places|locations|rooms|spots) (?:did|has|have) {x} (?:visit|visited|been in|been to|"
+           r"gone to|been at)(?: @w)?",
+           r"(?:everywhere|every place|every location|all the places|all the locations) {x} (?:has been|have been|went|"
+           r"has gone|have gone|visited|has visited|occupied|has occupied|have occupied)(?: @w)?",
+           r"where all (?:has|have) {x} been(?: @w)?",
+           r"where all {was} {x}(?: @w)?",
+           r"(?:all |every )?(?:the )?(?:places?|locations?|positions?) (?:where )?{x} (?:has|have) (?:been|visited|"
+           r"occupied|stood|been in)(?: @w)?"),
         ("where has the X been", "where was the X this morning"), "places of {label}{window}"),
     OperatorSpec(
         "previous", "where an object was before its current place", (LABEL,),
         _f(r"where {was} {x} (?:before|previously|earlier|last time|formerly)",
            r"where {was} {x} before (?:it|they) (?:was |were )?(?:moved|move|got moved)",
            r"where did {x} (?:use|used) to (?:be|sit|stand|stay|go|lie)",
+           r"where did {x} (?:sit|stand|lie|stay|be) (?:until|before) (?:it|they) (?:was|were|got) (?:moved|relocated|"
+           r"shifted)",
+           r"what (?:place|location|position|spot) did {x} have (?:before|previously|earlier)",
+           r"where {was} {x} before (?:someone|somebody|anyone|anybody|you|i|we) (?:moved|relocated|shifted) "
+           r"(?:it|them)",
            r"where had {x} been (?:before|previously|earlier)?",
            r"what (?:is|was) {x} (?:previous|former|prior|last) (?:location|position|place|spot)",
            r"what (?:is|was) the (?:previous|former|prior) (?:location|position|place|spot) of {x}",
-           r"before (?:it|they) (?:was|were) moved where {was} {x}"),
+           r"before (?:it|they) (?:was|were) moved where {was} {x}",
+           r"where {was} {x} (?:before that|before this|before now|prior to (?:its|their|the) "
+           r"(?:most recent|last|latest) "
+           r"(?:move|change)|before (?:its|their|the) (?:most recent|last|latest) (?:move|change))",
+           r"where did {x} (?:sit|stand|lie|stay|be) (?:before|previously|earlier|formerly)",
+           r"where had {x} been (?:before )?(?:it|they) (?:got|was|were|had been) moved",
+           rf"(?:the )?{_PREV} {_LOC} of {{x}}",
+           rf"{{x}} {_PREV} {_LOC}",
+           rf"what (?:is|was) the {_PREV} {_LOC} of {{x}}"),
         ("where was the X before",), "previous place of {label}"),
     OperatorSpec(
         "current", "where an object is now", (LABEL,),
@@ -301,19 +464,36 @@ TABLE: tuple[OperatorSpec, ...] = (
            r"where (?:have|has) (?:i|you|we|someone|somebody) (?:put|left|placed|kept|stored) {x}",
            r"(?:what is )?(?:the )?(?:current )?(?:location|position|place|whereabouts) of {x}",
            r"{x} (?:location|position|whereabouts)",
-           r"(?:have|has) (?:you|anyone|anybody) (?:seen|spotted|noticed) {x}")
-        + _f(r"where (?:can|do|could) {you} find {x}",
+           r"(?:have|has) (?:you|anyone|anybody) (?:seen|spotted|noticed) {x}",
+           r"where did {x} (?:end up|get to|go to|disappear to|wander off to|get off to)",
+           r"where (?:has|have) {x} (?:got|gotten|gone|disappeared|wandered|ended up)(?: to| off to| off)?",
+           r"(?:which|what) room (?:is|are) {x} in",
+           r"in (?:which|what) room (?:is|are) {x}",
+           r"where (?:can|could) {x} be found",
+           r"where (?:is|are) {x} to be found",
+           rf"(?:the )?{_CUR}{_LOC} of {{x}}",
+           rf"{{x}} {_CUR}(?:location|position|whereabouts|place|pose)",
+           rf"what is the {_CUR}{_LOC} of {{x}}")
+        + _f(r"{x}", mode="bare")
+        + _f(r"where (?:can|do|could|should) {you} find {x}",
              r"(?:locate|find|show me|show|spot|look for|search for)(?: me)? {x}",
              r"i am looking for {x}(?: where (?:is|are) (?:it|they))?", mode="find"),
         ("where is the X",), "current place of {label}"),
     OperatorSpec(
         "semantic", "objects matching a description or an activity (sentence similarity of labels)",
         (Param("text", "text", "a description: 'something to drink from'", True),),
-        _f(r"(?:find|locate|show me|show|get me|fetch me|fetch|bring me|look for|search for|i need|i want|"
+        _f(r"(?:find|locate|show me|show|get me|give me|look for|search for|i need|i want|"
            r"i would like|i am looking for|is there|are there|do you have|do we have) {d}", mode="find")
+        + _f(r"(?:an? |any |some |the )?(?:objects?|things?|items?)(?: that| which)? (?P<d>(?:(?:is|are) )?"
+             r"(?:suitable|good|useful|usable|fit|meant|made|designed|used) (?:for|to) .+|(?:can|could) be used "
+             r"(?:for|to) .+)", mode="find")
         + _f(r"(?:where can (?:i|we)|what can (?:i|we) use to|what could (?:i|we) use to|what do (?:i|we) use to|"
              r"what should (?:i|we) use to|what can (?:i|we) use for|how can (?:i|we)) .+",
-             r"(?:anything|something) (?:to|for|i can|that) .+", mode="activity"),
+             r"(?:anything|something) (?:to|for|i can|that) .+",
+             r"where (?:could|might) (?:i|we) (?!look\b|search\b|find\b|have\b).+",
+             r"what (?:can|could) (?:i|we) (?!see\b|find\b|spot\b|have\b|know\b|do\b|tell\b|say\b).+ "
+             r"(?:on|in|with|from|into)",
+             r"what (?:can|could|would) (?:hold|carry|keep|store|fit) .+", mode="activity"),
         ("find something to drink from", "where can I sit"), "objects matching '{text}'"),
 )
 

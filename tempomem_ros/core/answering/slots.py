@@ -25,13 +25,31 @@ INDEFINITE = frozenset("a an some any something anything somewhere someplace any
 NOT_A_THING = frozenset(
     "it they them this that these those everything anything something nothing all stuff things thing "
     "objects object one ones someone somebody anyone anybody everyone where what who here there place places spot "
-    "position location way".split())
+    "position location way items item".split())
 # Words that carry structure: a slot holding one of them was not understood as a whole.
 STRUCTURE = frozenset(
     "in on at under near by from to with of for since before after between into onto over during within beside "
     "behind above below off and or but nor than if then will would should could can may might is are was were "
     "be been being do does did has have had not no who why how when what which where first last ever never again "
-    "still already yet usually normally often likely probably most recently earlier previously".split())
+    "still already yet usually normally often likely probably most recently earlier previously "
+    # words of asking, never part of a thing: "number of times the book moved" is not a count of books
+    "times time moves moved move seen sighting sightings observations observation history location position "
+    "whereabouts "
+    # words that place a thing in time, never part of its name: "backpack previous position" asks about the
+    # backpack's previous place, and a slot "backpack previous" read as the backpack was a second reading
+    "previous former prior current present latest next".split())
+# An unknown thing must be a noun phrase (issue 13, third held-out set: "Report all object movements during the
+# past hour" was read as the history of a thing called "report all object"). A slot whose words hold a verb of
+# asking or of an action, a quantifier or a pronoun, or that ends in an adverb in -ly, is a piece of a question, not
+# the name of a thing, and resolves to nothing (the question is refused unless another reading takes it).
+NOT_IN_A_NAME = frozenset(
+    "report provide retrieve return enumerate list identify summarise summarize state give get show display output "
+    "determine confirm verify check name present indicate specify describe tell find locate search look count "
+    "trace track suggest recommend help need want know see saw bring fetch carry take grab pick put move "
+    "all every each any some no none both either neither many much few several "
+    "i me you we us he him she they them it its my our your their his her mine ours yours "
+    "please thanks there here".split())
+ALLOWED_LY = frozenset("family belly jelly lily trolley bully rally dolly holly".split())
 TRAILING_OK = frozenset("located kept placed lying sitting standing".split())
 MAX_THING_WORDS = 4
 
@@ -124,12 +142,34 @@ def resolve(slot: str, names: Names, *, regions: bool = False) -> Thing | None:
     if best is not None:
         _, n, i, length = best
         before, after = sw[:i], sw[i + length:]
-        if any(w in STRUCTURE or any(c.isdigit() for c in w) for w in before + after):
-            return None
+        if any(w in STRUCTURE or w in NOT_IN_A_NAME or any(c.isdigit() for c in w) or _adverb(w)
+               for w in before + after):
+            return None  # "the remote initially" is not the remote: the adverb belongs to the question
         if after and not all(w in TRAILING_OK for w in after) and len(after) > 1:
             return None
         return Thing(n, True, indefinite, tuple(before + after), slot)
-    # 3. Unknown: only a plain noun phrase counts as a thing the memory does not know.
+    # 3. Unknown: only a plain noun phrase counts as a thing the memory does not know; a trailing participle
+    #    ("where were the knives kept before") is dropped and shown, as it is after a known label.
+    trailing = []
+    while len(sw) > 1 and sw[-1] in TRAILING_OK:
+        trailing.insert(0, sw[-1])
+        sw = sw[:-1]
     if any(w in STRUCTURE or any(c.isdigit() for c in w) for w in sw) or len(sw) > MAX_THING_WORDS:
         return None
-    return Thing(" ".join(singular_phrase(sw)), False, indefinite, (), slot)
+    if not is_noun_phrase(sw):
+        return None
+    return Thing(" ".join(singular_phrase(sw)), False, indefinite, tuple(trailing), slot)
+
+
+def is_noun_phrase(ws) -> bool:
+    """Whether words (determiners already dropped) can name an unknown thing: no verb of asking or acting, no
+    quantifier or pronoun anywhere, no adverb in -ly at the end (the head of an English noun phrase is its last
+    word). Conservative on purpose: a real thing refused here is a refusal, a question read as a thing is a
+    wrong answer."""
+    if not ws or any(w in NOT_IN_A_NAME for w in ws):
+        return False
+    return not _adverb(ws[-1])
+
+
+def _adverb(w: str) -> bool:
+    return len(w) > 4 and w.endswith("ly") and w not in ALLOWED_LY

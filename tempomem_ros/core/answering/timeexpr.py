@@ -191,25 +191,74 @@ def _day_window(g: dict, now: float) -> Found:
     return Found("window", since=today, until=now)
 
 
+_HOUR_WORDS = {k: v for k, v in _ONES.items() if 1 <= v <= 12}
+_WORD_MINUTES = {"half": 30, "quarter": 15, "twenty five": 25, "twenty": 20, "ten": 10, "five": 5}
+_WORD_CLOCK = (r"(?:at )?(?:a )?(?P<wmin>half|quarter|twenty five|twenty|ten|five) (?P<wdir>past|to) "
+               r"(?P<whour>1[0-2]|[1-9]|" + "|".join(sorted(_HOUR_WORDS, key=len, reverse=True)) + r")"
+               r"(?: (?P<wampm>am|pm))?")
+
+
+def _latest_past(secs_options, now: float) -> float:
+    """The latest of these clock times (today or yesterday) that is not after now."""
+    today = _day_start(now)
+    return max(t for base in (today, today - DAY) for secs in secs_options if (t := base + secs) <= now)
+
+
+def _word_clock(g: dict, now: float) -> Found:
+    """"half past ten", "a quarter to two", "twenty past one": twelve-hour, the latest such time not after now
+    (at 14:30 "a quarter to two" is 13:45), unless am / pm says which."""
+    hour = int(g["whour"]) if g["whour"].isdigit() else _HOUR_WORDS[g["whour"]]
+    minutes = _WORD_MINUTES[g["wmin"]]
+    if g["wdir"] == "to":
+        hour, minutes = hour - 1, 60 - minutes
+    secs = (hour % 12) * 3600.0 + minutes * 60.0
+    options = {"am": [secs], "pm": [secs + 12 * 3600.0]}.get(g.get("wampm") or "", [secs, secs + 12 * 3600.0])
+    return Found("point", t=_latest_past(options, now))
+
+
+def _clock_in_part(g: dict, now: float) -> Found:
+    """"at 7 this morning", "this afternoon at 3", "at 9 o'clock last night": the part of the day says am or pm
+    and which day."""
+    part = g.get("ppart") or g.get("ppart2") or "night"
+    secs = _clock_seconds(g)
+    hh = secs // 3600
+    if part in ("afternoon", "evening") and hh < 12 or part == "night" and 5 <= hh < 12:
+        secs += 12 * 3600.0
+    day = g.get("pday0") or g.get("pday") or g.get("pday2") or ""  # "yesterday at 6 in the evening"
+    yesterday = day == "yesterday" or "last night" in g["_text"]
+    if "last night" in g["_text"] and secs < 5 * 3600.0:
+        yesterday = False  # "at 2 last night" is after midnight, today
+    t = _day_start(now) - (DAY if yesterday else 0.0) + secs
+    if t > now:
+        raise TimeError("that time today is still to come")
+    return Found("point", t=t)
+
+
 def _win(since_fn):
     return lambda g, now: Found("window", since=since_fn(g, now), until=now)
 
 
 # The expressions, most specific first: (pattern, resolver). A resolver gets the match's groups and now.
 _FORMS = [
+    (rf"(?:(?P<pday0>yesterday) )?at {_CLOCK} (?:(?:(?P<pday>this|yesterday|in the) )?(?P<ppart>morning|afternoon|"
+     r"evening|night)|last night)", _clock_in_part),
+    (rf"(?:(?P<pday2>this|yesterday) )?(?P<ppart2>morning|afternoon|evening) at {_CLOCK}", _clock_in_part),
+    (_WORD_CLOCK, _word_clock),
     (rf"between (?P<c1>{_CLOCK.replace('?P<', '?P<a_')}) and (?P<c2>{_CLOCK.replace('?P<', '?P<b_')})", _between),
-    (rf"{_PREP}the (?:last|past|previous) (?P<wspan>{_SPAN})",
+    (rf"{_PREP}(?:the )?(?:last|past|previous) (?P<wspan>{_SPAN})",
      lambda g, now: Found("window", since=now - _positive_span(g["wspan"]), until=now)),
-    (rf"{_PREP}the (?:last|past|previous) (?P<wunit>minute|hour|day|week|half hour|half an hour|"
+    (rf"{_PREP}(?:the )?(?:last|past|previous) (?P<wunit>minute|hour|day|week|half hour|half an hour|"
      r"quarter of an hour|quarter hour)", _last_unit),
-    (rf"since (?P<sspan>{_SPAN}) ago", _win(lambda g, now: now - _positive_span(g["sspan"]))),
+    (rf"(?:since|from) (?P<sspan>{_SPAN}) ago", _win(lambda g, now: now - _positive_span(g["sspan"]))),
     (rf"since {_STAMP}", _win(lambda g, now: float(g["stamp"]))),
-    (rf"since {_DAY1}(?:at )?{_CLOCK}{_DAY2}", _win(_clock_at)),
+    (rf"(?:since|after) {_DAY1}(?:at )?{_CLOCK}{_DAY2}", _win(_clock_at)),
     (r"since (?:this )?(?P<spart>morning|afternoon|evening)",
      _win(lambda g, now: _day_start(now) + PARTS_OF_DAY[g["spart"]][0] * 3600.0)),
     (r"since (?P<sday>yesterday|today)",
      _win(lambda g, now: _day_start(now) - (DAY if g["sday"] == "yesterday" else 0.0))),
-    (rf"(?P<span>{_SPAN}) ago", lambda g, now: Found("point", t=now - _positive_span(g["span"]))),
+    (rf"(?P<span>{_SPAN}) (?:ago|back|earlier)", lambda g, now: Found("point", t=now - _positive_span(g["span"]))),
+    # non-native "before one hour", "before 30 minutes" (= ago; "before 9:30" is not a span and stays)
+    (rf"before (?P<bspan>{_SPAN})", lambda g, now: Found("point", t=now - _positive_span(g["bspan"]))),
     (rf"(?:at |on )?{_ISO}", lambda g, now: Found("point", t=_iso(g["iso"]))),
     (rf"at {_STAMP}", lambda g, now: Found("point", t=float(g["stamp"]))),
     (rf"{_DAY1}at {_CLOCK}{_DAY2}", lambda g, now: Found("point", t=_clock_at(g, now))),
@@ -231,12 +280,18 @@ def _check_range(f: "Found", text: str) -> None:
             raise TimeError(f"'{text}' is outside the times a memory can answer about (1901-12-13 .. 2038-01-19)")
 
 
+# "at six in the evening": an hour in words is a clock when a part of the day, am / pm or o'clock follows it
+_HOUR_WORD = re.compile(r"\b(at|by|around|about) (one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b"
+                        r"(?= (?:am|pm|a m|p m|oclock|in the (?:morning|afternoon|evening)|this (?:morning|afternoon|"
+                        r"evening)|last night|at night|yesterday (?:morning|afternoon|evening))\b)")
+
+
 def extract(text: str, now: float | None) -> tuple[str, list[Found]]:
     """(text with @t / @w placeholders, what they stand for, in order). Raises TimeError."""
     if _FUTURE.search(text):
         raise TimeError("I only know the past and the present")
     found: list[Found] = []
-    out = text
+    out = _HOUR_WORD.sub(lambda m: f"{m.group(1)} {_ONES[m.group(2)]}", text)
     for rx, fn in _FORM_RES:
         while True:
             m = rx.search(out)

@@ -3,11 +3,23 @@
 Why rules and no model on the path: the answer must be reproducible and explainable (the same question on
 the same memory always runs the same operator with the same arguments) and a question the rules do not cover
 must be refused, never guessed; each step below can be read in the interpretation the answer carries.
-Steps: normalise (case, contractions, fillers) -> pull out time expressions (@t / @w) -> the first form of
-the operator table that matches the whole question and whose slots resolve against the memory's labels
-(slots.py) -> arguments. The sentence model is not used as a fallback here: a nearest-form guess could only
-pick an operator, never the object or time it is about, and a wrong route is worse than a refusal; refusals
-instead list the supported forms nearest in words.
+Steps: normalise (case, contractions, fillers, lead-ins; word_order.py puts a fronted thing, an embedded or a
+non-native question into direct order) -> pull out time expressions (@t / @w) -> a request for an action
+("bring me", "turn on", "clean") is refused as such -> for each reading of the question (as it is, then
+without a formal verb such as "report" / "provide", then without "what is"; candidates()) the forms of the
+operator table that match the whole of it and whose slots resolve against the memory's labels (slots.py); the
+first reading any form takes decides, and it must be one reading (below) -> arguments. The semantic
+operator's description slot refuses words of the other operators'
+questions (operators.NOT_A_DESCRIPTION), so a question whose form is missing is refused, not searched for:
+the second held-out set's wrong routes were all of that kind.
+The sentence model is not used as a fallback here: a nearest-form guess could only pick an operator, never
+the object or time it is about, and a wrong route is worse than a refusal; refusals instead list the
+supported forms nearest in words.
+By construction, a question is answered only when exactly one reading of it exists (fourth round): every form of
+the table is tried on the first reading of the question that any form takes, and when two operators (or one
+operator with two sets of arguments) both take it, it is refused as ambiguous and both readings are named, rather
+than the earlier table row winning; an operator fires only with every required argument filled; an unknown thing
+must be a noun phrase (slots.is_noun_phrase).
 """
 
 from __future__ import annotations
@@ -19,7 +31,9 @@ from dataclasses import dataclass, field
 from ..labels import words
 from . import timeexpr
 from .normalise import normalise
-from .operators import RELATION_WORDS, TABLE, describe, example_forms
+from . import word_order
+from .operators import (ACTION_OBJECT_WORDS, ACTION_VERBS, FORMAL_VERBS, NOT_A_DESCRIPTION, RELATION_WORDS, TABLE,
+                        describe, example_forms)
 from .slots import Names, Thing, resolve, stem
 
 _REL = "|".join(sorted((re.escape(w) for w in RELATION_WORDS), key=len, reverse=True))
@@ -31,13 +45,28 @@ _MACROS = {
     "{x}": r"(?P<x>.+?)", "{a}": r"(?P<a>.+?)", "{d}": r"(?P<d>.+)", "{rel}": rf"(?P<rel>{_REL})",
     "{R}": (rf"(?P<r>\d+(?:\.\d+)?|{timeexpr._WORD_NUM}|half a|a) ?(?P<ru>"
             + "|".join(sorted(_RADIUS_UNITS, key=len, reverse=True)) + ")"),
-    "{P}": (rf"\(?(?:x ?= ?)?(?P<px>{_NUM}) (?:y ?= ?)?(?P<py>{_NUM}) (?:z ?= ?)?(?P<pz>{_NUM})\)?"),
+    "{P}": (rf"(?:(?:the )?point )?\(?(?:x ?= ?)?(?P<px>{_NUM}) (?:y ?= ?)?(?P<py>{_NUM}) "
+            rf"(?:z ?= ?)?(?P<pz>{_NUM})\)?"),
     "{be}": r"(?:is|are)", "{was}": r"(?:was|were)",
     "{you}": r"(?:i|you|we|the robot|the camera|anyone|anybody|someone|somebody)",
-    "{see}": r"(?:see|seen|saw|spot|spotted|notice|noticed|observe|observed|detect|detected)",
+    "{see}": r"(?:see|seen|saw|spot|spotted|notice|noticed|observe|observed|detect|detected|come across|came across)",
 }
 _MACRO_RE = re.compile("|".join(re.escape(k) for k in _MACROS))
+_ACTION = re.compile(r"^(?:" + "|".join(ACTION_VERBS) + r") (?:" + "|".join(ACTION_OBJECT_WORDS) + r")\b")
+# "give me the mug", "get me my keys": a hand-over, unless what follows asks for something the memory tells
+# ("give me the history of the lamp", "get me the location of the bowl").
+_HAND_OVER = re.compile(r"^(?:give|get|hand|pass) (?:me|us) (?:the|my|our|your|his|her|their|this|that|these|those)\b")
+_FORMAL = re.compile(r"^(?:" + "|".join(sorted(FORMAL_VERBS, key=len, reverse=True)) + r")(?: me| us)?(?: with)? ")
+# "Provide a chronological list of every location ..." asks for what the list holds.
+_LIST_OF = re.compile(r"^(?:an? |the )?(?:(?:chronological|full|complete|detailed|short|brief) )?(?:list|overview) of ")
+_WHAT_IS = re.compile(r"^(?:what|which) (?:is|are|was|were) (?=the )")
+# A time (or "earlier") put in front of the question: "during the last 3 hours, where has the umbrella been".
+_FRONT_TIME = re.compile(r"^(@t|@w|earlier|previously|before|formerly) (?=(?:where|what|which|when|how|is|are|was|"
+                         r"were|did|has|have|do|does|had)\b)(.+)$")
 MAX_SUGGESTIONS = 3
+# The semantic search reads any description: it is the fallback of the table, taken only when no other operator
+# reads the question, and never a rival of one that does ("find my keys" is the keys' place, not a search).
+FALLBACK = "semantic"
 _SUGGEST_STOP = frozenset("the a an my your our is are of to i you me it x please".split())
 
 
@@ -82,7 +111,8 @@ def _thing(slot: str, names: Names, regions: bool) -> Thing | None:
     return resolve(slot, names, regions=regions)
 
 
-def _match(spec, form, m: re.Match, question: str, found, names: Names, now) -> Understanding | None:
+def _match(spec, form, m: re.Match, question: str, found, names: Names, now, bare_ok: bool = False
+           ) -> Understanding | None:
     g = m.groupdict()
     args: dict = {}
     ignored: list[str] = []
@@ -96,6 +126,8 @@ def _match(spec, form, m: re.Match, question: str, found, names: Names, now) -> 
             return None  # a kind of thing, not a particular one: semantic search takes it
         if form.mode == "isthere" and not thing.known:
             return None
+        if form.mode == "bare" and (not bare_ok or not thing.known or thing.ignored or thing.indefinite):
+            return None  # "backpack?" asks where the backpack is; a bare unknown word is no question
         args["label"] = thing.label
         ignored += thing.ignored
         unknown = "" if thing.known else "label"
@@ -116,10 +148,12 @@ def _match(spec, form, m: re.Match, question: str, found, names: Names, now) -> 
     if g.get("px") is not None:
         args["center"] = [float(g["px"]), float(g["py"]), float(g["pz"])]
     if g.get("d") is not None:
-        if "@" in g["d"]:
+        if "@" in g["d"] or set(words(g["d"])) & NOT_A_DESCRIPTION:
             return None
         args["text"] = g["d"].strip()
     if form.mode == "activity":
+        if "@" in m.group(0) or set(m.group(0).split()[1:]) & NOT_A_DESCRIPTION:
+            return None
         args["text"] = question
     for f in found:
         if f.kind == "point":
@@ -147,14 +181,70 @@ def understand(question: str, now: float | None, names: Names) -> Understanding 
         return Refusal(f"I did not understand the time: {exc}", suggest(q, names))
     if len(found) > 1:
         return Refusal("the question names more than one time; ask about one at a time", suggest(q, names))
+    if _ACTION.match(text) or (_HAND_OVER.match(text) and not set(text.split()) & NOT_A_DESCRIPTION):
+        return Refusal("that asks for an action; I am the robot's memory and can only tell what was seen where "
+                       "and when", suggest(q, names))
+    asked = isinstance(question, str) and question.rstrip().endswith("?")
+    for i, candidate in enumerate(candidates(text)):
+        readings = _readings(candidate, q, found, names, now, bare_ok=asked and i == 0)
+        if not readings:
+            continue
+        first = readings[0]
+        rivals = [u for u in readings[1:] if u.operator != FALLBACK and (u.operator, _key(u.args)) !=
+                  (first.operator, _key(first.args))]
+        if first.operator != FALLBACK and rivals:
+            return Refusal("the question reads as more than one question (" + "; ".join(
+                dict.fromkeys(u.words for u in (first, *rivals))) + "); ask one of them", suggest(q, names))
+        return first
+    return Refusal("no supported question has this form", suggest(q, names))
+
+
+def _readings(candidate: str, q: str, found, names: Names, now, bare_ok: bool = False) -> list[Understanding]:
+    """Every reading of one candidate text, in table order: each form that matches the whole of it and whose
+    slots resolve, with every required argument filled. ``bare_ok``: the question as typed ended in "?", so a
+    bare known thing ("backpack?") asks where it is; without the mark ("mug") it is refused."""
+    out = []
     for spec, form, rx in _compiled():
-        m = rx.fullmatch(text)
+        m = rx.fullmatch(candidate)
         if m is None:
             continue
-        u = _match(spec, form, m, q, found, names, now)
-        if u is not None:
-            return u
-    return Refusal("no supported question has this form", suggest(q, names))
+        u = _match(spec, form, m, q, found, names, now, bare_ok)
+        if u is not None and _complete(spec, u.args):
+            out.append(u)
+    return out
+
+
+def _complete(spec, args: dict) -> bool:
+    """Every required argument of the operator is filled (spatial: a radius and a centre or an anchor)."""
+    if any(p.required and args.get(p.name) in (None, "", [], ()) for p in spec.params):
+        return False
+    return spec.name != "spatial" or args.get("center") is not None or bool(args.get("anchor"))
+
+
+def _key(args: dict) -> tuple:
+    return tuple(sorted((k, repr(v)) for k, v in args.items()))
+
+
+def candidates(text: str) -> list[str]:
+    """The question as it is, then read as a noun phrase: without a formal verb ("report the location of X" ->
+    "the location of X") and without "what is" ("what is the earliest time X was seen"). Tried in this order;
+    the first that a form takes wins, so a question a form takes as it is never changes its reading."""
+    text = re.sub(r"\bas of (@[tw])", r"\1", text)
+    m = _FRONT_TIME.match(text)
+    if m:
+        text = f"{m.group(2)} {m.group(1)}"
+    out = [text]
+    m = _FORMAL.match(text)
+    if m:
+        rest = _LIST_OF.sub("", text[m.end():])
+        out += [rest, word_order.reorder(rest, False)]
+        if rest.startswith("that "):  # "verify that the umbrella is still present": the statement checked
+            out.append(word_order.reorder(rest[len("that "):], True))
+    for t in list(out):
+        m = _WHAT_IS.match(t)
+        if m:
+            out.append(t[m.end():])
+    return list(dict.fromkeys(out))
 
 
 def suggest(q: str, names: Names) -> tuple[str, ...]:
