@@ -11,32 +11,26 @@ required argument; two readings of one question are refused, naming both.
 
 from __future__ import annotations
 
-import datetime as dt
 import importlib
 
 import pytest
+from answering_helpers import NOW, TODAY, understood, refusal
 
-from tempomem_ros.core.answering import Names, Refusal, Understanding, understand
+from tempomem_ros.core.answering import Names, Refusal, Understanding
 from tempomem_ros.core.answering.operators import BY_NAME, Form, OperatorSpec
 from tempomem_ros.core.answering.slots import is_noun_phrase, resolve
 
 understand_mod = importlib.import_module("tempomem_ros.core.answering.understand")
 
-NOW = dt.datetime(2026, 1, 15, 14, 30, tzinfo=dt.timezone.utc).timestamp()
-TODAY = NOW - 14.5 * 3600
 NAMES = Names(["mug", "keys", "table", "desk", "lamp", "remote", "backpack", "phone"], ["kitchen"])
 
 
 def u(question: str) -> Understanding:
-    out = understand(question, NOW, NAMES)
-    assert isinstance(out, Understanding), (question, out)
-    return out
+    return understood(question, NAMES)
 
 
 def refused(question: str) -> Refusal:
-    out = understand(question, NOW, NAMES)
-    assert isinstance(out, Refusal), (question, out)
-    return out
+    return refusal(question, NAMES)
 
 
 # ------------------------------------------------------------------------------ an unknown thing is a noun phrase

@@ -11,9 +11,8 @@ timeexpr.py), tested on sentences that are not in the question sets.
 
 from __future__ import annotations
 
-import datetime as dt
-
 import pytest
+from answering_helpers import NOW, TODAY, YESTERDAY, understood, refusal
 
 from tempomem_ros.core.answering import Names, Refusal, Understanding, understand
 from tempomem_ros.core.answering.normalise import normalise
@@ -22,23 +21,16 @@ from tempomem_ros.core.answering.timeexpr import extract
 from tempomem_ros.core.answering.understand import candidates
 from tempomem_ros.core.answering.word_order import join_colon, join_fronted, reorder
 
-NOW = dt.datetime(2026, 1, 15, 14, 30, tzinfo=dt.timezone.utc).timestamp()
-TODAY = NOW - 14.5 * 3600
-YESTERDAY = TODAY - 86400
 NAMES = Names(["mug", "keys", "table", "desk", "lamp", "sofa", "remote", "chair", "plant", "wallet", "charger",
                "phone", "bowl", "laptop", "water bottle", "book"], ["kitchen", "hall"])
 
 
 def u(question: str) -> Understanding:
-    out = understand(question, NOW, NAMES)
-    assert isinstance(out, Understanding), (question, out)
-    return out
+    return understood(question, NAMES)
 
 
 def refused(question: str) -> Refusal:
-    out = understand(question, NOW, NAMES)
-    assert isinstance(out, Refusal), (question, out)
-    return out
+    return refusal(question, NAMES)
 
 
 # ------------------------------------------------------------------------------------------ lead-in stripper

@@ -11,9 +11,8 @@ rules: irregular plurals of labels the vocabulary holds ("knives" never met "kni
 
 from __future__ import annotations
 
-import datetime as dt
-
 import pytest
+from answering_helpers import NOW, TODAY, understood
 from core_helpers import box_obs
 
 from tempomem_ros.core import Memory
@@ -22,16 +21,12 @@ from tempomem_ros.core.answering.normalise import normalise
 from tempomem_ros.core.answering.plurals import singular, singular_phrase, stem
 from tempomem_ros.core.answering.slots import resolve
 
-NOW = dt.datetime(2026, 1, 15, 14, 30, tzinfo=dt.timezone.utc).timestamp()
-TODAY = NOW - 14.5 * 3600
 NAMES = Names(["mug", "keys", "table", "desk", "knife", "shelf", "bookshelf", "mouse", "glasses", "box", "bench",
                "battery", "scissors", "chopsticks", "tape"], ["kitchen"])
 
 
 def u(question: str) -> Understanding:
-    out = understand(question, NOW, NAMES)
-    assert isinstance(out, Understanding), (question, out)
-    return out
+    return understood(question, NAMES)
 
 
 # ---------------------------------------------------------------------------------------------- plurals.py

@@ -2,25 +2,20 @@
 
 from __future__ import annotations
 
-import datetime as dt
-
 import pytest
+from answering_helpers import NOW, TODAY, understood
 
 from tempomem_ros.core.answering import TABLE, Names, Refusal, Understanding, understand
 from tempomem_ros.core.answering.normalise import normalise
 from tempomem_ros.core.answering.slots import resolve
 from tempomem_ros.core.answering.timeexpr import TimeError, extract, span_seconds
 
-NOW = dt.datetime(2026, 1, 15, 14, 30, tzinfo=dt.timezone.utc).timestamp()
-TODAY = NOW - 14.5 * 3600
 NAMES = Names(["mug", "keys", "table", "coffee table", "counter", "remote", "water bottle", "lamp", "chair"],
               ["kitchen", "living room"])
 
 
 def u(question: str) -> Understanding:
-    out = understand(question, NOW, NAMES)
-    assert isinstance(out, Understanding), (question, out)
-    return out
+    return understood(question, NAMES)
 
 
 @pytest.mark.parametrize("raw, clean", [
