@@ -76,14 +76,19 @@ def test_heldout2_guard_refuses_a_repeated_question(heldout2):
         qe.check_heldout2([*heldout2, stray], main)
 
 
+def scores(rows, tmp_path) -> dict:
+    """The summary (n, right, refused, wrong) of asking ``rows`` of a memory built as question_eval.py builds it."""
+    m = qe.build_memory(str(tmp_path / "q.db"))
+    try:
+        return qe.summary(qe.evaluate(rows, m))
+    finally:
+        m.close()
+
+
 def test_heldout2_stays_all_right(heldout2, tmp_path):
     """The second set was measured once at the end of the second round (118 right, 119 refused, 5 wrong of 242;
     docs/RESULTS.md). The third round read it and fitted its rules on it: it is a development set now, 242/242."""
-    m = qe.build_memory(str(tmp_path / "q2.db"))
-    try:
-        s = qe.summary(qe.evaluate(heldout2, m))
-    finally:
-        m.close()
+    s = scores(heldout2, tmp_path)
     assert (s["n"], s["right"], s["refused"], s["wrong"]) == (242, 242, 0, 0)
 
 
@@ -132,11 +137,7 @@ def test_heldout3_stays_as_fitted(heldout3, tmp_path):
     docs/RESULTS.md): 173 right, 44 refused, 1 wrong of 218. The fourth round read it and fitted its rules on it
     (a development set now): 217 right, 1 refused ('what was the last place of the phone before the one it is in
     now'), 0 wrong."""
-    m = qe.build_memory(str(tmp_path / "q3.db"))
-    try:
-        s = qe.summary(qe.evaluate(heldout3, m))
-    finally:
-        m.close()
+    s = scores(heldout3, tmp_path)
     assert (s["n"], s["right"], s["refused"], s["wrong"]) == (218, 217, 1, 0)
 
 
@@ -192,9 +193,5 @@ def test_heldout4_does_not_regress(heldout4, tmp_path):
     """The fourth set was measured once, after the last rule change of the fourth round (7214e8a,
     docs/RESULTS.md): 124 right, 93 refused, 3 wrong of 220. Rules were not changed after reading it; this guards
     the figure exactly (a later round that reads it changes this line and says so)."""
-    m = qe.build_memory(str(tmp_path / "q4.db"))
-    try:
-        s = qe.summary(qe.evaluate(heldout4, m))
-    finally:
-        m.close()
+    s = scores(heldout4, tmp_path)
     assert (s["n"], s["right"], s["refused"], s["wrong"]) == (220, 124, 93, 3)
