@@ -63,3 +63,19 @@ def distance_from_eye(point, eye=(0.0, 0.0, 1.0)) -> float:
 # themselves are tested with the defaults (test_core_holds.py).
 IMMEDIATE = {"identity": {"confirm_observations": 1, "appear_hold_s": 0.0, "reconcile_window_s": 0.0},
              "absence": {"removal_hold_s": 0.0}}
+
+
+def make_version5(path: str) -> None:
+    """Turn a SQLite store into what schema version 5 wrote (before sources: no source columns or indexes,
+    no world frame in meta), as an old store on disk would be."""
+    import sqlite3
+
+    con = sqlite3.connect(path)
+    for index in ("frames_source", "observations_source"):
+        con.execute(f"DROP INDEX {index}")
+    for table in ("frames", "observations", "audit"):
+        con.execute(f"ALTER TABLE {table} DROP COLUMN source")
+    con.execute("DELETE FROM meta WHERE key='world_frame'")
+    con.execute("UPDATE meta SET value='5' WHERE key='schema_version'")
+    con.commit()
+    con.close()

@@ -10,7 +10,7 @@ from __future__ import annotations
 import sqlite3 as stdlib_sqlite3
 
 import pytest
-from core_helpers import IMMEDIATE, box_obs
+from core_helpers import IMMEDIATE, box_obs, make_version5
 
 from tempomem_ros.core import Memory
 from tempomem_ros.core.config import MemoryConfig
@@ -88,15 +88,7 @@ def test_a_version_5_sqlite_store_gains_sources_keeping_its_rows(tmp_path):
         (oid,) = m.add([box_obs("mug", (1.0, 0.0, 0.5), stamp=1.0)], source="robot_a")
         m.commit()
         before = [(a.id, a.action) for a in m.audit()]
-    con = stdlib_sqlite3.connect(path)  # make it a version 5 store: no source columns, no frame in meta
-    for index in ("frames_source", "observations_source"):
-        con.execute(f"DROP INDEX {index}")
-    for table in ("frames", "observations", "audit"):
-        con.execute(f"ALTER TABLE {table} DROP COLUMN source")
-    con.execute("DELETE FROM meta WHERE key='world_frame'")
-    con.execute("UPDATE meta SET value='5' WHERE key='schema_version'")
-    con.commit()
-    con.close()
+    make_version5(path)
     with Memory.open(path, embedding_dim=4, readonly=True) as ro:
         assert ro.observation(oid).source == "" and ro.sources_of([oid]) == ("",)
         assert [(a.id, a.action, a.source) for a in ro.audit()] == [(i, action, "") for i, action in before]

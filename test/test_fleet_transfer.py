@@ -9,10 +9,9 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import io
-import sqlite3 as stdlib_sqlite3
 
 import pytest
-from core_helpers import IMMEDIATE, box_obs, distance_from_eye, view
+from core_helpers import IMMEDIATE, box_obs, distance_from_eye, make_version5, view
 
 from tempomem_ros.core import Memory, transfer
 from tempomem_ros.core.errors import InvalidInputError
@@ -91,15 +90,7 @@ def test_migrate_reads_an_older_sqlite_store_without_writing_it(store, tmp_path)
     with Memory.open(src, embedding_dim=4, config=IMMEDIATE) as m:
         m.add([box_obs("mug", A, stamp=1.0)])
         m.commit()
-    con = stdlib_sqlite3.connect(src)  # a version 5 store: no source columns
-    for index in ("frames_source", "observations_source"):
-        con.execute(f"DROP INDEX {index}")
-    for table in ("frames", "observations", "audit"):
-        con.execute(f"ALTER TABLE {table} DROP COLUMN source")
-    con.execute("DELETE FROM meta WHERE key='world_frame'")
-    con.execute("UPDATE meta SET value='5' WHERE key='schema_version'")
-    con.commit()
-    con.close()
+    make_version5(src)
     unchanged = digest(src)
     dst = store()
     transfer.migrate(src, dst)
