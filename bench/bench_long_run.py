@@ -55,7 +55,7 @@ import time
 
 import numpy as np
 
-from tempomem_ros.core import Memory
+from tempomem_ros.core import Memory, MemoryConfig
 from tempomem_ros.core.schema import sqlite3 as store_sqlite3
 from tempomem_ros.semantics.text_encoder import HashingTextEncoder
 from tempomem_ros.tools.household import DAY_S, ITEMS, T0, Household, HouseholdConfig, without_features
@@ -114,6 +114,19 @@ def contents(path: str) -> dict[str, int] | None:
         key = table or name
         out[key] = out.get(key, 0) + int(size)
     return dict(sorted(out.items(), key=lambda kv: -kv[1]))
+
+
+def held_back(path: str, settle_s: float) -> int:
+    """Settled sightings not thinned yet: held back for a possible twin (retention.twin_hold_s) or behind a
+    backlog. They are the working window beyond retention.settle_s; growth measured while it fills is not growth
+    that stays."""
+    con = stdlib_sqlite3.connect(path)
+    try:
+        newest = con.execute("SELECT MAX(stamp) FROM frames").fetchone()[0] or 0.0
+        return int(con.execute("SELECT COUNT(*) FROM observations WHERE (retained & 1) = 0 AND stamp <= ?",
+                               (newest - settle_s,)).fetchone()[0])
+    finally:
+        con.close()
 
 
 def snapshot(path: str, dest: str) -> None:
@@ -350,11 +363,22 @@ def main(argv=None) -> int:
     warm = [f for f in continuous_frames(house, day, args.warmup_s + args.probe_s) if f.stamp > probe[-1].stamp]
     feed(runs, warm, day)
     before = {r.name: store_bytes(r.path) for r in runs}
+    tables_before = {r.name: contents(r.path) for r in runs}
+    settle_s = MemoryConfig().retention.settle_s
+    held_before = {r.name: held_back(r.path, settle_s) for r in runs}
     stats_before = {r.name: r.memory.retention_stats() for r in runs}
     last = max(f.stamp for f in warm)
     cont = [f for f in continuous_frames(house, day, args.probe_s + args.warmup_s + 60.0 * args.continuous_min)
             if f.stamp > last]
-    feed(runs, cont, day + 1)
+    # fed a minute at a time: the live pages after each minute show whether the growth is steady or a transient
+    # (the sample of each placement spreading over more frames when the looks of the month give way to a patrol)
+    per_min = int(round(60.0 * cfg.fps))
+    minutes: dict[str, list[int]] = {r.name: [] for r in runs}
+    for k in range(0, len(cont), per_min):
+        feed(runs, cont[k:k + per_min], day + 1)
+        for r in runs:
+            s = store_bytes(r.path)
+            minutes[r.name].append((s["pages"] - s["free_pages"]) * s["page_size"])
     seconds = (len(cont)) / cfg.fps
     for r in runs:
         after = store_bytes(r.path)
@@ -368,7 +392,13 @@ def main(argv=None) -> int:
                         "observations": sum(len(f.observations) for f in cont),
                         "tally_bytes": stats["tally_bytes"] - stats_before[r.name]["tally_bytes"],
                         "thinned": stats["thinned_sightings"] - stats_before[r.name]["thinned_sightings"],
-                        "free_pages_after": after["free_pages"], "commit_ms": r.commits.get(day + 1, [])}
+                        "free_pages_after": after["free_pages"], "commit_ms": r.commits.get(day + 1, []),
+                        "live_bytes_by_minute": minutes[r.name],
+                        "held_back": [held_before[r.name], held_back(r.path, settle_s)]}
+        tables_after, tables_start = contents(r.path), tables_before[r.name]
+        if tables_after is not None and tables_start is not None:  # what the hour's growth is made of (dbstat)
+            grew = {k: tables_after.get(k, 0) - tables_start.get(k, 0) for k in set(tables_after) | set(tables_start)}
+            r.continuous["table_growth_bytes"] = dict(sorted(grew.items(), key=lambda kv: -kv[1]))
     print(f"continuous: {len(warm)} warm-up + {len(cont)} frames ({seconds:.0f} s at {cfg.fps:g} Hz), "
           f"{time.perf_counter() - t0:.0f} s", flush=True)
     for r in runs:
@@ -421,6 +451,17 @@ def main(argv=None) -> int:
               f"{c['seconds']:.0f} s, {c['observations']} observations; live pages "
               f"{c['live_grown_bytes'] / 1e6:.2f} MB; tallies {c['tally_bytes'] / max(1, c['thinned']):.2f} B per "
               f"thinned sighting; free pages after {c['free_pages_after']})")
+        live0 = before[r.name]["pages"] - before[r.name]["free_pages"]
+        series = [live0 * before[r.name]["page_size"], *c["live_bytes_by_minute"]]
+        print(f"  {'':14s} settled sightings held back (possible twins) at the start -> end: "
+              f"{c['held_back'][0]} -> {c['held_back'][1]}")
+        print(f"  {'':14s} live pages grown each minute (MB): "
+              + " ".join(f"{(b - a) / 1e6:+.3f}" for a, b in zip(series, series[1:])))
+        grew = c.get("table_growth_bytes")
+        if grew:
+            scale = 3600.0 / c["seconds"] / 1e6
+            print(f"  {'':14s} per robot-hour by table (MB): "
+                  + ", ".join(f"{k} {v * scale:+.2f}" for k, v in grew.items() if abs(v * scale) >= 0.05))
     print(f"commit latency ms (p50 / p95 / p99 / max; {COMMIT_EVERY} frames a commit):")
     for r in runs:
         parts = []

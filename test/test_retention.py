@@ -240,7 +240,7 @@ def test_misses_a_later_sighting_cancelled_are_counted_those_that_removed_kept(t
     assert [e.kind for e in full.changes()] == ["appeared", "removed"]
     assert thin.objects() == full.objects() and strip_ev(thin.changes()) == strip_ev(full.changes())
     s, f = thin.retention_stats(), full.retention_stats()
-    assert s["misses"] + s["thinned_misss"] == f["misses"] and s["thinned_misss"] > 50
+    assert s["misses"] + s["thinned_misses"] == f["misses"] and s["thinned_misses"] > 50
     removed = full.changes(kinds=["removed"])[0]
     # every frame of the misses that decided the removal is still there, with its miss
     miss_frames = full._conn.execute("SELECT detail FROM events WHERE kind='removed'").fetchone()[0]
@@ -250,6 +250,43 @@ def test_misses_a_later_sighting_cancelled_are_counted_those_that_removed_kept(t
         assert thin._conn.execute("SELECT COUNT(*) FROM misses WHERE frame_id=?", (fid,)).fetchone()[0] == 1
         assert thin._conn.execute("SELECT COUNT(*) FROM frames WHERE id=?", (fid,)).fetchone()[0] == 1
     assert removed.evidence == thin.changes(kinds=["removed"])[0].evidence  # the last five sightings: kept
+
+
+def test_misses_kept_until_a_later_sighting_cancels_them_are_then_counted_and_their_frames_go(tmp_path):
+    thin, full = pair(tmp_path)
+    frames = [([box_obs("mug", A, stamp=0.5 * k)], view(0.5 * k, A, SEEN)) for k in range(40)]   # 20 s seen
+    frames += [([], view(20.0 + 0.5 * k, A, SEEN)) for k in range(2)]   # two misses: too few to remove it
+    frames += [([], view(30.0 + k, (0.0, 3.0, 0.5), 3.0)) for k in range(150)]  # 150 s elsewhere: they settle
+    feed([thin, full], frames)
+    miss_frames = [r[0] for r in thin._conn.execute("SELECT frame_id FROM misses ORDER BY id")]
+    assert len(miss_frames) == 2   # after the mug's last sighting when their frames settled: kept then
+    frames = [([box_obs("mug", A, stamp=200.0 + 0.5 * k)], view(200.0 + 0.5 * k, A, SEEN)) for k in range(10)]
+    frames += [([], view(210.0 + k, (0.0, 3.0, 0.5), 3.0)) for k in range(150)]  # settle the new sightings too
+    feed([thin, full], frames)
+    assert [e.kind for e in full.changes()] == ["appeared"]
+    assert thin.objects() == full.objects() and strip_ev(thin.changes()) == strip_ev(full.changes())
+    # the sighting at 200 s cancelled them: counted in a tally of the mug's placement, deleted, frames gone
+    assert thin._conn.execute("SELECT COUNT(*) FROM misses").fetchone()[0] == 0
+    assert full._conn.execute("SELECT COUNT(*) FROM misses").fetchone()[0] == 2
+    assert thin.retention_stats()["thinned_misses"] == 2
+    marks = ",".join("?" * len(miss_frames))
+    assert thin._conn.execute(f"SELECT COUNT(*) FROM frames WHERE id IN ({marks})", miss_frames).fetchone()[0] == 0
+
+
+def test_a_dismissed_glimpse_keeps_its_first_and_last_misses(tmp_path):
+    thin, full = pair(tmp_path)
+    frames = [([box_obs("cup", A, stamp=0.0)], view(0.0, A, SEEN))]   # one glimpse: tentative, never confirmed
+    frames += [([], view(0.1 * k, A, EMPTY)) for k in range(1, 31)]   # 3 s of its place seen empty at 10 Hz
+    frames += [([], view(10.0 + k, (0.0, 3.0, 0.5), 3.0)) for k in range(150)]
+    feed([thin, full], frames)
+    assert [tuple(r) for r in full._conn.execute("SELECT closed_reason FROM placements")] == [("dismissed",)]
+    assert thin.objects() == full.objects() and thin.changes() == full.changes() == []
+    everyone = [r[0] for r in full._conn.execute("SELECT stamp FROM misses ORDER BY stamp, id")]
+    recent = thin.config.retention.recent_per_placement
+    assert len(everyone) > recent + 1
+    kept = [r[0] for r in thin._conn.execute("SELECT stamp FROM misses ORDER BY stamp, id")]
+    assert kept == [everyone[0], *everyone[-recent:]]
+    assert thin.retention_stats()["thinned_misses"] == len(everyone) - len(kept)
 
 
 def strip_ev(events):

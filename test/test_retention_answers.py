@@ -104,7 +104,7 @@ def test_thinning_happened(memories):
     assert s["observations"] < 0.3 * f["observations"]
     assert s["observations"] + s["thinned_sightings"] + s["thinned_rejecteds"] == f["observations"]
     assert s["frames"] < 0.9 * f["frames"] and s["audit"] < 0.5 * f["audit"]
-    assert s["misses"] + s["thinned_misss"] == f["misses"]
+    assert s["misses"] + s["thinned_misses"] == f["misses"]
     assert any(a.action == "thin" for a in thin.audit())
     assert not any(a.action == "thin" for a in full.audit())
     # sighting counts: kept + thinned per placement are keep-all's rows, and add up to the object's count
