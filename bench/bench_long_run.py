@@ -141,12 +141,13 @@ def snapshot(path: str, dest: str) -> None:
 class Run:
     """One memory of the comparison: retention mode x features."""
 
-    def __init__(self, workdir: str, retention: str, features: bool, dim: int):
+    def __init__(self, workdir: str, retention: str, features: bool, dim: int, settings: dict | None = None):
         self.retention, self.features = retention, features
+        self.config = {"retention": {"mode": retention, **(settings or {})}}
         self.name = f"{retention}/{'on' if features else 'off'}"
         self.path = os.path.join(workdir, f"{retention}-{'on' if features else 'off'}.db")
         self.dim = dim
-        self.memory = Memory.open(self.path, embedding_dim=dim, config={"retention": {"mode": retention}},
+        self.memory = Memory.open(self.path, embedding_dim=dim, config=self.config,
                                   feature_model=FEATURE_MODEL if features else None)
         self.commits: dict[int, list[float]] = {}
         self.days: list[dict] = []
@@ -280,6 +281,8 @@ def main(argv=None) -> int:
     ap.add_argument("--warmup-s", type=float, default=90.0)
     ap.add_argument("--probe-s", type=float, default=30.0)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--twin-hold-s", type=float, default=None,
+                    help="retention.twin_hold_s of every memory (default: the configuration's default)")
     ap.add_argument("--quick", action="store_true", help="CI size: 2 days of 4 looks, 32-d features, few calls")
     ap.add_argument("--out", default="out/bench_long_run")
     ap.add_argument("--keep", action="store_true", help="keep the stores (in --out) instead of a temp dir")
@@ -297,7 +300,8 @@ def main(argv=None) -> int:
     cfg = HouseholdConfig(days=args.days, looks_per_day=args.looks_per_day, features="on" in args.features,
                           dim=args.dim, seed=args.seed)
     house = Household(cfg)
-    runs = [Run(workdir, ret, feat == "on", args.dim) for ret in args.retention for feat in args.features]
+    settings = {} if args.twin_hold_s is None else {"twin_hold_s": args.twin_hold_s}
+    runs = [Run(workdir, ret, feat == "on", args.dim, settings) for ret in args.retention for feat in args.features]
     print(f"household: {cfg.frames_per_day} frames a day ({cfg.looks_per_day} looks of {cfg.look_s:g} s at "
           f"{cfg.fps:g} Hz over {cfg.hours_per_day:g} h), {args.days} days; memories: "
           f"{', '.join(r.name for r in runs)}", flush=True)
@@ -337,7 +341,7 @@ def main(argv=None) -> int:
     for r in runs:
         copy = f"{r.path}.probe"
         snapshot(r.snapshots[snap_days[0] + 1], copy)
-        old = Memory.open(copy, embedding_dim=args.dim, config={"retention": {"mode": r.retention}},
+        old = Memory.open(copy, embedding_dim=args.dim, config=r.config,
                           feature_model=FEATURE_MODEL if r.features else None)
         times: dict[str, list[float]] = {"first": [], "last": []}
         for k, frame in enumerate(probe, 1):
@@ -453,8 +457,9 @@ def main(argv=None) -> int:
               f"thinned sighting; free pages after {c['free_pages_after']})")
         live0 = before[r.name]["pages"] - before[r.name]["free_pages"]
         series = [live0 * before[r.name]["page_size"], *c["live_bytes_by_minute"]]
-        print(f"  {'':14s} settled sightings held back (possible twins) at the start -> end: "
-              f"{c['held_back'][0]} -> {c['held_back'][1]}")
+        if r.retention == "thin":
+            print(f"  {'':14s} settled sightings held back (possible twins) at the start -> end: "
+                  f"{c['held_back'][0]} -> {c['held_back'][1]}")
         print(f"  {'':14s} live pages grown each minute (MB): "
               + " ".join(f"{(b - a) / 1e6:+.3f}" for a, b in zip(series, series[1:])))
         grew = c.get("table_growth_bytes")

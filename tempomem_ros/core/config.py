@@ -140,7 +140,8 @@ class RetentionConfig:
     mode: str = "thin"                   # "thin" | "keep-all"
     settle_s: float = 60.0               # sightings younger than this (behind the newest stamp) are never thinned
     compact_every_s: float = 30.0        # a compaction pass runs inside commit() at most this often (stamp time)
-    max_frames_per_pass: int = 2000      # a backlog is worked off over several commits, never in one long one
+    max_frames_per_pass: int = 2000      # a backlog is worked off over several commits, never in one long one ...
+    max_sightings_per_pass: int = 20000  # ... of more than this many sightings (at least one frame a pass)
     time_samples: int = 16               # per placement: the first sighting of each of at most this many time bins
     viewpoint_sectors: int = 8           # ... the first sighting from each azimuth sector of the camera ...
     range_bands: tuple[float, ...] = (1.5, 3.0)  # ... in each camera range band (metres: <1.5, 1.5-3, >3) ...
@@ -311,6 +312,7 @@ def validate(cfg: MemoryConfig) -> None:
              "never thinned: it is the memory's clock)")
     _require(math.isfinite(t.compact_every_s) and t.compact_every_s >= 0, "retention.compact_every_s must be >= 0")
     _require(t.max_frames_per_pass >= 1, "retention.max_frames_per_pass must be >= 1")
+    _require(t.max_sightings_per_pass >= 1, "retention.max_sightings_per_pass must be >= 1")
     _require(math.isfinite(t.twin_hold_s) and t.twin_hold_s >= 0, "retention.twin_hold_s must be >= 0")
     _require(t.time_samples >= 1, "retention.time_samples must be >= 1")
     _require(t.viewpoint_sectors >= 0, "retention.viewpoint_sectors must be >= 0")

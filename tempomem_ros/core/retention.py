@@ -140,14 +140,23 @@ class RetentionMixin:
             return
         horizon = newest - cfg.settle_s
         frames = self._conn.execute(
-            "SELECT id, stamp, pose FROM frames WHERE status='fused' AND stamp <= ? ORDER BY stamp, id LIMIT ?",
-            (horizon, cfg.max_frames_per_pass)).fetchall()
+            "SELECT id, stamp, pose, n_observations FROM frames WHERE status='fused' AND stamp <= ? "
+            "ORDER BY stamp, id LIMIT ?", (horizon, cfg.max_frames_per_pass)).fetchall()
         backlog = len(frames) >= cfg.max_frames_per_pass
+        # and at most max_sightings_per_pass sightings (at least one frame). Why: frames alone did not bound a pass
+        # over a crowded view. 77 frames of 10,000 objects in view (bench_services --objects 10000) were one pass
+        # over 770,000 sightings, a commit of 7.25 s in which the memory node's services waited.
+        total = 0
+        for k, f in enumerate(frames):
+            total += int(f["n_observations"])
+            if k and total > cfg.max_sightings_per_pass:
+                frames, backlog = frames[:k], True
+                break
         self._retention_due = None if backlog else newest + cfg.compact_every_s
         self._protect_cited()
         report = ThinReport()
         if frames:
-            self._thin_frames(frames, newest, report)
+            self._thin_frames(frames, newest, report, backlog)
         self._thin_audit(report)
         if report.any():
             # the objects of the dropped audit rows are named, so that a reader following the audit (scene_feed)
@@ -181,8 +190,12 @@ class RetentionMixin:
                                    chunk)
             self._set_meta(key, int(rows[-1]["id"]))
 
-    def _thin_frames(self, frames, newest: float, report: ThinReport) -> None:
+    def _thin_frames(self, frames, newest: float, report: ThinReport, backlog: bool = False) -> None:
         horizon = newest - self.config.retention.settle_s
+        # sightings of a placement from earlier frames (held back, re-pointed) join its batch up to this pass's last
+        # frame, not up to the horizon: a pass bounded in frames and sightings stays bounded (later ones wait for the
+        # passes of their frames, in stamp order as the saved fold needs)
+        upto = min(horizon, float(frames[-1]["stamp"])) if backlog else horizon
         frame_ids = [int(f["id"]) for f in frames]
         cams = {int(f["id"]): None if f["pose"] is None else np.frombuffer(f["pose"], dtype=np.float64)[[3, 7, 11]]
                 for f in frames}
@@ -222,7 +235,7 @@ class RetentionMixin:
                 seen = {int(r["id"]) for r in batch}
                 batch = sorted(batch + [r for r in self._conn.execute(
                     f"SELECT {_BATCH_COLS} FROM observations WHERE placement_id = ? AND (retained & {PROCESSED}) "
-                    "= 0 AND stamp <= ?", (key[1], horizon)) if int(r["id"]) not in seen], key=_key)
+                    "= 0 AND stamp <= ?", (key[1], upto)) if int(r["id"]) not in seen], key=_key)
                 if self._twin_hold(key[1], newest, held):
                     kept_frames.update(int(r["frame_id"]) for r in batch)
                     report.held += len(batch)
@@ -320,14 +333,23 @@ class RetentionMixin:
 
     def _label_may_join(self, a, b) -> bool:
         """The label rule of a twin join (reconcile._twins) as it can still come true: labels that agree or are a
-        known confusion, or any two labels at one place (centres within half the larger box: their sightings may
-        yet interleave). Why asked now: without it a clock on a dresser, a monitor on a desk, a box on a counter
-        held each other's sightings back for the whole hold, and in a patrol those held sightings were most of
-        the store's growth (bench/bench_long_run.py: about 400 sightings a minute of 10 Hz, 7 of 9 holds with
-        a neighbour of another kind). A confusion between two such labels learned later still joins them, with
-        the geometry of the kept sample and the saved fold instead of a full replay."""
+        known confusion, or any two labels at one place, which a join takes for a confusion once their sightings
+        interleave: boxes whose centres lie within half the larger box on every axis and whose sizes compare
+        (no side over twice fusion.same_place_ratio x the other's, 5 cm of slack: boxes change with sightings).
+        Why asked now: without it a clock on a dresser, a monitor on a desk, a box on a counter held each other's
+        sightings back for the whole hold, and in a patrol those held sightings were most of the store's growth
+        (bench/bench_long_run.py: about 400 sightings a minute of 10 Hz, 7 of 9 holds with a neighbour of another
+        kind). A confusion between two such labels learned later still joins them, with the geometry of the kept
+        sample and the saved fold instead of a full replay (an approximate rebuild, audited)."""
         la, lb = a["pinned_label"] or a["label"], b["pinned_label"] or b["label"]
-        return labels_agree(la, lb) or self._known_confusion(la, lb) or self._overlapping_halves(a, b)
+        if labels_agree(la, lb) or self._known_confusion(la, lb):
+            return True
+        ratio = 2.0 * self.config.fusion.same_place_ratio
+        for k in "xyz":
+            ea, eb = float(a[f"max_{k}"] - a[f"min_{k}"]), float(b[f"max_{k}"] - b[f"min_{k}"])
+            if max(ea, eb) > ratio * min(ea, eb) + 0.05:
+                return False
+        return self._overlapping_halves(a, b)
 
     def _seen_together(self, a: int, b: int) -> bool:
         return self._seen_together_before(a, b) or self._conn.execute(
