@@ -11,7 +11,7 @@ import sqlite3 as stdlib_sqlite3
 
 import numpy as np
 import pytest
-from core_helpers import box_obs, distance_from_eye, view
+from core_helpers import box_obs, distance_from_eye, span_obs, view
 
 from tempomem_ros.core import InvalidInputError, Memory, MemoryConfig, SchemaError
 from tempomem_ros.core import recovery
@@ -243,6 +243,39 @@ def test_a_twin_joined_after_thinning_has_the_geometry_of_a_full_replay(tmp_path
     assert thin._conn.execute("SELECT feature_weight, weight FROM objects WHERE id=1").fetchone()[:] == \
         full._conn.execute("SELECT feature_weight, weight FROM objects WHERE id=1").fetchone()[:]
     assert not [a for a in thin.audit() if a.action == "rebuild"]  # exact: no approximate rebuild recorded
+
+
+def test_a_neighbour_holds_sightings_back_only_when_its_label_may_still_join(tmp_path):
+    """Never seen in one frame, near each other: two mugs may be one mug fused twice (held back, unthinned); a
+    clock on a dresser may not (thinned as any placement). The hold ends when the pair is seen together."""
+    dresser_lo, dresser_hi = (1.6, -0.4, 0.0), (2.4, 0.4, 0.8)
+    clock = (2.0, 0.0, 0.88)
+    mug_b = (A[0] + 0.2, A[1], A[2])  # 20 cm apart: within fusion.candidate_dilation, not one place
+
+    def alternate(first, second, n, t0=0.0):
+        return [([first(t0 + 0.5 * k) if k % 2 == 0 else second(t0 + 0.5 * k)], view(t0 + 0.5 * k, A, SEEN))
+                for k in range(n)]
+
+    furniture = Memory.open(str(tmp_path / "dresser.db"), embedding_dim=4, clock=lambda: WALL)
+    feed([furniture], alternate(lambda t: span_obs("dresser", dresser_lo, dresser_hi, stamp=t),
+                                lambda t: box_obs("clock", clock, half=(0.07, 0.03, 0.08), stamp=t), 400))
+    assert sorted(o.label for o in furniture.objects()) == ["clock", "dresser"]
+    held = "SELECT COUNT(*) FROM observations WHERE (retained & 1) = 0 AND stamp <= ?"
+    # settled by the last pass (settle_s 60 + a pass every 30 s): all thinned or kept, none held back
+    assert furniture._conn.execute(held, (199.5 - 60.0 - 30.0,)).fetchone()[0] == 0
+    assert furniture.retention_stats()["thinned_sightings"] > 200
+
+    mugs = Memory.open(str(tmp_path / "mugs.db"), embedding_dim=4, clock=lambda: WALL)
+    feed([mugs], alternate(lambda t: box_obs("mug", A, stamp=t), lambda t: box_obs("mug", mug_b, stamp=t), 400))
+    assert [o.label for o in mugs.objects()] == ["mug", "mug"]
+    assert mugs._conn.execute(held, (199.5 - 60.0,)).fetchone()[0] == 280   # every settled one: 140 s at 2 Hz
+    assert mugs.retention_stats()["thinned_sightings"] == 0
+    # seen together once: two mugs, no twins; the next pass thins what was held
+    both = [([box_obs("mug", A, stamp=t), box_obs("mug", mug_b, stamp=t)], view(t, A, SEEN)) for t in (200.0, 200.5)]
+    feed([mugs], both + [([], view(201.0 + k, (0.0, 3.0, 0.5), 3.0)) for k in range(100)], commit_every=1)
+    assert mugs._conn.execute("SELECT COUNT(*) FROM observations WHERE (retained & 1) = 0 AND stamp <= 140.0"
+                              ).fetchone()[0] == 0
+    assert mugs.retention_stats()["thinned_sightings"] > 200
 
 
 def test_objects_once_seen_together_are_never_joined_as_twins_after_their_frames_are_thinned(tmp_path):
