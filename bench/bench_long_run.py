@@ -276,7 +276,7 @@ def main(argv=None) -> int:
     ap.add_argument("--retention", nargs="+", default=["thin", "keep-all"], choices=["thin", "keep-all"])
     ap.add_argument("--features", nargs="+", default=["on", "off"], choices=["on", "off"])
     ap.add_argument("--dim", type=int, default=512)
-    ap.add_argument("--calls", type=int, default=40)
+    ap.add_argument("--calls", type=int, default=200)
     ap.add_argument("--continuous-min", type=float, default=4.0)
     ap.add_argument("--warmup-s", type=float, default=90.0)
     ap.add_argument("--probe-s", type=float, default=30.0)
