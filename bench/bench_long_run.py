@@ -318,12 +318,11 @@ def main(argv=None) -> int:
             stats = r.memory.retention_stats()
             r.days.append({"day": day + 1, **size, **stats, "frames": frames_total, "observations_fed": obs_total})
             if day in snap_days:
+                # a copy also of the last day: the probe and the robot-hour below write into the store, and the
+                # services of "day 30" were measured on it after them (an hour of patrol more) before this copy
                 dest = f"{r.path}.day{day + 1}"
-                if day != args.days - 1:
-                    snapshot(r.path, dest)
-                    r.snapshots[day + 1] = dest
-                else:
-                    r.snapshots[day + 1] = r.path
+                snapshot(r.path, dest)
+                r.snapshots[day + 1] = dest
         line = "  ".join(f"{r.name} {r.days[-1]['file'] / 1e6:8.2f} MB p95 {pct(r.commits[day], 95):6.1f} ms"
                          for r in runs)
         print(f"day {day + 1:2d} ({time.perf_counter() - t0:5.1f} s, load {os.getloadavg()[0]:.2f}): {line}",
