@@ -277,14 +277,8 @@ class ReconcileMixin:
         return inside(a, b) or inside(b, a)
 
     def _twins(self, a, b, same_place: bool) -> bool:
-        # detected together: two objects, however close. The record of pairs seen in frames thinned since
-        # (retention.py, one key lookup) first: the join of both objects' sightings by frame grows with the
-        # sightings kept and unsettled, and it was what made a commit slower as a store aged (4.6 -> 7.1 s of
-        # _merge_twins in the same 40 s of frames into a household store of day 1 and of day 10)
-        if self._seen_together_before(a["id"], b["id"]) or self._conn.execute(
-                "SELECT 1 FROM observations x JOIN observations y ON y.frame_id = x.frame_id "
-                "WHERE x.object_id = ? AND y.object_id = ? LIMIT 1", (a["id"], b["id"])).fetchone() is not None:
-            return False
+        if self._seen_together(int(a["id"]), int(b["id"])):  # (retention.py, with frames thinned since)
+            return False  # detected together: two objects, however close
         cos = fusion.cosine(blob_to_feature(a["feature"]), blob_to_feature(b["feature"]))
         if cos is not None and cos < self.config.identity.feature_threshold:
             return False
