@@ -26,8 +26,9 @@ Phases and figures:
 3. Services: each store as it was at the end of day 1, 10 and 30 (copies taken then, SQLite backup API) is opened
    read-only, as the memory node's services read it, and every service is called ``--calls`` times per store,
    the stores in rotation (the same machine state for day 1 and day 30): current, previous, history (the History
-   service: observations + placements), as_of, changes (the last 8 h), scene_as_of (a page of 50 + the total),
-   semantic (hashing label encoder; with features also a CLIP-like text tower), and was_seen (it reads tallies).
+   service: its default page of the 200 newest observations, their total, the placements), as_of, changes (the
+   last 8 h), scene_as_of (a page of 50 + the total), semantic (hashing label
+   encoder; with features also a CLIP-like text tower), and was_seen (it reads tallies).
 4. Opening the 30-day store (writer and read-only), and semantic recall@10 of float16 / int8 object features
    against float32 (the store keeps objects' features float32 and kept sightings' features float16).
 
@@ -62,6 +63,7 @@ from tempomem_ros.tools.household import DAY_S, ITEMS, T0, Household, HouseholdC
 from tempomem_ros.tools.scenegen.features import _direction
 
 COMMIT_EVERY = 5
+HISTORY_PAGE = 200  # the History service's default page (nodes/services.py DEFAULT_HISTORY_K)
 SERVICES = ("current", "previous", "history", "as_of", "changes", "scene_as_of", "semantic", "was_seen")
 FEATURE_MODEL = "household-clip-like"
 TEXTS = ("something to drink from", "my keys", "a book to read", "the laptop", "where can I sit", "a plate",
@@ -207,7 +209,8 @@ def service_calls(memory: Memory, labels: list[str], rng: np.random.Generator, c
         def history(lbl=lbl):
             objs = memory.objects_labelled(lbl)
             if objs:
-                return memory.history(objs[0].id), memory.placements(objs[0].id)
+                oid = objs[0].id  # as the History service reads it: its default page, the total, the placements
+                return memory.history(oid, k=HISTORY_PAGE), memory.history_count(oid), memory.placements(oid)
             return None
 
         out["history"].append(history)
@@ -283,6 +286,8 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--twin-hold-s", type=float, default=None,
                     help="retention.twin_hold_s of every memory (default: the configuration's default)")
+    ap.add_argument("--retention-set", nargs="+", default=[], metavar="KEY=VALUE",
+                    help="other retention settings of every memory, e.g. time_samples=8 (numbers as numbers)")
     ap.add_argument("--quick", action="store_true", help="CI size: 2 days of 4 looks, 32-d features, few calls")
     ap.add_argument("--out", default="out/bench_long_run")
     ap.add_argument("--keep", action="store_true", help="keep the stores (in --out) instead of a temp dir")
@@ -301,6 +306,9 @@ def main(argv=None) -> int:
                           dim=args.dim, seed=args.seed)
     house = Household(cfg)
     settings = {} if args.twin_hold_s is None else {"twin_hold_s": args.twin_hold_s}
+    for item in args.retention_set:
+        key, _, value = item.partition("=")
+        settings[key] = json.loads(value) if value[:1].isdigit() or value[:1] in "-[" else value
     runs = [Run(workdir, ret, feat == "on", args.dim, settings) for ret in args.retention for feat in args.features]
     print(f"household: {cfg.frames_per_day} frames a day ({cfg.looks_per_day} looks of {cfg.look_s:g} s at "
           f"{cfg.fps:g} Hz over {cfg.hours_per_day:g} h), {args.days} days; memories: "

@@ -8,7 +8,7 @@ import pytest
 from core_helpers import IMMEDIATE, box_obs, distance_from_eye, unit, view
 
 from tempomem_ros.core import Memory
-from tempomem_ros.core.errors import InvalidInputError
+from tempomem_ros.core.errors import InvalidInputError, UnknownIdError
 
 A = (2.0, 0.0, 0.8)
 B = (0.0, 2.0, 0.8)
@@ -65,6 +65,23 @@ def test_evidence_cites_the_observations_of_the_placement(mem):
     assert list(cur.evidence) == [4]
     assert [h.verdict for h in hist] == ["created", "merged", "merged", "merged"]
     assert hist[-1].reason == "moved"
+
+
+def test_history_pages_from_the_newest(mem):
+    mug_moves_story(mem)
+    whole = [h.id for h in mem.history(1)]
+    assert whole == [1, 2, 3, 4] and mem.history_count(1) == 4
+    assert [h.id for h in mem.history(1, k=2)] == [3, 4]              # the newest two, in stamp order
+    assert [h.id for h in mem.history(1, k=2, offset=2)] == [1, 2]    # the page before
+    assert [h.id for h in mem.history(1, k=3, offset=2)] == [1, 2]    # the oldest page is short
+    assert mem.history(1, k=2, offset=4) == []
+    assert [h.id for h in mem.history(1, offset=1)] == [1, 2, 3]      # no k: all but the newest
+    with pytest.raises(InvalidInputError, match="k"):
+        mem.history(1, k=0)
+    with pytest.raises(InvalidInputError, match="offset"):
+        mem.history(1, k=1, offset=-1)
+    with pytest.raises(UnknownIdError):
+        mem.history_count(99)
 
 
 def test_occluded_views_count_no_miss(mem):

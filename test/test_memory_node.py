@@ -241,6 +241,9 @@ def story(tmp_path_factory):
         )
         r["semantic"] = h.call("semantic_query", srv.SemanticQuery, text="find the mug", k=5)
         r["history"] = h.call("history", srv.History, object_id=mug_id)
+        r["history_page"] = h.call("history", srv.History, object_id=mug_id, k=2, offset=1)
+        r["history_past_end"] = h.call("history", srv.History, object_id=mug_id, k=2, offset=6)
+        r["bad_history_k"] = h.call("history", srv.History, object_id=mug_id, k=-2)
         # malformed requests, each followed by a valid one
         r["bad_k"] = h.call("query", srv.Query, question="where is the mug", k=-1)
         r["bad_k_big"] = h.call("semantic_query", srv.SemanticQuery, text="mug", k=1001)
@@ -414,6 +417,16 @@ def test_history_of_the_mug(story):
     assert [o.verdict for o in r.observations] == ["created", "merged", "merged", "created", "merged", "merged"]
     assert {o.object_id for o in r.observations} == {story["ids"][0]}
     assert len(r.placements) == 2
+    assert r.total_observations == 6
+
+
+def test_history_pages_from_the_newest(story):
+    page = story["history_page"]  # the newest 2 after skipping the newest 1, in stamp order
+    assert (page.found, page.error, page.total_observations) == (True, "", 6)
+    assert [conv.from_time(o.stamp) for o in page.observations] == [30.0, 30.5]
+    assert len(page.placements) == 2
+    end = story["history_past_end"]
+    assert (end.found, end.error, end.total_observations, list(end.observations)) == (True, "", 6, [])
 
 
 @pytest.mark.parametrize(
@@ -426,6 +439,7 @@ def test_history_of_the_mug(story):
         ("bad_operation", "unknown operation 'teleport'"),
         ("bad_relation", "unknown relation 'behind'"),
         ("bad_history_id", "unknown object id 999"),
+        ("bad_history_k", "k must be in 1..1000 (0 = default 200), got -2"),
         ("bad_temporal_id", "unknown object id 999"),
         ("empty_question", "question must not be empty"),
         ("empty_text", "text must not be empty"),

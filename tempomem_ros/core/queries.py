@@ -350,14 +350,33 @@ class QueryMixin:
 
     # ------------------------------------------------------------------ records
     @guarded
-    def history(self, object_id: int) -> list:
+    def history(self, object_id: int, *, k: int | None = None, offset: int = 0) -> list:
         """The object's observations in stamp order (ties by id), each with its verdict. Under retention these are
-        the kept sightings; sighting_counts() says how many more each placement had (counted in tallies)."""
+        the kept sightings; sighting_counts() says how many more each placement had (counted in tallies).
+
+        With ``k`` (and ``offset``): one page, counted from the newest: the newest ``k`` after skipping the
+        ``offset`` newest, still in stamp order; history_count() gives the total. Why pages from the newest: a
+        month-old object keeps some 50 sightings per placement and dozens of placements, and a caller (the
+        History service, an agent) asks about its recent past first; a page costs what it returns."""
         self._row_or_raise(object_id)
+        if k is None and not offset:
+            rows = self._conn.execute(
+                f"SELECT {self._observation_cols} FROM observations WHERE object_id=? ORDER BY stamp, id",
+                (int(object_id),)).fetchall()
+            return [observation_record(r) for r in rows]
+        k = -1 if k is None else validation.positive_int(k, "k", maximum=10**7)
+        offset = validation.non_negative_int(offset, "offset")
         rows = self._conn.execute(
-            f"SELECT {self._observation_cols} FROM observations WHERE object_id=? ORDER BY stamp, id",
-            (int(object_id),)).fetchall()
-        return [observation_record(r) for r in rows]
+            f"SELECT {self._observation_cols} FROM observations WHERE object_id=? ORDER BY stamp DESC, id DESC "
+            "LIMIT ? OFFSET ?", (int(object_id), k, offset)).fetchall()
+        return [observation_record(r) for r in reversed(rows)]
+
+    @guarded
+    def history_count(self, object_id: int) -> int:
+        """How many observations history() holds for the object (all pages)."""
+        self._row_or_raise(object_id)
+        return int(self._conn.execute("SELECT COUNT(*) FROM observations WHERE object_id=?",
+                                      (int(object_id),)).fetchone()[0])
 
     @guarded
     def observation(self, observation_id: int):

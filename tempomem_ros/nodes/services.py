@@ -35,6 +35,7 @@ MAX_K = 1000
 DEFAULT_K = 10
 DEFAULT_SPATIAL_K = 100
 DEFAULT_SCENE_K = 50
+DEFAULT_HISTORY_K = 200
 MAX_REASON_LENGTH = 500  # a forget reason (the tombstone keeps it)
 ECHO_LENGTH = 60  # characters of request text quoted back in an error message
 TEMPORAL_OPERATIONS = (*OPERATORS, "where_to_look")
@@ -334,7 +335,11 @@ class ServiceHandlers:
         obj = self._require_object(request.object_id)
         response.found = True
         response.object = self._objects.messages([obj])[0]
-        response.observations = [conv.observation_record(r) for r in self.reader.history(obj.id)]
+        # a page, from the newest: a month-old object keeps thousands of sightings (bench/bench_long_run.py)
+        k = check_k(request.k, DEFAULT_HISTORY_K)
+        response.observations = [conv.observation_record(r)
+                                 for r in self.reader.history(obj.id, k=k, offset=int(request.offset))]
+        response.total_observations = self.reader.history_count(obj.id)
         response.placements = self._placements.messages(self.reader.placements(obj.id))
         return response
 
