@@ -13,9 +13,9 @@ import numpy as np
 import pytest
 from core_helpers import box_obs, distance_from_eye, span_obs, view
 
-from tempomem_ros.core import InvalidInputError, Memory, MemoryConfig, SchemaError
+from tempomem_ros.core import InvalidInputError, Memory, MemoryConfig, SchemaError, UnknownIdError
 from tempomem_ros.core import recovery
-from tempomem_ros.core import featurecodec, sampling, tally
+from tempomem_ros.core import featurecodec, sampling, stamplog, tally
 from tempomem_ros.core.rows import blob_to_feature
 from tempomem_ros.core.schema import SCHEMA_VERSION
 
@@ -154,6 +154,62 @@ def test_a_long_stay_is_thinned_to_its_sample_and_counted(tmp_path):
     # frames: only those a kept sighting refers to (and the unsettled ones)
     assert thin.retention_stats()["frames"] == len({thin._conn.execute(
         "SELECT frame_id FROM observations WHERE id=?", (r.id,)).fetchone()[0] for r in kept})
+
+
+def test_runs_give_back_each_ids_stamp_and_refuse_ids_they_do_not_hold():
+    ids = np.array([10, 11, 12, 13, 20, 21, 22, 40])
+    stamps = np.array([5.0, 5.0, 5.0, 5.1, 7.0, 7.0, 7.25, 9.0])       # 13 and 22 differ from their frame-mates
+    runs = stamplog.Runs.of_observations(ids[::-1], stamps[::-1])       # any order
+    assert runs.stamps_of(ids).tobytes() == stamps.tobytes()
+    assert runs.stamps_of([12, 40, 20]).tolist() == [5.0, 9.0, 7.0]
+    for absent in ([9], [14], [19], [23], [41], [12, 30]):             # before, in the gaps, after: not theirs
+        assert runs.stamps_of(absent) is None
+    # cut into rows of at most STAMP_ROW_SPAN_S of stamps; the rows read back together are the same runs
+    far = stamplog.Runs.of_observations(np.arange(100, 110), 1000.0 + 25.0 * np.arange(10))
+    rows = far.rows()
+    assert len(rows) == 4 and all(np.nanmax(t) - np.nanmin(t) <= stamplog.STAMP_ROW_SPAN_S for _, t in rows)
+    again = stamplog.Runs.concat([stamplog.Runs(a, t) for a, t in reversed(rows)])
+    assert again.stamps_of(np.arange(100, 110)).tolist() == (1000.0 + 25.0 * np.arange(10)).tolist()
+    assert again.stamps_of([110]) is None
+    counts, firsts, lasts = stamplog.decode_parts(stamplog.encode_parts([3, 1], [1.5, -0.0], [2.5, 1e300]))
+    assert (counts.tolist(), firsts.tobytes(), lasts.tolist()) == ([3, 1], np.array([1.5, -0.0]).tobytes(),
+                                                                   [2.5, 1e300])
+    assert stamplog.is_parts(stamplog.encode_parts([1], [0.0], [0.0])) and not stamplog.is_parts(
+        tally.encode_stamps(np.array([0.0])))
+
+
+def test_thinned_stamps_are_shared_by_the_frame_and_counts_stay_exact_at_any_edge(tmp_path):
+    thin, full = pair(tmp_path)
+    mugs = [(1.0, 0.0, 0.8), (1.6, 0.0, 0.8), (2.2, 0.0, 0.8)]
+    rng = np.random.default_rng(4)
+    frames = []
+    for k in range(400):  # 200 s at 2 Hz, camera jitter; the third mug's detector stamps its own time
+        t = 1.0 + 0.5 * k + float(rng.normal(0.0, 0.002))
+        obs = [box_obs(lbl, c, stamp=t + (0.013 if i == 2 else 0.0))
+               for i, (lbl, c) in enumerate(zip(("mug", "cup", "bowl"), mugs))]
+        frames.append((obs, view(t, (1.6, 0.0, 0.8), SEEN)))
+    feed([thin, full], frames)
+    rows = thin._conn.execute("SELECT kind, n, stamps FROM tallies").fetchall()
+    sightings = [r for r in rows if r[0] == "sighting"]
+    assert sightings and all(stamplog.is_parts(r[2]) for r in sightings)   # ids and parts only
+    assert sum(r[1] for r in rows if r[0] == "stamps") > 0
+    # every thinned sighting's stamp comes back bit for bit (observation() says it)
+    thinned = [int(r[0]) for r in full._conn.execute("SELECT id FROM observations ORDER BY id")
+               if thin._conn.execute("SELECT 1 FROM observations WHERE id=?", (int(r[0]),)).fetchone() is None]
+    assert len(thinned) > 600
+    for oid in thinned[::37]:
+        with pytest.raises(UnknownIdError, match=rf"stamp {full.observation(oid).stamp:.6f}"):
+            thin.observation(oid)
+    # spans with an edge inside a pass, on a sighting's stamp, one ulp off it
+    stamps = sorted(r.stamp for o in full.objects() for r in full.history(o.id))
+    edges = [stamps[101], np.nextafter(stamps[101], -np.inf), np.nextafter(stamps[101], np.inf), stamps[377], 33.3]
+    for lbl in ("mug", "cup", "bowl"):
+        for lo in (None, *edges):
+            for hi in (None, stamps[250], np.nextafter(stamps[250], -np.inf), 150.0):
+                if lo is not None and hi is not None and lo > hi:
+                    continue
+                a, b = thin.was_seen(label=lbl, since=lo, until=hi), full.was_seen(label=lbl, since=lo, until=hi)
+                assert (a.count, a.time, a.text) == (b.count, b.time, b.text), (lbl, lo, hi)
 
 
 def test_a_pass_thins_at_most_max_sightings_per_pass_and_a_backlog_ends_where_one_long_pass_would(tmp_path):

@@ -39,8 +39,8 @@ from itertools import combinations
 
 import numpy as np
 
-from . import featurecodec, refold, sampling, tally
-from .errors import UnknownIdError
+from . import featurecodec, refold, sampling, stamplog, tally
+from .errors import StoreCorruptError, UnknownIdError
 from .guard import guarded
 from .labels import labels_agree
 from .rows import id_chunks
@@ -204,6 +204,7 @@ class RetentionMixin:
             rows += self._conn.execute(f"SELECT {_BATCH_COLS} FROM observations WHERE frame_id IN ({marks}) "
                                        f"AND (retained & {PROCESSED}) = 0 ORDER BY id", chunk).fetchall()
         self._note_coseen(rows)
+        runs = self._log_stamps(rows, newest)
         groups: dict[tuple, list] = {}
         for r in rows:
             if r["verdict"] in ("merged", "created") and r["placement_id"] is not None:
@@ -240,7 +241,7 @@ class RetentionMixin:
                     kept_frames.update(int(r["frame_id"]) for r in batch)
                     report.held += len(batch)
                     continue
-            kept, dropped = self._thin_group(key, batch, cams, newest, report)
+            kept, dropped = self._thin_group(key, batch, cams, newest, report, runs)
             kept_frames.update(int(r["frame_id"]) for r in kept)
             drop_ids += [int(r["id"]) for r in dropped]
             orphans.update(int(r["frame_id"]) for r in dropped)
@@ -360,7 +361,8 @@ class RetentionMixin:
             "SELECT 1 FROM observations x JOIN observations y ON y.frame_id = x.frame_id "
             "WHERE x.object_id = ? AND y.object_id = ? LIMIT 1", (a, b)).fetchone() is not None
 
-    def _thin_group(self, key: tuple, batch: list, cams: dict, newest: float, report: ThinReport):
+    def _thin_group(self, key: tuple, batch: list, cams: dict, newest: float, report: ThinReport,
+                    runs: stamplog.Runs | None = None):
         """Keep the sample of one placement (or rejection group) among its kept and newly settled sightings;
         count the others in its tally. Returns (newly kept rows of the batch, dropped rows)."""
         cfg = self.config.retention
@@ -416,14 +418,14 @@ class RetentionMixin:
             stamps = np.array([float(r["stamp"]) for r in dropped], dtype=np.float64)
             if kind == "p":
                 object_id = int(dropped[0]["object_id"])
-                self._tally("sighting", object_id, ident, "", ids, stamps, newest)
+                self._tally("sighting", object_id, ident, "", ids, stamps, newest, runs)
                 report.sightings_dropped += len(dropped)
                 report.placements[ident] = report.placements.get(ident, 0) + len(dropped)
                 report.objects.add(object_id)
             else:
                 objs = {r["object_id"] for r in dropped}
                 object_id = objs.pop() if len(objs) == 1 else None
-                self._tally("rejected", object_id, None, f"{ident}|{group}", ids, stamps, newest)
+                self._tally("rejected", object_id, None, f"{ident}|{group}", ids, stamps, newest, runs)
                 report.rejected_dropped += len(dropped)
         if kind == "p":
             report.sightings_kept += len(kept)
@@ -528,28 +530,94 @@ class RetentionMixin:
             self._set_meta("retention_audit_seen", last)
 
     # ------------------------------------------------------------------ tallies
+    def _log_stamps(self, rows, at: float) -> stamplog.Runs:
+        """Record the stamps of the sightings this pass looks at, as runs (stamplog.py: tally rows of kind
+        ``stamps``); the runs, for this pass's tallies."""
+        runs = stamplog.Runs.of_observations([int(r["id"]) for r in rows], [float(r["stamp"]) for r in rows])
+        for starts, stamps in runs.rows():
+            real = stamps[~np.isnan(stamps)]
+            self._conn.execute(
+                "INSERT INTO tallies (kind, object_id, placement_id, group_key, n, t_first, t_last, id_first, id_last, "
+                "ids, stamps, thinned_at) VALUES ('stamps', NULL, NULL, '', ?,?,?,?,?,?,?,?)",
+                (len(starts), float(real.min()), float(real.max()), int(starts[0]), int(starts[-1]) - 1,
+                 tally.encode_ints(starts), tally.encode_stamps(stamps), at))
+        return runs
+
     def _tally(self, kind: str, object_id, placement_id, group_key: str, ids: np.ndarray, stamps: np.ndarray,
-               at: float) -> None:
-        """Count thinned items in the group's latest tally row (up to TALLY_ROW_LIMIT), else in a new one."""
+               at: float, runs: stamplog.Runs | None = None) -> None:
+        """Count thinned items in the group's latest tally row (up to TALLY_ROW_LIMIT), else in a new one. Sightings
+        whose stamps the recorded runs give back exactly are kept as ids and parts (stamplog.py); a row holds parts
+        or stamps, never both (a new row begins where the form changes)."""
         order = np.lexsort((ids, stamps))
         ids, stamps = ids[order], stamps[order]
+        new_parts = self._parts_of(ids, stamps, runs) if runs is not None and kind != "miss" else None
+        parts = new_parts is not None
         last = self._conn.execute(
-            "SELECT id, object_id, n, ids, stamps FROM tallies WHERE placement_id IS ? AND kind = ? AND group_key = ? "
-            "ORDER BY id DESC LIMIT 1", (placement_id, kind, group_key)).fetchone()
-        if last is not None and last["object_id"] == object_id and int(last["n"]) + len(ids) <= TALLY_ROW_LIMIT:
+            "SELECT id, object_id, n, ids, stamps, t_first, t_last FROM tallies WHERE placement_id IS ? AND kind = ? "
+            "AND group_key = ? ORDER BY id DESC LIMIT 1", (placement_id, kind, group_key)).fetchone()
+        if last is not None and last["object_id"] == object_id and int(last["n"]) + len(ids) <= TALLY_ROW_LIMIT \
+                and stamplog.is_parts(last["stamps"]) == parts:
             n = int(last["n"])
-            ids = np.concatenate([tally.decode_ints(last["ids"], n), ids])
-            stamps = np.concatenate([tally.decode_stamps(last["stamps"], n), stamps])
+            all_ids = np.concatenate([tally.decode_ints(last["ids"], n), ids])
+            if parts:
+                blob = stamplog.encode_parts(*(np.concatenate(pair) for pair in zip(
+                    stamplog.decode_parts(last["stamps"]), new_parts)))
+                t_first, t_last = min(float(last["t_first"]), float(stamps[0])), max(float(last["t_last"]),
+                                                                                    float(stamps[-1]))
+            else:
+                all_stamps = np.concatenate([tally.decode_stamps(last["stamps"], n), stamps])
+                blob = tally.encode_stamps(all_stamps)
+                t_first, t_last = float(all_stamps.min()), float(all_stamps.max())
             self._conn.execute(
                 "UPDATE tallies SET n=?, t_first=?, t_last=?, id_first=?, id_last=?, ids=?, stamps=?, thinned_at=? "
-                "WHERE id=?", (len(ids), float(stamps.min()), float(stamps.max()), int(ids.min()), int(ids.max()),
-                               tally.encode_ints(ids), tally.encode_stamps(stamps), at, last["id"]))
+                "WHERE id=?", (len(all_ids), t_first, t_last, int(all_ids.min()), int(all_ids.max()),
+                               tally.encode_ints(all_ids), blob, at, last["id"]))
             return
+        blob = stamplog.encode_parts(*new_parts) if parts else tally.encode_stamps(stamps)
         self._conn.execute(
             "INSERT INTO tallies (kind, object_id, placement_id, group_key, n, t_first, t_last, id_first, id_last, "
             "ids, stamps, thinned_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
             (kind, object_id, placement_id, group_key, len(ids), float(stamps.min()), float(stamps.max()),
-             int(ids.min()), int(ids.max()), tally.encode_ints(ids), tally.encode_stamps(stamps), at))
+             int(ids.min()), int(ids.max()), tally.encode_ints(ids), blob, at))
+
+    def _parts_of(self, ids: np.ndarray, stamps: np.ndarray, runs: stamplog.Runs):
+        """(counts, first stamps, last stamps) of ``ids`` (in (stamp, id) order) cut where their stamps lie more
+        than STAMP_ROW_SPAN_S apart, or None when the recorded runs do not give back every stamp bit for bit.
+        This pass's runs hold its own sightings; a sample's sighting dropped now was recorded by its own pass."""
+        cuts = np.flatnonzero(np.diff(stamps) > stamplog.STAMP_ROW_SPAN_S) + 1
+        bounds = np.concatenate(([0], cuts, [len(ids)]))
+        for a, b in zip(bounds[:-1], bounds[1:]):
+            got = runs.stamps_of(ids[a:b])
+            if got is None:
+                got = self._logged_stamps(ids[a:b], float(stamps[a]), float(stamps[b - 1]), strict=False)
+            if got is None or not np.array_equal(got.view("<i8"), stamps[a:b].view("<i8")):
+                return None
+        return np.diff(bounds), stamps[bounds[:-1]], stamps[bounds[1:] - 1]
+
+    def _tally_stamps(self, row) -> np.ndarray:
+        """Every stamp of a tally row, in the order of its ids (parts: looked up in the runs)."""
+        n = int(row["n"])
+        if not stamplog.is_parts(row["stamps"]):
+            return tally.decode_stamps(row["stamps"], n)
+        ids = tally.decode_ints(row["ids"], n)
+        counts, firsts, lasts = stamplog.decode_parts(row["stamps"])
+        ends = np.cumsum(counts)
+        return np.concatenate([self._logged_stamps(ids[e - c:e], f, la) for c, e, f, la in
+                               zip(counts, ends, firsts, lasts)]) if n else np.zeros(0)
+
+    def _logged_stamps(self, ids: np.ndarray, lo: float, hi: float, strict: bool = True) -> np.ndarray | None:
+        """The stamps of ``ids`` (sightings of one part, stamps within [lo, hi]) from the recorded runs (not
+        strict: None when they do not hold one)."""
+        rows = self._conn.execute(
+            "SELECT n, ids, stamps FROM tallies WHERE object_id IS NULL AND kind = 'stamps' AND t_first >= ? "
+            "AND t_first <= ?", (float(lo) - stamplog.STAMP_ROW_SPAN_S, float(hi))).fetchall()
+        runs = stamplog.Runs.concat([stamplog.Runs(tally.decode_ints(r["ids"], int(r["n"])),
+                                                   tally.decode_stamps(r["stamps"], int(r["n"]))) for r in rows])
+        out = runs.stamps_of(ids)
+        if out is None and strict:
+            raise StoreCorruptError(f"the recorded stamps of thinned sightings {int(ids[0])}..{int(ids[-1])} are "
+                                    "missing (tallies of kind 'stamps')")
+        return out
 
     def _tallied_sightings(self, object_id: int) -> int:
         if not self._thinned_ever:
@@ -569,10 +637,15 @@ class RetentionMixin:
         count, best, best_inside = 0, None, None
         for r in rows:
             n = int(r["n"])
-            if lo <= float(r["t_first"]) and float(r["t_last"]) <= hi:
+            if lo <= float(r["t_first"]) and float(r["t_last"]) <= hi:   # inside: counted whole, not decoded
                 count += n
                 if best_inside is None or float(r["t_last"]) > float(best_inside["t_last"]):
                     best_inside = r
+                continue
+            if stamplog.is_parts(r["stamps"]):
+                c, cand = self._parts_in(r, lo, hi)
+                count += c
+                best = cand if cand is not None and (best is None or cand[:2] > best[:2]) else best
                 continue
             stamps = tally.decode_stamps(r["stamps"], n)
             inside = (stamps >= lo) & (stamps <= hi)
@@ -580,8 +653,37 @@ class RetentionMixin:
             best = _latest(best, r, stamps, inside)
         if best_inside is not None:
             n = int(best_inside["n"])
-            stamps = tally.decode_stamps(best_inside["stamps"], n)
-            best = _latest(best, best_inside, stamps, np.ones(n, dtype=bool))
+            if stamplog.is_parts(best_inside["stamps"]):
+                cand = self._parts_in(best_inside, lo, hi)[1]
+                best = cand if best is None or cand[:2] > best[:2] else best
+            else:
+                stamps = tally.decode_stamps(best_inside["stamps"], n)
+                best = _latest(best, best_inside, stamps, np.ones(n, dtype=bool))
+        return count, best
+
+    def _parts_in(self, row, lo: float, hi: float) -> tuple[int, tuple | None]:
+        """(sightings of a parts row with lo <= stamp <= hi, the latest as (stamp, id, object_id)): a part inside the
+        span counts whole, one outside not at all; only a part across its edge looks its stamps up."""
+        ids = tally.decode_ints(row["ids"], int(row["n"]))
+        counts, firsts, lasts = stamplog.decode_parts(row["stamps"])
+        count, best, end = 0, None, 0
+        for c, f, la in zip(counts.tolist(), firsts.tolist(), lasts.tolist()):
+            begin, end = end, end + c
+            if la < lo or f > hi:
+                continue
+            if lo <= f and la <= hi:   # ids of a part are in (stamp, id) order: its last is its latest
+                count += c
+                cand = (la, int(ids[end - 1]), int(row["object_id"]))
+            else:
+                part = ids[begin:end]
+                stamps = self._logged_stamps(part, f, la)
+                inside = np.flatnonzero((stamps >= lo) & (stamps <= hi))
+                if not len(inside):
+                    continue
+                count += len(inside)
+                j = inside[np.lexsort((part[inside], stamps[inside]))[-1]]
+                cand = (float(stamps[j]), int(part[j]), int(row["object_id"]))
+            best = cand if best is None or cand[:2] > best[:2] else best
         return count, best
 
     # ------------------------------------------------------------------ fold state
@@ -713,12 +815,12 @@ class RetentionMixin:
         """What became of a thinned observation id, or None when no tally holds it."""
         if not self._thinned_ever:
             return None
-        for r in self._conn.execute("SELECT * FROM tallies WHERE id_first <= ? AND id_last >= ? ORDER BY id",
-                                    (observation_id, observation_id)):
+        for r in self._conn.execute("SELECT * FROM tallies WHERE id_first <= ? AND id_last >= ? AND kind != 'stamps' "
+                                    "ORDER BY id", (observation_id, observation_id)):
             ids = tally.decode_ints(r["ids"], int(r["n"]))
             hit = np.flatnonzero(ids == observation_id)
             if len(hit):
-                stamp = float(tally.decode_stamps(r["stamps"], int(r["n"]))[hit[0]])
+                stamp = float(self._tally_stamps(r)[hit[0]])
                 what = {"sighting": f"a sighting of object #{r['object_id']} at placement #{r['placement_id']}",
                         "rejected": f"a rejected sighting ({r['group_key']})",
                         "miss": f"a miss of object #{r['object_id']}"}.get(r["kind"], r["kind"])

@@ -65,10 +65,12 @@ CLOSED_PLACEMENTS_IMMUTABLE = """CREATE TRIGGER IF NOT EXISTS placements_closed_
     BEGIN SELECT RAISE(ABORT, 'a closed placement is immutable'); END"""
 
 # Version 5: retention (core/retention.py). Sightings thinned away are counted in tallies: per placement (or
-# rejection group) their ids and exact stamps, compressed, so "how many times did I see X" stays exact. The fold
-# state is a current placement's fused geometry as of its last thinned sighting, so a later rebuild (a twin
-# joined) gives what a replay of every sighting would; coseen keeps which objects were ever detected in one
-# frame (a twin is two objects never seen together). observations.retained: bit 1 = kept by a compaction pass,
+# rejection group) their ids and exact stamps, compressed, so "how many times did I see X" stays exact. Rows of
+# kind 'stamps' (no object) record the stamps of the sightings a pass looked at, as runs of ids (core/stamplog.py):
+# a tally whose stamps they give back keeps only per-pass parts (count, first and last stamp). The fold state is
+# a current placement's fused geometry as of its last thinned sighting, so a later rebuild (a twin joined) gives
+# what a replay of every sighting would; coseen keeps which objects were ever detected in one frame (a twin is two
+# objects never seen together). observations.retained: bit 1 = kept by a compaction pass,
 # bit 2 = cited by an event (never thinned).
 TALLIES_TABLE = """CREATE TABLE IF NOT EXISTS tallies (
         id INTEGER PRIMARY KEY AUTOINCREMENT,

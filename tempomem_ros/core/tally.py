@@ -7,7 +7,8 @@ zlib-compressed. Ids of one object's sightings advance by about the number of in
 plane varies); stamps are stored as the differences of their IEEE-754 bit patterns, which is exact for every
 float (no rounding to microseconds) and, for stamps of one binade such as Unix times, is the step in units of
 the last place: a 10 Hz camera with a few milliseconds of jitter varies in three byte planes. Measured: about
-2-3 bytes per thinned sighting (bench/bench_long_run.py prints it).
+2-3 bytes per thinned sighting (bench/bench_long_run.py prints it), most of it the stamps; core/stamplog.py
+shares those with the frame.
 """
 
 from __future__ import annotations
