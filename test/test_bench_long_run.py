@@ -51,3 +51,29 @@ def test_quick_long_run_prints_every_figure_and_the_last_line(tmp_path, capsys):
                 report["observations"]
     # the stores were removed (no --keep)
     assert not [p for p in tmp_path.iterdir() if p.name.startswith("long_run_")]
+
+
+@pytest.mark.slow
+def test_the_store_report_says_why_frames_are_kept_and_what_labels_name(tmp_path, capsys):
+    """bench/long_run_store.py on the quick run's kept stores: every kept frame of the window is accounted for."""
+    spec2 = importlib.util.spec_from_file_location("long_run_store",
+                                                   os.path.join(HERE, "..", "bench", "long_run_store.py"))
+    report = importlib.util.module_from_spec(spec2)
+    spec2.loader.exec_module(report)
+    assert bench.main(["--quick", "--retention", "thin", "--features", "off", "--keep", "--out", str(tmp_path)]) == 0
+    capsys.readouterr()
+    store = str(tmp_path / "thin-off.db")
+    assert report.main([store, "--window-s", "100000"]) == 0
+    out = capsys.readouterr().out.strip().splitlines()
+    total = int(re.match(rf"^{re.escape(store)}: (\d+) frames kept", out[0]).group(1))
+    rows = [re.match(r"^\s+(\d+) \(\s*[\d.]+ %\)\s+(.+)$", line) for line in out[1:-1]]
+    assert all(rows) and total > 0 and sum(int(r.group(1)) for r in rows) == total
+    assert {r.group(2) for r in rows} <= {"held back", "kept sighting", "miss", "nothing (pending)",
+                                          *(" + ".join(sorted(c)) for c in (("held back", "kept sighting"),
+                                                                            ("held back", "miss"),
+                                                                            ("kept sighting", "miss"),
+                                                                            ("held back", "kept sighting", "miss")))}
+    assert out[-1].startswith("  events in the window: ")
+    assert report.main([store + ".day1", store, "--labels"]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert len(lines) == 2 and all(re.search(r": the \d+ labels name \d+ objects; most: ", line) for line in lines)
