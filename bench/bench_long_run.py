@@ -308,7 +308,10 @@ def main(argv=None) -> int:
     settings = {} if args.twin_hold_s is None else {"twin_hold_s": args.twin_hold_s}
     for item in args.retention_set:
         key, _, value = item.partition("=")
-        settings[key] = json.loads(value) if value[:1].isdigit() or value[:1] in "-[" else value
+        try:
+            settings[key] = json.loads(value)   # numbers and lists as such
+        except ValueError:
+            settings[key] = value               # a word (mode=keep-all) as text
     runs = [Run(workdir, ret, feat == "on", args.dim, settings) for ret in args.retention for feat in args.features]
     print(f"household: {cfg.frames_per_day} frames a day ({cfg.looks_per_day} looks of {cfg.look_s:g} s at "
           f"{cfg.fps:g} Hz over {cfg.hours_per_day:g} h), {args.days} days; memories: "

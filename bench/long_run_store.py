@@ -18,9 +18,8 @@ import collections
 import sqlite3
 
 from tempomem_ros.core import Memory, MemoryConfig
+from tempomem_ros.core.retention import PROCESSED
 from tempomem_ros.tools.household import ITEMS
-
-PROCESSED = 1  # core/retention.py: bit 1 of observations.retained
 
 
 def frames_report(path: str, window_s: float) -> None:

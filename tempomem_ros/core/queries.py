@@ -359,12 +359,7 @@ class QueryMixin:
         month-old object keeps some 50 sightings per placement and dozens of placements, and a caller (the
         History service, an agent) asks about its recent past first; a page costs what it returns."""
         self._row_or_raise(object_id)
-        if k is None and not offset:
-            rows = self._conn.execute(
-                f"SELECT {self._observation_cols} FROM observations WHERE object_id=? ORDER BY stamp, id",
-                (int(object_id),)).fetchall()
-            return [observation_record(r) for r in rows]
-        k = -1 if k is None else validation.positive_int(k, "k", maximum=10**7)
+        k = -1 if k is None else validation.positive_int(k, "k", maximum=10**7)   # -1: no limit
         offset = validation.non_negative_int(offset, "offset")
         rows = self._conn.execute(
             f"SELECT {self._observation_cols} FROM observations WHERE object_id=? ORDER BY stamp DESC, id DESC "

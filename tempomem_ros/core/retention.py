@@ -646,7 +646,7 @@ class RetentionMixin:
             if stamplog.is_parts(r["stamps"]):
                 c, cand = self._parts_in(r, lo, hi)
                 count += c
-                best = cand if cand is not None and (best is None or cand[:2] > best[:2]) else best
+                best = _later(best, cand)
                 continue
             stamps = tally.decode_stamps(r["stamps"], n)
             inside = (stamps >= lo) & (stamps <= hi)
@@ -655,8 +655,7 @@ class RetentionMixin:
         if best_inside is not None:
             n = int(best_inside["n"])
             if stamplog.is_parts(best_inside["stamps"]):
-                cand = self._parts_in(best_inside, lo, hi)[1]
-                best = cand if best is None or cand[:2] > best[:2] else best
+                best = _later(best, self._parts_in(best_inside, lo, hi)[1])
             else:
                 stamps = tally.decode_stamps(best_inside["stamps"], n)
                 best = _latest(best, best_inside, stamps, np.ones(n, dtype=bool))
@@ -684,7 +683,7 @@ class RetentionMixin:
                 count += len(inside)
                 j = inside[np.lexsort((part[inside], stamps[inside]))[-1]]
                 cand = (float(stamps[j]), int(part[j]), int(row["object_id"]))
-            best = cand if best is None or cand[:2] > best[:2] else best
+            best = _later(best, cand)
         return count, best
 
     # ------------------------------------------------------------------ fold state
@@ -876,7 +875,13 @@ def _latest(best, row, stamps: np.ndarray, inside: np.ndarray):
     idx = np.flatnonzero(inside)
     order = np.lexsort((ids[idx], stamps[idx]))
     j = idx[order[-1]]
-    cand = (float(stamps[j]), int(ids[j]), int(row["object_id"]))
+    return _later(best, (float(stamps[j]), int(ids[j]), int(row["object_id"])))
+
+
+def _later(best, cand):
+    """The later by (stamp, id) of two sightings given as (stamp, id, object_id); None is earlier than any."""
+    if cand is None:
+        return best
     return cand if best is None or cand[:2] > best[:2] else best
 
 
