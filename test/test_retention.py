@@ -15,7 +15,7 @@ from core_helpers import box_obs, distance_from_eye, span_obs, view
 
 from tempomem_ros.core import InvalidInputError, Memory, MemoryConfig, SchemaError, UnknownIdError
 from tempomem_ros.core import recovery
-from tempomem_ros.core import featurecodec, sampling, stamplog, tally
+from tempomem_ros.core import featurecodec, retention, sampling, stamplog, tally
 from tempomem_ros.core.rows import blob_to_feature
 from tempomem_ros.core.schema import SCHEMA_VERSION
 
@@ -154,6 +154,33 @@ def test_a_long_stay_is_thinned_to_its_sample_and_counted(tmp_path):
     # frames: only those a kept sighting refers to (and the unsettled ones)
     assert thin.retention_stats()["frames"] == len({thin._conn.execute(
         "SELECT frame_id FROM observations WHERE id=?", (r.id,)).fetchone()[0] for r in kept})
+
+
+def test_a_compacted_frame_keeps_when_and_from_where_and_drops_what_only_fusion_read(tmp_path):
+    thin, full = pair(tmp_path)
+    eyes = [(0.0, 0.1 * (k % 7), 1.0 + 0.01 * k) for k in range(400)]   # a camera that moves: every pose differs
+    frames = [([box_obs("mug", A, stamp=0.5 * k)], view(0.5 * k, A, SEEN, eye=eyes[k])) for k in range(400)]
+    feed([thin, full], frames)
+    cols = "id, status, pose, fx, fy, cx, cy, width, height, max_range, depth_h, depth_w, has_view"
+    lean = {r["id"]: r for r in thin._conn.execute(f"SELECT {cols} FROM frames WHERE status='compacted'")}
+    whole = {r["id"]: r for r in full._conn.execute(f"SELECT {cols} FROM frames")}
+    assert 10 < len(lean) < 200 and len(whole) == 400
+    for fid, r in lean.items():
+        pose = np.frombuffer(whole[fid]["pose"], np.float64).reshape(4, 4)
+        assert len(r["pose"]) == retention.COMPACT_POSE_BYTES and r["has_view"] == 1
+        assert np.array_equal(np.frombuffer(r["pose"], np.float32).reshape(3, 4), pose[:3].astype(np.float32))
+        assert np.max(np.abs(retention.camera_position(r["pose"]) - pose[:3, 3])) < 1e-6
+        assert [r[c] for c in ("fx", "fy", "cx", "cy", "width", "height", "max_range", "depth_h", "depth_w")] \
+            == [None] * 9
+    # the frames not yet settled are whole, and either form gives the same camera position
+    fused = thin._conn.execute(f"SELECT {cols} FROM frames WHERE status='fused'").fetchall()
+    assert fused and all(len(r["pose"]) == 128 and r["fx"] == whole[r["id"]]["fx"] for r in fused)
+    blob = whole[1]["pose"]
+    assert np.array_equal(retention.camera_position(blob), np.frombuffer(blob, np.float64).reshape(4, 4)[:3, 3])
+    assert retention.compact_pose(retention.compact_pose(blob)) == retention.compact_pose(blob)
+    assert retention.camera_position(None) is None and retention.compact_pose(None) is None
+    # what the memory decided is the same
+    assert thin.objects() == full.objects() and thin.events() == full.events()
 
 
 def test_runs_give_back_each_ids_stamp_and_refuse_ids_they_do_not_hold():

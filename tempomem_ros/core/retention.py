@@ -54,6 +54,32 @@ _FOLD_COLS = ("mx", "my", "mz", "min_x", "min_y", "min_z", "max_x", "max_y", "ma
               "ext_z", "feature", "feature_weight", "base")
 
 
+# A compacted frame keeps what its kept sightings and misses are evidence of: when and from where the camera
+# looked. Its intrinsics and depth size (read only to fuse it, fuser._frame_view) become NULL and its 4x4 float64
+# pose (128 B) a 3x4 float32 one (48 B: the bottom row is always 0 0 0 1; float32 is 1 mm at 10 km). Why: frames
+# were the largest part of a robot-hour under thinning (4.08 of 10.81 MB, bench_long_run quick, 12 min thin/off:
+# 383 B a kept frame with its indexes, 192 B of it the row), a third of them kept for their sightings or misses.
+COMPACT_POSE_BYTES = 48
+_LEAN_FRAME = ("fx=NULL, fy=NULL, cx=NULL, cy=NULL, width=NULL, height=NULL, max_range=NULL, depth_h=NULL, "
+               "depth_w=NULL")
+
+
+def compact_pose(blob: bytes | None) -> bytes | None:
+    """A frame's pose as a compacted frame keeps it (3x4 float32, row-major); one already compact stays."""
+    if blob is None or len(blob) == COMPACT_POSE_BYTES:
+        return blob
+    return np.frombuffer(blob, dtype=np.float64).reshape(4, 4)[:3].astype(np.float32).tobytes()
+
+
+def camera_position(blob: bytes | None) -> np.ndarray | None:
+    """The camera's position in the world from a frame's pose, either form (4x4 float64 or compact 3x4 float32)."""
+    if blob is None:
+        return None
+    if len(blob) == COMPACT_POSE_BYTES:
+        return np.frombuffer(blob, dtype=np.float32).reshape(3, 4)[:, 3].astype(np.float64)
+    return np.frombuffer(blob, dtype=np.float64)[[3, 7, 11]]
+
+
 @dataclass
 class ThinReport:
     frames_dropped: int = 0
@@ -197,8 +223,8 @@ class RetentionMixin:
         # passes of their frames, in stamp order as the saved fold needs)
         upto = min(horizon, float(frames[-1]["stamp"])) if backlog else horizon
         frame_ids = [int(f["id"]) for f in frames]
-        cams = {int(f["id"]): None if f["pose"] is None else np.frombuffer(f["pose"], dtype=np.float64)[[3, 7, 11]]
-                for f in frames}
+        cams = {int(f["id"]): camera_position(f["pose"]) for f in frames}
+        poses = {int(f["id"]): f["pose"] for f in frames}
         rows = []
         for chunk, marks in id_chunks(frame_ids):
             rows += self._conn.execute(f"SELECT {_BATCH_COLS} FROM observations WHERE frame_id IN ({marks}) "
@@ -257,8 +283,8 @@ class RetentionMixin:
         for chunk, marks in id_chunks(gone):
             self._conn.execute(f"DELETE FROM frames WHERE id IN ({marks})", chunk)
         keep = sorted(set(frame_ids) & kept_frames)
-        for chunk, marks in id_chunks(keep):
-            self._conn.execute(f"UPDATE frames SET status='compacted' WHERE id IN ({marks})", chunk)
+        self._conn.executemany(f"UPDATE frames SET status='compacted', pose=?, {_LEAN_FRAME} WHERE id=?",
+                               [(compact_pose(poses[fid]), fid) for fid in keep])
         orphans -= set(frame_ids)
         for fid in sorted(orphans):
             if self._conn.execute("SELECT 1 FROM observations WHERE frame_id=? LIMIT 1", (fid,)).fetchone() is None \
@@ -387,13 +413,12 @@ class RetentionMixin:
         sectors = cfg.viewpoint_sectors if kind == "p" else 0
         missing = sorted({int(r["frame_id"]) for r in batch} - set(cams))  # sightings held back in earlier passes
         for chunk, marks in id_chunks(missing):
-            cams.update((int(i), None if pose is None else np.frombuffer(pose, dtype=np.float64)[[3, 7, 11]])
+            cams.update((int(i), camera_position(pose))
                         for i, pose in self._conn.execute(f"SELECT id, pose FROM frames WHERE id IN ({marks})", chunk))
 
         def cam_of(r):
             if "pose" in r.keys():
-                blob = r["pose"]
-                return None if blob is None else np.frombuffer(blob, dtype=np.float64)[[3, 7, 11]]
+                return camera_position(r["pose"])
             return cams.get(int(r["frame_id"]))
 
         cands = [sampling.Candidate(int(r["id"]), float(r["stamp"]), r["label"],
