@@ -203,6 +203,54 @@ def test_a_look_alike_found_while_the_first_was_unseen_is_that_one_moved_once_it
     assert tuple(tomb) == (2, "merged", 0)
 
 
+C = (-2.0, 0.0, 0.8)
+DC = distance_from_eye(C)
+
+
+def test_a_look_alike_that_moved_on_before_the_first_place_was_seen_empty_is_that_one_moved_twice(mem):
+    for t in (0.0, 0.5, 1.0):
+        mem.add([box_obs("mug", A, stamp=t)], view(t, A, SEEN))
+    for t in (600.0, 600.5, 601.0, 601.5):  # a mug at B while A is out of view: held, then published
+        mem.add([box_obs("mug", B, stamp=t)], view(t, B, DB + 0.04))
+    for t in (900.0, 900.5, 901.0, 901.5):  # it moves on to C (B seen empty next): a move of #2
+        mem.add([box_obs("mug", C, stamp=t)], view(t, C, DC + 0.04))
+    for t in (910.0, 910.5, 911.0, 912.5):
+        mem.add([], view(t, B, DB + 1.0))
+    mem.commit()
+    assert [(o.id, o.state, o.n_moves) for o in mem.objects()] == [(1, "present", 0), (2, "present", 1),
+                                                                   (3, "forgotten", 0)]
+    assert kinds(mem) == [("appeared", 1), ("appeared", 2), ("moved", 2)]
+    for t in (1200.0, 1200.5, 1201.0, 1202.5):  # then, at last, A is seen empty: #1 went to B, then to C
+        mem.add([], view(t, A, EMPTY))
+    mem.commit()
+    assert [(o.id, o.state, o.n_moves, o.n_observations) for o in mem.objects()] == [
+        (1, "present", 2, 11), (2, "forgotten", 1, 8), (3, "forgotten", 0, 4)]
+    # #2's events are retracted; a "merged" says so (they had been published)
+    assert kinds(mem) == [("appeared", 1), ("moved", 1), ("moved", 1), ("merged", 2)]
+    first, second = mem.changes()[1:3]
+    assert (first.stamp, second.stamp) == (600.0, 900.0)
+    assert first.before.center == pytest.approx(A) and first.after.center == pytest.approx(B)
+    assert second.before.center == pytest.approx(B) and second.after.center == pytest.approx(C)
+    assert first.after.id == second.before.id   # one placement at B, #1's copy of #2's
+    hist = mem.temporal("history", label="mug")
+    assert [(p.t_from, p.t_to) for p in hist.placements] == [(0.0, 600.0), (600.0, 900.0), (900.0, None)]
+    assert [p.center for p in hist.placements] == [pytest.approx(A), pytest.approx(B), pytest.approx(C)]
+    assert mem.temporal("as_of", label="mug", t=700.0).placements[0].center == pytest.approx(B)
+    assert mem.temporal("count_moves", label="mug").count == 2
+    # every sighting is #1's, each in its placement's copy; #2's own placements stay as they were, closed
+    rows = mem._conn.execute("SELECT o.object_id, p.object_id, p.cx FROM observations o JOIN placements p "
+                             "ON p.id = o.placement_id").fetchall()
+    assert {(a, b) for a, b, _ in rows} == {(1, 1)} and len(rows) == 11
+    assert [tuple(r) for r in mem._conn.execute(
+        "SELECT object_id, current, closed_reason FROM placements WHERE object_id=2 ORDER BY id")] == [
+        (2, 0, "moved"), (2, 0, "merged")]
+    (audit,) = [a for a in mem.audit() if a.action == "reconcile_move" and a.detail["kept"] == 1]
+    assert audit.detail["moves_rehomed"] == 1 and len(audit.detail["placements"]) == 2
+    assert [e.kind for e in mem.events(object_id=2)] == ["merged"]
+    assert [tuple(r) for r in mem._conn.execute("SELECT kind, retracted FROM events WHERE object_id=2 ORDER BY id")] \
+        == [("appeared", 1), ("moved", 1), ("merged", 0)]
+
+
 def test_a_second_mug_seen_soon_after_the_first_is_not_a_move(mem):
     for t in (0.0, 0.5, 1.0):
         mem.add([box_obs("mug", A, stamp=t)], view(t, A, SEEN))

@@ -183,6 +183,39 @@ def test_a_compacted_frame_keeps_when_and_from_where_and_drops_what_only_fusion_
     assert thin.objects() == full.objects() and thin.events() == full.events()
 
 
+def test_a_move_rehomed_after_thinning_keeps_each_placements_counts(tmp_path):
+    """A mug at A, then (A out of view) 100 s at B, 100 s at C, B seen empty, at last A seen empty: the object at
+    B and C is the mug moved twice (reconcile._rehome_moves), after its sightings at B were thinned."""
+    thin, full = pair(tmp_path)
+    b, c = (0.0, 2.0, 0.8), (-2.0, 0.0, 0.8)
+    frames = [([box_obs("mug", A, stamp=t)], view(t, A, SEEN)) for t in (0.0, 0.5, 1.0)]
+    frames += [([box_obs("mug", b, stamp=600.0 + 0.5 * k)], view(600.0 + 0.5 * k, b, distance_from_eye(b) + 0.04))
+               for k in range(200)]
+    frames += [([box_obs("mug", c, stamp=900.0 + 0.5 * k)], view(900.0 + 0.5 * k, c, distance_from_eye(c) + 0.04))
+               for k in range(200)]
+    frames += [([], view(t, b, distance_from_eye(b) + 1.0)) for t in (1010.0, 1010.5, 1011.0, 1012.5)]
+    frames += [([], view(1300.0 + 0.5 * k, A, EMPTY)) for k in range(8)]
+    feed([thin, full], frames)
+    assert [(o.id, o.state, o.n_moves, o.n_observations) for o in thin.objects()][0] == (1, "present", 2, 403)
+    assert thin.objects() == full.objects()
+    def shown(events):
+        return [(e.kind, e.object_id, e.stamp, e.before, e.after) for e in events]
+
+    assert shown(thin.changes()) == shown(full.changes())
+    assert [e.kind for e in thin.changes()] == ["appeared", "moved", "moved", "merged"]
+    kept = {r.id for r in thin.history(1)}
+    assert all(set(e.evidence) <= kept for e in thin.changes() if e.object_id == 1)
+    counts = thin.sighting_counts(1)
+    assert [c["kept"] + c["thinned"] for c in counts] == [3, 200, 200] and counts[1]["thinned"] > 100
+    assert [c["placement_id"] for c in counts] == [c["placement_id"] for c in full.sighting_counts(1)]
+    assert thin.sighting_counts(2) == [] and thin.sighting_counts(3) == []   # nothing left behind
+    for lo, hi in ((None, None), (600.0, 700.0), (650.25, 950.75), (900.0, None)):
+        x, y = thin.was_seen(label="mug", since=lo, until=hi), full.was_seen(label="mug", since=lo, until=hi)
+        assert (x.count, x.time, x.text) == (y.count, y.time, y.text)
+    h, g = thin.temporal("history", label="mug"), full.temporal("history", label="mug")
+    assert [(p.t_from, p.t_to, p.center) for p in h.placements] == [(p.t_from, p.t_to, p.center) for p in g.placements]
+
+
 def test_runs_give_back_each_ids_stamp_and_refuse_ids_they_do_not_hold():
     ids = np.array([10, 11, 12, 13, 20, 21, 22, 40])
     stamps = np.array([5.0, 5.0, 5.0, 5.1, 7.0, 7.0, 7.25, 9.0])       # 13 and 22 differ from their frame-mates

@@ -114,15 +114,15 @@ class ReconcileMixin:
 
     def _moved_here(self, obj):
         """A look-alike first seen elsewhere at least identity.min_gap_s after ``obj`` was last seen in a real
-        view (_last_real_sighting), never moved since, whose appearance is held or was published (then it is
-        withdrawn), or None. Confirmed objects before glimpses (a single confused sighting of something
-        else), then the earliest; a look-alike found sooner than min_gap_s is another instance rather than
-        this one moved."""
+        view (_last_real_sighting), whose appearance is held or was published (then it is withdrawn), or None.
+        It may have moved on since (_rehome_moves). Confirmed objects before glimpses (a single confused
+        sighting of something else), then the earliest; a look-alike found sooner than min_gap_s is another
+        instance rather than this one moved."""
         for row in self._conn.execute(
                 f"SELECT {OBJECT_COLS_O} FROM held_events h JOIN objects o ON o.id = h.object_id "
                 "WHERE h.status IN ('held', 'published') AND h.kind = 'appeared' "
                 "AND o.state IN ('present', 'tentative') "
-                "AND o.n_moves = 0 AND o.first_seen >= ? AND o.id != ? "
+                "AND o.first_seen >= ? AND o.id != ? "
                 "ORDER BY o.state = 'tentative', o.first_seen, o.id",
                 (self._last_real_sighting(obj) + self.config.identity.min_gap_s, obj["id"])).fetchall():
             if self._compatible(obj, row) and not self._boxes_same_place(obj, row):
@@ -140,6 +140,9 @@ class ReconcileMixin:
 
     def _reconcile_move(self, old, new, stamp: float, counters, touched: set[int]) -> None:
         """``old``'s place was seen empty; ``new`` is ``old`` seen at its new place: one object that moved."""
+        if int(new["n_moves"]) > 0:
+            self._rehome_moves(old, new, stamp, counters, touched)
+            return
         t_move = float(new["first_seen"])
         before = old["placement_id"] if old["placement_id"] is not None else self._last_closed_placement(old["id"])
         self._close_placement(old["id"], t_move, "moved")
@@ -175,6 +178,83 @@ class ReconcileMixin:
         self._settle_label(old["id"], stamp, obs_ids[-1:])
         counters.moved += 1
         touched.update((int(old["id"]), int(new["id"])))
+
+    def _rehome_moves(self, old, new, stamp: float, counters, touched: set[int]) -> None:
+        """``old``'s place was seen empty; ``new``, first seen elsewhere after ``old`` was last seen, and moved on
+        since, is ``old``: it moved to ``new``'s first place, then on as ``new`` did. Each of ``new``'s
+        placements is copied to ``old`` (a closed placement is immutable: ``new``'s stay as the retired twin's
+        history, as _reconcile_move keeps the one it copies), and its sightings, misses, tallies, saved folds
+        and holds follow their placement's copy; its published events are retracted (a ``merged`` event says
+        so) and each of its moves is published again as ``old``'s, with its stamp and evidence. Why: dev seed
+        11 (no feature), a cup moved twice while its first place was out of view; the cup found at its second
+        place (602 s) moved on to its third (890 s), so at 1657 s, when the first place was seen empty, it was
+        not taken for the cup moved (only an object never moved was): one move missed, a false "appeared", a
+        false "removed", three wrong items in "what changed"."""
+        oid, nid = int(old["id"]), int(new["id"])
+        t_move = float(new["first_seen"])
+        before = old["placement_id"] if old["placement_id"] is not None else self._last_closed_placement(oid)
+        moves = self._conn.execute("SELECT stamp, before_id, after_id, evidence, detail FROM events WHERE "
+                                   "object_id=? AND kind='moved' AND retracted=0 ORDER BY stamp, id",
+                                   (nid,)).fetchall()
+        places = self._conn.execute("SELECT * FROM placements WHERE object_id=? ORDER BY t_from, id",
+                                    (nid,)).fetchall()
+        self._close_placement(oid, t_move, "moved")
+        self._change_times[oid] = max([t_move] + [float(m["stamp"]) for m in moves])
+        obs_ids = [int(r[0]) for r in self._conn.execute(
+            "SELECT id FROM observations WHERE object_id=? ORDER BY stamp, id", (nid,))]
+        copies = {int(q["id"]): self._copy_placement(q, oid, "moved" if k == 0 else q["opened_by"])
+                  for k, q in enumerate(places)}
+        self._retention_rehoming(nid, oid, copies)
+        for table in ("observations", "misses"):
+            for q, c in copies.items():
+                self._conn.execute(f"UPDATE {table} SET object_id=?, placement_id=? WHERE object_id=? AND "
+                                   "placement_id=?", (oid, c, nid, q))
+            self._conn.execute(f"UPDATE {table} SET object_id=? WHERE object_id=?", (oid, nid))
+        for lbl, m in self._label_mass(nid).items():
+            self._conn.execute(
+                "INSERT INTO label_mass (object_id, label, mass) VALUES (?,?,?) ON CONFLICT(object_id, label) "
+                "DO UPDATE SET mass=mass+excluded.mass", (oid, lbl, m))
+        self._mass_cache.pop(oid, None)
+        feature, fweight = fusion.merge_feature(blob_to_feature(old["feature"]), old["feature_weight"],
+                                                blob_to_feature(new["feature"]), float(new["feature_weight"]))
+        conf = max(float(old["base_confidence"]), float(new["base_confidence"]))
+        current = copies.get(int(new["placement_id"])) if new["placement_id"] is not None else None
+        self._conn.execute(
+            "UPDATE objects SET cx=?, cy=?, cz=?, mx=?, my=?, mz=?, zt=?, zb=?, min_x=?, min_y=?, min_z=?, max_x=?, "
+            "max_y=?, max_z=?, weight=?, ext_x=?, ext_y=?, ext_z=?, feature=?, feature_weight=?, confidence=?, "
+            "base_confidence=?, last_seen=MAX(last_seen, ?), n_observations=n_observations+?, n_moves=n_moves+?, "
+            "misses=0, first_miss=NULL, last_miss=NULL, absence_evidence=0, absence_looks=0, look_start=NULL, "
+            "look_misses=0, removal_due=NULL, state='present', vec_dirty=1, placement_id=?, region_id=? WHERE id=?",
+            (new["cx"], new["cy"], new["cz"], new["mx"], new["my"], new["mz"], new["zt"], new["zb"],
+             new["min_x"], new["min_y"], new["min_z"], new["max_x"], new["max_y"], new["max_z"], new["weight"],
+             new["ext_x"], new["ext_y"], new["ext_z"], feature_to_blob(feature), fweight, conf, conf,
+             float(new["last_seen"]), int(new["n_observations"]), int(new["n_moves"]) + 1, current,
+             new["region_id"], oid))
+        self._update_rtree(oid, (new["min_x"], new["min_y"], new["min_z"]),
+                           (new["max_x"], new["max_y"], new["max_z"]), exact=True)
+        self._retire_twin(new, oid, stamp, f"the same object as #{oid}, moved")
+        self._event(t_move, "moved", oid, before, copies[int(places[0]["id"])], obs_ids[:EVIDENCE_IN_EVENT],
+                    detail={"decided_at": stamp, "joined": nid})
+        for m in moves:
+            detail = {**json.loads(m["detail"] or "{}"), "decided_at": stamp, "rehomed_from": nid}
+            self._event(float(m["stamp"]), "moved", oid, copies.get(m["before_id"], m["before_id"]),
+                        copies.get(m["after_id"], m["after_id"]), json.loads(m["evidence"]), detail=detail)
+        self._audit(stamp, "reconcile_move", [oid, nid], obs_ids,
+                    {"kept": oid, "joined": nid, "from_placement": before,
+                     "placements": {str(q): c for q, c in copies.items()}, "moves_rehomed": len(moves),
+                     "first_miss": old["first_miss"]})
+        self._settle_label(oid, stamp, obs_ids[-1:])
+        counters.moved += 1
+        touched.update((oid, nid))
+
+    def _copy_placement(self, q, object_id: int, opened_by: str) -> int:
+        cur = self._conn.execute(
+            "INSERT INTO placements (object_id, cx, cy, cz, min_x, min_y, min_z, max_x, max_y, max_z, region_id, "
+            "t_from, t_last, t_to, current, opened_by, closed_reason) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            (object_id, q["cx"], q["cy"], q["cz"], q["min_x"], q["min_y"], q["min_z"], q["max_x"], q["max_y"],
+             q["max_z"], q["region_id"], q["t_from"], q["t_last"], q["t_to"], q["current"], opened_by,
+             q["closed_reason"]))
+        return int(cur.lastrowid)
 
     def _take_observations(self, src, dst_id: int, placement_id: int | None) -> list[int]:
         """Re-point every observation of ``src`` to ``dst_id`` (listed in the audit by the caller) and

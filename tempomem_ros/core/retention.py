@@ -752,6 +752,33 @@ class RetentionMixin:
         return state, [r for r in rows if _key(r) > state.key or int(r["id"]) in late], bool(saved["exact"])
 
     # ------------------------------------------------------------------ hooks: observations re-pointed
+    def _follow_coseen(self, src_id: int, dst_id: int) -> None:
+        """The objects ``src_id`` was once detected with were detected with ``dst_id``."""
+        partners = {int(a if b == src_id else b) for a, b in self._conn.execute(
+            "SELECT a, b FROM coseen WHERE a=? OR b=?", (src_id, src_id))} - {int(dst_id)}
+        if partners:
+            pairs = sorted((min(dst_id, z), max(dst_id, z)) for z in partners)
+            self._conn.executemany("INSERT OR IGNORE INTO coseen (a, b) VALUES (?, ?)", pairs)
+            if self._coseen_cache is not None:
+                self._coseen_cache.update(pairs)
+
+    def _retention_rehoming(self, src_id: int, dst_id: int, copies: dict[int, int]) -> None:
+        """Called just before the sightings of ``src_id`` follow their placements to ``dst_id``'s copies of them
+        (``copies``: placement -> copy; reconcile._rehome_moves): each tally, saved fold and hold goes with its
+        placement, and the objects it was seen with follow."""
+        conn = self._conn
+        for q, c in sorted(copies.items()):
+            conn.execute("UPDATE tallies SET object_id=?, placement_id=? WHERE kind='sighting' AND object_id=? "
+                         "AND placement_id=?", (dst_id, c, src_id, q))
+            conn.execute("UPDATE fold_state SET object_id=?, placement_id=? WHERE placement_id=?", (dst_id, c, q))
+        conn.execute("UPDATE tallies SET object_id=? WHERE kind='sighting' AND object_id=?", (dst_id, src_id))
+        conn.execute("DELETE FROM fold_state WHERE object_id=?", (src_id,))
+        held = self._held_placements()
+        moved = {copies[p]: since for p, since in held.items() if p in copies}
+        if moved:
+            self._save_held({**{p: v for p, v in held.items() if p not in copies}, **moved})
+        self._follow_coseen(src_id, dst_id)
+
     def _retention_repointing(self, src_id: int, dst_id: int, placement_id) -> None:
         """Called just before every observation of ``src_id`` is re-pointed to (``dst_id``, ``placement_id``)
         (a twin joined, a move reconciled, duplicates consolidated): its tallies, the objects it was seen with
@@ -764,13 +791,7 @@ class RetentionMixin:
         if has_tallies:
             conn.execute("UPDATE tallies SET object_id=?, placement_id=? WHERE kind='sighting' AND object_id=?",
                          (dst_id, placement_id, src_id))
-        partners = {int(a if b == src_id else b) for a, b in conn.execute(
-            "SELECT a, b FROM coseen WHERE a=? OR b=?", (src_id, src_id))} - {int(dst_id)}
-        if partners:
-            pairs = sorted((min(dst_id, z), max(dst_id, z)) for z in partners)
-            conn.executemany("INSERT OR IGNORE INTO coseen (a, b) VALUES (?, ?)", pairs)
-            if self._coseen_cache is not None:
-                self._coseen_cache.update(pairs)
+        self._follow_coseen(src_id, dst_id)
         held = self._held_placements()
         src_places = [int(r[0]) for r in conn.execute("SELECT id FROM placements WHERE object_id=?", (src_id,))]
         since = [held[p] for p in src_places if held.get(p) is not None]
