@@ -256,8 +256,12 @@ class MaintenanceMixin:
         self._retire(b, "consolidated", f"merged into #{a['id']}", stamp, active=False, event=False)
         self._audit(stamp, "consolidate", [a["id"], b["id"]], moved, {"kept": a["id"], "absorbed": b["id"]})
 
-    def _rebuild_geometry(self, object_id: int, placement_id: int | None) -> None:
+    def _rebuild_geometry(self, object_id: int, placement_id: int | None, relabel: bool = True) -> None:
         """Recompute an object's fused state from the observations now pointing at its current placement.
+        ``relabel``: its label becomes the heaviest of its mass at once; else the caller settles it
+        (reconcile._settle_label: with the relabel margin, a label_history row and an event). Why: a twin
+        joined under a look-alike label (a cup first read "mug") changed the label here silently, so no
+        "relabelled" was published and the cup was never taken for the removed cup moved (dev seed 12).
 
         Under retention the placement's thinned sightings are in its saved fold (core/refold.py): the rebuild
         continues from it with the sightings after it, which gives what a replay of every sighting would."""
@@ -279,7 +283,8 @@ class MaintenanceMixin:
         feature, fweight, base = state.feature, state.feature_weight, state.base
         n = int(self._conn.execute("SELECT COUNT(*) FROM observations WHERE object_id=?", (object_id,)).fetchone()[0])
         n += self._tallied_sightings(object_id)  # retention: thinned sightings are counted, not kept
-        label = canonical_label(self._label_mass(object_id))
+        row = self._conn.execute("SELECT label FROM objects WHERE id=?", (object_id,)).fetchone()
+        label = canonical_label(self._label_mass(object_id)) if relabel else row[0]
         box_mid = tuple(0.5 * (a + b) for a, b in zip(lo, hi))
         self._conn.execute(
             "UPDATE objects SET cx=?, cy=?, cz=?, mx=?, my=?, mz=?, min_x=?, min_y=?, min_z=?, max_x=?, max_y=?, "

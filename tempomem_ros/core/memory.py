@@ -82,6 +82,7 @@ class Memory(FusionMixin, ReconcileMixin, RelationStoreMixin, QueryMixin, Tempor
         self._rtree_boxes: dict[int, tuple] = {}  # writer's cache of the R*Tree entries it wrote
         self._mass_cache: dict[int, dict] = {}    # writer's cache of label mass per object
         self._confusion_cache: dict | None = None  # label pairs known confused, per fused frame
+        self._relabelled: set[int] = set()  # objects whose shown label changed in the frame being fused
         self._change_times: dict[int, float] = {}  # per commit: when an object's move or removal happened
         self._n_active: int | None = None         # writer's count of present + missing objects
         self._writes = 0

@@ -295,6 +295,7 @@ class ReconcileMixin:
             return
         self._conn.execute("UPDATE objects SET label=? WHERE id=?", (new, object_id))
         self._index_label(object_id, new)
+        self._relabelled.add(int(object_id))  # it may now be a removed object of its new label, moved
         if row["pinned_label"]:
             return
         self._conn.execute(
@@ -372,7 +373,7 @@ class ReconcileMixin:
     def _join_twin(self, keep, gone, stamp: float, touched: set[int]) -> None:
         pid = keep["placement_id"]
         obs_ids = self._take_observations(gone, keep["id"], pid)
-        self._rebuild_geometry(keep["id"], pid)
+        self._rebuild_geometry(keep["id"], pid, relabel=False)  # the label: _settle_label below
         self._conn.execute("UPDATE objects SET first_seen=MIN(first_seen, ?), last_seen=MAX(last_seen, ?) WHERE id=?",
                            (gone["first_seen"], gone["last_seen"], keep["id"]))
         joined = self._object_row(keep["id"])
