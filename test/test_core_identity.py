@@ -281,6 +281,34 @@ def test_twins_at_one_place_never_seen_together_are_joined_and_the_join_recorded
     assert kinds(mem) == [("appeared", 1)]  # the twin's appearance was held, then withdrawn
 
 
+def test_a_twin_that_outweighs_the_label_relabels_with_a_record_and_may_be_a_removed_one_moved(mem):
+    for t in (0.0, 0.5, 1.0):  # a cup at B, then B seen empty: removed
+        mem.add([box_obs("cup", B, stamp=t)], view(t, B, DB + 0.04))
+    for t in (100.0, 100.5, 101.0, 102.5):
+        mem.add([], view(t, B, DB + 1.0))
+    for t in (300.0, 300.5, 301.0, 301.5):   # at A, read "mug" (weakly): a mug, no cup moved
+        mem.add([box_obs("mug", A, stamp=t, conf=0.4)], view(t, A, SEEN))
+    mem.commit()
+    for t in (600.0, 600.3, 600.6):   # later "cup" at its place, surely: a twin (not yet confirmed)
+        mem.add([box_obs("cup", OFF, stamp=t, conf=0.95)], view(t, A, SEEN))
+    mem.commit()
+    assert [(o.id, o.label, o.state) for o in mem.objects()][1:] == [(2, "mug", "present"), (3, "cup", "tentative")]
+    mem.add([box_obs("mug", A, stamp=601.0, conf=0.4)], view(601.0, A, SEEN))   # interleaved: one object
+    mem.commit()
+    assert [(a.action, a.detail.get("kept"), a.detail.get("absorbed", a.detail.get("joined"))) for a in mem.audit()
+            if a.action in ("merge_twin", "reconcile_move")] == [("merge_twin", 2, 3), ("reconcile_move", 1, 2)]
+    # the join made it read "cup" (recorded), so it is the removed cup, moved (before the fix: a second cup)
+    assert [tuple(r) for r in mem._conn.execute("SELECT object_id, old_label, new_label FROM label_history")] \
+        == [(2, "mug", "cup")]
+    assert [(o.id, o.label, o.state, o.n_moves, o.n_observations) for o in mem.objects()] == [
+        (1, "cup", "present", 1, 11), (2, "cup", "forgotten", 0, 8), (3, "cup", "forgotten", 0, 3)]
+    assert [(e.kind, e.object_id, e.stamp) for e in mem.changes()] == [
+        ("appeared", 1, 0.0), ("removed", 1, 100.0), ("moved", 1, 300.0), ("merged", 2, 601.0)]
+    assert [tuple(r) for r in mem._conn.execute("SELECT kind, retracted FROM events WHERE object_id=2 ORDER BY id")] \
+        == [("appeared", 1), ("relabelled", 1), ("merged", 0)]
+    assert mem.objects_labelled("mug") == [] and [o.id for o in mem.objects_labelled("cup")] == [1]
+
+
 def test_two_detections_in_one_frame_are_two_objects_however_close(mem):
     mug, other = (1.0, 1.0, 0.5), (1.0, 1.085, 0.5)  # two mugs touching, both detected together
     for t in (0.0, 0.5, 1.0):
