@@ -9,9 +9,11 @@ at day 1, 10 and 30, with retention (thinning) and without (keep-all = today's b
 Setup (tools/household.py): four rooms, 171 things, ~17 in view, 19 objects on daily routines, groceries and
 parcels that come and go, spurious blobs, low-confidence and confused detections, CLIP-like 512-d features
 (features on) or none (off). The robot operates 8 h a day; its camera runs at 10 Hz in ``--looks-per-day`` looks
-of 3 s (time is compressed: between looks the stamps jump), committed every 5 frames (2 Hz). Every memory (one
-per retention x features) gets the same frames, one after the other, frame by frame (side by side: the same
-machine state for all).
+of 3 s (time is compressed: between looks the stamps jump), committed every 5 frames (2 Hz). Day 1 starts with a
+mapping tour, one look from each of the house's 16 stations (``--no-tour``: without), so that the stores of day 1
+and day 30 know the same house and their answers describe about as many objects (the bench prints how many).
+Every memory (one per retention x features) gets the same frames, one after the other, frame by frame (side by
+side: the same machine state for all).
 
 Phases and figures:
 1. The month. Per day: commit latency of every commit (p50 / p95 / p99 / max at day 1, 10, 30), store size at
@@ -288,6 +290,9 @@ def main(argv=None) -> int:
                     help="retention.twin_hold_s of every memory (default: the configuration's default)")
     ap.add_argument("--retention-set", nargs="+", default=[], metavar="KEY=VALUE",
                     help="other retention settings of every memory, e.g. time_samples=8 (numbers as numbers)")
+    ap.add_argument("--no-tour", action="store_true",
+                    help="no mapping tour on day 1 (tools/household.py tour_first_day): day 1 then knows about half "
+                         "the house, and its answers describe fewer objects than day 30's")
     ap.add_argument("--quick", action="store_true", help="CI size: 2 days of 4 looks, 32-d features, few calls")
     ap.add_argument("--out", default="out/bench_long_run")
     ap.add_argument("--keep", action="store_true", help="keep the stores (in --out) instead of a temp dir")
@@ -303,7 +308,7 @@ def main(argv=None) -> int:
           f"{os.getloadavg()[1]:.2f} {os.getloadavg()[2]:.2f}; python {platform.python_version()}, "
           f"SQLite {store_sqlite3.sqlite_version}", flush=True)
     cfg = HouseholdConfig(days=args.days, looks_per_day=args.looks_per_day, features="on" in args.features,
-                          dim=args.dim, seed=args.seed)
+                          dim=args.dim, seed=args.seed, tour_first_day=not args.no_tour)
     house = Household(cfg)
     settings = {} if args.twin_hold_s is None else {"twin_hold_s": args.twin_hold_s}
     for item in args.retention_set:
@@ -313,8 +318,9 @@ def main(argv=None) -> int:
         except ValueError:
             settings[key] = value               # a word (mode=keep-all) as text
     runs = [Run(workdir, ret, feat == "on", args.dim, settings) for ret in args.retention for feat in args.features]
+    tour = "; day 1 starts with a mapping tour of 16 looks" if cfg.tour_first_day else "; no tour"
     print(f"household: {cfg.frames_per_day} frames a day ({cfg.looks_per_day} looks of {cfg.look_s:g} s at "
-          f"{cfg.fps:g} Hz over {cfg.hours_per_day:g} h), {args.days} days; memories: "
+          f"{cfg.fps:g} Hz over {cfg.hours_per_day:g} h){tour}, {args.days} days; memories: "
           f"{', '.join(r.name for r in runs)}", flush=True)
     frames_total = obs_total = in_view = 0
     for day in range(args.days):
@@ -422,7 +428,8 @@ def main(argv=None) -> int:
     t0 = time.perf_counter()
     labels = sorted({item[0] for item in ITEMS})
     encoder = HashingTextEncoder()
-    results = {}
+    results, named = {}, {}
+    truth = sum(1 for th, *_ in house.present(T0 + (args.days - 1) * DAY_S + 12 * 3600.0) if th.label in labels)
     for features in sorted({r.features for r in runs}):
         stores = {}
         for r in (r for r in runs if r.features == features):
@@ -430,7 +437,8 @@ def main(argv=None) -> int:
                 stores[(r.name, d)] = Memory.open(path, embedding_dim=args.dim, readonly=True, label_encoder=encoder,
                                                   clip_text_encoder=TextTower(args.dim) if features else None)
         results.update(measure_services(stores, labels, args.calls, args.seed))
-        for m in stores.values():
+        for key, m in stores.items():  # what the answers describe: objects (present or missing) per label
+            named[key] = sum(len(m.objects_labelled(lbl)) for lbl in labels)
             m.close()
     print(f"services: {args.calls} calls per service and store, {time.perf_counter() - t0:.0f} s", flush=True)
 
@@ -490,6 +498,9 @@ def main(argv=None) -> int:
         a, b = probes[r.name]["first"], probes[r.name]["last"]
         print(f"  {r.name:14s} day {first}: {pct(a, 50):.1f} / {pct(a, 95):.1f}   day {last_day}: {pct(b, 50):.1f} / "
               f"{pct(b, 95):.1f}")
+    print(f"objects the {len(labels)} item labels name in the stores of day {', '.join(map(str, shown))} (the house "
+          f"holds {truth} under those labels): " + "; ".join(
+              f"{r.name} " + " / ".join(str(named[(r.name, d)]) for d in shown) for r in runs))
     print(f"service latency ms (p50 / p95), read-only stores of day {', '.join(map(str, shown))} in rotation:")
     for r in runs:
         for s in SERVICES:
@@ -511,7 +522,8 @@ def main(argv=None) -> int:
                           f"{recall[fmt]['bytes']} B)" for fmt in ("float16", "int8")))
     print(f"machine at the end: load {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} {os.getloadavg()[2]:.2f}; "
           f"total {time.perf_counter() - t_start:.0f} s")
-    report = {"args": vars(args), "frames": frames_total, "observations": obs_total,
+    report = {"args": vars(args), "frames": frames_total, "observations": obs_total, "labels_truth": truth,
+              "objects_named": {f"{name} day{d}": n for (name, d), n in named.items()},
               "runs": {r.name: {"days": r.days, "continuous": {k: v for k, v in r.continuous.items()
                                                               if k != "commit_ms"},
                                 "commit_p95": {d: pct(v, 95) for d, v in r.commits.items()},

@@ -49,6 +49,13 @@ def test_quick_long_run_prints_every_figure_and_the_last_line(tmp_path, capsys):
             assert last["observations"] < report["observations"]
             assert last["observations"] + last["thinned_sightings"] + last["thinned_rejecteds"] == \
                 report["observations"]
+    # day 1 began with the mapping tour (16 looks of 30 frames, then the 4 of the day) and the answers' size is told
+    assert "day 1 starts with a mapping tour of 16 looks" in text
+    assert report["frames"] == 16 * 30 + 4 * 30
+    named = re.search(r"objects the 27 item labels name in the stores of day 1, 2 \(the house holds (\d+) under "
+                      r"those labels\): thin/on (\d+) / (\d+);", text)
+    assert named and int(named.group(1)) == report["labels_truth"] > 0
+    assert report["objects_named"]["thin/on day1"] == int(named.group(2)) > 0
     # the stores were removed (no --keep)
     assert not [p for p in tmp_path.iterdir() if p.name.startswith("long_run_")]
 
