@@ -15,6 +15,7 @@ from core_helpers import IMMEDIATE, box_obs, make_version5
 from tempomem_ros.core import Memory
 from tempomem_ros.core.config import MemoryConfig
 from tempomem_ros.core.errors import InvalidInputError, SchemaError
+from tempomem_ros.core.schema import SCHEMA_VERSION
 
 
 def config(source: str) -> MemoryConfig:
@@ -100,8 +101,10 @@ def test_a_version_5_sqlite_store_gains_sources_keeping_its_rows(tmp_path):
         assert [(a.id, a.action) for a in m.audit()] == before
         (new,) = m.add([box_obs("mug", (1.0, 0.0, 0.5), stamp=2.0)], source="robot_b")
         assert m.observation(new).source == "robot_b"
-    con = stdlib_sqlite3.connect(path)
-    assert con.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()[0] == "6"
+    con = stdlib_sqlite3.connect(path)  # migrated to the current version (7: the partial frames_pending index)
+    assert con.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()[0] == str(SCHEMA_VERSION) == "7"
+    assert con.execute("SELECT sql FROM sqlite_master WHERE name='frames_pending'").fetchone()[0].endswith(
+        "WHERE status <> 'compacted'")
     con.close()
 
 

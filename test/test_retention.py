@@ -17,7 +17,7 @@ from tempomem_ros.core import InvalidInputError, Memory, MemoryConfig, SchemaErr
 from tempomem_ros.core import recovery
 from tempomem_ros.core import featurecodec, retention, sampling, stamplog, tally
 from tempomem_ros.core.rows import blob_to_feature
-from tempomem_ros.core.schema import SCHEMA_VERSION
+from tempomem_ros.core.schema import FRAMES_LIVE, SCHEMA_VERSION
 
 A = (2.0, 0.0, 0.8)
 OFF = (A[0] + 0.05, A[1], A[2])
@@ -214,6 +214,29 @@ def test_a_move_rehomed_after_thinning_keeps_each_placements_counts(tmp_path):
         assert (x.count, x.time, x.text) == (y.count, y.time, y.text)
     h, g = thin.temporal("history", label="mug"), full.temporal("history", label="mug")
     assert [(p.t_from, p.t_to, p.center) for p in h.placements] == [(p.t_from, p.t_to, p.center) for p in g.placements]
+
+
+def test_compacted_frames_leave_the_status_index_and_the_live_queries_still_read_it(tmp_path):
+    thin, full = pair(tmp_path)
+    feed([thin, full], [([box_obs("mug", A, stamp=0.5 * k)], view(0.5 * k, A, SEEN)) for k in range(400)])
+    counts = thin.frame_counts()
+    assert counts["compacted"] > 10 and counts["fused"] > 100
+    # the index holds the frames not compacted, and only those (schema version 7)
+    entries = thin._conn.execute("SELECT COUNT(*) FROM frames INDEXED BY frames_pending WHERE status <> 'compacted'")
+    assert entries.fetchone()[0] == sum(n for status, n in counts.items() if status != "compacted")
+    (sql,) = thin._conn.execute("SELECT sql FROM sqlite_master WHERE name='frames_pending'").fetchone()
+    assert sql.endswith("WHERE status <> 'compacted'")
+    plans = {q: " ".join(str(r[3]) for r in thin._conn.execute("EXPLAIN QUERY PLAN " + q, args)) for q, args in (
+        (f"SELECT MAX(stamp) FROM frames WHERE status='fused' AND {FRAMES_LIVE}", ()),
+        (f"SELECT COUNT(*) FROM frames WHERE status='pending' AND {FRAMES_LIVE}", ()),
+        (f"SELECT id, stamp FROM frames WHERE status='quarantined' AND {FRAMES_LIVE} ORDER BY id", ()),
+        (f"SELECT id, stamp, pose FROM frames WHERE status='fused' AND {FRAMES_LIVE} AND stamp <= ? ORDER BY stamp, "
+         "id LIMIT 5", (100.0,)))}
+    assert all("frames_pending" in plan for plan in plans.values()), plans
+    assert thin.pending() == 0 and thin.quarantined() == 0 and thin.frame_counts()["compacted"] == counts["compacted"]
+    # keep-all compacts nothing: its index holds every frame
+    assert full.frame_counts()["compacted"] == 0 and full._conn.execute(
+        "SELECT COUNT(*) FROM frames INDEXED BY frames_pending WHERE status <> 'compacted'").fetchone()[0] == 400
 
 
 def test_runs_give_back_each_ids_stamp_and_refuse_ids_they_do_not_hold():
@@ -546,7 +569,7 @@ def test_an_older_store_is_read_as_it_is_then_migrated_and_thinned(tmp_path, ver
         assert ro.sighting_counts(1) == [{"placement_id": 1, "kept": 300, "thinned": 0}]
         assert ro.retention_stats()["thinned_sightings"] == 0
     with Memory.open(path, embedding_dim=4, clock=lambda: WALL) as m:  # thinning by default: backlog worked off
-        assert m._meta["schema_version"] == str(SCHEMA_VERSION) == "6"
+        assert m._meta["schema_version"] == str(SCHEMA_VERSION) == "7"
         tables = {r[0] for r in m._conn.execute("SELECT name FROM sqlite_master")}
         assert {"tallies", "fold_state", "coseen", "frame_depths", "placements_closed_immutable"} <= tables
         m.add([box_obs("mug", A, stamp=400.0)], view(400.0, A, SEEN))

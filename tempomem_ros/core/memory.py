@@ -34,7 +34,7 @@ from .reconcile import ReconcileMixin
 from .relations_store import RelationStoreMixin
 from .retention import RetentionMixin
 from .rows import OBJECT_COLS, OBSERVATION_COLS, feature_to_blob, id_chunks, object_info
-from .schema import initialise, open_connection, quick_check, sqlite3
+from .schema import FRAMES_LIVE, initialise, open_connection, quick_check, sqlite3
 from .temporal import TemporalMixin
 from .types import STATES, CameraView, CommitStats, ObjectInfo, Observation, StageResult
 
@@ -249,8 +249,8 @@ class Memory(FusionMixin, ReconcileMixin, RelationStoreMixin, QueryMixin, Tempor
         """Newest stamp of a staged or fused frame (quarantined and refused frames never count): two
         seeks on the (status, stamp, id) index."""
         row = self._conn.execute(
-            "SELECT MAX(m) FROM (SELECT MAX(stamp) AS m FROM frames WHERE status='fused' "
-            "UNION ALL SELECT MAX(stamp) FROM frames WHERE status='pending')").fetchone()
+            f"SELECT MAX(m) FROM (SELECT MAX(stamp) AS m FROM frames WHERE status='fused' AND {FRAMES_LIVE} "
+            f"UNION ALL SELECT MAX(stamp) FROM frames WHERE status='pending' AND {FRAMES_LIVE})").fetchone()
         return None if row is None or row[0] is None else float(row[0])
 
     def _audit(self, stamp, action: str, object_ids, observation_ids, detail: dict | None = None) -> None:
@@ -364,7 +364,8 @@ class Memory(FusionMixin, ReconcileMixin, RelationStoreMixin, QueryMixin, Tempor
         return self._conn.execute("PRAGMA data_version").fetchone()[0]
 
     def _pending_count(self) -> int:
-        return int(self._conn.execute("SELECT COUNT(*) FROM frames WHERE status='pending'").fetchone()[0])
+        return int(self._conn.execute(f"SELECT COUNT(*) FROM frames WHERE status='pending' AND {FRAMES_LIVE}")
+                   .fetchone()[0])
 
     def _row_or_raise(self, object_id, name: str = "object id"):
         if isinstance(object_id, bool) or not isinstance(object_id, (int, np.integer)):
@@ -470,7 +471,7 @@ class Memory(FusionMixin, ReconcileMixin, RelationStoreMixin, QueryMixin, Tempor
         stamp), or when the next jumping frame is not within max_stamp_jump_s of it (another bad stamp).
         """
         rows = self._conn.execute(
-            "SELECT id, stamp FROM frames WHERE status='quarantined' ORDER BY id").fetchall()
+            f"SELECT id, stamp FROM frames WHERE status='quarantined' AND {FRAMES_LIVE} ORDER BY id").fetchall()
         if not rows:
             return [], []
         gates = self.config.gates
@@ -600,7 +601,8 @@ class Memory(FusionMixin, ReconcileMixin, RelationStoreMixin, QueryMixin, Tempor
     @guarded
     def quarantined(self) -> int:
         """Number of frames held in quarantine (stamp far ahead of "now", not yet confirmed)."""
-        return int(self._conn.execute("SELECT COUNT(*) FROM frames WHERE status='quarantined'").fetchone()[0])
+        return int(self._conn.execute(f"SELECT COUNT(*) FROM frames WHERE status='quarantined' AND {FRAMES_LIVE}")
+                   .fetchone()[0])
 
     @guarded
     def frame_counts(self) -> dict[str, int]:

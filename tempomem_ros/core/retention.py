@@ -44,6 +44,7 @@ from .errors import StoreCorruptError, UnknownIdError
 from .guard import guarded
 from .labels import labels_agree
 from .rows import id_chunks
+from .schema import FRAMES_LIVE
 
 PROCESSED, CITED = 1, 2          # bits of observations.retained
 TALLY_ROW_LIMIT = 4096           # sightings per tally row: later ones of the group go to a new row
@@ -131,7 +132,8 @@ class RetentionMixin:
     def _pending_frames(self) -> list:
         """Staged frames in stamp order (ties by id), each with its depth wherever it is kept."""
         rows = self._conn.execute("SELECT f.*, d.depth AS staged_depth FROM frames f LEFT JOIN frame_depths d "
-                                  "ON d.frame_id = f.id WHERE f.status='pending' ORDER BY f.stamp, f.id").fetchall()
+                                  f"ON d.frame_id = f.id WHERE f.status='pending' AND f.{FRAMES_LIVE} "
+                                  "ORDER BY f.stamp, f.id").fetchall()
         out = []
         for r in rows:
             frame = dict(r)
@@ -166,7 +168,7 @@ class RetentionMixin:
             return
         horizon = newest - cfg.settle_s
         frames = self._conn.execute(
-            "SELECT id, stamp, pose, n_observations FROM frames WHERE status='fused' AND stamp <= ? "
+            f"SELECT id, stamp, pose, n_observations FROM frames WHERE status='fused' AND {FRAMES_LIVE} AND stamp <= ? "
             "ORDER BY stamp, id LIMIT ?", (horizon, cfg.max_frames_per_pass)).fetchall()
         backlog = len(frames) >= cfg.max_frames_per_pass
         # and at most max_sightings_per_pass sightings (at least one frame). Why: frames alone did not bound a pass
