@@ -153,22 +153,7 @@ class ReconcileMixin:
                                             float(p["t_from"]), "moved")
         self._conn.execute("UPDATE placements SET t_last=? WHERE id=?", (float(p["t_last"]), placement_id))
         obs_ids = self._take_observations(new, old["id"], placement_id)
-        feature, fweight = fusion.merge_feature(blob_to_feature(old["feature"]), old["feature_weight"],
-                                                blob_to_feature(new["feature"]), float(new["feature_weight"]))
-        self._conn.execute(
-            "UPDATE objects SET cx=?, cy=?, cz=?, mx=?, my=?, mz=?, zt=?, zb=?, min_x=?, min_y=?, min_z=?, max_x=?, "
-            "max_y=?, max_z=?, weight=?, ext_x=?, ext_y=?, ext_z=?, feature=?, feature_weight=?, confidence=?, "
-            "base_confidence=?, last_seen=MAX(last_seen, ?), n_observations=n_observations+?, n_moves=n_moves+1, "
-            "misses=0, first_miss=NULL, last_miss=NULL, absence_evidence=0, absence_looks=0, look_start=NULL, "
-            "look_misses=0, removal_due=NULL, state='present', vec_dirty=1 WHERE id=?",
-            (new["cx"], new["cy"], new["cz"], new["mx"], new["my"], new["mz"], new["zt"], new["zb"],
-             new["min_x"], new["min_y"], new["min_z"], new["max_x"], new["max_y"], new["max_z"], new["weight"],
-             new["ext_x"], new["ext_y"], new["ext_z"], feature_to_blob(feature), fweight,
-             max(float(old["base_confidence"]), float(new["base_confidence"])),
-             max(float(old["base_confidence"]), float(new["base_confidence"])), float(new["last_seen"]),
-             int(new["n_observations"]), old["id"]))
-        self._update_rtree(old["id"], (new["min_x"], new["min_y"], new["min_z"]),
-                           (new["max_x"], new["max_y"], new["max_z"]), exact=True)
+        self._take_state(old, new, 1)
         self._retire_twin(new, old["id"], stamp, f"the same object as #{old['id']}, moved")
         self._event(t_move, "moved", old["id"], before, placement_id, obs_ids[:EVIDENCE_IN_EVENT],
                     detail={"decided_at": stamp, "joined": int(new["id"])})
@@ -215,23 +200,10 @@ class ReconcileMixin:
                 "INSERT INTO label_mass (object_id, label, mass) VALUES (?,?,?) ON CONFLICT(object_id, label) "
                 "DO UPDATE SET mass=mass+excluded.mass", (oid, lbl, m))
         self._mass_cache.pop(oid, None)
-        feature, fweight = fusion.merge_feature(blob_to_feature(old["feature"]), old["feature_weight"],
-                                                blob_to_feature(new["feature"]), float(new["feature_weight"]))
-        conf = max(float(old["base_confidence"]), float(new["base_confidence"]))
         current = copies.get(int(new["placement_id"])) if new["placement_id"] is not None else None
-        self._conn.execute(
-            "UPDATE objects SET cx=?, cy=?, cz=?, mx=?, my=?, mz=?, zt=?, zb=?, min_x=?, min_y=?, min_z=?, max_x=?, "
-            "max_y=?, max_z=?, weight=?, ext_x=?, ext_y=?, ext_z=?, feature=?, feature_weight=?, confidence=?, "
-            "base_confidence=?, last_seen=MAX(last_seen, ?), n_observations=n_observations+?, n_moves=n_moves+?, "
-            "misses=0, first_miss=NULL, last_miss=NULL, absence_evidence=0, absence_looks=0, look_start=NULL, "
-            "look_misses=0, removal_due=NULL, state='present', vec_dirty=1, placement_id=?, region_id=? WHERE id=?",
-            (new["cx"], new["cy"], new["cz"], new["mx"], new["my"], new["mz"], new["zt"], new["zb"],
-             new["min_x"], new["min_y"], new["min_z"], new["max_x"], new["max_y"], new["max_z"], new["weight"],
-             new["ext_x"], new["ext_y"], new["ext_z"], feature_to_blob(feature), fweight, conf, conf,
-             float(new["last_seen"]), int(new["n_observations"]), int(new["n_moves"]) + 1, current,
-             new["region_id"], oid))
-        self._update_rtree(oid, (new["min_x"], new["min_y"], new["min_z"]),
-                           (new["max_x"], new["max_y"], new["max_z"]), exact=True)
+        self._take_state(old, new, int(new["n_moves"]) + 1)
+        self._conn.execute("UPDATE objects SET placement_id=?, region_id=? WHERE id=?",
+                           (current, new["region_id"], oid))
         self._retire_twin(new, oid, stamp, f"the same object as #{oid}, moved")
         self._event(t_move, "moved", oid, before, copies[int(places[0]["id"])], obs_ids[:EVIDENCE_IN_EVENT],
                     detail={"decided_at": stamp, "joined": nid})
@@ -246,6 +218,25 @@ class ReconcileMixin:
         self._settle_label(oid, stamp, obs_ids[-1:])
         counters.moved += 1
         touched.update((oid, nid))
+
+    def _take_state(self, old, new, moves: int) -> None:
+        """``old`` takes ``new``'s fused state (it is ``new``, seen at its place), ``moves`` more moves, and its
+        sighting count; its absence evidence starts again."""
+        feature, fweight = fusion.merge_feature(blob_to_feature(old["feature"]), old["feature_weight"],
+                                                blob_to_feature(new["feature"]), float(new["feature_weight"]))
+        conf = max(float(old["base_confidence"]), float(new["base_confidence"]))
+        self._conn.execute(
+            "UPDATE objects SET cx=?, cy=?, cz=?, mx=?, my=?, mz=?, zt=?, zb=?, min_x=?, min_y=?, min_z=?, max_x=?, "
+            "max_y=?, max_z=?, weight=?, ext_x=?, ext_y=?, ext_z=?, feature=?, feature_weight=?, confidence=?, "
+            "base_confidence=?, last_seen=MAX(last_seen, ?), n_observations=n_observations+?, n_moves=n_moves+?, "
+            "misses=0, first_miss=NULL, last_miss=NULL, absence_evidence=0, absence_looks=0, look_start=NULL, "
+            "look_misses=0, removal_due=NULL, state='present', vec_dirty=1 WHERE id=?",
+            (new["cx"], new["cy"], new["cz"], new["mx"], new["my"], new["mz"], new["zt"], new["zb"],
+             new["min_x"], new["min_y"], new["min_z"], new["max_x"], new["max_y"], new["max_z"], new["weight"],
+             new["ext_x"], new["ext_y"], new["ext_z"], feature_to_blob(feature), fweight, conf, conf,
+             float(new["last_seen"]), int(new["n_observations"]), int(moves), old["id"]))
+        self._update_rtree(old["id"], (new["min_x"], new["min_y"], new["min_z"]),
+                           (new["max_x"], new["max_y"], new["max_z"]), exact=True)
 
     def _copy_placement(self, q, object_id: int, opened_by: str) -> int:
         cur = self._conn.execute(
