@@ -164,9 +164,9 @@ class HouseholdConfig:
     p_spurious: float = 0.01
     routine_jitter_h: float = 0.33
     # The first day starts with a mapping tour: one look from each of the 16 stations (4 rooms x 4 corners),
-    # then the day's other looks (at least looks_per_day in all). Why: without it the robot meets the house over
-    # ten days of random stations (its 27 item labels named 28 of 55 objects after day 1, 43 after day 10, 44
-    # after day 30), so day 1 against day 30 measured discovery, not the store's age (bench_long_run).
+    # then the day's other looks (at least looks_per_day in all), as a robot's first day often does. Measured
+    # (bench_long_run at cc185f0): it does not change what day 1 knows; the 27 item labels name 28 of the house's
+    # 55 objects after day 1 with or without it, 43 after day 10, 44 after day 30 (why is not measured yet).
     tour_first_day: bool = False
 
     @property
