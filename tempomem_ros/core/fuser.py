@@ -830,6 +830,14 @@ class FusionMixin:
             "LIMIT 1", (object_id, -1 if exclude is None else exclude)).fetchone()
         return None if row is None else int(row[0])
 
+    def _add_mass_of(self, src_id: int, dst_id: int) -> None:
+        """``dst_id`` gains every label mass of ``src_id`` (its sightings now are ``dst_id``'s)."""
+        for lbl, m in self._label_mass(src_id).items():
+            self._conn.execute(
+                "INSERT INTO label_mass (object_id, label, mass) VALUES (?,?,?) ON CONFLICT(object_id, label) "
+                "DO UPDATE SET mass=mass+excluded.mass", (dst_id, lbl, m))
+        self._mass_cache.pop(int(dst_id), None)
+
     def _add_label_mass(self, obj, it: StagedObs) -> tuple[str, str] | None:
         """Adds the sighting's label mass; returns (old, new) when the canonical label changed."""
         self._conn.execute(

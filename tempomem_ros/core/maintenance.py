@@ -244,11 +244,7 @@ class MaintenanceMixin:
         self._retention_repointing(int(b["id"]), int(a["id"]), pid)
         self._conn.execute("UPDATE observations SET object_id=?, placement_id=? WHERE object_id=?",
                            (a["id"], pid, b["id"]))
-        self._mass_cache.pop(int(a["id"]), None)
-        for lbl, m in self._label_mass(b["id"]).items():
-            self._conn.execute(
-                "INSERT INTO label_mass (object_id, label, mass) VALUES (?,?,?) ON CONFLICT(object_id, label) "
-                "DO UPDATE SET mass=mass+excluded.mass", (a["id"], lbl, m))
+        self._add_mass_of(int(b["id"]), int(a["id"]))
         self._rebuild_geometry(a["id"], pid)
         self._conn.execute(
             "UPDATE objects SET first_seen=MIN(first_seen, ?), last_seen=MAX(last_seen, ?) WHERE id=?",
@@ -283,8 +279,8 @@ class MaintenanceMixin:
         feature, fweight, base = state.feature, state.feature_weight, state.base
         n = int(self._conn.execute("SELECT COUNT(*) FROM observations WHERE object_id=?", (object_id,)).fetchone()[0])
         n += self._tallied_sightings(object_id)  # retention: thinned sightings are counted, not kept
-        row = self._conn.execute("SELECT label FROM objects WHERE id=?", (object_id,)).fetchone()
-        label = canonical_label(self._label_mass(object_id)) if relabel else row[0]
+        label = canonical_label(self._label_mass(object_id)) if relabel else \
+            self._conn.execute("SELECT label FROM objects WHERE id=?", (object_id,)).fetchone()[0]
         box_mid = tuple(0.5 * (a + b) for a, b in zip(lo, hi))
         self._conn.execute(
             "UPDATE objects SET cx=?, cy=?, cz=?, mx=?, my=?, mz=?, min_x=?, min_y=?, min_z=?, max_x=?, max_y=?, "

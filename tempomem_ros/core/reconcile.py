@@ -195,11 +195,7 @@ class ReconcileMixin:
                 self._conn.execute(f"UPDATE {table} SET object_id=?, placement_id=? WHERE object_id=? AND "
                                    "placement_id=?", (oid, c, nid, q))
             self._conn.execute(f"UPDATE {table} SET object_id=? WHERE object_id=?", (oid, nid))
-        for lbl, m in self._label_mass(nid).items():
-            self._conn.execute(
-                "INSERT INTO label_mass (object_id, label, mass) VALUES (?,?,?) ON CONFLICT(object_id, label) "
-                "DO UPDATE SET mass=mass+excluded.mass", (oid, lbl, m))
-        self._mass_cache.pop(oid, None)
+        self._add_mass_of(nid, oid)
         current = copies.get(int(new["placement_id"])) if new["placement_id"] is not None else None
         self._take_state(old, new, int(new["n_moves"]) + 1)
         self._conn.execute("UPDATE objects SET placement_id=?, region_id=? WHERE id=?",
@@ -255,11 +251,7 @@ class ReconcileMixin:
         self._retention_repointing(int(src["id"]), int(dst_id), placement_id)  # tallies follow (retention.py)
         self._conn.execute("UPDATE observations SET object_id=?, placement_id=? WHERE object_id=?",
                            (dst_id, placement_id, src["id"]))
-        for lbl, m in self._label_mass(src["id"]).items():
-            self._conn.execute(
-                "INSERT INTO label_mass (object_id, label, mass) VALUES (?,?,?) ON CONFLICT(object_id, label) "
-                "DO UPDATE SET mass=mass+excluded.mass", (dst_id, lbl, m))
-        self._mass_cache.pop(int(dst_id), None)
+        self._add_mass_of(int(src["id"]), int(dst_id))
         return ids
 
     def _retire_twin(self, row, kept_id: int, stamp: float, reason: str) -> None:
