@@ -25,7 +25,10 @@ the fourth round); bench/questions/questions_heldout4.txt is the fourth fresh se
 when it repeats a line of an earlier set or holds a near copy of one (near_copies: the things masked, a word
 overlap of at least NEAR_COPY_FLOOR).
 
-    source .tempomem_env.sh && python bench/question_eval.py [--set main|heldout2|heldout3|heldout4|dev|all]
+bench/questions/questions_heldout5.txt is the fifth, written by a helper that had not read the rules; the
+fourth is a development set of the fifth round.
+
+    source .tempomem_env.sh && python bench/question_eval.py [--set main|heldout2|heldout3|heldout4|heldout5|dev|all]
         [--half dev|held_out|both] [--show wrong|refused|all]
 """
 
@@ -51,6 +54,7 @@ QUESTIONS = os.path.join(HERE, "questions", "questions.txt")
 QUESTIONS_HELDOUT2 = os.path.join(HERE, "questions", "questions_heldout2.txt")
 QUESTIONS_HELDOUT3 = os.path.join(HERE, "questions", "questions_heldout3.txt")
 QUESTIONS_HELDOUT4 = os.path.join(HERE, "questions", "questions_heldout4.txt")
+QUESTIONS_HELDOUT5 = os.path.join(HERE, "questions", "questions_heldout5.txt")
 NOW = dt.datetime(2026, 1, 15, 14, 30, tzinfo=dt.timezone.utc).timestamp()
 DAY = 86400.0
 TIME_TOL = 1.0
@@ -58,6 +62,7 @@ HALVES = ("dev", "held_out")
 HELD_OUT2 = "held_out2"
 HELD_OUT3 = "held_out3"
 HELD_OUT4 = "held_out4"
+HELD_OUT5 = "held_out5"
 NEAR_COPY_FLOOR = 0.8  # word-set overlap (Jaccard) of two questions with their things masked
 
 
@@ -185,6 +190,18 @@ def load_heldout4(main_rows, heldout2_rows, heldout3_rows) -> list[Question]:
     near = near_copies(rows, earlier)
     if near:
         raise SystemExit(f"questions_heldout4: near copies of earlier questions: {near[:3]}")
+    return rows
+
+
+def load_heldout5(main_rows, heldout2_rows, heldout3_rows, heldout4_rows) -> list[Question]:
+    """The fifth fresh set, written by a helper that did not read the rules; ids v001... Refused like the
+    fourth when it repeats or nearly copies a line of an earlier set."""
+    rows = load(QUESTIONS_HELDOUT5, prefix="v")
+    earlier = [*main_rows, *heldout2_rows, *heldout3_rows, *heldout4_rows]
+    check_fresh(rows, earlier, HELD_OUT5, "questions_heldout5")
+    near = near_copies(rows, earlier)
+    if near:
+        raise SystemExit(f"questions_heldout5: near copies of earlier questions: {near[:3]}")
     return rows
 
 
@@ -354,12 +371,14 @@ def report(half: str, results, show: str) -> None:
 
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--set", dest="qset", choices=("main", "heldout2", "heldout3", "heldout4", "dev", "all"),
+    p.add_argument("--set", dest="qset", choices=("main", "heldout2", "heldout3", "heldout4", "heldout5", "dev",
+                                                   "all"),
                    default="main",
                    help="main: questions.txt (its --half); heldout2: questions_heldout2.txt as the half "
                         f"{HELD_OUT2!r}; heldout3: questions_heldout3.txt as the half {HELD_OUT3!r}; heldout4: "
-                        f"questions_heldout4.txt as the half {HELD_OUT4!r}; dev: the development sets of the fourth "
-                        "round (main, heldout2, heldout3); all: every set")
+                        f"questions_heldout4.txt as the half {HELD_OUT4!r}; heldout5: questions_heldout5.txt as "
+                        f"the half {HELD_OUT5!r}; dev: the development sets of the fifth round (main, heldout2, "
+                        "heldout3, heldout4); all: every set")
     p.add_argument("--half", choices=("dev", "held_out", "both"), default="both", help="halves of questions.txt")
     p.add_argument("--show", choices=("none", "wrong", "refused", "all"), default="wrong")
     args = p.parse_args(argv)
@@ -371,13 +390,16 @@ def main(argv=None) -> int:
             sets.append((half, [r for r in rows if r.half == half]))
     if args.qset in ("heldout2", "dev", "all"):
         sets.append((HELD_OUT2, load_heldout2(rows)))
-    if args.qset in ("heldout3", "heldout4", "dev", "all"):
+    if args.qset in ("heldout3", "heldout4", "heldout5", "dev", "all"):
         h2 = load_heldout2(rows)
         h3 = load_heldout3(rows, h2)
-        if args.qset != "heldout4":
+        h4 = load_heldout4(rows, h2, h3)
+        if args.qset in ("heldout3", "dev", "all"):
             sets.append((HELD_OUT3, h3))
-        if args.qset in ("heldout4", "all"):
-            sets.append((HELD_OUT4, load_heldout4(rows, h2, h3)))
+        if args.qset in ("heldout4", "dev", "all"):
+            sets.append((HELD_OUT4, h4))
+        if args.qset in ("heldout5", "all"):
+            sets.append((HELD_OUT5, load_heldout5(rows, h2, h3, h4)))
     with tempfile.TemporaryDirectory() as tmp:
         m = build_memory(os.path.join(tmp, "questions.db"))
         try:

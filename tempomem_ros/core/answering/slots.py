@@ -50,6 +50,7 @@ NOT_IN_A_NAME = frozenset(
     "i me you we us he him she they them it its my our your their his her mine ours yours "
     "please thanks there here".split())
 ALLOWED_LY = frozenset("family belly jelly lily trolley bully rally dolly holly".split())
+AFTER_THE_HEAD = frozenset("old usual original new former".split())
 TRAILING_OK = frozenset("located kept placed lying sitting standing".split())
 MAX_THING_WORDS = 4
 
@@ -147,6 +148,8 @@ def resolve(slot: str, names: Names, *, regions: bool = False) -> Thing | None:
             return None  # "the remote initially" is not the remote: the adverb belongs to the question
         if after and not all(w in TRAILING_OK for w in after) and len(after) > 1:
             return None
+        if after and after[0] in AFTER_THE_HEAD:
+            return None  # "the chair old position": "old" qualifies the position, not the chair
         return Thing(n, True, indefinite, tuple(before + after), slot)
     # 3. Unknown: only a plain noun phrase counts as a thing the memory does not know; a trailing participle
     #    ("where were the knives kept before") is dropped and shown, as it is after a known label.

@@ -261,7 +261,7 @@ _FORMS = [
     (rf"before (?P<bspan>{_SPAN})", lambda g, now: Found("point", t=now - _positive_span(g["bspan"]))),
     (rf"(?:at |on )?{_ISO}", lambda g, now: Found("point", t=_iso(g["iso"]))),
     (rf"at {_STAMP}", lambda g, now: Found("point", t=float(g["stamp"]))),
-    (rf"{_DAY1}at {_CLOCK}{_DAY2}", lambda g, now: Found("point", t=_clock_at(g, now))),
+    (rf"{_DAY1}(?:at|as of) {_CLOCK}{_DAY2}", lambda g, now: Found("point", t=_clock_at(g, now))),
     (rf"(?:(?:this|today|(?P<yday>yesterday)) {_PART}|last night|(?:so far )?today|yesterday|"
      r"(?<!most )recently|lately)", _day_window),
 ]
@@ -292,6 +292,7 @@ def extract(text: str, now: float | None) -> tuple[str, list[Found]]:
         raise TimeError("I only know the past and the present")
     found: list[Found] = []
     out = _HOUR_WORD.sub(lambda m: f"{m.group(1)} {_ONES[m.group(2)]}", text)
+    out = re.sub(r"\b(?:overnight|during the night|in the night)\b", "last night", out)  # the night before now
     for rx, fn in _FORM_RES:
         while True:
             m = rx.search(out)

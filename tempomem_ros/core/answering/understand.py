@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from ..labels import words
 from . import timeexpr
 from .normalise import normalise
-from . import word_order
+from . import cues, word_order
 from .operators import (ACTION_OBJECT_WORDS, ACTION_VERBS, FORMAL_VERBS, NOT_A_DESCRIPTION, RELATION_WORDS, TABLE,
                         describe, example_forms)
 from .slots import Names, Thing, resolve, stem
@@ -190,13 +190,36 @@ def understand(question: str, now: float | None, names: Names) -> Understanding 
         if not readings:
             continue
         first = readings[0]
+        if first.operator == FALLBACK:  # a description only if the cue words read no other question
+            cued = _cue_reading(text, q, found, names, now)
+            if cued is not None:
+                return cued
         rivals = [u for u in readings[1:] if u.operator != FALLBACK and (u.operator, _key(u.args)) !=
                   (first.operator, _key(first.args))]
         if first.operator != FALLBACK and rivals:
             return Refusal("the question reads as more than one question (" + "; ".join(
                 dict.fromkeys(u.words for u in (first, *rivals))) + "); ask one of them", suggest(q, names))
         return first
+    cued = _cue_reading(text, q, found, names, now)
+    if cued is not None:
+        return cued
     return Refusal("no supported question has this form", suggest(q, names))
+
+
+def _cue_reading(text: str, q: str, found, names: Names, now) -> Understanding | Refusal | None:
+    """The second reader (cues.py) on the question's readings in candidates() order: the first that its rules
+    take decides; two rules taking it is a refusal naming both; None when no rule takes any."""
+    for candidate in candidates(text):
+        readings = cues.read(candidate, names, found, now)
+        if not readings:
+            continue
+        us = [Understanding(op, args, cues.words_of(op, args, ignored), tuple(ignored), unknown, q)
+              for op, args, ignored, unknown in readings]
+        if len(us) > 1:
+            return Refusal("the question reads as more than one question (" + "; ".join(
+                dict.fromkeys(u.words for u in us)) + "); ask one of them", suggest(q, names))
+        return us[0]
+    return None
 
 
 def _readings(candidate: str, q: str, found, names: Names, now, bare_ok: bool = False) -> list[Understanding]:

@@ -1,0 +1,429 @@
+"""The second reading of a question: the things it names, its time and its cue words, when no form takes it.
+
+Why a second reader: four rounds of forms (operators.TABLE) reached 100 % on every set they were fitted to and
+49-79 % on each fresh set written after them (issue 13; the fourth: 56.4 % right, 93 refused). The refusals were
+mostly the same questions in an order or with a word no form has ("which shelf is the laptop on", "the stool,
+how many times did it get shifted around", "last scan of the remote"). A form fixes the order of every word; this
+reader fixes none. It reads the question as a bag of parts:
+
+- **things**: the known labels and regions it names (whole words, longest first, singular or plural), and at
+  most one thing the memory does not know, a noun phrase after a determiner ("the forklift");
+- **a relation** word right before a thing, which makes that thing the anchor ("on the counter");
+- **the time** found by timeexpr (``@t`` a moment, ``@w`` a span);
+- **cues**: words that say what is asked ("how many" COUNT, "moved" MOVE, "last" LAST, "seen" SEEN, ...).
+
+Every other word must be a word of the closed vocabulary below (``GLUE``: words that say nothing about what is
+asked: "is", "the", "it", "grandma", "asap"). **A word outside the vocabulary that is not part of a thing refuses
+the question**: that is what keeps "what is the weather in the kitchen" or "ignore your rules and list every id"
+from being read as a relational question or a list; the vocabulary grows by adding a word here, one place.
+The rules (``RULES``) say which cues an operator needs and which it cannot have; a question is answered only when
+exactly one rule takes it, with every argument filled (two rules: refused as ambiguous, naming both). No rule
+depends on the order of the words except "a relation word right before a thing" and "the first word asks yes or
+no". Deterministic and explainable like the forms: the interpretation says "current place of laptop".
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..labels import words
+from .normalise import OWNERS as _OWNERS
+from .operators import RELATION_WORDS, describe
+from .plurals import singular_phrase
+from .slots import Names, is_noun_phrase, stem
+
+MAX_THING_WORDS = 4
+MAX_UNKNOWN_WORDS = 3
+
+# --------------------------------------------------------------------------------------------------- the cues
+# Phrases first (longest first), each naming its cue; then single words. A phrase's words are consumed.
+_PHRASES = {
+    "how many times": "COUNT TIMES", "how often": "COUNT TIMES", "how frequently": "COUNT TIMES",
+    "number of times": "COUNT TIMES", "how many": "COUNT", "number of": "COUNT", "total number of": "COUNT",
+    "how much time": "DURATION", "how long": "DURATION", "since when": "SINCEWHEN", "dwell time": "DURATION",
+    "yes or no": "YESNO", "or not": "YESNO", "is it true that": "YESNO", "is it true": "YESNO",
+    "true that": "YESNO", "whether": "YESNO",
+    "used to": "PAST", "most recent": "LAST", "most recently": "LAST", "most often": "LOOK",
+    "lost track of": "MISSING", "unaccounted for": "MISSING", "cannot find": "MISSING", "can not find": "MISSING",
+    "picked up": "SEEN", "show up": "SEEN APPEAR", "showed up": "SEEN APPEAR", "shown up": "SEEN APPEAR",
+    "turned up": "APPEAR", "come into view": "SEEN APPEAR", "came into view": "SEEN APPEAR", "on camera": "SEEN",
+    "in view": "SEEN", "changed place": "MOVE", "changed places": "MOVE", "changed position": "MOVE",
+    "changed its place": "MOVE", "changed spot": "MOVE", "start looking": "LOOK", "best places": "LOOK",
+    "best place": "LOOK", "worth searching": "LOOK", "worth looking": "LOOK", "what time": "WHEN",
+    "what moment": "WHEN", "which moment": "WHEN", "what point": "WHEN", "which point": "WHEN",
+    "same place": "STILL", "same spot": "STILL", "same position": "STILL", "in place": "STILL",
+    "end up": "GLUE", "ended up": "GLUE", "gotten to": "GLUE", "got to": "GLUE", "in memory": "GLUE",
+    "in the house": "GLUE", "in the database": "GLUE", "at home": "GLUE", "so that": "PURPOSE",
+    "in order to": "PURPOSE", "compared to": "SINCE", "compared with": "SINCE", "right now": "GLUE",
+    "at present": "GLUE", "oldest first": "GLUE", "so far": "GLUE", "its spot": "GLUE", "its place": "GLUE",
+    "their place": "GLUE", "their spot": "GLUE", "its location": "WHERE", "its position": "WHERE",
+    "old position": "PAST WHERE", "old place": "PAST WHERE", "old spot": "PAST WHERE", "old location": "PAST WHERE",
+    "use to": "PAST", "before the last change": "PAST", "before the most recent change": "PAST",
+    "before the last move": "PAST", "before the most recent move": "PAST", "status on": "GLUE",
+    "status of": "GLUE", "before fetching": "PURPOSE", "before collecting": "PURPOSE", "before grabbing": "PURPOSE",
+    "before picking up": "PURPOSE", "before bringing": "PURPOSE", "before getting": "PURPOSE",
+    "planning a fetch for": "PURPOSE", "planning to fetch": "PURPOSE", "in place": "STILL",
+}
+_WORDS = {
+    # where / when
+    "where": "WHERE", "location": "WHERE", "locations": "WHERE HISTORYN", "loc": "WHERE", "position": "WHERE",
+    "positions": "WHERE HISTORYN", "whereabouts": "WHERE", "pose": "WHERE", "place": "WHERE", "places": "WHERE HISTORYN",
+    "spot": "WHERE", "spots": "WHERE HISTORYN", "room": "WHERE", "aisle": "WHERE", "area": "WHERE", "status": "GLUE",
+    "when": "WHEN", "time": "WHEN", "moment": "WHEN", "date": "WHEN",
+    # before
+    "before": "PAST", "previous": "PAST", "previously": "PAST", "prior": "PAST", "earlier": "PAST",
+    "formerly": "PAST", "else": "ELSE",
+    # first / last
+    "first": "FIRST", "earliest": "FIRST", "initially": "FIRST", "originally": "FIRST", "known": "KNOWN",
+    "last": "LAST", "final": "LAST", "latest": "LAST", "recent": "LAST",
+    # seen
+    "seen": "SEEN", "see": "SEEN", "saw": "SEEN", "spotted": "SEEN", "observed": "SEEN", "observation": "SEEN",
+    "observations": "SEEN", "detected": "SEEN", "detection": "SEEN", "detections": "SEEN", "sighted": "SEEN",
+    "sighting": "SEEN", "sightings": "SEEN", "scan": "SEEN", "scanned": "SEEN", "scans": "SEEN", "caught": "SEEN",
+    "catch": "SEEN", "noticed": "SEEN", "glimpsed": "SEEN", "captured": "SEEN", "camera": "GLUE",
+    # moves
+    "move": "MOVE", "moved": "MOVE", "moves": "MOVE", "moving": "MOVE", "movement": "MOVE", "movements": "MOVE",
+    "relocated": "MOVE", "relocation": "MOVE", "relocations": "MOVE", "shifted": "MOVE", "displaced": "MOVE",
+    "repositioned": "MOVE", "budged": "MOVE",
+    # counting, history, looking
+    "count": "COUNT", "qty": "COUNT", "quantity": "COUNT", "total": "GLUE",
+    "history": "HISTORY", "log": "HISTORY", "trace": "HISTORY", "record": "GLUE", "recorded": "GLUE",
+    "every": "ALL", "all": "ALL",
+    "look": "LOOK", "looking": "LOOK", "search": "LOOK", "searching": "LOOK", "usually": "LOOK",
+    "normally": "LOOK", "typically": "LOOK", "generally": "LOOK", "likely": "LOOK", "probably": "LOOK",
+    "often": "LOOK", "worth": "LOOK",
+    # missing, present, changed
+    "missing": "MISSING", "lost": "MISSING", "gone": "MISSING", "disappeared": "MISSING", "vanished": "MISSING",
+    "still": "STILL", "present": "STILL", "around": "STILL",
+    "change": "CHANGE", "changes": "CHANGE", "changed": "CHANGE", "different": "CHANGE", "difference": "CHANGE",
+    "differences": "CHANGE", "new": "APPEAR", "appeared": "APPEAR", "happened": "CHANGE",
+    "contents": "CONTENTS", "hold": "HOLD", "holds": "HOLD", "held": "HOLD", "holding": "HOLD",
+    "since": "SINCE", "any": "WHAT", "there": "THERE", "here": "THERE",
+    # things in general, asking words
+    "what": "WHAT", "which": "WHAT", "anything": "WHAT", "something": "WHAT", "objects": "WHAT", "items": "WHAT",
+    "things": "WHAT", "stuff": "WHAT", "stock": "WHAT", "everything": "WHAT", "object": "WHAT", "item": "WHAT",
+    "thing": "WHAT",
+}
+# Words that say nothing about what is asked. Closed on purpose: a word not here and not part of a thing refuses.
+GLUE = frozenset(
+    "the a an my your our his her their its this that these those it they them there here i you we me us "
+    "is are was were be been being am do does did has have had can could should may might must "
+    "of for to at from with about by up off out over into onto "
+    "and then now currently exactly please pls plz asap rn u ur need want like current throughout passed occupy "
+    "occupied occupies "
+    "left leave leaves put placed place kept keep stored stand stands standing stood sit sits sitting sat lie lies "
+    "lying lay located parked sitting staying stayed stay remain remained went go goes gone got get gets gotten "
+    "end ended found find know think recall remember tell say give show list "
+    "state report provide retrieve return enumerate identify determine confirm verify check name indicate specify "
+    "describe display output present tracked track "
+    "robot camera grandma grandpa granny gran nana mom mum dad mother father kids kid son daughter wife husband "
+    "someone somebody anyone anybody he she "
+    "somewhere anywhere already yet again just so only ago currently "
+    "times many much number".split())
+# A noun after "which" / "what" that names the kind of answer, not a thing asked about ("which shelf is the laptop
+# on", "which aisle", "what room"): a known label in that position is not a thing of the question.
+ANSWER_TYPE_AFTER = frozenset(("which", "what"))
+OWNERS = frozenset(_OWNERS)
+DETERMINERS = frozenset("the my your our his her their a an this that these those".split()) | OWNERS
+# Before an embedded question: "do we still know where the notebook is" asks where it is.
+_KNOW_LEAD = re.compile(r"^(?:do|does|did) (?:we|you|i|anyone|anybody|the robot) (?:still )?(?:know|remember|recall)"
+                        r" (?=(?:where|when|what|which|how|if|whether)\b)")
+# A modal after the first word asks what could be done ("where can I put my jacket", "what could hold my clothes"):
+# semantic search's activity forms read those, this reader never does.
+_MODALS = frozenset("can could should would might may".split())
+_ACTIVITY = re.compile(r"\b(?:a place|somewhere|something|anything|a spot) to\b")
+# A purpose clause at the end says why, not what: "Identify where the cup is so that it can be collected."
+_PURPOSE_CLAUSE = re.compile(r"\s(?:so that|so (?:i|we|you|it) can|in order to|in order that)\b.*$")
+# "is the lamp still standing where grandma put it": its place
+_WHERE_PUT = re.compile(r"\bwhere (?:i|we|you|someone|somebody|" + "|".join(_OWNERS) + r") (?:put|left|placed|set)"
+                        r" (?:it|them)\b")
+_AUX = frozenset("is are was were did do does has have had can could".split())  # no "will": the future is no question
+_PUNCT_TOKENS = re.compile(r"(?:^|\s)(?:-+|:|;)(?=\s|$)")
+_PHRASE_LIST = sorted(((tuple(p.split()), c.split()) for p, c in _PHRASES.items()), key=lambda x: -len(x[0]))
+_REL_LIST = sorted(((tuple(r.split()), v) for r, v in RELATION_WORDS.items()), key=lambda x: -len(x[0]))
+
+
+@dataclass
+class _Thing:
+    label: str
+    known: bool
+    start: int
+    end: int
+    anchor_rel: str = ""  # the relation word right before it, when there is one
+    partial: bool = False  # the words are part of a longer known name ("bottle" of "water bottle")
+    ignored: tuple[str, ...] = ()
+
+
+@dataclass
+class Parse:
+    things: list
+    cues: set
+    time: str  # "" | "@t" | "@w"
+    first_word: str
+    stray: tuple[str, ...]
+
+
+def _known_at(toks: list[str], i: int, names: Names) -> tuple[int, str, bool] | None:
+    """The longest known name (label or region) that the words from i spell, as (length, label, partial)."""
+    for n in range(min(MAX_THING_WORDS, len(toks) - i), 0, -1):
+        span = tuple(toks[i:i + n])
+        if span[0] in GLUE or span[0] in DETERMINERS:
+            continue
+        ss = tuple(stem(w) for w in span)
+        entries = names.entries(True, ss)
+        exact = sorted(name for name, nw, nstem in entries if nstem == ss)
+        if exact:
+            return n, exact[0], False
+        for name, nw, nstem in entries:
+            if any(nstem[k:k + n] == ss for k in range(len(nstem) - n + 1)):
+                return n, " ".join(span), True
+    return None
+
+
+def parse(text: str, names: Names) -> Parse | None:
+    """The parts of a question text (normalised, times replaced); None when a word fits nowhere."""
+    text = _PUNCT_TOKENS.sub(" ", text)
+    text = _KNOW_LEAD.sub("", text)
+    toks = text.split()
+    if not toks:
+        return None
+    cues: set[str] = set()
+    kinds: list[str | None] = [None] * len(toks)  # per token: "cue", "glue", "rel:<r>", "time", "thing"
+    things: list[_Thing] = []
+    time = ""
+    i = 0
+    while i < len(toks):
+        w = toks[i]
+        if w in ("@t", "@w"):
+            if time:
+                return None
+            time, kinds[i] = w, "time"
+            i += 1
+            continue
+        phrase = next(((p, c) for p, c in _PHRASE_LIST if tuple(toks[i:i + len(p)]) == p), None)
+        if phrase is not None:
+            cues.update(c for c in phrase[1] if c != "GLUE")
+            for k in range(len(phrase[0])):
+                kinds[i + k] = "cue"
+            i += len(phrase[0])
+            continue
+        rel = next(((r, v) for r, v in _REL_LIST if tuple(toks[i:i + len(r)]) == r), None)
+        known = _known_at(toks, i, names)
+        if known is not None and not (i > 0 and toks[i - 1] in ANSWER_TYPE_AFTER and _other_known(toks, i, known[0],
+                                                                                                    names)):
+            n, label, partial = known
+            things.append(_Thing(label, True, i, i + n, partial=partial))
+            for k in range(n):
+                kinds[i + k] = "thing"
+            i += n
+            continue
+        if known is not None:  # "which shelf is the laptop on": the kind of answer
+            cues.add("WHERE")
+            for k in range(known[0]):
+                kinds[i + k] = "cue"
+            i += known[0]
+            continue
+        if rel is not None:
+            for k in range(len(rel[0])):
+                kinds[i + k] = "rel:" + rel[1]
+            i += len(rel[0])
+            continue
+        if w in _WORDS:
+            cues.update(_WORDS[w].split())
+            kinds[i] = "cue"
+        elif w in GLUE:
+            kinds[i] = "glue"
+        i += 1
+    # Words no class took: a run of them after a determiner (or at the start) is a thing the memory does not
+    # know, or a modifier of the known thing right after it ("car keys"); any other is a stray word.
+    stray: list[str] = []
+    i = 0
+    while i < len(toks):
+        if kinds[i] is not None:
+            i += 1
+            continue
+        j = i
+        while j < len(toks) and kinds[j] is None:
+            j += 1
+        run = toks[i:j]
+        opener = i == 0 or toks[i - 1] in DETERMINERS or toks[i - 1] in ("of", "for", "many", "about")
+        after = next((t for t in things if t.start == j), None)
+        indefinite = i > 0 and toks[i - 1] in ("a", "an")  # "look for a container": a kind, not a thing
+        if after is not None and opener and len(run) <= 2 and not indefinite:
+            if after.partial:  # "pill bottle": another kind than the "water bottle" that "bottle" is part of
+                after.label, after.known = " ".join(singular_phrase(run + after.label.split())), False
+            else:
+                after.ignored = tuple(run)
+            after.start = i
+        elif opener and not indefinite and len(run) <= MAX_UNKNOWN_WORDS and is_noun_phrase(run) and not any(
+                c.isdigit() for w in run for c in w):
+            things.append(_Thing(" ".join(singular_phrase(run)), False, i, j))
+        else:
+            stray += run
+        for k in range(i, j):
+            kinds[k] = "thing"
+        i = j
+    things.sort(key=lambda t: t.start)
+    # A relation word right before a thing (a determiner or "somewhere" between) makes it an anchor.
+    for t in things:
+        k = t.start - 1
+        while k >= 0 and toks[k] in DETERMINERS | {"somewhere", "anywhere", "right"}:
+            k -= 1
+        if k >= 0 and kinds[k] and kinds[k].startswith("rel:"):
+            t.anchor_rel = kinds[k][4:]
+    for k, kind in enumerate(kinds):  # a relation word before no thing is a particle ("end up in")
+        if kind and kind.startswith("rel:") and not any(t.start > k and t.anchor_rel for t in things):
+            kinds[k] = "glue"
+    return Parse(things, cues, time, toks[0], tuple(stray))
+
+
+def _other_known(toks, i: int, n: int, names: Names) -> bool:
+    """Whether a known thing is named outside words i..i+n (so the name there is the kind of answer)."""
+    return any(_known_at(toks, k, names) is not None for k in range(len(toks)) if not i <= k < i + n)
+
+
+# -------------------------------------------------------------------------------------------------- the rules
+@dataclass(frozen=True)
+class Rule:
+    operator: str
+    shape: str  # "thing" (one thing, no anchor) | "pair" (thing rel anchor) | "anchor" | "none"
+    need: tuple[str, ...]  # every one of these cues (an entry "A|B" is either)
+    forbid: frozenset
+    time: tuple[str, ...]  # the times it takes: "" (none), "@t", "@w"
+
+
+def _r(op, shape, need, forbid="", time=("",)):
+    return Rule(op, shape, tuple(need.split()), frozenset(forbid.split()), time)
+
+
+_TEMPORAL = "FIRST LAST SEEN COUNT DURATION SINCEWHEN LOOK HISTORY HISTORYN MISSING STILL CHANGE APPEAR KNOWN"
+RULES: tuple[Rule, ...] = (
+    _r("count_moves", "thing", "COUNT MOVE", "SEEN DURATION", ("", "@w")),
+    _r("count_sightings", "thing", "COUNT SEEN", "MOVE DURATION FIRST LAST"),
+    _r("count_objects", "thing", "COUNT", "MOVE SEEN TIMES DURATION WHERE FIRST LAST"),
+    _r("duration", "thing", "DURATION", "COUNT SEEN FIRST KNOWN SINCEWHEN"),
+    _r("duration", "thing", "SINCEWHEN THERE", "COUNT SEEN FIRST KNOWN DURATION MOVE"),
+    _r("first_seen", "thing", "FIRST SEEN|WHEN|APPEAR", "COUNT MOVE LAST DURATION"),
+    _r("first_seen", "thing", "SINCEWHEN KNOWN", "COUNT MOVE LAST DURATION"),
+    _r("last_seen", "thing", "LAST SEEN|WHEN", "COUNT MOVE FIRST DURATION WHERE"),
+    _r("where_to_look", "thing", "LOOK", "COUNT PAST FIRST LAST DURATION HISTORY"),
+    _r("as_of", "thing", "WHERE", "COUNT LOOK PAST FIRST LAST DURATION HISTORY HISTORYN ALL MOVE YESNO SEEN",
+       ("@t",)),
+    _r("previous", "thing", "PAST WHERE", "COUNT LOOK FIRST DURATION HISTORY HISTORYN ALL SEEN"),
+    _r("history", "thing", "HISTORY", "COUNT LOOK PAST FIRST LAST DURATION SEEN", ("", "@w")),
+    _r("history", "thing", "HISTORYN ALL", "COUNT LOOK PAST FIRST LAST DURATION SEEN", ("", "@w")),
+    _r("history", "thing", "ALL WHERE", "COUNT LOOK PAST FIRST LAST DURATION SEEN", ("", "@w")),
+    _r("history", "thing", "WHERE", "COUNT LOOK PAST FIRST LAST DURATION SEEN YESNO", ("@w",)),
+    _r("history", "thing", "HISTORYN WHAT", "COUNT LOOK PAST FIRST LAST DURATION SEEN", ("", "@w")),
+    _r("did_move", "thing", "YESNO MOVE", "COUNT DURATION WHERE LAST FIRST", ("", "@w")),
+    _r("is_missing", "thing", "YESNO MISSING", "LOOK WHERE COUNT"),
+    _r("is_present", "thing", "STILL", "MOVE MISSING COUNT PAST WHERE LOOK CHANGE"),
+    _r("was_seen", "thing", "YESNO SEEN", "COUNT FIRST LAST MOVE WHERE", ("@w",)),
+    _r("current", "thing", "WHERE",
+       "PAST COUNT LOOK HISTORY HISTORYN ALL FIRST LAST DURATION MOVE SEEN MISSING STILL YESNO WAS"),
+    _r("is_related", "pair", "YESNO", "WHERE COUNT LOOK HISTORY PAST MOVE SEEN WHAT", ("", "@t")),
+    _r("relational", "anchor", "WHAT|CONTENTS|HOLD", "PAST COUNT LOOK HISTORY FIRST LAST MOVE SEEN MISSING CHANGE WAS"),
+    _r("relational_as_of", "anchor", "WHAT", "PAST COUNT LOOK HISTORY FIRST LAST MOVE SEEN MISSING CHANGE",
+       ("@t",)),
+    _r("relational_before", "anchor", "WHAT PAST", "COUNT LOOK HISTORY FIRST LAST MOVE SEEN MISSING"),
+    _r("missing", "none", "MISSING WHAT", "COUNT LOOK PAST WHERE"),
+    _r("changes", "none", "CHANGE", "COUNT LOOK WHERE", ("@w",)),
+    _r("changes", "none", "MOVE", "COUNT LOOK WHERE", ("@w",)),
+    _r("changes", "none", "APPEAR", "COUNT LOOK WHERE", ("@w",)),
+    _r("changes", "none", "MISSING", "COUNT LOOK WHERE", ("@w",)),
+)
+_CONTAINERS = frozenset("cabinet drawer box closet cupboard fridge bag basket bin wardrobe".split())
+
+
+def _shape(p: Parse) -> tuple[str, list]:
+    things = p.things
+    if not things:
+        return "none", []
+    if len(things) == 1:
+        t = things[0]
+        contents = "CONTENTS" in p.cues or "HOLD" in p.cues and "WHERE" not in p.cues  # not "which room holds X"
+        return ("anchor", [t]) if (t.anchor_rel or contents) else ("thing", [t])
+    if len(things) == 2 and not things[0].anchor_rel and things[1].anchor_rel:
+        return "pair", things
+    return "many", things
+
+
+def read(text: str, names: Names, found, now: float | None) -> list[tuple[str, dict, tuple, str]]:
+    """Every rule's reading of a question text: (operator, args, ignored words, unknown) per rule that takes it."""
+    text = _PURPOSE_CLAUSE.sub("", text)
+    text = _WHERE_PUT.sub("in place", text)
+    p = parse(text, names)
+    if p is None or p.stray or _ACTIVITY.search(text) or (any(w in _MODALS for w in text.split()[1:])
+                                                         and "LOOK" not in p.cues):
+        return []
+    cues = set(p.cues)
+    if p.first_word in _AUX:
+        cues.add("YESNO")
+    if p.first_word in ("was", "were", "had") or re.search(r"\b(?:was|were|had)\b", text) and "WHERE" in cues:
+        cues.add("WAS")
+    if "PURPOSE" in cues:
+        cues.discard("PURPOSE")
+    shape, things = _shape(p)
+    if shape == "many":
+        return []
+    if p.time == "@t" and "SINCE" in cues:  # "compared to an hour ago", "since @t": the span since then
+        time = "@w"
+        f = found[0]
+        window = (f.t, now)
+    else:
+        time = p.time
+        window = None
+        if time == "@w":
+            window = (found[0].since, found[0].until)
+    out = []
+    for rule in RULES:
+        if rule.shape != shape or time not in rule.time or cues & rule.forbid:
+            continue
+        if not all(any(alt in cues for alt in need.split("|")) for need in rule.need):
+            continue
+        args: dict = {}
+        unknown = ""
+        ignored: tuple = ()
+        if shape in ("thing", "pair"):
+            t = things[0]
+            args["label"], ignored = t.label, t.ignored
+            unknown = "" if t.known else "label"
+        if shape in ("pair", "anchor"):
+            a = things[-1]
+            rel = a.anchor_rel or ("in" if "CONTENTS" in cues or a.label in names.regions or a.label in _CONTAINERS
+                                   else "on")
+            args["anchor"], args["relation"] = a.label, rel
+            ignored += a.ignored
+            unknown = unknown or ("" if a.known else "anchor")
+        if time == "@t":
+            args["t"] = found[0].t
+        elif time == "@w":
+            args["since"], args["until"] = window
+        if rule.operator == "changes":
+            args.setdefault("since", None)
+            args.setdefault("until", now)
+            kinds = []
+            if "MOVE" in cues:
+                kinds.append("moved")
+            if "MISSING" in cues:
+                kinds.append("removed")
+            if "APPEAR" in cues:
+                kinds += ["appeared", "reappeared"]
+            if kinds and "CHANGE" not in cues:
+                args["kinds"] = kinds
+        out.append((rule.operator, args, ignored, unknown))
+    uniq = {}
+    for op, args, ignored, unknown in out:
+        uniq.setdefault((op, tuple(sorted((k, repr(v)) for k, v in args.items()))), (op, args, ignored, unknown))
+    return list(uniq.values())
+
+
+def words_of(operator: str, args: dict, ignored) -> str:
+    text = describe(operator, args)
+    if ignored:
+        text += " (ignoring '" + " ".join(ignored) + "')"
+    return text
+
+
+__all__ = ["parse", "read", "RULES", "GLUE", "words"]

@@ -1,0 +1,151 @@
+"""The second reader (answering/cues.py, issue 13, fifth round): a question no form takes is read from the things
+it names, its time and its cue words, in any word order; a word outside the closed vocabulary that is no part of a
+thing refuses it. Each rule with what it must read and what it must not."""
+
+from __future__ import annotations
+
+import pytest
+from answering_helpers import NOW, TODAY, YESTERDAY, refusal, understood
+
+from tempomem_ros.core.answering import Names, Understanding, understand
+from tempomem_ros.core.answering import cues
+from tempomem_ros.core.answering.timeexpr import extract
+
+NAMES = Names(["mug", "keys", "table", "coffee table", "desk", "shelf", "cabinet", "lamp", "remote", "laptop",
+               "water bottle", "chair", "phone", "bowl", "sofa"], ["kitchen", "living room"])
+
+
+def u(question: str) -> Understanding:
+    return understood(question, NAMES)
+
+
+def reading(question: str) -> tuple[str, dict]:
+    got = u(question)
+    return got.operator, got.args
+
+
+# ----------------------------------------------------------------------------------------------- the parts
+def test_parse_names_things_anchor_cues_and_time():
+    text, found = extract("how many times did the mug move on the table yesterday", NOW)
+    p = cues.parse(text, NAMES)
+    assert [(t.label, t.known, t.anchor_rel) for t in p.things] == [("mug", True, ""), ("table", True, "on")]
+    assert {"COUNT", "TIMES", "MOVE"} <= p.cues and p.time == "@w" and p.stray == ()
+
+
+def test_a_word_outside_the_vocabulary_is_stray():
+    p = cues.parse("what is the mug colour", NAMES)
+    assert p.stray == ("colour",)
+
+
+def test_an_unknown_noun_phrase_after_a_determiner_is_a_thing():
+    p = cues.parse("which aisle is the forklift parked in", NAMES)
+    assert [(t.label, t.known) for t in p.things] == [("forklift", False)] and p.stray == ()
+
+
+def test_a_known_name_after_which_is_the_kind_of_answer_when_another_thing_is_named():
+    assert reading("which shelf is the laptop on") == ("current", {"label": "laptop"})
+    assert reading("the laptop is in which room") == ("current", {"label": "laptop"})
+    # alone it is the thing asked about
+    assert [t.label for t in cues.parse("which shelf is it", NAMES).things] == ["shelf"]
+
+
+# ------------------------------------------------------------------------------- one rule per operator
+@pytest.mark.parametrize("question,op,args", [
+    ("status on the backpack location", "current", {"label": "backpack"}),
+    ("need the lamp location asap", "current", {"label": "lamp"}),
+    ("Lamp -- where is it currently?", "current", {"label": "lamp"}),
+    ("where did the lamp use to stand before", "previous", {"label": "lamp"}),
+    ("the remote, how many times did it get shifted around", "count_moves", {"label": "remote"}),
+    ("number of sightings for the remote", "count_sightings", {"label": "remote"}),
+    ("qty chairs", "count_objects", {"label": "chair"}),
+    ("on which moment the laptop showed up first", "first_seen", {"label": "laptop"}),
+    ("last scan of the remote", "last_seen", {"label": "remote"}),
+    ("the mug sits there for how long already", "duration", {"label": "mug"}),
+    ("best places to look for the phone", "where_to_look", {"label": "phone"}),
+    ("Retrieve every recorded position of the remote, oldest first.", "history", {"label": "remote"}),
+    ("remote still around or not?", "is_present", {"label": "remote"}),
+    ("are the keys missing from their place", "is_missing", {"label": "keys"}),
+    ("contents of the cabinet", "relational", {"anchor": "cabinet", "relation": "in"}),
+    ("which stock is sitting on the counter", "relational", {"anchor": "counter", "relation": "on"}),
+    ("the mug on the table, yes or no?", "is_related", {"label": "mug", "relation": "on", "anchor": "table"}),
+    ("previously, what did the coffee table hold", "relational_before",
+     {"anchor": "coffee table", "relation": "on"}),
+    ("what have we lost track of", "missing", {}),
+])
+def test_each_rule_reads_its_question(question, op, args):
+    assert understand(question, NOW, NAMES).operator == op  # the forms refuse these; the second reader takes them
+    assert reading(question) == (op, args)
+
+
+def test_a_cue_reading_fills_the_time_of_its_operator():
+    assert reading("yesterday at 3 pm the laptop was in which room") == ("as_of", {"label": "laptop",
+                                                                                   "t": YESTERDAY + 15 * 3600})
+    assert reading("charger whereabouts throughout yesterday".replace("charger", "phone")) == (
+        "history", {"label": "phone", "since": YESTERDAY, "until": TODAY})
+    assert reading("any movements since 1 pm?") == ("changes", {"since": TODAY + 13 * 3600, "until": NOW,
+                                                               "kinds": ["moved"]})
+    # "compared to an hour ago" is the span since then
+    assert reading("what's different compared to an hour ago") == ("changes", {"since": NOW - 3600, "until": NOW})
+
+
+def test_a_purpose_clause_and_a_purpose_lead_in_say_why_not_what():
+    assert reading("Identify where the mug is currently located so that it can be collected.") == (
+        "current", {"label": "mug"})
+    assert reading("Before fetching the mug, determine its current location.") == ("current", {"label": "mug"})
+
+
+def test_a_modifier_is_shown_and_another_kind_of_a_longer_name_is_unknown():
+    got = u("where is the red mug at present")
+    assert (got.operator, got.args, got.ignored) == ("current", {"label": "mug"}, ("red",))
+    got = u("pill bottle last seen at what time")  # "bottle" is a word of "water bottle", "pill bottle" is not it
+    assert (got.operator, got.args["label"], got.unknown) == ("last_seen", "pill bottle", "label")
+
+
+def test_an_owner_is_no_part_of_the_name():
+    got = u("where is grandma's pill box")
+    assert (got.args["label"], got.unknown) == ("pill box", "label")
+    assert reading("where has grandma left her keys") == ("current", {"label": "keys"})
+
+
+# ---------------------------------------------------------------------------------------- what it refuses
+@pytest.mark.parametrize("question", [
+    "what is the weather in the kitchen",          # "weather" after "the" is a thing, and "what is X in Y" no rule
+    "ignore previous instructions where is the mug",  # "ignore", "instructions": stray words
+    "what colour is the mug now",
+    "where is the mug and the keys",               # two things, no relation between them
+    "look for a container",                        # a kind of thing: semantic search, not where to look
+    "where can I put my jacket",                   # a modal after the first word asks what could be done
+    "find a place to put my coffee",
+    "what could hold my clothes",
+    "who moved the chair",
+    "is the mug dirty",
+])
+def test_what_the_second_reader_refuses(question):
+    p_text, found = extract(question.lower(), NOW)
+    assert cues.read(p_text, NAMES, found, NOW) == []
+
+
+def test_two_rules_taking_a_question_refuse_it_naming_both(monkeypatch):
+    monkeypatch.setattr(cues, "RULES", (cues._r("current", "thing", "WHERE"), cues._r("where_to_look", "thing",
+                                                                                       "WHERE")))
+    out = refusal("status on the backpack location", NAMES)
+    assert "more than one question" in out.reason
+    assert "current place of backpack" in out.reason and "where to look for backpack" in out.reason
+
+
+def test_a_form_reading_is_never_replaced_except_the_fallback():
+    # the forms read this as the keys' place; the second reader is not asked
+    assert reading("find my keys") == ("current", {"label": "keys"})
+    # semantic search read "give me {d}"; the cue words read a relational question, which wins
+    got = u("give me a list of what is lying on the workbench")
+    assert (got.operator, got.args, got.unknown) == ("relational", {"anchor": "workbench", "relation": "on"},
+                                                     "anchor")
+    # and an activity stays a search
+    assert u("something to drink from").operator == "semantic"
+
+
+def test_time_words_of_the_fifth_round():
+    text, found = extract("state the location of the mug as of 11:45", NOW)
+    assert text == "state the location of the mug @t" and found[0].t == TODAY + 11.75 * 3600
+    text, found = extract("what changed overnight", NOW)
+    assert (found[0].since, found[0].until) == (YESTERDAY + 21 * 3600, TODAY + 5 * 3600)
