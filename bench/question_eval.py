@@ -26,7 +26,8 @@ when it repeats a line of an earlier set or holds a near copy of one (near_copie
 overlap of at least NEAR_COPY_FLOOR).
 
 bench/questions/questions_heldout5.txt is the fifth, written by a helper that had not read the rules; the
-fourth is a development set of the fifth round.
+fourth is a development set of the fifth round. bench/questions/questions_heldout6.txt, written after it by
+another such helper, probed the fifth round's first rules once and was then fitted on (a development set).
 
     source .tempomem_env.sh && python bench/question_eval.py [--set main|heldout2|heldout3|heldout4|heldout5|dev|all]
         [--half dev|held_out|both] [--show wrong|refused|all]
@@ -55,6 +56,7 @@ QUESTIONS_HELDOUT2 = os.path.join(HERE, "questions", "questions_heldout2.txt")
 QUESTIONS_HELDOUT3 = os.path.join(HERE, "questions", "questions_heldout3.txt")
 QUESTIONS_HELDOUT4 = os.path.join(HERE, "questions", "questions_heldout4.txt")
 QUESTIONS_HELDOUT5 = os.path.join(HERE, "questions", "questions_heldout5.txt")
+QUESTIONS_HELDOUT6 = os.path.join(HERE, "questions", "questions_heldout6.txt")
 NOW = dt.datetime(2026, 1, 15, 14, 30, tzinfo=dt.timezone.utc).timestamp()
 DAY = 86400.0
 TIME_TOL = 1.0
@@ -63,6 +65,7 @@ HELD_OUT2 = "held_out2"
 HELD_OUT3 = "held_out3"
 HELD_OUT4 = "held_out4"
 HELD_OUT5 = "held_out5"
+HELD_OUT6 = "held_out6"
 NEAR_COPY_FLOOR = 0.8  # word-set overlap (Jaccard) of two questions with their things masked
 
 
@@ -202,6 +205,18 @@ def load_heldout5(main_rows, heldout2_rows, heldout3_rows, heldout4_rows) -> lis
     near = near_copies(rows, earlier)
     if near:
         raise SystemExit(f"questions_heldout5: near copies of earlier questions: {near[:3]}")
+    return rows
+
+
+def load_heldout6(main_rows, heldout2_rows, heldout3_rows, heldout4_rows, heldout5_rows) -> list[Question]:
+    """The sixth set, written (after the fifth, by another helper that had not read the rules) as a probe of the
+    fifth round's first rules: measured once, then fitted on, while the fifth stays held out; ids w001..."""
+    rows = load(QUESTIONS_HELDOUT6, prefix="w")
+    earlier = [*main_rows, *heldout2_rows, *heldout3_rows, *heldout4_rows, *heldout5_rows]
+    check_fresh(rows, earlier, HELD_OUT6, "questions_heldout6")
+    near = near_copies(rows, earlier)
+    if near:
+        raise SystemExit(f"questions_heldout6: near copies of earlier questions: {near[:3]}")
     return rows
 
 
@@ -371,14 +386,15 @@ def report(half: str, results, show: str) -> None:
 
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--set", dest="qset", choices=("main", "heldout2", "heldout3", "heldout4", "heldout5", "dev",
-                                                   "all"),
+    p.add_argument("--set", dest="qset", choices=("main", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6",
+                                                   "dev", "all"),
                    default="main",
                    help="main: questions.txt (its --half); heldout2: questions_heldout2.txt as the half "
                         f"{HELD_OUT2!r}; heldout3: questions_heldout3.txt as the half {HELD_OUT3!r}; heldout4: "
                         f"questions_heldout4.txt as the half {HELD_OUT4!r}; heldout5: questions_heldout5.txt as "
-                        f"the half {HELD_OUT5!r}; dev: the development sets of the fifth round (main, heldout2, "
-                        "heldout3, heldout4); all: every set")
+                        f"the half {HELD_OUT5!r}; heldout6: questions_heldout6.txt as the half {HELD_OUT6!r}; dev: the "
+                        "development sets of the fifth round (main, heldout2, heldout3, heldout4, heldout6); all: "
+                        "every set")
     p.add_argument("--half", choices=("dev", "held_out", "both"), default="both", help="halves of questions.txt")
     p.add_argument("--show", choices=("none", "wrong", "refused", "all"), default="wrong")
     args = p.parse_args(argv)
@@ -390,7 +406,7 @@ def main(argv=None) -> int:
             sets.append((half, [r for r in rows if r.half == half]))
     if args.qset in ("heldout2", "dev", "all"):
         sets.append((HELD_OUT2, load_heldout2(rows)))
-    if args.qset in ("heldout3", "heldout4", "heldout5", "dev", "all"):
+    if args.qset in ("heldout3", "heldout4", "heldout5", "heldout6", "dev", "all"):
         h2 = load_heldout2(rows)
         h3 = load_heldout3(rows, h2)
         h4 = load_heldout4(rows, h2, h3)
@@ -398,8 +414,11 @@ def main(argv=None) -> int:
             sets.append((HELD_OUT3, h3))
         if args.qset in ("heldout4", "dev", "all"):
             sets.append((HELD_OUT4, h4))
+        h5 = load_heldout5(rows, h2, h3, h4)
         if args.qset in ("heldout5", "all"):
-            sets.append((HELD_OUT5, load_heldout5(rows, h2, h3, h4)))
+            sets.append((HELD_OUT5, h5))
+        if args.qset in ("heldout6", "dev", "all"):
+            sets.append((HELD_OUT6, load_heldout6(rows, h2, h3, h4, h5)))
     with tempfile.TemporaryDirectory() as tmp:
         m = build_memory(os.path.join(tmp, "questions.db"))
         try:

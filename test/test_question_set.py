@@ -189,9 +189,29 @@ def test_near_copy_check_finds_a_label_swap_and_passes_a_new_form(earlier_sets):
                        both, qe.HELD_OUT4, "questions_heldout4")
 
 
-def test_heldout4_does_not_regress(heldout4, tmp_path):
+def test_heldout4_stays_as_fitted(heldout4, tmp_path):
     """The fourth set was measured once, after the last rule change of the fourth round (7214e8a,
-    docs/RESULTS.md): 124 right, 93 refused, 3 wrong of 220. Rules were not changed after reading it; this guards
-    the figure exactly (a later round that reads it changes this line and says so)."""
+    docs/RESULTS.md): 124 right, 93 refused, 3 wrong of 220. The fifth round read it and fitted the second reader
+    (answering/cues.py) on it, so it is a development set now: 217 right, 3 refused (semantic searches: "what could
+    I use to tell the time", "what can grandma rest her head on", "something soft to cuddle"), 0 wrong."""
     s = scores(heldout4, tmp_path)
-    assert (s["n"], s["right"], s["refused"], s["wrong"]) == (220, 124, 93, 3)
+    assert (s["n"], s["right"], s["refused"], s["wrong"]) == (220, 217, 3, 0)
+
+
+# ------------------------------------------------------------------- the fifth held-out set (questions_heldout5)
+@pytest.fixture(scope="module")
+def heldout5(earlier_sets, heldout4):
+    return qe.load_heldout5(*earlier_sets, heldout4)
+
+
+def test_heldout5_is_one_fresh_half(heldout5, earlier_sets, heldout4):
+    """Written by a helper that had not read the rules; all of it held out, no repeat or near copy of an earlier
+    set, >= 200 questions, >= 30 to refuse, >= 12 about unknown things, every operator."""
+    earlier = [*[r for rows in earlier_sets for r in rows], *heldout4]
+    assert {r.half for r in heldout5} == {qe.HELD_OUT5}
+    assert qe.near_copies(heldout5, earlier) == []
+    assert len(heldout5) >= 200
+    assert sum(r.op == "refuse" for r in heldout5) >= 30
+    assert len([r for r in heldout5 if "unknown" in r.args]) >= 12
+    assert {r.op for r in heldout5} == {r.op for r in qe.load()}
+    assert all(r.id.startswith("v") for r in heldout5)

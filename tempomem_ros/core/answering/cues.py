@@ -28,7 +28,8 @@ import re
 from dataclasses import dataclass
 
 from ..labels import words
-from .normalise import OWNERS as _OWNERS
+from . import timeexpr
+from .normalise import OWNERS as _OWNERS, PEOPLE as _PEOPLE
 from .operators import RELATION_WORDS, describe
 from .plurals import singular_phrase
 from .slots import Names, is_noun_phrase, stem
@@ -45,7 +46,7 @@ _PHRASES = {
     "yes or no": "YESNO", "or not": "YESNO", "is it true that": "YESNO", "is it true": "YESNO",
     "true that": "YESNO", "whether": "YESNO",
     "used to": "PAST", "most recent": "LAST", "most recently": "LAST", "most often": "LOOK",
-    "lost track of": "MISSING", "unaccounted for": "MISSING", "cannot find": "MISSING", "can not find": "MISSING",
+    "lost track of": "MISSING", "unaccounted for": "MISSING",
     "picked up": "SEEN", "show up": "SEEN APPEAR", "showed up": "SEEN APPEAR", "shown up": "SEEN APPEAR",
     "turned up": "APPEAR", "come into view": "SEEN APPEAR", "came into view": "SEEN APPEAR", "on camera": "SEEN",
     "in view": "SEEN", "changed place": "MOVE", "changed places": "MOVE", "changed position": "MOVE",
@@ -64,13 +65,18 @@ _PHRASES = {
     "status of": "GLUE", "before fetching": "PURPOSE", "before collecting": "PURPOSE", "before grabbing": "PURPOSE",
     "before picking up": "PURPOSE", "before bringing": "PURPOSE", "before getting": "PURPOSE",
     "planning a fetch for": "PURPOSE", "planning to fetch": "PURPOSE", "in place": "STILL",
+    "earliest first": "GLUE", "newest first": "GLUE", "latest first": "GLUE", "most recent first": "GLUE",
+    "in order": "GLUE", "between us": "GLUE", "in ages": "GLUE", "for ages": "GLUE", "in a while": "GLUE",
+    "turn up": "SEEN APPEAR", "turns up": "SEEN APPEAR", "somewhere else": "ELSE", "cannot find": "LOSTIT",
+    "can not find": "LOSTIT", "could not find": "LOSTIT", "cannot see": "LOSTIT",
 }
 _WORDS = {
     # where / when
     "where": "WHERE", "location": "WHERE", "locations": "WHERE HISTORYN", "loc": "WHERE", "position": "WHERE",
     "positions": "WHERE HISTORYN", "whereabouts": "WHERE", "pose": "WHERE", "place": "WHERE", "places": "WHERE HISTORYN",
-    "spot": "WHERE", "spots": "WHERE HISTORYN", "room": "WHERE", "aisle": "WHERE", "area": "WHERE", "status": "GLUE",
-    "when": "WHEN", "time": "WHEN", "moment": "WHEN", "date": "WHEN",
+    "spot": "WHERE", "spots": "WHERE HISTORYN", "room": "WHERE", "rooms": "WHERE HISTORYN", "aisle": "WHERE",
+    "area": "WHERE", "status": "GLUE",
+    "when": "WHEN", "time": "WHEN", "moment": "WHEN", "date": "WHEN", "timestamp": "WHEN",
     # before
     "before": "PAST", "previous": "PAST", "previously": "PAST", "prior": "PAST", "earlier": "PAST",
     "formerly": "PAST", "else": "ELSE",
@@ -85,21 +91,22 @@ _WORDS = {
     # moves
     "move": "MOVE", "moved": "MOVE", "moves": "MOVE", "moving": "MOVE", "movement": "MOVE", "movements": "MOVE",
     "relocated": "MOVE", "relocation": "MOVE", "relocations": "MOVE", "shifted": "MOVE", "displaced": "MOVE",
-    "repositioned": "MOVE", "budged": "MOVE",
+    "repositioned": "MOVE", "budged": "MOVE", "pushed": "MOVE", "pulled": "MOVE", "carried": "MOVE",
+    "wheeled": "MOVE", "dragged": "MOVE",
     # counting, history, looking
-    "count": "COUNT", "qty": "COUNT", "quantity": "COUNT", "total": "GLUE",
+    "count": "COUNT", "qty": "COUNT", "quantity": "COUNT", "total": "COUNT",
     "history": "HISTORY", "log": "HISTORY", "trace": "HISTORY", "record": "GLUE", "recorded": "GLUE",
-    "every": "ALL", "all": "ALL",
+    "every": "ALL", "all": "ALL", "each": "ALL",
     "look": "LOOK", "looking": "LOOK", "search": "LOOK", "searching": "LOOK", "usually": "LOOK",
     "normally": "LOOK", "typically": "LOOK", "generally": "LOOK", "likely": "LOOK", "probably": "LOOK",
     "often": "LOOK", "worth": "LOOK",
     # missing, present, changed
-    "missing": "MISSING", "lost": "MISSING", "gone": "MISSING", "disappeared": "MISSING", "vanished": "MISSING",
+    "lose": "LOSTIT", "losing": "LOSTIT", "missing": "MISSING", "lost": "MISSING", "gone": "MISSING", "disappeared": "MISSING", "vanished": "MISSING",
     "still": "STILL", "present": "STILL", "around": "STILL",
     "change": "CHANGE", "changes": "CHANGE", "changed": "CHANGE", "different": "CHANGE", "difference": "CHANGE",
     "differences": "CHANGE", "new": "APPEAR", "appeared": "APPEAR", "happened": "CHANGE",
     "contents": "CONTENTS", "hold": "HOLD", "holds": "HOLD", "held": "HOLD", "holding": "HOLD",
-    "since": "SINCE", "any": "WHAT", "there": "THERE", "here": "THERE",
+    "since": "SINCE", "any": "WHAT", "if": "YESNO", "there": "THERE", "here": "THERE",
     # things in general, asking words
     "what": "WHAT", "which": "WHAT", "anything": "WHAT", "something": "WHAT", "objects": "WHAT", "items": "WHAT",
     "things": "WHAT", "stuff": "WHAT", "stock": "WHAT", "everything": "WHAT", "object": "WHAT", "item": "WHAT",
@@ -111,7 +118,9 @@ GLUE = frozenset(
     "is are was were be been being am do does did has have had can could should may might must "
     "of for to at from with about by up off out over into onto "
     "and then now currently exactly please pls plz asap rn u ur need want like current throughout passed occupy "
-    "occupied occupies "
+    "occupied occupies produce generate compile summarize summarise complete full entire whole travel travelled "
+    "traveled visited visit visits keeps getting own owns distinct separate individual unique very events event "
+    "flagged marked listed as always hide hiding hides live lives belong belongs "
     "left leave leaves put placed place kept keep stored stand stands standing stood sit sits sitting sat lie lies "
     "lying lay located parked sitting staying stayed stay remain remained went go goes gone got get gets gotten "
     "end ended found find know think recall remember tell say give show list "
@@ -120,11 +129,11 @@ GLUE = frozenset(
     "robot camera grandma grandpa granny gran nana mom mum dad mother father kids kid son daughter wife husband "
     "someone somebody anyone anybody he she "
     "somewhere anywhere already yet again just so only ago currently "
-    "times many much number".split())
+    "times many much number".split()) | frozenset(_PEOPLE)
 # A noun after "which" / "what" that names the kind of answer, not a thing asked about ("which shelf is the laptop
 # on", "which aisle", "what room"): a known label in that position is not a thing of the question.
 ANSWER_TYPE_AFTER = frozenset(("which", "what"))
-OWNERS = frozenset(_OWNERS)
+OWNERS = frozenset(_OWNERS) | frozenset(_PEOPLE)
 DETERMINERS = frozenset("the my your our his her their a an this that these those".split()) | OWNERS
 # Before an embedded question: "do we still know where the notebook is" asks where it is.
 _KNOW_LEAD = re.compile(r"^(?:do|does|did) (?:we|you|i|anyone|anybody|the robot) (?:still )?(?:know|remember|recall)"
@@ -138,10 +147,21 @@ _PURPOSE_CLAUSE = re.compile(r"\s(?:so that|so (?:i|we|you|it) can|in order to|i
 # "is the lamp still standing where grandma put it": its place
 _WHERE_PUT = re.compile(r"\bwhere (?:i|we|you|someone|somebody|" + "|".join(_OWNERS) + r") (?:put|left|placed|set)"
                         r" (?:it|them)\b")
+# "did the chair move today and how many times": two questions
+_TWO_QUESTIONS = re.compile(r"\b(?:and|or|also|plus) (?:how|what|where|when|which|who|is|are|was|were|did|do|does|has|"
+                            r"have)\b")
+# "what has changed in the last four hours while I was at work": why one asks, after the question
+_WHY_CLAUSE = re.compile(r"\s(?:while|because|cause|as) (?:i|we|you|he|she|they|my \w+)\b.*$")
+# "what was on my desk before someone tidied it": before a change somebody made
+_BEFORE_SOMEONE = re.compile(r"\bbefore (?:someone|somebody|anyone|anybody|you|they|he|she|my \w+|" + "|".join(_PEOPLE)
+                             + r") \w+ (?:it|them|up|around)(?: up)?\b")
 _AUX = frozenset("is are was were did do does has have had can could".split())  # no "will": the future is no question
 _PUNCT_TOKENS = re.compile(r"(?:^|\s)(?:-+|:|;)(?=\s|$)")
 _PHRASE_LIST = sorted(((tuple(p.split()), c.split()) for p, c in _PHRASES.items()), key=lambda x: -len(x[0]))
-_REL_LIST = sorted(((tuple(r.split()), v) for r, v in RELATION_WORDS.items()), key=lambda x: -len(x[0]))
+_MORE_RELATIONS = {"sitting on top of": "on", "lying on top of": "on", "standing on top of": "on", "on the top of": "on",
+                   "left on": "on", "left in": "in", "kept in": "in", "kept on": "on", "stored in": "in"}
+_REL_LIST = sorted(((tuple(r.split()), v) for r, v in {**RELATION_WORDS, **_MORE_RELATIONS}.items()),
+                   key=lambda x: -len(x[0]))
 
 
 @dataclass
@@ -210,6 +230,8 @@ def parse(text: str, names: Names) -> Parse | None:
             continue
         rel = next(((r, v) for r, v in _REL_LIST if tuple(toks[i:i + len(r)]) == r), None)
         known = _known_at(toks, i, names)
+        if known is not None and known[2] and known[0] == 1 and w in _WORDS:
+            known = None  # "rooms" is a word of asking, not a part of "living room"
         if known is not None and not (i > 0 and toks[i - 1] in ANSWER_TYPE_AFTER and _other_known(toks, i, known[0],
                                                                                                     names)):
             n, label, partial = known
@@ -323,11 +345,11 @@ RULES: tuple[Rule, ...] = (
     _r("current", "thing", "WHERE",
        "PAST COUNT LOOK HISTORY HISTORYN ALL FIRST LAST DURATION MOVE SEEN MISSING STILL YESNO WAS"),
     _r("is_related", "pair", "YESNO", "WHERE COUNT LOOK HISTORY PAST MOVE SEEN WHAT", ("", "@t")),
-    _r("relational", "anchor", "WHAT|CONTENTS|HOLD", "PAST COUNT LOOK HISTORY FIRST LAST MOVE SEEN MISSING CHANGE WAS"),
+    _r("relational", "anchor", "WHAT|CONTENTS|HOLD", "PAST COUNT LOOK HISTORY FIRST LAST MOVE MISSING CHANGE WAS"),
     _r("relational_as_of", "anchor", "WHAT", "PAST COUNT LOOK HISTORY FIRST LAST MOVE SEEN MISSING CHANGE",
        ("@t",)),
     _r("relational_before", "anchor", "WHAT PAST", "COUNT LOOK HISTORY FIRST LAST MOVE SEEN MISSING"),
-    _r("missing", "none", "MISSING WHAT", "COUNT LOOK PAST WHERE"),
+    _r("missing", "none", "MISSING|LOSTIT WHAT", "COUNT LOOK PAST WHERE"),
     _r("changes", "none", "CHANGE", "COUNT LOOK WHERE", ("@w",)),
     _r("changes", "none", "MOVE", "COUNT LOOK WHERE", ("@w",)),
     _r("changes", "none", "APPEAR", "COUNT LOOK WHERE", ("@w",)),
@@ -351,8 +373,12 @@ def _shape(p: Parse) -> tuple[str, list]:
 
 def read(text: str, names: Names, found, now: float | None) -> list[tuple[str, dict, tuple, str]]:
     """Every rule's reading of a question text: (operator, args, ignored words, unknown) per rule that takes it."""
+    if _TWO_QUESTIONS.search(text):
+        return []
     text = _PURPOSE_CLAUSE.sub("", text)
+    text = _WHY_CLAUSE.sub("", text)
     text = _WHERE_PUT.sub("in place", text)
+    text = _BEFORE_SOMEONE.sub("before", text)
     p = parse(text, names)
     if p is None or p.stray or _ACTIVITY.search(text) or (any(w in _MODALS for w in text.split()[1:])
                                                          and "LOOK" not in p.cues):
@@ -364,6 +390,8 @@ def read(text: str, names: Names, found, now: float | None) -> list[tuple[str, d
         cues.add("WAS")
     if "PURPOSE" in cues:
         cues.discard("PURPOSE")
+    if "MOVE" in cues and "WHERE" in cues and text.endswith(" to") and not p.time:
+        cues.discard("MOVE")  # "which room did my flatmate move the plant to": where it is now
     shape, things = _shape(p)
     if shape == "many":
         return []
@@ -417,6 +445,42 @@ def read(text: str, names: Names, found, now: float | None) -> list[tuple[str, d
     for op, args, ignored, unknown in out:
         uniq.setdefault((op, tuple(sorted((k, repr(v)) for k, v in args.items()))), (op, args, ignored, unknown))
     return list(uniq.values())
+
+
+PRONOUN = re.compile(r"\b(?:it|they|them)\b")
+
+
+def sole_known_label(text: str, names: Names) -> str | None:
+    """The one known thing a text names (the referent of a pronoun in the next clause), or None."""
+    try:
+        text = timeexpr.extract(text, float(2**31 - 1))[0]
+    except timeexpr.TimeError:
+        return None
+    p = parse(text, names)
+    known = {t.label for t in p.things if t.known} if p else set()
+    return known.pop() if len(known) == 1 else None
+
+
+def cues_of(text: str, names: Names) -> set:
+    p = parse(text, names)
+    return set(p.cues) if p else set()
+
+
+def is_talk(text: str, names: Names, asked: set, referent: str | None, now) -> bool:
+    """Whether a clause beside a question only talks (why one asks, what happened): no time, no known thing but
+    the referent, no cue word the question lacks. Its other words may be anything ("I'm late for the bus")."""
+    try:
+        stripped, found = timeexpr.extract(text, now)
+    except timeexpr.TimeError:
+        return False
+    if found:
+        return False
+    p = parse(stripped, names)
+    if p is None:
+        return False
+    if any(t.known and t.label != referent for t in p.things):
+        return False
+    return p.cues - {"WHAT", "THERE"} <= asked
 
 
 def words_of(operator: str, args: dict, ignored) -> str:

@@ -18,6 +18,12 @@ from . import word_order
 # name (the fourth held-out set's wrong route: "grandma's pill box" was asked as a "grandma pill box").
 OWNERS = ("grandma", "grandpa", "granny", "gran", "nana", "mom", "mum", "dad", "mother", "father", "kids", "kid",
           "son", "daughter", "wife", "husband", "someone", "somebody", "everyone", "everybody")
+# Other people in a question ("my flatmate moved it", "the lady in room 4 is asking"): never a thing asked about.
+PEOPLE = ("flatmate", "flatmates", "roommate", "roommates", "housemate", "partner", "friend", "friends", "guest",
+          "guests", "cleaner", "nurse", "resident", "residents", "user", "users", "customer", "customers", "visitor",
+          "visitors", "neighbour", "neighbor", "colleague", "colleagues", "boss", "baby", "children", "child",
+          "brother", "sister", "lady", "man", "woman", "boy", "girl", "grandson", "granddaughter", "caller", "client",
+          "patient", "operator", "staff")
 MAX_QUESTION_CHARS = 500  # a question longer than this is not a question to a memory (and bounds the regexes)
 
 _CONTRACTIONS = [
@@ -30,7 +36,13 @@ _CONTRACTIONS = [
     (r"\bwhere'd\b", "where did"), (r"\bi'm\b", "i am"), (r"\bi've\b", "i have"), (r"\byou've\b", "you have"),
     (r"\bwe've\b", "we have"), (r"\bi'd\b", "i would"), (r"\byou'd\b", "you would"), (r"\bcan't\b", "cannot"),
     (r"\bwon't\b", "will not"), (r"\b(\w+)n't\b", r"\1 not"), (r"\bo'clock\b", "oclock"),
-    (r"\b(?:" + "|".join(OWNERS) + r")'s\b", ""),
+    (r"\b(?:" + "|".join(OWNERS + PEOPLE) + r")'s\b", ""),
+    (r"\b(?:mr|mrs|ms|miss|dr)\.? [a-z]+'s\b", ""),  # "Mr. Evans's hearing aid": the hearing aid
+    (r"\b(?:mr|mrs|ms|miss|dr)\.? [a-z]+\b", "someone"),
+    # contractions typed without the apostrophe
+    (r"\b(can|don|doesn|didn|isn|wasn|weren|haven|hasn|couldn|aren)t\b",
+     lambda m: {"can": "cannot", "don": "do not"}.get(m.group(1), m.group(1)[:-1] + " not")),
+    (r"\bwhats\b", "what is"), (r"\bwheres\b", "where is"), (r"\bim\b", "i am"), (r"\bive\b", "i have"),
     (r"'s\b", ""),  # what remains is a possessive: "the chair's place" -> "the chair place"
 ]
 _CONTRACTIONS = [(re.compile(p), r) for p, r in _CONTRACTIONS]
@@ -77,15 +89,38 @@ _MIDDLE = [(re.compile(r"\b(?:the heck|on earth|the hell|actually|exactly)\b\s*"
            # "at what point did the lamp appear": a question of time
            (re.compile(r"^at what (?:point|moment)(?: in time)?\b"), "when")]
 # "what the desk has on it" stays; "what is there on the desk" -> "what is on the desk"
-_EMBEDDED_WHAT = re.compile(r"^what (.+?) (is|are) (on|under|near|in|next to|inside)( .+)$")
+# (only words that name no thing: "what the weather is in the kitchen" is no question about the kitchen)
+_EMBEDDED_WHAT = re.compile(r"^what ((?:(?:there|things|objects|items|stuff|else|exactly|all|everything|of it|exactly) ?)"
+                            r"{1,3}) (is|are) (on|under|near|in|next to|inside)( .+)$")
 _SEPARATOR = re.compile(r"\s*(?:,|\s-\s|(?<!\d):(?=\s))\s*")  # a fronted part: "headphones, where ..."
 _NUMBER_DASH = re.compile(r"(?<=[a-z])-(?=[a-z])")  # twenty-five -> twenty five; keeps -1.5
 _PUNCT = re.compile(r"[^\w\s.:=,'@+-]")
 
 
+# A wake word before the question ("hey house where's the remote", "ok robot, ..."): greeting and name go.
+_WAKE = re.compile(r"^(?:(?:hey|ok|okay|hi|hello|yo) (?:house|home|robot|google|alexa|siri|computer|buddy|bot|memory|"
+                   r"assistant)|(?:hey|ok|okay|hi|hello|yo) \w+ (?=(?:where|what|when|which|how|is|are|was|were|did|do|"
+                   r"does|has|have|can|could|show|tell|list|find|help|any|anything)\b))\b ?")
+# Somebody else's question relayed ("The user asks where their phone is", "Customer asks: ..."): the question.
+_RELAYED = re.compile(r"^(?:the |a |my |our )?(?:" + "|".join(PEOPLE) + r")(?: is)? (?:asks|asked|is asking|asking|"
+                      r"wants to know|would like to know|needs to know|wonders|wondered|question|wants|would like|"
+                      r"needs|requests)(?: about)?(?: |$)")
+# A header before the question ("Test 12: ...", "For the log: ...", "Query: ..."): no part of it.
+_HEADER = re.compile(r"^(?:test(?: case)?(?: \d+)?|case \d+|query|question|request|task|note|for the (?:log|record|"
+                     r"evaluation|test|report|tests)|(?:customer|user|client) (?:question|request)|"
+                     r"per object stats|stats|debug)$")
+
+
 def _clean(q: str) -> str:
     q = re.sub(r"(?<!\d)[.,:]|[.,](?!\d)|:(?!\d)", " ", q)  # separators unless inside a number or clock
     q = re.sub(r"\s+", " ", q).strip()
+    q = _WAKE.sub("", q)
+    q = re.sub(r"^(?:test(?: case)? \d+|test case|case \d+) ", "", q)  # "Test 12: ..." (the colon after a digit)
+    m = _RELAYED.match(q)
+    if m and q[m.end():].strip():
+        q = q[m.end():].strip()
+        q = ("i want " + q) if m.group(0).split()[-1] in ("wants", "needs", "requests") or m.group(0).endswith(
+            "would like") else q
     previous = None
     while previous != q:  # fillers can stack: "hey robot, could you please tell me ..."
         previous = q
@@ -113,6 +148,8 @@ def normalise(question: str) -> str:
     q = _NUMBER_DASH.sub(" ", q)
     q = re.sub(r"\s+", " ", q).strip()
     parts = _SEPARATOR.split(q, maxsplit=1)
+    if len(parts) == 2 and (_HEADER.match(_clean(parts[0])) or _RELAYED.fullmatch(_clean(parts[0]) + " ")):
+        q, parts = parts[1], [parts[1]]
     if len(parts) == 2:
         sep = _SEPARATOR.search(q).group(0).strip()
         head, tail = _clean(parts[0]), _clean(parts[1])

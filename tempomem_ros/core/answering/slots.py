@@ -143,6 +143,8 @@ def resolve(slot: str, names: Names, *, regions: bool = False) -> Thing | None:
     if best is not None:
         _, n, i, length = best
         before, after = sw[:i], sw[i + length:]
+        if any(w in DETERMINERS for w in before + after):
+            return None  # "the mug also delete the keys": two noun phrases, not one thing
         if any(w in STRUCTURE or w in NOT_IN_A_NAME or any(c.isdigit() for c in w) or _adverb(w)
                for w in before + after):
             return None  # "the remote initially" is not the remote: the adverb belongs to the question

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 
 from ..labels import words
 from . import timeexpr
-from .normalise import normalise
+from .normalise import MAX_QUESTION_CHARS, normalise
 from . import cues, word_order
 from .operators import (ACTION_OBJECT_WORDS, ACTION_VERBS, FORMAL_VERBS, NOT_A_DESCRIPTION, RELATION_WORDS, TABLE,
                         describe, example_forms)
@@ -172,6 +172,56 @@ def _match(spec, form, m: re.Match, question: str, found, names: Names, now, bar
 
 def understand(question: str, now: float | None, names: Names) -> Understanding | Refusal:
     """The operator and arguments a question means, or a Refusal (never a guess). Pure and deterministic."""
+    out = _understand(question, now, names)
+    if isinstance(out, Refusal) and out.reason == NO_FORM:
+        return _clause_reading(question, now, names) or out
+    return out
+
+
+NO_FORM = "no supported question has this form"
+# Clause boundaries of a typed question: sentence marks, commas and dashes (not inside numbers: "2.5 m", "(2, 1, 0)")
+_CLAUSE_SPLIT = re.compile(r"(?<!\d)[.;!?]+(?!\d)|[?!]+|(?<!\d),|,(?!\s?\d)|\s-{1,2}\s|\s--")
+
+
+def _clause_reading(question: str, now, names: Names) -> Understanding | Refusal | None:
+    """A question with a clause of talk around it ("where's my backpack, I'm late for the bus", "did my glasses get
+    moved? I can't remember moving them"): the one clause that reads as a question is the question, when every
+    other clause is talk: no time, no known thing (but the one a pronoun of the question stands for: "my flatmate
+    borrowed my charger, where is it now"), and no cue word the question's own reading lacks. Two clauses that read
+    as questions are refused as two questions."""
+    if not isinstance(question, str):
+        return None
+    parts = [p.strip() for p in _CLAUSE_SPLIT.split(question[:MAX_QUESTION_CHARS]) if p and words(p)]
+    if len(parts) < 2:
+        return None
+    found_readings = []
+    for i, part in enumerate(parts):
+        others = parts[:i] + parts[i + 1:]
+        u = _understand(part, now, names)
+        referent = None
+        if not isinstance(u, Understanding) and cues.PRONOUN.search(normalise(part)):
+            referent = cues.sole_known_label(" ".join(normalise(o) for o in others), names)
+            if referent:
+                u = _understand(cues.PRONOUN.sub("the " + referent, normalise(part), count=1), now, names)
+        if isinstance(u, Understanding):
+            found_readings.append((u, part, others, referent))
+    if any(u.operator != FALLBACK for u, *_ in found_readings):  # a clause of talk may read as a description
+        found_readings = [r for r in found_readings if r[0].operator != FALLBACK]
+    if len(found_readings) != 1:
+        if len(found_readings) > 1:
+            return Refusal("the question reads as more than one question (" + "; ".join(
+                dict.fromkeys(u.words for u, *_ in found_readings)) + "); ask one of them",
+                suggest(normalise(question), names))
+        return None
+    u, part, others, referent = found_readings[0]
+    asked = cues.cues_of(normalise(part), names) | cues.cues_of(u.question, names)
+    for other in others:
+        if not cues.is_talk(normalise(other), names, asked, referent, now):
+            return None
+    return u
+
+
+def _understand(question: str, now: float | None, names: Names) -> Understanding | Refusal:
     q = normalise(question)
     if not q:
         return Refusal("the question is empty", suggest("", names))
@@ -203,7 +253,7 @@ def understand(question: str, now: float | None, names: Names) -> Understanding 
     cued = _cue_reading(text, q, found, names, now)
     if cued is not None:
         return cued
-    return Refusal("no supported question has this form", suggest(q, names))
+    return Refusal(NO_FORM, suggest(q, names))
 
 
 def _cue_reading(text: str, q: str, found, names: Names, now) -> Understanding | Refusal | None:
