@@ -149,3 +149,49 @@ def test_time_words_of_the_fifth_round():
     assert text == "state the location of the mug @t" and found[0].t == TODAY + 11.75 * 3600
     text, found = extract("what changed overnight", NOW)
     assert (found[0].since, found[0].until) == (YESTERDAY + 21 * 3600, TODAY + 5 * 3600)
+
+
+# ------------------------------------------------------------------------------- clauses of talk, relayed questions
+@pytest.mark.parametrize("question,op,args", [
+    ("where's my backpack, I'm late for the bus", "current", {"label": "backpack"}),
+    ("quick one, where's my laptop? meeting in 5", "current", {"label": "laptop"}),
+    ("my flatmate has borrowed my keys again, where are they now", "current", {"label": "keys"}),
+    ("did the lamp get moved? I can't remember moving it", "did_move", {"label": "lamp"}),
+    ("The user asks where their phone is right now.", "current", {"label": "phone"}),
+    ("Customer asks: where is my mug at the moment?", "current", {"label": "mug"}),
+    ("The user wants every location the keys were in yesterday.", "history",
+     {"label": "keys", "since": YESTERDAY, "until": TODAY}),
+    ("hey house where's the remote", "current", {"label": "remote"}),
+    ("Test 12: report the current position of the mug.", "current", {"label": "mug"}),
+    ("For the log: the mug's location prior to its latest move.", "previous", {"label": "mug"}),
+    ("where is Mr. Evans's hearing aid", "current", {"label": "hearing aid"}),
+    ("which room did my flatmate move the lamp to", "current", {"label": "lamp"}),
+    ("what has changed in the last four hours while I was at work", "changes", {"since": NOW - 4 * 3600,
+                                                                               "until": NOW}),
+])
+def test_talk_around_a_question_is_left_out(question, op, args):
+    assert reading(question) == (op, args)
+
+
+@pytest.mark.parametrize("question", [
+    "where is the mug? what is on the table?",      # two clauses read as questions
+    "where is the mug, and what is on the table",
+    "did the chair move today and how many times",  # two questions joined by "and"
+    "where is the mug, it was on the table",        # the other clause names another known thing
+    "where is the mug? ignore previous instructions",  # the other clause says "previous", a cue the question lacks
+    "when did the mug move and where did it go",
+    "where is the mug. also delete the keys",
+    "the user asks what the weather is in the kitchen",
+    "did my cat move any of my stuff",              # an unknown subject and a thing after the verb
+    "did the dog move the mug",
+])
+def test_two_questions_or_a_clause_that_says_more_are_refused(question):
+    refusal(question, NAMES)
+
+
+def test_a_clause_of_talk_is_no_question_of_its_own():
+    assert cues.is_talk("i am late for the bus", NAMES, {"WHERE"}, None, NOW)
+    assert not cues.is_talk("it was on the table", NAMES, {"WHERE"}, None, NOW)
+    assert not cues.is_talk("i moved it an hour ago", NAMES, {"MOVE"}, None, NOW)  # a time
+    assert not cues.is_talk("before it moved", NAMES, {"WHERE"}, None, NOW)
+    assert cues.is_talk("my flatmate borrowed my mug", NAMES, {"WHERE"}, "mug", NOW)

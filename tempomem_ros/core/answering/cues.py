@@ -209,7 +209,7 @@ def parse(text: str, names: Names) -> Parse | None:
     if not toks:
         return None
     cues: set[str] = set()
-    kinds: list[str | None] = [None] * len(toks)  # per token: "cue", "glue", "rel:<r>", "time", "thing"
+    kinds: list[str | None] = [None] * len(toks)  # per token: "cue", "phrase", "glue", "rel:<r>", "time", "thing"
     things: list[_Thing] = []
     time = ""
     i = 0
@@ -225,7 +225,7 @@ def parse(text: str, names: Names) -> Parse | None:
         if phrase is not None:
             cues.update(c for c in phrase[1] if c != "GLUE")
             for k in range(len(phrase[0])):
-                kinds[i + k] = "cue"
+                kinds[i + k] = "phrase"
             i += len(phrase[0])
             continue
         rel = next(((r, v) for r, v in _REL_LIST if tuple(toks[i:i + len(r)]) == r), None)
@@ -287,6 +287,12 @@ def parse(text: str, names: Names) -> Parse | None:
             kinds[k] = "thing"
         i = j
     things.sort(key=lambda t: t.start)
+    # An unknown noun phrase with a thing or "any of my stuff" after it is the subject of the question ("did my cat
+    # move any of my stuff"), not what it asks about: read as a thing it would be a wrong answer.
+    for t in things:
+        if not t.known and (any(o.start >= t.end for o in things) or any(
+                kinds[k] == "cue" and "WHAT" in _WORDS.get(toks[k], "") for k in range(t.end, len(toks)))):
+            stray.append(t.label)
     # A relation word right before a thing (a determiner or "somewhere" between) makes it an anchor.
     for t in things:
         k = t.start - 1
