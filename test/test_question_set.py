@@ -138,7 +138,8 @@ def test_heldout3_stays_as_fitted(heldout3, tmp_path):
     (a development set now): 217 right, 1 refused ('what was the last place of the phone before the one it is in
     now'), 0 wrong."""
     s = scores(heldout3, tmp_path)
-    assert (s["n"], s["right"], s["refused"], s["wrong"]) == (218, 217, 1, 0)
+    # fifth round: the second reader takes the one left ("this one" / "the one" name no thing), 218/218
+    assert (s["n"], s["right"], s["refused"], s["wrong"]) == (218, 218, 0, 0)
 
 
 # ------------------------------------------------------------------- the fourth held-out set (questions_heldout4)

@@ -60,8 +60,8 @@ _PHRASES = {
     "at present": "GLUE", "oldest first": "GLUE", "so far": "GLUE", "its spot": "GLUE", "its place": "GLUE",
     "their place": "GLUE", "their spot": "GLUE", "its location": "WHERE", "its position": "WHERE",
     "old position": "PAST WHERE", "old place": "PAST WHERE", "old spot": "PAST WHERE", "old location": "PAST WHERE",
-    "use to": "PAST", "before the last change": "PAST", "before the most recent change": "PAST",
-    "before the last move": "PAST", "before the most recent move": "PAST", "status on": "GLUE",
+    "use to": "PAST",
+    "status on": "GLUE",
     "status of": "GLUE", "before fetching": "PURPOSE", "before collecting": "PURPOSE", "before grabbing": "PURPOSE",
     "before picking up": "PURPOSE", "before bringing": "PURPOSE", "before getting": "PURPOSE",
     "planning a fetch for": "PURPOSE", "planning to fetch": "PURPOSE", "in place": "STILL",
@@ -69,6 +69,18 @@ _PHRASES = {
     "in order": "GLUE", "between us": "GLUE", "in ages": "GLUE", "for ages": "GLUE", "in a while": "GLUE",
     "turn up": "SEEN APPEAR", "turns up": "SEEN APPEAR", "somewhere else": "ELSE", "cannot find": "LOSTIT",
     "can not find": "LOSTIT", "could not find": "LOSTIT", "cannot see": "LOSTIT",
+    "this one": "GLUE", "that one": "GLUE", "the one": "GLUE", "current one": "GLUE", "run me through": "GLUE",
+    "walk me through": "GLUE", "take me through": "GLUE", "step by step": "GLUE", "over the course of": "GLUE",
+    "in stock": "GLUE", "out back": "GLUE", "of mine": "GLUE", "of ours": "GLUE", "the memory holds": "GLUE",
+    "in your memory": "GLUE", "in memory": "GLUE", "you know of": "GLUE", "come to your attention": "SEEN",
+    "came to your attention": "SEEN", "what hour": "WHEN", "which hour": "WHEN", "for the last time": "LAST",
+    "the last time": "LAST", "for the first time": "FIRST", "the first time": "FIRST", "you spot": "SEEN",
+    "last spot": "LAST SEEN", "first spot": "FIRST SEEN", "come from": "PAST", "came from": "PAST",
+    "not moved": "STAYED", "not budged": "STAYED", "not been moved": "STAYED", "not been touched": "STAYED",
+    "in there": "PRON_IN", "on there": "PRON_ON", "on it": "PRON_ON", "in it": "PRON_IN",
+    "is it possible that": "YESNO", "is it possible": "YESNO", "could it be that": "YESNO", "any chance": "YESNO",
+    "wind up": "GLUE", "winds up": "GLUE", "wound up": "GLUE", "the set of": "GLUE", "a set of": "GLUE",
+    "gone astray": "MISSING", "went astray": "MISSING",
 }
 _WORDS = {
     # where / when
@@ -89,8 +101,8 @@ _WORDS = {
     "sighting": "SEEN", "sightings": "SEEN", "scan": "SEEN", "scanned": "SEEN", "scans": "SEEN", "caught": "SEEN",
     "catch": "SEEN", "noticed": "SEEN", "glimpsed": "SEEN", "captured": "SEEN", "camera": "GLUE",
     # moves
-    "move": "MOVE", "moved": "MOVE", "moves": "MOVE", "moving": "MOVE", "movement": "MOVE", "movements": "MOVE",
-    "relocated": "MOVE", "relocation": "MOVE", "relocations": "MOVE", "shifted": "MOVE", "displaced": "MOVE",
+    "move": "MOVE", "moved": "MOVE", "moves": "MOVE", "moving": "MOVE", "movement": "MOVE", "movements": "MOVE MOVEN",
+    "relocated": "MOVE", "relocation": "MOVE", "relocations": "MOVE MOVEN", "shifted": "MOVE", "displaced": "MOVE",
     "repositioned": "MOVE", "budged": "MOVE", "pushed": "MOVE", "pulled": "MOVE", "carried": "MOVE",
     "wheeled": "MOVE", "dragged": "MOVE",
     # counting, history, looking
@@ -106,7 +118,7 @@ _WORDS = {
     "change": "CHANGE", "changes": "CHANGE", "changed": "CHANGE", "different": "CHANGE", "difference": "CHANGE",
     "differences": "CHANGE", "new": "APPEAR", "appeared": "APPEAR", "happened": "CHANGE",
     "contents": "CONTENTS", "hold": "HOLD", "holds": "HOLD", "held": "HOLD", "holding": "HOLD",
-    "since": "SINCE", "any": "WHAT", "if": "YESNO", "there": "THERE", "here": "THERE",
+    "since": "SINCE", "any": "WHAT", "if": "YESNO", "spent": "DURATION", "there": "THERE", "here": "THERE",
     # things in general, asking words
     "what": "WHAT", "which": "WHAT", "anything": "WHAT", "something": "WHAT", "objects": "WHAT", "items": "WHAT",
     "things": "WHAT", "stuff": "WHAT", "stock": "WHAT", "everything": "WHAT", "object": "WHAT", "item": "WHAT",
@@ -120,7 +132,8 @@ GLUE = frozenset(
     "and then now currently exactly please pls plz asap rn u ur need want like current throughout passed occupy "
     "occupied occupies produce generate compile summarize summarise complete full entire whole travel travelled "
     "traveled visited visit visits keeps getting own owns distinct separate individual unique very events event "
-    "flagged marked listed as always hide hiding hides live lives belong belongs "
+    "flagged marked listed as always during once down reconstruct reported piled stacked heaped itself "
+    "themselves hide hiding hides live lives belong belongs "
     "left leave leaves put placed place kept keep stored stand stands standing stood sit sits sitting sat lie lies "
     "lying lay located parked sitting staying stayed stay remain remained went go goes gone got get gets gotten "
     "end ended found find know think recall remember tell say give show list "
@@ -155,7 +168,19 @@ _WHY_CLAUSE = re.compile(r"\s(?:while|because|cause|as) (?:i|we|you|he|she|they|
 # "what was on my desk before someone tidied it": before a change somebody made
 _BEFORE_SOMEONE = re.compile(r"\bbefore (?:someone|somebody|anyone|anybody|you|they|he|she|my \w+|" + "|".join(_PEOPLE)
                              + r") \w+ (?:it|them|up|around)(?: up)?\b")
-_AUX = frozenset("is are was were did do does has have had can could".split())  # no "will": the future is no question
+_AUX = frozenset("is are was were did do does has have had can could".split())
+# a non-native verb-first question: "Stands the mug on the table at this moment?"
+_V1 = frozenset("stands stand lies lie sits sit hangs lay stood sat".split())
+# "before its last move", "before the most recent change": before the current state
+_BEFORE_LAST = re.compile(r"\bbefore (?:the|its|their) (?:last|latest|most recent|recent|previous) (?:move|change|"
+                          r"relocation|shift|update)\b")
+# "before things got shuffled", "before my roommate messed with it" at the end: before the last change
+_BEFORE_END = re.compile(r"\bbefore (?:someone|somebody|anyone|anybody|you|they|he|she|things|stuff|everything|it|"
+                         r"my \w+|the \w+|" + "|".join(_PEOPLE) + r")(?: \w+){1,3}$")
+# words that qualify a known name without making it another kind of thing ("the red mug", "my old keys")
+_ADJECTIVES = frozenset("red blue green yellow black white grey gray brown pink purple orange silver gold golden "
+                        "big small little large tiny huge old new favourite favorite usual spare other own "
+                        "dark light wooden plastic metal glass leather round square tall short long".split())  # no "will": the future is no question
 _PUNCT_TOKENS = re.compile(r"(?:^|\s)(?:-+|:|;)(?=\s|$)")
 _PHRASE_LIST = sorted(((tuple(p.split()), c.split()) for p, c in _PHRASES.items()), key=lambda x: -len(x[0]))
 _MORE_RELATIONS = {"sitting on top of": "on", "lying on top of": "on", "standing on top of": "on", "on the top of": "on",
@@ -273,7 +298,8 @@ def parse(text: str, names: Names) -> Parse | None:
         after = next((t for t in things if t.start == j), None)
         indefinite = i > 0 and toks[i - 1] in ("a", "an")  # "look for a container": a kind, not a thing
         if after is not None and opener and len(run) <= 2 and not indefinite:
-            if after.partial:  # "pill bottle": another kind than the "water bottle" that "bottle" is part of
+            if after.partial or not all(w in _ADJECTIVES for w in run):
+                # "pill bottle" (of "water bottle"), "receipt book": a noun before the name makes another kind
                 after.label, after.known = " ".join(singular_phrase(run + after.label.split())), False
             else:
                 after.ignored = tuple(run)
@@ -331,7 +357,7 @@ RULES: tuple[Rule, ...] = (
     _r("count_sightings", "thing", "COUNT SEEN", "MOVE DURATION FIRST LAST"),
     _r("count_objects", "thing", "COUNT", "MOVE SEEN TIMES DURATION WHERE FIRST LAST"),
     _r("duration", "thing", "DURATION", "COUNT SEEN FIRST KNOWN SINCEWHEN"),
-    _r("duration", "thing", "SINCEWHEN THERE", "COUNT SEEN FIRST KNOWN DURATION MOVE"),
+    _r("duration", "thing", "SINCEWHEN THERE|STAYED", "COUNT SEEN FIRST KNOWN DURATION MOVE"),
     _r("first_seen", "thing", "FIRST SEEN|WHEN|APPEAR", "COUNT MOVE LAST DURATION"),
     _r("first_seen", "thing", "SINCEWHEN KNOWN", "COUNT MOVE LAST DURATION"),
     _r("last_seen", "thing", "LAST SEEN|WHEN", "COUNT MOVE FIRST DURATION WHERE"),
@@ -344,6 +370,8 @@ RULES: tuple[Rule, ...] = (
     _r("history", "thing", "ALL WHERE", "COUNT LOOK PAST FIRST LAST DURATION SEEN", ("", "@w")),
     _r("history", "thing", "WHERE", "COUNT LOOK PAST FIRST LAST DURATION SEEN YESNO", ("@w",)),
     _r("history", "thing", "HISTORYN WHAT", "COUNT LOOK PAST FIRST LAST DURATION SEEN", ("", "@w")),
+    _r("history", "thing", "MOVEN", "COUNT LOOK PAST FIRST LAST DURATION SEEN YESNO WHEN TIMES WHERE",
+       ("", "@w")),
     _r("did_move", "thing", "YESNO MOVE", "COUNT DURATION WHERE LAST FIRST", ("", "@w")),
     _r("is_missing", "thing", "YESNO MISSING", "LOOK WHERE COUNT"),
     _r("is_present", "thing", "STILL", "MOVE MISSING COUNT PAST WHERE LOOK CHANGE"),
@@ -354,7 +382,7 @@ RULES: tuple[Rule, ...] = (
     _r("relational", "anchor", "WHAT|CONTENTS|HOLD", "PAST COUNT LOOK HISTORY FIRST LAST MOVE MISSING CHANGE WAS"),
     _r("relational_as_of", "anchor", "WHAT", "PAST COUNT LOOK HISTORY FIRST LAST MOVE SEEN MISSING CHANGE",
        ("@t",)),
-    _r("relational_before", "anchor", "WHAT PAST", "COUNT LOOK HISTORY FIRST LAST MOVE SEEN MISSING"),
+    _r("relational_before", "anchor", "WHAT|CONTENTS|HOLD PAST", "COUNT LOOK HISTORY FIRST LAST MOVE SEEN MISSING"),
     _r("missing", "none", "MISSING|LOSTIT WHAT", "COUNT LOOK PAST WHERE"),
     _r("changes", "none", "CHANGE", "COUNT LOOK WHERE", ("@w",)),
     _r("changes", "none", "MOVE", "COUNT LOOK WHERE", ("@w",)),
@@ -371,6 +399,8 @@ def _shape(p: Parse) -> tuple[str, list]:
     if len(things) == 1:
         t = things[0]
         contents = "CONTENTS" in p.cues or "HOLD" in p.cues and "WHERE" not in p.cues  # not "which room holds X"
+        if not t.anchor_rel and ({"PRON_IN", "PRON_ON"} & p.cues) and "WHAT" in p.cues and "WHERE" not in p.cues:
+            t.anchor_rel = "in" if "PRON_IN" in p.cues else "on"  # "the living room - what is in there"
         return ("anchor", [t]) if (t.anchor_rel or contents) else ("thing", [t])
     if len(things) == 2 and not things[0].anchor_rel and things[1].anchor_rel:
         return "pair", things
@@ -385,13 +415,17 @@ def read(text: str, names: Names, found, now: float | None) -> list[tuple[str, d
     text = _WHY_CLAUSE.sub("", text)
     text = _WHERE_PUT.sub("in place", text)
     text = _BEFORE_SOMEONE.sub("before", text)
+    text = _BEFORE_LAST.sub("before", text)
+    text = _BEFORE_END.sub("before", text)
     p = parse(text, names)
     if p is None or p.stray or _ACTIVITY.search(text) or (any(w in _MODALS for w in text.split()[1:])
                                                          and "LOOK" not in p.cues):
         return []
     cues = set(p.cues)
-    if p.first_word in _AUX:
+    if p.first_word in _AUX or p.first_word in _V1:
         cues.add("YESNO")
+    if "LOOK" in cues:
+        cues.discard("FIRST")  # "where should I search first"
     if p.first_word in ("was", "were", "had") or re.search(r"\b(?:was|were|had)\b", text) and "WHERE" in cues:
         cues.add("WAS")
     if "PURPOSE" in cues:
@@ -469,7 +503,9 @@ def sole_known_label(text: str, names: Names) -> str | None:
 
 def cues_of(text: str, names: Names) -> set:
     p = parse(text, names)
-    return set(p.cues) if p else set()
+    if p is None:
+        return set()
+    return set(p.cues) | ({"YESNO"} if p.first_word in _AUX or p.first_word in _V1 else set())
 
 
 def is_talk(text: str, names: Names, asked: set, referent: str | None, now) -> bool:
@@ -486,7 +522,7 @@ def is_talk(text: str, names: Names, asked: set, referent: str | None, now) -> b
         return False
     if any(t.known and t.label != referent for t in p.things):
         return False
-    return p.cues - {"WHAT", "THERE"} <= asked
+    return p.cues - {"WHAT", "THERE", "LOSTIT"} <= asked
 
 
 def words_of(operator: str, args: dict, ignored) -> str:

@@ -42,6 +42,7 @@ _CONTRACTIONS = [
     # contractions typed without the apostrophe
     (r"\b(can|don|doesn|didn|isn|wasn|weren|haven|hasn|couldn|aren)t\b",
      lambda m: {"can": "cannot", "don": "do not"}.get(m.group(1), m.group(1)[:-1] + " not")),
+    (r"\bwhen'd\b", "when did"), (r"\bwhat'd\b", "what did"), (r"\bwho'd\b", "who did"),
     (r"\bwhats\b", "what is"), (r"\bwheres\b", "where is"), (r"\bim\b", "i am"), (r"\bive\b", "i have"),
     (r"'s\b", ""),  # what remains is a possessive: "the chair's place" -> "the chair place"
 ]
@@ -69,7 +70,7 @@ _LEADING = sorted([
 ], key=lambda s: -len(s))
 # A verb of telling before an embedded question: "show me where the cup is", "suggest where to look for X".
 _TELL_RE = re.compile(r"^(?:show me|show|tell me|tell us|let me know|let us know|find out|check|suggest|say|explain|"
-                      r"figure out|work out|look up|walk me through|walk us through|take me through)"
+                      r"figure out|work out|look up|walk me through|walk us through|take me through|ask|run me through)"
                       r"\s+(?=(?:where|when|how|what|which|whether|if)\b)")
 _LEADING_RE = re.compile(r"^(?:(?:" + "|".join(re.escape(s) for s in _LEADING) + r")\b\s*)+")
 _TRAILING_RE = re.compile(r"(?:\s+(?:please|for me|thanks|thank you|again|exactly|then|or not|anymore|any more|"
@@ -106,16 +107,33 @@ _RELAYED = re.compile(r"^(?:the |a |my |our )?(?:" + "|".join(PEOPLE) + r")(?: i
                       r"wants to know|would like to know|needs to know|wonders|wondered|question|wants|would like|"
                       r"needs|requests)(?: about)?(?: |$)")
 # A header before the question ("Test 12: ...", "For the log: ...", "Query: ..."): no part of it.
+# A head made of these words (and at most three others, no question word) is a header: "For the shift report",
+# "integration test step 3", "Expected value check", "Let's start with the basics", "shift note".
+_HEADER_WORDS = frozenset("test tests testing case step query question request task note notes log record report "
+                          "evaluation check handover stats debug basics shift integration expected value next first "
+                          "second third last final".split())
 _HEADER = re.compile(r"^(?:test(?: case)?(?: \d+)?|case \d+|query|question|request|task|note|for the (?:log|record|"
                      r"evaluation|test|report|tests)|(?:customer|user|client) (?:question|request)|"
                      r"per object stats|stats|debug)$")
+
+
+def _is_header(head: str) -> bool:
+    ws = head.split()
+    if _HEADER.match(head):
+        return True
+    if not ws or len(ws) > 7 or set(ws) & {"where", "when", "what", "which", "how", "who", "is", "are", "was", "were",
+                                             "did", "does", "has", "have"}:
+        return False
+    n_header = sum(w in _HEADER_WORDS for w in ws)
+    return n_header >= 1 and len(ws) - n_header <= 4 and ws[-1] in _HEADER_WORDS | {"it", "this", "that"} | set(
+        "0 1 2 3 4 5 6 7 8 9 10 11 12".split())
 
 
 def _clean(q: str) -> str:
     q = re.sub(r"(?<!\d)[.,:]|[.,](?!\d)|:(?!\d)", " ", q)  # separators unless inside a number or clock
     q = re.sub(r"\s+", " ", q).strip()
     q = _WAKE.sub("", q)
-    q = re.sub(r"^(?:test(?: case)? \d+|test case|case \d+) ", "", q)  # "Test 12: ..." (the colon after a digit)
+    q = re.sub(r"^(?:(?:integration )?test(?: case)?(?: step)? \d+|test case|case \d+|test) ", "", q)  # "Test 12: ..." (the colon after a digit)
     m = _RELAYED.match(q)
     if m and q[m.end():].strip():
         q = q[m.end():].strip()
@@ -148,7 +166,7 @@ def normalise(question: str) -> str:
     q = _NUMBER_DASH.sub(" ", q)
     q = re.sub(r"\s+", " ", q).strip()
     parts = _SEPARATOR.split(q, maxsplit=1)
-    if len(parts) == 2 and (_HEADER.match(_clean(parts[0])) or _RELAYED.fullmatch(_clean(parts[0]) + " ")):
+    if len(parts) == 2 and (_is_header(_clean(parts[0])) or _RELAYED.fullmatch(_clean(parts[0]) + " ")):
         q, parts = parts[1], [parts[1]]
     if len(parts) == 2:
         sep = _SEPARATOR.search(q).group(0).strip()

@@ -251,6 +251,8 @@ _FORMS = [
      r"quarter of an hour|quarter hour)", _last_unit),
     (rf"(?:since|from) (?P<sspan>{_SPAN}) ago", _win(lambda g, now: now - _positive_span(g["sspan"]))),
     (rf"since {_STAMP}", _win(lambda g, now: float(g["stamp"]))),
+    (rf"(?:since|after) {_CLOCK} (?:(?P<pday>this|yesterday|in the) )(?P<ppart>morning|afternoon|evening)",
+     lambda g, now: Found("window", since=_clock_in_part(g, now).t, until=now)),
     (rf"(?:since|after) {_DAY1}(?:at )?{_CLOCK}{_DAY2}", _win(_clock_at)),
     (r"since (?:this )?(?P<spart>morning|afternoon|evening)",
      _win(lambda g, now: _day_start(now) + PARTS_OF_DAY[g["spart"]][0] * 3600.0)),
@@ -262,6 +264,8 @@ _FORMS = [
     (rf"(?:at |on )?{_ISO}", lambda g, now: Found("point", t=_iso(g["iso"]))),
     (rf"at {_STAMP}", lambda g, now: Found("point", t=float(g["stamp"]))),
     (rf"{_DAY1}(?:at|as of) {_CLOCK}{_DAY2}", lambda g, now: Found("point", t=_clock_at(g, now))),
+    # "around 2 am" (not "around 4 0 1", a point)
+    (rf"{_DAY1}(?:around|about) {_CLOCK}{_DAY2}(?! -?\d)", lambda g, now: Found("point", t=_clock_at(g, now))),
     (rf"(?:(?:this|today|(?P<yday>yesterday)) {_PART}|last night|(?:so far )?today|yesterday|"
      r"(?<!most )recently|lately)", _day_window),
 ]
@@ -281,9 +285,13 @@ def _check_range(f: "Found", text: str) -> None:
 
 
 # "at six in the evening": an hour in words is a clock when a part of the day, am / pm or o'clock follows it
-_HOUR_WORD = re.compile(r"\b(at|by|around|about) (one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b"
+_HOUR_WORD = re.compile(r"\b(at|by|around|about|since|after|from) (one|two|three|four|five|six|seven|eight|nine|ten|"
+                        r"eleven|twelve)\b"
                         r"(?= (?:am|pm|a m|p m|oclock|in the (?:morning|afternoon|evening)|this (?:morning|afternoon|"
                         r"evening)|last night|at night|yesterday (?:morning|afternoon|evening))\b)")
+# "the scissors at eleven": an hour word after "at" at the end of a part, or before a question word, is a clock
+_HOUR_WORD_BARE = re.compile(r"\b(at) (one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b"
+                             r"(?=$| (?:where|what|which|when|is|are|was|were|did)\b)")
 
 
 def extract(text: str, now: float | None) -> tuple[str, list[Found]]:
@@ -292,6 +300,7 @@ def extract(text: str, now: float | None) -> tuple[str, list[Found]]:
         raise TimeError("I only know the past and the present")
     found: list[Found] = []
     out = _HOUR_WORD.sub(lambda m: f"{m.group(1)} {_ONES[m.group(2)]}", text)
+    out = _HOUR_WORD_BARE.sub(lambda m: f"{m.group(1)} {_ONES[m.group(2)]}", out)
     out = re.sub(r"\b(?:overnight|during the night|in the night)\b", "last night", out)  # the night before now
     for rx, fn in _FORM_RES:
         while True:
