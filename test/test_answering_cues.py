@@ -195,3 +195,32 @@ def test_a_clause_of_talk_is_no_question_of_its_own():
     assert not cues.is_talk("i moved it an hour ago", NAMES, {"MOVE"}, None, NOW)  # a time
     assert not cues.is_talk("before it moved", NAMES, {"WHERE"}, None, NOW)
     assert cues.is_talk("my flatmate borrowed my mug", NAMES, {"WHERE"}, "mug", NOW)
+
+
+# ------------------------------------------------------------------------- fitted on the sixth and seventh sets
+@pytest.mark.parametrize("question,op,args", [
+    ("the step stool, how many times has it been moved around the shop", "count_moves", {"label": "step stool"}),
+    ("cutting board, where did it go, onions are waiting", "current", {"label": "cutting board"}),
+    ("the lamp - what time was it last seen, for the handover", "last_seen", {"label": "lamp"}),
+    ("shift note: the mug was moved, where had it been", "previous", {"label": "mug"}),
+    ("At five in the afternoon, where exactly was the phone?", "as_of", {"label": "phone",
+                                                                       "t": YESTERDAY + 17 * 3600}),
+    ("Stands the mug on the table at this moment? I am not sure.", "is_related",
+     {"label": "mug", "relation": "on", "anchor": "table"}),
+    ("Reconstruct the remote's movements for me, step by step.", "history", {"label": "remote"}),
+    ("The living room - what's in there at this moment?", "relational", {"anchor": "living room", "relation": "in"}),
+    ("what did the counter have on it before things got shuffled", "relational_before",
+     {"anchor": "counter", "relation": "on"}),
+    ("Test: contents of the cabinet before its most recent change.", "relational_before",
+     {"anchor": "cabinet", "relation": "in"}),
+    ("Where I should search the phone first?", "where_to_look", {"label": "phone"}),
+])
+def test_forms_of_the_sixth_and_seventh_sets(question, op, args):
+    assert reading(question) == (op, args)
+
+
+def test_a_noun_before_a_known_name_makes_another_kind_an_adjective_does_not():
+    got = u("the receipt book is gone again, where do I even start looking".replace("book", "mug"))
+    assert (got.operator, got.args["label"], got.unknown) == ("where_to_look", "receipt mug", "label")
+    got = u("the red mug is gone again, where do I even start looking")
+    assert (got.operator, got.args, got.ignored) == ("where_to_look", {"label": "mug"}, ("red",))

@@ -80,7 +80,8 @@ _PHRASES = {
     "in there": "PRON_IN", "on there": "PRON_ON", "on it": "PRON_ON", "in it": "PRON_IN",
     "is it possible that": "YESNO", "is it possible": "YESNO", "could it be that": "YESNO", "any chance": "YESNO",
     "wind up": "GLUE", "winds up": "GLUE", "wound up": "GLUE", "the set of": "GLUE", "a set of": "GLUE",
-    "gone astray": "MISSING", "went astray": "MISSING",
+    "gone astray": "MISSING", "went astray": "MISSING", "had been": "HADBEEN", "had they been": "HADBEEN",
+    "had it been": "HADBEEN",
 }
 _WORDS = {
     # where / when
@@ -177,6 +178,9 @@ _BEFORE_LAST = re.compile(r"\bbefore (?:the|its|their) (?:last|latest|most recen
 # "before things got shuffled", "before my roommate messed with it" at the end: before the last change
 _BEFORE_END = re.compile(r"\bbefore (?:someone|somebody|anyone|anybody|you|they|he|she|things|stuff|everything|it|"
                          r"my \w+|the \w+|" + "|".join(_PEOPLE) + r")(?: \w+){1,3}$")
+# the whole place the memory covers: "first show up in the dorm", "moved around the shop" say nothing more
+_WHOLE_PLACE = re.compile(r"\s(?:in|at|around|inside|about|all over) (?:the|this|our|my) (?:house|home|flat|apartment|"
+                          r"dorm|shop|store|building|place|premises|warehouse)\b|\s(?:here|around|about)$")
 # words that qualify a known name without making it another kind of thing ("the red mug", "my old keys")
 _ADJECTIVES = frozenset("red blue green yellow black white grey gray brown pink purple orange silver gold golden "
                         "big small little large tiny huge old new favourite favorite usual spare other own "
@@ -416,6 +420,7 @@ def read(text: str, names: Names, found, now: float | None) -> list[tuple[str, d
     text = _WHERE_PUT.sub("in place", text)
     text = _BEFORE_SOMEONE.sub("before", text)
     text = _BEFORE_LAST.sub("before", text)
+    text = _WHOLE_PLACE.sub("", text)
     text = _BEFORE_END.sub("before", text)
     p = parse(text, names)
     if p is None or p.stray or _ACTIVITY.search(text) or (any(w in _MODALS for w in text.split()[1:])
@@ -424,6 +429,8 @@ def read(text: str, names: Names, found, now: float | None) -> list[tuple[str, d
     cues = set(p.cues)
     if p.first_word in _AUX or p.first_word in _V1:
         cues.add("YESNO")
+    if "HADBEEN" in cues and not p.time and "WHERE" in cues:
+        cues.add("PAST")  # "the glasses were moved, where had they been": before the move
     if "LOOK" in cues:
         cues.discard("FIRST")  # "where should I search first"
     if p.first_word in ("was", "were", "had") or re.search(r"\b(?:was|were|had)\b", text) and "WHERE" in cues:
@@ -499,6 +506,12 @@ def sole_known_label(text: str, names: Names) -> str | None:
     p = parse(text, names)
     known = {t.label for t in p.things if t.known} if p else set()
     return known.pop() if len(known) == 1 else None
+
+
+def is_topic(text: str, names: Names) -> bool:
+    """Whether a clause is a thing alone, put in front of its question ("cutting board, where did it go")."""
+    p = parse(text, names)
+    return bool(p and len(p.things) == 1 and not p.cues and not p.time and not p.stray and len(text.split()) <= 5)
 
 
 def cues_of(text: str, names: Names) -> set:

@@ -490,6 +490,9 @@ TABLE: tuple[OperatorSpec, ...] = (
         + _f(r"(?:where can (?:i|we)|what can (?:i|we) use to|what could (?:i|we) use to|what do (?:i|we) use to|"
              r"what should (?:i|we) use to|what can (?:i|we) use for|how can (?:i|we)) .+",
              r"(?:anything|something) (?:to|for|i can|that) .+",
+             # fifth round: "need something to wipe up a spill", "anything I could prop the door open with"
+             r"(?:i )?(?:need|want) (?:anything|something) (?:to|for|i can|that) .+",
+             r"(?:anything|something) (?:i|we) (?:could|can|might) .+",
              r"where (?:could|might) (?:i|we) (?!look\b|search\b|find\b|have\b).+",
              r"what (?:can|could) (?:i|we) (?!see\b|find\b|spot\b|have\b|know\b|do\b|tell\b|say\b).+ "
              r"(?:on|in|with|from|into)",

@@ -229,6 +229,8 @@ def _clock_in_part(g: dict, now: float) -> Found:
     if "last night" in g["_text"] and secs < 5 * 3600.0:
         yesterday = False  # "at 2 last night" is after midnight, today
     t = _day_start(now) - (DAY if yesterday else 0.0) + secs
+    if t > now and day in ("", "in the"):  # "at five in the afternoon" asked at 14:30: the last one, yesterday's
+        t -= DAY
     if t > now:
         raise TimeError("that time today is still to come")
     return Found("point", t=t)

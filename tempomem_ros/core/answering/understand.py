@@ -173,9 +173,15 @@ def _match(spec, form, m: re.Match, question: str, found, names: Names, now, bar
 def understand(question: str, now: float | None, names: Names) -> Understanding | Refusal:
     """The operator and arguments a question means, or a Refusal (never a guess). Pure and deterministic."""
     out = _understand(question, now, names)
-    if isinstance(out, Refusal) and out.reason == NO_FORM:
-        return _clause_reading(question, now, names) or out
+    if isinstance(out, Refusal) and (out.reason == NO_FORM or out.reason.startswith(TWO_READINGS)):
+        clause = _clause_reading(question, now, names)
+        # a clause of talk can make the whole read two ways ("..., for the handover"); one clause may still be it
+        if isinstance(clause, Understanding) or (clause is not None and out.reason == NO_FORM):
+            return clause
     return out
+
+
+TWO_READINGS = "the question reads as more than one question"
 
 
 NO_FORM = "no supported question has this form"
@@ -195,8 +201,13 @@ def _clause_reading(question: str, now, names: Names) -> Understanding | Refusal
     if len(parts) < 2:
         return None
     found_readings = []
-    for i, part in enumerate(parts):
-        others = parts[:i] + parts[i + 1:]
+    # each clause, and each pair of neighbours read as one ("cutting board, where did it go, onions are waiting":
+    # a fronted thing and its question), the rest being talk
+    pieces = [(part, parts[:i] + parts[i + 1:]) for i, part in enumerate(parts)]
+    if len(parts) > 2:
+        pieces += [(parts[i] + ", " + parts[i + 1], parts[:i] + parts[i + 2:]) for i in range(len(parts) - 1)
+                   if cues.is_topic(normalise(parts[i]), names)]
+    for part, others in pieces:
         u = _understand(part, now, names)
         referent = None
         if not isinstance(u, Understanding) and cues.PRONOUN.search(normalise(part)):
@@ -207,9 +218,13 @@ def _clause_reading(question: str, now, names: Names) -> Understanding | Refusal
             found_readings.append((u, part, others, referent))
     if any(u.operator != FALLBACK for u, *_ in found_readings):  # a clause of talk may read as a description
         found_readings = [r for r in found_readings if r[0].operator != FALLBACK]
+    distinct = {}
+    for r in found_readings:  # a clause and the pair holding it may read the same: one question
+        distinct.setdefault((r[0].operator, _key(r[0].args)), r)
+    found_readings = list(distinct.values())
     if len(found_readings) != 1:
         if len(found_readings) > 1:
-            return Refusal("the question reads as more than one question (" + "; ".join(
+            return Refusal(TWO_READINGS + " (" + "; ".join(
                 dict.fromkeys(u.words for u, *_ in found_readings)) + "); ask one of them",
                 suggest(normalise(question), names))
         return None
@@ -247,7 +262,7 @@ def _understand(question: str, now: float | None, names: Names) -> Understanding
         rivals = [u for u in readings[1:] if u.operator != FALLBACK and (u.operator, _key(u.args)) !=
                   (first.operator, _key(first.args))]
         if first.operator != FALLBACK and rivals:
-            return Refusal("the question reads as more than one question (" + "; ".join(
+            return Refusal(TWO_READINGS + " (" + "; ".join(
                 dict.fromkeys(u.words for u in (first, *rivals))) + "); ask one of them", suggest(q, names))
         return first
     cued = _cue_reading(text, q, found, names, now)
@@ -266,7 +281,7 @@ def _cue_reading(text: str, q: str, found, names: Names, now) -> Understanding |
         us = [Understanding(op, args, cues.words_of(op, args, ignored), tuple(ignored), unknown, q)
               for op, args, ignored, unknown in readings]
         if len(us) > 1:
-            return Refusal("the question reads as more than one question (" + "; ".join(
+            return Refusal(TWO_READINGS + " (" + "; ".join(
                 dict.fromkeys(u.words for u in us)) + "); ask one of them", suggest(q, names))
         return us[0]
     return None
