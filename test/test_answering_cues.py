@@ -224,3 +224,21 @@ def test_a_noun_before_a_known_name_makes_another_kind_an_adjective_does_not():
     assert (got.operator, got.args["label"], got.unknown) == ("where_to_look", "receipt mug", "label")
     got = u("the red mug is gone again, where do I even start looking")
     assert (got.operator, got.args, got.ignored) == ("where_to_look", {"label": "mug"}, ("red",))
+
+
+# ------------------------------------------------------------------------------------------------- a radius
+@pytest.mark.parametrize("question,args", [
+    ("what's lying within 60 cm of the counter", {"anchor": "counter", "radius": 0.6}),
+    ("within two meters of my sofa, what is there?", {"anchor": "sofa", "radius": 2.0}),
+    ("objects at most 0.7 m away from 3, 2, 0.9", {"center": [3.0, 2.0, 0.9], "radius": 0.7}),
+    ("Return all detections within 2.5 m of the point 0, 0, 1.", {"center": [0.0, 0.0, 1.0], "radius": 2.5}),
+])
+def test_a_radius_and_its_centre_in_any_order(question, args):
+    assert reading(question) == ("spatial", args)
+
+
+@pytest.mark.parametrize("question", ["what is within 1 m of the mug and the keys", "is the mug within 1 m of the table",
+                                      "within 2 m of the table, what moved today", "what was within 1 m of the desk at 9",
+                                      "within 1 m of the table what is the weather"])
+def test_a_radius_with_more_than_a_centre_is_refused(question):
+    refusal(question, NAMES)

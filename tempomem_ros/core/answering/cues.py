@@ -28,7 +28,7 @@ import re
 from dataclasses import dataclass
 
 from ..labels import words
-from . import timeexpr
+from . import quantities, timeexpr
 from .normalise import OWNERS as _OWNERS, PEOPLE as _PEOPLE
 from .operators import RELATION_WORDS, describe
 from .plurals import singular_phrase
@@ -181,6 +181,10 @@ _BEFORE_END = re.compile(r"\bbefore (?:someone|somebody|anyone|anybody|you|they|
 # the whole place the memory covers: "first show up in the dorm", "moved around the shop" say nothing more
 _WHOLE_PLACE = re.compile(r"\s(?:in|at|around|inside|about|all over) (?:the|this|our|my) (?:house|home|flat|apartment|"
                           r"dorm|shop|store|building|place|premises|warehouse)\b|\s(?:here|around|about)$")
+# "what's lying within 60 cm of the counter", "objects at most 0.7 m away from 3 2 0.9": a radius and its centre
+_SPATIAL = re.compile(r"\b(?:within|inside|in|at most|less than|closer than|no more than|not more than|no further than|"
+                      r"under|up to) (?:a |an )?" + quantities.RADIUS + r"(?: radius)?(?: away)?(?: (?:of|from|around|"
+                      r"to))?(?: (?P<pt>" + quantities.POINT + r"))?")
 # words that qualify a known name without making it another kind of thing ("the red mug", "my old keys")
 _ADJECTIVES = frozenset("red blue green yellow black white grey gray brown pink purple orange silver gold golden "
                         "big small little large tiny huge old new favourite favorite usual spare other own "
@@ -415,6 +419,9 @@ def read(text: str, names: Names, found, now: float | None) -> list[tuple[str, d
     """Every rule's reading of a question text: (operator, args, ignored words, unknown) per rule that takes it."""
     if _TWO_QUESTIONS.search(text):
         return []
+    spatial = _SPATIAL.search(text)
+    if spatial:
+        return _spatial(text, spatial, names)
     text = _PURPOSE_CLAUSE.sub("", text)
     text = _WHY_CLAUSE.sub("", text)
     text = _WHERE_PUT.sub("in place", text)
@@ -492,6 +499,22 @@ def read(text: str, names: Names, found, now: float | None) -> list[tuple[str, d
     for op, args, ignored, unknown in out:
         uniq.setdefault((op, tuple(sorted((k, repr(v)) for k, v in args.items()))), (op, args, ignored, unknown))
     return list(uniq.values())
+
+
+def _spatial(text: str, m: re.Match, names: Names) -> list:
+    """The one reading of a question with a radius in it: objects within it of a point or of the one thing named."""
+    radius = quantities.radius(m)
+    p = parse(text[:m.start()] + " " + text[m.end():], names)
+    if radius is None or p is None or p.stray or p.time or p.cues - {"WHAT", "THERE", "SEEN", "ALL"}:
+        return []
+    if m.group("pt"):
+        if p.things:
+            return []
+        return [("spatial", {"center": quantities.point(m), "radius": radius}, (), "")]
+    if len(p.things) != 1:
+        return []
+    t = p.things[0]
+    return [("spatial", {"anchor": t.label, "radius": radius}, t.ignored, "" if t.known else "anchor")]
 
 
 PRONOUN = re.compile(r"\b(?:it|they|them)\b")

@@ -31,22 +31,15 @@ from dataclasses import dataclass, field
 from ..labels import words
 from . import timeexpr
 from .normalise import MAX_QUESTION_CHARS, normalise
-from . import cues, word_order
+from . import cues, quantities, word_order
 from .operators import (ACTION_OBJECT_WORDS, ACTION_VERBS, FORMAL_VERBS, NOT_A_DESCRIPTION, RELATION_WORDS, TABLE,
                         describe, example_forms)
 from .slots import Names, Thing, resolve, stem
 
 _REL = "|".join(sorted((re.escape(w) for w in RELATION_WORDS), key=len, reverse=True))
-_NUM = r"-?\d+(?:\.\d+)?"
-_RADIUS_UNITS = {"m": 1.0, "meter": 1.0, "meters": 1.0, "metre": 1.0, "metres": 1.0, "cm": 0.01,
-                 "centimeter": 0.01, "centimeters": 0.01, "centimetre": 0.01, "centimetres": 0.01, "mm": 0.001,
-                 "millimeter": 0.001, "millimeters": 0.001, "millimetre": 0.001, "millimetres": 0.001}
 _MACROS = {
     "{x}": r"(?P<x>.+?)", "{a}": r"(?P<a>.+?)", "{d}": r"(?P<d>.+)", "{rel}": rf"(?P<rel>{_REL})",
-    "{R}": (rf"(?P<r>\d+(?:\.\d+)?|{timeexpr._WORD_NUM}|half a|a) ?(?P<ru>"
-            + "|".join(sorted(_RADIUS_UNITS, key=len, reverse=True)) + ")"),
-    "{P}": (rf"(?:(?:the )?point )?\(?(?:x ?= ?)?(?P<px>{_NUM}) (?:y ?= ?)?(?P<py>{_NUM}) "
-            rf"(?:z ?= ?)?(?P<pz>{_NUM})\)?"),
+    "{R}": quantities.RADIUS, "{P}": quantities.POINT,
     "{be}": r"(?:is|are)", "{was}": r"(?:was|were)",
     "{you}": r"(?:i|you|we|the robot|the camera|anyone|anybody|someone|somebody)",
     "{see}": r"(?:see|seen|saw|spot|spotted|notice|noticed|observe|observed|detect|detected|come across|came across)",
@@ -98,13 +91,6 @@ def _compiled():
     return tuple(out)
 
 
-def _radius(m: re.Match) -> float | None:
-    text = m.group("r")
-    value = 0.5 if text == "half a" else timeexpr.number_value(text)
-    value *= _RADIUS_UNITS[m.group("ru")]
-    return value if value > 0 else None
-
-
 def _thing(slot: str, names: Names, regions: bool) -> Thing | None:
     if "@" in slot:
         return None
@@ -141,7 +127,7 @@ def _match(spec, form, m: re.Match, question: str, found, names: Names, now, bar
     if g.get("rel") is not None:
         args["relation"] = RELATION_WORDS[g["rel"]]
     if g.get("r") is not None:
-        radius = _radius(m)
+        radius = quantities.radius(m)
         if radius is None:
             return None
         args["radius"] = radius
