@@ -194,12 +194,13 @@ def _clause_reading(question: str, now, names: Names) -> Understanding | Refusal
         pieces += [(parts[i] + ", " + parts[i + 1], parts[:i] + parts[i + 2:]) for i in range(len(parts) - 1)
                    if cues.is_topic(normalise(parts[i]), names)]
     for part, others in pieces:
-        u = _understand(part, now, names)
+        u = _understand(part, now, names, hints=False)
         referent = None
         if not isinstance(u, Understanding) and cues.PRONOUN.search(normalise(part)):
             referent = cues.sole_known_label(" ".join(normalise(o) for o in others), names)
             if referent:
-                u = _understand(cues.PRONOUN.sub("the " + referent, normalise(part), count=1), now, names)
+                u = _understand(cues.PRONOUN.sub("the " + referent, normalise(part), count=1), now, names,
+                                hints=False)
         if isinstance(u, Understanding):
             found_readings.append((u, part, others, referent))
     if any(u.operator != FALLBACK for u, *_ in found_readings):  # a clause of talk may read as a description
@@ -212,7 +213,7 @@ def _clause_reading(question: str, now, names: Names) -> Understanding | Refusal
         if len(found_readings) > 1:
             return Refusal(TWO_READINGS + " (" + "; ".join(
                 dict.fromkeys(u.words for u, *_ in found_readings)) + "); ask one of them",
-                suggest(normalise(question), names))
+                _suggest(normalise(question), names))
         return None
     u, part, others, referent = found_readings[0]
     asked = cues.cues_of(normalise(part), names) | cues.cues_of(u.question, names)
@@ -222,8 +223,14 @@ def _clause_reading(question: str, now, names: Names) -> Understanding | Refusal
     return u
 
 
-def _understand(question: str, now: float | None, names: Names) -> Understanding | Refusal:
+def _understand(question: str, now: float | None, names: Names, hints: bool = True) -> Understanding | Refusal:
+    """understand() without the clause reader; ``hints``: refusals carry suggestions (the clause reader's own
+    tries do not need them, and a suggestion looks through the labels)."""
     q = normalise(question)
+
+    def suggest(q: str, names: Names) -> tuple[str, ...]:  # noqa: F811 (the module's, or none)
+        return _suggest(q, names) if hints else ()
+
     if not q:
         return Refusal("the question is empty", suggest("", names))
     try:
@@ -242,7 +249,7 @@ def _understand(question: str, now: float | None, names: Names) -> Understanding
             continue
         first = readings[0]
         if first.operator == FALLBACK:  # a description only if the cue words read no other question
-            cued = _cue_reading(text, q, found, names, now)
+            cued = _cue_reading(text, q, found, names, now, hints)
             if cued is not None:
                 return cued
         rivals = [u for u in readings[1:] if u.operator != FALLBACK and (u.operator, _key(u.args)) !=
@@ -251,13 +258,13 @@ def _understand(question: str, now: float | None, names: Names) -> Understanding
             return Refusal(TWO_READINGS + " (" + "; ".join(
                 dict.fromkeys(u.words for u in (first, *rivals))) + "); ask one of them", suggest(q, names))
         return first
-    cued = _cue_reading(text, q, found, names, now)
+    cued = _cue_reading(text, q, found, names, now, hints)
     if cued is not None:
         return cued
     return Refusal(NO_FORM, suggest(q, names))
 
 
-def _cue_reading(text: str, q: str, found, names: Names, now) -> Understanding | Refusal | None:
+def _cue_reading(text: str, q: str, found, names: Names, now, hints: bool = True) -> Understanding | Refusal | None:
     """The second reader (cues.py) on the question's readings in candidates() order: the first that its rules
     take decides; two rules taking it is a refusal naming both; None when no rule takes any."""
     for candidate in candidates(text):
@@ -268,7 +275,7 @@ def _cue_reading(text: str, q: str, found, names: Names, now) -> Understanding |
               for op, args, ignored, unknown in readings]
         if len(us) > 1:
             return Refusal(TWO_READINGS + " (" + "; ".join(
-                dict.fromkeys(u.words for u in us)) + "); ask one of them", suggest(q, names))
+                dict.fromkeys(u.words for u in us)) + "); ask one of them", _suggest(q, names) if hints else ())
         return us[0]
     return None
 
@@ -321,7 +328,7 @@ def candidates(text: str) -> list[str]:
     return list(dict.fromkeys(out))
 
 
-def suggest(q: str, names: Names) -> tuple[str, ...]:
+def _suggest(q: str, names: Names) -> tuple[str, ...]:
     """The supported forms nearest in words (shared word stems, then table order), with the thing the
     question names put in for X when it names a known one."""
     qw = {stem(w) for w in words(q)} - _SUGGEST_STOP
@@ -339,12 +346,16 @@ def suggest(q: str, names: Names) -> tuple[str, ...]:
     return tuple(p.replace(" X", f" {fill}").replace("Xs", f"{fill}s") for p in picked)
 
 
+suggest = _suggest
+
+
 def _named_label(q: str, names: Names) -> str:
-    ws = words(q)
+    """The longest known label the question names; looked up through the stem index (a scan of every label took
+    150 ms per refusal against a 10,000-label map: bench/bench_understand.py)."""
+    qs = tuple(stem(w) for w in words(q))
     best = ""
-    for n in names.labels:
-        nw = words(n)
-        if any(tuple(stem(w) for w in ws[i:i + len(nw)]) == tuple(stem(w) for w in nw)
-               for i in range(len(ws) - len(nw) + 1)) and len(n) > len(best):
+    for n, _, nstem in names.entries(False, sorted(set(qs))):
+        k = len(nstem)
+        if len(n) > len(best) and any(qs[i:i + k] == nstem for i in range(len(qs) - k + 1)):
             best = n
     return best
