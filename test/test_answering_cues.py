@@ -242,3 +242,10 @@ def test_a_radius_and_its_centre_in_any_order(question, args):
                                       "within 1 m of the table what is the weather"])
 def test_a_radius_with_more_than_a_centre_is_refused(question):
     refusal(question, NAMES)
+
+
+def test_chat_and_speech_fillers_say_nothing():
+    for q in ("yo where my keys at", "lol where did my remote go", "so like where did i put um my keys",
+              "u know where my phone is", "latest pose estimate for the laptop"):
+        assert u(q).operator == "current", q
+    assert reading("where was the laptop like an hour ago") == ("as_of", {"label": "laptop", "t": NOW - 3600})

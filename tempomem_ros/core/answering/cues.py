@@ -81,7 +81,9 @@ _PHRASES = {
     "is it possible that": "YESNO", "is it possible": "YESNO", "could it be that": "YESNO", "any chance": "YESNO",
     "wind up": "GLUE", "winds up": "GLUE", "wound up": "GLUE", "the set of": "GLUE", "a set of": "GLUE",
     "gone astray": "MISSING", "went astray": "MISSING", "had been": "HADBEEN", "had they been": "HADBEEN",
-    "had it been": "HADBEEN",
+    "had it been": "HADBEEN", "latest pose": "WHERE", "latest position": "WHERE", "latest location": "WHERE",
+    "last known location": "WHERE", "last known position": "WHERE", "last known place": "WHERE",
+    "pose estimate": "WHERE", "position estimate": "WHERE",
 }
 _WORDS = {
     # where / when
@@ -134,7 +136,7 @@ GLUE = frozenset(
     "occupied occupies produce generate compile summarize summarise complete full entire whole travel travelled "
     "traveled visited visit visits keeps getting own owns distinct separate individual unique very events event "
     "flagged marked listed as always during once down reconstruct reported piled stacked heaped itself "
-    "themselves hide hiding hides live lives belong belongs "
+    "themselves hide hiding hides live lives belong belongs estimate estimated "
     "left leave leaves put placed place kept keep stored stand stands standing stood sit sits sitting sat lie lies "
     "lying lay located parked sitting staying stayed stay remain remained went go goes gone got get gets gotten "
     "end ended found find know think recall remember tell say give show list "

@@ -43,6 +43,7 @@ _CONTRACTIONS = [
     (r"\b(can|don|doesn|didn|isn|wasn|weren|haven|hasn|couldn|aren)t\b",
      lambda m: {"can": "cannot", "don": "do not"}.get(m.group(1), m.group(1)[:-1] + " not")),
     (r"\bwhen'd\b", "when did"), (r"\bwhat'd\b", "what did"), (r"\bwho'd\b", "who did"),
+    (r"\bu\b", "you"), (r"\bur\b", "your"), (r"\br\b(?= (?:my|the|your|our|they|we|you)\b)", "are"),
     (r"\bwhats\b", "what is"), (r"\bwheres\b", "where is"), (r"\bim\b", "i am"), (r"\bive\b", "i have"),
     (r"'s\b", ""),  # what remains is a possessive: "the chair's place" -> "the chair place"
 ]
@@ -63,7 +64,8 @@ _LEADING = sorted([
     "do you have any clue", "no idea", "i have no idea", "i was wondering", "i am wondering", "i wonder if",
     "do you remember", "do you recall", "can you remind me", "could you remind me", "remind me", "i forgot",
     "can you check", "could you check", "can you find out", "could you find out", "can you say",
-    "i would love to know", "mum", "mom", "mommy", "mummy", "dad", "daddy", "ugh", "oh", "hmm", "sorry", "alright",
+    "i would love to know", "i would be grateful if you could", "i would be most grateful if you could",
+    "i would be very grateful if you could", "i would appreciate it if you could", "mum", "mom", "mommy", "mummy", "dad", "daddy", "ugh", "oh", "hmm", "sorry", "alright",
     "hey there",
     # fourth round (third held-out set): advice asked before an embedded question, "any tips where to look"
     "any tips", "any tip", "any hints", "any suggestions", "any advice",
@@ -80,6 +82,12 @@ _TRAILING_RE = re.compile(r"(?:\s+(?:please|for me|thanks|thank you|again|exactl
 # what they ask without them (the first held-out half refused "has the table moved at all"), and left in they
 # fall into a slot ("table moved at all") that no form accepts. "ever since 9" keeps its "since 9".
 _MIDDLE = [(re.compile(r"\b(?:the heck|on earth|the hell|actually|exactly)\b\s*"), ""),
+           # fifth round: interjections of typed chat and of speech, anywhere ("yo where my charger at", "lol
+           # where did my backpack go", "so like where did i put um my keys")
+           (re.compile(r"\b(?:yo|lol|lmao|omg|ugh|um+|uh+|er+m?|hmm+|tf|ffs|bro|dude|ngl|tbh|btw|pls|plz)\b\s*"), ""),
+           (re.compile(r"\b(?:so )?like (?=(?:the|a|an|my|um|uh|\d|where|what|when|how|half|an?|one|two|three|four|"
+                       r"five|ten|twenty|thirty)\b)"), ""),
+           (re.compile(r"\bidk\b"), "i do not know"),
            (re.compile(r"\b(?:at all|ever|by any chance|at any point|at any time|whatsoever|perhaps|maybe|possibly|"
                        r"really|even|yet|already)\b\s*"), ""),
            # totals and whole days say nothing more: "how many detections exist in total", "all day today"
