@@ -249,3 +249,38 @@ def test_chat_and_speech_fillers_say_nothing():
               "u know where my phone is", "latest pose estimate for the laptop"):
         assert u(q).operator == "current", q
     assert reading("where was the laptop like an hour ago") == ("as_of", {"label": "laptop", "t": NOW - 3600})
+
+
+# ------------------------------------------------------------------------------ fitted on the fifth set (read)
+def test_a_twelve_hour_clock_is_the_latest_such_time():
+    _, found = extract("has anything been moved since 1 oclock", NOW)
+    assert (found[0].since, found[0].until) == (TODAY + 13 * 3600, NOW)  # 13:00, not 01:00
+    _, found = extract("where was the mug at 9", NOW)
+    assert found[0].t == TODAY + 9 * 3600  # 21:00 is yesterday's, 09:00 the latest
+    _, found = extract("where was the mug at 01:00", NOW)
+    assert found[0].t == TODAY + 3600  # a leading zero is a 24-hour clock
+    _, found = extract("where was the remote last night at 8", NOW)
+    assert found[0].t == YESTERDAY + 20 * 3600
+
+
+def test_a_greeting_is_no_wake_word_before_a_question_word():
+    assert reading("ok where's my mug gone, can't find it anywhere") == ("current", {"label": "mug"})
+    assert reading("hey robot where is the mug") == ("current", {"label": "mug"})
+
+
+@pytest.mark.parametrize("question,op,args", [
+    ("Could you kindly tell me where my keys are, dear?", "current", {"label": "keys"}),
+    ("Query: objects within radius 2 m of point (0, 1, 0).", "spatial", {"center": [0.0, 1.0, 0.0], "radius": 2.0}),
+    ("is the remote near the sofa, true or false?", "is_related",
+     {"label": "remote", "relation": "near", "anchor": "sofa"}),
+    ("Query: presence check for the lamp.", "is_present", {"label": "lamp"}),
+    ("u spotted my keys today?", "was_seen", {"label": "keys", "since": TODAY, "until": NOW}),
+    ("give me everything that has changed so far", "changes", {"since": None, "until": NOW}),
+])
+def test_forms_of_the_fifth_set(question, op, args):
+    assert reading(question) == (op, args)
+
+
+def test_a_verb_after_an_unknown_thing_is_no_part_of_it():
+    got = u("the stroller got pushed somewhere, where was it before that")
+    assert (got.operator, got.args["label"], got.unknown) == ("previous", "stroller", "label")

@@ -84,13 +84,20 @@ _PHRASES = {
     "had it been": "HADBEEN", "latest pose": "WHERE", "latest position": "WHERE", "latest location": "WHERE",
     "last known location": "WHERE", "last known position": "WHERE", "last known place": "WHERE",
     "pose estimate": "WHERE", "position estimate": "WHERE",
+    "pose changes": "MOVE MOVEN", "pose change": "MOVE MOVEN", "changed pose": "MOVE", "changed position": "MOVE",
+    "laid eyes on": "SEEN", "lay eyes on": "SEEN", "catch sight of": "SEEN", "caught sight of": "SEEN",
+    "time since": "DURATION", "true or false": "YESNO", "presence check": "STILL YESNO",
+    "missing status": "MISSING YESNO", "looked everywhere": "GLUE", "searched everywhere": "GLUE",
+    "checked everywhere": "GLUE", "the little one": "GLUE", "the little ones": "GLUE",
 }
 _WORDS = {
     # where / when
     "where": "WHERE", "location": "WHERE", "locations": "WHERE HISTORYN", "loc": "WHERE", "position": "WHERE",
     "positions": "WHERE HISTORYN", "whereabouts": "WHERE", "pose": "WHERE", "place": "WHERE", "places": "WHERE HISTORYN",
     "spot": "WHERE", "spots": "WHERE HISTORYN", "room": "WHERE", "rooms": "WHERE HISTORYN", "aisle": "WHERE",
-    "area": "WHERE", "status": "GLUE",
+    "area": "WHERE", "status": "GLUE", "corner": "WHERE", "side": "WHERE", "section": "WHERE", "zone": "WHERE",
+    "everywhere": "WHERE HISTORYN ALL", "duration": "DURATION", "removed": "MISSING",
+    "changing": "CHANGE", "contain": "HOLD", "contains": "HOLD",
     "when": "WHEN", "time": "WHEN", "moment": "WHEN", "date": "WHEN", "timestamp": "WHEN",
     # before
     "before": "PAST", "previous": "PAST", "previously": "PAST", "prior": "PAST", "earlier": "PAST",
@@ -136,7 +143,8 @@ GLUE = frozenset(
     "occupied occupies produce generate compile summarize summarise complete full entire whole travel travelled "
     "traveled visited visit visits keeps getting own owns distinct separate individual unique very events event "
     "flagged marked listed as always during once down reconstruct reported piled stacked heaped itself "
-    "themselves hide hiding hides live lives belong belongs estimate estimated "
+    "themselves hide hiding hides live lives belong belongs estimate estimated taken took stash stashed hidden "
+    "hid mapped recorded "
     "left leave leaves put placed place kept keep stored stand stands standing stood sit sits sitting sat lie lies "
     "lying lay located parked sitting staying stayed stay remain remained went go goes gone got get gets gotten "
     "end ended found find know think recall remember tell say give show list "
@@ -185,7 +193,7 @@ _WHOLE_PLACE = re.compile(r"\s(?:in|at|around|inside|about|all over) (?:the|this
                           r"dorm|shop|store|building|place|premises|warehouse)\b|\s(?:here|around|about)$")
 # "what's lying within 60 cm of the counter", "objects at most 0.7 m away from 3 2 0.9": a radius and its centre
 _SPATIAL = re.compile(r"\b(?:within|inside|in|at most|less than|closer than|no more than|not more than|no further than|"
-                      r"under|up to) (?:a |an )?" + quantities.RADIUS + r"(?: radius)?(?: away)?(?: (?:of|from|around|"
+                      r"under|up to) (?:a |an )?(?:radius (?:of )?)?" + quantities.RADIUS + r"(?: radius)?(?: away)?(?: (?:of|from|around|"
                       r"to))?(?: (?P<pt>" + quantities.POINT + r"))?")
 # words that qualify a known name without making it another kind of thing ("the red mug", "my old keys")
 _ADJECTIVES = frozenset("red blue green yellow black white grey gray brown pink purple orange silver gold golden "
@@ -394,7 +402,7 @@ RULES: tuple[Rule, ...] = (
        ("@t",)),
     _r("relational_before", "anchor", "WHAT|CONTENTS|HOLD PAST", "COUNT LOOK HISTORY FIRST LAST MOVE SEEN MISSING"),
     _r("missing", "none", "MISSING|LOSTIT WHAT", "COUNT LOOK PAST WHERE"),
-    _r("changes", "none", "CHANGE", "COUNT LOOK WHERE", ("@w",)),
+    _r("changes", "none", "CHANGE", "COUNT LOOK WHERE", ("@w", "")),
     _r("changes", "none", "MOVE", "COUNT LOOK WHERE", ("@w",)),
     _r("changes", "none", "APPEAR", "COUNT LOOK WHERE", ("@w",)),
     _r("changes", "none", "MISSING", "COUNT LOOK WHERE", ("@w",)),
@@ -436,8 +444,8 @@ def read(text: str, names: Names, found, now: float | None) -> list[tuple[str, d
                                                          and "LOOK" not in p.cues):
         return []
     cues = set(p.cues)
-    if p.first_word in _AUX or p.first_word in _V1:
-        cues.add("YESNO")
+    if p.first_word in _AUX or p.first_word in _V1 or p.first_word == "you" and "SEEN" in cues:
+        cues.add("YESNO")  # "u spotted my keys today?"
     if "HADBEEN" in cues and not p.time and "WHERE" in cues:
         cues.add("PAST")  # "the glasses were moved, where had they been": before the move
     if "LOOK" in cues:

@@ -43,7 +43,7 @@ _CONTRACTIONS = [
     (r"\b(can|don|doesn|didn|isn|wasn|weren|haven|hasn|couldn|aren)t\b",
      lambda m: {"can": "cannot", "don": "do not"}.get(m.group(1), m.group(1)[:-1] + " not")),
     (r"\bwhen'd\b", "when did"), (r"\bwhat'd\b", "what did"), (r"\bwho'd\b", "who did"),
-    (r"\bu\b", "you"), (r"\bur\b", "your"), (r"\br\b(?= (?:my|the|your|our|they|we|you)\b)", "are"),
+    (r"\bu\b", "you"), (r"\bur\b", "your"), (r"\br\b(?= (?:my|the|your|our|they|we|you|there)\b|$)", "are"),
     (r"\bwhats\b", "what is"), (r"\bwheres\b", "where is"), (r"\bim\b", "i am"), (r"\bive\b", "i have"),
     (r"'s\b", ""),  # what remains is a possessive: "the chair's place" -> "the chair place"
 ]
@@ -65,7 +65,9 @@ _LEADING = sorted([
     "do you remember", "do you recall", "can you remind me", "could you remind me", "remind me", "i forgot",
     "can you check", "could you check", "can you find out", "could you find out", "can you say",
     "i would love to know", "i would be grateful if you could", "i would be most grateful if you could",
-    "i would be very grateful if you could", "i would appreciate it if you could", "mum", "mom", "mommy", "mummy", "dad", "daddy", "ugh", "oh", "hmm", "sorry", "alright",
+    "i would be very grateful if you could", "i would appreciate it if you could", "would you be so kind as to",
+    "be so kind as to", "i do apologise for the bother but", "i do apologize for the bother but",
+    "sorry to bother you but", "sorry to bother you", "pardon me but", "pardon me", "mum", "mom", "mommy", "mummy", "dad", "daddy", "ugh", "oh", "hmm", "sorry", "alright",
     "hey there",
     # fourth round (third held-out set): advice asked before an embedded question, "any tips where to look"
     "any tips", "any tip", "any hints", "any suggestions", "any advice",
@@ -76,6 +78,8 @@ _TELL_RE = re.compile(r"^(?:show me|show|tell me|tell us|let me know|let us know
                       r"\s+(?=(?:where|when|how|what|which|whether|if)\b)")
 _LEADING_RE = re.compile(r"^(?:(?:" + "|".join(re.escape(s) for s in _LEADING) + r")\b\s*)+")
 _TRAILING_RE = re.compile(r"(?:\s+(?:please|for me|thanks|thank you|again|exactly|then|or not|anymore|any more|"
+                          r"dear|my dear|love|mate|buddy|honey|sweetie|sir|madam|real quick|quickly|if i may ask|"
+                          r"i wonder|or nah|like|"
                           r"any longer))+$")
 # Words that only add emphasis, anywhere in the question. The second group are polarity and hedging words:
 # "has the table moved at all", "did the desk ever move", "did you see my keys at any point today" ask exactly
@@ -108,7 +112,8 @@ _PUNCT = re.compile(r"[^\w\s.:=,'@+-]")
 
 # A wake word before the question ("hey house where's the remote", "ok robot, ..."): greeting and name go.
 _WAKE = re.compile(r"^(?:(?:hey|ok|okay|hi|hello|yo) (?:house|home|robot|google|alexa|siri|computer|buddy|bot|memory|"
-                   r"assistant)|(?:hey|ok|okay|hi|hello|yo) \w+ (?=(?:where|what|when|which|how|is|are|was|were|did|do|"
+                   r"assistant)|(?:hey|ok|okay|hi|hello|yo) (?!(?:where|what|when|which|how|who|is|are|was|were|did|do|does|has|"
+                   r"have|can|could|so|then|now|please|thanks)\b)\w+ (?=(?:where|what|when|which|how|is|are|was|were|did|do|"
                    r"does|has|have|can|could|show|tell|list|find|help|any|anything)\b))\b ?")
 # Somebody else's question relayed ("The user asks where their phone is", "Customer asks: ..."): the question.
 _RELAYED = re.compile(r"^(?:the |a |my |our )?(?:" + "|".join(PEOPLE) + r")(?: is)? (?:asks|asked|is asking|asking|"
@@ -118,6 +123,7 @@ _RELAYED = re.compile(r"^(?:the |a |my |our )?(?:" + "|".join(PEOPLE) + r")(?: i
 # A head made of these words (and at most three others, no question word) is a header: "For the shift report",
 # "integration test step 3", "Expected value check", "Let's start with the basics", "shift note".
 _HEADER_WORDS = frozenset("test tests testing case step query question request task note notes log record report "
+                          "lookup housekeeping proximity presence status "
                           "evaluation check handover stats debug basics shift integration expected value next first "
                           "second third last final".split())
 _HEADER = re.compile(r"^(?:test(?: case)?(?: \d+)?|case \d+|query|question|request|task|note|for the (?:log|record|"

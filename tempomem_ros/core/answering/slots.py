@@ -48,10 +48,13 @@ NOT_IN_A_NAME = frozenset(
     "trace track suggest recommend help need want know see saw bring fetch carry take grab pick put move "
     "all every each any some no none both either neither many much few several "
     "i me you we us he him she they them it its my our your their his her mine ours yours "
-    "please thanks there here".split())
+    "please thanks there here "
+    # fifth round: a verb after the thing ("the stroller got pushed somewhere", "the laundry basket keeps wandering")
+    "got gets getting went goes keeps keep keeping kept pushed pulled taken took wandering wandered "
+    "somewhere anywhere everywhere again dear".split())
 ALLOWED_LY = frozenset("family belly jelly lily trolley bully rally dolly holly".split())
 AFTER_THE_HEAD = frozenset("old usual original new former".split())
-TRAILING_OK = frozenset("located kept placed lying sitting standing".split())
+TRAILING_OK = frozenset("located kept placed lying sitting standing gone".split())
 MAX_THING_WORDS = 4
 
 

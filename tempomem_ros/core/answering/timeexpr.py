@@ -125,6 +125,12 @@ def _clock_at(g: dict, now: float) -> float:
     secs = _clock_seconds(g)
     day = g.get("day") or g.get("day2")
     today = _day_start(now)
+    hh = g.get("hh") or ""
+    if not day and hh.isdigit() and not hh.startswith("0") and 1 <= int(hh) <= 12 and (
+            (g.get("ampm") or "").replace(" ", "") in ("", "oclock")):
+        # "since 1 o'clock" asked at 14:30 is 13:00: a twelve-hour clock with no am / pm is the latest such time
+        # not after now (for 3..12 o'clock at 14:30 that is the morning's, as before)
+        return _latest_past([secs, secs + 12 * 3600.0], now)
     if day == "yesterday":
         return today - DAY + secs
     t = today + secs
@@ -304,6 +310,9 @@ def extract(text: str, now: float | None) -> tuple[str, list[Found]]:
     out = _HOUR_WORD.sub(lambda m: f"{m.group(1)} {_ONES[m.group(2)]}", text)
     out = _HOUR_WORD_BARE.sub(lambda m: f"{m.group(1)} {_ONES[m.group(2)]}", out)
     out = re.sub(r"\b(?:overnight|during the night|in the night)\b", "last night", out)  # the night before now
+    # "last night at 8", "this morning at 7:30": the clock first, as "at 8 last night" reads
+    out = re.sub(r"\b(last night|this (?:morning|afternoon|evening)|yesterday (?:morning|afternoon|evening)) at "
+                 r"(\d{1,2}(?::\d{2})?(?: ?(?:am|pm|oclock))?)\b", r"at \2 \1", out)
     for rx, fn in _FORM_RES:
         while True:
             m = rx.search(out)
