@@ -29,6 +29,8 @@ bench/questions/questions_heldout5.txt is the fifth, written by a helper that ha
 fourth is a development set of the fifth round. bench/questions/questions_heldout6.txt, written after it by
 another such helper, probed the fifth round's first rules once and was then fitted on (a development set);
 bench/questions/questions_heldout7.txt, a third helper's, probed the rules fitted on the sixth in the same way.
+The fifth was measured once (185/238 right, 6 wrong) and then fitted on too; questions_heldout8.txt, a fourth
+helper's, written meanwhile, is the round's held-out set, measured once after its last rule change.
 
     source .tempomem_env.sh && python bench/question_eval.py [--set main|heldout2|heldout3|heldout4|heldout5|dev|all]
         [--half dev|held_out|both] [--show wrong|refused|all]
@@ -59,6 +61,7 @@ QUESTIONS_HELDOUT4 = os.path.join(HERE, "questions", "questions_heldout4.txt")
 QUESTIONS_HELDOUT5 = os.path.join(HERE, "questions", "questions_heldout5.txt")
 QUESTIONS_HELDOUT6 = os.path.join(HERE, "questions", "questions_heldout6.txt")
 QUESTIONS_HELDOUT7 = os.path.join(HERE, "questions", "questions_heldout7.txt")
+QUESTIONS_HELDOUT8 = os.path.join(HERE, "questions", "questions_heldout8.txt")
 NOW = dt.datetime(2026, 1, 15, 14, 30, tzinfo=dt.timezone.utc).timestamp()
 DAY = 86400.0
 TIME_TOL = 1.0
@@ -69,6 +72,7 @@ HELD_OUT4 = "held_out4"
 HELD_OUT5 = "held_out5"
 HELD_OUT6 = "held_out6"
 HELD_OUT7 = "held_out7"
+HELD_OUT8 = "held_out8"
 NEAR_COPY_FLOOR = 0.8  # word-set overlap (Jaccard) of two questions with their things masked
 
 
@@ -232,6 +236,18 @@ def load_heldout7(*earlier_sets) -> list[Question]:
     near = near_copies(rows, earlier)
     if near:
         raise SystemExit(f"questions_heldout7: near copies of earlier questions: {near[:3]}")
+    return rows
+
+
+def load_heldout8(*earlier_sets) -> list[Question]:
+    """The eighth set, a fourth helper's, written while the fifth round fitted its rules on the fifth set: held out,
+    measured once after the last rule change of the round; ids y001..."""
+    rows = load(QUESTIONS_HELDOUT8, prefix="y")
+    earlier = [r for rows_ in earlier_sets for r in rows_]
+    check_fresh(rows, earlier, HELD_OUT8, "questions_heldout8")
+    near = near_copies(rows, earlier)
+    if near:
+        raise SystemExit(f"questions_heldout8: near copies of earlier questions: {near[:3]}")
     return rows
 
 
@@ -402,14 +418,15 @@ def report(half: str, results, show: str) -> None:
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--set", dest="qset", choices=("main", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6",
-                                                   "heldout7", "dev", "all"),
+                                                   "heldout7", "heldout8", "dev", "all"),
                    default="main",
                    help="main: questions.txt (its --half); heldout2: questions_heldout2.txt as the half "
                         f"{HELD_OUT2!r}; heldout3: questions_heldout3.txt as the half {HELD_OUT3!r}; heldout4: "
                         f"questions_heldout4.txt as the half {HELD_OUT4!r}; heldout5: questions_heldout5.txt as "
                         f"the half {HELD_OUT5!r}; heldout6 / heldout7: questions_heldout6.txt / "
-                        "questions_heldout7.txt; dev: the development sets of the fifth round (main, heldout2, "
-                        "heldout3, heldout4, heldout6, heldout7); all: every set")
+                        "questions_heldout7.txt; heldout8: questions_heldout8.txt; dev: the development sets of the "
+                        "fifth round (main, heldout2, heldout3, heldout4, heldout5, heldout6, heldout7); all: every "
+                        "set")
     p.add_argument("--half", choices=("dev", "held_out", "both"), default="both", help="halves of questions.txt")
     p.add_argument("--show", choices=("none", "wrong", "refused", "all"), default="wrong")
     args = p.parse_args(argv)
@@ -421,7 +438,7 @@ def main(argv=None) -> int:
             sets.append((half, [r for r in rows if r.half == half]))
     if args.qset in ("heldout2", "dev", "all"):
         sets.append((HELD_OUT2, load_heldout2(rows)))
-    if args.qset in ("heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "dev", "all"):
+    if args.qset in ("heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8", "dev", "all"):
         h2 = load_heldout2(rows)
         h3 = load_heldout3(rows, h2)
         h4 = load_heldout4(rows, h2, h3)
@@ -430,13 +447,16 @@ def main(argv=None) -> int:
         if args.qset in ("heldout4", "dev", "all"):
             sets.append((HELD_OUT4, h4))
         h5 = load_heldout5(rows, h2, h3, h4)
-        if args.qset in ("heldout5", "all"):
+        if args.qset in ("heldout5", "dev", "all"):
             sets.append((HELD_OUT5, h5))
         h6 = load_heldout6(rows, h2, h3, h4, h5)
         if args.qset in ("heldout6", "dev", "all"):
             sets.append((HELD_OUT6, h6))
+        h7 = load_heldout7(rows, h2, h3, h4, h5, h6)
         if args.qset in ("heldout7", "dev", "all"):
-            sets.append((HELD_OUT7, load_heldout7(rows, h2, h3, h4, h5, h6)))
+            sets.append((HELD_OUT7, h7))
+        if args.qset in ("heldout8", "all"):
+            sets.append((HELD_OUT8, load_heldout8(rows, h2, h3, h4, h5, h6, h7)))
     with tempfile.TemporaryDirectory() as tmp:
         m = build_memory(os.path.join(tmp, "questions.db"))
         try:
