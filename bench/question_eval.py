@@ -191,64 +191,44 @@ def load_heldout3(main_rows, heldout2_rows) -> list[Question]:
     return rows
 
 
-def load_heldout4(main_rows, heldout2_rows, heldout3_rows) -> list[Question]:
-    """The fourth fresh set; ids f001... (never colliding with q, h and k ids). Refused when it repeats a line
-    of an earlier set or holds a near copy of one (masked word overlap >= NEAR_COPY_FLOOR)."""
-    rows = load(QUESTIONS_HELDOUT4, prefix="f")
-    earlier = [*main_rows, *heldout2_rows, *heldout3_rows]
-    check_fresh(rows, earlier, HELD_OUT4, "questions_heldout4")
+def load_fresh(path: str, prefix: str, half: str, earlier_sets) -> list[Question]:
+    """A fresh set (heldout4 on): all one half, ids ``prefix``001..., refused when it repeats a line of an earlier
+    set or holds a near copy of one (masked word overlap >= NEAR_COPY_FLOOR)."""
+    name = os.path.splitext(os.path.basename(path))[0]
+    rows = load(path, prefix=prefix)
+    earlier = [r for rows_ in earlier_sets for r in rows_]
+    check_fresh(rows, earlier, half, name)
     near = near_copies(rows, earlier)
     if near:
-        raise SystemExit(f"questions_heldout4: near copies of earlier questions: {near[:3]}")
+        raise SystemExit(f"{name}: near copies of earlier questions: {near[:3]}")
     return rows
 
 
-def load_heldout5(main_rows, heldout2_rows, heldout3_rows, heldout4_rows) -> list[Question]:
-    """The fifth fresh set, written by a helper that did not read the rules; ids v001... Refused like the
-    fourth when it repeats or nearly copies a line of an earlier set."""
-    rows = load(QUESTIONS_HELDOUT5, prefix="v")
-    earlier = [*main_rows, *heldout2_rows, *heldout3_rows, *heldout4_rows]
-    check_fresh(rows, earlier, HELD_OUT5, "questions_heldout5")
-    near = near_copies(rows, earlier)
-    if near:
-        raise SystemExit(f"questions_heldout5: near copies of earlier questions: {near[:3]}")
-    return rows
+def load_heldout4(*earlier_sets) -> list[Question]:
+    """The fourth fresh set (f001...), written before any rule of the fourth round."""
+    return load_fresh(QUESTIONS_HELDOUT4, "f", HELD_OUT4, earlier_sets)
 
 
-def load_heldout6(main_rows, heldout2_rows, heldout3_rows, heldout4_rows, heldout5_rows) -> list[Question]:
-    """The sixth set, written (after the fifth, by another helper that had not read the rules) as a probe of the
-    fifth round's first rules: measured once, then fitted on, while the fifth stays held out; ids w001..."""
-    rows = load(QUESTIONS_HELDOUT6, prefix="w")
-    earlier = [*main_rows, *heldout2_rows, *heldout3_rows, *heldout4_rows, *heldout5_rows]
-    check_fresh(rows, earlier, HELD_OUT6, "questions_heldout6")
-    near = near_copies(rows, earlier)
-    if near:
-        raise SystemExit(f"questions_heldout6: near copies of earlier questions: {near[:3]}")
-    return rows
+def load_heldout5(*earlier_sets) -> list[Question]:
+    """The fifth (v001...), written by a helper that did not read the rules, before any rule of the fifth round."""
+    return load_fresh(QUESTIONS_HELDOUT5, "v", HELD_OUT5, earlier_sets)
+
+
+def load_heldout6(*earlier_sets) -> list[Question]:
+    """The sixth (w001...), another helper's: a probe of the fifth round's first rules, measured once, then fitted
+    on, while the fifth stayed held out."""
+    return load_fresh(QUESTIONS_HELDOUT6, "w", HELD_OUT6, earlier_sets)
 
 
 def load_heldout7(*earlier_sets) -> list[Question]:
-    """The seventh set, a third helper's, written after the sixth had been fitted on: a second probe of the fifth
-    round (measured once, then fitted on) while the fifth stays held out; ids x001..."""
-    rows = load(QUESTIONS_HELDOUT7, prefix="x")
-    earlier = [r for rows_ in earlier_sets for r in rows_]
-    check_fresh(rows, earlier, HELD_OUT7, "questions_heldout7")
-    near = near_copies(rows, earlier)
-    if near:
-        raise SystemExit(f"questions_heldout7: near copies of earlier questions: {near[:3]}")
-    return rows
+    """The seventh (x001...), a third helper's, written after the sixth had been fitted on: a second probe."""
+    return load_fresh(QUESTIONS_HELDOUT7, "x", HELD_OUT7, earlier_sets)
 
 
 def load_heldout8(*earlier_sets) -> list[Question]:
-    """The eighth set, a fourth helper's, written while the fifth round fitted its rules on the fifth set: held out,
-    measured once after the last rule change of the round; ids y001..."""
-    rows = load(QUESTIONS_HELDOUT8, prefix="y")
-    earlier = [r for rows_ in earlier_sets for r in rows_]
-    check_fresh(rows, earlier, HELD_OUT8, "questions_heldout8")
-    near = near_copies(rows, earlier)
-    if near:
-        raise SystemExit(f"questions_heldout8: near copies of earlier questions: {near[:3]}")
-    return rows
+    """The eighth (y001...), a fourth helper's, written while the round fitted its rules on the fifth: the fifth
+    round's held-out set, measured once after its last rule change."""
+    return load_fresh(QUESTIONS_HELDOUT8, "y", HELD_OUT8, earlier_sets)
 
 
 # ------------------------------------------------------------------------------------------------ the scene
