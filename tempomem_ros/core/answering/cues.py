@@ -27,7 +27,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..labels import words
 from . import quantities, timeexpr
 from .normalise import OWNERS as _OWNERS, PEOPLE as _PEOPLE
 from .operators import RELATION_WORDS, describe
@@ -578,4 +577,4 @@ def words_of(operator: str, args: dict, ignored) -> str:
     return text
 
 
-__all__ = ["parse", "read", "RULES", "GLUE", "words"]
+__all__ = ["parse", "read", "RULES", "GLUE", "is_talk", "is_topic", "cues_of", "sole_known_label", "PRONOUN"]
