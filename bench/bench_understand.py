@@ -62,7 +62,8 @@ def main(argv=None) -> int:
                 refused_ms.append(ms)
     print(f"{len(texts)} questions x {a.repeat}, {len(labels)} labels")
     for name, xs in (("all", all_ms), ("refused", refused_ms)):
-        print(f"  {name:8s} n={len(xs):5d}  p50 {pct(xs, 50):6.2f} ms  p95 {pct(xs, 95):6.2f} ms  max {max(xs):7.2f} ms")
+        print(f"  {name:8s} n={len(xs):5d}  p50 {pct(xs, 50):6.2f} ms  p95 {pct(xs, 95):6.2f} ms  "
+              f"max {max(xs):7.2f} ms")
     return 0
 
 

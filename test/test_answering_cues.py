@@ -237,9 +237,10 @@ def test_a_radius_and_its_centre_in_any_order(question, args):
     assert reading(question) == ("spatial", args)
 
 
-@pytest.mark.parametrize("question", ["what is within 1 m of the mug and the keys", "is the mug within 1 m of the table",
-                                      "within 2 m of the table, what moved today", "what was within 1 m of the desk at 9",
-                                      "within 1 m of the table what is the weather"])
+@pytest.mark.parametrize("question", [
+    "what is within 1 m of the mug and the keys", "is the mug within 1 m of the table",
+    "within 2 m of the table, what moved today", "what was within 1 m of the desk at 9",
+    "within 1 m of the table what is the weather"])
 def test_a_radius_with_more_than_a_centre_is_refused(question):
     refusal(question, NAMES)
 

@@ -63,7 +63,7 @@ _PHRASES = {
     "status on": "GLUE",
     "status of": "GLUE", "before fetching": "PURPOSE", "before collecting": "PURPOSE", "before grabbing": "PURPOSE",
     "before picking up": "PURPOSE", "before bringing": "PURPOSE", "before getting": "PURPOSE",
-    "planning a fetch for": "PURPOSE", "planning to fetch": "PURPOSE", "in place": "STILL",
+    "planning a fetch for": "PURPOSE", "planning to fetch": "PURPOSE",
     "earliest first": "GLUE", "newest first": "GLUE", "latest first": "GLUE", "most recent first": "GLUE",
     "in order": "GLUE", "between us": "GLUE", "in ages": "GLUE", "for ages": "GLUE", "in a while": "GLUE",
     "turn up": "SEEN APPEAR", "turns up": "SEEN APPEAR", "somewhere else": "ELSE", "cannot find": "LOSTIT",
@@ -71,7 +71,7 @@ _PHRASES = {
     "this one": "GLUE", "that one": "GLUE", "the one": "GLUE", "current one": "GLUE", "run me through": "GLUE",
     "walk me through": "GLUE", "take me through": "GLUE", "step by step": "GLUE", "over the course of": "GLUE",
     "in stock": "GLUE", "out back": "GLUE", "of mine": "GLUE", "of ours": "GLUE", "the memory holds": "GLUE",
-    "in your memory": "GLUE", "in memory": "GLUE", "you know of": "GLUE", "come to your attention": "SEEN",
+    "in your memory": "GLUE", "you know of": "GLUE", "come to your attention": "SEEN",
     "came to your attention": "SEEN", "what hour": "WHEN", "which hour": "WHEN", "for the last time": "LAST",
     "the last time": "LAST", "for the first time": "FIRST", "the first time": "FIRST", "you spot": "SEEN",
     "last spot": "LAST SEEN", "first spot": "FIRST SEEN", "come from": "PAST", "came from": "PAST",
@@ -83,7 +83,7 @@ _PHRASES = {
     "had it been": "HADBEEN", "latest pose": "WHERE", "latest position": "WHERE", "latest location": "WHERE",
     "last known location": "WHERE", "last known position": "WHERE", "last known place": "WHERE",
     "pose estimate": "WHERE", "position estimate": "WHERE",
-    "pose changes": "MOVE MOVEN", "pose change": "MOVE MOVEN", "changed pose": "MOVE", "changed position": "MOVE",
+    "pose changes": "MOVE MOVEN", "pose change": "MOVE MOVEN", "changed pose": "MOVE",
     "laid eyes on": "SEEN", "lay eyes on": "SEEN", "catch sight of": "SEEN", "caught sight of": "SEEN",
     "time since": "DURATION", "true or false": "YESNO", "presence check": "STILL YESNO",
     "missing status": "MISSING YESNO", "looked everywhere": "GLUE", "searched everywhere": "GLUE",
@@ -92,7 +92,8 @@ _PHRASES = {
 _WORDS = {
     # where / when
     "where": "WHERE", "location": "WHERE", "locations": "WHERE HISTORYN", "loc": "WHERE", "position": "WHERE",
-    "positions": "WHERE HISTORYN", "whereabouts": "WHERE", "pose": "WHERE", "place": "WHERE", "places": "WHERE HISTORYN",
+    "positions": "WHERE HISTORYN", "whereabouts": "WHERE", "pose": "WHERE", "place": "WHERE",
+    "places": "WHERE HISTORYN",
     "spot": "WHERE", "spots": "WHERE HISTORYN", "room": "WHERE", "rooms": "WHERE HISTORYN", "aisle": "WHERE",
     "area": "WHERE", "status": "GLUE", "corner": "WHERE", "side": "WHERE", "section": "WHERE", "zone": "WHERE",
     "everywhere": "WHERE HISTORYN ALL", "duration": "DURATION", "removed": "MISSING",
@@ -122,7 +123,8 @@ _WORDS = {
     "normally": "LOOK", "typically": "LOOK", "generally": "LOOK", "likely": "LOOK", "probably": "LOOK",
     "often": "LOOK", "worth": "LOOK",
     # missing, present, changed
-    "lose": "LOSTIT", "losing": "LOSTIT", "missing": "MISSING", "lost": "MISSING", "gone": "MISSING", "disappeared": "MISSING", "vanished": "MISSING",
+    "lose": "LOSTIT", "losing": "LOSTIT", "missing": "MISSING", "lost": "MISSING", "gone": "MISSING",
+    "disappeared": "MISSING", "vanished": "MISSING",
     "still": "STILL", "present": "STILL", "around": "STILL",
     "change": "CHANGE", "changes": "CHANGE", "changed": "CHANGE", "different": "CHANGE", "difference": "CHANGE",
     "differences": "CHANGE", "new": "APPEAR", "appeared": "APPEAR", "happened": "CHANGE",
@@ -178,7 +180,7 @@ _WHY_CLAUSE = re.compile(r"\s(?:while|because|cause|as) (?:i|we|you|he|she|they|
 # "what was on my desk before someone tidied it": before a change somebody made
 _BEFORE_SOMEONE = re.compile(r"\bbefore (?:someone|somebody|anyone|anybody|you|they|he|she|my \w+|" + "|".join(_PEOPLE)
                              + r") \w+ (?:it|them|up|around)(?: up)?\b")
-_AUX = frozenset("is are was were did do does has have had can could".split())
+_AUX = frozenset("is are was were did do does has have had can could".split())  # no "will": the future is no question
 # a non-native verb-first question: "Stands the mug on the table at this moment?"
 _V1 = frozenset("stands stand lies lie sits sit hangs lay stood sat".split())
 # "before its last move", "before the most recent change": before the current state
@@ -192,15 +194,17 @@ _WHOLE_PLACE = re.compile(r"\s(?:in|at|around|inside|about|all over) (?:the|this
                           r"dorm|shop|store|building|place|premises|warehouse)\b|\s(?:here|around|about)$")
 # "what's lying within 60 cm of the counter", "objects at most 0.7 m away from 3 2 0.9": a radius and its centre
 _SPATIAL = re.compile(r"\b(?:within|inside|in|at most|less than|closer than|no more than|not more than|no further than|"
-                      r"under|up to) (?:a |an )?(?:radius (?:of )?)?" + quantities.RADIUS + r"(?: radius)?(?: away)?(?: (?:of|from|around|"
+                      r"under|up to) (?:a |an )?(?:radius (?:of )?)?" + quantities.RADIUS
+                      + r"(?: radius)?(?: away)?(?: (?:of|from|around|"
                       r"to))?(?: (?P<pt>" + quantities.POINT + r"))?")
 # words that qualify a known name without making it another kind of thing ("the red mug", "my old keys")
 _ADJECTIVES = frozenset("red blue green yellow black white grey gray brown pink purple orange silver gold golden "
                         "big small little large tiny huge old new favourite favorite usual spare other own "
-                        "dark light wooden plastic metal glass leather round square tall short long".split())  # no "will": the future is no question
+                        "dark light wooden plastic metal glass leather round square tall short long".split())
 _PUNCT_TOKENS = re.compile(r"(?:^|\s)(?:-+|:|;)(?=\s|$)")
 _PHRASE_LIST = sorted(((tuple(p.split()), c.split()) for p, c in _PHRASES.items()), key=lambda x: -len(x[0]))
-_MORE_RELATIONS = {"sitting on top of": "on", "lying on top of": "on", "standing on top of": "on", "on the top of": "on",
+_MORE_RELATIONS = {"sitting on top of": "on", "lying on top of": "on", "standing on top of": "on",
+                   "on the top of": "on",
                    "left on": "on", "left in": "in", "kept in": "in", "kept on": "on", "stored in": "in"}
 _REL_LIST = sorted(((tuple(r.split()), v) for r, v in {**RELATION_WORDS, **_MORE_RELATIONS}.items()),
                    key=lambda x: -len(x[0]))

@@ -67,7 +67,8 @@ _LEADING = sorted([
     "i would love to know", "i would be grateful if you could", "i would be most grateful if you could",
     "i would be very grateful if you could", "i would appreciate it if you could", "would you be so kind as to",
     "be so kind as to", "i do apologise for the bother but", "i do apologize for the bother but",
-    "sorry to bother you but", "sorry to bother you", "pardon me but", "pardon me", "mum", "mom", "mommy", "mummy", "dad", "daddy", "ugh", "oh", "hmm", "sorry", "alright",
+    "sorry to bother you but", "sorry to bother you", "pardon me but", "pardon me", "mum", "mom", "mommy",
+    "mummy", "dad", "daddy", "ugh", "oh", "hmm", "sorry", "alright",
     "hey there",
     # fourth round (third held-out set): advice asked before an embedded question, "any tips where to look"
     "any tips", "any tip", "any hints", "any suggestions", "any advice",
@@ -103,7 +104,7 @@ _MIDDLE = [(re.compile(r"\b(?:the heck|on earth|the hell|actually|exactly)\b\s*"
            (re.compile(r"^at what (?:point|moment)(?: in time)?\b"), "when")]
 # "what the desk has on it" stays; "what is there on the desk" -> "what is on the desk"
 # (only words that name no thing: "what the weather is in the kitchen" is no question about the kitchen)
-_EMBEDDED_WHAT = re.compile(r"^what ((?:(?:there|things|objects|items|stuff|else|exactly|all|everything|of it|exactly) ?)"
+_EMBEDDED_WHAT = re.compile(r"^what ((?:(?:there|things|objects|items|stuff|else|exactly|all|everything|of it) ?)"
                             r"{1,3}) (is|are) (on|under|near|in|next to|inside)( .+)$")
 _SEPARATOR = re.compile(r"\s*(?:,|\s-\s|(?<!\d):(?=\s))\s*")  # a fronted part: "headphones, where ..."
 _NUMBER_DASH = re.compile(r"(?<=[a-z])-(?=[a-z])")  # twenty-five -> twenty five; keeps -1.5
@@ -112,8 +113,9 @@ _PUNCT = re.compile(r"[^\w\s.:=,'@+-]")
 
 # A wake word before the question ("hey house where's the remote", "ok robot, ..."): greeting and name go.
 _WAKE = re.compile(r"^(?:(?:hey|ok|okay|hi|hello|yo) (?:house|home|robot|google|alexa|siri|computer|buddy|bot|memory|"
-                   r"assistant)|(?:hey|ok|okay|hi|hello|yo) (?!(?:where|what|when|which|how|who|is|are|was|were|did|do|does|has|"
-                   r"have|can|could|so|then|now|please|thanks)\b)\w+ (?=(?:where|what|when|which|how|is|are|was|were|did|do|"
+                   r"assistant)|(?:hey|ok|okay|hi|hello|yo) (?!(?:where|what|when|which|how|who|is|are|was|were|did|"
+                   r"do|does|has|have|can|could|so|then|now|please|thanks)\b)\w+ "
+                   r"(?=(?:where|what|when|which|how|is|are|was|were|did|do|"
                    r"does|has|have|can|could|show|tell|list|find|help|any|anything)\b))\b ?")
 # Somebody else's question relayed ("The user asks where their phone is", "Customer asks: ..."): the question.
 _RELAYED = re.compile(r"^(?:the |a |my |our )?(?:" + "|".join(PEOPLE) + r")(?: is)? (?:asks|asked|is asking|asking|"
@@ -147,7 +149,8 @@ def _clean(q: str) -> str:
     q = re.sub(r"(?<!\d)[.,:]|[.,](?!\d)|:(?!\d)", " ", q)  # separators unless inside a number or clock
     q = re.sub(r"\s+", " ", q).strip()
     q = _WAKE.sub("", q)
-    q = re.sub(r"^(?:(?:integration )?test(?: case)?(?: step)? \d+|test case|case \d+|test) ", "", q)  # "Test 12: ..." (the colon after a digit)
+    # "Test 12: ..." (the colon after a digit is no separator)
+    q = re.sub(r"^(?:(?:integration )?test(?: case)?(?: step)? \d+|test case|case \d+|test) ", "", q)
     m = _RELAYED.match(q)
     if m and q[m.end():].strip():
         q = q[m.end():].strip()

@@ -248,7 +248,8 @@ def _win(since_fn):
 
 # The expressions, most specific first: (pattern, resolver). A resolver gets the match's groups and now.
 _FORMS = [
-    (rf"(?:(?P<pday0>yesterday) )?(?:at|around|about|by) {_CLOCK} (?:(?:(?P<pday>this|yesterday|in the) )?(?P<ppart>morning|afternoon|"
+    (rf"(?:(?P<pday0>yesterday) )?(?:at|around|about|by) {_CLOCK} "
+     rf"(?:(?:(?P<pday>this|yesterday|in the) )?(?P<ppart>morning|afternoon|"
      r"evening|night)|last night)", _clock_in_part),
     (rf"(?:(?P<pday2>this|yesterday) )?(?P<ppart2>morning|afternoon|evening) at {_CLOCK}", _clock_in_part),
     (_WORD_CLOCK, _word_clock),
@@ -266,7 +267,8 @@ _FORMS = [
      _win(lambda g, now: _day_start(now) + PARTS_OF_DAY[g["spart"]][0] * 3600.0)),
     (r"since (?P<sday>yesterday|today)",
      _win(lambda g, now: _day_start(now) - (DAY if g["sday"] == "yesterday" else 0.0))),
-    (rf"(?P<span>{_SPAN}) (?:ago|back|earlier|before now)", lambda g, now: Found("point", t=now - _positive_span(g["span"]))),
+    (rf"(?P<span>{_SPAN}) (?:ago|back|earlier|before now)",
+     lambda g, now: Found("point", t=now - _positive_span(g["span"]))),
     # non-native "before one hour", "before 30 minutes" (= ago; "before 9:30" is not a span and stays)
     (rf"before (?P<bspan>{_SPAN})", lambda g, now: Found("point", t=now - _positive_span(g["bspan"]))),
     (rf"(?:at |on )?{_ISO}", lambda g, now: Found("point", t=_iso(g["iso"]))),
