@@ -24,7 +24,8 @@ PEOPLE = ("flatmate", "flatmates", "roommate", "roommates", "housemate", "partne
           "visitors", "neighbour", "neighbor", "colleague", "colleagues", "boss", "baby", "children", "child",
           "brother", "sister", "lady", "man", "woman", "boy", "girl", "grandson", "granddaughter", "caller", "client",
           "patient", "operator", "staff")
-MAX_QUESTION_CHARS = 500  # a question longer than this is not a question to a memory (and bounds the regexes)
+MAX_QUESTION_CHARS = 500
+_NAMED_OWNER = re.compile(r"(?<=[a-z,] )(?:the )?[A-Z][a-z]+(?:'s|s')(?= )")  # a question longer than this is not a question to a memory (and bounds the regexes)
 
 _CONTRACTIONS = [
     # "what's changed", "what's been put on the bed": before a participle "'s" is "has", not "is"
@@ -125,10 +126,12 @@ _RELAYED = re.compile(r"^(?:the |a |my |our )?(?:" + "|".join(PEOPLE) + r")(?: i
 # A head made of these words (and at most three others, no question word) is a header: "For the shift report",
 # "integration test step 3", "Expected value check", "Let's start with the basics", "shift note".
 _HEADER_WORDS = frozenset("test tests testing case step query question request task note notes log record report "
+                          "review article piece readers fleet view dashboard unit monitoring "
                           "lookup housekeeping proximity presence status "
                           "evaluation check handover stats debug basics shift integration expected value next first "
                           "second third last final".split())
-_HEADER = re.compile(r"^(?:test(?: case)?(?: \d+)?|case \d+|query|question|request|task|note|for the (?:log|record|"
+_HEADER = re.compile(r"^(?:for (?:the|my|our|this|a) \w+(?: \w+)?|from the \w+(?: room)?|"
+                     r"test(?: case)?(?: \d+)?|case \d+|query|question|request|task|note|for the (?:log|record|"
                      r"evaluation|test|report|tests)|(?:customer|user|client) (?:question|request)|"
                      r"per object stats|stats|debug)$")
 
@@ -175,7 +178,12 @@ def normalise(question: str) -> str:
     q = unicodedata.normalize("NFKC", question)[:MAX_QUESTION_CHARS]
     q = "".join(" " if unicodedata.category(ch).startswith(("C", "Z")) else ch for ch in q)
     asked = q.rstrip().endswith("?")
-    q = q.lower().replace("\u2019", "'").replace("\u2018", "'").replace("`", "'")
+    q = q.replace("\u2019", "'").replace("\u2018", "'").replace("`", "'")
+    # an owner named by name or in the plural ("Sam's backpack", "the Millers' umbrella", "the owners' keys") is no
+    # part of the thing's name; a capitalised word at the start of a sentence may be the thing ("Lamp's spot?")
+    q = _NAMED_OWNER.sub(" ", q)
+    q = q.lower()
+    q = re.sub(r"\b(?:the |my |our |your )?\w+s' (?=\w)", "the ", q)
     for pattern, repl in _CONTRACTIONS:
         q = pattern.sub(repl, q)
     q = q.replace("'", " ")

@@ -281,7 +281,7 @@ _FORMS = [
 ]
 _FORM_RES = [(re.compile(rf"\b{p}(?![\w.:-])"), fn) for p, fn in _FORMS]
 _NOW_WORDS = re.compile(r"\b(?:right now|at the moment|at this moment|at present|currently|so far|until now|"
-                        r"up to now|to date|now)\b")
+                        r"up to now|to date|these days|nowadays|at the minute|as we speak|at this point|now)\b")
 _FUTURE = re.compile(rf"\b(?:tomorrow|next (?:week|month|hour|time)|in {_SPAN}|{_SPAN} from now|later today)\b")
 
 
