@@ -285,3 +285,22 @@ def test_forms_of_the_fifth_set(question, op, args):
 def test_a_verb_after_an_unknown_thing_is_no_part_of_it():
     got = u("the stroller got pushed somewhere, where was it before that")
     assert (got.operator, got.args["label"], got.unknown) == ("previous", "stroller", "label")
+
+
+# ------------------------------------------------------------------------------ fitted on the eighth set (read)
+@pytest.mark.parametrize("question,op,args", [
+    ("where is Sam's mug right now?", "current", {"label": "mug"}),
+    ("how many mugs do the owners have? I think I broke one", "count_objects", {"label": "mug"}),
+    ("the reading lamp, where's it standing these days", "current", {"label": "lamp"}),
+    ("what changed in the last hour and a half", "changes", {"since": NOW - 5400, "until": NOW}),
+    ("yesterday evening around seven, what did the living room have in it", "relational_as_of",
+     {"anchor": "living room", "relation": "in", "t": YESTERDAY + 19 * 3600}),
+])
+def test_forms_of_the_eighth_set(question, op, args):
+    assert reading(question) == (op, args)
+
+
+def test_a_statement_beside_a_question_is_talk_even_with_cue_words():
+    assert cues.is_talk("it is gone cold", NAMES, {"DURATION"}, None, NOW)
+    assert not cues.is_talk("before it moved", NAMES, {"WHERE"}, None, NOW)  # a subordinate clause says when
+    assert not cues.is_talk("it was on the table", NAMES, {"WHERE"}, None, NOW)  # another known thing

@@ -89,7 +89,8 @@ _PHRASES = {
     "missing status": "MISSING YESNO", "looked everywhere": "GLUE", "searched everywhere": "GLUE",
     "checked everywhere": "GLUE", "time in place": "DURATION", "tend to": "LOOK", "tends to": "LOOK",
     "run into": "SEEN", "ran into": "SEEN", "wandered off": "MOVE", "wandered off to": "GLUE", "wander off to": "GLUE",
-    "out of place": "MOVE", "moved around": "MOVE", "at the minute": "GLUE", "in view of": "SEEN", "the little one": "GLUE", "the little ones": "GLUE",
+    "out of place": "MOVE", "moved around": "MOVE", "at the minute": "GLUE", "in view of": "SEEN",
+    "the little one": "GLUE", "the little ones": "GLUE",
 }
 _WORDS = {
     # where / when
@@ -566,6 +567,10 @@ def cues_of(text: str, names: Names) -> set:
     return set(p.cues) | ({"YESNO"} if p.first_word in _AUX or p.first_word in _V1 else set())
 
 
+# a clause that states something of the asker or of the thing (not a question, not a subordinate clause)
+_STATEMENT = re.compile(r"^(?:i|we|it|they|he|she|you|that|this) (?!(?:what|where|when|which|how)\b)\w+")
+
+
 def is_talk(text: str, names: Names, asked: set, referent: str | None, now) -> bool:
     """Whether a clause beside a question only talks (why one asks, what happened): no time, no known thing but
     the referent, no cue word the question lacks. Its other words may be anything ("I'm late for the bus")."""
@@ -580,6 +585,8 @@ def is_talk(text: str, names: Names, asked: set, referent: str | None, now) -> b
         return False
     if any(t.known and t.label != referent for t in p.things):
         return False
+    if _STATEMENT.match(stripped):
+        return True  # "I think I broke one", "it's gone cold", "I swear I had a system": said, not asked
     return p.cues - {"WHAT", "THERE", "LOSTIT"} <= asked
 
 

@@ -23,9 +23,10 @@ PEOPLE = ("flatmate", "flatmates", "roommate", "roommates", "housemate", "partne
           "guests", "cleaner", "nurse", "resident", "residents", "user", "users", "customer", "customers", "visitor",
           "visitors", "neighbour", "neighbor", "colleague", "colleagues", "boss", "baby", "children", "child",
           "brother", "sister", "lady", "man", "woman", "boy", "girl", "grandson", "granddaughter", "caller", "client",
-          "patient", "operator", "staff")
-MAX_QUESTION_CHARS = 500
-_NAMED_OWNER = re.compile(r"(?<=[a-z,] )(?:the )?[A-Z][a-z]+(?:'s|s')(?= )")  # a question longer than this is not a question to a memory (and bounds the regexes)
+          "patient", "operator", "staff", "owner", "owners", "host", "hosts", "tenant", "tenants", "landlord",
+          "family", "pupil", "pupils", "student", "students", "teacher", "kids", "son", "daughter", "husband", "wife")
+MAX_QUESTION_CHARS = 500  # a question longer than this is not a question to a memory (and bounds the regexes)
+_NAMED_OWNER = re.compile(r"(?<=[a-z,] )(?:the )?[A-Z][a-z]+(?:'s|s')(?= )")
 
 _CONTRACTIONS = [
     # "what's changed", "what's been put on the bed": before a participle "'s" is "has", not "is"

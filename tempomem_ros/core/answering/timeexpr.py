@@ -251,7 +251,10 @@ _FORMS = [
     (rf"(?:(?P<pday0>yesterday) )?(?:at|around|about|by) {_CLOCK} "
      rf"(?:(?:(?P<pday>this|yesterday|in the) )?(?P<ppart>morning|afternoon|"
      r"evening|night)|last night)", _clock_in_part),
-    (rf"(?:(?P<pday2>this|yesterday) )?(?P<ppart2>morning|afternoon|evening) at {_CLOCK}", _clock_in_part),
+    (rf"(?:(?P<pday2>this|yesterday) )?(?P<ppart2>morning|afternoon|evening) (?:at|around|about) {_CLOCK}",
+     _clock_in_part),
+    (r"(?:(?:in|during|over|within) )?(?:the )?(?:last|past|previous) (?:hour and a half|one and a half hours?)",
+     lambda g, now: Found("window", since=now - 5400.0, until=now)),
     (_WORD_CLOCK, _word_clock),
     (rf"between (?P<c1>{_CLOCK.replace('?P<', '?P<a_')}) and (?P<c2>{_CLOCK.replace('?P<', '?P<b_')})", _between),
     (rf"{_PREP}(?:the )?(?:last|past|previous) (?P<wspan>{_SPAN})",
@@ -300,6 +303,10 @@ _HOUR_WORD = re.compile(r"\b(at|by|around|about|since|after|from) (one|two|three
                         r"(?= (?:am|pm|a m|p m|oclock|in the (?:morning|afternoon|evening)|this (?:morning|afternoon|"
                         r"evening)|last night|at night|yesterday (?:morning|afternoon|evening))\b)")
 # "the scissors at eleven": an hour word after "at" at the end of a part, or before a question word, is a clock
+# "yesterday evening around seven": an hour word after a part of the day
+_HOUR_WORD_PART = re.compile(r"\b(morning|afternoon|evening) (at|around|about) (one|two|three|four|five|six|seven|"
+                             r"eight|"
+                             r"nine|ten|eleven|twelve)\b")
 _HOUR_WORD_BARE = re.compile(r"\b(at) (one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b"
                              r"(?=$| (?:where|what|which|when|is|are|was|were|did)\b)")
 
@@ -311,6 +318,7 @@ def extract(text: str, now: float | None) -> tuple[str, list[Found]]:
     found: list[Found] = []
     out = _HOUR_WORD.sub(lambda m: f"{m.group(1)} {_ONES[m.group(2)]}", text)
     out = _HOUR_WORD_BARE.sub(lambda m: f"{m.group(1)} {_ONES[m.group(2)]}", out)
+    out = _HOUR_WORD_PART.sub(lambda m: f"{m.group(1)} {m.group(2)} {_ONES[m.group(3)]}", out)
     out = re.sub(r"\b(?:overnight|during the night|in the night)\b", "last night", out)  # the night before now
     # "last night at 8", "this morning at 7:30": the clock first, as "at 8 last night" reads
     out = re.sub(r"\b(last night|this (?:morning|afternoon|evening)|yesterday (?:morning|afternoon|evening)) at "
