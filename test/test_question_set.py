@@ -231,21 +231,24 @@ def later_sets(earlier_sets, heldout4, heldout5):
     h6 = qe.load_heldout6(*earlier_sets, heldout4, heldout5)
     h7 = qe.load_heldout7(*earlier_sets, heldout4, heldout5, h6)
     h8 = qe.load_heldout8(*earlier_sets, heldout4, heldout5, h6, h7)
-    return h6, h7, h8
+    return h6, h7, h8, qe.load_heldout9(*earlier_sets, heldout4, heldout5, h6, h7, h8)
 
 
 def test_later_sets_are_fresh_and_cover_every_operator(later_sets):
-    for rows, prefix in zip(later_sets, "wxy"):
+    for rows, prefix in zip(later_sets, "wxyz"):
         assert len(rows) >= 200 and sum(r.op == "refuse" for r in rows) >= 30
         assert len([r for r in rows if "unknown" in r.args]) >= 12
-        assert {r.op for r in rows} == {r.op for r in qe.load()}
+        # heldout9's writer left out was_seen (no question of it); every other set asks every operator
+        assert {r.op for r in rows} == {r.op for r in qe.load()} - ({"was_seen"} if prefix == "z" else set())
         assert all(r.id.startswith(prefix) for r in rows)
 
 
 def test_later_sets_stay_as_measured(later_sets, tmp_path):
     """heldout6 (first measured 106 right, 100 refused, 5 wrong of 211), heldout7 (140, 60, 1 of 201) and heldout8
     (measured once at 960de3d: 145, 68, 7 of 220) were fitted on after their one measurement ("the receipt book ..."
-    is refused now: a noun before a known name is no longer guessed either way)."""
+    is refused now: a noun before a known name is no longer guessed either way). heldout9 is the fifth round's
+    held-out set, measured once after its last rule change (59bddb4): 126 right, 70 refused, 4 wrong of 200, guarded
+    exactly (a later round that reads it changes this line and says so)."""
     got = [scores(rows, tmp_path / f"s{i}") for i, rows in enumerate(later_sets)]
     assert [(s["n"], s["right"], s["refused"], s["wrong"]) for s in got] == [
-        (211, 202, 9, 0), (201, 194, 7, 0), (220, 171, 48, 1)]
+        (211, 202, 9, 0), (201, 194, 7, 0), (220, 171, 48, 1), (200, 126, 70, 4)]
