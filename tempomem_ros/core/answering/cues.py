@@ -29,11 +29,10 @@ from dataclasses import dataclass
 
 from . import quantities, timeexpr
 from .normalise import OWNERS as _OWNERS, PEOPLE as _PEOPLE
-from .operators import RELATION_WORDS, describe
+from .operators import RELATION_WORDS, args_key
 from .plurals import singular_phrase
-from .slots import Names, is_noun_phrase, stem
+from .slots import MAX_THING_WORDS, Names, is_noun_phrase, stem
 
-MAX_THING_WORDS = 4
 MAX_UNKNOWN_WORDS = 3
 
 # --------------------------------------------------------------------------------------------------- the cues
@@ -167,6 +166,7 @@ GLUE = frozenset(
 ANSWER_TYPE_AFTER = frozenset(("which", "what"))
 OWNERS = frozenset(_OWNERS) | frozenset(_PEOPLE)
 DETERMINERS = frozenset("the my your our his her their a an this that these those".split()) | OWNERS
+_BEFORE_ANCHOR = DETERMINERS | {"somewhere", "anywhere", "right"}  # what may stand between a relation and its anchor
 # Before an embedded question: "do we still know where the notebook is" asks where it is.
 _KNOW_LEAD = re.compile(r"^(?:do|does|did) (?:we|you|i|anyone|anybody|the robot) (?:still )?(?:know|remember|recall)"
                         r" (?=(?:where|when|what|which|how|if|whether)\b)")
@@ -353,7 +353,7 @@ def parse(text: str, names: Names) -> Parse | None:
     # A relation word right before a thing (a determiner or "somewhere" between) makes it an anchor.
     for t in things:
         k = t.start - 1
-        while k >= 0 and toks[k] in DETERMINERS | {"somewhere", "anywhere", "right"}:
+        while k >= 0 and toks[k] in _BEFORE_ANCHOR:
             k -= 1
         if k >= 0 and kinds[k] and kinds[k].startswith("rel:"):
             t.anchor_rel = kinds[k][4:]
@@ -361,6 +361,11 @@ def parse(text: str, names: Names) -> Parse | None:
         if kind and kind.startswith("rel:") and not any(t.start > k and t.anchor_rel for t in things):
             kinds[k] = "glue"
     return Parse(things, cues, time, toks[0], tuple(stray))
+
+
+def _asks_yes_no(p: Parse) -> bool:
+    """The first word asks yes or no: an auxiliary ("is", "did", "can") or a verb put first ("Stands the mug ...")."""
+    return p.first_word in _AUX or p.first_word in _V1
 
 
 def _other_known(toks, i: int, n: int, names: Names) -> bool:
@@ -382,7 +387,6 @@ def _r(op, shape, need, forbid="", time=("",)):
     return Rule(op, shape, tuple(need.split()), frozenset(forbid.split()), time)
 
 
-_TEMPORAL = "FIRST LAST SEEN COUNT DURATION SINCEWHEN LOOK HISTORY HISTORYN MISSING STILL CHANGE APPEAR KNOWN"
 RULES: tuple[Rule, ...] = (
     _r("count_moves", "thing", "COUNT MOVE", "SEEN DURATION", ("", "@w")),
     _r("count_sightings", "thing", "COUNT SEEN", "MOVE DURATION FIRST LAST"),
@@ -457,7 +461,7 @@ def read(text: str, names: Names, found, now: float | None) -> list[tuple[str, d
                                                          and "LOOK" not in p.cues):
         return []
     cues = set(p.cues)
-    if p.first_word in _AUX or p.first_word in _V1 or p.first_word == "you" and "SEEN" in cues:
+    if _asks_yes_no(p) or p.first_word == "you" and "SEEN" in cues:
         cues.add("YESNO")  # "u spotted my keys today?"
     if "HADBEEN" in cues and not p.time and "WHERE" in cues:
         cues.add("PAST")  # "the glasses were moved, where had they been": before the move
@@ -520,7 +524,7 @@ def read(text: str, names: Names, found, now: float | None) -> list[tuple[str, d
         out.append((rule.operator, args, ignored, unknown))
     uniq = {}
     for op, args, ignored, unknown in out:
-        uniq.setdefault((op, tuple(sorted((k, repr(v)) for k, v in args.items()))), (op, args, ignored, unknown))
+        uniq.setdefault((op, args_key(args)), (op, args, ignored, unknown))
     return list(uniq.values())
 
 
@@ -564,7 +568,7 @@ def cues_of(text: str, names: Names) -> set:
     p = parse(text, names)
     if p is None:
         return set()
-    return set(p.cues) | ({"YESNO"} if p.first_word in _AUX or p.first_word in _V1 else set())
+    return set(p.cues) | ({"YESNO"} if _asks_yes_no(p) else set())
 
 
 # a clause that states something of the asker or of the thing (not a question, not a subordinate clause)
@@ -588,13 +592,6 @@ def is_talk(text: str, names: Names, asked: set, referent: str | None, now) -> b
     if _STATEMENT.match(stripped):
         return True  # "I think I broke one", "it's gone cold", "I swear I had a system": said, not asked
     return p.cues - {"WHAT", "THERE", "LOSTIT"} <= asked
-
-
-def words_of(operator: str, args: dict, ignored) -> str:
-    text = describe(operator, args)
-    if ignored:
-        text += " (ignoring '" + " ".join(ignored) + "')"
-    return text
 
 
 __all__ = ["parse", "read", "RULES", "GLUE", "is_talk", "is_topic", "cues_of", "sole_known_label", "PRONOUN"]

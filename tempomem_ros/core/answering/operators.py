@@ -526,6 +526,20 @@ def describe(operator: str, args: dict) -> str:
         at=f" at {fmt_time(args['t'])}" if args.get("t") is not None else " now")
 
 
+def interpretation(operator: str, args: dict, ignored=()) -> str:
+    """describe() with the words a slot left over shown, never silently dropped: "current place of keys (ignoring
+    'car')". Both readers (understand.py's forms, cues.py) word their answers with it."""
+    text = describe(operator, args)
+    if ignored:
+        text += " (ignoring '" + " ".join(ignored) + "')"
+    return text
+
+
+def args_key(args: dict) -> tuple:
+    """Arguments as a comparable key: two readings with equal keys are one reading."""
+    return tuple(sorted((k, repr(v)) for k, v in args.items()))
+
+
 def example_forms() -> list[tuple[str, str]]:
     """(operator, example) in table order: the suggestions of a refusal come from these."""
     return [(op.name, ex) for op in TABLE for ex in op.examples]

@@ -33,7 +33,7 @@ from . import timeexpr
 from .normalise import MAX_QUESTION_CHARS, normalise
 from . import cues, quantities, word_order
 from .operators import (ACTION_OBJECT_WORDS, ACTION_VERBS, FORMAL_VERBS, NOT_A_DESCRIPTION, RELATION_WORDS, TABLE,
-                        describe, example_forms)
+                        args_key, example_forms, interpretation)
 from .slots import Names, Thing, resolve, stem
 
 _REL = "|".join(sorted((re.escape(w) for w in RELATION_WORDS), key=len, reverse=True))
@@ -150,10 +150,7 @@ def _match(spec, form, m: re.Match, question: str, found, names: Names, now, bar
         args.setdefault("since", None)
         args.setdefault("until", now)
     args.update({k: list(v) if isinstance(v, (list, tuple)) else v for k, v in form.fixed.items()})
-    text = describe(spec.name, args)
-    if ignored:
-        text += " (ignoring '" + " ".join(ignored) + "')"
-    return Understanding(spec.name, args, text, tuple(ignored), unknown, question)
+    return Understanding(spec.name, args, interpretation(spec.name, args, ignored), tuple(ignored), unknown, question)
 
 
 def understand(question: str, now: float | None, names: Names) -> Understanding | Refusal:
@@ -168,6 +165,12 @@ def understand(question: str, now: float | None, names: Names) -> Understanding 
 
 
 TWO_READINGS = "the question reads as more than one question"
+
+
+def _two_readings(readings, suggestions) -> Refusal:
+    """The refusal of a question that reads two ways, naming each reading once."""
+    return Refusal(TWO_READINGS + " (" + "; ".join(dict.fromkeys(u.words for u in readings)) + "); ask one of them",
+                   suggestions)
 
 
 NO_FORM = "no supported question has this form"
@@ -186,39 +189,38 @@ def _clause_reading(question: str, now, names: Names) -> Understanding | Refusal
     parts = [p.strip() for p in _CLAUSE_SPLIT.split(question[:MAX_QUESTION_CHARS]) if p and words(p)]
     if len(parts) < 2:
         return None
+    norm = {p: normalise(p) for p in parts}
     found_readings = []
     # each clause, and each pair of neighbours read as one ("cutting board, where did it go, onions are waiting":
     # a fronted thing and its question), the rest being talk
     pieces = [(part, parts[:i] + parts[i + 1:]) for i, part in enumerate(parts)]
     if len(parts) > 2:
         pieces += [(parts[i] + ", " + parts[i + 1], parts[:i] + parts[i + 2:]) for i in range(len(parts) - 1)
-                   if cues.is_topic(normalise(parts[i]), names)]
+                   if cues.is_topic(norm[parts[i]], names)]
     for part, others in pieces:
         u = _understand(part, now, names, hints=False)
         referent = None
-        if not isinstance(u, Understanding) and cues.PRONOUN.search(normalise(part)):
-            referent = cues.sole_known_label(" ".join(normalise(o) for o in others), names)
+        said = norm[part] if part in norm else normalise(part)
+        if not isinstance(u, Understanding) and cues.PRONOUN.search(said):
+            referent = cues.sole_known_label(" ".join(norm[o] for o in others), names)
             if referent:
-                u = _understand(cues.PRONOUN.sub("the " + referent, normalise(part), count=1), now, names,
-                                hints=False)
+                u = _understand(cues.PRONOUN.sub("the " + referent, said, count=1), now, names, hints=False)
         if isinstance(u, Understanding):
-            found_readings.append((u, part, others, referent))
+            found_readings.append((u, said, others, referent))
     if any(u.operator != FALLBACK for u, *_ in found_readings):  # a clause of talk may read as a description
         found_readings = [r for r in found_readings if r[0].operator != FALLBACK]
     distinct = {}
     for r in found_readings:  # a clause and the pair holding it may read the same: one question
-        distinct.setdefault((r[0].operator, _key(r[0].args)), r)
+        distinct.setdefault((r[0].operator, args_key(r[0].args)), r)
     found_readings = list(distinct.values())
     if len(found_readings) != 1:
         if len(found_readings) > 1:
-            return Refusal(TWO_READINGS + " (" + "; ".join(
-                dict.fromkeys(u.words for u, *_ in found_readings)) + "); ask one of them",
-                _suggest(normalise(question), names))
+            return _two_readings([u for u, *_ in found_readings], suggest(normalise(question), names))
         return None
-    u, part, others, referent = found_readings[0]
-    asked = cues.cues_of(normalise(part), names) | cues.cues_of(u.question, names)
+    u, said, others, referent = found_readings[0]
+    asked = cues.cues_of(said, names) | cues.cues_of(u.question, names)
     for other in others:
-        if not cues.is_talk(normalise(other), names, asked, referent, now):
+        if not cues.is_talk(norm[other], names, asked, referent, now):
             return None
     return u
 
@@ -228,20 +230,20 @@ def _understand(question: str, now: float | None, names: Names, hints: bool = Tr
     tries do not need them, and a suggestion looks through the labels)."""
     q = normalise(question)
 
-    def suggest(q: str, names: Names) -> tuple[str, ...]:  # noqa: F811 (the module's, or none)
-        return _suggest(q, names) if hints else ()
+    def hint(text: str) -> tuple[str, ...]:
+        return suggest(text, names) if hints else ()
 
     if not q:
-        return Refusal("the question is empty", suggest("", names))
+        return Refusal("the question is empty", hint(""))
     try:
         text, found = timeexpr.extract(q, now)
     except timeexpr.TimeError as exc:
-        return Refusal(f"I did not understand the time: {exc}", suggest(q, names))
+        return Refusal(f"I did not understand the time: {exc}", hint(q))
     if len(found) > 1:
-        return Refusal("the question names more than one time; ask about one at a time", suggest(q, names))
+        return Refusal("the question names more than one time; ask about one at a time", hint(q))
     if _ACTION.match(text) or (_HAND_OVER.match(text) and not set(text.split()) & NOT_A_DESCRIPTION):
         return Refusal("that asks for an action; I am the robot's memory and can only tell what was seen where "
-                       "and when", suggest(q, names))
+                       "and when", hint(q))
     asked = isinstance(question, str) and question.rstrip().endswith("?")
     for i, candidate in enumerate(candidates(text)):
         readings = _readings(candidate, q, found, names, now, bare_ok=asked and i == 0)
@@ -252,16 +254,15 @@ def _understand(question: str, now: float | None, names: Names, hints: bool = Tr
             cued = _cue_reading(text, q, found, names, now, hints)
             if cued is not None:
                 return cued
-        rivals = [u for u in readings[1:] if u.operator != FALLBACK and (u.operator, _key(u.args)) !=
-                  (first.operator, _key(first.args))]
+        rivals = [u for u in readings[1:] if u.operator != FALLBACK and (u.operator, args_key(u.args)) !=
+                  (first.operator, args_key(first.args))]
         if first.operator != FALLBACK and rivals:
-            return Refusal(TWO_READINGS + " (" + "; ".join(
-                dict.fromkeys(u.words for u in (first, *rivals))) + "); ask one of them", suggest(q, names))
+            return _two_readings((first, *rivals), hint(q))
         return first
     cued = _cue_reading(text, q, found, names, now, hints)
     if cued is not None:
         return cued
-    return Refusal(NO_FORM, suggest(q, names))
+    return Refusal(NO_FORM, hint(q))
 
 
 def _cue_reading(text: str, q: str, found, names: Names, now, hints: bool = True) -> Understanding | Refusal | None:
@@ -271,11 +272,10 @@ def _cue_reading(text: str, q: str, found, names: Names, now, hints: bool = True
         readings = cues.read(candidate, names, found, now)
         if not readings:
             continue
-        us = [Understanding(op, args, cues.words_of(op, args, ignored), tuple(ignored), unknown, q)
+        us = [Understanding(op, args, interpretation(op, args, ignored), tuple(ignored), unknown, q)
               for op, args, ignored, unknown in readings]
         if len(us) > 1:
-            return Refusal(TWO_READINGS + " (" + "; ".join(
-                dict.fromkeys(u.words for u in us)) + "); ask one of them", _suggest(q, names) if hints else ())
+            return _two_readings(us, suggest(q, names) if hints else ())
         return us[0]
     return None
 
@@ -302,10 +302,6 @@ def _complete(spec, args: dict) -> bool:
     return spec.name != "spatial" or args.get("center") is not None or bool(args.get("anchor"))
 
 
-def _key(args: dict) -> tuple:
-    return tuple(sorted((k, repr(v)) for k, v in args.items()))
-
-
 def candidates(text: str) -> list[str]:
     """The question as it is, then read as a noun phrase: without a formal verb ("report the location of X" ->
     "the location of X") and without "what is" ("what is the earliest time X was seen"). Tried in this order;
@@ -328,7 +324,7 @@ def candidates(text: str) -> list[str]:
     return list(dict.fromkeys(out))
 
 
-def _suggest(q: str, names: Names) -> tuple[str, ...]:
+def suggest(q: str, names: Names) -> tuple[str, ...]:
     """The supported forms nearest in words (shared word stems, then table order), with the thing the
     question names put in for X when it names a known one."""
     qw = {stem(w) for w in words(q)} - _SUGGEST_STOP
@@ -344,9 +340,6 @@ def _suggest(q: str, names: Names) -> tuple[str, ...]:
         picked = ["where is the X", "what is on the table", "what changed in the last 10 minutes"]
     fill = label or "X"
     return tuple(p.replace(" X", f" {fill}").replace("Xs", f"{fill}s") for p in picked)
-
-
-suggest = _suggest
 
 
 def _named_label(q: str, names: Names) -> str:
