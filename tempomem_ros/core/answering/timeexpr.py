@@ -298,17 +298,14 @@ def _check_range(f: "Found", text: str) -> None:
 
 
 # "at six in the evening": an hour in words is a clock when a part of the day, am / pm or o'clock follows it
-_HOUR_WORD = re.compile(r"\b(at|by|around|about|since|after|from) (one|two|three|four|five|six|seven|eight|nine|ten|"
-                        r"eleven|twelve)\b"
+_HOUR_NAMES = "(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
+_HOUR_WORD = re.compile(r"\b(at|by|around|about|since|after|from) " + _HOUR_NAMES + r"\b"
                         r"(?= (?:am|pm|a m|p m|oclock|in the (?:morning|afternoon|evening)|this (?:morning|afternoon|"
                         r"evening)|last night|at night|yesterday (?:morning|afternoon|evening))\b)")
-# "the scissors at eleven": an hour word after "at" at the end of a part, or before a question word, is a clock
 # "yesterday evening around seven": an hour word after a part of the day
-_HOUR_WORD_PART = re.compile(r"\b(morning|afternoon|evening) (at|around|about) (one|two|three|four|five|six|seven|"
-                             r"eight|"
-                             r"nine|ten|eleven|twelve)\b")
-_HOUR_WORD_BARE = re.compile(r"\b(at) (one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b"
-                             r"(?=$| (?:where|what|which|when|is|are|was|were|did)\b)")
+_HOUR_WORD_PART = re.compile(r"\b(morning|afternoon|evening) (at|around|about) " + _HOUR_NAMES + r"\b")
+# "the scissors at eleven": an hour word after "at" at the end of a part, or before a question word, is a clock
+_HOUR_WORD_BARE = re.compile(r"\b(at) " + _HOUR_NAMES + r"\b(?=$| (?:where|what|which|when|is|are|was|were|did)\b)")
 
 
 def extract(text: str, now: float | None) -> tuple[str, list[Found]]:
