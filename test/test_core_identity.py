@@ -165,6 +165,32 @@ def test_an_object_is_confirmed_by_three_sightings_over_a_second_and_keeps_its_f
     assert (appeared.kind, appeared.stamp, appeared.recorded_at) == ("appeared", 5.0, 6.5)
 
 
+def test_sightings_half_an_hour_apart_are_no_confirming_run(mem):
+    mem.add([box_obs("phone", A, stamp=19.0)])  # a blob at the wall ...
+    for t in (1807.0, 1807.2):  # ... and two more at the same place thirty minutes later: 3 sightings over 1788 s
+        mem.add([box_obs("phone", A, stamp=t)])
+    mem.commit()
+    assert [(o.id, o.state, o.n_observations) for o in mem.objects()] == [(1, "tentative", 3)]
+    assert mem.changes() == [] and mem.objects(state="present") == []
+    mem.add([box_obs("phone", A, stamp=1808.2)])  # the third of the new run, 1.2 s after its first: confirmed
+    mem.commit()
+    assert mem.get(1).state == "present"
+    (appeared,) = mem.changes()
+    assert (appeared.kind, appeared.object_id, appeared.stamp) == ("appeared", 1, 19.0)  # its first evidence
+
+
+def test_a_run_is_broken_by_a_gap_longer_than_confirm_gap_s(store):
+    with Memory.open(store("g"), embedding_dim=4, config={"identity": {"confirm_gap_s": 5.0}}) as gap:
+        for t in (0.0, 0.5, 6.0):  # 5.5 s after the one before: the count starts anew at 6.0
+            gap.add([box_obs("mug", A, stamp=t)])
+        gap.commit()
+        assert gap.get(1).state == "tentative"
+        for t in (10.0, 11.0):  # 6.0, 10.0, 11.0: three sightings, no gap over 5 s, spanning 5 s
+            gap.add([box_obs("mug", A, stamp=t)])
+        gap.commit()
+        assert gap.get(1).state == "present"
+
+
 def test_a_glimpse_whose_place_is_then_seen_empty_is_dismissed_without_an_event(mem):
     mem.add([box_obs("mug", A, stamp=0.0)], view(0.0, A, SEEN))
     for t in (1.0, 1.5, 2.0, 3.5):

@@ -72,6 +72,8 @@ class IdentityConfig:
     appear_hold_s: float = 1.0           # an object is confirmed (shown, its "appeared" published) once its
     confirm_observations: int = 3        # sightings span this long and number at least this many: a
                                          # reflection repeated for 2-3 frames never is
+    confirm_gap_s: float = 30.0          # ... in one run: a sighting more than this after the one before starts
+                                         # the count anew (noise blobs at one wall 30 minutes apart are no object)
     twin_merge: bool = True              # merge objects at one place that were never seen together
 
 
@@ -282,6 +284,7 @@ def validate(cfg: MemoryConfig) -> None:
     _require(i.reconcile_window_s >= 0, "identity.reconcile_window_s must be >= 0")
     _require(i.appear_hold_s >= 0, "identity.appear_hold_s must be >= 0")
     _require(i.confirm_observations >= 1, "identity.confirm_observations must be >= 1")
+    _require(i.confirm_gap_s > 0, "identity.confirm_gap_s must be > 0")
     a = cfg.absence
     _require(a.misses_to_remove >= 1, "absence.misses_to_remove must be >= 1")
     _require(a.min_absence_s >= 0, "absence.min_absence_s must be >= 0")

@@ -360,8 +360,7 @@ class ReconcileMixin:
         self._conn.execute("UPDATE objects SET first_seen=MIN(first_seen, ?), last_seen=MAX(last_seen, ?) WHERE id=?",
                            (gone["first_seen"], gone["last_seen"], keep["id"]))
         joined = self._object_row(keep["id"])
-        span = float(joined["last_seen"]) - float(joined["first_seen"])
-        if joined["state"] == "tentative" and self._confirmed(int(joined["n_observations"]), span):
+        if joined["state"] == "tentative" and self._run_confirms(int(keep["id"])):
             self._conn.execute("UPDATE objects SET state='present' WHERE id=?", (keep["id"],))
         self._conn.execute("UPDATE placements SET t_from=MIN(t_from, ?), t_last=MAX(t_last, ?) WHERE id=?",
                            (gone["first_seen"], gone["last_seen"], pid))

@@ -87,6 +87,10 @@ MEMORY_OVERRIDES: dict[str, tuple[tuple[float, float], str]] = {
     ),
     "identity.confirm_observations": ((1, 1000), "Sightings before an object is shown and its 'appeared' published."),
     "identity.appear_hold_s": ((0.0, 86400.0), "Seconds those sightings must span (a reflection lasts less)."),
+    "identity.confirm_gap_s": (
+        (0.001, 86400.0),
+        "Those sightings form one run: a sighting later than this after the one before starts the count anew.",
+    ),
     "identity.feature_threshold": ((-1.0, 1.0), "Feature cosine needed to re-identify a moved object."),
     "absence.misses_to_remove": (
         (1, 1000),
