@@ -34,6 +34,25 @@ def view(stamp: float, target, depth: float, eye=(0.0, 0.0, 1.0), max_range: flo
     return CameraView(look_at(eye, target), F, F, W / 2, H / 2, W, H, max_range, d, stamp)
 
 
+def render_view(stamp: float, eye, target, boxes, wall: float = 8.0, max_range: float = 6.0) -> CameraView:
+    """A camera at eye looking at target whose coarse depth shows the given (lo, hi) boxes in front of a wall
+    ``wall`` metres away (z-depth of each pixel centre's ray where it enters the nearest box)."""
+    pose = look_at(eye, target)
+    h, w = H // DEPTH_SCALE, W // DEPTH_SCALE
+    u, v = np.meshgrid((np.arange(w) + 0.5) * DEPTH_SCALE, (np.arange(h) + 0.5) * DEPTH_SCALE)
+    rays = np.stack([(u - W / 2) / F, (v - H / 2) / F, np.ones_like(u)], axis=-1) @ pose[:3, :3].T
+    depth = np.full((h, w), wall, np.float64)
+    origin = pose[:3, 3]
+    for lo, hi in boxes:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            t1, t2 = (np.asarray(lo, float) - origin) / rays, (np.asarray(hi, float) - origin) / rays
+        t_in = np.nanmax(np.minimum(t1, t2), axis=-1)
+        t_out = np.nanmin(np.maximum(t1, t2), axis=-1)
+        hit = (t_in > 0) & (t_out >= t_in)
+        depth = np.where(hit, np.minimum(depth, t_in), depth)
+    return CameraView(pose, F, F, W / 2, H / 2, W, H, max_range, depth.astype(np.float32), stamp)
+
+
 def box_obs(label, center, half=(0.04, 0.04, 0.05), stamp=0.0, conf=0.9, feature=None) -> Observation:
     c = np.asarray(center, float)
     h = np.asarray(half, float)

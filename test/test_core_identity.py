@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from core_helpers import box_obs, distance_from_eye, view
+from core_helpers import box_obs, distance_from_eye, render_view, span_obs, view
 
 from tempomem_ros.core import CameraView, Memory
 from tempomem_ros.core.absence import expected_mask_px
@@ -463,6 +463,34 @@ def test_a_chair_pushed_aside_by_less_than_its_size_moved_while_a_partial_view_m
         m.commit()
         assert [(o.state, o.n_moves, o.n_observations) for o in m.objects()] == [("present", 0, 3),
                                                                                ("tentative", 0, 1)]
+
+
+OLD_CHAIR = ((1.775, -0.225, 0.0), (2.225, 0.225, 0.9))
+PUSHED_CHAIR = ((2.125, -0.225, 0.0), (2.575, 0.225, 0.9))  # pushed 0.35 m, less than its 0.45 m width
+
+
+@pytest.mark.parametrize("pushed", [True, False])
+def test_a_chair_pushed_less_than_its_width_and_read_stool_is_missed_where_the_view_sees_its_old_place(
+        mem, pushed):
+    for t in (0.0, 0.5, 1.0):
+        mem.add([span_obs("chair", *OLD_CHAIR, stamp=t)], render_view(t, (0.0, 0.0, 1.0), (2.0, 0.0, 0.45),
+                                                                      [OLD_CHAIR]))
+    # later, a look that leaves the far half of the old box out of the image (too little of it in view for
+    # an ordinary miss: the absence test's visible fraction is 0.56 here) and a "stool" where the chair now is
+    world = [PUSHED_CHAIR] if pushed else [OLD_CHAIR, PUSHED_CHAIR]  # else: a stool beside the chair
+    for t in (600.0, 600.5, 601.0, 601.5, 603.0):
+        mem.add([span_obs("stool", *PUSHED_CHAIR, stamp=t)], render_view(t, (2.2, -2.0, 1.0), (3.2, 0.0, 0.45),
+                                                                         world))
+    mem.commit()
+    chair = mem.get(1)
+    misses = mem._conn.execute("SELECT COUNT(*) FROM misses WHERE object_id=1").fetchone()[0]
+    if pushed:  # the view sees through the part of the old box the stool does not cover: the chair is gone
+        assert (chair.state, misses) == ("missing", 4)
+        assert kinds(mem) == [("appeared", 1), ("appeared", 2), ("removed", 1)]  # both stamped 600.0
+        assert [e.stamp for e in mem.changes()] == [0.0, 600.0, 600.0]
+    else:
+        assert (chair.state, misses) == ("present", 0)
+        assert kinds(mem) == [("appeared", 1), ("appeared", 2)]
 
 
 def removed_at_a(m: Memory, label: str = "mug") -> None:
