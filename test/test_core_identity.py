@@ -522,27 +522,6 @@ def test_a_removed_object_confirmed_elsewhere_moved_there_stamped_at_its_first_s
     assert [h.stamp for h in mem.history(1)] == [0.0, 0.5, 1.0, 100.0, 100.5, 101.0]
 
 
-BOOK = (0.075, 0.11, 0.02)     # half-sizes: a 15 x 22 x 4 cm book
-LAPTOP = (0.17, 0.12, 0.115)   # an open laptop, 34 x 24 x 23 cm, that the segmenter reads "book"
-
-
-@pytest.mark.parametrize("half, moved", [(BOOK, True), (LAPTOP, False)])
-def test_a_removed_book_is_not_moved_into_something_far_larger_under_its_label(mem, half, moved):
-    for t in (0.0, 0.5, 1.0):
-        mem.add([box_obs("book", A, half=BOOK, stamp=t)], view(t, A, SEEN))
-    for t in (10.0, 10.5, 11.0, 12.5):
-        mem.add([], view(t, A, EMPTY))
-    for t in (100.0, 100.5, 101.0):
-        mem.add([box_obs("book", B, half=half, stamp=t)], view(t, B, DB + 0.04))
-    mem.commit()
-    if moved:
-        assert [(o.id, o.state, o.n_moves) for o in mem.objects()] == [(1, "present", 1), (2, "forgotten", 0)]
-        assert kinds(mem) == [("appeared", 1), ("removed", 1), ("moved", 1)]
-    else:  # 23 cm thick where the book was seen at most 4 cm: another object, the book stays removed
-        assert [(o.id, o.state, o.n_moves) for o in mem.objects()] == [(1, "missing", 0), (2, "present", 0)]
-        assert kinds(mem) == [("appeared", 1), ("removed", 1), ("appeared", 2)]
-
-
 def test_a_new_object_relabelled_to_a_removed_ones_label_is_that_one_moved(mem):
     removed_at_a(mem, "bowl")
     for t in (100.0, 100.5, 101.0):  # the new place's view calls it a basket first

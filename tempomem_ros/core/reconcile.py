@@ -38,20 +38,6 @@ from .rows import OBJECT_COLS, OBJECT_COLS_O, blob_to_feature, bmax_of, bmin_of,
 EVIDENCE_IN_EVENT = 5
 
 
-SIZE_SLACK_M = 0.05  # depth noise on a thin object's box: a 4 cm book was reported up to 7 cm thick
-
-
-def _fits_size(old, new, ratio: float) -> bool:
-    """Whether ``new``'s box is no more than ``ratio`` x (+ SIZE_SLACK_M) the largest single view ``old`` ever
-    had, axis by axis in sorted order (a move turns an object, it does not grow it). Why: without a feature,
-    a laptop that moved to a table was read "book" for a whole visit (a persistent confusion of that view) and
-    was taken for the book removed from the counter 100 s before, moved (dev seed 3): a 0.34 x 0.24 x 0.23 m
-    "book" for one seen at most 0.15 x 0.23 x 0.04 m. Smaller is allowed: a moved object may be seen in part."""
-    was = sorted((float(old["ext_x"]), float(old["ext_y"]), float(old["ext_z"])))
-    now = sorted(float(hi - lo) for lo, hi in zip(bmin_of(new), bmax_of(new)))
-    return all(n <= ratio * w + SIZE_SLACK_M for n, w in zip(now, was))
-
-
 class ReconcileMixin:
     """Settling steps of Memory; runs only inside Memory.commit()'s transaction, after each frame."""
 
@@ -104,12 +90,9 @@ class ReconcileMixin:
                            (status, stamp, reason, event_id, held["id"]))
 
     def _compatible(self, a, b) -> bool:
-        """Whether ``b`` (found elsewhere) may be ``a`` moved, as far as labels, (when both have one) features
-        and size tell."""
+        """Same identity as far as labels and (when both have one) features tell."""
         la, lb = a["pinned_label"] or a["label"], b["pinned_label"] or b["label"]
         if not (labels_agree(la, lb) or self._known_confusion(la, lb)):
-            return False
-        if not _fits_size(a, b, self.config.fusion.same_place_ratio):
             return False
         cos = fusion.cosine(blob_to_feature(a["feature"]), blob_to_feature(b["feature"]))
         return cos is None or cos >= self.config.identity.feature_threshold
