@@ -770,25 +770,25 @@ class FusionMixin:
         shift = float(np.linalg.norm(np.asarray(box_center(it.bmin, it.bmax)) - np.asarray(box_center(lo, hi))))
         if shift < max(icfg.same_place_distance, PUSH_MIN_SHIFT * extent):
             return False
-        # a partial view lies inside the box fused from every view so far; a pushed object reaches out of it
+        return self._left_behind(view, lo, hi, it)
+
+    def _left_behind(self, view: CameraView, lo, hi, it: StagedObs) -> bool:
+        """Whether the sighting reaches out of the box lo..hi (a partial view lies inside the box fused from
+        every view so far; a pushed object reaches out of it) and the view sees through the part of the box it
+        does not cover (absence.vacated)."""
         if containment(it.bmin, it.bmax, lo, hi) > PUSH_MAX_INSIDE:
             return False
         return vacated(view, lo, hi, it.bmin, it.bmax, self.config.absence)
 
     def _displaced(self, view: CameraView, obj, items: list[StagedObs]) -> bool:
         """Whether a piece of furniture that this view does not show well enough to miss (its box hidden in
-        part) was pushed: a sighting of this frame stands in part of its box, reaching out of it
-        (_pushed_aside's test), and the view sees through the rest of the box (absence.vacated). Why: a chair
+        part) was pushed: a sighting of this frame stands in part of its box and leaves the rest of it seen
+        through (_left_behind, _pushed_aside's test). Why: a chair
         pushed 0.35 m (less than its width) and read "stool" at its new place became a second chair; the new
         chair's body filled part of the old box and hid its sample points, so the old chair never counted a
         miss and stayed, a duplicate, for the rest of the scene (dev seed 12, no feature)."""
         lo, hi = bmin_of(obj), bmax_of(obj)
-        for it in items:
-            if box_gap(it.bmin, it.bmax, lo, hi) > 0.0 or containment(it.bmin, it.bmax, lo, hi) > PUSH_MAX_INSIDE:
-                continue
-            if vacated(view, lo, hi, it.bmin, it.bmax, self.config.absence):
-                return True
-        return False
+        return any(box_gap(it.bmin, it.bmax, lo, hi) == 0.0 and self._left_behind(view, lo, hi, it) for it in items)
 
     def _might_be(self, it: StagedObs, obj) -> bool:
         """Whether a sighting of this frame leaves open that the object is there after all: it is centred in
