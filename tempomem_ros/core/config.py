@@ -86,8 +86,10 @@ class AbsenceConfig:
     image_margin_px: float = 4.0         # projected samples must be this far inside the image
     min_visible_fraction: float = 0.6    # of the object's sample points that must be visible
     min_projected_px: float = 20.0       # floor of the expected eroded mask (full-resolution px, absence.py) ...
-    detectable_factor: float = 2.0       # ... and at least this x the view's min_object_pixels: an object the
-                                         # perception would drop as a tiny mask is never missed
+    detectable_factor: float = 1.5       # ... and at least this x the view's min_object_pixels: an object the
+                                         # perception would drop as a tiny mask is never missed. Was 2: keys
+                                         # (6 x 10 x 3 cm) reported with 14-25 px masks at 1.7 m were expected at
+                                         # 15-23 px there, under 2 x 13, so their removal was never seen (dev seed 1)
     mask_fill: float = 0.6               # share of a box's silhouette an object's mask covers (a mug is round)
     look_gap_s: float = 3.0              # misses closer than this form one look (persistence.py)
     evidence_to_remove: float = 1.0      # looks of evidence (a look = misses_to_remove misses, capped at 1)
