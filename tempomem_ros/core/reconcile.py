@@ -358,18 +358,15 @@ class ReconcileMixin:
         return labels_agree(la, lb) or self._known_confusion(la, lb) or (
             interleaved and (same_place or self._concentric(a, b)))
 
-    @staticmethod
-    def _concentric(a, b) -> bool:
-        """One box inside the other (within 2 cm) and their centres within CONCENTRIC_M on every axis: one
+    def _concentric(self, a, b) -> bool:
+        """One box inside the other (_one_inside) and their centres within CONCENTRIC_M on every axis: one
         object whose fused box grew with noise, sighted in turns under two labels. Why: a book whose box
         had grown to 28 x 45 cm held a "laptop" twin of the book's own size 2 cm from its centre (a persistent
         confusion of one view), too small beside the grown box for same_place; the twin flickered
         removed/reappeared (seed 239, no feature). A mug on a sofa seat or a backpack on a chair is centred
         far above the seat's centre; two things detected together are never twins (_seen_together)."""
-        inside = any(all(big[f"min_{k}"] - 0.02 <= small[f"min_{k}"] and small[f"max_{k}"] <= big[f"max_{k}"] + 0.02
-                         for k in "xyz") for small, big in ((a, b), (b, a)))
-        return inside and all(abs(0.5 * (a[f"min_{k}"] + a[f"max_{k}"]) - 0.5 * (b[f"min_{k}"] + b[f"max_{k}"]))
-                              <= CONCENTRIC_M for k in "xyz")
+        return self._one_inside(a, b) and all(
+            abs(a[f"min_{k}"] + a[f"max_{k}"] - b[f"min_{k}"] - b[f"max_{k}"]) <= 2 * CONCENTRIC_M for k in "xyz")
 
     def _join_twin(self, keep, gone, stamp: float, touched: set[int]) -> None:
         pid = keep["placement_id"]
