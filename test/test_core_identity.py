@@ -5,6 +5,8 @@ Every test runs the default configuration (holds on), except where it says other
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 from core_helpers import box_obs, distance_from_eye, render_view, span_obs, view
@@ -461,8 +463,7 @@ def test_a_thin_object_at_a_grazing_angle_cannot_be_missed():
 
 def small_view(stamp: float, target, depth: float) -> CameraView:
     """view() of a pipeline whose perception drops masks under 13 px (a 320x240 camera's scaled minimum)."""
-    v = view(stamp, target, depth)
-    return CameraView(v.pose, v.fx, v.fy, v.cx, v.cy, v.width, v.height, v.max_range, v.depth, stamp, 13)
+    return dataclasses.replace(view(stamp, target, depth), min_object_pixels=13)
 
 
 @pytest.mark.parametrize("distance, removed", [(3.25, True), (3.75, False)])

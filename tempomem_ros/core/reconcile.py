@@ -32,7 +32,7 @@ import numpy as np
 from . import fusion
 from .labels import canonical_label, labels_agree
 from .association import stacked
-from .fuser import relabel_wins
+from .fuser import box_center, relabel_wins
 from .rows import OBJECT_COLS, OBJECT_COLS_O, blob_to_feature, bmax_of, bmin_of, feature_to_blob
 
 EVIDENCE_IN_EVENT = 5
@@ -365,8 +365,8 @@ class ReconcileMixin:
         confusion of one view), too small beside the grown box for same_place; the twin flickered
         removed/reappeared (seed 239, no feature). A mug on a sofa seat or a backpack on a chair is centred
         far above the seat's centre; two things detected together are never twins (_seen_together)."""
-        return self._one_inside(a, b) and all(
-            abs(a[f"min_{k}"] + a[f"max_{k}"] - b[f"min_{k}"] - b[f"max_{k}"]) <= 2 * CONCENTRIC_M for k in "xyz")
+        ca, cb = box_center(bmin_of(a), bmax_of(a)), box_center(bmin_of(b), bmax_of(b))
+        return self._one_inside(a, b) and all(abs(x - y) <= CONCENTRIC_M for x, y in zip(ca, cb))
 
     def _join_twin(self, keep, gone, stamp: float, touched: set[int]) -> None:
         pid = keep["placement_id"]
