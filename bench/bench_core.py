@@ -62,9 +62,8 @@ def populate(m: Memory, n: int, *, side: float, seed: int = 0, feature_dim: int 
                 "VALUES (1,0,0,?,0.9,?,?,?,?,?,?,?,?,?,?,'merged',?,?)", (label, *c, *lo, *hi, feat, oid, pid))
     con.execute("COMMIT")
     # Relations as fusion would have left them (computed through the memory's own incremental update).
-    m._begin()
-    m._update_relations(set(range(1, n + 1)), 0.0)
-    m._end_tx()
+    with m._store.transaction():
+        m._update_relations(set(range(1, n + 1)), 0.0)
     return centers, half
 
 

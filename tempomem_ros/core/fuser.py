@@ -37,7 +37,7 @@ from .geometry import box_gap, box_volume, containment, frustum_aabb, point_in_b
 from .labels import canonical_label, labels_agree, normalize
 from .persistence import AbsenceState, add_miss, gone
 from .types import CameraView
-from .rows import OBJECT_COLS, blob_to_feature, bmax_of, bmin_of, feature_to_blob, mean_of, OBJECT_COLS_O
+from .rows import OBJECT_COLS, blob_to_feature, bmax_of, bmin_of, feature_to_blob, mean_of
 
 
 RTREE_PAD = 0.05  # metres the spatial index's entry extends beyond an object's box (see _update_rtree)
@@ -273,23 +273,17 @@ class FusionMixin:
 
     # ---------------------------------------------------------------- candidates and scores
     def _candidates(self, lo, hi, states=("present", "missing", "tentative")):
-        placeholders = ",".join("?" for _ in states)
-        return self._conn.execute(
-            f"SELECT {OBJECT_COLS_O} FROM objects_rtree r CROSS JOIN objects o ON o.id = r.id "
-            "WHERE r.max_x >= ? AND r.min_x <= ? AND r.max_y >= ? AND r.min_y <= ? "
-            f"AND r.max_z >= ? AND r.min_z <= ? AND o.state IN ({placeholders}) ORDER BY o.id",
-            (lo[0], hi[0], lo[1], hi[1], lo[2], hi[2], *states),
-        ).fetchall()
+        return self._store.objects_in_box(lo, hi, tuple(states))
 
     def _label_mass(self, object_id: int) -> dict[str, float]:
         """The object's label mass; the writer caches it (every fusion score of a differently labelled
         neighbour needs it) and refreshes the entry whenever it adds mass."""
-        cached = self._mass_cache.get(object_id)
+        cached = self._caches.label_mass.get(object_id)
         if cached is None:
             cached = dict(self._conn.execute(
                 "SELECT label, mass FROM label_mass WHERE object_id=? ORDER BY label", (object_id,)).fetchall())
             if not self.readonly:
-                self._mass_cache[object_id] = cached
+                self._caches.label_mass[object_id] = cached
         return dict(cached)
 
     def _known_confusion(self, a: str, b: str) -> bool:
@@ -428,8 +422,8 @@ class FusionMixin:
         self._verdict(it.id, "created", reason, object_id, candidate[0], candidate[1], placement_id)
         self._audit(it.stamp, "create", [object_id], [it.id], {"reason": reason})
         counters.created += 1
-        if self._n_active is not None:
-            self._n_active += 1
+        if self._caches.n_active is not None:
+            self._caches.n_active += 1
         touched.add(object_id)
         return object_id
 
@@ -615,11 +609,7 @@ class FusionMixin:
         """(forgotten object id, score) when the observation matches an active tombstone, else None."""
         d = self.config.fusion.candidate_dilation
         lo, hi = it.bmin - d, it.bmax + d
-        rows = self._conn.execute(
-            "SELECT t.* FROM tombstones_rtree r CROSS JOIN tombstones t ON t.id = r.id "
-            "WHERE r.max_x >= ? AND r.min_x <= ? AND r.max_y >= ? AND r.min_y <= ? AND r.max_z >= ? "
-            "AND r.min_z <= ? AND t.active = 1 AND t.kind = 'forgotten' ORDER BY t.id",
-            (lo[0], hi[0], lo[1], hi[1], lo[2], hi[2])).fetchall()
+        rows = self._store.tombstones_in_box(lo, hi, "forgotten")
         best = None
         for t in rows:
             if not labels_agree(it.label, t["label"]):
@@ -872,14 +862,14 @@ class FusionMixin:
             self._conn.execute(
                 "INSERT INTO label_mass (object_id, label, mass) VALUES (?,?,?) ON CONFLICT(object_id, label) "
                 "DO UPDATE SET mass=mass+excluded.mass", (dst_id, lbl, m))
-        self._mass_cache.pop(int(dst_id), None)
+        self._caches.label_mass.pop(int(dst_id), None)
 
     def _add_label_mass(self, obj, it: StagedObs) -> tuple[str, str] | None:
         """Adds the sighting's label mass; returns (old, new) when the canonical label changed."""
         self._conn.execute(
             "INSERT INTO label_mass (object_id, label, mass) VALUES (?,?,?) ON CONFLICT(object_id, label) "
             "DO UPDATE SET mass=mass+excluded.mass", (obj["id"], it.label, it.confidence))
-        self._mass_cache.pop(obj["id"], None)
+        self._caches.label_mass.pop(obj["id"], None)
         old = obj["label"]
         if it.label == old:
             return None  # more mass on the heaviest label cannot change which label is heaviest
@@ -939,14 +929,14 @@ class FusionMixin:
         """
         lo = [float(x) for x in lo]
         hi = [float(x) for x in hi]
-        cached = None if (insert or exact) else self._rtree_boxes.get(object_id)
+        cached = None if (insert or exact) else self._caches.rtree_boxes.get(object_id)
         if cached is None and not (insert or exact):
             row = self._conn.execute("SELECT min_x, min_y, min_z, max_x, max_y, max_z FROM objects_rtree WHERE id=?",
                                      (object_id,)).fetchone()
             cached = None if row is None else (tuple(row[:3]), tuple(row[3:]))
         if cached is not None and all(c <= a for c, a in zip(cached[0], lo)) and all(h <= c for c, h in
                                                                                      zip(cached[1], hi)):
-            self._rtree_boxes[object_id] = cached
+            self._caches.rtree_boxes[object_id] = cached
             return
         plo = [x - RTREE_PAD for x in lo]
         phi = [x + RTREE_PAD for x in hi]
@@ -958,7 +948,7 @@ class FusionMixin:
             self._conn.execute(
                 "UPDATE objects_rtree SET min_x=?, max_x=?, min_y=?, max_y=?, min_z=?, max_z=? WHERE id=?",
                 (plo[0], phi[0], plo[1], phi[1], plo[2], phi[2], object_id))
-        self._rtree_boxes[object_id] = (tuple(plo), tuple(phi))
+        self._caches.rtree_boxes[object_id] = (tuple(plo), tuple(phi))
 
     def _relation_box_changed(self, object_id: int, lo, hi) -> bool:
         """Whether the box moved more than relation_box_epsilon since relations were last computed for it.
@@ -967,7 +957,7 @@ class FusionMixin:
         commit budget, while comparing against the box the relations were computed from (not the previous
         box) keeps slow drift from accumulating unnoticed. Unknown (e.g. after a restart) = changed.
         """
-        ref = self._relation_boxes.get(object_id)
+        ref = self._caches.relation_boxes.get(object_id)
         if ref is None:
             return True
         eps = self.config.relations.relation_box_epsilon

@@ -17,7 +17,7 @@ from . import fusion, refold, validation
 from .errors import ImplausibleInputError, InvalidInputError
 from .guard import guarded
 from .labels import canonical_label, labels_agree, sanitize_label
-from .rows import OBJECT_COLS, blob_to_feature, feature_to_blob, OBJECT_COLS_O
+from .rows import OBJECT_COLS, blob_to_feature, feature_to_blob
 
 
 class MaintenanceMixin:
@@ -45,7 +45,7 @@ class MaintenanceMixin:
         if pid is not None:
             self._close_placement(row["id"], stamp, kind)
         self._conn.execute("UPDATE objects SET state='forgotten', vec_dirty=1 WHERE id=?", (row["id"],))
-        self._n_active = None  # recounted at the next commit
+        self._caches.n_active = None  # recounted at the next commit
         self._tombstone(row, kind, reason, stamp, active)
         if event:
             self._event(stamp, "forgotten", row["id"], pid, None, [], detail={"reason": reason, "kind": kind})
@@ -61,14 +61,9 @@ class MaintenanceMixin:
             return False
         reason = sanitize_label(reason or "no reason given", 500)
         stamp = self._stamp_clock()
-        self._begin()
-        try:
+        with self._store.transaction():
             self._retire(row, "forgotten", reason, stamp, active=True, event=True)
             self._audit(stamp, "forget", [row["id"]], [], {"reason": reason})
-            self._end_tx()
-        except BaseException:
-            self._abort_tx()
-            raise
         return True
 
     @guarded
@@ -85,8 +80,7 @@ class MaintenanceMixin:
         old = row["pinned_label"] or row["label"]
         mass = self._label_mass(row["id"])
         stamp = self._stamp_clock()
-        self._begin()
-        try:
+        with self._store.transaction():
             self._conn.execute(
                 "INSERT INTO label_history (object_id, stamp, wall_time, old_label, new_label, old_mass, pinned, "
                 "reason) VALUES (?,?,?,?,?,?,1,?)",
@@ -98,10 +92,6 @@ class MaintenanceMixin:
                         detail={"reason": reason, "pinned": True})
             self._audit(stamp, "update", [row["id"]], [], {"from": old, "to": new, "old_mass": mass})
             self._update_relations({int(row["id"])}, stamp)
-            self._end_tx()
-        except BaseException:
-            self._abort_tx()
-            raise
 
     @guarded
     def label_history(self, object_id: int) -> list[dict]:
@@ -128,8 +118,7 @@ class MaintenanceMixin:
                                             "(gates.world_bound)", "world_bound")
         label = sanitize_label(label, self.config.max_label_length)
         stamp = self._stamp_clock()
-        self._begin()
-        try:
+        with self._store.transaction():
             cur = self._conn.execute(
                 "INSERT INTO regions (label, min_x, min_y, min_z, max_x, max_y, max_z, stamp, wall_time) "
                 "VALUES (?,?,?,?,?,?,?,?,?)", (label, *lo, *hi, stamp, self._wall()))
@@ -137,10 +126,6 @@ class MaintenanceMixin:
             self._refresh_region_relations(region_id, stamp)
             self._audit(stamp, "define_region", [], [], {"region_id": region_id, "label": label,
                                                          "bbox_min": lo, "bbox_max": hi})
-            self._end_tx()
-        except BaseException:
-            self._abort_tx()
-            raise
         return region_id
 
     # ------------------------------------------------------------------ decay
@@ -161,8 +146,7 @@ class MaintenanceMixin:
         rows = self._conn.execute(
             f"SELECT {OBJECT_COLS} FROM objects WHERE state IN ('present','missing') ORDER BY id").fetchall()
         pruned, updated = [], []
-        self._begin()
-        try:
+        with self._store.transaction():
             for r in rows:
                 age = max(0.0, now - float(r["last_seen"]))
                 conf = round(float(r["base_confidence"]) * 0.5 ** (age / half_life_s), 12)
@@ -177,10 +161,6 @@ class MaintenanceMixin:
                 self._audit(now, "decay", pruned + updated, [], {"pruned": pruned, "updated": len(updated),
                                                                  "half_life_s": half_life_s,
                                                                  "min_confidence": min_confidence})
-            self._end_tx()
-        except BaseException:
-            self._abort_tx()
-            raise
         return pruned
 
     # ------------------------------------------------------------------ consolidate / resplit
@@ -194,8 +174,7 @@ class MaintenanceMixin:
         stamp = self._stamp_clock()
         merged: list[tuple[int, int]] = []
         absorbed: set[int] = set()
-        self._begin()
-        try:
+        with self._store.transaction():
             rows = self._conn.execute(
                 f"SELECT {OBJECT_COLS} FROM objects WHERE state='present' ORDER BY id").fetchall()
             for a in rows:
@@ -204,11 +183,7 @@ class MaintenanceMixin:
                 a = self._object_row(a["id"])
                 lo = np.array((a["min_x"], a["min_y"], a["min_z"])) - fcfg.candidate_dilation
                 hi = np.array((a["max_x"], a["max_y"], a["max_z"])) + fcfg.candidate_dilation
-                for b in self._conn.execute(
-                        f"SELECT {OBJECT_COLS_O} FROM objects_rtree r CROSS JOIN objects o ON o.id=r.id "
-                        "WHERE r.max_x >= ? AND r.min_x <= ? AND r.max_y >= ? AND r.min_y <= ? AND r.max_z >= ? "
-                        "AND r.min_z <= ? AND o.state='present' AND o.id > ? ORDER BY o.id",
-                        (lo[0], hi[0], lo[1], hi[1], lo[2], hi[2], a["id"])).fetchall():
+                for b in self._store.objects_in_box(lo, hi, ("present",), above_id=a["id"]):
                     if b["id"] in absorbed or not self._same_identity(a, b):
                         continue
                     self._absorb(a, b, stamp)
@@ -217,10 +192,6 @@ class MaintenanceMixin:
                     a = self._object_row(a["id"])
             if merged:
                 self._update_relations({i for pair in merged for i in pair}, stamp)
-            self._end_tx()
-        except BaseException:
-            self._abort_tx()
-            raise
         return merged
 
     def _same_identity(self, a, b) -> bool:
@@ -306,8 +277,7 @@ class MaintenanceMixin:
             raise InvalidInputError("split_distance must be > 0")
         stamp = self._stamp_clock()
         out: list[tuple[int, int]] = []
-        self._begin()
-        try:
+        with self._store.transaction():
             for obj in self._conn.execute(
                     f"SELECT {OBJECT_COLS} FROM objects WHERE state='present' ORDER BY id").fetchall():
                 pid = self._current_placement_id(obj["id"])
@@ -337,10 +307,6 @@ class MaintenanceMixin:
                 self._rebuild_geometry(obj["id"], pid)
             if out:
                 self._update_relations({i for pair in out for i in pair}, stamp)
-            self._end_tx()
-        except BaseException:
-            self._abort_tx()
-            raise
         return out
 
     def _split_off(self, obj, group, stamp: float) -> int:
@@ -353,8 +319,8 @@ class MaintenanceMixin:
             "VALUES (?,0,0,0,0,0,0,0,0,0,0,0,1,0,0,0,NULL,0,'present',?,?,?,0,0,0,?)",
             (first["label"], float(first["stamp"]), float(group[-1]["stamp"]), len(group), self._wall()))
         new_id = int(cur.lastrowid)
-        self._n_active = None
-        self._mass_cache.pop(int(obj["id"]), None)
+        self._caches.n_active = None
+        self._caches.label_mass.pop(int(obj["id"]), None)
         self._update_rtree(new_id, (0, 0, 0), (0, 0, 0), insert=True)
         pid = self._open_placement(new_id, (first["cx"], first["cy"], first["cz"]), (first["cx"],) * 3,
                                    (first["cx"],) * 3, float(first["stamp"]), "resplit")
@@ -371,13 +337,13 @@ class MaintenanceMixin:
         return new_id
 
     def _set_label_mass(self, object_id: int, mass: dict) -> None:
-        self._mass_cache.pop(int(object_id), None)
+        self._caches.label_mass.pop(int(object_id), None)
         self._conn.execute("DELETE FROM label_mass WHERE object_id=?", (object_id,))
         self._conn.executemany("INSERT INTO label_mass (object_id, label, mass) VALUES (?,?,?)",
                                [(object_id, lbl, m) for lbl, m in sorted(mass.items()) if m > 1e-9])
 
     def _rebuild_label_mass(self, object_id: int) -> None:
-        self._mass_cache.pop(int(object_id), None)
+        self._caches.label_mass.pop(int(object_id), None)
         self._conn.execute("DELETE FROM label_mass WHERE object_id=?", (object_id,))
         self._conn.execute(
             "INSERT INTO label_mass (object_id, label, mass) SELECT object_id, label, SUM(confidence) "

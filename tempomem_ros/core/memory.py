@@ -14,7 +14,6 @@ robot switched off for a week) or contradict it (one bad clock): see _resolve_qu
 
 from __future__ import annotations
 
-import json
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -35,6 +34,7 @@ from .relations_store import RelationStoreMixin
 from .retention import RetentionMixin
 from .rows import OBJECT_COLS, OBSERVATION_COLS, feature_to_blob, id_chunks, object_info
 from .schema import FRAMES_LIVE, initialise, open_connection, quick_check, sqlite3
+from .store import Store
 from .temporal import TemporalMixin
 from .types import STATES, CameraView, CommitStats, ObjectInfo, Observation, StageResult
 
@@ -52,7 +52,7 @@ class Memory(FusionMixin, ReconcileMixin, RelationStoreMixin, QueryMixin, Tempor
     def __init__(self, conn, path: str, embedding_dim: int, config: MemoryConfig, readonly: bool, meta: dict,
                  clock: Callable[[], float], label_encoder=None, clip_text_encoder=None,
                  vector_index: str = "auto", immutable: bool = False):
-        self._conn = conn
+        self._conn = conn  # the store's connection (read by every statement not yet moved into store.py)
         #: "sqlite" (a file) or "postgresql" (a database server shared by a fleet: docs/FLEET.md)
         self.backend = "postgresql" if is_postgres_connection(conn) else "sqlite"
         #: whether rows name their source (schema version 6): a read-only store written before reads as source ''
@@ -69,6 +69,9 @@ class Memory(FusionMixin, ReconcileMixin, RelationStoreMixin, QueryMixin, Tempor
         self.readonly = readonly
         self._meta = meta
         self._wall = clock
+        self._vec = False  # set below, once the vector index is known to be usable
+        self._store = Store(conn, clock=clock, before_commit=self._sync_vector_index)
+        self._caches = self._store.caches
         self._lock = threading.RLock()
         self._counters_events = 0
         self.label_encoder = label_encoder
@@ -76,26 +79,17 @@ class Memory(FusionMixin, ReconcileMixin, RelationStoreMixin, QueryMixin, Tempor
         self._label_embeddings: dict[str, np.ndarray] = {}
         self._labels_cache: dict = {}  # state -> (data_version, labels): read-only memories only
         self._label_matrix: tuple = (None, None)  # (labels list, its stacked embeddings)
-        self._known_labels: set[str] | None = None  # writer's cache of shown labels (superset)
-        self._relation_boxes: dict[int, tuple] = {}
-        self._audit_rows: list[tuple] = []
-        self._rtree_boxes: dict[int, tuple] = {}  # writer's cache of the R*Tree entries it wrote
-        self._mass_cache: dict[int, dict] = {}    # writer's cache of label mass per object
         self._confusion_cache: dict | None = None  # label pairs known confused, per fused frame
         self._relabelled: set[int] = set()  # objects whose shown label changed in the frame being fused
         self._change_times: dict[int, float] = {}  # per commit: when an object's move or removal happened
-        self._n_active: int | None = None         # writer's count of present + missing objects
-        self._writes = 0
         self._feature_matrix = vectors.FeatureMatrix()
         self._vector_mode = vector_index
         self._feature_rows, self._feature_rows_key = 0, None
-        # What the writer caches hold is the stored state as of now: another writer's later commit voids them.
-        self._seen_version = self._data_version()
         self._vec = self._setup_vector_index(vector_index)
         # Relations were computed from the boxes stored with them: those are the reference boxes.
         for row in conn.execute("SELECT id, min_x, min_y, min_z, max_x, max_y, max_z FROM objects "
                                 "WHERE state='present'"):
-            self._relation_boxes[int(row[0])] = tuple(row[1:])
+            self._caches.relation_boxes[int(row[0])] = tuple(row[1:])
 
     # ------------------------------------------------------------------ lifecycle
     @classmethod
@@ -183,15 +177,15 @@ class Memory(FusionMixin, ReconcileMixin, RelationStoreMixin, QueryMixin, Tempor
         if self.readonly:
             return vectors.index_exists(self._conn)
         if not vectors.index_exists(self._conn):
-            self._begin()
-            try:
+            with self._store.transaction():
                 vectors.create_index(self._conn, self.embedding_dim)
                 vectors.sync_index(self._conn)
-                self._conn.execute("COMMIT")
-            except BaseException:
-                self._abort_tx()
-                raise
         return True
+
+    def _sync_vector_index(self) -> None:
+        """Before each commit: the sqlite-vec index takes the features written in the transaction."""
+        if self._vec and not self.readonly:
+            vectors.sync_index(self._conn)
 
     @property
     def uses_vector_index(self) -> bool:
@@ -254,62 +248,23 @@ class Memory(FusionMixin, ReconcileMixin, RelationStoreMixin, QueryMixin, Tempor
         return None if row is None or row[0] is None else float(row[0])
 
     def _audit(self, stamp, action: str, object_ids, observation_ids, detail: dict | None = None) -> None:
-        """Queue an audit row; rows are written with executemany just before the transaction commits."""
-        self._audit_rows.append(
-            (stamp, self._wall(), action, json.dumps(sorted(set(object_ids))),
-             json.dumps(list(observation_ids)), json.dumps(detail or {}, sort_keys=True), self.config.source))
-
-    def _end_tx(self) -> None:
-        """Write the queued audit rows and commit the open transaction (both land, or neither)."""
-        if self._vec and not self.readonly:
-            vectors.sync_index(self._conn)
-        self._writes += 1
-        if self._audit_rows:
-            self._conn.executemany(
-                "INSERT INTO audit (stamp, wall_time, action, object_ids, observation_ids, detail, source) "
-                "VALUES (?,?,?,?,?,?,?)", self._audit_rows)
-            self._audit_rows = []
-        self._conn.execute("COMMIT")
-        self._seen_version = self._data_version()
-
-    def _abort_tx(self) -> None:
-        """Roll back after a failure; never replaces the caller's error with one of its own.
-
-        Why the check: when COMMIT fails with "database or disk is full", SQLite has already rolled the
-        transaction back, and a second ROLLBACK raised "no transaction is active", hiding the real cause
-        from every caller (measured in the adversarial pass, issue 12).
-        """
-        self._audit_rows = []
-        self._drop_caches()  # entries written in the rolled-back transaction are gone
-        try:
-            if self._conn.in_transaction:
-                self._conn.execute("ROLLBACK")
-        except sqlite3.Error:
-            pass  # the connection rolls back on close; the error being handled is the one that matters
-
-    def _drop_caches(self) -> None:
-        """Forget every writer cache of stored state (after a rollback, or another writer's commit)."""
-        self._rtree_boxes.clear()
-        self._relation_boxes.clear()
-        self._mass_cache.clear()
-        self._n_active = None
-        self._known_labels = None
-        self._coseen_cache = None  # retention: pairs noted in a rolled-back transaction (or by another writer)
+        """Queue an audit row, written with the transaction it belongs to (Store.transaction)."""
+        self._store.audit(stamp, action, object_ids, observation_ids, detail, self.config.source)
 
     def _index_label(self, object_id: int, label: str) -> None:
         """Note a label that some object now shows (keeps the writer's label cache a superset)."""
-        if self._known_labels is not None:
-            self._known_labels.add(label)
+        if self._caches.known_labels is not None:
+            self._caches.known_labels.add(label)
 
     def _shown_labels(self) -> set[str]:
         """Distinct labels objects show (pinned or canonical). Readers ask SQLite each time (another
         connection may have written); the writer keeps a cache that only grows."""
-        if self.readonly or self._known_labels is None:
+        if self.readonly or self._caches.known_labels is None:
             labels = set(self._distinct_labels(None))
             if self.readonly:
                 return labels
-            self._known_labels = labels
-        return self._known_labels
+            self._caches.known_labels = labels
+        return self._caches.known_labels
 
     def _distinct_labels(self, state: str | None) -> list[str]:
         """Distinct shown labels (of objects in ``state``, or all), sorted.
@@ -352,16 +307,6 @@ class Memory(FusionMixin, ReconcileMixin, RelationStoreMixin, QueryMixin, Tempor
         return self._conn.execute(
             f"SELECT {OBJECT_COLS} FROM objects WHERE COALESCE(pinned_label, label) IN ({marks}) "
             f"AND state IN ({smarks}) ORDER BY id", (*labels, *states)).fetchall()
-
-    def _begin(self) -> None:
-        self._conn.execute("BEGIN IMMEDIATE")
-        if self._data_version() != self._seen_version:
-            self._drop_caches()  # another writer (robot, CLI) committed since this one last did
-
-    def _data_version(self):
-        """Changes whenever another connection commits a write (SQLite: PRAGMA data_version; PostgreSQL: the
-        write epoch every write transaction increments, connection.py), read inside the write lock."""
-        return self._conn.execute("PRAGMA data_version").fetchone()[0]
 
     def _pending_count(self) -> int:
         return int(self._conn.execute(f"SELECT COUNT(*) FROM frames WHERE status='pending' AND {FRAMES_LIVE}")
@@ -425,8 +370,7 @@ class Memory(FusionMixin, ReconcileMixin, RelationStoreMixin, QueryMixin, Tempor
                          int(view.min_object_pixels))
         max_len = self.config.max_label_length
         view_cols, depth_blob = self._split_depth(view_cols)  # retention.py: the depth in a row of its own
-        self._begin()
-        try:
+        with self._store.transaction():
             accepted = self._newest_accepted()
             jump = accepted is not None and newest > accepted + gates.max_stamp_jump_s
             status = "quarantined" if jump else "pending"
@@ -452,10 +396,6 @@ class Memory(FusionMixin, ReconcileMixin, RelationStoreMixin, QueryMixin, Tempor
                     "frame": frame_id, "reason": "stamp_jump", "newest_accepted": accepted,
                     "ahead_s": round(newest - accepted, 6)})
             released, refused = self._resolve_quarantine(frame_id, stamp, jump)
-            self._end_tx()
-        except BaseException:
-            self._abort_tx()
-            raise
         return StageResult(frame_id, tuple(ids), "pending" if jump and frame_id in released else status,
                            tuple(released), tuple(refused))
 
@@ -523,18 +463,13 @@ class Memory(FusionMixin, ReconcileMixin, RelationStoreMixin, QueryMixin, Tempor
             return CommitStats(objects_after=self._count_objects(), elapsed_ms=(time.perf_counter() - t0) * 1e3)
         touched: set[int] = set()
         self._change_times = {}
-        self._begin()
-        try:
+        with self._store.transaction():
             for frame in frames:
                 self._fuse_frame(frame, counters, touched)
                 self._conn.execute("UPDATE frames SET status='fused', depth=NULL WHERE id=?", (frame["id"],))
                 self._conn.execute("DELETE FROM frame_depths WHERE frame_id=?", (frame["id"],))
             self._update_relations(touched, self._stamp_clock())
             self._compact_settled()  # retention (core/retention.py): thin what has settled, in this transaction
-            self._end_tx()
-        except BaseException:
-            self._abort_tx()
-            raise
         changed = bool(counters.merged or counters.created or counters.removed or self._counters_events)
         return CommitStats(
             observations_committed=counters.observations, merged=counters.merged, created=counters.created,
@@ -546,10 +481,10 @@ class Memory(FusionMixin, ReconcileMixin, RelationStoreMixin, QueryMixin, Tempor
     def _count_objects(self) -> int:
         """Present + missing + tentative objects; counted once, then kept up to date by the writer (a COUNT over
         100,000 rows after every commit cost more than the commit itself)."""
-        if self._n_active is None or self.readonly:
-            self._n_active = int(self._conn.execute(
+        if self._caches.n_active is None or self.readonly:
+            self._caches.n_active = int(self._conn.execute(
                 "SELECT COUNT(*) FROM objects WHERE state IN ('present','missing','tentative')").fetchone()[0])
-        return self._n_active
+        return self._caches.n_active
 
     # ------------------------------------------------------------------ reading objects
     def _object_infos(self, rows) -> list[ObjectInfo]:

@@ -24,7 +24,6 @@ from .rows import (
     id_chunks,
     observation_record,
     placement_info,
-    OBJECT_COLS_O,
     region_info,
     relation_info,
 )
@@ -55,12 +54,7 @@ class QueryMixin:
         if r <= 0:
             raise InvalidInputError(f"radius must be > 0, got {r}")
         k = validation.positive_int(k, "k", maximum=MAX_K)
-        placeholders = ",".join("?" for _ in states)
-        rows = self._conn.execute(
-            f"SELECT {OBJECT_COLS_O} FROM objects_rtree t CROSS JOIN objects o ON o.id = t.id "
-            "WHERE t.max_x >= ? AND t.min_x <= ? AND t.max_y >= ? AND t.min_y <= ? AND t.max_z >= ? "
-            f"AND t.min_z <= ? AND o.state IN ({placeholders})",
-            (c[0] - r, c[0] + r, c[1] - r, c[1] + r, c[2] - r, c[2] + r, *states)).fetchall()
+        rows = self._store.objects_in_box([v - r for v in c], [v + r for v in c], tuple(states))
         hits = []
         for row in rows:
             d = math.sqrt((row["cx"] - c[0]) ** 2 + (row["cy"] - c[1]) ** 2 + (row["cz"] - c[2]) ** 2)
@@ -339,7 +333,7 @@ class QueryMixin:
 
     def _clip_candidates(self, query: np.ndarray, n: int) -> list[int]:
         """The n present objects with the most similar features (index or exact path), by exact score."""
-        key = (self._conn.execute("PRAGMA data_version").fetchone()[0], self._writes)
+        key = (self._store.data_version(), self._store.writes)
         if self._use_index_for(key):
             ids = vectors.index_knn(self._conn, query, n)
         else:

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from .errors import InvalidInputError, SchemaError, StoreAccessError
 from .fuser import RTREE_PAD
 from .schema import REQUIRED_TABLES, SCHEMA_VERSION, connect, sqlite3
+from .store import atomic
 
 #: Copied in this order (parents first); the R*Tree tables are rebuilt from objects and tombstones.
 TABLES = ("frames", "observations", "objects", "label_mass", "label_history", "placements", "misses", "events",
@@ -95,25 +96,24 @@ def recover(source: str, target: str, *, embedding_dim: int | None = None, clock
         dst = sqlite3.connect(target, isolation_level=None)
         try:
             report = RecoveryReport(source, target)
-            dst.execute("BEGIN IMMEDIATE")
-            if meta.get("feature_model"):
-                dst.execute("UPDATE meta SET value=? WHERE key='feature_model'", (meta["feature_model"],))
-            present = {r[0] for r in src.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-            for table in TABLES:
-                report.tables[table] = (_copy(src, dst, table) if table in present else TableReport())
-            _repair(dst, report)
-            _rebuild_rtrees(dst)
-            _set_sequences(src, dst)
-            dst.execute(
-                "INSERT INTO audit (stamp, wall_time, action, object_ids, observation_ids, detail) "
-                "VALUES (NULL, ?, 'recover', '[]', '[]', ?)",
-                (clock(), json.dumps({
-                    "source": source, "schema_version": SCHEMA_VERSION,
-                    "copied": {k: t.copied for k, t in report.tables.items()},
-                    "unreadable": {k: t.unreadable[:100] for k, t in report.tables.items() if t.unreadable},
-                    "left_out": report.skipped, "left_out_ids": report.skipped_ids, "repaired": report.repaired},
-                    sort_keys=True)))
-            dst.execute("COMMIT")
+            with atomic(dst):
+                if meta.get("feature_model"):
+                    dst.execute("UPDATE meta SET value=? WHERE key='feature_model'", (meta["feature_model"],))
+                present = {r[0] for r in src.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+                for table in TABLES:
+                    report.tables[table] = (_copy(src, dst, table) if table in present else TableReport())
+                _repair(dst, report)
+                _rebuild_rtrees(dst)
+                _set_sequences(src, dst)
+                dst.execute(
+                    "INSERT INTO audit (stamp, wall_time, action, object_ids, observation_ids, detail) "
+                    "VALUES (NULL, ?, 'recover', '[]', '[]', ?)",
+                    (clock(), json.dumps({
+                        "source": source, "schema_version": SCHEMA_VERSION,
+                        "copied": {k: t.copied for k, t in report.tables.items()},
+                        "unreadable": {k: t.unreadable[:100] for k, t in report.tables.items() if t.unreadable},
+                        "left_out": report.skipped, "left_out_ids": report.skipped_ids, "repaired": report.repaired},
+                        sort_keys=True)))
             report.integrity = "; ".join(r[0] for r in dst.execute("PRAGMA integrity_check(5)"))
         finally:
             dst.close()

@@ -8,7 +8,7 @@ that stops holding is closed (until = stamp), never deleted.
 from __future__ import annotations
 
 from .relations import Thing, pair_relations
-from .rows import OBJECT_COLS, OBJECT_COLS_O
+from .rows import OBJECT_COLS
 
 
 class RelationStoreMixin:
@@ -53,14 +53,10 @@ class RelationStoreMixin:
             desired: dict[tuple, float] = {}
             if row is not None and row["state"] == "present":
                 t = self._thing(row)
-                self._relation_boxes[oid] = (*t.bmin, *t.bmax)
+                self._caches.relation_boxes[oid] = (*t.bmin, *t.bmax)
                 lo = [row["min_x"] - reach, row["min_y"] - reach, row["min_z"] - reach]
                 hi = [row["max_x"] + reach, row["max_y"] + reach, row["max_z"] + reach]
-                for nrow in self._conn.execute(
-                        f"SELECT {OBJECT_COLS_O} FROM objects_rtree r CROSS JOIN objects o ON o.id=r.id "
-                        "WHERE r.max_x >= ? AND r.min_x <= ? AND r.max_y >= ? AND r.min_y <= ? AND r.max_z >= ? "
-                        "AND r.min_z <= ? AND o.state='present' AND o.id != ? ORDER BY o.id",
-                        (lo[0], hi[0], lo[1], hi[1], lo[2], hi[2], oid)).fetchall():
+                for nrow in self._store.objects_in_box(lo, hi, ("present",), exclude_id=oid):
                     n = self._thing(nrow)
                     for rel in pair_relations(t, n, cfg):
                         desired[rel] = round(t.confidence * n.confidence, 6)

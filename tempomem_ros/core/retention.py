@@ -109,7 +109,6 @@ class RetentionMixin:
     """Compaction of settled evidence; runs only inside a write transaction of Memory."""
 
     _retention_due: float | None = None   # newest stamp at which the next pass may run (None: at the next commit)
-    _coseen_cache: set | None = None      # writer's copy of the coseen pairs (dropped on rollback)
 
     # ------------------------------------------------------------------ depth of staged frames
     def _split_depth(self, view_cols: tuple) -> tuple[tuple, bytes | None]:
@@ -761,8 +760,8 @@ class RetentionMixin:
         if partners:
             pairs = sorted((min(dst_id, z), max(dst_id, z)) for z in partners)
             self._conn.executemany("INSERT OR IGNORE INTO coseen (a, b) VALUES (?, ?)", pairs)
-            if self._coseen_cache is not None:
-                self._coseen_cache.update(pairs)
+            if self._caches.coseen is not None:
+                self._caches.coseen.update(pairs)
 
     def _retention_rehoming(self, src_id: int, dst_id: int, copies: dict[int, int]) -> None:
         """Called just before the sightings of ``src_id`` follow their placements to ``dst_id``'s copies of them
@@ -835,9 +834,9 @@ class RetentionMixin:
 
     # ------------------------------------------------------------------ objects seen together
     def _coseen_pairs(self) -> set:
-        if self._coseen_cache is None:
-            self._coseen_cache = {(int(a), int(b)) for a, b in self._conn.execute("SELECT a, b FROM coseen")}
-        return self._coseen_cache
+        if self._caches.coseen is None:
+            self._caches.coseen = {(int(a), int(b)) for a, b in self._conn.execute("SELECT a, b FROM coseen")}
+        return self._caches.coseen
 
     def _note_coseen(self, rows) -> None:
         """Record the pairs of objects detected in one frame among these settled sightings."""

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from .errors import StoreClosedError, store_error
 from .rows import OBJECT_COLS, id_chunks, relation_info
 from .schema import sqlite3
+from .store import atomic
 from .types import ObjectInfo, RelationInfo
 
 #: Audit actions whose listed object ids are everything they changed.
@@ -71,15 +72,11 @@ class SceneFeed:
             conn = m._conn
             if conn is None:
                 raise StoreClosedError("memory is closed")
-            own = not conn.in_transaction  # a writer inside its own transaction reads its own state
             try:
-                if own:
-                    conn.execute("BEGIN")
-                try:
+                if conn.in_transaction:  # a writer inside its own transaction reads its own state
                     return self._refresh(conn)
-                finally:
-                    if own:
-                        conn.execute("COMMIT")
+                with atomic(conn, "BEGIN"):  # one snapshot: the audit mark and the rows it covers agree
+                    return self._refresh(conn)
             except sqlite3.Error as exc:
                 raise store_error("scene refresh", exc) from exc
 

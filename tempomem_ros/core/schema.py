@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 
 from .errors import RECOVER_HINT, SchemaError, StoreAccessError, StoreCorruptError, store_error
+from .store import atomic
 
 try:  # pragma: no cover - which one depends on the installation
     from pysqlite3 import dbapi2 as sqlite3
@@ -440,21 +441,18 @@ def initialise(conn, *, embedding_dim: int | None, readonly: bool, world_frame: 
                 raise SchemaError("creating a store needs embedding_dim")
             if conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
                 raise SchemaError("the file is a SQLite database but not a tempomem store (it has no meta table)")
-            conn.execute("BEGIN IMMEDIATE")
-            for stmt in SCHEMA:
-                conn.execute(stmt)
-            conn.executemany("INSERT INTO meta(key, value) VALUES (?, ?)", [
-                ("schema_version", str(SCHEMA_VERSION)),
-                ("embedding_dim", str(int(embedding_dim))),
-                ("feature_model", ""),
-                ("world_frame", world_frame or WORLD_FRAME),
-            ])
-            conn.execute("COMMIT")
+            with atomic(conn):
+                for stmt in SCHEMA:
+                    conn.execute(stmt)
+                conn.executemany("INSERT INTO meta(key, value) VALUES (?, ?)", [
+                    ("schema_version", str(SCHEMA_VERSION)),
+                    ("embedding_dim", str(int(embedding_dim))),
+                    ("feature_model", ""),
+                    ("world_frame", world_frame or WORLD_FRAME),
+                ])
         meta = dict(conn.execute("SELECT key, value FROM meta").fetchall())
         tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
     except sqlite3.Error as exc:
-        if conn.in_transaction:
-            conn.execute("ROLLBACK")
         raise store_error("reading the store schema", exc) from exc
     version = _meta_int(meta, "schema_version")
     missing = [t for t in REQUIRED_TABLES if t not in tables and TABLES_SINCE.get(t, 1) <= version]
@@ -500,14 +498,11 @@ def _column_exists(conn, stmt: str) -> bool:
 
 def migrate(conn, from_version: int) -> None:
     try:
-        conn.execute("BEGIN IMMEDIATE")
-        for v in range(from_version, SCHEMA_VERSION):
-            for stmt in MIGRATIONS.get(v, []):
-                if not _column_exists(conn, stmt):
-                    conn.execute(stmt)
-        conn.execute("UPDATE meta SET value=? WHERE key='schema_version'", (str(SCHEMA_VERSION),))
-        conn.execute("COMMIT")
+        with atomic(conn):
+            for v in range(from_version, SCHEMA_VERSION):
+                for stmt in MIGRATIONS.get(v, []):
+                    if not _column_exists(conn, stmt):
+                        conn.execute(stmt)
+            conn.execute("UPDATE meta SET value=? WHERE key='schema_version'", (str(SCHEMA_VERSION),))
     except sqlite3.Error as exc:
-        if conn.in_transaction:
-            conn.execute("ROLLBACK")
         raise store_error(f"migration from schema {from_version}", exc) from exc

@@ -242,17 +242,12 @@ def migrate(source: str, destination: str) -> dict:
         try:
             _require_empty(dst, dst.path)
             counts: dict = {}
-            dst._begin()
-            try:
+            with dst._store.transaction():
                 for table in TABLES:
                     _copy_table(src, dst, table, None, counts)
                 _copy_meta(src, dst)
                 _advance_counters(dst)
                 dst._audit(None, "migrate_store", [], [], {"from": src.shown, "rows": counts})
-                dst._end_tx()
-            except BaseException:
-                dst._abort_tx()
-                raise
         finally:
             dst.close()
     finally:
@@ -278,8 +273,7 @@ def merge(first: str, second: str, destination: str, *, config=None) -> dict:
                     raise SchemaError(f"'{src.shown}' has embedding_dim {_embedding_dim(src)}, "
                                       f"'{first}' {dst.embedding_dim}: features of different sizes cannot merge")
                 counts: dict = {}
-                dst._begin()
-                try:
+                with dst._store.transaction():
                     shift = _max_ids(dst) if n else None
                     for table in TABLES:
                         _copy_table(src, dst, table, shift, counts)
@@ -289,10 +283,6 @@ def merge(first: str, second: str, destination: str, *, config=None) -> dict:
                         report["offsets"] = shift
                     dst._audit(None, "merge_store", [], [], {"from": src.shown, "rows": counts,
                                                              "id_offsets": shift or {}})
-                    dst._end_tx()
-                except BaseException:
-                    dst._abort_tx()
-                    raise
                 report["rows"][src.shown] = counts
             finally:
                 src.close()
@@ -314,8 +304,7 @@ def _join_across(dst, offsets: dict) -> list[tuple[int, int]]:
     joined: list[tuple[int, int]] = []
     touched: set[int] = set()
     pad = dst.config.fusion.same_place_tol
-    dst._begin()
-    try:
+    with dst._store.transaction():
         stamp = dst._conn.execute("SELECT MAX(last_seen) FROM objects").fetchone()[0]
         stamp = float(stamp or 0.0)
         seconds = dst._conn.execute(
@@ -340,10 +329,6 @@ def _join_across(dst, offsets: dict) -> list[tuple[int, int]]:
                 break
         dst._audit(stamp, "merge_join", [k for k, _ in joined] + [g for _, g in joined], [],
                    {"joined": [[k, g] for k, g in joined]})
-        dst._end_tx()
-    except BaseException:
-        dst._abort_tx()
-        raise
     return joined
 
 

@@ -1,0 +1,162 @@
+"""The store layer: the connection, its one transaction context manager, the audit queue, the spatial-index
+queries and the writer's caches of stored state, owned in one place.
+
+Why one owner: before it, eight hand-written begin/try/commit/rollback blocks in memory.py and maintenance.py
+(and three more in transfer.py) each had to remember the same four steps (fold in another writer's commit,
+write the queued audit rows, keep the vector index in step, drop the caches on rollback); one of them had no
+rollback. The same box-overlap join on the R*Tree was written four times (fusion candidates, spatial queries,
+consolidation, relations), and the caches of counts, boxes and label mass were cleared from three files.
+Here a transaction is ``with store.transaction():`` and nothing else, and a cache is dropped by one call.
+
+Contract (both backends; PostgreSQL reaches this layer through postgres/connection.py, which speaks the same
+DB-API and translates the SQL, postgres/dialect.py):
+- ``transaction()`` holds the write lock (SQLite ``BEGIN IMMEDIATE``) from its first statement; it commits
+  the queued audit rows with the work, or neither (any exception rolls back, is re-raised unchanged, and
+  every writer cache is dropped: entries written in the rolled-back transaction are gone). A commit by
+  another connection since this writer's last one voids the caches when the next transaction begins.
+- Rows come back in a stated order (``ORDER BY id`` unless a method says otherwise): the memory is
+  deterministic only if every read that feeds a decision is.
+- Nothing above this layer needs to know which backend answers.
+
+What still lives above it: the mixins' own statements (about 250, by the module that needs them). They move
+here module by module; the spatial queries and the transactions came first because they were repeated.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+
+from .rows import OBJECT_COLS_O
+
+# The R*Tree's overlap test: six comparisons the SQLite planner answers from the index (and the PostgreSQL
+# dialect rewrites into a GiST `&&&` in front of them). Kept as one string: dialect.py recognises it.
+_OVERLAP = ("r.max_x >= ? AND r.min_x <= ? AND r.max_y >= ? AND r.min_y <= ? AND r.max_z >= ? "
+            "AND r.min_z <= ?")
+
+
+@contextmanager
+def atomic(conn, begin: str = "BEGIN IMMEDIATE") -> Iterator:
+    """One transaction on a bare connection (creating the schema, migrating it, recovering a file): all of it
+    or none. A failed COMMIT may already have rolled back ("database or disk is full"): a second ROLLBACK
+    would raise "no transaction is active" and hide the real cause, so it is tried only while one is open."""
+    conn.execute(begin)
+    try:
+        yield conn
+        conn.execute("COMMIT")
+    except BaseException:
+        rollback_quietly(conn)
+        raise
+
+
+def rollback_quietly(conn) -> None:
+    """Roll back the open transaction, if any, never replacing the error being handled with one of its own."""
+    try:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+    except Exception:  # noqa: BLE001 - either backend's error; the connection rolls back on close anyway
+        pass
+
+
+@dataclass
+class WriterCaches:
+    """What the writer keeps of stored state between transactions; each entry is valid only while no other
+    connection commits and no transaction of this one rolls back (Store drops them all then).
+
+    Why each exists (measured when it was added): the R*Tree entries (rewriting an unchanged box cost a third
+    of a commit), the boxes relations were computed from (relations are recomputed only for objects that
+    moved past them), label mass per object (every fusion score of a differently labelled neighbour needs
+    it), the count of active objects (a COUNT over 100,000 rows after every commit cost more than the commit),
+    the labels objects show (a superset; semantic queries ask for it every time), retention's co-seen pairs.
+    """
+    rtree_boxes: dict[int, tuple] = field(default_factory=dict)
+    relation_boxes: dict[int, tuple] = field(default_factory=dict)
+    label_mass: dict[int, dict] = field(default_factory=dict)
+    n_active: int | None = None
+    known_labels: set[str] | None = None
+    coseen: set | None = None
+
+    def clear(self) -> None:
+        self.rtree_boxes.clear()
+        self.relation_boxes.clear()
+        self.label_mass.clear()
+        self.n_active = None
+        self.known_labels = None
+        self.coseen = None
+
+
+class Store:
+    """One connection to a tempomem store (a SQLite file, or a PostgreSQL database through its adapter)."""
+
+    def __init__(self, conn, *, clock: Callable[[], float], before_commit: Callable[[], None] | None = None):
+        self.conn = conn
+        self.caches = WriterCaches()
+        #: write transactions committed through this store (read caches key on it with data_version)
+        self.writes = 0
+        self._clock = clock
+        self._before_commit = before_commit
+        self._audit_rows: list[tuple] = []
+        self._seen_version = self.data_version()
+
+    # ------------------------------------------------------------------ transactions
+    @contextmanager
+    def transaction(self) -> Iterator["Store"]:
+        """The one way to write: ``with store.transaction(): ...`` (see the module's contract)."""
+        self.conn.execute("BEGIN IMMEDIATE")
+        try:
+            if self.data_version() != self._seen_version:
+                self.caches.clear()  # another writer (robot, CLI) committed since this one last did
+            yield self
+            if self._before_commit is not None:
+                self._before_commit()
+            self.writes += 1
+            if self._audit_rows:
+                self.conn.executemany(
+                    "INSERT INTO audit (stamp, wall_time, action, object_ids, observation_ids, detail, source) "
+                    "VALUES (?,?,?,?,?,?,?)", self._audit_rows)
+                self._audit_rows = []
+            self.conn.execute("COMMIT")
+            self._seen_version = self.data_version()
+        except BaseException:
+            self._audit_rows = []
+            self.caches.clear()  # entries written in the rolled-back transaction are gone
+            rollback_quietly(self.conn)
+            raise
+
+    def audit(self, stamp, action: str, object_ids, observation_ids, detail: dict | None, source: str) -> None:
+        """Queue an audit row; the rows are written with one executemany just before the transaction commits."""
+        self._audit_rows.append(
+            (stamp, self._clock(), action, json.dumps(sorted(set(object_ids))), json.dumps(list(observation_ids)),
+             json.dumps(detail or {}, sort_keys=True), source))
+
+    def data_version(self):
+        """Changes whenever another connection commits a write (SQLite: PRAGMA data_version; PostgreSQL: the
+        write epoch every write transaction increments, connection.py), read inside the write lock."""
+        return self.conn.execute("PRAGMA data_version").fetchone()[0]
+
+    # ------------------------------------------------------------------ the spatial index
+    def objects_in_box(self, lo, hi, states: tuple[str, ...], *, exclude_id: int | None = None,
+                       above_id: int | None = None) -> list:
+        """Object rows in ``states`` whose indexed box overlaps [lo, hi], by id; optionally without one id, or
+        only ids above one (each pair once). The R*Tree holds padded boxes: callers test exactly what they
+        need (distance, containment) on the rows."""
+        marks = ",".join("?" for _ in states)
+        sql = (f"SELECT {OBJECT_COLS_O} FROM objects_rtree r CROSS JOIN objects o ON o.id = r.id "
+               f"WHERE {_OVERLAP} AND o.state IN ({marks})")
+        args: list = [lo[0], hi[0], lo[1], hi[1], lo[2], hi[2], *states]
+        if exclude_id is not None:
+            sql += " AND o.id != ?"
+            args.append(int(exclude_id))
+        if above_id is not None:
+            sql += " AND o.id > ?"
+            args.append(int(above_id))
+        return self.conn.execute(sql + " ORDER BY o.id", args).fetchall()
+
+    def tombstones_in_box(self, lo, hi, kind: str = "forgotten") -> list:
+        """Active tombstones of ``kind`` whose box overlaps [lo, hi], by id."""
+        return self.conn.execute(
+            f"SELECT t.* FROM tombstones_rtree r CROSS JOIN tombstones t ON t.id = r.id WHERE {_OVERLAP} "
+            "AND t.active = 1 AND t.kind = ? ORDER BY t.id",
+            (lo[0], hi[0], lo[1], hi[1], lo[2], hi[2], kind)).fetchall()
