@@ -36,7 +36,7 @@ from tempomem_ros.msg import ChangeEvent, ObservationArray, SceneGraph  # noqa: 
 from tempomem_ros.msg import Observation as ObservationMsg  # noqa: E402
 from tempomem_ros.nodes import conversions as conv  # noqa: E402
 from tempomem_ros.nodes.executor import BoundedMultiThreadedExecutor  # noqa: E402
-from tempomem_ros.nodes.memory_node import MEMORY_OVERRIDES, MemoryNode, default_store_path  # noqa: E402
+from tempomem_ros.nodes.memory_node import CONFIG_DESCRIPTIONS, MemoryNode, default_store_path  # noqa: E402
 
 A = (2.0, 0.0, 0.8)
 B = (0.0, 2.0, 0.8)
@@ -639,7 +639,7 @@ def test_tempomem_yaml_holds_every_memory_parameter_with_its_default(tmp_path):
             assert len(descriptors[name].floating_point_range) == 1, name
         elif isinstance(value, int) and not isinstance(value, bool):
             assert len(descriptors[name].integer_range) == 1, name
-    assert all(key in flat_params for key in MEMORY_OVERRIDES)
+    assert all(key in flat_params for key in CONFIG_DESCRIPTIONS)
     assert flat_params.pop("autostart") is True  # overridden above so the test opens no store
     for name, value in flat_params.items():
         assert declared[name] == value, name

