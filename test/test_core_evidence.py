@@ -179,7 +179,7 @@ def test_consolidate_reassigns_observations_and_tombstones(mem):
 
 
 def test_resplit_separates_two_clusters(mem):
-    # (small boxes: furniture seen whole no longer stretches over a second place, fuser._would_stretch)
+    # (small boxes: furniture seen whole no longer stretches over a second place, frame_fusion._would_stretch)
     for i in range(4):
         mem.add([box_obs("book", (1.0, 0, 0.5), half=(0.1, 0.1, 0.05), stamp=i)])
     for i in range(4):

@@ -125,7 +125,7 @@ def merge_geometry(*, center, bmin, bmax, weight, ext, obs_center, obs_min, obs_
     growth_floor), the observation's centroid is first clipped to the object's box grown by L / 2, then its
     box is cut around that centroid to at most L per side: after one merge the box is at most
     2 x clamp_factor x L, and the running mean moves by at most the observation's weight share of L / 2 beyond
-    the box. The fuser passes factor 2 and floor = fusion.geometry_scale (0.25 m,
+    the box. Frame fusion passes factor 2 and floor = fusion.geometry_scale (0.25 m,
     the scale below which objects count as small): an 8 cm mug can become at most 1 m large from one
     observation, while a large object first seen in part still reaches its full size over a few views
     (a 2 m table first seen as a 0.3 m corner: 0.9 m, 1.6 m, 2.0 m). Measured on generated scenes

@@ -30,7 +30,7 @@ class MaintenanceMixin:
         cur = self._conn.execute(
             "INSERT INTO tombstones (object_id, kind, stamp, wall_time, reason, label, cx, cy, cz, min_x, min_y, "
             "min_z, max_x, max_y, max_z, feature, active) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-            (row["id"], kind, stamp, self._wall(), reason, row["pinned_label"] or row["label"], row["cx"],
+            (row["id"], kind, stamp, self._wall_clock(), reason, row["pinned_label"] or row["label"], row["cx"],
              row["cy"], row["cz"], row["min_x"], row["min_y"], row["min_z"], row["max_x"], row["max_y"],
              row["max_z"], row["feature"], 1 if active else 0))
         tid = int(cur.lastrowid)
@@ -84,7 +84,7 @@ class MaintenanceMixin:
             self._conn.execute(
                 "INSERT INTO label_history (object_id, stamp, wall_time, old_label, new_label, old_mass, pinned, "
                 "reason) VALUES (?,?,?,?,?,?,1,?)",
-                (row["id"], stamp, self._wall(), old, new, json.dumps(mass, sort_keys=True), reason))
+                (row["id"], stamp, self._wall_clock(), old, new, json.dumps(mass, sort_keys=True), reason))
             self._conn.execute("UPDATE objects SET pinned_label=? WHERE id=?", (new, row["id"]))
             self._index_label(row["id"], new)
             pid = self._current_placement_id(row["id"])
@@ -121,7 +121,7 @@ class MaintenanceMixin:
         with self._store.transaction():
             cur = self._conn.execute(
                 "INSERT INTO regions (label, min_x, min_y, min_z, max_x, max_y, max_z, stamp, wall_time) "
-                "VALUES (?,?,?,?,?,?,?,?,?)", (label, *lo, *hi, stamp, self._wall()))
+                "VALUES (?,?,?,?,?,?,?,?,?)", (label, *lo, *hi, stamp, self._wall_clock()))
             region_id = int(cur.lastrowid)
             self._refresh_region_relations(region_id, stamp)
             self._audit(stamp, "define_region", [], [], {"region_id": region_id, "label": label,
@@ -317,7 +317,7 @@ class MaintenanceMixin:
             "max_z, weight, ext_x, ext_y, ext_z, feature, feature_weight, state, first_seen, last_seen, "
             "n_observations, n_moves, misses, region_id, created_wall) "
             "VALUES (?,0,0,0,0,0,0,0,0,0,0,0,1,0,0,0,NULL,0,'present',?,?,?,0,0,0,?)",
-            (first["label"], float(first["stamp"]), float(group[-1]["stamp"]), len(group), self._wall()))
+            (first["label"], float(first["stamp"]), float(group[-1]["stamp"]), len(group), self._wall_clock()))
         new_id = int(cur.lastrowid)
         self._caches.n_active = None
         self._caches.label_mass.pop(int(obj["id"]), None)

@@ -24,7 +24,7 @@ from . import validation, vectors
 from .config import MemoryConfig
 from .errors import InvalidInputError, ReadOnlyError, StoreError, TempoMemError, UnknownIdError, store_error
 from .guard import guarded
-from .fuser import Counters, FusionMixin
+from .frame_fusion import CommitCounts, FusionMixin
 from .labels import label_matches, sanitize_label
 from .maintenance import MaintenanceMixin
 from .postgres.address import is_postgres
@@ -68,8 +68,8 @@ class Memory(FusionMixin, ReconcileMixin, RelationStoreMixin, QueryMixin, Tempor
         self.config = config
         self.readonly = readonly
         self._meta = meta
-        self._wall = clock
-        self._vec = False  # set below, once the vector index is known to be usable
+        self._wall_clock = clock
+        self._vector_index_on = False  # set below, once the vector index is known to be usable
         self._store = Store(conn, clock=clock, before_commit=self._sync_vector_index)
         self._caches = self._store.caches
         self._lock = threading.RLock()
@@ -85,7 +85,7 @@ class Memory(FusionMixin, ReconcileMixin, RelationStoreMixin, QueryMixin, Tempor
         self._feature_matrix = vectors.FeatureMatrix()
         self._vector_mode = vector_index
         self._feature_rows, self._feature_rows_key = 0, None
-        self._vec = self._setup_vector_index(vector_index)
+        self._vector_index_on = self._setup_vector_index(vector_index)
         # Relations were computed from the boxes stored with them: those are the reference boxes.
         for row in conn.execute("SELECT id, min_x, min_y, min_z, max_x, max_y, max_z FROM objects "
                                 "WHERE state='present'"):
@@ -184,13 +184,13 @@ class Memory(FusionMixin, ReconcileMixin, RelationStoreMixin, QueryMixin, Tempor
 
     def _sync_vector_index(self) -> None:
         """Before each commit: the sqlite-vec index takes the features written in the transaction."""
-        if self._vec and not self.readonly:
+        if self._vector_index_on and not self.readonly:
             vectors.sync_index(self._conn)
 
     @property
     def uses_vector_index(self) -> bool:
         """Whether the sqlite-vec index is maintained and may serve semantic queries."""
-        return self._vec
+        return self._vector_index_on
 
     @property
     def feature_model(self) -> str:
@@ -357,7 +357,7 @@ class Memory(FusionMixin, ReconcileMixin, RelationStoreMixin, QueryMixin, Tempor
             else:
                 raise InvalidInputError("an empty frame needs a stamp (view.stamp or stamp=)")
         stamp = validation.finite_number(stamp, "stamp")
-        now = self._wall()
+        now = self._wall_clock()
         gates = self.config.gates
         newest = validation.plausible_frame(observations, view, stamp, now, gates)
         view_cols: tuple = (0, None, None, None, None, None, None, None, None, None, None, None, 0)
@@ -457,7 +457,7 @@ class Memory(FusionMixin, ReconcileMixin, RelationStoreMixin, QueryMixin, Tempor
     def _commit_locked(self) -> CommitStats:
         t0 = time.perf_counter()
         frames = self._pending_frames()  # retention.py: with their depth
-        counters = Counters()
+        counters = CommitCounts()
         self._counters_events = 0
         if not frames:
             return CommitStats(objects_after=self._count_objects(), elapsed_ms=(time.perf_counter() - t0) * 1e3)

@@ -29,7 +29,6 @@ from .rows import (
 )
 from .types import AuditRow, ObjectInfo, RelationalResult, Scored
 
-MAX_K = 10000
 
 # Words that carry no meaning for keyword matching of labels in free-text queries.
 STOPWORDS = frozenset(
@@ -53,7 +52,7 @@ class QueryMixin:
         r = validation.finite_number(radius, "radius")
         if r <= 0:
             raise InvalidInputError(f"radius must be > 0, got {r}")
-        k = validation.positive_int(k, "k", maximum=MAX_K)
+        k = validation.positive_int(k, "k", maximum=validation.MAX_K)
         rows = self._store.objects_in_box([v - r for v in c], [v + r for v in c], tuple(states))
         hits = []
         for row in rows:
@@ -245,7 +244,7 @@ class QueryMixin:
             raise InvalidInputError("semantic query text must not be empty")
         # a 1 MB query held a reader for 3.3 s (issue 12); descriptions are a few words
         validation.text_length(text, "semantic query text", self.config.gates.max_question_length)
-        k = validation.positive_int(k, "k", maximum=MAX_K)
+        k = validation.positive_int(k, "k", maximum=validation.MAX_K)
         scfg = self.config.semantic
         shown = "COALESCE(pinned_label, label)"
         labels = self._distinct_labels("present")
@@ -320,7 +319,7 @@ class QueryMixin:
         """Measured (bench/bench_semantic.py): sqlite-vec's vec0 search is exact brute force and slower than
         numpy on a cached matrix (97 vs 21 ms at 100,000 x 512), so "auto" uses the index only when the
         matrix would exceed semantic.feature_matrix_budget_mb of RAM; "on" always uses it."""
-        if not self._vec:
+        if not self._vector_index_on:
             return False
         if self._vector_mode == "on":
             return True

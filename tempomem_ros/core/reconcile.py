@@ -32,7 +32,7 @@ import numpy as np
 from . import fusion
 from .labels import canonical_label, labels_agree
 from .association import stacked
-from .fuser import box_center, relabel_wins
+from .frame_fusion import box_center, relabel_wins
 from .rows import OBJECT_COLS, OBJECT_COLS_O, blob_to_feature, bmax_of, bmin_of, feature_to_blob
 
 EVIDENCE_IN_EVENT = 5
@@ -286,7 +286,7 @@ class ReconcileMixin:
             return
         self._conn.execute(
             "INSERT INTO label_history (object_id, stamp, wall_time, old_label, new_label, old_mass, pinned, "
-            "reason) VALUES (?,?,?,?,?,?,0,'evidence')", (object_id, stamp, self._wall(), old, new, "{}"))
+            "reason) VALUES (?,?,?,?,?,?,0,'evidence')", (object_id, stamp, self._wall_clock(), old, new, "{}"))
         pid = self._current_placement_id(object_id)
         self._event(stamp, "relabelled", object_id, pid, pid, list(evidence), previous_label=old, label=new)
 

@@ -56,7 +56,7 @@ _FOLD_COLS = ("mx", "my", "mz", "min_x", "min_y", "min_z", "max_x", "max_y", "ma
 
 
 # A compacted frame keeps what its kept sightings and misses are evidence of: when and from where the camera
-# looked. Its intrinsics and depth size (read only to fuse it, fuser._frame_view) become NULL and its 4x4 float64
+# looked. Its intrinsics and depth size (read only to fuse it, frame_fusion._frame_view) become NULL and its 4x4 float64
 # pose (128 B) a 3x4 float32 one (48 B: the bottom row is always 0 0 0 1; float32 is 1 mm at 10 km). Why: frames
 # were the largest part of a robot-hour under thinning (4.08 of 10.81 MB, bench_long_run quick, 12 min thin/off:
 # 383 B a kept frame with its indexes, 192 B of it the row), a third of them kept for their sightings or misses.

@@ -40,7 +40,7 @@ PLACEMENTS_AS_OF_INDEX = "CREATE INDEX IF NOT EXISTS placements_asof ON placemen
 # Label mass by label: how often the segmenter confused two labels is summed over the objects that hold both.
 LABEL_MASS_BY_LABEL_INDEX = "CREATE INDEX IF NOT EXISTS label_mass_label ON label_mass(label, object_id, mass)"
 # Events not yet published: an "appeared" waits until the object was confirmed and no look-alike unseen
-# elsewhere may have moved here (fuser.py); 'published' rows name the event they became, 'retracted' ones why.
+# elsewhere may have moved here (frame_fusion.py); 'published' rows name the event they became, 'retracted' ones why.
 HELD_EVENTS_TABLE = """CREATE TABLE IF NOT EXISTS held_events (
         id INTEGER PRIMARY KEY AUTOINCREMENT,
         kind TEXT NOT NULL,

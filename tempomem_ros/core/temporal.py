@@ -97,7 +97,7 @@ class TemporalMixin(ChecksMixin, LookForMixin):
             args.update(since=since, until=until)
         if not rows:
             return Answer(True, operator, f"I have no memory of {_article(name)}.", found=False, arguments=args)
-        answers = [self._one(operator, r, t, now, window) for r in rows]
+        answers = [self._answer_about(operator, r, t, now, window) for r in rows]
         primary = answers[0]
         if len(answers) == 1:
             text = primary["text"]
@@ -117,7 +117,9 @@ class TemporalMixin(ChecksMixin, LookForMixin):
             raise InvalidInputError("since must not be after until")
         return lo, hi
 
-    def _one(self, operator: str, row, t, now: float, window=None) -> dict:
+    def _answer_about(self, operator: str, row, t, now: float, window=None) -> dict:
+        """One object's answer to a temporal operator: its text, placements, evidence, count and time (a question
+        naming several objects of one label gets one per object, ask_temporal above)."""
         oid = int(row["id"])
         obj = self._object_infos([row])[0]
         label = obj.label
@@ -321,7 +323,7 @@ class TemporalMixin(ChecksMixin, LookForMixin):
             now = self._stamp_clock() if self._stamp_clock() > 0 else None
         else:
             now = validation.query_time(now, "now")
-        k = validation.positive_int(k, "k", maximum=10000)
+        k = validation.positive_int(k, "k", maximum=validation.MAX_K)
         return answer_question(self, question, now, k)
 
     def _current_placements(self, object_ids) -> list[int]:

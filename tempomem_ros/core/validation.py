@@ -59,6 +59,11 @@ def finite_number(value, name: str) -> float:
     return v
 
 
+#: Most results one ranked query of the core returns (spatial, semantic, scene as of). A ROS service answers at
+#: most nodes/services.SRV_MAX_K of them: a message stays small enough to publish in one piece.
+MAX_K = 10_000
+
+
 def positive_int(value, name: str, *, maximum: int) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
         raise InvalidInputError(f"{name} must be an integer")

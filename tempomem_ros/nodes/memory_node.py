@@ -202,7 +202,7 @@ def default_store_path() -> str:
 
 
 @dataclass
-class Counters:
+class NodeCounters:
     """What the diagnostics report; plain ints (updated under the GIL from several callback threads)."""
 
     received: int = 0
@@ -244,7 +244,7 @@ class MemoryNode(LifecycleNode):
     def __init__(self, node_name: str = NODE_NAME, **kwargs) -> None:
         super().__init__(node_name, **kwargs)
         self._declare_parameters()
-        self.counters = Counters()
+        self.counters = NodeCounters()
         self.writer: Memory | None = None
         self.viewer: Memory | None = None  # read-only, for publishing
         self.reader: Memory | None = None

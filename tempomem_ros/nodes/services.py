@@ -31,7 +31,7 @@ from tempomem_ros.core.temporal import OPERATORS
 from tempomem_ros.core.types import EVENT_KINDS, RELATIONS
 from tempomem_ros.nodes import conversions as conv
 
-MAX_K = 1000
+SRV_MAX_K = 1000  # the .srv contract (below the core's validation.MAX_K)
 DEFAULT_K = 10
 DEFAULT_SPATIAL_K = 100
 DEFAULT_SCENE_K = 50
@@ -43,12 +43,12 @@ CHECKS = (*RELATIONS, "moved", "present", "missing", "seen")
 
 
 def check_k(k: int, default: int) -> int:
-    """0 = the default; otherwise 1..MAX_K (the .srv contract)."""
+    """0 = the default; otherwise 1..SRV_MAX_K (the .srv contract)."""
     k = int(k)
     if k == 0:
         return default
-    if not 1 <= k <= MAX_K:
-        raise InvalidInputError(f"k must be in 1..{MAX_K} (0 = default {default}), got {k}")
+    if not 1 <= k <= SRV_MAX_K:
+        raise InvalidInputError(f"k must be in 1..{SRV_MAX_K} (0 = default {default}), got {k}")
     return k
 
 

@@ -26,7 +26,7 @@ LOG = logging.getLogger("tempomem.agent_tools")
 
 MAX_TEXT = 200          # labels, anchors, descriptions
 MAX_QUESTION = 500
-MAX_K, DEFAULT_K = 100, 10
+AGENT_MAX_K, DEFAULT_K = 100, 10  # an agent reads every result into its context: a short page
 MAX_ID = 2**53          # JSON numbers stay exact below this
 MAX_COORD = 1e6         # metres: a map is never this large
 MAX_RADIUS = 1000.0
@@ -82,7 +82,7 @@ def tool_specs() -> list[dict]:
             props.update(_param_schema(p))
             if p.required and p.kind in ("label", "anchor") and op.name != "spatial":
                 any_of.append([{"required": [p.kind]}, {"required": [f"{p.kind}_id"]}])
-        props["k"] = {"type": "integer", "minimum": 1, "maximum": MAX_K, "default": DEFAULT_K,
+        props["k"] = {"type": "integer", "minimum": 1, "maximum": AGENT_MAX_K, "default": DEFAULT_K,
                       "description": "at most this many objects in the result"}
         required = [p.name for p in op.params if p.required and p.kind not in ("label", "anchor", "time")]
         schema: dict = {"type": "object", "properties": props, "additionalProperties": False}
@@ -104,7 +104,7 @@ def tool_specs() -> list[dict]:
                   "inputSchema": {"type": "object", "additionalProperties": False, "required": ["question"],
                                   "properties": {"question": {"type": "string", "minLength": 1,
                                                               "maxLength": MAX_QUESTION},
-                                                 "k": {"type": "integer", "minimum": 1, "maximum": MAX_K,
+                                                 "k": {"type": "integer", "minimum": 1, "maximum": AGENT_MAX_K,
                                                        "default": DEFAULT_K}}}})
     return specs
 
@@ -159,7 +159,7 @@ def validate(name: str, arguments, now: float | None) -> dict:
         elif key in ("object_id", "anchor_id"):
             a[key] = _integer(v, key, 1, MAX_ID)
         elif key == "k":
-            a[key] = _integer(v, key, 1, MAX_K)
+            a[key] = _integer(v, key, 1, AGENT_MAX_K)
         elif key == "relation":
             if v not in ("on", "under", "near", "in"):
                 raise ToolError("relation must be one of on, under, near, in")

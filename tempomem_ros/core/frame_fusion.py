@@ -60,7 +60,7 @@ def box_center(lo, hi) -> tuple[float, float, float]:
     return tuple(0.5 * (float(a) + float(b)) for a, b in zip(lo, hi))
 
 
-def _running_top_bottom(obj, it, w: float) -> tuple[float, float]:
+def _running_top_bottom(obj, seen, w: float) -> tuple[float, float]:
     """Confidence-weighted running means of the sightings' top and bottom heights.
 
     Why: relations need the height of a support's top and of a resting object's bottom. The fused box
@@ -72,7 +72,7 @@ def _running_top_bottom(obj, it, w: float) -> tuple[float, float]:
     zt = obj["zt"] if obj["zt"] is not None else obj["max_z"]
     zb = obj["zb"] if obj["zb"] is not None else obj["min_z"]
     total = weight + w
-    return ((zt * weight + float(it.bmax[2]) * w) / total, (zb * weight + float(it.bmin[2]) * w) / total)
+    return ((zt * weight + float(seen.bmax[2]) * w) / total, (zb * weight + float(seen.bmin[2]) * w) / total)
 
 
 @dataclass
@@ -88,7 +88,7 @@ class StagedObs:
 
 
 @dataclass
-class Counters:
+class CommitCounts:
     observations: int = 0
     merged: int = 0
     created: int = 0
@@ -123,21 +123,21 @@ def _is_furniture(row, icfg) -> bool:
     return max(row["max_x"] - row["min_x"], row["max_y"] - row["min_y"]) >= icfg.extend_min_extent
 
 
-def _rigid_box(row, it, w: float) -> tuple[np.ndarray, np.ndarray]:
+def _rigid_box(row, seen, w: float) -> tuple[np.ndarray, np.ndarray]:
     """The box of furniture already seen whole: the running mean of whole views; a partial view (a leg, the
     backrest edge-on) leaves it as it is. Why not the union: every sighting's noise and mask bleed widened
     a chair's union until it covered the place it was pushed to, and the push was never seen."""
     lo = np.array((row["min_x"], row["min_y"], row["min_z"]), float)
     hi = np.array((row["max_x"], row["max_y"], row["max_z"]), float)
     ext = np.array((row["ext_x"], row["ext_y"], row["ext_z"]), float)
-    if np.any(it.bmax - it.bmin < WHOLE_VIEW_SHARE * ext):
+    if np.any(seen.bmax - seen.bmin < WHOLE_VIEW_SHARE * ext):
         return lo, hi
     weight = float(row["weight"])
     share = w / (weight + w)
-    return lo + share * (it.bmin - lo), hi + share * (it.bmax - hi)
+    return lo + share * (seen.bmin - lo), hi + share * (seen.bmax - hi)
 
 
-def _would_stretch(row, it, icfg) -> bool:
+def _would_stretch(row, seen, icfg) -> bool:
     """Whether merging this sighting would stretch a piece of furniture already seen whole beyond its size:
     a rigid object does not grow. A chair pushed by less than its width overlaps its old box and scored
     as the same place; merged, its box grew over both places (0.88 m for a 0.45 m chair) and no move was
@@ -145,7 +145,7 @@ def _would_stretch(row, it, icfg) -> bool:
     if not _is_furniture(row, icfg) or not _seen_whole(row):
         return False
     for i, k in enumerate("xyz"):
-        span = max(row[f"max_{k}"], float(it.bmax[i])) - min(row[f"min_{k}"], float(it.bmin[i]))
+        span = max(row[f"max_{k}"], float(seen.bmax[i])) - min(row[f"min_{k}"], float(seen.bmin[i]))
         if span > 1.1 * row[f"ext_{k}"] + PART_TOLERANCE_M + STRETCH_SLACK_M:
             return True
     return False
@@ -168,7 +168,7 @@ class FusionMixin:
     """Fusion steps of Memory; runs only inside Memory.commit()'s transaction."""
 
     # ---------------------------------------------------------------- frame
-    def _fuse_frame(self, frame, counters: Counters, touched: set[int]) -> None:
+    def _fuse_frame(self, frame, counters: CommitCounts, touched: set[int]) -> None:
         rows = self._conn.execute(
             "SELECT id, stamp, label, confidence, cx, cy, cz, min_x, min_y, min_z, max_x, max_y, max_z, "
             "feature FROM observations WHERE frame_id=? AND verdict='pending' ORDER BY id", (frame["id"],),
@@ -189,17 +189,17 @@ class FusionMixin:
         best: dict[int, tuple[float, int]] = {}
         cand_rows: dict[int, object] = {}
         near: dict[int, list[int]] = {}   # observation -> the objects around it (twin candidates later)
-        for it in items:
-            near[it.id] = []
-            for cand in self._candidates(it.bmin - fcfg.candidate_dilation, it.bmax + fcfg.candidate_dilation):
+        for seen in items:
+            near[seen.id] = []
+            for cand in self._candidates(seen.bmin - fcfg.candidate_dilation, seen.bmax + fcfg.candidate_dilation):
                 cand_rows[cand["id"]] = cand
-                near[it.id].append(int(cand["id"]))
-                parts = self._score(it, cand)
-                prev = best.get(it.id)
+                near[seen.id].append(int(cand["id"]))
+                parts = self._score(seen, cand)
+                prev = best.get(seen.id)
                 if prev is None or (parts.score, -cand["id"]) > (prev[0], -prev[1]):
-                    best[it.id] = (parts.score, cand["id"])
-                if parts.score >= fcfg.merge_threshold and not _would_stretch(cand, it, self.config.identity):
-                    pairs.append((-parts.score, it.id, cand["id"]))
+                    best[seen.id] = (parts.score, cand["id"])
+                if parts.score >= fcfg.merge_threshold and not _would_stretch(cand, seen, self.config.identity):
+                    pairs.append((-parts.score, seen.id, cand["id"]))
         pairs.sort()
         obs_to_obj: dict[int, tuple[int, float]] = {}
         matched: set[int] = set()
@@ -210,42 +210,42 @@ class FusionMixin:
             matched.add(cid)
         view = self._frame_view(frame)
         fused: dict[int, int] = {}        # observation -> the object it went to
-        for it in items:
-            if it.id in obs_to_obj:
-                cid, sc = obs_to_obj[it.id]
+        for seen in items:
+            if seen.id in obs_to_obj:
+                cid, sc = obs_to_obj[seen.id]
                 obj = cand_rows[cid]
-                fused[it.id] = int(cid)
-                if obj["state"] == "missing" and not self._same_place(it, obj):
-                    self._move(it, obj, counters, touched)  # its place was seen empty; now it is nearby
-                elif self._pushed_aside(view, it, obj, [cand_rows[c] for c in near[it.id]]):
-                    self._move(it, obj, counters, touched)
+                fused[seen.id] = int(cid)
+                if obj["state"] == "missing" and not self._same_place(seen, obj):
+                    self._move(seen, obj, counters, touched)  # its place was seen empty; now it is nearby
+                elif self._pushed_aside(view, seen, obj, [cand_rows[c] for c in near[seen.id]]):
+                    self._move(seen, obj, counters, touched)
                 else:
-                    self._merge(it, obj, sc, counters, touched)
-        for it in items:
-            if it.id in obs_to_obj:
+                    self._merge(seen, obj, sc, counters, touched)
+        for seen in items:
+            if seen.id in obs_to_obj:
                 continue
-            cand_score, cand_id = best.get(it.id, (None, None))
-            tomb = self._tombstone_match(it)
+            cand_score, cand_id = best.get(seen.id, (None, None))
+            tomb = self._tombstone_match(seen)
             if tomb is not None:
-                self._reject(it, "forgotten", tomb[0], tomb[1], counters)
+                self._reject(seen, "forgotten", tomb[0], tomb[1], counters)
                 continue
-            if it.confidence < fcfg.reject_confidence:
-                self._reject_low_confidence(it, cand_id, cand_score, counters, touched, matched)
+            if seen.confidence < fcfg.reject_confidence:
+                self._reject_low_confidence(seen, cand_id, cand_score, counters, touched, matched)
                 continue
-            same, kind = self._identity_candidate(it, matched)
+            same, kind = self._identity_candidate(seen, matched)
             if kind in ("extend", "nearby"):
-                kind = "move" if self._pushed_aside(view, it, same, [cand_rows[c] for c in near[it.id]]) else kind
+                kind = "move" if self._pushed_aside(view, seen, same, [cand_rows[c] for c in near[seen.id]]) else kind
                 if kind == "nearby":
                     same, kind = None, None
             if kind == "extend":
-                self._merge(it, same, cand_score if cand_id == same["id"] else None, counters, touched,
+                self._merge(seen, same, cand_score if cand_id == same["id"] else None, counters, touched,
                             reason="identity")
                 matched.add(same["id"])
-                fused[it.id] = int(same["id"])
+                fused[seen.id] = int(same["id"])
                 continue
             if kind == "move" and same["state"] == "missing" and (not self._confirmed(1, 0.0) or any(
-                    c["state"] == "present" and self._at_place(it, cand_rows[c["id"]])
-                    for c in (cand_rows[i] for i in near[it.id]))):
+                    c["state"] == "present" and self._at_place(seen, cand_rows[c["id"]])
+                    for c in (cand_rows[i] for i in near[seen.id]))):
                 # A removed object seen far from its place needs what a new object needs: one frame of a
                 # look-alike (a 0.4 "vase" where the bottle stands) is no move; once the new object is
                 # confirmed, _release_held joins it to the removed one as a move (dev seeds, no feature: 18
@@ -255,13 +255,13 @@ class FusionMixin:
                 # not the missing cup come back), else a new one beside it.
                 kind = None
             if kind == "move":
-                self._move(it, same, counters, touched)
+                self._move(seen, same, counters, touched)
                 matched.add(same["id"])
-                fused[it.id] = int(same["id"])
+                fused[seen.id] = int(same["id"])
                 continue
-            new_id = self._create(it, "created", counters, touched, candidate=(cand_id, cand_score))
+            new_id = self._create(seen, "created", counters, touched, candidate=(cand_id, cand_score))
             matched.add(new_id)
-            fused[it.id] = new_id
+            fused[seen.id] = new_id
         if frame["has_view"]:
             counters.views += 1
             self._absence(frame, view, matched, items, counters, touched)
@@ -308,34 +308,34 @@ class FusionMixin:
             cache[key] = known
         return known
 
-    def _could_be(self, it: StagedObs, obj, label: str) -> bool:
+    def _could_be(self, seen: StagedObs, obj, label: str) -> bool:
         """A differently labelled sighting at the object's very place is the object under a confused label:
         when the object was seen recently, or when the two labels are a known confusion (association.py).
         A smaller sighting inside the object's box (a partial view) only when the labels are a known
         confusion: by its box alone a backpack on a chair seat is such a partial view of the chair."""
-        if self._at_place(it, obj):
-            if it.stamp - float(obj["last_seen"]) <= self.config.fusion.recent_s:
+        if self._at_place(seen, obj):
+            if seen.stamp - float(obj["last_seen"]) <= self.config.fusion.recent_s:
                 return True
-            return self._known_confusion(it.label, label)
+            return self._known_confusion(seen.label, label)
         fcfg = self.config.fusion
         lo, hi = (obj["min_x"], obj["min_y"], obj["min_z"]), (obj["max_x"], obj["max_y"], obj["max_z"])
-        return containment(it.bmin, it.bmax, lo, hi, pad=fcfg.same_place_tol) >= PARTIAL_VIEW_INSIDE \
-            and self._known_confusion(it.label, label)
+        return containment(seen.bmin, seen.bmax, lo, hi, pad=fcfg.same_place_tol) >= PARTIAL_VIEW_INSIDE \
+            and self._known_confusion(seen.label, label)
 
-    def _score(self, it: StagedObs, cand) -> fusion.ScoreParts:
+    def _score(self, seen: StagedObs, cand) -> fusion.ScoreParts:
         label = cand["pinned_label"] or cand["label"]
-        agree = labels_agree(it.label, label)
+        agree = labels_agree(seen.label, label)
         mass = {} if agree else self._label_mass(cand["id"])
         similarity = None
         if not agree:
-            if self._could_be(it, cand, label):
+            if self._could_be(seen, cand, label):
                 similarity = 1.0
             elif self.config.fusion.label_mode == "embedding" and self.label_encoder is not None:
-                vecs = self._label_vectors([it.label, label])
-                similarity = float(np.dot(vecs[it.label], vecs[label]))
+                vecs = self._label_vectors([seen.label, label])
+                similarity = float(np.dot(vecs[seen.label], vecs[label]))
         return fusion.score(
-            self.config.fusion, obs_center=it.center, obs_min=it.bmin, obs_max=it.bmax, obs_label=it.label,
-            obs_feature=it.feature, cand_min=(cand["min_x"], cand["min_y"], cand["min_z"]),
+            self.config.fusion, obs_center=seen.center, obs_min=seen.bmin, obs_max=seen.bmax, obs_label=seen.label,
+            obs_feature=seen.feature, cand_min=(cand["min_x"], cand["min_y"], cand["min_z"]),
             cand_max=(cand["max_x"], cand["max_y"], cand["max_z"]), cand_label=label, cand_mass=mass,
             cand_feature=blob_to_feature(cand["feature"]), label_similarity=similarity)
 
@@ -343,25 +343,25 @@ class FusionMixin:
         return self._conn.execute(f"SELECT {OBJECT_COLS} FROM objects WHERE id=?", (object_id,)).fetchone()
 
     # ---------------------------------------------------------------- merge / create / move
-    def _merge(self, it: StagedObs, obj, score: float | None, counters: Counters, touched: set[int],
+    def _merge(self, seen: StagedObs, obj, score: float | None, counters: CommitCounts, touched: set[int],
                reason: str = "") -> None:
         f = self.config.fusion
-        w = fusion.observation_weight(it.confidence)
+        w = fusion.observation_weight(seen.confidence)
         mean, lo, hi, weight, ext = fusion.merge_geometry(
             center=mean_of(obj), bmin=(obj["min_x"], obj["min_y"], obj["min_z"]),
             bmax=(obj["max_x"], obj["max_y"], obj["max_z"]), weight=obj["weight"],
-            ext=(obj["ext_x"], obj["ext_y"], obj["ext_z"]), obs_center=it.center, obs_min=it.bmin,
-            obs_max=it.bmax, obs_weight=w, clamp_factor=f.box_clamp_factor, growth_factor=f.box_growth_factor,
+            ext=(obj["ext_x"], obj["ext_y"], obj["ext_z"]), obs_center=seen.center, obs_min=seen.bmin,
+            obs_max=seen.bmax, obs_weight=w, clamp_factor=f.box_clamp_factor, growth_factor=f.box_growth_factor,
             growth_floor=f.geometry_scale, n_folded=int(obj["n_observations"]), mean_box_after=f.mean_box_after,
             mean_box_below=f.mean_box_below)
         if _is_furniture(obj, self.config.identity) and _seen_whole(obj) and \
                 max(obj["ext_x"], obj["ext_y"]) <= MOVABLE_FOOTPRINT_M:
-            lo, hi = _rigid_box(obj, it, w)
+            lo, hi = _rigid_box(obj, seen, w)
         feature, fweight = fusion.merge_feature(blob_to_feature(obj["feature"]), obj["feature_weight"],
-                                                it.feature, w)
-        base = fusion.merged_confidence(obj["base_confidence"], it.confidence, f.confidence_gain)
+                                                seen.feature, w)
+        base = fusion.merged_confidence(obj["base_confidence"], seen.confidence, f.confidence_gain)
         center = box_center(lo, hi)
-        zt, zb = _running_top_bottom(obj, it, w)
+        zt, zb = _running_top_bottom(obj, seen, w)
         reappeared = obj["state"] == "missing"
         self._conn.execute(
             "UPDATE objects SET cx=?, cy=?, cz=?, mx=?, my=?, mz=?, zt=?, zb=?, min_x=?, min_y=?, min_z=?, max_x=?, "
@@ -370,57 +370,57 @@ class FusionMixin:
             "n_observations=n_observations+1, " + ABSENCE_RESET +
             "state=CASE WHEN state != 'tentative' OR ? = 1 THEN 'present' ELSE state END, "
             "vec_dirty=MAX(vec_dirty, ?) WHERE id=?",
-            (*center, *mean, zt, zb, *lo, *hi, weight, *ext, feature_to_blob(feature), fweight, base, base, it.stamp,
-             it.stamp, int(obj["state"] == "tentative" and self._run_confirms(obj["id"], it.stamp)),
-             int(it.feature is not None or reappeared), obj["id"]))
+            (*center, *mean, zt, zb, *lo, *hi, weight, *ext, feature_to_blob(feature), fweight, base, base, seen.stamp,
+             seen.stamp, int(obj["state"] == "tentative" and self._run_confirms(obj["id"], seen.stamp)),
+             int(seen.feature is not None or reappeared), obj["id"]))
         self._update_rtree(obj["id"], lo, hi)
-        relabel = self._add_label_mass(obj, it)
+        relabel = self._add_label_mass(obj, seen)
         if reappeared:
-            placement_id = self._open_placement(obj["id"], center, lo, hi, it.stamp, "reappeared")
+            placement_id = self._open_placement(obj["id"], center, lo, hi, seen.stamp, "reappeared")
             before = self._last_closed_placement(obj["id"], exclude=placement_id)
-            self._event(it.stamp, "reappeared", obj["id"], before, placement_id, [it.id])
+            self._event(seen.stamp, "reappeared", obj["id"], before, placement_id, [seen.id])
             counters.reappeared += 1
         else:
             placement_id = obj["placement_id"]
             self._conn.execute(
                 "UPDATE placements SET cx=?, cy=?, cz=?, min_x=?, min_y=?, min_z=?, max_x=?, max_y=?, max_z=?, "
                 "t_from=MIN(t_from, ?), t_last=MAX(t_last, ?) WHERE id=?",
-                (*center, *lo, *hi, it.stamp, it.stamp, placement_id))
-        self._verdict(it.id, "merged", "reappeared" if reappeared else reason, obj["id"], obj["id"], score,
+                (*center, *lo, *hi, seen.stamp, seen.stamp, placement_id))
+        self._verdict(seen.id, "merged", "reappeared" if reappeared else reason, obj["id"], obj["id"], score,
                       placement_id)
-        self._audit(it.stamp, "merge", [obj["id"]], [it.id],
+        self._audit(seen.stamp, "merge", [obj["id"]], [seen.id],
                     {"score": None if score is None else round(score, 6), "reason": reason or "score"})
         if relabel:
-            self._emit_relabel(obj["id"], relabel, it)
+            self._emit_relabel(obj["id"], relabel, seen)
         counters.merged += 1
         if reappeared or relabel or self._relation_box_changed(obj["id"], lo, hi):
             touched.add(obj["id"])
 
-    def _create(self, it: StagedObs, reason: str, counters: Counters, touched: set[int], *,
+    def _create(self, seen: StagedObs, reason: str, counters: CommitCounts, touched: set[int], *,
                 candidate=(None, None), confidence: float | None = None) -> int:
-        w = fusion.observation_weight(it.confidence)
-        conf = it.confidence if confidence is None else confidence
-        ext = it.bmax - it.bmin
+        w = fusion.observation_weight(seen.confidence)
+        conf = seen.confidence if confidence is None else confidence
+        ext = seen.bmax - seen.bmin
         cur = self._conn.execute(
             "INSERT INTO objects (label, confidence, base_confidence, cx, cy, cz, mx, my, mz, zt, zb, min_x, min_y, "
             "min_z, max_x, max_y, max_z, weight, ext_x, ext_y, ext_z, feature, feature_weight, state, first_seen, "
             "last_seen, n_observations, n_moves, misses, region_id, created_wall) "
             "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,1,0,0,0,?)",
-            (it.label, conf, conf, *box_center(it.bmin, it.bmax), *it.center, float(it.bmax[2]), float(it.bmin[2]),
-             *it.bmin, *it.bmax, w, *ext,
-             feature_to_blob(it.feature), w if it.feature is not None else 0.0,
-             "present" if self._confirmed(1, 0.0) else "tentative", it.stamp, it.stamp,
-             self._wall()))
+            (seen.label, conf, conf, *box_center(seen.bmin, seen.bmax), *seen.center, float(seen.bmax[2]),
+             float(seen.bmin[2]), *seen.bmin, *seen.bmax, w, *ext,
+             feature_to_blob(seen.feature), w if seen.feature is not None else 0.0,
+             "present" if self._confirmed(1, 0.0) else "tentative", seen.stamp, seen.stamp,
+             self._wall_clock()))
         object_id = int(cur.lastrowid)
         self._conn.execute("INSERT INTO label_mass (object_id, label, mass) VALUES (?,?,?)",
-                           (object_id, it.label, it.confidence))
-        self._index_label(object_id, it.label)
-        self._update_rtree(object_id, it.bmin, it.bmax, insert=True)
-        placement_id = self._open_placement(object_id, box_center(it.bmin, it.bmax), it.bmin, it.bmax, it.stamp,
-                                            "appeared")
-        self._hold_event(it.stamp, "appeared", object_id, None, placement_id, [it.id])
-        self._verdict(it.id, "created", reason, object_id, candidate[0], candidate[1], placement_id)
-        self._audit(it.stamp, "create", [object_id], [it.id], {"reason": reason})
+                           (object_id, seen.label, seen.confidence))
+        self._index_label(object_id, seen.label)
+        self._update_rtree(object_id, seen.bmin, seen.bmax, insert=True)
+        placement_id = self._open_placement(object_id, box_center(seen.bmin, seen.bmax), seen.bmin, seen.bmax,
+                                            seen.stamp, "appeared")
+        self._hold_event(seen.stamp, "appeared", object_id, None, placement_id, [seen.id])
+        self._verdict(seen.id, "created", reason, object_id, candidate[0], candidate[1], placement_id)
+        self._audit(seen.stamp, "create", [object_id], [seen.id], {"reason": reason})
         counters.created += 1
         if self._caches.n_active is not None:
             self._caches.n_active += 1
@@ -451,15 +451,15 @@ class FusionMixin:
                 return True
         return False
 
-    def _same_place(self, it: StagedObs, obj) -> bool:
+    def _same_place(self, seen: StagedObs, obj) -> bool:
         """Whether a sighting of a missing object is at its last place (a reappearance) rather than
         near it (a move): centroid within identity.same_place_distance, or half the object's extent."""
         c = box_center((obj["min_x"], obj["min_y"], obj["min_z"]), (obj["max_x"], obj["max_y"], obj["max_z"]))
         extent = max(obj["max_x"] - obj["min_x"], obj["max_y"] - obj["min_y"], obj["max_z"] - obj["min_z"])
         limit = max(self.config.identity.same_place_distance, 0.5 * extent)
-        return float(np.linalg.norm(np.asarray(box_center(it.bmin, it.bmax)) - np.asarray(c))) <= limit
+        return float(np.linalg.norm(np.asarray(box_center(seen.bmin, seen.bmax)) - np.asarray(c))) <= limit
 
-    def _identity_candidate(self, it: StagedObs, matched: set[int]):
+    def _identity_candidate(self, seen: StagedObs, matched: set[int]):
         """(object, "extend" | "move") that this unmatched observation re-identifies, or (None, None).
 
         "extend": the only object of this identity is large (extent >= identity.extend_min_extent) and lies
@@ -471,15 +471,15 @@ class FusionMixin:
         "move": a missing object of this identity (its place was seen empty) is seen here.
         """
         icfg = self.config.identity
-        rows, complete = self._identity_rows(it.label)
+        rows, complete = self._identity_rows(seen.label)
         same = []
         for r in rows:
-            cos = fusion.cosine(it.feature, blob_to_feature(r["feature"]))
+            cos = fusion.cosine(seen.feature, blob_to_feature(r["feature"]))
             if cos is not None and cos < icfg.feature_threshold:
                 continue
             same.append((r, -1.0 if cos is None else cos))
         unique = complete and len(same) == 1
-        sighting = float(np.max(it.bmax - it.bmin))
+        sighting = float(np.max(seen.bmax - seen.bmin))
         if unique and same[0][0]["id"] not in matched:
             r = same[0][0]
             lo, hi = (r["min_x"], r["min_y"], r["min_z"]), (r["max_x"], r["max_y"], r["max_z"])
@@ -487,10 +487,10 @@ class FusionMixin:
             # sighting counts as merge_geometry would take it, cut to the growth bound around its centroid
             # (issue 12: a +-1e30 "mug" box made the mug "large" and was merged into it)
             limit = self._growth_limit(r)
-            cut_lo, cut_hi = fusion.cut_box(it.center, it.bmin, it.bmax, limit)
+            cut_lo, cut_hi = fusion.cut_box(seen.center, seen.bmin, seen.bmax, limit)
             extent = max(max(h - lo_ for lo_, h in zip(lo, hi)), min(sighting, limit))
             if extent >= icfg.extend_min_extent and box_gap(cut_lo, cut_hi, lo, hi) <= icfg.extend_factor * extent:
-                if not _seen_whole(r) or containment(it.bmin, it.bmax, lo, hi, pad=PART_TOLERANCE_M) >= 0.5:
+                if not _seen_whole(r) or containment(seen.bmin, seen.bmax, lo, hi, pad=PART_TOLERANCE_M) >= 0.5:
                     return r, "extend"
                 return r, "nearby"  # a move only if the view saw its old place empty (_pushed_aside)
         # a sighting larger than the growth bound is out of scale: not the same object moved (a move would take
@@ -530,93 +530,93 @@ class FusionMixin:
             f"SELECT {OBJECT_COLS} FROM objects WHERE {where} AND state IN {states} ORDER BY id", labels).fetchall()
         return rows, complete
 
-    def _move(self, it: StagedObs, obj, counters: Counters, touched: set[int]) -> None:
-        w = fusion.observation_weight(it.confidence)
+    def _move(self, seen: StagedObs, obj, counters: CommitCounts, touched: set[int]) -> None:
+        w = fusion.observation_weight(seen.confidence)
         feature, fweight = fusion.merge_feature(blob_to_feature(obj["feature"]), obj["feature_weight"],
-                                                it.feature, w)
-        base = fusion.merged_confidence(obj["base_confidence"], it.confidence, self.config.fusion.confidence_gain)
-        ext = it.bmax - it.bmin
+                                                seen.feature, w)
+        base = fusion.merged_confidence(obj["base_confidence"], seen.confidence, self.config.fusion.confidence_gain)
+        ext = seen.bmax - seen.bmin
         if obj["state"] == "present":
-            self._close_placement(obj["id"], it.stamp, "moved")
-        self._change_times[int(obj["id"])] = float(it.stamp)
+            self._close_placement(obj["id"], seen.stamp, "moved")
+        self._change_times[int(obj["id"])] = float(seen.stamp)
         before = self._last_closed_placement(obj["id"])
         self._conn.execute(
             "UPDATE objects SET cx=?, cy=?, cz=?, mx=?, my=?, mz=?, zt=?, zb=?, min_x=?, min_y=?, min_z=?, max_x=?, "
             "max_y=?, max_z=?, weight=?, ext_x=?, ext_y=?, ext_z=?, feature=?, feature_weight=?, confidence=?, "
             "base_confidence=?, last_seen=MAX(last_seen, ?), n_observations=n_observations+1, n_moves=n_moves+1, "
             + ABSENCE_RESET + "state='present', vec_dirty=1 WHERE id=?",
-            (*box_center(it.bmin, it.bmax), *it.center, float(it.bmax[2]), float(it.bmin[2]), *it.bmin, *it.bmax, w,
-             *ext, feature_to_blob(feature),
+            (*box_center(seen.bmin, seen.bmax), *seen.center, float(seen.bmax[2]), float(seen.bmin[2]), *seen.bmin,
+             *seen.bmax, w, *ext, feature_to_blob(feature),
              fweight, base, base,
-             it.stamp, obj["id"]))
-        self._update_rtree(obj["id"], it.bmin, it.bmax, exact=True)
-        relabel = self._add_label_mass(obj, it)
-        placement_id = self._open_placement(obj["id"], box_center(it.bmin, it.bmax), it.bmin, it.bmax, it.stamp,
-                                            "moved")
-        self._event(it.stamp, "moved", obj["id"], before, placement_id, [it.id])
-        self._verdict(it.id, "merged", "moved", obj["id"], obj["id"], None, placement_id)
-        self._audit(it.stamp, "move", [obj["id"]], [it.id], {"from_placement": before,
+             seen.stamp, obj["id"]))
+        self._update_rtree(obj["id"], seen.bmin, seen.bmax, exact=True)
+        relabel = self._add_label_mass(obj, seen)
+        placement_id = self._open_placement(obj["id"], box_center(seen.bmin, seen.bmax), seen.bmin, seen.bmax,
+                                            seen.stamp, "moved")
+        self._event(seen.stamp, "moved", obj["id"], before, placement_id, [seen.id])
+        self._verdict(seen.id, "merged", "moved", obj["id"], obj["id"], None, placement_id)
+        self._audit(seen.stamp, "move", [obj["id"]], [seen.id], {"from_placement": before,
                                                             "to_placement": placement_id})
         if relabel:
-            self._emit_relabel(obj["id"], relabel, it)
+            self._emit_relabel(obj["id"], relabel, seen)
         counters.merged += 1
         counters.moved += 1
         touched.add(obj["id"])
 
     # ---------------------------------------------------------------- rejection and tombstones
-    def _reject(self, it: StagedObs, reason: str, candidate_id, score, counters: Counters,
+    def _reject(self, seen: StagedObs, reason: str, candidate_id, score, counters: CommitCounts,
                 key: str | None = None) -> None:
         self._conn.execute(
             "UPDATE observations SET verdict='rejected', reason=?, candidate_id=?, score=?, reject_key=? "
-            "WHERE id=?", (reason, candidate_id, score, key, it.id))
-        self._audit(it.stamp, "reject", [] if candidate_id is None else [candidate_id], [it.id],
+            "WHERE id=?", (reason, candidate_id, score, key, seen.id))
+        self._audit(seen.stamp, "reject", [] if candidate_id is None else [candidate_id], [seen.id],
                     {"reason": reason, "best_candidate": candidate_id,
                      "score": None if score is None else round(score, 6), "key": key})
         counters.rejected += 1
 
-    def _reject_key(self, it: StagedObs) -> tuple[str, tuple[int, int, int]]:
+    def _reject_key(self, seen: StagedObs) -> tuple[str, tuple[int, int, int]]:
         size = self.config.rejection.cell_size
-        cell = tuple(int(math.floor(c / size)) for c in it.center)
-        return f"{normalize(it.label)}|{cell[0]}|{cell[1]}|{cell[2]}", cell
+        cell = tuple(int(math.floor(c / size)) for c in seen.center)
+        return f"{normalize(seen.label)}|{cell[0]}|{cell[1]}|{cell[2]}", cell
 
-    def _reject_low_confidence(self, it: StagedObs, cand_id, cand_score, counters: Counters,
+    def _reject_low_confidence(self, seen: StagedObs, cand_id, cand_score, counters: CommitCounts,
                                touched: set[int], matched: set[int]) -> None:
-        key, cell = self._reject_key(it)
+        key, cell = self._reject_key(seen)
         self._conn.execute(
             "INSERT INTO rejected (key, label, cell_x, cell_y, cell_z, mass, count, first_stamp, last_stamp, "
             "best_candidate) VALUES (?,?,?,?,?,?,1,?,?,?) ON CONFLICT(key) DO UPDATE SET "
             "mass=mass+excluded.mass, count=count+1, last_stamp=MAX(last_stamp, excluded.last_stamp), "
             "best_candidate=COALESCE(excluded.best_candidate, best_candidate)",
-            (key, normalize(it.label), *cell, it.confidence, it.stamp, it.stamp, cand_id))
+            (key, normalize(seen.label), *cell, seen.confidence, seen.stamp, seen.stamp, cand_id))
         row = self._conn.execute("SELECT mass, count, promoted_object_id FROM rejected WHERE key=?",
                                  (key,)).fetchone()
         rcfg = self.config.rejection
         if row["promoted_object_id"] is None and row["mass"] >= rcfg.promote_mass - 1e-9 \
                 and row["count"] >= rcfg.promote_count:
-            new_id = self._create(it, "promoted", counters, touched, candidate=(cand_id, cand_score),
+            new_id = self._create(seen, "promoted", counters, touched, candidate=(cand_id, cand_score),
                                   confidence=min(1.0, float(row["mass"]) / rcfg.promote_count))
             matched.add(new_id)
             self._conn.execute("UPDATE rejected SET promoted_object_id=? WHERE key=?", (new_id, key))
-            self._conn.execute("UPDATE observations SET reject_key=? WHERE id=?", (key, it.id))
+            self._conn.execute("UPDATE observations SET reject_key=? WHERE id=?", (key, seen.id))
             earlier = [r[0] for r in self._conn.execute(
                 "SELECT id FROM observations WHERE reject_key=? AND verdict='rejected' ORDER BY id", (key,))]
-            self._audit(it.stamp, "promote", [new_id], earlier + [it.id],
+            self._audit(seen.stamp, "promote", [new_id], earlier + [seen.id],
                         {"key": key, "mass": round(float(row["mass"]), 6), "count": int(row["count"])})
             return
-        self._reject(it, "low_confidence", cand_id, cand_score, counters, key=key)
+        self._reject(seen, "low_confidence", cand_id, cand_score, counters, key=key)
 
-    def _tombstone_match(self, it: StagedObs):
+    def _tombstone_match(self, seen: StagedObs):
         """(forgotten object id, score) when the observation matches an active tombstone, else None."""
         d = self.config.fusion.candidate_dilation
-        lo, hi = it.bmin - d, it.bmax + d
+        lo, hi = seen.bmin - d, seen.bmax + d
         rows = self._store.tombstones_in_box(lo, hi, "forgotten")
         best = None
         for t in rows:
-            if not labels_agree(it.label, t["label"]):
+            if not labels_agree(seen.label, t["label"]):
                 continue
             parts = fusion.score(
-                self.config.fusion, obs_center=it.center, obs_min=it.bmin, obs_max=it.bmax, obs_label=it.label,
-                obs_feature=it.feature, cand_min=(t["min_x"], t["min_y"], t["min_z"]),
+                self.config.fusion, obs_center=seen.center, obs_min=seen.bmin, obs_max=seen.bmax, obs_label=seen.label,
+                obs_feature=seen.feature, cand_min=(t["min_x"], t["min_y"], t["min_z"]),
                 cand_max=(t["max_x"], t["max_y"], t["max_z"]), cand_label=t["label"], cand_mass={},
                 cand_feature=blob_to_feature(t["feature"]))
             if parts.score >= self.config.fusion.merge_threshold and (best is None or parts.score > best[1]):
@@ -625,7 +625,7 @@ class FusionMixin:
 
     # ---------------------------------------------------------------- absence evidence
     def _absence(self, frame, view: CameraView | None, matched: set[int], items: list[StagedObs],
-                 counters: Counters, touched: set[int]) -> None:
+                 counters: CommitCounts, touched: set[int]) -> None:
         """Count a miss for every present object this view should have shown and did not.
 
         Not a miss: a sighting of this frame overlapping the object that might be it (same label, a known
@@ -650,7 +650,7 @@ class FusionMixin:
             hidden = frac < acfg.min_visible_fraction
             if hidden and not _is_furniture(obj, self.config.identity):
                 continue
-            if any(self._might_be(it, obj) for it in items):
+            if any(self._might_be(seen, obj) for seen in items):
                 continue
             if hidden and not self._displaced(view, obj, items):
                 continue
@@ -740,7 +740,7 @@ class FusionMixin:
         return CameraView(pose, frame["fx"], frame["fy"], frame["cx"], frame["cy"], frame["width"], frame["height"],
                           frame["max_range"], depth, float(frame["stamp"]), int(frame["min_object_pixels"] or 0))
 
-    def _pushed_aside(self, view: CameraView | None, it: StagedObs, obj, neighbours) -> bool:
+    def _pushed_aside(self, view: CameraView | None, seen: StagedObs, obj, neighbours) -> bool:
         """A large object seen off its place, reaching out of its fused box, while the view sees through the
         part of its old box that the sighting does not cover: pushed aside (a chair moved and turned), not
         another part of it (absence.vacated). A partial view stays inside the box fused from all views, and
@@ -755,20 +755,20 @@ class FusionMixin:
         if max(hi[0] - lo[0], hi[1] - lo[1]) < icfg.extend_min_extent:
             return False
         # a sighting at another object's very place is that object under a confused label, not this one moved
-        if any(c["id"] != obj["id"] and self._at_place(it, c) for c in neighbours):
+        if any(c["id"] != obj["id"] and self._at_place(seen, c) for c in neighbours):
             return False
-        shift = float(np.linalg.norm(np.asarray(box_center(it.bmin, it.bmax)) - np.asarray(box_center(lo, hi))))
+        shift = float(np.linalg.norm(np.asarray(box_center(seen.bmin, seen.bmax)) - np.asarray(box_center(lo, hi))))
         if shift < max(icfg.same_place_distance, PUSH_MIN_SHIFT * extent):
             return False
-        return self._left_behind(view, lo, hi, it)
+        return self._left_behind(view, lo, hi, seen)
 
-    def _left_behind(self, view: CameraView, lo, hi, it: StagedObs) -> bool:
+    def _left_behind(self, view: CameraView, lo, hi, seen: StagedObs) -> bool:
         """Whether the sighting reaches out of the box lo..hi (a partial view lies inside the box fused from
         every view so far; a pushed object reaches out of it) and the view sees through the part of the box it
         does not cover (absence.vacated)."""
-        if containment(it.bmin, it.bmax, lo, hi) > PUSH_MAX_INSIDE:
+        if containment(seen.bmin, seen.bmax, lo, hi) > PUSH_MAX_INSIDE:
             return False
-        return vacated(view, lo, hi, it.bmin, it.bmax, self.config.absence)
+        return vacated(view, lo, hi, seen.bmin, seen.bmax, self.config.absence)
 
     def _displaced(self, view: CameraView, obj, items: list[StagedObs]) -> bool:
         """Whether a piece of furniture that this view does not show well enough to miss (its box hidden in
@@ -778,9 +778,10 @@ class FusionMixin:
         chair's body filled part of the old box and hid its sample points, so the old chair never counted a
         miss and stayed, a duplicate, for the rest of the scene (dev seed 12, no feature)."""
         lo, hi = bmin_of(obj), bmax_of(obj)
-        return any(box_gap(it.bmin, it.bmax, lo, hi) == 0.0 and self._left_behind(view, lo, hi, it) for it in items)
+        return any(box_gap(seen.bmin, seen.bmax, lo, hi) == 0.0 and self._left_behind(view, lo, hi, seen)
+                   for seen in items)
 
-    def _might_be(self, it: StagedObs, obj) -> bool:
+    def _might_be(self, seen: StagedObs, obj) -> bool:
         """Whether a sighting of this frame leaves open that the object is there after all: it is centred in
         the object's box, is nowhere much larger (a partial view may be smaller; the table under a mug is no
         view of the mug), and its label agrees, is a known confusion, or the object was seen recently; at
@@ -790,23 +791,23 @@ class FusionMixin:
         removal. The price: a bowl put exactly where the mug stood hides the mug's removal."""
         fcfg = self.config.fusion
         lo, hi = (obj["min_x"], obj["min_y"], obj["min_z"]), (obj["max_x"], obj["max_y"], obj["max_z"])
-        if not point_in_box(box_center(it.bmin, it.bmax), lo, hi, tol=fcfg.same_place_tol):
+        if not point_in_box(box_center(seen.bmin, seen.bmax), lo, hi, tol=fcfg.same_place_tol):
             return False  # centred elsewhere: a chair pushed 0.3 m overlaps its old box but is not there
         floor = 2 * fcfg.same_place_tol
-        if any(max(float(it.bmax[i] - it.bmin[i]), floor) > fcfg.same_place_ratio * max(hi[i] - lo[i], floor)
+        if any(max(float(seen.bmax[i] - seen.bmin[i]), floor) > fcfg.same_place_ratio * max(hi[i] - lo[i], floor)
                for i in range(3)):
             return False
         label = obj["pinned_label"] or obj["label"]
-        return labels_agree(it.label, label) or it.stamp - float(obj["last_seen"]) <= fcfg.recent_s \
-            or self._known_confusion(it.label, label) or self._at_place(it, obj)
+        return labels_agree(seen.label, label) or seen.stamp - float(obj["last_seen"]) <= fcfg.recent_s \
+            or self._known_confusion(seen.label, label) or self._at_place(seen, obj)
 
-    def _at_place(self, it: StagedObs, obj) -> bool:
+    def _at_place(self, seen: StagedObs, obj) -> bool:
         fcfg = self.config.fusion
-        return same_place(it.bmin, it.bmax, (obj["min_x"], obj["min_y"], obj["min_z"]),
+        return same_place(seen.bmin, seen.bmax, (obj["min_x"], obj["min_y"], obj["min_z"]),
                           (obj["max_x"], obj["max_y"], obj["max_z"]), tol=fcfg.same_place_tol,
                           max_ratio=fcfg.same_place_ratio, min_iou=fcfg.same_place_iou)
 
-    def _remove(self, obj, first_miss: float, stamp: float, misses: int, counters: Counters,
+    def _remove(self, obj, first_miss: float, stamp: float, misses: int, counters: CommitCounts,
                 touched: set[int], publish: bool = True) -> None:
         placement_id = self._current_placement_id(obj["id"])
         self._close_placement(obj["id"], first_miss, "removed")
@@ -864,14 +865,14 @@ class FusionMixin:
                 "DO UPDATE SET mass=mass+excluded.mass", (dst_id, lbl, m))
         self._caches.label_mass.pop(int(dst_id), None)
 
-    def _add_label_mass(self, obj, it: StagedObs) -> tuple[str, str] | None:
+    def _add_label_mass(self, obj, seen: StagedObs) -> tuple[str, str] | None:
         """Adds the sighting's label mass; returns (old, new) when the canonical label changed."""
         self._conn.execute(
             "INSERT INTO label_mass (object_id, label, mass) VALUES (?,?,?) ON CONFLICT(object_id, label) "
-            "DO UPDATE SET mass=mass+excluded.mass", (obj["id"], it.label, it.confidence))
+            "DO UPDATE SET mass=mass+excluded.mass", (obj["id"], seen.label, seen.confidence))
         self._caches.label_mass.pop(obj["id"], None)
         old = obj["label"]
-        if it.label == old:
+        if seen.label == old:
             return None  # more mass on the heaviest label cannot change which label is heaviest
         mass = self._label_mass(obj["id"])
         new = canonical_label(mass)
@@ -884,15 +885,15 @@ class FusionMixin:
             return None  # a user correction pins what is shown; the distribution still moves
         return (old, new)
 
-    def _emit_relabel(self, object_id: int, change: tuple[str, str], it: StagedObs) -> None:
+    def _emit_relabel(self, object_id: int, change: tuple[str, str], seen: StagedObs) -> None:
         old, new = change
         self._conn.execute(
             "INSERT INTO label_history (object_id, stamp, wall_time, old_label, new_label, old_mass, pinned, "
-            "reason) VALUES (?,?,?,?,?,?,0,'evidence')", (object_id, it.stamp, self._wall(), old, new, "{}"))
+            "reason) VALUES (?,?,?,?,?,?,0,'evidence')", (object_id, seen.stamp, self._wall_clock(), old, new, "{}"))
         placement_id = self._current_placement_id(object_id)
-        self._event(it.stamp, "relabelled", object_id, placement_id, placement_id, [it.id], previous_label=old,
+        self._event(seen.stamp, "relabelled", object_id, placement_id, placement_id, [seen.id], previous_label=old,
                     label=new)
-        self._audit(it.stamp, "relabel", [object_id], [it.id], {"from": old, "to": new})
+        self._audit(seen.stamp, "relabel", [object_id], [seen.id], {"from": old, "to": new})
 
     def _hold_event(self, stamp: float, kind: str, object_id: int, before_id, after_id, evidence) -> None:
         """Record an event that is published later, once the state it announces has held (reconcile.py)."""
