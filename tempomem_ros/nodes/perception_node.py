@@ -29,7 +29,7 @@ from collections.abc import Callable
 
 import numpy as np
 import rclpy
-from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus, KeyValue
+from diagnostic_msgs.msg import DiagnosticArray
 from geometry_msgs.msg import Point, PoseStamped
 from rclpy.duration import Duration
 from rclpy.exceptions import ParameterException
@@ -43,12 +43,17 @@ from tempomem_ros import topics
 from tempomem_ros.msg import CameraView as CameraViewMsg
 from tempomem_ros.msg import InstanceMasks, ObservationArray
 from tempomem_ros.msg import Observation as ObservationMsg
-from tempomem_ros.nodes.parameters import ParamSpec, declare
+from tempomem_ros.nodes import diagnostics as diag
+from tempomem_ros.nodes.parameters import declare
+from tempomem_ros.nodes.perception_node_params import (  # noqa: F401 - parameter_defaults is part of the API
+    POSE_SOURCES,
+    SYNC_BACKENDS,
+    parameter_defaults,
+    parameter_specs,
+)
 from tempomem_ros.nodes.qos import RELIABILITIES, output_qos, sensor_qos
 from tempomem_ros.perception import (
     DROP_REASONS,
-    FIELD_DOCS,
-    FIELD_RANGES,
     InputMismatchError,
     PerceptionConfig,
     PerceptionError,
@@ -62,101 +67,15 @@ from tempomem_ros.perception import (
     matrix_to_pose,
     pose_to_matrix,
 )
-from tempomem_ros.perception.config import INTRINSICS_SOURCES, OUTLIER_METHODS
 from tempomem_ros.perception.denoise import limit_threads
 from tempomem_ros.perception.errors import ERROR_REASONS
 from tempomem_ros.perception.image import encode_float32
 
-POSE_SOURCES = ("topic", "tf")
-SYNC_BACKENDS = ("auto", "builtin", "message_filters")
 
 #: Frame drop reasons of the node itself (the perception errors add theirs, see ERROR_REASONS).
 NODE_DROP_REASONS = ("no_camera_info", "no_pose", "pose_frame_mismatch", "tf_unavailable", "internal_error")
 
 FeatureExtractor = Callable[[np.ndarray | None, np.ndarray, np.ndarray], np.ndarray | None]
-
-# name -> (default, description, allowed choices or None); numeric ranges come from _NODE_RANGES.
-_NODE_PARAMETERS: dict[str, tuple[object, str, tuple[str, ...] | None]] = {
-    "world_frame": (
-        topics.WORLD_FRAME,
-        "Frame of every published coordinate (and of the camera pose).",
-        None,
-    ),
-    "pose_source": (
-        "topic",
-        "Camera pose from a PoseStamped topic or from TF at the image stamp.",
-        POSE_SOURCES,
-    ),
-    "camera_frame": (
-        "",
-        "TF frame of the camera optical frame (pose_source tf); empty = the depth image's header.frame_id.",
-        None,
-    ),
-    "tf_timeout_sec": (
-        0.05,
-        "How long to wait for the camera transform at the image stamp (pose_source tf).",
-        None,
-    ),
-    "use_color": (
-        False,
-        "Subscribe to and synchronise the colour image (only a feature extractor needs it).",
-        None,
-    ),
-    "sync_slop_sec": (0.02, "Largest stamp difference (s) between messages of one synchronised frame.", None),
-    "sync_queue_size": (10, "Messages buffered per stream while waiting for their partners.", None),
-    "sync_backend": (
-        "auto",
-        "auto (message_filters when importable, else builtin), builtin or message_filters.",
-        SYNC_BACKENDS,
-    ),
-    "qos_reliability": (
-        "reliable",
-        "Reliability of the sensor subscriptions: reliable (default: best effort lost "
-        "most large frames between processes) or best_effort (needed when the driver publishes "
-        "best effort).",
-        RELIABILITIES,
-    ),
-    "qos_depth": (10, "KEEP_LAST depth of the sensor subscriptions.", None),
-    "output_durability": (
-        "transient_local",
-        "Durability offered on the observation topic: transient_local keeps the last output_depth frames for "
-        "a memory_node that (re)starts or is discovered late (it takes them with observation_durability "
-        "transient_local; a volatile subscriber matches too), volatile keeps none.",
-        ("transient_local", "volatile"),
-    ),
-    "output_depth": (50, "KEEP_LAST depth of the observation publisher (frames kept for late subscribers).", None),
-    "warn_throttle_sec": (5.0, "At most one warning per drop reason in this many seconds.", None),
-    "diagnostics_period_sec": (1.0, "Period of the DiagnosticArray on /diagnostics.", None),
-    "open3d_threads": (
-        1,
-        "Threads open3d may use (0 = library default); more than 1 spin-waits on a busy machine.",
-        None,
-    ),
-    "clip.enabled": (False, "Compute a CLIP feature per instance (needs use_color: true and a checkpoint).", None),
-    "clip.model_name": ("ViT-B-32", "open_clip model name of the image encoder.", None),
-    "clip.checkpoint_path": ("", "Local checkpoint of the CLIP model (nothing is ever downloaded).", None),
-    "clip.allow_random_weights": (False, "Testing only: run CLIP with random weights when no checkpoint.", None),
-    "clip.batch_size": (32, "Instances encoded per batch.", None),
-    "clip.padding": (0.1, "Padding around an instance's mask bounding box, as a fraction of its size.", None),
-    "clip.background": ("mask", "mask (pixels outside the instance greyed) or crop (tight crop only).",
-                        ("mask", "crop")),
-    "clip.num_threads": (0, "torch threads for CLIP (0 = torch default; process-wide).", None),
-}
-_NODE_RANGES: dict[str, tuple[float, float]] = {
-    "tf_timeout_sec": (0.0, 5.0),
-    "sync_slop_sec": (0.0, 1.0),
-    "sync_queue_size": (1, 1000),
-    "qos_depth": (1, 1000),
-    "output_depth": (1, 10000),
-    "warn_throttle_sec": (0.0, 3600.0),
-    "diagnostics_period_sec": (0.05, 60.0),
-    "open3d_threads": (0, 256),
-    "clip.batch_size": (1, 1024),
-    "clip.padding": (0.0, 2.0),
-    "clip.num_threads": (0, 256),
-}
-_CONFIG_CHOICES = {"outlier_method": OUTLIER_METHODS, "intrinsics_source": INTRINSICS_SOURCES}
-
 
 class StartupError(RuntimeError):
     """The node cannot start with its configuration (bad parameter, pose_source tf without tf2_ros)."""
@@ -173,15 +92,6 @@ class FrameDropped(Exception):
 def stamp_ns(stamp) -> int:
     """builtin_interfaces/Time -> integer nanoseconds (exact, for synchronisation)."""
     return int(stamp.sec) * 1_000_000_000 + int(stamp.nanosec)
-
-
-def parameter_defaults() -> dict[str, object]:
-    """Every parameter of the node with its default, in declaration order (the YAML mirrors this)."""
-    defaults = {name: spec[0] for name, spec in _NODE_PARAMETERS.items()}
-    defaults.update(
-        {name: getattr(PerceptionConfig(), name) for name in PerceptionConfig.__dataclass_fields__}
-    )
-    return defaults
 
 
 class PerceptionNode(Node):
@@ -265,14 +175,8 @@ class PerceptionNode(Node):
         )
 
     def _declare_parameters(self) -> None:
-        """Read-only parameters (the pipeline is built once from them): the node's own, then each
-        PerceptionConfig field with its documented range and choices."""
-        specs = [ParamSpec(name, default, description, choices, _NODE_RANGES.get(name), read_only=True)
-                 for name, (default, description, choices) in _NODE_PARAMETERS.items()]
-        specs += [ParamSpec(name, default, FIELD_DOCS[name], _CONFIG_CHOICES.get(name), FIELD_RANGES.get(name),
-                            read_only=True)
-                  for name, default in parameter_defaults().items() if name not in _NODE_PARAMETERS]
-        declare(self, specs)
+        """Read-only parameters (the pipeline is built once from them): nodes/perception_node_params.py."""
+        declare(self, parameter_specs())
 
     def _make_config(self) -> PerceptionConfig:
         values = {name: self.params[name] for name in PerceptionConfig.__dataclass_fields__}
@@ -557,17 +461,13 @@ class PerceptionNode(Node):
         self._drops_at_last_report = dropped
         self._published_at_last_report = self.counters["frames_published"]
         self._synced_at_last_report = self.counters["frames_synced"]
-        status = DiagnosticStatus(name=f"tempomem_ros: {self.get_name()}", hardware_id="")
         if new_drops:
             reasons = ", ".join(f"{k}={v}" for k, v in self.drops.items() if v)
-            status.level = DiagnosticStatus.WARN
-            status.message = f"dropped {new_drops} of {new_synced} frames since the last report ({reasons})"
+            level, message = diag.WARN, f"dropped {new_drops} of {new_synced} frames since the last report ({reasons})"
         elif self._camera_info is None:
-            status.level = DiagnosticStatus.WARN
-            status.message = "no camera_info received yet"
+            level, message = diag.WARN, "no camera_info received yet"
         else:
-            status.level = DiagnosticStatus.OK
-            status.message = f"published {new_published} frames since the last report"
+            level, message = diag.OK, f"published {new_published} frames since the last report"
         values = {**self.counters}
         values.update({f"drop_{k}": v for k, v in self.drops.items()})
         values.update({f"instances_dropped_{k}": v for k, v in self.instance_drops.items()})
@@ -575,9 +475,8 @@ class PerceptionNode(Node):
         values["sync_discarded"] = self._sync.discarded if self.sync_backend == "builtin" else -1
         values["last_processing_ms"] = round(self.last_processing_ms, 3)
         values["camera_info_received"] = self._camera_info is not None
-        status.values = [KeyValue(key=k, value=str(v)) for k, v in values.items()]
-        array = DiagnosticArray(status=[status])
-        array.header.stamp = self.get_clock().now().to_msg()
+        array = diag.status_array(f"tempomem_ros: {self.get_name()}", "", level, message, values,
+                                  self.get_clock().now().to_msg())
         self._diag_pub.publish(array)
         return array
 

@@ -1,0 +1,74 @@
+"""Diagnostics: one DiagnosticArray builder for both nodes (each decides its level and message), and the
+memory node's counters with the values it reports on /diagnostics."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus, KeyValue
+
+OK, WARN, ERROR = DiagnosticStatus.OK, DiagnosticStatus.WARN, DiagnosticStatus.ERROR
+
+
+def status_array(name: str, hardware_id: str, level, message: str, values: dict, stamp) -> DiagnosticArray:
+    """A DiagnosticArray of one status; every value is sent as text, in the order given."""
+    status = DiagnosticStatus(name=name, hardware_id=hardware_id, level=level, message=message)
+    status.values = [KeyValue(key=k, value=str(v)) for k, v in values.items()]
+    array = DiagnosticArray(status=[status])
+    array.header.stamp = stamp
+    return array
+
+
+@dataclass
+class NodeCounters:
+    """What the diagnostics report; plain ints (updated under the GIL from several callback threads)."""
+
+    received: int = 0
+    handled: int = 0  # received and either staged or dropped
+    staged_frames: int = 0
+    staged_observations: int = 0
+    dropped: dict = field(default_factory=dict)  # reason -> count
+    commits: int = 0
+    commit_errors: int = 0
+    last_commit_ms: float = 0.0
+    graphs_published: int = 0
+    last_publish_ms: float = 0.0
+    events_published: int = 0
+    last_error: str = ""
+    quarantined: int = 0   # frames the memory quarantined (stamp jump) ...
+    released: int = 0      # ... and later released (confirmed) ...
+    refused: int = 0       # ... or refused (not confirmed)
+    refused_requests: dict = field(default_factory=dict)  # service -> count
+    retried: int = 0       # frames staged from the retry queue
+
+    def drop(self, reason: str) -> None:
+        self.dropped[reason] = self.dropped.get(reason, 0) + 1
+
+
+def memory_values(c: NodeCounters, health, retry_queue: int, publishers: int) -> dict:
+    """The memory node's /diagnostics values, in the order they are reported (dropped and refused by reason last)."""
+    values = {
+        "received": c.received,
+        "staged_frames": c.staged_frames,
+        "staged_observations": c.staged_observations,
+        "dropped": sum(c.dropped.values()),
+        "commits": c.commits,
+        "commit_errors": c.commit_errors,
+        "last_commit_ms": f"{c.last_commit_ms:.2f}",
+        "graphs_published": c.graphs_published,
+        "last_publish_ms": f"{c.last_publish_ms:.2f}",
+        "events_published": c.events_published,
+        "last_error": c.last_error,
+        "store_state": health.state,
+        "store_error": health.error,
+        "retry_queue": retry_queue,
+        "retried": c.retried,
+        "quarantined": c.quarantined,
+        "quarantine_released": c.released,
+        "quarantine_refused": c.refused,
+        "observation_publishers": publishers,
+        "refused_requests": sum(c.refused_requests.values()),
+    }
+    values.update({f"dropped.{k}": v for k, v in sorted(c.dropped.items())})
+    values.update({f"refused_requests.{k}": v for k, v in sorted(c.refused_requests.items())})
+    return values
