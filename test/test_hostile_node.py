@@ -20,7 +20,7 @@ from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus  # noqa: E402
 from geometry_msgs.msg import Point  # noqa: E402
 from rclpy.parameter import Parameter  # noqa: E402
 from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy  # noqa: E402
-from test_memory_node import A, frame, mug_msg, obs_msg, table_msg, wait_for  # noqa: E402
+from node_helpers import A, frame, mug_msg, obs_msg, table_msg, wait_for  # noqa: E402
 
 from tempomem_ros import srv, topics  # noqa: E402
 from tempomem_ros.msg import ObservationArray  # noqa: E402

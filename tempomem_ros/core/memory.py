@@ -14,6 +14,7 @@ robot switched off for a week) or contradict it (one bad clock): see _resolve_qu
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -22,7 +23,8 @@ import numpy as np
 
 from . import validation, vectors
 from .config import MemoryConfig
-from .errors import InvalidInputError, ReadOnlyError, StoreError, TempoMemError, UnknownIdError, store_error
+from .errors import (InvalidInputError, ReadOnlyError, StoreClosedError, StoreError, TempoMemError, UnknownIdError,
+                     store_error)
 from .guard import guarded
 from .frame_fusion import CommitCounts, FusionMixin
 from .labels import label_matches, sanitize_label
@@ -230,6 +232,16 @@ class Memory(FusionMixin, ReconcileMixin, RelationStoreMixin, QueryMixin, Tempor
                 raise error
 
     # ------------------------------------------------------------------ helpers
+    @contextlib.contextmanager
+    def reading(self):
+        """The store's connection for one consistent read of raw rows, under the memory's lock (SceneFeed
+        re-reads only what the audit says changed; it needs the audit mark and the rows in one snapshot)."""
+        with self._lock:
+            if self._conn is None:
+                raise StoreClosedError("memory is closed")
+            with self._store.snapshot() as conn:
+                yield conn
+
     def _require_writable(self) -> None:
         if self.readonly:
             raise ReadOnlyError(f"store '{self.path}' is open read-only")

@@ -21,7 +21,7 @@ OBJECT_COLS = ("id, label, pinned_label, confidence, base_confidence, cx, cy, cz
 PLACEMENT_COLS = ("id, object_id, cx, cy, cz, min_x, min_y, min_z, max_x, max_y, max_z, region_id, t_from, "
                   "t_last, t_to, current, closed_reason")
 OBSERVATION_COLS = ("id, stamp, recorded_at, label, confidence, cx, cy, cz, min_x, min_y, min_z, max_x, "
-                    "max_y, max_z, verdict, reason, object_id, candidate_id, score, placement_id, source")
+                    "max_y, max_z, verdict, reason, object_id, candidate_id, score, placement_id, source, instance_id")
 EVENT_COLS = ("id, stamp, recorded_at, kind, object_id, label, previous_label, before_id, after_id, "
               "evidence")
 
@@ -107,7 +107,7 @@ def observation_record(row) -> ObservationRecord:
         bbox_max=bmax_of(row), verdict=row["verdict"], reason=row["reason"] or "",
         object_id=row["object_id"], candidate_id=row["candidate_id"],
         score=None if row["score"] is None else float(row["score"]), placement_id=row["placement_id"],
-        source=row["source"],
+        source=row["source"], instance_id=int(row["instance_id"] or 0),
     )
 
 

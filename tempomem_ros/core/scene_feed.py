@@ -20,10 +20,9 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .errors import StoreClosedError, store_error
+from .errors import store_error
 from .rows import OBJECT_COLS, id_chunks, relation_info
 from .schema import sqlite3
-from .store import atomic
 from .types import ObjectInfo, RelationInfo
 
 #: Audit actions whose listed object ids are everything they changed.
@@ -67,18 +66,12 @@ class SceneFeed:
         self.incremental_reads = 0
 
     def refresh(self) -> SceneSnapshot:
-        m = self._memory
-        with m._lock:
-            conn = m._conn
-            if conn is None:
-                raise StoreClosedError("memory is closed")
-            try:
-                if conn.in_transaction:  # a writer inside its own transaction reads its own state
-                    return self._refresh(conn)
-                with atomic(conn, "BEGIN"):  # one snapshot: the audit mark and the rows it covers agree
-                    return self._refresh(conn)
-            except sqlite3.Error as exc:
-                raise store_error("scene refresh", exc) from exc
+        try:
+            # one snapshot: the audit mark and the rows it covers agree
+            with self._memory.reading() as conn:
+                return self._refresh(conn)
+        except sqlite3.Error as exc:
+            raise store_error("scene refresh", exc) from exc
 
     def _refresh(self, conn) -> SceneSnapshot:
         last = conn.execute("SELECT COALESCE(MAX(id), 0) FROM audit").fetchone()[0]

@@ -136,6 +136,16 @@ class Store:
         write epoch every write transaction increments, connection.py), read inside the write lock."""
         return self.conn.execute("PRAGMA data_version").fetchone()[0]
 
+    @contextmanager
+    def snapshot(self) -> Iterator:
+        """The connection for one consistent read: a read transaction, or the writer's own open one (which
+        reads its own state)."""
+        if self.conn.in_transaction:
+            yield self.conn
+            return
+        with atomic(self.conn, "BEGIN"):
+            yield self.conn
+
     # ------------------------------------------------------------------ the spatial index
     def objects_in_box(self, lo, hi, states: tuple[str, ...], *, exclude_id: int | None = None,
                        above_id: int | None = None) -> list:

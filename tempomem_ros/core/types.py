@@ -170,6 +170,7 @@ class ObservationRecord:
     score: float | None
     placement_id: int | None = None
     source: str = ""  # the robot that saw it ('' = a store written before sources)
+    instance_id: int = 0  # the segmenter's instance id in its frame (provenance against a dataset's ground truth)
 
 
 @dataclass(frozen=True)

@@ -283,26 +283,19 @@ class StoreContents:
 def read_store(path: str | Path, instance_map: Mapping[int, Mapping[int, int]]) -> StoreContents:
     """Present objects (Memory.objects, read-only) and the provenance of every stored observation.
 
-    Provenance needs each observation's instance id, which the core stores but ObservationRecord does not
-    expose; it is read with one SELECT on the store's observations table through the core's own
-    read-only connection (``schema.connect``). Stamps are mapped back to frames within 1 us.
+    Provenance needs each observation's instance id (ObservationRecord.instance_id). Stamps are mapped back
+    to frames within 1 us.
     """
     from tempomem_ros.core import Memory
-    from tempomem_ros.core.schema import connect
 
     with Memory.open(str(path), embedding_dim=EMBEDDING_DIM, readonly=True) as memory:
         objects = [MemObject(o.id, o.label, tuple(o.center), tuple(o.bbox_min), tuple(o.bbox_max))
                    for o in memory.objects("present")]
+        rows = [(r.stamp, r.instance_id, r.object_id, r.verdict) for r in memory.observations()]
     stamps = sorted(instance_map)
-    conn = connect(str(path), readonly=True)
-    try:
-        rows = conn.execute("SELECT id, stamp, instance_id, object_id, verdict FROM observations ORDER BY id")
-        rows = rows.fetchall()
-    finally:
-        conn.close()
     sources: dict[int, Counter] = {}
     gt_obs: dict[int, Counter] = {}
-    for _obs_id, stamp, instance_id, object_id, verdict in rows:
+    for stamp, instance_id, object_id, verdict in rows:
         frame = min(stamps, key=lambda s: abs(s / 1e9 - stamp))
         if abs(frame / 1e9 - stamp) > STAMP_TOLERANCE_S:
             raise EvalError(f"observation stamp {stamp} matches no frame of the dataset")
