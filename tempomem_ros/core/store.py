@@ -26,8 +26,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
+from typing import Protocol, runtime_checkable
 
 from .rows import OBJECT_COLS_O
 
@@ -87,8 +88,46 @@ class WriterCaches:
         self.coseen = None
 
 
+@runtime_checkable
+class StoreInterface(Protocol):
+    """What the memory asks of a store. A backend provides it with this contract:
+
+    - ``transaction()``: a context manager; the body's writes and the audit rows queued in it commit together
+      when it exits normally, and none of them when it raises (the exception passes through unchanged). The
+      write lock is held from its first statement; at most one is open per store. Entering it after another
+      connection committed clears ``caches``; leaving it by an exception clears them too.
+    - ``snapshot()``: a context manager yielding a connection that reads one consistent state (inside an open
+      transaction: that transaction's own state).
+    - ``audit(...)``: queue one audit row (stamp, wall time from the store's clock, action, sorted unique object
+      ids, observation ids in the order given, detail as sorted JSON, source) for the open transaction.
+    - ``data_version()``: a value that changes whenever another connection commits a write.
+    - ``objects_in_box(lo, hi, states, exclude_id=, above_id=)``: object rows (every column of rows.OBJECT_COLS,
+      by name) whose index box overlaps [lo, hi] and whose state is one of ``states``, ordered by id.
+    - ``tombstones_in_box(lo, hi, kind)``: active tombstone rows of ``kind`` overlapping [lo, hi], ordered by id.
+    - ``caches`` (WriterCaches) and ``writes`` (transactions committed through this store).
+    Ordering is part of the contract: the memory is deterministic only if every read that feeds a decision is.
+    """
+
+    caches: WriterCaches
+    writes: int
+
+    def transaction(self) -> AbstractContextManager: ...
+
+    def snapshot(self) -> AbstractContextManager: ...
+
+    def audit(self, stamp, action: str, object_ids, observation_ids, detail: dict | None, source: str) -> None: ...
+
+    def data_version(self): ...
+
+    def objects_in_box(self, lo, hi, states: tuple[str, ...], *, exclude_id: int | None = None,
+                       above_id: int | None = None) -> list: ...
+
+    def tombstones_in_box(self, lo, hi, kind: str = "forgotten") -> list: ...
+
+
 class Store:
-    """One connection to a tempomem store (a SQLite file, or a PostgreSQL database through its adapter)."""
+    """One connection to a tempomem store (a SQLite file, or a PostgreSQL database through its adapter):
+    the StoreInterface both backends share today."""
 
     def __init__(self, conn, *, clock: Callable[[], float], before_commit: Callable[[], None] | None = None):
         self.conn = conn

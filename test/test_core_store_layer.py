@@ -1,0 +1,103 @@
+"""The store layer's contract (core/store.py StoreInterface), on both backends: one transaction context
+manager (all or nothing, audit rows with the work, caches dropped on rollback and after another writer's
+commit), ordered spatial-index reads, one consistent snapshot."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from core_helpers import IMMEDIATE, box_obs
+
+from tempomem_ros.core import Memory
+from tempomem_ros.core.store import Store, StoreInterface, WriterCaches
+
+
+class Boom(Exception):
+    pass
+
+
+def _audit_actions(m: Memory) -> list[str]:
+    return [r[0] for r in m._conn.execute("SELECT action FROM audit ORDER BY id").fetchall()]
+
+
+def test_a_store_is_the_interface(store):
+    with Memory.open(store("m"), embedding_dim=4) as m:
+        assert isinstance(m._store, Store) and isinstance(m._store, StoreInterface)
+        assert isinstance(m._store.caches, WriterCaches)
+
+
+def test_a_transaction_commits_its_audit_rows_with_the_work_or_neither(store):
+    with Memory.open(store("m"), embedding_dim=4, clock=lambda: 7.0) as m:
+        s = m._store
+        before = s.writes
+        with s.transaction():
+            s.audit(1.0, "probe", [3, 1, 3], [9, 8], {"b": 1, "a": 2}, "robot_a")
+            m._conn.execute("INSERT INTO regions (label, min_x, min_y, min_z, max_x, max_y, max_z, stamp, "
+                            "wall_time) VALUES ('hall', 0, 0, 0, 1, 1, 1, 1.0, 7.0)")
+        assert s.writes == before + 1
+        row = m._conn.execute("SELECT stamp, wall_time, action, object_ids, observation_ids, detail, source "
+                              "FROM audit WHERE action='probe'").fetchone()
+        assert (row[0], row[1], row[2], json.loads(row[3]), json.loads(row[4]), row[5], row[6]) == \
+            (1.0, 7.0, "probe", [1, 3], [9, 8], '{"a": 2, "b": 1}', "robot_a")
+        s.caches.label_mass[1] = {"mug": 1.0}
+        s.caches.n_active = 5
+        with pytest.raises(Boom):
+            with s.transaction():
+                s.audit(2.0, "doomed", [], [], None, "")
+                m._conn.execute("INSERT INTO regions (label, min_x, min_y, min_z, max_x, max_y, max_z, stamp, "
+                                "wall_time) VALUES ('kitchen', 0, 0, 0, 1, 1, 1, 1.0, 7.0)")
+                raise Boom()
+        assert "doomed" not in _audit_actions(m)
+        assert [r[0] for r in m._conn.execute("SELECT label FROM regions ORDER BY id")] == ["hall"]
+        assert s.writes == before + 1  # the rolled-back one is not counted
+        assert (s.caches.label_mass, s.caches.n_active) == ({}, None)  # dropped with the rollback
+        with s.transaction():  # the store is usable again, and the queue was emptied by the rollback
+            pass
+        assert "doomed" not in _audit_actions(m)
+
+
+def test_another_writers_commit_voids_the_caches(store):
+    path = store("m")
+    with Memory.open(path, embedding_dim=4, config=IMMEDIATE) as a, \
+            Memory.open(path, embedding_dim=4, config=IMMEDIATE) as b:
+        a._store.caches.rtree_boxes[1] = ((0, 0, 0), (1, 1, 1))
+        with a._store.transaction():
+            pass
+        assert 1 in a._store.caches.rtree_boxes  # its own commit keeps them
+        b.add([box_obs("mug", (1, 0, 0.5), stamp=1)])  # another connection writes
+        with a._store.transaction():
+            assert a._store.caches.rtree_boxes == {}
+
+
+def test_objects_in_box_are_ordered_by_id_and_filtered(store):
+    with Memory.open(store("m"), embedding_dim=4, config=IMMEDIATE) as m:
+        m.add([box_obs("book", (2.0, 0, 0.5), stamp=1), box_obs("mug", (1.0, 0, 0.5), stamp=1),
+               box_obs("vase", (1.5, 0, 0.5), stamp=1), box_obs("lamp", (9.0, 0, 0.5), stamp=1)])
+        m.commit()
+        ids = {o.label: o.id for o in m.objects()}
+        s = m._store
+        near = [r["label"] for r in s.objects_in_box((0.5, -1, 0), (2.5, 1, 1), ("present",))]
+        assert near == ["book", "mug", "vase"]  # by id, the lamp far away absent
+        assert [r["label"] for r in s.objects_in_box((0.5, -1, 0), (2.5, 1, 1), ("present",),
+                                                     exclude_id=ids["mug"])] == ["book", "vase"]
+        assert [r["label"] for r in s.objects_in_box((0.5, -1, 0), (2.5, 1, 1), ("present",),
+                                                     above_id=ids["mug"])] == ["vase"]
+        assert s.objects_in_box((0.5, -1, 0), (2.5, 1, 1), ("missing",)) == []
+        assert m.forget(ids["vase"], "test")
+        assert [r["label"] for r in s.tombstones_in_box((0.5, -1, 0), (2.5, 1, 1))] == ["vase"]
+        assert s.tombstones_in_box((8, -1, 0), (10, 1, 1)) == []
+
+
+def test_a_snapshot_reads_inside_the_open_transaction(store):
+    with Memory.open(store("m"), embedding_dim=4) as m:
+        s = m._store
+        with s.transaction():
+            m._conn.execute("INSERT INTO regions (label, min_x, min_y, min_z, max_x, max_y, max_z, stamp, "
+                            "wall_time) VALUES ('hall', 0, 0, 0, 1, 1, 1, 1.0, 1.0)")
+            with s.snapshot() as conn:  # the writer's own state, uncommitted
+                assert [r[0] for r in conn.execute("SELECT label FROM regions")] == ["hall"]
+        with m.reading() as conn:
+            assert [r[0] for r in conn.execute("SELECT label FROM regions")] == ["hall"]
+            assert conn.in_transaction
+        assert not m._conn.in_transaction
