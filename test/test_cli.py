@@ -265,3 +265,22 @@ def test_forget_then_again(tmp_path, store):
 
 def test_nice_length():
     assert [nice_length(x) for x in (0.7, 1.0, 3.0, 7.0, 0.03)] == [0.5, 1.0, 2.0, 5.0, 0.02]
+
+
+def test_tables_lists_every_table_with_rows_and_columns(store):
+    code, out, err = run(["tables", store])
+    assert (code, err) == (0, "")
+    by_name = {r[0]: r[1:] for r in rows(out)}
+    assert by_name["objects"] == ["2 rows", "42 columns"]
+    assert by_name["placements"] == ["3 rows", "18 columns"]  # the mug's two places and the table's one
+    assert by_name["objects_rtree"] == ["2 rows", "7 columns [RTREE]"]
+    assert by_name["frames"] == ["7 rows", "20 columns"] and by_name["observations"] == ["10 rows", "27 columns"]
+    assert not any(name.startswith("sqlite_") for name in by_name)
+    assert list(by_name)[:4] == ["meta", "frames", "observations", "objects"]  # the schema's order
+
+
+def test_tables_refuses_what_it_cannot_read(tmp_path):
+    code, out, err = run(["tables", str(tmp_path / "absent.db")])
+    assert (code, out) == (2, "") and "does not exist" in err
+    code, out, err = run(["tables", "postgresql:///tempomem"])
+    assert (code, out) == (2, "") and "psql" in err

@@ -209,3 +209,35 @@ class Store:
             f"SELECT t.* FROM tombstones_rtree r CROSS JOIN tombstones t ON t.id = r.id WHERE {_OVERLAP} "
             "AND t.active = 1 AND t.kind = ? ORDER BY t.id",
             (lo[0], hi[0], lo[1], hi[1], lo[2], hi[2], kind)).fetchall()
+
+
+# ------------------------------------------------------------------ inspection (sqlite-utils)
+@dataclass(frozen=True)
+class TableInfo:
+    name: str
+    rows: int | None        # None: the table needs an extension this process cannot load (the vector index)
+    columns: tuple[str, ...]
+    kind: str               # "table", or the virtual table's module ("RTREE", "VEC0")
+
+
+def describe_tables(conn) -> list[TableInfo]:
+    """Every table of a SQLite store with its row count and columns, in the schema's order (``tempomem tables``).
+
+    Why sqlite-utils here and not in the write path: it reads a schema well (virtual tables included), while
+    bench/bench_store_writes.py measures its inserts slower than the hand-written executemany of Memory.add
+    on the same frames (the figure is printed there and in docs/RESULTS.md), and it cannot express the R*Tree,
+    partial indexes and triggers of schema.py."""
+    import sqlite_utils
+
+    out = []
+    for table in sqlite_utils.Database(conn).tables:
+        if table.name.startswith("sqlite_"):
+            continue
+        try:
+            rows: int | None = table.count
+            columns = tuple(c.name for c in table.columns)
+        except Exception:  # noqa: BLE001 - e.g. "no such module: vec0" without the sqlite-vec extension
+            rows, columns = None, ()
+        out.append(TableInfo(table.name, rows, columns, (table.virtual_table_using or "table").upper()
+                             if table.virtual_table_using else "table"))
+    return out

@@ -319,6 +319,31 @@ def cmd_recover(args, out) -> int:
     return EXIT_OK
 
 
+def cmd_tables(args, out) -> int:
+    """Every table of a SQLite store: rows and columns (sqlite-utils reads the schema)."""
+    if is_postgres(args.store):
+        raise CliError("tables reads SQLite files; for a PostgreSQL store use psql's \\dt+")
+    if not os.path.isfile(args.store):
+        raise CliError(f"store '{args.store}' does not exist")
+    from tempomem_ros.core.schema import connect
+    from tempomem_ros.core.store import describe_tables
+
+    from tempomem_ros.core.vectors import load_extension
+
+    conn = connect(args.store, readonly=True)
+    try:
+        load_extension(conn)  # the vector index is a vec0 table (counted as '?' where the extension is absent)
+        tables = describe_tables(conn)
+    finally:
+        conn.close()
+    width = max(len(t.name) for t in tables)
+    for t in tables:
+        rows = "?" if t.rows is None else str(t.rows)
+        kind = "" if t.kind == "table" else f" [{t.kind}]"
+        print(f"{t.name.ljust(width)}  {rows:>9} rows  {len(t.columns):>3} columns{kind}", file=out)
+    return EXIT_OK
+
+
 def _counts(rows: dict) -> str:
     return ", ".join(f"{n} {table}" for table, n in rows.items() if n)
 
@@ -397,6 +422,7 @@ def build_parser() -> argparse.ArgumentParser:
     sp = add("forget", cmd_forget, "forget an object (tombstoned; opens the store for writing)")
     sp.add_argument("id", type=parse_id, help="object id")
     sp.add_argument("--reason", default="forgotten from the command line")
+    add("tables", cmd_tables, "every table of a SQLite store with its rows and columns")
     sp = add("check", cmd_check, "check the store file for damage (exit 1 when damaged)")
     sp.add_argument("--full", action="store_true", help="integrity_check (also every index; slower)")
     sp = add("recover", cmd_recover, "salvage every readable row of a damaged store into a new store")
