@@ -63,7 +63,7 @@ def populate(m: Memory, n: int, *, side: float, seed: int = 0, feature_dim: int 
     con.execute("COMMIT")
     # Relations as fusion would have left them (computed through the memory's own incremental update).
     with m._store.transaction():
-        m._update_relations(set(range(1, n + 1)), 0.0)
+        m._relations.update(set(range(1, n + 1)), 0.0)
     return centers, half
 
 

@@ -117,3 +117,31 @@ def test_relations_are_updated_incrementally_with_validity(mem):
     untouched = mem._conn.execute(
         "SELECT COUNT(*) FROM relations WHERE subject_id=? AND since > 1", (ids["book"],)).fetchone()[0]
     assert untouched == 0
+
+
+def test_the_relation_keeper_is_a_stage_of_its_own(store):
+    """RelationKeeper runs on a store and the relation settings alone: with a wider 'near' it opens the rows
+    the memory's own keeper (0.6 m) did not, once, and closes them when it no longer holds."""
+    from core_helpers import box_obs
+
+    from tempomem_ros.core.config import RelationConfig
+    from tempomem_ros.core.relations_store import RelationKeeper
+
+    with Memory.open(store("m"), embedding_dim=4, config=IMMEDIATE) as m:
+        m.add([box_obs("mug", (1.0, 0, 0.5), stamp=1), box_obs("book", (2.0, 0, 0.5), stamp=1)])
+        m.commit()
+        mug, book = (o.id for o in m.objects())
+        assert m.relations() == []  # 1 m apart: not near at 0.6 m
+        wide = RelationKeeper(m._store, RelationConfig(near_distance=1.5))
+        with m._store.transaction():
+            assert wide.update({mug, book}, 5.0) == 2
+        assert sorted((r.subject_id, r.relation, r.object_id, r.since) for r in m.relations()) == \
+            [(mug, "near", book, 5.0), (book, "near", mug, 5.0)]
+        with m._store.transaction():
+            assert wide.update({mug, book}, 6.0) == 0  # nothing changed: nothing opened or closed
+        narrow = RelationKeeper(m._store, RelationConfig(near_distance=0.6))
+        with m._store.transaction():
+            assert narrow.update({mug}, 7.0, changed_at={mug: 6.5}) == 2  # both rows of the pair close
+        assert m.relations() == []
+        rows = m._conn.execute("SELECT subject_id, until FROM relations ORDER BY id").fetchall()
+        assert [(r[0], r[1]) for r in rows] == [(mug, 6.5), (book, 6.5)]  # closed when the change happened

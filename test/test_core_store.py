@@ -66,7 +66,7 @@ def test_a_failed_commit_leaves_nothing_half_fused(store, monkeypatch):
 
         def boom(*a, **k):
             raise RuntimeError("disk on fire")
-        monkeypatch.setattr(m, "_update_relations", boom)
+        monkeypatch.setattr(m._relations, "update", boom)
         with pytest.raises(RuntimeError):
             m.commit()
         monkeypatch.undo()

@@ -181,15 +181,15 @@ def test_a_trigger_violation_through_the_api_is_a_store_error(store):
             m.add([], view(20 + i, a, distance_from_eye(a) + 1.0))
         m.commit()
         (closed,) = m.placements(1)
-        original = m._update_relations
+        original = m._relations.update
 
-        def rewrite_history(touched, stamp):
+        def rewrite_history(touched, stamp, changed_at=None):
             m._conn.execute("UPDATE placements SET min_x = -1e30 WHERE id = ?", (closed.id,))
-            original(touched, stamp)
+            original(touched, stamp, changed_at)
 
-        m._update_relations = rewrite_history
+        m._relations.update = rewrite_history
         m.add([box_obs("book", (5, 5, 0.5), stamp=30)])
         with pytest.raises(StoreError, match="a closed placement is immutable"):
             m.commit()
-        m._update_relations = original
+        m._relations.update = original
         assert m.placements(1) == [closed] and m.pending() == 1

@@ -830,7 +830,7 @@ class FusionMixin:
 
     # ---------------------------------------------------------------- placements, labels, events
     def _open_placement(self, object_id: int, center, lo, hi, stamp: float, opened_by: str) -> int:
-        region_id = self._region_of(center)
+        region_id = self._relations.region_of(center)
         self._conn.execute("UPDATE placements SET current=0 WHERE object_id=? AND current=1", (object_id,))
         cur = self._conn.execute(
             "INSERT INTO placements (object_id, cx, cy, cz, min_x, min_y, min_z, max_x, max_y, max_z, region_id, "

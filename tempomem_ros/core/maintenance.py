@@ -49,7 +49,7 @@ class MaintenanceMixin:
         self._tombstone(row, kind, reason, stamp, active)
         if event:
             self._event(stamp, "forgotten", row["id"], pid, None, [], detail={"reason": reason, "kind": kind})
-        self._update_relations({int(row["id"])}, stamp)
+        self._relations.update({int(row["id"])}, stamp, self._change_times)
 
     # ------------------------------------------------------------------ forget / update
     @guarded
@@ -91,7 +91,7 @@ class MaintenanceMixin:
             self._event(stamp, "relabelled", row["id"], pid, pid, [], previous_label=old, label=new,
                         detail={"reason": reason, "pinned": True})
             self._audit(stamp, "update", [row["id"]], [], {"from": old, "to": new, "old_mass": mass})
-            self._update_relations({int(row["id"])}, stamp)
+            self._relations.update({int(row["id"])}, stamp, self._change_times)
 
     @guarded
     def label_history(self, object_id: int) -> list[dict]:
@@ -123,7 +123,7 @@ class MaintenanceMixin:
                 "INSERT INTO regions (label, min_x, min_y, min_z, max_x, max_y, max_z, stamp, wall_time) "
                 "VALUES (?,?,?,?,?,?,?,?,?)", (label, *lo, *hi, stamp, self._wall_clock()))
             region_id = int(cur.lastrowid)
-            self._refresh_region_relations(region_id, stamp)
+            self._relations.refresh_region(region_id, stamp)
             self._audit(stamp, "define_region", [], [], {"region_id": region_id, "label": label,
                                                          "bbox_min": lo, "bbox_max": hi})
         return region_id
@@ -191,7 +191,7 @@ class MaintenanceMixin:
                     merged.append((int(a["id"]), int(b["id"])))
                     a = self._object_row(a["id"])
             if merged:
-                self._update_relations({i for pair in merged for i in pair}, stamp)
+                self._relations.update({i for pair in merged for i in pair}, stamp, self._change_times)
         return merged
 
     def _same_identity(self, a, b) -> bool:
@@ -306,7 +306,7 @@ class MaintenanceMixin:
                     self._rebuild_label_mass(obj["id"])
                 self._rebuild_geometry(obj["id"], pid)
             if out:
-                self._update_relations({i for pair in out for i in pair}, stamp)
+                self._relations.update({i for pair in out for i in pair}, stamp, self._change_times)
         return out
 
     def _split_off(self, obj, group, stamp: float) -> int:

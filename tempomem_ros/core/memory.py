@@ -32,7 +32,7 @@ from .maintenance import MaintenanceMixin
 from .postgres.address import is_postgres
 from .queries import QueryMixin
 from .reconcile import ReconcileMixin
-from .relations_store import RelationStoreMixin
+from .relations_store import RelationKeeper
 from .retention import RetentionMixin
 from .rows import OBJECT_COLS, OBSERVATION_COLS, feature_to_blob, id_chunks, object_info
 from .schema import FRAMES_LIVE, initialise, open_connection, quick_check, sqlite3
@@ -47,8 +47,7 @@ def is_postgres_connection(conn) -> bool:
     return type(conn).__module__.endswith("postgres.connection")
 
 
-class Memory(FusionMixin, ReconcileMixin, RelationStoreMixin, QueryMixin, TemporalMixin, MaintenanceMixin,
-             RetentionMixin):
+class Memory(FusionMixin, ReconcileMixin, QueryMixin, TemporalMixin, MaintenanceMixin, RetentionMixin):
     """Persistent spatio-temporal object memory. Use Memory.open(path, embedding_dim=...)."""
 
     def __init__(self, conn, path: str, embedding_dim: int, config: MemoryConfig, readonly: bool, meta: dict,
@@ -74,6 +73,7 @@ class Memory(FusionMixin, ReconcileMixin, RelationStoreMixin, QueryMixin, Tempor
         self._vector_index_on = False  # set below, once the vector index is known to be usable
         self._store = Store(conn, clock=clock, before_commit=self._sync_vector_index)
         self._caches = self._store.caches
+        self._relations = RelationKeeper(self._store, config.relations)
         self._lock = threading.RLock()
         self._counters_events = 0
         self.label_encoder = label_encoder
@@ -480,7 +480,7 @@ class Memory(FusionMixin, ReconcileMixin, RelationStoreMixin, QueryMixin, Tempor
                 self._fuse_frame(frame, counters, touched)
                 self._conn.execute("UPDATE frames SET status='fused', depth=NULL WHERE id=?", (frame["id"],))
                 self._conn.execute("DELETE FROM frame_depths WHERE frame_id=?", (frame["id"],))
-            self._update_relations(touched, self._stamp_clock())
+            self._relations.update(touched, self._stamp_clock(), self._change_times)
             self._compact_settled()  # retention (core/retention.py): thin what has settled, in this transaction
         changed = bool(counters.merged or counters.created or counters.removed or self._counters_events)
         return CommitStats(
