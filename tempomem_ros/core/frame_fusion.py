@@ -37,7 +37,7 @@ from .geometry import box_gap, box_volume, containment, frustum_aabb, point_in_b
 from .labels import canonical_label, labels_agree, normalize
 from .persistence import AbsenceState, add_miss, gone
 from .types import CameraView
-from .rows import OBJECT_COLS, blob_to_feature, bmax_of, bmin_of, feature_to_blob, mean_of
+from .rows import OBJECT_COLS, blob_to_feature, bmax_of, bmin_of, center_of, feature_to_blob, mean_of
 
 
 RTREE_PAD = 0.05  # metres the spatial index's entry extends beyond an object's box (see _update_rtree)
@@ -85,6 +85,31 @@ class StagedObs:
     bmin: np.ndarray
     bmax: np.ndarray
     feature: np.ndarray | None
+
+
+def score_against(cfg, seen, cand, cand_label: str, cand_mass: dict | None = None,
+                  label_similarity: float | None = None) -> fusion.ScoreParts:
+    """fusion.score of a sighting (anything with center, bmin, bmax, label, feature) against a stored row
+    (an object's or a tombstone's): the one place that unpacks a row's box and feature for the score."""
+    return fusion.score(
+        cfg, obs_center=seen.center, obs_min=seen.bmin, obs_max=seen.bmax, obs_label=seen.label,
+        obs_feature=seen.feature, cand_min=bmin_of(cand), cand_max=bmax_of(cand), cand_label=cand_label,
+        cand_mass=cand_mass or {}, cand_feature=blob_to_feature(cand["feature"]), label_similarity=label_similarity)
+
+
+@dataclass(frozen=True)
+class RowSighting:
+    """An object row seen as a sighting (consolidation scores one object against another)."""
+    center: tuple
+    bmin: tuple
+    bmax: tuple
+    label: str
+    feature: np.ndarray | None
+
+    @classmethod
+    def of(cls, row) -> "RowSighting":
+        return cls(center_of(row), bmin_of(row), bmax_of(row), row["pinned_label"] or row["label"],
+                   blob_to_feature(row["feature"]))
 
 
 @dataclass
@@ -333,11 +358,7 @@ class FusionMixin:
             elif self.config.fusion.label_mode == "embedding" and self.label_encoder is not None:
                 vecs = self._label_vectors([seen.label, label])
                 similarity = float(np.dot(vecs[seen.label], vecs[label]))
-        return fusion.score(
-            self.config.fusion, obs_center=seen.center, obs_min=seen.bmin, obs_max=seen.bmax, obs_label=seen.label,
-            obs_feature=seen.feature, cand_min=(cand["min_x"], cand["min_y"], cand["min_z"]),
-            cand_max=(cand["max_x"], cand["max_y"], cand["max_z"]), cand_label=label, cand_mass=mass,
-            cand_feature=blob_to_feature(cand["feature"]), label_similarity=similarity)
+        return score_against(self.config.fusion, seen, cand, label, mass, similarity)
 
     def _object_row(self, object_id: int):
         return self._conn.execute(f"SELECT {OBJECT_COLS} FROM objects WHERE id=?", (object_id,)).fetchone()
@@ -614,11 +635,7 @@ class FusionMixin:
         for t in rows:
             if not labels_agree(seen.label, t["label"]):
                 continue
-            parts = fusion.score(
-                self.config.fusion, obs_center=seen.center, obs_min=seen.bmin, obs_max=seen.bmax, obs_label=seen.label,
-                obs_feature=seen.feature, cand_min=(t["min_x"], t["min_y"], t["min_z"]),
-                cand_max=(t["max_x"], t["max_y"], t["max_z"]), cand_label=t["label"], cand_mass={},
-                cand_feature=blob_to_feature(t["feature"]))
+            parts = score_against(self.config.fusion, seen, t, t["label"])
             if parts.score >= self.config.fusion.merge_threshold and (best is None or parts.score > best[1]):
                 best = (int(t["object_id"]), parts.score)
         return best

@@ -15,6 +15,7 @@ import numpy as np
 
 from . import fusion, refold, validation
 from .errors import ImplausibleInputError, InvalidInputError
+from .frame_fusion import RowSighting, score_against
 from .guard import guarded
 from .labels import canonical_label, labels_agree, sanitize_label
 from .rows import OBJECT_COLS, blob_to_feature, feature_to_blob
@@ -201,11 +202,7 @@ class MaintenanceMixin:
         cos = fusion.cosine(blob_to_feature(a["feature"]), blob_to_feature(b["feature"]))
         if cos is not None and cos < self.config.identity.feature_threshold:
             return False
-        parts = fusion.score(
-            self.config.fusion, obs_center=(b["cx"], b["cy"], b["cz"]), obs_min=(b["min_x"], b["min_y"], b["min_z"]),
-            obs_max=(b["max_x"], b["max_y"], b["max_z"]), obs_label=lb, obs_feature=blob_to_feature(b["feature"]),
-            cand_min=(a["min_x"], a["min_y"], a["min_z"]), cand_max=(a["max_x"], a["max_y"], a["max_z"]),
-            cand_label=la, cand_mass={}, cand_feature=blob_to_feature(a["feature"]))
+        parts = score_against(self.config.fusion, RowSighting.of(b), a, la)
         return parts.score >= self.config.fusion.merge_threshold
 
     def _absorb(self, a, b, stamp: float) -> None:
