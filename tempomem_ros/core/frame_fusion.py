@@ -435,7 +435,7 @@ class FusionMixin:
         object_id = int(cur.lastrowid)
         self._conn.execute("INSERT INTO label_mass (object_id, label, mass) VALUES (?,?,?)",
                            (object_id, seen.label, seen.confidence))
-        self._index_label(object_id, seen.label)
+        self._reads.index_label(object_id, seen.label)
         self._update_rtree(object_id, seen.bmin, seen.bmax, insert=True)
         placement_id = self._open_placement(object_id, box_center(seen.bmin, seen.bmax), seen.bmin, seen.bmax,
                                             seen.stamp, "appeared")
@@ -537,7 +537,7 @@ class FusionMixin:
         anyway, and scanning thousands of same-label objects for every new sighting would make adding
         objects O(n).
         """
-        labels = sorted(lbl for lbl in self._shown_labels() if labels_agree(label, lbl))
+        labels = sorted(lbl for lbl in self._reads.shown_labels() if labels_agree(label, lbl))
         if not labels:
             return [], True
         marks = ",".join("?" for _ in labels)
@@ -896,7 +896,7 @@ class FusionMixin:
         if new == old or not relabel_wins(mass, new, old, self.config.fusion):
             return None  # look-alikes trading the lead by a sighting or two do not relabel (hysteresis)
         self._conn.execute("UPDATE objects SET label=? WHERE id=?", (new, obj["id"]))
-        self._index_label(obj["id"], new)
+        self._reads.index_label(obj["id"], new)
         self._relabelled.add(int(obj["id"]))
         if obj["pinned_label"]:
             return None  # a user correction pins what is shown; the distribution still moves

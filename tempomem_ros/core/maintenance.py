@@ -57,7 +57,7 @@ class MaintenanceMixin:
     def forget(self, object_id: int, reason: str) -> bool:
         """Forget an object (tombstoned, never deleted). False when it was already forgotten."""
         self._fuse_pending()
-        row = self._row_or_raise(object_id)
+        row = self._reads.row_or_raise(object_id)
         if row["state"] == "forgotten":
             return False
         reason = sanitize_label(reason or "no reason given", 500)
@@ -72,7 +72,7 @@ class MaintenanceMixin:
         """Correct an object's label: the old distribution goes to label_history, the new label is pinned
         (later contrary sightings still add mass but do not change what is shown or searched)."""
         self._fuse_pending()
-        row = self._row_or_raise(object_id)
+        row = self._reads.row_or_raise(object_id)
         if label is None:
             raise InvalidInputError("update needs a label")
         if not isinstance(label, str):
@@ -87,7 +87,7 @@ class MaintenanceMixin:
                 "reason) VALUES (?,?,?,?,?,?,1,?)",
                 (row["id"], stamp, self._wall_clock(), old, new, json.dumps(mass, sort_keys=True), reason))
             self._conn.execute("UPDATE objects SET pinned_label=? WHERE id=?", (new, row["id"]))
-            self._index_label(row["id"], new)
+            self._reads.index_label(row["id"], new)
             pid = self._current_placement_id(row["id"])
             self._event(stamp, "relabelled", row["id"], pid, pid, [], previous_label=old, label=new,
                         detail={"reason": reason, "pinned": True})
@@ -96,7 +96,7 @@ class MaintenanceMixin:
 
     @guarded
     def label_history(self, object_id: int) -> list[dict]:
-        self._row_or_raise(object_id)
+        self._reads.row_or_raise(object_id)
         return [{"stamp": r["stamp"], "old_label": r["old_label"], "new_label": r["new_label"],
                  "old_mass": json.loads(r["old_mass"]), "pinned": bool(r["pinned"]), "reason": r["reason"]}
                 for r in self._conn.execute("SELECT * FROM label_history WHERE object_id=? ORDER BY id",
@@ -326,7 +326,7 @@ class MaintenanceMixin:
                            (new_id, pid, *ids))
         self._rebuild_label_mass(new_id)
         self._rebuild_geometry(new_id, pid)
-        self._index_label(new_id, canonical_label(self._label_mass(new_id)))
+        self._reads.index_label(new_id, canonical_label(self._label_mass(new_id)))
         self._conn.execute("UPDATE placements SET t_last=? WHERE id=?", (float(group[-1]["stamp"]), pid))
         self._event(float(first["stamp"]), "appeared", new_id, None, pid, ids[:EVIDENCE_LIMIT],
                     detail={"split_from": int(obj["id"])})

@@ -23,18 +23,18 @@ import numpy as np
 
 from . import validation, vectors
 from .config import MemoryConfig
-from .errors import (InvalidInputError, ReadOnlyError, StoreClosedError, StoreError, TempoMemError, UnknownIdError,
-                     store_error)
+from .errors import (InvalidInputError, ReadOnlyError, StoreClosedError, StoreError, TempoMemError, store_error)
 from .guard import guarded
 from .frame_fusion import CommitCounts, FusionMixin
-from .labels import label_matches, sanitize_label
+from .labels import sanitize_label
 from .maintenance import MaintenanceMixin
 from .postgres.address import is_postgres
 from .queries import QueryMixin
 from .reconcile import ReconcileMixin
+from .reads import StoreReads
 from .relations_store import RelationKeeper
 from .retention import RetentionMixin
-from .rows import OBJECT_COLS, OBSERVATION_COLS, feature_to_blob, id_chunks, object_info
+from .rows import OBJECT_COLS, feature_to_blob
 from .schema import FRAMES_LIVE, initialise, open_connection, quick_check, sqlite3
 from .store import Store
 from .temporal import TemporalMixin
@@ -56,11 +56,6 @@ class Memory(FusionMixin, ReconcileMixin, QueryMixin, TemporalMixin, Maintenance
         self._conn = conn  # the store's connection (read by every statement not yet moved into store.py)
         #: "sqlite" (a file) or "postgresql" (a database server shared by a fleet: docs/FLEET.md)
         self.backend = "postgresql" if is_postgres_connection(conn) else "sqlite"
-        #: whether rows name their source (schema version 6): a read-only store written before reads as source ''
-        self._has_sources = self.backend == "postgresql" or not readonly or any(
-            r[1] == "source" for r in conn.execute("PRAGMA table_info(observations)").fetchall())
-        self._observation_cols = OBSERVATION_COLS if self._has_sources else \
-            OBSERVATION_COLS.replace(", source", ", '' AS source")
         #: opened with SQLite's immutable=1 (a read-only store on read-only media, see schema.open_connection)
         self.immutable = immutable
         self._conn.row_factory = sqlite3.Row
@@ -74,12 +69,14 @@ class Memory(FusionMixin, ReconcileMixin, QueryMixin, TemporalMixin, Maintenance
         self._store = Store(conn, clock=clock, before_commit=self._sync_vector_index)
         self._caches = self._store.caches
         self._relations = RelationKeeper(self._store, config.relations)
+        self._reads = StoreReads(self._store, config, readonly=readonly, has_sources=(
+            self.backend == "postgresql" or not readonly
+            or any(r[1] == "source" for r in conn.execute("PRAGMA table_info(observations)").fetchall())))
         self._lock = threading.RLock()
         self._counters_events = 0
         self.label_encoder = label_encoder
         self.clip_text_encoder = clip_text_encoder
         self._label_embeddings: dict[str, np.ndarray] = {}
-        self._labels_cache: dict = {}  # state -> (data_version, labels): read-only memories only
         self._label_matrix: tuple = (None, None)  # (labels list, its stacked embeddings)
         self._confusion_cache: dict | None = None  # label pairs known confused, per fused frame
         self._relabelled: set[int] = set()  # objects whose shown label changed in the frame being fused
@@ -263,75 +260,9 @@ class Memory(FusionMixin, ReconcileMixin, QueryMixin, TemporalMixin, Maintenance
         """Queue an audit row, written with the transaction it belongs to (Store.transaction)."""
         self._store.audit(stamp, action, object_ids, observation_ids, detail, self.config.source)
 
-    def _index_label(self, object_id: int, label: str) -> None:
-        """Note a label that some object now shows (keeps the writer's label cache a superset)."""
-        if self._caches.known_labels is not None:
-            self._caches.known_labels.add(label)
-
-    def _shown_labels(self) -> set[str]:
-        """Distinct labels objects show (pinned or canonical). Readers ask SQLite each time (another
-        connection may have written); the writer keeps a cache that only grows."""
-        if self.readonly or self._caches.known_labels is None:
-            labels = set(self._distinct_labels(None))
-            if self.readonly:
-                return labels
-            self._caches.known_labels = labels
-        return self._caches.known_labels
-
-    def _distinct_labels(self, state: str | None) -> list[str]:
-        """Distinct shown labels (of objects in ``state``, or all), sorted.
-
-        Why a loop: a plain SELECT DISTINCT scanned every row (35 ms at 30,000 objects); stepping from
-        one label to the next through the (label, state, id) index costs one index seek per label.
-        A read-only memory keeps the list until another connection commits (SQLite's data_version):
-        semantic queries ask for it every time, and the seeks cost 2.7 ms at 10,000 objects.
-        """
-        if self.readonly:
-            version = self._conn.execute("PRAGMA data_version").fetchone()[0]
-            hit = self._labels_cache.get(state)
-            if hit is not None and hit[0] == version:
-                return hit[1]
-            out = self._distinct_labels_uncached(state)
-            self._labels_cache[state] = (version, out)
-            return out
-        return self._distinct_labels_uncached(state)
-
-    def _distinct_labels_uncached(self, state: str | None) -> list[str]:
-        expr = "COALESCE(pinned_label, label)"
-        where = "" if state is None else " AND state = ?"
-        args: tuple = () if state is None else (state,)
-        out: list[str] = []
-        step = (f"SELECT {expr} FROM objects INDEXED BY objects_shown_label WHERE {expr} > ?{where} "
-                f"ORDER BY {expr} LIMIT 1")
-        row = self._conn.execute(step, ("", *args)).fetchone()
-        while row is not None:
-            out.append(row[0])
-            row = self._conn.execute(step, (row[0], *args)).fetchone()
-        return out
-
-    def _objects_labelled(self, query: str, states: tuple[str, ...]) -> list:
-        """Rows of objects in ``states`` whose shown label contains the query's words, by id (indexed)."""
-        labels = sorted(lbl for lbl in self._shown_labels() if label_matches(query, lbl))
-        if not labels:
-            return []
-        marks = ",".join("?" for _ in labels)
-        smarks = ",".join("?" for _ in states)
-        return self._conn.execute(
-            f"SELECT {OBJECT_COLS} FROM objects WHERE COALESCE(pinned_label, label) IN ({marks}) "
-            f"AND state IN ({smarks}) ORDER BY id", (*labels, *states)).fetchall()
-
     def _pending_count(self) -> int:
         return int(self._conn.execute(f"SELECT COUNT(*) FROM frames WHERE status='pending' AND {FRAMES_LIVE}")
                    .fetchone()[0])
-
-    def _row_or_raise(self, object_id, name: str = "object id"):
-        if isinstance(object_id, bool) or not isinstance(object_id, (int, np.integer)):
-            raise UnknownIdError(f"{name} must be an integer, got {object_id!r}")
-        validation.id_in_range(object_id, name)
-        row = self._conn.execute(f"SELECT {OBJECT_COLS} FROM objects WHERE id=?", (int(object_id),)).fetchone()
-        if row is None:
-            raise UnknownIdError(f"unknown object id {object_id}")
-        return row
 
     # ------------------------------------------------------------------ ingest
     @guarded
@@ -499,21 +430,6 @@ class Memory(FusionMixin, ReconcileMixin, QueryMixin, TemporalMixin, Maintenance
         return self._caches.n_active
 
     # ------------------------------------------------------------------ reading objects
-    def _object_infos(self, rows) -> list[ObjectInfo]:
-        regions = self._region_labels()
-        ids = [int(r["id"]) for r in rows]
-        masses: dict[int, dict[str, float]] = {i: {} for i in ids}
-        for chunk, marks in id_chunks(ids):
-            for oid, lbl, m in self._conn.execute(
-                    f"SELECT object_id, label, mass FROM label_mass WHERE object_id IN ({marks}) "
-                    "ORDER BY object_id, label", chunk):
-                masses[int(oid)][lbl] = m
-        return [object_info(r, region_label=regions.get(int(r["region_id"] or 0), ""), label_mass=masses[int(r["id"])])
-                for r in rows]
-
-    def _region_labels(self) -> dict[int, str]:
-        return {int(i): lbl for i, lbl in self._conn.execute("SELECT id, label FROM regions")}
-
     @guarded
     def objects(self, state: str | None = None) -> list[ObjectInfo]:
         """Every object (any state) by id, or only those in ``state`` (present | missing | forgotten | tentative:
@@ -525,11 +441,11 @@ class Memory(FusionMixin, ReconcileMixin, QueryMixin, TemporalMixin, Maintenance
                 raise InvalidInputError(f"unknown state '{state}' ({' | '.join(STATES)})")
             rows = self._conn.execute(f"SELECT {OBJECT_COLS} FROM objects WHERE state=? ORDER BY id",
                                       (state,)).fetchall()
-        return self._object_infos(rows)
+        return self._reads.object_infos(rows)
 
     @guarded
     def get(self, object_id: int) -> ObjectInfo:
-        return self._object_infos([self._row_or_raise(object_id)])[0]
+        return self._reads.object_infos([self._reads.row_or_raise(object_id)])[0]
 
     @guarded
     def latest_stamp(self) -> float | None:

@@ -20,10 +20,8 @@ from .rows import (
     EVENT_COLS,
     OBJECT_COLS,
     PLACEMENT_COLS,
-    event_info,
     id_chunks,
     observation_record,
-    placement_info,
     region_info,
     relation_info,
 )
@@ -64,7 +62,7 @@ class QueryMixin:
             hits.append((d, row["id"], row))
         hits.sort(key=lambda h: (h[0], h[1]))
         hits = hits[:k]
-        infos = self._object_infos([h[2] for h in hits])
+        infos = self._reads.object_infos([h[2] for h in hits])
         return [Scored(info, h[0]) for info, h in zip(infos, hits)]
 
     # ------------------------------------------------------------------ relational
@@ -78,7 +76,7 @@ class QueryMixin:
         if not isinstance(anchor, str) or not words(anchor):
             raise InvalidInputError("anchor must be a non-empty label or an object id")
         validation.text_length(anchor, "anchor", self.config.max_label_length)
-        return list(self._objects_labelled(anchor, tuple(states)))
+        return list(self._reads.objects_labelled(anchor, tuple(states)))
 
     @guarded
     def relational(self, relation: str, anchor, *, t: float | None = None) -> RelationalResult:
@@ -112,7 +110,7 @@ class QueryMixin:
             at = {p.object_id: p for p in self._placements_at([int(r["id"]) for r in rows], t)}
             rows = [r for r in rows if int(r["id"]) in at]  # stood somewhere known at t
             placements = tuple(at[int(r["id"])] for r in rows)
-        return RelationalResult(True, tuple(self._object_infos(anchors)), tuple(self._object_infos(rows)),
+        return RelationalResult(True, tuple(self._reads.object_infos(anchors)), tuple(self._reads.object_infos(rows)),
                                 tuple(relation_info(r) for r in rel_rows), region, placements)
 
     @guarded
@@ -183,7 +181,7 @@ class QueryMixin:
             rows = self._conn.execute(
                 f"SELECT {PLACEMENT_COLS} FROM placements WHERE object_id IN ({marks}) AND t_from <= ? "
                 "AND (t_to IS NULL OR t_to > ?) ORDER BY object_id, t_from, id", (*chunk, t, t)).fetchall()
-            out += self._placement_infos(rows)
+            out += self._reads.placement_infos(rows)
         seen, unique = set(), []
         for p in out:
             if p.object_id not in seen:
@@ -200,9 +198,9 @@ class QueryMixin:
         for st in states:
             if st not in ("present", "missing", "forgotten"):
                 raise InvalidInputError(f"unknown state '{st}' (present | missing | forgotten)")
-        rows = list(self._objects_labelled(label, tuple(states)))
+        rows = list(self._reads.objects_labelled(label, tuple(states)))
         rows.sort(key=lambda r: (r["state"] != "present", -float(r["last_seen"]), r["id"]))
-        return self._object_infos(rows)
+        return self._reads.object_infos(rows)
 
     @guarded
     def relations(self, object_id: int | None = None) -> list:
@@ -210,7 +208,7 @@ class QueryMixin:
         if object_id is None:
             rows = self._conn.execute("SELECT * FROM relations WHERE until IS NULL ORDER BY id").fetchall()
         else:
-            self._row_or_raise(object_id)
+            self._reads.row_or_raise(object_id)
             rows = self._conn.execute(
                 "SELECT * FROM (SELECT * FROM relations WHERE until IS NULL AND subject_id=? UNION "
                 "SELECT * FROM relations WHERE until IS NULL AND object_id=? AND object_is_region=0) ORDER BY id",
@@ -247,7 +245,7 @@ class QueryMixin:
         k = validation.positive_int(k, "k", maximum=validation.MAX_K)
         scfg = self.config.semantic
         shown = "COALESCE(pinned_label, label)"
-        labels = self._distinct_labels("present")
+        labels = self._reads.distinct_labels("present")
         if not labels:
             return []
         query_words = set(words(text)) - STOPWORDS
@@ -287,7 +285,7 @@ class QueryMixin:
         scored = scored[:k]
         rows = [self._conn.execute(f"SELECT {OBJECT_COLS} FROM objects WHERE id=?", (oid,)).fetchone()
                 for _, oid, _ in scored]
-        return [Scored(info, s[2]) for info, s in zip(self._object_infos(rows), scored)]
+        return [Scored(info, s[2]) for info, s in zip(self._reads.object_infos(rows), scored)]
 
     def _label_similarities(self, text: str, labels: list[str]) -> dict[str, float] | None:
         if self.label_encoder is None:
@@ -351,18 +349,18 @@ class QueryMixin:
         ``offset`` newest, still in stamp order; history_count() gives the total. Why pages from the newest: a
         month-old object keeps some 50 sightings per placement and dozens of placements, and a caller (the
         History service, an agent) asks about its recent past first; a page costs what it returns."""
-        self._row_or_raise(object_id)
+        self._reads.row_or_raise(object_id)
         k = -1 if k is None else validation.positive_int(k, "k", maximum=10**7)   # -1: no limit
         offset = validation.non_negative_int(offset, "offset")
         rows = self._conn.execute(
-            f"SELECT {self._observation_cols} FROM observations WHERE object_id=? ORDER BY stamp DESC, id DESC "
+            f"SELECT {self._reads.observation_cols} FROM observations WHERE object_id=? ORDER BY stamp DESC, id DESC "
             "LIMIT ? OFFSET ?", (int(object_id), k, offset)).fetchall()
         return [observation_record(r) for r in reversed(rows)]
 
     @guarded
     def history_count(self, object_id: int) -> int:
         """How many observations history() holds for the object (all pages)."""
-        self._row_or_raise(object_id)
+        self._reads.row_or_raise(object_id)
         return int(self._conn.execute("SELECT COUNT(*) FROM observations WHERE object_id=?",
                                       (int(object_id),)).fetchone()[0])
 
@@ -371,7 +369,7 @@ class QueryMixin:
         if isinstance(observation_id, bool) or not isinstance(observation_id, (int, np.integer)):
             raise UnknownIdError(f"observation id must be an integer, got {observation_id!r}")
         validation.id_in_range(observation_id, "observation id")
-        row = self._conn.execute(f"SELECT {self._observation_cols} FROM observations WHERE id=?",
+        row = self._conn.execute(f"SELECT {self._reads.observation_cols} FROM observations WHERE id=?",
                                  (int(observation_id),)).fetchone()
         if row is None:
             from .retention import thinned_error
@@ -387,7 +385,7 @@ class QueryMixin:
         for start in range(0, len(ids), 500):  # bounded IN lists (SQLite's variable limit, plan size)
             chunk = sorted(set(ids[start:start + 500]))
             marks = ",".join("?" * len(chunk))
-            column = "source" if self._has_sources else "''"
+            column = "source" if self._reads.has_sources else "''"
             for row in self._conn.execute(f"SELECT id, {column} FROM observations WHERE id IN ({marks})", chunk):
                 found[int(row[0])] = row[1]
         missing = [i for i in ids if i not in found]
@@ -400,35 +398,21 @@ class QueryMixin:
         """Every stored observation (optionally of one verdict), by id. Under retention (retention.mode thin) the
         settled ones beyond each placement's sample are counted in tallies instead (core/retention.py)."""
         if verdict is None:
-            rows = self._conn.execute(f"SELECT {self._observation_cols} FROM observations ORDER BY id").fetchall()
+            rows = self._conn.execute(f"SELECT {self._reads.observation_cols} FROM observations ORDER BY id").fetchall()
         else:
-            rows = self._conn.execute(f"SELECT {self._observation_cols} FROM observations WHERE verdict=? ORDER BY id",
-                                      (verdict,)).fetchall()
+            rows = self._conn.execute(
+                f"SELECT {self._reads.observation_cols} FROM observations WHERE verdict=? ORDER BY id",
+                (verdict,)).fetchall()
         return [observation_record(r) for r in rows]
-
-    def _placement_infos(self, rows) -> list:
-        regions = self._region_labels()
-        return [placement_info(r, region_label=regions.get(int(r["region_id"] or 0), "")) for r in rows]
 
     @guarded
     def placements(self, object_id: int) -> list:
         """The object's placements, oldest first; closed ones are kept (superseded, never deleted)."""
-        self._row_or_raise(object_id)
+        self._reads.row_or_raise(object_id)
         rows = self._conn.execute(
             f"SELECT {PLACEMENT_COLS} FROM placements WHERE object_id=? ORDER BY t_from, id",
             (int(object_id),)).fetchall()
-        return self._placement_infos(rows)
-
-    def _placement_by_id(self, placement_id):
-        if placement_id is None:
-            return None
-        row = self._conn.execute(f"SELECT {PLACEMENT_COLS} FROM placements WHERE id=?",
-                                 (int(placement_id),)).fetchone()
-        return None if row is None else self._placement_infos([row])[0]
-
-    def _events_from_rows(self, rows) -> list:
-        return [event_info(r, self._placement_by_id(r["before_id"]), self._placement_by_id(r["after_id"]))
-                for r in rows]
+        return self._reads.placement_infos(rows)
 
     @guarded
     def events(self, object_id: int | None = None, *, after_id: int | None = None,
@@ -445,11 +429,11 @@ class QueryMixin:
             rows = self._conn.execute(f"SELECT {EVENT_COLS} FROM events WHERE retracted = 0 "
                                       "ORDER BY stamp, id").fetchall()
         else:
-            self._row_or_raise(object_id)
+            self._reads.row_or_raise(object_id)
             rows = self._conn.execute(f"SELECT {EVENT_COLS} FROM events WHERE object_id=? AND retracted = 0 "
                                       "ORDER BY stamp, id",
                                       (int(object_id),)).fetchall()
-        return self._events_from_rows(rows)
+        return self._reads.events_from_rows(rows)
 
     @guarded
     def regions(self) -> list:
@@ -468,7 +452,7 @@ class QueryMixin:
             f"SELECT {OBJECT_COLS} FROM objects WHERE state='present' AND cx BETWEEN ? AND ? AND cy BETWEEN ? AND ? "
             "AND cz BETWEEN ? AND ? ORDER BY id",
             (reg["min_x"], reg["max_x"], reg["min_y"], reg["max_y"], reg["min_z"], reg["max_z"])).fetchall()
-        return self._object_infos(rows)
+        return self._reads.object_infos(rows)
 
     @guarded
     def audit(self, since: float | None = None) -> list:
@@ -481,7 +465,7 @@ class QueryMixin:
         return [AuditRow(id=r["id"], stamp=r["stamp"], wall_time=r["wall_time"], action=r["action"],
                          object_ids=tuple(json.loads(r["object_ids"])),
                          observation_ids=tuple(json.loads(r["observation_ids"])),
-                         detail=json.loads(r["detail"]), source=r["source"] if self._has_sources else "")
+                         detail=json.loads(r["detail"]), source=r["source"] if self._reads.has_sources else "")
                 for r in rows]
 
     @guarded

@@ -280,7 +280,7 @@ class ReconcileMixin:
         if new == old or not relabel_wins(mass, new, old, self.config.fusion):
             return
         self._conn.execute("UPDATE objects SET label=? WHERE id=?", (new, object_id))
-        self._index_label(object_id, new)
+        self._reads.index_label(object_id, new)
         self._relabelled.add(int(object_id))  # it may now be a removed object of its new label, moved
         if row["pinned_label"]:
             return

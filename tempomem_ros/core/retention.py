@@ -879,7 +879,7 @@ class RetentionMixin:
     def sighting_counts(self, object_id: int) -> list[dict]:
         """Per placement of the object (oldest first): sightings kept as records and sightings counted in tallies
         (thinned). kept + thinned over all placements = the object's n_observations."""
-        self._row_or_raise(object_id)
+        self._reads.row_or_raise(object_id)
         kept = dict(self._conn.execute("SELECT placement_id, COUNT(*) FROM observations WHERE object_id=? "
                                        "GROUP BY placement_id", (int(object_id),)).fetchall())
         thinned = {} if not self._thinned_ever else dict(self._conn.execute(

@@ -94,7 +94,7 @@ class SceneFeed:
     def _full(self, conn, last: int) -> SceneSnapshot:
         rows = conn.execute(f"SELECT {OBJECT_COLS} FROM objects WHERE state IN ('present', 'missing') "
                             "ORDER BY id").fetchall()
-        objects = {o.id: o for o in self._memory._object_infos(rows)}
+        objects = {o.id: o for o in self._memory._reads.object_infos(rows)}
         relations = {int(r["id"]): relation_info(r)
                      for r in conn.execute("SELECT * FROM relations WHERE until IS NULL ORDER BY id")}
         # keep the previous Python objects where nothing changed (callers compare by identity)
@@ -124,7 +124,7 @@ class SceneFeed:
         for chunk, marks in id_chunks(ids):
             rows = conn.execute(f"SELECT {OBJECT_COLS} FROM objects WHERE id IN ({marks}) "
                                 "AND state IN ('present', 'missing')", chunk).fetchall()
-            fresh.update((o.id, o) for o in self._memory._object_infos(rows))
+            fresh.update((o.id, o) for o in self._memory._reads.object_infos(rows))
         for oid in ids:
             old, new = self._objects.get(oid), fresh.get(oid)
             if new is None:

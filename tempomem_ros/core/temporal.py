@@ -46,7 +46,7 @@ class TemporalMixin(ChecksMixin, LookForMixin):
         if not isinstance(label, str) or not words(label):
             raise InvalidInputError("give a label or an object_id")
         validation.text_length(label, "label", self.config.max_label_length)
-        found = list(self._objects_labelled(label, ("present", "missing")))
+        found = list(self._reads.objects_labelled(label, ("present", "missing")))
         found.sort(key=lambda r: (r["state"] != "present", -float(r["last_seen"]), r["id"]))
         return found
 
@@ -121,10 +121,10 @@ class TemporalMixin(ChecksMixin, LookForMixin):
         """One object's answer to a temporal operator: its text, placements, evidence, count and time (a question
         naming several objects of one label gets one per object, ask_temporal above)."""
         oid = int(row["id"])
-        obj = self._object_infos([row])[0]
+        obj = self._reads.object_infos([row])[0]
         label = obj.label
         prows = self._placement_rows(oid)
-        pls = self._placement_infos(prows)
+        pls = self._reads.placement_infos(prows)
         current = next((p for p in pls if p.current), None)
         out = {"object": obj, "placements": (), "evidence": (), "count": None, "time": None, "text": ""}
 
@@ -242,7 +242,7 @@ class TemporalMixin(ChecksMixin, LookForMixin):
             f"SELECT {EVENT_COLS} FROM events WHERE stamp >= ? AND stamp <= ? AND retracted = 0{kind_filter} "
             "ORDER BY stamp, id",
             (lo, hi, *kind_args)).fetchall()
-        return self._events_from_rows(rows)
+        return self._reads.events_from_rows(rows)
 
     @guarded
     def scene_as_of(self, t: float, *, center=None, radius: float | None = None, k: int | None = None,
@@ -263,12 +263,12 @@ class TemporalMixin(ChecksMixin, LookForMixin):
             f"SELECT {', '.join('p.' + c.strip() for c in PLACEMENT_COLS.split(','))} FROM placements p "
             f"WHERE {where} ORDER BY {order}{limit}",
             args + order_args + page).fetchall()
-        placements = self._placement_infos(rows)
+        placements = self._reads.placement_infos(rows)
         ids = sorted({p.object_id for p in placements})
         objects: dict[int, object] = {}
         for chunk, marks in id_chunks(ids):
             obj_rows = self._conn.execute(f"SELECT {OBJECT_COLS} FROM objects WHERE id IN ({marks})", chunk).fetchall()
-            for info in self._object_infos(obj_rows):
+            for info in self._reads.object_infos(obj_rows):
                 objects[info.id] = info
         return [(objects[p.object_id], p) for p in placements]
 

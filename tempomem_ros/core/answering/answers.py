@@ -27,7 +27,7 @@ def names_of(memory) -> Names:
     Why compared by content: a node commits twice a second, and each commit changes SQLite's data_version
     although the labels rarely change; rebuilding the index of 2,500 labels per question cost the query
     service ~3 ms at p95 (bench/bench_services.py), comparing the lists costs microseconds."""
-    labels = memory._shown_labels()
+    labels = memory._reads.shown_labels()
     key = (tuple(sorted(labels)) if isinstance(labels, set) else tuple(labels),
            tuple(r.label for r in memory.regions()))
     cached = getattr(memory, "_names_cache", None)
