@@ -101,3 +101,26 @@ def test_a_snapshot_reads_inside_the_open_transaction(store):
             assert [r[0] for r in conn.execute("SELECT label FROM regions")] == ["hall"]
             assert conn.in_transaction
         assert not m._conn.in_transaction
+
+
+def test_the_query_service_answers_on_a_store_alone(store):
+    """QueryService runs on a store, its reads and the settings: the same answers as the Memory facade, which
+    exposes every one of its public methods."""
+    from tempomem_ros.core.config import MemoryConfig
+    from tempomem_ros.core.queries import PUBLIC, QueryService
+    from tempomem_ros.core.reads import StoreReads
+
+    with Memory.open(store("m"), embedding_dim=4, config=IMMEDIATE) as m:
+        m.add([box_obs("mug", (1.0, 0, 0.5), stamp=1), box_obs("book", (1.3, 0, 0.5), stamp=1),
+               box_obs("lamp", (4.0, 0, 0.5), stamp=1)])
+        m.commit()
+        cfg = MemoryConfig()
+        q = QueryService(m._store, StoreReads(m._store, cfg, readonly=False, has_sources=True), cfg, embedding_dim=4,
+                         meta={}, vector_index_on=False, vector_mode="off")
+        alone = [(h.object.label, round(h.score, 6)) for h in q.spatial((1.0, 0, 0.5), 0.5)]
+        assert alone == [("mug", 0.0), ("book", 0.3)]
+        assert alone == [(h.object.label, round(h.score, 6)) for h in m.spatial((1.0, 0, 0.5), 0.5)]
+        assert [o.label for o in q.objects_labelled("lamp")] == ["lamp"]
+        assert [s.object.label for s in q.semantic("a book to read")] == ["book"]
+        for name in PUBLIC:
+            assert getattr(Memory, name).__wrapped__.__wrapped__ is getattr(QueryService, name), name

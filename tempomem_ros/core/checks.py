@@ -101,7 +101,7 @@ class ChecksMixin:
                           evidence=tuple(self._evidence([pl.id])), arguments=args)
         obj = objs[0]
         if t is not None:
-            at = self._placements_at([obj.id], t)
+            at = self._queries.placements_at([obj.id], t)
             if at:
                 text = f"No: at {fmt_time(t)} the {obj.label} was at {fmt_pos(at[0].center)}."
                 pls, ev = (at[0],), tuple(self._evidence([at[0].id]))

@@ -356,7 +356,7 @@ class FusionMixin:
             if self._could_be(seen, cand, label):
                 similarity = 1.0
             elif self.config.fusion.label_mode == "embedding" and self.label_encoder is not None:
-                vecs = self._label_vectors([seen.label, label])
+                vecs = self._queries.label_vectors([seen.label, label])
                 similarity = float(np.dot(vecs[seen.label], vecs[label]))
         return score_against(self.config.fusion, seen, cand, label, mass, similarity)
 

@@ -15,6 +15,7 @@ robot switched off for a week) or contradict it (one bad clock): see _resolve_qu
 from __future__ import annotations
 
 import contextlib
+import functools
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -29,7 +30,7 @@ from .frame_fusion import CommitCounts, FusionMixin
 from .labels import sanitize_label
 from .maintenance import MaintenanceMixin
 from .postgres.address import is_postgres
-from .queries import QueryMixin
+from .queries import QueryService
 from .reconcile import ReconcileMixin
 from .reads import StoreReads
 from .relations_store import RelationKeeper
@@ -43,11 +44,22 @@ from .types import STATES, CameraView, CommitStats, ObjectInfo, Observation, Sta
 CHECKS = ("auto", "quick", "off")
 
 
+def _query(name: str):
+    """Memory.<name> is QueryService.<name> behind the facade: the memory's lock and the mapping of storage
+    errors (guard.py)."""
+    target = getattr(QueryService, name)
+
+    @functools.wraps(target)
+    def method(self, *args, **kwargs):
+        return getattr(self._queries, name)(*args, **kwargs)
+    return guarded(method)
+
+
 def is_postgres_connection(conn) -> bool:
     return type(conn).__module__.endswith("postgres.connection")
 
 
-class Memory(FusionMixin, ReconcileMixin, QueryMixin, TemporalMixin, MaintenanceMixin, RetentionMixin):
+class Memory(FusionMixin, ReconcileMixin, TemporalMixin, MaintenanceMixin, RetentionMixin):
     """Persistent spatio-temporal object memory. Use Memory.open(path, embedding_dim=...)."""
 
     def __init__(self, conn, path: str, embedding_dim: int, config: MemoryConfig, readonly: bool, meta: dict,
@@ -74,17 +86,14 @@ class Memory(FusionMixin, ReconcileMixin, QueryMixin, TemporalMixin, Maintenance
             or any(r[1] == "source" for r in conn.execute("PRAGMA table_info(observations)").fetchall())))
         self._lock = threading.RLock()
         self._counters_events = 0
-        self.label_encoder = label_encoder
-        self.clip_text_encoder = clip_text_encoder
-        self._label_embeddings: dict[str, np.ndarray] = {}
-        self._label_matrix: tuple = (None, None)  # (labels list, its stacked embeddings)
         self._confusion_cache: dict | None = None  # label pairs known confused, per fused frame
         self._relabelled: set[int] = set()  # objects whose shown label changed in the frame being fused
         self._change_times: dict[int, float] = {}  # per commit: when an object's move or removal happened
-        self._feature_matrix = vectors.FeatureMatrix()
-        self._vector_mode = vector_index
-        self._feature_rows, self._feature_rows_key = 0, None
         self._vector_index_on = self._setup_vector_index(vector_index)
+        self._queries = QueryService(self._store, self._reads, config, embedding_dim=self.embedding_dim, meta=meta,
+                                     vector_index_on=self._vector_index_on, vector_mode=vector_index,
+                                     label_encoder=label_encoder, clip_text_encoder=clip_text_encoder,
+                                     explain_missing=self._thinned_observation)
         # Relations were computed from the boxes stored with them: those are the reference boxes.
         for row in conn.execute("SELECT id, min_x, min_y, min_z, max_x, max_y, max_z FROM objects "
                                 "WHERE state='present'"):
@@ -185,6 +194,43 @@ class Memory(FusionMixin, ReconcileMixin, QueryMixin, TemporalMixin, Maintenance
         """Before each commit: the sqlite-vec index takes the features written in the transaction."""
         if self._vector_index_on and not self.readonly:
             vectors.sync_index(self._conn)
+
+    # ------------------------------------------------------------------ queries (queries.py)
+    spatial = _query("spatial")
+    relational = _query("relational")
+    relational_before = _query("relational_before")
+    objects_labelled = _query("objects_labelled")
+    relations = _query("relations")
+    semantic = _query("semantic")
+    history = _query("history")
+    history_count = _query("history_count")
+    observation = _query("observation")
+    sources_of = _query("sources_of")
+    observations = _query("observations")
+    placements = _query("placements")
+    events = _query("events")
+    regions = _query("regions")
+    contents = _query("contents")
+    audit = _query("audit")
+    tombstones = _query("tombstones")
+
+    @property
+    def label_encoder(self):
+        """The text encoder of semantic queries (None: keywords only)."""
+        return self._queries.label_encoder
+
+    @label_encoder.setter
+    def label_encoder(self, encoder) -> None:
+        self._queries.label_encoder = encoder
+
+    @property
+    def clip_text_encoder(self):
+        """The CLIP text tower matching the stored features (None: labels only)."""
+        return self._queries.clip_text_encoder
+
+    @clip_text_encoder.setter
+    def clip_text_encoder(self, encoder) -> None:
+        self._queries.clip_text_encoder = encoder
 
     @property
     def uses_vector_index(self) -> bool:

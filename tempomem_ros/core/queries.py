@@ -12,8 +12,8 @@ import math
 import numpy as np
 
 from . import validation
+from .config import MemoryConfig
 from .errors import InvalidInputError, TempoMemError, UnknownIdError
-from .guard import guarded
 from .labels import label_matches, words
 from . import vectors
 from .rows import (
@@ -25,6 +25,8 @@ from .rows import (
     region_info,
     relation_info,
 )
+from .reads import StoreReads
+from .store import StoreInterface
 from .types import AuditRow, ObjectInfo, RelationalResult, Scored
 
 
@@ -40,9 +42,44 @@ def _keyword_hit(label: str, query_words: set[str]) -> float:
     return 1.0 if label_words and label_words <= query_words else 0.0
 
 
-class QueryMixin:
+#: The query methods Memory exposes (each through its facade).
+PUBLIC = (
+    "spatial", "relational", "relational_before", "objects_labelled", "relations", "semantic",
+    "history", "history_count", "observation", "sources_of", "observations", "placements",
+    "events", "regions", "contents", "audit", "tombstones",
+)
+
+
+class QueryService:
+    """Spatial, relational, semantic and record queries over one store; nothing here writes. Memory exposes each
+    public method (its facade takes the lock and maps storage errors, guard.py)."""
+
+    PUBLIC = PUBLIC
+
+    def __init__(self, store: StoreInterface, reads: StoreReads, config: MemoryConfig, *, embedding_dim: int,
+                 meta: dict, vector_index_on: bool, vector_mode: str, label_encoder=None, clip_text_encoder=None,
+                 explain_missing=None):
+        self._store = store
+        self._reads = reads
+        self.config = config
+        self.embedding_dim = embedding_dim
+        self._meta = meta  # the store's meta table (its feature_model may be recorded after opening)
+        self._vector_index_on = vector_index_on
+        self._vector_mode = vector_mode
+        self.label_encoder = label_encoder
+        self.clip_text_encoder = clip_text_encoder
+        #: observation id -> what became of it, for an id the store no longer holds (retention's tallies)
+        self._explain_missing = explain_missing
+        self._label_embeddings: dict[str, np.ndarray] = {}
+        self._label_matrix: tuple = (None, None)  # (labels list, its stacked embeddings)
+        self._feature_matrix = vectors.FeatureMatrix()
+        self._feature_rows, self._feature_rows_key = 0, None
+
+    @property
+    def _conn(self):
+        return self._store.conn
+
     # ------------------------------------------------------------------ spatial
-    @guarded
     def spatial(self, center, radius: float, *, label: str | None = None, k: int = 100,
                 states: tuple[str, ...] = ("present",)) -> list[Scored]:
         """Objects whose centroid lies within ``radius`` of ``center``: ascending distance, ties by id."""
@@ -78,7 +115,6 @@ class QueryMixin:
         validation.text_length(anchor, "anchor", self.config.max_label_length)
         return list(self._reads.objects_labelled(anchor, tuple(states)))
 
-    @guarded
     def relational(self, relation: str, anchor, *, t: float | None = None) -> RelationalResult:
         """Objects in ``relation`` (on | under | near | in) to the anchor (label text or object id), now or,
         with ``t``, as of that moment (relation rows keep their validity interval [since, until)).
@@ -107,13 +143,12 @@ class QueryMixin:
                 "ORDER BY id", (*chunk, *states)).fetchall()
         placements: tuple = ()
         if t is not None:
-            at = {p.object_id: p for p in self._placements_at([int(r["id"]) for r in rows], t)}
+            at = {p.object_id: p for p in self.placements_at([int(r["id"]) for r in rows], t)}
             rows = [r for r in rows if int(r["id"]) in at]  # stood somewhere known at t
             placements = tuple(at[int(r["id"])] for r in rows)
         return RelationalResult(True, tuple(self._reads.object_infos(anchors)), tuple(self._reads.object_infos(rows)),
                                 tuple(relation_info(r) for r in rel_rows), region, placements)
 
-    @guarded
     def relational_before(self, relation: str, anchor) -> tuple[float | None, RelationalResult]:
         """(t, result): what stood in ``relation`` to the anchor just before the last change of that set
         (t = when it changed; None and the current set when it never changed). "What was on the table
@@ -174,7 +209,7 @@ class QueryMixin:
             return sorted({int(r["object_id"]) for r in rel_rows} - set(anchor_ids))
         return sorted({int(r["subject_id"]) for r in rel_rows} - set(anchor_ids))
 
-    def _placements_at(self, object_ids, t: float) -> list:
+    def placements_at(self, object_ids, t: float) -> list:
         """The placement each object had at t (objects without one are left out), by object id."""
         out = []
         for chunk, marks in id_chunks(sorted(object_ids)):
@@ -189,7 +224,6 @@ class QueryMixin:
                 unique.append(p)
         return unique
 
-    @guarded
     def objects_labelled(self, label: str, states: tuple[str, ...] = ("present", "missing")) -> list[ObjectInfo]:
         """Objects whose shown label contains the words of ``label`` (whole words), present before missing,
         then the most recently seen, then the lowest id (the order answers describe them in)."""
@@ -202,7 +236,6 @@ class QueryMixin:
         rows.sort(key=lambda r: (r["state"] != "present", -float(r["last_seen"]), r["id"]))
         return self._reads.object_infos(rows)
 
-    @guarded
     def relations(self, object_id: int | None = None) -> list:
         """Current relation rows (all, or those involving one object), ordered by id."""
         if object_id is None:
@@ -216,7 +249,7 @@ class QueryMixin:
         return [relation_info(r) for r in rows]
 
     # ------------------------------------------------------------------ semantic
-    def _label_vectors(self, labels: list[str]) -> dict[str, np.ndarray]:
+    def label_vectors(self, labels: list[str]) -> dict[str, np.ndarray]:
         missing = [lbl for lbl in labels if lbl not in self._label_embeddings]
         if missing:
             vecs = np.asarray(self.label_encoder.encode(missing), dtype=np.float32)
@@ -224,7 +257,6 @@ class QueryMixin:
                 self._label_embeddings[lbl] = v
         return {lbl: self._label_embeddings[lbl] for lbl in labels}
 
-    @guarded
     def semantic(self, text: str, k: int = 10) -> list[Scored]:
         """Present objects matching a meaning, best first (ties by id).
 
@@ -293,7 +325,7 @@ class QueryMixin:
         q = np.asarray(self.label_encoder.encode([text]), dtype=np.float32)[0]
         cached_labels, matrix = self._label_matrix
         if cached_labels is not labels:  # the same list object while the labels are unchanged
-            vecs = self._label_vectors(labels)
+            vecs = self.label_vectors(labels)
             matrix = np.stack([vecs[lbl] for lbl in labels]) if labels else np.zeros((0, q.shape[0]), np.float32)
             self._label_matrix = (labels, matrix)
         return dict(zip(labels, (matrix @ q).tolist()))
@@ -340,7 +372,6 @@ class QueryMixin:
         return [oid for oid, _ in sorted(sims.items(), key=lambda kv: (-kv[1], kv[0]))[:n]]
 
     # ------------------------------------------------------------------ records
-    @guarded
     def history(self, object_id: int, *, k: int | None = None, offset: int = 0) -> list:
         """The object's observations in stamp order (ties by id), each with its verdict. Under retention these are
         the kept sightings; sighting_counts() says how many more each placement had (counted in tallies).
@@ -357,14 +388,12 @@ class QueryMixin:
             "LIMIT ? OFFSET ?", (int(object_id), k, offset)).fetchall()
         return [observation_record(r) for r in reversed(rows)]
 
-    @guarded
     def history_count(self, object_id: int) -> int:
         """How many observations history() holds for the object (all pages)."""
         self._reads.row_or_raise(object_id)
         return int(self._conn.execute("SELECT COUNT(*) FROM observations WHERE object_id=?",
                                       (int(object_id),)).fetchone()[0])
 
-    @guarded
     def observation(self, observation_id: int):
         if isinstance(observation_id, bool) or not isinstance(observation_id, (int, np.integer)):
             raise UnknownIdError(f"observation id must be an integer, got {observation_id!r}")
@@ -372,11 +401,11 @@ class QueryMixin:
         row = self._conn.execute(f"SELECT {self._reads.observation_cols} FROM observations WHERE id=?",
                                  (int(observation_id),)).fetchone()
         if row is None:
-            from .retention import thinned_error
-            raise thinned_error(self, int(observation_id))  # says so when retention thinned it
+            # says so when retention thinned it
+            text = self._explain_missing(int(observation_id)) if self._explain_missing else None
+            raise UnknownIdError(text or f"unknown observation id {observation_id}")
         return observation_record(row)
 
-    @guarded
     def sources_of(self, observation_ids) -> tuple[str, ...]:
         """The source (robot id) of each observation, in the order given: which robot saw each piece of an
         answer's evidence (docs/FLEET.md). An unknown id is an UnknownIdError."""
@@ -393,7 +422,6 @@ class QueryMixin:
             raise UnknownIdError(f"unknown observation id {missing[0]}")
         return tuple(found[i] for i in ids)
 
-    @guarded
     def observations(self, verdict: str | None = None) -> list:
         """Every stored observation (optionally of one verdict), by id. Under retention (retention.mode thin) the
         settled ones beyond each placement's sample are counted in tallies instead (core/retention.py)."""
@@ -405,7 +433,6 @@ class QueryMixin:
                 (verdict,)).fetchall()
         return [observation_record(r) for r in rows]
 
-    @guarded
     def placements(self, object_id: int) -> list:
         """The object's placements, oldest first; closed ones are kept (superseded, never deleted)."""
         self._reads.row_or_raise(object_id)
@@ -414,7 +441,6 @@ class QueryMixin:
             (int(object_id),)).fetchall()
         return self._reads.placement_infos(rows)
 
-    @guarded
     def events(self, object_id: int | None = None, *, after_id: int | None = None,
                limit: int | None = None) -> list:
         """Change events in stamp order; with after_id: those recorded after that event id, in id order
@@ -435,11 +461,9 @@ class QueryMixin:
                                       (int(object_id),)).fetchall()
         return self._reads.events_from_rows(rows)
 
-    @guarded
     def regions(self) -> list:
         return [region_info(r) for r in self._conn.execute("SELECT * FROM regions ORDER BY id")]
 
-    @guarded
     def contents(self, region_id: int) -> list:
         """Present objects whose centroid lies in the region, by id."""
         if isinstance(region_id, bool) or not isinstance(region_id, (int, np.integer)):
@@ -454,7 +478,6 @@ class QueryMixin:
             (reg["min_x"], reg["max_x"], reg["min_y"], reg["max_y"], reg["min_z"], reg["max_z"])).fetchall()
         return self._reads.object_infos(rows)
 
-    @guarded
     def audit(self, since: float | None = None) -> list:
         """The append-only audit of mutations (optionally those at wall time >= since), by id."""
         if since is None:
@@ -468,7 +491,6 @@ class QueryMixin:
                          detail=json.loads(r["detail"]), source=r["source"] if self._reads.has_sources else "")
                 for r in rows]
 
-    @guarded
     def tombstones(self) -> list[dict]:
         return [{"id": r["id"], "object_id": r["object_id"], "kind": r["kind"], "stamp": r["stamp"],
                  "wall_time": r["wall_time"], "reason": r["reason"], "label": r["label"],

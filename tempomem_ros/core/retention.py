@@ -40,7 +40,7 @@ from itertools import combinations
 import numpy as np
 
 from . import featurecodec, refold, sampling, stamplog, tally
-from .errors import StoreCorruptError, UnknownIdError
+from .errors import StoreCorruptError
 from .guard import guarded
 from .labels import labels_agree
 from .rows import id_chunks
@@ -947,8 +947,3 @@ def _load_fold(saved) -> refold.FoldState:
         feature, float(saved["feature_weight"]), float(saved["base"]), int(saved["n"]),
         (float(saved["cut_stamp"]), int(saved["cut_id"])))
 
-
-def thinned_error(memory, observation_id: int) -> UnknownIdError:
-    """The error for an observation id the store does not hold (saying so when retention thinned it)."""
-    text = memory._thinned_observation(int(observation_id))
-    return UnknownIdError(text or f"unknown observation id {observation_id}")
