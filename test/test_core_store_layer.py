@@ -124,3 +124,26 @@ def test_the_query_service_answers_on_a_store_alone(store):
         assert [s.object.label for s in q.semantic("a book to read")] == ["book"]
         for name in PUBLIC:
             assert getattr(Memory, name).__wrapped__.__wrapped__ is getattr(QueryService, name), name
+
+
+def test_the_temporal_service_answers_on_a_store_alone(store):
+    """TemporalService runs on a store, its reads, the query service and a clock; Memory exposes each of its
+    public operators."""
+    from tempomem_ros.core.config import MemoryConfig
+    from tempomem_ros.core.temporal import PUBLIC, TemporalService
+
+    with Memory.open(store("m"), embedding_dim=4, config=IMMEDIATE) as m:
+        m.add([box_obs("mug", (1.0, 0, 0.5), stamp=1)])
+        m.commit()
+        m.add([box_obs("mug", (1.0, 0, 0.5), stamp=5)])
+        m.commit()
+        t = TemporalService(m._store, m._reads, m._queries, MemoryConfig(), now=lambda: 9.0,
+                            tallied_in=lambda ids, lo, hi: (0, None))
+        alone = t.temporal("duration", label="mug")
+        assert alone.text == m.temporal("duration", label="mug", now=9.0).text
+        assert alone.found and alone.time == 8.0 and alone.evidence == (1, 2)  # there since t=1, 'now' is 9
+        assert alone.text.startswith("The mug has been at (1.00, 0.00, 0.50) for 8 s")
+        assert t.is_present(label="mug").verdict is True and t.is_present(label="lamp").found is False
+        assert t.current_evidence([1]) == m.current_evidence([1]) == (1, 2)
+        for name in PUBLIC:
+            assert getattr(Memory, name).__wrapped__.__wrapped__ is getattr(TemporalService, name), name

@@ -12,7 +12,6 @@ from __future__ import annotations
 from . import validation
 from .answering.fmt import article, fmt_pos, fmt_time
 from .errors import InvalidInputError
-from .guard import guarded
 from .labels import sanitize_label
 from .types import Answer
 
@@ -37,7 +36,7 @@ class ChecksMixin:
         else:
             if not isinstance(label, str) or not label.strip():
                 raise InvalidInputError("give a label or an object_id")
-            objs = self.objects_labelled(label)
+            objs = self._queries.objects_labelled(label)
         if not objs:
             name = sanitize_label(label) if label else f"object #{object_id}"
             return None, Answer(True, operator, f"I have no memory of {article(name)}.", found=False, arguments=args)
@@ -47,8 +46,8 @@ class ChecksMixin:
         if object_id is not None:
             row = self._conn.execute("SELECT id FROM objects WHERE id=? AND state != 'forgotten'",
                                      (int(object_id),)).fetchone()
-            return [] if row is None else [self.get(int(row[0]))]
-        return self.objects_labelled(label)
+            return [] if row is None else [self._get(int(row[0]))]
+        return self._queries.objects_labelled(label)
 
     @staticmethod
     def _others(objs) -> str:
@@ -59,7 +58,7 @@ class ChecksMixin:
 
     def _where_now(self, obj) -> tuple[str, tuple, tuple]:
         """(phrase, placements, evidence) for where an object is now, or was last seen when missing."""
-        pls = self.placements(obj.id)
+        pls = self._queries.placements(obj.id)
         cur = next((p for p in pls if p.current), None)
         if cur is not None:
             return (f"it is{self._support_phrase(obj.id)} at {fmt_pos(cur.center)}", (cur,),
@@ -69,7 +68,6 @@ class ChecksMixin:
                 tuple(self._evidence([last.id])))
 
     # ------------------------------------------------------------------ is X on/under/near/in Y
-    @guarded
     def is_related(self, relation: str, anchor, *, label: str | None = None, object_id: int | None = None,
                    t: float | None = None) -> Answer:
         """Is the object in ``relation`` to the anchor, now or as of ``t``? Yes: the relation row holds (its
@@ -80,7 +78,7 @@ class ChecksMixin:
         objs, missing = self._subjects("is_related", label, object_id, args)
         if missing is not None:
             return missing
-        res = self.relational(relation, anchor, t=t)
+        res = self._queries.relational(relation, anchor, t=t)
         anchor_name = sanitize_label(anchor) if isinstance(anchor, str) else f"object #{anchor}"
         if not res.anchor_found:
             return Answer(True, "is_related", f"I don't know any {anchor_name}.", found=False, arguments=args)
@@ -94,7 +92,7 @@ class ChecksMixin:
             if t is not None:
                 pl = next(p for o, p in zip(res.objects, res.placements) if o.id == obj.id)
             else:
-                pl = next(p for p in self.placements(obj.id) if p.current)
+                pl = next(p for p in self._queries.placements(obj.id) if p.current)
             text = (f"Yes: {when}the {obj.label} {tense} {relation} the {anchor_name}"
                     + (f" (since {fmt_time(since)})" if since is not None and t is None else "") + ".")
             return Answer(True, "is_related", text, found=True, verdict=True, objects=(obj,), placements=(pl,),
@@ -115,7 +113,6 @@ class ChecksMixin:
                       placements=pls, evidence=ev, arguments=args)
 
     # ------------------------------------------------------------------ did X move
-    @guarded
     def did_move(self, *, label: str | None = None, object_id: int | None = None, since: float | None = None,
                  until: float | None = None) -> Answer:
         """Did the object move (within [since, until])? The moves are the evidence (events, before/after
@@ -126,7 +123,7 @@ class ChecksMixin:
         if missing is not None:
             return missing
         obj = objs[0]
-        moves = [e for e in self.events(obj.id) if e.kind == "moved" and (lo is None or e.stamp >= lo)
+        moves = [e for e in self._queries.events(obj.id) if e.kind == "moved" and (lo is None or e.stamp >= lo)
                  and (hi is None or e.stamp <= hi)]
         span = _span_text(lo, hi)
         if moves:
@@ -143,7 +140,6 @@ class ChecksMixin:
                       placements=pls, evidence=ev, count=0, arguments=args)
 
     # ------------------------------------------------------------------ is X still there / missing
-    @guarded
     def is_present(self, *, label: str | None = None, object_id: int | None = None, missing: bool = False) -> Answer:
         """Is the object still in its place (or, with missing=True, is it missing)? Present: its current
         placement; missing: the last placement and the removal event (the views that saw the place empty)."""
@@ -153,7 +149,7 @@ class ChecksMixin:
         if absent is not None:
             return absent
         obj = objs[0]
-        pls = self.placements(obj.id)
+        pls = self._queries.placements(obj.id)
         if obj.state == "present":
             cur = next(p for p in pls if p.current)
             text = (f"{'No' if missing else 'Yes'}: the {obj.label} is{self._support_phrase(obj.id)} at "
@@ -161,7 +157,7 @@ class ChecksMixin:
             return Answer(True, operator, text + self._others(objs), found=True, verdict=not missing, objects=(obj,),
                           placements=(cur,), evidence=tuple(self._evidence([cur.id])), arguments=args)
         last = pls[-1]
-        removal = [e for e in self.events(obj.id) if e.kind == "removed"]
+        removal = [e for e in self._queries.events(obj.id) if e.kind == "removed"]
         event = removal[-1:] if removal else []
         checked = f", and was not there when I looked at {fmt_time(last.t_to)}" if last.t_to is not None else ""
         text = (f"{'Yes' if missing else 'No'}: the {obj.label} is missing: last seen at {fmt_pos(last.center)} at "
@@ -171,7 +167,6 @@ class ChecksMixin:
                       placements=(last,), events=tuple(event), evidence=evidence, arguments=args)
 
     # ------------------------------------------------------------------ was X seen
-    @guarded
     def was_seen(self, *, label: str | None = None, object_id: int | None = None, since: float | None = None,
                  until: float | None = None) -> Answer:
         """Was the object seen within [since, until]? The sightings (newest first, at most 50) are the

@@ -23,7 +23,6 @@ import math
 
 from .answering.fmt import article, fmt_duration, fmt_pos, fmt_time
 from .errors import InvalidInputError
-from .guard import guarded
 from .labels import sanitize_label
 from .types import Answer
 
@@ -71,7 +70,6 @@ class LookForMixin:
                 best = (key, int(r["object_id"]), r["pinned_label"] or r["label"])
         return None if best is None else (best[1], best[2])
 
-    @guarded
     def where_to_look(self, *, label: str | None = None, object_id: int | None = None,
                       now: float | None = None) -> Answer:
         """The object's known places, best first (scores in ``scores``, the latest placement of each place in
@@ -84,14 +82,14 @@ class LookForMixin:
         else:
             if not isinstance(label, str) or not label.strip():
                 raise InvalidInputError("give a label or an object_id")
-            objs = self.objects_labelled(label)
+            objs = self._queries.objects_labelled(label)
         if not objs:
             name = sanitize_label(label) if label else f"object #{object_id}"
             return Answer(True, "where_to_look", f"I have no memory of {article(name)}.", found=False, arguments=args)
         if now is None:
-            now = self._stamp_clock()
+            now = self._now()
         obj = objs[0]
-        pls = self.placements(obj.id)
+        pls = self._queries.placements(obj.id)
         places: list[dict] = []
         for p in pls:
             support = self._support_during(obj.id, p)

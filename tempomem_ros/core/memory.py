@@ -38,28 +38,36 @@ from .retention import RetentionMixin
 from .rows import OBJECT_COLS, feature_to_blob
 from .schema import FRAMES_LIVE, initialise, open_connection, quick_check, sqlite3
 from .store import Store
-from .temporal import TemporalMixin
-from .types import STATES, CameraView, CommitStats, ObjectInfo, Observation, StageResult
+from .temporal import TemporalService
+from .types import STATES, Answer, CameraView, CommitStats, ObjectInfo, Observation, StageResult
 
 CHECKS = ("auto", "quick", "off")
 
 
-def _query(name: str):
-    """Memory.<name> is QueryService.<name> behind the facade: the memory's lock and the mapping of storage
-    errors (guard.py)."""
-    target = getattr(QueryService, name)
+def _exposed(service: str, cls, name: str):
+    """Memory.<name> is <service>.<name> behind the facade: the memory's lock and the mapping of storage errors
+    (guard.py); the signature and docstring are the service method's."""
+    target = getattr(cls, name)
 
     @functools.wraps(target)
     def method(self, *args, **kwargs):
-        return getattr(self._queries, name)(*args, **kwargs)
+        return getattr(getattr(self, service), name)(*args, **kwargs)
     return guarded(method)
+
+
+def _query(name: str):
+    return _exposed("_queries", QueryService, name)
+
+
+def _temporal(name: str):
+    return _exposed("_temporal", TemporalService, name)
 
 
 def is_postgres_connection(conn) -> bool:
     return type(conn).__module__.endswith("postgres.connection")
 
 
-class Memory(FusionMixin, ReconcileMixin, TemporalMixin, MaintenanceMixin, RetentionMixin):
+class Memory(FusionMixin, ReconcileMixin, MaintenanceMixin, RetentionMixin):
     """Persistent spatio-temporal object memory. Use Memory.open(path, embedding_dim=...)."""
 
     def __init__(self, conn, path: str, embedding_dim: int, config: MemoryConfig, readonly: bool, meta: dict,
@@ -94,6 +102,8 @@ class Memory(FusionMixin, ReconcileMixin, TemporalMixin, MaintenanceMixin, Reten
                                      vector_index_on=self._vector_index_on, vector_mode=vector_index,
                                      label_encoder=label_encoder, clip_text_encoder=clip_text_encoder,
                                      explain_missing=self._thinned_observation)
+        self._temporal = TemporalService(self._store, self._reads, self._queries, config, now=self._stamp_clock,
+                                         tallied_in=self._tallied_in)
         # Relations were computed from the boxes stored with them: those are the reference boxes.
         for row in conn.execute("SELECT id, min_x, min_y, min_z, max_x, max_y, max_z FROM objects "
                                 "WHERE state='present'"):
@@ -213,6 +223,40 @@ class Memory(FusionMixin, ReconcileMixin, TemporalMixin, MaintenanceMixin, Reten
     contents = _query("contents")
     audit = _query("audit")
     tombstones = _query("tombstones")
+
+    # ------------------------------------------------------------------ temporal operators (temporal.py)
+    temporal = _temporal("temporal")
+    changes = _temporal("changes")
+    scene_as_of = _temporal("scene_as_of")
+    scene_count_as_of = _temporal("scene_count_as_of")
+    objects_labelled_or_id = _temporal("objects_labelled_or_id")
+    is_related = _temporal("is_related")
+    did_move = _temporal("did_move")
+    is_present = _temporal("is_present")
+    was_seen = _temporal("was_seen")
+    where_to_look = _temporal("where_to_look")
+    current_evidence = _temporal("current_evidence")
+    placement_evidence = _temporal("placement_evidence")
+
+    # ------------------------------------------------------------------ questions (answering/)
+    @guarded
+    def ask(self, question: str, *, now: float | None = None, k: int = 10) -> Answer:
+        """Understand an English question (core/answering) and answer it with the operator it names.
+
+        ``now`` defaults to the newest stamp the memory has seen. The answer says what was understood
+        (``understood_as``, ``operator``, ``arguments``); a question that is not understood answers
+        understood=False with the closest supported questions in ``suggestions``, never a guess."""
+        from .answering.answers import answer_question
+        if not isinstance(question, str):
+            raise InvalidInputError("question must be text")
+        # a 1 MB question held a reader for 3.3 s (issue 12)
+        validation.text_length(question, "question", self.config.gates.max_question_length)
+        if now is None:
+            now = self._stamp_clock() if self._stamp_clock() > 0 else None
+        else:
+            now = validation.query_time(now, "now")
+        k = validation.positive_int(k, "k", maximum=validation.MAX_K)
+        return answer_question(self, question, now, k)
 
     @property
     def label_encoder(self):

@@ -15,24 +15,54 @@ the lowest id), and arguments["ambiguous"] lists every id.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from . import validation
 from .answering.fmt import article as _article
 from .answering.fmt import fmt_duration, fmt_pos, fmt_time
 from .checks import ChecksMixin
 from .errors import InvalidInputError
-from .guard import guarded
 from .labels import sanitize_label, words
 from .lookfor import LookForMixin
 from .rows import EVENT_COLS, OBJECT_COLS, PLACEMENT_COLS, id_chunks
-from .types import EVENT_KINDS, Answer
+from .config import MemoryConfig
+from .queries import QueryService
+from .reads import StoreReads
+from .store import StoreInterface
+from .types import EVENT_KINDS, Answer, ObjectInfo
 
 OPERATORS = ("current", "previous", "history", "count_moves", "count_sightings", "as_of", "first_seen",
              "last_seen", "duration")
 EVIDENCE_PER_PLACEMENT = 50
-__all__ = ["EVIDENCE_PER_PLACEMENT", "OPERATORS", "TemporalMixin", "fmt_duration", "fmt_pos", "fmt_time"]
+#: The temporal, yes/no and where-to-look operators Memory exposes (each through its facade).
+PUBLIC = ("temporal", "changes", "scene_as_of", "scene_count_as_of", "objects_labelled_or_id", "is_related",
+          "did_move", "is_present", "was_seen", "where_to_look", "current_evidence",
+          "placement_evidence")
+__all__ = ["EVIDENCE_PER_PLACEMENT", "OPERATORS", "PUBLIC", "TemporalService", "fmt_duration", "fmt_pos", "fmt_time"]
 
 
-class TemporalMixin(ChecksMixin, LookForMixin):
+class TemporalService(ChecksMixin, LookForMixin):
+    """Operators over one object's placements and the change events (this module), yes/no checks with their
+    evidence (checks.py) and where to look for a missing object (lookfor.py), on a store, its reads and the
+    query service; nothing here writes. ``now``: the memory's clock (its newest accepted stamp, 0 when
+    empty); ``tallied_in``: retention's count of thinned sightings in a span (retention.py)."""
+
+    def __init__(self, store: StoreInterface, reads: StoreReads, queries: QueryService, config: MemoryConfig, *,
+                 now: Callable[[], float], tallied_in: Callable):
+        self._store = store
+        self._reads = reads
+        self._queries = queries
+        self.config = config
+        self._now = now
+        self._tallied_in = tallied_in
+
+    @property
+    def _conn(self):
+        return self._store.conn
+
+    def _get(self, object_id: int) -> ObjectInfo:
+        return self._reads.object_infos([self._reads.row_or_raise(object_id)])[0]
+
     # ------------------------------------------------------------------ resolution
     def _resolve_objects(self, label, object_id) -> list:
         if object_id is not None:
@@ -71,7 +101,6 @@ class TemporalMixin(ChecksMixin, LookForMixin):
         return f" on the {row[1] or row[0]}" if row else ""
 
     # ------------------------------------------------------------------ operators
-    @guarded
     def temporal(self, operator: str, *, label: str | None = None, object_id: int | None = None,
                  t: float | None = None, now: float | None = None, since: float | None = None,
                  until: float | None = None) -> Answer:
@@ -87,7 +116,7 @@ class TemporalMixin(ChecksMixin, LookForMixin):
         if window is None and (since is not None or until is not None):
             raise InvalidInputError(f"{operator} takes no span (since/until)")
         if now is None:
-            now = self._stamp_clock()
+            now = self._now()
         else:
             now = validation.query_time(now, "now")
         rows = self._resolve_objects(label, object_id)
@@ -169,7 +198,7 @@ class TemporalMixin(ChecksMixin, LookForMixin):
                 out["placements"] = tuple(pls)
                 out["text"] = f"The {label} moved {obj.n_moves} time(s)."
             else:
-                moves = [e for e in self.events(oid) if e.kind == "moved" and (lo is None or e.stamp >= lo)
+                moves = [e for e in self._queries.events(oid) if e.kind == "moved" and (lo is None or e.stamp >= lo)
                          and (hi is None or e.stamp <= hi)]
                 out["count"] = len(moves)
                 out["placements"] = tuple(e.after for e in moves if e.after is not None)
@@ -219,7 +248,6 @@ class TemporalMixin(ChecksMixin, LookForMixin):
         return out
 
     # ------------------------------------------------------------------ changes and snapshots
-    @guarded
     def changes(self, since: float | None = None, until: float | None = None, *, kinds=None) -> list:
         """Change events with since <= stamp <= until, in stamp order (ties by event id); with ``kinds``
         only events of those kinds (appeared | moved | removed | reappeared | relabelled | forgotten)."""
@@ -244,7 +272,6 @@ class TemporalMixin(ChecksMixin, LookForMixin):
             (lo, hi, *kind_args)).fetchall()
         return self._reads.events_from_rows(rows)
 
-    @guarded
     def scene_as_of(self, t: float, *, center=None, radius: float | None = None, k: int | None = None,
                     offset: int = 0) -> list:
         """(object, placement) for every object present at time t, each at the placement it had then.
@@ -272,7 +299,6 @@ class TemporalMixin(ChecksMixin, LookForMixin):
                 objects[info.id] = info
         return [(objects[p.object_id], p) for p in placements]
 
-    @guarded
     def scene_count_as_of(self, t: float, *, center=None, radius: float | None = None) -> int:
         """How many objects scene_as_of(t, center=..., radius=...) returns without k: the total of a paged
         read."""
@@ -306,25 +332,13 @@ class TemporalMixin(ChecksMixin, LookForMixin):
                 x, x, y, y, z, z, radius * radius]
         return where, args, f"{d2}, p.object_id, p.id", [x, x, y, y, z, z]
 
-    # ------------------------------------------------------------------ questions
-    @guarded
-    def ask(self, question: str, *, now: float | None = None, k: int = 10) -> Answer:
-        """Understand an English question (core/answering) and answer it with the operator it names.
+    def placement_evidence(self, placement_ids) -> tuple[int, ...]:
+        """The observation ids behind these placements (the newest EVIDENCE_PER_PLACEMENT of each)."""
+        return tuple(self._evidence(placement_ids))
 
-        ``now`` defaults to the newest stamp the memory has seen. The answer says what was understood
-        (``understood_as``, ``operator``, ``arguments``); a question that is not understood answers
-        understood=False with the closest supported questions in ``suggestions``, never a guess."""
-        from .answering.answers import answer_question
-        if not isinstance(question, str):
-            raise InvalidInputError("question must be text")
-        # a 1 MB question held a reader for 3.3 s (issue 12)
-        validation.text_length(question, "question", self.config.gates.max_question_length)
-        if now is None:
-            now = self._stamp_clock() if self._stamp_clock() > 0 else None
-        else:
-            now = validation.query_time(now, "now")
-        k = validation.positive_int(k, "k", maximum=validation.MAX_K)
-        return answer_question(self, question, now, k)
+    def current_evidence(self, object_ids) -> tuple[int, ...]:
+        """The observation ids behind these objects' current placements (what an answer about them cites)."""
+        return tuple(self._evidence(self._current_placements(object_ids)))
 
     def _current_placements(self, object_ids) -> list[int]:
         out = []

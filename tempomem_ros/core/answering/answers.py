@@ -107,7 +107,7 @@ def _relational(m, a, now, k):
     objs = res.objects[:k]
     text = f"{rel.capitalize()} the {anchor}: {_names(objs)}." if objs else f"Nothing is {rel} the {anchor}."
     return Answer(True, f"relational:{rel}", text, found=True, objects=tuple(objs), count=len(objs),
-                  evidence=tuple(m._evidence(m._current_placements([o.id for o in objs]))))
+                  evidence=m.current_evidence([o.id for o in objs]))
 
 
 def _relational_as_of(m, a, now, k):
@@ -119,7 +119,7 @@ def _relational_as_of(m, a, now, k):
     when = fmt_time(a["t"])
     text = (f"At {when}, {rel} the {anchor}: {_names(objs)}." if objs else f"At {when} nothing was {rel} the {anchor}.")
     return Answer(True, "relational_as_of", text, found=True, objects=tuple(objs), placements=tuple(pls),
-                  count=len(objs), time=a["t"], evidence=tuple(m._evidence([p.id for p in pls])))
+                  count=len(objs), time=a["t"], evidence=m.placement_evidence([p.id for p in pls]))
 
 
 def _relational_before(m, a, now, k):
@@ -134,7 +134,7 @@ def _relational_before(m, a, now, k):
     text = (f"Before {fmt_time(tc)} (its last change), {rel} the {anchor}: {_names(objs)}." if objs else
             f"Before {fmt_time(tc)} (its last change) nothing was {rel} the {anchor}.")
     return Answer(True, "relational_before", text, found=True, objects=tuple(objs), placements=tuple(pls),
-                  count=len(objs), time=tc, evidence=tuple(m._evidence([p.id for p in pls])))
+                  count=len(objs), time=tc, evidence=m.placement_evidence([p.id for p in pls]))
 
 
 def _spatial(m, a, now, k):
@@ -153,7 +153,7 @@ def _spatial(m, a, now, k):
     text = f"Within {a['radius']:g} m of{where}: {names}." if hits else f"Nothing within {a['radius']:g} m of{where}."
     return Answer(True, "spatial", text, found=bool(hits), objects=tuple(h.object for h in hits),
                   scores=tuple(h.score for h in hits), count=len(hits),
-                  evidence=tuple(m._evidence(m._current_placements([h.object.id for h in hits]))))
+                  evidence=m.current_evidence([h.object.id for h in hits]))
 
 
 def _semantic(m, a, now, k):
@@ -163,7 +163,7 @@ def _semantic(m, a, now, k):
     text = f"Best matches for '{shown}': {names}." if hits else f"Nothing matches '{shown}'."
     return Answer(True, "semantic", text, found=bool(hits), objects=tuple(h.object for h in hits),
                   scores=tuple(h.score for h in hits), count=len(hits),
-                  evidence=tuple(m._evidence(m._current_placements([h.object.id for h in hits]))))
+                  evidence=m.current_evidence([h.object.id for h in hits]))
 
 
 def _missing(m, a, now, k):
@@ -174,7 +174,7 @@ def _missing(m, a, now, k):
         return Answer(True, "missing", "Nothing is missing.", found=False, count=0)
     parts = [f"{o.label} (last seen at {fmt_pos(p.center)} at {fmt_time(o.last_seen)})" for o, p in zip(shown, lasts)]
     return Answer(True, "missing", f"{len(objs)} missing: " + "; ".join(parts) + ".", found=True, objects=tuple(shown),
-                  placements=lasts, count=len(objs), evidence=tuple(m._evidence([p.id for p in lasts])))
+                  placements=lasts, count=len(objs), evidence=m.placement_evidence([p.id for p in lasts]))
 
 
 def _count_objects(m, a, now, k):
