@@ -105,7 +105,29 @@ def close_to(p, q, tol=0.02) -> bool:
 
 
 # -------------------------------------------------------------------------------------------------- harness
-class Harness:
+class Talks:
+    """Publishing frames to a node under test and calling its services (``node``, ``pub``, ``tester``,
+    ``clients`` come from the harness that mixes this in)."""
+
+    def publish(self, msgs) -> None:
+        """Publish frames and wait until the node has handled them and fused everything staged."""
+        target = self.node.counters.handled + len(msgs)
+        for m in msgs:
+            self.pub.publish(m)
+        assert wait_for(lambda: self.node.counters.handled >= target)
+        assert wait_for(lambda: self.node.writer.pending() == 0)
+
+    def call(self, name: str, srv_type, **fields):
+        if name not in self.clients:
+            client = self.tester.create_client(srv_type, f"/tempomem/{name}")
+            assert client.wait_for_service(timeout_sec=10.0)
+            self.clients[name] = client
+        response = self.clients[name].call(srv_type.Request(**fields), timeout_sec=10.0)
+        assert response is not None, f"no response from {name}"
+        return response
+
+
+class Harness(Talks):
     """The node under test and a tester node, spun by the node's own executor type in a background thread."""
 
     def __init__(self, store: str) -> None:
@@ -139,23 +161,6 @@ class Harness:
         )
         self.clients = {}
         assert wait_for(lambda: self.pub.get_subscription_count() > 0)
-
-    def publish(self, msgs) -> None:
-        target = self.node.counters.handled + len(msgs)
-        for m in msgs:
-            self.pub.publish(m)
-        assert wait_for(lambda: self.node.counters.handled >= target)
-        assert wait_for(lambda: self.node.writer.pending() == 0)
-
-    def call(self, name: str, srv_type, **fields):
-        if name not in self.clients:
-            client = self.tester.create_client(srv_type, f"/tempomem/{name}")
-            assert client.wait_for_service(timeout_sec=10.0)
-            self.clients[name] = client
-        request = srv_type.Request(**fields)
-        response = self.clients[name].call(request, timeout_sec=10.0)
-        assert response is not None, f"no response from {name}"
-        return response
 
     def latest(self, msg_type, topic: str):
         """Subscribe late (transient local) and return the latched message."""

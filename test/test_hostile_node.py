@@ -20,7 +20,7 @@ from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus  # noqa: E402
 from geometry_msgs.msg import Point  # noqa: E402
 from rclpy.parameter import Parameter  # noqa: E402
 from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy  # noqa: E402
-from node_helpers import A, frame, mug_msg, obs_msg, table_msg, wait_for  # noqa: E402
+from node_helpers import A, Talks, frame, mug_msg, obs_msg, table_msg, wait_for  # noqa: E402
 
 from tempomem_ros import srv, topics  # noqa: E402
 from tempomem_ros.msg import ObservationArray  # noqa: E402
@@ -32,7 +32,7 @@ BIG = 2**63          # one beyond SQLite's largest id
 UINT64_MAX = 2**64 - 1
 
 
-class Node:
+class Node(Talks):
     """A memory node and a tester in one context, spun in a background thread."""
 
     def __init__(self, store: str, durability: str = "volatile", name: str = "memory_node", **params) -> None:
@@ -61,22 +61,6 @@ class Node:
         self.thread.start()
         self.clients: dict = {}
         assert wait_for(lambda: self.pub.get_subscription_count() > 0)
-
-    def publish(self, msgs) -> None:
-        target = self.node.counters.handled + len(msgs)
-        for m in msgs:
-            self.pub.publish(m)
-        assert wait_for(lambda: self.node.counters.handled >= target)
-        assert wait_for(lambda: self.node.writer.pending() == 0)
-
-    def call(self, name: str, srv_type, **fields):
-        if name not in self.clients:
-            client = self.tester.create_client(srv_type, f"/tempomem/{name}")
-            assert client.wait_for_service(timeout_sec=10.0)
-            self.clients[name] = client
-        response = self.clients[name].call(srv_type.Request(**fields), timeout_sec=10.0)
-        assert response is not None, name
-        return response
 
     def values(self, after: int = 0) -> tuple[int, str, dict]:
         """(level, message, key -> value) of a diagnostics message published after ``after`` were seen."""
