@@ -1,0 +1,98 @@
+"""FrameIngest and StoreHealth without DDS (nodes/frame_ingest.py): frames staged in arrival order, held in a
+bounded queue while the store refuses writes for a reason that heals, dropped and counted otherwise."""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("ROS_AUTOMATIC_DISCOVERY_RANGE", "LOCALHOST")
+os.environ.setdefault("ROS_DOMAIN_ID", "117")
+
+import pytest  # noqa: E402
+
+rclpy = pytest.importorskip("rclpy")
+
+from node_helpers import A, frame, mug_msg  # noqa: E402
+
+from tempomem_ros.core.errors import StoreFullError, StoreIOError  # noqa: E402
+from tempomem_ros.core.types import StageResult  # noqa: E402
+from tempomem_ros.nodes.diagnostics import NodeCounters  # noqa: E402
+from tempomem_ros.nodes.frame_ingest import FrameIngest, StoreHealth  # noqa: E402
+
+
+class Log:
+    def __init__(self):
+        self.lines = []
+
+    def error(self, text, **_):
+        self.lines.append(("error", text))
+
+    def info(self, text, **_):
+        self.lines.append(("info", text))
+
+    def warning(self, text, **_):
+        self.lines.append(("warning", text))
+
+
+class Writer:
+    """Stages into a list; refuses with ``fail`` (an exception) while it is set."""
+
+    def __init__(self):
+        self.staged: list[float] = []
+        self.fail: Exception | None = None
+
+    def frame_staged(self, stamp, n):
+        return stamp in self.staged
+
+    def stage(self, observations, view, stamp):
+        if self.fail is not None:
+            raise self.fail
+        self.staged.append(stamp)
+        return StageResult(len(self.staged), (), "pending", (), ())
+
+
+def _ingest(writer, **params):
+    counters, log = NodeCounters(), Log()
+    health = StoreHealth(log, counters)
+    values = {"observation_durability": "volatile", "store_retry_frames": 2, **params}
+    return FrameIngest(lambda: writer, counters, health, log, param=values.__getitem__, world_frame="map"), \
+        counters, health, log
+
+
+def test_frames_wait_while_the_store_is_full_and_go_in_arrival_order():
+    writer = Writer()
+    ingest, counters, health, log = _ingest(writer)
+    ingest.on_message(frame(1.0, [mug_msg(A)], A, 2.1))
+    writer.fail = StoreFullError("database or disk is full")
+    for t in (2.0, 3.0, 4.0):
+        ingest.on_message(frame(t, [mug_msg(A)], A, 2.1))
+    assert writer.staged == [1.0]
+    assert len(ingest.retry) == 2 and counters.dropped == {"store_full": 1}  # the queue holds 2: the third dropped
+    assert (health.state, health.error) == ("full", "database or disk is full")
+    assert log.lines[0] == ("error", "store full: database or disk is full")  # once per change of state
+    writer.fail = None
+    ingest.flush()
+    assert writer.staged == [1.0, 2.0, 3.0] and not ingest.retry
+    assert (counters.retried, counters.staged_frames, counters.received, counters.handled) == (2, 3, 4, 4)
+    assert health.state == "ok" and log.lines[-1] == ("info", "store accepts writes again (was full)")
+
+
+def test_a_frame_in_another_frame_or_a_duplicate_is_dropped_and_counted():
+    writer = Writer()
+    ingest, counters, _, _ = _ingest(writer, observation_durability="transient_local")
+    other = frame(1.0, [mug_msg(A)], A, 2.1)
+    other.header.frame_id = "odom"
+    ingest.on_message(other)
+    ingest.on_message(frame(2.0, [mug_msg(A)], A, 2.1))
+    ingest.on_message(frame(2.0, [mug_msg(A)], A, 2.1))  # sent again by a transient-local publisher
+    assert writer.staged == [2.0]
+    assert counters.dropped == {"frame": 1, "duplicate": 1}
+
+
+def test_without_a_retry_queue_a_refused_frame_is_dropped():
+    writer = Writer()
+    ingest, counters, health, _ = _ingest(writer, store_retry_frames=0)
+    writer.fail = StoreIOError("disk I/O error")
+    ingest.on_message(frame(1.0, [mug_msg(A)], A, 2.1))
+    assert not ingest.retry and writer.staged == []
+    assert counters.dropped == {"store_io_error": 1} and health.state == "io_error"
