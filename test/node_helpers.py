@@ -106,8 +106,16 @@ def close_to(p, q, tol=0.02) -> bool:
 
 # -------------------------------------------------------------------------------------------------- harness
 class Talks:
-    """Publishing frames to a node under test and calling its services (``node``, ``pub``, ``tester``,
-    ``clients`` come from the harness that mixes this in)."""
+    """Publishing frames to a node under test, calling its services and shutting it down (``node``, ``pub``,
+    ``tester``, ``clients``, ``executor``, ``thread``, ``context`` come from the harness that mixes this in)."""
+
+    def close(self) -> None:
+        self.executor.shutdown()
+        self.thread.join(timeout=10.0)
+        self.node.trigger_shutdown()
+        self.node.destroy_node()
+        self.tester.destroy_node()
+        self.context.try_shutdown()
 
     def publish(self, msgs) -> None:
         """Publish frames and wait until the node has handled them and fused everything staged."""
@@ -173,13 +181,6 @@ class Harness(Talks):
         self.tester.destroy_subscription(sub)
         return got[-1]
 
-    def close(self) -> None:
-        self.executor.shutdown()
-        self.thread.join(timeout=10.0)
-        self.node.trigger_shutdown()
-        self.node.destroy_node()
-        self.tester.destroy_node()
-        self.context.try_shutdown()
 
 
 def wait_for(condition, timeout: float = 15.0) -> bool:

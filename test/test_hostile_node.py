@@ -77,14 +77,6 @@ class Node(Talks):
                 [(p.object_id, conv.from_point(p.center), conv.from_point(p.bbox_min)) for p in past.placements],
                 self.node.writer.latest_stamp())
 
-    def close(self) -> None:
-        self.executor.shutdown()
-        self.thread.join(timeout=10.0)
-        self.node.trigger_shutdown()
-        self.node.destroy_node()
-        self.tester.destroy_node()
-        self.context.try_shutdown()
-
 
 def story(h: Node) -> None:
     h.publish([frame(10.0 + i, [mug_msg(A), table_msg()], A, 2.1) for i in range(3)])
