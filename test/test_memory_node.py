@@ -117,6 +117,9 @@ def story(tmp_path_factory):
         r["forget_again"] = h.call("forget", srv.Forget, object_id=mug_id, reason="broken")
         assert wait_for(lambda: all(o.id != mug_id for o in h.latest(SceneGraph, topics.SCENE_GRAPH).objects))
         r["graph_after_forget"] = h.latest(SceneGraph, topics.SCENE_GRAPH)
+        # the markers go out just after the graph of the same publish: wait for them, not only the graph
+        assert wait_for(lambda: not any(m.ns == "objects" and m.id == mug_id and m.action == Marker.ADD
+                                        for m in h.latest(MarkerArray, topics.MARKERS).markers))
         r["markers_after_forget"] = h.latest(MarkerArray, topics.MARKERS)
         r["forgotten_history"] = h.call("history", srv.History, object_id=mug_id)
         r["bad_frame_before"] = dict(h.node.counters.dropped)
