@@ -32,7 +32,7 @@ import numpy as np
 from . import fusion
 from .labels import canonical_label, labels_agree
 from .association import stacked
-from .frame_fusion import box_center, relabel_wins
+from .frame_fusion import PART_TOLERANCE_M, box_center, relabel_wins
 from .rows import OBJECT_COLS, OBJECT_COLS_O, blob_to_feature, bmax_of, bmin_of, feature_to_blob
 
 EVIDENCE_IN_EVENT = 5
@@ -98,19 +98,31 @@ class ReconcileMixin:
         cos = fusion.cosine(blob_to_feature(a["feature"]), blob_to_feature(b["feature"]))
         return cos is None or cos >= self.config.identity.feature_threshold
 
-    def _last_real_sighting(self, obj) -> float:
+    def _last_real_sighting(self, obj, outside=None) -> float:
         """When ``obj`` was last seen in a view of a real share of it: a sighting at least a quarter of its
         largest single view on its longest axis. Why not last_seen: a 1 cm sliver of a pushed chair (a leg's
         edge at the image border) merged into the chair 140 s after the chair had appeared at its new place,
         so the new chair was "found before this one was last seen", two chairs, and the old one was later
         reported removed (dev seed 14, no feature). The newest 50 sightings are looked at; none of them real
-        (or none kept): last_seen."""
+        (or none kept): last_seen.
+
+        ``outside``: an object's row; sightings lying inside its box (within PART_TOLERANCE_M) do not count: they
+        were views of that object, merged into this one where the two overlap. Why: a chair pushed 0.42 m
+        (less than its size) was seen at its new place, and two views of its backrest, standing in the old
+        box, merged into the old chair 0.3 s after the new one was first seen; the old chair was then "seen after
+        the new one appeared", so its removal was no move (dev seed 248, no feature: a missed move, a false
+        removal)."""
         need = 0.25 * max(float(obj["ext_x"]), float(obj["ext_y"]), float(obj["ext_z"]))
         for r in self._conn.execute(
-                "SELECT stamp, max_x - min_x AS ex, max_y - min_y AS ey, max_z - min_z AS ez FROM observations "
+                "SELECT stamp, min_x, min_y, min_z, max_x, max_y, max_z FROM observations "
                 "WHERE object_id=? ORDER BY stamp DESC, id DESC LIMIT 50", (obj["id"],)):
-            if max(float(r["ex"]), float(r["ey"]), float(r["ez"])) >= need:
-                return min(float(r["stamp"]), float(obj["last_seen"]))
+            lo, hi = bmin_of(r), bmax_of(r)
+            if max(b - a for a, b in zip(lo, hi)) < need:
+                continue
+            if outside is not None and all(a >= c - PART_TOLERANCE_M and b <= d + PART_TOLERANCE_M for a, b, c, d in
+                                           zip(lo, hi, bmin_of(outside), bmax_of(outside))):
+                continue
+            return min(float(r["stamp"]), float(obj["last_seen"]))
         return float(obj["last_seen"])
 
     def _moved_here(self, obj):
@@ -121,14 +133,16 @@ class ReconcileMixin:
         as moved there, and the blob's place, seen empty later, removed it a second time (dev seed 1, no
         feature); a glimpse confirmed later still joins the removed object as its move (_release_held). A
         look-alike found sooner than min_gap_s is another instance rather than this one moved."""
+        gap = self.config.identity.min_gap_s
         for row in self._conn.execute(
                 f"SELECT {OBJECT_COLS_O} FROM held_events h JOIN objects o ON o.id = h.object_id "
                 "WHERE h.status IN ('held', 'published') AND h.kind = 'appeared' "
                 "AND o.state = 'present' "
                 "AND o.first_seen >= ? AND o.id != ? "
                 "ORDER BY o.first_seen, o.id",
-                (self._last_real_sighting(obj) + self.config.identity.min_gap_s, obj["id"])).fetchall():
-            if self._compatible(obj, row) and not self._boxes_same_place(obj, row):
+                (float(obj["first_seen"]) + gap, obj["id"])).fetchall():
+            if self._compatible(obj, row) and not self._boxes_same_place(obj, row) and \
+                    float(row["first_seen"]) >= self._last_real_sighting(obj, outside=row) + gap:
                 return row
         return None
 
