@@ -62,6 +62,9 @@ class IdentityConfig:
                                          # veto what is clearly something else; the label and the place decide)
     min_gap_s: float = 10.0              # a look-alike found sooner after an object's last sighting is
                                          # another instance, not that object moved (reconcile.py)
+    move_window_share: float = 0.1       # ... and one found in the first tenth of the time between that sighting and
+                                         # the first look at its empty place is another instance too: a move squeezed
+                                         # into 15 s of a 10-minute absence is 40 x less likely than a removal
     scan_limit: int = 50                 # more same-label objects than this: only missing ones may move
     extend_factor: float = 2.0           # unique object within this x its extent: same object, not a move ...
     extend_min_extent: float = 0.35      # ... for objects at least this large (m): small ones are seen whole
@@ -280,6 +283,7 @@ def validate(cfg: MemoryConfig) -> None:
     i = cfg.identity
     _require(-1 <= i.feature_threshold <= 1, "identity.feature_threshold must be in [-1, 1]")
     _require(i.min_gap_s >= 0, "identity.min_gap_s must be >= 0")
+    _require(0 <= i.move_window_share <= 1, "identity.move_window_share must be in [0, 1]")
     _require(i.scan_limit >= 1, "identity.scan_limit must be >= 1")
     _require(i.extend_factor >= 0, "identity.extend_factor must be >= 0")
     _require(i.extend_min_extent >= 0, "identity.extend_min_extent must be >= 0")
@@ -367,6 +371,7 @@ FIELD_RANGES: dict[str, tuple[float, float]] = {
     "fusion.confusion_min_share": (0.0, 1.0), "fusion.confusion_min_mass": (0.0, 1e6),
     "fusion.relabel_margin": (1.0, 100.0), "fusion.relabel_lead": (0.001, 1e6),
     "identity.feature_threshold": (-1.0, 1.0), "identity.min_gap_s": (0.0, 86400.0),
+    "identity.move_window_share": (0.0, 1.0),
     "identity.scan_limit": (1, 1000000), "identity.extend_factor": (0.0, 100.0),
     "identity.extend_min_extent": (0.0, 100.0), "identity.same_place_distance": (0.0, 100.0),
     "identity.reconcile_window_s": (0.0, 86400.0), "identity.appear_hold_s": (0.0, 86400.0),
