@@ -112,6 +112,13 @@ def test_judge_tolerances():
     got = {"understood": True, "events": [{"kind": "removed", "label": "mug", "object_id": 4},
                                           {"kind": "moved", "label": "mug", "object_id": 4}]}
     assert judge(changes, got)["correct"]  # removed + moved of one object is the move
+    # moved, then removed from its new place: both count (seed 242: the bowl's removal after its move was dropped)
+    both = {"operator": "changes", "gold": [{"kind": "moved", "label": "mug", "object": 1},
+                                            {"kind": "removed", "label": "mug", "object": 1}]}
+    moved_then_removed = {"understood": True, "events": [{"kind": "moved", "label": "mug", "object_id": 4},
+                                                         {"kind": "removed", "label": "mug", "object_id": 4}]}
+    assert judge(both, moved_then_removed)["correct"] and not judge(changes, moved_then_removed)["correct"]
+    assert not judge(both, got)["correct"]
 
 
 def test_flicker_counts_a_removal_undone_at_the_same_place_within_30_s_and_nothing_else():
@@ -190,6 +197,10 @@ def test_short_no_feature_scene_through_the_nodes_meets_the_floors(tmp_path):
     assert len(kinds) >= 8  # current, previous, history, count_moves, last_seen, as_of, changes, on, near, within
     c, n = questions_pooled(result["runs"])
     assert n >= 80 and c / n >= 0.86
+    # judged again from the stored snapshot by the same scorer: the same figures, without running the memory
+    again = tmp_path / "again.json"
+    assert evaluate.main(["--rescore", str(out), "--json", str(again)]) == 0
+    assert json.loads(again.read_text())["pooled"] == s
 
 
 def test_held_out_seeds_are_refused_without_the_flag(tmp_path, capsys):

@@ -5,6 +5,7 @@
     tempomem_eval --seeds 1 2 3 --profile clip                 # CLIP-like features (default: none)
     tempomem_eval --scene DIR                                  # a scene already written by scenegen
     tempomem_eval --compare before.json after.json             # two runs side by side
+    tempomem_eval --rescore before.json --json rescored.json   # an earlier run judged by this scorer
 
 Why one command: the published numbers must be reproducible by anyone with one line, and a change to the
 memory must be comparable against the previous run (--compare). Scoring rules: tools/evaluation/score.py;
@@ -84,6 +85,20 @@ def run_scene(scene_dir: Path, mode: str, workdir: Path) -> dict:
             "snapshot": snap}
 
 
+def rescore(results: Path, out: Path | None) -> int:
+    """Score the snapshots of an earlier run again. Why: when the scorer is corrected, runs of older code must be
+    judged by the same rules before they are compared, without running the memory again."""
+    data = json.loads(results.read_text())
+    for run in data["runs"]:
+        gt, questions = _load_scene(Path(run["scene"]))
+        run["scores"] = score_all(gt, questions, run["snapshot"])
+    data["pooled"] = pooled(data["runs"])
+    print(report(data["runs"]))
+    if out:
+        out.write_text(json.dumps(data, indent=1, sort_keys=True))
+    return 0
+
+
 def scene_config(args):
     from tempomem_ros.tools.scenegen import SceneConfig
     return SceneConfig(profile=args.profile, width=args.width, height=args.height, visits=args.visits, fps=args.fps,
@@ -135,6 +150,9 @@ def build_parser() -> argparse.ArgumentParser:
                     "a scene already there from the same generator and settings is reused")
     ap.add_argument("--json", type=Path, help="write all scores (and snapshots) here")
     ap.add_argument("--compare", type=Path, nargs=2, metavar=("A", "B"), help="print two result files side by side")
+    ap.add_argument("--rescore", type=Path, metavar="RESULTS",
+                    help="score the memory snapshots of an earlier --json run again with this scorer (its scenes must "
+                    "still be where it ran them); with --json, write the rescored results there")
     ap.add_argument("--held-out", action="store_true",
                     help=f"allow seeds >= {HELD_OUT_FROM} (held out: run once, at the end, by the lead)")
     return ap
@@ -146,6 +164,8 @@ def main(argv: list[str] | None = None) -> int:
         a, b = (json.loads(p.read_text()) for p in args.compare)
         print(compare(a, b))
         return 0
+    if args.rescore:
+        return rescore(args.rescore, args.json)
     held = [s for s in args.seeds if s >= HELD_OUT_FROM]
     if held and not args.scene and not args.held_out:
         print(f"tempomem_eval: seeds {held} are held out (>= {HELD_OUT_FROM}); they are run once, at the end, "

@@ -334,10 +334,12 @@ def judge(question: dict, answer: dict | None) -> dict:
         return {"correct": ok, "detail": f"{None if t is None else round(t - (gold or 0), 2)} s"}
     if op == "changes":
         gold_items = [f"{g['kind']} {g['label']}" for g in gold]
-        got_events = answer.get("events", [])
-        moved = {e["object_id"] for e in got_events if e["kind"] == "moved"}
-        got = [f"{e['kind']} {e['label']}" for e in got_events
-               if not (e["kind"] == "removed" and e["object_id"] in moved)]
+        got_events = answer.get("events", [])  # in stamp order, as the service lists them
+        # a removal followed by a move of the same object is that move's first half (the old place seen empty,
+        # the object found elsewhere later); a removal after the object's last move is a removal
+        got = [f"{e['kind']} {e['label']}" for i, e in enumerate(got_events)
+               if not (e["kind"] == "removed" and any(later["kind"] == "moved" and later["object_id"] == e["object_id"]
+                                                     for later in got_events[i + 1:]))]
         s = _set_score(gold_items, got)
         return {"correct": s["f1"] == 1.0, "detail": s, "f1": s["f1"]}
     if op in ("relational", "spatial"):
