@@ -407,9 +407,11 @@ def test_a_sliver_inside_an_object_matched_in_the_same_frame_is_a_part_of_it(mem
     # dev seed 12 (no feature): a 3 cm sliver of a stool's leg reported beside the whole stool in the same
     # frames became a second stool inside the first (never joinable: seen together), later "removed"; a mug
     # standing on the stool's seat is another thing (its label neither agrees nor is a known confusion)
+    # the stool's box bled to 0.8 x 0.6 m by its first views (a merged mask), so the sliver and a whole view of
+    # the stool together span too little of it to be joined as the parts of one sighting (_known_whole)
     ids = []
     for t in (0.0, 0.5, 1.0):
-        mem.add([box_obs("stool", (2.0, 0.0, 0.33), (0.18, 0.18, 0.33), stamp=t)])
+        mem.add([box_obs("stool", (2.2, 0.1, 0.33), (0.4, 0.3, 0.33), stamp=t)])
     for t in (2.0, 2.5, 3.0):
         ids += mem.add([box_obs("stool", (2.0, 0.0, 0.33), (0.18, 0.18, 0.33), stamp=t),
                         box_obs(label, (2.15, 0.15, 0.25), (0.015, 0.015, 0.1), stamp=t)])
