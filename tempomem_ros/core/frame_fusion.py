@@ -145,6 +145,14 @@ def _core_box(row) -> tuple[tuple, tuple]:
     return tuple(lo), tuple(hi)
 
 
+def _part_of_box(lo, hi, olo, ohi) -> bool:
+    """Whether the box lo..hi lies inside the object's box olo..ohi grown by min(PART_TOLERANCE_M, a quarter of its
+    extent) on every side: where a part of the object may be seen (a plate is 2 cm thick, so 5 cm would let a
+    plate on a plate count as a part of it)."""
+    tol = [min(PART_TOLERANCE_M, 0.25 * (float(ohi[i]) - float(olo[i]))) for i in range(3)]
+    return all(float(olo[i]) - tol[i] <= float(lo[i]) and float(hi[i]) <= float(ohi[i]) + tol[i] for i in range(3))
+
+
 def _is_furniture(row, icfg) -> bool:
     """A large footprint (a chair, a table): seen in parts, pushed rather than carried."""
     return max(row["max_x"] - row["min_x"], row["max_y"] - row["min_y"]) >= icfg.extend_min_extent
@@ -739,10 +747,10 @@ class FusionMixin:
         Why: one object takes one sighting per frame, so the second part found no object to merge into and
         became an object of its own inside the first; seen in the same frames, the two could never be joined
         as twins, and the part was reported removed whenever a view showed the object whole (dev seed 12, no
-        feature: a stool's seat and a 3 cm sliver inside the stool, two false removals). Inside = within the
-        object's box grown by min(PART_TOLERANCE_M, a quarter of its extent) on every side; only for an object
-        whose largest view spans PARTS_MIN_FOOTPRINT_M on the floor (a bottle's box, grown by noise to 19 x 16 cm,
-        held a second bottle standing 3 cm from it, whose move was then never seen: dev seed 12)."""
+        feature: a stool's seat and a 3 cm sliver inside the stool, two false removals). Inside: _part_of_box;
+        only for an object whose largest view spans PARTS_MIN_FOOTPRINT_M on the floor (a bottle's box, grown by
+        noise to 19 x 16 cm, held a second bottle standing 3 cm from it, whose move was then never seen: dev
+        seed 12)."""
         out: dict[int, list[int]] = {}
         by_object = sorted((cid, oid) for oid, (cid, _) in obs_to_obj.items())
         for seen in items:
@@ -755,9 +763,7 @@ class FusionMixin:
                     continue
                 if not (labels_agree(seen.label, shown) or self._known_confusion(seen.label, shown)):
                     continue
-                lo, hi = bmin_of(obj), bmax_of(obj)
-                tol = [min(PART_TOLERANCE_M, 0.25 * (hi[i] - lo[i])) for i in range(3)]
-                if all(lo[i] - tol[i] <= seen.bmin[i] and seen.bmax[i] <= hi[i] + tol[i] for i in range(3)):
+                if _part_of_box(seen.bmin, seen.bmax, bmin_of(obj), bmax_of(obj)):
                     out.setdefault(main_id, []).append(seen.id)
                     break
         return out
@@ -781,9 +787,7 @@ class FusionMixin:
             if seen_whole and not _seen_whole(row):
                 continue
             olo, ohi = bmin_of(row), bmax_of(row)
-            tol = [min(PART_TOLERANCE_M, 0.25 * (ohi[i] - olo[i])) for i in range(3)]  # a plate is 2 cm thick
-            inside = all(olo[i] - tol[i] <= lo[i] and hi[i] <= ohi[i] + tol[i] for i in range(3))
-            if inside and box_volume(lo, hi) >= 0.5 * box_volume(olo, ohi):
+            if _part_of_box(lo, hi, olo, ohi) and box_volume(lo, hi) >= 0.5 * box_volume(olo, ohi):
                 return True
         return False
 
