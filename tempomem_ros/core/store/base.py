@@ -30,7 +30,7 @@ from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
-from .rows import OBJECT_COLS_O
+from ..rows import OBJECT_COLS_O
 
 # The R*Tree's overlap test: six comparisons the SQLite planner answers from the index (and the PostgreSQL
 # dialect rewrites into a GiST `&&&` in front of them). Kept as one string: dialect.py recognises it.

@@ -1,0 +1,10 @@
+"""The store layer: everything that knows the store is SQL lives under this package.
+
+- ``base``: the connection's owner (``Store``), its one ``transaction()``, the audit queue, the spatial-index
+  reads, the writer's caches, and the contract a second backend must keep (``StoreInterface``).
+- the other modules: the statements each service of the memory runs, behind named methods, so that nothing
+  above this package writes SQL (fusion, maintenance and retention still do: they move here next).
+"""
+
+from .base import (Store, StoreInterface, TableInfo, WriterCaches, atomic, describe_tables,  # noqa: F401
+                   rollback_quietly)
