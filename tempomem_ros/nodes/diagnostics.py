@@ -45,6 +45,19 @@ class NodeCounters:
         self.dropped[reason] = self.dropped.get(reason, 0) + 1
 
 
+def memory_status(c: NodeCounters, health, new_commit_errors: int) -> tuple:
+    """The memory node's level and message: ERROR while the store refuses writes or when commits failed since
+    the last report, WARN once messages were dropped, else OK."""
+    dropped = sum(c.dropped.values())
+    if health.state != "ok":
+        return ERROR, f"store {health.state}: {health.error}"[:300]
+    if new_commit_errors:
+        return ERROR, f"{new_commit_errors} commit error(s)"
+    if dropped:
+        return WARN, f"{dropped} message(s) dropped"
+    return OK, "ok"
+
+
 def memory_values(c: NodeCounters, health, retry_queue: int, publishers: int) -> dict:
     """The memory node's /diagnostics values, in the order they are reported (dropped and refused by reason last)."""
     values = {

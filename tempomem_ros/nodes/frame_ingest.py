@@ -139,6 +139,14 @@ class FrameIngest:
         with self._retry_lock:
             self._flush_locked()
 
+    def close(self) -> None:
+        """At close of the store: stage what waits; frames the store still refuses are reported lost and let go."""
+        self.flush()
+        if self.retry:
+            self._logger.error(f"{len(self.retry)} received frame(s) were never stored: the store still refuses "
+                               f"writes ({self._health.error})")
+            self.retry.clear()
+
     def _flush_locked(self) -> None:
         while self.retry:
             if not self._stage(self.retry[0]):

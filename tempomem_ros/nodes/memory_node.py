@@ -33,9 +33,6 @@ matched: 0 lost in four SIGKILL restarts, including the 20 published while the n
 
 from __future__ import annotations
 
-import contextlib
-import os
-import threading
 import traceback
 
 import rclpy
@@ -45,38 +42,29 @@ from rclpy.clock import Clock, ClockType
 from rclpy.exceptions import ParameterException
 from rclpy.executors import ExternalShutdownException
 from rclpy.lifecycle import LifecycleNode, LifecycleState, TransitionCallbackReturn
-from rclpy.qos import DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPolicy
 from visualization_msgs.msg import MarkerArray
 
-from tempomem_ros import srv as tempomem_srv
 from tempomem_ros import topics
 from tempomem_ros.core.config import MemoryConfig
-from tempomem_ros.core.postgres.address import is_postgres
-from tempomem_ros.core.errors import InvalidInputError, StoreError, TempoMemError
+from tempomem_ros.core.errors import StoreError, TempoMemError
 from tempomem_ros.core.memory import Memory
 from tempomem_ros.msg import ChangeEvent, ObservationArray, SceneGraph
-from tempomem_ros.nodes import markers as mk
-from tempomem_ros.nodes.executor import BoundedMultiThreadedExecutor
 from tempomem_ros.nodes import diagnostics as diag
+from tempomem_ros.nodes import memory_node_params as params
+from tempomem_ros.nodes import memory_store as store
 from tempomem_ros.nodes import text_encoders as enc
+from tempomem_ros.nodes.commit_cycle import CommitCycle
+from tempomem_ros.nodes.executor import BoundedMultiThreadedExecutor
 from tempomem_ros.nodes.frame_ingest import FrameIngest, StoreHealth
-from tempomem_ros.nodes.memory_node_params import CONFIG_DESCRIPTIONS, NODE_PARAMETERS
+from tempomem_ros.nodes.memory_node_params import CONFIG_DESCRIPTIONS, NODE_PARAMETERS  # noqa: F401 - tests use them
+from tempomem_ros.nodes.memory_store import default_store_path  # noqa: F401 - tests use it from here
 from tempomem_ros.nodes.parameters import declare, memory_config_from, memory_config_specs
-from tempomem_ros.nodes.scene_publisher import ScenePublisher, last_event_id
-from tempomem_ros.nodes.services import MUTATING, SERVICES, ServiceHandlers
+from tempomem_ros.nodes.qos import events_qos, latched_qos, output_qos
+from tempomem_ros.nodes.scene_publisher import ScenePublisher, last_event_id, marker_style
+from tempomem_ros.nodes.services import MUTATING, ServiceHandlers, create_services
 
 NODE_NAME = "memory_node"
-TIME_SOURCES = ("stamp", "clock")
-DURABILITIES = ("volatile", "transient_local")
 EXECUTOR_THREADS = 3
-
-#: The frame every robot of a fleet reports in (one map shared by all: docs/FLEET.md).
-FLEET_FRAME = "map"
-
-
-def default_store_path() -> str:
-    home = os.environ.get("ROS_HOME") or os.path.join(os.path.expanduser("~"), ".ros")
-    return os.path.join(home, "tempomem", "memory.db")
 
 
 class MemoryNode(LifecycleNode):
@@ -103,7 +91,8 @@ class MemoryNode(LifecycleNode):
         # Memory's own locks (queries read through their own read-only connection).
         self._tm_groups = {"ingest": MutuallyExclusiveCallbackGroup(), "commit": MutuallyExclusiveCallbackGroup(),
                            "query": ReentrantCallbackGroup(), "mutate": ReentrantCallbackGroup()}
-        self._commit_running = threading.RLock()  # re-entered by close_store inside _release
+        self.commits = CommitCycle(lambda: (self.writer, self.scene, self.ingest), self.counters, self.health,
+                                   self.get_logger(), context_ok=self.context.ok)
         self._commit_errors_reported = 0
         self.autostart_ok = True
         if self.get_parameter("autostart").value:
@@ -138,33 +127,15 @@ class MemoryNode(LifecycleNode):
         return self._guarded_transition("configure", self._configure)
 
     def _configure(self) -> TransitionCallbackReturn:
-        if self._param("time_source") not in TIME_SOURCES:
-            raise InvalidInputError(f"time_source must be stamp or clock, got '{self._param('time_source')}'")
-        if self._param("observation_durability") not in DURABILITIES:
-            raise InvalidInputError(f"observation_durability must be one of {', '.join(DURABILITIES)}, "
-                                    f"got '{self._param('observation_durability')}'")
+        params.check_choices(self._param)
         config = self._memory_config()
         world_frame = self._param("world_frame")
-        if config.source and world_frame != FLEET_FRAME:
-            raise InvalidInputError(f"robot_id '{config.source}' reports in world_frame '{world_frame}': robots "
-                                    f"sharing a memory all report in the one '{FLEET_FRAME}' frame")
+        params.check_fleet_frame(config.source, world_frame)
         encoder = enc.label_encoder(self._param("label_encoder"), self.get_logger())
-        path = self._param("store_path")
-        if not is_postgres(path):  # a database address is libpq's to read (it may hold '$' or '~')
-            path = os.path.expandvars(os.path.expanduser(path or default_store_path()))
-        dim = int(self._param("embedding_dim"))
-        feature_model = self._param("feature_model") or None
-        self.writer = Memory.open(path, embedding_dim=dim, config=config, feature_model=feature_model,
-                                  world_frame=world_frame)
-        try:  # the writer ran the integrity check; the readers need not repeat it
-            self.reader = Memory.open(
-                path, embedding_dim=dim, config=config, readonly=True, label_encoder=encoder,
-                clip_text_encoder=enc.clip_text_encoder(feature_model, self._param("clip.checkpoint_path"),
-                                                        bool(self._param("clip.allow_random_weights"))),
-                check="off",
-            )
-            enc.limit_torch_threads(int(self._param("encoder_threads")))  # after both encoders loaded torch
-            self.viewer = Memory.open(path, embedding_dim=dim, config=config, readonly=True, check="off")
+        path = store.store_address(self._param("store_path"))
+        self.writer = store.open_writer(path, self._param, config, world_frame)
+        try:
+            self.reader, self.viewer = store.open_readers(path, self._param, config, encoder, self._close_failed)
         except BaseException:
             self.close_store()
             raise
@@ -176,31 +147,19 @@ class MemoryNode(LifecycleNode):
         self.health.state, self.health.error = "ok", ""
         self.ingest = FrameIngest(lambda: self.writer, self.counters, self.health, self.get_logger(),
                                   param=self._param, world_frame=world_frame)
-        latched = QoSProfile(
-            history=HistoryPolicy.KEEP_LAST,
-            depth=1,
-            reliability=ReliabilityPolicy.RELIABLE,
-            durability=DurabilityPolicy.TRANSIENT_LOCAL,
-        )
-        events = QoSProfile(
-            history=HistoryPolicy.KEEP_LAST, depth=100, reliability=ReliabilityPolicy.RELIABLE
-        )
         self._tm_publishers = {
-            "graph": self.create_lifecycle_publisher(SceneGraph, topics.SCENE_GRAPH, latched),
-            "markers": self.create_lifecycle_publisher(MarkerArray, topics.MARKERS, latched),
-            "changes": self.create_lifecycle_publisher(ChangeEvent, topics.CHANGES, events),
+            "graph": self.create_lifecycle_publisher(SceneGraph, topics.SCENE_GRAPH, latched_qos(1)),
+            "markers": self.create_lifecycle_publisher(MarkerArray, topics.MARKERS, latched_qos(1)),
+            "changes": self.create_lifecycle_publisher(ChangeEvent, topics.CHANGES, events_qos(100)),
             "diagnostics": self.create_lifecycle_publisher(DiagnosticArray, "/diagnostics", 10),
         }
-        style = mk.MarkerStyle(frame_id=world_frame, lifetime_s=float(self._param("marker_lifetime_s")),
-                               text_size=float(self._param("marker_text_size")),
-                               max_previous=int(self._param("marker_max_previous")),
-                               max_objects=int(self._param("marker_max_objects")))
+        style = marker_style(self._param, world_frame)
         self.scene = ScenePublisher(self.viewer, self._tm_publishers, style, self.counters, logger=self.get_logger(),
                                     param=self._param, serialized=bool(self._param("publish_serialized")),
                                     resync_s=float(self._param("scene_resync_s")),
                                     after_event_id=last_event_id(self.writer))
         self.get_logger().info(
-            f"store {path} (embedding_dim {dim}, {len(self.writer.objects())} objects, "
+            f"store {path} (embedding_dim {int(self._param('embedding_dim'))}, {len(self.writer.objects())} objects, "
             f"label encoder {self._param('label_encoder') if encoder else 'none'})"
         )
         return TransitionCallbackReturn.SUCCESS
@@ -210,40 +169,23 @@ class MemoryNode(LifecycleNode):
 
     def _activate(self, state) -> TransitionCallbackReturn:
         steady = Clock(clock_type=ClockType.STEADY_TIME)
-        qos = QoSProfile(
-            history=HistoryPolicy.KEEP_LAST,
-            depth=int(self._param("observation_queue_depth")),
-            reliability=ReliabilityPolicy.RELIABLE,
-            durability=DurabilityPolicy.TRANSIENT_LOCAL if self._param("observation_durability") == "transient_local"
-            else DurabilityPolicy.VOLATILE,
-        )
+        # the publisher's profile (nodes/qos.py), with this node's durability: observation_durability
+        qos = output_qos(self._param("observation_durability"), int(self._param("observation_queue_depth")))
         self._tm_subscription = self.create_subscription(
-            ObservationArray,
-            topics.OBSERVATIONS,
-            self.ingest.on_message,
-            qos,
-            callback_group=self._tm_groups["ingest"],
+            ObservationArray, topics.OBSERVATIONS, self.ingest.on_message, qos, callback_group=self._tm_groups["ingest"]
         )
         # Commits (and the publishing after them) run on a steady timer in a group of their own: they go on
         # while a bag's /clock pauses, and a long one occupies one executor thread, never the services'.
         self._tm_timers = [
-            self.create_timer(1.0 / float(self._param("commit_rate_hz")), self._on_commit_timer, clock=steady,
+            self.create_timer(1.0 / float(self._param("commit_rate_hz")), self.commits.on_timer, clock=steady,
                               callback_group=self._tm_groups["commit"]),
             self.create_timer(
                 1.0 / float(self._param("diagnostics_rate_hz")), self._publish_diagnostics, clock=steady
             ),
         ]
         ns = topics.SERVICE_NAMESPACE.rstrip("/")
-        for name, type_name, method in SERVICES:
-            group = self._tm_groups["mutate" if name in MUTATING else "query"]
-            self._tm_services.append(
-                self.create_service(
-                    getattr(tempomem_srv, type_name),
-                    f"{ns}/{name}",
-                    getattr(self.handlers, method),
-                    callback_group=group,
-                )
-            )
+        groups = self._tm_groups
+        self._tm_services += create_services(self, self.handlers, ns, groups["mutate"], groups["query"])
         self.scene.dirty = True  # latch the current graph for subscribers that join now
         result = super().on_activate(state)
         self.get_logger().info(f"active: subscribed to {topics.OBSERVATIONS}, services under {ns}")
@@ -257,7 +199,7 @@ class MemoryNode(LifecycleNode):
         # what arrived before deactivation is fused and announced (after a commit still running finishes)
         with self._commits_paused() as held:
             if held:
-                self._commit_and_publish(force=False)
+                self.commits.commit_and_publish(force=False)
         return super().on_deactivate(state)
 
     def _stop_io(self) -> None:
@@ -290,16 +232,9 @@ class MemoryNode(LifecycleNode):
             self.close_store()
         return TransitionCallbackReturn.SUCCESS
 
-    @contextlib.contextmanager
     def _commits_paused(self):
-        """Hold the commit lock, waiting up to 60 s for a commit that is running; yields whether it is held
-        (after that wait, shutdown goes on without it rather than hang)."""
-        held = self._commit_running.acquire(timeout=60.0)
-        try:
-            yield held
-        finally:
-            if held:
-                self._commit_running.release()
+        """Wait for a commit that is running and hold off the next (nodes/commit_cycle.py); yields whether held."""
+        return self.commits.paused()
 
     def close_store(self) -> None:
         """Close the readers, then the writer (whose close() fuses what is still staged). Idempotent.
@@ -310,21 +245,16 @@ class MemoryNode(LifecycleNode):
             self.handlers = None
             self.scene = None
             if self.ingest is not None:
-                self.ingest.flush()
-                if self.ingest.retry:
-                    self.get_logger().error(
-                        f"{len(self.ingest.retry)} received frame(s) were never stored: the store still refuses "
-                        f"writes ({self.health.error})")
-                    self.ingest.retry.clear()
+                self.ingest.close()
             for name in ("viewer", "reader", "writer"):
                 memory = getattr(self, name)
                 setattr(self, name, None)
-                if memory is not None:
-                    try:
-                        memory.close()
-                    except TempoMemError as exc:  # e.g. disk full: staged frames stay in the file
-                        self.counters.last_error = f"close: {exc}"
-                        self.get_logger().error(f"closing the store: {exc}")
+                store.close_memory(memory, self._close_failed)
+
+    def _close_failed(self, exc: TempoMemError) -> None:
+        """Closing a Memory failed (e.g. disk full: staged frames stay in the file): counted and logged."""
+        self.counters.last_error = f"close: {exc}"
+        self.get_logger().error(f"closing the store: {exc}")
 
     @property
     def _retry(self):
@@ -350,38 +280,6 @@ class MemoryNode(LifecycleNode):
             return self.get_clock().now().nanoseconds * 1e-9
         return None  # the core uses the latest observation stamp
 
-    def _on_commit_timer(self) -> None:
-        if not self._commit_running.acquire(blocking=False):
-            return  # the previous tick is still committing/publishing: skip, never queue
-        try:
-            self._commit_and_publish(force=False)
-        except Exception as exc:  # noqa: BLE001 - keep the timer alive whatever happens
-            if not self.context.ok():
-                return  # shutting down (Ctrl-C, SIGTERM): publishing failed, close_store fuses the rest
-            self.counters.commit_errors += 1
-            self.counters.last_error = f"commit: {exc}"
-            if isinstance(exc, StoreError):
-                self.health.failed(exc)  # logged once per change of state; retried on every tick
-            else:
-                self.get_logger().error(f"commit failed: {exc}", throttle_duration_sec=2.0)
-        finally:
-            self._commit_running.release()
-
-    def _commit_and_publish(self, force: bool) -> None:
-        writer, scene = self.writer, self.scene
-        if writer is None:
-            return
-        self.ingest.flush()
-        if writer.pending() > 0:
-            stats = writer.commit()
-            self.health.ok()
-            self.counters.commits += 1
-            self.counters.last_commit_ms = stats.elapsed_ms
-            if stats.changed and scene is not None:
-                scene.dirty = True
-        if scene is not None:
-            scene.after_commit(force)
-
     def publish_scene(self) -> None:
         """Publish the scene graph and markers now (nodes/scene_publisher.py)."""
         if self.scene is not None:
@@ -390,17 +288,9 @@ class MemoryNode(LifecycleNode):
     # ------------------------------------------------------------------------------------ diagnostics
     def _publish_diagnostics(self) -> None:
         c, health = self.counters, self.health
-        dropped = sum(c.dropped.values())
         new_commit_errors = c.commit_errors - self._commit_errors_reported
         self._commit_errors_reported = c.commit_errors
-        if health.state != "ok":
-            level, message = diag.ERROR, f"store {health.state}: {health.error}"[:300]
-        elif new_commit_errors:
-            level, message = diag.ERROR, f"{new_commit_errors} commit error(s)"
-        elif dropped:
-            level, message = diag.WARN, f"{dropped} message(s) dropped"
-        else:
-            level, message = diag.OK, "ok"
+        level, message = diag.memory_status(c, health, new_commit_errors)
         values = diag.memory_values(c, health, len(self._retry), self._tm_subscription.get_publisher_count()
                                     if self._tm_subscription else 0)
         self._tm_publishers["diagnostics"].publish(diag.status_array(

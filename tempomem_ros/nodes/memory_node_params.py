@@ -1,10 +1,18 @@
 """The memory node's parameters: its own (store, publishing, QoS, encoders), then every MemoryConfig
-setting (nodes/parameters.py generates those from core/config.py)."""
+setting (nodes/parameters.py generates those from core/config.py), and the checks a range cannot express,
+made at configure so that a bad value fails the transition with a message that names it."""
 
 from __future__ import annotations
 
 from tempomem_ros import topics
+from tempomem_ros.core.errors import InvalidInputError
 from tempomem_ros.nodes.parameters import ParamSpec
+
+TIME_SOURCES = ("stamp", "clock")
+DURABILITIES = ("volatile", "transient_local")
+
+#: The frame every robot of a fleet reports in (one map shared by all: docs/FLEET.md).
+FLEET_FRAME = "map"
 
 # The node's own wording of the settings its users reach for most. Every MemoryConfig setting is a parameter;
 # the others are described by the comment beside them in core/config.py (nodes/parameters.py).
@@ -123,3 +131,19 @@ NODE_PARAMETERS: tuple[ParamSpec, ...] = (
               "default. One short sentence gains nothing from more, and they compete with the services.",
               span=(0, 256)),
 )
+
+
+def check_choices(param) -> None:
+    """time_source and observation_durability are one of their choices (``param(name)`` gives a value)."""
+    if param("time_source") not in TIME_SOURCES:
+        raise InvalidInputError(f"time_source must be stamp or clock, got '{param('time_source')}'")
+    if param("observation_durability") not in DURABILITIES:
+        raise InvalidInputError(f"observation_durability must be one of {', '.join(DURABILITIES)}, "
+                                f"got '{param('observation_durability')}'")
+
+
+def check_fleet_frame(robot_id: str, world_frame: str) -> None:
+    """A robot with an id shares its memory with a fleet, so it reports in the one fleet frame."""
+    if robot_id and world_frame != FLEET_FRAME:
+        raise InvalidInputError(f"robot_id '{robot_id}' reports in world_frame '{world_frame}': robots "
+                                f"sharing a memory all report in the one '{FLEET_FRAME}' frame")

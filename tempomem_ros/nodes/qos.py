@@ -52,6 +52,11 @@ def latched_qos(depth: int = 1) -> QoSProfile:
     )
 
 
+def events_qos(depth: int = 100) -> QoSProfile:
+    """Profile for the memory's change events: RELIABLE, KEEP_LAST ``depth``, the rmw's default durability."""
+    return QoSProfile(history=HistoryPolicy.KEEP_LAST, depth=depth, reliability=ReliabilityPolicy.RELIABLE)
+
+
 def reliable_qos(depth: int = 10) -> QoSProfile:
     """Profile for result streams that must not lose messages (observations, change events)."""
     return sensor_qos("reliable", depth)

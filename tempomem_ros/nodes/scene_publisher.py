@@ -40,6 +40,13 @@ def last_event_id(memory: Memory) -> int:
     return events[-1].id if events else 0
 
 
+def marker_style(param, frame_id: str) -> mk.MarkerStyle:
+    """The markers' style from the node's parameters (``param(name)`` gives a value), drawn in ``frame_id``."""
+    return mk.MarkerStyle(frame_id=frame_id, lifetime_s=float(param("marker_lifetime_s")),
+                          text_size=float(param("marker_text_size")), max_previous=int(param("marker_max_previous")),
+                          max_objects=int(param("marker_max_objects")))
+
+
 class ScenePublisher:
     """Publishes the scene graph and markers when due, and every new change event, from ``viewer``."""
 

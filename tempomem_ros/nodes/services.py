@@ -395,3 +395,13 @@ SERVICES = (
     ("check", "Check", "check"),
 )
 MUTATING = frozenset({"forget", "define_region"})
+
+
+def create_services(node, handlers: ServiceHandlers, namespace: str, mutate_group, query_group) -> list:
+    """Create one service per SERVICES row under ``namespace`` on ``node``: the mutating ones in
+    ``mutate_group``, the queries in ``query_group``. Returns them, for the node to destroy."""
+    from tempomem_ros import srv as tempomem_srv  # noqa: PLC0415 - only creating the services needs the srv types
+
+    return [node.create_service(getattr(tempomem_srv, type_name), f"{namespace}/{name}", getattr(handlers, method),
+                                callback_group=mutate_group if name in MUTATING else query_group)
+            for name, type_name, method in SERVICES]

@@ -1,0 +1,69 @@
+"""Opening the memory node's store: one writing Memory and two read-only ones on the same file.
+
+Why three: the writer stages and commits; queries read through ``reader`` (SQLite WAL lets it read while the
+writer commits, so a query never waits for a long commit); the scene publisher reads through ``viewer``, so
+that reading a large scene holds up neither a query nor a mutation. Only the writer runs the integrity
+check; the readers open the file it has just checked.
+Why the text encoders load here, at configure: the first semantic query must not wait for a model to load
+(nodes/text_encoders.py), and they belong to the reader, which answers the queries.
+"""
+
+from __future__ import annotations
+
+import os
+
+from tempomem_ros.core.config import MemoryConfig
+from tempomem_ros.core.errors import TempoMemError
+from tempomem_ros.core.memory import Memory
+from tempomem_ros.core.postgres.address import is_postgres
+from tempomem_ros.nodes import text_encoders as enc
+
+
+def default_store_path() -> str:
+    home = os.environ.get("ROS_HOME") or os.path.join(os.path.expanduser("~"), ".ros")
+    return os.path.join(home, "tempomem", "memory.db")
+
+
+def store_address(store_path: str) -> str:
+    """The ``store_path`` parameter as opened: '' = the default file, '~' and '$VAR' expanded in a file path."""
+    if is_postgres(store_path):  # a database address is libpq's to read (it may hold '$' or '~')
+        return store_path
+    return os.path.expandvars(os.path.expanduser(store_path or default_store_path()))
+
+
+def open_writer(address: str, param, config: MemoryConfig, world_frame: str) -> Memory:
+    """The writing Memory (it runs the integrity check); ``param(name)`` gives the node's parameters."""
+    return Memory.open(address, embedding_dim=int(param("embedding_dim")), config=config,
+                       feature_model=param("feature_model") or None, world_frame=world_frame)
+
+
+def open_readers(address: str, param, config: MemoryConfig, label_encoder, on_close_error) -> tuple[Memory, Memory]:
+    """The query reader (with the label encoder and the CLIP text tower) and the publishing viewer, both read-only.
+
+    If opening fails half-way, what was opened is closed (``on_close_error(exc)`` hears a close that failed)
+    and the failure raised; closing the writer stays the caller's."""
+    dim = int(param("embedding_dim"))
+    reader = None
+    try:  # the writer ran the integrity check; the readers need not repeat it
+        reader = Memory.open(
+            address, embedding_dim=dim, config=config, readonly=True, label_encoder=label_encoder,
+            clip_text_encoder=enc.clip_text_encoder(param("feature_model") or None, param("clip.checkpoint_path"),
+                                                    bool(param("clip.allow_random_weights"))),
+            check="off",
+        )
+        enc.limit_torch_threads(int(param("encoder_threads")))  # after both encoders loaded torch
+        viewer = Memory.open(address, embedding_dim=dim, config=config, readonly=True, check="off")
+    except BaseException:
+        close_memory(reader, on_close_error)
+        raise
+    return reader, viewer
+
+
+def close_memory(memory: Memory | None, on_error) -> None:
+    """Close one Memory (None: nothing to do); a TempoMemError goes to ``on_error(exc)``, never up."""
+    if memory is None:
+        return
+    try:
+        memory.close()
+    except TempoMemError as exc:  # e.g. disk full: staged frames stay in the file
+        on_error(exc)
