@@ -5,6 +5,8 @@ mapping (float seconds <-> builtin_interfaces/Time, ObjectInfo -> SceneObject, .
 that is a pure function can be tested without DDS. Incoming messages are validated here only as far as
 the wire format goes (encodings, buffer sizes, quaternion norm); everything about the meaning of the data
 (NaN centres, boxes, confidences) is validated by ``Memory.add`` so that there is one rule book.
+The perception node's output (its observations and camera view -> ObservationArray) is here too, beside
+``observation_array`` that reads it back, so that both ends of the observation wire are read in one place.
 """
 
 from __future__ import annotations
@@ -26,7 +28,9 @@ from tempomem_ros.core.types import (
     PlacementInfo,
     RelationInfo,
 )
-from tempomem_ros.msg import ChangeEvent
+from tempomem_ros.msg import CameraView as CameraViewMsg
+from tempomem_ros.msg import ChangeEvent, ObservationArray
+from tempomem_ros.msg import Observation as ObservationMsg
 from tempomem_ros.msg import ObservationRecord as ObservationRecordMsg
 from tempomem_ros.msg import Placement, Relation, SceneObject
 
@@ -330,3 +334,53 @@ def observation_array(msg) -> tuple[list[Observation], CameraView | None, float]
     stamp = from_time(msg.header.stamp, "header.stamp")
     observations = [observation(o, stamp) for o in msg.observations]
     return observations, camera_view(msg.view, stamp), stamp
+
+
+# ----------------------------------------------------------------------------------------- perception -> msg
+def observation_array_msg(depth_msg, world_frame: str, observations, view, view_scale: float) -> ObservationArray:
+    """The perception node's frame: its observations and camera view, stamped as the depth image, in
+    ``world_frame``."""
+    out = ObservationArray()
+    out.header.stamp = depth_msg.header.stamp
+    out.header.frame_id = world_frame
+    for obs in observations:
+        m = ObservationMsg()
+        m.label = obs.label
+        m.confidence = float(obs.confidence)
+        m.center = Point(x=obs.center[0], y=obs.center[1], z=obs.center[2])
+        m.bbox_min = Point(x=obs.bbox_min[0], y=obs.bbox_min[1], z=obs.bbox_min[2])
+        m.bbox_max = Point(x=obs.bbox_max[0], y=obs.bbox_max[1], z=obs.bbox_max[2])
+        if obs.feature is not None:
+            m.feature = obs.feature.astype(np.float32)
+        m.n_points = int(obs.n_points)
+        m.instance_id = int(obs.instance_id)
+        out.observations.append(m)
+    out.view = camera_view_msg(depth_msg, view, view_scale)
+    return out
+
+
+def camera_view_msg(depth_msg, view, view_scale: float) -> CameraViewMsg:
+    """perception's camera view (make_camera_view) -> CameraView msg; its depth as a 32FC1 image in the depth
+    image's frame."""
+    # imported when used: the memory node, which only reads CameraView msgs, never loads tempomem_ros.perception
+    # (importing it took 0.7 s here)
+    from tempomem_ros.perception.image import encode_float32  # noqa: PLC0415
+    from tempomem_ros.perception.pose import matrix_to_pose  # noqa: PLC0415
+
+    msg = CameraViewMsg()
+    position, quaternion = matrix_to_pose(view.pose)
+    msg.pose.position = Point(x=position[0], y=position[1], z=position[2])
+    msg.pose.orientation.x, msg.pose.orientation.y, msg.pose.orientation.z, msg.pose.orientation.w = (
+        quaternion
+    )
+    msg.fx, msg.fy, msg.cx, msg.cy = view.fx, view.fy, view.cx, view.cy
+    msg.width, msg.height = view.width, view.height
+    msg.max_range = float(view.max_range)
+    raw = encode_float32(view.depth)
+    msg.depth.header.stamp = depth_msg.header.stamp
+    msg.depth.header.frame_id = depth_msg.header.frame_id
+    msg.depth.height, msg.depth.width, msg.depth.encoding = raw.height, raw.width, raw.encoding
+    msg.depth.is_bigendian, msg.depth.step, msg.depth.data = 0, raw.step, raw.data
+    msg.depth_scale = float(view_scale)
+    msg.min_object_pixels = int(view.min_object_pixels)
+    return msg

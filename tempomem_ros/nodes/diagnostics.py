@@ -1,5 +1,5 @@
-"""Diagnostics: one DiagnosticArray builder for both nodes (each decides its level and message), and the
-memory node's counters with the values it reports on /diagnostics."""
+"""Diagnostics: one DiagnosticArray builder for both nodes, and for each node the level, message and values it
+reports (the memory node's counters live here too)."""
 
 from __future__ import annotations
 
@@ -84,4 +84,29 @@ def memory_values(c: NodeCounters, health, retry_queue: int, publishers: int) ->
     }
     values.update({f"dropped.{k}": v for k, v in sorted(c.dropped.items())})
     values.update({f"refused_requests.{k}": v for k, v in sorted(c.refused_requests.items())})
+    return values
+
+
+def perception_status(new_drops: int, new_synced: int, new_published: int, drops: dict,
+                      camera_info_received: bool) -> tuple:
+    """The perception node's level and message: WARN when frames were dropped since the last report (or no
+    camera_info came yet), else OK with what was published since."""
+    if new_drops:
+        reasons = ", ".join(f"{k}={v}" for k, v in drops.items() if v)
+        return WARN, f"dropped {new_drops} of {new_synced} frames since the last report ({reasons})"
+    if not camera_info_received:
+        return WARN, "no camera_info received yet"
+    return OK, f"published {new_published} frames since the last report"
+
+
+def perception_values(counters: dict, drops: dict, instance_drops: dict, feature_errors: int, sync_discarded: int,
+                      last_processing_ms: float, camera_info_received: bool) -> dict:
+    """The perception node's /diagnostics values: its counters, then frame drops and instance drops by reason."""
+    values = {**counters}
+    values.update({f"drop_{k}": v for k, v in drops.items()})
+    values.update({f"instances_dropped_{k}": v for k, v in instance_drops.items()})
+    values["feature_extractor_errors"] = feature_errors
+    values["sync_discarded"] = sync_discarded
+    values["last_processing_ms"] = round(last_processing_ms, 3)
+    values["camera_info_received"] = camera_info_received
     return values

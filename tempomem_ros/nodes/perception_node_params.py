@@ -1,17 +1,23 @@
 """The perception node's parameters: its own (topics, synchronisation, QoS, CLIP), then every
 PerceptionConfig field with its documented range and choices (perception/config.py). All read-only: the
-pipeline is built once from them."""
+pipeline is built once from them, and a value the node cannot start with stops it at startup (StartupError)
+with a message that names the parameter."""
 
 from __future__ import annotations
 
 from tempomem_ros import topics
 from tempomem_ros.nodes.parameters import ParamSpec
 from tempomem_ros.nodes.qos import RELIABILITIES
-from tempomem_ros.perception import FIELD_DOCS, FIELD_RANGES, PerceptionConfig
+from tempomem_ros.perception import FIELD_DOCS, FIELD_RANGES, PerceptionConfig, PerceptionError
 from tempomem_ros.perception.config import INTRINSICS_SOURCES, OUTLIER_METHODS
 
 POSE_SOURCES = ("topic", "tf")
 SYNC_BACKENDS = ("auto", "builtin", "message_filters")
+
+
+class StartupError(RuntimeError):
+    """The node cannot start with its configuration (bad parameter, pose_source tf without tf2_ros)."""
+
 
 # name -> (default, description, allowed choices or None); numeric ranges come from _NODE_RANGES.
 _NODE_PARAMETERS: dict[str, tuple[object, str, tuple[str, ...] | None]] = {
@@ -113,3 +119,20 @@ def parameter_specs() -> list[ParamSpec]:
                         read_only=True)
               for name, default in parameter_defaults().items() if name not in _NODE_PARAMETERS]
     return specs
+
+
+def perception_config(params: dict) -> PerceptionConfig:
+    """The PerceptionConfig of the node's parameters (each of its fields is a parameter of the same name)."""
+    values = {name: params[name] for name in PerceptionConfig.__dataclass_fields__}
+    try:
+        return PerceptionConfig(**values)
+    except PerceptionError as exc:
+        raise StartupError(f"invalid perception parameter: {exc}") from exc
+
+
+def check_choices(params: dict) -> None:
+    """The node's own string parameters that have choices hold one of them (a parameter file can hold any)."""
+    for name, choices in (("pose_source", POSE_SOURCES), ("sync_backend", SYNC_BACKENDS),
+                          ("qos_reliability", RELIABILITIES), ("output_durability", ("transient_local", "volatile"))):
+        if params[name] not in choices:
+            raise StartupError(f"parameter {name} must be one of {choices}, got {params[name]!r}")
