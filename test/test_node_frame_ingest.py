@@ -96,3 +96,19 @@ def test_without_a_retry_queue_a_refused_frame_is_dropped():
     ingest.on_message(frame(1.0, [mug_msg(A)], A, 2.1))
     assert not ingest.retry and writer.staged == []
     assert counters.dropped == {"store_io_error": 1} and health.state == "io_error"
+
+
+def test_closing_stages_what_waits_and_reports_what_the_store_still_refuses():
+    writer = Writer()
+    ingest, _, _, log = _ingest(writer)
+    writer.fail = StoreFullError("database or disk is full")
+    ingest.on_message(frame(1.0, [mug_msg(A)], A, 2.1))
+    ingest.on_message(frame(2.0, [mug_msg(A)], A, 2.1))
+    ingest.close()
+    assert not ingest.retry and writer.staged == []
+    assert log.lines[-1] == ("error", "2 received frame(s) were never stored: the store still refuses writes "
+                                      "(database or disk is full)")
+    writer.fail = None
+    ingest.on_message(frame(3.0, [mug_msg(A)], A, 2.1))
+    ingest.close()  # nothing waits: nothing to report
+    assert writer.staged == [3.0] and log.lines[-1][0] == "info"

@@ -1,0 +1,179 @@
+"""The memory node's parts without DDS: opening and closing its three Memories (nodes/memory_store.py), the
+commit cycle (nodes/commit_cycle.py), the checks made at configure (memory_node_params.py) and its diagnostics
+level (diagnostics.py)."""
+
+from __future__ import annotations
+
+import os
+import threading
+
+os.environ.setdefault("ROS_AUTOMATIC_DISCOVERY_RANGE", "LOCALHOST")
+os.environ.setdefault("ROS_DOMAIN_ID", "117")
+
+import pytest  # noqa: E402
+
+rclpy = pytest.importorskip("rclpy")
+
+from tempomem_ros.core.config import MemoryConfig  # noqa: E402
+from tempomem_ros.core.errors import InvalidInputError, StoreFullError, TempoMemError  # noqa: E402
+from tempomem_ros.core.memory import Memory  # noqa: E402
+from tempomem_ros.nodes import diagnostics as diag  # noqa: E402
+from tempomem_ros.nodes import memory_store as store  # noqa: E402
+from tempomem_ros.nodes.commit_cycle import CommitCycle  # noqa: E402
+from tempomem_ros.nodes.frame_ingest import StoreHealth  # noqa: E402
+from tempomem_ros.nodes.memory_node_params import NODE_PARAMETERS, check_choices, check_fleet_frame  # noqa: E402
+
+PARAMS = {spec.name: spec.default for spec in NODE_PARAMETERS}
+
+
+class Log:
+    def __init__(self):
+        self.lines = []
+
+    def error(self, text, **_):
+        self.lines.append(("error", text))
+
+    def info(self, text, **_):
+        self.lines.append(("info", text))
+
+
+def test_the_store_address_expands_a_file_path_but_never_a_database_address(monkeypatch, tmp_path):
+    monkeypatch.setenv("ROS_HOME", str(tmp_path))
+    monkeypatch.setenv("TM_DIR", "/data")
+    assert store.store_address("") == str(tmp_path / "tempomem" / "memory.db") == store.default_store_path()
+    assert store.store_address("$TM_DIR/m.db") == "/data/m.db"
+    assert store.store_address("postgresql://robot@host/$db") == "postgresql://robot@host/$db"
+
+
+def test_the_readers_open_read_only_beside_the_writer_and_close_in_any_order(tmp_path):
+    address = str(tmp_path / "m.db")
+    writer = store.open_writer(address, PARAMS.get, MemoryConfig(), "map")
+    reader, viewer = store.open_readers(address, PARAMS.get, MemoryConfig(), None, pytest.fail)
+    try:
+        assert reader.readonly and viewer.readonly and not writer.readonly
+        assert reader.path == viewer.path == writer.path
+    finally:
+        for memory in (viewer, reader, writer, None):
+            store.close_memory(memory, pytest.fail)
+
+
+def test_a_reader_is_closed_when_the_viewer_cannot_open(monkeypatch, tmp_path):
+    address = str(tmp_path / "m.db")
+    writer = store.open_writer(address, PARAMS.get, MemoryConfig(), "map")
+    opened, real_open = [], Memory.open
+
+    def open_twice(*args, **kwargs):
+        if opened:
+            raise TempoMemError("no second reader")
+        opened.append(real_open(*args, **kwargs))
+        return opened[-1]
+
+    monkeypatch.setattr(Memory, "open", open_twice)
+    with pytest.raises(TempoMemError, match="no second reader"):
+        store.open_readers(address, PARAMS.get, MemoryConfig(), None, pytest.fail)
+    assert opened[0]._conn is None  # closed
+    writer.close()
+
+
+def test_a_close_that_fails_is_reported_not_raised():
+    class Full:
+        def close(self):
+            raise StoreFullError("database or disk is full")
+
+    failures = []
+    store.close_memory(Full(), failures.append)
+    assert [str(e) for e in failures] == ["database or disk is full"]
+
+
+class Writer:
+    def __init__(self):
+        self.staged, self.fail, self.commits = 0, None, 0
+
+    def pending(self):
+        return self.staged
+
+    def commit(self):
+        if self.fail is not None:
+            raise self.fail
+        self.commits, self.staged = self.commits + 1, 0
+        return type("Stats", (), {"elapsed_ms": 1.5, "changed": True})()
+
+
+class Scene:
+    def __init__(self):
+        self.dirty, self.published = False, []
+
+    def after_commit(self, force):
+        self.published.append((self.dirty, force))
+
+
+class Ingest:
+    def flush(self):
+        pass
+
+
+def _cycle(writer, scene, context_ok=lambda: True):
+    counters, log = diag.NodeCounters(), Log()
+    health = StoreHealth(log, counters)
+    return CommitCycle(lambda: (writer, scene, Ingest()), counters, health, log, context_ok=context_ok), \
+        counters, health, log
+
+
+def test_a_commit_marks_the_scene_dirty_and_a_store_failure_is_retried_on_the_next_tick():
+    writer, scene = Writer(), Scene()
+    cycle, counters, health, log = _cycle(writer, scene)
+    writer.staged, writer.fail = 3, StoreFullError("database or disk is full")
+    cycle.on_timer()
+    assert (counters.commit_errors, health.state, writer.commits) == (1, "full", 0)
+    assert counters.last_error == "database or disk is full" and scene.published == []  # the store's own words
+    writer.fail = None
+    cycle.on_timer()
+    assert (writer.commits, counters.commits, counters.last_commit_ms, health.state) == (1, 1, 1.5, "ok")
+    assert scene.published == [(True, False)]
+    assert log.lines == [("error", "store full: database or disk is full"),
+                         ("info", "store accepts writes again (was full)")]
+
+
+def test_a_tick_skips_while_a_commit_runs_and_nothing_is_counted_while_shutting_down():
+    writer, scene = Writer(), Scene()
+    cycle, counters, _, _ = _cycle(writer, scene)
+    writer.staged = 1
+    with cycle.paused() as held:
+        assert held
+        worker = threading.Thread(target=cycle.on_timer)
+        worker.start()
+        worker.join()
+    assert writer.commits == 0 and writer.staged == 1  # skipped, not queued
+    cycle.commit_and_publish(force=True)
+    assert writer.commits == 1 and scene.published == [(True, True)]
+    stopping = Writer()
+    stopping.staged, stopping.fail = 1, RuntimeError("context invalid")
+    quiet, quiet_counters, _, quiet_log = _cycle(stopping, Scene(), context_ok=lambda: False)
+    quiet.on_timer()
+    assert quiet_counters.commit_errors == 0 and quiet_log.lines == []
+    loud, loud_counters, _, loud_log = _cycle(stopping, Scene())
+    loud.on_timer()
+    assert loud_counters.commit_errors == 1 and loud_log.lines == [("error", "commit failed: context invalid")]
+    _cycle(None, Scene())[0].on_timer()  # the store is closed: nothing to do
+
+
+def test_configure_refuses_a_bad_choice_or_a_fleet_robot_outside_the_map():
+    check_choices(PARAMS.get)
+    with pytest.raises(InvalidInputError, match="time_source must be stamp or clock, got 'wall'"):
+        check_choices({**PARAMS, "time_source": "wall"}.get)
+    with pytest.raises(InvalidInputError, match="observation_durability must be one of volatile, transient_local"):
+        check_choices({**PARAMS, "observation_durability": "persistent"}.get)
+    check_fleet_frame("", "odom")
+    check_fleet_frame("robot_1", "map")
+    with pytest.raises(InvalidInputError, match="robot_id 'robot_1' reports in world_frame 'odom'"):
+        check_fleet_frame("robot_1", "odom")
+
+
+def test_the_memory_diagnostics_level_puts_the_store_first():
+    counters, health = diag.NodeCounters(), StoreHealth(Log(), diag.NodeCounters())
+    assert diag.memory_status(counters, health, 0) == (diag.OK, "ok")
+    counters.drop("invalid")
+    assert diag.memory_status(counters, health, 0) == (diag.WARN, "1 message(s) dropped")
+    assert diag.memory_status(counters, health, 2) == (diag.ERROR, "2 commit error(s)")
+    health.failed(StoreFullError("database or disk is full"))
+    assert diag.memory_status(counters, health, 2) == (diag.ERROR, "store full: database or disk is full")
