@@ -4,8 +4,9 @@ Why three: the writer stages and commits; queries read through ``reader`` (SQLit
 writer commits, so a query never waits for a long commit); the scene publisher reads through ``viewer``, so
 that reading a large scene holds up neither a query nor a mutation. Only the writer runs the integrity
 check; the readers open the file it has just checked.
-Why the text encoders load here, at configure: the first semantic query must not wait for a model to load
-(nodes/text_encoders.py), and they belong to the reader, which answers the queries.
+The text encoders belong to the reader, which answers the queries: the label encoder is handed in, the CLIP
+text tower loads here; both at configure, so that the first semantic query never waits for a model to load
+(nodes/text_encoders.py).
 """
 
 from __future__ import annotations
