@@ -27,31 +27,6 @@ class MaintenanceMixin:
         if self._pending_count() > 0:
             self._commit_locked()
 
-    def _tombstone(self, row, kind: str, reason: str, stamp: float, active: bool) -> int:
-        cur = self._conn.execute(
-            "INSERT INTO tombstones (object_id, kind, stamp, wall_time, reason, label, cx, cy, cz, min_x, min_y, "
-            "min_z, max_x, max_y, max_z, feature, active) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-            (row["id"], kind, stamp, self._wall_clock(), reason, row["pinned_label"] or row["label"], row["cx"],
-             row["cy"], row["cz"], row["min_x"], row["min_y"], row["min_z"], row["max_x"], row["max_y"],
-             row["max_z"], row["feature"], 1 if active else 0))
-        tid = int(cur.lastrowid)
-        self._conn.execute(
-            "INSERT INTO tombstones_rtree (id, min_x, max_x, min_y, max_y, min_z, max_z) VALUES (?,?,?,?,?,?,?)",
-            (tid, row["min_x"], row["max_x"], row["min_y"], row["max_y"], row["min_z"], row["max_z"]))
-        return tid
-
-    def _retire(self, row, kind: str, reason: str, stamp: float, *, active: bool, event: bool) -> None:
-        """Mark an object forgotten with a tombstone; closes its placement and relations."""
-        pid = self._current_placement_id(row["id"])
-        if pid is not None:
-            self._close_placement(row["id"], stamp, kind)
-        self._conn.execute("UPDATE objects SET state='forgotten', vec_dirty=1 WHERE id=?", (row["id"],))
-        self._caches.n_active = None  # recounted at the next commit
-        self._tombstone(row, kind, reason, stamp, active)
-        if event:
-            self._event(stamp, "forgotten", row["id"], pid, None, [], detail={"reason": reason, "kind": kind})
-        self._relations.update({int(row["id"])}, stamp, self._change_times)
-
     # ------------------------------------------------------------------ forget / update
     @guarded
     def forget(self, object_id: int, reason: str) -> bool:
@@ -63,7 +38,7 @@ class MaintenanceMixin:
         reason = sanitize_label(reason or "no reason given", 500)
         stamp = self._stamp_clock()
         with self._store.transaction():
-            self._retire(row, "forgotten", reason, stamp, active=True, event=True)
+            self._graph.retire(row, "forgotten", reason, stamp, active=True, event=True)
             self._audit(stamp, "forget", [row["id"]], [], {"reason": reason})
         return True
 
@@ -79,7 +54,7 @@ class MaintenanceMixin:
             raise InvalidInputError("label must be text")
         new = sanitize_label(label, self.config.max_label_length)
         old = row["pinned_label"] or row["label"]
-        mass = self._label_mass(row["id"])
+        mass = self._graph.label_mass(row["id"])
         stamp = self._stamp_clock()
         with self._store.transaction():
             self._conn.execute(
@@ -88,8 +63,8 @@ class MaintenanceMixin:
                 (row["id"], stamp, self._wall_clock(), old, new, json.dumps(mass, sort_keys=True), reason))
             self._conn.execute("UPDATE objects SET pinned_label=? WHERE id=?", (new, row["id"]))
             self._reads.index_label(row["id"], new)
-            pid = self._current_placement_id(row["id"])
-            self._event(stamp, "relabelled", row["id"], pid, pid, [], previous_label=old, label=new,
+            pid = self._graph.current_placement_id(row["id"])
+            self._graph.event(stamp, "relabelled", row["id"], pid, pid, [], previous_label=old, label=new,
                         detail={"reason": reason, "pinned": True})
             self._audit(stamp, "update", [row["id"]], [], {"from": old, "to": new, "old_mass": mass})
             self._relations.update({int(row["id"])}, stamp, self._change_times)
@@ -153,7 +128,7 @@ class MaintenanceMixin:
                 conf = round(float(r["base_confidence"]) * 0.5 ** (age / half_life_s), 12)
                 if conf < min_confidence:
                     reason = f"decayed below {min_confidence:g} (confidence {conf:.4f} at {now:.3f})"
-                    self._retire(r, "decayed", reason, now, active=False, event=True)
+                    self._graph.retire(r, "decayed", reason, now, active=False, event=True)
                     pruned.append(int(r["id"]))
                 elif conf != float(r["confidence"]):
                     self._conn.execute("UPDATE objects SET confidence=? WHERE id=?", (conf, r["id"]))
@@ -181,7 +156,7 @@ class MaintenanceMixin:
             for a in rows:
                 if a["id"] in absorbed:
                     continue
-                a = self._object_row(a["id"])
+                a = self._graph.object_row(a["id"])
                 lo = np.array((a["min_x"], a["min_y"], a["min_z"])) - fcfg.candidate_dilation
                 hi = np.array((a["max_x"], a["max_y"], a["max_z"])) + fcfg.candidate_dilation
                 for b in self._store.objects_in_box(lo, hi, ("present",), above_id=a["id"]):
@@ -190,7 +165,7 @@ class MaintenanceMixin:
                     self._absorb(a, b, stamp)
                     absorbed.add(int(b["id"]))
                     merged.append((int(a["id"]), int(b["id"])))
-                    a = self._object_row(a["id"])
+                    a = self._graph.object_row(a["id"])
             if merged:
                 self._relations.update({i for pair in merged for i in pair}, stamp, self._change_times)
         return merged
@@ -208,16 +183,16 @@ class MaintenanceMixin:
     def _absorb(self, a, b, stamp: float) -> None:
         moved = [int(r[0]) for r in self._conn.execute(
             "SELECT id FROM observations WHERE object_id=? ORDER BY id", (b["id"],))]
-        pid = self._current_placement_id(a["id"])
+        pid = self._graph.current_placement_id(a["id"])
         self._retention_repointing(int(b["id"]), int(a["id"]), pid)
         self._conn.execute("UPDATE observations SET object_id=?, placement_id=? WHERE object_id=?",
                            (a["id"], pid, b["id"]))
-        self._add_mass_of(int(b["id"]), int(a["id"]))
+        self._graph.add_mass_of(int(b["id"]), int(a["id"]))
         self._rebuild_geometry(a["id"], pid)
         self._conn.execute(
             "UPDATE objects SET first_seen=MIN(first_seen, ?), last_seen=MAX(last_seen, ?) WHERE id=?",
             (b["first_seen"], b["last_seen"], a["id"]))
-        self._retire(b, "consolidated", f"merged into #{a['id']}", stamp, active=False, event=False)
+        self._graph.retire(b, "consolidated", f"merged into #{a['id']}", stamp, active=False, event=False)
         self._audit(stamp, "consolidate", [a["id"], b["id"]], moved, {"kept": a["id"], "absorbed": b["id"]})
 
     def _rebuild_geometry(self, object_id: int, placement_id: int | None, relabel: bool = True) -> None:
@@ -247,7 +222,7 @@ class MaintenanceMixin:
         feature, fweight, base = state.feature, state.feature_weight, state.base
         n = int(self._conn.execute("SELECT COUNT(*) FROM observations WHERE object_id=?", (object_id,)).fetchone()[0])
         n += self._tallied_sightings(object_id)  # retention: thinned sightings are counted, not kept
-        label = canonical_label(self._label_mass(object_id)) if relabel else \
+        label = canonical_label(self._graph.label_mass(object_id)) if relabel else \
             self._conn.execute("SELECT label FROM objects WHERE id=?", (object_id,)).fetchone()[0]
         box_mid = tuple(0.5 * (a + b) for a, b in zip(lo, hi))
         self._conn.execute(
@@ -256,7 +231,7 @@ class MaintenanceMixin:
             "confidence=?, n_observations=?, label=?, vec_dirty=1 WHERE id=?",
             (*box_mid, *center, *lo, *hi, weight, *ext, feature_to_blob(feature), fweight, base, base, n, label,
              object_id))
-        self._update_rtree(object_id, lo, hi, exact=True)
+        self._graph.update_rtree(object_id, lo, hi, exact=True)
         if placement_id is not None:
             self._conn.execute(
                 "UPDATE placements SET cx=?, cy=?, cz=?, min_x=?, min_y=?, min_z=?, max_x=?, max_y=?, max_z=? "
@@ -277,7 +252,7 @@ class MaintenanceMixin:
         with self._store.transaction():
             for obj in self._conn.execute(
                     f"SELECT {OBJECT_COLS} FROM objects WHERE state='present' ORDER BY id").fetchall():
-                pid = self._current_placement_id(obj["id"])
+                pid = self._graph.current_placement_id(obj["id"])
                 obs = self._conn.execute(
                     "SELECT id, stamp, label, confidence, cx, cy, cz FROM observations WHERE object_id=? AND "
                     "placement_id IS ? ORDER BY stamp, id", (obj["id"], pid)).fetchall()
@@ -291,16 +266,16 @@ class MaintenanceMixin:
                 groups.sort(key=lambda g: (g[0]["stamp"], g[0]["id"]))
                 thinned = self._tallied_sightings(obj["id"]) > 0
                 self._retention_split(pid)  # retention: the saved fold no longer describes the placement
-                mass = self._label_mass(obj["id"])
+                mass = self._graph.label_mass(obj["id"])
                 for g in groups[1:]:
                     new_id = self._split_off(obj, g, stamp)
                     out.append((int(obj["id"]), new_id))
                     for o in g:
                         mass[o["label"]] = mass.get(o["label"], 0.0) - float(o["confidence"])
                 if thinned:  # the thinned sightings' mass stays with the original: take the split-off ones out
-                    self._set_label_mass(obj["id"], mass)
+                    self._graph.set_label_mass(obj["id"], mass)
                 else:
-                    self._rebuild_label_mass(obj["id"])
+                    self._graph.rebuild_label_mass(obj["id"])
                 self._rebuild_geometry(obj["id"], pid)
             if out:
                 self._relations.update({i for pair in out for i in pair}, stamp, self._change_times)
@@ -318,33 +293,20 @@ class MaintenanceMixin:
         new_id = int(cur.lastrowid)
         self._caches.n_active = None
         self._caches.label_mass.pop(int(obj["id"]), None)
-        self._update_rtree(new_id, (0, 0, 0), (0, 0, 0), insert=True)
-        pid = self._open_placement(new_id, (first["cx"], first["cy"], first["cz"]), (first["cx"],) * 3,
+        self._graph.update_rtree(new_id, (0, 0, 0), (0, 0, 0), insert=True)
+        pid = self._graph.open_placement(new_id, (first["cx"], first["cy"], first["cz"]), (first["cx"],) * 3,
                                    (first["cx"],) * 3, float(first["stamp"]), "resplit")
         ph = ",".join("?" for _ in ids)
         self._conn.execute(f"UPDATE observations SET object_id=?, placement_id=? WHERE id IN ({ph})",
                            (new_id, pid, *ids))
-        self._rebuild_label_mass(new_id)
+        self._graph.rebuild_label_mass(new_id)
         self._rebuild_geometry(new_id, pid)
-        self._reads.index_label(new_id, canonical_label(self._label_mass(new_id)))
+        self._reads.index_label(new_id, canonical_label(self._graph.label_mass(new_id)))
         self._conn.execute("UPDATE placements SET t_last=? WHERE id=?", (float(group[-1]["stamp"]), pid))
-        self._event(float(first["stamp"]), "appeared", new_id, None, pid, ids[:EVIDENCE_LIMIT],
+        self._graph.event(float(first["stamp"]), "appeared", new_id, None, pid, ids[:EVIDENCE_LIMIT],
                     detail={"split_from": int(obj["id"])})
         self._audit(stamp, "resplit", [obj["id"], new_id], ids, {"from": int(obj["id"]), "to": new_id})
         return new_id
-
-    def _set_label_mass(self, object_id: int, mass: dict) -> None:
-        self._caches.label_mass.pop(int(object_id), None)
-        self._conn.execute("DELETE FROM label_mass WHERE object_id=?", (object_id,))
-        self._conn.executemany("INSERT INTO label_mass (object_id, label, mass) VALUES (?,?,?)",
-                               [(object_id, lbl, m) for lbl, m in sorted(mass.items()) if m > 1e-9])
-
-    def _rebuild_label_mass(self, object_id: int) -> None:
-        self._caches.label_mass.pop(int(object_id), None)
-        self._conn.execute("DELETE FROM label_mass WHERE object_id=?", (object_id,))
-        self._conn.execute(
-            "INSERT INTO label_mass (object_id, label, mass) SELECT object_id, label, SUM(confidence) "
-            "FROM observations WHERE object_id=? GROUP BY object_id, label", (object_id,))
 
 
 EVIDENCE_LIMIT = 50

@@ -38,6 +38,7 @@ from .retention import RetentionMixin
 from .rows import OBJECT_COLS, feature_to_blob
 from .schema import FRAMES_LIVE, initialise, open_connection, quick_check, sqlite3
 from .store import Store
+from .store.graph_writes import GraphWrites, WriteState
 from .temporal import TemporalService
 from .types import STATES, Answer, CameraView, CommitStats, ObjectInfo, Observation, StageResult
 
@@ -93,10 +94,11 @@ class Memory(FusionMixin, ReconcileMixin, MaintenanceMixin, RetentionMixin):
             self.backend == "postgresql" or not readonly
             or any(r[1] == "source" for r in conn.execute("PRAGMA table_info(observations)").fetchall())))
         self._lock = threading.RLock()
-        self._counters_events = 0
         self._confusion_cache: dict | None = None  # label pairs known confused, per fused frame
-        self._relabelled: set[int] = set()  # objects whose shown label changed in the frame being fused
-        self._change_times: dict[int, float] = {}  # per commit: when an object's move or removal happened
+        # the write side's shared state (events counted, change times, objects relabelled: WriteState says why)
+        self._writes = WriteState()
+        self._graph = GraphWrites(self._store, self._relations, config.relations, self._writes,
+                                  now=self._stamp_clock, wall_clock=clock, readonly=readonly)
         self._vector_index_on = self._setup_vector_index(vector_index)
         self._queries = QueryService(self._store, self._reads, config, embedding_dim=self.embedding_dim, meta=meta,
                                      vector_index_on=self._vector_index_on, vector_mode=vector_index,
@@ -332,6 +334,31 @@ class Memory(FusionMixin, ReconcileMixin, MaintenanceMixin, RetentionMixin):
     def _require_writable(self) -> None:
         if self.readonly:
             raise ReadOnlyError(f"store '{self.path}' is open read-only")
+
+    # the write side's shared state (WriteState) under the names fusion, reconcile and commit() use
+    @property
+    def _counters_events(self) -> int:
+        return self._writes.events
+
+    @_counters_events.setter
+    def _counters_events(self, value: int) -> None:
+        self._writes.events = value
+
+    @property
+    def _change_times(self) -> dict[int, float]:
+        return self._writes.change_times
+
+    @_change_times.setter
+    def _change_times(self, value: dict[int, float]) -> None:
+        self._writes.change_times = value
+
+    @property
+    def _relabelled(self) -> set[int]:
+        return self._writes.relabelled
+
+    @_relabelled.setter
+    def _relabelled(self, value: set[int]) -> None:
+        self._writes.relabelled = value
 
     def _stamp_clock(self) -> float:
         """The memory's notion of "now" on the world clock: the newest stamp it has accepted (0 when none)."""
