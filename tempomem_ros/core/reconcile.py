@@ -409,7 +409,7 @@ class ReconcileMixin:
     def _join_twin(self, keep, gone, stamp: float, touched: set[int]) -> None:
         pid = keep["placement_id"]
         obs_ids = self._take_observations(gone, keep["id"], pid)
-        self._rebuild_geometry(keep["id"], pid, relabel=False)  # the label: _settle_label below
+        self._maintenance.rebuild_geometry(keep["id"], pid, relabel=False)  # the label: _settle_label below
         self._conn.execute("UPDATE objects SET first_seen=MIN(first_seen, ?), last_seen=MAX(last_seen, ?) WHERE id=?",
                            (gone["first_seen"], gone["last_seen"], keep["id"]))
         joined = self._graph.object_row(keep["id"])
