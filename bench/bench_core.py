@@ -22,7 +22,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "test"))
 from core_helpers import look_at  # noqa: E402
 
 from tempomem_ros.core import CameraView, Memory, Observation  # noqa: E402
-from tempomem_ros.core.frame_fusion import RTREE_PAD  # noqa: E402
+from tempomem_ros.core.store.graph_writes import RTREE_PAD  # noqa: E402
 
 LABELS = ["mug", "book", "keys", "bottle", "remote", "phone", "bowl", "plant", "laptop", "cup", "box", "lamp"]
 
@@ -48,7 +48,7 @@ def populate(m: Memory, n: int, *, side: float, seed: int = 0, feature_dim: int 
             "max_y, max_z, weight, ext_x, ext_y, ext_z, feature, feature_weight, state, first_seen, last_seen, "
             "n_observations, created_wall) VALUES (?,0.9,0.9,?,?,?,?,?,?,?,?,?,1,?,?,?,?,1,'present',0,0,1,0)",
             (label, *c, *lo, *hi, *(2 * h), feat)).lastrowid
-        plo, phi = lo - RTREE_PAD, hi + RTREE_PAD  # fusion pads index entries (frame_fusion._update_rtree)
+        plo, phi = lo - RTREE_PAD, hi + RTREE_PAD  # fusion pads index entries (GraphWrites.update_rtree)
         con.execute("INSERT INTO objects_rtree VALUES (?,?,?,?,?,?,?)",
                     (oid, plo[0], phi[0], plo[1], phi[1], plo[2], phi[2]))
         con.execute("INSERT INTO label_mass VALUES (?,?,0.9)", (oid, label))

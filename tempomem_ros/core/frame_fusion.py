@@ -40,7 +40,6 @@ from .types import CameraView
 from .rows import OBJECT_COLS, blob_to_feature, bmax_of, bmin_of, center_of, feature_to_blob, mean_of
 
 
-RTREE_PAD = 0.05  # metres the spatial index's entry extends beyond an object's box (see _update_rtree)
 PART_TOLERANCE_M = 0.05   # noise around a box within which a partial view still lies inside it
 MOVABLE_FOOTPRINT_M = 0.8  # furniture up to this footprint is moved about (chairs, stools); a sofa is seen in parts
 WHOLE_VIEW_SHARE = 0.8    # a view spanning this share of the largest view on every axis shows the whole object
@@ -314,17 +313,6 @@ class FusionMixin:
     def _candidates(self, lo, hi, states=("present", "missing", "tentative")):
         return self._store.objects_in_box(lo, hi, tuple(states))
 
-    def _label_mass(self, object_id: int) -> dict[str, float]:
-        """The object's label mass; the writer caches it (every fusion score of a differently labelled
-        neighbour needs it) and refreshes the entry whenever it adds mass."""
-        cached = self._caches.label_mass.get(object_id)
-        if cached is None:
-            cached = dict(self._conn.execute(
-                "SELECT label, mass FROM label_mass WHERE object_id=? ORDER BY label", (object_id,)).fetchall())
-            if not self.readonly:
-                self._caches.label_mass[object_id] = cached
-        return dict(cached)
-
     def _known_confusion(self, a: str, b: str) -> bool:
         """Whether the segmenter has been seen to call one of these kinds by the other (association.py):
         label mass of objects that received both labels, summed, against the smaller label's total."""
@@ -364,7 +352,7 @@ class FusionMixin:
     def _score(self, seen: StagedObs, cand) -> fusion.ScoreParts:
         label = cand["pinned_label"] or cand["label"]
         agree = labels_agree(seen.label, label)
-        mass = {} if agree else self._label_mass(cand["id"])
+        mass = {} if agree else self._graph.label_mass(cand["id"])
         similarity = None
         if not agree:
             if self._could_be(seen, cand, label):
@@ -373,9 +361,6 @@ class FusionMixin:
                 vecs = self._queries.label_vectors([seen.label, label])
                 similarity = float(np.dot(vecs[seen.label], vecs[label]))
         return score_against(self.config.fusion, seen, cand, label, mass, similarity)
-
-    def _object_row(self, object_id: int):
-        return self._conn.execute(f"SELECT {OBJECT_COLS} FROM objects WHERE id=?", (object_id,)).fetchone()
 
     # ---------------------------------------------------------------- merge / create / move
     def _merge(self, seen: StagedObs, obj, score: float | None, counters: CommitCounts, touched: set[int],
@@ -408,12 +393,12 @@ class FusionMixin:
             (*center, *mean, zt, zb, *lo, *hi, weight, *ext, feature_to_blob(feature), fweight, base, base, seen.stamp,
              seen.stamp, int(obj["state"] == "tentative" and self._run_confirms(obj["id"], seen.stamp)),
              int(seen.feature is not None or reappeared), obj["id"]))
-        self._update_rtree(obj["id"], lo, hi)
+        self._graph.update_rtree(obj["id"], lo, hi)
         relabel = self._add_label_mass(obj, seen)
         if reappeared:
-            placement_id = self._open_placement(obj["id"], center, lo, hi, seen.stamp, "reappeared")
-            before = self._last_closed_placement(obj["id"], exclude=placement_id)
-            self._event(seen.stamp, "reappeared", obj["id"], before, placement_id, [seen.id])
+            placement_id = self._graph.open_placement(obj["id"], center, lo, hi, seen.stamp, "reappeared")
+            before = self._graph.last_closed_placement(obj["id"], exclude=placement_id)
+            self._graph.event(seen.stamp, "reappeared", obj["id"], before, placement_id, [seen.id])
             counters.reappeared += 1
         else:
             placement_id = obj["placement_id"]
@@ -428,7 +413,7 @@ class FusionMixin:
         if relabel:
             self._emit_relabel(obj["id"], relabel, seen)
         counters.merged += 1
-        if reappeared or relabel or self._relation_box_changed(obj["id"], lo, hi):
+        if reappeared or relabel or self._graph.relation_box_changed(obj["id"], lo, hi):
             touched.add(obj["id"])
 
     def _create(self, seen: StagedObs, reason: str, counters: CommitCounts, touched: set[int], *,
@@ -450,8 +435,8 @@ class FusionMixin:
         self._conn.execute("INSERT INTO label_mass (object_id, label, mass) VALUES (?,?,?)",
                            (object_id, seen.label, seen.confidence))
         self._reads.index_label(object_id, seen.label)
-        self._update_rtree(object_id, seen.bmin, seen.bmax, insert=True)
-        placement_id = self._open_placement(object_id, box_center(seen.bmin, seen.bmax), seen.bmin, seen.bmax,
+        self._graph.update_rtree(object_id, seen.bmin, seen.bmax, insert=True)
+        placement_id = self._graph.open_placement(object_id, box_center(seen.bmin, seen.bmax), seen.bmin, seen.bmax,
                                             seen.stamp, "appeared")
         self._hold_event(seen.stamp, "appeared", object_id, None, placement_id, [seen.id])
         self._verdict(seen.id, "created", reason, object_id, candidate[0], candidate[1], placement_id)
@@ -575,9 +560,9 @@ class FusionMixin:
         base = fusion.merged_confidence(obj["base_confidence"], seen.confidence, self.config.fusion.confidence_gain)
         ext = seen.bmax - seen.bmin
         if obj["state"] == "present":
-            self._close_placement(obj["id"], seen.stamp, "moved")
+            self._graph.close_placement(obj["id"], seen.stamp, "moved")
         self._change_times[int(obj["id"])] = float(seen.stamp)
-        before = self._last_closed_placement(obj["id"])
+        before = self._graph.last_closed_placement(obj["id"])
         self._conn.execute(
             "UPDATE objects SET cx=?, cy=?, cz=?, mx=?, my=?, mz=?, zt=?, zb=?, min_x=?, min_y=?, min_z=?, max_x=?, "
             "max_y=?, max_z=?, weight=?, ext_x=?, ext_y=?, ext_z=?, feature=?, feature_weight=?, confidence=?, "
@@ -587,11 +572,11 @@ class FusionMixin:
              *seen.bmax, w, *ext, feature_to_blob(feature),
              fweight, base, base,
              seen.stamp, obj["id"]))
-        self._update_rtree(obj["id"], seen.bmin, seen.bmax, exact=True)
+        self._graph.update_rtree(obj["id"], seen.bmin, seen.bmax, exact=True)
         relabel = self._add_label_mass(obj, seen)
-        placement_id = self._open_placement(obj["id"], box_center(seen.bmin, seen.bmax), seen.bmin, seen.bmax,
+        placement_id = self._graph.open_placement(obj["id"], box_center(seen.bmin, seen.bmax), seen.bmin, seen.bmax,
                                             seen.stamp, "moved")
-        self._event(seen.stamp, "moved", obj["id"], before, placement_id, [seen.id])
+        self._graph.event(seen.stamp, "moved", obj["id"], before, placement_id, [seen.id])
         self._verdict(seen.id, "merged", "moved", obj["id"], obj["id"], None, placement_id)
         self._audit(seen.stamp, "move", [obj["id"]], [seen.id], {"from_placement": before,
                                                             "to_placement": placement_id})
@@ -889,8 +874,8 @@ class FusionMixin:
 
     def _remove(self, obj, first_miss: float, stamp: float, misses: int, counters: CommitCounts,
                 touched: set[int], publish: bool = True) -> None:
-        placement_id = self._current_placement_id(obj["id"])
-        self._close_placement(obj["id"], first_miss, "removed")
+        placement_id = self._graph.current_placement_id(obj["id"])
+        self._graph.close_placement(obj["id"], first_miss, "removed")
         self._change_times[int(obj["id"])] = float(first_miss)
         self._conn.execute("UPDATE objects SET state='missing', removal_due=NULL, vec_dirty=1 WHERE id=?",
                            (obj["id"],))
@@ -901,7 +886,7 @@ class FusionMixin:
             "SELECT frame_id FROM misses WHERE object_id=? AND placement_id=? AND stamp>=? ORDER BY stamp, id",
             (obj["id"], placement_id, first_miss))]
         if publish:
-            self._event(first_miss, "removed", obj["id"], placement_id, None, evidence,
+            self._graph.event(first_miss, "removed", obj["id"], placement_id, None, evidence,
                         detail={"miss_frames": miss_frames, "decided_at": stamp})
             counters.removed += 1
         self._audit(stamp, "remove", [obj["id"]], evidence, {"misses": misses, "first_miss": first_miss,
@@ -909,52 +894,13 @@ class FusionMixin:
         touched.add(obj["id"])
 
     # ---------------------------------------------------------------- placements, labels, events
-    def _open_placement(self, object_id: int, center, lo, hi, stamp: float, opened_by: str) -> int:
-        region_id = self._relations.region_of(center)
-        self._conn.execute("UPDATE placements SET current=0 WHERE object_id=? AND current=1", (object_id,))
-        cur = self._conn.execute(
-            "INSERT INTO placements (object_id, cx, cy, cz, min_x, min_y, min_z, max_x, max_y, max_z, region_id, "
-            "t_from, t_last, t_to, current, opened_by) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,NULL,1,?)",
-            (object_id, *center, *lo, *hi, region_id, stamp, stamp, opened_by))
-        placement_id = int(cur.lastrowid)
-        self._conn.execute("UPDATE objects SET region_id=?, placement_id=? WHERE id=?",
-                           (region_id, placement_id, object_id))
-        return placement_id
-
-    def _close_placement(self, object_id: int, t_to: float, reason: str) -> None:
-        self._conn.execute(
-            "UPDATE placements SET t_to=MAX(?, t_last), current=0, closed_reason=? WHERE object_id=? AND current=1",
-            (t_to, reason, object_id))
-        self._conn.execute("UPDATE objects SET placement_id=NULL WHERE id=?", (object_id,))
-
-    def _current_placement_id(self, object_id: int) -> int | None:
-        row = self._conn.execute("SELECT placement_id FROM objects WHERE id=?", (object_id,)).fetchone()
-        return None if row is None or row[0] is None else int(row[0])
-
-    def _last_closed_placement(self, object_id: int, exclude: int | None = None) -> int | None:
-        row = self._conn.execute(
-            "SELECT id FROM placements WHERE object_id=? AND current=0 AND id != ? ORDER BY t_from DESC, id DESC "
-            "LIMIT 1", (object_id, -1 if exclude is None else exclude)).fetchone()
-        return None if row is None else int(row[0])
-
-    def _add_mass_of(self, src_id: int, dst_id: int) -> None:
-        """``dst_id`` gains every label mass of ``src_id`` (its sightings now are ``dst_id``'s)."""
-        for lbl, m in self._label_mass(src_id).items():
-            self._conn.execute(
-                "INSERT INTO label_mass (object_id, label, mass) VALUES (?,?,?) ON CONFLICT(object_id, label) "
-                "DO UPDATE SET mass=mass+excluded.mass", (dst_id, lbl, m))
-        self._caches.label_mass.pop(int(dst_id), None)
-
     def _add_label_mass(self, obj, seen: StagedObs) -> tuple[str, str] | None:
         """Adds the sighting's label mass; returns (old, new) when the canonical label changed."""
-        self._conn.execute(
-            "INSERT INTO label_mass (object_id, label, mass) VALUES (?,?,?) ON CONFLICT(object_id, label) "
-            "DO UPDATE SET mass=mass+excluded.mass", (obj["id"], seen.label, seen.confidence))
-        self._caches.label_mass.pop(obj["id"], None)
+        self._graph.add_mass(obj["id"], seen.label, seen.confidence)
         old = obj["label"]
         if seen.label == old:
             return None  # more mass on the heaviest label cannot change which label is heaviest
-        mass = self._label_mass(obj["id"])
+        mass = self._graph.label_mass(obj["id"])
         new = canonical_label(mass)
         if new == old or not relabel_wins(mass, new, old, self.config.fusion):
             return None  # look-alikes trading the lead by a sighting or two do not relabel (hysteresis)
@@ -970,9 +916,9 @@ class FusionMixin:
         self._conn.execute(
             "INSERT INTO label_history (object_id, stamp, wall_time, old_label, new_label, old_mass, pinned, "
             "reason) VALUES (?,?,?,?,?,?,0,'evidence')", (object_id, seen.stamp, self._wall_clock(), old, new, "{}"))
-        placement_id = self._current_placement_id(object_id)
-        self._event(seen.stamp, "relabelled", object_id, placement_id, placement_id, [seen.id], previous_label=old,
-                    label=new)
+        placement_id = self._graph.current_placement_id(object_id)
+        self._graph.event(seen.stamp, "relabelled", object_id, placement_id, placement_id, [seen.id],
+                          previous_label=old, label=new)
         self._audit(seen.stamp, "relabel", [object_id], [seen.id], {"from": old, "to": new})
 
     def _hold_event(self, stamp: float, kind: str, object_id: int, before_id, after_id, evidence) -> None:
@@ -981,65 +927,8 @@ class FusionMixin:
             "INSERT INTO held_events (kind, object_id, stamp, held_at, before_id, after_id, evidence) "
             "VALUES (?,?,?,?,?,?,?)", (kind, object_id, stamp, stamp, before_id, after_id, json.dumps(list(evidence))))
 
-    def _event(self, stamp: float, kind: str, object_id: int, before_id, after_id, evidence, *,
-               previous_label: str = "", label: str | None = None, detail: dict | None = None) -> int:
-        if label is None:
-            row = self._conn.execute("SELECT COALESCE(pinned_label, label) FROM objects WHERE id=?",
-                                     (object_id,)).fetchone()
-            label = row[0]
-        cur = self._conn.execute(
-            "INSERT INTO events (stamp, recorded_at, kind, object_id, label, previous_label, before_id, after_id, "
-            "evidence, detail) VALUES (?,?,?,?,?,?,?,?,?,?)",
-            (stamp, self._stamp_clock(), kind, object_id, label, previous_label, before_id, after_id,
-             json.dumps(list(evidence)), json.dumps(detail or {}, sort_keys=True)))
-        self._counters_events += 1
-        return int(cur.lastrowid)
-
     def _verdict(self, obs_id: int, verdict: str, reason: str, object_id, candidate_id, score, placement_id):
         self._conn.execute(
             "UPDATE observations SET verdict=?, reason=?, object_id=?, candidate_id=?, score=?, placement_id=? "
             "WHERE id=?", (verdict, reason, object_id, candidate_id, score, placement_id, obs_id))
 
-    def _update_rtree(self, object_id: int, lo, hi, insert: bool = False, exact: bool = False) -> None:
-        """Keep the object's R*Tree entry covering its box.
-
-        Why padded: every merge nudges a box by noise, and an R*Tree update is a delete plus a reinsert
-        (about eight statements). The index holds the box grown by RTREE_PAD and is rewritten only when
-        the box leaves it (or on create / move, exact=True), so most merges touch no index page. Every
-        query through the index re-checks exact geometry, so a slightly larger entry changes no answer.
-        """
-        lo = [float(x) for x in lo]
-        hi = [float(x) for x in hi]
-        cached = None if (insert or exact) else self._caches.rtree_boxes.get(object_id)
-        if cached is None and not (insert or exact):
-            row = self._conn.execute("SELECT min_x, min_y, min_z, max_x, max_y, max_z FROM objects_rtree WHERE id=?",
-                                     (object_id,)).fetchone()
-            cached = None if row is None else (tuple(row[:3]), tuple(row[3:]))
-        if cached is not None and all(c <= a for c, a in zip(cached[0], lo)) and all(h <= c for c, h in
-                                                                                     zip(cached[1], hi)):
-            self._caches.rtree_boxes[object_id] = cached
-            return
-        plo = [x - RTREE_PAD for x in lo]
-        phi = [x + RTREE_PAD for x in hi]
-        if insert:
-            self._conn.execute(
-                "INSERT INTO objects_rtree (id, min_x, max_x, min_y, max_y, min_z, max_z) VALUES (?,?,?,?,?,?,?)",
-                (object_id, plo[0], phi[0], plo[1], phi[1], plo[2], phi[2]))
-        else:
-            self._conn.execute(
-                "UPDATE objects_rtree SET min_x=?, max_x=?, min_y=?, max_y=?, min_z=?, max_z=? WHERE id=?",
-                (plo[0], phi[0], plo[1], phi[1], plo[2], phi[2], object_id))
-        self._caches.rtree_boxes[object_id] = (tuple(plo), tuple(phi))
-
-    def _relation_box_changed(self, object_id: int, lo, hi) -> bool:
-        """Whether the box moved more than relation_box_epsilon since relations were last computed for it.
-
-        Why: every merge nudges a box by sensor noise; recomputing relations for millimetres wastes the
-        commit budget, while comparing against the box the relations were computed from (not the previous
-        box) keeps slow drift from accumulating unnoticed. Unknown (e.g. after a restart) = changed.
-        """
-        ref = self._caches.relation_boxes.get(object_id)
-        if ref is None:
-            return True
-        eps = self.config.relations.relation_box_epsilon
-        return any(abs(a - b) > eps for a, b in zip(ref, (*lo, *hi)))

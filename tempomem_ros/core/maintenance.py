@@ -5,55 +5,87 @@ Why each leaves a record: the memory never deletes or silently rewrites. Forgett
 correction keeps the old distribution in label_history and pins the new label; decay and consolidation
 leave tombstones naming their reason; every call that changes something appends an audit row. Each
 mutator first fuses what is staged ("fuse before persist").
+
+A service (issue 16): ``Maintenance`` runs on the store, the graph's write primitives (store/graph_writes.py),
+its own statements (store/maintenance_rows.py) and the collaborators it is handed; it holds no reference to the
+Memory facade, which exposes its public methods behind the memory's lock and error mapping (memory._exposed).
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from dataclasses import dataclass
 
 import numpy as np
 
 from . import fusion, refold, validation
+from .config import MemoryConfig
 from .errors import ImplausibleInputError, InvalidInputError
 from .frame_fusion import RowSighting, score_against
-from .guard import guarded
 from .labels import canonical_label, labels_agree, sanitize_label
-from .rows import OBJECT_COLS, blob_to_feature, feature_to_blob
+from .rows import blob_to_feature, feature_to_blob
+from .store import StoreInterface
+from .store.graph_writes import GraphWrites, WriteState
+from .store.maintenance_rows import MaintenanceRows
+
+PUBLIC = ("forget", "update", "label_history", "define_region", "decay", "consolidate", "resplit")
 
 
-class MaintenanceMixin:
-    def _fuse_pending(self) -> None:
-        self._require_writable()
-        if self._pending_count() > 0:
-            self._commit_locked()
+@dataclass(frozen=True)
+class RetentionHooks:
+    """What maintenance asks of retention (core/retention.py) when sightings are re-pointed, split off or refolded.
 
-    def _tombstone(self, row, kind: str, reason: str, stamp: float, active: bool) -> int:
-        cur = self._conn.execute(
-            "INSERT INTO tombstones (object_id, kind, stamp, wall_time, reason, label, cx, cy, cz, min_x, min_y, "
-            "min_z, max_x, max_y, max_z, feature, active) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-            (row["id"], kind, stamp, self._wall_clock(), reason, row["pinned_label"] or row["label"], row["cx"],
-             row["cy"], row["cz"], row["min_x"], row["min_y"], row["min_z"], row["max_x"], row["max_y"],
-             row["max_z"], row["feature"], 1 if active else 0))
-        tid = int(cur.lastrowid)
-        self._conn.execute(
-            "INSERT INTO tombstones_rtree (id, min_x, max_x, min_y, max_y, min_z, max_z) VALUES (?,?,?,?,?,?,?)",
-            (tid, row["min_x"], row["max_x"], row["min_y"], row["max_y"], row["min_z"], row["max_z"]))
-        return tid
+    Why callables and not the retention object: retention is still a mixin of Memory, and a service holds no
+    reference to the facade; these four are the whole of what maintenance needs of it.
+    - ``tallied_sightings(object_id)``: thinned sightings of the object (counted, not kept);
+    - ``fold_start(object_id, placement_id, rows)``: (saved fold or None, rows still to fold, exact);
+    - ``repointing(src_id, dst_id, placement_id)``: called just before src's sightings become dst's;
+    - ``split(placement_id)``: some sightings leave this placement (its saved fold no longer describes it).
+    """
+    tallied_sightings: Callable[[int], int]
+    fold_start: Callable
+    repointing: Callable[[int, int, object], None]
+    split: Callable[[object], None]
 
-    def _retire(self, row, kind: str, reason: str, stamp: float, *, active: bool, event: bool) -> None:
-        """Mark an object forgotten with a tombstone; closes its placement and relations."""
-        pid = self._current_placement_id(row["id"])
-        if pid is not None:
-            self._close_placement(row["id"], stamp, kind)
-        self._conn.execute("UPDATE objects SET state='forgotten', vec_dirty=1 WHERE id=?", (row["id"],))
-        self._caches.n_active = None  # recounted at the next commit
-        self._tombstone(row, kind, reason, stamp, active)
-        if event:
-            self._event(stamp, "forgotten", row["id"], pid, None, [], detail={"reason": reason, "kind": kind})
-        self._relations.update({int(row["id"])}, stamp, self._change_times)
+    @classmethod
+    def none(cls) -> "RetentionHooks":
+        """No retention: nothing thinned, nothing saved (a store whose sightings are all kept)."""
+        return cls(tallied_sightings=lambda object_id: 0,
+                   fold_start=lambda object_id, placement_id, rows: (None, rows, True),
+                   repointing=lambda src_id, dst_id, placement_id: None, split=lambda placement_id: None)
+
+
+class Maintenance:
+    """forget, update, label_history, define_region, decay, consolidate, resplit; and rebuild_geometry, which the
+    settling step (reconcile.py) shares.
+
+    Collaborators, passed explicitly: the store (transactions, audit rows, the spatial index), the graph's write
+    primitives, maintenance's own statements, the store's reads (an object's row, the label index), the relation
+    keeper, the settings, the shared WriteState (the change times relations are closed at), ``fuse_pending`` (fuse
+    what is staged first; refuses a read-only store), ``now`` (the memory's stamp clock) and the retention hooks."""
+
+    PUBLIC = PUBLIC
+
+    def __init__(self, store: StoreInterface, graph: GraphWrites, rows: MaintenanceRows, reads, relations,
+                 config: MemoryConfig, state: WriteState, *, fuse_pending: Callable[[], None],
+                 now: Callable[[], float], retention: RetentionHooks):
+        self._store = store
+        self._graph = graph
+        self._rows = rows
+        self._reads = reads
+        self._relations = relations
+        self.config = config
+        self._state = state
+        self._fuse_pending = fuse_pending
+        self._now = now
+        self._retention = retention
+
+    def _audit(self, stamp, action: str, object_ids, observation_ids, detail: dict | None = None) -> None:
+        """Queue an audit row, written with the transaction it belongs to (Store.transaction)."""
+        self._store.audit(stamp, action, object_ids, observation_ids, detail, self.config.source)
 
     # ------------------------------------------------------------------ forget / update
-    @guarded
     def forget(self, object_id: int, reason: str) -> bool:
         """Forget an object (tombstoned, never deleted). False when it was already forgotten."""
         self._fuse_pending()
@@ -61,13 +93,12 @@ class MaintenanceMixin:
         if row["state"] == "forgotten":
             return False
         reason = sanitize_label(reason or "no reason given", 500)
-        stamp = self._stamp_clock()
+        stamp = self._now()
         with self._store.transaction():
-            self._retire(row, "forgotten", reason, stamp, active=True, event=True)
+            self._graph.retire(row, "forgotten", reason, stamp, active=True, event=True)
             self._audit(stamp, "forget", [row["id"]], [], {"reason": reason})
         return True
 
-    @guarded
     def update(self, object_id: int, *, label: str | None = None, reason: str = "user correction") -> None:
         """Correct an object's label: the old distribution goes to label_history, the new label is pinned
         (later contrary sightings still add mass but do not change what is shown or searched)."""
@@ -79,31 +110,24 @@ class MaintenanceMixin:
             raise InvalidInputError("label must be text")
         new = sanitize_label(label, self.config.max_label_length)
         old = row["pinned_label"] or row["label"]
-        mass = self._label_mass(row["id"])
-        stamp = self._stamp_clock()
+        mass = self._graph.label_mass(row["id"])
+        stamp = self._now()
         with self._store.transaction():
-            self._conn.execute(
-                "INSERT INTO label_history (object_id, stamp, wall_time, old_label, new_label, old_mass, pinned, "
-                "reason) VALUES (?,?,?,?,?,?,1,?)",
-                (row["id"], stamp, self._wall_clock(), old, new, json.dumps(mass, sort_keys=True), reason))
-            self._conn.execute("UPDATE objects SET pinned_label=? WHERE id=?", (new, row["id"]))
+            self._rows.pin_label(row["id"], stamp, old, new, mass, reason)
             self._reads.index_label(row["id"], new)
-            pid = self._current_placement_id(row["id"])
-            self._event(stamp, "relabelled", row["id"], pid, pid, [], previous_label=old, label=new,
-                        detail={"reason": reason, "pinned": True})
+            pid = self._graph.current_placement_id(row["id"])
+            self._graph.event(stamp, "relabelled", row["id"], pid, pid, [], previous_label=old, label=new,
+                              detail={"reason": reason, "pinned": True})
             self._audit(stamp, "update", [row["id"]], [], {"from": old, "to": new, "old_mass": mass})
-            self._relations.update({int(row["id"])}, stamp, self._change_times)
+            self._relations.update({int(row["id"])}, stamp, self._state.change_times)
 
-    @guarded
     def label_history(self, object_id: int) -> list[dict]:
         self._reads.row_or_raise(object_id)
         return [{"stamp": r["stamp"], "old_label": r["old_label"], "new_label": r["new_label"],
                  "old_mass": json.loads(r["old_mass"]), "pinned": bool(r["pinned"]), "reason": r["reason"]}
-                for r in self._conn.execute("SELECT * FROM label_history WHERE object_id=? ORDER BY id",
-                                            (int(object_id),))]
+                for r in self._rows.label_history(object_id)]
 
     # ------------------------------------------------------------------ regions
-    @guarded
     def define_region(self, label: str, bbox_min, bbox_max) -> int:
         self._fuse_pending()
         if not isinstance(label, str):
@@ -118,19 +142,15 @@ class MaintenanceMixin:
                 raise ImplausibleInputError(f"{name} {corner} lies outside the world bound +-{bound:g} m "
                                             "(gates.world_bound)", "world_bound")
         label = sanitize_label(label, self.config.max_label_length)
-        stamp = self._stamp_clock()
+        stamp = self._now()
         with self._store.transaction():
-            cur = self._conn.execute(
-                "INSERT INTO regions (label, min_x, min_y, min_z, max_x, max_y, max_z, stamp, wall_time) "
-                "VALUES (?,?,?,?,?,?,?,?,?)", (label, *lo, *hi, stamp, self._wall_clock()))
-            region_id = int(cur.lastrowid)
+            region_id = self._rows.insert_region(label, lo, hi, stamp)
             self._relations.refresh_region(region_id, stamp)
             self._audit(stamp, "define_region", [], [], {"region_id": region_id, "label": label,
                                                          "bbox_min": lo, "bbox_max": hi})
         return region_id
 
     # ------------------------------------------------------------------ decay
-    @guarded
     def decay(self, now: float, *, half_life_s: float, min_confidence: float) -> list[int]:
         """Confidence = fused confidence x 0.5 ** ((now - last_seen) / half_life_s); objects that fall below
         min_confidence are pruned (forgotten, tombstone kind 'decayed'). Idempotent for the same now:
@@ -144,8 +164,7 @@ class MaintenanceMixin:
             raise InvalidInputError("half_life_s must be > 0")
         if not 0 <= min_confidence <= 1:
             raise InvalidInputError("min_confidence must be in 0..1")
-        rows = self._conn.execute(
-            f"SELECT {OBJECT_COLS} FROM objects WHERE state IN ('present','missing') ORDER BY id").fetchall()
+        rows = self._rows.objects_in(("present", "missing"))
         pruned, updated = [], []
         with self._store.transaction():
             for r in rows:
@@ -153,10 +172,10 @@ class MaintenanceMixin:
                 conf = round(float(r["base_confidence"]) * 0.5 ** (age / half_life_s), 12)
                 if conf < min_confidence:
                     reason = f"decayed below {min_confidence:g} (confidence {conf:.4f} at {now:.3f})"
-                    self._retire(r, "decayed", reason, now, active=False, event=True)
+                    self._graph.retire(r, "decayed", reason, now, active=False, event=True)
                     pruned.append(int(r["id"]))
                 elif conf != float(r["confidence"]):
-                    self._conn.execute("UPDATE objects SET confidence=? WHERE id=?", (conf, r["id"]))
+                    self._rows.set_confidence(r["id"], conf)
                     updated.append(int(r["id"]))
             if pruned or updated:
                 self._audit(now, "decay", pruned + updated, [], {"pruned": pruned, "updated": len(updated),
@@ -165,23 +184,21 @@ class MaintenanceMixin:
         return pruned
 
     # ------------------------------------------------------------------ consolidate / resplit
-    @guarded
     def consolidate(self) -> list[tuple[int, int]]:
         """Merge duplicate present objects (same identity, fusion score >= merge threshold against each
         other): the younger is absorbed into the older, its observations re-pointed (listed in the audit)
         and a tombstone kind 'consolidated' names the survivor. Returns (kept, absorbed) pairs."""
         self._fuse_pending()
         fcfg = self.config.fusion
-        stamp = self._stamp_clock()
+        stamp = self._now()
         merged: list[tuple[int, int]] = []
         absorbed: set[int] = set()
         with self._store.transaction():
-            rows = self._conn.execute(
-                f"SELECT {OBJECT_COLS} FROM objects WHERE state='present' ORDER BY id").fetchall()
+            rows = self._rows.objects_in(("present",))
             for a in rows:
                 if a["id"] in absorbed:
                     continue
-                a = self._object_row(a["id"])
+                a = self._graph.object_row(a["id"])
                 lo = np.array((a["min_x"], a["min_y"], a["min_z"])) - fcfg.candidate_dilation
                 hi = np.array((a["max_x"], a["max_y"], a["max_z"])) + fcfg.candidate_dilation
                 for b in self._store.objects_in_box(lo, hi, ("present",), above_id=a["id"]):
@@ -190,9 +207,9 @@ class MaintenanceMixin:
                     self._absorb(a, b, stamp)
                     absorbed.add(int(b["id"]))
                     merged.append((int(a["id"]), int(b["id"])))
-                    a = self._object_row(a["id"])
+                    a = self._graph.object_row(a["id"])
             if merged:
-                self._relations.update({i for pair in merged for i in pair}, stamp, self._change_times)
+                self._relations.update({i for pair in merged for i in pair}, stamp, self._state.change_times)
         return merged
 
     def _same_identity(self, a, b) -> bool:
@@ -206,21 +223,17 @@ class MaintenanceMixin:
         return parts.score >= self.config.fusion.merge_threshold
 
     def _absorb(self, a, b, stamp: float) -> None:
-        moved = [int(r[0]) for r in self._conn.execute(
-            "SELECT id FROM observations WHERE object_id=? ORDER BY id", (b["id"],))]
-        pid = self._current_placement_id(a["id"])
-        self._retention_repointing(int(b["id"]), int(a["id"]), pid)
-        self._conn.execute("UPDATE observations SET object_id=?, placement_id=? WHERE object_id=?",
-                           (a["id"], pid, b["id"]))
-        self._add_mass_of(int(b["id"]), int(a["id"]))
-        self._rebuild_geometry(a["id"], pid)
-        self._conn.execute(
-            "UPDATE objects SET first_seen=MIN(first_seen, ?), last_seen=MAX(last_seen, ?) WHERE id=?",
-            (b["first_seen"], b["last_seen"], a["id"]))
-        self._retire(b, "consolidated", f"merged into #{a['id']}", stamp, active=False, event=False)
+        moved = self._rows.observation_ids_of(b["id"])
+        pid = self._graph.current_placement_id(a["id"])
+        self._retention.repointing(int(b["id"]), int(a["id"]), pid)
+        self._rows.repoint_observations(b["id"], a["id"], pid)
+        self._graph.add_mass_of(int(b["id"]), int(a["id"]))
+        self.rebuild_geometry(a["id"], pid)
+        self._rows.widen_seen(a["id"], b["first_seen"], b["last_seen"])
+        self._graph.retire(b, "consolidated", f"merged into #{a['id']}", stamp, active=False, event=False)
         self._audit(stamp, "consolidate", [a["id"], b["id"]], moved, {"kept": a["id"], "absorbed": b["id"]})
 
-    def _rebuild_geometry(self, object_id: int, placement_id: int | None, relabel: bool = True) -> None:
+    def rebuild_geometry(self, object_id: int, placement_id: int | None, relabel: bool = True) -> None:
         """Recompute an object's fused state from the observations now pointing at its current placement.
         ``relabel``: its label becomes the heaviest of its mass at once; else the caller settles it
         (reconcile._settle_label: with the relabel margin, a label_history row and an event). Why: a twin
@@ -229,40 +242,30 @@ class MaintenanceMixin:
 
         Under retention the placement's thinned sightings are in its saved fold (core/refold.py): the rebuild
         continues from it with the sightings after it, which gives what a replay of every sighting would."""
-        rows = self._conn.execute(
-            "SELECT id, stamp, confidence, cx, cy, cz, min_x, min_y, min_z, max_x, max_y, max_z, feature "
-            "FROM observations WHERE object_id=? AND placement_id IS ? ORDER BY stamp, id",
-            (object_id, placement_id)).fetchall()
-        state, rows, exact = self._fold_start(object_id, placement_id, rows)
+        rows = self._rows.placement_sightings(object_id, placement_id)
+        state, rows, exact = self._retention.fold_start(object_id, placement_id, rows)
         if state is None and not rows:
             return
         f = self.config.fusion
         state = refold.fold(state, rows, f)
         if not exact:
-            self._audit(self._stamp_clock(), "rebuild", [object_id], [],
+            self._audit(self._now(), "rebuild", [object_id], [],
                         {"approximate": True, "placement_id": placement_id,
                          "why": "sightings of this placement were thinned before others joined it out of order; "
                                 "the fused geometry rests on the saved fold and the kept sightings"})
         center, lo, hi, weight, ext = state.center, state.lo, state.hi, state.weight, state.ext
         feature, fweight, base = state.feature, state.feature_weight, state.base
-        n = int(self._conn.execute("SELECT COUNT(*) FROM observations WHERE object_id=?", (object_id,)).fetchone()[0])
-        n += self._tallied_sightings(object_id)  # retention: thinned sightings are counted, not kept
-        label = canonical_label(self._label_mass(object_id)) if relabel else \
-            self._conn.execute("SELECT label FROM objects WHERE id=?", (object_id,)).fetchone()[0]
+        n = self._rows.count_observations(object_id)
+        n += self._retention.tallied_sightings(object_id)  # retention: thinned sightings are counted, not kept
+        label = canonical_label(self._graph.label_mass(object_id)) if relabel else \
+            self._rows.shown_label(object_id)
         box_mid = tuple(0.5 * (a + b) for a, b in zip(lo, hi))
-        self._conn.execute(
-            "UPDATE objects SET cx=?, cy=?, cz=?, mx=?, my=?, mz=?, min_x=?, min_y=?, min_z=?, max_x=?, max_y=?, "
-            "max_z=?, weight=?, ext_x=?, ext_y=?, ext_z=?, feature=?, feature_weight=?, base_confidence=?, "
-            "confidence=?, n_observations=?, label=?, vec_dirty=1 WHERE id=?",
-            (*box_mid, *center, *lo, *hi, weight, *ext, feature_to_blob(feature), fweight, base, base, n, label,
-             object_id))
-        self._update_rtree(object_id, lo, hi, exact=True)
+        self._rows.set_fused_state(object_id, box_mid, center, lo, hi, weight, ext, feature_to_blob(feature), fweight,
+                                   base, n, label)
+        self._graph.update_rtree(object_id, lo, hi, exact=True)
         if placement_id is not None:
-            self._conn.execute(
-                "UPDATE placements SET cx=?, cy=?, cz=?, min_x=?, min_y=?, min_z=?, max_x=?, max_y=?, max_z=? "
-                "WHERE id=?", (*box_mid, *lo, *hi, placement_id))
+            self._rows.set_placement_box(placement_id, box_mid, lo, hi)
 
-    @guarded
     def resplit(self, *, split_distance: float = 0.5, min_observations: int = 3) -> list[tuple[int, int]]:
         """Split objects whose current-placement observations form separate clusters (single linkage at
         split_distance, each with >= min_observations): the cluster holding the earliest observation keeps
@@ -272,15 +275,12 @@ class MaintenanceMixin:
         split_distance = validation.finite_number(split_distance, "split_distance")
         if split_distance <= 0:
             raise InvalidInputError("split_distance must be > 0")
-        stamp = self._stamp_clock()
+        stamp = self._now()
         out: list[tuple[int, int]] = []
         with self._store.transaction():
-            for obj in self._conn.execute(
-                    f"SELECT {OBJECT_COLS} FROM objects WHERE state='present' ORDER BY id").fetchall():
-                pid = self._current_placement_id(obj["id"])
-                obs = self._conn.execute(
-                    "SELECT id, stamp, label, confidence, cx, cy, cz FROM observations WHERE object_id=? AND "
-                    "placement_id IS ? ORDER BY stamp, id", (obj["id"], pid)).fetchall()
+            for obj in self._rows.objects_in(("present",)):
+                pid = self._graph.current_placement_id(obj["id"])
+                obs = self._rows.placement_points(obj["id"], pid)
                 if len(obs) < 2 * min_observations:
                     continue
                 clusters = _single_link([(o["cx"], o["cy"], o["cz"]) for o in obs], split_distance)
@@ -289,62 +289,40 @@ class MaintenanceMixin:
                 if len(groups) < 2:
                     continue
                 groups.sort(key=lambda g: (g[0]["stamp"], g[0]["id"]))
-                thinned = self._tallied_sightings(obj["id"]) > 0
-                self._retention_split(pid)  # retention: the saved fold no longer describes the placement
-                mass = self._label_mass(obj["id"])
+                thinned = self._retention.tallied_sightings(obj["id"]) > 0
+                self._retention.split(pid)  # retention: the saved fold no longer describes the placement
+                mass = self._graph.label_mass(obj["id"])
                 for g in groups[1:]:
                     new_id = self._split_off(obj, g, stamp)
                     out.append((int(obj["id"]), new_id))
                     for o in g:
                         mass[o["label"]] = mass.get(o["label"], 0.0) - float(o["confidence"])
                 if thinned:  # the thinned sightings' mass stays with the original: take the split-off ones out
-                    self._set_label_mass(obj["id"], mass)
+                    self._graph.set_label_mass(obj["id"], mass)
                 else:
-                    self._rebuild_label_mass(obj["id"])
-                self._rebuild_geometry(obj["id"], pid)
+                    self._graph.rebuild_label_mass(obj["id"])
+                self.rebuild_geometry(obj["id"], pid)
             if out:
-                self._relations.update({i for pair in out for i in pair}, stamp, self._change_times)
+                self._relations.update({i for pair in out for i in pair}, stamp, self._state.change_times)
         return out
 
     def _split_off(self, obj, group, stamp: float) -> int:
         ids = [int(o["id"]) for o in group]
         first = group[0]
-        cur = self._conn.execute(
-            "INSERT INTO objects (label, confidence, base_confidence, cx, cy, cz, min_x, min_y, min_z, max_x, max_y, "
-            "max_z, weight, ext_x, ext_y, ext_z, feature, feature_weight, state, first_seen, last_seen, "
-            "n_observations, n_moves, misses, region_id, created_wall) "
-            "VALUES (?,0,0,0,0,0,0,0,0,0,0,0,1,0,0,0,NULL,0,'present',?,?,?,0,0,0,?)",
-            (first["label"], float(first["stamp"]), float(group[-1]["stamp"]), len(group), self._wall_clock()))
-        new_id = int(cur.lastrowid)
-        self._caches.n_active = None
-        self._caches.label_mass.pop(int(obj["id"]), None)
-        self._update_rtree(new_id, (0, 0, 0), (0, 0, 0), insert=True)
-        pid = self._open_placement(new_id, (first["cx"], first["cy"], first["cz"]), (first["cx"],) * 3,
-                                   (first["cx"],) * 3, float(first["stamp"]), "resplit")
-        ph = ",".join("?" for _ in ids)
-        self._conn.execute(f"UPDATE observations SET object_id=?, placement_id=? WHERE id IN ({ph})",
-                           (new_id, pid, *ids))
-        self._rebuild_label_mass(new_id)
-        self._rebuild_geometry(new_id, pid)
-        self._reads.index_label(new_id, canonical_label(self._label_mass(new_id)))
-        self._conn.execute("UPDATE placements SET t_last=? WHERE id=?", (float(group[-1]["stamp"]), pid))
-        self._event(float(first["stamp"]), "appeared", new_id, None, pid, ids[:EVIDENCE_LIMIT],
-                    detail={"split_from": int(obj["id"])})
+        new_id = self._rows.insert_split_object(first["label"], float(first["stamp"]), float(group[-1]["stamp"]),
+                                                len(group), split_from=int(obj["id"]))
+        self._graph.update_rtree(new_id, (0, 0, 0), (0, 0, 0), insert=True)
+        pid = self._graph.open_placement(new_id, (first["cx"], first["cy"], first["cz"]), (first["cx"],) * 3,
+                                         (first["cx"],) * 3, float(first["stamp"]), "resplit")
+        self._rows.move_observations(ids, new_id, pid)
+        self._graph.rebuild_label_mass(new_id)
+        self.rebuild_geometry(new_id, pid)
+        self._reads.index_label(new_id, canonical_label(self._graph.label_mass(new_id)))
+        self._rows.set_placement_last(pid, float(group[-1]["stamp"]))
+        self._graph.event(float(first["stamp"]), "appeared", new_id, None, pid, ids[:EVIDENCE_LIMIT],
+                          detail={"split_from": int(obj["id"])})
         self._audit(stamp, "resplit", [obj["id"], new_id], ids, {"from": int(obj["id"]), "to": new_id})
         return new_id
-
-    def _set_label_mass(self, object_id: int, mass: dict) -> None:
-        self._caches.label_mass.pop(int(object_id), None)
-        self._conn.execute("DELETE FROM label_mass WHERE object_id=?", (object_id,))
-        self._conn.executemany("INSERT INTO label_mass (object_id, label, mass) VALUES (?,?,?)",
-                               [(object_id, lbl, m) for lbl, m in sorted(mass.items()) if m > 1e-9])
-
-    def _rebuild_label_mass(self, object_id: int) -> None:
-        self._caches.label_mass.pop(int(object_id), None)
-        self._conn.execute("DELETE FROM label_mass WHERE object_id=?", (object_id,))
-        self._conn.execute(
-            "INSERT INTO label_mass (object_id, label, mass) SELECT object_id, label, SUM(confidence) "
-            "FROM observations WHERE object_id=? GROUP BY object_id, label", (object_id,))
 
 
 EVIDENCE_LIMIT = 50

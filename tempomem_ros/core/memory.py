@@ -28,7 +28,7 @@ from .errors import (InvalidInputError, ReadOnlyError, StoreClosedError, StoreEr
 from .guard import guarded
 from .frame_fusion import CommitCounts, FusionMixin
 from .labels import sanitize_label
-from .maintenance import MaintenanceMixin
+from .maintenance import Maintenance, RetentionHooks
 from .postgres.address import is_postgres
 from .queries import QueryService
 from .reconcile import ReconcileMixin
@@ -38,6 +38,8 @@ from .retention import RetentionMixin
 from .rows import OBJECT_COLS, feature_to_blob
 from .schema import FRAMES_LIVE, initialise, open_connection, quick_check, sqlite3
 from .store import Store
+from .store.graph_writes import GraphWrites, WriteState
+from .store.maintenance_rows import MaintenanceRows
 from .temporal import TemporalService
 from .types import STATES, Answer, CameraView, CommitStats, ObjectInfo, Observation, StageResult
 
@@ -63,11 +65,15 @@ def _temporal(name: str):
     return _exposed("_temporal", TemporalService, name)
 
 
+def _maintenance(name: str):
+    return _exposed("_maintenance", Maintenance, name)
+
+
 def is_postgres_connection(conn) -> bool:
     return type(conn).__module__.endswith("postgres.connection")
 
 
-class Memory(FusionMixin, ReconcileMixin, MaintenanceMixin, RetentionMixin):
+class Memory(FusionMixin, ReconcileMixin, RetentionMixin):
     """Persistent spatio-temporal object memory. Use Memory.open(path, embedding_dim=...)."""
 
     def __init__(self, conn, path: str, embedding_dim: int, config: MemoryConfig, readonly: bool, meta: dict,
@@ -93,10 +99,16 @@ class Memory(FusionMixin, ReconcileMixin, MaintenanceMixin, RetentionMixin):
             self.backend == "postgresql" or not readonly
             or any(r[1] == "source" for r in conn.execute("PRAGMA table_info(observations)").fetchall())))
         self._lock = threading.RLock()
-        self._counters_events = 0
         self._confusion_cache: dict | None = None  # label pairs known confused, per fused frame
-        self._relabelled: set[int] = set()  # objects whose shown label changed in the frame being fused
-        self._change_times: dict[int, float] = {}  # per commit: when an object's move or removal happened
+        # the write side's shared state (events counted, change times, objects relabelled: WriteState says why)
+        self._writes = WriteState()
+        self._graph = GraphWrites(self._store, self._relations, config.relations, self._writes,
+                                  now=self._stamp_clock, wall_clock=clock, readonly=readonly)
+        self._maintenance = Maintenance(
+            self._store, self._graph, MaintenanceRows(self._store, wall_clock=clock), self._reads, self._relations,
+            config, self._writes, fuse_pending=self._fuse_pending, now=self._stamp_clock,
+            retention=RetentionHooks(tallied_sightings=self._tallied_sightings, fold_start=self._fold_start,
+                                     repointing=self._retention_repointing, split=self._retention_split))
         self._vector_index_on = self._setup_vector_index(vector_index)
         self._queries = QueryService(self._store, self._reads, config, embedding_dim=self.embedding_dim, meta=meta,
                                      vector_index_on=self._vector_index_on, vector_mode=vector_index,
@@ -238,6 +250,15 @@ class Memory(FusionMixin, ReconcileMixin, MaintenanceMixin, RetentionMixin):
     current_evidence = _temporal("current_evidence")
     placement_evidence = _temporal("placement_evidence")
 
+    # ------------------------------------------------------------------ maintenance (maintenance.py)
+    forget = _maintenance("forget")
+    update = _maintenance("update")
+    label_history = _maintenance("label_history")
+    define_region = _maintenance("define_region")
+    decay = _maintenance("decay")
+    consolidate = _maintenance("consolidate")
+    resplit = _maintenance("resplit")
+
     # ------------------------------------------------------------------ questions (answering/)
     @guarded
     def ask(self, question: str, *, now: float | None = None, k: int = 10) -> Answer:
@@ -332,6 +353,37 @@ class Memory(FusionMixin, ReconcileMixin, MaintenanceMixin, RetentionMixin):
     def _require_writable(self) -> None:
         if self.readonly:
             raise ReadOnlyError(f"store '{self.path}' is open read-only")
+
+    def _fuse_pending(self) -> None:
+        """Before a mutation: refuse a read-only store, then fuse what is staged ("fuse before persist")."""
+        self._require_writable()
+        if self._pending_count() > 0:
+            self._commit_locked()
+
+    # the write side's shared state (WriteState) under the names fusion, reconcile and commit() use
+    @property
+    def _counters_events(self) -> int:
+        return self._writes.events
+
+    @_counters_events.setter
+    def _counters_events(self, value: int) -> None:
+        self._writes.events = value
+
+    @property
+    def _change_times(self) -> dict[int, float]:
+        return self._writes.change_times
+
+    @_change_times.setter
+    def _change_times(self, value: dict[int, float]) -> None:
+        self._writes.change_times = value
+
+    @property
+    def _relabelled(self) -> set[int]:
+        return self._writes.relabelled
+
+    @_relabelled.setter
+    def _relabelled(self, value: set[int]) -> None:
+        self._writes.relabelled = value
 
     def _stamp_clock(self) -> float:
         """The memory's notion of "now" on the world clock: the newest stamp it has accepted (0 when none)."""

@@ -64,7 +64,7 @@ class ReconcileMixin:
             "AND state IN ('present', 'tentative') ORDER BY removal_due, id", (stamp,)).fetchall()
         for obj in due:
             if obj["state"] == "tentative":  # seen once, then its place seen empty: a glimpse, not an object
-                self._retire(obj, "dismissed", "never confirmed; its place was seen empty", stamp, active=False,
+                self._graph.retire(obj, "dismissed", "never confirmed; its place was seen empty", stamp, active=False,
                              event=False)
                 for held in self._conn.execute("SELECT * FROM held_events WHERE object_id=? AND status='held'",
                                                (obj["id"],)).fetchall():
@@ -165,18 +165,19 @@ class ReconcileMixin:
             self._rehome_moves(old, new, stamp, counters, touched)
             return
         t_move = float(new["first_seen"])
-        before = old["placement_id"] if old["placement_id"] is not None else self._last_closed_placement(old["id"])
-        self._close_placement(old["id"], t_move, "moved")
+        before = old["placement_id"] if old["placement_id"] is not None else \
+            self._graph.last_closed_placement(old["id"])
+        self._graph.close_placement(old["id"], t_move, "moved")
         self._change_times[int(old["id"])] = t_move
         p = self._conn.execute("SELECT * FROM placements WHERE id=?", (new["placement_id"],)).fetchone()
-        placement_id = self._open_placement(old["id"], (p["cx"], p["cy"], p["cz"]),
+        placement_id = self._graph.open_placement(old["id"], (p["cx"], p["cy"], p["cz"]),
                                             (p["min_x"], p["min_y"], p["min_z"]), (p["max_x"], p["max_y"], p["max_z"]),
                                             float(p["t_from"]), "moved")
         self._conn.execute("UPDATE placements SET t_last=? WHERE id=?", (float(p["t_last"]), placement_id))
         obs_ids = self._take_observations(new, old["id"], placement_id)
         self._take_state(old, new, 1)
         self._retire_twin(new, old["id"], stamp, f"the same object as #{old['id']}, moved")
-        self._event(t_move, "moved", old["id"], before, placement_id, obs_ids[:EVIDENCE_IN_EVENT],
+        self._graph.event(t_move, "moved", old["id"], before, placement_id, obs_ids[:EVIDENCE_IN_EVENT],
                     detail={"decided_at": stamp, "joined": int(new["id"])})
         self._audit(stamp, "reconcile_move", [old["id"], new["id"]], obs_ids,
                     {"kept": int(old["id"]), "joined": int(new["id"]), "from_placement": before,
@@ -198,13 +199,13 @@ class ReconcileMixin:
         false "removed", three wrong items in "what changed"."""
         oid, nid = int(old["id"]), int(new["id"])
         t_move = float(new["first_seen"])
-        before = old["placement_id"] if old["placement_id"] is not None else self._last_closed_placement(oid)
+        before = old["placement_id"] if old["placement_id"] is not None else self._graph.last_closed_placement(oid)
         moves = self._conn.execute("SELECT stamp, before_id, after_id, evidence, detail FROM events WHERE "
                                    "object_id=? AND kind='moved' AND retracted=0 ORDER BY stamp, id",
                                    (nid,)).fetchall()
         places = self._conn.execute("SELECT * FROM placements WHERE object_id=? ORDER BY t_from, id",
                                     (nid,)).fetchall()
-        self._close_placement(oid, t_move, "moved")
+        self._graph.close_placement(oid, t_move, "moved")
         self._change_times[oid] = max([t_move] + [float(m["stamp"]) for m in moves])
         obs_ids = [int(r[0]) for r in self._conn.execute(
             "SELECT id FROM observations WHERE object_id=? ORDER BY stamp, id", (nid,))]
@@ -216,17 +217,17 @@ class ReconcileMixin:
                 self._conn.execute(f"UPDATE {table} SET object_id=?, placement_id=? WHERE object_id=? AND "
                                    "placement_id=?", (oid, c, nid, q))
             self._conn.execute(f"UPDATE {table} SET object_id=? WHERE object_id=?", (oid, nid))
-        self._add_mass_of(nid, oid)
+        self._graph.add_mass_of(nid, oid)
         current = copies.get(int(new["placement_id"])) if new["placement_id"] is not None else None
         self._take_state(old, new, int(new["n_moves"]) + 1)
         self._conn.execute("UPDATE objects SET placement_id=?, region_id=? WHERE id=?",
                            (current, new["region_id"], oid))
         self._retire_twin(new, oid, stamp, f"the same object as #{oid}, moved")
-        self._event(t_move, "moved", oid, before, copies[int(places[0]["id"])], obs_ids[:EVIDENCE_IN_EVENT],
+        self._graph.event(t_move, "moved", oid, before, copies[int(places[0]["id"])], obs_ids[:EVIDENCE_IN_EVENT],
                     detail={"decided_at": stamp, "joined": nid})
         for m in moves:
             detail = {**json.loads(m["detail"] or "{}"), "decided_at": stamp, "rehomed_from": nid}
-            self._event(float(m["stamp"]), "moved", oid, copies.get(m["before_id"], m["before_id"]),
+            self._graph.event(float(m["stamp"]), "moved", oid, copies.get(m["before_id"], m["before_id"]),
                         copies.get(m["after_id"], m["after_id"]), json.loads(m["evidence"]), detail=detail)
         self._audit(stamp, "reconcile_move", [oid, nid], obs_ids,
                     {"kept": oid, "joined": nid, "from_placement": before,
@@ -252,7 +253,7 @@ class ReconcileMixin:
              new["min_x"], new["min_y"], new["min_z"], new["max_x"], new["max_y"], new["max_z"], new["weight"],
              new["ext_x"], new["ext_y"], new["ext_z"], feature_to_blob(feature), fweight, conf, conf,
              float(new["last_seen"]), int(new["n_observations"]), int(moves), old["id"]))
-        self._update_rtree(old["id"], (new["min_x"], new["min_y"], new["min_z"]),
+        self._graph.update_rtree(old["id"], (new["min_x"], new["min_y"], new["min_z"]),
                            (new["max_x"], new["max_y"], new["max_z"]), exact=True)
 
     def _copy_placement(self, q, object_id: int, opened_by: str) -> int:
@@ -272,13 +273,13 @@ class ReconcileMixin:
         self._retention_repointing(int(src["id"]), int(dst_id), placement_id)  # tallies follow (retention.py)
         self._conn.execute("UPDATE observations SET object_id=?, placement_id=? WHERE object_id=?",
                            (dst_id, placement_id, src["id"]))
-        self._add_mass_of(int(src["id"]), int(dst_id))
+        self._graph.add_mass_of(int(src["id"]), int(dst_id))
         return ids
 
     def _retire_twin(self, row, kept_id: int, stamp: float, reason: str) -> None:
         """The object turned out to be ``kept_id`` seen twice: retired (tombstone kind 'merged', never
         active), its held events withdrawn and its published ones marked retracted."""
-        self._retire(row, "merged", reason, stamp, active=False, event=False)
+        self._graph.retire(row, "merged", reason, stamp, active=False, event=False)
         for held in self._conn.execute("SELECT * FROM held_events WHERE object_id=? AND status='held'",
                                        (row["id"],)).fetchall():
             self._resolve_held(held, "retracted", stamp, reason)
@@ -287,13 +288,13 @@ class ReconcileMixin:
         if published:
             self._conn.execute("UPDATE events SET retracted=1 WHERE object_id=?", (row["id"],))
             kept = self._conn.execute("SELECT placement_id FROM objects WHERE id=?", (kept_id,)).fetchone()
-            self._event(stamp, "merged", row["id"], None, kept[0] if kept else None, [],
+            self._graph.event(stamp, "merged", row["id"], None, kept[0] if kept else None, [],
                         detail={"into": int(kept_id), "reason": reason})
 
     def _settle_label(self, object_id: int, stamp: float, evidence) -> None:
         """After mass was added in bulk: the shown label follows the heaviest one (with the relabel margin)."""
         row = self._conn.execute("SELECT label, pinned_label FROM objects WHERE id=?", (object_id,)).fetchone()
-        mass = self._label_mass(object_id)
+        mass = self._graph.label_mass(object_id)
         new, old = canonical_label(mass), row["label"]
         if new == old or not relabel_wins(mass, new, old, self.config.fusion):
             return
@@ -305,8 +306,8 @@ class ReconcileMixin:
         self._conn.execute(
             "INSERT INTO label_history (object_id, stamp, wall_time, old_label, new_label, old_mass, pinned, "
             "reason) VALUES (?,?,?,?,?,?,0,'evidence')", (object_id, stamp, self._wall_clock(), old, new, "{}"))
-        pid = self._current_placement_id(object_id)
-        self._event(stamp, "relabelled", object_id, pid, pid, list(evidence), previous_label=old, label=new)
+        pid = self._graph.current_placement_id(object_id)
+        self._graph.event(stamp, "relabelled", object_id, pid, pid, list(evidence), previous_label=old, label=new)
 
     # ---------------------------------------------------------------- twins
     def _merge_twins(self, stamp: float, neighbours: dict[int, list], touched: set[int]) -> None:
@@ -316,13 +317,13 @@ class ReconcileMixin:
         for oid in sorted(neighbours):
             if not neighbours[oid]:
                 continue
-            obj = self._object_row(oid)
+            obj = self._graph.object_row(oid)
             if obj is None or obj["state"] not in ("present", "tentative"):
                 continue
             for stale in sorted(neighbours[oid], key=lambda r: r["id"]):
                 if not self._near_twin(obj, stale):
                     continue
-                other = self._object_row(stale["id"])
+                other = self._graph.object_row(stale["id"])
                 if other is None or other["state"] not in ("present", "tentative"):
                     continue
                 if not self._near_twin(obj, other):
@@ -408,10 +409,10 @@ class ReconcileMixin:
     def _join_twin(self, keep, gone, stamp: float, touched: set[int]) -> None:
         pid = keep["placement_id"]
         obs_ids = self._take_observations(gone, keep["id"], pid)
-        self._rebuild_geometry(keep["id"], pid, relabel=False)  # the label: _settle_label below
+        self._maintenance.rebuild_geometry(keep["id"], pid, relabel=False)  # the label: _settle_label below
         self._conn.execute("UPDATE objects SET first_seen=MIN(first_seen, ?), last_seen=MAX(last_seen, ?) WHERE id=?",
                            (gone["first_seen"], gone["last_seen"], keep["id"]))
-        joined = self._object_row(keep["id"])
+        joined = self._graph.object_row(keep["id"])
         if joined["state"] == "tentative" and self._run_confirms(int(keep["id"])):
             self._conn.execute("UPDATE objects SET state='present' WHERE id=?", (keep["id"],))
         self._conn.execute("UPDATE placements SET t_from=MIN(t_from, ?), t_last=MAX(t_last, ?) WHERE id=?",
@@ -432,7 +433,7 @@ class ReconcileMixin:
             if held["state"] != "present":
                 continue  # not confirmed yet (tentative), or removed before: resolved by _finish_removals
             if held["kind"] == "appeared":
-                row = self._object_row(held["object_id"])
+                row = self._graph.object_row(held["object_id"])
                 removed = self._removed_lookalike(row)
                 if removed is not None:
                     self._reconcile_move(removed, row, stamp, counters, touched)
@@ -440,7 +441,7 @@ class ReconcileMixin:
             age = stamp - float(held["first_seen"])
             if age < icfg.reconcile_window_s and self._may_have_moved_here(held):
                 continue
-            event_id = self._event(float(held["stamp"]), held["kind"], held["object_id"], held["before_id"],
+            event_id = self._graph.event(float(held["stamp"]), held["kind"], held["object_id"], held["before_id"],
                                    held["after_id"], json.loads(held["evidence"]))
             self._resolve_held(held, "published", stamp, "confirmed", event_id)
 
@@ -451,7 +452,7 @@ class ReconcileMixin:
         existed side by side). (Dev seed 12, no feature: two bowl and one cup move missed, a second bowl in
         the map; the cup read "cup" only in the next visit, 138 s after it was first seen as "mug".)"""
         for oid in sorted(self._relabelled):  # filled by _add_label_mass, emptied at each frame's start
-            row = self._object_row(oid)
+            row = self._graph.object_row(oid)
             if row is None or row["state"] != "present":
                 continue
             removed = self._removed_lookalike(row)

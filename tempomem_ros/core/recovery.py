@@ -21,7 +21,7 @@ import time
 from dataclasses import dataclass, field
 
 from .errors import InvalidInputError, SchemaError, StoreAccessError
-from .frame_fusion import RTREE_PAD
+from .store.graph_writes import RTREE_PAD
 from .schema import REQUIRED_TABLES, SCHEMA_VERSION, connect, sqlite3
 from .store import atomic
 

@@ -311,7 +311,7 @@ def _join_across(dst, offsets: dict) -> list[tuple[int, int]]:
             f"SELECT {OBJECT_COLS} FROM objects WHERE id > ? AND state IN ('present', 'tentative') ORDER BY id",
             (boundary,)).fetchall()
         for row in seconds:
-            gone = dst._object_row(row["id"])
+            gone = dst._graph.object_row(row["id"])
             if gone is None or gone["state"] not in ("present", "tentative"):
                 continue
             lo = [gone[f"min_{k}"] - pad for k in "xyz"]
@@ -319,7 +319,7 @@ def _join_across(dst, offsets: dict) -> list[tuple[int, int]]:
             for cand in dst._candidates(lo, hi, states=("present", "tentative")):
                 if int(cand["id"]) > boundary or int(cand["id"]) in {k for k, _ in joined}:
                     continue  # only across the two stores; each object of the first absorbs one of the second
-                keep = dst._object_row(cand["id"])
+                keep = dst._graph.object_row(cand["id"])
                 if not dst._near_twin(keep, gone):
                     continue
                 if not dst._twins(keep, gone, dst._boxes_same_place(keep, gone)):

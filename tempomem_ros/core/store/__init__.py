@@ -2,8 +2,11 @@
 
 - ``base``: the connection's owner (``Store``), its one ``transaction()``, the audit queue, the spatial-index
   reads, the writer's caches, and the contract a second backend must keep (``StoreInterface``).
+- ``graph_writes``: the object graph's write primitives every write path shares (placements, label mass, events,
+  the R*Tree entry, tombstones, retiring an object) and the write side's shared state (``WriteState``).
+- ``maintenance_rows``: the statements only maintenance runs (core/maintenance.py has no SQL left).
 - the other modules: the statements each service of the memory runs, behind named methods, so that nothing
-  above this package writes SQL (fusion, maintenance and retention still do: they move here next).
+  above this package writes SQL (fusion, the settling step and retention still do: they move here next).
 """
 
 from .base import (Store, StoreInterface, TableInfo, WriterCaches, atomic, describe_tables,  # noqa: F401

@@ -1,0 +1,236 @@
+"""The object graph's write primitives: the statements every write path shares (fusion, the settling step,
+maintenance), each with the upkeep of the writer caches it touches, behind named methods.
+
+Why here: placements opened and closed, label mass added, events, tombstones and the spatial index entry were
+written by mixin methods of Memory that fusion, reconcile and maintenance all called through ``self``; every
+one of them is a statement plus cache upkeep, with no fusion decision in it (the decisions: which placement
+closes, when a label takes over, stay with their callers). Kept in one object, they are the one place that knows
+how the graph is stored, and a service calls them without a reference to the Memory facade.
+
+Nothing here opens a transaction: each method runs inside the caller's ``Store.transaction()``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from ..rows import OBJECT_COLS
+from .base import StoreInterface
+
+RTREE_PAD = 0.05  # metres the spatial index's entry extends beyond an object's box (see GraphWrites.update_rtree)
+
+
+@dataclass
+class WriteState:
+    """What the write side of one memory carries between its steps (one instance, shared by reference).
+
+    Why an object of its own, passed to each service, rather than attributes of the facade: three writers touch
+    it (fusion and the settling step inside Memory.commit(), maintenance outside it, and GraphWrites.event and
+    .retire under all of them), and none of them may hold the facade. Memory exposes the same fields under its
+    old attribute names, so a commit still resets them where it did.
+
+    - ``events``: events written since Memory.commit() last reset it (CommitStats.events, and whether the
+      commit changed anything);
+    - ``change_times``: per commit, when an object's move or removal happened (relations change then);
+      maintenance passes the dict as the last commit left it (it did so as a mixin; kept, so relation rows
+      come out the same);
+    - ``relabelled``: objects whose shown label changed in the frame being fused (reconcile.py reads it).
+    """
+    events: int = 0
+    change_times: dict[int, float] = field(default_factory=dict)
+    relabelled: set[int] = field(default_factory=set)
+
+
+class GraphWrites:
+    """Placements, label mass, events, tombstones and index entries of objects, inside the caller's transaction.
+
+    Built from the store and what its statements need: the relation keeper (the region a placement opens in,
+    and the relations a retired object's rows close), the relation settings (relation_box_epsilon), the shared
+    WriteState, the memory's stamp clock ("now" for an event's recorded_at), the wall clock (a tombstone's
+    wall_time) and whether the store is read-only (a read-only reader does not cache label mass)."""
+
+    def __init__(self, store: StoreInterface, relations, relation_config, state: WriteState, *,
+                 now: Callable[[], float], wall_clock: Callable[[], float], readonly: bool = False):
+        self._store = store
+        self._relations = relations
+        self._relation_config = relation_config
+        self.state = state
+        self._now = now
+        self._wall_clock = wall_clock
+        self._readonly = readonly
+
+    @property
+    def _conn(self):
+        return self._store.conn
+
+    @property
+    def _caches(self):
+        return self._store.caches
+
+    # ---------------------------------------------------------------- objects
+    def object_row(self, object_id: int):
+        return self._conn.execute(f"SELECT {OBJECT_COLS} FROM objects WHERE id=?", (object_id,)).fetchone()
+
+    # ---------------------------------------------------------------- placements
+    def open_placement(self, object_id: int, center, lo, hi, stamp: float, opened_by: str) -> int:
+        region_id = self._relations.region_of(center)
+        self._conn.execute("UPDATE placements SET current=0 WHERE object_id=? AND current=1", (object_id,))
+        cur = self._conn.execute(
+            "INSERT INTO placements (object_id, cx, cy, cz, min_x, min_y, min_z, max_x, max_y, max_z, region_id, "
+            "t_from, t_last, t_to, current, opened_by) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,NULL,1,?)",
+            (object_id, *center, *lo, *hi, region_id, stamp, stamp, opened_by))
+        placement_id = int(cur.lastrowid)
+        self._conn.execute("UPDATE objects SET region_id=?, placement_id=? WHERE id=?",
+                           (region_id, placement_id, object_id))
+        return placement_id
+
+    def close_placement(self, object_id: int, t_to: float, reason: str) -> None:
+        self._conn.execute(
+            "UPDATE placements SET t_to=MAX(?, t_last), current=0, closed_reason=? WHERE object_id=? AND current=1",
+            (t_to, reason, object_id))
+        self._conn.execute("UPDATE objects SET placement_id=NULL WHERE id=?", (object_id,))
+
+    def current_placement_id(self, object_id: int) -> int | None:
+        row = self._conn.execute("SELECT placement_id FROM objects WHERE id=?", (object_id,)).fetchone()
+        return None if row is None or row[0] is None else int(row[0])
+
+    def last_closed_placement(self, object_id: int, exclude: int | None = None) -> int | None:
+        row = self._conn.execute(
+            "SELECT id FROM placements WHERE object_id=? AND current=0 AND id != ? ORDER BY t_from DESC, id DESC "
+            "LIMIT 1", (object_id, -1 if exclude is None else exclude)).fetchone()
+        return None if row is None else int(row[0])
+
+    # ---------------------------------------------------------------- label mass
+    def label_mass(self, object_id: int) -> dict[str, float]:
+        """The object's label mass; the writer caches it (every fusion score of a differently labelled
+        neighbour needs it) and refreshes the entry whenever it adds mass."""
+        cached = self._caches.label_mass.get(object_id)
+        if cached is None:
+            cached = dict(self._conn.execute(
+                "SELECT label, mass FROM label_mass WHERE object_id=? ORDER BY label", (object_id,)).fetchall())
+            if not self._readonly:
+                self._caches.label_mass[object_id] = cached
+        return dict(cached)
+
+    def add_mass(self, object_id: int, label: str, mass: float) -> None:
+        """``mass`` more of ``label`` on the object (a sighting fused into it)."""
+        self._conn.execute(
+            "INSERT INTO label_mass (object_id, label, mass) VALUES (?,?,?) ON CONFLICT(object_id, label) "
+            "DO UPDATE SET mass=mass+excluded.mass", (object_id, label, mass))
+        self._caches.label_mass.pop(object_id, None)
+
+    def add_mass_of(self, src_id: int, dst_id: int) -> None:
+        """``dst_id`` gains every label mass of ``src_id`` (its sightings now are ``dst_id``'s)."""
+        for lbl, m in self.label_mass(src_id).items():
+            self._conn.execute(
+                "INSERT INTO label_mass (object_id, label, mass) VALUES (?,?,?) ON CONFLICT(object_id, label) "
+                "DO UPDATE SET mass=mass+excluded.mass", (dst_id, lbl, m))
+        self._caches.label_mass.pop(int(dst_id), None)
+
+    def set_label_mass(self, object_id: int, mass: dict) -> None:
+        """The object's label mass becomes ``mass`` (labels with no mass left are dropped)."""
+        self._caches.label_mass.pop(int(object_id), None)
+        self._conn.execute("DELETE FROM label_mass WHERE object_id=?", (object_id,))
+        self._conn.executemany("INSERT INTO label_mass (object_id, label, mass) VALUES (?,?,?)",
+                               [(object_id, lbl, m) for lbl, m in sorted(mass.items()) if m > 1e-9])
+
+    def rebuild_label_mass(self, object_id: int) -> None:
+        """The object's label mass summed again from the sightings that now point at it."""
+        self._caches.label_mass.pop(int(object_id), None)
+        self._conn.execute("DELETE FROM label_mass WHERE object_id=?", (object_id,))
+        self._conn.execute(
+            "INSERT INTO label_mass (object_id, label, mass) SELECT object_id, label, SUM(confidence) "
+            "FROM observations WHERE object_id=? GROUP BY object_id, label", (object_id,))
+
+    # ---------------------------------------------------------------- events
+    def event(self, stamp: float, kind: str, object_id: int, before_id, after_id, evidence, *,
+              previous_label: str = "", label: str | None = None, detail: dict | None = None) -> int:
+        """Write one published event (recorded at the memory's "now"); counted in WriteState.events."""
+        if label is None:
+            row = self._conn.execute("SELECT COALESCE(pinned_label, label) FROM objects WHERE id=?",
+                                     (object_id,)).fetchone()
+            label = row[0]
+        cur = self._conn.execute(
+            "INSERT INTO events (stamp, recorded_at, kind, object_id, label, previous_label, before_id, after_id, "
+            "evidence, detail) VALUES (?,?,?,?,?,?,?,?,?,?)",
+            (stamp, self._now(), kind, object_id, label, previous_label, before_id, after_id,
+             json.dumps(list(evidence)), json.dumps(detail or {}, sort_keys=True)))
+        self.state.events += 1
+        return int(cur.lastrowid)
+
+    # ---------------------------------------------------------------- the spatial index
+    def update_rtree(self, object_id: int, lo, hi, insert: bool = False, exact: bool = False) -> None:
+        """Keep the object's R*Tree entry covering its box.
+
+        Why padded: every merge nudges a box by noise, and an R*Tree update is a delete plus a reinsert
+        (about eight statements). The index holds the box grown by RTREE_PAD and is rewritten only when
+        the box leaves it (or on create / move, exact=True), so most merges touch no index page. Every
+        query through the index re-checks exact geometry, so a slightly larger entry changes no answer.
+        """
+        lo = [float(x) for x in lo]
+        hi = [float(x) for x in hi]
+        cached = None if (insert or exact) else self._caches.rtree_boxes.get(object_id)
+        if cached is None and not (insert or exact):
+            row = self._conn.execute("SELECT min_x, min_y, min_z, max_x, max_y, max_z FROM objects_rtree WHERE id=?",
+                                     (object_id,)).fetchone()
+            cached = None if row is None else (tuple(row[:3]), tuple(row[3:]))
+        if cached is not None and all(c <= a for c, a in zip(cached[0], lo)) and all(h <= c for c, h in
+                                                                                     zip(cached[1], hi)):
+            self._caches.rtree_boxes[object_id] = cached
+            return
+        plo = [x - RTREE_PAD for x in lo]
+        phi = [x + RTREE_PAD for x in hi]
+        if insert:
+            self._conn.execute(
+                "INSERT INTO objects_rtree (id, min_x, max_x, min_y, max_y, min_z, max_z) VALUES (?,?,?,?,?,?,?)",
+                (object_id, plo[0], phi[0], plo[1], phi[1], plo[2], phi[2]))
+        else:
+            self._conn.execute(
+                "UPDATE objects_rtree SET min_x=?, max_x=?, min_y=?, max_y=?, min_z=?, max_z=? WHERE id=?",
+                (plo[0], phi[0], plo[1], phi[1], plo[2], phi[2], object_id))
+        self._caches.rtree_boxes[object_id] = (tuple(plo), tuple(phi))
+
+    def relation_box_changed(self, object_id: int, lo, hi) -> bool:
+        """Whether the box moved more than relation_box_epsilon since relations were last computed for it.
+
+        Why: every merge nudges a box by sensor noise; recomputing relations for millimetres wastes the
+        commit budget, while comparing against the box the relations were computed from (not the previous
+        box) keeps slow drift from accumulating unnoticed. Unknown (e.g. after a restart) = changed.
+        """
+        ref = self._caches.relation_boxes.get(object_id)
+        if ref is None:
+            return True
+        eps = self._relation_config.relation_box_epsilon
+        return any(abs(a - b) > eps for a, b in zip(ref, (*lo, *hi)))
+
+    # ---------------------------------------------------------------- tombstones
+    def tombstone(self, row, kind: str, reason: str, stamp: float, active: bool) -> int:
+        """Write the tombstone of an object (who/when/why, its last box and feature) and its index entry. Why
+        it keeps the box: an active tombstone stops an identical sighting from quietly re-creating the object."""
+        cur = self._conn.execute(
+            "INSERT INTO tombstones (object_id, kind, stamp, wall_time, reason, label, cx, cy, cz, min_x, min_y, "
+            "min_z, max_x, max_y, max_z, feature, active) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            (row["id"], kind, stamp, self._wall_clock(), reason, row["pinned_label"] or row["label"], row["cx"],
+             row["cy"], row["cz"], row["min_x"], row["min_y"], row["min_z"], row["max_x"], row["max_y"],
+             row["max_z"], row["feature"], 1 if active else 0))
+        tid = int(cur.lastrowid)
+        self._conn.execute(
+            "INSERT INTO tombstones_rtree (id, min_x, max_x, min_y, max_y, min_z, max_z) VALUES (?,?,?,?,?,?,?)",
+            (tid, row["min_x"], row["max_x"], row["min_y"], row["max_y"], row["min_z"], row["max_z"]))
+        return tid
+
+    def retire(self, row, kind: str, reason: str, stamp: float, *, active: bool, event: bool) -> None:
+        """Mark an object forgotten with a tombstone; closes its placement and relations. Shared by maintenance
+        (forget, decay, consolidate) and the settling step (a dismissed glimpse, a twin joined): the memory
+        never deletes an object, so every way out of the graph is this one."""
+        pid = self.current_placement_id(row["id"])
+        if pid is not None:
+            self.close_placement(row["id"], stamp, kind)
+        self._conn.execute("UPDATE objects SET state='forgotten', vec_dirty=1 WHERE id=?", (row["id"],))
+        self._caches.n_active = None  # recounted at the next commit
+        self.tombstone(row, kind, reason, stamp, active)
+        if event:
+            self.event(stamp, "forgotten", row["id"], pid, None, [], detail={"reason": reason, "kind": kind})
+        self._relations.update({int(row["id"])}, stamp, self.state.change_times)
