@@ -32,12 +32,12 @@ from .maintenance import MaintenanceMixin
 from .postgres.address import is_postgres
 from .queries import QueryService
 from .reconcile import ReconcileMixin
-from .reads import StoreReads
 from .relations_store import RelationKeeper
 from .retention import RetentionMixin
 from .rows import OBJECT_COLS, feature_to_blob
 from .schema import FRAMES_LIVE, initialise, open_connection, quick_check, sqlite3
 from .store import Store
+from .store.reads import StoreReads
 from .temporal import TemporalService
 from .types import STATES, Answer, CameraView, CommitStats, ObjectInfo, Observation, StageResult
 

@@ -27,8 +27,8 @@ from .lookfor import LookForMixin
 from .rows import EVENT_COLS, OBJECT_COLS, PLACEMENT_COLS, id_chunks
 from .config import MemoryConfig
 from .queries import QueryService
-from .reads import StoreReads
 from .store import StoreInterface
+from .store.reads import StoreReads
 from .types import EVENT_KINDS, Answer, ObjectInfo
 
 OPERATORS = ("current", "previous", "history", "count_moves", "count_sightings", "as_of", "first_seen",
