@@ -2,8 +2,12 @@
 
 - ``base``: the connection's owner (``Store``), its one ``transaction()``, the audit queue, the spatial-index
   reads, the writer's caches, and the contract a second backend must keep (``StoreInterface``).
-- the other modules: the statements each service of the memory runs, behind named methods, so that nothing
-  above this package writes SQL (fusion, maintenance and retention still do: they move here next).
+- ``reads``: the read helpers every service shares (rows into the API's value types, the label caches).
+- one module per table, each a small class over the store with named methods that state their order:
+  ``objects`` (and tombstones), ``observations``, ``placements`` (and the as-of scene), ``events``,
+  ``relations``, ``regions``, ``audit``; ``staging`` (the frames and observations add() writes, quarantine,
+  frame counts) and ``meta``. Nothing above this package writes SQL on the read side; fusion, reconcile,
+  maintenance and retention still do (they move here next).
 """
 
 from .base import (Store, StoreInterface, TableInfo, WriterCaches, atomic, describe_tables,  # noqa: F401
