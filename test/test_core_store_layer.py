@@ -108,7 +108,7 @@ def test_the_query_service_answers_on_a_store_alone(store):
     exposes every one of its public methods."""
     from tempomem_ros.core.config import MemoryConfig
     from tempomem_ros.core.queries import PUBLIC, QueryService
-    from tempomem_ros.core.reads import StoreReads
+    from tempomem_ros.core.store.reads import StoreReads
 
     with Memory.open(store("m"), embedding_dim=4, config=IMMEDIATE) as m:
         m.add([box_obs("mug", (1.0, 0, 0.5), stamp=1), box_obs("book", (1.3, 0, 0.5), stamp=1),

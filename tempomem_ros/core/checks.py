@@ -44,9 +44,8 @@ class ChecksMixin:
 
     def objects_labelled_or_id(self, label, object_id) -> list:
         if object_id is not None:
-            row = self._conn.execute("SELECT id FROM objects WHERE id=? AND state != 'forgotten'",
-                                     (int(object_id),)).fetchone()
-            return [] if row is None else [self._get(int(row[0]))]
+            found = self._object_rows.id_if_not_forgotten(object_id)
+            return [] if found is None else [self._get(found)]
         return self._queries.objects_labelled(label)
 
     @staticmethod
@@ -177,11 +176,8 @@ class ChecksMixin:
         if missing is not None:
             return missing
         ids = [o.id for o in objs]
-        marks = ",".join("?" for _ in ids)
         lo_, hi_ = float("-inf") if lo is None else lo, float("inf") if hi is None else hi
-        rows = self._conn.execute(
-            f"SELECT id, stamp, object_id FROM observations WHERE object_id IN ({marks}) AND stamp >= ? AND stamp <= ? "
-            "ORDER BY stamp DESC, id DESC", (*ids, lo_, hi_)).fetchall()
+        rows = self._observation_rows.sightings_in(ids, lo_, hi_)
         thinned, latest = self._tallied_in(ids, lo_, hi_)  # retention: sightings counted in tallies (exact stamps)
         count = len(rows) + thinned
         span = _span_text(lo, hi)
@@ -198,7 +194,6 @@ class ChecksMixin:
                           time=last, evidence=evidence, arguments=args)
         obj = objs[0]
         text = f"No: I did not see the {obj.label}{span}; I last saw it at {fmt_time(obj.last_seen)}."
-        last = self._conn.execute("SELECT id FROM observations WHERE object_id=? ORDER BY stamp DESC, id DESC LIMIT 1",
-                                  (obj.id,)).fetchone()
+        last = self._observation_rows.last_id_of(obj.id)
         return Answer(True, "was_seen", text, found=True, verdict=False, objects=(obj,), count=0, time=obj.last_seen,
-                      evidence=(int(last[0]),) if last else (), arguments=args)
+                      evidence=(last,) if last is not None else (), arguments=args)

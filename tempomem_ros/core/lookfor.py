@@ -59,11 +59,7 @@ class LookForMixin:
         """The object it stood on for the longest part of placement p (from the relation rows), or None."""
         end = p.t_to if p.t_to is not None else math.inf
         best = None
-        for r in self._conn.execute(
-                "SELECT r.object_id, r.since, r.until, o.label, o.pinned_label FROM relations r "
-                "JOIN objects o ON o.id = r.object_id WHERE r.subject_id=? AND r.relation='on' AND "
-                "r.object_is_region=0 AND r.since < ? AND (r.until IS NULL OR r.until > ?) ORDER BY r.id",
-                (object_id, end, p.t_from)):
+        for r in self._relation_rows.supports_during(object_id, p.t_from, end):
             overlap = min(end, math.inf if r["until"] is None else r["until"]) - max(p.t_from, r["since"])
             key = (overlap, -int(r["object_id"]))
             if best is None or key > best[0]:

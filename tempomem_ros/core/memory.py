@@ -32,14 +32,17 @@ from .maintenance import Maintenance, RetentionHooks
 from .postgres.address import is_postgres
 from .queries import QueryService
 from .reconcile import ReconcileMixin
-from .reads import StoreReads
 from .relations_store import RelationKeeper
 from .retention import RetentionMixin
-from .rows import OBJECT_COLS, feature_to_blob
-from .schema import FRAMES_LIVE, initialise, open_connection, quick_check, sqlite3
+from .rows import feature_to_blob
+from .schema import initialise, open_connection, quick_check, sqlite3
 from .store import Store
 from .store.graph_writes import GraphWrites, WriteState
 from .store.maintenance_rows import MaintenanceRows
+from .store.meta import StoreMeta
+from .store.objects import ObjectRows
+from .store.reads import StoreReads
+from .store.staging import StagedFrames
 from .temporal import TemporalService
 from .types import STATES, Answer, CameraView, CommitStats, ObjectInfo, Observation, StageResult
 
@@ -94,10 +97,13 @@ class Memory(FusionMixin, ReconcileMixin, RetentionMixin):
         self._vector_index_on = False  # set below, once the vector index is known to be usable
         self._store = Store(conn, clock=clock, before_commit=self._sync_vector_index)
         self._caches = self._store.caches
+        self._object_rows = ObjectRows(self._store)
+        self._staging = StagedFrames(self._store)  # frames and observations add() writes, and their counts
+        self._store_meta = StoreMeta(self._store)
         self._relations = RelationKeeper(self._store, config.relations)
         self._reads = StoreReads(self._store, config, readonly=readonly, has_sources=(
             self.backend == "postgresql" or not readonly
-            or any(r[1] == "source" for r in conn.execute("PRAGMA table_info(observations)").fetchall())))
+            or self._store_meta.observations_have_sources()))
         self._lock = threading.RLock()
         self._confusion_cache: dict | None = None  # label pairs known confused, per fused frame
         # the write side's shared state (events counted, change times, objects relabelled: WriteState says why)
@@ -117,8 +123,7 @@ class Memory(FusionMixin, ReconcileMixin, RetentionMixin):
         self._temporal = TemporalService(self._store, self._reads, self._queries, config, now=self._stamp_clock,
                                          tallied_in=self._tallied_in)
         # Relations were computed from the boxes stored with them: those are the reference boxes.
-        for row in conn.execute("SELECT id, min_x, min_y, min_z, max_x, max_y, max_z FROM objects "
-                                "WHERE state='present'"):
+        for row in self._object_rows.present_boxes():
             self._caches.relation_boxes[int(row[0])] = tuple(row[1:])
 
     # ------------------------------------------------------------------ lifecycle
@@ -186,7 +191,7 @@ class Memory(FusionMixin, ReconcileMixin, RetentionMixin):
         if stored and stored != feature_model:
             raise SchemaError(f"store features were made by '{stored}', opened with '{feature_model}'")
         if not stored and not self.readonly:
-            self._conn.execute("UPDATE meta SET value=? WHERE key='feature_model'", (feature_model,))
+            self._store_meta.record_feature_model(feature_model)
             self._meta["feature_model"] = feature_model
 
     def _setup_vector_index(self, mode: str) -> bool:
@@ -391,20 +396,15 @@ class Memory(FusionMixin, ReconcileMixin, RetentionMixin):
         return 0.0 if newest is None else newest
 
     def _newest_accepted(self) -> float | None:
-        """Newest stamp of a staged or fused frame (quarantined and refused frames never count): two
-        seeks on the (status, stamp, id) index."""
-        row = self._conn.execute(
-            f"SELECT MAX(m) FROM (SELECT MAX(stamp) AS m FROM frames WHERE status='fused' AND {FRAMES_LIVE} "
-            f"UNION ALL SELECT MAX(stamp) FROM frames WHERE status='pending' AND {FRAMES_LIVE})").fetchone()
-        return None if row is None or row[0] is None else float(row[0])
+        """Newest stamp of a staged or fused frame (quarantined and refused frames never count)."""
+        return self._staging.newest_accepted()
 
     def _audit(self, stamp, action: str, object_ids, observation_ids, detail: dict | None = None) -> None:
         """Queue an audit row, written with the transaction it belongs to (Store.transaction)."""
         self._store.audit(stamp, action, object_ids, observation_ids, detail, self.config.source)
 
     def _pending_count(self) -> int:
-        return int(self._conn.execute(f"SELECT COUNT(*) FROM frames WHERE status='pending' AND {FRAMES_LIVE}")
-                   .fetchone()[0])
+        return self._staging.pending_count()
 
     # ------------------------------------------------------------------ ingest
     @guarded
@@ -459,23 +459,14 @@ class Memory(FusionMixin, ReconcileMixin, RetentionMixin):
             accepted = self._newest_accepted()
             jump = accepted is not None and newest > accepted + gates.max_stamp_jump_s
             status = "quarantined" if jump else "pending"
-            cur = self._conn.execute(
-                "INSERT INTO frames (stamp, recorded_at, status, has_view, pose, fx, fy, cx, cy, width, height, "
-                "max_range, depth, depth_h, depth_w, min_object_pixels, n_observations, source) "
-                "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                (stamp, now, status, *view_cols, len(observations), source))
-            frame_id = int(cur.lastrowid)
+            frame_id = self._staging.insert_frame(stamp, now, status, view_cols, len(observations), source)
             self._stage_depth(frame_id, depth_blob)
             ids = []
             for obs in observations:
-                cur = self._conn.execute(
-                    "INSERT INTO observations (frame_id, stamp, recorded_at, label, confidence, cx, cy, cz, "
-                    "min_x, min_y, min_z, max_x, max_y, max_z, feature, n_points, instance_id, verdict, source) "
-                    "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                    (frame_id, float(obs.stamp), now, sanitize_label(obs.label, max_len), float(obs.confidence),
-                     *obs.center, *obs.bbox_min, *obs.bbox_max, feature_to_blob(obs.feature),
-                     int(obs.n_points), int(obs.instance_id), "quarantined" if jump else "pending", source))
-                ids.append(int(cur.lastrowid))
+                ids.append(self._staging.insert_observation(
+                    frame_id, float(obs.stamp), now, sanitize_label(obs.label, max_len), float(obs.confidence),
+                    obs.center, obs.bbox_min, obs.bbox_max, feature_to_blob(obs.feature), int(obs.n_points),
+                    int(obs.instance_id), "quarantined" if jump else "pending", source))
             if jump:
                 self._audit(stamp, "quarantine", [], ids, {
                     "frame": frame_id, "reason": "stamp_jump", "newest_accepted": accepted,
@@ -495,8 +486,7 @@ class Memory(FusionMixin, ReconcileMixin, RetentionMixin):
         frame on the accepted timeline arrives (the old clock is still running: the jump was one bad
         stamp), or when the next jumping frame is not within max_stamp_jump_s of it (another bad stamp).
         """
-        rows = self._conn.execute(
-            f"SELECT id, stamp FROM frames WHERE status='quarantined' AND {FRAMES_LIVE} ORDER BY id").fetchall()
+        rows = self._staging.quarantined()
         if not rows:
             return [], []
         gates = self.config.gates
@@ -509,22 +499,16 @@ class Memory(FusionMixin, ReconcileMixin, RetentionMixin):
             refused = [int(r[0]) for r in earlier]
             why = "the next jumping frame was not within gates.max_stamp_jump_s of it"
         if refused:
-            marks = ",".join("?" for _ in refused)
-            obs_ids = [int(r[0]) for r in self._conn.execute(
-                f"SELECT id FROM observations WHERE frame_id IN ({marks}) ORDER BY id", refused)]
-            self._conn.execute(f"UPDATE frames SET status='refused', depth=NULL WHERE id IN ({marks})", refused)
+            obs_ids = self._staging.observation_ids_of(refused)
+            self._staging.refuse_frames(refused)
             self._drop_staged_depths(refused)  # retention.py: a staged depth in frame_depths goes too
-            self._conn.execute(f"UPDATE observations SET verdict='rejected', reason='stamp_jump' "
-                               f"WHERE frame_id IN ({marks})", refused)
+            self._staging.reject_stamp_jumped(refused)
             self._audit(stamp, "refuse", [], obs_ids, {"frames": refused, "reason": "stamp_jump", "why": why})
         run = [int(r[0]) for r in rows if int(r[0]) not in refused]
         if not jumped or len(run) < gates.jump_confirm_frames:
             return [], refused
-        marks = ",".join("?" for _ in run)
-        obs_ids = [int(r[0]) for r in self._conn.execute(
-            f"SELECT id FROM observations WHERE frame_id IN ({marks}) ORDER BY id", run)]
-        self._conn.execute(f"UPDATE frames SET status='pending' WHERE id IN ({marks})", run)
-        self._conn.execute(f"UPDATE observations SET verdict='pending' WHERE frame_id IN ({marks})", run)
+        obs_ids = self._staging.observation_ids_of(run)
+        self._staging.release(run)
         self._audit(stamp, "release", [], obs_ids, {"frames": run, "reason": "stamp_jump confirmed"})
         return run, refused
 
@@ -551,8 +535,7 @@ class Memory(FusionMixin, ReconcileMixin, RetentionMixin):
         with self._store.transaction():
             for frame in frames:
                 self._fuse_frame(frame, counters, touched)
-                self._conn.execute("UPDATE frames SET status='fused', depth=NULL WHERE id=?", (frame["id"],))
-                self._conn.execute("DELETE FROM frame_depths WHERE frame_id=?", (frame["id"],))
+                self._staging.mark_fused(frame["id"])
             self._relations.update(touched, self._stamp_clock(), self._change_times)
             self._compact_settled()  # retention (core/retention.py): thin what has settled, in this transaction
         changed = bool(counters.merged or counters.created or counters.removed or self._counters_events)
@@ -567,8 +550,7 @@ class Memory(FusionMixin, ReconcileMixin, RetentionMixin):
         """Present + missing + tentative objects; counted once, then kept up to date by the writer (a COUNT over
         100,000 rows after every commit cost more than the commit itself)."""
         if self._caches.n_active is None or self.readonly:
-            self._caches.n_active = int(self._conn.execute(
-                "SELECT COUNT(*) FROM objects WHERE state IN ('present','missing','tentative')").fetchone()[0])
+            self._caches.n_active = self._object_rows.count_active()
         return self._caches.n_active
 
     # ------------------------------------------------------------------ reading objects
@@ -576,14 +558,9 @@ class Memory(FusionMixin, ReconcileMixin, RetentionMixin):
     def objects(self, state: str | None = None) -> list[ObjectInfo]:
         """Every object (any state) by id, or only those in ``state`` (present | missing | forgotten | tentative:
         seen fewer than identity.confirm_observations times, shown nowhere else)."""
-        if state is None:
-            rows = self._conn.execute(f"SELECT {OBJECT_COLS} FROM objects ORDER BY id").fetchall()
-        else:
-            if state not in STATES:
-                raise InvalidInputError(f"unknown state '{state}' ({' | '.join(STATES)})")
-            rows = self._conn.execute(f"SELECT {OBJECT_COLS} FROM objects WHERE state=? ORDER BY id",
-                                      (state,)).fetchall()
-        return self._reads.object_infos(rows)
+        if state is not None and state not in STATES:
+            raise InvalidInputError(f"unknown state '{state}' ({' | '.join(STATES)})")
+        return self._reads.object_infos(self._object_rows.all(state))
 
     @guarded
     def get(self, object_id: int) -> ObjectInfo:
@@ -600,18 +577,16 @@ class Memory(FusionMixin, ReconcileMixin, RetentionMixin):
         """Whether a frame with this stamp and number of observations is already in the store (any status):
         how the node recognises a frame a transient-local publisher sends again after a restart."""
         stamp = validation.finite_number(stamp, "stamp")
-        return self._conn.execute("SELECT 1 FROM frames WHERE stamp=? AND n_observations=? LIMIT 1",
-                                  (stamp, int(n_observations))).fetchone() is not None
+        return self._staging.has_frame(stamp, n_observations)
 
     @guarded
     def quarantined(self) -> int:
         """Number of frames held in quarantine (stamp far ahead of "now", not yet confirmed)."""
-        return int(self._conn.execute(f"SELECT COUNT(*) FROM frames WHERE status='quarantined' AND {FRAMES_LIVE}")
-                   .fetchone()[0])
+        return self._staging.quarantined_count()
 
     @guarded
     def frame_counts(self) -> dict[str, int]:
         """Frames by status: pending, fused, quarantined, refused, compacted (kept by a retention pass for the
         sightings or misses it kept; frames of thinned sightings only are deleted, counted in its audit row)."""
-        return {status: int(self._conn.execute("SELECT COUNT(*) FROM frames WHERE status=?", (status,))
-                            .fetchone()[0]) for status in ("pending", "fused", "quarantined", "refused", "compacted")}
+        return {status: self._staging.count_with_status(status)
+                for status in ("pending", "fused", "quarantined", "refused", "compacted")}

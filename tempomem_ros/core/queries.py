@@ -16,17 +16,16 @@ from .config import MemoryConfig
 from .errors import InvalidInputError, TempoMemError, UnknownIdError
 from .labels import label_matches, words
 from . import vectors
-from .rows import (
-    EVENT_COLS,
-    OBJECT_COLS,
-    PLACEMENT_COLS,
-    id_chunks,
-    observation_record,
-    region_info,
-    relation_info,
-)
-from .reads import StoreReads
+from .rows import observation_record, region_info, relation_info
 from .store import StoreInterface
+from .store.audit import AuditRows
+from .store.events import EventRows
+from .store.objects import ObjectRows
+from .store.observations import ObservationRows
+from .store.placements import PlacementRows
+from .store.reads import StoreReads
+from .store.regions import RegionRows
+from .store.relations import RelationRows
 from .types import AuditRow, ObjectInfo, RelationalResult, Scored
 
 
@@ -74,6 +73,14 @@ class QueryService:
         self._label_matrix: tuple = (None, None)  # (labels list, its stacked embeddings)
         self._feature_matrix = vectors.FeatureMatrix()
         self._feature_rows, self._feature_rows_key = 0, None
+        # the store's rows, by table (core/store/)
+        self._object_rows = ObjectRows(store)
+        self._observation_rows = ObservationRows(store, has_sources=reads.has_sources)
+        self._placement_rows = PlacementRows(store)
+        self._event_rows = EventRows(store)
+        self._relation_rows = RelationRows(store)
+        self._region_rows = RegionRows(store)
+        self._audit_rows = AuditRows(store)
 
     @property
     def _conn(self):
@@ -108,7 +115,7 @@ class QueryService:
             raise InvalidInputError("anchor must be a label or an object id")
         if isinstance(anchor, (int, np.integer)):
             validation.id_in_range(anchor, "anchor id")
-            row = self._conn.execute(f"SELECT {OBJECT_COLS} FROM objects WHERE id=?", (int(anchor),)).fetchone()
+            row = self._object_rows.row(anchor)
             return [row] if row is not None and row["state"] in states else []
         if not isinstance(anchor, str) or not words(anchor):
             raise InvalidInputError("anchor must be a non-empty label or an object id")
@@ -133,14 +140,10 @@ class QueryService:
         if not anchors and not region_ids:
             return RelationalResult(False, (), ())
         anchor_ids = [int(a["id"]) for a in anchors]
-        rel_rows = self._relation_rows(relation, anchor_ids, region_ids, t)
+        rel_rows = self._relation_rows.with_anchors(relation, anchor_ids, region_ids, t)
         ids = self._related_ids(relation, rel_rows, anchor_ids)
         states = ("present",) if t is None else ("present", "missing")
-        rows = []
-        for chunk, marks in id_chunks(ids):
-            rows += self._conn.execute(
-                f"SELECT {OBJECT_COLS} FROM objects WHERE id IN ({marks}) AND state IN ({','.join('?' * len(states))}) "
-                "ORDER BY id", (*chunk, *states)).fetchall()
+        rows = self._object_rows.rows(ids, states)
         placements: tuple = ()
         if t is not None:
             at = {p.object_id: p for p in self.placements_at([int(r["id"]) for r in rows], t)}
@@ -159,7 +162,8 @@ class QueryService:
             return None, now
         anchors = self._resolve_anchors(anchor, ("present", "missing"))
         _, region_ids = self._anchor_regions(relation, anchor)
-        rows = self._relation_rows(relation, [int(a["id"]) for a in anchors], region_ids, None, history=True)
+        rows = self._relation_rows.with_anchors(relation, [int(a["id"]) for a in anchors], region_ids, None,
+                                                history=True)
         current = {o.id for o in now.objects}
         for tc in sorted({float(r["since"]) for r in rows} | {float(r["until"]) for r in rows
                                                                if r["until"] is not None}, reverse=True):
@@ -171,37 +175,11 @@ class QueryService:
     def _anchor_regions(self, relation: str, anchor):
         region, region_ids = None, []
         if relation == "in" and isinstance(anchor, str):
-            for r in self._conn.execute("SELECT * FROM regions ORDER BY id"):
+            for r in self._region_rows.all():
                 if label_matches(anchor, r["label"]):
                     region_ids.append(int(r["id"]))
                     region = region if region is not None else region_info(r)
         return region, region_ids
-
-    def _relation_rows(self, relation: str, anchor_ids, region_ids, t, *, history: bool = False) -> list:
-        """Relation rows with the anchors: open ones (t None), those valid at t, or all (history)."""
-        if history:
-            when, when_args = "", ()
-        elif t is None:
-            when, when_args = "until IS NULL AND ", ()
-        else:  # closed rows have no index on time: the anchors' rows are few, a scan of them is cheap
-            when, when_args = "since <= ? AND (until IS NULL OR until > ?) AND ", (t, t)
-        rows = []
-        if anchor_ids:
-            ph = ",".join("?" for _ in anchor_ids)
-            if relation == "under":
-                rows = self._conn.execute(
-                    f"SELECT * FROM relations WHERE {when}relation='on' AND object_is_region=0 "
-                    f"AND subject_id IN ({ph}) ORDER BY object_id, id", (*when_args, *anchor_ids)).fetchall()
-            else:
-                rows = self._conn.execute(
-                    f"SELECT * FROM relations WHERE {when}relation=? AND object_is_region=0 "
-                    f"AND object_id IN ({ph}) ORDER BY subject_id, id", (*when_args, relation, *anchor_ids)).fetchall()
-        if region_ids:
-            ph = ",".join("?" for _ in region_ids)
-            rows += self._conn.execute(
-                f"SELECT * FROM relations WHERE {when}relation='in' AND object_is_region=1 "
-                f"AND object_id IN ({ph}) ORDER BY subject_id, id", (*when_args, *region_ids)).fetchall()
-        return rows
 
     @staticmethod
     def _related_ids(relation: str, rel_rows, anchor_ids) -> list[int]:
@@ -211,12 +189,7 @@ class QueryService:
 
     def placements_at(self, object_ids, t: float) -> list:
         """The placement each object had at t (objects without one are left out), by object id."""
-        out = []
-        for chunk, marks in id_chunks(sorted(object_ids)):
-            rows = self._conn.execute(
-                f"SELECT {PLACEMENT_COLS} FROM placements WHERE object_id IN ({marks}) AND t_from <= ? "
-                "AND (t_to IS NULL OR t_to > ?) ORDER BY object_id, t_from, id", (*chunk, t, t)).fetchall()
-            out += self._reads.placement_infos(rows)
+        out = self._reads.placement_infos(self._placement_rows.at(object_ids, t))
         seen, unique = set(), []
         for p in out:
             if p.object_id not in seen:
@@ -239,13 +212,10 @@ class QueryService:
     def relations(self, object_id: int | None = None) -> list:
         """Current relation rows (all, or those involving one object), ordered by id."""
         if object_id is None:
-            rows = self._conn.execute("SELECT * FROM relations WHERE until IS NULL ORDER BY id").fetchall()
+            rows = self._relation_rows.current()
         else:
             self._reads.row_or_raise(object_id)
-            rows = self._conn.execute(
-                "SELECT * FROM (SELECT * FROM relations WHERE until IS NULL AND subject_id=? UNION "
-                "SELECT * FROM relations WHERE until IS NULL AND object_id=? AND object_is_region=0) ORDER BY id",
-                (int(object_id), int(object_id))).fetchall()
+            rows = self._relation_rows.current_of(object_id)
         return [relation_info(r) for r in rows]
 
     # ------------------------------------------------------------------ semantic
@@ -276,7 +246,6 @@ class QueryService:
         validation.text_length(text, "semantic query text", self.config.gates.max_question_length)
         k = validation.positive_int(k, "k", maximum=validation.MAX_K)
         scfg = self.config.semantic
-        shown = "COALESCE(pinned_label, label)"
         labels = self._reads.distinct_labels("present")
         if not labels:
             return []
@@ -297,26 +266,20 @@ class QueryService:
             groups, per_label, total = [], None, 0
             for lbl in ranked_labels:  # objects of one label share its score: take whole labels until k
                 groups.append(lbl)
-                total += int(self._conn.execute(
-                    f"SELECT COUNT(*) FROM objects WHERE state='present' AND {shown}=?", (lbl,)).fetchone()[0])
+                total += self._object_rows.count_present_labelled(lbl)
                 if total >= k:
                     break
         for lbl in groups:
-            limit = "" if per_label is None else f" LIMIT {int(per_label)}"
-            candidates.update(int(r[0]) for r in self._conn.execute(
-                f"SELECT id FROM objects WHERE state='present' AND {shown}=? ORDER BY id{limit}", (lbl,)))
+            candidates.update(self._object_rows.present_ids_labelled(lbl, per_label))
         clip = vectors.exact_similarities(self._conn, candidates, clip_q) if clip_q is not None else {}
         scored = []
-        ids = sorted(candidates)
-        for chunk, marks in id_chunks(ids):
-            for oid, lbl in self._conn.execute(f"SELECT id, {shown} FROM objects WHERE id IN ({marks})", chunk):
-                total = static.get(lbl, 0.0) + b * clip.get(oid, 0.0)
-                if total >= scfg.min_score:
-                    scored.append((-round(total, 9), oid, total))
+        for oid, lbl in self._object_rows.shown_labels_of(candidates):
+            total = static.get(lbl, 0.0) + b * clip.get(oid, 0.0)
+            if total >= scfg.min_score:
+                scored.append((-round(total, 9), oid, total))
         scored.sort()
         scored = scored[:k]
-        rows = [self._conn.execute(f"SELECT {OBJECT_COLS} FROM objects WHERE id=?", (oid,)).fetchone()
-                for _, oid, _ in scored]
+        rows = [self._object_rows.row(oid) for _, oid, _ in scored]
         return [Scored(info, s[2]) for info, s in zip(self._reads.object_infos(rows), scored)]
 
     def _label_similarities(self, text: str, labels: list[str]) -> dict[str, float] | None:
@@ -354,8 +317,7 @@ class QueryService:
         if self._vector_mode == "on":
             return True
         if self._feature_rows_key != key:
-            self._feature_rows = int(self._conn.execute(
-                "SELECT COUNT(*) FROM objects WHERE state='present' AND feature IS NOT NULL").fetchone()[0])
+            self._feature_rows = self._object_rows.count_present_with_feature()
             self._feature_rows_key = key
         budget = self.config.semantic.feature_matrix_budget_mb * 2**20
         return self._feature_rows * self.embedding_dim * 4 > budget
@@ -383,23 +345,19 @@ class QueryService:
         self._reads.row_or_raise(object_id)
         k = -1 if k is None else validation.positive_int(k, "k", maximum=10**7)   # -1: no limit
         offset = validation.non_negative_int(offset, "offset")
-        rows = self._conn.execute(
-            f"SELECT {self._reads.observation_cols} FROM observations WHERE object_id=? ORDER BY stamp DESC, id DESC "
-            "LIMIT ? OFFSET ?", (int(object_id), k, offset)).fetchall()
+        rows = self._observation_rows.newest_of(object_id, k, offset)
         return [observation_record(r) for r in reversed(rows)]
 
     def history_count(self, object_id: int) -> int:
         """How many observations history() holds for the object (all pages)."""
         self._reads.row_or_raise(object_id)
-        return int(self._conn.execute("SELECT COUNT(*) FROM observations WHERE object_id=?",
-                                      (int(object_id),)).fetchone()[0])
+        return self._observation_rows.count_of(object_id)
 
     def observation(self, observation_id: int):
         if isinstance(observation_id, bool) or not isinstance(observation_id, (int, np.integer)):
             raise UnknownIdError(f"observation id must be an integer, got {observation_id!r}")
         validation.id_in_range(observation_id, "observation id")
-        row = self._conn.execute(f"SELECT {self._reads.observation_cols} FROM observations WHERE id=?",
-                                 (int(observation_id),)).fetchone()
+        row = self._observation_rows.row(observation_id)
         if row is None:
             # says so when retention thinned it
             text = self._explain_missing(int(observation_id)) if self._explain_missing else None
@@ -410,13 +368,7 @@ class QueryService:
         """The source (robot id) of each observation, in the order given: which robot saw each piece of an
         answer's evidence (docs/FLEET.md). An unknown id is an UnknownIdError."""
         ids = [validation.id_in_range(i, "observation id") for i in observation_ids]
-        found: dict[int, str] = {}
-        for start in range(0, len(ids), 500):  # bounded IN lists (SQLite's variable limit, plan size)
-            chunk = sorted(set(ids[start:start + 500]))
-            marks = ",".join("?" * len(chunk))
-            column = "source" if self._reads.has_sources else "''"
-            for row in self._conn.execute(f"SELECT id, {column} FROM observations WHERE id IN ({marks})", chunk):
-                found[int(row[0])] = row[1]
+        found = self._observation_rows.sources(ids)
         missing = [i for i in ids if i not in found]
         if missing:
             raise UnknownIdError(f"unknown observation id {missing[0]}")
@@ -425,21 +377,13 @@ class QueryService:
     def observations(self, verdict: str | None = None) -> list:
         """Every stored observation (optionally of one verdict), by id. Under retention (retention.mode thin) the
         settled ones beyond each placement's sample are counted in tallies instead (core/retention.py)."""
-        if verdict is None:
-            rows = self._conn.execute(f"SELECT {self._reads.observation_cols} FROM observations ORDER BY id").fetchall()
-        else:
-            rows = self._conn.execute(
-                f"SELECT {self._reads.observation_cols} FROM observations WHERE verdict=? ORDER BY id",
-                (verdict,)).fetchall()
+        rows = self._observation_rows.all(verdict)
         return [observation_record(r) for r in rows]
 
     def placements(self, object_id: int) -> list:
         """The object's placements, oldest first; closed ones are kept (superseded, never deleted)."""
         self._reads.row_or_raise(object_id)
-        rows = self._conn.execute(
-            f"SELECT {PLACEMENT_COLS} FROM placements WHERE object_id=? ORDER BY t_from, id",
-            (int(object_id),)).fetchall()
-        return self._reads.placement_infos(rows)
+        return self._reads.placement_infos(self._placement_rows.of_object(object_id))
 
     def events(self, object_id: int | None = None, *, after_id: int | None = None,
                limit: int | None = None) -> list:
@@ -448,43 +392,31 @@ class QueryService:
         if after_id is not None:
             after_id = validation.non_negative_int(after_id, "after_id")
             lim = -1 if limit is None else validation.positive_int(limit, "limit", maximum=1_000_000)
-            rows = self._conn.execute(f"SELECT {EVENT_COLS} FROM events WHERE id > ? AND retracted = 0 "
-                                      "ORDER BY id LIMIT ?",
-                                      (int(after_id), lim)).fetchall()
+            rows = self._event_rows.after(after_id, lim)
         elif object_id is None:
-            rows = self._conn.execute(f"SELECT {EVENT_COLS} FROM events WHERE retracted = 0 "
-                                      "ORDER BY stamp, id").fetchall()
+            rows = self._event_rows.all()
         else:
             self._reads.row_or_raise(object_id)
-            rows = self._conn.execute(f"SELECT {EVENT_COLS} FROM events WHERE object_id=? AND retracted = 0 "
-                                      "ORDER BY stamp, id",
-                                      (int(object_id),)).fetchall()
+            rows = self._event_rows.of_object(object_id)
         return self._reads.events_from_rows(rows)
 
     def regions(self) -> list:
-        return [region_info(r) for r in self._conn.execute("SELECT * FROM regions ORDER BY id")]
+        return [region_info(r) for r in self._region_rows.all()]
 
     def contents(self, region_id: int) -> list:
         """Present objects whose centroid lies in the region, by id."""
         if isinstance(region_id, bool) or not isinstance(region_id, (int, np.integer)):
             raise UnknownIdError(f"region id must be an integer, got {region_id!r}")
         validation.id_in_range(region_id, "region id")
-        reg = self._conn.execute("SELECT * FROM regions WHERE id=?", (int(region_id),)).fetchone()
+        reg = self._region_rows.row(region_id)
         if reg is None:
             raise UnknownIdError(f"unknown region id {region_id}")
-        rows = self._conn.execute(
-            f"SELECT {OBJECT_COLS} FROM objects WHERE state='present' AND cx BETWEEN ? AND ? AND cy BETWEEN ? AND ? "
-            "AND cz BETWEEN ? AND ? ORDER BY id",
-            (reg["min_x"], reg["max_x"], reg["min_y"], reg["max_y"], reg["min_z"], reg["max_z"])).fetchall()
+        rows = self._object_rows.present_centred_in(reg)
         return self._reads.object_infos(rows)
 
     def audit(self, since: float | None = None) -> list:
         """The append-only audit of mutations (optionally those at wall time >= since), by id."""
-        if since is None:
-            rows = self._conn.execute("SELECT * FROM audit ORDER BY id").fetchall()
-        else:
-            rows = self._conn.execute("SELECT * FROM audit WHERE wall_time >= ? ORDER BY id",
-                                      (validation.finite_number(since, "since"),)).fetchall()
+        rows = self._audit_rows.rows(None if since is None else validation.finite_number(since, "since"))
         return [AuditRow(id=r["id"], stamp=r["stamp"], wall_time=r["wall_time"], action=r["action"],
                          object_ids=tuple(json.loads(r["object_ids"])),
                          observation_ids=tuple(json.loads(r["observation_ids"])),
@@ -495,4 +427,4 @@ class QueryService:
         return [{"id": r["id"], "object_id": r["object_id"], "kind": r["kind"], "stamp": r["stamp"],
                  "wall_time": r["wall_time"], "reason": r["reason"], "label": r["label"],
                  "active": bool(r["active"])}
-                for r in self._conn.execute("SELECT * FROM tombstones ORDER BY id")]
+                for r in self._object_rows.tombstones()]

@@ -21,8 +21,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from .errors import store_error
-from .rows import OBJECT_COLS, id_chunks, relation_info
+from .rows import relation_info
 from .schema import sqlite3
+from .store.audit import AuditRows
+from .store.objects import ObjectRows
+from .store.relations import RelationRows
 from .types import ObjectInfo, RelationInfo
 
 #: Audit actions whose listed object ids are everything they changed.
@@ -56,6 +59,10 @@ class SceneFeed:
 
     def __init__(self, memory, *, resync_s: float = 300.0, clock: Callable[[], float] = time.monotonic) -> None:
         self._memory = memory
+        # the rows, read on the store's connection inside memory.reading() (its lock and one read transaction)
+        self._object_rows = ObjectRows(memory._store)
+        self._relation_rows = RelationRows(memory._store)
+        self._audit_rows = AuditRows(memory._store)
         self._resync_s = float(resync_s)
         self._clock = clock
         self._objects: dict[int, ObjectInfo] = {}
@@ -68,35 +75,32 @@ class SceneFeed:
     def refresh(self) -> SceneSnapshot:
         try:
             # one snapshot: the audit mark and the rows it covers agree
-            with self._memory.reading() as conn:
-                return self._refresh(conn)
+            with self._memory.reading():
+                return self._refresh()
         except sqlite3.Error as exc:
             raise store_error("scene refresh", exc) from exc
 
-    def _refresh(self, conn) -> SceneSnapshot:
-        last = conn.execute("SELECT COALESCE(MAX(id), 0) FROM audit").fetchone()[0]
+    def _refresh(self) -> SceneSnapshot:
+        last = self._audit_rows.last_id()
         due = self._audit_id < 0 or self._clock() - self._last_full >= self._resync_s
         touched: set[int] = set()
         if not due and last > self._audit_id:
-            for action, ids in conn.execute("SELECT action, object_ids FROM audit WHERE id > ? AND id <= ?",
-                                            (self._audit_id, last)):
+            for action, ids in self._audit_rows.actions_between(self._audit_id, last):
                 if action not in INCREMENTAL_ACTIONS:
                     due = True
                     break
                 touched.update(int(i) for i in json.loads(ids))
         if due:
-            return self._full(conn, last)
-        changed = self._apply(conn, touched)
+            return self._full(last)
+        changed = self._apply(touched)
         self._audit_id = last
         self.incremental_reads += 1
         return self._snapshot(changed, False, frozenset(touched))
 
-    def _full(self, conn, last: int) -> SceneSnapshot:
-        rows = conn.execute(f"SELECT {OBJECT_COLS} FROM objects WHERE state IN ('present', 'missing') "
-                            "ORDER BY id").fetchall()
+    def _full(self, last: int) -> SceneSnapshot:
+        rows = self._object_rows.in_states(SHOWN_STATES)
         objects = {o.id: o for o in self._memory._reads.object_infos(rows)}
-        relations = {int(r["id"]): relation_info(r)
-                     for r in conn.execute("SELECT * FROM relations WHERE until IS NULL ORDER BY id")}
+        relations = {int(r["id"]): relation_info(r) for r in self._relation_rows.current()}
         # keep the previous Python objects where nothing changed (callers compare by identity)
         for key, value in objects.items():
             old = self._objects.get(key)
@@ -114,17 +118,14 @@ class SceneFeed:
         self.full_reads += 1
         return self._snapshot(changed, True, frozenset())
 
-    def _apply(self, conn, touched: set[int]) -> bool:
+    def _apply(self, touched: set[int]) -> bool:
         """Re-read the touched objects and the current relations involving them; True if anything changed."""
         if not touched:
             return False
         ids = sorted(touched)
         changed = False
-        fresh: dict[int, ObjectInfo] = {}
-        for chunk, marks in id_chunks(ids):
-            rows = conn.execute(f"SELECT {OBJECT_COLS} FROM objects WHERE id IN ({marks}) "
-                                "AND state IN ('present', 'missing')", chunk).fetchall()
-            fresh.update((o.id, o) for o in self._memory._reads.object_infos(rows))
+        fresh: dict[int, ObjectInfo] = {
+            o.id: o for o in self._memory._reads.object_infos(self._object_rows.rows(ids, SHOWN_STATES))}
         for oid in ids:
             old, new = self._objects.get(oid), fresh.get(oid)
             if new is None:
@@ -132,13 +133,8 @@ class SceneFeed:
             elif old is None or old != new:
                 self._objects[oid] = new
                 changed = True
-        current: dict[int, RelationInfo] = {}
-        for chunk, marks in id_chunks(ids):
-            for r in conn.execute(
-                    f"SELECT * FROM relations WHERE until IS NULL AND subject_id IN ({marks}) UNION "
-                    f"SELECT * FROM relations WHERE until IS NULL AND object_is_region = 0 AND object_id IN ({marks})",
-                    chunk + chunk):
-                current[int(r["id"])] = relation_info(r)
+        current: dict[int, RelationInfo] = {
+            int(r["id"]): relation_info(r) for r in self._relation_rows.current_involving(ids)}
         involved = [k for k, r in self._relations.items()
                     if r.subject_id in touched or (not r.object_is_region and r.object_id in touched)]
         for key in involved:

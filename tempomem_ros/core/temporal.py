@@ -24,11 +24,15 @@ from .checks import ChecksMixin
 from .errors import InvalidInputError
 from .labels import sanitize_label, words
 from .lookfor import LookForMixin
-from .rows import EVENT_COLS, OBJECT_COLS, PLACEMENT_COLS, id_chunks
 from .config import MemoryConfig
 from .queries import QueryService
-from .reads import StoreReads
 from .store import StoreInterface
+from .store.events import EventRows
+from .store.objects import ObjectRows
+from .store.observations import ObservationRows
+from .store.placements import PlacementRows
+from .store.reads import StoreReads
+from .store.relations import RelationRows
 from .types import EVENT_KINDS, Answer, ObjectInfo
 
 OPERATORS = ("current", "previous", "history", "count_moves", "count_sightings", "as_of", "first_seen",
@@ -55,10 +59,12 @@ class TemporalService(ChecksMixin, LookForMixin):
         self.config = config
         self._now = now
         self._tallied_in = tallied_in
-
-    @property
-    def _conn(self):
-        return self._store.conn
+        # the store's rows, by table (core/store/); checks.py and lookfor.py read through them too
+        self._object_rows = ObjectRows(store)
+        self._observation_rows = ObservationRows(store, has_sources=reads.has_sources)
+        self._placement_rows = PlacementRows(store)
+        self._event_rows = EventRows(store)
+        self._relation_rows = RelationRows(store)
 
     def _get(self, object_id: int) -> ObjectInfo:
         return self._reads.object_infos([self._reads.row_or_raise(object_id)])[0]
@@ -69,9 +75,7 @@ class TemporalService(ChecksMixin, LookForMixin):
             if isinstance(object_id, bool) or not isinstance(object_id, int):
                 raise InvalidInputError("object_id must be an integer")
             validation.id_in_range(object_id, "object_id")
-            row = self._conn.execute(
-                f"SELECT {OBJECT_COLS} FROM objects WHERE id=? AND state IN ('present', 'missing')",
-                (object_id,)).fetchone()
+            row = self._object_rows.row_if_shown(object_id)
             return [] if row is None else [row]
         if not isinstance(label, str) or not words(label):
             raise InvalidInputError("give a label or an object_id")
@@ -80,24 +84,14 @@ class TemporalService(ChecksMixin, LookForMixin):
         found.sort(key=lambda r: (r["state"] != "present", -float(r["last_seen"]), r["id"]))
         return found
 
-    def _placement_rows(self, object_id: int) -> list:
-        return self._conn.execute(f"SELECT {PLACEMENT_COLS} FROM placements WHERE object_id=? ORDER BY t_from, id",
-                                  (object_id,)).fetchall()
-
     def _evidence(self, placement_ids) -> list[int]:
         ids: list[int] = []
         for pid in placement_ids:
-            rows = self._conn.execute(
-                "SELECT id FROM observations WHERE placement_id=? ORDER BY stamp DESC, id DESC LIMIT ?",
-                (pid, EVIDENCE_PER_PLACEMENT)).fetchall()
-            ids.extend(sorted(int(r[0]) for r in rows))
+            ids.extend(sorted(self._observation_rows.newest_ids_of_placement(pid, EVIDENCE_PER_PLACEMENT)))
         return ids
 
     def _support_phrase(self, object_id: int) -> str:
-        row = self._conn.execute(
-            "SELECT o.label, o.pinned_label FROM relations r JOIN objects o ON o.id = r.object_id "
-            "WHERE r.until IS NULL AND r.subject_id=? AND r.relation='on' AND r.object_is_region=0 "
-            "ORDER BY r.id LIMIT 1", (object_id,)).fetchone()
+        row = self._relation_rows.current_support(object_id)
         return f" on the {row[1] or row[0]}" if row else ""
 
     # ------------------------------------------------------------------ operators
@@ -152,7 +146,7 @@ class TemporalService(ChecksMixin, LookForMixin):
         oid = int(row["id"])
         obj = self._reads.object_infos([row])[0]
         label = obj.label
-        prows = self._placement_rows(oid)
+        prows = self._placement_rows.of_object(oid)
         pls = self._reads.placement_infos(prows)
         current = next((p for p in pls if p.current), None)
         out = {"object": obj, "placements": (), "evidence": (), "count": None, "time": None, "text": ""}
@@ -211,17 +205,15 @@ class TemporalService(ChecksMixin, LookForMixin):
         elif operator == "first_seen":
             out["time"] = obj.first_seen
             out["placements"] = (pls[0],)
-            ev = self._conn.execute("SELECT id FROM observations WHERE object_id=? ORDER BY stamp, id LIMIT 1",
-                                    (oid,)).fetchone()
-            out["evidence"] = (int(ev[0]),) if ev else ()
+            ev = self._observation_rows.first_id_of(oid)
+            out["evidence"] = (ev,) if ev is not None else ()
             out["text"] = f"I first saw the {label} at {fmt_time(obj.first_seen)} at {where(pls[0])}."
         elif operator == "last_seen":
             out["time"] = obj.last_seen
             last = pls[-1]
             out["placements"] = (last,)
-            ev = self._conn.execute(
-                "SELECT id FROM observations WHERE object_id=? ORDER BY stamp DESC, id DESC LIMIT 1", (oid,)).fetchone()
-            out["evidence"] = (int(ev[0]),) if ev else ()
+            ev = self._observation_rows.last_id_of(oid)
+            out["evidence"] = (ev,) if ev is not None else ()
             ago = f" ({fmt_duration(now - obj.last_seen)} ago)" if now >= obj.last_seen else ""
             out["text"] = f"I last saw the {label} at {fmt_time(obj.last_seen)}{ago} at {where(last)}."
         elif operator == "as_of":
@@ -255,7 +247,7 @@ class TemporalService(ChecksMixin, LookForMixin):
         hi = float("inf") if until is None else validation.finite_number(until, "until")
         if lo > hi:
             raise InvalidInputError("since must not be after until")
-        kind_filter, kind_args = "", ()
+        kind_args = None
         if kinds is not None:
             if isinstance(kinds, str) or not all(isinstance(k, str) for k in kinds):
                 raise InvalidInputError("kinds must be a list of event kinds")
@@ -265,11 +257,7 @@ class TemporalService(ChecksMixin, LookForMixin):
             kind_args = tuple(sorted(set(kinds)))
             if not kind_args:
                 return []
-            kind_filter = f" AND kind IN ({','.join('?' * len(kind_args))})"
-        rows = self._conn.execute(
-            f"SELECT {EVENT_COLS} FROM events WHERE stamp >= ? AND stamp <= ? AND retracted = 0{kind_filter} "
-            "ORDER BY stamp, id",
-            (lo, hi, *kind_args)).fetchall()
+        rows = self._event_rows.between(lo, hi, kind_args)
         return self._reads.events_from_rows(rows)
 
     def scene_as_of(self, t: float, *, center=None, radius: float | None = None, k: int | None = None,
@@ -279,58 +267,35 @@ class TemporalService(ChecksMixin, LookForMixin):
         With center and radius: only placements whose centre lies within radius, nearest first (ties by
         object id); otherwise by object id. k caps the number returned and offset skips the first ones of
         that order, so a large scene can be read page by page (scene_count_as_of gives the total).
-        Filtering, ordering and paging happen in SQL: a page costs what it returns, not the scene's size."""
-        where, args, order, order_args = self._as_of_filter(t, center, radius)
+        Filtering, ordering and paging happen in SQL (store/placements.py): a page costs what it returns, not
+        the scene's size."""
+        t, center, radius = self._as_of_args(t, center, radius)
         if k is not None:
             k = validation.positive_int(k, "k", maximum=10**7)
         offset = validation.non_negative_int(offset, "offset")
-        limit = "" if k is None and not offset else " LIMIT ? OFFSET ?"
-        page = [] if not limit else [-1 if k is None else k, offset]
-        rows = self._conn.execute(
-            f"SELECT {', '.join('p.' + c.strip() for c in PLACEMENT_COLS.split(','))} FROM placements p "
-            f"WHERE {where} ORDER BY {order}{limit}",
-            args + order_args + page).fetchall()
-        placements = self._reads.placement_infos(rows)
+        placements = self._reads.placement_infos(self._placement_rows.as_of(t, center, radius, k=k, offset=offset))
         ids = sorted({p.object_id for p in placements})
-        objects: dict[int, object] = {}
-        for chunk, marks in id_chunks(ids):
-            obj_rows = self._conn.execute(f"SELECT {OBJECT_COLS} FROM objects WHERE id IN ({marks})", chunk).fetchall()
-            for info in self._reads.object_infos(obj_rows):
-                objects[info.id] = info
+        objects = {info.id: info for info in self._reads.object_infos(self._object_rows.rows(ids))}
         return [(objects[p.object_id], p) for p in placements]
 
     def scene_count_as_of(self, t: float, *, center=None, radius: float | None = None) -> int:
         """How many objects scene_as_of(t, center=..., radius=...) returns without k: the total of a paged
         read."""
-        where, args, _, _ = self._as_of_filter(t, center, radius)
-        return int(self._conn.execute(
-            f"SELECT count(*) FROM placements p WHERE {where}", args
-        ).fetchone()[0])
+        return self._placement_rows.count_as_of(*self._as_of_args(t, center, radius))
 
     @staticmethod
-    def _as_of_filter(t, center, radius) -> tuple[str, list, str, list]:
-        """WHERE clause, its arguments, ORDER BY and its arguments of an as-of read (validated)."""
+    def _as_of_args(t, center, radius) -> tuple:
+        """(t, center, radius) of an as-of read, validated (center and radius both None, or a point and r > 0)."""
         t = validation.finite_number(t, "t")
         if (center is None) != (radius is None):
             raise InvalidInputError("give both center and radius, or neither")
-        # NOT IN a (small, indexed) list of forgotten ids rather than a join: the scan stays on the
-        # placements_asof index, and an offset skips rows without touching the objects table
-        where = ("p.object_id NOT IN (SELECT id FROM objects WHERE state IN ('forgotten', 'tentative')) "
-                 "AND p.t_from <= ? AND (p.t_to IS NULL OR p.t_to > ?)")
         if radius is None:
-            return where, [t, t], "p.object_id, p.id", []
+            return t, None, None
         center = validation.finite_vec3(center, "center")
         radius = validation.finite_number(radius, "radius")
         if radius <= 0:
             raise InvalidInputError(f"radius must be > 0, got {radius}")
-        x, y, z = center
-        d2 = "((p.cx - ?) * (p.cx - ?) + (p.cy - ?) * (p.cy - ?) + (p.cz - ?) * (p.cz - ?))"
-        # the box test lets SQLite discard most rows before the exact (squared) distance test
-        where += (" AND p.cx BETWEEN ? AND ? AND p.cy BETWEEN ? AND ? AND p.cz BETWEEN ? AND ?"
-                  f" AND {d2} <= ?")
-        args = [t, t, x - radius, x + radius, y - radius, y + radius, z - radius, z + radius,
-                x, x, y, y, z, z, radius * radius]
-        return where, args, f"{d2}, p.object_id, p.id", [x, x, y, y, z, z]
+        return t, center, radius
 
     def placement_evidence(self, placement_ids) -> tuple[int, ...]:
         """The observation ids behind these placements (the newest EVIDENCE_PER_PLACEMENT of each)."""
@@ -343,9 +308,9 @@ class TemporalService(ChecksMixin, LookForMixin):
     def _current_placements(self, object_ids) -> list[int]:
         out = []
         for oid in object_ids:
-            pid = self._conn.execute("SELECT id FROM placements WHERE object_id=? AND current=1", (oid,)).fetchone()
-            if pid:
-                out.append(int(pid[0]))
+            pid = self._placement_rows.current_id(oid)
+            if pid is not None:
+                out.append(pid)
         return out
 
 

@@ -3,21 +3,25 @@ operators, fusion, maintenance).
 
 Why one place: before it, these lived on the Memory class and reached every mixin through ``self``; the
 label caches (the writer's superset of shown labels, a read-only memory's list per data_version) and the
-column list of an older store are decided here once.
+column list of an older store are decided here once. The rows themselves come from the table modules of this
+package (objects.py, placements.py, regions.py, observations.py); the label reads below are this module's own.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from . import validation
-from .config import MemoryConfig
-from .errors import UnknownIdError
-from .labels import label_matches
-from .rows import (OBJECT_COLS, OBSERVATION_COLS, PLACEMENT_COLS, event_info, id_chunks, object_info,
-                   placement_info)
-from .store import StoreInterface
-from .types import ObjectInfo
+from .. import validation
+from ..config import MemoryConfig
+from ..errors import UnknownIdError
+from ..labels import label_matches
+from ..rows import OBJECT_COLS, event_info, id_chunks, object_info, placement_info
+from ..types import ObjectInfo
+from .base import StoreInterface
+from .objects import ObjectRows
+from .observations import observation_columns
+from .placements import PlacementRows
+from .regions import RegionRows
 
 
 class StoreReads:
@@ -29,8 +33,10 @@ class StoreReads:
         self.readonly = readonly
         #: whether rows name their source (schema version 6): a read-only store written before reads as source ''
         self.has_sources = has_sources
-        self.observation_cols = OBSERVATION_COLS if has_sources else \
-            OBSERVATION_COLS.replace(", source", ", '' AS source")
+        self.observation_cols = observation_columns(has_sources)
+        self._objects = ObjectRows(store)
+        self._placements = PlacementRows(store)
+        self._regions = RegionRows(store)
         self._labels_cache: dict = {}  # state -> (data_version, labels): read-only memories only
 
     @property
@@ -98,7 +104,7 @@ class StoreReads:
         if isinstance(object_id, bool) or not isinstance(object_id, (int, np.integer)):
             raise UnknownIdError(f"{name} must be an integer, got {object_id!r}")
         validation.id_in_range(object_id, name)
-        row = self._conn.execute(f"SELECT {OBJECT_COLS} FROM objects WHERE id=?", (int(object_id),)).fetchone()
+        row = self._objects.row(object_id)
         if row is None:
             raise UnknownIdError(f"unknown object id {object_id}")
         return row
@@ -116,7 +122,7 @@ class StoreReads:
                 for r in rows]
 
     def region_labels(self) -> dict[int, str]:
-        return {int(i): lbl for i, lbl in self._conn.execute("SELECT id, label FROM regions")}
+        return self._regions.labels()
 
     def placement_infos(self, rows) -> list:
         regions = self.region_labels()
@@ -125,8 +131,7 @@ class StoreReads:
     def placement_by_id(self, placement_id):
         if placement_id is None:
             return None
-        row = self._conn.execute(f"SELECT {PLACEMENT_COLS} FROM placements WHERE id=?",
-                                 (int(placement_id),)).fetchone()
+        row = self._placements.row(placement_id)
         return None if row is None else self.placement_infos([row])[0]
 
     def events_from_rows(self, rows) -> list:

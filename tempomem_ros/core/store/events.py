@@ -1,0 +1,50 @@
+"""Reads of the change events (appeared, moved, removed, reappeared, relabelled, forgotten): all of them, one
+object's, those in a time window, and those after a cursor. Retracted events (a change later found wrong)
+are never returned.
+"""
+
+from __future__ import annotations
+
+from ..rows import EVENT_COLS
+from .base import StoreInterface
+
+
+class EventRows:
+    """Event rows (every column of rows.EVENT_COLS, by name) over one store; nothing here writes."""
+
+    def __init__(self, store: StoreInterface):
+        self._store = store
+
+    @property
+    def _conn(self):
+        return self._store.conn
+
+    def after(self, after_id: int, limit: int = -1) -> list:
+        """Events with id > after_id, by id; at most ``limit`` (-1: all). A publisher's cursor: a removal is
+        stamped with its first miss, so a time window could skip it."""
+        return self._conn.execute(f"SELECT {EVENT_COLS} FROM events WHERE id > ? AND retracted = 0 "
+                                  "ORDER BY id LIMIT ?",
+                                  (int(after_id), limit)).fetchall()
+
+    def all(self) -> list:
+        """Every event, in stamp order (ties by id)."""
+        return self._conn.execute(f"SELECT {EVENT_COLS} FROM events WHERE retracted = 0 "
+                                  "ORDER BY stamp, id").fetchall()
+
+    def of_object(self, object_id: int) -> list:
+        """The object's events, in stamp order (ties by id)."""
+        return self._conn.execute(f"SELECT {EVENT_COLS} FROM events WHERE object_id=? AND retracted = 0 "
+                                  "ORDER BY stamp, id",
+                                  (int(object_id),)).fetchall()
+
+    def between(self, lo: float, hi: float, kinds: tuple[str, ...] | None = None) -> list:
+        """Events with lo <= stamp <= hi (only of ``kinds`` when given, a non-empty tuple), in stamp order
+        (ties by id)."""
+        kind_filter, kind_args = "", ()
+        if kinds is not None:
+            kind_args = tuple(kinds)
+            kind_filter = f" AND kind IN ({','.join('?' * len(kind_args))})"
+        return self._conn.execute(
+            f"SELECT {EVENT_COLS} FROM events WHERE stamp >= ? AND stamp <= ? AND retracted = 0{kind_filter} "
+            "ORDER BY stamp, id",
+            (lo, hi, *kind_args)).fetchall()

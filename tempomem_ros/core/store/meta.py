@@ -1,0 +1,27 @@
+"""The store's own description: the meta table (embedding size, feature model, world frame, schema version)
+and the shape of a store written by an older version.
+"""
+
+from __future__ import annotations
+
+from .base import StoreInterface
+
+
+class StoreMeta:
+    """The meta table's one write after opening, and what an older store lacks."""
+
+    def __init__(self, store: StoreInterface):
+        self._store = store
+
+    @property
+    def _conn(self):
+        return self._store.conn
+
+    def record_feature_model(self, feature_model: str) -> None:
+        """Record which encoder made the stored features (set once, by the first open that names it)."""
+        self._conn.execute("UPDATE meta SET value=? WHERE key='feature_model'", (feature_model,))
+
+    def observations_have_sources(self) -> bool:
+        """Whether observations carry a source column (SQLite only: a store written before schema version 6
+        does not; PostgreSQL stores always do)."""
+        return any(r[1] == "source" for r in self._conn.execute("PRAGMA table_info(observations)").fetchall())

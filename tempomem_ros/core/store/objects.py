@@ -1,0 +1,114 @@
+"""Reads of the objects table (and of the tombstones forgotten objects leave): object rows by id, by state, by
+region, the label groups semantic queries rank, and the counts the memory reports.
+
+Why here: the same row reads were written in queries.py, temporal.py, the relation keeper, the scene feed
+and memory.py; each is one named method now, in the order its docstring states (by id unless it says so).
+"""
+
+from __future__ import annotations
+
+from ..rows import OBJECT_COLS, id_chunks
+from .base import StoreInterface
+
+_SHOWN = "COALESCE(pinned_label, label)"  # the label an object shows: pinned by a person, else the fused one
+
+
+class ObjectRows:
+    """Object rows (every column of rows.OBJECT_COLS, by name) and counts over one store; nothing here writes."""
+
+    def __init__(self, store: StoreInterface):
+        self._store = store
+
+    @property
+    def _conn(self):
+        return self._store.conn
+
+    # ------------------------------------------------------------------ rows
+    def row(self, object_id: int):
+        """The object's row (any state), or None."""
+        return self._conn.execute(f"SELECT {OBJECT_COLS} FROM objects WHERE id=?", (int(object_id),)).fetchone()
+
+    def row_if_shown(self, object_id: int):
+        """The object's row if it is present or missing, else None."""
+        return self._conn.execute(
+            f"SELECT {OBJECT_COLS} FROM objects WHERE id=? AND state IN ('present', 'missing')",
+            (object_id,)).fetchone()
+
+    def id_if_not_forgotten(self, object_id: int) -> int | None:
+        """The id back if the object exists and is not forgotten, else None."""
+        row = self._conn.execute("SELECT id FROM objects WHERE id=? AND state != 'forgotten'",
+                                 (int(object_id),)).fetchone()
+        return None if row is None else int(row[0])
+
+    def rows(self, ids, states: tuple[str, ...] | None = None) -> list:
+        """Rows of these ids (optionally only those in ``states``), by id; unknown ids are left out."""
+        out: list = []
+        for chunk, marks in id_chunks(sorted(set(int(i) for i in ids))):
+            if states is None:
+                out += self._conn.execute(
+                    f"SELECT {OBJECT_COLS} FROM objects WHERE id IN ({marks}) ORDER BY id", chunk).fetchall()
+            else:
+                out += self._conn.execute(
+                    f"SELECT {OBJECT_COLS} FROM objects WHERE id IN ({marks}) AND state IN "
+                    f"({','.join('?' * len(states))}) ORDER BY id", (*chunk, *states)).fetchall()
+        return out
+
+    def all(self, state: str | None = None) -> list:
+        """Every object (any state), or those in ``state``, by id."""
+        if state is None:
+            return self._conn.execute(f"SELECT {OBJECT_COLS} FROM objects ORDER BY id").fetchall()
+        return self._conn.execute(f"SELECT {OBJECT_COLS} FROM objects WHERE state=? ORDER BY id",
+                                  (state,)).fetchall()
+
+    def in_states(self, states: tuple[str, ...]) -> list:
+        """Every object in one of ``states``, by id."""
+        return self._conn.execute(f"SELECT {OBJECT_COLS} FROM objects WHERE state IN "
+                                  f"({','.join('?' * len(states))}) ORDER BY id", tuple(states)).fetchall()
+
+    def present_centred_in(self, box) -> list:
+        """Present objects whose centroid lies in ``box`` (a row with min_x .. max_z: a region), by id."""
+        return self._conn.execute(
+            f"SELECT {OBJECT_COLS} FROM objects WHERE state='present' AND cx BETWEEN ? AND ? AND cy BETWEEN ? AND ? "
+            "AND cz BETWEEN ? AND ? ORDER BY id",
+            (box["min_x"], box["max_x"], box["min_y"], box["max_y"], box["min_z"], box["max_z"])).fetchall()
+
+    def present_boxes(self) -> list[tuple]:
+        """(id, min_x, min_y, min_z, max_x, max_y, max_z) of every present object, by id."""
+        return [tuple(r) for r in self._conn.execute(
+            "SELECT id, min_x, min_y, min_z, max_x, max_y, max_z FROM objects WHERE state='present' ORDER BY id")]
+
+    # ------------------------------------------------------------------ label groups (semantic queries)
+    def count_present_labelled(self, label: str) -> int:
+        """How many present objects show exactly ``label``."""
+        return int(self._conn.execute(
+            f"SELECT COUNT(*) FROM objects WHERE state='present' AND {_SHOWN}=?", (label,)).fetchone()[0])
+
+    def present_ids_labelled(self, label: str, limit: int | None = None) -> list[int]:
+        """Ids of the present objects showing exactly ``label``, ascending; the first ``limit`` of them."""
+        cap = "" if limit is None else f" LIMIT {int(limit)}"
+        return [int(r[0]) for r in self._conn.execute(
+            f"SELECT id FROM objects WHERE state='present' AND {_SHOWN}=? ORDER BY id{cap}", (label,))]
+
+    def shown_labels_of(self, ids) -> list[tuple[int, str]]:
+        """(id, shown label) of these ids (any state), by id; unknown ids are left out."""
+        out: list[tuple[int, str]] = []
+        for chunk, marks in id_chunks(sorted(set(int(i) for i in ids))):
+            out += [(int(oid), lbl) for oid, lbl in self._conn.execute(
+                f"SELECT id, {_SHOWN} FROM objects WHERE id IN ({marks}) ORDER BY id", chunk)]
+        return out
+
+    # ------------------------------------------------------------------ counts
+    def count_present_with_feature(self) -> int:
+        """Present objects that hold a feature vector (the rows of the exact semantic matrix)."""
+        return int(self._conn.execute(
+            "SELECT COUNT(*) FROM objects WHERE state='present' AND feature IS NOT NULL").fetchone()[0])
+
+    def count_active(self) -> int:
+        """Present + missing + tentative objects (a full count: the writer caches it, Memory._count_objects)."""
+        return int(self._conn.execute(
+            "SELECT COUNT(*) FROM objects WHERE state IN ('present','missing','tentative')").fetchone()[0])
+
+    # ------------------------------------------------------------------ tombstones
+    def tombstones(self) -> list:
+        """Every tombstone row (active or not, any kind), by id."""
+        return self._conn.execute("SELECT * FROM tombstones ORDER BY id").fetchall()

@@ -1,0 +1,53 @@
+"""The regions a person defined (rooms, shelves: named boxes) and which region an object stands in.
+
+Why one place: queries (regions, contents, "in the kitchen"), the shared read helpers (region labels of every
+answer) and the relation keeper (region membership) read the same rows.
+"""
+
+from __future__ import annotations
+
+from .base import StoreInterface
+
+
+class RegionRows:
+    """Region rows (every column of the regions table, by name) over one store; ``assign`` is its one write,
+    made inside the caller's transaction."""
+
+    def __init__(self, store: StoreInterface):
+        self._store = store
+
+    @property
+    def _conn(self):
+        return self._store.conn
+
+    def all(self) -> list:
+        """Every region, by id."""
+        return self._conn.execute("SELECT * FROM regions ORDER BY id").fetchall()
+
+    def row(self, region_id: int):
+        """One region's row, or None."""
+        return self._conn.execute("SELECT * FROM regions WHERE id=?", (int(region_id),)).fetchone()
+
+    def labels(self) -> dict[int, str]:
+        """{region id: label} of every region."""
+        return {int(i): lbl for i, lbl in self._conn.execute("SELECT id, label FROM regions")}
+
+    def smallest_containing(self, center) -> int:
+        """The smallest region containing the point (ties -> lowest id), 0 when none."""
+        row = self._conn.execute(
+            "SELECT id FROM regions WHERE ? BETWEEN min_x AND max_x AND ? BETWEEN min_y AND max_y "
+            "AND ? BETWEEN min_z AND max_z ORDER BY (max_x-min_x)*(max_y-min_y)*(max_z-min_z), id LIMIT 1",
+            (float(center[0]), float(center[1]), float(center[2]))).fetchone()
+        return 0 if row is None else int(row[0])
+
+    def containing(self, center) -> list[int]:
+        """Ids of every region containing the point, ascending."""
+        return [int(r[0]) for r in self._conn.execute(
+            "SELECT id FROM regions WHERE ? BETWEEN min_x AND max_x AND ? BETWEEN min_y AND max_y "
+            "AND ? BETWEEN min_z AND max_z ORDER BY id", (float(center[0]), float(center[1]), float(center[2])))]
+
+    def assign(self, object_id: int, region_id: int) -> None:
+        """Record ``region_id`` as the region of the object and of its current placement."""
+        self._conn.execute("UPDATE objects SET region_id=? WHERE id=?", (region_id, object_id))
+        self._conn.execute("UPDATE placements SET region_id=? WHERE object_id=? AND current=1",
+                           (region_id, object_id))

@@ -1,0 +1,108 @@
+"""Staging: the frames and observations add() writes at once (fused later by commit()), the quarantine of
+frames whose stamp jumps far ahead, and the frame counts and "now" read from them.
+
+Why written at once: nothing that reached the memory is lost if the process dies before the next commit
+(memory.py). Frames a retention pass compacted (kept only for the sightings or misses it kept) never count
+as staged or accepted (schema.FRAMES_LIVE).
+"""
+
+from __future__ import annotations
+
+from ..schema import FRAMES_LIVE
+from .base import StoreInterface
+
+
+class StagedFrames:
+    """Frame and staged-observation rows over one store; the writes happen inside the caller's transaction."""
+
+    def __init__(self, store: StoreInterface):
+        self._store = store
+
+    @property
+    def _conn(self):
+        return self._store.conn
+
+    # ------------------------------------------------------------------ reads
+    def newest_accepted(self) -> float | None:
+        """Newest stamp of a staged or fused frame (quarantined and refused frames never count): two
+        seeks on the (status, stamp, id) index."""
+        row = self._conn.execute(
+            f"SELECT MAX(m) FROM (SELECT MAX(stamp) AS m FROM frames WHERE status='fused' AND {FRAMES_LIVE} "
+            f"UNION ALL SELECT MAX(stamp) FROM frames WHERE status='pending' AND {FRAMES_LIVE})").fetchone()
+        return None if row is None or row[0] is None else float(row[0])
+
+    def pending_count(self) -> int:
+        """Frames staged and not yet fused."""
+        return int(self._conn.execute(f"SELECT COUNT(*) FROM frames WHERE status='pending' AND {FRAMES_LIVE}")
+                   .fetchone()[0])
+
+    def quarantined_count(self) -> int:
+        """Frames held in quarantine."""
+        return int(self._conn.execute(f"SELECT COUNT(*) FROM frames WHERE status='quarantined' AND {FRAMES_LIVE}")
+                   .fetchone()[0])
+
+    def count_with_status(self, status: str) -> int:
+        """Frames with this status (compacted ones included when that is the status asked for)."""
+        return int(self._conn.execute("SELECT COUNT(*) FROM frames WHERE status=?", (status,)).fetchone()[0])
+
+    def has_frame(self, stamp: float, n_observations: int) -> bool:
+        """Whether a frame with this stamp and number of observations exists (any status)."""
+        return self._conn.execute("SELECT 1 FROM frames WHERE stamp=? AND n_observations=? LIMIT 1",
+                                  (stamp, int(n_observations))).fetchone() is not None
+
+    def quarantined(self) -> list:
+        """(id, stamp) of the quarantined frames, in arrival order (by id)."""
+        return self._conn.execute(
+            f"SELECT id, stamp FROM frames WHERE status='quarantined' AND {FRAMES_LIVE} ORDER BY id").fetchall()
+
+    def observation_ids_of(self, frame_ids: list[int]) -> list[int]:
+        """Ids of the observations of these frames, ascending."""
+        marks = ",".join("?" for _ in frame_ids)
+        return [int(r[0]) for r in self._conn.execute(
+            f"SELECT id FROM observations WHERE frame_id IN ({marks}) ORDER BY id", frame_ids)]
+
+    # ------------------------------------------------------------------ writes
+    def insert_frame(self, stamp: float, recorded_at: float, status: str, view_cols: tuple, n_observations: int,
+                     source: str) -> int:
+        """Write a frame row; ``view_cols``: has_view, pose, fx, fy, cx, cy, width, height, max_range, depth,
+        depth_h, depth_w, min_object_pixels (Memory._stage). Returns its id."""
+        cur = self._conn.execute(
+            "INSERT INTO frames (stamp, recorded_at, status, has_view, pose, fx, fy, cx, cy, width, height, "
+            "max_range, depth, depth_h, depth_w, min_object_pixels, n_observations, source) "
+            "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            (stamp, recorded_at, status, *view_cols, n_observations, source))
+        return int(cur.lastrowid)
+
+    def insert_observation(self, frame_id: int, stamp: float, recorded_at: float, label: str, confidence: float,
+                           center, bbox_min, bbox_max, feature_blob, n_points: int, instance_id: int, verdict: str,
+                           source: str) -> int:
+        """Write one staged observation of the frame. Returns its id."""
+        cur = self._conn.execute(
+            "INSERT INTO observations (frame_id, stamp, recorded_at, label, confidence, cx, cy, cz, "
+            "min_x, min_y, min_z, max_x, max_y, max_z, feature, n_points, instance_id, verdict, source) "
+            "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            (frame_id, stamp, recorded_at, label, confidence, *center, *bbox_min, *bbox_max, feature_blob,
+             n_points, instance_id, verdict, source))
+        return int(cur.lastrowid)
+
+    def refuse_frames(self, frame_ids: list[int]) -> None:
+        """Mark quarantined frames refused (never fused) and drop their depth image."""
+        marks = ",".join("?" for _ in frame_ids)
+        self._conn.execute(f"UPDATE frames SET status='refused', depth=NULL WHERE id IN ({marks})", frame_ids)
+
+    def reject_stamp_jumped(self, frame_ids: list[int]) -> None:
+        """Give the observations of refused frames the verdict rejected, reason stamp_jump."""
+        marks = ",".join("?" for _ in frame_ids)
+        self._conn.execute(f"UPDATE observations SET verdict='rejected', reason='stamp_jump' "
+                           f"WHERE frame_id IN ({marks})", frame_ids)
+
+    def release(self, frame_ids: list[int]) -> None:
+        """Stage quarantined frames and their observations (pending: fused by the next commit)."""
+        marks = ",".join("?" for _ in frame_ids)
+        self._conn.execute(f"UPDATE frames SET status='pending' WHERE id IN ({marks})", frame_ids)
+        self._conn.execute(f"UPDATE observations SET verdict='pending' WHERE frame_id IN ({marks})", frame_ids)
+
+    def mark_fused(self, frame_id: int) -> None:
+        """After the frame was fused: its status, and its depth (in the row or in frame_depths) is dropped."""
+        self._conn.execute("UPDATE frames SET status='fused', depth=NULL WHERE id=?", (frame_id,))
+        self._conn.execute("DELETE FROM frame_depths WHERE frame_id=?", (frame_id,))
