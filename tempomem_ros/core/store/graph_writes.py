@@ -16,8 +16,8 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ..rows import OBJECT_COLS
 from .base import StoreInterface
+from .objects import ObjectRows
 
 RTREE_PAD = 0.05  # metres the spatial index's entry extends beyond an object's box (see GraphWrites.update_rtree)
 
@@ -60,6 +60,7 @@ class GraphWrites:
         self._now = now
         self._wall_clock = wall_clock
         self._readonly = readonly
+        self._objects = ObjectRows(store)
 
     @property
     def _conn(self):
@@ -71,7 +72,8 @@ class GraphWrites:
 
     # ---------------------------------------------------------------- objects
     def object_row(self, object_id: int):
-        return self._conn.execute(f"SELECT {OBJECT_COLS} FROM objects WHERE id=?", (object_id,)).fetchone()
+        """The object's row (any state), or None: ObjectRows.row, the one statement for it."""
+        return self._objects.row(object_id)
 
     # ---------------------------------------------------------------- placements
     def open_placement(self, object_id: int, center, lo, hi, stamp: float, opened_by: str) -> int:
