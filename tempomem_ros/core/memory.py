@@ -34,12 +34,13 @@ from .queries import QueryService
 from .reconcile import ReconcileMixin
 from .reads import StoreReads
 from .relations_store import RelationKeeper
-from .retention import RetentionMixin
+from .retention import Retention
 from .rows import OBJECT_COLS, feature_to_blob
 from .schema import FRAMES_LIVE, initialise, open_connection, quick_check, sqlite3
 from .store import Store
 from .store.graph_writes import GraphWrites, WriteState
 from .store.maintenance_rows import MaintenanceRows
+from .store.retention_rows import RetentionRows
 from .temporal import TemporalService
 from .types import STATES, Answer, CameraView, CommitStats, ObjectInfo, Observation, StageResult
 
@@ -69,11 +70,15 @@ def _maintenance(name: str):
     return _exposed("_maintenance", Maintenance, name)
 
 
+def _retention(name: str):
+    return _exposed("_retention", Retention, name)
+
+
 def is_postgres_connection(conn) -> bool:
     return type(conn).__module__.endswith("postgres.connection")
 
 
-class Memory(FusionMixin, ReconcileMixin, RetentionMixin):
+class Memory(FusionMixin, ReconcileMixin):
     """Persistent spatio-temporal object memory. Use Memory.open(path, embedding_dim=...)."""
 
     def __init__(self, conn, path: str, embedding_dim: int, config: MemoryConfig, readonly: bool, meta: dict,
@@ -104,18 +109,22 @@ class Memory(FusionMixin, ReconcileMixin, RetentionMixin):
         self._writes = WriteState()
         self._graph = GraphWrites(self._store, self._relations, config.relations, self._writes,
                                   now=self._stamp_clock, wall_clock=clock, readonly=readonly)
+        # retention asks fusion (known confusions) and the settling step (boxes at one place) two questions of the
+        # twin rule, which stay theirs
+        self._retention = Retention(self._store, RetentionRows(self._store), self._reads, config, meta=meta,
+                                    now=self._stamp_clock, known_confusion=self._known_confusion,
+                                    overlapping_halves=self._overlapping_halves)
         self._maintenance = Maintenance(
             self._store, self._graph, MaintenanceRows(self._store, wall_clock=clock), self._reads, self._relations,
             config, self._writes, fuse_pending=self._fuse_pending, now=self._stamp_clock,
-            retention=RetentionHooks(tallied_sightings=self._tallied_sightings, fold_start=self._fold_start,
-                                     repointing=self._retention_repointing, split=self._retention_split))
+            retention=RetentionHooks.of(self._retention))
         self._vector_index_on = self._setup_vector_index(vector_index)
         self._queries = QueryService(self._store, self._reads, config, embedding_dim=self.embedding_dim, meta=meta,
                                      vector_index_on=self._vector_index_on, vector_mode=vector_index,
                                      label_encoder=label_encoder, clip_text_encoder=clip_text_encoder,
-                                     explain_missing=self._thinned_observation)
+                                     explain_missing=self._retention.thinned_observation)
         self._temporal = TemporalService(self._store, self._reads, self._queries, config, now=self._stamp_clock,
-                                         tallied_in=self._tallied_in)
+                                         tallied_in=self._retention.tallied_in)
         # Relations were computed from the boxes stored with them: those are the reference boxes.
         for row in conn.execute("SELECT id, min_x, min_y, min_z, max_x, max_y, max_z FROM objects "
                                 "WHERE state='present'"):
@@ -258,6 +267,26 @@ class Memory(FusionMixin, ReconcileMixin, RetentionMixin):
     decay = _maintenance("decay")
     consolidate = _maintenance("consolidate")
     resplit = _maintenance("resplit")
+
+    # ------------------------------------------------------------------ retention (retention.py)
+    sighting_counts = _retention("sighting_counts")
+    retention_stats = _retention("retention_stats")
+
+    # what add() and commit() ask of retention, under the names they call it by (inside the facade's lock)
+    def _split_depth(self, view_cols: tuple) -> tuple[tuple, bytes | None]:
+        return self._retention.split_depth(view_cols)
+
+    def _stage_depth(self, frame_id: int, depth: bytes | None) -> None:
+        self._retention.stage_depth(frame_id, depth)
+
+    def _drop_staged_depths(self, frame_ids) -> None:
+        self._retention.drop_staged_depths(frame_ids)
+
+    def _pending_frames(self) -> list:
+        return self._retention.pending_frames()
+
+    def _compact_settled(self) -> None:
+        self._retention.compact_settled()
 
     # ------------------------------------------------------------------ questions (answering/)
     @guarded

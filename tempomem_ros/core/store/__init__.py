@@ -5,8 +5,9 @@
 - ``graph_writes``: the object graph's write primitives every write path shares (placements, label mass, events,
   the R*Tree entry, tombstones, retiring an object) and the write side's shared state (``WriteState``).
 - ``maintenance_rows``: the statements only maintenance runs (core/maintenance.py has no SQL left).
+- ``retention_rows``: the statements only retention runs (core/retention.py has no SQL left).
 - the other modules: the statements each service of the memory runs, behind named methods, so that nothing
-  above this package writes SQL (fusion, the settling step and retention still do: they move here next).
+  above this package writes SQL (fusion and the settling step still do: they move here next).
 """
 
 from .base import (Store, StoreInterface, TableInfo, WriterCaches, atomic, describe_tables,  # noqa: F401
