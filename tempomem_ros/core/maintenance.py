@@ -36,8 +36,10 @@ PUBLIC = ("forget", "update", "label_history", "define_region", "decay", "consol
 class RetentionHooks:
     """What maintenance asks of retention (core/retention.py) when sightings are re-pointed, split off or refolded.
 
-    Why callables and not the retention object: retention is still a mixin of Memory, and a service holds no
-    reference to the facade; these four are the whole of what maintenance needs of it.
+    Why four callables and not the Retention service itself: these four are the whole of what maintenance needs of
+    it, and a narrow seam keeps maintenance runnable on a store without retention (``none()``: a test builds
+    Maintenance on a bare store with it) and the dependency one-way (retention knows nothing of maintenance).
+    The memory builds them from the service's bound methods (``of``).
     - ``tallied_sightings(object_id)``: thinned sightings of the object (counted, not kept);
     - ``fold_start(object_id, placement_id, rows)``: (saved fold or None, rows still to fold, exact);
     - ``repointing(src_id, dst_id, placement_id)``: called just before src's sightings become dst's;
@@ -47,6 +49,12 @@ class RetentionHooks:
     fold_start: Callable
     repointing: Callable[[int, int, object], None]
     split: Callable[[object], None]
+
+    @classmethod
+    def of(cls, retention) -> "RetentionHooks":
+        """The hooks of a Retention service (core/retention.py): its bound methods of the same names."""
+        return cls(tallied_sightings=retention.tallied_sightings, fold_start=retention.fold_start,
+                   repointing=retention.repointing, split=retention.split)
 
     @classmethod
     def none(cls) -> "RetentionHooks":

@@ -33,7 +33,7 @@ from .postgres.address import is_postgres
 from .queries import QueryService
 from .reconcile import ReconcileMixin
 from .relations_store import RelationKeeper
-from .retention import RetentionMixin
+from .retention import Retention
 from .rows import feature_to_blob
 from .schema import initialise, open_connection, quick_check, sqlite3
 from .store import Store
@@ -42,6 +42,7 @@ from .store.maintenance_rows import MaintenanceRows
 from .store.meta import StoreMeta
 from .store.objects import ObjectRows
 from .store.reads import StoreReads
+from .store.retention_rows import RetentionRows
 from .store.staging import StagedFrames
 from .temporal import TemporalService
 from .types import STATES, Answer, CameraView, CommitStats, ObjectInfo, Observation, StageResult
@@ -72,11 +73,15 @@ def _maintenance(name: str):
     return _exposed("_maintenance", Maintenance, name)
 
 
+def _retention(name: str):
+    return _exposed("_retention", Retention, name)
+
+
 def is_postgres_connection(conn) -> bool:
     return type(conn).__module__.endswith("postgres.connection")
 
 
-class Memory(FusionMixin, ReconcileMixin, RetentionMixin):
+class Memory(FusionMixin, ReconcileMixin):
     """Persistent spatio-temporal object memory. Use Memory.open(path, embedding_dim=...)."""
 
     def __init__(self, conn, path: str, embedding_dim: int, config: MemoryConfig, readonly: bool, meta: dict,
@@ -110,18 +115,22 @@ class Memory(FusionMixin, ReconcileMixin, RetentionMixin):
         self._writes = WriteState()
         self._graph = GraphWrites(self._store, self._relations, config.relations, self._writes,
                                   now=self._stamp_clock, wall_clock=clock, readonly=readonly)
+        # retention asks fusion (known confusions) and the settling step (boxes at one place) two questions of the
+        # twin rule, which stay theirs
+        self._retention = Retention(self._store, RetentionRows(self._store), self._reads, config, meta=meta,
+                                    now=self._stamp_clock, known_confusion=self._known_confusion,
+                                    overlapping_halves=self._overlapping_halves)
         self._maintenance = Maintenance(
             self._store, self._graph, MaintenanceRows(self._store, wall_clock=clock), self._reads, self._relations,
             config, self._writes, fuse_pending=self._fuse_pending, now=self._stamp_clock,
-            retention=RetentionHooks(tallied_sightings=self._tallied_sightings, fold_start=self._fold_start,
-                                     repointing=self._retention_repointing, split=self._retention_split))
+            retention=RetentionHooks.of(self._retention))
         self._vector_index_on = self._setup_vector_index(vector_index)
         self._queries = QueryService(self._store, self._reads, config, embedding_dim=self.embedding_dim, meta=meta,
                                      vector_index_on=self._vector_index_on, vector_mode=vector_index,
                                      label_encoder=label_encoder, clip_text_encoder=clip_text_encoder,
-                                     explain_missing=self._thinned_observation)
+                                     explain_missing=self._retention.thinned_observation)
         self._temporal = TemporalService(self._store, self._reads, self._queries, config, now=self._stamp_clock,
-                                         tallied_in=self._tallied_in)
+                                         tallied_in=self._retention.tallied_in)
         # Relations were computed from the boxes stored with them: those are the reference boxes.
         for row in self._object_rows.present_boxes():
             self._caches.relation_boxes[int(row[0])] = tuple(row[1:])
@@ -263,6 +272,10 @@ class Memory(FusionMixin, ReconcileMixin, RetentionMixin):
     decay = _maintenance("decay")
     consolidate = _maintenance("consolidate")
     resplit = _maintenance("resplit")
+
+    # ------------------------------------------------------------------ retention (retention.py)
+    sighting_counts = _retention("sighting_counts")
+    retention_stats = _retention("retention_stats")
 
     # ------------------------------------------------------------------ questions (answering/)
     @guarded
@@ -454,13 +467,13 @@ class Memory(FusionMixin, ReconcileMixin, RetentionMixin):
                          None if depth is None else depth.shape[0], None if depth is None else depth.shape[1],
                          int(view.min_object_pixels))
         max_len = self.config.max_label_length
-        view_cols, depth_blob = self._split_depth(view_cols)  # retention.py: the depth in a row of its own
+        view_cols, depth_blob = self._retention.split_depth(view_cols)  # retention.py: the depth in a row of its own
         with self._store.transaction():
             accepted = self._newest_accepted()
             jump = accepted is not None and newest > accepted + gates.max_stamp_jump_s
             status = "quarantined" if jump else "pending"
             frame_id = self._staging.insert_frame(stamp, now, status, view_cols, len(observations), source)
-            self._stage_depth(frame_id, depth_blob)
+            self._retention.stage_depth(frame_id, depth_blob)
             ids = []
             for obs in observations:
                 ids.append(self._staging.insert_observation(
@@ -501,7 +514,7 @@ class Memory(FusionMixin, ReconcileMixin, RetentionMixin):
         if refused:
             obs_ids = self._staging.observation_ids_of(refused)
             self._staging.refuse_frames(refused)
-            self._drop_staged_depths(refused)  # retention.py: a staged depth in frame_depths goes too
+            self._retention.drop_staged_depths(refused)  # retention.py: a staged depth in frame_depths goes too
             self._staging.reject_stamp_jumped(refused)
             self._audit(stamp, "refuse", [], obs_ids, {"frames": refused, "reason": "stamp_jump", "why": why})
         run = [int(r[0]) for r in rows if int(r[0]) not in refused]
@@ -525,7 +538,7 @@ class Memory(FusionMixin, ReconcileMixin, RetentionMixin):
 
     def _commit_locked(self) -> CommitStats:
         t0 = time.perf_counter()
-        frames = self._pending_frames()  # retention.py: with their depth
+        frames = self._retention.pending_frames()  # retention.py: with their depth
         counters = CommitCounts()
         self._counters_events = 0
         if not frames:
@@ -537,7 +550,7 @@ class Memory(FusionMixin, ReconcileMixin, RetentionMixin):
                 self._fuse_frame(frame, counters, touched)
                 self._staging.mark_fused(frame["id"])
             self._relations.update(touched, self._stamp_clock(), self._change_times)
-            self._compact_settled()  # retention (core/retention.py): thin what has settled, in this transaction
+            self._retention.compact_settled()  # thin what has settled, in this transaction
         changed = bool(counters.merged or counters.created or counters.removed or self._counters_events)
         return CommitStats(
             observations_committed=counters.observations, merged=counters.merged, created=counters.created,

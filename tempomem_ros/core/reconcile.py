@@ -211,7 +211,7 @@ class ReconcileMixin:
             "SELECT id FROM observations WHERE object_id=? ORDER BY stamp, id", (nid,))]
         copies = {int(q["id"]): self._copy_placement(q, oid, "moved" if k == 0 else q["opened_by"])
                   for k, q in enumerate(places)}
-        self._retention_rehoming(nid, oid, copies)
+        self._retention.rehoming(nid, oid, copies)
         for table in ("observations", "misses"):
             for q, c in copies.items():
                 self._conn.execute(f"UPDATE {table} SET object_id=?, placement_id=? WHERE object_id=? AND "
@@ -270,7 +270,7 @@ class ReconcileMixin:
         add its label mass to ``dst_id``."""
         ids = [int(r[0]) for r in self._conn.execute(
             "SELECT id FROM observations WHERE object_id=? ORDER BY stamp, id", (src["id"],))]
-        self._retention_repointing(int(src["id"]), int(dst_id), placement_id)  # tallies follow (retention.py)
+        self._retention.repointing(int(src["id"]), int(dst_id), placement_id)  # tallies follow (retention.py)
         self._conn.execute("UPDATE observations SET object_id=?, placement_id=? WHERE object_id=?",
                            (dst_id, placement_id, src["id"]))
         self._graph.add_mass_of(int(src["id"]), int(dst_id))
@@ -364,7 +364,7 @@ class ReconcileMixin:
 
     def _twins(self, a, b, same_place: bool) -> bool:
         la, lb = a["pinned_label"] or a["label"], b["pinned_label"] or b["label"]
-        if self._seen_together(int(a["id"]), int(b["id"])):  # (retention.py, with frames thinned since)
+        if self._retention.seen_together(int(a["id"]), int(b["id"])):  # (retention.py, with frames thinned since)
             # detected together: two objects, however close, unless one is a part of the other
             return self._part_inside(a, b) and (labels_agree(la, lb) or self._known_confusion(la, lb))
         cos = fusion.cosine(blob_to_feature(a["feature"]), blob_to_feature(b["feature"]))

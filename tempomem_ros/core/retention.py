@@ -29,30 +29,36 @@ A coarse depth image is kept only until its frame is fused (Memory.commit): afte
 
 Space is reused, not only grown: SQLite puts the pages the deletions free on its freelist and later inserts take
 them, so a store under thinning grows with what changed and needs no VACUUM.
+
+A service (issue 16): ``Retention`` decides here and reads and writes through its own statements
+(store/retention_rows.py: this module has no SQL); it holds no reference to the Memory facade, which exposes
+PUBLIC behind the memory's lock and error mapping (memory._exposed) and hands the service to the services that
+ask something of it (maintenance.RetentionHooks, the query and temporal services, the settling step).
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from itertools import combinations
 
 import numpy as np
 
 from . import featurecodec, refold, sampling, stamplog, tally
+from .config import MemoryConfig
 from .errors import StoreCorruptError
-from .guard import guarded
 from .labels import labels_agree
-from .rows import id_chunks
-from .schema import FRAMES_LIVE
+from .store import StoreInterface
+from .store.retention_rows import CITED, PROCESSED, RetentionRows
 
-PROCESSED, CITED = 1, 2          # bits of observations.retained
+PUBLIC = ("sighting_counts", "retention_stats")  # what Memory exposes (memory._exposed)
+# PROCESSED and CITED (the bits of observations.retained) are the store's (store/retention_rows.py), named here
+# too: bench/long_run_store.py reads them from this module
+__all__ = ["AUDIT_SCAN_LIMIT", "CITED", "COMPACT_POSE_BYTES", "PROCESSED", "PUBLIC", "TALLY_ROW_LIMIT",
+           "Retention", "ThinReport", "camera_position", "compact_pose"]
 TALLY_ROW_LIMIT = 4096           # sightings per tally row: later ones of the group go to a new row
 AUDIT_SCAN_LIMIT = 50_000        # audit rows looked at per pass (a backlog is worked off over several)
-_BATCH_COLS = ("id, frame_id, stamp, label, confidence, cx, cy, cz, min_x, min_y, min_z, max_x, max_y, max_z, "
-               "feature, verdict, reason, object_id, candidate_id, placement_id, reject_key, retained")
-_FOLD_COLS = ("mx", "my", "mz", "min_x", "min_y", "min_z", "max_x", "max_y", "max_z", "weight", "ext_x", "ext_y",
-              "ext_z", "feature", "feature_weight", "base")
 
 
 # A compacted frame keeps what its kept sightings and misses are evidence of: when and from where the camera
@@ -60,9 +66,7 @@ _FOLD_COLS = ("mx", "my", "mz", "min_x", "min_y", "min_z", "max_x", "max_y", "ma
 # pose (128 B) a 3x4 float32 one (48 B: the bottom row is always 0 0 0 1; float32 is 1 mm at 10 km). Why: frames
 # were the largest part of a robot-hour under thinning (4.08 of 10.81 MB, bench_long_run quick, 12 min thin/off:
 # 383 B a kept frame with its indexes, 192 B of it the row), a third of them kept for their sightings or misses.
-COMPACT_POSE_BYTES = 48
-_LEAN_FRAME = ("fx=NULL, fy=NULL, cx=NULL, cy=NULL, width=NULL, height=NULL, max_range=NULL, depth_h=NULL, "
-               "depth_w=NULL")
+COMPACT_POSE_BYTES = 48  # the columns it no longer keeps: store/retention_rows.py, LEAN_FRAME
 
 
 def compact_pose(blob: bytes | None) -> bytes | None:
@@ -105,13 +109,49 @@ def _key(row) -> tuple[float, int]:
     return (float(row["stamp"]), int(row["id"]))
 
 
-class RetentionMixin:
-    """Compaction of settled evidence; runs only inside a write transaction of Memory."""
+class Retention:
+    """Compaction of settled evidence, and what the rest of the memory asks of it; runs only inside a write
+    transaction of the memory (the readers: in or outside one).
 
-    _retention_due: float | None = None   # newest stamp at which the next pass may run (None: at the next commit)
+    Collaborators, passed explicitly: the store (audit rows, the spatial index, the writer's caches), retention's
+    own statements (store/retention_rows.py), the store's reads (an object's row), the settings, the store's meta
+    as read at open (its schema version says whether the store was ever thinned), ``now`` (the memory's stamp
+    clock), and two questions of the twin rule that fusion and the settling step own: ``known_confusion(a, b)``
+    (frame_fusion: the segmenter has been seen to call one label by the other) and ``overlapping_halves(a, b)``
+    (reconcile: two object rows' boxes each hold the other's centre within half the larger extent). It holds no
+    reference to the Memory facade, which exposes PUBLIC behind the memory's lock and error mapping
+    (memory._exposed) and forwards the rest (staging, commit) to it.
+
+    Its API for other services (no leading underscore): split_depth, stage_depth, drop_staged_depths,
+    pending_frames, compact_settled (the facade's add and commit); tallied_sightings, fold_start, repointing,
+    split (maintenance, through maintenance.RetentionHooks, and the settling step); rehoming, seen_together (the
+    settling step); tallied_in (the temporal checks); thinned_observation (the query service)."""
+
+    PUBLIC = PUBLIC
+
+    def __init__(self, store: StoreInterface, rows: RetentionRows, reads, config: MemoryConfig, *, meta: dict,
+                 now: Callable[[], float], known_confusion: Callable[[str, str], bool],
+                 overlapping_halves: Callable[[object, object], bool]):
+        self._store = store
+        self._rows = rows
+        self._reads = reads
+        self.config = config
+        self._meta = meta
+        self._now = now
+        self._known_confusion = known_confusion
+        self._overlapping_halves = overlapping_halves
+        self._due: float | None = None   # newest stamp at which the next pass may run (None: at the next commit)
+
+    @property
+    def _caches(self):
+        return self._store.caches
+
+    def _audit(self, stamp, action: str, object_ids, observation_ids, detail: dict | None = None) -> None:
+        """Queue an audit row, written with the transaction it belongs to (Store.transaction)."""
+        self._store.audit(stamp, action, object_ids, observation_ids, detail, self.config.source)
 
     # ------------------------------------------------------------------ depth of staged frames
-    def _split_depth(self, view_cols: tuple) -> tuple[tuple, bytes | None]:
+    def split_depth(self, view_cols: tuple) -> tuple[tuple, bytes | None]:
         """(the frame row's view columns, the depth BLOB to stage apart): the depth goes to frame_depths (schema 5,
         why there), except with retention.mode keep-all, which keeps the frame row as before."""
         depth = view_cols[9]
@@ -119,22 +159,18 @@ class RetentionMixin:
             return view_cols, None
         return (*view_cols[:9], None, *view_cols[10:]), depth
 
-    def _stage_depth(self, frame_id: int, depth: bytes | None) -> None:
+    def stage_depth(self, frame_id: int, depth: bytes | None) -> None:
         if depth is not None:
-            self._conn.execute("INSERT INTO frame_depths (frame_id, depth) VALUES (?, ?)", (int(frame_id), depth))
+            self._rows.stage_depth(frame_id, depth)
 
-    def _drop_staged_depths(self, frame_ids) -> None:
+    def drop_staged_depths(self, frame_ids) -> None:
         """Frames refused from quarantine are never fused: their staged depth goes with the verdict."""
-        for chunk, marks in id_chunks(sorted(int(i) for i in frame_ids)):
-            self._conn.execute(f"DELETE FROM frame_depths WHERE frame_id IN ({marks})", chunk)
+        self._rows.drop_depths(sorted(int(i) for i in frame_ids))
 
-    def _pending_frames(self) -> list:
+    def pending_frames(self) -> list:
         """Staged frames in stamp order (ties by id), each with its depth wherever it is kept."""
-        rows = self._conn.execute("SELECT f.*, d.depth AS staged_depth FROM frames f LEFT JOIN frame_depths d "
-                                  f"ON d.frame_id = f.id WHERE f.status='pending' AND f.{FRAMES_LIVE} "
-                                  "ORDER BY f.stamp, f.id").fetchall()
         out = []
-        for r in rows:
+        for r in self._rows.pending_frames():
             frame = dict(r)
             if frame["depth"] is None:
                 frame["depth"] = frame.pop("staged_depth")
@@ -147,28 +183,17 @@ class RetentionMixin:
         read-only is read as it is (schema.READ_COMPATIBLE_FROM): it was never thinned, so nothing is tallied."""
         return int(self._meta.get("schema_version", "0")) >= 5
 
-    # ------------------------------------------------------------------ meta cursors
-    def _meta_int(self, key: str) -> int:
-        row = self._conn.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
-        return 0 if row is None else int(row[0])
-
-    def _set_meta(self, key: str, value) -> None:
-        self._conn.execute("INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET "
-                           "value=excluded.value", (key, str(value)))
-
     # ------------------------------------------------------------------ the pass
-    def _compact_settled(self) -> None:
+    def compact_settled(self) -> None:
         """One compaction pass when one is due (called by commit() before its transaction commits)."""
         cfg = self.config.retention
         if cfg.mode == "keep-all":
             return
-        newest = self._stamp_clock()
-        if self._retention_due is not None and newest < self._retention_due:
+        newest = self._now()
+        if self._due is not None and newest < self._due:
             return
         horizon = newest - cfg.settle_s
-        frames = self._conn.execute(
-            f"SELECT id, stamp, pose, n_observations FROM frames WHERE status='fused' AND {FRAMES_LIVE} AND stamp <= ? "
-            "ORDER BY stamp, id LIMIT ?", (horizon, cfg.max_frames_per_pass)).fetchall()
+        frames = self._rows.settled_frames(horizon, cfg.max_frames_per_pass)
         backlog = len(frames) >= cfg.max_frames_per_pass
         # and at most max_sightings_per_pass sightings (at least one frame). Why: frames alone did not bound a pass
         # over a crowded view. 77 frames of 10,000 objects in view (bench_services --objects 10000) were one pass
@@ -179,7 +204,7 @@ class RetentionMixin:
             if k and total > cfg.max_sightings_per_pass:
                 frames, backlog = frames[:k], True
                 break
-        self._retention_due = None if backlog else newest + cfg.compact_every_s
+        self._due = None if backlog else newest + cfg.compact_every_s
         self._protect_cited()
         report = ThinReport()
         if frames:
@@ -206,16 +231,13 @@ class RetentionMixin:
     def _protect_cited(self) -> None:
         """Mark every sighting that an event or held event cites (never thinned); cursors in meta."""
         for table, key in (("events", "retention_events_seen"), ("held_events", "retention_held_seen")):
-            cursor = self._meta_int(key)
-            rows = self._conn.execute(f"SELECT id, evidence FROM {table} WHERE id > ? ORDER BY id",
-                                      (cursor,)).fetchall()
+            cursor = self._rows.meta_int(key)
+            rows = self._rows.evidence_after(table, cursor)
             if not rows:
                 continue
             cited = sorted({int(i) for r in rows for i in json.loads(r["evidence"] or "[]")})
-            for chunk, marks in id_chunks(cited):
-                self._conn.execute(f"UPDATE observations SET retained = retained | {CITED} WHERE id IN ({marks})",
-                                   chunk)
-            self._set_meta(key, int(rows[-1]["id"]))
+            self._rows.mark_cited(cited)
+            self._rows.set_meta(key, int(rows[-1]["id"]))
 
     def _thin_frames(self, frames, newest: float, report: ThinReport, backlog: bool = False) -> None:
         horizon = newest - self.config.retention.settle_s
@@ -226,10 +248,7 @@ class RetentionMixin:
         frame_ids = [int(f["id"]) for f in frames]
         cams = {int(f["id"]): camera_position(f["pose"]) for f in frames}
         poses = {int(f["id"]): f["pose"] for f in frames}
-        rows = []
-        for chunk, marks in id_chunks(frame_ids):
-            rows += self._conn.execute(f"SELECT {_BATCH_COLS} FROM observations WHERE frame_id IN ({marks}) "
-                                       f"AND (retained & {PROCESSED}) = 0 ORDER BY id", chunk).fetchall()
+        rows = self._rows.unprocessed_in_frames(frame_ids)
         self._note_coseen(rows)
         runs = self._log_stamps(rows, newest)
         groups: dict[tuple, list] = {}
@@ -241,11 +260,11 @@ class RetentionMixin:
             else:  # cannot happen after fusion; kept as they are
                 key = ("k", int(r["id"]), "")
             groups.setdefault(key, []).append(r)
-        held = self._held_placements()
+        held = self._rows.twin_holds()
         for pid, since in list(held.items()):  # held back for a possible twin: their settled sightings wait
             if since is not None:
                 groups.setdefault(("p", pid, ""), [])
-            elif self._conn.execute("SELECT 1 FROM placements WHERE id=? AND current=1", (pid,)).fetchone() is None:
+            elif not self._rows.placement_is_current(pid):
                 held.pop(pid)
         kept_frames: set[int] = set()
         orphans: set[int] = set()   # frames of sightings dropped now that were settled in an earlier pass
@@ -254,16 +273,14 @@ class RetentionMixin:
             batch = groups[key]
             if key[0] == "k":
                 kept_frames.update(int(r["frame_id"]) for r in batch)
-                self._conn.executemany(f"UPDATE observations SET retained = retained | {PROCESSED} WHERE id = ?",
-                                       [(int(r["id"]),) for r in batch])
+                self._rows.mark_processed([int(r["id"]) for r in batch])
                 continue
             if key[0] == "p":
                 # with the settled sightings of this placement from earlier frames: held back for a possible twin,
                 # or re-pointed here from another object (a twin joined, a move reconciled)
                 seen = {int(r["id"]) for r in batch}
-                batch = sorted(batch + [r for r in self._conn.execute(
-                    f"SELECT {_BATCH_COLS} FROM observations WHERE placement_id = ? AND (retained & {PROCESSED}) "
-                    "= 0 AND stamp <= ?", (key[1], upto)) if int(r["id"]) not in seen], key=_key)
+                batch = sorted(batch + [r for r in self._rows.unprocessed_of_placement(key[1], upto)
+                                        if int(r["id"]) not in seen], key=_key)
                 if self._twin_hold(key[1], newest, held):
                     kept_frames.update(int(r["frame_id"]) for r in batch)
                     report.held += len(batch)
@@ -272,50 +289,37 @@ class RetentionMixin:
             kept_frames.update(int(r["frame_id"]) for r in kept)
             drop_ids += [int(r["id"]) for r in dropped]
             orphans.update(int(r["frame_id"]) for r in dropped)
-        self._save_held(held)
-        for chunk, marks in id_chunks(sorted(drop_ids)):
-            self._conn.execute(f"DELETE FROM observations WHERE id IN ({marks})", chunk)
+        self._rows.save_twin_holds(held)
+        self._rows.delete_observations(sorted(drop_ids))
         seen = {(int(r["object_id"]), int(r["placement_id"])) for key, batch in groups.items() if key[0] == "p"
                 for r in batch if r["object_id"] is not None}
         miss_frames, freed = self._thin_misses(frame_ids, newest, report, seen)
         kept_frames |= miss_frames
         orphans |= freed
         gone = [fid for fid in frame_ids if fid not in kept_frames]
-        for chunk, marks in id_chunks(gone):
-            self._conn.execute(f"DELETE FROM frames WHERE id IN ({marks})", chunk)
+        self._rows.delete_frames(gone)
         keep = sorted(set(frame_ids) & kept_frames)
-        self._conn.executemany(f"UPDATE frames SET status='compacted', pose=?, {_LEAN_FRAME} WHERE id=?",
-                               [(compact_pose(poses[fid]), fid) for fid in keep])
+        self._rows.compact_frames([(compact_pose(poses[fid]), fid) for fid in keep])
         orphans -= set(frame_ids)
         for fid in sorted(orphans):
-            if self._conn.execute("SELECT 1 FROM observations WHERE frame_id=? LIMIT 1", (fid,)).fetchone() is None \
-                    and self._conn.execute("SELECT 1 FROM misses WHERE frame_id=? LIMIT 1", (fid,)).fetchone() is None:
-                self._conn.execute("DELETE FROM frames WHERE id=?", (fid,))
+            if self._rows.frame_unreferenced(fid):
+                self._rows.delete_frame(fid)
                 report.frames_dropped += 1
         report.frames_dropped += len(gone)
         report.frames_kept += len(keep)
         # a closed placement is never rebuilt: its saved fold goes (a reappearance opens a new placement)
-        self._conn.execute("DELETE FROM fold_state WHERE placement_id IN (SELECT f.placement_id FROM fold_state f "
-                           "JOIN placements p ON p.id = f.placement_id WHERE p.current = 0)")
+        self._rows.drop_closed_folds()
 
     # ------------------------------------------------------------------ possible twins
-    def _held_placements(self) -> dict:
-        row = self._conn.execute("SELECT value FROM meta WHERE key='retention_twin_hold'").fetchone()
-        return {} if row is None else {int(k): v for k, v in json.loads(row[0]).items()}
-
-    def _save_held(self, held: dict) -> None:
-        self._set_meta("retention_twin_hold", json.dumps({str(k): v for k, v in sorted(held.items())}))
-
     def _twin_hold(self, placement_id: int, newest: float, held: dict) -> bool:
         """Whether to hold back this placement's settled sightings: its object (present, tentative, or missing
         and this its last placement) has a possible twin (an object at its place never seen with it, that a
         later sighting may join to it). Why: the join rebuilds the object by replaying both objects' sightings in
         stamp order, which the saved fold can continue only while none of them is thinned or compacted. Held at
         most retention.twin_hold_s; ``held`` (placement -> since, or None once the hold ran out) is updated."""
-        row = self._conn.execute("SELECT o.*, p.current AS is_current FROM placements p JOIN objects o "
-                                 "ON o.id = p.object_id WHERE p.id = ?", (placement_id,)).fetchone()
-        latest = row is not None and (row["is_current"] or (row["state"] == "missing" and self._conn.execute(
-            "SELECT MAX(id) FROM placements WHERE object_id=?", (row["id"],)).fetchone()[0] == placement_id))
+        row = self._rows.placement_object(placement_id)
+        latest = row is not None and (row["is_current"] or (
+            row["state"] == "missing" and self._rows.last_placement_id(row["id"]) == placement_id))
         if not latest or row["state"] not in ("present", "tentative", "missing"):
             held.pop(placement_id, None)
             return False
@@ -344,7 +348,7 @@ class RetentionMixin:
         lo = np.array((obj["min_x"], obj["min_y"], obj["min_z"])) - d
         hi = np.array((obj["max_x"], obj["max_y"], obj["max_z"])) + d
         # a missing object may be seen again at its place and then joined: it counts as well
-        for cand in self._candidates(lo, hi, states=("present", "tentative", "missing")):
+        for cand in self._store.objects_in_box(lo, hi, ("present", "tentative", "missing")):
             if int(cand["id"]) == int(obj["id"]):
                 continue
             keep, gone = (cand, obj) if int(cand["id"]) < int(obj["id"]) else (obj, cand)
@@ -355,7 +359,7 @@ class RetentionMixin:
                 continue
             if not self._label_may_join(keep, gone):
                 continue
-            if not self._seen_together(int(keep["id"]), int(gone["id"])):
+            if not self.seen_together(int(keep["id"]), int(gone["id"])):
                 return True
         return False
 
@@ -379,14 +383,12 @@ class RetentionMixin:
                 return False
         return self._overlapping_halves(a, b)
 
-    def _seen_together(self, a: int, b: int) -> bool:
+    def seen_together(self, a: int, b: int) -> bool:
         """Whether the two objects were ever detected in one frame. The record of pairs seen in frames thinned since
         (one key lookup) first: the join of both objects' sightings by frame grows with the sightings kept and
         unsettled, and asked first (reconcile._twins) it made a commit slower as a store aged (4.6 -> 7.1 s of
         _merge_twins for the same 40 s of frames into a household store of day 1 and of day 10)."""
-        return self._seen_together_before(a, b) or self._conn.execute(
-            "SELECT 1 FROM observations x JOIN observations y ON y.frame_id = x.frame_id "
-            "WHERE x.object_id = ? AND y.object_id = ? LIMIT 1", (a, b)).fetchone() is not None
+        return self._seen_together_before(a, b) or self._rows.sighted_in_one_frame(a, b)
 
     def _thin_group(self, key: tuple, batch: list, cams: dict, newest: float, report: ThinReport,
                     runs: stamplog.Runs | None = None):
@@ -395,27 +397,16 @@ class RetentionMixin:
         cfg = self.config.retention
         kind, ident, group = key
         if kind == "p":
-            earlier = self._conn.execute(
-                f"SELECT o.id, o.stamp, o.label, o.cx, o.cy, o.cz, o.frame_id, o.retained, o.object_id, f.pose "
-                f"FROM observations o LEFT JOIN frames f ON f.id = o.frame_id WHERE o.placement_id = ? "
-                f"AND (o.retained & {PROCESSED}) = {PROCESSED}", (ident,)).fetchall()
+            earlier = self._rows.processed_of_placement(ident)
             self._fold_placement(ident, batch, bool(earlier))
         elif group.startswith("candidate "):
             cand = None if group == "candidate None" else int(group.split()[1])
-            earlier = self._conn.execute(
-                "SELECT id, stamp, label, cx, cy, cz, frame_id, retained, candidate_id AS object_id, NULL AS pose "
-                f"FROM observations WHERE candidate_id IS ? AND verdict='rejected' AND reason=? AND reject_key IS NULL "
-                f"AND (retained & {PROCESSED}) = {PROCESSED}", (cand, ident)).fetchall()
+            earlier = self._rows.processed_rejected_of_candidate(cand, ident)
         else:
-            earlier = self._conn.execute(
-                "SELECT id, stamp, label, cx, cy, cz, frame_id, retained, candidate_id AS object_id, NULL AS pose "
-                f"FROM observations WHERE reject_key = ? AND verdict='rejected' AND reason=? "
-                f"AND (retained & {PROCESSED}) = {PROCESSED}", (group, ident)).fetchall()
+            earlier = self._rows.processed_rejected_of_key(group, ident)
         sectors = cfg.viewpoint_sectors if kind == "p" else 0
         missing = sorted({int(r["frame_id"]) for r in batch} - set(cams))  # sightings held back in earlier passes
-        for chunk, marks in id_chunks(missing):
-            cams.update((int(i), camera_position(pose))
-                        for i, pose in self._conn.execute(f"SELECT id, pose FROM frames WHERE id IN ({marks})", chunk))
+        cams.update((int(i), camera_position(pose)) for i, pose in self._rows.frame_poses(missing))
 
         def cam_of(r):
             if "pose" in r.keys():
@@ -437,8 +428,7 @@ class RetentionMixin:
                 blob = featurecodec.encode(np.frombuffer(blob, dtype=np.float32), fmt)
                 report.features_compacted += 1
             updates.append((blob, int(r["id"])))
-        self._conn.executemany(f"UPDATE observations SET retained = retained | {PROCESSED}, feature = ? WHERE id = ?",
-                               updates)
+        self._rows.keep_sample(updates)
         if dropped:
             ids = np.array([int(r["id"]) for r in dropped], dtype=np.int64)
             stamps = np.array([float(r["stamp"]) for r in dropped], dtype=np.float64)
@@ -472,31 +462,21 @@ class RetentionMixin:
           frames kept for them alone (a spurious blob in 1 % of the frames: 46 dismissals in 12 minutes of
           patrol, bench/bench_long_run.py)."""
         horizon = newest - self.config.retention.settle_s
-        cols = "id, object_id, placement_id, frame_id, stamp"
-        rows = []
-        for chunk, marks in id_chunks(frame_ids):
-            rows += self._conn.execute(f"SELECT {cols} FROM misses WHERE frame_id IN ({marks}) ORDER BY id",
-                                       chunk).fetchall()
+        rows = self._rows.misses_in_frames(frame_ids)
         this_pass = {int(r["id"]) for r in rows}
         pids = sorted({int(r["placement_id"]) for r in rows if r["placement_id"] is not None} | {p for _, p in seen})
         places: dict[int, tuple[float, str | None]] = {}
-        for chunk, marks in id_chunks(pids):
-            places.update((int(i), (float(t), why)) for i, t, why in self._conn.execute(
-                f"SELECT id, t_last, closed_reason FROM placements WHERE id IN ({marks})", chunk))
+        places.update((int(i), (float(t), why)) for i, t, why in self._rows.placement_ends(pids))
         for oid, pid in sorted(seen):   # misses kept earlier, cancelled by a sighting of this pass (misses_object)
             t_last = places.get(pid, (float("-inf"), None))[0]
-            rows += [r for r in self._conn.execute(
-                f"SELECT {cols} FROM misses WHERE object_id = ? AND stamp < ? AND stamp <= ? AND placement_id = ?",
-                (oid, t_last, horizon, pid)) if int(r["id"]) not in this_pass]
+            rows += [r for r in self._rows.misses_before(oid, pid, t_last, horizon) if int(r["id"]) not in this_pass]
         dismissed = sorted({(int(r["object_id"]), int(r["placement_id"])) for r in rows
                             if r["placement_id"] is not None and places.get(int(r["placement_id"]), (0, None))[1]
                             == "dismissed"})
         drop: set[int] = set()
         known = {int(r["id"]) for r in rows}
         for oid, pid in dismissed:
-            settled = self._conn.execute(
-                f"SELECT {cols} FROM misses WHERE object_id = ? AND stamp <= ? AND placement_id = ? "
-                "ORDER BY stamp, id", (oid, horizon, pid)).fetchall()
+            settled = self._rows.settled_misses(oid, pid, horizon)
             middle = settled[1:-1]
             rows += [r for r in middle if int(r["id"]) not in known]
             known.update(int(r["id"]) for r in middle)
@@ -516,8 +496,7 @@ class RetentionMixin:
         for (oid, pid), group in sorted(dropped.items()):
             ids = np.array([int(r["id"]) for r in group], dtype=np.int64)
             self._tally("miss", oid, pid, "", ids, np.array([float(r["stamp"]) for r in group]), newest)
-            for chunk, marks in id_chunks(ids.tolist()):
-                self._conn.execute(f"DELETE FROM misses WHERE id IN ({marks})", chunk)
+            self._rows.delete_misses(ids.tolist())
             report.misses_dropped += len(group)
         return kept_frames, freed
 
@@ -527,19 +506,16 @@ class RetentionMixin:
         a row repeats its sighting's verdict (object, reason, score), which the sighting carries in its own row
         while it is kept and its tally counts once it is thinned; 720,000 of them per robot-hour would outweigh
         everything else."""
-        cursor = self._meta_int("retention_audit_seen")
-        rows = self._conn.execute("SELECT id, action, object_ids, observation_ids FROM audit WHERE id > ? ORDER BY id "
-                                  "LIMIT ?", (cursor, AUDIT_SCAN_LIMIT)).fetchall()
+        cursor = self._rows.meta_int("retention_audit_seen")
+        rows = self._rows.audit_after(cursor, AUDIT_SCAN_LIMIT)
         if not rows:
             return
         listed = {int(r["id"]): [int(i) for i in json.loads(r["observation_ids"])] for r in rows
                   if r["action"] in ("merge", "reject")}
         wanted = sorted({i for ids in listed.values() for i in ids})
         stamps: dict[int, float] = {}
-        for chunk, marks in id_chunks(wanted):
-            stamps.update((int(i), float(t)) for i, t in self._conn.execute(
-                f"SELECT id, stamp FROM observations WHERE id IN ({marks})", chunk))
-        horizon = self._stamp_clock() - self.config.retention.settle_s
+        stamps.update((int(i), float(t)) for i, t in self._rows.observation_stamps(wanted))
+        horizon = self._now() - self.config.retention.settle_s
         drop: list[int] = []
         last = cursor
         for r in rows:
@@ -551,10 +527,9 @@ class RetentionMixin:
                 report.audit_dropped[r["action"]] = report.audit_dropped.get(r["action"], 0) + 1
                 report.audit_objects.update(int(i) for i in json.loads(r["object_ids"]))
             last = int(r["id"])
-        for chunk, marks in id_chunks(drop):
-            self._conn.execute(f"DELETE FROM audit WHERE id IN ({marks})", chunk)
+        self._rows.delete_audit(drop)
         if last != cursor:
-            self._set_meta("retention_audit_seen", last)
+            self._rows.set_meta("retention_audit_seen", last)
 
     # ------------------------------------------------------------------ tallies
     def _log_stamps(self, rows, at: float) -> stamplog.Runs:
@@ -563,11 +538,9 @@ class RetentionMixin:
         runs = stamplog.Runs.of_observations([int(r["id"]) for r in rows], [float(r["stamp"]) for r in rows])
         for starts, stamps in runs.rows():
             real = stamps[~np.isnan(stamps)]
-            self._conn.execute(
-                "INSERT INTO tallies (kind, object_id, placement_id, group_key, n, t_first, t_last, id_first, id_last, "
-                "ids, stamps, thinned_at) VALUES ('stamps', NULL, NULL, '', ?,?,?,?,?,?,?,?)",
-                (len(starts), float(real.min()), float(real.max()), int(starts[0]), int(starts[-1]) - 1,
-                 tally.encode_ints(starts), tally.encode_stamps(stamps), at))
+            self._rows.insert_stamp_run(len(starts), float(real.min()), float(real.max()), int(starts[0]),
+                                        int(starts[-1]) - 1, tally.encode_ints(starts), tally.encode_stamps(stamps),
+                                        at)
         return runs
 
     def _tally(self, kind: str, object_id, placement_id, group_key: str, ids: np.ndarray, stamps: np.ndarray,
@@ -579,9 +552,7 @@ class RetentionMixin:
         ids, stamps = ids[order], stamps[order]
         new_parts = self._parts_of(ids, stamps, runs) if runs is not None and kind != "miss" else None
         parts = new_parts is not None
-        last = self._conn.execute(
-            "SELECT id, object_id, n, ids, stamps, t_first, t_last FROM tallies WHERE placement_id IS ? AND kind = ? "
-            "AND group_key = ? ORDER BY id DESC LIMIT 1", (placement_id, kind, group_key)).fetchone()
+        last = self._rows.last_tally(placement_id, kind, group_key)
         if last is not None and last["object_id"] == object_id and int(last["n"]) + len(ids) <= TALLY_ROW_LIMIT \
                 and stamplog.is_parts(last["stamps"]) == parts:
             n = int(last["n"])
@@ -595,17 +566,12 @@ class RetentionMixin:
                 all_stamps = np.concatenate([tally.decode_stamps(last["stamps"], n), stamps])
                 blob = tally.encode_stamps(all_stamps)
                 t_first, t_last = float(all_stamps.min()), float(all_stamps.max())
-            self._conn.execute(
-                "UPDATE tallies SET n=?, t_first=?, t_last=?, id_first=?, id_last=?, ids=?, stamps=?, thinned_at=? "
-                "WHERE id=?", (len(all_ids), t_first, t_last, int(all_ids.min()), int(all_ids.max()),
-                               tally.encode_ints(all_ids), blob, at, last["id"]))
+            self._rows.update_tally(last["id"], len(all_ids), t_first, t_last, int(all_ids.min()), int(all_ids.max()),
+                                    tally.encode_ints(all_ids), blob, at)
             return
         blob = stamplog.encode_parts(*new_parts) if parts else tally.encode_stamps(stamps)
-        self._conn.execute(
-            "INSERT INTO tallies (kind, object_id, placement_id, group_key, n, t_first, t_last, id_first, id_last, "
-            "ids, stamps, thinned_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
-            (kind, object_id, placement_id, group_key, len(ids), float(stamps.min()), float(stamps.max()),
-             int(ids.min()), int(ids.max()), tally.encode_ints(ids), blob, at))
+        self._rows.insert_tally(kind, object_id, placement_id, group_key, len(ids), float(stamps.min()),
+                                float(stamps.max()), int(ids.min()), int(ids.max()), tally.encode_ints(ids), blob, at)
 
     def _parts_of(self, ids: np.ndarray, stamps: np.ndarray, runs: stamplog.Runs):
         """(counts, first stamps, last stamps) of ``ids`` (in (stamp, id) order) cut where their stamps lie more
@@ -635,9 +601,7 @@ class RetentionMixin:
     def _logged_stamps(self, ids: np.ndarray, lo: float, hi: float, strict: bool = True) -> np.ndarray | None:
         """The stamps of ``ids`` (sightings of one part, stamps within [lo, hi]) from the recorded runs (not
         strict: None when they do not hold one)."""
-        rows = self._conn.execute(
-            "SELECT n, ids, stamps FROM tallies WHERE object_id IS NULL AND kind = 'stamps' AND t_first >= ? "
-            "AND t_first <= ?", (float(lo) - stamplog.STAMP_ROW_SPAN_S, float(hi))).fetchall()
+        rows = self._rows.stamp_runs_from(float(lo) - stamplog.STAMP_ROW_SPAN_S, float(hi))
         runs = stamplog.Runs.concat([stamplog.Runs(tally.decode_ints(r["ids"], int(r["n"])),
                                                    tally.decode_stamps(r["stamps"], int(r["n"]))) for r in rows])
         out = runs.stamps_of(ids)
@@ -646,21 +610,18 @@ class RetentionMixin:
                                     "missing (tallies of kind 'stamps')")
         return out
 
-    def _tallied_sightings(self, object_id: int) -> int:
+    def tallied_sightings(self, object_id: int) -> int:
+        """The object's sightings counted in tallies (thinned); 0 on a store never thinned."""
         if not self._thinned_ever:
             return 0
-        return int(self._conn.execute("SELECT COALESCE(SUM(n), 0) FROM tallies WHERE kind='sighting' AND object_id=?",
-                                      (int(object_id),)).fetchone()[0])
+        return self._rows.tallied_sightings(object_id)
 
-    def _tallied_in(self, object_ids, lo: float, hi: float) -> tuple[int, tuple | None]:
+    def tallied_in(self, object_ids, lo: float, hi: float) -> tuple[int, tuple | None]:
         """(thinned sightings of these objects with lo <= stamp <= hi, the latest as (stamp, id, object_id))."""
         ids = sorted({int(i) for i in object_ids})
         if not ids or not self._thinned_ever:
             return 0, None
-        marks = ",".join("?" for _ in ids)
-        rows = self._conn.execute(
-            f"SELECT object_id, n, t_first, t_last, ids, stamps FROM tallies WHERE kind='sighting' AND object_id IN "
-            f"({marks}) AND t_first <= ? AND t_last >= ?", (*ids, hi, lo)).fetchall()
+        rows = self._rows.sighting_tallies_across(ids, lo, hi)
         count, best, best_inside = 0, None, None
         for r in rows:
             n = int(r["n"])
@@ -715,12 +676,12 @@ class RetentionMixin:
     # ------------------------------------------------------------------ fold state
     def _fold_placement(self, placement_id: int, batch: list, had_earlier: bool) -> None:
         """Continue the saved fold of a current placement with its newly settled sightings (in stamp order)."""
-        row = self._conn.execute("SELECT current, object_id FROM placements WHERE id=?", (placement_id,)).fetchone()
+        row = self._rows.placement_state(placement_id)
         if row is None or not row["current"]:
-            self._conn.execute("DELETE FROM fold_state WHERE placement_id=?", (placement_id,))
+            self._rows.drop_fold(placement_id)
             return
         rows = sorted(batch, key=_key)
-        saved = self._conn.execute("SELECT * FROM fold_state WHERE placement_id=?", (placement_id,)).fetchone()
+        saved = self._rows.fold_of(placement_id)
         if saved is None:
             state, exact, late = None, not had_earlier, "[]"
         else:
@@ -730,24 +691,16 @@ class RetentionMixin:
         state = refold.fold(state, rows, self.config.fusion)
         if state is None:
             return
-        self._conn.execute(
-            "INSERT OR REPLACE INTO fold_state (placement_id, object_id, cut_stamp, cut_id, n, "
-            f"{', '.join(_FOLD_COLS)}, exact, late) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-            (placement_id, int(row["object_id"]), state.key[0], state.key[1], state.n, *state.center, *state.lo,
-             *state.hi, state.weight, *state.ext,
-             None if state.feature is None else np.asarray(state.feature, dtype=np.float32).tobytes(),
-             state.feature_weight, state.base, int(exact), late))
+        self._rows.save_fold(placement_id, int(row["object_id"]), state, exact, late)
 
-    def _fold_start(self, object_id: int, placement_id, rows) -> tuple:
+    def fold_start(self, object_id: int, placement_id, rows) -> tuple:
         """(saved fold or None, the rows a rebuild still folds, exact) for a rebuild of this placement from its
         sightings ``rows`` (in stamp order). Without thinning: (None, rows, True)."""
         if placement_id is None:
             return None, rows, True
-        saved = self._conn.execute("SELECT * FROM fold_state WHERE placement_id=?", (placement_id,)).fetchone()
+        saved = self._rows.fold_of(placement_id)
         if saved is None:
-            thinned = self._conn.execute("SELECT 1 FROM tallies WHERE kind='sighting' AND placement_id=? LIMIT 1",
-                                         (placement_id,)).fetchone()
-            return None, rows, thinned is None
+            return None, rows, not self._rows.placement_thinned(placement_id)
         state = _load_fold(saved)
         late = set(json.loads(saved["late"]))
         return state, [r for r in rows if _key(r) > state.key or int(r["id"]) in late], bool(saved["exact"])
@@ -755,87 +708,76 @@ class RetentionMixin:
     # ------------------------------------------------------------------ hooks: observations re-pointed
     def _follow_coseen(self, src_id: int, dst_id: int) -> None:
         """The objects ``src_id`` was once detected with were detected with ``dst_id``."""
-        partners = {int(a if b == src_id else b) for a, b in self._conn.execute(
-            "SELECT a, b FROM coseen WHERE a=? OR b=?", (src_id, src_id))} - {int(dst_id)}
+        partners = self._rows.coseen_partners(src_id) - {int(dst_id)}
         if partners:
             pairs = sorted((min(dst_id, z), max(dst_id, z)) for z in partners)
-            self._conn.executemany("INSERT OR IGNORE INTO coseen (a, b) VALUES (?, ?)", pairs)
+            self._rows.add_coseen(pairs)
             if self._caches.coseen is not None:
                 self._caches.coseen.update(pairs)
 
-    def _retention_rehoming(self, src_id: int, dst_id: int, copies: dict[int, int]) -> None:
+    def rehoming(self, src_id: int, dst_id: int, copies: dict[int, int]) -> None:
         """Called just before the sightings of ``src_id`` follow their placements to ``dst_id``'s copies of them
         (``copies``: placement -> copy; reconcile._rehome_moves): each tally, saved fold and hold goes with its
         placement, and the objects it was seen with follow."""
-        conn = self._conn
         for q, c in sorted(copies.items()):
-            conn.execute("UPDATE tallies SET object_id=?, placement_id=? WHERE kind='sighting' AND object_id=? "
-                         "AND placement_id=?", (dst_id, c, src_id, q))
-            conn.execute("UPDATE fold_state SET object_id=?, placement_id=? WHERE placement_id=?", (dst_id, c, q))
-        conn.execute("UPDATE tallies SET object_id=? WHERE kind='sighting' AND object_id=?", (dst_id, src_id))
-        conn.execute("DELETE FROM fold_state WHERE object_id=?", (src_id,))
-        held = self._held_placements()
+            self._rows.rehome_tallies(src_id, dst_id, q, c)
+            self._rows.rehome_fold(q, c, dst_id)
+        self._rows.retarget_tallies(src_id, dst_id)
+        self._rows.drop_folds_of(src_id)
+        held = self._rows.twin_holds()
         moved = {copies[p]: since for p, since in held.items() if p in copies}
         if moved:
-            self._save_held({**{p: v for p, v in held.items() if p not in copies}, **moved})
+            self._rows.save_twin_holds({**{p: v for p, v in held.items() if p not in copies}, **moved})
         self._follow_coseen(src_id, dst_id)
 
-    def _retention_repointing(self, src_id: int, dst_id: int, placement_id) -> None:
+    def repointing(self, src_id: int, dst_id: int, placement_id) -> None:
         """Called just before every observation of ``src_id`` is re-pointed to (``dst_id``, ``placement_id``)
         (a twin joined, a move reconciled, duplicates consolidated): its tallies, the objects it was seen with
         and its saved fold follow."""
-        conn = self._conn
-        has_tallies = conn.execute("SELECT 1 FROM tallies WHERE kind='sighting' AND object_id=? LIMIT 1",
-                                   (src_id,)).fetchone() is not None
-        dst_thinned = placement_id is not None and conn.execute(
-            "SELECT 1 FROM tallies WHERE kind='sighting' AND placement_id=? LIMIT 1", (placement_id,)).fetchone()
+        rows = self._rows
+        has_tallies = rows.object_thinned(src_id)
+        dst_thinned = placement_id is not None and rows.placement_thinned(placement_id)
         if has_tallies:
-            conn.execute("UPDATE tallies SET object_id=?, placement_id=? WHERE kind='sighting' AND object_id=?",
-                         (dst_id, placement_id, src_id))
+            rows.repoint_tallies(src_id, dst_id, placement_id)
         self._follow_coseen(src_id, dst_id)
-        held = self._held_placements()
-        src_places = [int(r[0]) for r in conn.execute("SELECT id FROM placements WHERE object_id=?", (src_id,))]
+        held = rows.twin_holds()
+        src_places = rows.placement_ids_of(src_id)
         since = [held[p] for p in src_places if held.get(p) is not None]
         if since and placement_id is not None:  # the hold for a possible twin goes with the sightings
             held[int(placement_id)] = min(since + ([held[placement_id]] if held.get(placement_id) else []))
-            self._save_held(held)
-        src_fold = conn.execute("SELECT placement_id FROM fold_state WHERE object_id=?", (src_id,)).fetchall()
+            rows.save_twin_holds(held)
+        src_fold = rows.fold_placements_of(src_id)
         if placement_id is None:
-            conn.execute("DELETE FROM fold_state WHERE object_id=?", (src_id,))
+            rows.drop_folds_of(src_id)
             return
-        dst_fold = conn.execute("SELECT * FROM fold_state WHERE placement_id=?", (placement_id,)).fetchone()
+        dst_fold = rows.fold_of(placement_id)
         if dst_fold is None:
             # the source's saved fold continues here when everything the placement holds comes after it (a move
             # reconciled into a new placement; a twin joined into an object that just moved or appeared there)
             if len(src_fold) == 1:
-                cut = conn.execute("SELECT cut_stamp, cut_id FROM fold_state WHERE placement_id=?",
-                                   (src_fold[0][0],)).fetchone()
+                cut = rows.fold_cut(src_fold[0][0])
                 cut = (float(cut[0]), int(cut[1]))
-                later = all((float(t), int(i)) > cut for i, t in conn.execute(
-                    "SELECT id, stamp FROM observations WHERE placement_id=?", (placement_id,)))
+                later = all((float(t), int(i)) > cut for i, t in rows.sighting_keys_at(placement_id))
                 if later and not dst_thinned:
-                    conn.execute("UPDATE fold_state SET placement_id=?, object_id=? WHERE placement_id=?",
-                                 (placement_id, dst_id, src_fold[0][0]))
+                    rows.move_fold(src_fold[0][0], placement_id, dst_id)
                     return
         else:
             cut = (float(dst_fold["cut_stamp"]), int(dst_fold["cut_id"]))
             late = set(json.loads(dst_fold["late"]))
-            late.update(int(r[0]) for r in conn.execute("SELECT id, stamp FROM observations WHERE object_id=?",
-                                                        (src_id,)) if (float(r[1]), int(r[0])) <= cut)
+            late.update(int(r[0]) for r in rows.sighting_keys_of(src_id) if (float(r[1]), int(r[0])) <= cut)
             exact = bool(dst_fold["exact"]) and not has_tallies and not late
-            conn.execute("UPDATE fold_state SET exact=?, late=? WHERE placement_id=?",
-                         (int(exact), json.dumps(sorted(late)), placement_id))
-        conn.execute("DELETE FROM fold_state WHERE object_id=? AND placement_id != ?", (src_id, placement_id))
+            rows.set_fold_exact(placement_id, exact, json.dumps(sorted(late)))
+        rows.drop_other_folds_of(src_id, placement_id)
 
-    def _retention_split(self, placement_id) -> None:
+    def split(self, placement_id) -> None:
         """Some sightings leave this placement (resplit): its saved fold no longer describes it."""
         if placement_id is not None:
-            self._conn.execute("DELETE FROM fold_state WHERE placement_id=?", (placement_id,))
+            self._rows.drop_fold(placement_id)
 
     # ------------------------------------------------------------------ objects seen together
     def _coseen_pairs(self) -> set:
         if self._caches.coseen is None:
-            self._caches.coseen = {(int(a), int(b)) for a, b in self._conn.execute("SELECT a, b FROM coseen")}
+            self._caches.coseen = self._rows.coseen_pairs()
         return self._caches.coseen
 
     def _note_coseen(self, rows) -> None:
@@ -849,21 +791,20 @@ class RetentionMixin:
         known = self._coseen_pairs()
         new = sorted(pairs - known)
         if new:
-            self._conn.executemany("INSERT OR IGNORE INTO coseen (a, b) VALUES (?, ?)", new)
+            self._rows.add_coseen(new)
             known.update(new)
 
     def _seen_together_before(self, a: int, b: int) -> bool:
         """Whether the two objects were detected in one frame whose sightings were thinned since."""
         lo, hi = (int(a), int(b)) if int(a) < int(b) else (int(b), int(a))
-        return self._conn.execute("SELECT 1 FROM coseen WHERE a=? AND b=?", (lo, hi)).fetchone() is not None
+        return self._rows.coseen_has(lo, hi)
 
     # ------------------------------------------------------------------ reading
-    def _thinned_observation(self, observation_id: int) -> str | None:
+    def thinned_observation(self, observation_id: int) -> str | None:
         """What became of a thinned observation id, or None when no tally holds it."""
         if not self._thinned_ever:
             return None
-        for r in self._conn.execute("SELECT * FROM tallies WHERE id_first <= ? AND id_last >= ? AND kind != 'stamps' "
-                                    "ORDER BY id", (observation_id, observation_id)):
+        for r in self._rows.tallies_spanning(observation_id):
             ids = tally.decode_ints(r["ids"], int(r["n"]))
             hit = np.flatnonzero(ids == observation_id)
             if len(hit):
@@ -875,41 +816,30 @@ class RetentionMixin:
                         f"counted in tally #{r['id']}")
         return None
 
-    @guarded
     def sighting_counts(self, object_id: int) -> list[dict]:
         """Per placement of the object (oldest first): sightings kept as records and sightings counted in tallies
         (thinned). kept + thinned over all placements = the object's n_observations."""
         self._reads.row_or_raise(object_id)
-        kept = dict(self._conn.execute("SELECT placement_id, COUNT(*) FROM observations WHERE object_id=? "
-                                       "GROUP BY placement_id", (int(object_id),)).fetchall())
-        thinned = {} if not self._thinned_ever else dict(self._conn.execute(
-            "SELECT placement_id, SUM(n) FROM tallies WHERE kind='sighting' AND object_id=? GROUP BY placement_id",
-            (int(object_id),)).fetchall())
-        order = [int(r[0]) for r in self._conn.execute(
-            "SELECT id FROM placements WHERE object_id=? ORDER BY t_from, id", (int(object_id),))]
+        kept = self._rows.kept_by_placement(object_id)
+        thinned = {} if not self._thinned_ever else self._rows.thinned_by_placement(object_id)
+        order = self._rows.placement_order(object_id)
         extra = sorted((set(kept) | set(thinned)) - set(order), key=lambda p: (p is None, p or 0))
         return [{"placement_id": p, "kept": int(kept.get(p, 0)), "thinned": int(thinned.get(p, 0))}
                 for p in order + extra if p in kept or p in thinned]
 
-    @guarded
     def retention_stats(self) -> dict:
         """Rows kept and items counted in tallies, by kind: what retention has done to this store."""
-        c = self._conn
-        out = {"observations": int(c.execute("SELECT COUNT(*) FROM observations").fetchone()[0]),
-               "frames": int(c.execute("SELECT COUNT(*) FROM frames").fetchone()[0]),
-               "misses": int(c.execute("SELECT COUNT(*) FROM misses").fetchone()[0]),
-               "audit": int(c.execute("SELECT COUNT(*) FROM audit").fetchone()[0])}
+        rows = self._rows
+        out = {"observations": rows.row_count("observations"), "frames": rows.row_count("frames"),
+               "misses": rows.row_count("misses"), "audit": rows.row_count("audit")}
         if not self._thinned_ever:
             return {**out, "tally_rows": 0, "tally_bytes": 0, "coseen_pairs": 0, "fold_states": 0,
                     "thinned_sightings": 0, "thinned_rejecteds": 0, "thinned_misses": 0}
-        out |= {"tally_rows": int(c.execute("SELECT COUNT(*) FROM tallies").fetchone()[0]),
-                "tally_bytes": int(c.execute("SELECT COALESCE(SUM(length(ids) + length(stamps)), 0) FROM tallies")
-                                   .fetchone()[0]),
-                "coseen_pairs": int(c.execute("SELECT COUNT(*) FROM coseen").fetchone()[0]),
-                "fold_states": int(c.execute("SELECT COUNT(*) FROM fold_state").fetchone()[0])}
+        out |= {"tally_rows": rows.row_count("tallies"), "tally_bytes": rows.tally_bytes(),
+                "coseen_pairs": rows.row_count("coseen"), "fold_states": rows.row_count("fold_state")}
         for kind, key in (("sighting", "thinned_sightings"), ("rejected", "thinned_rejecteds"),
                           ("miss", "thinned_misses")):
-            out[key] = int(c.execute("SELECT COALESCE(SUM(n), 0) FROM tallies WHERE kind=?", (kind,)).fetchone()[0])
+            out[key] = rows.tallied_of_kind(kind)
         return out
 
 

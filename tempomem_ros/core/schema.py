@@ -28,7 +28,7 @@ WORLD_FRAME = "map"  # the frame a new store records unless its creator names an
 #: Read-only opens accept stores from this version on: version 4 only adds a trigger, which reads do not
 #: depend on, so a store on read-only media written at version 3 stays readable (version 3 added columns).
 #: Version 5 (retention) adds tables that reads consult only when the store has ever been thinned, which a store
-#: before version 5 never was (RetentionMixin._thinned_ever), so they stay readable too.
+#: before version 5 never was (Retention._thinned_ever), so they stay readable too.
 #: Version 6 (sources) adds columns that reads of an older store supply as '' (store/observations.py).
 #: Version 7 only narrows an index (FRAMES_PENDING_INDEX); every query also works with the full one.
 READ_COMPATIBLE_FROM = 3

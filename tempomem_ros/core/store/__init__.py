@@ -5,12 +5,13 @@
 - ``graph_writes``: the object graph's write primitives every write path shares (placements, label mass, events,
   the R*Tree entry, tombstones, retiring an object) and the write side's shared state (``WriteState``).
 - ``maintenance_rows``: the statements only maintenance runs (core/maintenance.py has no SQL left).
+- ``retention_rows``: the statements only retention runs (core/retention.py has no SQL left).
 - ``reads``: the read helpers every service shares (rows into the API's value types, the label caches).
 - one module per table, each a small class over the store with named methods that state their order:
   ``objects`` (and tombstones), ``observations``, ``placements`` (and the as-of scene), ``events``,
   ``relations``, ``regions``, ``audit``; ``staging`` (the frames and observations add() writes, quarantine,
-  frame counts) and ``meta``. Nothing above this package writes SQL except fusion, the settling step
-  (reconcile) and retention (they move here next).
+  frame counts) and ``meta``. Nothing above this package writes SQL except fusion and the settling step
+  (reconcile), which move here next.
 """
 
 from .base import (Store, StoreInterface, TableInfo, WriterCaches, atomic, describe_tables,  # noqa: F401
