@@ -12,7 +12,7 @@ from core_helpers import IMMEDIATE, box_obs
 from tempomem_ros.core import Memory, retention, tally
 from tempomem_ros.core.config import MemoryConfig
 from tempomem_ros.core.maintenance import RetentionHooks
-from tempomem_ros.core.reads import StoreReads
+from tempomem_ros.core.store.reads import StoreReads
 from tempomem_ros.core.retention import PUBLIC, Retention
 from tempomem_ros.core.schema import open_connection, sqlite3
 from tempomem_ros.core.store import Store
