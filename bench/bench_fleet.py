@@ -4,7 +4,7 @@ query p95 <= 30 ms).
 
 Setup: the 10,000-object store of bench/bench_services.py (5,000 cells, a support and an item on each) is
 built once in SQLite (cached: --store) and copied into a throwaway PostgreSQL cluster (fsync on, unix socket
-only) with ``tempomem migrate`` (core/transfer.py). Each robot is a process of its own with its own writer
+only) with ``tempomem migrate`` (core/store/transfer.py). Each robot is a process of its own with its own writer
 Memory (source robot_N): every 0.1 s it stages one frame re-observing 10 cells of its quarter of the map (20
 observations, a camera view with coarse depth, as the memory node stages a message) and commits it; a commit
 fuses every robot's pending frames (docs/FLEET.md). One more process asks the queries the node's services
@@ -207,7 +207,7 @@ def main() -> None:
         print(json.dumps(asker(args.address, args.seconds, args.start_at)))
         return
 
-    from tempomem_ros.core import transfer
+    from tempomem_ros.core.store import transfer
     from tempomem_ros.tools.pg_sandbox import PgSandbox
 
     if not os.path.exists(args.store):

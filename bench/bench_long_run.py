@@ -60,7 +60,7 @@ import time
 import numpy as np
 
 from tempomem_ros.core import Memory, MemoryConfig
-from tempomem_ros.core.schema import sqlite3 as store_sqlite3
+from tempomem_ros.core.store.schema import sqlite3 as store_sqlite3
 from tempomem_ros.semantics.text_encoder import HashingTextEncoder
 from tempomem_ros.tools.household import DAY_S, ITEMS, T0, Household, HouseholdConfig, without_features
 from tempomem_ros.tools.scenegen.features import _direction

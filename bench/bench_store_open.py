@@ -25,12 +25,12 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bench_core import populate  # noqa: E402
 
 from tempomem_ros.core import Memory  # noqa: E402
-from tempomem_ros.core.schema import sqlite3  # noqa: E402
+from tempomem_ros.core.store.schema import sqlite3  # noqa: E402
 
 MODES = ("mode=ro", "mode=ro&nolock=1", "mode=ro&immutable=1")
 PROBE = textwrap.dedent("""
     import sys
-    from tempomem_ros.core.schema import sqlite3
+    from tempomem_ros.core.store.schema import sqlite3
     for q in %r:
         try:
             c = sqlite3.connect(f"file:{sys.argv[1]}?{q}", uri=True)

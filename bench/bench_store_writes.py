@@ -19,7 +19,7 @@ import time
 import numpy as np
 
 from tempomem_ros.core import Memory
-from tempomem_ros.core.schema import sqlite3
+from tempomem_ros.core.store.schema import sqlite3
 
 COLS = ("frame_id", "stamp", "recorded_at", "label", "confidence", "cx", "cy", "cz", "min_x", "min_y", "min_z",
         "max_x", "max_y", "max_z", "feature", "n_points", "instance_id", "verdict", "source")

@@ -16,7 +16,7 @@ from tempomem_ros.core.config import MemoryConfig
 from tempomem_ros.core.maintenance import PUBLIC, Maintenance, RetentionHooks
 from tempomem_ros.core.store.reads import StoreReads
 from tempomem_ros.core.relations_store import RelationKeeper
-from tempomem_ros.core.schema import open_connection, sqlite3
+from tempomem_ros.core.store.schema import open_connection, sqlite3
 from tempomem_ros.core.store import Store
 from tempomem_ros.core.store.graph_writes import RTREE_PAD, GraphWrites, WriteState
 from tempomem_ros.core.store.maintenance_rows import MaintenanceRows

@@ -14,7 +14,7 @@ from tempomem_ros.core.config import MemoryConfig
 from tempomem_ros.core.maintenance import RetentionHooks
 from tempomem_ros.core.store.reads import StoreReads
 from tempomem_ros.core.retention import PUBLIC, Retention
-from tempomem_ros.core.schema import open_connection, sqlite3
+from tempomem_ros.core.store.schema import open_connection, sqlite3
 from tempomem_ros.core.store import Store
 from tempomem_ros.core.store.retention_rows import RetentionRows
 

@@ -20,7 +20,7 @@ from tempomem_ros.core import (
     TempoMemError,
     UnknownIdError,
 )
-from tempomem_ros.core.schema import SCHEMA_VERSION
+from tempomem_ros.core.store.schema import SCHEMA_VERSION
 
 
 def test_error_hierarchy():

@@ -15,7 +15,7 @@ from core_helpers import IMMEDIATE, box_obs, make_version5
 from tempomem_ros.core import Memory
 from tempomem_ros.core.config import MemoryConfig
 from tempomem_ros.core.errors import InvalidInputError, SchemaError
-from tempomem_ros.core.schema import SCHEMA_VERSION
+from tempomem_ros.core.store.schema import SCHEMA_VERSION
 
 
 def config(source: str) -> MemoryConfig:

@@ -1,4 +1,4 @@
-"""``tempomem migrate`` and ``tempomem merge`` (core/transfer.py): every id, placement and event kept.
+"""``tempomem migrate`` and ``tempomem merge`` (core/store/transfer.py): every id, placement and event kept.
 
 The source stores are SQLite files (a robot's own memory); the destination runs on both backends through the
 ``store`` fixture, so "into PostgreSQL" and "into a new SQLite file" are held to the same exact results.
@@ -13,8 +13,9 @@ import io
 import pytest
 from core_helpers import IMMEDIATE, box_obs, distance_from_eye, make_version5, view
 
-from tempomem_ros.core import Memory, transfer
+from tempomem_ros.core import Memory
 from tempomem_ros.core.errors import InvalidInputError
+from tempomem_ros.core.store import transfer
 from tempomem_ros.tools import cli
 
 A = (2.0, 0.0, 0.8)

@@ -30,9 +30,9 @@ from tempomem_ros.core import (
     StoreLockedError,
     TempoMemError,
 )
-from tempomem_ros.core import recovery
 from tempomem_ros.core.errors import store_error
-from tempomem_ros.core.schema import sqlite3
+from tempomem_ros.core.store import recovery
+from tempomem_ros.core.store.schema import sqlite3
 from tempomem_ros.tools import cli
 
 A = (2.0, 0.0, 0.8)

@@ -14,10 +14,10 @@ import pytest
 from core_helpers import box_obs, distance_from_eye, span_obs, view
 
 from tempomem_ros.core import InvalidInputError, Memory, MemoryConfig, SchemaError, UnknownIdError
-from tempomem_ros.core import recovery
 from tempomem_ros.core import featurecodec, retention, sampling, stamplog, tally
 from tempomem_ros.core.rows import blob_to_feature
-from tempomem_ros.core.schema import FRAMES_LIVE, SCHEMA_VERSION
+from tempomem_ros.core.store import recovery
+from tempomem_ros.core.store.schema import FRAMES_LIVE, SCHEMA_VERSION
 
 A = (2.0, 0.0, 0.8)
 OFF = (A[0] + 0.05, A[1], A[2])

@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 
 from .errors import StoreClosedError, TempoMemError, store_error
-from .schema import sqlite3
+from .store.schema import sqlite3
 
 
 def guarded(method):

@@ -22,7 +22,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from . import validation, vectors
+from . import validation
 from .config import MemoryConfig
 from .errors import (InvalidInputError, ReadOnlyError, StoreClosedError, StoreError, TempoMemError, store_error)
 from .guard import guarded
@@ -35,14 +35,14 @@ from .reconcile import ReconcileMixin
 from .relations_store import RelationKeeper
 from .retention import Retention
 from .rows import feature_to_blob
-from .schema import initialise, open_connection, quick_check, sqlite3
-from .store import Store
+from .store import Store, vectors
 from .store.graph_writes import GraphWrites, WriteState
 from .store.maintenance_rows import MaintenanceRows
 from .store.meta import StoreMeta
 from .store.objects import ObjectRows
 from .store.reads import StoreReads
 from .store.retention_rows import RetentionRows
+from .store.schema import initialise, open_connection, quick_check, sqlite3
 from .store.staging import StagedFrames
 from .temporal import TemporalService
 from .types import STATES, Answer, CameraView, CommitStats, ObjectInfo, Observation, StageResult
@@ -204,7 +204,7 @@ class Memory(FusionMixin, ReconcileMixin):
             self._meta["feature_model"] = feature_model
 
     def _setup_vector_index(self, mode: str) -> bool:
-        """Whether semantic search may use the sqlite-vec index (see vectors.py)."""
+        """Whether semantic search may use the sqlite-vec index (see store/vectors.py)."""
         if mode == "off":
             return False
         if self.backend == "postgresql":

@@ -15,9 +15,8 @@ from . import validation
 from .config import MemoryConfig
 from .errors import InvalidInputError, TempoMemError, UnknownIdError
 from .labels import label_matches, words
-from . import vectors
 from .rows import observation_record, region_info, relation_info
-from .store import StoreInterface
+from .store import StoreInterface, vectors
 from .store.audit import AuditRows
 from .store.events import EventRows
 from .store.objects import ObjectRows
@@ -237,7 +236,7 @@ class QueryService:
         compares the CLIP text embedding with each object's stored feature (only when the store's
         feature_model is that encoder's model). Retrieval then exact re-ranking: candidates are the
         clip_candidates(k) nearest features (sqlite-vec index or exact numpy; identical by construction,
-        see vectors.py) plus the objects of the label_candidates best labels; every candidate is scored
+        see store/vectors.py) plus the objects of the label_candidates best labels; every candidate is scored
         exactly from the stored BLOBs.
         """
         if not isinstance(text, str) or not words(text):

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from .errors import store_error
 from .rows import relation_info
-from .schema import sqlite3
+from .store.schema import sqlite3
 from .store.audit import AuditRows
 from .store.objects import ObjectRows
 from .store.relations import RelationRows

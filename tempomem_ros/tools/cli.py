@@ -17,7 +17,7 @@ status 2. ``check`` exits 1 when the store is damaged, ``recover`` exits 1 when 
 
 A STORE is a SQLite file or a PostgreSQL address (postgresql://..., service=NAME: docs/FLEET.md; credentials
 from libpq's environment, pgpass or service file, never from the command line's output). ``migrate`` and
-``merge`` write only the new store (core/transfer.py).
+``merge`` write only the new store (core/store/transfer.py).
 """
 
 from __future__ import annotations
@@ -29,10 +29,10 @@ import os
 import sys
 from collections.abc import Sequence
 
-from tempomem_ros.core import recovery, transfer
 from tempomem_ros.core.errors import TempoMemError
 from tempomem_ros.core.memory import Memory
 from tempomem_ros.core.postgres.address import display, is_postgres
+from tempomem_ros.core.store import recovery, transfer
 
 EXIT_OK, EXIT_DAMAGED, EXIT_ERROR = 0, 1, 2
 
@@ -325,10 +325,10 @@ def cmd_tables(args, out) -> int:
         raise CliError("tables reads SQLite files; for a PostgreSQL store use psql's \\dt+")
     if not os.path.isfile(args.store):
         raise CliError(f"store '{args.store}' does not exist")
-    from tempomem_ros.core.schema import connect
+    from tempomem_ros.core.store.schema import connect
     from tempomem_ros.core.store import describe_tables
 
-    from tempomem_ros.core.vectors import load_extension
+    from tempomem_ros.core.store.vectors import load_extension
 
     conn = connect(args.store, readonly=True)
     try:

@@ -1,4 +1,4 @@
-"""The PostgreSQL schema: the same concepts as the SQLite store (core/schema.py), its version, forward
+"""The PostgreSQL schema: the same concepts as the SQLite store (core/store/schema.py), its version, forward
 migrations and the checks made when a database is opened.
 
 Why the same tables and columns: every service above the store reads the same typed rows from either

@@ -1,6 +1,6 @@
 """Opening a PostgreSQL store: connect, create or check the schema, migrate.
 
-Why the checks mirror SQLite's (core/schema.py): a database is often shared and sometimes the wrong one; a
+Why the checks mirror SQLite's (core/store/schema.py): a database is often shared and sometimes the wrong one; a
 database that holds other tables but no tempomem metadata is refused rather than filled, one created with
 another embedding dimension is refused, one written by newer code is refused, and a missing table is named.
 Creating the schema needs PostGIS in the database: ``CREATE EXTENSION postgis`` is tried, and when the role

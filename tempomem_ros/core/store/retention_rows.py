@@ -20,8 +20,8 @@ import json
 import numpy as np
 
 from ..rows import id_chunks
-from ..schema import FRAMES_LIVE
 from .base import StoreInterface
+from .schema import FRAMES_LIVE
 
 PROCESSED, CITED = 1, 2          # bits of observations.retained
 # the columns of a sighting the compaction pass reads (its sample, tally, fold and twin hold)

@@ -8,8 +8,8 @@ as staged or accepted (schema.FRAMES_LIVE).
 
 from __future__ import annotations
 
-from ..schema import FRAMES_LIVE
 from .base import StoreInterface
+from .schema import FRAMES_LIVE
 
 
 class StagedFrames:

@@ -20,10 +20,10 @@ import os
 import time
 from dataclasses import dataclass, field
 
-from .errors import InvalidInputError, SchemaError, StoreAccessError
-from .store.graph_writes import RTREE_PAD
+from ..errors import InvalidInputError, SchemaError, StoreAccessError
+from .base import atomic
+from .graph_writes import RTREE_PAD
 from .schema import REQUIRED_TABLES, SCHEMA_VERSION, connect, sqlite3
-from .store import atomic
 
 #: Copied in this order (parents first); the R*Tree tables are rebuilt from objects and tombstones.
 TABLES = ("frames", "observations", "objects", "label_mass", "label_history", "placements", "misses", "events",
@@ -81,7 +81,7 @@ def _ranges(ranges, limit: int = 8) -> str:
 
 def recover(source: str, target: str, *, embedding_dim: int | None = None, clock=time.time) -> RecoveryReport:
     """Copy every readable row of ``source`` into a new store at ``target`` (which must not exist)."""
-    from .memory import Memory  # noqa: PLC0415 - memory imports this module's neighbours
+    from ..memory import Memory  # noqa: PLC0415 - memory imports this module's neighbours
 
     source, target = str(source), str(target)
     if not os.path.isfile(source):

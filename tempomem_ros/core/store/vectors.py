@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .rows import blob_to_feature, id_chunks
+from ..rows import blob_to_feature, id_chunks
 
 #: Extra candidates fetched from the index beyond those needed, so that float differences between
 #: sqlite-vec's and numpy's cosine near the cut-off cannot change which objects are kept.

@@ -10,7 +10,7 @@ held event, tombstone, relation, region, rejected key and audit row exactly as d
 (ids inside JSON lists — event evidence, audit object and observation ids — are shifted with them; ids
 inside an audit row's free-form ``detail`` are the second store's own). Then each object of the second
 store that is present at the place of a present object of the first is judged by the same test that joins
-twins inside one memory (reconcile.py: never detected in one frame, labels agree or are a known confusion,
+twins inside one memory (core/reconcile.py: never detected in one frame, labels agree or are a known confusion,
 features do not disagree): joined, it keeps the first store's id and takes the other's observations; the
 other is retired with a tombstone of kind ``merged``, a ``merged`` event when it had published events, and
 an audit row ``merge_twin``. One audit row ``merge_store`` records the whole merge (id offsets, row counts).
@@ -26,8 +26,8 @@ from __future__ import annotations
 
 import json
 
-from .errors import InvalidInputError, SchemaError
-from .postgres.address import display, is_postgres
+from ..errors import InvalidInputError, SchemaError
+from ..postgres.address import display, is_postgres
 
 # Copy order: a row's references exist before it (PostgreSQL checks observations.frame_id).
 TABLES = ("regions", "frames", "objects", "objects_rtree", "observations", "placements", "label_mass",
@@ -73,7 +73,7 @@ class _Source:
         self.address = address
         self.memory = None
         if is_postgres(address):
-            from .memory import Memory
+            from ..memory import Memory
 
             self.memory = Memory.open(address, readonly=True)
             self.conn = self.memory._conn
@@ -111,7 +111,7 @@ def table_columns(conn, table: str, *, postgres: bool) -> list[str]:
 
 
 def _open_destination(address: str, embedding_dim: int, world_frame: str | None, config=None):
-    from .memory import Memory
+    from ..memory import Memory
 
     return Memory.open(address, embedding_dim=embedding_dim, world_frame=world_frame, config=config)
 
@@ -165,7 +165,7 @@ def _remapper(table: str, cols: list[str], shift: dict):
     if table in ("objects", "placements"):
         region_ref = cols.index("region_id") if "region_id" in cols else None  # 0 = no region
     rel = (cols.index("object_id"), cols.index("object_is_region")) if table == "relations" else None
-    # a tally's observation ids are a compressed list (tally.py): decoded, shifted, encoded again
+    # a tally's observation ids are a compressed list (core/tally.py): decoded, shifted, encoded again
     tally = (cols.index("ids"), cols.index("n")) if table == "tallies" and "ids" in cols else None
 
     def remap(row: tuple) -> tuple:
@@ -178,7 +178,7 @@ def _remapper(table: str, cols: list[str], shift: dict):
         if rel is not None and out[rel[0]] is not None:
             out[rel[0]] = int(out[rel[0]]) + shift["regions" if int(out[rel[1]]) else "objects"]
         if tally is not None:
-            from .tally import decode_ints, encode_ints
+            from ..tally import decode_ints, encode_ints
 
             ids = decode_ints(out[tally[0]], int(out[tally[1]]))
             out[tally[0]] = encode_ints(ids + shift["observations"])
@@ -214,7 +214,7 @@ def _check_frames(src: _Source, world_frame: str | None) -> str | None:
 
 def _advance_counters(dst) -> None:
     if dst.backend == "postgresql":
-        from .postgres.store import advance_id_counters
+        from ..postgres.store import advance_id_counters
 
         advance_id_counters(dst._conn)
 
@@ -295,8 +295,8 @@ def merge(first: str, second: str, destination: str, *, config=None) -> dict:
 
 def _join_across(dst, offsets: dict) -> list[tuple[int, int]]:
     """Join each object of the second store to the first store's object at its place when the twin arbiter
-    says they are one (reconcile.py); one transaction. Returns (kept id, absorbed id) pairs."""
-    from .rows import OBJECT_COLS
+    says they are one (core/reconcile.py); one transaction. Returns (kept id, absorbed id) pairs."""
+    from ..rows import OBJECT_COLS
 
     boundary = int(offsets.get("objects", 0))
     if not boundary:

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import os
 
-from .errors import RECOVER_HINT, SchemaError, StoreAccessError, StoreCorruptError, store_error
-from .store import atomic
+from ..errors import RECOVER_HINT, SchemaError, StoreAccessError, StoreCorruptError, store_error
+from .base import atomic
 
 try:  # pragma: no cover - which one depends on the installation
     from pysqlite3 import dbapi2 as sqlite3
@@ -29,7 +29,7 @@ WORLD_FRAME = "map"  # the frame a new store records unless its creator names an
 #: depend on, so a store on read-only media written at version 3 stays readable (version 3 added columns).
 #: Version 5 (retention) adds tables that reads consult only when the store has ever been thinned, which a store
 #: before version 5 never was (Retention._thinned_ever), so they stay readable too.
-#: Version 6 (sources) adds columns that reads of an older store supply as '' (store/observations.py).
+#: Version 6 (sources) adds columns that reads of an older store supply as '' (observations.py).
 #: Version 7 only narrows an index (FRAMES_PENDING_INDEX); every query also works with the full one.
 READ_COMPATIBLE_FROM = 3
 # Covers an as-of read of the whole scene in object order (temporal.scene_as_of): a page at offset 9,800 of
@@ -40,7 +40,8 @@ PLACEMENTS_AS_OF_INDEX = "CREATE INDEX IF NOT EXISTS placements_asof ON placemen
 # Label mass by label: how often the segmenter confused two labels is summed over the objects that hold both.
 LABEL_MASS_BY_LABEL_INDEX = "CREATE INDEX IF NOT EXISTS label_mass_label ON label_mass(label, object_id, mass)"
 # Events not yet published: an "appeared" waits until the object was confirmed and no look-alike unseen
-# elsewhere may have moved here (frame_fusion.py); 'published' rows name the event they became, 'retracted' ones why.
+# elsewhere may have moved here (core/frame_fusion.py); 'published' rows name the event they became,
+# 'retracted' ones why.
 HELD_EVENTS_TABLE = """CREATE TABLE IF NOT EXISTS held_events (
         id INTEGER PRIMARY KEY AUTOINCREMENT,
         kind TEXT NOT NULL,
