@@ -10,8 +10,17 @@
 - one module per table, each a small class over the store with named methods that state their order:
   ``objects`` (and tombstones), ``observations``, ``placements`` (and the as-of scene), ``events``,
   ``relations``, ``regions``, ``audit``; ``staging`` (the frames and observations add() writes, quarantine,
-  frame counts) and ``meta``. Nothing above this package writes SQL except fusion and the settling step
-  (reconcile), which move here next.
+  frame counts) and ``meta``.
+- the store-level modules, each here because it works on the tables themselves, below the API:
+  - ``schema``: the SQLite schema, its version and migrations, opening and checking a store file; the table
+    modules beside it write the columns it defines.
+  - ``vectors``: the optional sqlite-vec index, a derived table kept in step inside the writing transaction.
+  - ``recovery``: salvaging a damaged store file into a new one (``tempomem recover``), table by table, key
+    range by key range.
+  - ``transfer``: copying whole stores row for row (``tempomem migrate``, ``merge``), every id kept, on either
+    backend.
+
+Nothing above this package writes SQL except fusion and the settling step (reconcile), which move here next.
 """
 
 from .base import (Store, StoreInterface, TableInfo, WriterCaches, atomic, describe_tables,  # noqa: F401

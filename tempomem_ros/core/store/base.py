@@ -18,12 +18,15 @@ DB-API and translates the SQL, postgres/dialect.py):
   deterministic only if every read that feeds a decision is.
 - Nothing above this layer needs to know which backend answers.
 
-What still lives above it: the write side's statements (frame_fusion.py, reconcile.py, maintenance.py,
-retention.py), and the store-level modules not yet inside this package (recovery.py, transfer.py, schema.py,
-vectors.py, postgres/). The read side is here: the shared read helpers (reads.py) and one module per table
-(objects, observations, placements, events, relations, regions, audit), plus staging (the frames add()
-writes) and meta; memory.py, queries.py, temporal.py, checks.py, lookfor.py, relations_store.py and
-scene_feed.py hold no SQL. The spatial queries and the transactions came first because they were repeated.
+What still lives above it: the write side's statements of fusion and the settling step (frame_fusion.py,
+reconcile.py; maintenance's and retention's are here, maintenance_rows.py and retention_rows.py), and the
+PostgreSQL backend (postgres/: the connection and dialect this layer runs over, and its own schema). The
+store-level modules are here too: the SQLite schema and migrations (schema.py), the sqlite-vec index
+(vectors.py), recovering a damaged store file (recovery.py) and copying stores (transfer.py). The read side is
+here: the shared read helpers (reads.py) and one module per table (objects, observations, placements, events,
+relations, regions, audit), plus staging (the frames add() writes) and meta; memory.py, queries.py,
+temporal.py, checks.py, lookfor.py, relations_store.py and scene_feed.py hold no SQL. The spatial queries and
+the transactions came first because they were repeated.
 """
 
 from __future__ import annotations
