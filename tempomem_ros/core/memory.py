@@ -87,7 +87,8 @@ class Memory(FusionMixin, ReconcileMixin):
     def __init__(self, conn, path: str, embedding_dim: int, config: MemoryConfig, readonly: bool, meta: dict,
                  clock: Callable[[], float], label_encoder=None, clip_text_encoder=None,
                  vector_index: str = "auto", immutable: bool = False):
-        self._conn = conn  # the store's connection (read by every statement not yet moved into store.py)
+        # the store layer owns the connection (self._conn reads it: fusion and reconcile still run statements)
+        self._store = Store(conn, clock=clock, before_commit=self._sync_vector_index)
         #: "sqlite" (a file) or "postgresql" (a database server shared by a fleet: docs/FLEET.md)
         self.backend = "postgresql" if is_postgres_connection(conn) else "sqlite"
         #: opened with SQLite's immutable=1 (a read-only store on read-only media, see schema.open_connection)
@@ -100,7 +101,6 @@ class Memory(FusionMixin, ReconcileMixin):
         self._meta = meta
         self._wall_clock = clock
         self._vector_index_on = False  # set below, once the vector index is known to be usable
-        self._store = Store(conn, clock=clock, before_commit=self._sync_vector_index)
         self._caches = self._store.caches
         self._object_rows = ObjectRows(self._store)
         self._staging = StagedFrames(self._store)  # frames and observations add() writes, and their counts
@@ -134,6 +134,16 @@ class Memory(FusionMixin, ReconcileMixin):
         # Relations were computed from the boxes stored with them: those are the reference boxes.
         for row in self._object_rows.present_boxes():
             self._caches.relation_boxes[int(row[0])] = tuple(row[1:])
+
+    @property
+    def _conn(self):
+        """The store's connection (Store.conn): one owner, so a connection swapped in (a test's failing one, a
+        closed store's None) is the one every read and write goes through."""
+        return self._store.conn
+
+    @_conn.setter
+    def _conn(self, conn) -> None:
+        self._store.conn = conn
 
     # ------------------------------------------------------------------ lifecycle
     @classmethod
