@@ -65,6 +65,70 @@ def test_a_different_label_at_the_place_after_a_long_absence_is_a_new_object_but
     assert mem._conn.execute("SELECT COUNT(*) FROM misses").fetchone()[0] == 0
 
 
+def test_a_look_alike_at_a_small_objects_core_place_is_no_absence_though_its_fused_box_grew(mem):
+    # Seed 252 (no feature): a bottle's noisy sightings grew its fused box to 13 x 13 x 31 cm; on a visit ten
+    # minutes later it was seen only as "vase" (no known confusion, not recent). The whole view of it overlaps
+    # the fused box by IoU 0.28 (< same_place_iou 0.3), so every frame counted a miss and the bottle was removed,
+    # then seen back as "bottle". Against its core box (mean centre +- its largest single view) the same view
+    # is at its very place: no miss.
+    half = (0.035, 0.035, 0.125)
+    for t, d in ((0.0, (0.03, 0.0, 0.03)), (0.5, (-0.03, 0.03, -0.03)), (1.0, (0.0, -0.03, 0.0))):
+        mem.add([box_obs("bottle", (A[0] + d[0], A[1] + d[1], A[2] + d[2]), half=half, stamp=t)],
+                view(t, A, SEEN))
+    mem.commit()
+    (bottle,) = mem.objects()
+    assert [round(h - lo, 2) for lo, h in zip(bottle.bbox_min, bottle.bbox_max)] == [0.13, 0.13, 0.31]
+    for t in (600.0, 600.5, 601.0, 601.5, 602.0, 603.5):
+        mem.add([box_obs("vase", A, half=(0.03, 0.03, 0.12), stamp=t)], view(t, A, SEEN))
+    mem.commit()
+    assert mem.get(1).state == "present"
+    assert mem._conn.execute("SELECT COUNT(*) FROM misses WHERE object_id=1").fetchone()[0] == 0
+    assert ("removed", 1) not in kinds(mem)
+
+
+def test_misses_in_the_look_that_saw_an_object_are_a_dropout_not_its_absence(mem):
+    # Seeds 249, 251, 254 (no feature): an object seen, then not reported for a frame or a few while the camera
+    # still looked (its depth there), was removed minutes later with the stamp of that dropout, long before it
+    # left; seeds 252, 256, 257: a dropout of a second or two in one look removed it, and it "reappeared". Misses
+    # within absence.look_gap_s of the last sighting are the look that saw it: none is counted.
+    for t in (0.0, 0.5, 1.0):
+        mem.add([box_obs("mug", A, stamp=t)], view(t, A, SEEN))
+    for t in (1.1, 1.5, 2.0, 2.5, 3.0, 4.0):  # nothing reported, the mug's surface still in the depth
+        mem.add([], view(t, A, SEEN))
+    mem.commit()
+    assert mem.get(1).state == "present"
+    assert mem._conn.execute("SELECT COUNT(*) FROM misses").fetchone()[0] == 0
+    for t in (600.0, 600.5, 601.0, 601.5, 602.0, 603.0):  # the next visit sees the place empty: removed then
+        mem.add([], view(t, A, EMPTY))
+    mem.commit()
+    assert mem.get(1).state == "missing"
+    (removed,) = [e for e in mem.changes() if e.kind == "removed"]
+    assert removed.stamp == 600.0
+
+
+def test_the_dropout_exception_is_its_own_kind_overlapping_its_box_from_outside(mem):
+    # Seed 251: a chair pushed 0.3 m (less than its size) had its front edge at the new place merged into the old
+    # chair, so every frame of that look was "within 3 s of a sighting"; a chair sighting reaching into the old box
+    # from outside it lets that look count misses (the move was found), another label or a view centred inside does
+    # not (tempomem_ros/core/frame_fusion.py, _own_kind_beside).
+    from tempomem_ros.core.frame_fusion import StagedObs
+
+    half = np.array((0.225, 0.225, 0.45))
+    for t in (0.0, 0.5, 1.0):
+        mem.add([box_obs("chair", A, half=tuple(half), stamp=t)], view(t, A, SEEN))
+    mem.commit()
+    row = mem._graph.object_row(1)
+
+    def sighting(label, dx):
+        c = np.array((A[0] + dx, A[1], A[2]))
+        return StagedObs(99, 1.5, label, 0.9, c, c - half, c + half, None)
+
+    assert mem._own_kind_beside(row, [sighting("chair", 0.30)])        # pushed: overlaps, centred outside
+    assert not mem._own_kind_beside(row, [sighting("table", 0.30)])    # another kind there says nothing
+    assert not mem._own_kind_beside(row, [sighting("chair", 0.10)])    # centred inside: a view of it
+    assert not mem._own_kind_beside(row, [sighting("chair", 0.60)])    # beside, not overlapping
+
+
 def test_a_learned_confusion_holds_after_a_long_absence(mem):
     for t in (0.0, 0.5, 1.0, 1.5):
         mem.add([box_obs("mug", A, stamp=t)], view(t, A, SEEN))
