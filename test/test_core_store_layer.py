@@ -1,4 +1,4 @@
-"""The store layer's contract (core/store.py StoreInterface), on both backends: one transaction context
+"""The store layer's contract (core/store/base.py StoreInterface), on both backends: one transaction context
 manager (all or nothing, audit rows with the work, caches dropped on rollback and after another writer's
 commit), ordered spatial-index reads, one consistent snapshot."""
 

@@ -177,7 +177,8 @@ def test_short_no_feature_scene_through_the_nodes_meets_the_floors(tmp_path):
     0.667, 85/97 questions; after parts joined by shape and mean boxes for small objects: precision 1.000,
     duplicates 0, moved F1 0.667, removed F1 0.667, false removals 0.056, 85/97 questions; after the parts and
     identity rules of 9429444 (offline, the same through the nodes): moved F1 0.727, 86/97 questions, the rest
-    equal. The floors sit just under these: a regression fails CI.
+    equal; after the look that saw an object stopped counting as its absence (7452b2d): removed F1 1.000, false
+    removals 0, 88/97 questions, the rest equal. The floors sit just under these: a regression fails CI.
     """
     from tempomem_ros.tools import evaluate
 
@@ -191,13 +192,13 @@ def test_short_no_feature_scene_through_the_nodes_meets_the_floors(tmp_path):
     assert run["run"]["memory_staged_frames"] == run["frames"] == run["run"]["perception"]["frames_published"]
     s = result["pooled"]
     assert s["object_recall"] >= 0.95 and s["object_precision"] >= 0.97
-    assert s["duplicate_rate"] <= 0.05 and s["false_removal_rate"] <= 0.15
-    assert s["moved_f1"] >= 0.7 and s["removed_f1"] >= 0.6
+    assert s["duplicate_rate"] <= 0.05 and s["false_removal_rate"] <= 0.05
+    assert s["moved_f1"] >= 0.7 and s["removed_f1"] >= 0.9
     assert s["flicker_events"] == 0
     kinds = [key for key in s if key.startswith("q:")]
     assert len(kinds) >= 8  # current, previous, history, count_moves, last_seen, as_of, changes, on, near, within
     c, n = questions_pooled(result["runs"])
-    assert n >= 80 and c / n >= 0.88
+    assert n >= 80 and c / n >= 0.9
     # judged again from the stored snapshot by the same scorer: the same figures, without running the memory
     again = tmp_path / "again.json"
     assert evaluate.main(["--rescore", str(out), "--json", str(again)]) == 0
