@@ -4,18 +4,11 @@ the rows themselves, the newest id, and the actions after a mark (what the scene
 
 from __future__ import annotations
 
-from .base import StoreInterface
+from .base import TableRows
 
 
-class AuditRows:
+class AuditRows(TableRows):
     """Audit rows (every column of the audit table, by name) over one store; nothing here writes."""
-
-    def __init__(self, store: StoreInterface):
-        self._store = store
-
-    @property
-    def _conn(self):
-        return self._store.conn
 
     def rows(self, since: float | None = None) -> list:
         """Every audit row (or those with wall_time >= since), by id."""

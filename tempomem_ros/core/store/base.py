@@ -132,6 +132,18 @@ class StoreInterface(Protocol):
     def tombstones_in_box(self, lo, hi, kind: str = "forgotten") -> list: ...
 
 
+class TableRows:
+    """What every table module of this package is built on: one store, whose connection is read at each statement
+    (Store.conn), so that a connection swapped in (a test's failing one, a closed store's None) is the one used."""
+
+    def __init__(self, store: StoreInterface):
+        self._store = store
+
+    @property
+    def _conn(self):
+        return self._store.conn
+
+
 class Store:
     """One connection to a tempomem store (a SQLite file, or a PostgreSQL database through its adapter):
     the StoreInterface both backends share today."""

@@ -6,18 +6,11 @@ are never returned.
 from __future__ import annotations
 
 from ..rows import EVENT_COLS
-from .base import StoreInterface
+from .base import TableRows
 
 
-class EventRows:
+class EventRows(TableRows):
     """Event rows (every column of rows.EVENT_COLS, by name) over one store; nothing here writes."""
-
-    def __init__(self, store: StoreInterface):
-        self._store = store
-
-    @property
-    def _conn(self):
-        return self._store.conn
 
     def after(self, after_id: int, limit: int = -1) -> list:
         """Events with id > after_id, by id; at most ``limit`` (-1: all). A publisher's cursor: a removal is

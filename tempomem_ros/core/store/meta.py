@@ -4,18 +4,11 @@ and the shape of a store written by an older version.
 
 from __future__ import annotations
 
-from .base import StoreInterface
+from .base import TableRows
 
 
-class StoreMeta:
+class StoreMeta(TableRows):
     """The meta table's one write after opening, and what an older store lacks."""
-
-    def __init__(self, store: StoreInterface):
-        self._store = store
-
-    @property
-    def _conn(self):
-        return self._store.conn
 
     def record_feature_model(self, feature_model: str) -> None:
         """Record which encoder made the stored features (set once, by the first open that names it)."""

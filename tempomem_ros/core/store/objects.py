@@ -8,20 +8,13 @@ and memory.py; each is one named method now, in the order its docstring states (
 from __future__ import annotations
 
 from ..rows import OBJECT_COLS, id_chunks
-from .base import StoreInterface
+from .base import TableRows
 
 _SHOWN = "COALESCE(pinned_label, label)"  # the label an object shows: pinned by a person, else the fused one
 
 
-class ObjectRows:
+class ObjectRows(TableRows):
     """Object rows (every column of rows.OBJECT_COLS, by name) and counts over one store; nothing here writes."""
-
-    def __init__(self, store: StoreInterface):
-        self._store = store
-
-    @property
-    def _conn(self):
-        return self._store.conn
 
     # ------------------------------------------------------------------ rows
     def row(self, object_id: int):

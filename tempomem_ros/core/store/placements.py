@@ -9,20 +9,13 @@ for its page and its count.
 from __future__ import annotations
 
 from ..rows import PLACEMENT_COLS, id_chunks
-from .base import StoreInterface
+from .base import TableRows
 
 _PLACEMENT_COLS_P = ", ".join("p." + c.strip() for c in PLACEMENT_COLS.split(","))
 
 
-class PlacementRows:
+class PlacementRows(TableRows):
     """Placement rows (every column of rows.PLACEMENT_COLS, by name) over one store; nothing here writes."""
-
-    def __init__(self, store: StoreInterface):
-        self._store = store
-
-    @property
-    def _conn(self):
-        return self._store.conn
 
     def of_object(self, object_id: int) -> list:
         """The object's placements, oldest first (t_from, then id)."""

@@ -6,19 +6,12 @@ answer) and the relation keeper (region membership) read the same rows.
 
 from __future__ import annotations
 
-from .base import StoreInterface
+from .base import TableRows
 
 
-class RegionRows:
+class RegionRows(TableRows):
     """Region rows (every column of the regions table, by name) over one store; ``assign`` is its one write,
     made inside the caller's transaction."""
-
-    def __init__(self, store: StoreInterface):
-        self._store = store
-
-    @property
-    def _conn(self):
-        return self._store.conn
 
     def all(self) -> list:
         """Every region, by id."""

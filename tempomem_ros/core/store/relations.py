@@ -9,19 +9,12 @@ and write the same rows; the current set was read the same way by two of them.
 from __future__ import annotations
 
 from ..rows import id_chunks
-from .base import StoreInterface
+from .base import TableRows
 
 
-class RelationRows:
+class RelationRows(TableRows):
     """Relation rows (every column of the relations table, by name) over one store; the writes (``open``,
     ``open_region_membership``, ``close``) happen inside the caller's transaction."""
-
-    def __init__(self, store: StoreInterface):
-        self._store = store
-
-    @property
-    def _conn(self):
-        return self._store.conn
 
     # ------------------------------------------------------------------ current rows
     def current(self) -> list:

@@ -20,7 +20,7 @@ import json
 import numpy as np
 
 from ..rows import id_chunks
-from .base import StoreInterface
+from .base import TableRows
 from .schema import FRAMES_LIVE
 
 PROCESSED, CITED = 1, 2          # bits of observations.retained
@@ -36,16 +36,9 @@ LEAN_FRAME = ("fx=NULL, fy=NULL, cx=NULL, cy=NULL, width=NULL, height=NULL, max_
 TWIN_HOLD_KEY = "retention_twin_hold"
 
 
-class RetentionRows:
+class RetentionRows(TableRows):
     """Rows of frames, sightings, misses, audit rows, tallies, saved folds and co-seen pairs as retention reads
     and writes them."""
-
-    def __init__(self, store: StoreInterface):
-        self._store = store
-
-    @property
-    def _conn(self):
-        return self._store.conn
 
     # ---------------------------------------------------------------- depth of staged frames
     def stage_depth(self, frame_id: int, depth: bytes) -> None:

@@ -8,19 +8,12 @@ as staged or accepted (schema.FRAMES_LIVE).
 
 from __future__ import annotations
 
-from .base import StoreInterface
+from .base import TableRows
 from .schema import FRAMES_LIVE
 
 
-class StagedFrames:
+class StagedFrames(TableRows):
     """Frame and staged-observation rows over one store; the writes happen inside the caller's transaction."""
-
-    def __init__(self, store: StoreInterface):
-        self._store = store
-
-    @property
-    def _conn(self):
-        return self._store.conn
 
     # ------------------------------------------------------------------ reads
     def newest_accepted(self) -> float | None:
