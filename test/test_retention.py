@@ -440,9 +440,9 @@ def test_objects_once_seen_together_are_never_joined_as_twins_after_their_frames
 def test_misses_a_later_sighting_cancelled_are_counted_those_that_removed_kept(tmp_path):
     thin, full = pair(tmp_path)
     frames = []
-    for k in range(400):  # 200 s: seen, but every 4th frame missed (no detection, the view sees it there)
-        t = 0.5 * k
-        frames.append(([] if k % 4 == 3 else [box_obs("mug", A, stamp=t)], view(t, A, SEEN)))
+    for k in range(400):  # 200 s, the view sees it there all the time: in every 6 s it is detected for 1 s, then
+        t = 0.5 * k       # not for 4 s (misses from 3 s after the last sighting on: two per 6 s), then again
+        frames.append(([] if 3 <= k % 12 <= 10 else [box_obs("mug", A, stamp=t)], view(t, A, SEEN)))
     for k in range(20):   # then gone: the place seen empty
         t = 300.0 + 0.5 * k
         frames.append(([], view(t, A, EMPTY)))
@@ -466,7 +466,8 @@ def test_misses_a_later_sighting_cancelled_are_counted_those_that_removed_kept(t
 def test_misses_kept_until_a_later_sighting_cancels_them_are_then_counted_and_their_frames_go(tmp_path):
     thin, full = pair(tmp_path)
     frames = [([box_obs("mug", A, stamp=0.5 * k)], view(0.5 * k, A, SEEN)) for k in range(40)]   # 20 s seen
-    frames += [([], view(20.0 + 0.5 * k, A, SEEN)) for k in range(2)]   # two misses: too few to remove it
+    frames += [([], view(24.0 + 0.5 * k, A, SEEN)) for k in range(2)]   # two misses (a look of their own, more
+    # than absence.look_gap_s after the last sighting): too few to remove it
     frames += [([], view(30.0 + k, (0.0, 3.0, 0.5), 3.0)) for k in range(150)]  # 150 s elsewhere: they settle
     feed([thin, full], frames)
     miss_frames = [r[0] for r in thin._conn.execute("SELECT frame_id FROM misses ORDER BY id")]
