@@ -37,6 +37,22 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 # ------------------------------------------------------------------------------------------------- builders
+class Log:
+    """A node logger stand-in that keeps what it was told, by level (the node parts' tests read it back)."""
+
+    def __init__(self):
+        self.lines = []
+
+    def error(self, text, **_):
+        self.lines.append(("error", text))
+
+    def info(self, text, **_):
+        self.lines.append(("info", text))
+
+    def warning(self, text, **_):
+        self.lines.append(("warning", text))
+
+
 def quaternion(R) -> tuple[float, float, float, float]:
     w = math.sqrt(max(0.0, 1.0 + R[0, 0] + R[1, 1] + R[2, 2])) / 2.0
     if w > 1e-6:

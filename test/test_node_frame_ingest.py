@@ -12,26 +12,12 @@ import pytest  # noqa: E402
 
 rclpy = pytest.importorskip("rclpy")
 
-from node_helpers import A, frame, mug_msg  # noqa: E402
+from node_helpers import A, Log, frame, mug_msg  # noqa: E402
 
 from tempomem_ros.core.errors import StoreFullError, StoreIOError  # noqa: E402
 from tempomem_ros.core.types import StageResult  # noqa: E402
 from tempomem_ros.nodes.diagnostics import NodeCounters  # noqa: E402
 from tempomem_ros.nodes.frame_ingest import FrameIngest, StoreHealth  # noqa: E402
-
-
-class Log:
-    def __init__(self):
-        self.lines = []
-
-    def error(self, text, **_):
-        self.lines.append(("error", text))
-
-    def info(self, text, **_):
-        self.lines.append(("info", text))
-
-    def warning(self, text, **_):
-        self.lines.append(("warning", text))
 
 
 class Writer:

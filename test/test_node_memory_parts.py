@@ -14,6 +14,8 @@ import pytest  # noqa: E402
 
 rclpy = pytest.importorskip("rclpy")
 
+from node_helpers import Log  # noqa: E402
+
 from tempomem_ros.core.config import MemoryConfig  # noqa: E402
 from tempomem_ros.core.errors import InvalidInputError, StoreFullError, TempoMemError  # noqa: E402
 from tempomem_ros.core.memory import Memory  # noqa: E402
@@ -24,17 +26,6 @@ from tempomem_ros.nodes.frame_ingest import StoreHealth  # noqa: E402
 from tempomem_ros.nodes.memory_node_params import NODE_PARAMETERS, check_choices, check_fleet_frame  # noqa: E402
 
 PARAMS = {spec.name: spec.default for spec in NODE_PARAMETERS}
-
-
-class Log:
-    def __init__(self):
-        self.lines = []
-
-    def error(self, text, **_):
-        self.lines.append(("error", text))
-
-    def info(self, text, **_):
-        self.lines.append(("info", text))
 
 
 def test_the_store_address_expands_a_file_path_but_never_a_database_address(monkeypatch, tmp_path):

@@ -885,10 +885,13 @@ class FusionMixin:
             or self._at_core_place(seen, obj)
 
     def _at_place(self, seen: StagedObs, obj) -> bool:
+        return self._at_box(seen, bmin_of(obj), bmax_of(obj))
+
+    def _at_box(self, seen: StagedObs, lo, hi) -> bool:
+        """association.same_place of the sighting and the box lo..hi, with the fusion settings."""
         fcfg = self.config.fusion
-        return same_place(seen.bmin, seen.bmax, (obj["min_x"], obj["min_y"], obj["min_z"]),
-                          (obj["max_x"], obj["max_y"], obj["max_z"]), tol=fcfg.same_place_tol,
-                          max_ratio=fcfg.same_place_ratio, min_iou=fcfg.same_place_iou)
+        return same_place(seen.bmin, seen.bmax, lo, hi, tol=fcfg.same_place_tol, max_ratio=fcfg.same_place_ratio,
+                          min_iou=fcfg.same_place_iou)
 
     def _at_core_place(self, seen: StagedObs, obj) -> bool:
         """At the object's very place judged against its core box (_core_box), for the absence test only.
@@ -897,10 +900,7 @@ class FusionMixin:
         to 14 x 13 x 31 cm), so a whole view of it under another label (6 x 6 x 24 cm) overlaps that box by IoU
         0.25, under same_place's 0.3, and counted a miss: seed 252 (no feature), the bottle seen only as "vase"
         for 2 s on a visit 8 minutes after its last sighting was removed, then reappeared 0.4 s later."""
-        fcfg = self.config.fusion
-        lo, hi = _core_box(obj)
-        return same_place(seen.bmin, seen.bmax, lo, hi, tol=fcfg.same_place_tol,
-                          max_ratio=fcfg.same_place_ratio, min_iou=fcfg.same_place_iou)
+        return self._at_box(seen, *_core_box(obj))
 
     def _remove(self, obj, first_miss: float, stamp: float, misses: int, counters: CommitCounts,
                 touched: set[int], publish: bool = True) -> None:

@@ -16,7 +16,7 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from .base import StoreInterface
+from .base import StoreInterface, TableRows
 from .objects import ObjectRows
 
 RTREE_PAD = 0.05  # metres the spatial index's entry extends beyond an object's box (see GraphWrites.update_rtree)
@@ -43,7 +43,7 @@ class WriteState:
     relabelled: set[int] = field(default_factory=set)
 
 
-class GraphWrites:
+class GraphWrites(TableRows):
     """Placements, label mass, events, tombstones and index entries of objects, inside the caller's transaction.
 
     Built from the store and what its statements need: the relation keeper (the region a placement opens in,
@@ -53,7 +53,7 @@ class GraphWrites:
 
     def __init__(self, store: StoreInterface, relations, relation_config, state: WriteState, *,
                  now: Callable[[], float], wall_clock: Callable[[], float], readonly: bool = False):
-        self._store = store
+        super().__init__(store)
         self._relations = relations
         self._relation_config = relation_config
         self.state = state
@@ -61,10 +61,6 @@ class GraphWrites:
         self._wall_clock = wall_clock
         self._readonly = readonly
         self._objects = ObjectRows(store)
-
-    @property
-    def _conn(self):
-        return self._store.conn
 
     @property
     def _caches(self):

@@ -14,19 +14,15 @@ import json
 from collections.abc import Callable
 
 from ..rows import OBJECT_COLS
-from .base import StoreInterface
+from .base import StoreInterface, TableRows
 
 
-class MaintenanceRows:
+class MaintenanceRows(TableRows):
     """Rows of objects, sightings, placements, label history and regions as maintenance reads and writes them."""
 
     def __init__(self, store: StoreInterface, *, wall_clock: Callable[[], float]):
-        self._store = store
+        super().__init__(store)
         self._wall_clock = wall_clock
-
-    @property
-    def _conn(self):
-        return self._store.conn
 
     # ---------------------------------------------------------------- objects
     def objects_in(self, states: tuple[str, ...]) -> list:

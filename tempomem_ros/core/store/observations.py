@@ -8,7 +8,7 @@ and checks.py each wrote their own copies of these reads (the newest sighting of
 from __future__ import annotations
 
 from ..rows import OBSERVATION_COLS
-from .base import StoreInterface
+from .base import StoreInterface, TableRows
 
 
 def observation_columns(has_sources: bool) -> str:
@@ -17,18 +17,14 @@ def observation_columns(has_sources: bool) -> str:
     return OBSERVATION_COLS if has_sources else OBSERVATION_COLS.replace(", source", ", '' AS source")
 
 
-class ObservationRows:
+class ObservationRows(TableRows):
     """Observation rows (``columns``: every column of rows.OBSERVATION_COLS, by name) over one store; nothing
     here writes."""
 
     def __init__(self, store: StoreInterface, *, has_sources: bool):
-        self._store = store
+        super().__init__(store)
         self.has_sources = has_sources
         self.columns = observation_columns(has_sources)
-
-    @property
-    def _conn(self):
-        return self._store.conn
 
     def newest_of(self, object_id: int, k: int = -1, offset: int = 0) -> list:
         """The object's observations, newest first (stamp, then id, descending): ``k`` of them (-1: all) after

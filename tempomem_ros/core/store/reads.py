@@ -17,18 +17,18 @@ from ..errors import UnknownIdError
 from ..labels import label_matches
 from ..rows import OBJECT_COLS, event_info, id_chunks, object_info, placement_info
 from ..types import ObjectInfo
-from .base import StoreInterface
+from .base import StoreInterface, TableRows
 from .objects import ObjectRows
 from .observations import observation_columns
 from .placements import PlacementRows
 from .regions import RegionRows
 
 
-class StoreReads:
+class StoreReads(TableRows):
     """Read helpers over one store (no write happens here)."""
 
     def __init__(self, store: StoreInterface, config: MemoryConfig, *, readonly: bool, has_sources: bool):
-        self._store = store
+        super().__init__(store)
         self.config = config
         self.readonly = readonly
         #: whether rows name their source (schema version 6): a read-only store written before reads as source ''
@@ -38,10 +38,6 @@ class StoreReads:
         self._placements = PlacementRows(store)
         self._regions = RegionRows(store)
         self._labels_cache: dict = {}  # state -> (data_version, labels): read-only memories only
-
-    @property
-    def _conn(self):
-        return self._store.conn
 
     def index_label(self, object_id: int, label: str) -> None:
         """Note a label that some object now shows (keeps the writer's label cache a superset)."""
