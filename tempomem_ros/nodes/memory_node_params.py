@@ -7,6 +7,7 @@ from __future__ import annotations
 from tempomem_ros import topics
 from tempomem_ros.core.errors import InvalidInputError
 from tempomem_ros.nodes.parameters import ParamSpec
+from tempomem_ros.nodes.text_encoders import LABEL_ENCODERS
 
 TIME_SOURCES = ("stamp", "clock")
 DURABILITIES = ("volatile", "transient_local")
@@ -81,7 +82,7 @@ NODE_PARAMETERS: tuple[ParamSpec, ...] = (
               "Frame of every coordinate; observations in another frame are dropped."),
     ParamSpec("time_source", "stamp",
               "'now' for relative times in questions: stamp = the latest observation stamp (right for replayed bags),"
-              " clock = the node's clock."),
+              " clock = the node's clock.", choices=TIME_SOURCES),
     ParamSpec("publish_markers", True, "Publish RViz markers on " + topics.MARKERS + "."),
     ParamSpec("marker_lifetime_s", 0.0, "Marker lifetime; 0 = until replaced or deleted.", span=(0.0, 3600.0)),
     ParamSpec("marker_max_objects", 2000,
@@ -108,9 +109,10 @@ NODE_PARAMETERS: tuple[ParamSpec, ...] = (
               span=(1.0, 86400.0)),
     ParamSpec("observation_queue_depth", 50, "Depth of the reliable observation subscription.", span=(1, 10000)),
     ParamSpec("observation_durability", "volatile",
-              "volatile | transient_local. transient_local (the publisher must offer it too) receives the last "
+              "transient_local (the publisher must offer it too) receives the last "
               "observation_queue_depth frames a publisher kept while this node was down or not yet discovered; frames"
-              " already in the store (same stamp and size) are then skipped (dropped.duplicate)."),
+              " already in the store (same stamp and size) are then skipped (dropped.duplicate).",
+              choices=DURABILITIES),
     ParamSpec("store_retry_frames", 600,
               "Frames kept in RAM while the store refuses writes for a reason that heals (disk full, locked, I/O "
               "error), staged in order once it accepts them again; beyond this many they are dropped (counted).",
@@ -118,7 +120,7 @@ NODE_PARAMETERS: tuple[ParamSpec, ...] = (
     ParamSpec("diagnostics_rate_hz", 1.0, "Rate of the counters published on /diagnostics.", span=(0.01, 100.0)),
     ParamSpec("label_encoder", "none",
               "Text encoder for semantic queries: none (keywords only) | minilm (sentence model, needs gt-all-"
-              "minilm-l6-v2) | hashing (character n-grams, no model)."),
+              "minilm-l6-v2) | hashing (character n-grams, no model).", choices=LABEL_ENCODERS),
     ParamSpec("feature_model", "",
               "Encoder of the observation features, recorded in the store (a store made with another is refused), "
               "e.g. open_clip:ViT-B-32 when the perception node runs CLIP; empty = not recorded."),
