@@ -202,14 +202,14 @@ def test_sightings_repointed_take_their_tallies_fold_and_seen_together_pairs_alo
                       "ORDER BY placement_id") == [(2, 2, 125.0, 50, 25, 1, "[]"), (3, 3, 125.0, 49, 25, 1, "[]")]
         assert s.retention.seen_together(2, 3) and not s.retention.seen_together(1, 3)
         assert s.retention.tallied_sightings(3) == 18 and s.retention.tallied_sightings(1) == 0
-        # the observations themselves are re-pointed by the caller (reconcile, maintenance), not here
+        # the observations themselves are re-pointed by the caller (the settling step, maintenance), not here
         assert s.rows("SELECT COUNT(*) FROM observations WHERE object_id=1") == [(12,)]
     finally:
         s.close()
 
 
 def test_a_placement_rehomed_takes_its_tally_and_fold_to_its_copy(tmp_path):
-    """reconcile._rehome_moves: the book's (object 2) placement 2 is copied as placement 3 of the cup (object 3):
+    """Settling._rehome_moves: the book's (object 2) placement 2 is copied as placement 3 of the cup (object 3):
     the tally and fold of placement 2 go with it, the book's pairs follow to the cup."""
     s = _thinned(tmp_path)
     try:

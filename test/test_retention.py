@@ -185,7 +185,7 @@ def test_a_compacted_frame_keeps_when_and_from_where_and_drops_what_only_fusion_
 
 def test_a_move_rehomed_after_thinning_keeps_each_placements_counts(tmp_path):
     """A mug at A, then (A out of view) 100 s at B, 100 s at C, B seen empty, at last A seen empty: the object at
-    B and C is the mug moved twice (reconcile._rehome_moves), after its sightings at B were thinned."""
+    B and C is the mug moved twice (Settling._rehome_moves), after its sightings at B were thinned."""
     thin, full = pair(tmp_path)
     b, c = (0.0, 2.0, 0.8), (-2.0, 0.0, 0.8)
     frames = [([box_obs("mug", A, stamp=t)], view(t, A, SEEN)) for t in (0.0, 0.5, 1.0)]

@@ -61,7 +61,7 @@ class IdentityConfig:
                                          # object seen from two sides agree ~0.71, two mugs ~0.64 (so features only
                                          # veto what is clearly something else; the label and the place decide)
     min_gap_s: float = 10.0              # a look-alike found sooner after an object's last sighting is
-                                         # another instance, not that object moved (reconcile.py)
+                                         # another instance, not that object moved (settling.py)
     move_window_share: float = 0.1       # ... and one found in the first tenth of the time between that sighting and
                                          # the first look at its empty place is another instance too: a move squeezed
                                          # into 15 s of a 10-minute absence is 40 x less likely than a removal

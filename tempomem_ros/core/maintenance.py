@@ -66,7 +66,7 @@ class RetentionHooks:
 
 class Maintenance:
     """forget, update, label_history, define_region, decay, consolidate, resplit; and rebuild_geometry, which the
-    settling step (reconcile.py) shares.
+    settling step (settling.py) shares.
 
     Collaborators, passed explicitly: the store (transactions, audit rows, the spatial index), the graph's write
     primitives, maintenance's own statements, the store's reads (an object's row, the label index), the relation
@@ -234,17 +234,17 @@ class Maintenance:
         moved = self._rows.observation_ids_of(b["id"])
         pid = self._graph.current_placement_id(a["id"])
         self._retention.repointing(int(b["id"]), int(a["id"]), pid)
-        self._rows.repoint_observations(b["id"], a["id"], pid)
+        self._graph.repoint_observations(b["id"], a["id"], pid)
         self._graph.add_mass_of(int(b["id"]), int(a["id"]))
         self.rebuild_geometry(a["id"], pid)
-        self._rows.widen_seen(a["id"], b["first_seen"], b["last_seen"])
+        self._graph.widen_seen(a["id"], b["first_seen"], b["last_seen"])
         self._graph.retire(b, "consolidated", f"merged into #{a['id']}", stamp, active=False, event=False)
         self._audit(stamp, "consolidate", [a["id"], b["id"]], moved, {"kept": a["id"], "absorbed": b["id"]})
 
     def rebuild_geometry(self, object_id: int, placement_id: int | None, relabel: bool = True) -> None:
         """Recompute an object's fused state from the observations now pointing at its current placement.
         ``relabel``: its label becomes the heaviest of its mass at once; else the caller settles it
-        (reconcile._settle_label: with the relabel margin, a label_history row and an event). Why: a twin
+        (Settling._settle_label: with the relabel margin, a label_history row and an event). Why: a twin
         joined under a look-alike label (a cup first read "mug") changed the label here silently, so no
         "relabelled" was published and the cup was never taken for the removed cup moved (dev seed 12).
 
@@ -326,7 +326,7 @@ class Maintenance:
         self._graph.rebuild_label_mass(new_id)
         self.rebuild_geometry(new_id, pid)
         self._reads.index_label(new_id, canonical_label(self._graph.label_mass(new_id)))
-        self._rows.set_placement_last(pid, float(group[-1]["stamp"]))
+        self._graph.set_placement_last(pid, float(group[-1]["stamp"]))
         self._graph.event(float(first["stamp"]), "appeared", new_id, None, pid, ids[:EVIDENCE_LIMIT],
                           detail={"split_from": int(obj["id"])})
         self._audit(stamp, "resplit", [obj["id"], new_id], ids, {"from": int(obj["id"]), "to": new_id})

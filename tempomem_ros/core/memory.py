@@ -31,17 +31,19 @@ from .labels import sanitize_label
 from .maintenance import Maintenance, RetentionHooks
 from .postgres.address import is_postgres
 from .queries import QueryService
-from .reconcile import ReconcileMixin
 from .relations_store import RelationKeeper
 from .retention import Retention
 from .rows import feature_to_blob
+from .settling import FusionHooks, Settling, overlapping_halves
 from .store import Store, vectors
 from .store.graph_writes import GraphWrites, WriteState
 from .store.maintenance_rows import MaintenanceRows
 from .store.meta import StoreMeta
 from .store.objects import ObjectRows
+from .store.placements import PlacementRows
 from .store.reads import StoreReads
 from .store.retention_rows import RetentionRows
+from .store.settling_rows import SettlingRows
 from .store.schema import initialise, open_connection, quick_check, sqlite3
 from .store.staging import StagedFrames
 from .temporal import TemporalService
@@ -81,13 +83,13 @@ def is_postgres_connection(conn) -> bool:
     return type(conn).__module__.endswith("postgres.connection")
 
 
-class Memory(FusionMixin, ReconcileMixin):
+class Memory(FusionMixin):
     """Persistent spatio-temporal object memory. Use Memory.open(path, embedding_dim=...)."""
 
     def __init__(self, conn, path: str, embedding_dim: int, config: MemoryConfig, readonly: bool, meta: dict,
                  clock: Callable[[], float], label_encoder=None, clip_text_encoder=None,
                  vector_index: str = "auto", immutable: bool = False):
-        # the store layer owns the connection (self._conn reads it: fusion and reconcile still run statements)
+        # the store layer owns the connection (self._conn reads it: fusion still runs statements)
         self._store = Store(conn, clock=clock, before_commit=self._sync_vector_index)
         #: "sqlite" (a file) or "postgresql" (a database server shared by a fleet: docs/FLEET.md)
         self.backend = "postgresql" if is_postgres_connection(conn) else "sqlite"
@@ -119,11 +121,19 @@ class Memory(FusionMixin, ReconcileMixin):
         # twin rule, which stay theirs
         self._retention = Retention(self._store, RetentionRows(self._store), self._reads, config, meta=meta,
                                     now=self._stamp_clock, known_confusion=self._known_confusion,
-                                    overlapping_halves=self._overlapping_halves)
+                                    overlapping_halves=overlapping_halves)
         self._maintenance = Maintenance(
             self._store, self._graph, MaintenanceRows(self._store, wall_clock=clock), self._reads, self._relations,
             config, self._writes, fuse_pending=self._fuse_pending, now=self._stamp_clock,
             retention=RetentionHooks.of(self._retention))
+        # the settling step after each fused frame (settling.py); fusion's five rules it asks are the mixin's
+        # methods until fusion is a service
+        self._settling = Settling(
+            self._store, self._graph, SettlingRows(self._store), PlacementRows(self._store), self._reads, config,
+            self._writes, maintenance=self._maintenance, retention=self._retention,
+            fusion=FusionHooks(growth_limit=self._growth_limit, identity_rows=self._identity_rows,
+                               known_confusion=self._known_confusion, remove=self._remove,
+                               run_confirms=self._run_confirms))
         self._vector_index_on = self._setup_vector_index(vector_index)
         self._queries = QueryService(self._store, self._reads, config, embedding_dim=self.embedding_dim, meta=meta,
                                      vector_index_on=self._vector_index_on, vector_mode=vector_index,
@@ -388,7 +398,7 @@ class Memory(FusionMixin, ReconcileMixin):
         if self._pending_count() > 0:
             self._commit_locked()
 
-    # the write side's shared state (WriteState) under the names fusion, reconcile and commit() use
+    # the write side's shared state (WriteState) under the names fusion and commit() use
     @property
     def _counters_events(self) -> int:
         return self._writes.events
@@ -412,6 +422,12 @@ class Memory(FusionMixin, ReconcileMixin):
     @_relabelled.setter
     def _relabelled(self, value: set[int]) -> None:
         self._writes.relabelled = value
+
+    def _settle(self, stamp: float, neighbours: dict[int, list], counters, touched: set[int]) -> None:
+        self._settling.settle(stamp, neighbours, counters, touched)  # until fusion is a service
+
+    def _finish_removals(self, stamp: float, counters, touched: set[int], before: bool = False) -> None:
+        self._settling.finish_removals(stamp, counters, touched, before)  # until fusion is a service
 
     def _stamp_clock(self) -> float:
         """The memory's notion of "now" on the world clock: the newest stamp it has accepted (0 when none)."""

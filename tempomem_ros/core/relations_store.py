@@ -49,7 +49,7 @@ class RelationKeeper:
         changed_at = changed_at or {}
         for oid in sorted(touched):
             # a relation holds as long as the placements behind it: one that ends with a removal ends at its
-            # first miss, one that starts with a move found later (reconcile.py) starts when it was first seen
+            # first miss, one that starts with a move found later (settling.py) starts when it was first seen
             when = min(stamp, changed_at.get(oid, stamp))
             row = self._object_rows.row(oid)
             existing = self._relation_rows.open_keys_of(oid)

@@ -118,7 +118,7 @@ class Retention:
     as read at open (its schema version says whether the store was ever thinned), ``now`` (the memory's stamp
     clock), and two questions of the twin rule that fusion and the settling step own: ``known_confusion(a, b)``
     (frame_fusion: the segmenter has been seen to call one label by the other) and ``overlapping_halves(a, b)``
-    (reconcile: two object rows' boxes each hold the other's centre within half the larger extent). It holds no
+    (settling.py: two object rows' boxes each hold the other's centre within half the larger extent). It holds no
     reference to the Memory facade, which exposes PUBLIC behind the memory's lock and error mapping
     (memory._exposed) and forwards the rest (staging, commit) to it.
 
@@ -364,7 +364,7 @@ class Retention:
         return False
 
     def _label_may_join(self, a, b) -> bool:
-        """The label rule of a twin join (reconcile._twins) as it can still come true: labels that agree or are a
+        """The label rule of a twin join (Settling._twins) as it can still come true: labels that agree or are a
         known confusion, or any two labels at one place, which a join takes for a confusion once their sightings
         interleave: boxes whose centres lie within half the larger box on every axis and whose sizes compare
         (no side over twice fusion.same_place_ratio x the other's, 5 cm of slack: boxes change with sightings).
@@ -386,7 +386,7 @@ class Retention:
     def seen_together(self, a: int, b: int) -> bool:
         """Whether the two objects were ever detected in one frame. The record of pairs seen in frames thinned since
         (one key lookup) first: the join of both objects' sightings by frame grows with the sightings kept and
-        unsettled, and asked first (reconcile._twins) it made a commit slower as a store aged (4.6 -> 7.1 s of
+        unsettled, and asked first (Settling._twins) it made a commit slower as a store aged (4.6 -> 7.1 s of
         _merge_twins for the same 40 s of frames into a household store of day 1 and of day 10)."""
         return self._seen_together_before(a, b) or self._rows.sighted_in_one_frame(a, b)
 
@@ -717,7 +717,7 @@ class Retention:
 
     def rehoming(self, src_id: int, dst_id: int, copies: dict[int, int]) -> None:
         """Called just before the sightings of ``src_id`` follow their placements to ``dst_id``'s copies of them
-        (``copies``: placement -> copy; reconcile._rehome_moves): each tally, saved fold and hold goes with its
+        (``copies``: placement -> copy; Settling._rehome_moves): each tally, saved fold and hold goes with its
         placement, and the objects it was seen with follow."""
         for q, c in sorted(copies.items()):
             self._rows.rehome_tallies(src_id, dst_id, q, c)

@@ -6,6 +6,7 @@
   the R*Tree entry, tombstones, retiring an object) and the write side's shared state (``WriteState``).
 - ``maintenance_rows``: the statements only maintenance runs (core/maintenance.py has no SQL left).
 - ``retention_rows``: the statements only retention runs (core/retention.py has no SQL left).
+- ``settling_rows``: the statements only the settling step runs (core/settling.py has no SQL left).
 - ``reads``: the read helpers every service shares (rows into the API's value types, the label caches).
 - one module per table, each a small class over the store with named methods that state their order:
   ``objects`` (and tombstones), ``observations``, ``placements`` (and the as-of scene), ``events``,
@@ -20,7 +21,7 @@
   - ``transfer``: copying whole stores row for row (``tempomem migrate``, ``merge``), every id kept, on either
     backend.
 
-Nothing above this package writes SQL except fusion and the settling step (reconcile), which move here next.
+Nothing above this package writes SQL except fusion (frame_fusion.py), which moves here next.
 """
 
 from .base import (Store, StoreInterface, TableInfo, WriterCaches, atomic, describe_tables,  # noqa: F401

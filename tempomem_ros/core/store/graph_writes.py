@@ -2,7 +2,7 @@
 maintenance), each with the upkeep of the writer caches it touches, behind named methods.
 
 Why here: placements opened and closed, label mass added, events, tombstones and the spatial index entry were
-written by mixin methods of Memory that fusion, reconcile and maintenance all called through ``self``; every
+written by mixin methods of Memory that fusion, the settling step and maintenance all called through ``self``; every
 one of them is a statement plus cache upkeep, with no fusion decision in it (the decisions: which placement
 closes, when a label takes over, stay with their callers). Kept in one object, they are the one place that knows
 how the graph is stored, and a service calls them without a reference to the Memory facade.
@@ -36,7 +36,7 @@ class WriteState:
     - ``change_times``: per commit, when an object's move or removal happened (relations change then);
       maintenance passes the dict as the last commit left it (it did so as a mixin; kept, so relation rows
       come out the same);
-    - ``relabelled``: objects whose shown label changed in the frame being fused (reconcile.py reads it).
+    - ``relabelled``: objects whose shown label changed in the frame being fused (settling.py reads it).
     """
     events: int = 0
     change_times: dict[int, float] = field(default_factory=dict)
@@ -44,7 +44,8 @@ class WriteState:
 
 
 class GraphWrites(TableRows):
-    """Placements, label mass, events, tombstones and index entries of objects, inside the caller's transaction.
+    """Placements, label mass, shown labels, sightings re-pointed, events, tombstones and index entries of objects,
+    inside the caller's transaction.
 
     Built from the store and what its statements need: the relation keeper (the region a placement opens in,
     and the relations a retired object's rows close), the relation settings (relation_box_epsilon), the shared
@@ -71,6 +72,30 @@ class GraphWrites(TableRows):
         """The object's row (any state), or None: ObjectRows.row, the one statement for it."""
         return self._objects.row(object_id)
 
+    def set_label(self, object_id: int, label: str) -> None:
+        """The label the object shows now (the heaviest of its mass won with the relabel margin; the caller
+        updates the label index and WriteState.relabelled)."""
+        self._conn.execute("UPDATE objects SET label=? WHERE id=?", (label, object_id))
+
+    def record_relabel(self, object_id: int, stamp: float, old: str, new: str) -> None:
+        """The label_history row of a label the evidence changed (not pinned; the old mass is not kept)."""
+        self._conn.execute(
+            "INSERT INTO label_history (object_id, stamp, wall_time, old_label, new_label, old_mass, pinned, "
+            "reason) VALUES (?,?,?,?,?,?,0,'evidence')", (object_id, stamp, self._wall_clock(), old, new, "{}"))
+
+    def widen_seen(self, object_id: int, first_seen: float, last_seen: float) -> None:
+        """The object was seen from ``first_seen`` (or earlier) until ``last_seen`` (or later)."""
+        self._conn.execute(
+            "UPDATE objects SET first_seen=MIN(first_seen, ?), last_seen=MAX(last_seen, ?) WHERE id=?",
+            (first_seen, last_seen, object_id))
+
+    # ---------------------------------------------------------------- sightings
+    def repoint_observations(self, src_id: int, dst_id: int, placement_id) -> None:
+        """Every sighting of ``src_id`` becomes ``dst_id``'s, at ``placement_id`` (duplicates consolidated, a twin
+        joined, a move reconciled; the caller adds the label mass)."""
+        self._conn.execute("UPDATE observations SET object_id=?, placement_id=? WHERE object_id=?",
+                           (dst_id, placement_id, src_id))
+
     # ---------------------------------------------------------------- placements
     def open_placement(self, object_id: int, center, lo, hi, stamp: float, opened_by: str) -> int:
         region_id = self._relations.region_of(center)
@@ -89,6 +114,10 @@ class GraphWrites(TableRows):
             "UPDATE placements SET t_to=MAX(?, t_last), current=0, closed_reason=? WHERE object_id=? AND current=1",
             (t_to, reason, object_id))
         self._conn.execute("UPDATE objects SET placement_id=NULL WHERE id=?", (object_id,))
+
+    def set_placement_last(self, placement_id: int, t_last: float) -> None:
+        """The placement was last seen at ``t_last`` (a copy takes its original's; a split-off group its newest)."""
+        self._conn.execute("UPDATE placements SET t_last=? WHERE id=?", (t_last, placement_id))
 
     def current_placement_id(self, object_id: int) -> int | None:
         row = self._conn.execute("SELECT placement_id FROM objects WHERE id=?", (object_id,)).fetchone()

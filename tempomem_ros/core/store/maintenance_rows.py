@@ -1,6 +1,7 @@
 """The statements only maintenance runs (core/maintenance.py): label corrections, regions, decay, consolidation
 and resplitting, behind named methods. The primitives it shares with fusion and the settling step (placements,
-label mass, events, tombstones, retiring an object) are GraphWrites'.
+label mass, events, tombstones, retiring an object, sightings re-pointed, an object's span of sightings widened) are
+GraphWrites'.
 
 Why a module of its own: the Maintenance service decides (which objects decay, which two are duplicates, how a
 placement's sightings cluster); the rows it reads and writes are this module's, so nothing above the store
@@ -33,12 +34,6 @@ class MaintenanceRows(TableRows):
 
     def set_confidence(self, object_id: int, confidence: float) -> None:
         self._conn.execute("UPDATE objects SET confidence=? WHERE id=?", (confidence, object_id))
-
-    def widen_seen(self, object_id: int, first_seen: float, last_seen: float) -> None:
-        """The object was seen from ``first_seen`` (or earlier) until ``last_seen`` (or later)."""
-        self._conn.execute(
-            "UPDATE objects SET first_seen=MIN(first_seen, ?), last_seen=MAX(last_seen, ?) WHERE id=?",
-            (first_seen, last_seen, object_id))
 
     def shown_label(self, object_id: int) -> str:
         """The object's label as fusion last settled it (not the pinned one)."""
@@ -81,11 +76,6 @@ class MaintenanceRows(TableRows):
         return int(self._conn.execute("SELECT COUNT(*) FROM observations WHERE object_id=?",
                                       (object_id,)).fetchone()[0])
 
-    def repoint_observations(self, src_id: int, dst_id: int, placement_id) -> None:
-        """Every sighting of ``src_id`` becomes ``dst_id``'s, at ``placement_id``."""
-        self._conn.execute("UPDATE observations SET object_id=?, placement_id=? WHERE object_id=?",
-                           (dst_id, placement_id, src_id))
-
     def move_observations(self, observation_ids: list[int], object_id: int, placement_id) -> None:
         """These sightings become ``object_id``'s, at ``placement_id``."""
         ph = ",".join("?" for _ in observation_ids)
@@ -110,9 +100,6 @@ class MaintenanceRows(TableRows):
         self._conn.execute(
             "UPDATE placements SET cx=?, cy=?, cz=?, min_x=?, min_y=?, min_z=?, max_x=?, max_y=?, max_z=? "
             "WHERE id=?", (*box_mid, *lo, *hi, placement_id))
-
-    def set_placement_last(self, placement_id: int, t_last: float) -> None:
-        self._conn.execute("UPDATE placements SET t_last=? WHERE id=?", (t_last, placement_id))
 
     # ---------------------------------------------------------------- labels
     def pin_label(self, object_id: int, stamp: float, old: str, new: str, old_mass: dict, reason: str) -> None:

@@ -10,7 +10,7 @@ held event, tombstone, relation, region, rejected key and audit row exactly as d
 (ids inside JSON lists — event evidence, audit object and observation ids — are shifted with them; ids
 inside an audit row's free-form ``detail`` are the second store's own). Then each object of the second
 store that is present at the place of a present object of the first is judged by the same test that joins
-twins inside one memory (core/reconcile.py: never detected in one frame, labels agree or are a known confusion,
+twins inside one memory (core/settling.py: never detected in one frame, labels agree or are a known confusion,
 features do not disagree): joined, it keeps the first store's id and takes the other's observations; the
 other is retired with a tombstone of kind ``merged``, a ``merged`` event when it had published events, and
 an audit row ``merge_twin``. One audit row ``merge_store`` records the whole merge (id offsets, row counts).
@@ -295,7 +295,7 @@ def merge(first: str, second: str, destination: str, *, config=None) -> dict:
 
 def _join_across(dst, offsets: dict) -> list[tuple[int, int]]:
     """Join each object of the second store to the first store's object at its place when the twin arbiter
-    says they are one (core/reconcile.py); one transaction. Returns (kept id, absorbed id) pairs."""
+    says they are one (core/settling.py); one transaction. Returns (kept id, absorbed id) pairs."""
     from ..rows import OBJECT_COLS
 
     boundary = int(offsets.get("objects", 0))
@@ -320,11 +320,9 @@ def _join_across(dst, offsets: dict) -> list[tuple[int, int]]:
                 if int(cand["id"]) > boundary or int(cand["id"]) in {k for k, _ in joined}:
                     continue  # only across the two stores; each object of the first absorbs one of the second
                 keep = dst._graph.object_row(cand["id"])
-                if not dst._near_twin(keep, gone):
+                if not dst._settling.joins_as_twins(keep, gone):
                     continue
-                if not dst._twins(keep, gone, dst._boxes_same_place(keep, gone)):
-                    continue
-                dst._join_twin(keep, gone, stamp, touched)
+                dst._settling.join_twin(keep, gone, stamp, touched)
                 joined.append((int(keep["id"]), int(gone["id"])))
                 break
         dst._audit(stamp, "merge_join", [k for k, _ in joined] + [g for _, g in joined], [],

@@ -1,0 +1,167 @@
+"""The statements only the settling step runs (core/settling.py): removals due, held events, the sightings and
+placements a twin join or a reconciled move carries over, the fused state one object takes from another, and the
+events of a retired twin, behind named methods. The primitives it shares with fusion and maintenance (placements
+opened and closed, label mass, a label settled, sightings re-pointed, events, retiring an object) are
+GraphWrites'; a placement's row is PlacementRows'.
+
+Why a module of its own: the Settling service decides (which removal is a move, which two objects are one, when
+a held event is published); the rows it reads and writes are this module's, so nothing above the store layer
+writes SQL. Each method runs inside the caller's ``Store.transaction()`` (the settling step runs only inside
+Memory.commit()'s). The statement texts are as they were in the mixin: the PostgreSQL backend translates them by
+pattern (postgres/dialect.py).
+
+Order: a method returns its rows in the order it states. Where a statement has no ORDER BY (kept so, as the
+mixin wrote it) the method says so, and its caller only acts on each row alike: the memory is deterministic
+only if every read that feeds a decision is.
+"""
+
+from __future__ import annotations
+
+from ..rows import OBJECT_COLS, OBJECT_COLS_O
+from .base import TableRows
+
+
+class SettlingRows(TableRows):
+    """Rows of objects, held events, sightings, misses, placements and events as the settling step reads and
+    writes them."""
+
+    # ---------------------------------------------------------------- removals
+    def removals_due(self, stamp: float, *, before: bool) -> list:
+        """Present or tentative objects whose removal hold ends by ``stamp`` (``before``: strictly before it), in
+        the order their holds end (removal_due, then id)."""
+        op = "<" if before else "<="
+        # the partial index: left to itself SQLite walked objects_state, every present object (1.3 ms at 10k)
+        return self._conn.execute(
+            f"SELECT {OBJECT_COLS} FROM objects INDEXED BY objects_removal_due WHERE removal_due IS NOT NULL "
+            f"AND removal_due {op} ? "
+            "AND state IN ('present', 'tentative') ORDER BY removal_due, id", (stamp,)).fetchall()
+
+    # ---------------------------------------------------------------- held events
+    def held_of(self, object_id: int) -> list:
+        """Every event of the object still held (any kind). No ORDER BY (as the mixin wrote it): the caller
+        resolves each row alike, so their order changes nothing."""
+        return self._conn.execute("SELECT * FROM held_events WHERE object_id=? AND status='held'",
+                                  (object_id,)).fetchall()
+
+    def held_row(self, object_id: int, kind: str):
+        """The object's held event of ``kind``, or None (an object holds at most one of a kind)."""
+        return self._conn.execute("SELECT * FROM held_events WHERE object_id=? AND kind=? AND status='held'",
+                                  (object_id, kind)).fetchone()
+
+    def resolve_held(self, held_id: int, status: str, stamp: float, reason: str, event_id: int | None) -> None:
+        """A held event is published (``event_id``: the event written for it) or retracted, at ``stamp``."""
+        self._conn.execute("UPDATE held_events SET status=?, resolved_at=?, reason=?, event_id=? WHERE id=?",
+                           (status, stamp, reason, event_id, held_id))
+
+    def held_with_objects(self) -> list:
+        """Every held event still held, with its object's state, first and last sighting, sighting count, label
+        (``olabel``) and pinned label, in the order they were held (id)."""
+        return self._conn.execute(
+            "SELECT h.*, o.state, o.first_seen, o.last_seen, o.n_observations, o.label AS olabel, "
+            "o.pinned_label FROM held_events h JOIN objects o ON o.id = h.object_id "
+            "WHERE h.status = 'held' ORDER BY h.id").fetchall()
+
+    def appeared_since(self, first_seen: float, exclude_id: int) -> list:
+        """Present objects first seen at ``first_seen`` or later (not ``exclude_id``) whose appearance is held or
+        was published: where a removed object may have moved to, earliest first (first_seen, then id)."""
+        return self._conn.execute(
+            f"SELECT {OBJECT_COLS_O} FROM held_events h JOIN objects o ON o.id = h.object_id "
+            "WHERE h.status IN ('held', 'published') AND h.kind = 'appeared' "
+            "AND o.state = 'present' "
+            "AND o.first_seen >= ? AND o.id != ? "
+            "ORDER BY o.first_seen, o.id",
+            (first_seen, exclude_id)).fetchall()
+
+    # ---------------------------------------------------------------- sightings
+    def newest_boxes(self, object_id: int):
+        """(stamp, min_x .. max_z) of the object's 50 newest sightings, newest first (stamp, then id,
+        descending). A cursor, not a list: the caller stops at the first real view, usually the newest."""
+        return self._conn.execute(
+            "SELECT stamp, min_x, min_y, min_z, max_x, max_y, max_z FROM observations "
+            "WHERE object_id=? ORDER BY stamp DESC, id DESC LIMIT 50", (object_id,))
+
+    def observation_ids(self, object_id: int) -> list[int]:
+        """Ids of the object's sightings, oldest first (stamp, then id): the audit lists them, the newest is an
+        event's evidence."""
+        return [int(r[0]) for r in self._conn.execute(
+            "SELECT id FROM observations WHERE object_id=? ORDER BY stamp, id", (object_id,))]
+
+    def rehome_sightings(self, src_id: int, dst_id: int, copies: dict[int, int]) -> None:
+        """The sightings and misses of ``src_id`` become ``dst_id``'s, each at its placement's copy (``copies``:
+        placement -> copy, in the caller's order); those at no copied placement keep theirs. Observations first,
+        then misses, as the mixin wrote them."""
+        for table in ("observations", "misses"):
+            for q, c in copies.items():
+                self._conn.execute(f"UPDATE {table} SET object_id=?, placement_id=? WHERE object_id=? AND "
+                                   "placement_id=?", (dst_id, c, src_id, q))
+            self._conn.execute(f"UPDATE {table} SET object_id=? WHERE object_id=?", (dst_id, src_id))
+
+    # ---------------------------------------------------------------- objects
+    def take_state(self, object_id: int, new, feature_blob, feature_weight: float, confidence: float,
+                   moves: int) -> None:
+        """``object_id`` takes the fused state of ``new`` (an object's row: its centre, box, extents, weight, last
+        sighting and sighting count), the merged feature and confidence, ``moves`` more moves; it is present and
+        its absence evidence starts again."""
+        self._conn.execute(
+            "UPDATE objects SET cx=?, cy=?, cz=?, mx=?, my=?, mz=?, zt=?, zb=?, min_x=?, min_y=?, min_z=?, max_x=?, "
+            "max_y=?, max_z=?, weight=?, ext_x=?, ext_y=?, ext_z=?, feature=?, feature_weight=?, confidence=?, "
+            "base_confidence=?, last_seen=MAX(last_seen, ?), n_observations=n_observations+?, n_moves=n_moves+?, "
+            "misses=0, first_miss=NULL, last_miss=NULL, absence_evidence=0, absence_looks=0, look_start=NULL, "
+            "look_misses=0, removal_due=NULL, state='present', vec_dirty=1 WHERE id=?",
+            (new["cx"], new["cy"], new["cz"], new["mx"], new["my"], new["mz"], new["zt"], new["zb"],
+             new["min_x"], new["min_y"], new["min_z"], new["max_x"], new["max_y"], new["max_z"], new["weight"],
+             new["ext_x"], new["ext_y"], new["ext_z"], feature_blob, feature_weight, confidence, confidence,
+             float(new["last_seen"]), int(new["n_observations"]), int(moves), object_id))
+
+    def confirm(self, object_id: int) -> None:
+        """A tentative object is confirmed (present)."""
+        self._conn.execute("UPDATE objects SET state='present' WHERE id=?", (object_id,))
+
+    def set_placement(self, object_id: int, placement_id: int | None, region_id) -> None:
+        """The object's current placement and region (a rehomed object's: its twin's current one, copied)."""
+        self._conn.execute("UPDATE objects SET placement_id=?, region_id=? WHERE id=?",
+                           (placement_id, region_id, object_id))
+
+    def labels_of(self, object_id: int):
+        """(label, pinned_label) of the object, by name."""
+        return self._conn.execute("SELECT label, pinned_label FROM objects WHERE id=?", (object_id,)).fetchone()
+
+    # ---------------------------------------------------------------- placements
+    def placements_of(self, object_id: int) -> list:
+        """Every column of the object's placements (opened_by included: a copy keeps it), oldest first (t_from,
+        then id)."""
+        return self._conn.execute("SELECT * FROM placements WHERE object_id=? ORDER BY t_from, id",
+                                  (object_id,)).fetchall()
+
+    def copy_placement(self, q, object_id: int, opened_by: str) -> int:
+        """A copy of placement row ``q`` for ``object_id`` (a closed placement is immutable: the original stays
+        its object's history), opened by ``opened_by``. Returns its id."""
+        cur = self._conn.execute(
+            "INSERT INTO placements (object_id, cx, cy, cz, min_x, min_y, min_z, max_x, max_y, max_z, region_id, "
+            "t_from, t_last, t_to, current, opened_by, closed_reason) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            (object_id, q["cx"], q["cy"], q["cz"], q["min_x"], q["min_y"], q["min_z"], q["max_x"], q["max_y"],
+             q["max_z"], q["region_id"], q["t_from"], q["t_last"], q["t_to"], q["current"], opened_by,
+             q["closed_reason"]))
+        return int(cur.lastrowid)
+
+    def widen_placement(self, placement_id, t_from: float, t_last: float) -> None:
+        """The placement held from ``t_from`` (or earlier) until ``t_last`` (or later)."""
+        self._conn.execute("UPDATE placements SET t_from=MIN(t_from, ?), t_last=MAX(t_last, ?) WHERE id=?",
+                           (t_from, t_last, placement_id))
+
+    # ---------------------------------------------------------------- events
+    def moves_of(self, object_id: int) -> list:
+        """(stamp, before_id, after_id, evidence, detail) of the object's published moves, in stamp order (ties
+        by id)."""
+        return self._conn.execute("SELECT stamp, before_id, after_id, evidence, detail FROM events WHERE "
+                                  "object_id=? AND kind='moved' AND retracted=0 ORDER BY stamp, id",
+                                  (object_id,)).fetchall()
+
+    def count_published(self, object_id: int) -> int:
+        """How many of the object's events are published and not retracted."""
+        return int(self._conn.execute("SELECT COUNT(*) FROM events WHERE object_id=? AND retracted=0",
+                                      (object_id,)).fetchone()[0])
+
+    def retract_events(self, object_id: int) -> None:
+        """Every event of the object is retracted (a change later found wrong: never returned again)."""
+        self._conn.execute("UPDATE events SET retracted=1 WHERE object_id=?", (object_id,))
