@@ -26,7 +26,7 @@ from . import validation
 from .config import MemoryConfig
 from .errors import (InvalidInputError, ReadOnlyError, StoreClosedError, StoreError, TempoMemError, store_error)
 from .guard import guarded
-from .frame_fusion import CommitCounts, FusionMixin
+from .frame_fusion import CommitCounts, FrameFusion
 from .labels import sanitize_label
 from .maintenance import Maintenance, RetentionHooks
 from .postgres.address import is_postgres
@@ -36,6 +36,7 @@ from .relations_store import RelationKeeper
 from .retention import Retention
 from .rows import feature_to_blob
 from .store import Store, vectors
+from .store.fusion_rows import FusionRows
 from .store.graph_writes import GraphWrites, WriteState
 from .store.maintenance_rows import MaintenanceRows
 from .store.meta import StoreMeta
@@ -81,13 +82,13 @@ def is_postgres_connection(conn) -> bool:
     return type(conn).__module__.endswith("postgres.connection")
 
 
-class Memory(FusionMixin, ReconcileMixin):
+class Memory(ReconcileMixin):
     """Persistent spatio-temporal object memory. Use Memory.open(path, embedding_dim=...)."""
 
     def __init__(self, conn, path: str, embedding_dim: int, config: MemoryConfig, readonly: bool, meta: dict,
                  clock: Callable[[], float], label_encoder=None, clip_text_encoder=None,
                  vector_index: str = "auto", immutable: bool = False):
-        # the store layer owns the connection (self._conn reads it: fusion and reconcile still run statements)
+        # the store layer owns the connection (self._conn reads it: the settling step still runs statements)
         self._store = Store(conn, clock=clock, before_commit=self._sync_vector_index)
         #: "sqlite" (a file) or "postgresql" (a database server shared by a fleet: docs/FLEET.md)
         self.backend = "postgresql" if is_postgres_connection(conn) else "sqlite"
@@ -110,15 +111,16 @@ class Memory(FusionMixin, ReconcileMixin):
             self.backend == "postgresql" or not readonly
             or self._store_meta.observations_have_sources()))
         self._lock = threading.RLock()
-        self._confusion_cache: dict | None = None  # label pairs known confused, per fused frame
         # the write side's shared state (events counted, change times, objects relabelled: WriteState says why)
         self._writes = WriteState()
         self._graph = GraphWrites(self._store, self._relations, config.relations, self._writes,
                                   now=self._stamp_clock, wall_clock=clock, readonly=readonly)
         # retention asks fusion (known confusions) and the settling step (boxes at one place) two questions of the
-        # twin rule, which stay theirs
+        # twin rule, which stay theirs; the fusion service is built below (it needs the query service, which needs
+        # retention), so retention's question reaches it when asked
         self._retention = Retention(self._store, RetentionRows(self._store), self._reads, config, meta=meta,
-                                    now=self._stamp_clock, known_confusion=self._known_confusion,
+                                    now=self._stamp_clock,
+                                    known_confusion=lambda a, b: self._fusion.known_confusion(a, b),
                                     overlapping_halves=self._overlapping_halves)
         self._maintenance = Maintenance(
             self._store, self._graph, MaintenanceRows(self._store, wall_clock=clock), self._reads, self._relations,
@@ -131,6 +133,10 @@ class Memory(FusionMixin, ReconcileMixin):
                                      explain_missing=self._retention.thinned_observation)
         self._temporal = TemporalService(self._store, self._reads, self._queries, config, now=self._stamp_clock,
                                          tallied_in=self._retention.tallied_in)
+        # fusing a frame runs two steps of the settling step (reconcile.py): removals whose hold ended, then settling
+        self._fusion = FrameFusion(self._store, self._graph, FusionRows(self._store, wall_clock=clock), self._reads,
+                                   self._queries, config, self._writes, settle=self._settle,
+                                   finish_removals=self._finish_removals)
         # Relations were computed from the boxes stored with them: those are the reference boxes.
         for row in self._object_rows.present_boxes():
             self._caches.relation_boxes[int(row[0])] = tuple(row[1:])
@@ -413,6 +419,23 @@ class Memory(FusionMixin, ReconcileMixin):
     def _relabelled(self, value: set[int]) -> None:
         self._writes.relabelled = value
 
+    # fusion's answers the settling step (ReconcileMixin) asks for, under their old names: until reconcile is a service
+    def _growth_limit(self, obj) -> float:  # until reconcile is a service
+        return self._fusion.growth_limit(obj)
+
+    def _identity_rows(self, label: str) -> tuple[list, bool]:  # until reconcile is a service
+        return self._fusion.identity_rows(label)
+
+    def _known_confusion(self, a: str, b: str) -> bool:  # until reconcile is a service
+        return self._fusion.known_confusion(a, b)
+
+    def _remove(self, obj, first_miss: float, stamp: float, misses: int, counters: CommitCounts, touched: set[int],
+                publish: bool = True) -> None:  # until reconcile is a service
+        self._fusion.remove(obj, first_miss, stamp, misses, counters, touched, publish=publish)
+
+    def _run_confirms(self, object_id: int, extra_stamp: float | None = None) -> bool:  # until reconcile is a service
+        return self._fusion.run_confirms(object_id, extra_stamp)
+
     def _stamp_clock(self) -> float:
         """The memory's notion of "now" on the world clock: the newest stamp it has accepted (0 when none)."""
         newest = self._newest_accepted()
@@ -557,7 +580,7 @@ class Memory(FusionMixin, ReconcileMixin):
         self._change_times = {}
         with self._store.transaction():
             for frame in frames:
-                self._fuse_frame(frame, counters, touched)
+                self._fusion.fuse_frame(frame, counters, touched)
                 self._staging.mark_fused(frame["id"])
             self._relations.update(touched, self._stamp_clock(), self._change_times)
             self._retention.compact_settled()  # thin what has settled, in this transaction

@@ -44,12 +44,14 @@ class WriteState:
 
 
 class GraphWrites(TableRows):
-    """Placements, label mass, events, tombstones and index entries of objects, inside the caller's transaction.
+    """Placements, label mass, the shown label, events, tombstones and index entries of objects, inside the caller's
+    transaction.
 
     Built from the store and what its statements need: the relation keeper (the region a placement opens in,
     and the relations a retired object's rows close), the relation settings (relation_box_epsilon), the shared
-    WriteState, the memory's stamp clock ("now" for an event's recorded_at), the wall clock (a tombstone's
-    wall_time) and whether the store is read-only (a read-only reader does not cache label mass)."""
+    WriteState, the memory's stamp clock ("now" for an event's recorded_at), the wall clock (the wall_time of a
+    tombstone and of a label_history row) and whether the store is read-only (a read-only reader does not cache
+    label mass)."""
 
     def __init__(self, store: StoreInterface, relations, relation_config, state: WriteState, *,
                  now: Callable[[], float], wall_clock: Callable[[], float], readonly: bool = False):
@@ -141,6 +143,18 @@ class GraphWrites(TableRows):
         self._conn.execute(
             "INSERT INTO label_mass (object_id, label, mass) SELECT object_id, label, SUM(confidence) "
             "FROM observations WHERE object_id=? GROUP BY object_id, label", (object_id,))
+
+    # ---------------------------------------------------------------- the shown label
+    def set_label(self, object_id: int, label: str) -> None:
+        """The object's fused label becomes ``label`` (the heaviest of its mass, once it wins the relabel margin:
+        fusion after a sighting, the settling step after mass was added in bulk)."""
+        self._conn.execute("UPDATE objects SET label=? WHERE id=?", (label, object_id))
+
+    def record_relabel(self, object_id: int, stamp: float, old: str, new: str) -> None:
+        """A label_history row of a relabel by evidence (not pinned; the distribution is kept in label_mass)."""
+        self._conn.execute(
+            "INSERT INTO label_history (object_id, stamp, wall_time, old_label, new_label, old_mass, pinned, "
+            "reason) VALUES (?,?,?,?,?,?,0,'evidence')", (object_id, stamp, self._wall_clock(), old, new, "{}"))
 
     # ---------------------------------------------------------------- events
     def event(self, stamp: float, kind: str, object_id: int, before_id, after_id, evidence, *,
