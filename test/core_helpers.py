@@ -10,6 +10,11 @@ from __future__ import annotations
 import numpy as np
 
 from tempomem_ros.core import CameraView, Observation
+from tempomem_ros.core.config import MemoryConfig
+from tempomem_ros.core.relations_store import RelationKeeper
+from tempomem_ros.core.store import Store
+from tempomem_ros.core.store.graph_writes import GraphWrites, WriteState
+from tempomem_ros.core.store.schema import open_connection, sqlite3
 
 W, H, F = 640, 480, 500.0
 DEPTH_SCALE = 8  # coarse depth is W/8 x H/8
@@ -98,3 +103,25 @@ def make_version5(path: str) -> None:
     con.execute("UPDATE meta SET value='5' WHERE key='schema_version'")
     con.commit()
     con.close()
+
+
+class BareWriteSide:
+    """The write side's shared parts on a bare connection to a store file, without the Memory facade, under IMMEDIATE:
+    the store, the relation keeper, the WriteState and GraphWrites (the service tests build a service on them).
+    ``now``: the memory's stamp clock; ``wall``: the wall clock of every write."""
+
+    def __init__(self, path: str, *, now: float, wall: float):
+        self.conn, _ = open_connection(path, False)
+        self.conn.row_factory = sqlite3.Row
+        self.config = MemoryConfig.from_dict(IMMEDIATE)
+        self.store = Store(self.conn, clock=lambda: wall)
+        self.relations = RelationKeeper(self.store, self.config.relations)
+        self.state = WriteState()
+        self.graph = GraphWrites(self.store, self.relations, self.config.relations, self.state, now=lambda: now,
+                                 wall_clock=lambda: wall)
+
+    def rows(self, sql: str, *args) -> list[tuple]:
+        return [tuple(r) for r in self.conn.execute(sql, args)]
+
+    def close(self) -> None:
+        self.conn.close()

@@ -123,10 +123,10 @@ def test_the_dropout_exception_is_its_own_kind_overlapping_its_box_from_outside(
         c = np.array((A[0] + dx, A[1], A[2]))
         return StagedObs(99, 1.5, label, 0.9, c, c - half, c + half, None)
 
-    assert mem._own_kind_beside(row, [sighting("chair", 0.30)])        # pushed: overlaps, centred outside
-    assert not mem._own_kind_beside(row, [sighting("table", 0.30)])    # another kind there says nothing
-    assert not mem._own_kind_beside(row, [sighting("chair", 0.10)])    # centred inside: a view of it
-    assert not mem._own_kind_beside(row, [sighting("chair", 0.60)])    # beside, not overlapping
+    assert mem._fusion._own_kind_beside(row, [sighting("chair", 0.30)])        # pushed: overlaps, centred outside
+    assert not mem._fusion._own_kind_beside(row, [sighting("table", 0.30)])    # another kind there says nothing
+    assert not mem._fusion._own_kind_beside(row, [sighting("chair", 0.10)])    # centred inside: a view of it
+    assert not mem._fusion._own_kind_beside(row, [sighting("chair", 0.60)])    # beside, not overlapping
 
 
 def test_a_learned_confusion_holds_after_a_long_absence(mem):
@@ -135,7 +135,7 @@ def test_a_learned_confusion_holds_after_a_long_absence(mem):
     for t in (2.0, 2.5):  # seen moments ago: "cup" there is the mug, and the pair is learned
         mem.add([box_obs("cup", OFF, stamp=t)], view(t, A, SEEN))
     mem.commit()
-    assert mem._known_confusion("cup", "mug") and not mem._known_confusion("bowl", "mug")
+    assert mem._fusion.known_confusion("cup", "mug") and not mem._fusion.known_confusion("bowl", "mug")
     for t in (600.0, 600.5):  # the next visit starts with "cup" from this side
         mem.add([box_obs("cup", OFF, stamp=t)], view(t, A, SEEN))
     mem.commit()

@@ -9,16 +9,13 @@ import json
 import shutil
 
 import pytest
-from core_helpers import IMMEDIATE, box_obs
+from core_helpers import IMMEDIATE, BareWriteSide, box_obs
 
 from tempomem_ros.core import Memory, maintenance
-from tempomem_ros.core.config import MemoryConfig
 from tempomem_ros.core.maintenance import PUBLIC, Maintenance, RetentionHooks
 from tempomem_ros.core.store.reads import StoreReads
-from tempomem_ros.core.relations_store import RelationKeeper
-from tempomem_ros.core.store.schema import open_connection, sqlite3
-from tempomem_ros.core.store import Store
-from tempomem_ros.core.store.graph_writes import RTREE_PAD, GraphWrites, WriteState
+from tempomem_ros.core.store.schema import sqlite3
+from tempomem_ros.core.store.graph_writes import RTREE_PAD
 from tempomem_ros.core.store.maintenance_rows import MaintenanceRows
 
 WALL = 7.0  # the wall clock of every write (audit rows, tombstones)
@@ -39,18 +36,12 @@ def _mug_book_cups(stamps=(1.0, 2.0)):
              box_obs("cup", (3.0, 0, 0.5), stamp=t), box_obs("cup", (3.03, 0, 0.5), stamp=t)] for t in stamps]
 
 
-class Services:
+class Services(BareWriteSide):
     """The write side on a bare connection: store, relation keeper, WriteState, GraphWrites, Maintenance."""
 
     def __init__(self, path: str, now: float):
-        self.conn, _ = open_connection(path, False)
-        self.conn.row_factory = sqlite3.Row
-        cfg = MemoryConfig.from_dict(IMMEDIATE)
-        self.store = Store(self.conn, clock=lambda: WALL)
-        relations = RelationKeeper(self.store, cfg.relations)
-        self.state = WriteState()
-        self.graph = GraphWrites(self.store, relations, cfg.relations, self.state, now=lambda: now,
-                                 wall_clock=lambda: WALL)
+        super().__init__(path, now=now, wall=WALL)
+        cfg, relations = self.config, self.relations
         self.fused = 0
 
         def fuse_pending():
@@ -60,12 +51,6 @@ class Services:
                                        StoreReads(self.store, cfg, readonly=False, has_sources=True), relations, cfg,
                                        self.state, fuse_pending=fuse_pending, now=lambda: now,
                                        retention=RetentionHooks.none())
-
-    def rows(self, sql: str, *args) -> list[tuple]:
-        return [tuple(r) for r in self.conn.execute(sql, args)]
-
-    def close(self) -> None:
-        self.conn.close()
 
 
 def _dump(path: str) -> dict:

@@ -105,8 +105,11 @@ def test_the_settling_step_is_a_service_and_writes_no_sql():
     assert "ReconcileMixin" not in [c.__name__ for c in Memory.__mro__]
     source = inspect.getsource(settling)
     assert "execute" not in source and "_conn" not in source and "SELECT" not in source
-    # fusion (still a mixin) calls it through the facade's two forwarding methods
-    assert [n for n in ("_settle", "_finish_removals") if n in Memory.__dict__] == ["_settle", "_finish_removals"]
+    # no mixin is left: fusion calls the settling step, and the settling step fusion, through the services
+    assert Memory.__mro__ == (Memory, object)
+    forwarders = ("_settle", "_finish_removals", "_growth_limit", "_identity_rows", "_known_confusion", "_remove",
+                  "_run_confirms")
+    assert [n for n in forwarders if hasattr(Memory, n)] == []
 
 
 def test_overlapping_halves_is_the_twin_rule_retention_asks_too():
@@ -170,7 +173,7 @@ def test_twins_never_seen_together_are_joined_and_the_join_recorded(tmp_path):
         s.close()
     with Memory.open(copy, embedding_dim=4, config=KEEP, clock=lambda: WALL, vector_index="off") as m:
         with m._store.transaction():
-            m._settle(101.0, {1: [m._graph.object_row(2)]}, CommitCounts(), set())
+            m._settling.settle(101.0, {1: [m._graph.object_row(2)]}, CommitCounts(), set())
     assert _dump(path) == _dump(copy)  # the service alone writes exactly what the facade writes
 
 
@@ -228,5 +231,5 @@ def test_a_removal_due_whose_look_alike_appeared_elsewhere_is_reconciled_as_a_mo
         s.close()
     with Memory.open(copy, embedding_dim=4, config=KEEP, clock=lambda: WALL, vector_index="off") as m:
         with m._store.transaction():
-            m._finish_removals(612.0, CommitCounts(), set())
+            m._settling.finish_removals(612.0, CommitCounts(), set())
     assert _dump(path) == _dump(copy)

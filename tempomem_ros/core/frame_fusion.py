@@ -14,18 +14,18 @@ Order of decisions for an observation (docs/MEMORY.md):
  3. else, if confidence < reject_confidence: rejected ("low_confidence"), keyed by label + grid cell;
     a key whose combined evidence passes promote_mass / promote_count creates the object ("promoted");
  4. else, if a missing object of the same identity (its old place was seen empty) may have moved here: moved;
- 5. else: created; its "appeared" is held (reconcile.py) until it is confirmed and no look-alike that was
+ 5. else: created; its "appeared" is held (settling.py) until it is confirmed and no look-alike that was
     unseen elsewhere when it appeared can still turn out to have moved here.
 Identity rule: the label agrees (whole words) and, when both sides have a feature, cosine >=
 identity.feature_threshold; the object was not matched in this frame; and it is missing. Being the only
 object of its label is no evidence of a move: a second mug found while the first is out of view is a second
-mug until the first one's place is seen empty (then reconcile.py turns the pair into one move).
+mug until the first one's place is seen empty (then settling.py turns the pair into one move).
 """
 
 from __future__ import annotations
 
-import json
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -35,9 +35,14 @@ from .absence import vacated, visible_fractions
 from .association import complementary_parts, confusion_share, same_place, stacked
 from .geometry import box_gap, box_volume, containment, frustum_aabb, point_in_box
 from .labels import canonical_label, labels_agree, normalize
+from .config import MemoryConfig
 from .persistence import AbsenceState, add_miss, gone
+from .rows import blob_to_feature, bmax_of, bmin_of, center_of, feature_to_blob, mean_of
+from .store import StoreInterface
+from .store.fusion_rows import FusionRows
+from .store.graph_writes import GraphWrites, WriteState
+from .store.observations import ObservationRows
 from .types import CameraView
-from .rows import OBJECT_COLS, blob_to_feature, bmax_of, bmin_of, center_of, feature_to_blob, mean_of
 
 
 PART_TOLERANCE_M = 0.05   # noise around a box within which a partial view still lies inside it
@@ -49,9 +54,6 @@ PUSH_MAX_INSIDE = 0.35    # ... when no more than this share of the sighting's b
 PARTIAL_VIEW_INSIDE = 0.8  # share of a sighting's box inside an object's for it to be a partial view of it
 PARTS_MIN_FOOTPRINT_M = 0.25  # an object reported in parts in one frame is this large (a stool, a laptop); smaller
                               # ones are seen whole: two bottles 3 cm apart stay two (dev seed 12)
-# A sighting ends the absence: evidence belongs to the time since the object was last seen (persistence.py).
-ABSENCE_RESET = ("misses=0, first_miss=NULL, last_miss=NULL, absence_evidence=0, absence_looks=0, look_start=NULL, "
-                 "look_misses=0, removal_due=NULL, ")
 
 
 def box_center(lo, hi) -> tuple[float, float, float]:
@@ -198,22 +200,50 @@ def relabel_wins(mass: dict, new: str, old: str, fcfg) -> bool:
     return a >= fcfg.relabel_margin * b - 1e-9 or a - b >= fcfg.relabel_lead - 1e-9
 
 
-class FusionMixin:
-    """Fusion steps of Memory; runs only inside Memory.commit()'s transaction."""
+class FrameFusion:
+    """Fuses one staged frame at a time into the graph (the order of decisions: the module's docstring); runs only
+    inside Memory.commit()'s transaction.
+
+    Collaborators, passed explicitly: the store (the spatial index, audit rows, the writer caches), the graph's
+    write primitives, fusion's own statements (store/fusion_rows.py), the store's reads (the label index), the
+    query service (label vectors, when labels are compared by embedding), the settings, the shared WriteState
+    (change times, objects relabelled in the frame), and the two steps of the settling step (settling.py) a frame
+    runs: ``finish_removals(stamp, counters, touched, before=)`` before its sightings are matched, ``settle(stamp,
+    neighbours, counters, touched)`` after. It holds no reference to the Memory facade.
+
+    What the settling step asks of it: ``growth_limit``, ``identity_rows``, ``known_confusion`` (retention asks it
+    too), ``remove`` and ``run_confirms``."""
+
+    def __init__(self, store: StoreInterface, graph: GraphWrites, rows: FusionRows, reads, queries,
+                 config: MemoryConfig, state: WriteState, *, settle: Callable, finish_removals: Callable):
+        self._store = store
+        self._graph = graph
+        self._rows = rows
+        self._reads = reads
+        self._queries = queries
+        self.config = config
+        self._state = state
+        self._settle = settle
+        self._finish_removals = finish_removals
+        self._observations = ObservationRows(store, has_sources=reads.has_sources)
+        self._confusion_cache: dict | None = None  # label pairs known confused, per fused frame
+
+    def _audit(self, stamp, action: str, object_ids, observation_ids, detail: dict | None = None) -> None:
+        """Queue an audit row, written with the transaction it belongs to (Store.transaction)."""
+        self._store.audit(stamp, action, object_ids, observation_ids, detail, self.config.source)
 
     # ---------------------------------------------------------------- frame
-    def _fuse_frame(self, frame, counters: CommitCounts, touched: set[int]) -> None:
-        rows = self._conn.execute(
-            "SELECT id, stamp, label, confidence, cx, cy, cz, min_x, min_y, min_z, max_x, max_y, max_z, "
-            "feature FROM observations WHERE frame_id=? AND verdict='pending' ORDER BY id", (frame["id"],),
-        ).fetchall()
+    def fuse_frame(self, frame, counters: CommitCounts, touched: set[int]) -> None:
+        """Fuse one staged frame (a row of frames, with its depth) into the graph; counts what happened in
+        ``counters`` and adds the objects whose relations may have changed to ``touched``."""
+        rows = self._rows.pending_sightings(frame["id"])
         items = [StagedObs(r["id"], float(r["stamp"]), r["label"], float(r["confidence"]),
                            np.array((r["cx"], r["cy"], r["cz"])), np.array((r["min_x"], r["min_y"], r["min_z"])),
                            np.array((r["max_x"], r["max_y"], r["max_z"])), blob_to_feature(r["feature"]))
                  for r in rows]
         counters.observations += len(items)
         self._confusion_cache = {}  # label pairs: learned from label mass, which this frame changes
-        self._relabelled = set()    # objects whose shown label changed in this frame (reconcile.py)
+        self._state.relabelled = set()  # objects whose shown label changed in this frame (settling.py)
         items, part_of = self._join_parts(items)
         stamp = float(frame["stamp"])
         # removals whose hold ended by now first: a missing object seen elsewhere in this frame is a move
@@ -304,7 +334,7 @@ class FusionMixin:
             counters.views += 1
             self._absence(frame, view, matched, items, counters, touched)
         for main_id, extra in part_of.items():
-            self._record_parts(main_id, extra)
+            self._rows.record_parts(main_id, extra)
         # a twin of an object seen in this frame lies among the objects around the sighting
         neighbours = {oid: [cand_rows[c] for c in near[obs] if c != oid] for obs, oid in fused.items()}
         self._settle(stamp, neighbours, counters, touched)
@@ -313,23 +343,20 @@ class FusionMixin:
     def _candidates(self, lo, hi, states=("present", "missing", "tentative")):
         return self._store.objects_in_box(lo, hi, tuple(states))
 
-    def _known_confusion(self, a: str, b: str) -> bool:
+    def known_confusion(self, a: str, b: str) -> bool:
         """Whether the segmenter has been seen to call one of these kinds by the other (association.py):
         label mass of objects that received both labels, summed, against the smaller label's total."""
         if a == b:
             return True
         key = (a, b) if a < b else (b, a)
-        cache = getattr(self, "_confusion_cache", None)
+        cache = self._confusion_cache
         if cache is not None and key in cache:
             return cache[key]
         fcfg = self.config.fusion
-        joint = float(self._conn.execute(
-            "SELECT COALESCE(SUM(MIN(x.mass, y.mass)), 0) FROM label_mass x JOIN label_mass y "
-            "ON y.object_id = x.object_id AND y.label = ? WHERE x.label = ?", key).fetchone()[0])
+        joint = self._rows.joint_mass(*key)
         known = False
         if joint >= fcfg.confusion_min_mass - 1e-9:
-            total_a, total_b = (float(self._conn.execute(
-                "SELECT COALESCE(SUM(mass), 0) FROM label_mass WHERE label = ?", (lbl,)).fetchone()[0]) for lbl in key)
+            total_a, total_b = (self._rows.label_total(lbl) for lbl in key)
             known = confusion_share(joint, total_a, total_b) >= fcfg.confusion_min_share - 1e-12
         if cache is not None:
             cache[key] = known
@@ -343,11 +370,11 @@ class FusionMixin:
         if self._at_place(seen, obj):
             if seen.stamp - float(obj["last_seen"]) <= self.config.fusion.recent_s:
                 return True
-            return self._known_confusion(seen.label, label)
+            return self.known_confusion(seen.label, label)
         fcfg = self.config.fusion
         lo, hi = (obj["min_x"], obj["min_y"], obj["min_z"]), (obj["max_x"], obj["max_y"], obj["max_z"])
         return containment(seen.bmin, seen.bmax, lo, hi, pad=fcfg.same_place_tol) >= PARTIAL_VIEW_INSIDE \
-            and self._known_confusion(seen.label, label)
+            and self.known_confusion(seen.label, label)
 
     def _score(self, seen: StagedObs, cand) -> fusion.ScoreParts:
         label = cand["pinned_label"] or cand["label"]
@@ -357,7 +384,7 @@ class FusionMixin:
         if not agree:
             if self._could_be(seen, cand, label):
                 similarity = 1.0
-            elif self.config.fusion.label_mode == "embedding" and self.label_encoder is not None:
+            elif self.config.fusion.label_mode == "embedding" and self._queries.label_encoder is not None:
                 vecs = self._queries.label_vectors([seen.label, label])
                 similarity = float(np.dot(vecs[seen.label], vecs[label]))
         return score_against(self.config.fusion, seen, cand, label, mass, similarity)
@@ -383,16 +410,9 @@ class FusionMixin:
         center = box_center(lo, hi)
         zt, zb = _running_top_bottom(obj, seen, w)
         reappeared = obj["state"] == "missing"
-        self._conn.execute(
-            "UPDATE objects SET cx=?, cy=?, cz=?, mx=?, my=?, mz=?, zt=?, zb=?, min_x=?, min_y=?, min_z=?, max_x=?, "
-            "max_y=?, max_z=?, weight=?, ext_x=?, ext_y=?, ext_z=?, feature=?, feature_weight=?, confidence=?, "
-            "base_confidence=?, first_seen=MIN(first_seen, ?), last_seen=MAX(last_seen, ?), "
-            "n_observations=n_observations+1, " + ABSENCE_RESET +
-            "state=CASE WHEN state != 'tentative' OR ? = 1 THEN 'present' ELSE state END, "
-            "vec_dirty=MAX(vec_dirty, ?) WHERE id=?",
-            (*center, *mean, zt, zb, *lo, *hi, weight, *ext, feature_to_blob(feature), fweight, base, base, seen.stamp,
-             seen.stamp, int(obj["state"] == "tentative" and self._run_confirms(obj["id"], seen.stamp)),
-             int(seen.feature is not None or reappeared), obj["id"]))
+        confirms = obj["state"] == "tentative" and self.run_confirms(obj["id"], seen.stamp)
+        self._rows.merge_into(obj["id"], center, mean, zt, zb, lo, hi, weight, ext, feature_to_blob(feature), fweight,
+                              base, seen.stamp, confirms=confirms, vec_dirty=seen.feature is not None or reappeared)
         self._graph.update_rtree(obj["id"], lo, hi)
         relabel = self._add_label_mass(obj, seen)
         if reappeared:
@@ -402,10 +422,7 @@ class FusionMixin:
             counters.reappeared += 1
         else:
             placement_id = obj["placement_id"]
-            self._conn.execute(
-                "UPDATE placements SET cx=?, cy=?, cz=?, min_x=?, min_y=?, min_z=?, max_x=?, max_y=?, max_z=?, "
-                "t_from=MIN(t_from, ?), t_last=MAX(t_last, ?) WHERE id=?",
-                (*center, *lo, *hi, seen.stamp, seen.stamp, placement_id))
+            self._rows.widen_placement(placement_id, center, lo, hi, seen.stamp)
         self._verdict(seen.id, "merged", "reappeared" if reappeared else reason, obj["id"], obj["id"], score,
                       placement_id)
         self._audit(seen.stamp, "merge", [obj["id"]], [seen.id],
@@ -421,19 +438,10 @@ class FusionMixin:
         w = fusion.observation_weight(seen.confidence)
         conf = seen.confidence if confidence is None else confidence
         ext = seen.bmax - seen.bmin
-        cur = self._conn.execute(
-            "INSERT INTO objects (label, confidence, base_confidence, cx, cy, cz, mx, my, mz, zt, zb, min_x, min_y, "
-            "min_z, max_x, max_y, max_z, weight, ext_x, ext_y, ext_z, feature, feature_weight, state, first_seen, "
-            "last_seen, n_observations, n_moves, misses, region_id, created_wall) "
-            "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,1,0,0,0,?)",
-            (seen.label, conf, conf, *box_center(seen.bmin, seen.bmax), *seen.center, float(seen.bmax[2]),
-             float(seen.bmin[2]), *seen.bmin, *seen.bmax, w, *ext,
-             feature_to_blob(seen.feature), w if seen.feature is not None else 0.0,
-             "present" if self._confirmed(1, 0.0) else "tentative", seen.stamp, seen.stamp,
-             self._wall_clock()))
-        object_id = int(cur.lastrowid)
-        self._conn.execute("INSERT INTO label_mass (object_id, label, mass) VALUES (?,?,?)",
-                           (object_id, seen.label, seen.confidence))
+        object_id = self._rows.insert_object(
+            seen.label, conf, box_center(seen.bmin, seen.bmax), seen.center, float(seen.bmax[2]), float(seen.bmin[2]),
+            seen.bmin, seen.bmax, w, ext, feature_to_blob(seen.feature), w if seen.feature is not None else 0.0,
+            "present" if self._confirmed(1, 0.0) else "tentative", seen.stamp, seen.confidence)
         self._reads.index_label(object_id, seen.label)
         self._graph.update_rtree(object_id, seen.bmin, seen.bmax, insert=True)
         placement_id = self._graph.open_placement(object_id, box_center(seen.bmin, seen.bmax), seen.bmin, seen.bmax,
@@ -442,8 +450,8 @@ class FusionMixin:
         self._verdict(seen.id, "created", reason, object_id, candidate[0], candidate[1], placement_id)
         self._audit(seen.stamp, "create", [object_id], [seen.id], {"reason": reason})
         counters.created += 1
-        if self._caches.n_active is not None:
-            self._caches.n_active += 1
+        if self._store.caches.n_active is not None:
+            self._store.caches.n_active += 1
         touched.add(object_id)
         return object_id
 
@@ -452,16 +460,15 @@ class FusionMixin:
         icfg = self.config.identity
         return n_observations >= icfg.confirm_observations and span_s >= icfg.appear_hold_s - 1e-9
 
-    def _run_confirms(self, object_id: int, extra_stamp: float | None = None) -> bool:
+    def run_confirms(self, object_id: int, extra_stamp: float | None = None) -> bool:
         """Whether a tentative object's sightings (with one more at extra_stamp) hold a confirming run:
         identity.confirm_observations sightings (frames) over identity.appear_hold_s, none more than
         identity.confirm_gap_s after the one before. Why runs: on dev seed 3 a 2 cm blob read "remote" at
         t+19 s and two "phone" blobs at the same wall at t+1807 s (noise, thirty minutes apart) made three
         sightings over 30 minutes: an object was confirmed, "appeared" at t+19 s and "removed" a frame later.
         A tentative object has a handful of sightings, so reading their stamps costs little."""
-        stamps = sorted({float(r[0]) for r in self._conn.execute(
-            "SELECT stamp FROM observations WHERE object_id=?", (object_id,))} |
-            (set() if extra_stamp is None else {float(extra_stamp)}))
+        stamps = sorted(set(self._rows.sighting_stamps(object_id)) |
+                        (set() if extra_stamp is None else {float(extra_stamp)}))
         gap = self.config.identity.confirm_gap_s
         start = 0
         for i in range(len(stamps)):
@@ -491,7 +498,7 @@ class FusionMixin:
         "move": a missing object of this identity (its place was seen empty) is seen here.
         """
         icfg = self.config.identity
-        rows, complete = self._identity_rows(seen.label)
+        rows, complete = self.identity_rows(seen.label)
         same = []
         for r in rows:
             cos = fusion.cosine(seen.feature, blob_to_feature(r["feature"]))
@@ -509,7 +516,7 @@ class FusionMixin:
             # the larger of the two: the object may so far be known from a small partial view only; the
             # sighting counts as merge_geometry would take it, cut to the growth bound around its centroid
             # (issue 12: a +-1e30 "mug" box made the mug "large" and was merged into it)
-            limit = self._growth_limit(r)
+            limit = self.growth_limit(r)
             cut_lo, cut_hi = fusion.cut_box(seen.center, seen.bmin, seen.bmax, limit)
             extent = max(max(h - lo_ for lo_, h in zip(lo, hi)), min(sighting, limit))
             if extent >= icfg.extend_min_extent and box_gap(cut_lo, cut_hi, lo, hi) <= icfg.extend_factor * extent:
@@ -519,19 +526,19 @@ class FusionMixin:
         # a sighting larger than the growth bound is out of scale: not the same object moved (a move would take
         # over the sighting's box; issue 12)
         eligible = [(r, cos) for r, cos in same if r["id"] not in matched and r["state"] == "missing"
-                    and sighting <= self._growth_limit(r)]
+                    and sighting <= self.growth_limit(r)]
         if not eligible:
             return None, None
         eligible.sort(key=lambda rc: (-rc[1], rc[0]["id"]))
         return eligible[0][0], "move"
 
-    def _growth_limit(self, obj) -> float:
+    def growth_limit(self, obj) -> float:
         """The largest sighting that may be identified with ``obj`` (fusion.growth_limit)."""
         f = self.config.fusion
         return fusion.growth_limit((obj["ext_x"], obj["ext_y"], obj["ext_z"]), f.box_growth_factor,
                                    f.geometry_scale)
 
-    def _identity_rows(self, label: str) -> tuple[list, bool]:
+    def identity_rows(self, label: str) -> tuple[list, bool]:
         """Present/missing objects whose shown label agrees with ``label`` (whole words).
 
         Returns (rows, complete). When more than identity.scan_limit objects share the label, only the
@@ -542,16 +549,8 @@ class FusionMixin:
         labels = sorted(lbl for lbl in self._reads.shown_labels() if labels_agree(label, lbl))
         if not labels:
             return [], True
-        marks = ",".join("?" for _ in labels)
-        where = f"COALESCE(pinned_label, label) IN ({marks})"
-        n = self._conn.execute(
-            f"SELECT COUNT(*) FROM objects WHERE {where} AND state IN ('present','missing','tentative')",
-            labels).fetchone()[0]
-        complete = n <= self.config.identity.scan_limit
-        states = "('present','missing','tentative')" if complete else "('missing')"
-        rows = self._conn.execute(
-            f"SELECT {OBJECT_COLS} FROM objects WHERE {where} AND state IN {states} ORDER BY id", labels).fetchall()
-        return rows, complete
+        complete = self._rows.count_shown_as(labels) <= self.config.identity.scan_limit
+        return self._rows.shown_as(labels, missing_only=not complete), complete
 
     def _move(self, seen: StagedObs, obj, counters: CommitCounts, touched: set[int]) -> None:
         w = fusion.observation_weight(seen.confidence)
@@ -561,17 +560,11 @@ class FusionMixin:
         ext = seen.bmax - seen.bmin
         if obj["state"] == "present":
             self._graph.close_placement(obj["id"], seen.stamp, "moved")
-        self._change_times[int(obj["id"])] = float(seen.stamp)
+        self._state.change_times[int(obj["id"])] = float(seen.stamp)
         before = self._graph.last_closed_placement(obj["id"])
-        self._conn.execute(
-            "UPDATE objects SET cx=?, cy=?, cz=?, mx=?, my=?, mz=?, zt=?, zb=?, min_x=?, min_y=?, min_z=?, max_x=?, "
-            "max_y=?, max_z=?, weight=?, ext_x=?, ext_y=?, ext_z=?, feature=?, feature_weight=?, confidence=?, "
-            "base_confidence=?, last_seen=MAX(last_seen, ?), n_observations=n_observations+1, n_moves=n_moves+1, "
-            + ABSENCE_RESET + "state='present', vec_dirty=1 WHERE id=?",
-            (*box_center(seen.bmin, seen.bmax), *seen.center, float(seen.bmax[2]), float(seen.bmin[2]), *seen.bmin,
-             *seen.bmax, w, *ext, feature_to_blob(feature),
-             fweight, base, base,
-             seen.stamp, obj["id"]))
+        self._rows.move_to(obj["id"], box_center(seen.bmin, seen.bmax), seen.center, float(seen.bmax[2]),
+                           float(seen.bmin[2]), seen.bmin, seen.bmax, w, ext, feature_to_blob(feature), fweight, base,
+                           seen.stamp)
         self._graph.update_rtree(obj["id"], seen.bmin, seen.bmax, exact=True)
         relabel = self._add_label_mass(obj, seen)
         placement_id = self._graph.open_placement(obj["id"], box_center(seen.bmin, seen.bmax), seen.bmin, seen.bmax,
@@ -589,9 +582,7 @@ class FusionMixin:
     # ---------------------------------------------------------------- rejection and tombstones
     def _reject(self, seen: StagedObs, reason: str, candidate_id, score, counters: CommitCounts,
                 key: str | None = None) -> None:
-        self._conn.execute(
-            "UPDATE observations SET verdict='rejected', reason=?, candidate_id=?, score=?, reject_key=? "
-            "WHERE id=?", (reason, candidate_id, score, key, seen.id))
+        self._rows.reject(seen.id, reason, candidate_id, score, key)
         self._audit(seen.stamp, "reject", [] if candidate_id is None else [candidate_id], [seen.id],
                     {"reason": reason, "best_candidate": candidate_id,
                      "score": None if score is None else round(score, 6), "key": key})
@@ -605,24 +596,14 @@ class FusionMixin:
     def _reject_low_confidence(self, seen: StagedObs, cand_id, cand_score, counters: CommitCounts,
                                touched: set[int], matched: set[int]) -> None:
         key, cell = self._reject_key(seen)
-        self._conn.execute(
-            "INSERT INTO rejected (key, label, cell_x, cell_y, cell_z, mass, count, first_stamp, last_stamp, "
-            "best_candidate) VALUES (?,?,?,?,?,?,1,?,?,?) ON CONFLICT(key) DO UPDATE SET "
-            "mass=mass+excluded.mass, count=count+1, last_stamp=MAX(last_stamp, excluded.last_stamp), "
-            "best_candidate=COALESCE(excluded.best_candidate, best_candidate)",
-            (key, normalize(seen.label), *cell, seen.confidence, seen.stamp, seen.stamp, cand_id))
-        row = self._conn.execute("SELECT mass, count, promoted_object_id FROM rejected WHERE key=?",
-                                 (key,)).fetchone()
+        row = self._rows.add_rejected(key, normalize(seen.label), cell, seen.confidence, seen.stamp, cand_id)
         rcfg = self.config.rejection
         if row["promoted_object_id"] is None and row["mass"] >= rcfg.promote_mass - 1e-9 \
                 and row["count"] >= rcfg.promote_count:
             new_id = self._create(seen, "promoted", counters, touched, candidate=(cand_id, cand_score),
                                   confidence=min(1.0, float(row["mass"]) / rcfg.promote_count))
             matched.add(new_id)
-            self._conn.execute("UPDATE rejected SET promoted_object_id=? WHERE key=?", (new_id, key))
-            self._conn.execute("UPDATE observations SET reject_key=? WHERE id=?", (key, seen.id))
-            earlier = [r[0] for r in self._conn.execute(
-                "SELECT id FROM observations WHERE reject_key=? AND verdict='rejected' ORDER BY id", (key,))]
+            earlier = self._rows.promote(key, new_id, seen.id)
             self._audit(seen.stamp, "promote", [new_id], earlier + [seen.id],
                         {"key": key, "mass": round(float(row["mass"]), 6), "count": int(row["count"])})
             return
@@ -655,7 +636,7 @@ class FusionMixin:
         than the object leaves while the camera watches (dev seeds 249-257, no feature: flickers, and removals
         stamped at a dropped frame minutes before the object left; docs/MEMORY.md). Misses accumulate over looks
         (persistence.py); when they decide the object is gone, the removal is held for absence.removal_hold_s
-        (reconcile.py) and a sighting in that time cancels it, so an event never announces a state that did
+        (settling.py) and a sighting in that time cancels it, so an event never announces a state that did
         not hold.
         """
         if view is None:
@@ -682,9 +663,6 @@ class FusionMixin:
                 continue  # the look that saw it: a detector's dropout, not the object gone (docstring)
             frac = float(frac)
             n_misses += 1
-            self._conn.execute(
-                "INSERT INTO misses (object_id, frame_id, placement_id, stamp, visible_fraction) VALUES (?,?,?,?,?)",
-                (obj["id"], frame["id"], obj["placement_id"], stamp, frac))
             state = AbsenceState(float(obj["absence_evidence"]), int(obj["absence_looks"]), obj["look_start"],
                                  int(obj["look_misses"]), obj["first_miss"], obj["last_miss"])
             state = add_miss(state, stamp, look_gap_s=acfg.look_gap_s, misses_to_remove=acfg.misses_to_remove)
@@ -692,13 +670,9 @@ class FusionMixin:
             if due is None and gone(state, evidence_to_remove=acfg.evidence_to_remove,
                                     min_absence_s=acfg.min_absence_s):
                 due = stamp + acfg.removal_hold_s
-            self._conn.execute(
-                "UPDATE objects SET misses=misses+1, first_miss=?, last_miss=?, absence_evidence=?, absence_looks=?, "
-                "look_start=?, look_misses=?, removal_due=? WHERE id=?",
-                (state.first_miss, state.last_miss, state.evidence, state.looks, state.look_start, state.look_misses,
-                 due, obj["id"]))
+            self._rows.add_miss(obj["id"], frame["id"], obj["placement_id"], stamp, frac, state, due)
         counters.misses += n_misses
-        self._conn.execute("UPDATE frames SET n_misses=? WHERE id=?", (n_misses, frame["id"]))
+        self._rows.set_frame_misses(frame["id"], n_misses)
 
     def _join_parts(self, items: list[StagedObs]) -> tuple[list[StagedObs], dict[int, list[int]]]:
         """One object reported as two instances of one label in a frame (a stool's seat and legs, a laptop's
@@ -714,7 +688,7 @@ class FusionMixin:
             for i in range(len(out)):
                 for j in range(i + 1, len(out)):
                     a, b = out[i], out[j]
-                    if not (labels_agree(a.label, b.label) or self._known_confusion(a.label, b.label)):
+                    if not (labels_agree(a.label, b.label) or self.known_confusion(a.label, b.label)):
                         continue
                     lo, hi = np.minimum(a.bmin, b.bmin), np.maximum(a.bmax, b.bmax)
                     if not (complementary_parts(a.bmin, a.bmax, b.bmin, b.bmax) or self._known_whole(
@@ -753,7 +727,7 @@ class FusionMixin:
                 shown = obj["pinned_label"] or obj["label"]
                 if max(float(obj["ext_x"]), float(obj["ext_y"])) < PARTS_MIN_FOOTPRINT_M:
                     continue
-                if not (labels_agree(seen.label, shown) or self._known_confusion(seen.label, shown)):
+                if not (labels_agree(seen.label, shown) or self.known_confusion(seen.label, shown)):
                     continue
                 if _part_of_box(seen.bmin, seen.bmax, bmin_of(obj), bmax_of(obj)):
                     out.setdefault(main_id, []).append(seen.id)
@@ -774,7 +748,7 @@ class FusionMixin:
         cycles, four false removals."""
         for row in self._candidates(lo, hi, states=("present", "missing", "tentative")):
             shown = row["pinned_label"] or row["label"]
-            if not (labels_agree(label, shown) or self._known_confusion(label, shown)):
+            if not (labels_agree(label, shown) or self.known_confusion(label, shown)):
                 continue
             if seen_whole and not _seen_whole(row):
                 continue
@@ -782,15 +756,6 @@ class FusionMixin:
             if _part_of_box(lo, hi, olo, ohi) and box_volume(lo, hi) >= 0.5 * box_volume(olo, ohi):
                 return True
         return False
-
-    def _record_parts(self, main_id: int, extra: list[int]) -> None:
-        row = self._conn.execute("SELECT verdict, object_id, placement_id FROM observations WHERE id=?",
-                                 (main_id,)).fetchone()
-        marks = ",".join("?" for _ in extra)
-        self._conn.execute(
-            f"UPDATE observations SET verdict=?, reason='part', object_id=?, candidate_id=?, placement_id=? "
-            f"WHERE id IN ({marks})", (row["verdict"] if row["verdict"] == "rejected" else "merged", row["object_id"],
-                                       row["object_id"], row["placement_id"], *extra))
 
     @staticmethod
     def _frame_view(frame) -> CameraView | None:
@@ -860,7 +825,7 @@ class FusionMixin:
         lo, hi = bmin_of(obj), bmax_of(obj)
         return any(box_gap(seen.bmin, seen.bmax, lo, hi) == 0.0
                    and not point_in_box(box_center(seen.bmin, seen.bmax), lo, hi, tol=0.0)
-                   and (labels_agree(seen.label, label) or self._known_confusion(seen.label, label))
+                   and (labels_agree(seen.label, label) or self.known_confusion(seen.label, label))
                    for seen in items)
 
     def _might_be(self, seen: StagedObs, obj) -> bool:
@@ -881,7 +846,7 @@ class FusionMixin:
             return False
         label = obj["pinned_label"] or obj["label"]
         return labels_agree(seen.label, label) or seen.stamp - float(obj["last_seen"]) <= fcfg.recent_s \
-            or self._known_confusion(seen.label, label) or self._at_place(seen, obj) \
+            or self.known_confusion(seen.label, label) or self._at_place(seen, obj) \
             or self._at_core_place(seen, obj)
 
     def _at_place(self, seen: StagedObs, obj) -> bool:
@@ -902,19 +867,17 @@ class FusionMixin:
         for 2 s on a visit 8 minutes after its last sighting was removed, then reappeared 0.4 s later."""
         return self._at_box(seen, *_core_box(obj))
 
-    def _remove(self, obj, first_miss: float, stamp: float, misses: int, counters: CommitCounts,
-                touched: set[int], publish: bool = True) -> None:
+    def remove(self, obj, first_miss: float, stamp: float, misses: int, counters: CommitCounts,
+               touched: set[int], publish: bool = True) -> None:
+        """The object is gone from its place since ``first_miss`` (decided at ``stamp``, after ``misses`` misses):
+        its placement closes, it goes missing, and "removed" is published unless ``publish`` is False (its
+        "appeared" was still held: the settling step withdraws it)."""
         placement_id = self._graph.current_placement_id(obj["id"])
         self._graph.close_placement(obj["id"], first_miss, "removed")
-        self._change_times[int(obj["id"])] = float(first_miss)
-        self._conn.execute("UPDATE objects SET state='missing', removal_due=NULL, vec_dirty=1 WHERE id=?",
-                           (obj["id"],))
-        evidence = [r[0] for r in self._conn.execute(
-            "SELECT id FROM observations WHERE placement_id=? ORDER BY stamp DESC, id DESC LIMIT 5",
-            (placement_id,))][::-1]
-        miss_frames = [r[0] for r in self._conn.execute(
-            "SELECT frame_id FROM misses WHERE object_id=? AND placement_id=? AND stamp>=? ORDER BY stamp, id",
-            (obj["id"], placement_id, first_miss))]
+        self._state.change_times[int(obj["id"])] = float(first_miss)
+        self._rows.mark_missing(obj["id"])
+        evidence = self._observations.newest_ids_of_placement(placement_id, 5)[::-1]
+        miss_frames = self._rows.miss_frames(obj["id"], placement_id, first_miss)
         if publish:
             self._graph.event(first_miss, "removed", obj["id"], placement_id, None, evidence,
                         detail={"miss_frames": miss_frames, "decided_at": stamp})
@@ -934,31 +897,25 @@ class FusionMixin:
         new = canonical_label(mass)
         if new == old or not relabel_wins(mass, new, old, self.config.fusion):
             return None  # look-alikes trading the lead by a sighting or two do not relabel (hysteresis)
-        self._conn.execute("UPDATE objects SET label=? WHERE id=?", (new, obj["id"]))
+        self._graph.set_label(obj["id"], new)
         self._reads.index_label(obj["id"], new)
-        self._relabelled.add(int(obj["id"]))
+        self._state.relabelled.add(int(obj["id"]))
         if obj["pinned_label"]:
             return None  # a user correction pins what is shown; the distribution still moves
         return (old, new)
 
     def _emit_relabel(self, object_id: int, change: tuple[str, str], seen: StagedObs) -> None:
         old, new = change
-        self._conn.execute(
-            "INSERT INTO label_history (object_id, stamp, wall_time, old_label, new_label, old_mass, pinned, "
-            "reason) VALUES (?,?,?,?,?,?,0,'evidence')", (object_id, seen.stamp, self._wall_clock(), old, new, "{}"))
+        self._graph.record_relabel(object_id, seen.stamp, old, new)
         placement_id = self._graph.current_placement_id(object_id)
         self._graph.event(seen.stamp, "relabelled", object_id, placement_id, placement_id, [seen.id],
                           previous_label=old, label=new)
         self._audit(seen.stamp, "relabel", [object_id], [seen.id], {"from": old, "to": new})
 
     def _hold_event(self, stamp: float, kind: str, object_id: int, before_id, after_id, evidence) -> None:
-        """Record an event that is published later, once the state it announces has held (reconcile.py)."""
-        self._conn.execute(
-            "INSERT INTO held_events (kind, object_id, stamp, held_at, before_id, after_id, evidence) "
-            "VALUES (?,?,?,?,?,?,?)", (kind, object_id, stamp, stamp, before_id, after_id, json.dumps(list(evidence))))
+        """Record an event that is published later, once the state it announces has held (settling.py)."""
+        self._rows.hold_event(stamp, kind, object_id, before_id, after_id, evidence)
 
     def _verdict(self, obs_id: int, verdict: str, reason: str, object_id, candidate_id, score, placement_id):
-        self._conn.execute(
-            "UPDATE observations SET verdict=?, reason=?, object_id=?, candidate_id=?, score=?, placement_id=? "
-            "WHERE id=?", (verdict, reason, object_id, candidate_id, score, placement_id, obs_id))
+        self._rows.set_verdict(obs_id, verdict, reason, object_id, candidate_id, score, placement_id)
 

@@ -26,7 +26,7 @@ from . import validation
 from .config import MemoryConfig
 from .errors import (InvalidInputError, ReadOnlyError, StoreClosedError, StoreError, TempoMemError, store_error)
 from .guard import guarded
-from .frame_fusion import CommitCounts, FusionMixin
+from .frame_fusion import CommitCounts, FrameFusion
 from .labels import sanitize_label
 from .maintenance import Maintenance, RetentionHooks
 from .postgres.address import is_postgres
@@ -36,6 +36,7 @@ from .retention import Retention
 from .rows import feature_to_blob
 from .settling import FusionHooks, Settling, overlapping_halves
 from .store import Store, vectors
+from .store.fusion_rows import FusionRows
 from .store.graph_writes import GraphWrites, WriteState
 from .store.maintenance_rows import MaintenanceRows
 from .store.meta import StoreMeta
@@ -83,13 +84,13 @@ def is_postgres_connection(conn) -> bool:
     return type(conn).__module__.endswith("postgres.connection")
 
 
-class Memory(FusionMixin):
+class Memory:
     """Persistent spatio-temporal object memory. Use Memory.open(path, embedding_dim=...)."""
 
     def __init__(self, conn, path: str, embedding_dim: int, config: MemoryConfig, readonly: bool, meta: dict,
                  clock: Callable[[], float], label_encoder=None, clip_text_encoder=None,
                  vector_index: str = "auto", immutable: bool = False):
-        # the store layer owns the connection (self._conn reads it: fusion still runs statements)
+        # the store layer owns the connection (self._conn reads it; the services reach it through the store)
         self._store = Store(conn, clock=clock, before_commit=self._sync_vector_index)
         #: "sqlite" (a file) or "postgresql" (a database server shared by a fleet: docs/FLEET.md)
         self.backend = "postgresql" if is_postgres_connection(conn) else "sqlite"
@@ -112,28 +113,21 @@ class Memory(FusionMixin):
             self.backend == "postgresql" or not readonly
             or self._store_meta.observations_have_sources()))
         self._lock = threading.RLock()
-        self._confusion_cache: dict | None = None  # label pairs known confused, per fused frame
         # the write side's shared state (events counted, change times, objects relabelled: WriteState says why)
         self._writes = WriteState()
         self._graph = GraphWrites(self._store, self._relations, config.relations, self._writes,
                                   now=self._stamp_clock, wall_clock=clock, readonly=readonly)
         # retention asks fusion (known confusions) and the settling step (boxes at one place) two questions of the
-        # twin rule, which stay theirs
+        # twin rule, which stay theirs; the fusion service is built below (it needs the query service, which needs
+        # retention), so retention's question reaches it when asked
         self._retention = Retention(self._store, RetentionRows(self._store), self._reads, config, meta=meta,
-                                    now=self._stamp_clock, known_confusion=self._known_confusion,
+                                    now=self._stamp_clock,
+                                    known_confusion=lambda a, b: self._fusion.known_confusion(a, b),
                                     overlapping_halves=overlapping_halves)
         self._maintenance = Maintenance(
             self._store, self._graph, MaintenanceRows(self._store, wall_clock=clock), self._reads, self._relations,
             config, self._writes, fuse_pending=self._fuse_pending, now=self._stamp_clock,
             retention=RetentionHooks.of(self._retention))
-        # the settling step after each fused frame (settling.py); fusion's five rules it asks are the mixin's
-        # methods until fusion is a service
-        self._settling = Settling(
-            self._store, self._graph, SettlingRows(self._store), PlacementRows(self._store), self._reads, config,
-            self._writes, maintenance=self._maintenance, retention=self._retention,
-            fusion=FusionHooks(growth_limit=self._growth_limit, identity_rows=self._identity_rows,
-                               known_confusion=self._known_confusion, remove=self._remove,
-                               run_confirms=self._run_confirms))
         self._vector_index_on = self._setup_vector_index(vector_index)
         self._queries = QueryService(self._store, self._reads, config, embedding_dim=self.embedding_dim, meta=meta,
                                      vector_index_on=self._vector_index_on, vector_mode=vector_index,
@@ -141,6 +135,17 @@ class Memory(FusionMixin):
                                      explain_missing=self._retention.thinned_observation)
         self._temporal = TemporalService(self._store, self._reads, self._queries, config, now=self._stamp_clock,
                                          tallied_in=self._retention.tallied_in)
+        # Fusing a frame runs two steps of the settling step (settling.py): removals whose hold ended, then settling;
+        # the settling step asks fusion five questions of fusion's rules (FusionHooks). Fusion is built first, so its
+        # two calls reach the settling step when they are made.
+        self._fusion = FrameFusion(self._store, self._graph, FusionRows(self._store, wall_clock=clock), self._reads,
+                                   self._queries, config, self._writes,
+                                   settle=lambda *args: self._settling.settle(*args),
+                                   finish_removals=lambda *args, **kw: self._settling.finish_removals(*args, **kw))
+        self._settling = Settling(
+            self._store, self._graph, SettlingRows(self._store), PlacementRows(self._store), self._reads, config,
+            self._writes, maintenance=self._maintenance, retention=self._retention,
+            fusion=FusionHooks.of(self._fusion))
         # Relations were computed from the boxes stored with them: those are the reference boxes.
         for row in self._object_rows.present_boxes():
             self._caches.relation_boxes[int(row[0])] = tuple(row[1:])
@@ -423,11 +428,6 @@ class Memory(FusionMixin):
     def _relabelled(self, value: set[int]) -> None:
         self._writes.relabelled = value
 
-    def _settle(self, stamp: float, neighbours: dict[int, list], counters, touched: set[int]) -> None:
-        self._settling.settle(stamp, neighbours, counters, touched)  # until fusion is a service
-
-    def _finish_removals(self, stamp: float, counters, touched: set[int], before: bool = False) -> None:
-        self._settling.finish_removals(stamp, counters, touched, before)  # until fusion is a service
 
     def _stamp_clock(self) -> float:
         """The memory's notion of "now" on the world clock: the newest stamp it has accepted (0 when none)."""
@@ -573,7 +573,7 @@ class Memory(FusionMixin):
         self._change_times = {}
         with self._store.transaction():
             for frame in frames:
-                self._fuse_frame(frame, counters, touched)
+                self._fusion.fuse_frame(frame, counters, touched)
                 self._staging.mark_fused(frame["id"])
             self._relations.update(touched, self._stamp_clock(), self._change_times)
             self._retention.compact_settled()  # thin what has settled, in this transaction

@@ -70,6 +70,12 @@ class FusionHooks:
     remove: Callable[..., None]
     run_confirms: Callable[[int], bool]
 
+    @classmethod
+    def of(cls, fusion) -> "FusionHooks":
+        """The five from the fusion service (core/frame_fusion.py's FrameFusion)."""
+        return cls(growth_limit=fusion.growth_limit, identity_rows=fusion.identity_rows,
+                   known_confusion=fusion.known_confusion, remove=fusion.remove, run_confirms=fusion.run_confirms)
+
 
 def overlapping_halves(a, b) -> bool:
     """On every axis each centre lies within half the larger extent (at least 5 cm) of the other: two such

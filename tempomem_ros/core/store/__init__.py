@@ -4,6 +4,7 @@
   reads, the writer's caches, and the contract a second backend must keep (``StoreInterface``).
 - ``graph_writes``: the object graph's write primitives every write path shares (placements, label mass, events,
   the R*Tree entry, tombstones, retiring an object) and the write side's shared state (``WriteState``).
+- ``fusion_rows``: the statements only fusion runs (core/frame_fusion.py has no SQL left).
 - ``maintenance_rows``: the statements only maintenance runs (core/maintenance.py has no SQL left).
 - ``retention_rows``: the statements only retention runs (core/retention.py has no SQL left).
 - ``settling_rows``: the statements only the settling step runs (core/settling.py has no SQL left).
@@ -21,7 +22,8 @@
   - ``transfer``: copying whole stores row for row (``tempomem migrate``, ``merge``), every id kept, on either
     backend.
 
-Nothing above this package writes SQL except fusion (frame_fusion.py), which moves here next.
+Nothing above this package writes SQL: every service of the core (fusion, settling, maintenance, retention, queries,
+temporal operators, relations) reaches the store through the named methods here.
 """
 
 from .base import (Store, StoreInterface, TableInfo, WriterCaches, atomic, describe_tables,  # noqa: F401

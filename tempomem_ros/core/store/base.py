@@ -18,8 +18,8 @@ DB-API and translates the SQL, postgres/dialect.py):
   deterministic only if every read that feeds a decision is.
 - Nothing above this layer needs to know which backend answers.
 
-What still lives above it: the write side's statements of fusion (frame_fusion.py; the settling step's,
-maintenance's and retention's are here, settling_rows.py, maintenance_rows.py and retention_rows.py), and the
+Nothing above it holds SQL: every service's statements are here (fusion_rows.py, settling_rows.py,
+maintenance_rows.py, retention_rows.py, graph_writes.py and one module per table). Beside it lives the
 PostgreSQL backend (postgres/: the connection and dialect this layer runs over, and its own schema). The
 store-level modules are here too: the SQLite schema and migrations (schema.py), the sqlite-vec index
 (vectors.py), recovering a damaged store file (recovery.py) and copying stores (transfer.py). The read side is

@@ -49,8 +49,9 @@ class GraphWrites(TableRows):
 
     Built from the store and what its statements need: the relation keeper (the region a placement opens in,
     and the relations a retired object's rows close), the relation settings (relation_box_epsilon), the shared
-    WriteState, the memory's stamp clock ("now" for an event's recorded_at), the wall clock (a tombstone's
-    wall_time) and whether the store is read-only (a read-only reader does not cache label mass)."""
+    WriteState, the memory's stamp clock ("now" for an event's recorded_at), the wall clock (the wall_time of a
+    tombstone and of a label_history row) and whether the store is read-only (a read-only reader does not cache
+    label mass)."""
 
     def __init__(self, store: StoreInterface, relations, relation_config, state: WriteState, *,
                  now: Callable[[], float], wall_clock: Callable[[], float], readonly: bool = False):
@@ -71,17 +72,6 @@ class GraphWrites(TableRows):
     def object_row(self, object_id: int):
         """The object's row (any state), or None: ObjectRows.row, the one statement for it."""
         return self._objects.row(object_id)
-
-    def set_label(self, object_id: int, label: str) -> None:
-        """The label the object shows now (the heaviest of its mass won with the relabel margin; the caller
-        updates the label index and WriteState.relabelled)."""
-        self._conn.execute("UPDATE objects SET label=? WHERE id=?", (label, object_id))
-
-    def record_relabel(self, object_id: int, stamp: float, old: str, new: str) -> None:
-        """The label_history row of a label the evidence changed (not pinned; the old mass is not kept)."""
-        self._conn.execute(
-            "INSERT INTO label_history (object_id, stamp, wall_time, old_label, new_label, old_mass, pinned, "
-            "reason) VALUES (?,?,?,?,?,?,0,'evidence')", (object_id, stamp, self._wall_clock(), old, new, "{}"))
 
     def widen_seen(self, object_id: int, first_seen: float, last_seen: float) -> None:
         """The object was seen from ``first_seen`` (or earlier) until ``last_seen`` (or later)."""
@@ -170,6 +160,18 @@ class GraphWrites(TableRows):
         self._conn.execute(
             "INSERT INTO label_mass (object_id, label, mass) SELECT object_id, label, SUM(confidence) "
             "FROM observations WHERE object_id=? GROUP BY object_id, label", (object_id,))
+
+    # ---------------------------------------------------------------- the shown label
+    def set_label(self, object_id: int, label: str) -> None:
+        """The object's fused label becomes ``label`` (the heaviest of its mass, once it wins the relabel margin:
+        fusion after a sighting, the settling step after mass was added in bulk)."""
+        self._conn.execute("UPDATE objects SET label=? WHERE id=?", (label, object_id))
+
+    def record_relabel(self, object_id: int, stamp: float, old: str, new: str) -> None:
+        """A label_history row of a relabel by evidence (not pinned; the distribution is kept in label_mass)."""
+        self._conn.execute(
+            "INSERT INTO label_history (object_id, stamp, wall_time, old_label, new_label, old_mass, pinned, "
+            "reason) VALUES (?,?,?,?,?,?,0,'evidence')", (object_id, stamp, self._wall_clock(), old, new, "{}"))
 
     # ---------------------------------------------------------------- events
     def event(self, stamp: float, kind: str, object_id: int, before_id, after_id, evidence, *,

@@ -316,7 +316,7 @@ def _join_across(dst, offsets: dict) -> list[tuple[int, int]]:
                 continue
             lo = [gone[f"min_{k}"] - pad for k in "xyz"]
             hi = [gone[f"max_{k}"] + pad for k in "xyz"]
-            for cand in dst._candidates(lo, hi, states=("present", "tentative")):
+            for cand in dst._store.objects_in_box(lo, hi, ("present", "tentative")):
                 if int(cand["id"]) > boundary or int(cand["id"]) in {k for k, _ in joined}:
                     continue  # only across the two stores; each object of the first absorbs one of the second
                 keep = dst._graph.object_row(cand["id"])

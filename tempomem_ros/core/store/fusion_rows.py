@@ -1,0 +1,216 @@
+"""The statements only fusion runs (core/frame_fusion.py): a frame's staged sightings, the label-mass sums behind a
+known confusion, the objects a label may re-identify, an object merged, created or moved, verdicts, low-confidence
+keys, misses, removals and held events, behind named methods. The primitives it shares with the settling step and
+maintenance (placements, label mass, the shown label, events, the R*Tree entry) are GraphWrites'.
+
+Why a module of its own: the FrameFusion service decides (which sighting goes to which object, what is a move,
+what the view should have shown); the rows it reads and writes are this module's, so nothing above the store layer
+writes SQL. Each method runs inside Memory.commit()'s ``Store.transaction()``. The statement texts are as they
+were in the mixin: the PostgreSQL backend translates them by pattern (postgres/dialect.py).
+
+Order: a method returns its rows in the order it states. Where a statement has no ORDER BY (kept so, to keep the
+store byte-identical to the one the mixin wrote) the method says so, and its caller only builds a set from the
+rows: the memory is deterministic only if every read that feeds a decision is. A method that runs two statements
+says in which order and why.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+
+from ..rows import OBJECT_COLS
+from .base import StoreInterface, TableRows
+
+# A sighting ends the absence: evidence belongs to the time since the object was last seen (persistence.py).
+ABSENCE_RESET = ("misses=0, first_miss=NULL, last_miss=NULL, absence_evidence=0, absence_looks=0, look_start=NULL, "
+                 "look_misses=0, removal_due=NULL, ")
+SHOWN_STATES = "('present','missing','tentative')"  # the objects fusion may match: shown, or not yet confirmed
+
+
+class FusionRows(TableRows):
+    """Rows of staged sightings, objects, label mass, rejected keys, misses and held events as fusion reads and
+    writes them; the wall clock stamps a created object's row (created_wall)."""
+
+    def __init__(self, store: StoreInterface, *, wall_clock: Callable[[], float]):
+        super().__init__(store)
+        self._wall_clock = wall_clock
+
+    # ---------------------------------------------------------------- the frame
+    def pending_sightings(self, frame_id: int) -> list:
+        """The frame's staged (pending) observations, by id: id, stamp, label, confidence, centre, box, feature."""
+        return self._conn.execute(
+            "SELECT id, stamp, label, confidence, cx, cy, cz, min_x, min_y, min_z, max_x, max_y, max_z, "
+            "feature FROM observations WHERE frame_id=? AND verdict='pending' ORDER BY id", (frame_id,),
+        ).fetchall()
+
+    # ---------------------------------------------------------------- label mass (known confusions)
+    def joint_mass(self, a: str, b: str) -> float:
+        """Summed over objects that received both labels: the smaller of their masses of ``a`` and ``b``."""
+        return float(self._conn.execute(
+            "SELECT COALESCE(SUM(MIN(x.mass, y.mass)), 0) FROM label_mass x JOIN label_mass y "
+            "ON y.object_id = x.object_id AND y.label = ? WHERE x.label = ?", (a, b)).fetchone()[0])
+
+    def label_total(self, label: str) -> float:
+        """The label's mass over every object."""
+        return float(self._conn.execute(
+            "SELECT COALESCE(SUM(mass), 0) FROM label_mass WHERE label = ?", (label,)).fetchone()[0])
+
+    # ---------------------------------------------------------------- identity
+    def count_shown_as(self, labels: list[str]) -> int:
+        """How many present, missing or tentative objects show one of ``labels``."""
+        marks = ",".join("?" for _ in labels)
+        return int(self._conn.execute(
+            f"SELECT COUNT(*) FROM objects WHERE COALESCE(pinned_label, label) IN ({marks}) AND state IN "
+            f"{SHOWN_STATES}", labels).fetchone()[0])
+
+    def shown_as(self, labels: list[str], *, missing_only: bool) -> list:
+        """Object rows (OBJECT_COLS) showing one of ``labels``, by id: present, missing or tentative ones, or only the
+        missing ones."""
+        marks = ",".join("?" for _ in labels)
+        states = "('missing')" if missing_only else SHOWN_STATES
+        return self._conn.execute(
+            f"SELECT {OBJECT_COLS} FROM objects WHERE COALESCE(pinned_label, label) IN ({marks}) AND state IN "
+            f"{states} ORDER BY id", labels).fetchall()
+
+    def sighting_stamps(self, object_id: int) -> list[float]:
+        """Stamps of the object's observations, in no stated order (the caller sorts a set of them)."""
+        return [float(r[0]) for r in self._conn.execute(
+            "SELECT stamp FROM observations WHERE object_id=?", (object_id,))]
+
+    # ---------------------------------------------------------------- merge / create / move
+    def merge_into(self, object_id: int, box_mid, mean, zt: float, zb: float, lo, hi, weight: float, ext,
+                   feature_blob, feature_weight: float, base: float, stamp: float, *, confirms: bool,
+                   vec_dirty: bool) -> None:
+        """A sighting merged into the object: its fused state, seen at ``stamp``, one more sighting, its absence
+        over; a tentative object becomes present when ``confirms`` (its sightings hold a confirming run), any
+        other one is present; the vector index entry is rewritten when ``vec_dirty``."""
+        self._conn.execute(
+            "UPDATE objects SET cx=?, cy=?, cz=?, mx=?, my=?, mz=?, zt=?, zb=?, min_x=?, min_y=?, min_z=?, max_x=?, "
+            "max_y=?, max_z=?, weight=?, ext_x=?, ext_y=?, ext_z=?, feature=?, feature_weight=?, confidence=?, "
+            "base_confidence=?, first_seen=MIN(first_seen, ?), last_seen=MAX(last_seen, ?), "
+            "n_observations=n_observations+1, " + ABSENCE_RESET +
+            "state=CASE WHEN state != 'tentative' OR ? = 1 THEN 'present' ELSE state END, "
+            "vec_dirty=MAX(vec_dirty, ?) WHERE id=?",
+            (*box_mid, *mean, zt, zb, *lo, *hi, weight, *ext, feature_blob, feature_weight, base, base, stamp,
+             stamp, int(confirms), int(vec_dirty), object_id))
+
+    def widen_placement(self, placement_id: int, box_mid, lo, hi, stamp: float) -> None:
+        """The current placement takes the merged box and spans ``stamp``."""
+        self._conn.execute(
+            "UPDATE placements SET cx=?, cy=?, cz=?, min_x=?, min_y=?, min_z=?, max_x=?, max_y=?, max_z=?, "
+            "t_from=MIN(t_from, ?), t_last=MAX(t_last, ?) WHERE id=?",
+            (*box_mid, *lo, *hi, stamp, stamp, placement_id))
+
+    def insert_object(self, label: str, confidence: float, box_mid, center, zt: float, zb: float, lo, hi,
+                      weight: float, ext, feature_blob, feature_weight: float, state: str, stamp: float,
+                      mass: float) -> int:
+        """A new object from one sighting, then its first label mass (``mass`` of ``label``): in this order, the
+        mass row names the object. Returns its id."""
+        cur = self._conn.execute(
+            "INSERT INTO objects (label, confidence, base_confidence, cx, cy, cz, mx, my, mz, zt, zb, min_x, min_y, "
+            "min_z, max_x, max_y, max_z, weight, ext_x, ext_y, ext_z, feature, feature_weight, state, first_seen, "
+            "last_seen, n_observations, n_moves, misses, region_id, created_wall) "
+            "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,1,0,0,0,?)",
+            (label, confidence, confidence, *box_mid, *center, zt, zb, *lo, *hi, weight, *ext, feature_blob,
+             feature_weight, state, stamp, stamp, self._wall_clock()))
+        object_id = int(cur.lastrowid)
+        self._conn.execute("INSERT INTO label_mass (object_id, label, mass) VALUES (?,?,?)",
+                           (object_id, label, mass))
+        return object_id
+
+    def move_to(self, object_id: int, box_mid, center, zt: float, zb: float, lo, hi, weight: float, ext,
+                feature_blob, feature_weight: float, base: float, stamp: float) -> None:
+        """The object seen elsewhere: its state starts again from the sighting (box, centroid, weight), one more
+        sighting and one more move, its absence over, present."""
+        self._conn.execute(
+            "UPDATE objects SET cx=?, cy=?, cz=?, mx=?, my=?, mz=?, zt=?, zb=?, min_x=?, min_y=?, min_z=?, max_x=?, "
+            "max_y=?, max_z=?, weight=?, ext_x=?, ext_y=?, ext_z=?, feature=?, feature_weight=?, confidence=?, "
+            "base_confidence=?, last_seen=MAX(last_seen, ?), n_observations=n_observations+1, n_moves=n_moves+1, "
+            + ABSENCE_RESET + "state='present', vec_dirty=1 WHERE id=?",
+            (*box_mid, *center, zt, zb, *lo, *hi, weight, *ext, feature_blob, feature_weight, base, base, stamp,
+             object_id))
+
+    # ---------------------------------------------------------------- verdicts
+    def set_verdict(self, observation_id: int, verdict: str, reason: str, object_id, candidate_id, score,
+                    placement_id) -> None:
+        self._conn.execute(
+            "UPDATE observations SET verdict=?, reason=?, object_id=?, candidate_id=?, score=?, placement_id=? "
+            "WHERE id=?", (verdict, reason, object_id, candidate_id, score, placement_id, observation_id))
+
+    def reject(self, observation_id: int, reason: str, candidate_id, score, key: str | None) -> None:
+        """The sighting is rejected (``key``: its low-confidence key, or None)."""
+        self._conn.execute(
+            "UPDATE observations SET verdict='rejected', reason=?, candidate_id=?, score=?, reject_key=? "
+            "WHERE id=?", (reason, candidate_id, score, key, observation_id))
+
+    def record_parts(self, main_id: int, part_ids: list[int]) -> None:
+        """The sightings ``part_ids`` are parts of sighting ``main_id``: they take its object and placement, and its
+        verdict (rejected stays rejected, anything else is merged). Reads the main sighting's verdict first, so it
+        must run after that verdict was written."""
+        row = self._conn.execute("SELECT verdict, object_id, placement_id FROM observations WHERE id=?",
+                                 (main_id,)).fetchone()
+        marks = ",".join("?" for _ in part_ids)
+        self._conn.execute(
+            f"UPDATE observations SET verdict=?, reason='part', object_id=?, candidate_id=?, placement_id=? "
+            f"WHERE id IN ({marks})", (row["verdict"] if row["verdict"] == "rejected" else "merged", row["object_id"],
+                                       row["object_id"], row["placement_id"], *part_ids))
+
+    # ---------------------------------------------------------------- low-confidence keys
+    def add_rejected(self, key: str, label: str, cell, mass: float, stamp: float, best_candidate):
+        """One more low-confidence sighting under ``key`` (label + grid cell), then the key's totals including it:
+        its row's mass, count and promoted_object_id."""
+        self._conn.execute(
+            "INSERT INTO rejected (key, label, cell_x, cell_y, cell_z, mass, count, first_stamp, last_stamp, "
+            "best_candidate) VALUES (?,?,?,?,?,?,1,?,?,?) ON CONFLICT(key) DO UPDATE SET "
+            "mass=mass+excluded.mass, count=count+1, last_stamp=MAX(last_stamp, excluded.last_stamp), "
+            "best_candidate=COALESCE(excluded.best_candidate, best_candidate)",
+            (key, label, *cell, mass, stamp, stamp, best_candidate))
+        return self._conn.execute("SELECT mass, count, promoted_object_id FROM rejected WHERE key=?",
+                                  (key,)).fetchone()
+
+    def promote(self, key: str, object_id: int, observation_id: int) -> list[int]:
+        """The key's evidence created ``object_id`` from sighting ``observation_id``: the key names the object and the
+        sighting names the key. Returns the ids of the key's rejected sightings, ascending (the promoting one,
+        created by now, is not among them)."""
+        self._conn.execute("UPDATE rejected SET promoted_object_id=? WHERE key=?", (object_id, key))
+        self._conn.execute("UPDATE observations SET reject_key=? WHERE id=?", (key, observation_id))
+        return [int(r[0]) for r in self._conn.execute(
+            "SELECT id FROM observations WHERE reject_key=? AND verdict='rejected' ORDER BY id", (key,))]
+
+    # ---------------------------------------------------------------- absence evidence
+    def add_miss(self, object_id: int, frame_id: int, placement_id, stamp: float, visible_fraction: float,
+                 state, removal_due) -> None:
+        """A miss of the object in this frame: its misses row, then the object's absence state (persistence.
+        AbsenceState ``state``) and when its removal is due."""
+        self._conn.execute(
+            "INSERT INTO misses (object_id, frame_id, placement_id, stamp, visible_fraction) VALUES (?,?,?,?,?)",
+            (object_id, frame_id, placement_id, stamp, visible_fraction))
+        self._conn.execute(
+            "UPDATE objects SET misses=misses+1, first_miss=?, last_miss=?, absence_evidence=?, absence_looks=?, "
+            "look_start=?, look_misses=?, removal_due=? WHERE id=?",
+            (state.first_miss, state.last_miss, state.evidence, state.looks, state.look_start, state.look_misses,
+             removal_due, object_id))
+
+    def set_frame_misses(self, frame_id: int, n_misses: int) -> None:
+        self._conn.execute("UPDATE frames SET n_misses=? WHERE id=?", (n_misses, frame_id))
+
+    # ---------------------------------------------------------------- removal
+    def mark_missing(self, object_id: int) -> None:
+        """The object is removed: missing, no removal pending, its vector index entry rewritten."""
+        self._conn.execute("UPDATE objects SET state='missing', removal_due=NULL, vec_dirty=1 WHERE id=?",
+                           (object_id,))
+
+    def miss_frames(self, object_id: int, placement_id, since: float) -> list[int]:
+        """Frame ids of the object's misses at the placement stamped at or after ``since``, in stamp order (ties
+        by miss id)."""
+        return [int(r[0]) for r in self._conn.execute(
+            "SELECT frame_id FROM misses WHERE object_id=? AND placement_id=? AND stamp>=? ORDER BY stamp, id",
+            (object_id, placement_id, since))]
+
+    # ---------------------------------------------------------------- held events
+    def hold_event(self, stamp: float, kind: str, object_id: int, before_id, after_id, evidence) -> None:
+        """An event published later, once the state it announces has held (settling.py)."""
+        self._conn.execute(
+            "INSERT INTO held_events (kind, object_id, stamp, held_at, before_id, after_id, evidence) "
+            "VALUES (?,?,?,?,?,?,?)", (kind, object_id, stamp, stamp, before_id, after_id, json.dumps(list(evidence))))
