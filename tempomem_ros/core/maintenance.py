@@ -28,6 +28,7 @@ from .rows import blob_to_feature, feature_to_blob
 from .store import StoreInterface
 from .store.graph_writes import GraphWrites, WriteState
 from .store.maintenance_rows import MaintenanceRows
+from .store.object_row import ObjectRow
 
 PUBLIC = ("forget", "update", "label_history", "define_region", "decay", "consolidate", "resplit")
 
@@ -98,13 +99,13 @@ class Maintenance:
         """Forget an object (tombstoned, never deleted). False when it was already forgotten."""
         self._fuse_pending()
         row = self._reads.row_or_raise(object_id)
-        if row["state"] == "forgotten":
+        if row.state == "forgotten":
             return False
         reason = sanitize_label(reason or "no reason given", 500)
         stamp = self._now()
         with self._store.transaction():
             self._graph.retire(row, "forgotten", reason, stamp, active=True, event=True)
-            self._audit(stamp, "forget", [row["id"]], [], {"reason": reason})
+            self._audit(stamp, "forget", [row.id], [], {"reason": reason})
         return True
 
     def update(self, object_id: int, *, label: str | None = None, reason: str = "user correction") -> None:
@@ -117,17 +118,17 @@ class Maintenance:
         if not isinstance(label, str):
             raise InvalidInputError("label must be text")
         new = sanitize_label(label, self.config.max_label_length)
-        old = row["pinned_label"] or row["label"]
-        mass = self._graph.label_mass(row["id"])
+        old = row.pinned_label or row.label
+        mass = self._graph.label_mass(row.id)
         stamp = self._now()
         with self._store.transaction():
-            self._rows.pin_label(row["id"], stamp, old, new, mass, reason)
-            self._reads.index_label(row["id"], new)
-            pid = self._graph.current_placement_id(row["id"])
-            self._graph.event(stamp, "relabelled", row["id"], pid, pid, [], previous_label=old, label=new,
+            self._rows.pin_label(row.id, stamp, old, new, mass, reason)
+            self._reads.index_label(row.id, new)
+            pid = self._graph.current_placement_id(row.id)
+            self._graph.event(stamp, "relabelled", row.id, pid, pid, [], previous_label=old, label=new,
                               detail={"reason": reason, "pinned": True})
-            self._audit(stamp, "update", [row["id"]], [], {"from": old, "to": new, "old_mass": mass})
-            self._relations.update({int(row["id"])}, stamp, self._state.change_times)
+            self._audit(stamp, "update", [row.id], [], {"from": old, "to": new, "old_mass": mass})
+            self._relations.update({int(row.id)}, stamp, self._state.change_times)
 
     def label_history(self, object_id: int) -> list[dict]:
         self._reads.row_or_raise(object_id)
@@ -176,15 +177,15 @@ class Maintenance:
         pruned, updated = [], []
         with self._store.transaction():
             for r in rows:
-                age = max(0.0, now - float(r["last_seen"]))
-                conf = round(float(r["base_confidence"]) * 0.5 ** (age / half_life_s), 12)
+                age = max(0.0, now - float(r.last_seen))
+                conf = round(float(r.base_confidence) * 0.5 ** (age / half_life_s), 12)
                 if conf < min_confidence:
                     reason = f"decayed below {min_confidence:g} (confidence {conf:.4f} at {now:.3f})"
                     self._graph.retire(r, "decayed", reason, now, active=False, event=True)
-                    pruned.append(int(r["id"]))
-                elif conf != float(r["confidence"]):
-                    self._rows.set_confidence(r["id"], conf)
-                    updated.append(int(r["id"]))
+                    pruned.append(int(r.id))
+                elif conf != float(r.confidence):
+                    self._rows.set_confidence(r.id, conf)
+                    updated.append(int(r.id))
             if pruned or updated:
                 self._audit(now, "decay", pruned + updated, [], {"pruned": pruned, "updated": len(updated),
                                                                  "half_life_s": half_life_s,
@@ -204,42 +205,42 @@ class Maintenance:
         with self._store.transaction():
             rows = self._rows.objects_in(("present",))
             for a in rows:
-                if a["id"] in absorbed:
+                if a.id in absorbed:
                     continue
-                a = self._graph.object_row(a["id"])
-                lo = np.array((a["min_x"], a["min_y"], a["min_z"])) - fcfg.candidate_dilation
-                hi = np.array((a["max_x"], a["max_y"], a["max_z"])) + fcfg.candidate_dilation
-                for b in self._store.objects_in_box(lo, hi, ("present",), above_id=a["id"]):
-                    if b["id"] in absorbed or not self._same_identity(a, b):
+                a = self._graph.object_row(a.id)
+                lo = np.array((a.min_x, a.min_y, a.min_z)) - fcfg.candidate_dilation
+                hi = np.array((a.max_x, a.max_y, a.max_z)) + fcfg.candidate_dilation
+                for b in self._store.objects_in_box(lo, hi, ("present",), above_id=a.id):
+                    if b.id in absorbed or not self._same_identity(a, b):
                         continue
                     self._absorb(a, b, stamp)
-                    absorbed.add(int(b["id"]))
-                    merged.append((int(a["id"]), int(b["id"])))
-                    a = self._graph.object_row(a["id"])
+                    absorbed.add(int(b.id))
+                    merged.append((int(a.id), int(b.id)))
+                    a = self._graph.object_row(a.id)
             if merged:
                 self._relations.update({i for pair in merged for i in pair}, stamp, self._state.change_times)
         return merged
 
-    def _same_identity(self, a, b) -> bool:
-        la, lb = a["pinned_label"] or a["label"], b["pinned_label"] or b["label"]
+    def _same_identity(self, a: ObjectRow, b: ObjectRow) -> bool:
+        la, lb = a.pinned_label or a.label, b.pinned_label or b.label
         if not labels_agree(la, lb):
             return False
-        cos = fusion.cosine(blob_to_feature(a["feature"]), blob_to_feature(b["feature"]))
+        cos = fusion.cosine(blob_to_feature(a.feature), blob_to_feature(b.feature))
         if cos is not None and cos < self.config.identity.feature_threshold:
             return False
         parts = score_against(self.config.fusion, RowSighting.of(b), a, la)
         return parts.score >= self.config.fusion.merge_threshold
 
-    def _absorb(self, a, b, stamp: float) -> None:
-        moved = self._rows.observation_ids_of(b["id"])
-        pid = self._graph.current_placement_id(a["id"])
-        self._retention.repointing(int(b["id"]), int(a["id"]), pid)
-        self._graph.repoint_observations(b["id"], a["id"], pid)
-        self._graph.add_mass_of(int(b["id"]), int(a["id"]))
-        self.rebuild_geometry(a["id"], pid)
-        self._graph.widen_seen(a["id"], b["first_seen"], b["last_seen"])
-        self._graph.retire(b, "consolidated", f"merged into #{a['id']}", stamp, active=False, event=False)
-        self._audit(stamp, "consolidate", [a["id"], b["id"]], moved, {"kept": a["id"], "absorbed": b["id"]})
+    def _absorb(self, a: ObjectRow, b: ObjectRow, stamp: float) -> None:
+        moved = self._rows.observation_ids_of(b.id)
+        pid = self._graph.current_placement_id(a.id)
+        self._retention.repointing(int(b.id), int(a.id), pid)
+        self._graph.repoint_observations(b.id, a.id, pid)
+        self._graph.add_mass_of(int(b.id), int(a.id))
+        self.rebuild_geometry(a.id, pid)
+        self._graph.widen_seen(a.id, b.first_seen, b.last_seen)
+        self._graph.retire(b, "consolidated", f"merged into #{a.id}", stamp, active=False, event=False)
+        self._audit(stamp, "consolidate", [a.id, b.id], moved, {"kept": a.id, "absorbed": b.id})
 
     def rebuild_geometry(self, object_id: int, placement_id: int | None, relabel: bool = True) -> None:
         """Recompute an object's fused state from the observations now pointing at its current placement.
@@ -287,8 +288,8 @@ class Maintenance:
         out: list[tuple[int, int]] = []
         with self._store.transaction():
             for obj in self._rows.objects_in(("present",)):
-                pid = self._graph.current_placement_id(obj["id"])
-                obs = self._rows.placement_points(obj["id"], pid)
+                pid = self._graph.current_placement_id(obj.id)
+                obs = self._rows.placement_points(obj.id, pid)
                 if len(obs) < 2 * min_observations:
                     continue
                 clusters = _single_link([(o["cx"], o["cy"], o["cz"]) for o in obs], split_distance)
@@ -297,28 +298,28 @@ class Maintenance:
                 if len(groups) < 2:
                     continue
                 groups.sort(key=lambda g: (g[0]["stamp"], g[0]["id"]))
-                thinned = self._retention.tallied_sightings(obj["id"]) > 0
+                thinned = self._retention.tallied_sightings(obj.id) > 0
                 self._retention.split(pid)  # retention: the saved fold no longer describes the placement
-                mass = self._graph.label_mass(obj["id"])
+                mass = self._graph.label_mass(obj.id)
                 for g in groups[1:]:
                     new_id = self._split_off(obj, g, stamp)
-                    out.append((int(obj["id"]), new_id))
+                    out.append((int(obj.id), new_id))
                     for o in g:
                         mass[o["label"]] = mass.get(o["label"], 0.0) - float(o["confidence"])
                 if thinned:  # the thinned sightings' mass stays with the original: take the split-off ones out
-                    self._graph.set_label_mass(obj["id"], mass)
+                    self._graph.set_label_mass(obj.id, mass)
                 else:
-                    self._graph.rebuild_label_mass(obj["id"])
-                self.rebuild_geometry(obj["id"], pid)
+                    self._graph.rebuild_label_mass(obj.id)
+                self.rebuild_geometry(obj.id, pid)
             if out:
                 self._relations.update({i for pair in out for i in pair}, stamp, self._state.change_times)
         return out
 
-    def _split_off(self, obj, group, stamp: float) -> int:
+    def _split_off(self, obj: ObjectRow, group, stamp: float) -> int:
         ids = [int(o["id"]) for o in group]
         first = group[0]
         new_id = self._rows.insert_split_object(first["label"], float(first["stamp"]), float(group[-1]["stamp"]),
-                                                len(group), split_from=int(obj["id"]))
+                                                len(group), split_from=int(obj.id))
         self._graph.update_rtree(new_id, (0, 0, 0), (0, 0, 0), insert=True)
         pid = self._graph.open_placement(new_id, (first["cx"], first["cy"], first["cz"]), (first["cx"],) * 3,
                                          (first["cx"],) * 3, float(first["stamp"]), "resplit")
@@ -328,8 +329,8 @@ class Maintenance:
         self._reads.index_label(new_id, canonical_label(self._graph.label_mass(new_id)))
         self._graph.set_placement_last(pid, float(group[-1]["stamp"]))
         self._graph.event(float(first["stamp"]), "appeared", new_id, None, pid, ids[:EVIDENCE_LIMIT],
-                          detail={"split_from": int(obj["id"])})
-        self._audit(stamp, "resplit", [obj["id"], new_id], ids, {"from": int(obj["id"]), "to": new_id})
+                          detail={"split_from": int(obj.id)})
+        self._audit(stamp, "resplit", [obj.id, new_id], ids, {"from": int(obj.id), "to": new_id})
         return new_id
 
 

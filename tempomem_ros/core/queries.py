@@ -19,6 +19,7 @@ from .rows import observation_record, region_info, relation_info
 from .store import StoreInterface, vectors
 from .store.audit import AuditRows
 from .store.events import EventRows
+from .store.object_row import ObjectRow
 from .store.objects import ObjectRows
 from .store.observations import ObservationRows
 from .store.placements import PlacementRows
@@ -97,25 +98,25 @@ class QueryService:
         rows = self._store.objects_in_box([v - r for v in c], [v + r for v in c], tuple(states))
         hits = []
         for row in rows:
-            d = math.sqrt((row["cx"] - c[0]) ** 2 + (row["cy"] - c[1]) ** 2 + (row["cz"] - c[2]) ** 2)
+            d = math.sqrt((row.cx - c[0]) ** 2 + (row.cy - c[1]) ** 2 + (row.cz - c[2]) ** 2)
             if d > r:
                 continue
-            if label and not label_matches(label, row["pinned_label"] or row["label"]):
+            if label and not label_matches(label, row.pinned_label or row.label):
                 continue
-            hits.append((d, row["id"], row))
+            hits.append((d, row.id, row))
         hits.sort(key=lambda h: (h[0], h[1]))
         hits = hits[:k]
         infos = self._reads.object_infos([h[2] for h in hits])
         return [Scored(info, h[0]) for info, h in zip(infos, hits)]
 
     # ------------------------------------------------------------------ relational
-    def _resolve_anchors(self, anchor, states=("present",)) -> list:
+    def _resolve_anchors(self, anchor, states=("present",)) -> list[ObjectRow]:
         if isinstance(anchor, bool):
             raise InvalidInputError("anchor must be a label or an object id")
         if isinstance(anchor, (int, np.integer)):
             validation.id_in_range(anchor, "anchor id")
             row = self._object_rows.row(anchor)
-            return [row] if row is not None and row["state"] in states else []
+            return [row] if row is not None and row.state in states else []
         if not isinstance(anchor, str) or not words(anchor):
             raise InvalidInputError("anchor must be a non-empty label or an object id")
         validation.text_length(anchor, "anchor", self.config.max_label_length)
@@ -138,16 +139,16 @@ class QueryService:
         region, region_ids = self._anchor_regions(relation, anchor)
         if not anchors and not region_ids:
             return RelationalResult(False, (), ())
-        anchor_ids = [int(a["id"]) for a in anchors]
+        anchor_ids = [int(a.id) for a in anchors]
         rel_rows = self._relation_rows.with_anchors(relation, anchor_ids, region_ids, t)
         ids = self._related_ids(relation, rel_rows, anchor_ids)
         states = ("present",) if t is None else ("present", "missing")
         rows = self._object_rows.rows(ids, states)
         placements: tuple = ()
         if t is not None:
-            at = {p.object_id: p for p in self.placements_at([int(r["id"]) for r in rows], t)}
-            rows = [r for r in rows if int(r["id"]) in at]  # stood somewhere known at t
-            placements = tuple(at[int(r["id"])] for r in rows)
+            at = {p.object_id: p for p in self.placements_at([int(r.id) for r in rows], t)}
+            rows = [r for r in rows if int(r.id) in at]  # stood somewhere known at t
+            placements = tuple(at[int(r.id)] for r in rows)
         return RelationalResult(True, tuple(self._reads.object_infos(anchors)), tuple(self._reads.object_infos(rows)),
                                 tuple(relation_info(r) for r in rel_rows), region, placements)
 
@@ -161,7 +162,7 @@ class QueryService:
             return None, now
         anchors = self._resolve_anchors(anchor, ("present", "missing"))
         _, region_ids = self._anchor_regions(relation, anchor)
-        rows = self._relation_rows.with_anchors(relation, [int(a["id"]) for a in anchors], region_ids, None,
+        rows = self._relation_rows.with_anchors(relation, [int(a.id) for a in anchors], region_ids, None,
                                                 history=True)
         current = {o.id for o in now.objects}
         for tc in sorted({float(r["since"]) for r in rows} | {float(r["until"]) for r in rows
@@ -205,7 +206,7 @@ class QueryService:
             if st not in ("present", "missing", "forgotten"):
                 raise InvalidInputError(f"unknown state '{st}' (present | missing | forgotten)")
         rows = list(self._reads.objects_labelled(label, tuple(states)))
-        rows.sort(key=lambda r: (r["state"] != "present", -float(r["last_seen"]), r["id"]))
+        rows.sort(key=lambda r: (r.state != "present", -float(r.last_seen), r.id))
         return self._reads.object_infos(rows)
 
     def relations(self, object_id: int | None = None) -> list:

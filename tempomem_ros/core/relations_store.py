@@ -11,16 +11,16 @@ from __future__ import annotations
 from .config import RelationConfig
 from .relations import Thing, pair_relations
 from .store import StoreInterface
+from .store.object_row import ObjectRow
 from .store.objects import ObjectRows
 from .store.regions import RegionRows
 from .store.relations import RelationRows
 
 
-def thing(row) -> Thing:
+def thing(row: ObjectRow) -> Thing:
     """The relation rules' view of an object row."""
-    return Thing(int(row["id"]), row["pinned_label"] or row["label"],
-                 (row["min_x"], row["min_y"], row["min_z"]), (row["max_x"], row["max_y"], row["max_z"]),
-                 (row["cx"], row["cy"], row["cz"]), float(row["confidence"]), row["zt"], row["zb"])
+    return Thing(int(row.id), row.pinned_label or row.label, (row.min_x, row.min_y, row.min_z),
+                 (row.max_x, row.max_y, row.max_z), (row.cx, row.cy, row.cz), float(row.confidence), row.zt, row.zb)
 
 
 class RelationKeeper:
@@ -54,11 +54,11 @@ class RelationKeeper:
             row = self._object_rows.row(oid)
             existing = self._relation_rows.open_keys_of(oid)
             desired: dict[tuple, float] = {}
-            if row is not None and row["state"] == "present":
+            if row is not None and row.state == "present":
                 t = thing(row)
                 self._store.caches.relation_boxes[oid] = (*t.bmin, *t.bmax)
-                lo = [row["min_x"] - reach, row["min_y"] - reach, row["min_z"] - reach]
-                hi = [row["max_x"] + reach, row["max_y"] + reach, row["max_z"] + reach]
+                lo = [row.min_x - reach, row.min_y - reach, row.min_z - reach]
+                hi = [row.max_x + reach, row.max_y + reach, row.max_z + reach]
                 for nrow in self._store.objects_in_box(lo, hi, ("present",), exclude_id=oid):
                     n = thing(nrow)
                     for rel in pair_relations(t, n, cfg):
@@ -79,5 +79,5 @@ class RelationKeeper:
         """After a region is defined: every present object inside it gains the 'in' row."""
         reg = self._region_rows.row(region_id)
         for r in self._object_rows.present_centred_in(reg):
-            self._relation_rows.open_region_membership(r["id"], region_id, round(float(r["confidence"]), 6), stamp)
-            self._region_rows.assign(r["id"], self.region_of((r["cx"], r["cy"], r["cz"])))
+            self._relation_rows.open_region_membership(r.id, region_id, round(float(r.confidence), 6), stamp)
+            self._region_rows.assign(r.id, self.region_of((r.cx, r.cy, r.cz)))

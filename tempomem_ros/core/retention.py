@@ -50,6 +50,7 @@ from .config import MemoryConfig
 from .errors import StoreCorruptError
 from .labels import labels_agree
 from .store import StoreInterface
+from .store.object_row import ObjectRow
 from .store.retention_rows import CITED, PROCESSED, RetentionRows
 
 PUBLIC = ("sighting_counts", "retention_stats")  # what Memory exposes (memory._exposed)
@@ -317,10 +318,11 @@ class Retention:
         later sighting may join to it). Why: the join rebuilds the object by replaying both objects' sightings in
         stamp order, which the saved fold can continue only while none of them is thinned or compacted. Held at
         most retention.twin_hold_s; ``held`` (placement -> since, or None once the hold ran out) is updated."""
-        row = self._rows.placement_object(placement_id)
-        latest = row is not None and (row["is_current"] or (
-            row["state"] == "missing" and self._rows.last_placement_id(row["id"]) == placement_id))
-        if not latest or row["state"] not in ("present", "tentative", "missing"):
+        found = self._rows.placement_object(placement_id)
+        row = None if found is None else found[0]
+        latest = row is not None and (found[1] or (
+            row.state == "missing" and self._rows.last_placement_id(row.id) == placement_id))
+        if not latest or row.state not in ("present", "tentative", "missing"):
             held.pop(placement_id, None)
             return False
         if placement_id in held:
@@ -336,7 +338,7 @@ class Retention:
         held.pop(placement_id, None)
         return False
 
-    def _possible_twin(self, obj) -> bool:
+    def _possible_twin(self, obj: ObjectRow) -> bool:
         """An object near ``obj`` (boxes within fusion.candidate_dilation: a twin join needs them at one place, and
         boxes change with every sighting; present, tentative or missing) never detected with it, whose features
         (when both have one) do not rule out one identity, of which the younger never moved: what a twin join
@@ -345,25 +347,25 @@ class Retention:
         from . import fusion
 
         d = self.config.fusion.candidate_dilation  # boxes change with every merge: near, not only at one place now
-        lo = np.array((obj["min_x"], obj["min_y"], obj["min_z"])) - d
-        hi = np.array((obj["max_x"], obj["max_y"], obj["max_z"])) + d
+        lo = np.array((obj.min_x, obj.min_y, obj.min_z)) - d
+        hi = np.array((obj.max_x, obj.max_y, obj.max_z)) + d
         # a missing object may be seen again at its place and then joined: it counts as well
         for cand in self._store.objects_in_box(lo, hi, ("present", "tentative", "missing")):
-            if int(cand["id"]) == int(obj["id"]):
+            if int(cand.id) == int(obj.id):
                 continue
-            keep, gone = (cand, obj) if int(cand["id"]) < int(obj["id"]) else (obj, cand)
-            if int(gone["n_moves"]) > 0:
+            keep, gone = (cand, obj) if int(cand.id) < int(obj.id) else (obj, cand)
+            if int(gone.n_moves) > 0:
                 continue
             cos = fusion.cosine(fusion_feature(keep), fusion_feature(gone))
             if cos is not None and cos < self.config.identity.feature_threshold:
                 continue
             if not self._label_may_join(keep, gone):
                 continue
-            if not self.seen_together(int(keep["id"]), int(gone["id"])):
+            if not self.seen_together(int(keep.id), int(gone.id)):
                 return True
         return False
 
-    def _label_may_join(self, a, b) -> bool:
+    def _label_may_join(self, a: ObjectRow, b: ObjectRow) -> bool:
         """The label rule of a twin join (Settling._twins) as it can still come true: labels that agree or are a
         known confusion, or any two labels at one place, which a join takes for a confusion once their sightings
         interleave: boxes whose centres lie within half the larger box on every axis and whose sizes compare
@@ -373,12 +375,13 @@ class Retention:
         (bench/bench_long_run.py: about 400 sightings a minute of 10 Hz, 7 of 9 holds with a neighbour of another
         kind). A confusion between two such labels learned later still joins them, with the geometry of the kept
         sample and the saved fold instead of a full replay (an approximate rebuild, audited)."""
-        la, lb = a["pinned_label"] or a["label"], b["pinned_label"] or b["label"]
+        la, lb = a.pinned_label or a.label, b.pinned_label or b.label
         if labels_agree(la, lb) or self._known_confusion(la, lb):
             return True
         ratio = 2.0 * self.config.fusion.same_place_ratio
-        for k in "xyz":
-            ea, eb = float(a[f"max_{k}"] - a[f"min_{k}"]), float(b[f"max_{k}"] - b[f"min_{k}"])
+        for ea, eb in ((float(a.max_x - a.min_x), float(b.max_x - b.min_x)),
+                       (float(a.max_y - a.min_y), float(b.max_y - b.min_y)),
+                       (float(a.max_z - a.min_z), float(b.max_z - b.min_z))):
             if max(ea, eb) > ratio * min(ea, eb) + 0.05:
                 return False
         return self._overlapping_halves(a, b)
@@ -862,9 +865,9 @@ def _later(best, cand):
     return cand if best is None or cand[:2] > best[:2] else best
 
 
-def fusion_feature(row):
+def fusion_feature(row: ObjectRow):
     from .rows import blob_to_feature
-    return blob_to_feature(row["feature"])
+    return blob_to_feature(row.feature)
 
 
 def _load_fold(saved) -> refold.FoldState:

@@ -1,4 +1,4 @@
-"""Conversions between SQLite rows and the value types of the API.
+"""Conversions between stored rows and the value types of the API.
 
 Why one module: the column lists of objects, placements, observations and events are used by fusion,
 queries and the temporal operators alike; converting in one place keeps every reader consistent.
@@ -7,11 +7,15 @@ queries and the temporal operators alike; converting in one place keeps every re
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from . import featurecodec
 from .types import ChangeEventInfo, ObjectInfo, ObservationRecord, PlacementInfo, RegionInfo, RelationInfo
+
+if TYPE_CHECKING:  # the store layer imports this module: the type only for annotations
+    from .store.object_row import ObjectRow
 
 OBJECT_COLS = ("id, label, pinned_label, confidence, base_confidence, cx, cy, cz, mx, my, mz, zt, zb, "
                "min_x, min_y, min_z, "
@@ -57,6 +61,9 @@ def blob_to_feature(blob) -> np.ndarray | None:
     return np.frombuffer(blob, dtype=np.float32).copy()
 
 
+# The box and centre helpers below read any row by column name: an ObjectRow (which still answers row["col"]),
+# the raw object rows fusion and the settling step read with their own statements, placements, observations,
+# regions and tombstones alike.
 def center_of(row) -> tuple[float, float, float]:
     return (row["cx"], row["cy"], row["cz"])
 
@@ -76,17 +83,19 @@ def bmax_of(row) -> tuple[float, float, float]:
     return (row["max_x"], row["max_y"], row["max_z"])
 
 
-def object_info(row, *, region_label: str = "", label_mass: dict | None = None) -> ObjectInfo:
-    label = row["pinned_label"] or row["label"]
+def object_info(row: ObjectRow, *, region_label: str = "", label_mass: dict | None = None) -> ObjectInfo:
+    """The API's view of an object row the store layer read (an ObjectRow: by attribute, not by name)."""
+    label = row.pinned_label or row.label
+    center = (row.cx, row.cy, row.cz)
     return ObjectInfo(
-        id=row["id"], label=label, confidence=float(row["confidence"]), center=center_of(row),
-        bbox_min=bmin_of(row), bbox_max=bmax_of(row), state=row["state"],
-        first_seen=float(row["first_seen"]), last_seen=float(row["last_seen"]),
-        region_id=int(row["region_id"] or 0), region_label=region_label,
-        n_observations=int(row["n_observations"]), n_moves=int(row["n_moves"]),
-        label_mass=dict(label_mass or {}), pinned_label=row["pinned_label"],
-        has_feature=row["feature"] is not None,
-        centroid=mean_of(row),
+        id=row.id, label=label, confidence=float(row.confidence), center=center,
+        bbox_min=(row.min_x, row.min_y, row.min_z), bbox_max=(row.max_x, row.max_y, row.max_z), state=row.state,
+        first_seen=float(row.first_seen), last_seen=float(row.last_seen),
+        region_id=int(row.region_id or 0), region_label=region_label,
+        n_observations=int(row.n_observations), n_moves=int(row.n_moves),
+        label_mass=dict(label_mass or {}), pinned_label=row.pinned_label,
+        has_feature=row.feature is not None,
+        centroid=center if row.mx is None else (row.mx, row.my, row.mz),  # as mean_of
     )
 
 

@@ -28,6 +28,7 @@ from .config import MemoryConfig
 from .queries import QueryService
 from .store import StoreInterface
 from .store.events import EventRows
+from .store.object_row import ObjectRow
 from .store.objects import ObjectRows
 from .store.observations import ObservationRows
 from .store.placements import PlacementRows
@@ -70,7 +71,7 @@ class TemporalService(ChecksMixin, LookForMixin):
         return self._reads.object_infos([self._reads.row_or_raise(object_id)])[0]
 
     # ------------------------------------------------------------------ resolution
-    def _resolve_objects(self, label, object_id) -> list:
+    def _resolve_objects(self, label, object_id) -> list[ObjectRow]:
         if object_id is not None:
             if isinstance(object_id, bool) or not isinstance(object_id, int):
                 raise InvalidInputError("object_id must be an integer")
@@ -81,7 +82,7 @@ class TemporalService(ChecksMixin, LookForMixin):
             raise InvalidInputError("give a label or an object_id")
         validation.text_length(label, "label", self.config.max_label_length)
         found = list(self._reads.objects_labelled(label, ("present", "missing")))
-        found.sort(key=lambda r: (r["state"] != "present", -float(r["last_seen"]), r["id"]))
+        found.sort(key=lambda r: (r.state != "present", -float(r.last_seen), r.id))
         return found
 
     def _evidence(self, placement_ids) -> list[int]:
@@ -140,10 +141,10 @@ class TemporalService(ChecksMixin, LookForMixin):
             raise InvalidInputError("since must not be after until")
         return lo, hi
 
-    def _answer_about(self, operator: str, row, t, now: float, window=None) -> dict:
+    def _answer_about(self, operator: str, row: ObjectRow, t, now: float, window=None) -> dict:
         """One object's answer to a temporal operator: its text, placements, evidence, count and time (a question
         naming several objects of one label gets one per object, ask_temporal above)."""
-        oid = int(row["id"])
+        oid = int(row.id)
         obj = self._reads.object_infos([row])[0]
         label = obj.label
         prows = self._placement_rows.of_object(oid)

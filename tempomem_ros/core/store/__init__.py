@@ -9,6 +9,8 @@
 - ``retention_rows``: the statements only retention runs (core/retention.py has no SQL left).
 - ``settling_rows``: the statements only the settling step runs (core/settling.py has no SQL left).
 - ``reads``: the read helpers every service shares (rows into the API's value types, the label caches).
+- ``object_row``: ``ObjectRow``, the typed row of the objects table every read of its columns returns (read
+  ``obj.label``; ``obj["label"]`` remains only for callers not yet converted).
 - one module per table, each a small class over the store with named methods that state their order:
   ``objects`` (and tombstones), ``observations``, ``placements`` (and the as-of scene), ``events``,
   ``relations``, ``regions``, ``audit``; ``staging`` (the frames and observations add() writes, quarantine,
@@ -28,3 +30,4 @@ temporal operators, relations) reaches the store through the named methods here.
 
 from .base import (Store, StoreInterface, TableInfo, WriterCaches, atomic, describe_tables,  # noqa: F401
                    rollback_quietly)
+from .object_row import ObjectRow  # noqa: F401

@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
 from ..rows import OBJECT_COLS_O
+from .object_row import ObjectRow, fetch_objects
 
 # The R*Tree's overlap test: six comparisons the SQLite planner answers from the index (and the PostgreSQL
 # dialect rewrites into a GiST `&&&` in front of them). Kept as one string: dialect.py recognises it.
@@ -108,8 +109,8 @@ class StoreInterface(Protocol):
     - ``audit(...)``: queue one audit row (stamp, wall time from the store's clock, action, sorted unique object
       ids, observation ids in the order given, detail as sorted JSON, source) for the open transaction.
     - ``data_version()``: a value that changes whenever another connection commits a write.
-    - ``objects_in_box(lo, hi, states, exclude_id=, above_id=)``: object rows (every column of rows.OBJECT_COLS,
-      by name) whose index box overlaps [lo, hi] and whose state is one of ``states``, ordered by id.
+    - ``objects_in_box(lo, hi, states, exclude_id=, above_id=)``: ObjectRows (every column of rows.OBJECT_COLS)
+      whose index box overlaps [lo, hi] and whose state is one of ``states``, ordered by id.
     - ``tombstones_in_box(lo, hi, kind)``: active tombstone rows of ``kind`` overlapping [lo, hi], ordered by id.
     - ``caches`` (WriterCaches) and ``writes`` (transactions committed through this store).
     Ordering is part of the contract: the memory is deterministic only if every read that feeds a decision is.
@@ -127,7 +128,7 @@ class StoreInterface(Protocol):
     def data_version(self): ...
 
     def objects_in_box(self, lo, hi, states: tuple[str, ...], *, exclude_id: int | None = None,
-                       above_id: int | None = None) -> list: ...
+                       above_id: int | None = None) -> list[ObjectRow]: ...
 
     def tombstones_in_box(self, lo, hi, kind: str = "forgotten") -> list: ...
 
@@ -206,7 +207,7 @@ class Store:
 
     # ------------------------------------------------------------------ the spatial index
     def objects_in_box(self, lo, hi, states: tuple[str, ...], *, exclude_id: int | None = None,
-                       above_id: int | None = None) -> list:
+                       above_id: int | None = None) -> list[ObjectRow]:
         """Object rows in ``states`` whose indexed box overlaps [lo, hi], by id; optionally without one id, or
         only ids above one (each pair once). The R*Tree holds padded boxes: callers test exactly what they
         need (distance, containment) on the rows."""
@@ -220,7 +221,7 @@ class Store:
         if above_id is not None:
             sql += " AND o.id > ?"
             args.append(int(above_id))
-        return self.conn.execute(sql + " ORDER BY o.id", args).fetchall()
+        return fetch_objects(self.conn.execute(sql + " ORDER BY o.id", args))
 
     def tombstones_in_box(self, lo, hi, kind: str = "forgotten") -> list:
         """Active tombstones of ``kind`` whose box overlaps [lo, hi], by id."""

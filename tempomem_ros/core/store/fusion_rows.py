@@ -20,6 +20,7 @@ import json
 from collections.abc import Callable
 
 from ..rows import OBJECT_COLS
+from .object_row import ObjectRow, fetch_objects
 from .base import StoreInterface, TableRows
 
 # A sighting ends the absence: evidence belongs to the time since the object was last seen (persistence.py).
@@ -64,14 +65,14 @@ class FusionRows(TableRows):
             f"SELECT COUNT(*) FROM objects WHERE COALESCE(pinned_label, label) IN ({marks}) AND state IN "
             f"{SHOWN_STATES}", labels).fetchone()[0])
 
-    def shown_as(self, labels: list[str], *, missing_only: bool) -> list:
+    def shown_as(self, labels: list[str], *, missing_only: bool) -> list[ObjectRow]:
         """Object rows (OBJECT_COLS) showing one of ``labels``, by id: present, missing or tentative ones, or only the
         missing ones."""
         marks = ",".join("?" for _ in labels)
         states = "('missing')" if missing_only else SHOWN_STATES
-        return self._conn.execute(
+        return fetch_objects(self._conn.execute(
             f"SELECT {OBJECT_COLS} FROM objects WHERE COALESCE(pinned_label, label) IN ({marks}) AND state IN "
-            f"{states} ORDER BY id", labels).fetchall()
+            f"{states} ORDER BY id", labels))
 
     def sighting_stamps(self, object_id: int) -> list[float]:
         """Stamps of the object's observations, in no stated order (the caller sorts a set of them)."""

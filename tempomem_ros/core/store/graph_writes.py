@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from .base import StoreInterface, TableRows
+from .object_row import ObjectRow
 from .objects import ObjectRows
 
 RTREE_PAD = 0.05  # metres the spatial index's entry extends beyond an object's box (see GraphWrites.update_rtree)
@@ -69,7 +70,7 @@ class GraphWrites(TableRows):
         return self._store.caches
 
     # ---------------------------------------------------------------- objects
-    def object_row(self, object_id: int):
+    def object_row(self, object_id: int) -> ObjectRow | None:
         """The object's row (any state), or None: ObjectRows.row, the one statement for it."""
         return self._objects.row(object_id)
 

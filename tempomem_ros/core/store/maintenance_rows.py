@@ -16,6 +16,7 @@ from collections.abc import Callable
 
 from ..rows import OBJECT_COLS
 from .base import StoreInterface, TableRows
+from .object_row import ObjectRow, fetch_objects
 
 
 class MaintenanceRows(TableRows):
@@ -26,11 +27,11 @@ class MaintenanceRows(TableRows):
         self._wall_clock = wall_clock
 
     # ---------------------------------------------------------------- objects
-    def objects_in(self, states: tuple[str, ...]) -> list:
+    def objects_in(self, states: tuple[str, ...]) -> list[ObjectRow]:
         """Every object row in ``states``, by id."""
         marks = ",".join("?" for _ in states)
-        return self._conn.execute(
-            f"SELECT {OBJECT_COLS} FROM objects WHERE state IN ({marks}) ORDER BY id", tuple(states)).fetchall()
+        return fetch_objects(self._conn.execute(
+            f"SELECT {OBJECT_COLS} FROM objects WHERE state IN ({marks}) ORDER BY id", tuple(states)))
 
     def set_confidence(self, object_id: int, confidence: float) -> None:
         self._conn.execute("UPDATE objects SET confidence=? WHERE id=?", (confidence, object_id))

@@ -9,23 +9,23 @@ from __future__ import annotations
 
 from ..rows import OBJECT_COLS, id_chunks
 from .base import TableRows
+from .object_row import ObjectRow, fetch_object, fetch_objects
 
 _SHOWN = "COALESCE(pinned_label, label)"  # the label an object shows: pinned by a person, else the fused one
 
 
 class ObjectRows(TableRows):
-    """Object rows (every column of rows.OBJECT_COLS, by name) and counts over one store; nothing here writes."""
+    """Object rows (ObjectRow: every column of rows.OBJECT_COLS) and counts over one store; nothing here writes."""
 
     # ------------------------------------------------------------------ rows
-    def row(self, object_id: int):
+    def row(self, object_id: int) -> ObjectRow | None:
         """The object's row (any state), or None."""
-        return self._conn.execute(f"SELECT {OBJECT_COLS} FROM objects WHERE id=?", (int(object_id),)).fetchone()
+        return fetch_object(self._conn.execute(f"SELECT {OBJECT_COLS} FROM objects WHERE id=?", (int(object_id),)))
 
-    def row_if_shown(self, object_id: int):
+    def row_if_shown(self, object_id: int) -> ObjectRow | None:
         """The object's row if it is present or missing, else None."""
-        return self._conn.execute(
-            f"SELECT {OBJECT_COLS} FROM objects WHERE id=? AND state IN ('present', 'missing')",
-            (object_id,)).fetchone()
+        return fetch_object(self._conn.execute(
+            f"SELECT {OBJECT_COLS} FROM objects WHERE id=? AND state IN ('present', 'missing')", (object_id,)))
 
     def id_if_not_forgotten(self, object_id: int) -> int | None:
         """The id back if the object exists and is not forgotten, else None."""
@@ -33,37 +33,37 @@ class ObjectRows(TableRows):
                                  (int(object_id),)).fetchone()
         return None if row is None else int(row[0])
 
-    def rows(self, ids, states: tuple[str, ...] | None = None) -> list:
+    def rows(self, ids, states: tuple[str, ...] | None = None) -> list[ObjectRow]:
         """Rows of these ids (optionally only those in ``states``), by id; unknown ids are left out."""
-        out: list = []
+        out: list[ObjectRow] = []
         for chunk, marks in id_chunks(sorted(set(int(i) for i in ids))):
             if states is None:
-                out += self._conn.execute(
-                    f"SELECT {OBJECT_COLS} FROM objects WHERE id IN ({marks}) ORDER BY id", chunk).fetchall()
+                out += fetch_objects(self._conn.execute(
+                    f"SELECT {OBJECT_COLS} FROM objects WHERE id IN ({marks}) ORDER BY id", chunk))
             else:
-                out += self._conn.execute(
+                out += fetch_objects(self._conn.execute(
                     f"SELECT {OBJECT_COLS} FROM objects WHERE id IN ({marks}) AND state IN "
-                    f"({','.join('?' * len(states))}) ORDER BY id", (*chunk, *states)).fetchall()
+                    f"({','.join('?' * len(states))}) ORDER BY id", (*chunk, *states)))
         return out
 
-    def all(self, state: str | None = None) -> list:
+    def all(self, state: str | None = None) -> list[ObjectRow]:
         """Every object (any state), or those in ``state``, by id."""
         if state is None:
-            return self._conn.execute(f"SELECT {OBJECT_COLS} FROM objects ORDER BY id").fetchall()
-        return self._conn.execute(f"SELECT {OBJECT_COLS} FROM objects WHERE state=? ORDER BY id",
-                                  (state,)).fetchall()
+            return fetch_objects(self._conn.execute(f"SELECT {OBJECT_COLS} FROM objects ORDER BY id"))
+        return fetch_objects(self._conn.execute(f"SELECT {OBJECT_COLS} FROM objects WHERE state=? ORDER BY id",
+                                                (state,)))
 
-    def in_states(self, states: tuple[str, ...]) -> list:
+    def in_states(self, states: tuple[str, ...]) -> list[ObjectRow]:
         """Every object in one of ``states``, by id."""
-        return self._conn.execute(f"SELECT {OBJECT_COLS} FROM objects WHERE state IN "
-                                  f"({','.join('?' * len(states))}) ORDER BY id", tuple(states)).fetchall()
+        return fetch_objects(self._conn.execute(f"SELECT {OBJECT_COLS} FROM objects WHERE state IN "
+                                                f"({','.join('?' * len(states))}) ORDER BY id", tuple(states)))
 
-    def present_centred_in(self, box) -> list:
+    def present_centred_in(self, box) -> list[ObjectRow]:
         """Present objects whose centroid lies in ``box`` (a row with min_x .. max_z: a region), by id."""
-        return self._conn.execute(
+        return fetch_objects(self._conn.execute(
             f"SELECT {OBJECT_COLS} FROM objects WHERE state='present' AND cx BETWEEN ? AND ? AND cy BETWEEN ? AND ? "
             "AND cz BETWEEN ? AND ? ORDER BY id",
-            (box["min_x"], box["max_x"], box["min_y"], box["max_y"], box["min_z"], box["max_z"])).fetchall()
+            (box["min_x"], box["max_x"], box["min_y"], box["max_y"], box["min_z"], box["max_z"])))
 
     def present_boxes(self) -> list[tuple]:
         """(id, min_x, min_y, min_z, max_x, max_y, max_z) of every present object, by id."""

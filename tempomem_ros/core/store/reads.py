@@ -18,6 +18,7 @@ from ..labels import label_matches
 from ..rows import OBJECT_COLS, event_info, id_chunks, object_info, placement_info
 from ..types import ObjectInfo
 from .base import StoreInterface, TableRows
+from .object_row import ObjectRow, fetch_objects
 from .objects import ObjectRows
 from .observations import observation_columns
 from .placements import PlacementRows
@@ -85,18 +86,18 @@ class StoreReads(TableRows):
             row = self._conn.execute(step, (row[0], *args)).fetchone()
         return out
 
-    def objects_labelled(self, query: str, states: tuple[str, ...]) -> list:
+    def objects_labelled(self, query: str, states: tuple[str, ...]) -> list[ObjectRow]:
         """Rows of objects in ``states`` whose shown label contains the query's words, by id (indexed)."""
         labels = sorted(lbl for lbl in self.shown_labels() if label_matches(query, lbl))
         if not labels:
             return []
         marks = ",".join("?" for _ in labels)
         smarks = ",".join("?" for _ in states)
-        return self._conn.execute(
+        return fetch_objects(self._conn.execute(
             f"SELECT {OBJECT_COLS} FROM objects WHERE COALESCE(pinned_label, label) IN ({marks}) "
-            f"AND state IN ({smarks}) ORDER BY id", (*labels, *states)).fetchall()
+            f"AND state IN ({smarks}) ORDER BY id", (*labels, *states)))
 
-    def row_or_raise(self, object_id, name: str = "object id"):
+    def row_or_raise(self, object_id, name: str = "object id") -> ObjectRow:
         if isinstance(object_id, bool) or not isinstance(object_id, (int, np.integer)):
             raise UnknownIdError(f"{name} must be an integer, got {object_id!r}")
         validation.id_in_range(object_id, name)
@@ -105,16 +106,16 @@ class StoreReads(TableRows):
             raise UnknownIdError(f"unknown object id {object_id}")
         return row
 
-    def object_infos(self, rows) -> list[ObjectInfo]:
+    def object_infos(self, rows: list[ObjectRow]) -> list[ObjectInfo]:
         regions = self.region_labels()
-        ids = [int(r["id"]) for r in rows]
+        ids = [int(r.id) for r in rows]
         masses: dict[int, dict[str, float]] = {i: {} for i in ids}
         for chunk, marks in id_chunks(ids):
             for oid, lbl, m in self._conn.execute(
                     f"SELECT object_id, label, mass FROM label_mass WHERE object_id IN ({marks}) "
                     "ORDER BY object_id, label", chunk):
                 masses[int(oid)][lbl] = m
-        return [object_info(r, region_label=regions.get(int(r["region_id"] or 0), ""), label_mass=masses[int(r["id"])])
+        return [object_info(r, region_label=regions.get(int(r.region_id or 0), ""), label_mass=masses[int(r.id)])
                 for r in rows]
 
     def region_labels(self) -> dict[int, str]:

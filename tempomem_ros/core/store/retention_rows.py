@@ -19,8 +19,9 @@ import json
 
 import numpy as np
 
-from ..rows import id_chunks
+from ..rows import OBJECT_COLS_O, id_chunks
 from .base import TableRows
+from .object_row import ObjectRow
 from .schema import FRAMES_LIVE
 
 PROCESSED, CITED = 1, 2          # bits of observations.retained
@@ -227,11 +228,12 @@ class RetentionRows(TableRows):
             self._conn.execute(f"DELETE FROM audit WHERE id IN ({marks})", chunk)
 
     # ---------------------------------------------------------------- possible twins
-    def placement_object(self, placement_id: int):
-        """The object row (every column) of the placement's object, with the placement's ``current`` as
-        ``is_current``; None when there is no such placement."""
-        return self._conn.execute("SELECT o.*, p.current AS is_current FROM placements p JOIN objects o "
-                                  "ON o.id = p.object_id WHERE p.id = ?", (placement_id,)).fetchone()
+    def placement_object(self, placement_id: int) -> tuple[ObjectRow, bool] | None:
+        """(the row of the placement's object, whether the placement is its current one); None when there is no
+        such placement."""
+        row = self._conn.execute(f"SELECT {OBJECT_COLS_O}, p.current FROM placements p JOIN objects o "
+                                 "ON o.id = p.object_id WHERE p.id = ?", (placement_id,)).fetchone()
+        return None if row is None else (ObjectRow._make(row[:-1]), bool(row[-1]))
 
     def last_placement_id(self, object_id: int):
         """The object's newest placement id (None when it has none)."""

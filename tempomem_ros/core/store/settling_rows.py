@@ -18,6 +18,7 @@ only if every read that feeds a decision is.
 from __future__ import annotations
 
 from ..rows import OBJECT_COLS, OBJECT_COLS_O
+from .object_row import ObjectRow, fetch_objects
 from .base import TableRows
 
 
@@ -26,15 +27,15 @@ class SettlingRows(TableRows):
     writes them."""
 
     # ---------------------------------------------------------------- removals
-    def removals_due(self, stamp: float, *, before: bool) -> list:
+    def removals_due(self, stamp: float, *, before: bool) -> list[ObjectRow]:
         """Present or tentative objects whose removal hold ends by ``stamp`` (``before``: strictly before it), in
         the order their holds end (removal_due, then id)."""
         op = "<" if before else "<="
         # the partial index: left to itself SQLite walked objects_state, every present object (1.3 ms at 10k)
-        return self._conn.execute(
+        return fetch_objects(self._conn.execute(
             f"SELECT {OBJECT_COLS} FROM objects INDEXED BY objects_removal_due WHERE removal_due IS NOT NULL "
             f"AND removal_due {op} ? "
-            "AND state IN ('present', 'tentative') ORDER BY removal_due, id", (stamp,)).fetchall()
+            "AND state IN ('present', 'tentative') ORDER BY removal_due, id", (stamp,)))
 
     # ---------------------------------------------------------------- held events
     def held_of(self, object_id: int) -> list:
@@ -61,16 +62,16 @@ class SettlingRows(TableRows):
             "o.pinned_label FROM held_events h JOIN objects o ON o.id = h.object_id "
             "WHERE h.status = 'held' ORDER BY h.id").fetchall()
 
-    def appeared_since(self, first_seen: float, exclude_id: int) -> list:
+    def appeared_since(self, first_seen: float, exclude_id: int) -> list[ObjectRow]:
         """Present objects first seen at ``first_seen`` or later (not ``exclude_id``) whose appearance is held or
         was published: where a removed object may have moved to, earliest first (first_seen, then id)."""
-        return self._conn.execute(
+        return fetch_objects(self._conn.execute(
             f"SELECT {OBJECT_COLS_O} FROM held_events h JOIN objects o ON o.id = h.object_id "
             "WHERE h.status IN ('held', 'published') AND h.kind = 'appeared' "
             "AND o.state = 'present' "
             "AND o.first_seen >= ? AND o.id != ? "
             "ORDER BY o.first_seen, o.id",
-            (first_seen, exclude_id)).fetchall()
+            (first_seen, exclude_id)))
 
     # ---------------------------------------------------------------- sightings
     def newest_boxes(self, object_id: int):

@@ -297,6 +297,7 @@ def _join_across(dst, offsets: dict) -> list[tuple[int, int]]:
     """Join each object of the second store to the first store's object at its place when the twin arbiter
     says they are one (core/settling.py); one transaction. Returns (kept id, absorbed id) pairs."""
     from ..rows import OBJECT_COLS
+    from .object_row import fetch_objects
 
     boundary = int(offsets.get("objects", 0))
     if not boundary:
@@ -307,23 +308,23 @@ def _join_across(dst, offsets: dict) -> list[tuple[int, int]]:
     with dst._store.transaction():
         stamp = dst._conn.execute("SELECT MAX(last_seen) FROM objects").fetchone()[0]
         stamp = float(stamp or 0.0)
-        seconds = dst._conn.execute(
+        seconds = fetch_objects(dst._conn.execute(
             f"SELECT {OBJECT_COLS} FROM objects WHERE id > ? AND state IN ('present', 'tentative') ORDER BY id",
-            (boundary,)).fetchall()
+            (boundary,)))
         for row in seconds:
-            gone = dst._graph.object_row(row["id"])
-            if gone is None or gone["state"] not in ("present", "tentative"):
+            gone = dst._graph.object_row(row.id)
+            if gone is None or gone.state not in ("present", "tentative"):
                 continue
-            lo = [gone[f"min_{k}"] - pad for k in "xyz"]
-            hi = [gone[f"max_{k}"] + pad for k in "xyz"]
+            lo = [gone.min_x - pad, gone.min_y - pad, gone.min_z - pad]
+            hi = [gone.max_x + pad, gone.max_y + pad, gone.max_z + pad]
             for cand in dst._store.objects_in_box(lo, hi, ("present", "tentative")):
-                if int(cand["id"]) > boundary or int(cand["id"]) in {k for k, _ in joined}:
+                if int(cand.id) > boundary or int(cand.id) in {k for k, _ in joined}:
                     continue  # only across the two stores; each object of the first absorbs one of the second
-                keep = dst._graph.object_row(cand["id"])
+                keep = dst._graph.object_row(cand.id)
                 if not dst._settling.joins_as_twins(keep, gone):
                     continue
                 dst._settling.join_twin(keep, gone, stamp, touched)
-                joined.append((int(keep["id"]), int(gone["id"])))
+                joined.append((int(keep.id), int(gone.id)))
                 break
         dst._audit(stamp, "merge_join", [k for k, _ in joined] + [g for _, g in joined], [],
                    {"joined": [[k, g] for k, g in joined]})
