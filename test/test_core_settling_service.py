@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import inspect
 import shutil
+from types import SimpleNamespace
 
 import pytest
 from core_helpers import box_obs, distance_from_eye, view
@@ -114,7 +115,8 @@ def test_the_settling_step_is_a_service_and_writes_no_sql():
 
 def test_overlapping_halves_is_the_twin_rule_retention_asks_too():
     def box(c, half):
-        return {f"{e}_{k}": c[i] + s * half[i] for i, k in enumerate("xyz") for e, s in (("min", -1), ("max", 1))}
+        return SimpleNamespace(**{f"{e}_{k}": c[i] + s * half[i] for i, k in enumerate("xyz")
+                                  for e, s in (("min", -1), ("max", 1))})  # an object row's box, read by attribute
 
     laptop = box((1.0, 0.0, 0.75), (0.17, 0.12, 0.01))
     assert overlapping_halves(laptop, box((1.0, 0.0, 0.79), (0.17, 0.12, 0.01)))   # 4 cm higher: one laptop

@@ -77,11 +77,11 @@ def test_objects_in_box_are_ordered_by_id_and_filtered(store):
         m.commit()
         ids = {o.label: o.id for o in m.objects()}
         s = m._store
-        near = [r["label"] for r in s.objects_in_box((0.5, -1, 0), (2.5, 1, 1), ("present",))]
+        near = [r.label for r in s.objects_in_box((0.5, -1, 0), (2.5, 1, 1), ("present",))]
         assert near == ["book", "mug", "vase"]  # by id, the lamp far away absent
-        assert [r["label"] for r in s.objects_in_box((0.5, -1, 0), (2.5, 1, 1), ("present",),
+        assert [r.label for r in s.objects_in_box((0.5, -1, 0), (2.5, 1, 1), ("present",),
                                                      exclude_id=ids["mug"])] == ["book", "vase"]
-        assert [r["label"] for r in s.objects_in_box((0.5, -1, 0), (2.5, 1, 1), ("present",),
+        assert [r.label for r in s.objects_in_box((0.5, -1, 0), (2.5, 1, 1), ("present",),
                                                      above_id=ids["mug"])] == ["vase"]
         assert s.objects_in_box((0.5, -1, 0), (2.5, 1, 1), ("missing",)) == []
         assert m.forget(ids["vase"], "test")

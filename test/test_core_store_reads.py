@@ -57,21 +57,21 @@ def test_object_rows_by_id_state_region_and_label(store):
         ids = furnished(m)
         table, mug, lamp, vase = ids["table"], ids["mug"], ids["lamp"], ids["vase"]
         rows = ObjectRows(m._store)
-        assert rows.row(mug)["label"] == "mug" and rows.row(vase)["state"] == "forgotten"
+        assert rows.row(mug).label == "mug" and rows.row(vase).state == "forgotten"
         assert rows.row(999) is None
-        assert rows.row_if_shown(mug)["id"] == mug and rows.row_if_shown(vase) is None
+        assert rows.row_if_shown(mug).id == mug and rows.row_if_shown(vase) is None
         assert rows.id_if_not_forgotten(mug) == mug
         assert rows.id_if_not_forgotten(vase) is None and rows.id_if_not_forgotten(999) is None
         # by id whatever the order asked in; unknown ids and (with states) forgotten ones left out
-        assert [r["id"] for r in rows.rows([999, lamp, vase, mug, table])] == sorted([table, mug, lamp, vase])
-        assert [r["id"] for r in rows.rows([999, lamp, vase, mug, table], ("present",))] == sorted([table, mug, lamp])
+        assert [r.id for r in rows.rows([999, lamp, vase, mug, table])] == sorted([table, mug, lamp, vase])
+        assert [r.id for r in rows.rows([999, lamp, vase, mug, table], ("present",))] == sorted([table, mug, lamp])
         assert rows.rows([], ("present",)) == []
-        assert [r["id"] for r in rows.all()] == sorted([table, mug, lamp, vase])
-        assert [r["id"] for r in rows.all("forgotten")] == [vase]
+        assert [r.id for r in rows.all()] == sorted([table, mug, lamp, vase])
+        assert [r.id for r in rows.all("forgotten")] == [vase]
         assert rows.all("missing") == []
-        assert [r["id"] for r in rows.in_states(("present", "missing"))] == sorted([table, mug, lamp])
+        assert [r.id for r in rows.in_states(("present", "missing"))] == sorted([table, mug, lamp])
         kitchen = RegionRows(m._store).row(ids["kitchen"])
-        assert [r["id"] for r in rows.present_centred_in(kitchen)] == sorted([table, mug])  # not the lamp, vase
+        assert [r.id for r in rows.present_centred_in(kitchen)] == sorted([table, mug])  # not the lamp, vase
         assert [b[0] for b in rows.present_boxes()] == sorted([table, mug, lamp])
         assert {b[0]: b[1:] for b in rows.present_boxes()}[lamp] == pytest.approx((5, 5, 0, 5.2, 5.2, 0.5))
         assert rows.count_active() == 3

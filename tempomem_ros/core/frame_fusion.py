@@ -37,10 +37,11 @@ from .geometry import box_gap, box_volume, containment, frustum_aabb, point_in_b
 from .labels import canonical_label, labels_agree, normalize
 from .config import MemoryConfig
 from .persistence import AbsenceState, add_miss, gone
-from .rows import blob_to_feature, bmax_of, bmin_of, center_of, feature_to_blob, mean_of
+from .rows import blob_to_feature, bmax_of, bmin_of, feature_to_blob
 from .store import StoreInterface
 from .store.fusion_rows import FusionRows
 from .store.graph_writes import GraphWrites, WriteState
+from .store.object_row import ObjectRow
 from .store.observations import ObservationRows
 from .types import CameraView
 
@@ -71,9 +72,9 @@ def _running_top_bottom(obj, seen, w: float) -> tuple[float, float]:
     or mask bleed ever seen; the mean of the sightings' tops does not, because every view of a table
     sees its top surface.
     """
-    weight = float(obj["weight"])
-    zt = obj["zt"] if obj["zt"] is not None else obj["max_z"]
-    zb = obj["zb"] if obj["zb"] is not None else obj["min_z"]
+    weight = float(obj.weight)
+    zt = obj.zt if obj.zt is not None else obj.max_z
+    zb = obj.zb if obj.zb is not None else obj.min_z
     total = weight + w
     return ((zt * weight + float(seen.bmax[2]) * w) / total, (zb * weight + float(seen.bmin[2]) * w) / total)
 
@@ -90,14 +91,14 @@ class StagedObs:
     feature: np.ndarray | None
 
 
-def score_against(cfg, seen, cand, cand_label: str, cand_mass: dict | None = None,
+def score_against(cfg, seen, cand_min, cand_max, cand_blob, cand_label: str, cand_mass: dict | None = None,
                   label_similarity: float | None = None) -> fusion.ScoreParts:
-    """fusion.score of a sighting (anything with center, bmin, bmax, label, feature) against a stored row
-    (an object's or a tombstone's): the one place that unpacks a row's box and feature for the score."""
+    """fusion.score of a sighting (anything with center, bmin, bmax, label, feature) against a stored box and
+    feature blob (an object's or a tombstone's): the one place that decodes a stored feature for the score."""
     return fusion.score(
         cfg, obs_center=seen.center, obs_min=seen.bmin, obs_max=seen.bmax, obs_label=seen.label,
-        obs_feature=seen.feature, cand_min=bmin_of(cand), cand_max=bmax_of(cand), cand_label=cand_label,
-        cand_mass=cand_mass or {}, cand_feature=blob_to_feature(cand["feature"]), label_similarity=label_similarity)
+        obs_feature=seen.feature, cand_min=cand_min, cand_max=cand_max, cand_label=cand_label,
+        cand_mass=cand_mass or {}, cand_feature=blob_to_feature(cand_blob), label_similarity=label_similarity)
 
 
 @dataclass(frozen=True)
@@ -110,9 +111,8 @@ class RowSighting:
     feature: np.ndarray | None
 
     @classmethod
-    def of(cls, row) -> "RowSighting":
-        return cls(center_of(row), bmin_of(row), bmax_of(row), row["pinned_label"] or row["label"],
-                   blob_to_feature(row["feature"]))
+    def of(cls, row: ObjectRow) -> "RowSighting":
+        return cls(row.center, row.bmin, row.bmax, row.pinned_label or row.label, blob_to_feature(row.feature))
 
 
 @dataclass
@@ -137,12 +137,14 @@ def _core_box(row) -> tuple[tuple, tuple]:
     inflated box both reaches behind occluders and projects larger than the object.
     """
     lo, hi = [], []
-    for k in "xyz":
-        c, half = float(row[f"m{k}"] if row[f"m{k}"] is not None else row[f"c{k}"]), 0.5 * float(row[f"ext_{k}"])
-        lo.append(max(float(row[f"min_{k}"]), c - half))
-        hi.append(min(float(row[f"max_{k}"]), c + half))
+    for m, c, ext, bmin, bmax in ((row.mx, row.cx, row.ext_x, row.min_x, row.max_x),
+                                  (row.my, row.cy, row.ext_y, row.min_y, row.max_y),
+                                  (row.mz, row.cz, row.ext_z, row.min_z, row.max_z)):
+        c, half = float(m if m is not None else c), 0.5 * float(ext)
+        lo.append(max(float(bmin), c - half))
+        hi.append(min(float(bmax), c + half))
         if lo[-1] >= hi[-1]:
-            lo[-1], hi[-1] = float(row[f"min_{k}"]), float(row[f"max_{k}"])
+            lo[-1], hi[-1] = float(bmin), float(bmax)
     return tuple(lo), tuple(hi)
 
 
@@ -156,19 +158,19 @@ def _part_of_box(lo, hi, olo, ohi) -> bool:
 
 def _is_furniture(row, icfg) -> bool:
     """A large footprint (a chair, a table): seen in parts, pushed rather than carried."""
-    return max(row["max_x"] - row["min_x"], row["max_y"] - row["min_y"]) >= icfg.extend_min_extent
+    return max(row.max_x - row.min_x, row.max_y - row.min_y) >= icfg.extend_min_extent
 
 
 def _rigid_box(row, seen, w: float) -> tuple[np.ndarray, np.ndarray]:
     """The box of furniture already seen whole: the running mean of whole views; a partial view (a leg, the
     backrest edge-on) leaves it as it is. Why not the union: every sighting's noise and mask bleed widened
     a chair's union until it covered the place it was pushed to, and the push was never seen."""
-    lo = np.array((row["min_x"], row["min_y"], row["min_z"]), float)
-    hi = np.array((row["max_x"], row["max_y"], row["max_z"]), float)
-    ext = np.array((row["ext_x"], row["ext_y"], row["ext_z"]), float)
+    lo = np.array((row.min_x, row.min_y, row.min_z), float)
+    hi = np.array((row.max_x, row.max_y, row.max_z), float)
+    ext = np.array((row.ext_x, row.ext_y, row.ext_z), float)
     if np.any(seen.bmax - seen.bmin < WHOLE_VIEW_SHARE * ext):
         return lo, hi
-    weight = float(row["weight"])
+    weight = float(row.weight)
     share = w / (weight + w)
     return lo + share * (seen.bmin - lo), hi + share * (seen.bmax - hi)
 
@@ -180,16 +182,19 @@ def _would_stretch(row, seen, icfg) -> bool:
     ever seen. Such a sighting is the chair pushed aside or another chair (decided by the old place)."""
     if not _is_furniture(row, icfg) or not _seen_whole(row):
         return False
-    for i, k in enumerate("xyz"):
-        span = max(row[f"max_{k}"], float(seen.bmax[i])) - min(row[f"min_{k}"], float(seen.bmin[i]))
-        if span > 1.1 * row[f"ext_{k}"] + PART_TOLERANCE_M + STRETCH_SLACK_M:
+    for i, (bmin, bmax, ext) in enumerate(((row.min_x, row.max_x, row.ext_x), (row.min_y, row.max_y, row.ext_y),
+                                           (row.min_z, row.max_z, row.ext_z))):
+        span = max(bmax, float(seen.bmax[i])) - min(bmin, float(seen.bmin[i]))
+        if span > 1.1 * ext + PART_TOLERANCE_M + STRETCH_SLACK_M:
             return True
     return False
 
 
 def _seen_whole(row) -> bool:
     """Whether some single sighting already spanned the object's fused box on every axis (within noise)."""
-    return all(row[f"max_{k}"] - row[f"min_{k}"] <= 1.1 * row[f"ext_{k}"] + PART_TOLERANCE_M for k in "xyz")
+    return (row.max_x - row.min_x <= 1.1 * row.ext_x + PART_TOLERANCE_M
+            and row.max_y - row.min_y <= 1.1 * row.ext_y + PART_TOLERANCE_M
+            and row.max_z - row.min_z <= 1.1 * row.ext_z + PART_TOLERANCE_M)
 
 
 def relabel_wins(mass: dict, new: str, old: str, fcfg) -> bool:
@@ -256,14 +261,14 @@ class FrameFusion:
         for seen in items:
             near[seen.id] = []
             for cand in self._candidates(seen.bmin - fcfg.candidate_dilation, seen.bmax + fcfg.candidate_dilation):
-                cand_rows[cand["id"]] = cand
-                near[seen.id].append(int(cand["id"]))
+                cand_rows[cand.id] = cand
+                near[seen.id].append(int(cand.id))
                 parts = self._score(seen, cand)
                 prev = best.get(seen.id)
-                if prev is None or (parts.score, -cand["id"]) > (prev[0], -prev[1]):
-                    best[seen.id] = (parts.score, cand["id"])
+                if prev is None or (parts.score, -cand.id) > (prev[0], -prev[1]):
+                    best[seen.id] = (parts.score, cand.id)
                 if parts.score >= fcfg.merge_threshold and not _would_stretch(cand, seen, self.config.identity):
-                    pairs.append((-parts.score, seen.id, cand["id"]))
+                    pairs.append((-parts.score, seen.id, cand.id))
         pairs.sort()
         obs_to_obj: dict[int, tuple[int, float]] = {}
         matched: set[int] = set()
@@ -279,7 +284,7 @@ class FrameFusion:
                 cid, sc = obs_to_obj[seen.id]
                 obj = cand_rows[cid]
                 fused[seen.id] = int(cid)
-                if obj["state"] == "missing" and not self._same_place(seen, obj):
+                if obj.state == "missing" and not self._same_place(seen, obj):
                     self._move(seen, obj, counters, touched)  # its place was seen empty; now it is nearby
                 elif self._pushed_aside(view, seen, obj, [cand_rows[c] for c in near[seen.id]]):
                     self._move(seen, obj, counters, touched)
@@ -306,13 +311,13 @@ class FrameFusion:
                 if kind == "nearby":
                     same, kind = None, None
             if kind == "extend":
-                self._merge(seen, same, cand_score if cand_id == same["id"] else None, counters, touched,
+                self._merge(seen, same, cand_score if cand_id == same.id else None, counters, touched,
                             reason="identity")
-                matched.add(same["id"])
-                fused[seen.id] = int(same["id"])
+                matched.add(same.id)
+                fused[seen.id] = int(same.id)
                 continue
-            if kind == "move" and same["state"] == "missing" and (not self._confirmed(1, 0.0) or any(
-                    c["state"] == "present" and self._at_place(seen, cand_rows[c["id"]])
+            if kind == "move" and same.state == "missing" and (not self._confirmed(1, 0.0) or any(
+                    c.state == "present" and self._at_place(seen, cand_rows[c.id])
                     for c in (cand_rows[i] for i in near[seen.id]))):
                 # A removed object seen far from its place needs what a new object needs: one frame of a
                 # look-alike (a 0.4 "vase" where the bottle stands) is no move; once the new object is
@@ -324,8 +329,8 @@ class FrameFusion:
                 kind = None
             if kind == "move":
                 self._move(seen, same, counters, touched)
-                matched.add(same["id"])
-                fused[seen.id] = int(same["id"])
+                matched.add(same.id)
+                fused[seen.id] = int(same.id)
                 continue
             new_id = self._create(seen, "created", counters, touched, candidate=(cand_id, cand_score))
             matched.add(new_id)
@@ -368,18 +373,18 @@ class FrameFusion:
         A smaller sighting inside the object's box (a partial view) only when the labels are a known
         confusion: by its box alone a backpack on a chair seat is such a partial view of the chair."""
         if self._at_place(seen, obj):
-            if seen.stamp - float(obj["last_seen"]) <= self.config.fusion.recent_s:
+            if seen.stamp - float(obj.last_seen) <= self.config.fusion.recent_s:
                 return True
             return self.known_confusion(seen.label, label)
         fcfg = self.config.fusion
-        lo, hi = (obj["min_x"], obj["min_y"], obj["min_z"]), (obj["max_x"], obj["max_y"], obj["max_z"])
+        lo, hi = (obj.min_x, obj.min_y, obj.min_z), (obj.max_x, obj.max_y, obj.max_z)
         return containment(seen.bmin, seen.bmax, lo, hi, pad=fcfg.same_place_tol) >= PARTIAL_VIEW_INSIDE \
             and self.known_confusion(seen.label, label)
 
     def _score(self, seen: StagedObs, cand) -> fusion.ScoreParts:
-        label = cand["pinned_label"] or cand["label"]
+        label = cand.pinned_label or cand.label
         agree = labels_agree(seen.label, label)
-        mass = {} if agree else self._graph.label_mass(cand["id"])
+        mass = {} if agree else self._graph.label_mass(cand.id)
         similarity = None
         if not agree:
             if self._could_be(seen, cand, label):
@@ -387,7 +392,7 @@ class FrameFusion:
             elif self.config.fusion.label_mode == "embedding" and self._queries.label_encoder is not None:
                 vecs = self._queries.label_vectors([seen.label, label])
                 similarity = float(np.dot(vecs[seen.label], vecs[label]))
-        return score_against(self.config.fusion, seen, cand, label, mass, similarity)
+        return score_against(self.config.fusion, seen, cand.bmin, cand.bmax, cand.feature, label, mass, similarity)
 
     # ---------------------------------------------------------------- merge / create / move
     def _merge(self, seen: StagedObs, obj, score: float | None, counters: CommitCounts, touched: set[int],
@@ -395,43 +400,43 @@ class FrameFusion:
         f = self.config.fusion
         w = fusion.observation_weight(seen.confidence)
         mean, lo, hi, weight, ext = fusion.merge_geometry(
-            center=mean_of(obj), bmin=(obj["min_x"], obj["min_y"], obj["min_z"]),
-            bmax=(obj["max_x"], obj["max_y"], obj["max_z"]), weight=obj["weight"],
-            ext=(obj["ext_x"], obj["ext_y"], obj["ext_z"]), obs_center=seen.center, obs_min=seen.bmin,
+            center=obj.centroid, bmin=(obj.min_x, obj.min_y, obj.min_z),
+            bmax=(obj.max_x, obj.max_y, obj.max_z), weight=obj.weight,
+            ext=(obj.ext_x, obj.ext_y, obj.ext_z), obs_center=seen.center, obs_min=seen.bmin,
             obs_max=seen.bmax, obs_weight=w, clamp_factor=f.box_clamp_factor, growth_factor=f.box_growth_factor,
-            growth_floor=f.geometry_scale, n_folded=int(obj["n_observations"]), mean_box_after=f.mean_box_after,
+            growth_floor=f.geometry_scale, n_folded=int(obj.n_observations), mean_box_after=f.mean_box_after,
             mean_box_below=f.mean_box_below)
         if _is_furniture(obj, self.config.identity) and _seen_whole(obj) and \
-                max(obj["ext_x"], obj["ext_y"]) <= MOVABLE_FOOTPRINT_M:
+                max(obj.ext_x, obj.ext_y) <= MOVABLE_FOOTPRINT_M:
             lo, hi = _rigid_box(obj, seen, w)
-        feature, fweight = fusion.merge_feature(blob_to_feature(obj["feature"]), obj["feature_weight"],
+        feature, fweight = fusion.merge_feature(blob_to_feature(obj.feature), obj.feature_weight,
                                                 seen.feature, w)
-        base = fusion.merged_confidence(obj["base_confidence"], seen.confidence, f.confidence_gain)
+        base = fusion.merged_confidence(obj.base_confidence, seen.confidence, f.confidence_gain)
         center = box_center(lo, hi)
         zt, zb = _running_top_bottom(obj, seen, w)
-        reappeared = obj["state"] == "missing"
-        confirms = obj["state"] == "tentative" and self.run_confirms(obj["id"], seen.stamp)
-        self._rows.merge_into(obj["id"], center, mean, zt, zb, lo, hi, weight, ext, feature_to_blob(feature), fweight,
+        reappeared = obj.state == "missing"
+        confirms = obj.state == "tentative" and self.run_confirms(obj.id, seen.stamp)
+        self._rows.merge_into(obj.id, center, mean, zt, zb, lo, hi, weight, ext, feature_to_blob(feature), fweight,
                               base, seen.stamp, confirms=confirms, vec_dirty=seen.feature is not None or reappeared)
-        self._graph.update_rtree(obj["id"], lo, hi)
+        self._graph.update_rtree(obj.id, lo, hi)
         relabel = self._add_label_mass(obj, seen)
         if reappeared:
-            placement_id = self._graph.open_placement(obj["id"], center, lo, hi, seen.stamp, "reappeared")
-            before = self._graph.last_closed_placement(obj["id"], exclude=placement_id)
-            self._graph.event(seen.stamp, "reappeared", obj["id"], before, placement_id, [seen.id])
+            placement_id = self._graph.open_placement(obj.id, center, lo, hi, seen.stamp, "reappeared")
+            before = self._graph.last_closed_placement(obj.id, exclude=placement_id)
+            self._graph.event(seen.stamp, "reappeared", obj.id, before, placement_id, [seen.id])
             counters.reappeared += 1
         else:
-            placement_id = obj["placement_id"]
+            placement_id = obj.placement_id
             self._rows.widen_placement(placement_id, center, lo, hi, seen.stamp)
-        self._verdict(seen.id, "merged", "reappeared" if reappeared else reason, obj["id"], obj["id"], score,
+        self._verdict(seen.id, "merged", "reappeared" if reappeared else reason, obj.id, obj.id, score,
                       placement_id)
-        self._audit(seen.stamp, "merge", [obj["id"]], [seen.id],
+        self._audit(seen.stamp, "merge", [obj.id], [seen.id],
                     {"score": None if score is None else round(score, 6), "reason": reason or "score"})
         if relabel:
-            self._emit_relabel(obj["id"], relabel, seen)
+            self._emit_relabel(obj.id, relabel, seen)
         counters.merged += 1
-        if reappeared or relabel or self._graph.relation_box_changed(obj["id"], lo, hi):
-            touched.add(obj["id"])
+        if reappeared or relabel or self._graph.relation_box_changed(obj.id, lo, hi):
+            touched.add(obj.id)
 
     def _create(self, seen: StagedObs, reason: str, counters: CommitCounts, touched: set[int], *,
                 candidate=(None, None), confidence: float | None = None) -> int:
@@ -481,8 +486,8 @@ class FrameFusion:
     def _same_place(self, seen: StagedObs, obj) -> bool:
         """Whether a sighting of a missing object is at its last place (a reappearance) rather than
         near it (a move): centroid within identity.same_place_distance, or half the object's extent."""
-        c = box_center((obj["min_x"], obj["min_y"], obj["min_z"]), (obj["max_x"], obj["max_y"], obj["max_z"]))
-        extent = max(obj["max_x"] - obj["min_x"], obj["max_y"] - obj["min_y"], obj["max_z"] - obj["min_z"])
+        c = box_center((obj.min_x, obj.min_y, obj.min_z), (obj.max_x, obj.max_y, obj.max_z))
+        extent = max(obj.max_x - obj.min_x, obj.max_y - obj.min_y, obj.max_z - obj.min_z)
         limit = max(self.config.identity.same_place_distance, 0.5 * extent)
         return float(np.linalg.norm(np.asarray(box_center(seen.bmin, seen.bmax)) - np.asarray(c))) <= limit
 
@@ -501,18 +506,18 @@ class FrameFusion:
         rows, complete = self.identity_rows(seen.label)
         same = []
         for r in rows:
-            cos = fusion.cosine(seen.feature, blob_to_feature(r["feature"]))
+            cos = fusion.cosine(seen.feature, blob_to_feature(r.feature))
             if cos is not None and cos < icfg.feature_threshold:
                 continue
             same.append((r, -1.0 if cos is None else cos))
         # a tentative look-alike (a glimpse, or the first frames of this very sighting's object) does not make the
         # object one of two
-        confirmed = [rc for rc in same if rc[0]["state"] != "tentative"]
+        confirmed = [rc for rc in same if rc[0].state != "tentative"]
         unique = complete and len(confirmed) == 1
         sighting = float(np.max(seen.bmax - seen.bmin))
-        if unique and confirmed[0][0]["id"] not in matched:
+        if unique and confirmed[0][0].id not in matched:
             r = confirmed[0][0]
-            lo, hi = (r["min_x"], r["min_y"], r["min_z"]), (r["max_x"], r["max_y"], r["max_z"])
+            lo, hi = (r.min_x, r.min_y, r.min_z), (r.max_x, r.max_y, r.max_z)
             # the larger of the two: the object may so far be known from a small partial view only; the
             # sighting counts as merge_geometry would take it, cut to the growth bound around its centroid
             # (issue 12: a +-1e30 "mug" box made the mug "large" and was merged into it)
@@ -525,17 +530,17 @@ class FrameFusion:
                 return r, "nearby"  # a move only if the view saw its old place empty (_pushed_aside)
         # a sighting larger than the growth bound is out of scale: not the same object moved (a move would take
         # over the sighting's box; issue 12)
-        eligible = [(r, cos) for r, cos in same if r["id"] not in matched and r["state"] == "missing"
+        eligible = [(r, cos) for r, cos in same if r.id not in matched and r.state == "missing"
                     and sighting <= self.growth_limit(r)]
         if not eligible:
             return None, None
-        eligible.sort(key=lambda rc: (-rc[1], rc[0]["id"]))
+        eligible.sort(key=lambda rc: (-rc[1], rc[0].id))
         return eligible[0][0], "move"
 
     def growth_limit(self, obj) -> float:
         """The largest sighting that may be identified with ``obj`` (fusion.growth_limit)."""
         f = self.config.fusion
-        return fusion.growth_limit((obj["ext_x"], obj["ext_y"], obj["ext_z"]), f.box_growth_factor,
+        return fusion.growth_limit((obj.ext_x, obj.ext_y, obj.ext_z), f.box_growth_factor,
                                    f.geometry_scale)
 
     def identity_rows(self, label: str) -> tuple[list, bool]:
@@ -554,30 +559,30 @@ class FrameFusion:
 
     def _move(self, seen: StagedObs, obj, counters: CommitCounts, touched: set[int]) -> None:
         w = fusion.observation_weight(seen.confidence)
-        feature, fweight = fusion.merge_feature(blob_to_feature(obj["feature"]), obj["feature_weight"],
+        feature, fweight = fusion.merge_feature(blob_to_feature(obj.feature), obj.feature_weight,
                                                 seen.feature, w)
-        base = fusion.merged_confidence(obj["base_confidence"], seen.confidence, self.config.fusion.confidence_gain)
+        base = fusion.merged_confidence(obj.base_confidence, seen.confidence, self.config.fusion.confidence_gain)
         ext = seen.bmax - seen.bmin
-        if obj["state"] == "present":
-            self._graph.close_placement(obj["id"], seen.stamp, "moved")
-        self._state.change_times[int(obj["id"])] = float(seen.stamp)
-        before = self._graph.last_closed_placement(obj["id"])
-        self._rows.move_to(obj["id"], box_center(seen.bmin, seen.bmax), seen.center, float(seen.bmax[2]),
+        if obj.state == "present":
+            self._graph.close_placement(obj.id, seen.stamp, "moved")
+        self._state.change_times[int(obj.id)] = float(seen.stamp)
+        before = self._graph.last_closed_placement(obj.id)
+        self._rows.move_to(obj.id, box_center(seen.bmin, seen.bmax), seen.center, float(seen.bmax[2]),
                            float(seen.bmin[2]), seen.bmin, seen.bmax, w, ext, feature_to_blob(feature), fweight, base,
                            seen.stamp)
-        self._graph.update_rtree(obj["id"], seen.bmin, seen.bmax, exact=True)
+        self._graph.update_rtree(obj.id, seen.bmin, seen.bmax, exact=True)
         relabel = self._add_label_mass(obj, seen)
-        placement_id = self._graph.open_placement(obj["id"], box_center(seen.bmin, seen.bmax), seen.bmin, seen.bmax,
+        placement_id = self._graph.open_placement(obj.id, box_center(seen.bmin, seen.bmax), seen.bmin, seen.bmax,
                                             seen.stamp, "moved")
-        self._graph.event(seen.stamp, "moved", obj["id"], before, placement_id, [seen.id])
-        self._verdict(seen.id, "merged", "moved", obj["id"], obj["id"], None, placement_id)
-        self._audit(seen.stamp, "move", [obj["id"]], [seen.id], {"from_placement": before,
+        self._graph.event(seen.stamp, "moved", obj.id, before, placement_id, [seen.id])
+        self._verdict(seen.id, "merged", "moved", obj.id, obj.id, None, placement_id)
+        self._audit(seen.stamp, "move", [obj.id], [seen.id], {"from_placement": before,
                                                             "to_placement": placement_id})
         if relabel:
-            self._emit_relabel(obj["id"], relabel, seen)
+            self._emit_relabel(obj.id, relabel, seen)
         counters.merged += 1
         counters.moved += 1
-        touched.add(obj["id"])
+        touched.add(obj.id)
 
     # ---------------------------------------------------------------- rejection and tombstones
     def _reject(self, seen: StagedObs, reason: str, candidate_id, score, counters: CommitCounts,
@@ -618,7 +623,7 @@ class FrameFusion:
         for t in rows:
             if not labels_agree(seen.label, t["label"]):
                 continue
-            parts = score_against(self.config.fusion, seen, t, t["label"])
+            parts = score_against(self.config.fusion, seen, bmin_of(t), bmax_of(t), t["feature"], t["label"])
             if parts.score >= self.config.fusion.merge_threshold and (best is None or parts.score > best[1]):
                 best = (int(t["object_id"]), parts.score)
         return best
@@ -646,7 +651,7 @@ class FrameFusion:
         acfg = self.config.absence
         stamp = float(frame["stamp"])
         n_misses = 0
-        in_frustum = [o for o in self._candidates(lo, hi, states=("present", "tentative")) if o["id"] not in matched]
+        in_frustum = [o for o in self._candidates(lo, hi, states=("present", "tentative")) if o.id not in matched]
         cores = [_core_box(o) for o in in_frustum]
         fractions = visible_fractions(view, np.array([c[0] for c in cores]).reshape(-1, 3),
                                       np.array([c[1] for c in cores]).reshape(-1, 3), acfg)
@@ -658,19 +663,19 @@ class FrameFusion:
                 continue
             if hidden and not self._displaced(view, obj, items):
                 continue
-            if obj["state"] == "present" and stamp - float(obj["last_seen"]) <= acfg.look_gap_s \
+            if obj.state == "present" and stamp - float(obj.last_seen) <= acfg.look_gap_s \
                     and not self._own_kind_beside(obj, items):
                 continue  # the look that saw it: a detector's dropout, not the object gone (docstring)
             frac = float(frac)
             n_misses += 1
-            state = AbsenceState(float(obj["absence_evidence"]), int(obj["absence_looks"]), obj["look_start"],
-                                 int(obj["look_misses"]), obj["first_miss"], obj["last_miss"])
+            state = AbsenceState(float(obj.absence_evidence), int(obj.absence_looks), obj.look_start,
+                                 int(obj.look_misses), obj.first_miss, obj.last_miss)
             state = add_miss(state, stamp, look_gap_s=acfg.look_gap_s, misses_to_remove=acfg.misses_to_remove)
-            due = obj["removal_due"]
+            due = obj.removal_due
             if due is None and gone(state, evidence_to_remove=acfg.evidence_to_remove,
                                     min_absence_s=acfg.min_absence_s):
                 due = stamp + acfg.removal_hold_s
-            self._rows.add_miss(obj["id"], frame["id"], obj["placement_id"], stamp, frac, state, due)
+            self._rows.add_miss(obj.id, frame["id"], obj.placement_id, stamp, frac, state, due)
         counters.misses += n_misses
         self._rows.set_frame_misses(frame["id"], n_misses)
 
@@ -724,12 +729,12 @@ class FrameFusion:
                 continue
             for cid, main_id in by_object:
                 obj = cand_rows[cid]
-                shown = obj["pinned_label"] or obj["label"]
-                if max(float(obj["ext_x"]), float(obj["ext_y"])) < PARTS_MIN_FOOTPRINT_M:
+                shown = obj.pinned_label or obj.label
+                if max(float(obj.ext_x), float(obj.ext_y)) < PARTS_MIN_FOOTPRINT_M:
                     continue
                 if not (labels_agree(seen.label, shown) or self.known_confusion(seen.label, shown)):
                     continue
-                if _part_of_box(seen.bmin, seen.bmax, bmin_of(obj), bmax_of(obj)):
+                if _part_of_box(seen.bmin, seen.bmax, obj.bmin, obj.bmax):
                     out.setdefault(main_id, []).append(seen.id)
                     break
         return out
@@ -747,12 +752,12 @@ class FrameFusion:
         taken for moved onto it, and every whole view of the laptop then missed it: four removed/reappeared
         cycles, four false removals."""
         for row in self._candidates(lo, hi, states=("present", "missing", "tentative")):
-            shown = row["pinned_label"] or row["label"]
+            shown = row.pinned_label or row.label
             if not (labels_agree(label, shown) or self.known_confusion(label, shown)):
                 continue
             if seen_whole and not _seen_whole(row):
                 continue
-            olo, ohi = bmin_of(row), bmax_of(row)
+            olo, ohi = row.bmin, row.bmax
             if _part_of_box(lo, hi, olo, ohi) and box_volume(lo, hi) >= 0.5 * box_volume(olo, ohi):
                 return True
         return False
@@ -773,16 +778,16 @@ class FrameFusion:
         another part of it (absence.vacated). A partial view stays inside the box fused from all views, and
         what it leaves out is hidden or out of the image. Small objects are seen whole; for them a sighting
         elsewhere is a move already."""
-        if view is None or obj["state"] != "present":
+        if view is None or obj.state != "present":
             return False
         icfg = self.config.identity
-        lo, hi = (obj["min_x"], obj["min_y"], obj["min_z"]), (obj["max_x"], obj["max_y"], obj["max_z"])
+        lo, hi = (obj.min_x, obj.min_y, obj.min_z), (obj.max_x, obj.max_y, obj.max_z)
         extent = max(b - a for a, b in zip(lo, hi))
         # pushed along the floor: furniture with a large footprint (a 35 cm tall plant is not pushed aside)
         if max(hi[0] - lo[0], hi[1] - lo[1]) < icfg.extend_min_extent:
             return False
         # a sighting at another object's very place is that object under a confused label, not this one moved
-        if any(c["id"] != obj["id"] and (self._at_place(seen, c) or self._over(seen, c)) for c in neighbours):
+        if any(c.id != obj.id and (self._at_place(seen, c) or self._over(seen, c)) for c in neighbours):
             return False
         shift = float(np.linalg.norm(np.asarray(box_center(seen.bmin, seen.bmax)) - np.asarray(box_center(lo, hi))))
         if shift < max(icfg.same_place_distance, PUSH_MIN_SHIFT * extent):
@@ -795,8 +800,8 @@ class FrameFusion:
         pushed there. Why: held-out seed 247 (no feature): a "tablet" sighting of the phone, 4 cm above the
         phone's box (so not at its very place), was taken for a 0.35 m "tablet" (a laptop screen's twin grown
         to furniture size) pushed aside onto it; the tablet then went removed and back twice."""
-        return obj["state"] == "present" and same_place(
-            seen.bmin, seen.bmax, bmin_of(obj), bmax_of(obj), tol=PART_TOLERANCE_M,
+        return obj.state == "present" and same_place(
+            seen.bmin, seen.bmax, obj.bmin, obj.bmax, tol=PART_TOLERANCE_M,
             max_ratio=self.config.fusion.same_place_ratio, min_iou=0.0)
 
     def _left_behind(self, view: CameraView, lo, hi, seen: StagedObs) -> bool:
@@ -814,15 +819,15 @@ class FrameFusion:
         pushed 0.35 m (less than its width) and read "stool" at its new place became a second chair; the new
         chair's body filled part of the old box and hid its sample points, so the old chair never counted a
         miss and stayed, a duplicate, for the rest of the scene (dev seed 12, no feature)."""
-        lo, hi = bmin_of(obj), bmax_of(obj)
+        lo, hi = obj.bmin, obj.bmax
         return any(box_gap(seen.bmin, seen.bmax, lo, hi) == 0.0 and self._left_behind(view, lo, hi, seen)
                    for seen in items)
 
     def _own_kind_beside(self, obj, items: list[StagedObs]) -> bool:
         """Whether a sighting of this frame under the object's own label (or a known confusion) overlaps its box
         while centred outside it: the object may have been pushed in the look that saw it."""
-        label = obj["pinned_label"] or obj["label"]
-        lo, hi = bmin_of(obj), bmax_of(obj)
+        label = obj.pinned_label or obj.label
+        lo, hi = obj.bmin, obj.bmax
         return any(box_gap(seen.bmin, seen.bmax, lo, hi) == 0.0
                    and not point_in_box(box_center(seen.bmin, seen.bmax), lo, hi, tol=0.0)
                    and (labels_agree(seen.label, label) or self.known_confusion(seen.label, label))
@@ -837,20 +842,20 @@ class FrameFusion:
         patrol pass ten minutes later: a false removal, then a flicker), a miss not counted only delays a
         removal. The price: a bowl put exactly where the mug stood hides the mug's removal."""
         fcfg = self.config.fusion
-        lo, hi = (obj["min_x"], obj["min_y"], obj["min_z"]), (obj["max_x"], obj["max_y"], obj["max_z"])
+        lo, hi = (obj.min_x, obj.min_y, obj.min_z), (obj.max_x, obj.max_y, obj.max_z)
         if not point_in_box(box_center(seen.bmin, seen.bmax), lo, hi, tol=fcfg.same_place_tol):
             return False  # centred elsewhere: a chair pushed 0.3 m overlaps its old box but is not there
         floor = 2 * fcfg.same_place_tol
         if any(max(float(seen.bmax[i] - seen.bmin[i]), floor) > fcfg.same_place_ratio * max(hi[i] - lo[i], floor)
                for i in range(3)):
             return False
-        label = obj["pinned_label"] or obj["label"]
-        return labels_agree(seen.label, label) or seen.stamp - float(obj["last_seen"]) <= fcfg.recent_s \
+        label = obj.pinned_label or obj.label
+        return labels_agree(seen.label, label) or seen.stamp - float(obj.last_seen) <= fcfg.recent_s \
             or self.known_confusion(seen.label, label) or self._at_place(seen, obj) \
             or self._at_core_place(seen, obj)
 
     def _at_place(self, seen: StagedObs, obj) -> bool:
-        return self._at_box(seen, bmin_of(obj), bmax_of(obj))
+        return self._at_box(seen, obj.bmin, obj.bmax)
 
     def _at_box(self, seen: StagedObs, lo, hi) -> bool:
         """association.same_place of the sighting and the box lo..hi, with the fusion settings."""
@@ -872,35 +877,35 @@ class FrameFusion:
         """The object is gone from its place since ``first_miss`` (decided at ``stamp``, after ``misses`` misses):
         its placement closes, it goes missing, and "removed" is published unless ``publish`` is False (its
         "appeared" was still held: the settling step withdraws it)."""
-        placement_id = self._graph.current_placement_id(obj["id"])
-        self._graph.close_placement(obj["id"], first_miss, "removed")
-        self._state.change_times[int(obj["id"])] = float(first_miss)
-        self._rows.mark_missing(obj["id"])
+        placement_id = self._graph.current_placement_id(obj.id)
+        self._graph.close_placement(obj.id, first_miss, "removed")
+        self._state.change_times[int(obj.id)] = float(first_miss)
+        self._rows.mark_missing(obj.id)
         evidence = self._observations.newest_ids_of_placement(placement_id, 5)[::-1]
-        miss_frames = self._rows.miss_frames(obj["id"], placement_id, first_miss)
+        miss_frames = self._rows.miss_frames(obj.id, placement_id, first_miss)
         if publish:
-            self._graph.event(first_miss, "removed", obj["id"], placement_id, None, evidence,
+            self._graph.event(first_miss, "removed", obj.id, placement_id, None, evidence,
                         detail={"miss_frames": miss_frames, "decided_at": stamp})
             counters.removed += 1
-        self._audit(stamp, "remove", [obj["id"]], evidence, {"misses": misses, "first_miss": first_miss,
+        self._audit(stamp, "remove", [obj.id], evidence, {"misses": misses, "first_miss": first_miss,
                                                              "miss_frames": miss_frames, "published": publish})
-        touched.add(obj["id"])
+        touched.add(obj.id)
 
     # ---------------------------------------------------------------- placements, labels, events
     def _add_label_mass(self, obj, seen: StagedObs) -> tuple[str, str] | None:
         """Adds the sighting's label mass; returns (old, new) when the canonical label changed."""
-        self._graph.add_mass(obj["id"], seen.label, seen.confidence)
-        old = obj["label"]
+        self._graph.add_mass(obj.id, seen.label, seen.confidence)
+        old = obj.label
         if seen.label == old:
             return None  # more mass on the heaviest label cannot change which label is heaviest
-        mass = self._graph.label_mass(obj["id"])
+        mass = self._graph.label_mass(obj.id)
         new = canonical_label(mass)
         if new == old or not relabel_wins(mass, new, old, self.config.fusion):
             return None  # look-alikes trading the lead by a sighting or two do not relabel (hysteresis)
-        self._graph.set_label(obj["id"], new)
-        self._reads.index_label(obj["id"], new)
-        self._state.relabelled.add(int(obj["id"]))
-        if obj["pinned_label"]:
+        self._graph.set_label(obj.id, new)
+        self._reads.index_label(obj.id, new)
+        self._state.relabelled.add(int(obj.id))
+        if obj.pinned_label:
             return None  # a user correction pins what is shown; the distribution still moves
         return (old, new)
 

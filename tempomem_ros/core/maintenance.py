@@ -228,7 +228,7 @@ class Maintenance:
         cos = fusion.cosine(blob_to_feature(a.feature), blob_to_feature(b.feature))
         if cos is not None and cos < self.config.identity.feature_threshold:
             return False
-        parts = score_against(self.config.fusion, RowSighting.of(b), a, la)
+        parts = score_against(self.config.fusion, RowSighting.of(b), a.bmin, a.bmax, a.feature, la)
         return parts.score >= self.config.fusion.merge_threshold
 
     def _absorb(self, a: ObjectRow, b: ObjectRow, stamp: float) -> None:

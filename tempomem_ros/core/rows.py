@@ -61,18 +61,10 @@ def blob_to_feature(blob) -> np.ndarray | None:
     return np.frombuffer(blob, dtype=np.float32).copy()
 
 
-# The box and centre helpers below read any row by column name: an ObjectRow (which still answers row["col"]),
-# the raw object rows fusion and the settling step read with their own statements, placements, observations,
-# regions and tombstones alike.
+# The box and centre helpers below read a row by column name: placements, observations, regions and tombstones.
+# An object's row (an ObjectRow) is read by attribute only: its own bmin, bmax, center and centroid.
 def center_of(row) -> tuple[float, float, float]:
     return (row["cx"], row["cy"], row["cz"])
-
-
-def mean_of(row) -> tuple[float, float, float]:
-    """The running mean of the merged observations' centroids (falls back to the box centre)."""
-    if row["mx"] is None:
-        return center_of(row)
-    return (row["mx"], row["my"], row["mz"])
 
 
 def bmin_of(row) -> tuple[float, float, float]:
@@ -95,7 +87,7 @@ def object_info(row: ObjectRow, *, region_label: str = "", label_mass: dict | No
         n_observations=int(row.n_observations), n_moves=int(row.n_moves),
         label_mass=dict(label_mass or {}), pinned_label=row.pinned_label,
         has_feature=row.feature is not None,
-        centroid=center if row.mx is None else (row.mx, row.my, row.mz),  # as mean_of
+        centroid=center if row.mx is None else (row.mx, row.my, row.mz),  # as ObjectRow.centroid
     )
 
 

@@ -83,9 +83,10 @@ def overlapping_halves(a, b) -> bool:
     laptop fused twice from sightings 5 cm apart in height, which the overlap test of same_place misses;
     a chair pushed 0.6 m is not its own twin (half its width is 0.23 m). (Retention asks it too: a twin that
     may still join holds its sightings, retention.py.)"""
-    for k in "xyz":
-        ea, eb = a[f"max_{k}"] - a[f"min_{k}"], b[f"max_{k}"] - b[f"min_{k}"]
-        ca, cb = 0.5 * (a[f"min_{k}"] + a[f"max_{k}"]), 0.5 * (b[f"min_{k}"] + b[f"max_{k}"])
+    for alo, ahi, blo, bhi in ((a.min_x, a.max_x, b.min_x, b.max_x), (a.min_y, a.max_y, b.min_y, b.max_y),
+                               (a.min_z, a.max_z, b.min_z, b.max_z)):
+        ea, eb = ahi - alo, bhi - blo
+        ca, cb = 0.5 * (alo + ahi), 0.5 * (blo + bhi)
         if abs(ca - cb) > 0.5 * max(ea, eb, 0.1):
             return False
     return True
@@ -137,20 +138,20 @@ class Settling:
         """Removals whose hold is over by ``stamp`` (``before``: strictly before it, so that a sighting in a
         frame stamped exactly at the end of the hold still cancels it)."""
         for obj in self._rows.removals_due(stamp, before=before):
-            if obj["state"] == "tentative":  # seen once, then its place seen empty: a glimpse, not an object
+            if obj.state == "tentative":  # seen once, then its place seen empty: a glimpse, not an object
                 self._graph.retire(obj, "dismissed", "never confirmed; its place was seen empty", stamp, active=False,
                                    event=False)
-                for held in self._rows.held_of(obj["id"]):
+                for held in self._rows.held_of(obj.id):
                     self._resolve_held(held, "retracted", stamp, "dismissed before it was confirmed")
-                self._audit(stamp, "dismiss", [obj["id"]], [], {"first_miss": obj["first_miss"]})
-                touched.add(int(obj["id"]))
+                self._audit(stamp, "dismiss", [obj.id], [], {"first_miss": obj.first_miss})
+                touched.add(int(obj.id))
                 continue
             target = self._moved_here(obj)
             if target is not None:
                 self._reconcile_move(obj, target, stamp, counters, touched)
                 continue
-            held = self._rows.held_row(obj["id"], "appeared")
-            self._fusion.remove(obj, float(obj["first_miss"]), stamp, int(obj["misses"]), counters, touched,
+            held = self._rows.held_row(obj.id, "appeared")
+            self._fusion.remove(obj, float(obj.first_miss), stamp, int(obj.misses), counters, touched,
                                 publish=held is None)
             if held is not None:
                 self._resolve_held(held, "retracted", stamp, "removed before it was confirmed")
@@ -160,10 +161,10 @@ class Settling:
 
     def _compatible(self, a, b) -> bool:
         """Same identity as far as labels and (when both have one) features tell."""
-        la, lb = a["pinned_label"] or a["label"], b["pinned_label"] or b["label"]
+        la, lb = a.pinned_label or a.label, b.pinned_label or b.label
         if not (labels_agree(la, lb) or self._fusion.known_confusion(la, lb)):
             return False
-        cos = fusion.cosine(blob_to_feature(a["feature"]), blob_to_feature(b["feature"]))
+        cos = fusion.cosine(blob_to_feature(a.feature), blob_to_feature(b.feature))
         return cos is None or cos >= self.config.identity.feature_threshold
 
     def _last_real_sighting(self, obj, outside=None) -> float:
@@ -180,16 +181,16 @@ class Settling:
         box, merged into the old chair 0.3 s after the new one was first seen; the old chair was then "seen after
         the new one appeared", so its removal was no move (dev seed 248, no feature: a missed move, a false
         removal)."""
-        need = 0.25 * max(float(obj["ext_x"]), float(obj["ext_y"]), float(obj["ext_z"]))
-        for r in self._rows.newest_boxes(obj["id"]):
+        need = 0.25 * max(float(obj.ext_x), float(obj.ext_y), float(obj.ext_z))
+        for r in self._rows.newest_boxes(obj.id):
             lo, hi = bmin_of(r), bmax_of(r)
             if max(b - a for a, b in zip(lo, hi)) < need:
                 continue
             if outside is not None and all(a >= c - PART_TOLERANCE_M and b <= d + PART_TOLERANCE_M for a, b, c, d in
-                                           zip(lo, hi, bmin_of(outside), bmax_of(outside))):
+                                           zip(lo, hi, outside.bmin, outside.bmax)):
                 continue
-            return min(float(r["stamp"]), float(obj["last_seen"]))
-        return float(obj["last_seen"])
+            return min(float(r["stamp"]), float(obj.last_seen))
+        return float(obj.last_seen)
 
     def _moved_here(self, obj):
         """A look-alike first seen elsewhere at least identity.min_gap_s after ``obj`` was last seen in a real
@@ -201,48 +202,48 @@ class Settling:
         look-alike found sooner than min_gap_s is another instance rather than this one moved."""
         icfg = self.config.identity
         gap = icfg.min_gap_s
-        for row in self._rows.appeared_since(float(obj["first_seen"]) + gap, obj["id"]):
+        for row in self._rows.appeared_since(float(obj.first_seen) + gap, obj.id):
             if not self._compatible(obj, row) or self._boxes_same_place(obj, row):
                 continue
             last = self._last_real_sighting(obj, outside=row)
-            absent = float(obj["first_miss"]) - last if obj["first_miss"] is not None else 0.0
-            if float(row["first_seen"]) >= last + max(gap, icfg.move_window_share * absent):
+            absent = float(obj.first_miss) - last if obj.first_miss is not None else 0.0
+            if float(row.first_seen) >= last + max(gap, icfg.move_window_share * absent):
                 return row
         return None
 
     def _boxes_same_place(self, a, b) -> bool:
         f = self.config.fusion
-        return same_place((a["min_x"], a["min_y"], a["min_z"]), (a["max_x"], a["max_y"], a["max_z"]),
-                          (b["min_x"], b["min_y"], b["min_z"]), (b["max_x"], b["max_y"], b["max_z"]),
+        return same_place((a.min_x, a.min_y, a.min_z), (a.max_x, a.max_y, a.max_z),
+                          (b.min_x, b.min_y, b.min_z), (b.max_x, b.max_y, b.max_z),
                           tol=f.same_place_tol, max_ratio=f.same_place_ratio,
                           min_iou=f.same_place_iou)
 
     def _reconcile_move(self, old, new, stamp: float, counters, touched: set[int]) -> None:
         """``old``'s place was seen empty; ``new`` is ``old`` seen at its new place: one object that moved."""
-        if int(new["n_moves"]) > 0:
+        if int(new.n_moves) > 0:
             self._rehome_moves(old, new, stamp, counters, touched)
             return
-        t_move = float(new["first_seen"])
-        before = old["placement_id"] if old["placement_id"] is not None else \
-            self._graph.last_closed_placement(old["id"])
-        self._graph.close_placement(old["id"], t_move, "moved")
-        self._state.change_times[int(old["id"])] = t_move
-        p = self._placements.row(new["placement_id"])
-        placement_id = self._graph.open_placement(old["id"], (p["cx"], p["cy"], p["cz"]),
+        t_move = float(new.first_seen)
+        before = old.placement_id if old.placement_id is not None else \
+            self._graph.last_closed_placement(old.id)
+        self._graph.close_placement(old.id, t_move, "moved")
+        self._state.change_times[int(old.id)] = t_move
+        p = self._placements.row(new.placement_id)
+        placement_id = self._graph.open_placement(old.id, (p["cx"], p["cy"], p["cz"]),
                                             (p["min_x"], p["min_y"], p["min_z"]), (p["max_x"], p["max_y"], p["max_z"]),
                                             float(p["t_from"]), "moved")
         self._graph.set_placement_last(placement_id, float(p["t_last"]))
-        obs_ids = self._take_observations(new, old["id"], placement_id)
+        obs_ids = self._take_observations(new, old.id, placement_id)
         self._take_state(old, new, 1)
-        self._retire_twin(new, old["id"], stamp, f"the same object as #{old['id']}, moved")
-        self._graph.event(t_move, "moved", old["id"], before, placement_id, obs_ids[:EVIDENCE_IN_EVENT],
-                    detail={"decided_at": stamp, "joined": int(new["id"])})
-        self._audit(stamp, "reconcile_move", [old["id"], new["id"]], obs_ids,
-                    {"kept": int(old["id"]), "joined": int(new["id"]), "from_placement": before,
-                     "to_placement": placement_id, "first_miss": old["first_miss"]})
-        self._settle_label(old["id"], stamp, obs_ids[-1:])
+        self._retire_twin(new, old.id, stamp, f"the same object as #{old.id}, moved")
+        self._graph.event(t_move, "moved", old.id, before, placement_id, obs_ids[:EVIDENCE_IN_EVENT],
+                    detail={"decided_at": stamp, "joined": int(new.id)})
+        self._audit(stamp, "reconcile_move", [old.id, new.id], obs_ids,
+                    {"kept": int(old.id), "joined": int(new.id), "from_placement": before,
+                     "to_placement": placement_id, "first_miss": old.first_miss})
+        self._settle_label(old.id, stamp, obs_ids[-1:])
         counters.moved += 1
-        touched.update((int(old["id"]), int(new["id"])))
+        touched.update((int(old.id), int(new.id)))
 
     def _rehome_moves(self, old, new, stamp: float, counters, touched: set[int]) -> None:
         """``old``'s place was seen empty; ``new``, first seen elsewhere after ``old`` was last seen, and moved on
@@ -255,9 +256,9 @@ class Settling:
         place (602 s) moved on to its third (890 s), so at 1657 s, when the first place was seen empty, it was
         not taken for the cup moved (only an object never moved was): one move missed, a false "appeared", a
         false "removed", three wrong items in "what changed"."""
-        oid, nid = int(old["id"]), int(new["id"])
-        t_move = float(new["first_seen"])
-        before = old["placement_id"] if old["placement_id"] is not None else self._graph.last_closed_placement(oid)
+        oid, nid = int(old.id), int(new.id)
+        t_move = float(new.first_seen)
+        before = old.placement_id if old.placement_id is not None else self._graph.last_closed_placement(oid)
         moves = self._rows.moves_of(nid)
         places = self._rows.placements_of(nid)
         self._graph.close_placement(oid, t_move, "moved")
@@ -268,9 +269,9 @@ class Settling:
         self._retention.rehoming(nid, oid, copies)
         self._rows.rehome_sightings(nid, oid, copies)
         self._graph.add_mass_of(nid, oid)
-        current = copies.get(int(new["placement_id"])) if new["placement_id"] is not None else None
-        self._take_state(old, new, int(new["n_moves"]) + 1)
-        self._rows.set_placement(oid, current, new["region_id"])
+        current = copies.get(int(new.placement_id)) if new.placement_id is not None else None
+        self._take_state(old, new, int(new.n_moves) + 1)
+        self._rows.set_placement(oid, current, new.region_id)
         self._retire_twin(new, oid, stamp, f"the same object as #{oid}, moved")
         self._graph.event(t_move, "moved", oid, before, copies[int(places[0]["id"])], obs_ids[:EVIDENCE_IN_EVENT],
                     detail={"decided_at": stamp, "joined": nid})
@@ -281,7 +282,7 @@ class Settling:
         self._audit(stamp, "reconcile_move", [oid, nid], obs_ids,
                     {"kept": oid, "joined": nid, "from_placement": before,
                      "placements": {str(q): c for q, c in copies.items()}, "moves_rehomed": len(moves),
-                     "first_miss": old["first_miss"]})
+                     "first_miss": old.first_miss})
         self._settle_label(oid, stamp, obs_ids[-1:])
         counters.moved += 1
         touched.update((oid, nid))
@@ -289,31 +290,31 @@ class Settling:
     def _take_state(self, old, new, moves: int) -> None:
         """``old`` takes ``new``'s fused state (it is ``new``, seen at its place), ``moves`` more moves, and its
         sighting count; its absence evidence starts again."""
-        feature, fweight = fusion.merge_feature(blob_to_feature(old["feature"]), old["feature_weight"],
-                                                blob_to_feature(new["feature"]), float(new["feature_weight"]))
-        conf = max(float(old["base_confidence"]), float(new["base_confidence"]))
-        self._rows.take_state(old["id"], new, feature_to_blob(feature), fweight, conf, moves)
-        self._graph.update_rtree(old["id"], (new["min_x"], new["min_y"], new["min_z"]),
-                           (new["max_x"], new["max_y"], new["max_z"]), exact=True)
+        feature, fweight = fusion.merge_feature(blob_to_feature(old.feature), old.feature_weight,
+                                                blob_to_feature(new.feature), float(new.feature_weight))
+        conf = max(float(old.base_confidence), float(new.base_confidence))
+        self._rows.take_state(old.id, new, feature_to_blob(feature), fweight, conf, moves)
+        self._graph.update_rtree(old.id, (new.min_x, new.min_y, new.min_z),
+                           (new.max_x, new.max_y, new.max_z), exact=True)
 
     def _take_observations(self, src, dst_id: int, placement_id: int | None) -> list[int]:
         """Re-point every observation of ``src`` to ``dst_id`` (listed in the audit by the caller) and
         add its label mass to ``dst_id``."""
-        ids = self._rows.observation_ids(src["id"])
-        self._retention.repointing(int(src["id"]), int(dst_id), placement_id)  # tallies follow (retention.py)
-        self._graph.repoint_observations(src["id"], dst_id, placement_id)
-        self._graph.add_mass_of(int(src["id"]), int(dst_id))
+        ids = self._rows.observation_ids(src.id)
+        self._retention.repointing(int(src.id), int(dst_id), placement_id)  # tallies follow (retention.py)
+        self._graph.repoint_observations(src.id, dst_id, placement_id)
+        self._graph.add_mass_of(int(src.id), int(dst_id))
         return ids
 
     def _retire_twin(self, row, kept_id: int, stamp: float, reason: str) -> None:
         """The object turned out to be ``kept_id`` seen twice: retired (tombstone kind 'merged', never
         active), its held events withdrawn and its published ones marked retracted."""
         self._graph.retire(row, "merged", reason, stamp, active=False, event=False)
-        for held in self._rows.held_of(row["id"]):
+        for held in self._rows.held_of(row.id):
             self._resolve_held(held, "retracted", stamp, reason)
-        if self._rows.count_published(row["id"]):
-            self._rows.retract_events(row["id"])
-            self._graph.event(stamp, "merged", row["id"], None, self._graph.current_placement_id(kept_id), [],
+        if self._rows.count_published(row.id):
+            self._rows.retract_events(row.id)
+            self._graph.event(stamp, "merged", row.id, None, self._graph.current_placement_id(kept_id), [],
                         detail={"into": int(kept_id), "reason": reason})
 
     def _settle_label(self, object_id: int, stamp: float, evidence) -> None:
@@ -341,47 +342,48 @@ class Settling:
             if not neighbours[oid]:
                 continue
             obj = self._graph.object_row(oid)
-            if obj is None or obj["state"] not in ("present", "tentative"):
+            if obj is None or obj.state not in ("present", "tentative"):
                 continue
-            for stale in sorted(neighbours[oid], key=lambda r: r["id"]):
+            for stale in sorted(neighbours[oid], key=lambda r: r.id):
                 if not self._near_twin(obj, stale):
                     continue
-                other = self._graph.object_row(stale["id"])
-                if other is None or other["state"] not in ("present", "tentative"):
+                other = self._graph.object_row(stale.id)
+                if other is None or other.state not in ("present", "tentative"):
                     continue
                 if not self._near_twin(obj, other):
                     continue
                 same = self._boxes_same_place(obj, other)
-                keep, gone = (other, obj) if other["id"] < oid else (obj, other)
-                if int(gone["n_moves"]) > 0 or not self._twins(keep, gone, same):
+                keep, gone = (other, obj) if other.id < oid else (obj, other)
+                if int(gone.n_moves) > 0 or not self._twins(keep, gone, same):
                     continue
                 self.join_twin(keep, gone, stamp, touched)
                 break
 
     def _near_twin(self, a, b) -> bool:
         return self._boxes_same_place(a, b) or self._one_inside(a, b) or overlapping_halves(a, b) \
-            or stacked(bmin_of(a), bmax_of(a), bmin_of(b), bmax_of(b))
+            or stacked(a.bmin, a.bmax, b.bmin, b.bmax)
 
     def _one_inside(self, a, b) -> bool:
         """One box lies inside the other (a partial view fused on its own: a few centimetres of a mug)."""
         tol = self.config.fusion.same_place_tol
 
         def inside(small, big) -> bool:
-            return all(big[f"min_{k}"] - tol <= small[f"min_{k}"] and small[f"max_{k}"] <= big[f"max_{k}"] + tol
-                       for k in "xyz")
+            return (big.min_x - tol <= small.min_x and small.max_x <= big.max_x + tol
+                    and big.min_y - tol <= small.min_y and small.max_y <= big.max_y + tol
+                    and big.min_z - tol <= small.min_z and small.max_z <= big.max_z + tol)
 
         return inside(a, b) or inside(b, a)
 
     def _twins(self, a, b, same_place: bool) -> bool:
-        la, lb = a["pinned_label"] or a["label"], b["pinned_label"] or b["label"]
-        if self._retention.seen_together(int(a["id"]), int(b["id"])):  # (retention.py, with frames thinned since)
+        la, lb = a.pinned_label or a.label, b.pinned_label or b.label
+        if self._retention.seen_together(int(a.id), int(b.id)):  # (retention.py, with frames thinned since)
             # detected together: two objects, however close, unless one is a part of the other
             return self._part_inside(a, b) and (labels_agree(la, lb) or self._fusion.known_confusion(la, lb))
-        cos = fusion.cosine(blob_to_feature(a["feature"]), blob_to_feature(b["feature"]))
+        cos = fusion.cosine(blob_to_feature(a.feature), blob_to_feature(b.feature))
         if cos is not None and cos < self.config.identity.feature_threshold:
             return False
-        interleaved = max(float(a["first_seen"]), float(b["first_seen"])) < min(float(a["last_seen"]),
-                                                                               float(b["last_seen"]))
+        interleaved = max(float(a.first_seen), float(b.first_seen)) < min(float(a.last_seen),
+                                                                               float(b.last_seen))
         # a different label at the same place with interleaved sightings is a confusion; inside a larger
         # object only an agreeing (or known confused) label is a part of it: a mug on a sofa seat is not,
         # unless the two are centred together (_concentric)
@@ -400,10 +402,10 @@ class Settling:
             return False
 
         def footprint(r) -> float:
-            return max(float(r["max_x"]) - float(r["min_x"]), float(r["max_y"]) - float(r["min_y"]))
+            return max(float(r.max_x) - float(r.min_x), float(r.max_y) - float(r.min_y))
 
         outer, inner = (a, b) if footprint(a) >= footprint(b) else (b, a)
-        return max(float(outer["ext_x"]), float(outer["ext_y"])) >= PARTS_MIN_FOOTPRINT_M and \
+        return max(float(outer.ext_x), float(outer.ext_y)) >= PARTS_MIN_FOOTPRINT_M and \
             footprint(inner) < footprint(outer)
 
     def _concentric(self, a, b) -> bool:
@@ -413,7 +415,7 @@ class Settling:
         confusion of one view), too small beside the grown box for same_place; the twin flickered
         removed/reappeared (seed 239, no feature). A mug on a sofa seat or a backpack on a chair is centred
         far above the seat's centre; two things detected together are never twins (_seen_together)."""
-        ca, cb = box_center(bmin_of(a), bmax_of(a)), box_center(bmin_of(b), bmax_of(b))
+        ca, cb = box_center(a.bmin, a.bmax), box_center(b.bmin, b.bmax)
         return self._one_inside(a, b) and all(abs(x - y) <= CONCENTRIC_M for x, y in zip(ca, cb))
 
     def joins_as_twins(self, keep, gone) -> bool:
@@ -424,19 +426,19 @@ class Settling:
     def join_twin(self, keep, gone, stamp: float, touched: set[int]) -> None:
         """``gone`` is ``keep`` fused twice: its sightings re-pointed to ``keep``'s placement, the geometry
         rebuilt, the span of sightings widened, ``gone`` retired as merged, the label settled."""
-        pid = keep["placement_id"]
-        obs_ids = self._take_observations(gone, keep["id"], pid)
-        self._maintenance.rebuild_geometry(keep["id"], pid, relabel=False)  # the label: _settle_label below
-        self._graph.widen_seen(keep["id"], gone["first_seen"], gone["last_seen"])
-        joined = self._graph.object_row(keep["id"])
-        if joined["state"] == "tentative" and self._fusion.run_confirms(int(keep["id"])):
-            self._rows.confirm(keep["id"])
-        self._rows.widen_placement(pid, gone["first_seen"], gone["last_seen"])
-        self._retire_twin(gone, keep["id"], stamp, f"the same object as #{keep['id']}, never seen together")
-        self._audit(stamp, "merge_twin", [keep["id"], gone["id"]], obs_ids,
-                    {"kept": int(keep["id"]), "absorbed": int(gone["id"])})
-        self._settle_label(keep["id"], stamp, obs_ids[-1:])
-        touched.update((int(keep["id"]), int(gone["id"])))
+        pid = keep.placement_id
+        obs_ids = self._take_observations(gone, keep.id, pid)
+        self._maintenance.rebuild_geometry(keep.id, pid, relabel=False)  # the label: _settle_label below
+        self._graph.widen_seen(keep.id, gone.first_seen, gone.last_seen)
+        joined = self._graph.object_row(keep.id)
+        if joined.state == "tentative" and self._fusion.run_confirms(int(keep.id)):
+            self._rows.confirm(keep.id)
+        self._rows.widen_placement(pid, gone.first_seen, gone.last_seen)
+        self._retire_twin(gone, keep.id, stamp, f"the same object as #{keep.id}, never seen together")
+        self._audit(stamp, "merge_twin", [keep.id, gone.id], obs_ids,
+                    {"kept": int(keep.id), "absorbed": int(gone.id)})
+        self._settle_label(keep.id, stamp, obs_ids[-1:])
+        touched.update((int(keep.id), int(gone.id)))
 
     # ---------------------------------------------------------------- held events
     def _release_held(self, stamp: float, counters, touched: set[int]) -> None:
@@ -465,7 +467,7 @@ class Settling:
         the map; the cup read "cup" only in the next visit, 138 s after it was first seen as "mug".)"""
         for oid in sorted(self._state.relabelled):  # filled by _add_label_mass, emptied at each frame's start
             row = self._graph.object_row(oid)
-            if row is None or row["state"] != "present":
+            if row is None or row.state != "present":
                 continue
             removed = self._removed_lookalike(row)
             if removed is not None:
@@ -476,20 +478,20 @@ class Settling:
         never moved), last seen at least identity.min_gap_s before ``new`` first was, away from its place: the
         same object, moved while unseen. The best feature match, then the one removed last; None when there is
         none."""
-        if int(new["n_moves"]) > 0:
+        if int(new.n_moves) > 0:
             return None
-        rows, _ = self._fusion.identity_rows(new["pinned_label"] or new["label"])
+        rows, _ = self._fusion.identity_rows(new.pinned_label or new.label)
         best = None
         for r in rows:
-            if r["state"] != "missing" or \
-                    float(r["last_seen"]) + self.config.identity.min_gap_s > float(new["first_seen"]):
+            if r.state != "missing" or \
+                    float(r.last_seen) + self.config.identity.min_gap_s > float(new.first_seen):
                 continue  # seen side by side, or found elsewhere too soon: another instance (as _moved_here)
             if not self._compatible(r, new) or self._boxes_same_place(r, new):
                 continue
-            if float(np.max(np.subtract(bmax_of(new), bmin_of(new)))) > self._fusion.growth_limit(r):
+            if float(np.max(np.subtract(new.bmax, new.bmin))) > self._fusion.growth_limit(r):
                 continue  # out of scale for it (issue 12)
-            cos = fusion.cosine(blob_to_feature(r["feature"]), blob_to_feature(new["feature"]))
-            key = (-1.0 if cos is None else cos, float(r["last_seen"]), -int(r["id"]))
+            cos = fusion.cosine(blob_to_feature(r.feature), blob_to_feature(new.feature))
+            key = (-1.0 if cos is None else cos, float(r.last_seen), -int(r.id))
             if best is None or key > best[0]:
                 best = (key, r)
         return None if best is None else best[1]
@@ -501,5 +503,5 @@ class Settling:
         label = held["pinned_label"] or held["olabel"]
         rows, _ = self._fusion.identity_rows(label)
         first = float(held["first_seen"])
-        return any(r["state"] == "present" and r["id"] != held["object_id"]
-                   and (float(r["last_seen"]) < first or self._last_real_sighting(r) < first) for r in rows)
+        return any(r.state == "present" and r.id != held["object_id"]
+                   and (float(r.last_seen) < first or self._last_real_sighting(r) < first) for r in rows)

@@ -242,25 +242,25 @@ class GraphWrites(TableRows):
         cur = self._conn.execute(
             "INSERT INTO tombstones (object_id, kind, stamp, wall_time, reason, label, cx, cy, cz, min_x, min_y, "
             "min_z, max_x, max_y, max_z, feature, active) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-            (row["id"], kind, stamp, self._wall_clock(), reason, row["pinned_label"] or row["label"], row["cx"],
-             row["cy"], row["cz"], row["min_x"], row["min_y"], row["min_z"], row["max_x"], row["max_y"],
-             row["max_z"], row["feature"], 1 if active else 0))
+            (row.id, kind, stamp, self._wall_clock(), reason, row.pinned_label or row.label, row.cx,
+             row.cy, row.cz, row.min_x, row.min_y, row.min_z, row.max_x, row.max_y,
+             row.max_z, row.feature, 1 if active else 0))
         tid = int(cur.lastrowid)
         self._conn.execute(
             "INSERT INTO tombstones_rtree (id, min_x, max_x, min_y, max_y, min_z, max_z) VALUES (?,?,?,?,?,?,?)",
-            (tid, row["min_x"], row["max_x"], row["min_y"], row["max_y"], row["min_z"], row["max_z"]))
+            (tid, row.min_x, row.max_x, row.min_y, row.max_y, row.min_z, row.max_z))
         return tid
 
     def retire(self, row, kind: str, reason: str, stamp: float, *, active: bool, event: bool) -> None:
         """Mark an object forgotten with a tombstone; closes its placement and relations. Shared by maintenance
         (forget, decay, consolidate) and the settling step (a dismissed glimpse, a twin joined): the memory
         never deletes an object, so every way out of the graph is this one."""
-        pid = self.current_placement_id(row["id"])
+        pid = self.current_placement_id(row.id)
         if pid is not None:
-            self.close_placement(row["id"], stamp, kind)
-        self._conn.execute("UPDATE objects SET state='forgotten', vec_dirty=1 WHERE id=?", (row["id"],))
+            self.close_placement(row.id, stamp, kind)
+        self._conn.execute("UPDATE objects SET state='forgotten', vec_dirty=1 WHERE id=?", (row.id,))
         self._caches.n_active = None  # recounted at the next commit
         self.tombstone(row, kind, reason, stamp, active)
         if event:
-            self.event(stamp, "forgotten", row["id"], pid, None, [], detail={"reason": reason, "kind": kind})
-        self._relations.update({int(row["id"])}, stamp, self.state.change_times)
+            self.event(stamp, "forgotten", row.id, pid, None, [], detail={"reason": reason, "kind": kind})
+        self._relations.update({int(row.id)}, stamp, self.state.change_times)

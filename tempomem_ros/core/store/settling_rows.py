@@ -109,10 +109,10 @@ class SettlingRows(TableRows):
             "base_confidence=?, last_seen=MAX(last_seen, ?), n_observations=n_observations+?, n_moves=n_moves+?, "
             "misses=0, first_miss=NULL, last_miss=NULL, absence_evidence=0, absence_looks=0, look_start=NULL, "
             "look_misses=0, removal_due=NULL, state='present', vec_dirty=1 WHERE id=?",
-            (new["cx"], new["cy"], new["cz"], new["mx"], new["my"], new["mz"], new["zt"], new["zb"],
-             new["min_x"], new["min_y"], new["min_z"], new["max_x"], new["max_y"], new["max_z"], new["weight"],
-             new["ext_x"], new["ext_y"], new["ext_z"], feature_blob, feature_weight, confidence, confidence,
-             float(new["last_seen"]), int(new["n_observations"]), int(moves), object_id))
+            (new.cx, new.cy, new.cz, new.mx, new.my, new.mz, new.zt, new.zb,
+             new.min_x, new.min_y, new.min_z, new.max_x, new.max_y, new.max_z, new.weight,
+             new.ext_x, new.ext_y, new.ext_z, feature_blob, feature_weight, confidence, confidence,
+             float(new.last_seen), int(new.n_observations), int(moves), object_id))
 
     def confirm(self, object_id: int) -> None:
         """A tentative object is confirmed (present)."""
