@@ -130,6 +130,10 @@ def test_the_temporal_service_answers_on_a_store_alone(store):
     """TemporalService runs on a store, its reads, the query service and a clock; Memory exposes each of its
     public operators."""
     from tempomem_ros.core.config import MemoryConfig
+    from tempomem_ros.core.checks import PUBLIC as CHECKS
+    from tempomem_ros.core.checks import YesNoChecks
+    from tempomem_ros.core.lookfor import PUBLIC as LOOK_FOR
+    from tempomem_ros.core.lookfor import WhereToLook
     from tempomem_ros.core.temporal import PUBLIC, TemporalService
 
     with Memory.open(store("m"), embedding_dim=4, config=IMMEDIATE) as m:
@@ -143,7 +147,14 @@ def test_the_temporal_service_answers_on_a_store_alone(store):
         assert alone.text == m.temporal("duration", label="mug", now=9.0).text
         assert alone.found and alone.time == 8.0 and alone.evidence == (1, 2)  # there since t=1, 'now' is 9
         assert alone.text.startswith("The mug has been at (1.00, 0.00, 0.50) for 8 s")
-        assert t.is_present(label="mug").verdict is True and t.is_present(label="lamp").found is False
+        assert t.checks.is_present(label="mug").verdict is True and t.checks.is_present(label="lamp").found is False
         assert t.current_evidence([1]) == m.current_evidence([1]) == (1, 2)
+        look = t.look_for.where_to_look(label="mug", now=9.0)
+        assert look.text == m.where_to_look(label="mug", now=9.0).text and look.count == 1
+        assert [p.id for p in look.placements] == [1] and look.evidence == (1, 2)
+        assert t.look_for.where_to_look(label="lamp").found is False
         for name in PUBLIC:
             assert getattr(Memory, name).__wrapped__.__wrapped__ is getattr(TemporalService, name), name
+        for cls, names in ((YesNoChecks, CHECKS), (WhereToLook, LOOK_FOR)):
+            for name in names:
+                assert getattr(Memory, name).__wrapped__.__wrapped__ is getattr(cls, name), name

@@ -10,12 +10,19 @@ recently seen, then the lowest id), and the text names the others.
 from __future__ import annotations
 
 from . import validation
+from collections.abc import Callable
+
 from .answering.fmt import article, fmt_pos, fmt_time
+from .citations import Citations, checked_window
 from .errors import InvalidInputError
 from .labels import sanitize_label
+from .queries import QueryService
+from .store.observations import ObservationRows
 from .types import Answer
 
 SEEN_EVIDENCE = 50  # observation ids cited for "was it seen": the newest ones
+#: The checks Memory exposes (each through its facade: memory._exposed).
+PUBLIC = ("is_related", "did_move", "is_present", "was_seen")
 
 
 def _span_text(since, until) -> str:
@@ -26,13 +33,23 @@ def _span_text(since, until) -> str:
     return f" from {fmt_time(since)} to {fmt_time(until)}" if until is not None else f" since {fmt_time(since)}"
 
 
-class ChecksMixin:
+class YesNoChecks:
+    """is_related, did_move, is_present, was_seen: on the query service, what answers cite (citations.py), the
+    observation rows and retention's count of thinned sightings in a span (``tallied_in``, retention.py)."""
+
+    def __init__(self, queries: QueryService, citations: Citations, observation_rows: ObservationRows, *,
+                 tallied_in: Callable):
+        self._queries = queries
+        self._citations = citations
+        self._observation_rows = observation_rows
+        self._tallied_in = tallied_in
+
     def _subjects(self, operator: str, label, object_id, args: dict):
         """(objects, None) or (None, the 'no such object' answer)."""
         if object_id is not None:
             if isinstance(object_id, bool) or not isinstance(object_id, int):
                 raise InvalidInputError("object_id must be an integer")
-            objs = [o for o in self.objects_labelled_or_id(None, object_id)]
+            objs = [o for o in self._citations.objects_labelled_or_id(None, object_id)]
         else:
             if not isinstance(label, str) or not label.strip():
                 raise InvalidInputError("give a label or an object_id")
@@ -41,12 +58,6 @@ class ChecksMixin:
             name = sanitize_label(label) if label else f"object #{object_id}"
             return None, Answer(True, operator, f"I have no memory of {article(name)}.", found=False, arguments=args)
         return objs, None
-
-    def objects_labelled_or_id(self, label, object_id) -> list:
-        if object_id is not None:
-            found = self._object_rows.id_if_not_forgotten(object_id)
-            return [] if found is None else [self._get(found)]
-        return self._queries.objects_labelled(label)
 
     @staticmethod
     def _others(objs) -> str:
@@ -60,11 +71,11 @@ class ChecksMixin:
         pls = self._queries.placements(obj.id)
         cur = next((p for p in pls if p.current), None)
         if cur is not None:
-            return (f"it is{self._support_phrase(obj.id)} at {fmt_pos(cur.center)}", (cur,),
-                    tuple(self._evidence([cur.id])))
+            return (f"it is{self._citations.support_phrase(obj.id)} at {fmt_pos(cur.center)}", (cur,),
+                    tuple(self._citations.evidence([cur.id])))
         last = pls[-1]
         return (f"it is missing: last seen at {fmt_pos(last.center)} at {fmt_time(obj.last_seen)}", (last,),
-                tuple(self._evidence([last.id])))
+                tuple(self._citations.evidence([last.id])))
 
     # ------------------------------------------------------------------ is X on/under/near/in Y
     def is_related(self, relation: str, anchor, *, label: str | None = None, object_id: int | None = None,
@@ -95,13 +106,13 @@ class ChecksMixin:
             text = (f"Yes: {when}the {obj.label} {tense} {relation} the {anchor_name}"
                     + (f" (since {fmt_time(since)})" if since is not None and t is None else "") + ".")
             return Answer(True, "is_related", text, found=True, verdict=True, objects=(obj,), placements=(pl,),
-                          evidence=tuple(self._evidence([pl.id])), arguments=args)
+                          evidence=tuple(self._citations.evidence([pl.id])), arguments=args)
         obj = objs[0]
         if t is not None:
             at = self._queries.placements_at([obj.id], t)
             if at:
                 text = f"No: at {fmt_time(t)} the {obj.label} was at {fmt_pos(at[0].center)}."
-                pls, ev = (at[0],), tuple(self._evidence([at[0].id]))
+                pls, ev = (at[0],), tuple(self._citations.evidence([at[0].id]))
             else:
                 text = f"No: at {fmt_time(t)} I do not know where the {obj.label} was."
                 pls, ev = (), ()
@@ -116,7 +127,7 @@ class ChecksMixin:
                  until: float | None = None) -> Answer:
         """Did the object move (within [since, until])? The moves are the evidence (events, before/after
         placements, the observations that showed it elsewhere)."""
-        lo, hi = self._window(since, until)
+        lo, hi = checked_window(since, until)
         args = {"label": label, "object_id": object_id, "since": lo, "until": hi}
         objs, missing = self._subjects("did_move", label, object_id, args)
         if missing is not None:
@@ -151,17 +162,17 @@ class ChecksMixin:
         pls = self._queries.placements(obj.id)
         if obj.state == "present":
             cur = next(p for p in pls if p.current)
-            text = (f"{'No' if missing else 'Yes'}: the {obj.label} is{self._support_phrase(obj.id)} at "
+            text = (f"{'No' if missing else 'Yes'}: the {obj.label} is{self._citations.support_phrase(obj.id)} at "
                     f"{fmt_pos(cur.center)}, last seen {fmt_time(obj.last_seen)}.")
             return Answer(True, operator, text + self._others(objs), found=True, verdict=not missing, objects=(obj,),
-                          placements=(cur,), evidence=tuple(self._evidence([cur.id])), arguments=args)
+                          placements=(cur,), evidence=tuple(self._citations.evidence([cur.id])), arguments=args)
         last = pls[-1]
         removal = [e for e in self._queries.events(obj.id) if e.kind == "removed"]
         event = removal[-1:] if removal else []
         checked = f", and was not there when I looked at {fmt_time(last.t_to)}" if last.t_to is not None else ""
         text = (f"{'Yes' if missing else 'No'}: the {obj.label} is missing: last seen at {fmt_pos(last.center)} at "
                 f"{fmt_time(obj.last_seen)}{checked}.")
-        evidence = tuple(sorted(set(self._evidence([last.id])) | {i for e in event for i in e.evidence}))
+        evidence = tuple(sorted(set(self._citations.evidence([last.id])) | {i for e in event for i in e.evidence}))
         return Answer(True, operator, text + self._others(objs), found=True, verdict=missing, objects=(obj,),
                       placements=(last,), events=tuple(event), evidence=evidence, arguments=args)
 
@@ -170,7 +181,7 @@ class ChecksMixin:
                  until: float | None = None) -> Answer:
         """Was the object seen within [since, until]? The sightings (newest first, at most 50) are the
         evidence; "no" says when it was last seen."""
-        lo, hi = self._window(since, until)
+        lo, hi = checked_window(since, until)
         args = {"label": label, "object_id": object_id, "since": lo, "until": hi}
         objs, missing = self._subjects("was_seen", label, object_id, args)
         if missing is not None:

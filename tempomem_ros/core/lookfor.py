@@ -21,9 +21,14 @@ from __future__ import annotations
 
 import math
 
+from collections.abc import Callable
+
 from .answering.fmt import article, fmt_duration, fmt_pos, fmt_time
+from .citations import Citations
 from .errors import InvalidInputError
 from .labels import sanitize_label
+from .queries import QueryService
+from .store.relations import RelationRows
 from .types import Answer
 
 PLACE_RADIUS_M = 0.35          # a mug put back "in the same place" lands within a few decimetres of it
@@ -35,6 +40,8 @@ TIME_OF_DAY_HALF_WINDOW_S = 2 * 3600.0
 SEEN_EMPTY_FACTOR = 0.5
 MAX_PLACES = 10
 EVIDENCE_PER_PLACE = 10
+#: What Memory exposes (through its facade: memory._exposed).
+PUBLIC = ("where_to_look",)
 
 
 def _tod_overlap(t_from: float, t_to: float, now: float) -> float:
@@ -54,7 +61,17 @@ def _dist(a, b) -> float:
     return math.sqrt(sum((x - y) ** 2 for x, y in zip(a, b)))
 
 
-class LookForMixin:
+class WhereToLook:
+    """where_to_look: on the query service, what answers cite (citations.py), the relation rows (what an object
+    stood on during a stay) and the memory's clock (``now``: its newest accepted stamp)."""
+
+    def __init__(self, queries: QueryService, citations: Citations, relation_rows: RelationRows, *,
+                 now: Callable[[], float]):
+        self._queries = queries
+        self._citations = citations
+        self._relation_rows = relation_rows
+        self._now = now
+
     def _support_during(self, object_id: int, p) -> tuple[int, str] | None:
         """The object it stood on for the longest part of placement p (from the relation rows), or None."""
         end = p.t_to if p.t_to is not None else math.inf
@@ -74,7 +91,7 @@ class LookForMixin:
         if object_id is not None:
             if isinstance(object_id, bool) or not isinstance(object_id, int):
                 raise InvalidInputError("object_id must be an integer")
-            objs = self.objects_labelled_or_id(None, object_id)
+            objs = self._citations.objects_labelled_or_id(None, object_id)
         else:
             if not isinstance(label, str) or not label.strip():
                 raise InvalidInputError("give a label or an object_id")
@@ -147,7 +164,7 @@ class LookForMixin:
             text += f" ({len(objs)} objects match; this is #{obj.id})"
         evidence: list[int] = []
         for r in ranked:
-            evidence += self._evidence([r["latest"].id])[:EVIDENCE_PER_PLACE]
+            evidence += self._citations.evidence([r["latest"].id])[:EVIDENCE_PER_PLACE]
         return Answer(True, "where_to_look", text, found=True, objects=(obj,),
                       placements=tuple(r["latest"] for r in ranked), scores=tuple(r["score"] for r in ranked),
                       evidence=tuple(evidence), count=len(ranked), arguments=args)

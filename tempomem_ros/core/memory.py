@@ -25,9 +25,11 @@ import numpy as np
 from . import validation
 from .config import MemoryConfig
 from .errors import (InvalidInputError, ReadOnlyError, StoreClosedError, StoreError, TempoMemError, store_error)
+from .checks import YesNoChecks
 from .guard import guarded
 from .frame_fusion import CommitCounts, FrameFusion
 from .labels import sanitize_label
+from .lookfor import WhereToLook
 from .maintenance import Maintenance, RetentionHooks
 from .postgres.address import is_postgres
 from .queries import QueryService
@@ -70,6 +72,14 @@ def _query(name: str):
 
 def _temporal(name: str):
     return _exposed("_temporal", TemporalService, name)
+
+
+def _check(name: str):
+    return _exposed("_checks", YesNoChecks, name)
+
+
+def _look_for(name: str):
+    return _exposed("_look_for", WhereToLook, name)
 
 
 def _maintenance(name: str):
@@ -135,6 +145,7 @@ class Memory:
                                      explain_missing=self._retention.thinned_observation)
         self._temporal = TemporalService(self._store, self._reads, self._queries, config, now=self._stamp_clock,
                                          tallied_in=self._retention.tallied_in)
+        self._checks, self._look_for = self._temporal.checks, self._temporal.look_for  # yes/no; where to look
         # Fusing a frame runs two steps of the settling step (settling.py): removals whose hold ended, then settling;
         # the settling step asks fusion five questions of fusion's rules (FusionHooks). Fusion is built first, so its
         # two calls reach the settling step when they are made.
@@ -281,11 +292,11 @@ class Memory:
     scene_as_of = _temporal("scene_as_of")
     scene_count_as_of = _temporal("scene_count_as_of")
     objects_labelled_or_id = _temporal("objects_labelled_or_id")
-    is_related = _temporal("is_related")
-    did_move = _temporal("did_move")
-    is_present = _temporal("is_present")
-    was_seen = _temporal("was_seen")
-    where_to_look = _temporal("where_to_look")
+    is_related = _check("is_related")
+    did_move = _check("did_move")
+    is_present = _check("is_present")
+    was_seen = _check("was_seen")
+    where_to_look = _look_for("where_to_look")
     current_evidence = _temporal("current_evidence")
     placement_evidence = _temporal("placement_evidence")
 

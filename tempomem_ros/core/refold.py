@@ -33,16 +33,16 @@ class FoldState:
     key: tuple[float, int]   # (stamp, id) of the last sighting folded
 
 
-def _vec(row, names) -> np.ndarray:
+def _columns_vector(row, names) -> np.ndarray:
     return np.array([row[n] for n in names], dtype=float)
 
 
 def start(row) -> FoldState:
     """The fold of one sighting (a row with confidence, cx.., min_x.., max_x.., feature, stamp, id)."""
-    lo, hi = _vec(row, ("min_x", "min_y", "min_z")), _vec(row, ("max_x", "max_y", "max_z"))
+    lo, hi = _columns_vector(row, ("min_x", "min_y", "min_z")), _columns_vector(row, ("max_x", "max_y", "max_z"))
     weight = fusion.observation_weight(row["confidence"])
     feature, fweight = fusion.merge_feature(None, 0.0, blob_to_feature(row["feature"]), weight)
-    return FoldState(_vec(row, ("cx", "cy", "cz")), lo, hi, weight, hi - lo, feature, fweight,
+    return FoldState(_columns_vector(row, ("cx", "cy", "cz")), lo, hi, weight, hi - lo, feature, fweight,
                      float(row["confidence"]), 1, (float(row["stamp"]), int(row["id"])))
 
 

@@ -20,10 +20,11 @@ from collections.abc import Callable
 from . import validation
 from .answering.fmt import article as _article
 from .answering.fmt import fmt_duration, fmt_pos, fmt_time
-from .checks import ChecksMixin
+from .checks import YesNoChecks
+from .citations import EVIDENCE_PER_PLACEMENT, Citations, checked_window
 from .errors import InvalidInputError
 from .labels import sanitize_label, words
-from .lookfor import LookForMixin
+from .lookfor import WhereToLook
 from .config import MemoryConfig
 from .queries import QueryService
 from .store import StoreInterface
@@ -34,23 +35,23 @@ from .store.observations import ObservationRows
 from .store.placements import PlacementRows
 from .store.reads import StoreReads
 from .store.relations import RelationRows
-from .types import EVENT_KINDS, Answer, ObjectInfo
+from .types import EVENT_KINDS, Answer
 
 OPERATORS = ("current", "previous", "history", "count_moves", "count_sightings", "as_of", "first_seen",
              "last_seen", "duration")
-EVIDENCE_PER_PLACEMENT = 50
-#: The temporal, yes/no and where-to-look operators Memory exposes (each through its facade).
-PUBLIC = ("temporal", "changes", "scene_as_of", "scene_count_as_of", "objects_labelled_or_id", "is_related",
-          "did_move", "is_present", "was_seen", "where_to_look", "current_evidence",
+#: The temporal operators Memory exposes (each through its facade); the yes/no checks and where to look are the
+#: services TemporalService.checks and .look_for (checks.PUBLIC, lookfor.PUBLIC).
+PUBLIC = ("temporal", "changes", "scene_as_of", "scene_count_as_of", "objects_labelled_or_id", "current_evidence",
           "placement_evidence")
 __all__ = ["EVIDENCE_PER_PLACEMENT", "OPERATORS", "PUBLIC", "TemporalService", "fmt_duration", "fmt_pos", "fmt_time"]
 
 
-class TemporalService(ChecksMixin, LookForMixin):
-    """Operators over one object's placements and the change events (this module), yes/no checks with their
-    evidence (checks.py) and where to look for a missing object (lookfor.py), on a store, its reads and the
-    query service; nothing here writes. ``now``: the memory's clock (its newest accepted stamp, 0 when
-    empty); ``tallied_in``: retention's count of thinned sightings in a span (retention.py)."""
+class TemporalService:
+    """Operators over one object's placements and the change events (this module), on a store, its reads and the
+    query service; it builds the yes/no checks with their evidence (``checks``: checks.py) and where to look for
+    a missing object (``look_for``: lookfor.py) on the same citations (citations.py); nothing here writes.
+    ``now``: the memory's clock (its newest accepted stamp, 0 when empty); ``tallied_in``: retention's count of
+    thinned sightings in a span (retention.py)."""
 
     def __init__(self, store: StoreInterface, reads: StoreReads, queries: QueryService, config: MemoryConfig, *,
                  now: Callable[[], float], tallied_in: Callable):
@@ -60,15 +61,19 @@ class TemporalService(ChecksMixin, LookForMixin):
         self.config = config
         self._now = now
         self._tallied_in = tallied_in
-        # the store's rows, by table (core/store/); checks.py and lookfor.py read through them too
+        # the store's rows, by table (core/store/)
         self._object_rows = ObjectRows(store)
         self._observation_rows = ObservationRows(store, has_sources=reads.has_sources)
         self._placement_rows = PlacementRows(store)
         self._event_rows = EventRows(store)
         self._relation_rows = RelationRows(store)
+        self._citations = Citations(reads, queries, self._object_rows, self._observation_rows, self._relation_rows)
+        self.checks = YesNoChecks(queries, self._citations, self._observation_rows, tallied_in=tallied_in)
+        self.look_for = WhereToLook(queries, self._citations, self._relation_rows, now=now)
 
-    def _get(self, object_id: int) -> ObjectInfo:
-        return self._reads.object_infos([self._reads.row_or_raise(object_id)])[0]
+    def objects_labelled_or_id(self, label, object_id) -> list:
+        """The object with this id (unless forgotten), or the objects showing this label (citations.py)."""
+        return self._citations.objects_labelled_or_id(label, object_id)
 
     # ------------------------------------------------------------------ resolution
     def _resolve_objects(self, label, object_id) -> list[ObjectRow]:
@@ -85,16 +90,6 @@ class TemporalService(ChecksMixin, LookForMixin):
         found.sort(key=lambda r: (r.state != "present", -float(r.last_seen), r.id))
         return found
 
-    def _evidence(self, placement_ids) -> list[int]:
-        ids: list[int] = []
-        for pid in placement_ids:
-            ids.extend(sorted(self._observation_rows.newest_ids_of_placement(pid, EVIDENCE_PER_PLACEMENT)))
-        return ids
-
-    def _support_phrase(self, object_id: int) -> str:
-        row = self._relation_rows.current_support(object_id)
-        return f" on the {row[1] or row[0]}" if row else ""
-
     # ------------------------------------------------------------------ operators
     def temporal(self, operator: str, *, label: str | None = None, object_id: int | None = None,
                  t: float | None = None, now: float | None = None, since: float | None = None,
@@ -107,7 +102,7 @@ class TemporalService(ChecksMixin, LookForMixin):
             if t is None:
                 raise InvalidInputError("as_of needs a time t")
             t = validation.query_time(t, "t")
-        window = self._window(since, until) if operator in ("history", "count_moves") else None
+        window = checked_window(since, until) if operator in ("history", "count_moves") else None
         if window is None and (since is not None or until is not None):
             raise InvalidInputError(f"{operator} takes no span (since/until)")
         if now is None:
@@ -133,14 +128,6 @@ class TemporalService(ChecksMixin, LookForMixin):
                       time=primary["time"], arguments={**args, "ambiguous": [a["object"].id for a in answers]
                                                        if len(answers) > 1 else []})
 
-    @staticmethod
-    def _window(since, until) -> tuple[float | None, float | None]:
-        lo = None if since is None else validation.finite_number(since, "since")
-        hi = None if until is None else validation.finite_number(until, "until")
-        if lo is not None and hi is not None and lo > hi:
-            raise InvalidInputError("since must not be after until")
-        return lo, hi
-
     def _answer_about(self, operator: str, row: ObjectRow, t, now: float, window=None) -> dict:
         """One object's answer to a temporal operator: its text, placements, evidence, count and time (a question
         naming several objects of one label gets one per object, ask_temporal above)."""
@@ -158,7 +145,7 @@ class TemporalService(ChecksMixin, LookForMixin):
 
         if operator == "current":
             if current is not None:
-                out["text"] = (f"The {label} is{self._support_phrase(oid)} at {where(current)}, "
+                out["text"] = (f"The {label} is{self._citations.support_phrase(oid)} at {where(current)}, "
                                f"last seen {fmt_time(obj.last_seen)}.")
                 out["placements"] = (current,)
             else:
@@ -235,7 +222,7 @@ class TemporalService(ChecksMixin, LookForMixin):
                 out["text"] = (f"The {label} has been at {where(current)} for {fmt_duration(out['time'])} "
                                f"(since {fmt_time(current.t_from)}).")
         if not out["evidence"]:
-            out["evidence"] = tuple(self._evidence([p.id for p in out["placements"]]))
+            out["evidence"] = tuple(self._citations.evidence([p.id for p in out["placements"]]))
         else:
             out["evidence"] = tuple(out["evidence"])
         return out
@@ -300,11 +287,11 @@ class TemporalService(ChecksMixin, LookForMixin):
 
     def placement_evidence(self, placement_ids) -> tuple[int, ...]:
         """The observation ids behind these placements (the newest EVIDENCE_PER_PLACEMENT of each)."""
-        return tuple(self._evidence(placement_ids))
+        return tuple(self._citations.evidence(placement_ids))
 
     def current_evidence(self, object_ids) -> tuple[int, ...]:
         """The observation ids behind these objects' current placements (what an answer about them cites)."""
-        return tuple(self._evidence(self._current_placements(object_ids)))
+        return tuple(self._citations.evidence(self._current_placements(object_ids)))
 
     def _current_placements(self, object_ids) -> list[int]:
         out = []

@@ -62,13 +62,13 @@ def seconds(ns: int | None) -> float | None:
     return None if ns is None else ns / 1e9
 
 
-def _vec(v, nd: int = 4) -> list[float]:
+def _rounded(v, nd: int = 4) -> list[float]:
     return [round(float(x), nd) for x in v]
 
 
 def placement_dict(p: Placement) -> dict:
-    return {"t_from": seconds(p.t_from_ns), "t_to": seconds(p.t_to_ns), "center": _vec(p.box.center),
-            "bbox_min": _vec(p.box.lo), "bbox_max": _vec(p.box.hi), "support_object": p.support_object,
+    return {"t_from": seconds(p.t_from_ns), "t_to": seconds(p.t_to_ns), "center": _rounded(p.box.center),
+            "bbox_min": _rounded(p.box.lo), "bbox_max": _rounded(p.box.hi), "support_object": p.support_object,
             "support": p.support}
 
 
@@ -146,7 +146,7 @@ def build_ground_truth(seed: int, attempt: int, config: SceneConfig, world: Worl
     kept_stamps = {r.plan.stamp_ns for r in records}
     patrols = []
     for pp in script.patrols:
-        looks = [{"target": _vec(lk.target), "object": lk.object_id, "station": _vec(lk.station),
+        looks = [{"target": _rounded(lk.target), "object": lk.object_id, "station": _rounded(lk.station),
                   "t_start": seconds(lk.t_start_ns), "t_end": seconds(lk.t_end_ns), "n_frames": lk.n_frames}
                  for lk in pp.looks]
         n_kept = sum(1 for f in script.frames if f.patrol == pp.index and f.stamp_ns in kept_stamps)
@@ -158,9 +158,9 @@ def build_ground_truth(seed: int, attempt: int, config: SceneConfig, world: Worl
         frames.append({
             "stamp": seconds(rec.plan.stamp_ns), "stamp_ns": rec.plan.stamp_ns, "visit": rec.plan.visit,
             "patrol": rec.plan.patrol,
-            "pose": {"position": _vec(pose[:3, 3]), "orientation_xyzw": _vec(quaternion_xyzw(pose[:3, :3]), 6)},
-            "published_pose": {"position": _vec(rec.published_position),
-                               "orientation_xyzw": _vec(rec.published_quaternion, 6)},
+            "pose": {"position": _rounded(pose[:3, 3]), "orientation_xyzw": _rounded(quaternion_xyzw(pose[:3, :3]), 6)},
+            "published_pose": {"position": _rounded(rec.published_position),
+                               "orientation_xyzw": _rounded(rec.published_quaternion, 6)},
             "instances": [{"id": i.mask_id, "object": i.object_id, "label": i.label, "confidence": i.confidence,
                            "pixels": i.pixels, "kept": i.kept, "kind": i.kind, "part": i.part,
                            "p_detect": i.p_detect} for i in rec.instances],

@@ -1,0 +1,64 @@
+"""What every answer about one object draws on: the observations it cites, the support it stands on, the object
+named by a label or an id, and a checked time window.
+
+Why one small class: the temporal operators (temporal.py), the yes/no checks (checks.py) and where to look
+(lookfor.py) each answer about one object and cite the same evidence the same way (the newest
+EVIDENCE_PER_PLACEMENT sightings of each placement, in id order); they were mixins of one service sharing these
+helpers through ``self``. Now each is a class of its own, and this is the part they share, handed to each.
+"""
+
+from __future__ import annotations
+
+from . import validation
+from .errors import InvalidInputError
+from .queries import QueryService
+from .store.objects import ObjectRows
+from .store.observations import ObservationRows
+from .store.reads import StoreReads
+from .store.relations import RelationRows
+from .types import ObjectInfo
+
+EVIDENCE_PER_PLACEMENT = 50
+
+
+def checked_window(since, until) -> tuple[float | None, float | None]:
+    """(since, until) as finite numbers or None; since after until is refused."""
+    lo = None if since is None else validation.finite_number(since, "since")
+    hi = None if until is None else validation.finite_number(until, "until")
+    if lo is not None and hi is not None and lo > hi:
+        raise InvalidInputError("since must not be after until")
+    return lo, hi
+
+
+class Citations:
+    """On the store's reads and the query service; nothing here writes."""
+
+    def __init__(self, reads: StoreReads, queries: QueryService, object_rows: ObjectRows,
+                 observation_rows: ObservationRows, relation_rows: RelationRows):
+        self._reads = reads
+        self._queries = queries
+        self._object_rows = object_rows
+        self._observation_rows = observation_rows
+        self._relation_rows = relation_rows
+
+    def evidence(self, placement_ids) -> list[int]:
+        """The observation ids behind these placements: the newest EVIDENCE_PER_PLACEMENT of each, in id order."""
+        ids: list[int] = []
+        for pid in placement_ids:
+            ids.extend(sorted(self._observation_rows.newest_ids_of_placement(pid, EVIDENCE_PER_PLACEMENT)))
+        return ids
+
+    def support_phrase(self, object_id: int) -> str:
+        """' on the desk' when the object stands on something now, else ''."""
+        row = self._relation_rows.current_support(object_id)
+        return f" on the {row[1] or row[0]}" if row else ""
+
+    def info(self, object_id: int) -> ObjectInfo:
+        return self._reads.object_infos([self._reads.row_or_raise(object_id)])[0]
+
+    def objects_labelled_or_id(self, label, object_id) -> list:
+        """The object with this id (unless forgotten), or the objects showing this label."""
+        if object_id is not None:
+            found = self._object_rows.id_if_not_forgotten(object_id)
+            return [] if found is None else [self.info(found)]
+        return self._queries.objects_labelled(label)
