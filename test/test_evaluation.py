@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from tempomem_ros.tools.evaluation.report import meets, pooled, questions_pooled, summary
+from tempomem_ros.tools.evaluation.report import decision_differences, meets, pooled, questions_pooled, summary
 from tempomem_ros.tools.evaluation.score import flicker_events, judge, score_changes, score_map, truth_at
 
 T0 = 1000.0
@@ -230,3 +230,16 @@ def test_a_scene_in_the_workdir_is_reused_only_when_generator_seed_and_settings_
     assert not evaluate.cached_scene(d, 3, SceneConfig(fps=5.0, profile="clip"))
     (d / "ground_truth.json").write_text(json.dumps({**gt, "generator": "0" * 16}))
     assert not evaluate.cached_scene(d, 3, cfg)                                   # another generator
+
+
+def test_decision_differences_name_each_run_and_field_that_differs():
+    """--compare ends with whether the two runs decided alike: per run (seed, profile, mode) the fields of scores,
+    question answers and final graph that differ, and runs only one file has; run times never count."""
+    def run(seed, snapshot, wall):
+        return {"seed": seed, "profile": "default", "mode": "offline", "scores": {"f1": 1.0},
+                "questions": [["where is the mug", True]], "snapshot": snapshot, "wall_s": wall}
+    a = {"runs": [run(1, {"objects": [1, 2]}, 10.0), run(2, {"objects": [3]}, 11.0)]}
+    assert decision_differences(a, {"runs": [run(1, {"objects": [1, 2]}, 99.0), run(2, {"objects": [3]}, 1.0)]}) == []
+    b = {"runs": [run(1, {"objects": [1]}, 10.0), run(3, {"objects": []}, 10.0)]}
+    assert decision_differences(a, b) == ["seed 1 default offline: snapshot differ",
+                                          "seed 2 default offline: only in A", "seed 3 default offline: only in B"]

@@ -4,7 +4,7 @@
     tempomem_eval --seeds 1 --mode offline                     # perception + core only, no ROS
     tempomem_eval --seeds 1 2 3 --profile clip                 # CLIP-like features (default: none)
     tempomem_eval --scene DIR                                  # a scene already written by scenegen
-    tempomem_eval --compare before.json after.json             # two runs side by side
+    tempomem_eval --compare before.json after.json             # two runs side by side; which runs decided otherwise
     tempomem_eval --rescore before.json --json rescored.json   # an earlier run judged by this scorer
 
 Why one command: the published numbers must be reproducible by anyone with one line, and a change to the

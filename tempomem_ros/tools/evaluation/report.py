@@ -201,8 +201,35 @@ def report(runs: list[dict]) -> str:
     return "\n\n".join(text)
 
 
+DECISION_FIELDS = ("scores", "questions", "snapshot")
+
+
+def decision_differences(a: dict, b: dict) -> list[str]:
+    """Where two result files' memories decided differently: for each run (matched by seed, profile and mode) the
+    fields of DECISION_FIELDS that differ, and runs only one file has. Empty: the same scores, answers and final
+    graph in every run (run times and paths are not compared). Why: a change meant to keep behaviour (a
+    restructuring) is shown to keep it by this, not by pooled figures that could hide two opposite changes."""
+    def key(run: dict) -> tuple:
+        return (run["seed"], run["profile"], run["mode"])
+
+    ra, rb = {key(r): r for r in a["runs"]}, {key(r): r for r in b["runs"]}
+    out = []
+    for k in sorted(set(ra) | set(rb), key=str):
+        if k not in ra or k not in rb:
+            out.append(f"seed {k[0]} {k[1]} {k[2]}: only in {'B' if k not in ra else 'A'}")
+            continue
+        fields = [f for f in DECISION_FIELDS if ra[k].get(f) != rb[k].get(f)]
+        if fields:
+            out.append(f"seed {k[0]} {k[1]} {k[2]}: {', '.join(fields)} differ")
+    return out
+
+
 def compare(a: dict, b: dict) -> str:
     pa, pb = pooled(a["runs"]), pooled(b["runs"])
     delta = {k: (pb[k] - pa[k]) if isinstance(pa.get(k), (int, float)) and isinstance(pb.get(k), (int, float))
              and not isinstance(pa.get(k), bool) else None for k in pb}
-    return table({"A": pa, "B": pb, "B - A": delta})
+    differ = decision_differences(a, b)
+    runs = len({(r["seed"], r["profile"], r["mode"]) for r in a["runs"] + b["runs"]})
+    same = (f"decisions: identical in all {runs} runs (scores, question answers, final graph)" if not differ else
+            f"decisions: {len(differ)} of {runs} runs differ\n  " + "\n  ".join(differ))
+    return table({"A": pa, "B": pb, "B - A": delta}) + "\n\n" + same
