@@ -105,6 +105,17 @@ def make_version5(path: str) -> None:
     con.close()
 
 
+def dump_tables(path: str) -> dict:
+    """Every table of a store file, every row, in the stored order: two stores compare equal only if each service
+    wrote exactly the same rows (a service on a bare store against the facade)."""
+    conn = sqlite3.connect(path)
+    try:
+        names = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table' ORDER BY name")]
+        return {n: conn.execute(f"SELECT * FROM {n}").fetchall() for n in names}
+    finally:
+        conn.close()
+
+
 class BareWriteSide:
     """The write side's shared parts on a bare connection to a store file, without the Memory facade, under IMMEDIATE:
     the store, the relation keeper, the WriteState and GraphWrites (the service tests build a service on them).

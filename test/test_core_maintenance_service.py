@@ -9,12 +9,11 @@ import json
 import shutil
 
 import pytest
-from core_helpers import IMMEDIATE, BareWriteSide, box_obs
+from core_helpers import BareWriteSide, IMMEDIATE, box_obs, dump_tables
 
 from tempomem_ros.core import Memory, maintenance
 from tempomem_ros.core.maintenance import PUBLIC, Maintenance, RetentionHooks
 from tempomem_ros.core.store.reads import StoreReads
-from tempomem_ros.core.store.schema import sqlite3
 from tempomem_ros.core.store.graph_writes import RTREE_PAD
 from tempomem_ros.core.store.maintenance_rows import MaintenanceRows
 
@@ -51,15 +50,6 @@ class Services(BareWriteSide):
                                        StoreReads(self.store, cfg, readonly=False, has_sources=True), relations, cfg,
                                        self.state, fuse_pending=fuse_pending, now=lambda: now,
                                        retention=RetentionHooks.none())
-
-
-def _dump(path: str) -> dict:
-    conn = sqlite3.connect(path)
-    try:
-        names = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table' ORDER BY name")]
-        return {n: conn.execute(f"SELECT * FROM {n}").fetchall() for n in names}
-    finally:
-        conn.close()
 
 
 def test_memory_exposes_each_maintenance_method_and_maintenance_writes_no_sql():
@@ -137,7 +127,7 @@ def test_consolidate_on_a_store_alone_is_what_the_memory_does(tmp_path):
         s.close()
     with Memory.open(copy, embedding_dim=4, config=IMMEDIATE, clock=lambda: WALL, vector_index="off") as m:
         assert m.consolidate() == [(3, 4)]
-    assert _dump(path) == _dump(copy)  # the service alone writes exactly what the facade writes
+    assert dump_tables(path) == dump_tables(copy)  # the service alone writes exactly what the facade writes
 
 
 def test_graph_writes_alone(tmp_path):

@@ -11,7 +11,7 @@ import shutil
 from types import SimpleNamespace
 
 import pytest
-from core_helpers import box_obs, distance_from_eye, view
+from core_helpers import box_obs, distance_from_eye, dump_tables, view
 
 from tempomem_ros.core import Memory, settling
 from tempomem_ros.core.config import MemoryConfig
@@ -93,15 +93,6 @@ class Service:
         self.conn.close()
 
 
-def _dump(path: str) -> dict:
-    conn = sqlite3.connect(path)
-    try:
-        names = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table' ORDER BY name")]
-        return {n: conn.execute(f"SELECT * FROM {n}").fetchall() for n in names}
-    finally:
-        conn.close()
-
-
 def test_the_settling_step_is_a_service_and_writes_no_sql():
     assert "ReconcileMixin" not in [c.__name__ for c in Memory.__mro__]
     source = inspect.getsource(settling)
@@ -176,7 +167,7 @@ def test_twins_never_seen_together_are_joined_and_the_join_recorded(tmp_path):
     with Memory.open(copy, embedding_dim=4, config=KEEP, clock=lambda: WALL, vector_index="off") as m:
         with m._store.transaction():
             m._settling.settle(101.0, {1: [m._graph.object_row(2)]}, CommitCounts(), set())
-    assert _dump(path) == _dump(copy)  # the service alone writes exactly what the facade writes
+    assert dump_tables(path) == dump_tables(copy)  # the service alone writes exactly what the facade writes
 
 
 def _mug_moved_unseen(path: str) -> None:
@@ -234,4 +225,4 @@ def test_a_removal_due_whose_look_alike_appeared_elsewhere_is_reconciled_as_a_mo
     with Memory.open(copy, embedding_dim=4, config=KEEP, clock=lambda: WALL, vector_index="off") as m:
         with m._store.transaction():
             m._settling.finish_removals(612.0, CommitCounts(), set())
-    assert _dump(path) == _dump(copy)
+    assert dump_tables(path) == dump_tables(copy)
