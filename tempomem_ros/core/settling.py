@@ -77,6 +77,24 @@ class FusionHooks:
                    known_confusion=fusion.known_confusion, remove=fusion.remove, run_confirms=fusion.run_confirms)
 
 
+def _move_detail(decided_at: float, joined: int, superseded: list[int]) -> dict:
+    """A move found after the object's removal was published retracts that removal when the object was seen at
+    its new place before the removal's stamp, and names it.
+
+    Why: then the empty place was the move's other half, not the object taken away; keeping both told "what
+    changed" that the plant was removed at 1062.8 s and moved at 1054.6 s, from the same place (dev seed 3, no
+    feature: the move was found 150 s after the removal was published). A removal evidenced before the object
+    was found elsewhere stays: retracting those too lost two true removals on the dev seeds (a book and a phone
+    taken away, later "found" as a look-alike read under their label). The retracted removal stays in the store
+    (events.retracted = 1, the audit's reconcile_move lists it); a subscriber that received it reads
+    ``supersedes`` here.
+    """
+    detail: dict = {"decided_at": decided_at, "joined": joined}
+    if superseded:
+        detail["supersedes"] = superseded
+    return detail
+
+
 def overlapping_halves(a, b) -> bool:
     """On every axis each centre lies within half the larger extent (at least 5 cm) of the other: two such
     boxes overlap, which two things cannot (two mugs side by side stand a mug apart). Catches the same flat
@@ -150,11 +168,52 @@ class Settling:
             if target is not None:
                 self._reconcile_move(obj, target, stamp, counters, touched)
                 continue
+            if self._glimpse(obj):
+                self._dismiss_glimpse(obj, stamp, touched)
+                continue
             held = self._rows.held_row(obj.id, "appeared")
             self._fusion.remove(obj, float(obj.first_miss), stamp, int(obj.misses), counters, touched,
                                 publish=held is None)
             if held is not None:
                 self._resolve_held(held, "retracted", stamp, "removed before it was confirmed")
+
+    def _glimpse(self, obj) -> bool:
+        """Seen in one look only (all its sightings within identity.glimpse_s), never moved, and centred in
+        the box of an older object of comparable size (its largest extent at most identity.glimpse_host_ratio x
+        the glimpse's): another reading of that object for a moment, not an object that came and went. A
+        thing seen briefly on its own (or on a shelf, a table: much larger than it) is removed as before."""
+        icfg = self.config.identity
+        if int(obj.n_moves) > 0 or float(obj.last_seen) - float(obj.first_seen) >= icfg.glimpse_s:
+            return False
+        centre = (float(obj.cx), float(obj.cy), float(obj.cz))
+        size = max(float(obj.ext_x), float(obj.ext_y), float(obj.ext_z), 1e-3)
+        for host in self._store.objects_in_box(centre, centre, ("present", "missing"), exclude_id=int(obj.id)):
+            if float(host.first_seen) >= float(obj.first_seen):
+                continue
+            if not all(lo <= c <= hi for c, lo, hi in zip(centre, host.bmin, host.bmax)):
+                continue
+            if max(float(host.ext_x), float(host.ext_y), float(host.ext_z)) <= icfg.glimpse_host_ratio * size:
+                return True
+        return False
+
+    def _dismiss_glimpse(self, obj, stamp: float, touched: set[int]) -> None:
+        """An object confirmed within one look whose place was later seen empty is withdrawn, not removed: its
+        published events are retracted and a ``forgotten`` event (kind dismissed) says so; the audit keeps it.
+
+        Why: a "bench" read for 1.5 s inside a stool (dev seed 12, no feature), a "vase" read for 1 s on the
+        plant it was (dev seed 3): each became an object, and minutes later, its place seen without it, a
+        false "removed" and a false item in every "what changed" that covers it. 6 of the 31 false removals
+        of the dev seeds at 7452b2d were single-look objects. Only a glimpse inside a comparable older object
+        is withdrawn: a thing seen briefly on its own may really have come and gone.
+        """
+        for held in self._rows.held_of(obj.id):
+            self._resolve_held(held, "retracted", stamp, "a glimpse: seen in one look, then its place seen empty")
+        self._rows.retract_events(obj.id)
+        span = float(obj.last_seen) - float(obj.first_seen)
+        self._graph.retire(obj, "dismissed", f"seen in one look only ({span:.1f} s), then its place seen empty",
+                           stamp, active=False, event=True)
+        self._audit(stamp, "dismiss_glimpse", [obj.id], [], {"first_miss": obj.first_miss, "span_s": span})
+        touched.add(int(obj.id))
 
     def _resolve_held(self, held, status: str, stamp: float, reason: str, event_id: int | None = None) -> None:
         self._rows.resolve_held(held["id"], status, stamp, reason, event_id)
@@ -236,11 +295,13 @@ class Settling:
         obs_ids = self._take_observations(new, old.id, placement_id)
         self._take_state(old, new, 1)
         self._retire_twin(new, old.id, stamp, f"the same object as #{old.id}, moved")
+        superseded = self._rows.retract_removals(int(old.id), before, t_move)
         self._graph.event(t_move, "moved", old.id, before, placement_id, obs_ids[:EVIDENCE_IN_EVENT],
-                    detail={"decided_at": stamp, "joined": int(new.id)})
+                    detail=_move_detail(stamp, int(new.id), superseded))
         self._audit(stamp, "reconcile_move", [old.id, new.id], obs_ids,
                     {"kept": int(old.id), "joined": int(new.id), "from_placement": before,
-                     "to_placement": placement_id, "first_miss": old.first_miss})
+                     "to_placement": placement_id, "first_miss": old.first_miss,
+                     **({"retracted_removals": superseded} if superseded else {})})
         self._settle_label(old.id, stamp, obs_ids[-1:])
         counters.moved += 1
         touched.update((int(old.id), int(new.id)))
@@ -273,8 +334,9 @@ class Settling:
         self._take_state(old, new, int(new.n_moves) + 1)
         self._rows.set_placement(oid, current, new.region_id)
         self._retire_twin(new, oid, stamp, f"the same object as #{oid}, moved")
+        superseded = self._rows.retract_removals(oid, before, t_move)
         self._graph.event(t_move, "moved", oid, before, copies[int(places[0]["id"])], obs_ids[:EVIDENCE_IN_EVENT],
-                    detail={"decided_at": stamp, "joined": nid})
+                    detail=_move_detail(stamp, nid, superseded))
         for m in moves:
             detail = {**json.loads(m["detail"] or "{}"), "decided_at": stamp, "rehomed_from": nid}
             self._graph.event(float(m["stamp"]), "moved", oid, copies.get(m["before_id"], m["before_id"]),
@@ -282,7 +344,7 @@ class Settling:
         self._audit(stamp, "reconcile_move", [oid, nid], obs_ids,
                     {"kept": oid, "joined": nid, "from_placement": before,
                      "placements": {str(q): c for q, c in copies.items()}, "moves_rehomed": len(moves),
-                     "first_miss": old.first_miss})
+                     "first_miss": old.first_miss, **({"retracted_removals": superseded} if superseded else {})})
         self._settle_label(oid, stamp, obs_ids[-1:])
         counters.moved += 1
         touched.update((oid, nid))

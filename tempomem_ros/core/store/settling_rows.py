@@ -163,6 +163,18 @@ class SettlingRows(TableRows):
         return int(self._conn.execute("SELECT COUNT(*) FROM events WHERE object_id=? AND retracted=0",
                                       (object_id,)).fetchone()[0])
 
+    def retract_removals(self, object_id: int, placement_id, since: float) -> list[int]:
+        """The object's published removals from ``placement_id`` stamped at or after ``since`` are retracted;
+        their ids, oldest first."""
+        if placement_id is None:
+            return []
+        ids = [int(r[0]) for r in self._conn.execute(
+            "SELECT id FROM events WHERE object_id=? AND kind='removed' AND before_id=? AND stamp>=? AND retracted=0 "
+            "ORDER BY id", (object_id, placement_id, since)).fetchall()]
+        for event_id in ids:
+            self._conn.execute("UPDATE events SET retracted=1 WHERE id=?", (event_id,))
+        return ids
+
     def retract_events(self, object_id: int) -> None:
         """Every event of the object is retracted (a change later found wrong: never returned again)."""
         self._conn.execute("UPDATE events SET retracted=1 WHERE object_id=?", (object_id,))
