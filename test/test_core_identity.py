@@ -13,7 +13,7 @@ import pytest
 from core_helpers import box_obs, distance_from_eye, render_view, span_obs, view
 
 from tempomem_ros.core import CameraView, Memory
-from tempomem_ros.core.absence import expected_mask_px
+from tempomem_ros.core.absence import expected_mask_px, visible_fractions
 from tempomem_ros.core.config import AbsenceConfig, MemoryConfig
 from tempomem_ros.core.persistence import AbsenceState, add_miss, gone
 
@@ -920,7 +920,6 @@ def test_a_half_hidden_object_is_missed_where_its_visible_part_alone_is_a_report
     # expected of them) was never missed after it moved; with a 50-px perception minimum the visible half of a
     # mug at 2 m (~130 px) is under 3 x the 75 px detectable floor: no miss, as before
     views = half_hidden_views(min_object_pixels)
-    from tempomem_ros.core.absence import min_expected_px, visible_fractions
     v = views[-1][2]
     lo, hi = np.subtract(A, (0.04, 0.04, 0.05))[None], np.add(A, (0.04, 0.04, 0.05))[None]
     frac = visible_fractions(v, lo, hi, AbsenceConfig())[0]
