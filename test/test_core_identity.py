@@ -956,3 +956,33 @@ def test_a_removal_published_after_the_object_was_seen_elsewhere_is_retracted_by
     assert json.loads(detail)["supersedes"] == [removal_id]
     (audit,) = [a for a in mem.audit() if a.action == "reconcile_move"]
     assert audit.detail["retracted_removals"] == [removal_id]
+
+
+STOOL = ((1.8, -0.2, 0.0), (2.2, 0.2, 0.45))
+BENCH = ((1.8, -0.12, 0.3), (2.0, 0.12, 0.45))  # a part of the stool read "bench", inside its box
+
+
+@pytest.mark.parametrize("span, withdrawn", [(1.0, True), (8.0, False)])
+def test_a_glimpse_under_another_label_inside_an_older_object_is_withdrawn_not_removed(mem, span, withdrawn):
+    # dev seed 12: a "bench" read for 1.5 s inside a stool became an object, and was reported removed minutes
+    # later when the stool was seen without it; seen over more than identity.glimpse_s it is removed as before
+    eye, target = (0.0, 0.0, 1.0), (2.0, 0.0, 0.25)
+    for t in (0.0, 0.5, 1.0, 6.0):
+        mem.add([span_obs("stool", *STOOL, stamp=t)], render_view(t, eye, target, [STOOL]))
+    for t in np.linspace(100.0, 100.0 + span, 4):
+        mem.add([span_obs("stool", *STOOL, stamp=float(t)), span_obs("bench", *BENCH, stamp=float(t))],
+                render_view(float(t), eye, target, [STOOL]))
+    mem.commit()
+    assert [(o.id, o.label, o.state) for o in mem.objects()] == [(1, "stool", "present"), (2, "bench", "present")]
+    for t in (300.0, 300.5, 301.0, 302.5):  # the stool seen, no bench reading
+        mem.add([span_obs("stool", *STOOL, stamp=t)], render_view(t, eye, target, [STOOL]))
+    mem.commit()
+    if withdrawn:
+        assert [(o.id, o.state) for o in mem.objects()] == [(1, "present"), (2, "forgotten")]
+        assert kinds(mem) == [("appeared", 1), ("forgotten", 2)]
+        assert [a.action for a in mem.audit()].count("dismiss_glimpse") == 1
+        (tomb,) = mem._conn.execute("SELECT object_id, kind FROM tombstones").fetchall()
+        assert tuple(tomb) == (2, "dismissed")
+    else:
+        assert [(o.id, o.state) for o in mem.objects()] == [(1, "present"), (2, "missing")]
+        assert kinds(mem) == [("appeared", 1), ("appeared", 2), ("removed", 2)]
