@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from . import quantities, timeexpr
+from . import lexicon, quantities, timeexpr
 from .normalise import OWNERS as _OWNERS, PEOPLE as _PEOPLE
 from .operators import RELATION_WORDS, args_key
 from .plurals import singular_phrase
@@ -141,6 +141,12 @@ _WORDS = {
     "things": "WHAT", "stuff": "WHAT", "stock": "WHAT", "everything": "WHAT", "object": "WHAT", "item": "WHAT",
     "thing": "WHAT",
 }
+# The sixth round's classes (lexicon.py): a word of a class joins it unless a word or phrase above names it already.
+_VOCAB_BEFORE = frozenset(_WORDS)
+for _w, _c in lexicon.cue_words().items():
+    _WORDS.setdefault(_w, _c)
+for _p, _c in lexicon.phrases().items():
+    _PHRASES.setdefault(_p, _c)
 # Words that say nothing about what is asked. Closed on purpose: a word not here and not part of a thing refuses.
 GLUE = frozenset(
     "the a an my your our his her their its this that these those it they them there here i you we me us "
@@ -161,6 +167,13 @@ GLUE = frozenset(
     "someone somebody anyone anybody he she "
     "somewhere anywhere already yet again just so only ago currently "
     "times many much number".split()) | frozenset(_PEOPLE)
+_GLUE_BEFORE = GLUE
+GLUE = GLUE | (lexicon.glue_words() - frozenset(_WORDS))
+# words only the classes of lexicon.py brought: one right after a word no class took is part of its noun phrase
+_LEX_ONLY = (frozenset(_WORDS) - _VOCAB_BEFORE) | (GLUE - _GLUE_BEFORE)
+_SUBJECTS = frozenset("i he she we they".split())
+_BE_HAVE = frozenset("am is are was were has have had".split())  # "keys he is ..."; not "mugs they own"
+_REL_FIRST = frozenset(r.split()[0] for r in RELATION_WORDS)
 # A noun after "which" / "what" that names the kind of answer, not a thing asked about ("which shelf is the laptop
 # on", "which aisle", "what room"): a known label in that position is not a thing of the question.
 ANSWER_TYPE_AFTER = frozenset(("which", "what"))
@@ -304,7 +317,11 @@ def parse(text: str, names: Names) -> Parse | None:
                 kinds[i + k] = "rel:" + rel[1]
             i += len(rel[0])
             continue
-        if w in _WORDS:
+        if w in _LEX_ONLY and i > 0 and (kinds[i - 1] is None or toks[i - 1] in DETERMINERS and i + 1 < len(toks)
+                                         and toks[i + 1] not in _WORDS and toks[i + 1] not in GLUE
+                                         and toks[i + 1] not in _REL_FIRST):
+            pass  # "the walking stick", "the medicine cart", "the step stool": a class word in a noun phrase
+        elif w in _WORDS:
             cues.update(_WORDS[w].split())
             kinds[i] = "cue"
         elif w in GLUE:
@@ -344,6 +361,13 @@ def parse(text: str, names: Names) -> Parse | None:
             kinds[k] = "thing"
         i = j
     things.sort(key=lambda t: t.start)
+    # A subject right after a thing or an address starts a second sentence ("where did grandpa put his keys he is
+    # looking all over", "is there anything under my bed dear I heard a noise"): read whole, its words would join
+    # the question's (LOOK); the clause reader reads the sentences apart where marks separate them.
+    for k in range(1, len(toks)):
+        if toks[k] in _SUBJECTS and (kinds[k - 1] == "thing" and toks[k + 1:k + 2] and toks[k + 1] in _BE_HAVE
+                                     or toks[k - 1] in lexicon.TALK_WORDS):
+            stray.append(toks[k])
     # An unknown noun phrase with a thing or "any of my stuff" after it is the subject of the question ("did my cat
     # move any of my stuff"), not what it asks about: read as a thing it would be a wrong answer.
     for t in things:
