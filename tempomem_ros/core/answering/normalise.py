@@ -102,6 +102,9 @@ _MIDDLE = [(re.compile(r"\b(?:the heck|on earth|the hell|actually|exactly)\b\s*"
            (re.compile(r"\b(?:all day|the whole day|all of|the whole of) (?=(?:today|yesterday)\b)"), ""),
            # "lying around in the kitchen": "around" is no relation before one
            (re.compile(r"\b(lying|sitting|standing|left|hanging) around (?=(?:in|on|under|inside|near)\b)"), r"\1 "),
+           # sixth round, a planner's arithmetic of time: "at now minus 45 minutes" is 45 minutes ago
+           (re.compile(r"\b(?:at |as of )?(?:now|the current time|current time) minus ((?:\w+ ){1,3}?(?:seconds?|secs?|"
+                       r"minutes?|mins?|hours?|hrs?|days?))\b"), r"\1 ago"),
            # "at what point did the lamp appear": a question of time
            (re.compile(r"^at what (?:point|moment)(?: in time)?\b"), "when")]
 # "what the desk has on it" stays; "what is there on the desk" -> "what is on the desk"
@@ -130,7 +133,11 @@ _HEADER_WORDS = frozenset("test tests testing case step query question request t
                           "review article piece readers fleet view dashboard unit monitoring "
                           "lookup housekeeping proximity presence status "
                           "evaluation check handover stats debug basics shift integration expected value next first "
-                          "second third last final".split())
+                          "second third last final "
+                          # sixth round: a planning agent's headers as a class ("Step 1 of plan:", "Required for plan:",
+                          # "Precondition check for plan:", "Subtask 3 input:")
+                          "plan planner plans precondition preconditions required requirement requirements subtask "
+                          "subtasks goal goals tool call input action".split())
 _HEADER = re.compile(r"^(?:for (?:the|my|our|this|a) \w+(?: \w+)?|from the \w+(?: room)?|"
                      r"test(?: case)?(?: \d+)?|case \d+|query|question|request|task|note|for the (?:log|record|"
                      r"evaluation|test|report|tests)|(?:customer|user|client) (?:question|request)|"

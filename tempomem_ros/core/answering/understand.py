@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from ..labels import words
 from . import timeexpr
 from .normalise import MAX_QUESTION_CHARS, normalise
-from . import cues, quantities, word_order
+from . import cues, events, quantities, word_order
 from .operators import (ACTION_OBJECT_WORDS, ACTION_VERBS, FORMAL_VERBS, NOT_A_DESCRIPTION, RELATION_WORDS, TABLE,
                         args_key, example_forms, interpretation)
 from .slots import Names, Thing, resolve, stem
@@ -155,6 +155,7 @@ def _match(spec, form, m: re.Match, question: str, found, names: Names, now, bar
 
 def understand(question: str, now: float | None, names: Names) -> Understanding | Refusal:
     """The operator and arguments a question means, or a Refusal (never a guess). Pure and deterministic."""
+    question = events.rewrite(question, now)  # "when I arrived at 10": its time, or talk (events.py)
     out = _understand(question, now, names)
     if isinstance(out, Refusal) and (out.reason == NO_FORM or out.reason.startswith(TWO_READINGS)):
         clause = _clause_reading(question, now, names)
