@@ -210,8 +210,23 @@ _BEFORE_LAST = re.compile(r"\bbefore (?:the|its|their) (?:last|latest|most recen
 _BEFORE_END = re.compile(r"\bbefore (?:someone|somebody|anyone|anybody|you|they|he|she|things|stuff|everything|it|"
                          r"my \w+|the \w+|" + "|".join(_PEOPLE) + r")(?: \w+){1,3}$")
 # the whole place the memory covers: "first show up in the dorm", "moved around the shop" say nothing more
-_WHOLE_PLACE = re.compile(r"\s(?:in|at|around|inside|about|all over) (?:the|this|our|my) (?:house|home|flat|apartment|"
-                          r"dorm|shop|store|building|place|premises|warehouse)\b|\s(?:here|around|about)$")
+# Sixth round: the whole place as a class of nouns ("in the property", "on the ward", "in the storeroom"), dropped
+# only when the memory knows no label or region of that name (a memory with a "storeroom" region keeps it).
+_WHOLE_PLACE = re.compile(r"\s(?:in|at|on|around|inside|about|throughout|across|all over|all around) (?:the|this|our|my|"
+                          r"their|his|her) (?P<place>house|home|flat|apartment|dorm|shop|store|building|place|premises|"
+                          r"warehouse|property|ward|site|facility|grounds|estate|storeroom|store room|gym|clinic|hospital|"
+                          r"hotel|unit|venue|workshop|factory|school|residence|household|cottage|cabin|suite|"
+                          r"accommodation|rental|airbnb|lab|laboratory|depot|plant floor|shop floor)\b|"
+                          r"\s(?:here|around|about|on site|onsite)$")
+
+
+def _drop_whole_place(text: str, names: Names) -> str:
+    def repl(m: re.Match) -> str:
+        place = m.group("place")
+        if place and _known_at(place.split(), 0, names) is not None:
+            return m.group(0)
+        return ""
+    return _WHOLE_PLACE.sub(repl, text)
 # "what's lying within 60 cm of the counter", "objects at most 0.7 m away from 3 2 0.9": a radius and its centre
 _SPATIAL = re.compile(r"\b(?:within|inside|in|at most|less than|closer than|no more than|not more than|no further than|"
                       r"under|up to) (?:a |an )?(?:radius (?:of )?)?" + quantities.RADIUS
@@ -478,7 +493,7 @@ def read(text: str, names: Names, found, now: float | None) -> list[tuple[str, d
     text = _WHERE_PUT.sub("in place", text)
     text = _BEFORE_SOMEONE.sub("before", text)
     text = _BEFORE_LAST.sub("before", text)
-    text = _WHOLE_PLACE.sub("", text)
+    text = _drop_whole_place(text, names)
     text = _BEFORE_END.sub("before", text)
     p = parse(text, names)
     if p is None or p.stray or _ACTIVITY.search(text) or (any(w in _MODALS for w in text.split()[1:])

@@ -17,6 +17,8 @@ what it may mean, so a class is chosen by what the word asks of the memory:
 - ASK: a verb or noun of asking, listing or computing ("itemise", "compute", "query", "summary") and planner
   or header words ("step", "plan", "precondition") ask for nothing beyond the rest: glue;
 - TALK: addresses and interjections ("dear", "genius", "brilliant") say nothing: glue;
+- THINGS: nouns of things in general ("gear", "kit", "belongings") ask like "items" (WHAT);
+- AGENT: the robot's parts as the one who saw ("the system", "the tracker") are glue like "the robot";
 - COUNT / LOOK / MISSING: nouns and phrases of counting ("tally", "occasions"), of searching ("hunt",
   "rummage") and of being lost ("gone walkabout", "grown legs", "misplaced").
 """
@@ -96,6 +98,12 @@ TALK_WORDS = frozenset(
     "dear darling sweetheart sweetie honey hun love mate buddy pal sir madam maam boss chief genius friend "
     "hello hi hey oh ah ahh well ok okay um uh erm hmm great fantastic wonderful lovely brilliant sorry thanks "
     "cheers quick quickly clearly honestly seriously helpfully apparently obviously again".split())
+# Things in general (WHAT), as "items" and "stuff" were: "what new gear turned up", "whatever is missing".
+THING_WORDS = frozenset("gear kit equipment belongings possessions junk clutter mess whatever whatnot goods articles "
+                        "supplies valuables".split())
+# The robot and its parts as the one who saw (glue, like "robot" and "camera"); words that only sharpen a place.
+AGENT_WORDS = frozenset("system tracker sensor sensors perception cameras database db records exact precise "
+                        "particular specific".split())
 # Counting (COUNT); "occasions" and "instances" count times ("on how many occasions").
 COUNT_WORDS = frozenset("tally tallies tallied count counts total totals sum quantity".split())
 COUNT_PHRASES = {"tally up": "COUNT", "add up": "COUNT", "how many occasions": "COUNT TIMES",
@@ -133,6 +141,8 @@ def cue_words() -> dict:
         out[w] = "LOOK"
     for w in MISSING_WORDS:
         out[w] = "MISSING"
+    for w in THING_WORDS:
+        out[w] = "WHAT"
     return out
 
 
@@ -141,7 +151,7 @@ def phrases() -> dict:
 
 
 def glue_words() -> frozenset:
-    return PLACE_VERBS | STAY_VERBS | ASK_WORDS | TALK_WORDS
+    return PLACE_VERBS | STAY_VERBS | ASK_WORDS | TALK_WORDS | AGENT_WORDS
 
 
 __all__ = ["inflections", "cue_words", "phrases", "glue_words", "MOVE_VERBS", "PLACE_VERBS", "SEEN_VERBS"]
