@@ -617,6 +617,8 @@ _STATEMENT = re.compile(r"^(?:i|we|it|they|he|she|you|that|this) (?!(?:what|wher
 def is_talk(text: str, names: Names, asked: set, referent: str | None, now) -> bool:
     """Whether a clause beside a question only talks (why one asks, what happened): no time, no known thing but
     the referent, no cue word the question lacks. Its other words may be anything ("I'm late for the bus")."""
+    if not text.strip():
+        return True  # a clause that normalising empties ("Robot,", "oh!", "sorry"): only fillers
     try:
         stripped, found = timeexpr.extract(text, now)
     except timeexpr.TimeError:

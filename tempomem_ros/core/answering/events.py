@@ -13,6 +13,8 @@ the clause gives is a time, or nothing. The rule, one place for all of them:
   "since at 7 last night" (since and after keep their "since"; the others mean the moment itself);
 - when the rest of the question carries a time, the clause is talk and is dropped, with or without a time of its
   own ("where was the laptop at 8 pm yesterday, when the incident happened");
+- an event named by a noun ("before the raid", "after the warm-up", "during rounds") is dropped as talk when the
+  rest of the question carries a time (it carries none itself);
 - when neither carries a time, nothing changes (the question is read as it was: "before the kids dragged it off"
   is still the place before the last move, read by the rules that had it).
 
@@ -36,6 +38,11 @@ _EVENT = re.compile(r"(?:^|(?<=[\s,;(-]))(?P<sub>" + _SUBORDINATORS + r") (?P<su
                     + _PAST + r")\b(?P<tail>[^,;.?!]*)", re.IGNORECASE)
 
 
+# "before the raid", "after the warm-up", "during rounds": an event named by a noun; talk only beside another time
+_NOUN_EVENT = re.compile(r"(?:^|(?<=[\s,;(-]))(?P<sub>before|after|during) (?:(?:the|my|our|his|her|their|a) )?"
+                         r"(?P<noun>[a-z-]+(?: [a-z-]+)?)(?=\s*(?:[,;.?!]|$))", re.IGNORECASE)
+
+
 def _times(text: str, now) -> list:
     try:
         return timeexpr.extract(normalise(text), now)[1]
@@ -49,6 +56,14 @@ def rewrite(question: str, now) -> str:
     if not isinstance(question, str):
         return question
     found = list(_EVENT.finditer(question))
+    if not found:
+        nouns = list(_NOUN_EVENT.finditer(question))
+        if len(nouns) == 1 and nouns[0].start() > 0:
+            m = nouns[0]
+            rest = (question[:m.start()] + " " + question[m.end():]).strip()
+            if _times(rest, now) and not _times(m.group(0), now):
+                return _tidy(question[:m.start()] + question[m.end():])
+        return question
     if len(found) != 1:
         return question
     m = found[0]
@@ -69,7 +84,10 @@ def rewrite(question: str, now) -> str:
         repl = when
     else:
         return question
-    out = question[:m.start()] + repl + question[m.end():]
+    return _tidy(question[:m.start()] + repl + question[m.end():])
+
+
+def _tidy(out: str) -> str:
     out = re.sub(r"(?:\s*,){2,}", ",", out)  # the commas around a dropped clause
     out = re.sub(r"\s*,\s*(?=[?.!]|$)", "", out)  # a comma left before the end
     out = re.sub(r"^\s*,\s*", "", out)

@@ -124,6 +124,8 @@ MISSING_PHRASES = {"gone walkabout": "MISSING", "grown legs": "MISSING", "grew l
 # Staying put as a phrase (glue, like "sitting").
 STAY_PHRASES = {"gathering dust": "GLUE", "collecting dust": "GLUE", "sitting around": "GLUE",
                 "oh wise one": "GLUE", "wise one": "GLUE", "lady of the house": "GLUE", "man of the house": "GLUE",
+                "one of us": "GLUE", "one of them": "GLUE", "one of the": "GLUE", "one of my": "GLUE",
+                "one of our": "GLUE",
                 "movement check": "MOVE YESNO", "move check": "MOVE YESNO", "presence status": "STILL YESNO",
                 "missing flag": "MISSING YESNO"}
 
