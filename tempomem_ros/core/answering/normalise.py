@@ -13,6 +13,7 @@ import re
 import unicodedata
 
 from . import word_order
+from .lexicon import PLACE_VERBS as _PLACE_VERBS
 
 # People whose things are asked about ("grandma's glasses", "dad's jacket"): the owner is no part of the thing's
 # name (the fourth held-out set's wrong route: "grandma's pill box" was asked as a "grandma pill box").
@@ -105,6 +106,9 @@ _MIDDLE = [(re.compile(r"\b(?:the heck|on earth|the hell|actually|exactly)\b\s*"
            # sixth round, a planner's arithmetic of time: "at now minus 45 minutes" is 45 minutes ago
            (re.compile(r"\b(?:at |as of )?(?:now|the current time|current time) minus ((?:\w+ ){1,3}?(?:seconds?|secs?|"
                        r"minutes?|mins?|hours?|hrs?|days?))\b"), r"\1 ago"),
+           # "where did I put my wrench down": a particle of a verb of putting is no part of the thing put
+           (re.compile(r"\b(" + "|".join(sorted(_PLACE_VERBS)) + r") ((?:the|my|our|your|his|her|their) [a-z]+(?: [a-z]+)?)"
+                       r" (?:down|away|aside|back)$"), r"\1 \2"),
            # "at what point did the lamp appear": a question of time
            (re.compile(r"^at what (?:point|moment)(?: in time)?\b"), "when")]
 # "what the desk has on it" stays; "what is there on the desk" -> "what is on the desk"
