@@ -220,6 +220,26 @@ _WHOLE_PLACE = re.compile(r"\s(?:in|at|on|around|inside|about|throughout|across|
                           r"\s(?:here|around|about|on site|onsite)$")
 
 
+# Sixth round: "for the claim", "for the insurance inventory", "for the contents list" at the end say what the answer
+# is for. Dropped when they name nothing the memory knows, hold no cue word ("for the last time" asks) and the rest
+# names a known thing ("where to look for my
+# handbag" keeps its "for": nothing known is named before it).
+_PURPOSE_FOR = re.compile(r"\sfor (?:the|my|our|a|an|this|your|their) (?P<np>[a-z]+(?: [a-z]+){0,2})$")
+
+
+def _drop_purpose_for(text: str, names: Names) -> str:
+    m = _PURPOSE_FOR.search(text)
+    if not m:
+        return text
+    np_ = m.group("np").split()
+    if any(w in _WORDS for w in np_) or any(_known_at(np_, k, names) is not None for k in range(len(np_))):
+        return text
+    head = text[:m.start()].split()
+    if not any(_known_at(head, k, names) is not None for k in range(len(head))):
+        return text
+    return text[:m.start()]
+
+
 def _drop_whole_place(text: str, names: Names) -> str:
     def repl(m: re.Match) -> str:
         place = m.group("place")
@@ -489,6 +509,7 @@ def read(text: str, names: Names, found, now: float | None) -> list[tuple[str, d
     if spatial:
         return _spatial(text, spatial, names)
     text = _PURPOSE_CLAUSE.sub("", text)
+    text = _drop_purpose_for(text, names)
     text = _WHY_CLAUSE.sub("", text)
     text = _WHERE_PUT.sub("in place", text)
     text = _BEFORE_SOMEONE.sub("before", text)

@@ -15,6 +15,8 @@ the clause gives is a time, or nothing. The rule, one place for all of them:
   own ("where was the laptop at 8 pm yesterday, when the incident happened");
 - an event named by a noun ("before the raid", "after the warm-up", "during rounds") is dropped as talk when the
   rest of the question carries a time (it carries none itself);
+- a clause of reason in the present ("now that the guests are gone", "since it's clearly not there now", "because
+  the kids never put anything back") is talk and is dropped, unless it carries a time;
 - when neither carries a time, nothing changes (the question is read as it was: "before the kids dragged it off"
   is still the place before the last move, read by the rules that had it).
 
@@ -43,6 +45,16 @@ _NOUN_EVENT = re.compile(r"(?:^|(?<=[\s,;(-]))(?P<sub>before|after|during) (?:(?
                          r"(?P<noun>[a-z-]+(?: [a-z-]+)?)(?=\s*(?:[,;.?!]|$))", re.IGNORECASE)
 
 
+# "now that the guests are gone", "since it's clearly not there now", "because the kids never put anything back":
+# why one asks, in the present; talk wherever it stands after the question's start ("since" only with a present
+# verb: "since it is ..." gives a reason, "since it was moved" a time)
+_REASON = re.compile(r"(?<=[\s,;(-])(?:now that|because|cause|seeing as|since) (?:" + _SUBJECT + r")"
+                     r"(?:'s|'re| (?:is|are|isn't|aren't|isnt|arent|keeps?|never|always|can't|cannot|won't|clearly|"
+                     r"obviously|really|seem|seems))\b[^,;.?!]*", re.IGNORECASE)
+_REASON_PAST = re.compile(r"(?<=[\s,;(-])(?:now that|because|cause|seeing as) (?:" + _SUBJECT + r") "
+                          r"(?:have|has|had|was|were|" + _PAST + r")\b[^,;.?!]*", re.IGNORECASE)
+
+
 def _times(text: str, now) -> list:
     try:
         return timeexpr.extract(normalise(text), now)[1]
@@ -55,6 +67,10 @@ def rewrite(question: str, now) -> str:
     unchanged when it has none, more than one, or neither part carries a time."""
     if not isinstance(question, str):
         return question
+    for rx in (_REASON, _REASON_PAST):
+        m = rx.search(question)
+        if m and not _times(m.group(0), now):
+            question = _tidy(question[:m.start()] + question[m.end():])
     found = list(_EVENT.finditer(question))
     if not found:
         nouns = list(_NOUN_EVENT.finditer(question))

@@ -82,13 +82,13 @@ PLACE_VERBS = _verbs(
     "put place leave set stick shove dump stash tuck chuck toss plonk plop drop stuff hide keep store park lay "
     "hang prop lean pile stack stow throw fling")
 # Staying put (glue, like "sitting").
-STAY_VERBS = _verbs("sit stand lie rest perch stay remain linger idle lounge wait")
+STAY_VERBS = _verbs("sit stand lie rest perch stay remain linger idle lounge wait exist")
 # Perceiving a thing (SEEN).
 SEEN_VERBS = _verbs("see spot observe detect sight scan notice glimpse capture film clock register log witness "
                     "encounter catch view")
 # Asking, listing, computing; the words of a planner's or a form's header (glue).
 ASK_WORDS = _verbs(
-    "tell show list itemise itemize enumerate catalogue catalog inventory name give report state provide retrieve "
+    "fetch tell show list itemise itemize enumerate catalogue catalog inventory name give report state provide retrieve "
     "obtain query compute calculate determine establish identify confirm verify check output print display return "
     "describe specify indicate detail outline summarise summarize rank look") | frozenset(
     "step plan planner precondition preconditions required requirement subtask task goal request result results "
@@ -97,7 +97,7 @@ ASK_WORDS = _verbs(
 TALK_WORDS = frozenset(
     "dear darling sweetheart sweetie honey hun love mate buddy pal sir madam maam boss chief genius friend "
     "hello hi hey oh ah ahh well ok okay um uh erm hmm great fantastic wonderful lovely brilliant sorry thanks "
-    "cheers quick quickly clearly honestly seriously helpfully apparently obviously again".split())
+    "cheers quick quickly clearly honestly seriously helpfully apparently obviously again everyone everybody".split())
 # Things in general (WHAT), as "items" and "stuff" were: "what new gear turned up", "whatever is missing".
 THING_WORDS = frozenset("gear kit equipment belongings possessions junk clutter mess whatever whatnot goods articles "
                         "supplies valuables".split())
@@ -124,6 +124,11 @@ MISSING_PHRASES = {"gone walkabout": "MISSING", "grown legs": "MISSING", "grew l
 # Staying put as a phrase (glue, like "sitting").
 STAY_PHRASES = {"gathering dust": "GLUE", "collecting dust": "GLUE", "sitting around": "GLUE",
                 "oh wise one": "GLUE", "wise one": "GLUE", "lady of the house": "GLUE", "man of the house": "GLUE",
+                "picked out": "SEEN", "pick out": "SEEN", "picks out": "SEEN", "made out": "SEEN",
+                "which day": "WHEN", "what day": "WHEN", "which date": "WHEN", "what date": "WHEN",
+                "day and time": "WHEN", "date and time": "WHEN", "at what time": "WHEN",
+                "without telling me": "GLUE", "without telling anyone": "GLUE", "without telling us": "GLUE",
+                "without asking": "GLUE", "without asking me": "GLUE", "without saying": "GLUE",
                 "one of us": "GLUE", "one of them": "GLUE", "one of the": "GLUE", "one of my": "GLUE",
                 "one of our": "GLUE",
                 "movement check": "MOVE YESNO", "move check": "MOVE YESNO", "presence status": "STILL YESNO",

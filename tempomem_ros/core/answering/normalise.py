@@ -75,6 +75,9 @@ _LEADING = sorted([
     "hey there",
     # fourth round (third held-out set): advice asked before an embedded question, "any tips where to look"
     "any tips", "any tip", "any hints", "any suggestions", "any advice",
+    # sixth round: asking leave to ask, as a class
+    "mind if i ask", "do you mind if i ask", "would you mind if i ask", "can i ask", "could i ask", "may i ask",
+    "might i ask", "if i may ask", "if i might ask", "can i just ask", "just wondering", "i was just wondering",
 ], key=lambda s: -len(s))
 # A verb of telling before an embedded question: "show me where the cup is", "suggest where to look for X".
 _TELL_RE = re.compile(r"^(?:show me|show|tell me|tell us|let me know|let us know|find out|check|suggest|say|explain|"
@@ -109,6 +112,9 @@ _MIDDLE = [(re.compile(r"\b(?:the heck|on earth|the hell|actually|exactly)\b\s*"
            # "where did I put my wrench down": a particle of a verb of putting is no part of the thing put
            (re.compile(r"\b(" + "|".join(sorted(_PLACE_VERBS)) + r") ((?:the|my|our|your|his|her|their) [a-z]+(?: [a-z]+)?)"
                        r" (?:down|away|aside|back)$"), r"\1 \2"),
+           (re.compile(r"\bprior to\b"), "before"),  # "prior to the latest change"
+           # "objects within r = 1.2 m": a planner's radius
+           (re.compile(r"\b(?:r|radius) ?= ?(?=\d)"), ""),
            # "at what point did the lamp appear": a question of time
            (re.compile(r"^at what (?:point|moment)(?: in time)?\b"), "when")]
 # "what the desk has on it" stays; "what is there on the desk" -> "what is on the desk"

@@ -318,6 +318,11 @@ _WORD_CLOCK_PART = re.compile(r"\b(?:(?P<pre>at|since|after|by|around|about) )?(
                               r"afternoon|evening)|yesterday (?:morning|afternoon|evening))\b)")
 
 
+_SPAN_PART = re.compile(r"\b(?:between|from) (\d{1,2}(?::\d{2})?) (?:and|to|until|till) (\d{1,2}(?::\d{2})?) "
+                        r"this (morning|afternoon|evening)\b")
+_AMPM = {"morning": "am", "afternoon": "pm", "evening": "pm"}
+
+
 def _word_clock_digits(m: re.Match) -> str:
     hour = int(m.group("whour")) if m.group("whour").isdigit() else _HOUR_WORDS[m.group("whour")]
     minutes = _WORD_MINUTES[m.group("wmin")]
@@ -332,6 +337,8 @@ def extract(text: str, now: float | None) -> tuple[str, list[Found]]:
         raise TimeError("I only know the past and the present")
     found: list[Found] = []
     out = _WORD_CLOCK_PART.sub(_word_clock_digits, text)
+    # "between 6 and 9 this morning", "from 2 to 4 this afternoon": the part of the day says am or pm for both
+    out = _SPAN_PART.sub(lambda m: f"between {m.group(1)} {_AMPM[m.group(3)]} and {m.group(2)} {_AMPM[m.group(3)]}", out)
     out = _HOUR_WORD.sub(lambda m: f"{m.group(1)} {_ONES[m.group(2)]}", out)
     out = _HOUR_WORD_BARE.sub(lambda m: f"{m.group(1)} {_ONES[m.group(2)]}", out)
     out = _HOUR_WORD_PART.sub(lambda m: f"{m.group(1)} {m.group(2)} {_ONES[m.group(3)]}", out)
