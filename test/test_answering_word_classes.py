@@ -186,3 +186,23 @@ def test_word_clock_before_a_part_of_the_day_is_one_time():
     assert text == "@t" and [f.t for f in found] == [TODAY + 0.75 * 3600]
     text, found = timeexpr.extract("since half past seven this morning", NOW)
     assert text == "@w" and [(f.since, f.until) for f in found] == [(TODAY + 7.5 * 3600, NOW)]
+
+
+# ------------------------------------------------------------------ broader classes, statements of the thing
+@pytest.mark.parametrize("question,op,args", [
+    ("where are my stupid keys", "current", {"label": "keys"}),                   # a word of feeling
+    ("have the cleaners moved my glasses today", "did_move", {"label": "glasses", "since": TODAY, "until": NOW}),
+    ("how many mugs are there in the whole flat", "count_objects", {"label": "mug"}),
+    ("where is the phone most probably", "where_to_look", {"label": "phone"}),
+    ("did you eyeball my keys in the last hour", "was_seen", {"label": "keys", "since": NOW - 3600, "until": NOW}),
+    ("where did the coach stash the water bottle", "current", {"label": "water bottle"}),
+])
+def test_broader_classes_read(question, op, args):
+    assert reading(question) == (op, args)
+
+
+def test_a_clause_that_says_something_of_the_thing_asked_about_is_talk():
+    assert reading("the blasted remote has vanished again, where is it") == ("current", {"label": "remote"})
+    assert reading("the lamp got moved while I was out, where did it stand before") == ("previous", {"label": "lamp"})
+    # of another thing than the one asked about it is no talk: two things, refused
+    refusal("the remote has vanished again, where is the lamp", NAMES)

@@ -168,7 +168,8 @@ GLUE = frozenset(
     "somewhere anywhere already yet again just so only ago currently "
     "times many much number".split()) | frozenset(_PEOPLE)
 _GLUE_BEFORE = GLUE
-GLUE = GLUE | (lexicon.glue_words() - frozenset(_WORDS))
+GLUE = GLUE | (lexicon.glue_words() - frozenset(_WORDS)) | frozenset(  # people in the plural: "the cleaners"
+    w + "s" for w in set(_PEOPLE) | lexicon.PEOPLE_WORDS if not w.endswith("s"))
 # words only the classes of lexicon.py brought: one right after a word no class took is part of its noun phrase
 _LEX_ONLY = (frozenset(_WORDS) - _VOCAB_BEFORE) | (GLUE - _GLUE_BEFORE)
 _SUBJECTS = frozenset("i he she we they".split())
@@ -213,7 +214,7 @@ _BEFORE_END = re.compile(r"\bbefore (?:someone|somebody|anyone|anybody|you|they|
 # Sixth round: the whole place as a class of nouns ("in the property", "on the ward", "in the storeroom"), dropped
 # only when the memory knows no label or region of that name (a memory with a "storeroom" region keeps it).
 _WHOLE_PLACE = re.compile(r"\s(?:in|at|on|around|inside|about|throughout|across|all over|all around) (?:the|this|our|my|"
-                          r"their|his|her) (?P<place>house|home|flat|apartment|dorm|shop|store|building|place|premises|"
+                          r"their|his|her)(?: whole| entire)? (?P<place>house|home|flat|apartment|dorm|shop|store|building|place|premises|"
                           r"warehouse|property|ward|site|facility|grounds|estate|storeroom|store room|gym|clinic|hospital|"
                           r"hotel|unit|venue|workshop|factory|school|residence|household|cottage|cabin|suite|"
                           r"accommodation|rental|airbnb|lab|laboratory|depot|plant floor|shop floor)\b|"
@@ -255,7 +256,10 @@ _SPATIAL = re.compile(r"\b(?:within|inside|in|at most|less than|closer than|no m
 # words that qualify a known name without making it another kind of thing ("the red mug", "my old keys")
 _ADJECTIVES = frozenset("red blue green yellow black white grey gray brown pink purple orange silver gold golden "
                         "big small little large tiny huge old new favourite favorite usual spare other own "
-                        "dark light wooden plastic metal glass leather round square tall short long".split())
+                        "dark light wooden plastic metal glass leather round square tall short long "
+                        # sixth round: words of feeling about a thing ("my stupid keys", "the blasted remote")
+                        "stupid silly bloody flipping blasted darn damn darned dratted wretched trusty beloved "
+                        "precious poor lovely".split())
 _PUNCT_TOKENS = re.compile(r"(?:^|\s)(?:-+|:|;)(?=\s|$)")
 _PHRASE_LIST = sorted(((tuple(p.split()), c.split()) for p, c in _PHRASES.items()), key=lambda x: -len(x[0]))
 _MORE_RELATIONS = {"sitting on top of": "on", "lying on top of": "on", "standing on top of": "on",
@@ -635,6 +639,11 @@ def cues_of(text: str, names: Names) -> set:
 _STATEMENT = re.compile(r"^(?:i|we|it|they|he|she|you|that|this) (?!(?:what|where|when|which|how)\b)\w+")
 
 
+# a verb right after the thing a clause starts with: the clause says something of it
+_THING_STATEMENT = re.compile(r"^(?:is|are|was|were|has|have|had|keeps|keep|seems|seem|got|went|moved|vanished|"
+                              r"disappeared|is not|are not|has not|have not)\b")
+
+
 def is_talk(text: str, names: Names, asked: set, referent: str | None, now) -> bool:
     """Whether a clause beside a question only talks (why one asks, what happened): no time, no known thing but
     the referent, no cue word the question lacks. Its other words may be anything ("I'm late for the bus")."""
@@ -652,7 +661,10 @@ def is_talk(text: str, names: Names, asked: set, referent: str | None, now) -> b
     if any(t.known and t.label != referent for t in p.things):
         return False
     if _STATEMENT.match(stripped):
-        return True  # "I think I broke one", "it's gone cold", "I swear I had a system": said, not asked
+        return True
+    if referent and p.things and p.things[0].known and p.things[0].label == referent and len(p.things) == 1 and \
+            _THING_STATEMENT.match(" ".join(stripped.split()[p.things[0].end:])):
+        return True  # "the blasted remote has vanished again", "the remote isn't where it was": said of the thing  # "I think I broke one", "it's gone cold", "I swear I had a system": said, not asked
     return p.cues - {"WHAT", "THERE", "LOSTIT"} <= asked
 
 

@@ -76,7 +76,8 @@ def _verbs(bases: str) -> frozenset:
 # A thing displaced (MOVE). No verb of putting here: "where did I put X" asks its place, not whether it moved.
 MOVE_VERBS = _verbs(
     "move shift shove push pull drag carry haul lug tow tug yank wheel slide slip knock bump nudge jostle budge "
-    "relocate reposition displace rearrange reshuffle shuffle transfer swap cart ferry kick roll scoot")
+    "relocate reposition displace rearrange reshuffle shuffle transfer swap cart ferry kick roll scoot migrate "
+    "jiggle reorganise reorganize transport hoist heave shunt wiggle stray meander")
 # A thing put somewhere: where it is (glue; the thing's place is what the rest of the question asks).
 PLACE_VERBS = _verbs(
     "put place leave set stick shove dump stash tuck chuck toss plonk plop drop stuff hide keep store park lay "
@@ -85,7 +86,7 @@ PLACE_VERBS = _verbs(
 STAY_VERBS = _verbs("sit stand lie rest perch stay remain linger idle lounge wait exist")
 # Perceiving a thing (SEEN).
 SEEN_VERBS = _verbs("see spot observe detect sight scan notice glimpse capture film clock register log witness "
-                    "encounter catch view")
+                    "encounter catch view spy perceive recognise recognize sense discern eyeball photograph snap")
 # Asking, listing, computing; the words of a planner's or a form's header (glue).
 ASK_WORDS = _verbs(
     "fetch tell show list itemise itemize enumerate catalogue catalog inventory name give report state provide retrieve "
@@ -97,7 +98,14 @@ ASK_WORDS = _verbs(
 TALK_WORDS = frozenset(
     "dear darling sweetheart sweetie honey hun love mate buddy pal sir madam maam boss chief genius friend "
     "hello hi hey oh ah ahh well ok okay um uh erm hmm great fantastic wonderful lovely brilliant sorry thanks "
-    "cheers quick quickly clearly honestly seriously helpfully apparently obviously again everyone everybody".split())
+    "cheers quick quickly clearly honestly seriously helpfully apparently obviously again everyone everybody "
+    "alright yes yeah yep ta gosh blimey crikey wow whoa argh sigh huh oops damn darn dearie petal pet chum kiddo "
+    "guys folks".split())
+# People by role, as the earlier list of owners and guests (glue): "the plumber moved it", "ask the coach".
+PEOPLE_WORDS = frozenset("plumber plumbers electrician builder builders handyman housekeeper nanny babysitter carer "
+                         "carers caregiver doctor doctors coach coaches player players teammate teammates team intern "
+                         "manager supervisor technician tech engineer engineers courier gardener decorator painter "
+                         "contractor contractors worker workers crew homeowner homeowners".split())
 # Things in general (WHAT), as "items" and "stuff" were: "what new gear turned up", "whatever is missing".
 THING_WORDS = frozenset("gear kit equipment belongings possessions junk clutter mess whatever whatnot goods articles "
                         "supplies valuables".split())
@@ -106,21 +114,26 @@ AGENT_WORDS = frozenset("system tracker sensor sensors perception cameras databa
                         "particular specific".split())
 # Counting (COUNT); "occasions" and "instances" count times ("on how many occasions").
 COUNT_WORDS = frozenset("tally tallies tallied count counts total totals sum quantity".split())
-COUNT_PHRASES = {"tally up": "COUNT", "add up": "COUNT", "how many occasions": "COUNT TIMES",
+COUNT_PHRASES = {"tally up": "COUNT", "add up": "COUNT", "tot up": "COUNT", "headcount of": "COUNT",
+                 "length of time": "DURATION", "amount of time": "DURATION", "how many occasions": "COUNT TIMES",
                  "on how many occasions": "COUNT TIMES", "how many instances": "COUNT TIMES",
                  "how many separate occasions": "COUNT TIMES", "observation count": "COUNT SEEN",
                  "sighting count": "COUNT SEEN", "detection count": "COUNT SEEN", "move count": "COUNT MOVE",
                  "movement count": "COUNT MOVE", "object count": "COUNT"}
 # Searching (LOOK).
-LOOK_WORDS = _verbs("hunt rummage scour seek search") | frozenset(("likeliest",))
+LOOK_WORDS = _verbs("hunt rummage scour seek search ferret forage") | frozenset(("likeliest", "probable"))
 LOOK_PHRASES = {"most likely": "LOOK", "best bet": "LOOK", "search locations": "LOOK", "search location": "LOOK",
-                "search spots": "LOOK", "search places": "LOOK"}
+                "search spots": "LOOK", "search places": "LOOK", "poke around": "LOOK", "root around": "LOOK",
+                "best guess": "LOOK", "most probable": "LOOK", "most probably": "LOOK"}
 # Being lost (MISSING): said of a thing that is not where it was.
-MISSING_WORDS = frozenset("misplaced mislaid stolen nicked pinched vanished disappeared missing".split())
+MISSING_WORDS = frozenset("misplaced mislaid stolen nicked pinched vanished disappeared missing absent awol "
+                          "evaporated".split())
 MISSING_PHRASES = {"gone walkabout": "MISSING", "grown legs": "MISSING", "grew legs": "MISSING",
                    "gone missing": "MISSING", "went missing": "MISSING", "walked off": "MISSING",
                    "done a runner": "MISSING", "gone awol": "MISSING", "gone astray": "MISSING",
-                   "taken out": "MISSING", "nowhere to be found": "MISSING", "gone for a walk": "MISSING"}
+                   "taken out": "MISSING", "nowhere to be found": "MISSING", "gone for a walk": "MISSING",
+                   "cannot locate": "LOSTIT", "can not locate": "LOSTIT", "could not locate": "LOSTIT",
+                   "can't locate": "LOSTIT"}
 # Staying put as a phrase (glue, like "sitting").
 STAY_PHRASES = {"gathering dust": "GLUE", "collecting dust": "GLUE", "sitting around": "GLUE",
                 "oh wise one": "GLUE", "wise one": "GLUE", "lady of the house": "GLUE", "man of the house": "GLUE",
@@ -158,7 +171,7 @@ def phrases() -> dict:
 
 
 def glue_words() -> frozenset:
-    return PLACE_VERBS | STAY_VERBS | ASK_WORDS | TALK_WORDS | AGENT_WORDS
+    return PLACE_VERBS | STAY_VERBS | ASK_WORDS | TALK_WORDS | AGENT_WORDS | PEOPLE_WORDS
 
 
 __all__ = ["inflections", "cue_words", "phrases", "glue_words", "MOVE_VERBS", "PLACE_VERBS", "SEEN_VERBS"]
