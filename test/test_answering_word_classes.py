@@ -206,3 +206,24 @@ def test_a_clause_that_says_something_of_the_thing_asked_about_is_talk():
     assert reading("the lamp got moved while I was out, where did it stand before") == ("previous", {"label": "lamp"})
     # of another thing than the one asked about it is no talk: two things, refused
     refusal("the remote has vanished again, where is the lamp", NAMES)
+
+
+@pytest.mark.parametrize("question,op,args", [
+    ("Plan step 2: list places where the wallet has been today", "history",
+     {"label": "wallet", "since": TODAY, "until": NOW}),
+    ("Subgoal: determine whether the keys have moved since 09:00.", "did_move",
+     {"label": "keys", "since": TODAY + 9 * 3600, "until": NOW}),
+    ("Quick one for you: where's the umbrella?", "current", {"label": "umbrella"}),
+    ("Sorry to be a pain, but where did the charger end up?", "current", {"label": "charger"}),
+    ("where might the scissors have got to", "current", {"label": "scissors"}),   # a modal of the past
+    ("where was the lamp before it got moved to the desk", "previous", {"label": "lamp"}),
+])
+def test_planner_steps_lead_ins_and_modals_of_the_past(question, op, args):
+    assert reading(question) == (op, args)
+
+
+def test_a_modal_of_what_could_be_done_stays_with_the_semantic_forms():
+    # "where can I put my jacket" asks for a place to put it, not where it is
+    assert reading("where can I put my jacket")[0] != "current"
+    # a numbered head that is a time stays a time ("at half past one, where was the lamp")
+    assert reading("at half past one, where was the lamp") == ("as_of", {"label": "lamp", "t": TODAY + 13.5 * 3600})

@@ -221,9 +221,9 @@ def test_heldout5_is_one_fresh_half(heldout5, earlier_sets, heldout4):
 def test_heldout5_stays_as_fitted(heldout5, tmp_path):
     """Measured once at 029ae00 (the fifth round's rules fitted on heldout4, 6 and 7): 185 right, 47 refused, 6
     wrong of 238 (the round-4 code: 98, 134, 6). Read and fitted on since (db913ba): a development set now. The
-    sixth round's word classes and event clauses (no sentence of it fitted): 223 -> 226 right."""
+    sixth round's word classes and event clauses (no sentence of it fitted): 223 -> 227 right."""
     s = scores(heldout5, tmp_path)
-    assert (s["n"], s["right"], s["refused"], s["wrong"]) == (238, 226, 12, 0)
+    assert (s["n"], s["right"], s["refused"], s["wrong"]) == (238, 227, 11, 0)
 
 
 # ------------------------------------------------------- the sixth, seventh and eighth sets (helpers, fifth round)

@@ -187,6 +187,8 @@ _KNOW_LEAD = re.compile(r"^(?:do|does|did) (?:we|you|i|anyone|anybody|the robot)
 # A modal after the first word asks what could be done ("where can I put my jacket", "what could hold my clothes"):
 # semantic search's activity forms read those, this reader never does.
 _MODALS = frozenset("can could should would might may".split())
+# a modal of the past ("where might the scissors have got to"): a guess at what happened, not what could be done
+_MODAL_PERFECT = re.compile(r"\b(?:could|would|might|may|must)(?= (?:\w+ ){0,3}?have \w+)")
 _ACTIVITY = re.compile(r"\b(?:a place|somewhere|something|anything|a spot) to\b")
 # A purpose clause at the end says why, not what: "Identify where the cup is so that it can be collected."
 _PURPOSE_CLAUSE = re.compile(r"\s(?:so that|so (?:i|we|you|it) can|in order to|in order that)\b.*$")
@@ -209,7 +211,7 @@ _BEFORE_LAST = re.compile(r"\bbefore (?:the|its|their) (?:last|latest|most recen
                           r"relocation|shift|update)\b")
 # "before things got shuffled", "before my roommate messed with it" at the end: before the last change
 _BEFORE_END = re.compile(r"\bbefore (?:someone|somebody|anyone|anybody|you|they|he|she|things|stuff|everything|it|"
-                         r"my \w+|the \w+|" + "|".join(_PEOPLE) + r")(?: \w+){1,3}$")
+                         r"my \w+|the \w+|" + "|".join(_PEOPLE) + r")(?: \w+){1,5}$")
 # the whole place the memory covers: "first show up in the dorm", "moved around the shop" say nothing more
 # Sixth round: the whole place as a class of nouns ("in the property", "on the ward", "in the storeroom"), dropped
 # only when the memory knows no label or region of that name (a memory with a "storeroom" region keeps it).
@@ -521,7 +523,7 @@ def read(text: str, names: Names, found, now: float | None) -> list[tuple[str, d
     text = _drop_whole_place(text, names)
     text = _BEFORE_END.sub("before", text)
     p = parse(text, names)
-    if p is None or p.stray or _ACTIVITY.search(text) or (any(w in _MODALS for w in text.split()[1:])
+    if p is None or p.stray or _ACTIVITY.search(text) or (any(w in _MODALS for w in _MODAL_PERFECT.sub("", text).split()[1:])
                                                          and "LOOK" not in p.cues):
         return []
     cues = set(p.cues)

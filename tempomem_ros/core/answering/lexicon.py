@@ -148,6 +148,10 @@ STAY_PHRASES = {"gathering dust": "GLUE", "collecting dust": "GLUE", "sitting ar
                 "missing flag": "MISSING YESNO"}
 
 
+# Coming into the place (APPEAR), as "appeared" and "new" were.
+APPEAR_WORDS = frozenset("added emerged materialised materialized".split())
+
+
 def cue_words() -> dict:
     """Single words -> cue names (the classes that ask something)."""
     out: dict = {}
@@ -163,6 +167,8 @@ def cue_words() -> dict:
         out[w] = "MISSING"
     for w in THING_WORDS:
         out[w] = "WHAT"
+    for w in APPEAR_WORDS:
+        out[w] = "APPEAR"
     return out
 
 

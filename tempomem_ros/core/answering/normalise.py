@@ -78,6 +78,9 @@ _LEADING = sorted([
     # sixth round: asking leave to ask, as a class
     "mind if i ask", "do you mind if i ask", "would you mind if i ask", "can i ask", "could i ask", "may i ask",
     "might i ask", "if i may ask", "if i might ask", "can i just ask", "just wondering", "i was just wondering",
+    "sorry to be a pain but", "sorry to be a pain", "sorry to be a nuisance but", "sorry to trouble you but",
+    "sorry to trouble you", "sorry to bug you but", "sorry to bug you", "sorry to pester you but",
+    "quick one for you", "quick one", "a quick one", "one for you", "but",
 ], key=lambda s: -len(s))
 # A verb of telling before an embedded question: "show me where the cup is", "suggest where to look for X".
 _TELL_RE = re.compile(r"^(?:show me|show|tell me|tell us|let me know|let us know|find out|check|suggest|say|explain|"
@@ -147,7 +150,7 @@ _HEADER_WORDS = frozenset("test tests testing case step query question request t
                           # sixth round: a planning agent's headers as a class ("Step 1 of plan:", "Required for plan:",
                           # "Precondition check for plan:", "Subtask 3 input:")
                           "plan planner plans precondition preconditions required requirement requirements subtask "
-                          "subtasks goal goals tool call input action".split())
+                          "subtasks goal goals tool call input action subgoal subgoals objective json format".split())
 _HEADER = re.compile(r"^(?:for (?:the|my|our|this|a) \w+(?: \w+)?|from the \w+(?: room)?|"
                      r"test(?: case)?(?: \d+)?|case \d+|query|question|request|task|note|for the (?:log|record|"
                      r"evaluation|test|report|tests)|(?:customer|user|client) (?:question|request)|"
@@ -172,6 +175,8 @@ def _clean(q: str) -> str:
     q = _WAKE.sub("", q)
     # "Test 12: ..." (the colon after a digit is no separator)
     q = re.sub(r"^(?:(?:integration )?test(?: case)?(?: step)? \d+|test case|case \d+|test) ", "", q)
+    # a planner's numbered step: "Plan step 2: ...", "Subtask 3 of plan: ..."
+    q = re.sub(r"^(?:(?:plan|task|subtask|subgoal|goal|step) )+\d+(?: of (?:the )?(?:plan|task))? ", "", q)
     m = _RELAYED.match(q)
     if m and q[m.end():].strip():
         q = q[m.end():].strip()
