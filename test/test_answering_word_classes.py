@@ -128,6 +128,12 @@ def test_an_event_clause_without_any_time_changes_nothing():
     refusal("what did the kids break before the party", NAMES)
 
 
+def test_a_place_after_an_event_is_no_guess():
+    q = "where was the mug after I moved it at 10"
+    assert events.rewrite(q, NOW) == q
+    refusal(q, NAMES)
+
+
 def test_two_event_clauses_or_a_future_stay_refused():
     refusal("where will the keys be when I arrive at 10", NAMES)
     refusal("where was the mug when I arrived at 10 and when I left at 11", NAMES)

@@ -89,6 +89,8 @@ def rewrite(question: str, now) -> str:
     tail_times = _times(tail, now) if tail else []
     if rest_times:
         repl = ""
+    elif m.group("sub").lower() == "after" and re.search(r"\bwhere\b", rest, re.IGNORECASE):
+        return question  # "where was the mug after I moved it at 10": its place at 10 or all places since? no guess
     elif tail_times and None not in tail_times:
         words = tail.split()
         # the time is the tail from its first word that starts a time ("at 10 this morning", "7 last night")
