@@ -233,3 +233,16 @@ def test_a_modal_of_what_could_be_done_stays_with_the_semantic_forms():
     assert reading("where can I put my jacket")[0] != "current"
     # a numbered head that is a time stays a time ("at half past one, where was the lamp")
     assert reading("at half past one, where was the lamp") == ("as_of", {"label": "lamp", "t": TODAY + 13.5 * 3600})
+
+
+@pytest.mark.parametrize("question,op,args", [
+    ("chair moved? y/n", "did_move", {"label": "chair"}),
+    ("list all pose updates for the bowl", "history", {"label": "bowl"}),
+    ("Please advise the present location of the umbrella.", "current", {"label": "umbrella"}),
+    ("Kindly furnish the placement history of the laptop.", "history", {"label": "laptop"}),
+    ("what objects did vanish since this morning", "changes",
+     {"since": TODAY + 5 * 3600, "until": NOW, "kinds": ["removed"]}),
+    ("where's my lamp gone to now", "current", {"label": "lamp"}),
+])
+def test_formal_terse_and_inflected_forms(question, op, args):
+    assert reading(question) == (op, args)

@@ -91,7 +91,7 @@ SEEN_VERBS = _verbs("see spot observe detect sight scan notice glimpse capture f
 ASK_WORDS = _verbs(
     "fetch tell show list itemise itemize enumerate catalogue catalog inventory name give report state provide retrieve "
     "obtain query compute calculate determine establish identify confirm verify check output print display return "
-    "describe specify indicate detail outline summarise summarize rank look") | frozenset(
+    "describe specify indicate detail outline summarise summarize rank look advise furnish supply share inform relay") | frozenset(
     "step plan planner precondition preconditions required requirement subtask task goal request result results "
     "value summary candidate candidates query please kindly".split())
 # Addresses and interjections (glue): what one says to someone, not what one asks.
@@ -127,7 +127,7 @@ LOOK_PHRASES = {"most likely": "LOOK", "best bet": "LOOK", "search locations": "
                 "best guess": "LOOK", "most probable": "LOOK", "most probably": "LOOK"}
 # Being lost (MISSING): said of a thing that is not where it was.
 MISSING_WORDS = frozenset("misplaced mislaid stolen nicked pinched vanished disappeared missing absent awol "
-                          "evaporated".split())
+                          "evaporated".split()) | _verbs("vanish disappear evaporate")
 MISSING_PHRASES = {"gone walkabout": "MISSING", "grown legs": "MISSING", "grew legs": "MISSING",
                    "gone missing": "MISSING", "went missing": "MISSING", "walked off": "MISSING",
                    "done a runner": "MISSING", "gone awol": "MISSING", "gone astray": "MISSING",
@@ -142,7 +142,8 @@ STAY_PHRASES = {"gathering dust": "GLUE", "collecting dust": "GLUE", "sitting ar
                 "day and time": "WHEN", "date and time": "WHEN", "at what time": "WHEN",
                 "without telling me": "GLUE", "without telling anyone": "GLUE", "without telling us": "GLUE",
                 "without asking": "GLUE", "without asking me": "GLUE", "without saying": "GLUE",
-                "one of us": "GLUE", "one of them": "GLUE", "one of the": "GLUE", "one of my": "GLUE",
+                "one of us": "GLUE", "gone to": "GLUE", "y n": "YESNO", "placement history": "HISTORY WHERE",
+                "pose updates": "MOVE MOVEN", "position updates": "MOVE MOVEN", "location updates": "MOVE MOVEN", "one of them": "GLUE", "one of the": "GLUE", "one of my": "GLUE",
                 "one of our": "GLUE",
                 "movement check": "MOVE YESNO", "move check": "MOVE YESNO", "presence status": "STILL YESNO",
                 "missing flag": "MISSING YESNO"}

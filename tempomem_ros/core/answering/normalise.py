@@ -80,7 +80,8 @@ _LEADING = sorted([
     "might i ask", "if i may ask", "if i might ask", "can i just ask", "just wondering", "i was just wondering",
     "sorry to be a pain but", "sorry to be a pain", "sorry to be a nuisance but", "sorry to trouble you but",
     "sorry to trouble you", "sorry to bug you but", "sorry to bug you", "sorry to pester you but",
-    "quick one for you", "quick one", "a quick one", "one for you", "but",
+    "quick one for you", "quick one", "a quick one", "one for you", "but", "i would appreciate knowing",
+    "i would appreciate it if you could tell me", "i would appreciate it if you told me", "please advise",
 ], key=lambda s: -len(s))
 # A verb of telling before an embedded question: "show me where the cup is", "suggest where to look for X".
 _TELL_RE = re.compile(r"^(?:show me|show|tell me|tell us|let me know|let us know|find out|check|suggest|say|explain|"
