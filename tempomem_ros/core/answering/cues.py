@@ -215,9 +215,11 @@ _BEFORE_END = re.compile(r"\bbefore (?:someone|somebody|anyone|anybody|you|they|
 # the whole place the memory covers: "first show up in the dorm", "moved around the shop" say nothing more
 # Sixth round: the whole place as a class of nouns ("in the property", "on the ward", "in the storeroom"), dropped
 # only when the memory knows no label or region of that name (a memory with a "storeroom" region keeps it).
-_WHOLE_PLACE = re.compile(r"\s(?:in|at|on|around|inside|about|throughout|across|all over|all around) (?:the|this|our|my|"
-                          r"their|his|her)(?: whole| entire)? (?P<place>house|home|flat|apartment|dorm|shop|store|building|place|premises|"
-                          r"warehouse|property|ward|site|facility|grounds|estate|storeroom|store room|gym|clinic|hospital|"
+_WHOLE_PLACE = re.compile(r"\s(?:in|at|on|around|inside|about|throughout|across|all over|all around) "
+                          r"(?:the|this|our|my|their|his|her)(?: whole| entire)? (?P<place>house|home|flat|apartment|"
+                          r"dorm|shop|store|building|place|premises|"
+                          r"warehouse|property|ward|site|facility|grounds|estate|storeroom|store room|gym|clinic|"
+                          r"hospital|"
                           r"hotel|unit|venue|workshop|factory|school|residence|household|cottage|cabin|suite|"
                           r"accommodation|rental|airbnb|lab|laboratory|depot|plant floor|shop floor)\b|"
                           r"\s(?:here|around|about|on site|onsite)$")
@@ -225,8 +227,7 @@ _WHOLE_PLACE = re.compile(r"\s(?:in|at|on|around|inside|about|throughout|across|
 
 # Sixth round: "for the claim", "for the insurance inventory", "for the contents list" at the end say what the answer
 # is for. Dropped when they name nothing the memory knows, hold no cue word ("for the last time" asks) and the rest
-# names a known thing ("where to look for my
-# handbag" keeps its "for": nothing known is named before it).
+# names a known thing ("where to look for my handbag" keeps its "for": nothing known is named before it).
 _PURPOSE_FOR = re.compile(r"\sfor (?:the|my|our|a|an|this|your|their) (?P<np>[a-z]+(?: [a-z]+){0,2})$")
 
 
@@ -523,8 +524,8 @@ def read(text: str, names: Names, found, now: float | None) -> list[tuple[str, d
     text = _drop_whole_place(text, names)
     text = _BEFORE_END.sub("before", text)
     p = parse(text, names)
-    if p is None or p.stray or _ACTIVITY.search(text) or (any(w in _MODALS for w in _MODAL_PERFECT.sub("", text).split()[1:])
-                                                         and "LOOK" not in p.cues):
+    modal = any(w in _MODALS for w in _MODAL_PERFECT.sub("", text).split()[1:])
+    if p is None or p.stray or _ACTIVITY.search(text) or (modal and "LOOK" not in p.cues):
         return []
     cues = set(p.cues)
     if _asks_yes_no(p) or p.first_word == "you" and "SEEN" in cues:
@@ -663,10 +664,10 @@ def is_talk(text: str, names: Names, asked: set, referent: str | None, now) -> b
     if any(t.known and t.label != referent for t in p.things):
         return False
     if _STATEMENT.match(stripped):
-        return True
+        return True  # "I think I broke one", "it's gone cold", "I swear I had a system": said, not asked
     if referent and p.things and p.things[0].known and p.things[0].label == referent and len(p.things) == 1 and \
             _THING_STATEMENT.match(" ".join(stripped.split()[p.things[0].end:])):
-        return True  # "the blasted remote has vanished again", "the remote isn't where it was": said of the thing  # "I think I broke one", "it's gone cold", "I swear I had a system": said, not asked
+        return True  # "the blasted remote has vanished again", "the remote isn't where it was": said of the thing
     return p.cues - {"WHAT", "THERE", "LOSTIT"} <= asked
 
 

@@ -89,9 +89,11 @@ SEEN_VERBS = _verbs("see spot observe detect sight scan notice glimpse capture f
                     "encounter catch view spy perceive recognise recognize sense discern eyeball photograph snap")
 # Asking, listing, computing; the words of a planner's or a form's header (glue).
 ASK_WORDS = _verbs(
-    "fetch tell show list itemise itemize enumerate catalogue catalog inventory name give report state provide retrieve "
+    "fetch tell show list itemise itemize enumerate catalogue catalog inventory name give report state provide "
+    "retrieve "
     "obtain query compute calculate determine establish identify confirm verify check output print display return "
-    "describe specify indicate detail outline summarise summarize rank look advise furnish supply share inform relay") | frozenset(
+    "describe specify indicate detail outline summarise summarize rank look advise furnish supply share inform "
+    "relay") | frozenset(
     "step plan planner precondition preconditions required requirement subtask task goal request result results "
     "value summary candidate candidates query please kindly".split())
 # Addresses and interjections (glue): what one says to someone, not what one asks.
@@ -143,7 +145,8 @@ STAY_PHRASES = {"gathering dust": "GLUE", "collecting dust": "GLUE", "sitting ar
                 "without telling me": "GLUE", "without telling anyone": "GLUE", "without telling us": "GLUE",
                 "without asking": "GLUE", "without asking me": "GLUE", "without saying": "GLUE",
                 "one of us": "GLUE", "gone to": "GLUE", "y n": "YESNO", "placement history": "HISTORY WHERE",
-                "pose updates": "MOVE MOVEN", "position updates": "MOVE MOVEN", "location updates": "MOVE MOVEN", "one of them": "GLUE", "one of the": "GLUE", "one of my": "GLUE",
+                "pose updates": "MOVE MOVEN", "position updates": "MOVE MOVEN", "location updates": "MOVE MOVEN",
+                "one of them": "GLUE", "one of the": "GLUE", "one of my": "GLUE",
                 "one of our": "GLUE",
                 "movement check": "MOVE YESNO", "move check": "MOVE YESNO", "presence status": "STILL YESNO",
                 "missing flag": "MISSING YESNO"}

@@ -114,7 +114,8 @@ _MIDDLE = [(re.compile(r"\b(?:the heck|on earth|the hell|actually|exactly)\b\s*"
            (re.compile(r"\b(?:at |as of )?(?:now|the current time|current time) minus ((?:\w+ ){1,3}?(?:seconds?|secs?|"
                        r"minutes?|mins?|hours?|hrs?|days?))\b"), r"\1 ago"),
            # "where did I put my wrench down": a particle of a verb of putting is no part of the thing put
-           (re.compile(r"\b(" + "|".join(sorted(_PLACE_VERBS)) + r") ((?:the|my|our|your|his|her|their) [a-z]+(?: [a-z]+)?)"
+           (re.compile(r"\b(" + "|".join(sorted(_PLACE_VERBS)) + r") "
+                       r"((?:the|my|our|your|his|her|their) [a-z]+(?: [a-z]+)?)"
                        r" (?:down|away|aside|back)$"), r"\1 \2"),
            (re.compile(r"\bprior to\b"), "before"),  # "prior to the latest change"
            # "objects within r = 1.2 m": a planner's radius

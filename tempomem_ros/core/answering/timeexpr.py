@@ -311,7 +311,8 @@ _HOUR_WORD_BARE = re.compile(r"\b(at) " + _HOUR_NAMES + r"\b(?=$| (?:where|what|
 # "at half past eight this morning", "a quarter to nine last night": a clock in words before a part of the day is
 # the digital clock ("at 8:30 this morning"), which the part of the day then places (sixth round; before, the two
 # were read as two times and the question refused)
-_WORD_CLOCK_PART = re.compile(r"\b(?:(?P<pre>at|since|after|by|around|about) )?(?:a )?(?P<wmin>half|quarter|twenty five|"
+_WORD_CLOCK_PART = re.compile(r"\b(?:(?P<pre>at|since|after|by|around|about) )?(?:a )?"
+                              r"(?P<wmin>half|quarter|twenty five|"
                               r"twenty|ten|five) (?P<wdir>past|to) (?P<whour>1[0-2]|[1-9]|" + "|".join(
                                   sorted(_HOUR_WORDS, key=len, reverse=True)) + r")"
                               r"(?= (?:this (?:morning|afternoon|evening)|last night|at night|in the (?:morning|"
@@ -338,7 +339,8 @@ def extract(text: str, now: float | None) -> tuple[str, list[Found]]:
     found: list[Found] = []
     out = _WORD_CLOCK_PART.sub(_word_clock_digits, text)
     # "between 6 and 9 this morning", "from 2 to 4 this afternoon": the part of the day says am or pm for both
-    out = _SPAN_PART.sub(lambda m: f"between {m.group(1)} {_AMPM[m.group(3)]} and {m.group(2)} {_AMPM[m.group(3)]}", out)
+    out = _SPAN_PART.sub(lambda m: f"between {m.group(1)} {_AMPM[m.group(3)]} and {m.group(2)} "
+                                   f"{_AMPM[m.group(3)]}", out)
     out = _HOUR_WORD.sub(lambda m: f"{m.group(1)} {_ONES[m.group(2)]}", out)
     out = _HOUR_WORD_BARE.sub(lambda m: f"{m.group(1)} {_ONES[m.group(2)]}", out)
     out = _HOUR_WORD_PART.sub(lambda m: f"{m.group(1)} {m.group(2)} {_ONES[m.group(3)]}", out)

@@ -176,7 +176,9 @@ def _two_readings(readings, suggestions) -> Refusal:
 
 NO_FORM = "no supported question has this form"
 # Clause boundaries of a typed question: sentence marks, commas and dashes (not inside numbers: "2.5 m", "(2, 1, 0)")
-_CLAUSE_SPLIT = re.compile(r"(?<!\d)(?<!\bMr)(?<!\bMrs)(?<!\bMs)(?<!\bDr)[.;!?]+(?!\d)|[?!]+|(?<!\d),|,(?!\s?-?\d)|\s-{1,2}\s|\s--")
+# (nor after a title: "Mr. Patel's jacket")
+_CLAUSE_SPLIT = re.compile(r"(?<!\d)(?<!\bMr)(?<!\bMrs)(?<!\bMs)(?<!\bDr)[.;!?]+(?!\d)|[?!]+|(?<!\d),|,(?!\s?-?\d)|"
+                           r"\s-{1,2}\s|\s--")
 
 
 def _clause_reading(question: str, now, names: Names) -> Understanding | Refusal | None:
