@@ -64,6 +64,7 @@ QUESTIONS_HELDOUT6 = os.path.join(HERE, "questions", "questions_heldout6.txt")
 QUESTIONS_HELDOUT7 = os.path.join(HERE, "questions", "questions_heldout7.txt")
 QUESTIONS_HELDOUT8 = os.path.join(HERE, "questions", "questions_heldout8.txt")
 QUESTIONS_HELDOUT9 = os.path.join(HERE, "questions", "questions_heldout9.txt")
+QUESTIONS_HELDOUT10 = os.path.join(HERE, "questions", "questions_heldout10.txt")
 NOW = dt.datetime(2026, 1, 15, 14, 30, tzinfo=dt.timezone.utc).timestamp()
 DAY = 86400.0
 TIME_TOL = 1.0
@@ -76,6 +77,7 @@ HELD_OUT6 = "held_out6"
 HELD_OUT7 = "held_out7"
 HELD_OUT8 = "held_out8"
 HELD_OUT9 = "held_out9"
+HELD_OUT10 = "held_out10"
 NEAR_COPY_FLOOR = 0.8  # word-set overlap (Jaccard) of two questions with their things masked
 
 
@@ -238,6 +240,12 @@ def load_heldout9(*earlier_sets) -> list[Question]:
     """The ninth (z001...), a fifth helper's, written while the round fitted its rules on the eighth: the fifth
     round's held-out set, measured once after its last rule change."""
     return load_fresh(QUESTIONS_HELDOUT9, "z", HELD_OUT9, earlier_sets)
+
+
+def load_heldout10(*earlier_sets) -> list[Question]:
+    """The tenth (m001...), a helper's that never opened the understanding code, written during the sixth round:
+    the sixth round's held-out set, measured once after its last rule change."""
+    return load_fresh(QUESTIONS_HELDOUT10, "m", HELD_OUT10, earlier_sets)
 
 
 # ------------------------------------------------------------------------------------------------ the scene
@@ -407,13 +415,15 @@ def report(half: str, results, show: str) -> None:
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--set", dest="qset", choices=("main", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6",
-                                                   "heldout7", "heldout8", "heldout9", "dev", "all"),
+                                                   "heldout7", "heldout8", "heldout9", "heldout10", "dev",
+                                                   "all"),
                    default="main",
                    help="main: questions.txt (its --half); heldout2: questions_heldout2.txt as the half "
                         f"{HELD_OUT2!r}; heldout3: questions_heldout3.txt as the half {HELD_OUT3!r}; heldout4: "
                         f"questions_heldout4.txt as the half {HELD_OUT4!r}; heldout5: questions_heldout5.txt as "
                         f"the half {HELD_OUT5!r}; heldout6 / heldout7: questions_heldout6.txt / "
-                        "questions_heldout7.txt; heldout8 / heldout9: questions_heldout8.txt / questions_heldout9.txt; "
+                        "questions_heldout7.txt; heldout8 / heldout9 / heldout10: questions_heldout8.txt / questions_heldout9.txt "
+                        "/ questions_heldout10.txt; "
                         "dev: the development sets of the fifth round (main, heldout2 ... heldout8); all: every set")
     p.add_argument("--half", choices=("dev", "held_out", "both"), default="both", help="halves of questions.txt")
     p.add_argument("--show", choices=("none", "wrong", "refused", "all"), default="wrong")
@@ -426,8 +436,8 @@ def main(argv=None) -> int:
             sets.append((half, [r for r in rows if r.half == half]))
     if args.qset in ("heldout2", "dev", "all"):
         sets.append((HELD_OUT2, load_heldout2(rows)))
-    if args.qset in ("heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8", "heldout9", "dev",
-                     "all"):
+    if args.qset in ("heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8", "heldout9", "heldout10",
+                     "dev", "all"):
         h2 = load_heldout2(rows)
         h3 = load_heldout3(rows, h2)
         h4 = load_heldout4(rows, h2, h3)
@@ -447,8 +457,11 @@ def main(argv=None) -> int:
         h8 = load_heldout8(rows, h2, h3, h4, h5, h6, h7)
         if args.qset in ("heldout8", "dev", "all"):
             sets.append((HELD_OUT8, h8))
+        h9 = load_heldout9(rows, h2, h3, h4, h5, h6, h7, h8)
         if args.qset in ("heldout9", "all"):
-            sets.append((HELD_OUT9, load_heldout9(rows, h2, h3, h4, h5, h6, h7, h8)))
+            sets.append((HELD_OUT9, h9))
+        if args.qset in ("heldout10", "all"):
+            sets.append((HELD_OUT10, load_heldout10(rows, h2, h3, h4, h5, h6, h7, h8, h9)))
     with tempfile.TemporaryDirectory() as tmp:
         m = build_memory(os.path.join(tmp, "questions.db"))
         try:

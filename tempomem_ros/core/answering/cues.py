@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from . import quantities, timeexpr
+from . import lexicon, quantities, timeexpr
 from .normalise import OWNERS as _OWNERS, PEOPLE as _PEOPLE
 from .operators import RELATION_WORDS, args_key
 from .plurals import singular_phrase
@@ -141,6 +141,12 @@ _WORDS = {
     "things": "WHAT", "stuff": "WHAT", "stock": "WHAT", "everything": "WHAT", "object": "WHAT", "item": "WHAT",
     "thing": "WHAT",
 }
+# The sixth round's classes (lexicon.py): a word of a class joins it unless a word or phrase above names it already.
+_VOCAB_BEFORE = frozenset(_WORDS)
+for _w, _c in lexicon.cue_words().items():
+    _WORDS.setdefault(_w, _c)
+for _p, _c in lexicon.phrases().items():
+    _PHRASES.setdefault(_p, _c)
 # Words that say nothing about what is asked. Closed on purpose: a word not here and not part of a thing refuses.
 GLUE = frozenset(
     "the a an my your our his her their its this that these those it they them there here i you we me us "
@@ -161,6 +167,14 @@ GLUE = frozenset(
     "someone somebody anyone anybody he she "
     "somewhere anywhere already yet again just so only ago currently "
     "times many much number".split()) | frozenset(_PEOPLE)
+_GLUE_BEFORE = GLUE
+GLUE = GLUE | (lexicon.glue_words() - frozenset(_WORDS)) | frozenset(  # people in the plural: "the cleaners"
+    w + "s" for w in set(_PEOPLE) | lexicon.PEOPLE_WORDS if not w.endswith("s"))
+# words only the classes of lexicon.py brought: one right after a word no class took is part of its noun phrase
+_LEX_ONLY = (frozenset(_WORDS) - _VOCAB_BEFORE) | (GLUE - _GLUE_BEFORE)
+_SUBJECTS = frozenset("i he she we they".split())
+_BE_HAVE = frozenset("am is are was were has have had".split())  # "keys he is ..."; not "mugs they own"
+_REL_FIRST = frozenset(r.split()[0] for r in RELATION_WORDS)
 # A noun after "which" / "what" that names the kind of answer, not a thing asked about ("which shelf is the laptop
 # on", "which aisle", "what room"): a known label in that position is not a thing of the question.
 ANSWER_TYPE_AFTER = frozenset(("which", "what"))
@@ -173,6 +187,8 @@ _KNOW_LEAD = re.compile(r"^(?:do|does|did) (?:we|you|i|anyone|anybody|the robot)
 # A modal after the first word asks what could be done ("where can I put my jacket", "what could hold my clothes"):
 # semantic search's activity forms read those, this reader never does.
 _MODALS = frozenset("can could should would might may".split())
+# a modal of the past ("where might the scissors have got to"): a guess at what happened, not what could be done
+_MODAL_PERFECT = re.compile(r"\b(?:could|would|might|may|must)(?= (?:\w+ ){0,3}?have \w+)")
 _ACTIVITY = re.compile(r"\b(?:a place|somewhere|something|anything|a spot) to\b")
 # A purpose clause at the end says why, not what: "Identify where the cup is so that it can be collected."
 _PURPOSE_CLAUSE = re.compile(r"\s(?:so that|so (?:i|we|you|it) can|in order to|in order that)\b.*$")
@@ -195,10 +211,46 @@ _BEFORE_LAST = re.compile(r"\bbefore (?:the|its|their) (?:last|latest|most recen
                           r"relocation|shift|update)\b")
 # "before things got shuffled", "before my roommate messed with it" at the end: before the last change
 _BEFORE_END = re.compile(r"\bbefore (?:someone|somebody|anyone|anybody|you|they|he|she|things|stuff|everything|it|"
-                         r"my \w+|the \w+|" + "|".join(_PEOPLE) + r")(?: \w+){1,3}$")
+                         r"my \w+|the \w+|" + "|".join(_PEOPLE) + r")(?: \w+){1,5}$")
 # the whole place the memory covers: "first show up in the dorm", "moved around the shop" say nothing more
-_WHOLE_PLACE = re.compile(r"\s(?:in|at|around|inside|about|all over) (?:the|this|our|my) (?:house|home|flat|apartment|"
-                          r"dorm|shop|store|building|place|premises|warehouse)\b|\s(?:here|around|about)$")
+# Sixth round: the whole place as a class of nouns ("in the property", "on the ward", "in the storeroom"), dropped
+# only when the memory knows no label or region of that name (a memory with a "storeroom" region keeps it).
+_WHOLE_PLACE = re.compile(r"\s(?:in|at|on|around|inside|about|throughout|across|all over|all around) "
+                          r"(?:the|this|our|my|their|his|her)(?: whole| entire)? (?P<place>house|home|flat|apartment|"
+                          r"dorm|shop|store|building|place|premises|"
+                          r"warehouse|property|ward|site|facility|grounds|estate|storeroom|store room|gym|clinic|"
+                          r"hospital|"
+                          r"hotel|unit|venue|workshop|factory|school|residence|household|cottage|cabin|suite|"
+                          r"accommodation|rental|airbnb|lab|laboratory|depot|plant floor|shop floor)\b|"
+                          r"\s(?:here|around|about|on site|onsite)$")
+
+
+# Sixth round: "for the claim", "for the insurance inventory", "for the contents list" at the end say what the answer
+# is for. Dropped when they name nothing the memory knows, hold no cue word ("for the last time" asks) and the rest
+# names a known thing ("where to look for my handbag" keeps its "for": nothing known is named before it).
+_PURPOSE_FOR = re.compile(r"\sfor (?:the|my|our|a|an|this|your|their) (?P<np>[a-z]+(?: [a-z]+){0,2})$")
+
+
+def _drop_purpose_for(text: str, names: Names) -> str:
+    m = _PURPOSE_FOR.search(text)
+    if not m:
+        return text
+    np_ = m.group("np").split()
+    if any(w in _WORDS for w in np_) or any(_known_at(np_, k, names) is not None for k in range(len(np_))):
+        return text
+    head = text[:m.start()].split()
+    if not any(_known_at(head, k, names) is not None for k in range(len(head))):
+        return text
+    return text[:m.start()]
+
+
+def _drop_whole_place(text: str, names: Names) -> str:
+    def repl(m: re.Match) -> str:
+        place = m.group("place")
+        if place and _known_at(place.split(), 0, names) is not None:
+            return m.group(0)
+        return ""
+    return _WHOLE_PLACE.sub(repl, text)
 # "what's lying within 60 cm of the counter", "objects at most 0.7 m away from 3 2 0.9": a radius and its centre
 _SPATIAL = re.compile(r"\b(?:within|inside|in|at most|less than|closer than|no more than|not more than|no further than|"
                       r"under|up to) (?:a |an )?(?:radius (?:of )?)?" + quantities.RADIUS
@@ -207,7 +259,10 @@ _SPATIAL = re.compile(r"\b(?:within|inside|in|at most|less than|closer than|no m
 # words that qualify a known name without making it another kind of thing ("the red mug", "my old keys")
 _ADJECTIVES = frozenset("red blue green yellow black white grey gray brown pink purple orange silver gold golden "
                         "big small little large tiny huge old new favourite favorite usual spare other own "
-                        "dark light wooden plastic metal glass leather round square tall short long".split())
+                        "dark light wooden plastic metal glass leather round square tall short long "
+                        # sixth round: words of feeling about a thing ("my stupid keys", "the blasted remote")
+                        "stupid silly bloody flipping blasted darn damn darned dratted wretched trusty beloved "
+                        "precious poor lovely".split())
 _PUNCT_TOKENS = re.compile(r"(?:^|\s)(?:-+|:|;)(?=\s|$)")
 _PHRASE_LIST = sorted(((tuple(p.split()), c.split()) for p, c in _PHRASES.items()), key=lambda x: -len(x[0]))
 _MORE_RELATIONS = {"sitting on top of": "on", "lying on top of": "on", "standing on top of": "on",
@@ -304,7 +359,11 @@ def parse(text: str, names: Names) -> Parse | None:
                 kinds[i + k] = "rel:" + rel[1]
             i += len(rel[0])
             continue
-        if w in _WORDS:
+        if w in _LEX_ONLY and i > 0 and (kinds[i - 1] is None or toks[i - 1] in DETERMINERS and i + 1 < len(toks)
+                                         and toks[i + 1] not in _WORDS and toks[i + 1] not in GLUE
+                                         and toks[i + 1] not in _REL_FIRST):
+            pass  # "the walking stick", "the medicine cart", "the step stool": a class word in a noun phrase
+        elif w in _WORDS:
             cues.update(_WORDS[w].split())
             kinds[i] = "cue"
         elif w in GLUE:
@@ -344,6 +403,13 @@ def parse(text: str, names: Names) -> Parse | None:
             kinds[k] = "thing"
         i = j
     things.sort(key=lambda t: t.start)
+    # A subject right after a thing or an address starts a second sentence ("where did grandpa put his keys he is
+    # looking all over", "is there anything under my bed dear I heard a noise"): read whole, its words would join
+    # the question's (LOOK); the clause reader reads the sentences apart where marks separate them.
+    for k in range(1, len(toks)):
+        if toks[k] in _SUBJECTS and (kinds[k - 1] == "thing" and toks[k + 1:k + 2] and toks[k + 1] in _BE_HAVE
+                                     or toks[k - 1] in lexicon.TALK_WORDS):
+            stray.append(toks[k])
     # An unknown noun phrase with a thing or "any of my stuff" after it is the subject of the question ("did my cat
     # move any of my stuff"), not what it asks about: read as a thing it would be a wrong answer.
     for t in things:
@@ -450,15 +516,16 @@ def read(text: str, names: Names, found, now: float | None) -> list[tuple[str, d
     if spatial:
         return _spatial(text, spatial, names)
     text = _PURPOSE_CLAUSE.sub("", text)
+    text = _drop_purpose_for(text, names)
     text = _WHY_CLAUSE.sub("", text)
     text = _WHERE_PUT.sub("in place", text)
     text = _BEFORE_SOMEONE.sub("before", text)
     text = _BEFORE_LAST.sub("before", text)
-    text = _WHOLE_PLACE.sub("", text)
+    text = _drop_whole_place(text, names)
     text = _BEFORE_END.sub("before", text)
     p = parse(text, names)
-    if p is None or p.stray or _ACTIVITY.search(text) or (any(w in _MODALS for w in text.split()[1:])
-                                                         and "LOOK" not in p.cues):
+    modal = any(w in _MODALS for w in _MODAL_PERFECT.sub("", text).split()[1:])
+    if p is None or p.stray or _ACTIVITY.search(text) or (modal and "LOOK" not in p.cues):
         return []
     cues = set(p.cues)
     if _asks_yes_no(p) or p.first_word == "you" and "SEEN" in cues:
@@ -575,9 +642,16 @@ def cues_of(text: str, names: Names) -> set:
 _STATEMENT = re.compile(r"^(?:i|we|it|they|he|she|you|that|this) (?!(?:what|where|when|which|how)\b)\w+")
 
 
+# a verb right after the thing a clause starts with: the clause says something of it
+_THING_STATEMENT = re.compile(r"^(?:is|are|was|were|has|have|had|keeps|keep|seems|seem|got|went|moved|vanished|"
+                              r"disappeared|is not|are not|has not|have not)\b")
+
+
 def is_talk(text: str, names: Names, asked: set, referent: str | None, now) -> bool:
     """Whether a clause beside a question only talks (why one asks, what happened): no time, no known thing but
     the referent, no cue word the question lacks. Its other words may be anything ("I'm late for the bus")."""
+    if not text.strip():
+        return True  # a clause that normalising empties ("Robot,", "oh!", "sorry"): only fillers
     try:
         stripped, found = timeexpr.extract(text, now)
     except timeexpr.TimeError:
@@ -591,6 +665,9 @@ def is_talk(text: str, names: Names, asked: set, referent: str | None, now) -> b
         return False
     if _STATEMENT.match(stripped):
         return True  # "I think I broke one", "it's gone cold", "I swear I had a system": said, not asked
+    if referent and p.things and p.things[0].known and p.things[0].label == referent and len(p.things) == 1 and \
+            _THING_STATEMENT.match(" ".join(stripped.split()[p.things[0].end:])):
+        return True  # "the blasted remote has vanished again", "the remote isn't where it was": said of the thing
     return p.cues - {"WHAT", "THERE", "LOSTIT"} <= asked
 
 

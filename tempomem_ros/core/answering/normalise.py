@@ -13,6 +13,7 @@ import re
 import unicodedata
 
 from . import word_order
+from .lexicon import PLACE_VERBS as _PLACE_VERBS
 
 # People whose things are asked about ("grandma's glasses", "dad's jacket"): the owner is no part of the thing's
 # name (the fourth held-out set's wrong route: "grandma's pill box" was asked as a "grandma pill box").
@@ -74,6 +75,13 @@ _LEADING = sorted([
     "hey there",
     # fourth round (third held-out set): advice asked before an embedded question, "any tips where to look"
     "any tips", "any tip", "any hints", "any suggestions", "any advice",
+    # sixth round: asking leave to ask, as a class
+    "mind if i ask", "do you mind if i ask", "would you mind if i ask", "can i ask", "could i ask", "may i ask",
+    "might i ask", "if i may ask", "if i might ask", "can i just ask", "just wondering", "i was just wondering",
+    "sorry to be a pain but", "sorry to be a pain", "sorry to be a nuisance but", "sorry to trouble you but",
+    "sorry to trouble you", "sorry to bug you but", "sorry to bug you", "sorry to pester you but",
+    "quick one for you", "quick one", "a quick one", "one for you", "but", "i would appreciate knowing",
+    "i would appreciate it if you could tell me", "i would appreciate it if you told me", "please advise",
 ], key=lambda s: -len(s))
 # A verb of telling before an embedded question: "show me where the cup is", "suggest where to look for X".
 _TELL_RE = re.compile(r"^(?:show me|show|tell me|tell us|let me know|let us know|find out|check|suggest|say|explain|"
@@ -102,6 +110,16 @@ _MIDDLE = [(re.compile(r"\b(?:the heck|on earth|the hell|actually|exactly)\b\s*"
            (re.compile(r"\b(?:all day|the whole day|all of|the whole of) (?=(?:today|yesterday)\b)"), ""),
            # "lying around in the kitchen": "around" is no relation before one
            (re.compile(r"\b(lying|sitting|standing|left|hanging) around (?=(?:in|on|under|inside|near)\b)"), r"\1 "),
+           # sixth round, a planner's arithmetic of time: "at now minus 45 minutes" is 45 minutes ago
+           (re.compile(r"\b(?:at |as of )?(?:now|the current time|current time) minus ((?:\w+ ){1,3}?(?:seconds?|secs?|"
+                       r"minutes?|mins?|hours?|hrs?|days?))\b"), r"\1 ago"),
+           # "where did I put my wrench down": a particle of a verb of putting is no part of the thing put
+           (re.compile(r"\b(" + "|".join(sorted(_PLACE_VERBS)) + r") "
+                       r"((?:the|my|our|your|his|her|their) [a-z]+(?: [a-z]+)?)"
+                       r" (?:down|away|aside|back)$"), r"\1 \2"),
+           (re.compile(r"\bprior to\b"), "before"),  # "prior to the latest change"
+           # "objects within r = 1.2 m": a planner's radius
+           (re.compile(r"\b(?:r|radius) ?= ?(?=\d)"), ""),
            # "at what point did the lamp appear": a question of time
            (re.compile(r"^at what (?:point|moment)(?: in time)?\b"), "when")]
 # "what the desk has on it" stays; "what is there on the desk" -> "what is on the desk"
@@ -130,7 +148,11 @@ _HEADER_WORDS = frozenset("test tests testing case step query question request t
                           "review article piece readers fleet view dashboard unit monitoring "
                           "lookup housekeeping proximity presence status "
                           "evaluation check handover stats debug basics shift integration expected value next first "
-                          "second third last final".split())
+                          "second third last final "
+                          # sixth round: a planning agent's headers as a class ("Step 1 of plan:", "Required for plan:",
+                          # "Precondition check for plan:", "Subtask 3 input:")
+                          "plan planner plans precondition preconditions required requirement requirements subtask "
+                          "subtasks goal goals tool call input action subgoal subgoals objective json format".split())
 _HEADER = re.compile(r"^(?:for (?:the|my|our|this|a) \w+(?: \w+)?|from the \w+(?: room)?|"
                      r"test(?: case)?(?: \d+)?|case \d+|query|question|request|task|note|for the (?:log|record|"
                      r"evaluation|test|report|tests)|(?:customer|user|client) (?:question|request)|"
@@ -155,6 +177,8 @@ def _clean(q: str) -> str:
     q = _WAKE.sub("", q)
     # "Test 12: ..." (the colon after a digit is no separator)
     q = re.sub(r"^(?:(?:integration )?test(?: case)?(?: step)? \d+|test case|case \d+|test) ", "", q)
+    # a planner's numbered step: "Plan step 2: ...", "Subtask 3 of plan: ..."
+    q = re.sub(r"^(?:(?:plan|task|subtask|subgoal|goal|step) )+\d+(?: of (?:the )?(?:plan|task))? ", "", q)
     m = _RELAYED.match(q)
     if m and q[m.end():].strip():
         q = q[m.end():].strip()

@@ -26,6 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .fmt import fmt_pos, fmt_time
+from .lexicon import TALK_WORDS as _TALK_WORDS
 
 RELATION_WORDS = {
     "on top of": "on", "on": "on", "upon": "on", "atop": "on", "sitting on": "on", "lying on": "on",
@@ -57,7 +58,9 @@ ACTION_OBJECT_WORDS = ("me", "us", "up", "down", "on", "off", "away", "out", "ov
 NOT_A_DESCRIPTION = frozenset(
     "where when which who whose how why location locations position positions places whereabouts history "
     "moved move moves movement movements seen sighting sightings observed missing changed change changes log "
-    "time times first last before previously earlier ago @t @w".split())
+    "time times first last before previously earlier ago @t @w "
+    # sixth round: a place ("every spot the remote has been") and words of talk ("... dear I heard a noise")
+    "spot spots been".split()) | _TALK_WORDS
 CHANGE_KINDS = ("appeared", "moved", "removed", "reappeared")
 APPEARED = ("appeared", "reappeared")
 

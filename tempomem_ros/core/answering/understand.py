@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from ..labels import words
 from . import timeexpr
 from .normalise import MAX_QUESTION_CHARS, normalise
-from . import cues, quantities, word_order
+from . import cues, events, quantities, word_order
 from .operators import (ACTION_OBJECT_WORDS, ACTION_VERBS, FORMAL_VERBS, NOT_A_DESCRIPTION, RELATION_WORDS, TABLE,
                         args_key, example_forms, interpretation)
 from .slots import Names, Thing, resolve, stem
@@ -155,6 +155,7 @@ def _match(spec, form, m: re.Match, question: str, found, names: Names, now, bar
 
 def understand(question: str, now: float | None, names: Names) -> Understanding | Refusal:
     """The operator and arguments a question means, or a Refusal (never a guess). Pure and deterministic."""
+    question = events.rewrite(question, now)  # "when I arrived at 10": its time, or talk (events.py)
     out = _understand(question, now, names)
     if isinstance(out, Refusal) and (out.reason == NO_FORM or out.reason.startswith(TWO_READINGS)):
         clause = _clause_reading(question, now, names)
@@ -175,7 +176,9 @@ def _two_readings(readings, suggestions) -> Refusal:
 
 NO_FORM = "no supported question has this form"
 # Clause boundaries of a typed question: sentence marks, commas and dashes (not inside numbers: "2.5 m", "(2, 1, 0)")
-_CLAUSE_SPLIT = re.compile(r"(?<!\d)[.;!?]+(?!\d)|[?!]+|(?<!\d),|,(?!\s?\d)|\s-{1,2}\s|\s--")
+# (nor after a title: "Mr. Patel's jacket")
+_CLAUSE_SPLIT = re.compile(r"(?<!\d)(?<!\bMr)(?<!\bMrs)(?<!\bMs)(?<!\bDr)[.;!?]+(?!\d)|[?!]+|(?<!\d),|,(?!\s?-?\d)|"
+                           r"\s-{1,2}\s|\s--")
 
 
 def _clause_reading(question: str, now, names: Names) -> Understanding | Refusal | None:
