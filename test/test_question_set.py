@@ -255,3 +255,16 @@ def test_later_sets_stay_as_measured(later_sets, tmp_path):
     got = [scores(rows, tmp_path / f"s{i}") for i, rows in enumerate(later_sets)]
     assert [(s["n"], s["right"], s["refused"], s["wrong"]) for s in got] == [
         (211, 206, 5, 0), (201, 196, 5, 0), (220, 184, 35, 1), (200, 183, 17, 0)]
+
+
+def test_heldout10_is_fresh_and_stays_as_measured(earlier_sets, heldout4, heldout5, later_sets, tmp_path):
+    """heldout10 (m001...): a helper's that never opened the understanding code, committed before its one
+    measurement, the sixth round's held-out set (after its last rule change, d2b8574): 145 right, 54 refused,
+    1 wrong of 200 ("is there still tea in the mug" answered by semantic search; it must be refused); the round
+    before it (3b0d1f0): 133 right, 65 refused, 2 wrong. Guarded exactly: a later round that reads it changes this
+    line and says so."""
+    rows = qe.load_heldout10(*earlier_sets, heldout4, heldout5, *later_sets)
+    assert len(rows) == 200 and sum(r.op == "refuse" for r in rows) == 30
+    assert all(r.id.startswith("m") for r in rows)
+    s = scores(rows, tmp_path / "h10")
+    assert (s["n"], s["right"], s["refused"], s["wrong"]) == (200, 145, 54, 1)
