@@ -360,6 +360,13 @@ class Memory:
     def feature_model(self) -> str:
         return self._meta.get("feature_model", "")
 
+    def store_traffic(self) -> dict | None:
+        """What this memory's connection has sent to a PostgreSQL server: statements, pipelined writes and
+        round trips (postgres/connection.py Traffic.snapshot), or None on SQLite (no server to wait for).
+        bench/bench_fleet.py reports it per commit."""
+        traffic = getattr(self._conn, "traffic", None)
+        return None if traffic is None else traffic.snapshot()
+
     def __enter__(self) -> "Memory":
         return self
 

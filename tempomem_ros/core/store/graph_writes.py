@@ -16,7 +16,7 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from .base import StoreInterface, TableRows
+from .base import StoreInterface, TableRows, fetch_each
 from .object_row import ObjectRow
 from .objects import ObjectRows
 
@@ -131,6 +131,20 @@ class GraphWrites(TableRows):
             if not self._readonly:
                 self._caches.label_mass[object_id] = cached
         return dict(cached)
+
+    def prefetch_label_mass(self, object_ids) -> None:
+        """Cache the label mass of those of ``object_ids`` not cached yet, in one round trip (base.fetch_each),
+        on PostgreSQL only: fusion scores every differently labelled candidate of a frame against it, and one
+        read per object was one wait each (bench_fleet). Every write of label mass drops the object's entry
+        (add_mass, add_mass_of, set/rebuild), so an entry read early holds what label_mass() would read later.
+        On SQLite a read costs microseconds and an entry never asked for would be wasted: nothing is done."""
+        if self._readonly or getattr(self._conn, "fetch_many", None) is None:
+            return
+        wanted = sorted({int(i) for i in object_ids} - self._caches.label_mass.keys())
+        for object_id, rows in zip(wanted, fetch_each(
+                self._conn, "SELECT label, mass FROM label_mass WHERE object_id=? ORDER BY label",
+                [(i,) for i in wanted])):
+            self._caches.label_mass[object_id] = dict(rows)
 
     def add_mass(self, object_id: int, label: str, mass: float) -> None:
         """``mass`` more of ``label`` on the object (a sighting fused into it)."""
