@@ -380,6 +380,7 @@ class FrameFusion:
                     if seen.label != label:
                         keys.add((seen.label, label) if seen.label < label else (label, seen.label))
         self._graph.prefetch_label_mass(ids)
+        self._graph.prefetch_rtree_boxes({int(c.id) for cands in cand_lists for c in cands})
         self._prefetch_confusions(keys)
 
     def _prefetch_confusions(self, keys) -> None:
