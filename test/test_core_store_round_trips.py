@@ -104,3 +104,23 @@ def test_fetch_each_is_a_loop_of_execute(store):
             assert traffic.round_trips - before == 1
             with pytest.raises(ValueError):
                 conn.fetch_many("UPDATE objects SET label = ? WHERE id = 1", [("x",)])
+
+
+def test_staged_sightings_get_their_ids_in_order(store):
+    """Memory.add stages a frame's sightings with one insert_observations: the ids ascend in the frame's order, on
+    PostgreSQL in one wait (insert_many), and a second frame's continue after them."""
+    address = store("m")
+    with Memory.open(address, embedding_dim=8) as m:
+        labels = ["mug", "bowl", "plate", "cup", "vase"]
+        first = m.stage([box_obs(lbl, (0.3 * i, 0.0, 0.8), stamp=1.0) for i, lbl in enumerate(labels)])
+        traffic = getattr(m._conn, "traffic", None)
+        if traffic is not None:
+            traffic.reset()
+        second = m.stage([box_obs(lbl, (0.3 * i, 0.0, 0.8), stamp=2.0) for i, lbl in enumerate(labels[:3])])
+        if traffic is not None:
+            assert traffic.waited_by_sql[m._staging._INSERT_OBSERVATION] == 1
+    ids = list(first.observation_ids) + list(second.observation_ids)
+    assert ids == list(range(ids[0], ids[0] + 8))
+    rows = store.raw(address, "SELECT id, label, frame_id FROM observations ORDER BY id")
+    assert [(r[0], r[1]) for r in rows] == list(zip(ids, labels + labels[:3]))
+    assert [r[2] for r in rows] == [first.frame_id] * 5 + [second.frame_id] * 3

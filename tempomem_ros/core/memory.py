@@ -518,12 +518,10 @@ class Memory:
             status = "quarantined" if jump else "pending"
             frame_id = self._staging.insert_frame(stamp, now, status, view_cols, len(observations), source)
             self._retention.stage_depth(frame_id, depth_blob)
-            ids = []
-            for obs in observations:
-                ids.append(self._staging.insert_observation(
-                    frame_id, float(obs.stamp), now, sanitize_label(obs.label, max_len), float(obs.confidence),
-                    obs.center, obs.bbox_min, obs.bbox_max, feature_to_blob(obs.feature), int(obs.n_points),
-                    int(obs.instance_id), "quarantined" if jump else "pending", source))
+            ids = self._staging.insert_observations([(
+                frame_id, float(obs.stamp), now, sanitize_label(obs.label, max_len), float(obs.confidence),
+                obs.center, obs.bbox_min, obs.bbox_max, feature_to_blob(obs.feature), int(obs.n_points),
+                int(obs.instance_id), "quarantined" if jump else "pending", source) for obs in observations])
             if jump:
                 self._audit(stamp, "quarantine", [], ids, {
                     "frame": frame_id, "reason": "stamp_jump", "newest_accepted": accepted,
