@@ -23,6 +23,7 @@ DECISIONS = {
     "observations": "SELECT id, verdict, reason, object_id, candidate_id, score FROM observations ORDER BY id",
     "label_mass": "SELECT object_id, label, mass FROM label_mass ORDER BY object_id, label",
     "events": "SELECT id, kind, object_id, label, previous_label, stamp FROM events ORDER BY id",
+    "relations": "SELECT * FROM relations ORDER BY id",
 }
 
 
@@ -73,6 +74,9 @@ def test_reads_made_ahead_decide_as_reads_made_when_asked(store, monkeypatch):
     for object_id, label, _ in ahead_rows["label_mass"]:
         labels_of.setdefault(object_id, set()).add(label)
     assert {"cup", "mug"} in labels_of.values()  # the confusion was learned: known_confusion had a "yes" to give
+    # the relation keeper's reads ahead (relations_store.py) fed the relations: the mug and the bowl on the table,
+    # near each other
+    assert {r[2] for r in ahead_rows["relations"]} == {"near", "on"}
     if not store.postgres:
         assert batched == [] and asked == []
         return
