@@ -78,6 +78,7 @@ def robot(address: str, index: int, n_robots: int, seconds: float, start_at: flo
     from tempomem_ros.core.errors import StoreLockedError
 
     adds, commits = [], []
+    traffic = []  # per committed frame: (round trips, statements, pipelined) of its commit (PostgreSQL only)
     late = locked = 0
     with Memory.open(address, embedding_dim=EMBEDDING_DIM, config={"source": f"robot_{index}"}) as m:
         while time.time() < start_at:
@@ -100,8 +101,12 @@ def robot(address: str, index: int, n_robots: int, seconds: float, start_at: flo
             try:  # as the memory node: a frame the lock timed out on is kept (here: counted) and the robot goes on
                 m.add(obs, camera_over(cells[0], stamp))
                 t1 = time.perf_counter()
+                before = m.store_traffic()
                 m.commit()
                 t2 = time.perf_counter()
+                after = m.store_traffic()
+                if before is not None:
+                    traffic.append([after[k] - before[k] for k in ("round_trips", "statements", "pipelined")])
                 adds.append((t1 - t0) * 1e3)
                 commits.append((t2 - t1) * 1e3)
             except StoreLockedError:
@@ -113,7 +118,7 @@ def robot(address: str, index: int, n_robots: int, seconds: float, start_at: flo
                 break
             except StoreLockedError:
                 locked += 1
-    return {"add_ms": adds, "commit_ms": commits, "late_frames": late, "lock_timeouts": locked}
+    return {"add_ms": adds, "commit_ms": commits, "late_frames": late, "lock_timeouts": locked, "traffic": traffic}
 
 
 def asker(address: str, seconds: float, start_at: float) -> dict:
@@ -170,7 +175,8 @@ def run_load(address: str, n_robots: int, seconds: float) -> dict:
     robots, queries = results[:-1], results[-1]
     return {"add_ms": sum((r["add_ms"] for r in robots), []), "commit_ms": sum((r["commit_ms"] for r in robots), []),
             "late_frames": sum(r["late_frames"] for r in robots),
-            "lock_timeouts": sum(r["lock_timeouts"] for r in robots), "queries": queries}
+            "lock_timeouts": sum(r["lock_timeouts"] for r in robots), "queries": queries,
+            "traffic": sum((r["traffic"] for r in robots), [])}
 
 
 def report(name: str, figures: dict, seconds: float) -> None:
@@ -180,6 +186,13 @@ def report(name: str, figures: dict, seconds: float) -> None:
           f"{5:.0f} s lock wait: {figures['lock_timeouts']}")
     print(f"  {'stage (add)':<18} p50 {pct(a, 50):6.1f} ms   p95 {pct(a, 95):6.1f} ms   max {max(a):6.1f} ms")
     print(f"  {'commit':<18} p50 {pct(c, 50):6.1f} ms   p95 {pct(c, 95):6.1f} ms   max {max(c):6.1f} ms")
+    if figures["traffic"]:
+        # Counted, not timed: the same on a loaded machine as on an idle one (postgres/connection.py Traffic).
+        # A commit fuses every robot's pending frames, so with several robots one commit may carry several.
+        t = np.asarray(figures["traffic"], dtype=float)
+        print(f"  {'per commit':<18} round trips p50 {np.median(t[:, 0]):5.0f} mean {t[:, 0].mean():6.1f}   "
+              f"statements p50 {np.median(t[:, 1]):5.0f} mean {t[:, 1].mean():6.1f}   "
+              f"pipelined p50 {np.median(t[:, 2]):5.0f} mean {t[:, 2].mean():6.1f}")
     for q, values in figures["queries"].items():
         print(f"  {q:<18} p50 {pct(values, 50):6.1f} ms   p95 {pct(values, 95):6.1f} ms   "
               f"max {max(values):6.1f} ms   ({len(values)} calls)")

@@ -252,6 +252,8 @@ class FrameFusion:
         self._finish_removals = finish_removals
         self._observations = ObservationRows(store, has_sources=reads.has_sources)
         self._confusion_cache: dict | None = None  # label pairs known confused, per fused frame
+        #: label-pair sums and label totals read before the scoring loop; valid only while nothing is written
+        self._confusion_prefetch: tuple[dict, dict] | None = None
 
     def _audit(self, stamp, action: str, object_ids, observation_ids, detail: dict | None = None) -> None:
         """Queue an audit row, written with the transaction it belongs to (Store.transaction)."""
@@ -269,7 +271,13 @@ class FrameFusion:
         counters.observations += len(items)
         self._confusion_cache = {}  # label pairs: learned from label mass, which this frame changes
         self._state.relabelled = set()  # objects whose shown label changed in this frame (settling.py)
+        if self._store.reads_in_batches:
+            # _join_parts asks known_confusion of every pair of the frame's labels (190 for 20 sightings, one
+            # round trip each: the most of a commit's waits, bench_fleet) before this frame writes anything
+            labels = sorted({seen.label for seen in items})
+            self._prefetch_confusions([(a, b) for i, a in enumerate(labels) for b in labels[i + 1:]])
         items, part_of = self._join_parts(items)
+        self._confusion_prefetch = None  # removals may write from here on
         stamp = float(frame["stamp"])
         # removals whose hold ended by now first: a missing object seen elsewhere in this frame is a move
         self._finish_removals(stamp, counters, touched, before=True)
@@ -278,9 +286,17 @@ class FrameFusion:
         best: dict[int, tuple[float, int]] = {}
         cand_rows: dict[int, object] = {}
         near: dict[int, list[int]] = {}   # observation -> the objects around it (twin candidates later)
-        for seen in items:
+        # Nothing is written from here to the end of the scoring loop: every sighting's candidates, the label
+        # mass and the label-pair sums scoring may read are read first, each kind in one round trip on
+        # PostgreSQL (a read each was 250 of a commit's 313 round trips, bench_fleet), and are what the
+        # loop would have read one by one.
+        cand_lists = self._store.objects_in_boxes(
+            [(seen.bmin - fcfg.candidate_dilation, seen.bmax + fcfg.candidate_dilation) for seen in items],
+            ("present", "missing", "tentative"))
+        self._prefetch_scoring(items, cand_lists)
+        for seen, cands in zip(items, cand_lists):
             near[seen.id] = []
-            for cand in self._candidates(seen.bmin - fcfg.candidate_dilation, seen.bmax + fcfg.candidate_dilation):
+            for cand in cands:
                 cand_rows[cand.id] = cand
                 near[seen.id].append(int(cand.id))
                 parts = self._score(seen, cand)
@@ -289,6 +305,7 @@ class FrameFusion:
                     best[seen.id] = (parts.score, cand.id)
                 if parts.score >= fcfg.merge_threshold and not _would_stretch(cand, seen, self.config.identity):
                     pairs.append((-parts.score, seen.id, cand.id))
+        self._confusion_prefetch = None  # label mass changes from here on: sums are read when asked
         pairs.sort()
         obs_to_obj: dict[int, tuple[int, float]] = {}
         matched: set[int] = set()
@@ -365,6 +382,37 @@ class FrameFusion:
         self._settle(stamp, neighbours, counters, touched)
 
     # ---------------------------------------------------------------- candidates and scores
+    def _prefetch_scoring(self, items, cand_lists) -> None:
+        """Read, before the scoring loop, what _score may read during it: the label mass of every candidate
+        whose label disagrees with its sighting's, and for those label pairs their joint mass and (where the
+        joint mass is enough for known_confusion to ask) both labels' totals. A superset of what the loop asks,
+        read in the same state (no write in between), so every answer is the one the loop would have read;
+        known_confusion uses a prefetched sum only while ``_confusion_prefetch`` is set (the loop). On SQLite
+        nothing is read ahead (Store.reads_in_batches): a read there costs microseconds, a superset more."""
+        if not self._store.reads_in_batches:
+            return
+        ids, keys = set(), set()
+        for seen, cands in zip(items, cand_lists):
+            for cand in cands:
+                label = cand.pinned_label or cand.label
+                if not labels_agree(seen.label, label):
+                    ids.add(int(cand.id))
+                    if seen.label != label:
+                        keys.add((seen.label, label) if seen.label < label else (label, seen.label))
+        self._graph.prefetch_label_mass(ids)
+        self._graph.prefetch_rtree_boxes({int(c.id) for cands in cand_lists for c in cands})
+        self._prefetch_confusions(keys)
+
+    def _prefetch_confusions(self, keys) -> None:
+        """Read the joint mass of every label pair of ``keys`` (each sorted) and, where it is enough for
+        known_confusion to ask, both labels' totals: two round trips on PostgreSQL. Valid until the next write:
+        the caller sets ``_confusion_prefetch`` back to None before one."""
+        keys = sorted(keys)
+        joint = dict(zip(keys, self._rows.joint_masses(keys)))
+        min_mass = self.config.fusion.confusion_min_mass - 1e-9
+        labels = sorted({lbl for key in keys if joint[key] >= min_mass for lbl in key})
+        self._confusion_prefetch = (joint, dict(zip(labels, self._rows.label_totals(labels))))
+
     def _candidates(self, lo, hi, states=("present", "missing", "tentative")):
         return self._store.objects_in_box(lo, hi, tuple(states))
 
@@ -378,10 +426,11 @@ class FrameFusion:
         if cache is not None and key in cache:
             return cache[key]
         fcfg = self.config.fusion
-        joint = self._rows.joint_mass(*key)
+        pre_joint, pre_total = self._confusion_prefetch or ({}, {})
+        joint = pre_joint[key] if key in pre_joint else self._rows.joint_mass(*key)
         known = False
         if joint >= fcfg.confusion_min_mass - 1e-9:
-            total_a, total_b = (self._rows.label_total(lbl) for lbl in key)
+            total_a, total_b = (pre_total[lbl] if lbl in pre_total else self._rows.label_total(lbl) for lbl in key)
             known = confusion_share(joint, total_a, total_b) >= fcfg.confusion_min_share - 1e-12
         if cache is not None:
             cache[key] = known

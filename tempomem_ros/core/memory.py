@@ -360,6 +360,13 @@ class Memory:
     def feature_model(self) -> str:
         return self._meta.get("feature_model", "")
 
+    def store_traffic(self) -> dict | None:
+        """What this memory's connection has sent to a PostgreSQL server: statements, pipelined writes and
+        round trips (postgres/connection.py Traffic.snapshot), or None on SQLite (no server to wait for).
+        bench/bench_fleet.py reports it per commit."""
+        traffic = getattr(self._conn, "traffic", None)
+        return None if traffic is None else traffic.snapshot()
+
     def __enter__(self) -> "Memory":
         return self
 
@@ -511,12 +518,10 @@ class Memory:
             status = "quarantined" if jump else "pending"
             frame_id = self._staging.insert_frame(stamp, now, status, view_cols, len(observations), source)
             self._retention.stage_depth(frame_id, depth_blob)
-            ids = []
-            for obs in observations:
-                ids.append(self._staging.insert_observation(
-                    frame_id, float(obs.stamp), now, sanitize_label(obs.label, max_len), float(obs.confidence),
-                    obs.center, obs.bbox_min, obs.bbox_max, feature_to_blob(obs.feature), int(obs.n_points),
-                    int(obs.instance_id), "quarantined" if jump else "pending", source))
+            ids = self._staging.insert_observations([(
+                frame_id, float(obs.stamp), now, sanitize_label(obs.label, max_len), float(obs.confidence),
+                obs.center, obs.bbox_min, obs.bbox_max, feature_to_blob(obs.feature), int(obs.n_points),
+                int(obs.instance_id), "quarantined" if jump else "pending", source) for obs in observations])
             if jump:
                 self._audit(stamp, "quarantine", [], ids, {
                     "frame": frame_id, "reason": "stamp_jump", "newest_accepted": accepted,

@@ -29,10 +29,19 @@ explicit read transaction (``BEGIN``) is REPEATABLE READ, one snapshot for all i
 read transaction is. A read-only store (``readonly=True``) sets ``default_transaction_read_only``, so the
 server refuses writes whatever the code does, and borrows connections from a shared pool.
 
+Traffic (``traffic``): every statement, every one sent pipelined, and every round trip (a statement whose
+result is waited for, a transaction's BEGIN / lock / COMMIT, the sync that ends a pipeline) is counted, per
+statement text too (``waited_by_sql``), for bench/bench_fleet.py. Why: a commit's cost on PostgreSQL is its
+round trips (each waits for the server: ~0.1-0.3 ms on a unix socket, far more across a network), and a count
+is the one figure of a change that the load of a shared machine cannot blur.
+
 Errors become StoreError subclasses here (errors_pg.py), so nothing above sees a psycopg exception.
 """
 
 from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
 
 from ..errors import StoreClosedError
 from .dialect import Statement, translate
@@ -42,6 +51,26 @@ from .errors_pg import pg_store_error
 #: separate schemas of one database do not wait for each other ("tmem" in ASCII).
 WRITE_LOCK_KEY = 0x746D656D
 LOCK_TIMEOUT_MS = 5000
+
+
+@dataclass
+class Traffic:
+    """What one connection has sent since it opened (or since ``reset()``): ``statements`` the store ran
+    (pipelined ones included), ``pipelined`` writes sent without waiting, ``round_trips`` waits for the
+    server, and the waits per statement text (the first words of the store's SQL, as written above the
+    dialect)."""
+
+    statements: int = 0
+    pipelined: int = 0
+    round_trips: int = 0
+    waited_by_sql: Counter = field(default_factory=Counter)
+
+    def snapshot(self) -> dict:
+        return {"statements": self.statements, "pipelined": self.pipelined, "round_trips": self.round_trips}
+
+    def reset(self) -> None:
+        self.statements = self.pipelined = self.round_trips = 0
+        self.waited_by_sql.clear()
 
 
 def _row_classes():
@@ -140,6 +169,7 @@ class PgConnection:
         #: whether write transactions increment meta.write_epoch (set once the schema exists: store.initialise)
         self.counts_writes = False
         self.row_factory = None  # assigned by Memory (sqlite3.Row); rows here are always readable by name
+        self.traffic = Traffic()
         self._reconnect()
 
     # ------------------------------------------------------------------ connection
@@ -183,8 +213,13 @@ class PgConnection:
                 self._conn = None
 
     # ------------------------------------------------------------------ statements
+    def _waited(self, sql: str) -> None:
+        self.traffic.round_trips += 1
+        self.traffic.waited_by_sql[sql] += 1
+
     def execute(self, sql: str, params=()):
         stmt = translate(sql)
+        self.traffic.statements += 1
         try:
             return self._execute(stmt, tuple(params), sql)
         except Exception as exc:
@@ -197,12 +232,15 @@ class PgConnection:
             conn = self._usable()
             own = self._autocommit_write(stmt)
             try:
+                self.traffic.statements += len(rows)
                 if rows and self._pipeline is not None:  # already pipelined: no round trip per row
                     for p in rows:
                         conn.execute(stmt.sql, p)
+                    self.traffic.pipelined += len(rows)
                 elif rows:
                     with conn.cursor() as cur:
-                        cur.executemany(stmt.sql, rows)
+                        cur.executemany(stmt.sql, rows)  # psycopg pipelines the rows: one wait
+                    self._waited(sql)
                 if own:
                     self._commit()
             except BaseException:
@@ -210,6 +248,71 @@ class PgConnection:
                     self._rollback()
                 raise
             return PgCursor([], None, len(rows))
+        except Exception as exc:
+            raise self._error(exc, sql) from exc
+
+    def fetch_many(self, sql: str, seq) -> list[list]:
+        """One read statement run once per parameter tuple of ``seq``: the rows of each run, in ``seq``'s
+        order, as ``[execute(sql, p).fetchall() for p in seq]`` gives them, in one round trip (every
+        statement is sent in one pipeline, then one sync waits for them all).
+
+        Why: fusion reads one row (or one sum) per object or per label pair in a loop; on a unix socket each
+        read is a wait of ~0.15 ms plus the server's wake-up, and a commit made hundreds of them (bench_fleet:
+        313 round trips a commit, 190 of them label-pair sums). Each statement is the same text as before, so
+        its answer is the same to the last bit."""
+        stmt = translate(sql)
+        rows = [tuple(p) for p in seq]
+        self.traffic.statements += len(rows)
+        if not rows:
+            return []
+        if stmt.kind not in ("select",) or not stmt.returns_rows:
+            raise ValueError("fetch_many runs reads only")
+        try:
+            conn = self._usable()
+            cursors = []
+            with conn.pipeline():  # nested in a write transaction's pipeline too: leaving it syncs once
+                for p in rows:
+                    cur = conn.cursor()
+                    cur.execute(stmt.sql, p if stmt.n_params else None)
+                    cursors.append(cur)
+            self._waited(sql)
+            out = []
+            for cur in cursors:
+                out.append(cur.fetchall())
+                cur.close()
+            return out
+        except Exception as exc:
+            raise self._error(exc, sql) from exc
+
+    def insert_many(self, sql: str, seq) -> list[int]:
+        """One INSERT into a table with generated ids run once per parameter tuple of ``seq``, inside the open
+        write transaction: the new ids in ``seq``'s order, in one round trip (the inserts pipelined, then one
+        sync reads every RETURNING id). The ids are what one execute() each would have given: the rows are
+        inserted in the same order by the same connection. Why: staging a frame of 20 sightings waited for each
+        id (20 of a stage's round trips, bench_fleet), while holding the write lock."""
+        stmt = translate(sql)
+        rows = [tuple(p) for p in seq]
+        self.traffic.statements += len(rows)
+        if not rows:
+            return []
+        if not (stmt.kind == "write" and stmt.returns_id):
+            raise ValueError("insert_many runs INSERTs into id tables only")
+        if not self._write_tx:
+            raise StoreClosedError("insert_many outside a write transaction")
+        try:
+            conn = self._usable()
+            cursors = []
+            with conn.pipeline():
+                for p in rows:
+                    cur = conn.cursor()
+                    cur.execute(stmt.sql, p)
+                    cursors.append(cur)
+            self._waited(sql)
+            ids = []
+            for cur in cursors:
+                ids.append(int(cur.fetchone()[0]))
+                cur.close()
+            return ids
         except Exception as exc:
             raise self._error(exc, sql) from exc
 
@@ -241,11 +344,13 @@ class PgConnection:
             # (pipeline mode): the next read, or the commit, waits for all of them at once. A failed write
             # aborts the transaction on the server, and its error is raised there.
             conn.execute(stmt.sql, params if stmt.n_params else None)
+            self.traffic.pipelined += 1
             return PgCursor([], None, -1)
         own = self._autocommit_write(stmt)
         try:
             cur = self._cursor
             cur.execute(stmt.sql, params if stmt.n_params else None)
+            self._waited(original)
             rows = cur.fetchall() if stmt.returns_rows else []
             rowcount = cur.rowcount
             if own:
@@ -263,6 +368,7 @@ class PgConnection:
     def _raw(self, sql: str, params=None):
         cur = self._cursor
         cur.execute(sql, params)
+        self._waited(sql)
         return cur.fetchall() if cur.description is not None else None
 
     def _autocommit_write(self, stmt: Statement) -> bool:
@@ -279,13 +385,13 @@ class PgConnection:
         return True
 
     def _begin_write(self) -> None:
-        self._raw("BEGIN")
         self._write_tx = True
         # As SQLite's busy_timeout (5 s): a writer that cannot get the lock in time fails with StoreLockedError
         # (transient: the node keeps its frames and retries) instead of hanging behind a stuck writer.
+        # The three statements go as one simple query (no parameters): one round trip instead of three.
         try:
-            self._raw(f"SET LOCAL lock_timeout = '{LOCK_TIMEOUT_MS}ms'")
-            self._raw(f"SELECT pg_advisory_xact_lock({WRITE_LOCK_KEY}, hashtext(current_schema()))")
+            self._raw(f"BEGIN; SET LOCAL lock_timeout = '{LOCK_TIMEOUT_MS}ms'; "
+                      f"SELECT pg_advisory_xact_lock({WRITE_LOCK_KEY}, hashtext(current_schema()))")
         except BaseException:
             # not taken (timed out, connection lost): nothing was written; leave no aborted transaction open,
             # or every later statement of this connection would fail ("current transaction is aborted")
@@ -310,13 +416,22 @@ class PgConnection:
                 pass
         else:
             pipeline.__exit__(None, None, None)  # waits for every pipelined write: raises the first that failed
+            self._waited("(end of pipeline)")
 
     def _commit(self) -> None:
         if self._write_tx:
             if self.counts_writes:
                 self._conn.execute("UPDATE meta SET value = (value::bigint + 1)::text WHERE key = 'write_epoch'")
-            self._end_pipeline(error=False)
-            self._raw("COMMIT")
+                self.traffic.statements += 1
+                self.traffic.pipelined += 1
+            if self._pipeline is not None:
+                # COMMIT sent with the pipelined writes: the pipeline's one sync waits for all of them. A write
+                # that failed aborted the transaction, so this COMMIT rolls back, and the sync raises the error.
+                self._conn.execute("COMMIT")
+                self._write_tx = False
+                self._end_pipeline(error=False)
+            else:
+                self._raw("COMMIT")
             self._write_tx = False
         elif self.in_transaction:
             self._raw("COMMIT")

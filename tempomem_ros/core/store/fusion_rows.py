@@ -21,7 +21,7 @@ from collections.abc import Callable
 
 from ..rows import OBJECT_COLS
 from .object_row import ObjectRow, fetch_objects
-from .base import StoreInterface, TableRows
+from .base import StoreInterface, TableRows, fetch_each
 
 # A sighting ends the absence: evidence belongs to the time since the object was last seen (persistence.py).
 ABSENCE_RESET = ("misses=0, first_miss=NULL, last_miss=NULL, absence_evidence=0, absence_looks=0, look_start=NULL, "
@@ -46,16 +46,27 @@ class FusionRows(TableRows):
         ).fetchall()
 
     # ---------------------------------------------------------------- label mass (known confusions)
+    _JOINT_MASS = ("SELECT COALESCE(SUM(MIN(x.mass, y.mass)), 0) FROM label_mass x JOIN label_mass y "
+                   "ON y.object_id = x.object_id AND y.label = ? WHERE x.label = ?")
+    _LABEL_TOTAL = "SELECT COALESCE(SUM(mass), 0) FROM label_mass WHERE label = ?"
+
     def joint_mass(self, a: str, b: str) -> float:
         """Summed over objects that received both labels: the smaller of their masses of ``a`` and ``b``."""
-        return float(self._conn.execute(
-            "SELECT COALESCE(SUM(MIN(x.mass, y.mass)), 0) FROM label_mass x JOIN label_mass y "
-            "ON y.object_id = x.object_id AND y.label = ? WHERE x.label = ?", (a, b)).fetchone()[0])
+        return float(self._conn.execute(self._JOINT_MASS, (a, b)).fetchone()[0])
+
+    def joint_masses(self, pairs: list[tuple[str, str]]) -> list[float]:
+        """``[joint_mass(a, b) for a, b in pairs]``, on PostgreSQL in one round trip (base.fetch_each: the same
+        statement per pair, so the same sums to the last bit; a set-based GROUP BY could add in another
+        order)."""
+        return [float(rows[0][0]) for rows in fetch_each(self._conn, self._JOINT_MASS, pairs)]
 
     def label_total(self, label: str) -> float:
         """The label's mass over every object."""
-        return float(self._conn.execute(
-            "SELECT COALESCE(SUM(mass), 0) FROM label_mass WHERE label = ?", (label,)).fetchone()[0])
+        return float(self._conn.execute(self._LABEL_TOTAL, (label,)).fetchone()[0])
+
+    def label_totals(self, labels: list[str]) -> list[float]:
+        """``[label_total(x) for x in labels]``, on PostgreSQL in one round trip (as joint_masses)."""
+        return [float(rows[0][0]) for rows in fetch_each(self._conn, self._LABEL_TOTAL, [(x,) for x in labels])]
 
     # ---------------------------------------------------------------- identity
     def count_shown_as(self, labels: list[str]) -> int:

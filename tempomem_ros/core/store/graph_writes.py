@@ -16,7 +16,8 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from .base import StoreInterface, TableRows
+from ..rows import id_chunks
+from .base import StoreInterface, TableRows, fetch_each
 from .object_row import ObjectRow
 from .objects import ObjectRows
 
@@ -73,6 +74,14 @@ class GraphWrites(TableRows):
     def object_row(self, object_id: int) -> ObjectRow | None:
         """The object's row (any state), or None: ObjectRows.row, the one statement for it."""
         return self._objects.row(object_id)
+
+    def object_rows_ahead(self, ids) -> dict[int, ObjectRow] | None:
+        """The rows of ``ids`` by id (ObjectRows.rows: one set-based read), read ahead for a loop that would read
+        them one by one, or None on SQLite (Store.reads_in_batches: a read there costs microseconds). The caller
+        uses a row only while nothing it wrote can have changed it."""
+        if not self._store.reads_in_batches:
+            return None
+        return {int(r.id): r for r in self._objects.rows(ids)}
 
     def widen_seen(self, object_id: int, first_seen: float, last_seen: float) -> None:
         """The object was seen from ``first_seen`` (or earlier) until ``last_seen`` (or later)."""
@@ -131,6 +140,20 @@ class GraphWrites(TableRows):
             if not self._readonly:
                 self._caches.label_mass[object_id] = cached
         return dict(cached)
+
+    def prefetch_label_mass(self, object_ids) -> None:
+        """Cache the label mass of those of ``object_ids`` not cached yet, in one round trip (base.fetch_each),
+        on PostgreSQL only: fusion scores every differently labelled candidate of a frame against it, and one
+        read per object was one wait each (bench_fleet). Every write of label mass drops the object's entry
+        (add_mass, add_mass_of, set/rebuild), so an entry read early holds what label_mass() would read later.
+        On SQLite a read costs microseconds and an entry never asked for would be wasted: nothing is done."""
+        if self._readonly or getattr(self._conn, "fetch_many", None) is None:
+            return
+        wanted = sorted({int(i) for i in object_ids} - self._caches.label_mass.keys())
+        for object_id, rows in zip(wanted, fetch_each(
+                self._conn, "SELECT label, mass FROM label_mass WHERE object_id=? ORDER BY label",
+                [(i,) for i in wanted])):
+            self._caches.label_mass[object_id] = dict(rows)
 
     def add_mass(self, object_id: int, label: str, mass: float) -> None:
         """``mass`` more of ``label`` on the object (a sighting fused into it)."""
@@ -191,6 +214,22 @@ class GraphWrites(TableRows):
         return int(cur.lastrowid)
 
     # ---------------------------------------------------------------- the spatial index
+    def prefetch_rtree_boxes(self, object_ids) -> None:
+        """Cache the R*Tree entries of those of ``object_ids`` not cached yet, in one statement, on PostgreSQL
+        only (Store.reads_in_batches): fusion asks update_rtree about every object it merges, and a robot
+        re-seeing a place, or any writer after another robot's commit dropped the caches, read one entry per
+        merge (20 of a commit's round trips, bench_fleet). update_rtree is the one writer of the index and keeps
+        the cache equal to it, so an entry read early is the one it would read later."""
+        if self._readonly or not self._store.reads_in_batches:
+            return
+        boxes = self._caches.rtree_boxes
+        wanted = sorted({int(i) for i in object_ids} - boxes.keys())
+        for chunk, marks in id_chunks(wanted):
+            for row in self._conn.execute(
+                    f"SELECT id, min_x, min_y, min_z, max_x, max_y, max_z FROM objects_rtree WHERE id IN ({marks})",
+                    chunk).fetchall():
+                boxes[int(row[0])] = (tuple(row[1:4]), tuple(row[4:7]))
+
     def update_rtree(self, object_id: int, lo, hi, insert: bool = False, exact: bool = False) -> None:
         """Keep the object's R*Tree entry covering its box.
 

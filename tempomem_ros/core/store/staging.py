@@ -66,17 +66,30 @@ class StagedFrames(TableRows):
             (stamp, recorded_at, status, *view_cols, n_observations, source))
         return int(cur.lastrowid)
 
+    _INSERT_OBSERVATION = (
+        "INSERT INTO observations (frame_id, stamp, recorded_at, label, confidence, cx, cy, cz, "
+        "min_x, min_y, min_z, max_x, max_y, max_z, feature, n_points, instance_id, verdict, source) "
+        "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")
+
     def insert_observation(self, frame_id: int, stamp: float, recorded_at: float, label: str, confidence: float,
                            center, bbox_min, bbox_max, feature_blob, n_points: int, instance_id: int, verdict: str,
                            source: str) -> int:
         """Write one staged observation of the frame. Returns its id."""
-        cur = self._conn.execute(
-            "INSERT INTO observations (frame_id, stamp, recorded_at, label, confidence, cx, cy, cz, "
-            "min_x, min_y, min_z, max_x, max_y, max_z, feature, n_points, instance_id, verdict, source) "
-            "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-            (frame_id, stamp, recorded_at, label, confidence, *center, *bbox_min, *bbox_max, feature_blob,
-             n_points, instance_id, verdict, source))
-        return int(cur.lastrowid)
+        return self.insert_observations([(frame_id, stamp, recorded_at, label, confidence, center, bbox_min,
+                                           bbox_max, feature_blob, n_points, instance_id, verdict, source)])[0]
+
+    def insert_observations(self, rows) -> list[int]:
+        """Write staged observations (each: insert_observation's arguments, in order) in that order; returns
+        their ids. On PostgreSQL in one round trip (postgres/connection.py insert_many), on SQLite one call
+        each (lastrowid)."""
+        params = [(frame_id, stamp, recorded_at, label, confidence, *center, *bbox_min, *bbox_max, feature_blob,
+                   n_points, instance_id, verdict, source)
+                  for (frame_id, stamp, recorded_at, label, confidence, center, bbox_min, bbox_max, feature_blob,
+                       n_points, instance_id, verdict, source) in rows]
+        many = getattr(self._conn, "insert_many", None)
+        if many is not None:
+            return many(self._INSERT_OBSERVATION, params)
+        return [int(self._conn.execute(self._INSERT_OBSERVATION, p).lastrowid) for p in params]
 
     def refuse_frames(self, frame_ids: list[int]) -> None:
         """Mark quarantined frames refused (never fused) and drop their depth image."""
