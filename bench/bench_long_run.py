@@ -10,9 +10,10 @@ Setup (tools/household.py): four rooms, 171 things, ~17 in view, 19 objects on d
 parcels that come and go, spurious blobs, low-confidence and confused detections, CLIP-like 512-d features
 (features on) or none (off). The robot operates 8 h a day; its camera runs at 10 Hz in ``--looks-per-day`` looks
 of 3 s (time is compressed: between looks the stamps jump), committed every 5 frames (2 Hz). Day 1 starts with a
-mapping tour, one look from each of the house's 16 stations (``--no-tour``: without); the bench prints how many
-objects the item labels name in each store, since answers describe them all (28 / 43 / 44 of 55 on day 1 / 10 /
-30, with the tour or without).
+mapping tour (tools/household.py Household.tour: 16 corner looks and 18 looks aimed at the furniture, before the
+day's looks; ``--no-tour``: without); the bench prints how many objects the item labels name in each store, since
+answers describe them all (of the house's 55: 28 / 43 / 44 on day 1 / 10 / 30 at cc185f0, when items stood inside
+furniture; see docs/RESULTS.md section 6 for the figures since).
 Every memory (one per retention x features) gets the same frames, one after the other, frame by frame (side by
 side: the same machine state for all).
 

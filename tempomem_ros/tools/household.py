@@ -14,7 +14,9 @@ shelf into the bag and back), each step on a given day with some probability and
 the others stay put. Groceries appear on the counter every third day and are gone two days later; a parcel
 appears in the office on some days and leaves the next. The robot operates ``hours_per_day`` hours a day
 (from 08:00 UTC); its camera streams 10 Hz in ``looks_per_day`` looks of ``look_s`` seconds, spread over the
-operating hours, each from a station in one room, panning slowly. Time is compressed: between looks the
+operating hours, each from a station in one room, panning slowly (the first day may start with a mapping tour,
+``tour_first_day``). Things stand on furniture tops, on the floor, or on an open shelf's board in front of its back
+panel; none stands inside furniture's solid part or inside another thing (test/test_household.py). Time is compressed: between looks the
 stamps jump (the robot's camera is off), so a day costs ``looks_per_day x look_s x fps`` frames.
 
 Detection: an object is detected when the coarse render shows at least one of its pixels (64 at full
@@ -163,10 +165,11 @@ class HouseholdConfig:
     p_confuse: float = 0.02
     p_spurious: float = 0.01
     routine_jitter_h: float = 0.33
-    # The first day starts with a mapping tour: one look from each of the 16 stations (4 rooms x 4 corners),
-    # then the day's other looks (at least looks_per_day in all), as a robot's first day often does. Measured
-    # (bench_long_run at cc185f0): it does not change what day 1 knows; the 27 item labels name 28 of the house's
-    # 55 objects after day 1 with or without it, 43 after day 10, 44 after day 30 (why is not measured yet).
+    # The first day starts with a mapping tour (Household.tour: 16 corner looks and one look aimed at each of the
+    # 18 pieces of furniture), then the day's looks_per_day looks, as a robot's first day often does. Measured
+    # (bench_long_run, thin/off): the 27 item labels name 56 objects after day 1 (the house holds 55 under them;
+    # one remote is a confusion), against 28 at cc185f0, when 61 spots lay inside furniture and the tour was the
+    # 16 corners alone.
     tour_first_day: bool = False
 
     @property
