@@ -111,6 +111,11 @@ def test_a_version_5_sqlite_store_gains_sources_keeping_its_rows(tmp_path):
     plan = [r[3] for r in con.execute("EXPLAIN QUERY PLAN SELECT id FROM observations WHERE placement_id=? "
                                       "ORDER BY stamp DESC, id DESC LIMIT 5", (1,))]
     assert plan == ["SEARCH observations USING COVERING INDEX observations_placement (placement_id=?)"]
+    # and the sighting tallies a "was it seen since" question counts, by their last stamp (not every tally since
+    # the object's first day)
+    plan = [r[3] for r in con.execute("EXPLAIN QUERY PLAN SELECT object_id, n FROM tallies WHERE kind='sighting' "
+                                      "AND object_id IN (?) AND +t_first <= ? AND t_last >= ?", (1, 9e99, 5.0))]
+    assert plan == ["SEARCH tallies USING INDEX tallies_sighting_last (object_id=? AND t_last>?)"]
     con.close()
 
 

@@ -31,7 +31,8 @@ WORLD_FRAME = "map"  # the frame a new store records unless its creator names an
 #: before version 5 never was (Retention._thinned_ever), so they stay readable too.
 #: Version 6 (sources) adds columns that reads of an older store supply as '' (observations.py).
 #: Version 7 only narrows an index (FRAMES_PENDING_INDEX); every query also works with the full one.
-#: Version 8 only widens an index (OBSERVATIONS_PLACEMENT_INDEX); every query also works with the narrow one.
+#: Version 8 only widens an index (OBSERVATIONS_PLACEMENT_INDEX) and adds one (TALLIES_LAST_INDEX); every query
+#: also works without them.
 READ_COMPATIBLE_FROM = 3
 # Covers an as-of read of the whole scene in object order (temporal.scene_as_of): a page at offset 9,800 of
 # 10k objects takes 1 ms instead of 5 ms scanning the table (schema version 2).
@@ -90,9 +91,17 @@ TALLIES_TABLE = """CREATE TABLE IF NOT EXISTS tallies (
         ids BLOB NOT NULL,
         stamps BLOB NOT NULL,
         thinned_at REAL NOT NULL)"""
+# Version 8: sighting tallies by their last stamp. Why: "was the mug seen since ...?" counts the thinned sightings
+# of tallies whose span meets the window (t_last >= since); with tallies_object alone SQLite walked every tally of
+# the object since its first day (t_first <= until is no bound when until is open) and read each row to test t_last.
+# Measured on bench_long_run's thin/off household stores, the query for every object: 5.9 us an object at day 10,
+# 17.6 at day 30 (growing with the month); with this index 7.3 at day 30, the same rows.
+TALLIES_LAST_INDEX = ("CREATE INDEX IF NOT EXISTS tallies_sighting_last ON tallies(object_id, t_last) "
+                      "WHERE kind='sighting'")
 TALLIES_INDEXES = [
     "CREATE INDEX IF NOT EXISTS tallies_object ON tallies(object_id, t_first)",
     "CREATE INDEX IF NOT EXISTS tallies_placement ON tallies(placement_id, kind, group_key)",
+    TALLIES_LAST_INDEX,
 ]
 FOLD_STATE_TABLE = """CREATE TABLE IF NOT EXISTS fold_state (
         placement_id INTEGER PRIMARY KEY,
@@ -352,7 +361,8 @@ MIGRATIONS: dict[int, list[str]] = {
         FRAMES_SOURCE_INDEX, OBSERVATIONS_SOURCE_INDEX,
     ],
     6: ["DROP INDEX IF EXISTS frames_pending", FRAMES_PENDING_INDEX],  # version 7: without compacted frames
-    7: ["DROP INDEX IF EXISTS observations_placement", OBSERVATIONS_PLACEMENT_INDEX],  # version 8: with stamps
+    7: ["DROP INDEX IF EXISTS observations_placement", OBSERVATIONS_PLACEMENT_INDEX,  # version 8: with stamps,
+        TALLIES_LAST_INDEX],                                                           # tallies by last stamp
 }
 
 
