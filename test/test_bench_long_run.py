@@ -64,8 +64,10 @@ def test_quick_long_run_prints_every_figure_and_the_last_line(tmp_path, capsys):
 @pytest.mark.slow
 def test_no_patrol_measured_without_continuous_minutes(tmp_path, capsys):
     """--continuous-min 0 used to end in a ZeroDivisionError (the robot-hour of no seconds)."""
-    assert bench.main(["--quick", "--retention", "thin", "--features", "off", "--continuous-min", "0", "--no-tour",
-                       "--out", str(tmp_path)]) == 0
+    # --quick's size, spelled out: --quick sets --continuous-min itself
+    assert bench.main(["--days", "2", "--looks-per-day", "4", "--dim", "32", "--calls", "5", "--warmup-s", "6",
+                       "--probe-s", "3", "--continuous-min", "0", "--retention", "thin", "--features", "off",
+                       "--no-tour", "--out", str(tmp_path)]) == 0
     out = capsys.readouterr().out.strip().splitlines()
     assert "  thin/off       not measured (--continuous-min 0)" in out
     assert out[-1].startswith("long run: - MB per robot-hour (features on), - MB (off); commit p95 day1 "), out[-1]
