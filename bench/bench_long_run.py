@@ -10,9 +10,10 @@ Setup (tools/household.py): four rooms, 171 things, ~17 in view, 19 objects on d
 parcels that come and go, spurious blobs, low-confidence and confused detections, CLIP-like 512-d features
 (features on) or none (off). The robot operates 8 h a day; its camera runs at 10 Hz in ``--looks-per-day`` looks
 of 3 s (time is compressed: between looks the stamps jump), committed every 5 frames (2 Hz). Day 1 starts with a
-mapping tour, one look from each of the house's 16 stations (``--no-tour``: without); the bench prints how many
-objects the item labels name in each store, since answers describe them all (28 / 43 / 44 of 55 on day 1 / 10 /
-30, with the tour or without).
+mapping tour (tools/household.py Household.tour: 16 corner looks and 18 looks aimed at the furniture, before the
+day's looks; ``--no-tour``: without); the bench prints how many objects the item labels name in each store, since
+answers describe them all (of the house's 55: 28 / 43 / 44 on day 1 / 10 / 30 at cc185f0, when items stood inside
+furniture; see docs/RESULTS.md section 6 for the figures since).
 Every memory (one per retention x features) gets the same frames, one after the other, frame by frame (side by
 side: the same machine state for all).
 
@@ -318,7 +319,7 @@ def main(argv=None) -> int:
         except ValueError:
             settings[key] = value               # a word (mode=keep-all) as text
     runs = [Run(workdir, ret, feat == "on", args.dim, settings) for ret in args.retention for feat in args.features]
-    tour = "; day 1 starts with a mapping tour of 16 looks" if cfg.tour_first_day else "; no tour"
+    tour = f"; day 1 starts with a mapping tour of {len(house.tour())} looks" if cfg.tour_first_day else "; no tour"
     print(f"household: {cfg.frames_per_day} frames a day ({cfg.looks_per_day} looks of {cfg.look_s:g} s at "
           f"{cfg.fps:g} Hz over {cfg.hours_per_day:g} h){tour}, {args.days} days; memories: "
           f"{', '.join(r.name for r in runs)}", flush=True)
@@ -408,7 +409,8 @@ def main(argv=None) -> int:
             * after["page_size"]
         # the larger of the file's growth and the growth of the pages in use: free pages taken up count as growth
         r.continuous = {"seconds": seconds, "grown_bytes": grown, "live_grown_bytes": live,
-                        "mb_per_robot_hour": max(grown, live) / 1e6 * 3600.0 / seconds,
+                        # --continuous-min 0: no patrol measured, no figure (it divided by zero)
+                        "mb_per_robot_hour": max(grown, live) / 1e6 * 3600.0 / seconds if seconds else None,
                         "observations": sum(len(f.observations) for f in cont),
                         "tally_bytes": stats["tally_bytes"] - stats_before[r.name]["tally_bytes"],
                         "thinned": stats["thinned_sightings"] - stats_before[r.name]["thinned_sightings"],
@@ -469,6 +471,9 @@ def main(argv=None) -> int:
     print("one robot-hour at 10 Hz after the month (continuous patrol; growth of the store, scaled to an hour):")
     for r in runs:
         c = r.continuous
+        if c["mb_per_robot_hour"] is None:
+            print(f"  {r.name:14s} not measured (--continuous-min 0)")
+            continue
         print(f"  {r.name:14s} {c['mb_per_robot_hour']:9.2f} MB per robot-hour  ({c['grown_bytes'] / 1e6:.2f} MB in "
               f"{c['seconds']:.0f} s, {c['observations']} observations; live pages "
               f"{c['live_grown_bytes'] / 1e6:.2f} MB; tallies {c['tally_bytes'] / max(1, c['thinned']):.2f} B per "
@@ -543,8 +548,8 @@ def main(argv=None) -> int:
         ref = on or off
         q1 = max(pct(results[(r.name, first)][s], 95) for r in sel.values() for s in SERVICES)
         q30 = max(pct(results[(r.name, last_day)][s], 95) for r in sel.values() for s in SERVICES)
-        mb_on = f"{on.continuous['mb_per_robot_hour']:.2f}" if on else "-"
-        mb_off = f"{off.continuous['mb_per_robot_hour']:.2f}" if off else "-"
+        mb_on, mb_off = (f"{r.continuous['mb_per_robot_hour']:.2f}"
+                         if r and r.continuous["mb_per_robot_hour"] is not None else "-" for r in (on, off))
         return (f"{mb_on} MB per robot-hour (features on), {mb_off} MB (off); commit p95 day{first} "
                 f"{pct(ref.commits[first - 1], 95):.1f} ms day{last_day} {pct(ref.commits[last_day - 1], 95):.1f} ms; "
                 f"query p95 day{first} {q1:.1f} ms day{last_day} {q30:.1f} ms")

@@ -49,15 +49,30 @@ def test_quick_long_run_prints_every_figure_and_the_last_line(tmp_path, capsys):
             assert last["observations"] < report["observations"]
             assert last["observations"] + last["thinned_sightings"] + last["thinned_rejecteds"] == \
                 report["observations"]
-    # day 1 began with the mapping tour (16 looks of 30 frames, then the 4 of the day) and the answers' size is told
-    assert "day 1 starts with a mapping tour of 16 looks" in text
-    assert report["frames"] == 16 * 30 + 4 * 30
+    # day 1 began with the mapping tour (34 looks of 30 frames: 16 corners, 18 pieces of furniture), then the 4
+    # looks of each day; the answers' size is told
+    assert "day 1 starts with a mapping tour of 34 looks" in text
+    assert report["frames"] == 34 * 30 + 4 * 30 + 4 * 30
     named = re.search(r"objects the 27 item labels name in the stores of day 1, 2 \(the house holds (\d+) under "
                       r"those labels\): thin/on (\d+) / (\d+);", text)
     assert named and int(named.group(1)) == report["labels_truth"] > 0
     assert report["objects_named"]["thin/on day1"] == int(named.group(2)) > 0
     # the stores were removed (no --keep)
     assert not [p for p in tmp_path.iterdir() if p.name.startswith("long_run_")]
+
+
+@pytest.mark.slow
+def test_no_patrol_measured_without_continuous_minutes(tmp_path, capsys):
+    """--continuous-min 0 used to end in a ZeroDivisionError (the robot-hour of no seconds)."""
+    # --quick's size, spelled out: --quick sets --continuous-min itself
+    assert bench.main(["--days", "2", "--looks-per-day", "4", "--dim", "32", "--calls", "5", "--warmup-s", "6",
+                       "--probe-s", "3", "--continuous-min", "0", "--retention", "thin", "--features", "off",
+                       "--no-tour", "--out", str(tmp_path)]) == 0
+    out = capsys.readouterr().out.strip().splitlines()
+    assert "  thin/off       not measured (--continuous-min 0)" in out
+    assert out[-1].startswith("long run: - MB per robot-hour (features on), - MB (off); commit p95 day1 "), out[-1]
+    report = json.loads((tmp_path / "report.json").read_text())
+    assert report["runs"]["thin/off"]["continuous"]["mb_per_robot_hour"] is None
 
 
 @pytest.mark.slow

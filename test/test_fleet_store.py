@@ -101,10 +101,21 @@ def test_a_version_5_sqlite_store_gains_sources_keeping_its_rows(tmp_path):
         assert [(a.id, a.action) for a in m.audit()] == before
         (new,) = m.add([box_obs("mug", (1.0, 0.0, 0.5), stamp=2.0)], source="robot_b")
         assert m.observation(new).source == "robot_b"
-    con = stdlib_sqlite3.connect(path)  # migrated to the current version (7: the partial frames_pending index)
-    assert con.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()[0] == str(SCHEMA_VERSION) == "7"
+    con = stdlib_sqlite3.connect(path)  # migrated to the current version (8; 7: the partial frames_pending index)
+    assert con.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()[0] == str(SCHEMA_VERSION) == "8"
     assert con.execute("SELECT sql FROM sqlite_master WHERE name='frames_pending'").fetchone()[0].endswith(
         "WHERE status <> 'compacted'")
+    # version 8: a placement's newest observations (the evidence every answer cites) read from the index alone
+    assert con.execute("SELECT sql FROM sqlite_master WHERE name='observations_placement'").fetchone()[0].endswith(
+        "ON observations(placement_id, stamp)")
+    plan = [r[3] for r in con.execute("EXPLAIN QUERY PLAN SELECT id FROM observations WHERE placement_id=? "
+                                      "ORDER BY stamp DESC, id DESC LIMIT 5", (1,))]
+    assert plan == ["SEARCH observations USING COVERING INDEX observations_placement (placement_id=?)"]
+    # and the sighting tallies a "was it seen since" question counts, by their last stamp (not every tally since
+    # the object's first day)
+    plan = [r[3] for r in con.execute("EXPLAIN QUERY PLAN SELECT object_id, n FROM tallies WHERE kind='sighting' "
+                                      "AND object_id IN (?) AND +t_first <= ? AND t_last >= ?", (1, 9e99, 5.0))]
+    assert plan == ["SEARCH tallies USING INDEX tallies_sighting_last (object_id=? AND t_last>?)"]
     con.close()
 
 

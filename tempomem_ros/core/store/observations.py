@@ -63,7 +63,8 @@ class ObservationRows(TableRows):
                                   (verdict,)).fetchall()
 
     def newest_ids_of_placement(self, placement_id: int, n: int) -> list[int]:
-        """Ids of the placement's ``n`` newest observations, newest first (stamp, then id, descending)."""
+        """Ids of the placement's ``n`` newest observations, newest first (stamp, then id, descending): read from
+        the observations_placement index alone (schema version 8)."""
         return [int(r[0]) for r in self._conn.execute(
             "SELECT id FROM observations WHERE placement_id=? ORDER BY stamp DESC, id DESC LIMIT ?",
             (placement_id, n)).fetchall()]

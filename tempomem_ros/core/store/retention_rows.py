@@ -308,11 +308,13 @@ class RetentionRows(TableRows):
 
     def sighting_tallies_across(self, object_ids: list[int], lo: float, hi: float) -> list:
         """(object_id, n, t_first, t_last, ids, stamps) of the sighting tallies of these objects whose span meets
-        [lo, hi], in the store's order (the caller counts them and keeps the latest by (stamp, id))."""
+        [lo, hi], in the store's order (the caller counts them and keeps the latest by (stamp, id)). Read through
+        tallies_sighting_last (schema version 8): the unary + keeps SQLite from walking tallies_object instead,
+        which reads every tally since the object's first day when ``hi`` is open."""
         marks = ",".join("?" for _ in object_ids)
         return self._conn.execute(
             f"SELECT object_id, n, t_first, t_last, ids, stamps FROM tallies WHERE kind='sighting' AND object_id IN "
-            f"({marks}) AND t_first <= ? AND t_last >= ?", (*object_ids, hi, lo)).fetchall()
+            f"({marks}) AND +t_first <= ? AND t_last >= ?", (*object_ids, hi, lo)).fetchall()
 
     def placement_thinned(self, placement_id) -> bool:
         """Whether a sighting tally counts sightings of the placement."""
