@@ -16,8 +16,9 @@ appears in the office on some days and leaves the next. The robot operates ``hou
 (from 08:00 UTC); its camera streams 10 Hz in ``looks_per_day`` looks of ``look_s`` seconds, spread over the
 operating hours, each from a station in one room, panning slowly (the first day may start with a mapping tour,
 ``tour_first_day``). Things stand on furniture tops, on the floor, or on an open shelf's board in front of its back
-panel; none stands inside furniture's solid part or inside another thing (test/test_household.py). Time is compressed: between looks the
-stamps jump (the robot's camera is off), so a day costs ``looks_per_day x look_s x fps`` frames.
+panel; none stands inside furniture's solid part or inside another thing (test/test_household.py). Time is
+compressed: between looks the stamps jump (the robot's camera is off), so a day costs ``looks_per_day x look_s x
+fps`` frames.
 
 Detection: an object is detected when the coarse render shows at least one of its pixels (64 at full
 resolution, above the perception's 50), except with ``p_miss`` per frame and ``p_look_fail`` per look (a
