@@ -39,6 +39,7 @@ import numpy as np
 from . import fusion
 from .association import same_place, stacked
 from .config import MemoryConfig
+from .geometry import point_in_box
 from .frame_fusion import PART_TOLERANCE_M, PARTS_MIN_FOOTPRINT_M, box_center, relabel_wins
 from .labels import canonical_label, labels_agree
 from .rows import blob_to_feature, bmax_of, bmin_of, feature_to_blob
@@ -190,7 +191,7 @@ class Settling:
         for host in self._store.objects_in_box(centre, centre, ("present", "missing"), exclude_id=int(obj.id)):
             if float(host.first_seen) >= float(obj.first_seen):
                 continue
-            if not all(lo <= c <= hi for c, lo, hi in zip(centre, host.bmin, host.bmax)):
+            if not point_in_box(centre, host.bmin, host.bmax):
                 continue
             if max(float(host.ext_x), float(host.ext_y), float(host.ext_z)) <= icfg.glimpse_host_ratio * size:
                 return True

@@ -159,20 +159,10 @@ APPEAR_WORDS = frozenset("added emerged materialised materialized".split())
 def cue_words() -> dict:
     """Single words -> cue names (the classes that ask something)."""
     out: dict = {}
-    for w in MOVE_VERBS - PLACE_VERBS:
-        out[w] = "MOVE"
-    for w in SEEN_VERBS:
-        out[w] = "SEEN"
-    for w in COUNT_WORDS:
-        out[w] = "COUNT"
-    for w in LOOK_WORDS:
-        out[w] = "LOOK"
-    for w in MISSING_WORDS:
-        out[w] = "MISSING"
-    for w in THING_WORDS:
-        out[w] = "WHAT"
-    for w in APPEAR_WORDS:
-        out[w] = "APPEAR"
+    for words, cue in ((MOVE_VERBS - PLACE_VERBS, "MOVE"), (SEEN_VERBS, "SEEN"), (COUNT_WORDS, "COUNT"),
+                       (LOOK_WORDS, "LOOK"), (MISSING_WORDS, "MISSING"), (THING_WORDS, "WHAT"),
+                       (APPEAR_WORDS, "APPEAR")):  # in this order: a word of two classes takes the later one
+        out.update(dict.fromkeys(words, cue))
     return out
 
 

@@ -71,6 +71,13 @@ def fetch_each(conn, sql: str, seq) -> list[list]:
     return [conn.execute(sql, p).fetchall() for p in seq]
 
 
+def _in_box_sql(states) -> str:
+    """Object rows whose R*Tree entry overlaps a box (6 parameters) and whose state is one of ``states``."""
+    marks = ",".join("?" for _ in states)
+    return (f"SELECT {OBJECT_COLS_O} FROM objects_rtree r CROSS JOIN objects o ON o.id = r.id "
+            f"WHERE {_OVERLAP} AND o.state IN ({marks})")
+
+
 def rollback_quietly(conn) -> None:
     """Roll back the open transaction, if any, never replacing the error being handled with one of its own."""
     try:
@@ -227,9 +234,7 @@ class Store:
         """Object rows in ``states`` whose indexed box overlaps [lo, hi], by id; optionally without one id, or
         only ids above one (each pair once). The R*Tree holds padded boxes: callers test exactly what they
         need (distance, containment) on the rows."""
-        marks = ",".join("?" for _ in states)
-        sql = (f"SELECT {OBJECT_COLS_O} FROM objects_rtree r CROSS JOIN objects o ON o.id = r.id "
-               f"WHERE {_OVERLAP} AND o.state IN ({marks})")
+        sql = _in_box_sql(states)
         args: list = [lo[0], hi[0], lo[1], hi[1], lo[2], hi[2], *states]
         if exclude_id is not None:
             sql += " AND o.id != ?"
@@ -250,9 +255,7 @@ class Store:
         for the candidates of every sighting of a frame before it writes anything: fetch_each)."""
         if not self.reads_in_batches:
             return [self.objects_in_box(lo, hi, states) for lo, hi in boxes]
-        marks = ",".join("?" for _ in states)
-        sql = (f"SELECT {OBJECT_COLS_O} FROM objects_rtree r CROSS JOIN objects o ON o.id = r.id "
-               f"WHERE {_OVERLAP} AND o.state IN ({marks}) ORDER BY o.id")
+        sql = _in_box_sql(states) + " ORDER BY o.id"
         return [list(map(ObjectRow._make, rows)) for rows in fetch_each(
             self.conn, sql, [(lo[0], hi[0], lo[1], hi[1], lo[2], hi[2], *states) for lo, hi in boxes])]
 

@@ -147,7 +147,7 @@ class GraphWrites(TableRows):
         read per object was one wait each (bench_fleet). Every write of label mass drops the object's entry
         (add_mass, add_mass_of, set/rebuild), so an entry read early holds what label_mass() would read later.
         On SQLite a read costs microseconds and an entry never asked for would be wasted: nothing is done."""
-        if self._readonly or getattr(self._conn, "fetch_many", None) is None:
+        if self._readonly or not self._store.reads_in_batches:
             return
         wanted = sorted({int(i) for i in object_ids} - self._caches.label_mass.keys())
         for object_id, rows in zip(wanted, fetch_each(

@@ -168,11 +168,11 @@ class SettlingRows(TableRows):
         their ids, oldest first."""
         if placement_id is None:
             return []
-        ids = [int(r[0]) for r in self._conn.execute(
-            "SELECT id FROM events WHERE object_id=? AND kind='removed' AND before_id=? AND stamp>=? AND retracted=0 "
-            "ORDER BY id", (object_id, placement_id, since)).fetchall()]
-        for event_id in ids:
-            self._conn.execute("UPDATE events SET retracted=1 WHERE id=?", (event_id,))
+        where = "WHERE object_id=? AND kind='removed' AND before_id=? AND stamp>=? AND retracted=0"
+        args = (object_id, placement_id, since)
+        ids = [int(r[0]) for r in self._conn.execute(f"SELECT id FROM events {where} ORDER BY id", args).fetchall()]
+        if ids:
+            self._conn.execute(f"UPDATE events SET retracted=1 {where}", args)
         return ids
 
     def retract_events(self, object_id: int) -> None:
