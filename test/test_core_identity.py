@@ -839,6 +839,50 @@ def test_a_new_object_relabelled_to_a_removed_ones_label_is_that_one_moved(mem):
     assert [e.kind for e in mem.ask("what changed").events] == ["appeared", "removed", "moved"]
 
 
+@pytest.mark.parametrize("book_share", [True, False])
+def test_a_removed_object_showing_a_look_alike_label_is_found_by_its_label_mass(mem, book_share):
+    # dev seed 247 (no feature): a book shown as "laptop" (book 12.1, laptop 10.4 of its mass) was taken from the
+    # shelf's bottom board and found as "book" on its top board; by shown labels the move was a removal and a new
+    # book. With a fifth of its mass "book" it is the book moved; with none, a laptop removed and a new book.
+    readings = ["laptop", "laptop", "laptop", "book", "book"] if book_share else ["laptop"] * 5
+    for i, label in enumerate(readings):
+        mem.add([box_obs(label, A, stamp=0.5 * i)], view(0.5 * i, A, SEEN))
+    for t in (10.0, 10.5, 11.0, 12.5):
+        mem.add([], view(t, A, EMPTY))
+    mem.commit()
+    assert [(o.id, o.label, o.state) for o in mem.objects()] == [(1, "laptop", "missing")]
+    for t in (100.0, 100.5, 101.0):
+        mem.add([box_obs("book", B, stamp=t)], view(t, B, DB + 0.04))
+    mem.commit()
+    if book_share:
+        # found, it shows the label its mass now favours, with the relabelling on record
+        assert [(o.id, o.label, o.state, o.n_moves) for o in mem.objects()] == [(1, "book", "present", 1),
+                                                                               (2, "book", "forgotten", 0)]
+        assert kinds(mem) == [("appeared", 1), ("removed", 1), ("moved", 1), ("relabelled", 1)]
+        assert mem.changes()[2].stamp == 100.0
+    else:
+        assert [(o.id, o.state, o.n_moves) for o in mem.objects()] == [(1, "missing", 0), (2, "present", 0)]
+        assert kinds(mem) == [("appeared", 1), ("removed", 1), ("appeared", 2)]
+
+
+def test_a_stool_seat_seen_alone_above_its_box_is_no_stool_pushed_aside(mem):
+    # dev seed 236 (no feature): the seat of a stool seen alone from above, centred 0.33 m over the stool's box and
+    # 8 cm beside it, while the view saw through the stool's legs; a 3-D shift took it for the stool pushed aside and
+    # moved the stool in its first second. Pushed along the floor is sideways: the same seat 0.3 m to the side is a push.
+    stool, half = (2.0, 0.0, 0.33), (0.2, 0.2, 0.33)
+    d = distance_from_eye(stool)
+    for t in (0.0, 0.5, 1.0):
+        mem.add([box_obs("stool", stool, half, stamp=t)], view(t, stool, d + 0.1))
+    mem.add([box_obs("stool", (2.08, 0.0, 0.70), (0.14, 0.16, 0.02), stamp=1.5)], view(1.5, stool, d + 2.0))
+    mem.commit()
+    assert [(o.state, o.n_moves) for o in mem.objects()] == [("present", 0)]
+    assert kinds(mem) == [("appeared", 1)]
+    mem.add([box_obs("stool", (2.0, 0.55, 0.33), half, stamp=600.0)], view(600.0, stool, d + 2.0))
+    mem.commit()
+    assert [(o.state, o.n_moves) for o in mem.objects()] == [("present", 1)]
+    assert kinds(mem) == [("appeared", 1), ("moved", 1)]
+
+
 def test_one_bled_sighting_does_not_inflate_keys_and_a_look_alike_there_is_no_twin(mem):
     # keys (8 x 8 x 4 cm) seen four times, then once with a mask bled onto the background (0.6 m wide, as the
     # generator's keys were once in 150 sightings), then seen as "toy" (a look-alike) from another side

@@ -81,6 +81,9 @@ class IdentityConfig:
     glimpse_s: float = 5.0               # an object all of whose sightings lie within this span, centred in an
     glimpse_host_ratio: float = 3.0      # older object at most this x its size, whose place is then seen empty,
                                          # is withdrawn as a misreading of that object, not reported removed
+    label_share: float = 0.2             # a label with this share of an object's label mass names it as well as
+                                         # its shown label does when a removal and a new object are matched as
+                                         # one move (settling._labels_compatible)
 
 
 @dataclass(frozen=True)
@@ -391,6 +394,7 @@ FIELD_RANGES: dict[str, tuple[float, float]] = {
     "absence.image_margin_px": (0.0, 10000.0), "absence.min_visible_fraction": (0.001, 1.0),
     "absence.partly_visible_fraction": (0.001, 1.0), "absence.partly_visible_factor": (0.0, 1000.0),
     "identity.glimpse_s": (0.0, 86400.0), "identity.glimpse_host_ratio": (0.0, 1000.0),
+    "identity.label_share": (0.01, 1.0),
     "absence.min_projected_px": (0.0, 1e7), "absence.detectable_factor": (0.0, 1000.0),
     "absence.mask_fill": (0.001, 1.0), "absence.look_gap_s": (0.001, 86400.0),
     "absence.evidence_to_remove": (0.001, 1000.0), "absence.removal_hold_s": (0.0, 86400.0),

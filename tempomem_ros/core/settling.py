@@ -221,11 +221,29 @@ class Settling:
 
     def _compatible(self, a, b) -> bool:
         """Same identity as far as labels and (when both have one) features tell."""
-        la, lb = a.pinned_label or a.label, b.pinned_label or b.label
-        if not (labels_agree(la, lb) or self._fusion.known_confusion(la, lb)):
+        if not self._labels_compatible(a, b):
             return False
         cos = fusion.cosine(blob_to_feature(a.feature), blob_to_feature(b.feature))
         return cos is None or cos >= self.config.identity.feature_threshold
+
+    def _labels_compatible(self, a, b) -> bool:
+        """The shown labels agree or are a known confusion, or either object's label mass gives the other's shown
+        label at least identity.label_share of its total. Why the mass: the shown label changes only by the
+        relabel margin, so an object can show one label while the segmenter called it the other almost as
+        often. A book shown as "laptop" (book 12.1, laptop 10.4 of its mass) was removed from the shelf's bottom
+        board and found as "book" on its top board; the shown labels disagreed, so the move became a removal and
+        an appearance (dev seed 247, no feature)."""
+        la, lb = a.pinned_label or a.label, b.pinned_label or b.label
+        if labels_agree(la, lb) or self._fusion.known_confusion(la, lb):
+            return True
+        share = self.config.identity.label_share
+        return self._label_share(a.id, lb) >= share or self._label_share(b.id, la) >= share
+
+    def _label_share(self, object_id: int, label: str) -> float:
+        """The share of the object's label mass under labels that agree with ``label`` (whole words)."""
+        mass = self._graph.label_mass(int(object_id))
+        total = sum(mass.values())
+        return sum(m for lbl, m in mass.items() if labels_agree(lbl, label)) / total if total > 0 else 0.0
 
     def _last_real_sighting(self, obj, outside=None) -> float:
         """When ``obj`` was last seen in a view of a real share of it: a sighting at least a quarter of its
@@ -547,9 +565,8 @@ class Settling:
         none."""
         if int(new.n_moves) > 0:
             return None
-        rows, _ = self._fusion.identity_rows(new.pinned_label or new.label)
         best = None
-        for r in rows:
+        for r in self._lookalike_rows(new):
             if r.state != "missing" or \
                     float(r.last_seen) + self.config.identity.min_gap_s > float(new.first_seen):
                 continue  # seen side by side, or found elsewhere too soon: another instance (as _moved_here)
@@ -562,6 +579,21 @@ class Settling:
             if best is None or key > best[0]:
                 best = (key, r)
         return None if best is None else best[1]
+
+    def _lookalike_rows(self, new) -> list:
+        """Objects that may be ``new`` under another reading, by id: those showing its label (identity_rows), the
+        missing ones whose label mass gives its label identity.label_share, and those showing a label that has that
+        share of its own mass (_labels_compatible)."""
+        share = self.config.identity.label_share
+        label = new.pinned_label or new.label
+        rows = {int(r.id): r for r in self._fusion.identity_rows(label)[0]}
+        rows.update((int(r.id), r) for r in self._rows.missing_with_label_share(label, share))
+        mass = self._graph.label_mass(int(new.id))
+        total = sum(mass.values())
+        for other in sorted(mass):
+            if total > 0 and not labels_agree(other, label) and self._label_share(new.id, other) >= share:
+                rows.update((int(r.id), r) for r in self._fusion.identity_rows(other)[0])
+        return [rows[k] for k in sorted(rows)]
 
     def _may_have_moved_here(self, held) -> bool:
         """Whether an object of this label, unseen since before this one appeared (in a real view: a sliver

@@ -74,6 +74,14 @@ class SettlingRows(TableRows):
             (first_seen, exclude_id)))
 
     # ---------------------------------------------------------------- sightings
+    def missing_with_label_share(self, label: str, share: float) -> list[ObjectRow]:
+        """Missing objects whose label mass gives ``label`` at least ``share`` of their total, by id (the index
+        label_mass_label finds the objects that ever received the label)."""
+        return fetch_objects(self._conn.execute(
+            f"SELECT {OBJECT_COLS_O} FROM objects o JOIN label_mass m ON m.object_id = o.id AND m.label = ? "
+            "WHERE o.state = 'missing' AND m.mass >= ? * "
+            "(SELECT SUM(t.mass) FROM label_mass t WHERE t.object_id = o.id) ORDER BY o.id", (label, share)))
+
     def newest_boxes(self, object_id: int):
         """(stamp, min_x .. max_z) of the object's 50 newest sightings, newest first (stamp, then id,
         descending). A cursor, not a list: the caller stops at the first real view, usually the newest."""
