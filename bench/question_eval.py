@@ -412,6 +412,62 @@ def report(half: str, results, show: str) -> None:
                 print(f"    [{v}] {q.id} {q.text!r} -> {a.operator or '-'} {why}")
 
 
+SIMILARITY_MARK = "matched by similarity"
+
+
+def attach_model(m: Memory) -> None:
+    """The offline sentence model as the memory's question encoder; without it the rules answer alone."""
+    from tempomem_ros.semantics.protocol import EncoderLoadError
+    from tempomem_ros.semantics.text_encoder import SentenceLabelEncoder
+    enc = SentenceLabelEncoder()
+    try:
+        enc.load()
+    except EncoderLoadError as exc:
+        print(f"the sentence model did not load ({exc}); the rules answer alone")
+        return
+    m.question_encoder = enc
+    m._question_reader.prepare()  # the canonical sentences, embedded once before the first question
+
+
+def select_sets(qset: str, half_arg: str = "both") -> list[tuple[str, list[Question]]]:
+    """(half name, its questions) of a --set choice, each set checked fresh against the earlier ones."""
+    rows = load()
+    check_split(rows)
+    sets: list[tuple[str, list[Question]]] = []
+    if qset in ("main", "dev", "all"):
+        for half in (HALVES if half_arg == "both" else (half_arg,)):
+            sets.append((half, [r for r in rows if r.half == half]))
+    if qset in ("heldout2", "dev", "all"):
+        sets.append((HELD_OUT2, load_heldout2(rows)))
+    if qset in ("heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8", "heldout9", "heldout10",
+                     "dev", "all"):
+        h2 = load_heldout2(rows)
+        h3 = load_heldout3(rows, h2)
+        h4 = load_heldout4(rows, h2, h3)
+        if qset in ("heldout3", "dev", "all"):
+            sets.append((HELD_OUT3, h3))
+        if qset in ("heldout4", "dev", "all"):
+            sets.append((HELD_OUT4, h4))
+        h5 = load_heldout5(rows, h2, h3, h4)
+        if qset in ("heldout5", "dev", "all"):
+            sets.append((HELD_OUT5, h5))
+        h6 = load_heldout6(rows, h2, h3, h4, h5)
+        if qset in ("heldout6", "dev", "all"):
+            sets.append((HELD_OUT6, h6))
+        h7 = load_heldout7(rows, h2, h3, h4, h5, h6)
+        if qset in ("heldout7", "dev", "all"):
+            sets.append((HELD_OUT7, h7))
+        h8 = load_heldout8(rows, h2, h3, h4, h5, h6, h7)
+        if qset in ("heldout8", "dev", "all"):
+            sets.append((HELD_OUT8, h8))
+        h9 = load_heldout9(rows, h2, h3, h4, h5, h6, h7, h8)
+        if qset in ("heldout9", "all"):
+            sets.append((HELD_OUT9, h9))
+        if qset in ("heldout10", "all"):
+            sets.append((HELD_OUT10, load_heldout10(rows, h2, h3, h4, h5, h6, h7, h8, h9)))
+    return sets
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--set", dest="qset", choices=("main", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6",
@@ -427,46 +483,23 @@ def main(argv=None) -> int:
                         "dev: the development sets of the fifth round (main, heldout2 ... heldout8); all: every set")
     p.add_argument("--half", choices=("dev", "held_out", "both"), default="both", help="halves of questions.txt")
     p.add_argument("--show", choices=("none", "wrong", "refused", "all"), default="wrong")
+    p.add_argument("--model", choices=("none", "minilm"), default="none",
+                   help="minilm: the similarity reader behind the rules (core/answering/similar.py) with the offline "
+                        "sentence model; none: the rules alone (the guarded figures of test_question_set.py)")
     args = p.parse_args(argv)
-    rows = load()
-    check_split(rows)
-    sets: list[tuple[str, list[Question]]] = []
-    if args.qset in ("main", "dev", "all"):
-        for half in (HALVES if args.half == "both" else (args.half,)):
-            sets.append((half, [r for r in rows if r.half == half]))
-    if args.qset in ("heldout2", "dev", "all"):
-        sets.append((HELD_OUT2, load_heldout2(rows)))
-    if args.qset in ("heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8", "heldout9", "heldout10",
-                     "dev", "all"):
-        h2 = load_heldout2(rows)
-        h3 = load_heldout3(rows, h2)
-        h4 = load_heldout4(rows, h2, h3)
-        if args.qset in ("heldout3", "dev", "all"):
-            sets.append((HELD_OUT3, h3))
-        if args.qset in ("heldout4", "dev", "all"):
-            sets.append((HELD_OUT4, h4))
-        h5 = load_heldout5(rows, h2, h3, h4)
-        if args.qset in ("heldout5", "dev", "all"):
-            sets.append((HELD_OUT5, h5))
-        h6 = load_heldout6(rows, h2, h3, h4, h5)
-        if args.qset in ("heldout6", "dev", "all"):
-            sets.append((HELD_OUT6, h6))
-        h7 = load_heldout7(rows, h2, h3, h4, h5, h6)
-        if args.qset in ("heldout7", "dev", "all"):
-            sets.append((HELD_OUT7, h7))
-        h8 = load_heldout8(rows, h2, h3, h4, h5, h6, h7)
-        if args.qset in ("heldout8", "dev", "all"):
-            sets.append((HELD_OUT8, h8))
-        h9 = load_heldout9(rows, h2, h3, h4, h5, h6, h7, h8)
-        if args.qset in ("heldout9", "all"):
-            sets.append((HELD_OUT9, h9))
-        if args.qset in ("heldout10", "all"):
-            sets.append((HELD_OUT10, load_heldout10(rows, h2, h3, h4, h5, h6, h7, h8, h9)))
+    sets = select_sets(args.qset, args.half)
     with tempfile.TemporaryDirectory() as tmp:
         m = build_memory(os.path.join(tmp, "questions.db"))
         try:
+            if args.model == "minilm":
+                attach_model(m)
             for half, half_rows in sets:
-                report(half, evaluate(half_rows, m), args.show)
+                results = evaluate(half_rows, m)
+                report(half, results, args.show)
+                if args.model == "minilm":
+                    by_sim = [v for _, v, _, a in results if SIMILARITY_MARK in (a.understood_as or "")]
+                    print(f"           read by similarity: {len(by_sim)} ({by_sim.count('right')} right, "
+                          f"{len(by_sim) - by_sim.count('right')} wrong)")
         finally:
             m.close()
     return 0
