@@ -46,6 +46,7 @@ import math
 import os
 import sys
 import tempfile
+import time
 from collections import Counter
 from dataclasses import dataclass
 
@@ -377,14 +378,22 @@ def judge(q: Question, answer, names: list[str], now: float) -> tuple[str, str]:
 
 
 # ------------------------------------------------------------------------------------------------------ main
+SIMILARITY_MARK = "matched by similarity"  # what the similarity reader's interpretation says (similar.py)
+ASK_SECONDS: list[tuple[str, float]] = []  # (how the question was read, seconds of Memory.ask): --model's report
+
+
 def evaluate(rows, m: Memory, now: float = NOW) -> list[tuple[Question, str, str, object]]:
     names = known_names(m)
     out = []
     for q in rows:
+        t0 = time.perf_counter()
         try:
             answer = m.ask(q.text, now=now)
         except TempoMemError as exc:  # an error answers nothing: counted as a refusal, with the reason
             answer = Answer(False, "", f"error: {exc}")
+        how = ("similarity" if SIMILARITY_MARK in (answer.understood_as or "") else
+               "rules" if answer.understood else "refused")
+        ASK_SECONDS.append((how, time.perf_counter() - t0))
         verdict, why = judge(q, answer, names, now)
         out.append((q, verdict, why, answer))
     return out
@@ -410,9 +419,6 @@ def report(half: str, results, show: str) -> None:
         if show == "all" or show == v or (show == "refused" and v == "wrong"):
             if v != "right" or show == "all":
                 print(f"    [{v}] {q.id} {q.text!r} -> {a.operator or '-'} {why}")
-
-
-SIMILARITY_MARK = "matched by similarity"
 
 
 def attach_model(m: Memory) -> None:
@@ -500,6 +506,12 @@ def main(argv=None) -> int:
                     by_sim = [v for _, v, _, a in results if SIMILARITY_MARK in (a.understood_as or "")]
                     print(f"           read by similarity: {len(by_sim)} ({by_sim.count('right')} right, "
                           f"{len(by_sim) - by_sim.count('right')} wrong)")
+            if args.model == "minilm":
+                for how in ("rules", "similarity", "refused"):
+                    ms = sorted(1000 * t for h, t in ASK_SECONDS if h == how)
+                    if ms:
+                        print(f"Memory.ask, read by {how}: n={len(ms)} p50 {ms[len(ms) // 2]:.1f} ms, "
+                              f"p95 {ms[min(len(ms) - 1, int(0.95 * len(ms)))]:.1f} ms")
         finally:
             m.close()
     return 0
