@@ -34,7 +34,10 @@ wrong); questions_heldout9.txt, a fifth helper's, written meanwhile, is the roun
 after its last rule change.
 
     source .tempomem_env.sh && python bench/question_eval.py [--set main|heldout2|heldout3|heldout4|heldout5|dev|all]
-        [--half dev|held_out|both] [--show wrong|refused|all]
+        [--half dev|held_out|both] [--show wrong|refused|all] [--model none|minilm]
+
+--model minilm puts the similarity reader (core/answering/similar.py, the offline sentence model) behind the rules
+and counts the questions it read; the default, none, is the rules alone (the figures test_question_set.py guards).
 """
 
 from __future__ import annotations
@@ -506,7 +509,7 @@ def main(argv=None) -> int:
                     by_sim = [v for _, v, _, a in results if SIMILARITY_MARK in (a.understood_as or "")]
                     print(f"           read by similarity: {len(by_sim)} ({by_sim.count('right')} right, "
                           f"{len(by_sim) - by_sim.count('right')} wrong)")
-            if args.model == "minilm":
+            if args.show != "none":
                 for how in ("rules", "similarity", "refused"):
                     ms = sorted(1000 * t for h, t in ASK_SECONDS if h == how)
                     if ms:
