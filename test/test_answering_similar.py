@@ -260,3 +260,13 @@ def test_the_node_leaves_the_rules_alone_when_the_model_does_not_load(monkeypatc
     assert "rules alone" in log.said[-1]
     with pytest.raises(InvalidInputError):
         text_encoders.attach_question_model(mem, "gpt", None, log)
+
+
+@pytest.mark.parametrize("question", ["is there still tea in the mug", "is there still coffee in the mug",
+                                      "is there still water in the mug?"])
+def test_what_a_container_still_holds_is_refused_by_the_rules(question):
+    """heldout10's one wrong route went to semantic search through "is there {d}"; "still" is no description."""
+    got = understand(question, NOW, NAMES)
+    assert isinstance(got, Refusal) and got.suggestions
+    # and a description without "still" is still searched for
+    assert understand("is there something to drink from", NOW, NAMES).operator == "semantic"
