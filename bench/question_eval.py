@@ -34,7 +34,10 @@ wrong); questions_heldout9.txt, a fifth helper's, written meanwhile, is the roun
 after its last rule change.
 
     source .tempomem_env.sh && python bench/question_eval.py [--set main|heldout2|heldout3|heldout4|heldout5|dev|all]
-        [--half dev|held_out|both] [--show wrong|refused|all]
+        [--half dev|held_out|both] [--show wrong|refused|all] [--model none|minilm]
+
+--model minilm puts the similarity reader (core/answering/similar.py, the offline sentence model) behind the rules
+and counts the questions it read; the default, none, is the rules alone (the figures test_question_set.py guards).
 """
 
 from __future__ import annotations
@@ -46,6 +49,7 @@ import math
 import os
 import sys
 import tempfile
+import time
 from collections import Counter
 from dataclasses import dataclass
 
@@ -252,7 +256,7 @@ def load_heldout10(*earlier_sets) -> list[Question]:
 
 def load_heldout11(*earlier_sets) -> list[Question]:
     """The eleventh (n001...), another helper's that never opened the understanding code, written after the sixth
-    round's figure: committed before its one measurement."""
+    round's figure: committed before its one measurement. Only ``--set heldout11`` asks it (not "all") until then."""
     return load_fresh(QUESTIONS_HELDOUT11, "n", HELD_OUT11, earlier_sets)
 
 
@@ -385,14 +389,22 @@ def judge(q: Question, answer, names: list[str], now: float) -> tuple[str, str]:
 
 
 # ------------------------------------------------------------------------------------------------------ main
+SIMILARITY_MARK = "matched by similarity"  # what the similarity reader's interpretation says (similar.py)
+ASK_SECONDS: list[tuple[str, float]] = []  # (how the question was read, seconds of Memory.ask): --model's report
+
+
 def evaluate(rows, m: Memory, now: float = NOW) -> list[tuple[Question, str, str, object]]:
     names = known_names(m)
     out = []
     for q in rows:
+        t0 = time.perf_counter()
         try:
             answer = m.ask(q.text, now=now)
         except TempoMemError as exc:  # an error answers nothing: counted as a refusal, with the reason
             answer = Answer(False, "", f"error: {exc}")
+        how = ("similarity" if SIMILARITY_MARK in (answer.understood_as or "") else
+               "rules" if answer.understood else "refused")
+        ASK_SECONDS.append((how, time.perf_counter() - t0))
         verdict, why = judge(q, answer, names, now)
         out.append((q, verdict, why, answer))
     return out
@@ -420,6 +432,62 @@ def report(half: str, results, show: str) -> None:
                 print(f"    [{v}] {q.id} {q.text!r} -> {a.operator or '-'} {why}")
 
 
+def attach_model(m: Memory) -> None:
+    """The offline sentence model as the memory's question encoder; without it the rules answer alone."""
+    from tempomem_ros.semantics.protocol import EncoderLoadError
+    from tempomem_ros.semantics.text_encoder import SentenceLabelEncoder
+    enc = SentenceLabelEncoder()
+    try:
+        enc.load()
+    except EncoderLoadError as exc:
+        print(f"the sentence model did not load ({exc}); the rules answer alone")
+        return
+    m.question_encoder = enc
+    m._question_reader.prepare()  # the canonical sentences, embedded once before the first question
+
+
+def select_sets(qset: str, half_arg: str = "both") -> list[tuple[str, list[Question]]]:
+    """(half name, its questions) of a --set choice, each set checked fresh against the earlier ones."""
+    rows = load()
+    check_split(rows)
+    sets: list[tuple[str, list[Question]]] = []
+    if qset in ("main", "dev", "all"):
+        for half in (HALVES if half_arg == "both" else (half_arg,)):
+            sets.append((half, [r for r in rows if r.half == half]))
+    if qset in ("heldout2", "dev", "all"):
+        sets.append((HELD_OUT2, load_heldout2(rows)))
+    if qset in ("heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8", "heldout9", "heldout10",
+                "heldout11", "dev", "all"):
+        h2 = load_heldout2(rows)
+        h3 = load_heldout3(rows, h2)
+        h4 = load_heldout4(rows, h2, h3)
+        if qset in ("heldout3", "dev", "all"):
+            sets.append((HELD_OUT3, h3))
+        if qset in ("heldout4", "dev", "all"):
+            sets.append((HELD_OUT4, h4))
+        h5 = load_heldout5(rows, h2, h3, h4)
+        if qset in ("heldout5", "dev", "all"):
+            sets.append((HELD_OUT5, h5))
+        h6 = load_heldout6(rows, h2, h3, h4, h5)
+        if qset in ("heldout6", "dev", "all"):
+            sets.append((HELD_OUT6, h6))
+        h7 = load_heldout7(rows, h2, h3, h4, h5, h6)
+        if qset in ("heldout7", "dev", "all"):
+            sets.append((HELD_OUT7, h7))
+        h8 = load_heldout8(rows, h2, h3, h4, h5, h6, h7)
+        if qset in ("heldout8", "dev", "all"):
+            sets.append((HELD_OUT8, h8))
+        h9 = load_heldout9(rows, h2, h3, h4, h5, h6, h7, h8)
+        if qset in ("heldout9", "all"):
+            sets.append((HELD_OUT9, h9))
+        h10 = load_heldout10(rows, h2, h3, h4, h5, h6, h7, h8, h9)
+        if qset in ("heldout10", "all"):
+            sets.append((HELD_OUT10, h10))
+        if qset == "heldout11":
+            sets.append((HELD_OUT11, load_heldout11(rows, h2, h3, h4, h5, h6, h7, h8, h9, h10)))
+    return sets
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--set", dest="qset", choices=("main", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6",
@@ -430,54 +498,34 @@ def main(argv=None) -> int:
                         f"{HELD_OUT2!r}; heldout3: questions_heldout3.txt as the half {HELD_OUT3!r}; heldout4: "
                         f"questions_heldout4.txt as the half {HELD_OUT4!r}; heldout5: questions_heldout5.txt as "
                         f"the half {HELD_OUT5!r}; heldout6 / heldout7: questions_heldout6.txt / "
-                        "questions_heldout7.txt; heldout8 / heldout9 / heldout10 / heldout11: questions_heldout8.txt / "
-                        "questions_heldout9.txt / questions_heldout10.txt / questions_heldout11.txt; "
+                        "questions_heldout7.txt; heldout8 / heldout9 / heldout10: questions_heldout8.txt / "
+                        "questions_heldout9.txt / questions_heldout10.txt; "
                         "dev: the development sets of the fifth round (main, heldout2 ... heldout8); all: every set")
     p.add_argument("--half", choices=("dev", "held_out", "both"), default="both", help="halves of questions.txt")
     p.add_argument("--show", choices=("none", "wrong", "refused", "all"), default="wrong")
+    p.add_argument("--model", choices=("none", "minilm"), default="none",
+                   help="minilm: the similarity reader behind the rules (core/answering/similar.py) with the offline "
+                        "sentence model; none: the rules alone (the guarded figures of test_question_set.py)")
     args = p.parse_args(argv)
-    rows = load()
-    check_split(rows)
-    sets: list[tuple[str, list[Question]]] = []
-    if args.qset in ("main", "dev", "all"):
-        for half in (HALVES if args.half == "both" else (args.half,)):
-            sets.append((half, [r for r in rows if r.half == half]))
-    if args.qset in ("heldout2", "dev", "all"):
-        sets.append((HELD_OUT2, load_heldout2(rows)))
-    if args.qset in ("heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8", "heldout9", "heldout10",
-                     "heldout11", "dev", "all"):
-        h2 = load_heldout2(rows)
-        h3 = load_heldout3(rows, h2)
-        h4 = load_heldout4(rows, h2, h3)
-        if args.qset in ("heldout3", "dev", "all"):
-            sets.append((HELD_OUT3, h3))
-        if args.qset in ("heldout4", "dev", "all"):
-            sets.append((HELD_OUT4, h4))
-        h5 = load_heldout5(rows, h2, h3, h4)
-        if args.qset in ("heldout5", "dev", "all"):
-            sets.append((HELD_OUT5, h5))
-        h6 = load_heldout6(rows, h2, h3, h4, h5)
-        if args.qset in ("heldout6", "dev", "all"):
-            sets.append((HELD_OUT6, h6))
-        h7 = load_heldout7(rows, h2, h3, h4, h5, h6)
-        if args.qset in ("heldout7", "dev", "all"):
-            sets.append((HELD_OUT7, h7))
-        h8 = load_heldout8(rows, h2, h3, h4, h5, h6, h7)
-        if args.qset in ("heldout8", "dev", "all"):
-            sets.append((HELD_OUT8, h8))
-        h9 = load_heldout9(rows, h2, h3, h4, h5, h6, h7, h8)
-        if args.qset in ("heldout9", "all"):
-            sets.append((HELD_OUT9, h9))
-        h10 = load_heldout10(rows, h2, h3, h4, h5, h6, h7, h8, h9)
-        if args.qset in ("heldout10", "all"):
-            sets.append((HELD_OUT10, h10))
-        if args.qset in ("heldout11", "all"):
-            sets.append((HELD_OUT11, load_heldout11(rows, h2, h3, h4, h5, h6, h7, h8, h9, h10)))
+    sets = select_sets(args.qset, args.half)
     with tempfile.TemporaryDirectory() as tmp:
         m = build_memory(os.path.join(tmp, "questions.db"))
         try:
+            if args.model == "minilm":
+                attach_model(m)
             for half, half_rows in sets:
-                report(half, evaluate(half_rows, m), args.show)
+                results = evaluate(half_rows, m)
+                report(half, results, args.show)
+                if args.model == "minilm":
+                    by_sim = [v for _, v, _, a in results if SIMILARITY_MARK in (a.understood_as or "")]
+                    print(f"           read by similarity: {len(by_sim)} ({by_sim.count('right')} right, "
+                          f"{len(by_sim) - by_sim.count('right')} wrong)")
+            if args.show != "none":
+                for how in ("rules", "similarity", "refused"):
+                    ms = sorted(1000 * t for h, t in ASK_SECONDS if h == how)
+                    if ms:
+                        print(f"Memory.ask, read by {how}: n={len(ms)} p50 {ms[len(ms) // 2]:.1f} ms, "
+                              f"p95 {ms[min(len(ms) - 1, int(0.95 * len(ms)))]:.1f} ms")
         finally:
             m.close()
     return 0

@@ -108,11 +108,13 @@ def test_node_choice_parameters_name_their_choices():
     """time_source, observation_durability and label_encoder are checked against their choices at configure; the
     descriptor names the same choices (a user reading `ros2 param describe` sees what is accepted)."""
     from tempomem_ros.nodes.memory_node_params import DURABILITIES, TIME_SOURCES
-    from tempomem_ros.nodes.text_encoders import LABEL_ENCODERS
+    from tempomem_ros.nodes.text_encoders import LABEL_ENCODERS, QUESTION_MODELS
     specs = {s.name: s for s in NODE_PARAMETERS}
     assert specs["time_source"].choices == TIME_SOURCES == ("stamp", "clock")
     assert specs["observation_durability"].choices == DURABILITIES == ("volatile", "transient_local")
     assert specs["label_encoder"].choices == LABEL_ENCODERS == ("none", "minilm", "hashing")
     assert descriptor(specs["time_source"]).description.endswith("One of: stamp, clock.")
     assert descriptor(specs["observation_durability"]).description.endswith("One of: volatile, transient_local.")
-    assert {s.name for s in NODE_PARAMETERS if s.choices} == {"time_source", "observation_durability", "label_encoder"}
+    assert specs["question_model"].choices == QUESTION_MODELS == ("none", "minilm")
+    assert {s.name for s in NODE_PARAMETERS if s.choices} == {"time_source", "observation_durability", "label_encoder",
+                                                              "question_model"}

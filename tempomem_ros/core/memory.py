@@ -343,6 +343,24 @@ class Memory:
         self._queries.label_encoder = encoder
 
     @property
+    def question_encoder(self):
+        """The sentence encoder behind the similarity reader of ``ask`` (core/answering/similar.py): a question
+        no rule reads is matched to the nearest supported form, above a calibrated floor and margin. None (the
+        default): such a question is refused, as without a model."""
+        reader = getattr(self, "_question_reader", None)
+        return reader.encoder if reader is not None else None
+
+    @question_encoder.setter
+    def question_encoder(self, encoder) -> None:
+        """Set now, the table's canonical sentences are embedded now (seconds on a GPU, a minute or two on a
+        loaded CPU), so that no question waits for them."""
+        from .answering.similar import SimilarityReader
+        reader = SimilarityReader(encoder) if encoder is not None else None
+        if reader is not None:
+            reader.prepare()
+        self._question_reader = reader
+
+    @property
     def clip_text_encoder(self):
         """The CLIP text tower matching the stored features (None: labels only)."""
         return self._queries.clip_text_encoder

@@ -139,6 +139,7 @@ class MemoryNode(LifecycleNode):
         except BaseException:
             self.close_store()
             raise
+        enc.attach_question_model(self.reader, self._param("question_model"), encoder, self.get_logger())
         self.store_path = self.writer.path  # a database address as shown: never its password
         self.handlers = ServiceHandlers(
             self.reader, self.writer, now=self._now, on_change=self._on_mutation, on_refused=self._on_refused,

@@ -7,7 +7,7 @@ from __future__ import annotations
 from tempomem_ros import topics
 from tempomem_ros.core.errors import InvalidInputError
 from tempomem_ros.nodes.parameters import ParamSpec
-from tempomem_ros.nodes.text_encoders import LABEL_ENCODERS
+from tempomem_ros.nodes.text_encoders import LABEL_ENCODERS, QUESTION_MODELS
 
 TIME_SOURCES = ("stamp", "clock")
 DURABILITIES = ("volatile", "transient_local")
@@ -121,6 +121,11 @@ NODE_PARAMETERS: tuple[ParamSpec, ...] = (
     ParamSpec("label_encoder", "none",
               "Text encoder for semantic queries: none (keywords only) | minilm (sentence model, needs gt-all-"
               "minilm-l6-v2) | hashing (character n-grams, no model).", choices=LABEL_ENCODERS),
+    ParamSpec("question_model", "none",
+              "Sentence model behind the question rules of /tempomem/query: none (a question no rule reads is "
+              "refused) | minilm (it is matched to the nearest supported form above a calibrated similarity floor "
+              "and margin, and says so; embeds the table's forms at configure, about 2 min on a loaded CPU).",
+              choices=QUESTION_MODELS),
     ParamSpec("feature_model", "",
               "Encoder of the observation features, recorded in the store (a store made with another is refused), "
               "e.g. open_clip:ViT-B-32 when the perception node runs CLIP; empty = not recorded."),

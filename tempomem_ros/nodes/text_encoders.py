@@ -9,6 +9,7 @@ import sys
 from tempomem_ros.core.errors import InvalidInputError
 
 LABEL_ENCODERS = ("none", "minilm", "hashing")
+QUESTION_MODELS = ("none", "minilm")
 
 
 def label_encoder(choice: str, logger):
@@ -27,6 +28,25 @@ def label_encoder(choice: str, logger):
         logger.warning(f"label_encoder '{choice}' unavailable ({type(exc).__name__}: {exc}); "
                        "semantic queries use keywords only")
         return None
+
+
+def attach_question_model(memory, choice: str, label_encoder, logger) -> bool:
+    """none | minilm: the similarity reader behind the question rules (core/answering/similar.py) on ``memory``;
+    the label encoder is reused when it is the same model. False (the rules alone) when it does not load."""
+    if choice not in QUESTION_MODELS:
+        raise InvalidInputError(f"question_model must be one of {', '.join(QUESTION_MODELS)}, got '{choice}'")
+    if choice == "none":
+        return False
+    try:
+        from tempomem_ros import semantics
+
+        same = getattr(label_encoder, "name", "") == semantics.SENTENCE_MODEL_NAME
+        memory.question_encoder = label_encoder if same else semantics.default_text_encoder()
+        return True
+    except Exception as exc:  # noqa: BLE001 - any failure to load leaves the rules answering alone
+        logger.warning(f"question_model '{choice}' unavailable ({type(exc).__name__}: {exc}); questions are read "
+                       "by the rules alone")
+        return False
 
 
 def limit_torch_threads(threads: int) -> None:

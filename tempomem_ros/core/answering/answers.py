@@ -46,7 +46,7 @@ def refusal_answer(r: Refusal) -> Answer:
 
 
 def answer_question(memory, question: str, now: float | None, k: int) -> Answer:
-    u = understand(question, now, names_of(memory))
+    u = understand(question, now, names_of(memory), getattr(memory, "_question_reader", None))
     if isinstance(u, Refusal):
         return refusal_answer(u)
     op = u.operator

@@ -319,6 +319,28 @@ _WORD_CLOCK_PART = re.compile(r"\b(?:(?P<pre>at|since|after|by|around|about) )?(
                               r"afternoon|evening)|yesterday (?:morning|afternoon|evening))\b)")
 
 
+# Seventh round, two ways of saying a clock in words after a preposition: "at half twelve" (British for half past
+# twelve) and "at nine fifteen" / "at two forty five" (the hour, then the minutes as a number word of 10-59). Both
+# are rewritten to the forms the parser reads ("at half past twelve", "at 9:15"), so the part of the day after them
+# still places them. Not after a span's words ("half an hour", "half twelve minutes" is no clock).
+_PREP_CLOCK = r"\b(at|around|about|since|by|after|until|till) "
+_HALF_HOUR = re.compile(_PREP_CLOCK + r"half (1[0-2]|[1-9]|" + "|".join(sorted(_HOUR_WORDS, key=len, reverse=True))
+                        + r")\b(?! (?:hours?|minutes?|mins?|days?)\b)")
+_MINUTE_WORDS = {**{k: v for k, v in _ONES.items() if 10 <= v <= 19},
+                 **{f"{t} {o}" if o else t: _TENS[t] + (_ONES[o] if o else 0)
+                    for t in ("twenty", "thirty", "forty", "fifty")
+                    for o in ("", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")}}
+_HOUR_MINUTE = re.compile(_PREP_CLOCK + "(" + "|".join(sorted(_HOUR_WORDS, key=len, reverse=True)) + ") ("
+                          + "|".join(sorted(_MINUTE_WORDS, key=len, reverse=True))
+                          + r")\b(?! (?:hours?|minutes?|mins?|days?|seconds?|secs?|times?)\b)")
+
+
+def _clock_words(text: str) -> str:
+    text = _HALF_HOUR.sub(lambda m: f"{m.group(1)} half past {m.group(2)}", text)
+    return _HOUR_MINUTE.sub(lambda m: f"{m.group(1)} {_HOUR_WORDS[m.group(2)]}:{_MINUTE_WORDS[m.group(3)]:02d}",
+                            text)
+
+
 _SPAN_PART = re.compile(r"\b(?:between|from) (\d{1,2}(?::\d{2})?) (?:and|to|until|till) (\d{1,2}(?::\d{2})?) "
                         r"this (morning|afternoon|evening)\b")
 _AMPM = {"morning": "am", "afternoon": "pm", "evening": "pm"}
@@ -337,7 +359,7 @@ def extract(text: str, now: float | None) -> tuple[str, list[Found]]:
     if _FUTURE.search(text):
         raise TimeError("I only know the past and the present")
     found: list[Found] = []
-    out = _WORD_CLOCK_PART.sub(_word_clock_digits, text)
+    out = _WORD_CLOCK_PART.sub(_word_clock_digits, _clock_words(text))
     # "between 6 and 9 this morning", "from 2 to 4 this afternoon": the part of the day says am or pm for both
     out = _SPAN_PART.sub(lambda m: f"between {m.group(1)} {_AMPM[m.group(3)]} and {m.group(2)} "
                                    f"{_AMPM[m.group(3)]}", out)

@@ -153,8 +153,10 @@ def _match(spec, form, m: re.Match, question: str, found, names: Names, now, bar
     return Understanding(spec.name, args, interpretation(spec.name, args, ignored), tuple(ignored), unknown, question)
 
 
-def understand(question: str, now: float | None, names: Names) -> Understanding | Refusal:
-    """The operator and arguments a question means, or a Refusal (never a guess). Pure and deterministic."""
+def understand(question: str, now: float | None, names: Names, similar=None) -> Understanding | Refusal:
+    """The operator and arguments a question means, or a Refusal (never a guess). Pure and deterministic.
+    ``similar``: a similarity reader (similar.SimilarityReader), asked only about a question that no form and no
+    cue rule reads ("no supported question has this form"); None (no sentence model): such a question is refused."""
     question = events.rewrite(question, now)  # "when I arrived at 10": its time, or talk (events.py)
     out = _understand(question, now, names)
     if isinstance(out, Refusal) and (out.reason == NO_FORM or out.reason.startswith(TWO_READINGS)):
@@ -162,6 +164,11 @@ def understand(question: str, now: float | None, names: Names) -> Understanding 
         # a clause of talk can make the whole read two ways ("..., for the handover"); one clause may still be it
         if isinstance(clause, Understanding) or (clause is not None and out.reason == NO_FORM):
             return clause
+    if similar is not None and isinstance(out, Refusal) and out.reason == NO_FORM:
+        read = similar.read(question, now, names)
+        if read is not None:
+            op, args, said, ignored = read
+            return Understanding(op, args, said, tuple(ignored), "", normalise(question))
     return out
 
 
@@ -179,6 +186,7 @@ NO_FORM = "no supported question has this form"
 # (nor after a title: "Mr. Patel's jacket")
 _CLAUSE_SPLIT = re.compile(r"(?<!\d)(?<!\bMr)(?<!\bMrs)(?<!\bMs)(?<!\bDr)[.;!?]+(?!\d)|[?!]+|(?<!\d),|,(?!\s?-?\d)|"
                            r"\s-{1,2}\s|\s--")
+CLAUSE_SPLIT = _CLAUSE_SPLIT  # the similarity reader (similar.py) splits clauses the same way
 
 
 def _clause_reading(question: str, now, names: Names) -> Understanding | Refusal | None:
