@@ -498,8 +498,9 @@ def main(argv=None) -> int:
                         f"{HELD_OUT2!r}; heldout3: questions_heldout3.txt as the half {HELD_OUT3!r}; heldout4: "
                         f"questions_heldout4.txt as the half {HELD_OUT4!r}; heldout5: questions_heldout5.txt as "
                         f"the half {HELD_OUT5!r}; heldout6 / heldout7: questions_heldout6.txt / "
-                        "questions_heldout7.txt; heldout8 / heldout9 / heldout10: questions_heldout8.txt / "
-                        "questions_heldout9.txt / questions_heldout10.txt; "
+                        "questions_heldout7.txt; heldout8 / heldout9 / heldout10 / heldout11: questions_heldout8.txt / "
+                        "questions_heldout9.txt / questions_heldout10.txt / questions_heldout11.txt (heldout11 only "
+                        "by name); "
                         "dev: the development sets of the fifth round (main, heldout2 ... heldout8); all: every set")
     p.add_argument("--half", choices=("dev", "held_out", "both"), default="both", help="halves of questions.txt")
     p.add_argument("--show", choices=("none", "wrong", "refused", "all"), default="wrong")
