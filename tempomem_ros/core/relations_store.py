@@ -107,8 +107,9 @@ class RelationKeeper:
                 for region_id in (ahead[2][oid] if ahead else self.regions_containing(t.center)):
                     desired[(oid, "in", region_id, 1)] = round(t.confidence, 6)
             if ahead and any(rel_id is None and key not in desired for key, rel_id in existing.items()):
-                # a row this loop opened for an earlier object must close: its id is the store's (never seen:
-                # the relation rules are symmetric, so both ends of a pair desire the same rows)
+                # a row this loop opened for an earlier object must close, and only the store knows its id (not
+                # met with the rules of relations.py, which are symmetric: both ends of a pair desire the same rows;
+                # tested with rules patched to be one-sided)
                 existing = self._relation_rows.open_keys_of(oid)
             for key, rel_id in existing.items():
                 if key not in desired:
