@@ -5,8 +5,8 @@
 Opens the store (so both robots' writers exist, with their caches, before either writes) and prints
 "ready"; then runs each plan read from stdin (one JSON line each: a list of frames
 ``{"obs": [[label, [x, y, z], stamp], ...], "view": [stamp, [x, y, z], depth] | null, "commit": bool}``)
-and answers each with one JSON line: the observation ids it staged, how many each commit fused, and the
-object count its last commit reported.
+and answers each with one JSON line: the observation ids it staged, how many each commit fused, the camera views
+each commit fused, and the object count its last commit reported.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ def main(address: str, source: str) -> None:
 
 
 def run(m: Memory, plan: list) -> None:
-    ids, fused, objects_after = [], [], None
+    ids, fused, views, objects_after = [], [], [], None
     for frame in plan:
         obs = [box_obs(label, center, stamp=stamp) for label, center, stamp in frame["obs"]]
         v = None if frame.get("view") is None else view(frame["view"][0], frame["view"][1], frame["view"][2])
@@ -38,8 +38,9 @@ def run(m: Memory, plan: list) -> None:
         if frame.get("commit", True):
             stats = m.commit()
             fused.append(stats.observations_committed)
+            views.append(stats.views)
             objects_after = stats.objects_after
-    print(json.dumps({"ids": ids, "fused": fused, "objects_after": objects_after}), flush=True)
+    print(json.dumps({"ids": ids, "fused": fused, "views": views, "objects_after": objects_after}), flush=True)
 
 
 if __name__ == "__main__":

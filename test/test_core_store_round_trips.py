@@ -10,10 +10,12 @@ decision; on PostgreSQL it also asserts the waits the batches remove.
 from __future__ import annotations
 
 import pytest
-from core_helpers import box_obs
+from core_helpers import IMMEDIATE, box_obs, distance_from_eye, span_obs, view
 
 from tempomem_ros.core import Memory
+from tempomem_ros.core.relations import pair_relations
 from tempomem_ros.core.store.base import Store, fetch_each
+from tempomem_ros.core.store.relations import RelationRows
 
 JOINT = ("SELECT COALESCE(SUM(MIN(x.mass, y.mass)), 0) FROM label_mass x JOIN label_mass y "
          "ON y.object_id = x.object_id AND y.label = ? WHERE x.label = ?")
@@ -128,3 +130,111 @@ def test_staged_sightings_get_their_ids_in_order(store):
     rows = store.raw(address, "SELECT id, label, frame_id FROM observations ORDER BY id")
     assert [(r[0], r[1]) for r in rows] == list(zip(ids, labels + labels[:3]))
     assert [r[2] for r in rows] == [first.frame_id] * 5 + [second.frame_id] * 3
+
+
+OPEN_KEYS = RelationRows.OPEN_KEYS
+ROOM = [("table", (0, 0, 0), (1.2, 0.8, 0.75)), ("mug", (0.5, 0.3, 0.75), (0.58, 0.38, 0.85)),
+        ("box", (0.4, 0.2, 0.0), (0.7, 0.5, 0.3)), ("sofa", (3, 0, 0), (5, 0.9, 0.9)),
+        ("phone", (3.8, 0.3, 0.44), (3.95, 0.38, 0.46)), ("shelf", (0, 3, 0), (0.9, 3.35, 1.8)),
+        ("book", (0.3, 3.05, 0.62), (0.34, 3.3, 0.86)), ("chair", (8, 8, 0), (8.5, 8.5, 0.9))]
+
+
+def _room_commits(m):
+    """A furnished room seen at once (every pair of neighbours touched in one commit: the relation loop opens rows
+    of objects it has not reached yet), the mug's place on the table seen empty (its rows close) with the box under
+    the table 5 cm further along (touched after the mug: its rows with the mug are closed already), the mug seen on
+    the sofa (a move: rows open at the new place), the room but the book seen again 5 cm further along (six boxes
+    move a little, no relation changes), and the book where it was (its box does not change: not touched)."""
+    m.add([span_obs(label, lo, hi, stamp=1) for label, lo, hi in ROOM])
+    yield
+    eye, mug_at = (0.54, -1.0, 1.3), (0.54, 0.34, 0.8)
+    for t in (5.0, 6.0, 7.0):
+        m.add([span_obs("table", (0, 0, 0), (1.2, 0.8, 0.75), stamp=t),
+               span_obs("box", (0.45, 0.2, 0.0), (0.75, 0.5, 0.3), stamp=t)],
+              view(t, mug_at, distance_from_eye(mug_at, eye) + 1.0, eye=eye))
+    yield
+    m.add([span_obs("mug", (4.3, 0.3, 0.45), (4.38, 0.38, 0.55), stamp=10)])
+    yield
+    nudged = [(label, (lo[0] + 0.05, *lo[1:]), (hi[0] + 0.05, *hi[1:])) for label, lo, hi in ROOM
+              if label not in ("mug", "book")]
+    m.add([span_obs(label, lo, hi, stamp=12) for label, lo, hi in nudged] +
+          [span_obs("mug", (4.35, 0.3, 0.45), (4.43, 0.38, 0.55), stamp=12)])
+    yield
+    m.add([span_obs("book", (0.3, 3.05, 0.62), (0.34, 3.3, 0.86), stamp=13)])
+    yield
+
+
+def _run_relations(address: str, commits) -> list[int]:
+    """The open-relation reads each commit waited for (PostgreSQL; [] on SQLite)."""
+    waits = []
+    with Memory.open(address, embedding_dim=4, config=IMMEDIATE) as m:
+        for _ in commits(m):
+            traffic = getattr(m._conn, "traffic", None)
+            if traffic is not None:
+                traffic.reset()
+            m.commit()
+            if traffic is not None:
+                waits.append(traffic.waited_by_sql[OPEN_KEYS])
+    return waits
+
+
+def test_open_relations_read_ahead_keep_the_relations_and_events(store, monkeypatch):
+    """The relation update reads every touched object's open relations in one wait (OpenRowsAhead) and keeps them
+    in step with its own writes: the same relation rows (ids, since, until) and events as reading each object's
+    when the loop reaches it, with rows opened for objects the loop had not reached yet and rows closed."""
+    ahead = _run_relations(store("ahead"), _room_commits)
+    monkeypatch.setattr(Store, "reads_in_batches", property(lambda self: False))
+    asked = _run_relations(store("asked"), _room_commits)
+    rows = {name: store.raw(store(name), DECISIONS["relations"]) for name in ("ahead", "asked")}
+    events = {name: store.raw(store(name), DECISIONS["events"]) for name in ("ahead", "asked")}
+    assert rows["ahead"] == rows["asked"] and events["ahead"] == events["asked"]
+    objects = store.raw(store("ahead"), "SELECT id, label FROM objects ORDER BY id")
+    assert sorted(label for _, label in objects) == sorted(label for label, _, _ in ROOM)  # one object each
+    ids = {label: oid for oid, label in objects}
+    closed = {(r[1], r[2], r[3], r[6], r[7]) for r in rows["ahead"] if r[7] is not None}
+    # the mug's rows closed at the first miss of its place; its new ones opened when it was seen on the sofa
+    assert closed == {(ids["mug"], "on", ids["table"], 1.0, 5.0), (ids["mug"], "near", ids["table"], 1.0, 5.0),
+                      (ids["mug"], "near", ids["box"], 1.0, 5.0), (ids["table"], "near", ids["mug"], 1.0, 5.0),
+                      (ids["box"], "near", ids["mug"], 1.0, 5.0)}
+    opened_later = {(r[1], r[2], r[3]) for r in rows["ahead"] if r[6] > 1.0}
+    assert opened_later == {(ids["mug"], "on", ids["sofa"]), (ids["mug"], "near", ids["sofa"]),
+                            (ids["sofa"], "near", ids["mug"]), (ids["mug"], "near", ids["phone"]),
+                            (ids["phone"], "near", ids["mug"])}
+    assert [e[1] for e in events["ahead"]].count("moved") == 1
+    if not store.postgres:
+        assert ahead == [] and asked == []
+        return
+    # asked: one wait per object whose relation box changed (8 seen, the mug removed and the box, the mug moved,
+    # 6 nudged: the box is there already, none); ahead: one wait a commit that has any
+    assert asked == [8, 2, 1, 6, 0]
+    assert ahead == [1, 1, 1, 1, 0]
+
+
+def test_a_row_opened_ahead_and_closed_later_in_the_loop_is_read_from_the_store(store, monkeypatch):
+    """Relation rules that are not symmetric (patched): the mug's turn opens both 'near' rows of the pair, the
+    book's turn wants only its own, so it must close a row whose id only the store knows; it reads its open rows
+    from the store then (one more wait), and the rows are those of reading every object's when reached."""
+    import tempomem_ros.core.relations_store as keeper
+
+    def one_sided(t, n, cfg):  # the higher id keeps only the rows it is the subject of
+        rows = pair_relations(t, n, cfg)
+        return {r for r in rows if r[0] == t.id} if t.id > n.id else rows
+
+    monkeypatch.setattr(keeper, "pair_relations", one_sided)
+
+    def commits(m):
+        m.add([box_obs("mug", (1.0, 0.0, 0.5), stamp=1), box_obs("book", (1.3, 0.0, 0.5), stamp=1),
+               box_obs("chair", (5.0, 5.0, 0.5), stamp=1)])
+        yield
+
+    ahead = _run_relations(store("ahead"), commits)
+    monkeypatch.setattr(Store, "reads_in_batches", property(lambda self: False))
+    asked = _run_relations(store("asked"), commits)
+    rows = {name: store.raw(store(name), "SELECT subject_id, relation, object_id, since, until FROM relations "
+                                         "ORDER BY id") for name in ("ahead", "asked")}
+    assert rows["ahead"] == rows["asked"]
+    mug, book = (r[0] for r in store.raw(store("ahead"), "SELECT id FROM objects WHERE label IN ('mug', 'book') "
+                                                         "ORDER BY id"))
+    assert [tuple(r) for r in rows["ahead"]] == [(mug, "near", book, 1.0, 1.0), (book, "near", mug, 1.0, None)]
+    if store.postgres:
+        assert asked == [3] and ahead == [2]  # the batch, then the book's own read

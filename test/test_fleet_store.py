@@ -148,3 +148,78 @@ def test_the_query_side_can_run_as_a_role_that_may_only_read(pg_cluster, monkeyp
             assert [o.label for o in m.observations()] == ["mug"]  # nothing written
     finally:
         pg_cluster.drop_schema(schema_name)
+
+
+# The indexes PostgreSQL schema version 6 had where versions 7 and 8 changed or added one (postgres/schema.py).
+PG_VERSION6_INDEXES = {
+    "frames_pending": "CREATE INDEX frames_pending ON frames(status, stamp, id)",
+    "observations_placement": "CREATE INDEX observations_placement ON observations(placement_id)",
+    "tallies_sighting_last": None,  # did not exist
+}
+
+
+def _pg_indexes(store, address: str) -> dict[str, str]:
+    """{index name: its definition without the schema name} of every index of the store's schema."""
+    rows = store.raw(address, "SELECT indexname, indexdef, schemaname FROM pg_indexes "
+                              "WHERE schemaname = current_schema() ORDER BY indexname")
+    return {name: definition.replace(f" ON {schema}.", " ON ") for name, definition, schema in rows}
+
+
+def _make_pg_version6(store, address: str) -> None:
+    """Turn a PostgreSQL store into what schema version 6 created (its frames_pending and observations_placement
+    indexes, no tallies_sighting_last), as a database created before version 7 is."""
+    for name, old in PG_VERSION6_INDEXES.items():
+        store.raw(address, f"DROP INDEX {name}")
+        if old is not None:
+            store.raw(address, old)
+    store.raw(address, "UPDATE meta SET value = '6' WHERE key = 'schema_version'")
+
+
+def test_a_postgresql_store_has_the_indexes_of_sqlite_version_8_fresh_and_migrated(pg_cluster):
+    """Schema parity: SQLite version 8 reads a placement's newest observations and the sighting tallies since a
+    time through two indexes; a fresh PostgreSQL store has them (version 8 too), and a version-6 database gains
+    them by the forward migration of its first writable open, keeping its rows; a read-only open of it refuses
+    (needs migration) and changes nothing. The migrated store's indexes are the fresh one's, name for name."""
+    from tempomem_ros.core.postgres import schema as pg_schema
+
+    from store_backends import Stores
+
+    store = Stores("postgresql", None, pg_cluster)
+    try:
+        fresh, old = store("fresh"), store("old")
+        for address in (fresh, old):
+            with Memory.open(address, embedding_dim=4, config=config("robot_a")) as m:
+                (oid,) = m.add([box_obs("mug", (1.0, 0.0, 0.5), stamp=1.0)])
+                m.commit()
+        want = _pg_indexes(store, fresh)
+        assert pg_schema.SCHEMA_VERSION == 8
+        assert store.raw(fresh, "SELECT value FROM meta WHERE key = 'schema_version'") == [("8",)]
+        assert want["observations_placement"] == ("CREATE INDEX observations_placement ON observations USING btree "
+                                                  "(placement_id, stamp, id)")
+        assert want["tallies_sighting_last"] == ("CREATE INDEX tallies_sighting_last ON tallies USING btree "
+                                                 "(object_id, t_last) WHERE (kind = 'sighting'::text)")
+        assert want["frames_pending"] == ("CREATE INDEX frames_pending ON frames USING btree (status, stamp, id) "
+                                          "WHERE (status <> 'compacted'::text)")
+        _make_pg_version6(store, old)
+        aged = _pg_indexes(store, old)
+        assert "tallies_sighting_last" not in aged
+        assert aged["observations_placement"] == ("CREATE INDEX observations_placement ON observations USING btree "
+                                                  "(placement_id)")
+        assert set(aged) == set(want) - {"tallies_sighting_last"}
+        with pytest.raises(SchemaError, match="needs migration"):
+            Memory.open(old, readonly=True)
+        assert store.raw(old, "SELECT value FROM meta WHERE key = 'schema_version'") == [("6",)]
+        with Memory.open(old, embedding_dim=4, config=config("robot_a")) as m:  # the writer migrates
+            assert [(o.id, o.label) for o in m.objects()] == [(oid, "mug")]
+        assert store.raw(old, "SELECT value FROM meta WHERE key = 'schema_version'") == [("8",)]
+        assert _pg_indexes(store, old) == want
+        # the citation read walks observations_placement in its order, from the index alone: no sort after the scan
+        import psycopg
+
+        with psycopg.connect(old, autocommit=True) as con:  # a one-row table: the planner must be told to use it
+            con.execute("SET enable_seqscan = off")
+            plan = "\n".join(r[0] for r in con.execute(
+                "EXPLAIN SELECT id FROM observations WHERE placement_id = 1 ORDER BY stamp DESC, id DESC LIMIT 5"))
+        assert "Index Only Scan Backward using observations_placement on observations" in plan and "Sort" not in plan
+    finally:
+        store.cleanup()

@@ -15,7 +15,7 @@ import subprocess
 import sys
 
 import pytest
-from core_helpers import IMMEDIATE, distance_from_eye
+from core_helpers import IMMEDIATE, box_obs, distance_from_eye, view
 
 from tempomem_ros.core import Memory
 
@@ -202,3 +202,97 @@ def test_a_writer_that_cannot_get_the_lock_fails_cleanly_and_writes_on_later(sto
         (oid,) = m.add([box_obs("mug", A, stamp=1.0)])
         m.commit()
         assert m.observation(oid).verdict == "created"
+
+
+def test_frames_another_writer_fused_while_this_one_waited_for_the_lock_are_not_fused_again(store):
+    """Writer B decides to commit while writer A's frame (a view of the mug's place, empty) is pending, and A's
+    commit fuses it before B has the lock (the interleaving made certain: A commits just before B's transaction
+    begins). B must read the pending frames under the lock: one look at the empty place is one miss, not two."""
+    from contextlib import contextmanager
+
+    address = store()
+    with Memory.open(address, embedding_dim=4, config=IMMEDIATE) as a, \
+            Memory.open(address, embedding_dim=4, config=IMMEDIATE) as b:
+        for i in range(3):
+            a.add([box_obs("mug", A, stamp=10.0 + i)], view(10.0 + i, A, DA + 0.04))
+            a.commit()
+        a.add([], view(20.0, A, DA + 1.0))
+        begin = b._store.transaction
+        fused_by_a = []
+
+        @contextmanager
+        def a_commits_first():
+            fused_by_a.append(a.commit())
+            with begin() as s:
+                yield s
+
+        b._store.transaction = a_commits_first
+        stats = b.commit()
+        b._store.transaction = begin
+        assert [(s.views, s.misses) for s in fused_by_a] == [(1, 1)]
+        assert (stats.views, stats.misses, stats.observations_committed) == (0, 0, 0)
+        (mug,) = a.objects()
+        frames = store.raw(address, "SELECT id FROM frames ORDER BY id")
+        assert store.raw(address, "SELECT object_id, frame_id, stamp FROM misses") == [(mug.id, frames[-1][0], 20.0)]
+        assert store.raw(address, "SELECT misses FROM objects") == [(1,)]
+
+
+def test_a_commit_in_the_instant_after_this_writers_commit_still_drops_its_caches(store):
+    """Writer B commits (a cup appears) right after writer A's COMMIT, before A goes on (the interleaving made
+    certain: A's connection runs B's commit when it has sent its COMMIT). A must still find B's commit at its
+    next transaction and drop what it keeps of the store between transactions (WriterCaches): here its count of
+    objects, which otherwise stays 1; its R*Tree entries, label mass and relation boxes would go stale alike."""
+    address = store()
+    with Memory.open(address, embedding_dim=4, config=IMMEDIATE) as a, \
+            Memory.open(address, embedding_dim=4, config=IMMEDIATE) as b:
+        a.add([box_obs("mug", A, stamp=1.0)])
+        assert a.commit().objects_after == 1
+        a.add([box_obs("mug", A, stamp=2.0)])
+        real = a._store.conn
+
+        class BCommitsAfterACommits:
+            fired = False
+
+            def __getattr__(self, name):
+                return getattr(real, name)
+
+            def execute(self, sql, *args):
+                cursor = real.execute(sql, *args)
+                if sql == "COMMIT" and not self.fired:
+                    self.fired = True
+                    b.add([box_obs("cup", B, stamp=2.5)])
+                    assert b.commit().objects_after == 2
+                return cursor
+
+        a._store.conn = proxy = BCommitsAfterACommits()
+        try:
+            assert a.commit().objects_after == 1  # B's cup came after this commit
+        finally:
+            a._store.conn = real
+        assert proxy.fired
+        a.add([box_obs("mug", A, stamp=3.0)])
+        assert a.commit().objects_after == 2
+        assert sorted(o.label for o in a.objects()) == ["cup", "mug"]
+
+
+def test_two_robots_committing_at_once_fuse_every_view_once(store):
+    """15 frames each, a sighting and a camera view per frame, each robot committing after every frame while the
+    other does: every frame (its sightings and its view) is fused by exactly one commit of one robot. A commit
+    that read the pending frames before it had the lock fused the other's frames a second time whenever that
+    one's commit took them meanwhile (their views counted twice; the sightings were no longer pending)."""
+    address = store()
+    create(address)
+    plan_a = [{"obs": [["mug", list(A), 10.0 + 0.1 * i]], "view": [10.0 + 0.1 * i, list(A), DA + 0.04]}
+              for i in range(15)]
+    plan_b = [{"obs": [["book", list(B), 10.05 + 0.1 * i]], "view": [10.05 + 0.1 * i, list(B), DB + 0.04]}
+              for i in range(15)]
+    with Robots(address, "robot_a", "robot_b") as robots:
+        results = robots.run({"robot_a": plan_a, "robot_b": plan_b})
+    assert sum(results["robot_a"]["views"]) + sum(results["robot_b"]["views"]) == 30
+    assert sum(results["robot_a"]["fused"]) + sum(results["robot_b"]["fused"]) == 30
+    with Memory.open(address, embedding_dim=4, config=IMMEDIATE) as m:
+        assert m.pending() == 0
+        assert sorted((o.label, o.state) for o in m.objects()) == [("book", "present"), ("mug", "present")]
+        assert {o.verdict for o in m.observations()} == {"created", "merged"}
+    assert store.raw(address, "SELECT COUNT(*) FROM misses") == [(0,)]
+    assert store.raw(address, "SELECT COUNT(*) FROM frames WHERE status = 'fused'") == [(30,)]

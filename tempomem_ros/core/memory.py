@@ -123,6 +123,7 @@ class Memory:
             self.backend == "postgresql" or not readonly
             or self._store_meta.observations_have_sources()))
         self._lock = threading.RLock()
+        self._commit_now: float | None = None  # "now" of the commit being made (_stamp_clock)
         # the write side's shared state (events counted, change times, objects relabelled: WriteState says why)
         self._writes = WriteState()
         self._graph = GraphWrites(self._store, self._relations, config.relations, self._writes,
@@ -466,7 +467,15 @@ class Memory:
 
 
     def _stamp_clock(self) -> float:
-        """The memory's notion of "now" on the world clock: the newest stamp it has accepted (0 when none)."""
+        """The memory's notion of "now" on the world clock: the newest stamp it has accepted (0 when none).
+
+        Inside a commit, the value read when it took the write lock. Why: fusion, settling, relations and
+        retention ask for it many times a commit, and under the lock it cannot change (fusing a frame turns it from
+        pending to fused: the newest of both is the same); on PostgreSQL each ask was a round trip (3 of a robot's
+        26 a frame at 10,000 objects, bench_round_trips), and "now" must not move within a commit if robots ever
+        stage beside it (docs/FLEET.md, the fusion lock)."""
+        if self._commit_now is not None:
+            return self._commit_now
         newest = self._newest_accepted()
         return 0.0 if newest is None else newest
 
@@ -598,19 +607,26 @@ class Memory:
 
     def _commit_locked(self) -> CommitStats:
         t0 = time.perf_counter()
-        frames = self._retention.pending_frames()  # retention.py: with their depth
         counters = CommitCounts()
         self._counters_events = 0
-        if not frames:
+        if not self._pending_count():  # nothing staged: no write transaction, no lock taken
             return CommitStats(objects_after=self._count_objects(), elapsed_ms=(time.perf_counter() - t0) * 1e3)
         touched: set[int] = set()
         self._change_times = {}
         with self._store.transaction():
-            for frame in frames:
-                self._fusion.fuse_frame(frame, counters, touched)
-                self._staging.mark_fused(frame["id"])
-            self._relations.update(touched, self._stamp_clock(), self._change_times)
-            self._retention.compact_settled()  # thin what has settled, in this transaction
+            # Read under the write lock: frames read before it may be fused by another writer's commit while this
+            # one waits for the lock, and fused again here: their sightings are no longer pending, but their views
+            # counted the absence evidence a second time (two misses of one look; test_fleet_writers.py).
+            frames = self._retention.pending_frames()  # retention.py: with their depth
+            self._commit_now = self._stamp_clock()
+            try:
+                for frame in frames:
+                    self._fusion.fuse_frame(frame, counters, touched)
+                    self._staging.mark_fused(frame["id"])
+                self._relations.update(touched, self._stamp_clock(), self._change_times)
+                self._retention.compact_settled()  # thin what has settled, in this transaction
+            finally:
+                self._commit_now = None
         changed = bool(counters.merged or counters.created or counters.removed or self._counters_events)
         return CommitStats(
             observations_committed=counters.observations, merged=counters.merged, created=counters.created,

@@ -21,8 +21,9 @@ processes and machines:
   of the single lock: bench/bench_fleet.py (docs/RESULTS.md).
 
 Each write transaction also increments the ``write_epoch`` row of the meta table; ``PRAGMA data_version``
-(SQLite: "another connection committed") reads it, and a writer that finds it moved since its own last
-commit drops its caches (Memory._begin).
+(SQLite: "another connection committed") reads it less this connection's own write commits, so that, as on
+SQLite, only other connections' commits change it; a writer that finds it moved since its own last commit
+drops its caches (Store.transaction notes it inside the transaction, under the lock).
 
 Reads outside a transaction run in autocommit (each statement sees the latest commit, as on SQLite); an
 explicit read transaction (``BEGIN``) is REPEATABLE READ, one snapshot for all its statements, as a SQLite
@@ -168,6 +169,8 @@ class PgConnection:
         self._write_tx = False
         #: whether write transactions increment meta.write_epoch (set once the schema exists: store.initialise)
         self.counts_writes = False
+        #: the increments of meta.write_epoch this connection committed (PRAGMA data_version subtracts them)
+        self.own_epochs = 0
         self.row_factory = None  # assigned by Memory (sqlite3.Row); rows here are always readable by name
         self.traffic = Traffic()
         self._reconnect()
@@ -353,6 +356,8 @@ class PgConnection:
             self._waited(original)
             rows = cur.fetchall() if stmt.returns_rows else []
             rowcount = cur.rowcount
+            if kind == "epoch":
+                rows = [(int(rows[0][0]) - self.own_epochs,)]
             if own:
                 self._commit()
         except BaseException:
@@ -420,7 +425,8 @@ class PgConnection:
 
     def _commit(self) -> None:
         if self._write_tx:
-            if self.counts_writes:
+            bumped = self.counts_writes
+            if bumped:
                 self._conn.execute("UPDATE meta SET value = (value::bigint + 1)::text WHERE key = 'write_epoch'")
                 self.traffic.statements += 1
                 self.traffic.pipelined += 1
@@ -433,6 +439,8 @@ class PgConnection:
             else:
                 self._raw("COMMIT")
             self._write_tx = False
+            if bumped:
+                self.own_epochs += 1  # committed: the epoch moved by this connection's own write
         elif self.in_transaction:
             self._raw("COMMIT")
 

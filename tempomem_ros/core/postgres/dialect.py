@@ -22,7 +22,8 @@ Rules (in order):
 - ``LIMIT ?`` / ``OFFSET ?``: a negative value means "no limit" / "no offset" on SQLite, an error here.
 - ``EXPLAIN QUERY PLAN`` -> ``EXPLAIN``.
 - ``INSERT`` into a table with generated ids gets ``RETURNING id`` (cursor.lastrowid).
-- ``PRAGMA data_version`` (changes when another connection commits) -> the store's write epoch.
+- ``PRAGMA data_version`` (changes when another connection commits) -> the store's write epoch, less the
+  connection's own write commits (connection.py), so that, as on SQLite, its own commits do not change it.
 """
 
 from __future__ import annotations
@@ -266,7 +267,7 @@ def translate(sql: str, *, many: bool = False) -> Statement:
         sql = re.sub(r"^\s*EXPLAIN\s+QUERY\s+PLAN\b", "EXPLAIN", sql, flags=re.I)
     if word == "PRAGMA":
         if re.fullmatch(r"PRAGMA\s+data_version\s*;?", head.strip(), re.I):
-            return Statement("SELECT value::bigint FROM meta WHERE key = 'write_epoch'", "select", 0, False)
+            return Statement("SELECT value::bigint FROM meta WHERE key = 'write_epoch'", "epoch", 0, False)
         raise UnsupportedSql(f"no PostgreSQL equivalent of {head.strip()!r}")
     for pattern, what in _REFUSED:
         if any(pattern.search(text) for quoted, text in _split_quoted(sql) if not quoted):

@@ -23,8 +23,10 @@ backend, and ``tempomem migrate`` copies a SQLite store row for row (every id ke
 - Writers of a fleet: ``sources`` is not a table; every frame, observation and audit row carries its
   ``source`` (the robot id), indexed for "what did robot_a see".
 
-Schema versions: a database is created at SCHEMA_VERSION; MIGRATIONS[v] upgrades one at version v (the
-first PostgreSQL schema is version 6, the SQLite version that added sources).
+Schema versions: a database is created at SCHEMA_VERSION; MIGRATIONS[v] upgrades one at version v. The first
+PostgreSQL schema is version 6, the SQLite version that added sources; the numbers follow SQLite's (version 7: the
+partial frames_pending index, 8: a placement's observations by stamp and sighting tallies by their last stamp), so
+that one number names one set of tables and indexes on both backends.
 """
 
 from __future__ import annotations
@@ -32,8 +34,9 @@ from __future__ import annotations
 import re
 
 from ..errors import SchemaError
+from ..store.schema import FRAMES_LIVE
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 8
 FIRST_VERSION = 6  # the first PostgreSQL schema: there is no older one to migrate from
 WORLD_FRAME = "map"  # every robot of a fleet reports in this one frame (docs/FLEET.md)
 
@@ -67,6 +70,18 @@ ID_COUNTERS = [
         $$ UPDATE tempomem_ids SET last = last + 1 WHERE tbl = t RETURNING last $$""",
 ]
 
+# Version 7 (SQLite's too): frames by status for the frames still on their way only; every query that reads by status
+# states the condition (core/store/schema.py FRAMES_LIVE), so PostgreSQL uses the partial index as SQLite does.
+FRAMES_PENDING_INDEX = f"CREATE INDEX frames_pending ON frames(status, stamp, id) WHERE {FRAMES_LIVE}"
+# Version 8 (SQLite's too): a placement's newest observations, the evidence every answer cites
+# (citations.evidence: ORDER BY stamp DESC, id DESC LIMIT 5), read from the index in its order. Why id in it here
+# and not on SQLite: a SQLite index entry ends with the rowid (the id), a PostgreSQL one does not; without it the
+# ties of one stamp would be sorted after the scan.
+OBSERVATIONS_PLACEMENT_INDEX = "CREATE INDEX observations_placement ON observations(placement_id, stamp, id)"
+# Version 8: sighting tallies by their last stamp ("was it seen since ...?" counts tallies with t_last >= since;
+# tallies_object alone walks every tally of the object since its first day).
+TALLIES_LAST_INDEX = "CREATE INDEX tallies_sighting_last ON tallies(object_id, t_last) WHERE kind = 'sighting'"
+
 SCHEMA = [  # the current version, in creation order
     "CREATE TABLE meta (key text PRIMARY KEY, value text NOT NULL)",
     *ID_COUNTERS,
@@ -81,7 +96,7 @@ SCHEMA = [  # the current version, in creation order
         n_observations integer NOT NULL DEFAULT 0,
         n_misses integer NOT NULL DEFAULT 0,
         source text NOT NULL DEFAULT '')""",
-    "CREATE INDEX frames_pending ON frames(status, stamp, id)",
+    FRAMES_PENDING_INDEX,
     "CREATE INDEX frames_stamp ON frames(stamp)",
     "CREATE INDEX frames_source ON frames(source, stamp)",
     f"""CREATE TABLE observations (
@@ -107,7 +122,7 @@ SCHEMA = [  # the current version, in creation order
     "CREATE INDEX observations_frame ON observations(frame_id)",
     "CREATE INDEX observations_object ON observations(object_id, stamp, id)",
     "CREATE INDEX observations_candidate ON observations(candidate_id)",
-    "CREATE INDEX observations_placement ON observations(placement_id)",
+    OBSERVATIONS_PLACEMENT_INDEX,
     "CREATE INDEX observations_verdict ON observations(verdict)",
     "CREATE INDEX observations_source ON observations(source, stamp)",
     "CREATE INDEX observations_reject_key ON observations(reject_key) WHERE reject_key IS NOT NULL",
@@ -277,6 +292,7 @@ SCHEMA = [  # the current version, in creation order
         thinned_at {_F} NOT NULL)""",
     "CREATE INDEX tallies_object ON tallies(object_id, t_first)",
     "CREATE INDEX tallies_placement ON tallies(placement_id, kind, group_key)",
+    TALLIES_LAST_INDEX,
     f"""CREATE TABLE fold_state (
         placement_id bigint PRIMARY KEY,
         object_id bigint NOT NULL,
@@ -306,8 +322,13 @@ def _collate_c(stmt: str) -> str:
 
 SCHEMA = [_collate_c(stmt) for stmt in SCHEMA]
 
-# Forward migrations: MIGRATIONS[v] upgrades a database at version v to v + 1 (none yet: version 6 is the first).
-MIGRATIONS: dict[int, list[str]] = {}
+# Forward migrations: MIGRATIONS[v] upgrades a database at version v to v + 1 (store.migrate: all of them in one
+# locked transaction).
+MIGRATIONS: dict[int, list[str]] = {
+    6: ["DROP INDEX IF EXISTS frames_pending", FRAMES_PENDING_INDEX],  # version 7: without compacted frames
+    7: ["DROP INDEX IF EXISTS observations_placement", OBSERVATIONS_PLACEMENT_INDEX,  # version 8: with stamps,
+        TALLIES_LAST_INDEX],                                                           # tallies by last stamp
+}
 
 #: Tables a complete store has, checked on every open (a database missing one is not a tempomem store).
 REQUIRED_TABLES = tuple(stmt.split()[2] for stmt in SCHEMA if stmt.startswith("CREATE TABLE"))

@@ -199,8 +199,13 @@ class Store:
                     "INSERT INTO audit (stamp, wall_time, action, object_ids, observation_ids, detail, source) "
                     "VALUES (?,?,?,?,?,?,?)", self._audit_rows)
                 self._audit_rows = []
+            # The version is noted before COMMIT, under the write lock: no other writer can commit until this one
+            # has, and this connection's own commit does not change it. Read after COMMIT, a writer that took the
+            # lock in that instant and committed would be taken for this one, and its changes never drop the
+            # caches (test_fleet_writers.py: a count of objects stayed stale).
+            version = self.data_version()
             self.conn.execute("COMMIT")
-            self._seen_version = self.data_version()
+            self._seen_version = version
         except BaseException:
             self._audit_rows = []
             self.caches.clear()  # entries written in the rolled-back transaction are gone
