@@ -35,20 +35,36 @@ Phases and figures:
    encoder; with features also a CLIP-like text tower), and was_seen (it reads tallies).
 4. Opening the 30-day store (writer and read-only), and semantic recall@10 of float16 / int8 object features
    against float32 (the store keeps objects' features float32 and kept sightings' features float16).
+5. Paired, day 1 against the last day, at the very end and in the same process: every service is called on a
+   read-only copy of the day-1 store and of the last day's store in turn, call by call (the order flipped each call
+   and round), ``--paired-rounds`` times the same ``--calls`` requests; then ``--paired-commit-rounds`` times the
+   probe's frames are committed into fresh copies of both stores, commit by commit in turn. It prints wall and
+   thread-CPU p50 / p95 for each side and the ratio of the p95s. Why: on a machine shared with other jobs (2 cores
+   at load 4-7 here) a p95 of 1-2 ms calls is scheduling noise, and the month's day-1 and day-30 figures (and
+   phases 1b and 3, 200 calls and 60 commits a side, once) were far apart or too few; side by side the noise falls on
+   both sides alike, many rounds make the p95 itself stable, and CPU time (time.thread_time: the memory is one
+   thread) leaves out the waits for a core. The last line's latencies come from this phase.
+
+Where the bench's time goes (cProfile of ``--quick``): the memory's own add and commit are about 95 % (fuse_frame
+alone 81 %: frame fusion, settling, SQLite); the household's frames (ray-cast depth, observations, features) about
+4 %, so a faster simulation cannot shorten the run; the month of four memories takes about an hour on an idle
+machine, most of it keep-all's commits (p95 near 2 s a commit at day 30 with features).
 
 Targets (issue 14, this machine): <= 50 MB per robot-hour with 512-d features, <= 10 MB without; commit p95 and
 every service p95 at day 30 within 10 % of day 1; the 30-day store opens in < 2 s; no VACUUM needed (free pages
 are reused). Figures are machine-dependent and never asserted; the last line is
 
     long run: <MB> MB per robot-hour (features on), <MB> MB (off); commit p95 day1 <ms> day30 <ms>; query p95 day1
-    <ms> day30 <ms>
+    <ms> day30 <ms>; worst p95 day30/day1 x<ratio> (<memory> <service>), CPU x<ratio> (<memory> <service>)
 
-for the first retention given (thin by default; query p95 = the slowest service's p95).
+for the first retention given (thin by default; commit p95 of the features-on memory, query p95 = the slowest
+service's p95, both from the paired phase 5; the worst ratio over commit and every service of both memories).
 """
 
 from __future__ import annotations
 
 import argparse
+import collections
 import json
 import os
 import platform
@@ -284,6 +300,31 @@ def timed(fn) -> tuple[float, float]:
     return (time.perf_counter() - w) * 1e3, (time.thread_time() - c) * 1e3
 
 
+def answer_size(result) -> collections.Counter:
+    """What one service result holds: objects described, placements and evidence ids cited, events; the rows of a
+    page and its total (history, scene_as_of), or a list's length (changes, semantic)."""
+    out: collections.Counter = collections.Counter()
+    if result is None:
+        return out
+    if hasattr(result, "evidence"):  # an Answer
+        out.update(objects=len(result.objects), placements=len(result.placements), evidence=len(result.evidence),
+                   events=len(result.events))
+    elif isinstance(result, tuple):  # history: (page, total, placements); scene_as_of: (page, total)
+        for part in result:
+            if isinstance(part, int):
+                out["total"] += part
+            else:
+                out["rows"] += len(part)
+    else:
+        out["rows"] += len(result)
+    return out
+
+
+def answer_sizes(calls) -> collections.Counter:
+    """answer_size summed over one pass of the requests: what the answers say, which their work grows with."""
+    return sum((answer_size(call()) for call in calls), collections.Counter())
+
+
 def paired_services(old: Memory, new: Memory, labels: list[str], calls: int, rounds: int, seed: int) -> dict:
     """Every service called on the day-1 store and the last day's store in turn, call by call, the order flipped
     each call and each round, ``rounds`` times the same ``calls`` requests. Returns side -> service -> {"wall":
@@ -301,6 +342,9 @@ def paired_services(old: Memory, new: Memory, labels: list[str], calls: int, rou
                     w, c = timed(plans[side][s][i])
                     out[side][s]["wall"].append(w)
                     out[side][s]["cpu"].append(c)
+    for side in plans:
+        for s in SERVICES:
+            out[side][s]["says"] = answer_sizes(plans[side][s])
     return out
 
 
@@ -611,6 +655,10 @@ def main(argv=None) -> int:
                   f"{pct(b['wall'], 50):7.2f} / {pct(b['wall'], 95):7.2f} cpu {pct(b['cpu'], 50):7.2f} / "
                   f"{pct(b['cpu'], 95):7.2f}   x{ratio(a['wall'], b['wall'], 95):.3f} "
                   f"x{ratio(a['cpu'], b['cpu'], 95):.3f}")
+            if "says" in a:
+                print(f"  {'':14s} {'':12s} the answers say (summed over the {args.calls} requests, day {first} -> "
+                      f"{last_day}): " + ", ".join(f"{k} {a['says'][k]} -> {b['says'][k]}"
+                                                  for k in sorted(set(a["says"]) | set(b["says"]))))
     print("what the last stores hold (MB by table with its indexes, SQLite dbstat; the 6 largest):")
     for r in runs:
         c = contents(r.path)
@@ -638,8 +686,9 @@ def main(argv=None) -> int:
                                                  for k, v in probes[r.name].items()},
                                 "open_s": opens[r.name]} for r in runs},
               "recall": recall,
-              "paired": {name: {side: {s: {k: {"p50": pct(v, 50), "p95": pct(v, 95), "n": len(v)}
-                                           for k, v in clocks.items()} for s, clocks in sides.items()}
+              "paired": {name: {side: {s: {k: ({"p50": pct(v, 50), "p95": pct(v, 95), "n": len(v)} if k != "says"
+                                               else dict(v)) for k, v in clocks.items()}
+                                       for s, clocks in sides.items()}
                                 for side, sides in per.items()} for name, per in paired.items()}}
     with open(os.path.join(args.out, "report.json"), "w") as fh:
         json.dump(report, fh, indent=1, default=str)

@@ -23,7 +23,8 @@ sys.modules["bench_long_run"] = bench
 spec.loader.exec_module(bench)
 
 LAST = re.compile(r"^long run: \d+\.\d+ MB per robot-hour \(features on\), \d+\.\d+ MB \(off\); commit p95 day1 "
-                  r"\d+\.\d ms day2 \d+\.\d ms; query p95 day1 \d+\.\d ms day2 \d+\.\d ms$")
+                  r"\d+\.\d ms day2 \d+\.\d ms; query p95 day1 \d+\.\d ms day2 \d+\.\d ms; worst p95 day2/day1 "
+                  r"x\d+\.\d\d \(thin/(on|off) (commit|[a-z_]+)\), CPU x\d+\.\d\d \(thin/(on|off) (commit|[a-z_]+)\)$")
 
 
 @pytest.mark.slow
@@ -38,7 +39,20 @@ def test_quick_long_run_prints_every_figure_and_the_last_line(tmp_path, capsys):
         assert heading in text
     for service in bench.SERVICES:
         assert re.search(rf"thin/on\s+{service}\s+day 1:", text), service
+    # the paired phase: commit and every service, both sides, on both clocks; the numbers of calls are exact
+    for name in ("thin/on", "keep-all/off"):
+        for service in ("commit", *bench.SERVICES):
+            assert re.search(rf"^  {re.escape(name)}\s+{service}\s+day 1: .* day 2: .* x\d+\.\d{{3}} x\d+\.\d{{3}}$",
+                             text, re.M), (name, service)
     report = json.loads((tmp_path / "report.json").read_text())
+    paired = report["paired"]
+    assert set(paired) == {"thin/on", "thin/off", "keep-all/on", "keep-all/off"}
+    for per in paired.values():
+        for side in ("first", "last"):
+            assert set(per[side]) == {"commit", *bench.SERVICES}
+            # --quick: 2 rounds of 5 calls; 1 round of the probe's 30 frames, a commit every 5
+            assert {per[side][s]["wall"]["n"] for s in bench.SERVICES} == {2 * 5}
+            assert per[side]["commit"]["wall"]["n"] == per[side]["commit"]["cpu"]["n"] == 30 // 5
     runs = report["runs"]
     assert set(runs) == {"thin/on", "thin/off", "keep-all/on", "keep-all/off"}
     for name, run in runs.items():
