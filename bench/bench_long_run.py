@@ -85,6 +85,8 @@ from tempomem_ros.tools.scenegen.features import _direction
 COMMIT_EVERY = 5
 HISTORY_PAGE = 200  # the History service's default page (nodes/services.py DEFAULT_HISTORY_K)
 SERVICES = ("current", "previous", "history", "as_of", "changes", "scene_as_of", "semantic", "was_seen")
+# the paired phase's questions about day 1 alone, asked of both stores (same_question_calls)
+SAME_QUESTION = ("as_of@1", "scene_as_of@1", "changes@1")
 FEATURE_MODEL = "household-clip-like"
 TEXTS = ("something to drink from", "my keys", "a book to read", "the laptop", "where can I sit", "a plate",
          "headphones", "a bottle of water", "glasses", "the remote control")
@@ -325,25 +327,44 @@ def answer_sizes(calls) -> collections.Counter:
     return sum((answer_size(call()) for call in calls), collections.Counter())
 
 
+def same_question_calls(memory: Memory, labels: list[str], lo: float, hi: float, rng: np.random.Generator,
+                        calls: int) -> dict:
+    """Questions about day 1 alone (times in [lo, hi], the day-1 store's span): as_of of every label, scene_as_of
+    and the changes of the whole day. Asked of the day-1 store and of the last day's store they get (nearly) the
+    same answers, so what they cost more on the last day is the store's age, not what the answer says."""
+    out = {s: [] for s in SAME_QUESTION}
+    for i in range(calls):
+        lbl, t = labels[i % len(labels)], float(rng.uniform(lo, hi))
+        out["as_of@1"].append(lambda lbl=lbl, t=t: memory.temporal("as_of", label=lbl, t=t))
+        out["scene_as_of@1"].append(lambda t=t: (memory.scene_as_of(t, k=50, offset=0), memory.scene_count_as_of(t)))
+        out["changes@1"].append(lambda: memory.changes(lo, hi))
+    return out
+
+
 def paired_services(old: Memory, new: Memory, labels: list[str], calls: int, rounds: int, seed: int) -> dict:
     """Every service called on the day-1 store and the last day's store in turn, call by call, the order flipped
-    each call and each round, ``rounds`` times the same ``calls`` requests. Returns side -> service -> {"wall":
-    [ms], "cpu": [ms]} (side "first", "last")."""
+    each call and each round, ``rounds`` times the same ``calls`` requests; then the same-question services
+    (same_question_calls). Returns side -> service -> {"wall": [ms], "cpu": [ms], "says": Counter} (side "first",
+    "last")."""
     plans = {"first": service_calls(old, labels, np.random.default_rng(seed), calls),
              "last": service_calls(new, labels, np.random.default_rng(seed), calls)}
+    lo, hi = house_t0(0), old.latest_stamp()
+    for side, m in (("first", old), ("last", new)):
+        plans[side].update(same_question_calls(m, labels, lo, hi, np.random.default_rng(seed + 1), calls))
+    asked = (*SERVICES, *SAME_QUESTION)
     for side in plans:  # warm caches once, as a running node has them, and the statement caches: one call each
-        for s in SERVICES:
+        for s in asked:
             plans[side][s][0]()
-    out = {side: {s: {"wall": [], "cpu": []} for s in SERVICES} for side in plans}
+    out = {side: {s: {"wall": [], "cpu": []} for s in asked} for side in plans}
     for rnd in range(rounds):
-        for s in SERVICES:
+        for s in asked:
             for i in range(calls):
                 for side in (("first", "last") if (i + rnd) % 2 == 0 else ("last", "first")):
                     w, c = timed(plans[side][s][i])
                     out[side][s]["wall"].append(w)
                     out[side][s]["cpu"].append(c)
     for side in plans:
-        for s in SERVICES:
+        for s in asked:
             out[side][s]["says"] = answer_sizes(plans[side][s])
     return out
 
@@ -648,7 +669,7 @@ def main(argv=None) -> int:
           f"{args.paired_commit_rounds} x {len(probe) // COMMIT_EVERY} commits a side): wall p50 / p95 ms, CPU p50 / "
           f"p95 ms, and day {last_day} over day {first} at p95 (wall, CPU):")
     for r in runs:
-        for s in (*(("commit",) if args.paired_commit_rounds > 0 else ()), *SERVICES):
+        for s in (*(("commit",) if args.paired_commit_rounds > 0 else ()), *SERVICES, *SAME_QUESTION):
             a, b = paired[r.name]["first"][s], paired[r.name]["last"][s]
             print(f"  {r.name:14s} {s:12s} day {first}: {pct(a['wall'], 50):7.2f} / {pct(a['wall'], 95):7.2f} "
                   f"cpu {pct(a['cpu'], 50):7.2f} / {pct(a['cpu'], 95):7.2f}   day {last_day}: "

@@ -41,7 +41,7 @@ def test_quick_long_run_prints_every_figure_and_the_last_line(tmp_path, capsys):
         assert re.search(rf"thin/on\s+{service}\s+day 1:", text), service
     # the paired phase: commit and every service, both sides, on both clocks; the numbers of calls are exact
     for name in ("thin/on", "keep-all/off"):
-        for service in ("commit", *bench.SERVICES):
+        for service in ("commit", *bench.SERVICES, *bench.SAME_QUESTION):
             assert re.search(rf"^  {re.escape(name)}\s+{service}\s+day 1: .* day 2: .* x\d+\.\d{{3}} x\d+\.\d{{3}}$",
                              text, re.M), (name, service)
     report = json.loads((tmp_path / "report.json").read_text())
@@ -49,9 +49,9 @@ def test_quick_long_run_prints_every_figure_and_the_last_line(tmp_path, capsys):
     assert set(paired) == {"thin/on", "thin/off", "keep-all/on", "keep-all/off"}
     for per in paired.values():
         for side in ("first", "last"):
-            assert set(per[side]) == {"commit", *bench.SERVICES}
+            assert set(per[side]) == {"commit", *bench.SERVICES, *bench.SAME_QUESTION}
             # --quick: 2 rounds of 5 calls; 1 round of the probe's 30 frames, a commit every 5
-            assert {per[side][s]["wall"]["n"] for s in bench.SERVICES} == {2 * 5}
+            assert {per[side][s]["wall"]["n"] for s in (*bench.SERVICES, *bench.SAME_QUESTION)} == {2 * 5}
             assert per[side]["commit"]["wall"]["n"] == per[side]["commit"]["cpu"]["n"] == 30 // 5
     runs = report["runs"]
     assert set(runs) == {"thin/on", "thin/off", "keep-all/on", "keep-all/off"}
