@@ -48,7 +48,8 @@ Phases and figures:
 Where the bench's time goes (cProfile of ``--quick``): the memory's own add and commit are about 95 % (fuse_frame
 alone 81 %: frame fusion, settling, SQLite); the household's frames (ray-cast depth, observations, features) about
 4 %, so a faster simulation cannot shorten the run; the month of four memories takes about an hour on an idle
-machine, most of it keep-all's commits (p95 near 2 s a commit at day 30 with features).
+machine (keep-all's commits reach p95 near 2 s at day 30 with features). bench/long_run_paired.py reruns phase 5
+alone on two kept stores (--keep).
 
 Targets (issue 14, this machine): <= 50 MB per robot-hour with 512-d features, <= 10 MB without; commit p95 and
 every service p95 at day 30 within 10 % of day 1; the 30-day store opens in < 2 s; no VACUUM needed (free pages

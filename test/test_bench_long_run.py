@@ -113,3 +113,22 @@ def test_the_store_report_says_why_frames_are_kept_and_what_labels_name(tmp_path
     assert report.main([store + ".day1", store, "--labels"]) == 0
     lines = capsys.readouterr().out.strip().splitlines()
     assert len(lines) == 2 and all(re.search(r": the \d+ labels name \d+ objects; most: ", line) for line in lines)
+    # what the bench's requests get back, per store; and the paired phase rerun alone on the kept day-1 / day-2 stores
+    assert report.main([store + ".day1", store + ".day2", "--answers", "--calls", "5"]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    said = re.compile(r": 5 requests a service, summed: current .*objects \d+.*; was_seen ")
+    assert len(lines) == 2 and all(said.search(line) for line in lines)
+    spec3 = importlib.util.spec_from_file_location("long_run_paired",
+                                                   os.path.join(HERE, "..", "bench", "long_run_paired.py"))
+    paired = importlib.util.module_from_spec(spec3)
+    spec3.loader.exec_module(paired)
+    assert paired.main([store + ".day1", store + ".day2", "--days", "2", "--looks-per-day", "4", "--calls", "3",
+                        "--rounds", "1", "--commit-rounds", "1", "--probe-s", "1"]) == 0
+    out = capsys.readouterr().out
+    for service in ("commit", *bench.SERVICES, *bench.SAME_QUESTION):
+        line = rf"^  {re.escape(service)}\s+first: .* last: .* x\d+\.\d{{3}} x\d+\.\d{{3}}$"
+        assert re.search(line, out, re.M), service
+    # the questions about day 1 alone: both stores tell day 1's changes, nearly the same (in this 2-day run 438 in
+    # the day-1 store, 444 in the day-2 store: events stamped in day 1 and written on day 2)
+    said = re.search(r"^  changes@1\s+first: .*\n\s+the answers say: rows (\d+) -> (\d+)$", out, re.M)
+    assert said and int(said.group(1)) > 0 and int(said.group(2)) > 0
