@@ -35,20 +35,37 @@ Phases and figures:
    encoder; with features also a CLIP-like text tower), and was_seen (it reads tallies).
 4. Opening the 30-day store (writer and read-only), and semantic recall@10 of float16 / int8 object features
    against float32 (the store keeps objects' features float32 and kept sightings' features float16).
+5. Paired, day 1 against the last day, at the very end and in the same process: every service is called on a
+   read-only copy of the day-1 store and of the last day's store in turn, call by call (the order flipped each call
+   and round), ``--paired-rounds`` times the same ``--calls`` requests; then ``--paired-commit-rounds`` times the
+   probe's frames are committed into fresh copies of both stores, commit by commit in turn. It prints wall and
+   thread-CPU p50 / p95 for each side and the ratio of the p95s. Why: on a machine shared with other jobs (2 cores
+   at load 4-7 here) a p95 of 1-2 ms calls is scheduling noise, and the month's day-1 and day-30 figures (and
+   phases 1b and 3, 200 calls and 60 commits a side, once) were far apart or too few; side by side the noise falls on
+   both sides alike, many rounds make the p95 itself stable, and CPU time (time.thread_time: the memory is one
+   thread) leaves out the waits for a core. The last line's latencies come from this phase.
+
+Where the bench's time goes (cProfile of ``--quick``): the memory's own add and commit are about 95 % (fuse_frame
+alone 81 %: frame fusion, settling, SQLite); the household's frames (ray-cast depth, observations, features) about
+4 %, so a faster simulation cannot shorten the run; the month of four memories takes about an hour on an idle
+machine (keep-all's commits reach p95 near 2 s at day 30 with features). bench/long_run_paired.py reruns phase 5
+alone on two kept stores (--keep).
 
 Targets (issue 14, this machine): <= 50 MB per robot-hour with 512-d features, <= 10 MB without; commit p95 and
 every service p95 at day 30 within 10 % of day 1; the 30-day store opens in < 2 s; no VACUUM needed (free pages
 are reused). Figures are machine-dependent and never asserted; the last line is
 
     long run: <MB> MB per robot-hour (features on), <MB> MB (off); commit p95 day1 <ms> day30 <ms>; query p95 day1
-    <ms> day30 <ms>
+    <ms> day30 <ms>; worst p95 day30/day1 x<ratio> (<memory> <service>), CPU x<ratio> (<memory> <service>)
 
-for the first retention given (thin by default; query p95 = the slowest service's p95).
+for the first retention given (thin by default; commit p95 of the features-on memory, query p95 = the slowest
+service's p95, both from the paired phase 5; the worst ratio over commit and every service of both memories).
 """
 
 from __future__ import annotations
 
 import argparse
+import collections
 import json
 import os
 import platform
@@ -69,6 +86,8 @@ from tempomem_ros.tools.scenegen.features import _direction
 COMMIT_EVERY = 5
 HISTORY_PAGE = 200  # the History service's default page (nodes/services.py DEFAULT_HISTORY_K)
 SERVICES = ("current", "previous", "history", "as_of", "changes", "scene_as_of", "semantic", "was_seen")
+# the paired phase's questions about day 1 alone, asked of both stores (same_question_calls)
+SAME_QUESTION = ("as_of@1", "scene_as_of@1", "changes@1")
 FEATURE_MODEL = "household-clip-like"
 TEXTS = ("something to drink from", "my keys", "a book to read", "the laptop", "where can I sit", "a plate",
          "headphones", "a bottle of water", "glasses", "the remote control")
@@ -275,6 +294,115 @@ def open_seconds(path: str, dim: int) -> dict:
     return out
 
 
+# ------------------------------------------------------------------------------------------------ paired
+def timed(fn) -> tuple[float, float]:
+    """(wall ms, CPU ms of this thread) of one call. CPU time leaves out the time the thread waited for a core,
+    which on a shared machine is most of a p95's noise."""
+    w, c = time.perf_counter(), time.thread_time()
+    fn()
+    return (time.perf_counter() - w) * 1e3, (time.thread_time() - c) * 1e3
+
+
+def answer_size(result) -> collections.Counter:
+    """What one service result holds: objects described, placements and evidence ids cited, events; the rows of a
+    page and its total (history, scene_as_of), or a list's length (changes, semantic)."""
+    out: collections.Counter = collections.Counter()
+    if result is None:
+        return out
+    if hasattr(result, "evidence"):  # an Answer
+        out.update(objects=len(result.objects), placements=len(result.placements), evidence=len(result.evidence),
+                   events=len(result.events))
+    elif isinstance(result, tuple):  # history: (page, total, placements); scene_as_of: (page, total)
+        for part in result:
+            if isinstance(part, int):
+                out["total"] += part
+            else:
+                out["rows"] += len(part)
+    else:
+        out["rows"] += len(result)
+    return out
+
+
+def answer_sizes(calls) -> collections.Counter:
+    """answer_size summed over one pass of the requests: what the answers say, which their work grows with."""
+    return sum((answer_size(call()) for call in calls), collections.Counter())
+
+
+def same_question_calls(memory: Memory, labels: list[str], lo: float, hi: float, rng: np.random.Generator,
+                        calls: int) -> dict:
+    """Questions about day 1 alone (times in [lo, hi], the day-1 store's span): as_of of every label, scene_as_of
+    and the changes of the whole day. Asked of the day-1 store and of the last day's store they get (nearly) the
+    same answers, so what they cost more on the last day is the store's age, not what the answer says."""
+    out = {s: [] for s in SAME_QUESTION}
+    for i in range(calls):
+        lbl, t = labels[i % len(labels)], float(rng.uniform(lo, hi))
+        out["as_of@1"].append(lambda lbl=lbl, t=t: memory.temporal("as_of", label=lbl, t=t))
+        out["scene_as_of@1"].append(lambda t=t: (memory.scene_as_of(t, k=50, offset=0), memory.scene_count_as_of(t)))
+        out["changes@1"].append(lambda: memory.changes(lo, hi))
+    return out
+
+
+def paired_services(old: Memory, new: Memory, labels: list[str], calls: int, rounds: int, seed: int) -> dict:
+    """Every service called on the day-1 store and the last day's store in turn, call by call, the order flipped
+    each call and each round, ``rounds`` times the same ``calls`` requests; then the same-question services
+    (same_question_calls). Returns side -> service -> {"wall": [ms], "cpu": [ms], "says": Counter} (side "first",
+    "last")."""
+    plans = {"first": service_calls(old, labels, np.random.default_rng(seed), calls),
+             "last": service_calls(new, labels, np.random.default_rng(seed), calls)}
+    lo, hi = house_t0(0), old.latest_stamp()
+    for side, m in (("first", old), ("last", new)):
+        plans[side].update(same_question_calls(m, labels, lo, hi, np.random.default_rng(seed + 1), calls))
+    asked = (*SERVICES, *SAME_QUESTION)
+    for side in plans:  # warm caches once, as a running node has them, and the statement caches: one call each
+        for s in asked:
+            plans[side][s][0]()
+    out = {side: {s: {"wall": [], "cpu": []} for s in asked} for side in plans}
+    for rnd in range(rounds):
+        for s in asked:
+            for i in range(calls):
+                for side in (("first", "last") if (i + rnd) % 2 == 0 else ("last", "first")):
+                    w, c = timed(plans[side][s][i])
+                    out[side][s]["wall"].append(w)
+                    out[side][s]["cpu"].append(c)
+    for side in plans:
+        for s in asked:
+            out[side][s]["says"] = answer_sizes(plans[side][s])
+    return out
+
+
+def paired_commits(run: "Run", first: str, last: str, frames, rounds: int, dim: int) -> dict:
+    """The same frames committed into fresh copies of the day-1 store and the last day's store, commit by commit
+    in turn (the order flipped each commit and each round), ``rounds`` times. Returns side -> {"wall", "cpu"}."""
+    out = {side: {"wall": [], "cpu": []} for side in ("first", "last")}
+    for rnd in range(rounds):
+        mems = {}
+        for side, src in (("first", first), ("last", last)):
+            copy = f"{run.path}.paired-{side}"
+            snapshot(src, copy)
+            mems[side] = Memory.open(copy, embedding_dim=dim, config=run.config,
+                                     feature_model=FEATURE_MODEL if run.features else None)
+        for k, frame in enumerate(frames, 1):
+            obs = frame.observations if run.features else without_features(frame.observations)
+            for m in mems.values():
+                m.add(obs, frame.view)
+            if k % COMMIT_EVERY == 0 or k == len(frames):
+                for side in (("first", "last") if (k // COMMIT_EVERY + rnd) % 2 == 0 else ("last", "first")):
+                    w, c = timed(mems[side].commit)
+                    out[side]["wall"].append(w)
+                    out[side]["cpu"].append(c)
+        for side, m in mems.items():
+            m.close()
+            for suffix in ("", "-wal", "-shm"):
+                if os.path.exists(f"{run.path}.paired-{side}{suffix}"):
+                    os.remove(f"{run.path}.paired-{side}{suffix}")
+    return out
+
+
+def ratio(a: list[float], b: list[float], q: float) -> float:
+    """percentile q of b over percentile q of a (the last day against day 1)."""
+    return pct(b, q) / pct(a, q) if len(a) and pct(a, q) > 0 else float("nan")
+
+
 # ------------------------------------------------------------------------------------------------ main
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -288,6 +416,10 @@ def main(argv=None) -> int:
     ap.add_argument("--warmup-s", type=float, default=90.0)
     ap.add_argument("--probe-s", type=float, default=30.0)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--paired-rounds", type=int, default=10,
+                    help="rounds of the paired service measure (each: --calls calls per service and side)")
+    ap.add_argument("--paired-commit-rounds", type=int, default=3,
+                    help="rounds of the paired commit measure (each: --probe-s of frames into fresh copies)")
     ap.add_argument("--twin-hold-s", type=float, default=None,
                     help="retention.twin_hold_s of every memory (default: the configuration's default)")
     ap.add_argument("--retention-set", nargs="+", default=[], metavar="KEY=VALUE",
@@ -301,6 +433,7 @@ def main(argv=None) -> int:
     if args.quick:
         args.days, args.looks_per_day, args.dim, args.calls = 2, 4, 32, 5
         args.continuous_min, args.warmup_s, args.probe_s = 1 / 3, 6.0, 3.0
+        args.paired_rounds, args.paired_commit_rounds = 2, 1
     t_start = time.perf_counter()
     os.makedirs(args.out, exist_ok=True)
     workdir = args.out if args.keep else tempfile.mkdtemp(prefix="long_run_", dir=args.out)
@@ -453,6 +586,26 @@ def main(argv=None) -> int:
         with Memory.open(thin_on.path, embedding_dim=args.dim, readonly=True) as m:
             recall = recall_at_10(m, args.dim)
 
+    # 5. paired: day 1 against the last day, interleaved call by call and commit by commit, many rounds
+    t0 = time.perf_counter()
+    paired = {}
+    first_day, final_day = snap_days[0] + 1, snap_days[-1] + 1
+    for r in runs:
+        stores = [Memory.open(r.snapshots[d], embedding_dim=args.dim, readonly=True, label_encoder=encoder,
+                              clip_text_encoder=TextTower(args.dim) if r.features else None)
+                  for d in (first_day, final_day)]
+        paired[r.name] = paired_services(*stores, labels, args.calls, args.paired_rounds, args.seed)
+        for m in stores:
+            m.close()
+        if args.paired_commit_rounds > 0:
+            both = paired_commits(r, r.snapshots[first_day], r.snapshots[final_day], probe,
+                                  args.paired_commit_rounds, args.dim)
+            for side in ("first", "last"):
+                paired[r.name][side]["commit"] = both[side]
+    print(f"paired: {args.paired_rounds} rounds of {args.calls} calls per service and side, "
+          f"{args.paired_commit_rounds} rounds of {len(probe)} frames committed per side, "
+          f"{time.perf_counter() - t0:.0f} s", flush=True)
+
     # ------------------------------------------------------------------------------------------ report
     first, mid, last_day = snap_days[0] + 1, snap_days[len(snap_days) // 2] + 1, snap_days[-1] + 1
     shown = sorted({first, mid, last_day})
@@ -512,6 +665,22 @@ def main(argv=None) -> int:
             vals = [results[(r.name, d)][s] for d in shown]
             print(f"  {r.name:14s} {s:12s} " + "   ".join(
                 f"day {d}: {pct(v, 50):7.2f} / {pct(v, 95):7.2f}" for d, v in zip(shown, vals)))
+    print(f"paired, day {first} against day {last_day} (read-only copies of the day's end, and commits into fresh "
+          f"copies; the two stores in turn, call by call; {args.paired_rounds} x {args.calls} calls a service and "
+          f"{args.paired_commit_rounds} x {len(probe) // COMMIT_EVERY} commits a side): wall p50 / p95 ms, CPU p50 / "
+          f"p95 ms, and day {last_day} over day {first} at p95 (wall, CPU):")
+    for r in runs:
+        for s in (*(("commit",) if args.paired_commit_rounds > 0 else ()), *SERVICES, *SAME_QUESTION):
+            a, b = paired[r.name]["first"][s], paired[r.name]["last"][s]
+            print(f"  {r.name:14s} {s:12s} day {first}: {pct(a['wall'], 50):7.2f} / {pct(a['wall'], 95):7.2f} "
+                  f"cpu {pct(a['cpu'], 50):7.2f} / {pct(a['cpu'], 95):7.2f}   day {last_day}: "
+                  f"{pct(b['wall'], 50):7.2f} / {pct(b['wall'], 95):7.2f} cpu {pct(b['cpu'], 50):7.2f} / "
+                  f"{pct(b['cpu'], 95):7.2f}   x{ratio(a['wall'], b['wall'], 95):.3f} "
+                  f"x{ratio(a['cpu'], b['cpu'], 95):.3f}")
+            if "says" in a:
+                print(f"  {'':14s} {'':12s} the answers say (summed over the {args.calls} requests, day {first} -> "
+                      f"{last_day}): " + ", ".join(f"{k} {a['says'][k]} -> {b['says'][k]}"
+                                                  for k in sorted(set(a["says"]) | set(b["says"]))))
     print("what the last stores hold (MB by table with its indexes, SQLite dbstat; the 6 largest):")
     for r in runs:
         c = contents(r.path)
@@ -538,7 +707,11 @@ def main(argv=None) -> int:
                                 "commit_probe": {k: {"p50": pct(v, 50), "p95": pct(v, 95)}
                                                  for k, v in probes[r.name].items()},
                                 "open_s": opens[r.name]} for r in runs},
-              "recall": recall}
+              "recall": recall,
+              "paired": {name: {side: {s: {k: ({"p50": pct(v, 50), "p95": pct(v, 95), "n": len(v)} if k != "says"
+                                               else dict(v)) for k, v in clocks.items()}
+                                       for s, clocks in sides.items()}
+                                for side, sides in per.items()} for name, per in paired.items()}}
     with open(os.path.join(args.out, "report.json"), "w") as fh:
         json.dump(report, fh, indent=1, default=str)
 
@@ -546,13 +719,23 @@ def main(argv=None) -> int:
         sel = {r.features: r for r in runs if r.retention == ret}
         on, off = sel.get(True), sel.get(False)
         ref = on or off
-        q1 = max(pct(results[(r.name, first)][s], 95) for r in sel.values() for s in SERVICES)
-        q30 = max(pct(results[(r.name, last_day)][s], 95) for r in sel.values() for s in SERVICES)
+        # the paired measure (day 1 and the last day in turn, in the same process at the end): the month's own
+        # day-1 and day-30 figures were taken hours apart, under whatever else the machine ran then
+        side = paired[ref.name]
+        c1, c30 = ((pct(side[d]["commit"]["wall"], 95) for d in ("first", "last")) if args.paired_commit_rounds > 0
+                   else (pct(ref.commits[first - 1], 95), pct(ref.commits[last_day - 1], 95)))
+        q1 = max(pct(paired[r.name]["first"][s]["wall"], 95) for r in sel.values() for s in SERVICES)
+        q30 = max(pct(paired[r.name]["last"][s]["wall"], 95) for r in sel.values() for s in SERVICES)
+        worst = {}
+        for clock in ("wall", "cpu"):
+            worst[clock] = max((ratio(paired[r.name]["first"][s][clock], paired[r.name]["last"][s][clock], 95),
+                                f"{r.name} {s}") for r in sel.values() for s in paired[r.name]["first"])
         mb_on, mb_off = (f"{r.continuous['mb_per_robot_hour']:.2f}"
                          if r and r.continuous["mb_per_robot_hour"] is not None else "-" for r in (on, off))
         return (f"{mb_on} MB per robot-hour (features on), {mb_off} MB (off); commit p95 day{first} "
-                f"{pct(ref.commits[first - 1], 95):.1f} ms day{last_day} {pct(ref.commits[last_day - 1], 95):.1f} ms; "
-                f"query p95 day{first} {q1:.1f} ms day{last_day} {q30:.1f} ms")
+                f"{c1:.1f} ms day{last_day} {c30:.1f} ms; query p95 day{first} {q1:.1f} ms day{last_day} {q30:.1f} ms; "
+                f"worst p95 day{last_day}/day{first} x{worst['wall'][0]:.2f} ({worst['wall'][1]}), CPU "
+                f"x{worst['cpu'][0]:.2f} ({worst['cpu'][1]})")
 
     for ret in args.retention[1:]:
         print(f"long run ({ret}): {line(ret)}")

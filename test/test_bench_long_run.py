@@ -23,7 +23,8 @@ sys.modules["bench_long_run"] = bench
 spec.loader.exec_module(bench)
 
 LAST = re.compile(r"^long run: \d+\.\d+ MB per robot-hour \(features on\), \d+\.\d+ MB \(off\); commit p95 day1 "
-                  r"\d+\.\d ms day2 \d+\.\d ms; query p95 day1 \d+\.\d ms day2 \d+\.\d ms$")
+                  r"\d+\.\d ms day2 \d+\.\d ms; query p95 day1 \d+\.\d ms day2 \d+\.\d ms; worst p95 day2/day1 "
+                  r"x\d+\.\d\d \(thin/(on|off) (commit|[a-z_]+)\), CPU x\d+\.\d\d \(thin/(on|off) (commit|[a-z_]+)\)$")
 
 
 @pytest.mark.slow
@@ -38,7 +39,20 @@ def test_quick_long_run_prints_every_figure_and_the_last_line(tmp_path, capsys):
         assert heading in text
     for service in bench.SERVICES:
         assert re.search(rf"thin/on\s+{service}\s+day 1:", text), service
+    # the paired phase: commit and every service, both sides, on both clocks; the numbers of calls are exact
+    for name in ("thin/on", "keep-all/off"):
+        for service in ("commit", *bench.SERVICES, *bench.SAME_QUESTION):
+            assert re.search(rf"^  {re.escape(name)}\s+{service}\s+day 1: .* day 2: .* x\d+\.\d{{3}} x\d+\.\d{{3}}$",
+                             text, re.M), (name, service)
     report = json.loads((tmp_path / "report.json").read_text())
+    paired = report["paired"]
+    assert set(paired) == {"thin/on", "thin/off", "keep-all/on", "keep-all/off"}
+    for per in paired.values():
+        for side in ("first", "last"):
+            assert set(per[side]) == {"commit", *bench.SERVICES, *bench.SAME_QUESTION}
+            # --quick: 2 rounds of 5 calls; 1 round of the probe's 30 frames, a commit every 5
+            assert {per[side][s]["wall"]["n"] for s in (*bench.SERVICES, *bench.SAME_QUESTION)} == {2 * 5}
+            assert per[side]["commit"]["wall"]["n"] == per[side]["commit"]["cpu"]["n"] == 30 // 5
     runs = report["runs"]
     assert set(runs) == {"thin/on", "thin/off", "keep-all/on", "keep-all/off"}
     for name, run in runs.items():
@@ -99,3 +113,22 @@ def test_the_store_report_says_why_frames_are_kept_and_what_labels_name(tmp_path
     assert report.main([store + ".day1", store, "--labels"]) == 0
     lines = capsys.readouterr().out.strip().splitlines()
     assert len(lines) == 2 and all(re.search(r": the \d+ labels name \d+ objects; most: ", line) for line in lines)
+    # what the bench's requests get back, per store; and the paired phase rerun alone on the kept day-1 / day-2 stores
+    assert report.main([store + ".day1", store + ".day2", "--answers", "--calls", "5"]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    said = re.compile(r": 5 requests a service, summed: current .*objects \d+.*; was_seen ")
+    assert len(lines) == 2 and all(said.search(line) for line in lines)
+    spec3 = importlib.util.spec_from_file_location("long_run_paired",
+                                                   os.path.join(HERE, "..", "bench", "long_run_paired.py"))
+    paired = importlib.util.module_from_spec(spec3)
+    spec3.loader.exec_module(paired)
+    assert paired.main([store + ".day1", store + ".day2", "--days", "2", "--looks-per-day", "4", "--calls", "3",
+                        "--rounds", "1", "--commit-rounds", "1", "--probe-s", "1"]) == 0
+    out = capsys.readouterr().out
+    for service in ("commit", *bench.SERVICES, *bench.SAME_QUESTION):
+        line = rf"^  {re.escape(service)}\s+first: .* last: .* x\d+\.\d{{3}} x\d+\.\d{{3}}$"
+        assert re.search(line, out, re.M), service
+    # the questions about day 1 alone: both stores tell day 1's changes, nearly the same (in this 2-day run 438 in
+    # the day-1 store, 444 in the day-2 store: events stamped in day 1 and written on day 2)
+    said = re.search(r"^  changes@1\s+first: .*\n\s+the answers say: rows (\d+) -> (\d+)$", out, re.M)
+    assert said and int(said.group(1)) > 0 and int(said.group(2)) > 0
