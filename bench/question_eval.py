@@ -256,7 +256,7 @@ def load_heldout10(*earlier_sets) -> list[Question]:
 
 def load_heldout11(*earlier_sets) -> list[Question]:
     """The eleventh (n001...), another helper's that never opened the understanding code, written after the sixth
-    round's figure: committed before its one measurement. Only ``--set heldout11`` asks it (not "all") until then."""
+    round's figure: committed before its one measurement (measured once, after the seventh round)."""
     return load_fresh(QUESTIONS_HELDOUT11, "n", HELD_OUT11, earlier_sets)
 
 
@@ -483,7 +483,7 @@ def select_sets(qset: str, half_arg: str = "both") -> list[tuple[str, list[Quest
         h10 = load_heldout10(rows, h2, h3, h4, h5, h6, h7, h8, h9)
         if qset in ("heldout10", "all"):
             sets.append((HELD_OUT10, h10))
-        if qset == "heldout11":
+        if qset in ("heldout11", "all"):
             sets.append((HELD_OUT11, load_heldout11(rows, h2, h3, h4, h5, h6, h7, h8, h9, h10)))
     return sets
 
@@ -499,8 +499,7 @@ def main(argv=None) -> int:
                         f"questions_heldout4.txt as the half {HELD_OUT4!r}; heldout5: questions_heldout5.txt as "
                         f"the half {HELD_OUT5!r}; heldout6 / heldout7: questions_heldout6.txt / "
                         "questions_heldout7.txt; heldout8 / heldout9 / heldout10 / heldout11: questions_heldout8.txt / "
-                        "questions_heldout9.txt / questions_heldout10.txt / questions_heldout11.txt (heldout11 only "
-                        "by name); "
+                        "questions_heldout9.txt / questions_heldout10.txt / questions_heldout11.txt; "
                         "dev: the development sets of the fifth round (main, heldout2 ... heldout8); all: every set")
     p.add_argument("--half", choices=("dev", "held_out", "both"), default="both", help="halves of questions.txt")
     p.add_argument("--show", choices=("none", "wrong", "refused", "all"), default="wrong")
