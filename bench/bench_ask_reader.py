@@ -27,6 +27,16 @@ def _pct(ms: list[float]) -> str:
     return f"p50 {ms[len(ms) // 2]:.2f} ms, p95 {ms[min(len(ms) - 1, int(0.95 * len(ms)))]:.2f} ms (n={len(ms)})"
 
 
+def _ask_ms(m, texts) -> list[float]:
+    """Milliseconds of each Memory.ask, in order."""
+    ms = []
+    for t in texts:
+        t0 = time.perf_counter()
+        m.ask(t, now=qe.NOW)
+        ms.append(1000 * (time.perf_counter() - t0))
+    return ms
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--passes", type=int, default=3)
@@ -42,19 +52,10 @@ def main(argv=None) -> int:
             for i in range(2 * args.passes):
                 on = i % 2 == 1
                 m._question_reader = reader if on else None
-                ms = []
-                for t in ruled:
-                    t0 = time.perf_counter()
-                    m.ask(t, now=qe.NOW)
-                    ms.append(1000 * (time.perf_counter() - t0))
-                print(f"pass {i + 1}, reader {'on ' if on else 'off'}: questions the rules read: {_pct(ms)}")
+                print(f"pass {i + 1}, reader {'on ' if on else 'off'}: questions the rules read: "
+                      f"{_pct(_ask_ms(m, ruled))}")
             m._question_reader = reader
-            ms = []
-            for t in refused:
-                t0 = time.perf_counter()
-                m.ask(t, now=qe.NOW)
-                ms.append(1000 * (time.perf_counter() - t0))
-            print(f"reader on: questions the rules refuse: {_pct(ms)}")
+            print(f"reader on: questions the rules refuse: {_pct(_ask_ms(m, refused))}")
         finally:
             m.close()
     return 0

@@ -49,12 +49,17 @@ def frames_report(path: str, window_s: float) -> None:
     con.close()
 
 
-def labels_report(path: str) -> None:
-    labels = sorted({item[0] for item in ITEMS})
+def _open_readonly(path: str) -> Memory:
+    """The store opened read-only with the embedding size it was made with."""
     con = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
     dim = int(con.execute("SELECT value FROM meta WHERE key='embedding_dim'").fetchone()[0])
     con.close()
-    m = Memory.open(path, embedding_dim=dim, readonly=True)
+    return Memory.open(path, embedding_dim=dim, readonly=True)
+
+
+def labels_report(path: str) -> None:
+    labels = sorted({item[0] for item in ITEMS})
+    m = _open_readonly(path)
     try:
         named = {lbl: len(m.objects_labelled(lbl)) for lbl in labels}
     finally:
@@ -75,10 +80,7 @@ def answers_report(path: str, calls: int, seed: int) -> None:
     bench = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(bench)
     labels = sorted({item[0] for item in ITEMS})
-    con = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-    dim = int(con.execute("SELECT value FROM meta WHERE key='embedding_dim'").fetchone()[0])
-    con.close()
-    m = Memory.open(path, embedding_dim=dim, readonly=True)
+    m = _open_readonly(path)
     try:
         plans = bench.service_calls(m, labels, np.random.default_rng(seed), calls)
         sizes = {s: bench.answer_sizes(plans[s]) for s in bench.SERVICES}
