@@ -868,7 +868,7 @@ def test_a_removed_object_showing_a_look_alike_label_is_found_by_its_label_mass(
 def test_a_stool_seat_seen_alone_above_its_box_is_no_stool_pushed_aside(mem):
     # dev seed 236 (no feature): the seat of a stool seen alone from above, centred 0.33 m over the stool's box and
     # 8 cm beside it, while the view saw through the stool's legs; a 3-D shift took it for the stool pushed aside and
-    # moved the stool in its first second. Pushed along the floor is sideways: the same seat 0.3 m to the side is a push.
+    # moved the stool in its first second. Pushed along the floor is sideways: the stool 0.55 m to the side is a push.
     stool, half = (2.0, 0.0, 0.33), (0.2, 0.2, 0.33)
     d = distance_from_eye(stool)
     for t in (0.0, 0.5, 1.0):

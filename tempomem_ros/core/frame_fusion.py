@@ -864,7 +864,8 @@ class FrameFusion:
         # along the floor means sideways: the seat of a stool seen alone from above is centred 0.33 m over the
         # stool's box and 8 cm beside it; a 3-D shift took it for the stool pushed aside and moved the stool onto
         # a box fused from both (dev seed 236, no feature: a false move in the stool's first second)
-        shift = float(np.linalg.norm(np.asarray(box_center(seen.bmin, seen.bmax))[:2] - np.asarray(box_center(lo, hi))[:2]))
+        seen_mid, obj_mid = box_center(seen.bmin, seen.bmax), box_center(lo, hi)
+        shift = float(np.linalg.norm(np.subtract(seen_mid[:2], obj_mid[:2])))
         if shift < max(icfg.same_place_distance, PUSH_MIN_SHIFT * extent):
             return False
         return self._left_behind(view, lo, hi, seen)
