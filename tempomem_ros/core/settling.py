@@ -111,6 +111,12 @@ def overlapping_halves(a, b) -> bool:
     return True
 
 
+def label_share(mass: dict[str, float], label: str) -> float:
+    """The share of a label mass under labels that agree with ``label`` (whole words); 0 for no mass."""
+    total = sum(mass.values())
+    return sum(m for lbl, m in mass.items() if labels_agree(lbl, label)) / total if total > 0 else 0.0
+
+
 class Settling:
     """The settling step after each fused frame: held removals finished (or found to be moves), twins joined,
     moves of relabelled objects reconciled, held events published; runs only inside Memory.commit()'s transaction.
@@ -237,13 +243,8 @@ class Settling:
         if labels_agree(la, lb) or self._fusion.known_confusion(la, lb):
             return True
         share = self.config.identity.label_share
-        return self._label_share(a.id, lb) >= share or self._label_share(b.id, la) >= share
-
-    def _label_share(self, object_id: int, label: str) -> float:
-        """The share of the object's label mass under labels that agree with ``label`` (whole words)."""
-        mass = self._graph.label_mass(int(object_id))
-        total = sum(mass.values())
-        return sum(m for lbl, m in mass.items() if labels_agree(lbl, label)) / total if total > 0 else 0.0
+        return label_share(self._graph.label_mass(int(a.id)), lb) >= share or \
+            label_share(self._graph.label_mass(int(b.id)), la) >= share
 
     def _last_real_sighting(self, obj, outside=None) -> float:
         """When ``obj`` was last seen in a view of a real share of it: a sighting at least a quarter of its
@@ -589,9 +590,8 @@ class Settling:
         rows = {int(r.id): r for r in self._fusion.identity_rows(label)[0]}
         rows.update((int(r.id), r) for r in self._rows.missing_with_label_share(label, share))
         mass = self._graph.label_mass(int(new.id))
-        total = sum(mass.values())
         for other in sorted(mass):
-            if total > 0 and not labels_agree(other, label) and self._label_share(new.id, other) >= share:
+            if not labels_agree(other, label) and label_share(mass, other) >= share:
                 rows.update((int(r.id), r) for r in self._fusion.identity_rows(other)[0])
         return [rows[k] for k in sorted(rows)]
 
