@@ -531,6 +531,89 @@ TABLE: tuple[OperatorSpec, ...] = (
 
 BY_NAME = {op.name: op for op in TABLE}
 
+# ------------------------------------------------------------------------------------ structured (agent) requests
+# The names an agent calls an operator by in a JSON-shaped request ('{"tool": "locate", "object": "keys"}',
+# '{"metric": "move_count", ...}'), each mapped to the operator and the arguments the name fixes; every operator's own
+# name is one too. Read by structured.py. Why here: a tool name is one more way of asking, so it lives in the table
+# with the forms (eighth round: heldout11's 22 JSON-shaped requests were read as prose, one of them wrongly).
+# A name that is not listed refuses the request ("navigate", "export"); add one here, nowhere else.
+TOOL_NAMES: dict[str, tuple[str, dict]] = {
+    **{op.name: (op.name, {}) for op in TABLE},
+    **{n: ("current", {}) for n in (
+        "locate", "find", "find_object", "locate_object", "location", "current_location", "current_position",
+        "current_place", "get_location", "where", "where_is", "whereabouts", "position", "object_location")},
+    **{n: ("previous", {}) for n in (
+        "previous_location", "previous_position", "previous_place", "prior_location", "former_location",
+        "location_before", "where_before")},
+    **{n: ("history", {}) for n in (
+        "location_history", "movement_history", "place_history", "position_history", "placements", "trace")},
+    **{n: ("count_moves", {}) for n in ("move_count", "moves_count", "movement_count", "number_of_moves",
+                                        "times_moved", "relocation_count")},
+    **{n: ("count_sightings", {}) for n in ("sighting_count", "sightings_count", "detection_count",
+                                            "observation_count", "number_of_sightings", "times_seen")},
+    **{n: ("count_objects", {}) for n in ("count", "object_count", "how_many", "number_of_objects", "count_label")},
+    **{n: ("first_seen", {}) for n in ("first_detection", "first_detection_time", "first_sighting",
+                                       "first_seen_time", "first_observed", "earliest_detection")},
+    **{n: ("last_seen", {}) for n in ("last_detection", "last_detection_time", "last_sighting", "last_seen_time",
+                                      "latest_detection", "latest_detection_time", "last_observed")},
+    **{n: ("duration", {}) for n in ("dwell_time", "dwell", "time_in_place", "time_at_location", "time_in_current_place",
+                                     "how_long_there")},
+    **{n: ("as_of", {}) for n in ("location_at", "position_at", "place_at", "location_as_of", "where_at",
+                                  "past_location")},
+    **{n: ("changes", {}) for n in ("change_log", "changelog", "what_changed", "recent_changes", "list_changes")},
+    **{n: ("changes", {"kinds": ["moved"]}) for n in ("moved_objects", "what_moved", "moves")},
+    **{n: ("changes", {"kinds": list(APPEARED)}) for n in ("new_objects", "what_appeared", "appeared_objects")},
+    **{n: ("changes", {"kinds": ["removed"]}) for n in ("removed_objects", "what_disappeared", "disappeared_objects")},
+    **{f"objects_{w}": ("relational", {"relation": r}) for w, r in RELATION_WORDS.items() if " " not in w},
+    **{n: ("relational", {"relation": "in"}) for n in ("contents", "objects_inside")},
+    **{n: ("relational_as_of", {}) for n in ("relation_at", "relations_at", "contents_at", "objects_on_at")},
+    **{n: ("relational_before", {}) for n in ("relation_before", "contents_before", "objects_before")},
+    **{n: ("spatial", {}) for n in ("objects_within", "within", "radius_search", "objects_in_radius", "nearby_objects",
+                                    "proximity")},
+    **{n: ("semantic", {}) for n in ("semantic_search", "search_description", "find_by_description",
+                                     "find_by_use")},
+    **{n: ("is_related", {}) for n in ("check_relation", "relation_check")},
+    **{n: ("did_move", {}) for n in ("has_moved", "was_moved", "moved_check", "check_moved")},
+    **{n: ("is_present", {}) for n in ("still_present", "present", "still_there", "is_there", "presence",
+                                       "presence_check")},
+    **{n: ("is_missing", {}) for n in ("missing_check", "check_missing", "flagged_missing")},
+    **{n: ("missing", {}) for n in ("missing_objects", "list_missing", "lost_objects", "missing_items")},
+    **{n: ("was_seen", {}) for n in ("seen", "seen_check", "spotted", "sighted", "detected", "was_detected")},
+    **{n: ("where_to_look", {}) for n in ("search_locations", "likely_locations", "where_to_search",
+                                          "ranked_locations", "suggest_locations", "search_places")},
+}
+# Fields of a structured request, by what they hold: the name of the operator, an argument of it (the operators'
+# parameter names are fields too), or how the answer is shaped (ignored, and shown as ignored). Any other field
+# refuses the request: '{"role": "system", "content": ...}' is no request to a memory.
+REQUEST_NAME_FIELDS = frozenset("tool op fn function operator operation query check metric intent need action "
+                                "request command method call task type goal objective".split())
+REQUEST_ARG_FIELDS = {
+    **{k: "label" for k in ("label", "object", "item", "thing", "target", "object_label", "label_name", "obj")},
+    **{k: "anchor" for k in ("anchor", "reference", "reference_object", "surface", "container", "region", "room",
+                             "anchor_label")},
+    **{k: "relation" for k in ("relation", "rel", "relationship", "spatial_relation")},
+    **{k: "t" for k in ("t", "at", "as_of", "time", "timestamp", "moment", "stamp", "at_time")},
+    **{k: "since" for k in ("since", "from", "start", "after", "begin", "start_time", "from_time")},
+    **{k: "until" for k in ("until", "to", "end", "end_time", "to_time", "till")},
+    **{k: "window" for k in ("window", "span", "period", "last", "within_last", "time_window")},
+    **{k: "kinds" for k in ("kinds", "kind", "change_kinds", "change_types", "event_kinds")},
+    **{k: "center" for k in ("center", "centre", "point", "xyz", "coordinates", "coords")},
+    **{k: "radius" for k in ("radius", "radius_m", "r", "distance", "distance_m", "max_distance", "within_m")},
+    **{k: "text" for k in ("text", "description", "purpose", "activity", "use_for")},
+    "when": "when",
+}
+# "window_minutes": 60 -> a span of the last 60 minutes; "radius_cm": 30 -> 0.3 m
+REQUEST_UNIT_FIELDS = {"window_seconds": ("window", 1.0), "window_s": ("window", 1.0), "window_minutes": ("window", 60.0),
+                       "window_min": ("window", 60.0), "window_hours": ("window", 3600.0),
+                       "window_h": ("window", 3600.0), "window_days": ("window", 86400.0),
+                       "radius_cm": ("radius", 0.01), "radius_mm": ("radius", 0.001)}
+REQUEST_SHAPE_FIELDS = frozenset("return returns format fields output units sort order limit k max_results verbose "
+                                 "answer_format response_format".split())
+# Values of "when" that ask about before the last change ('"when": "before_last_change"'), and about now.
+REQUEST_BEFORE = frozenset("before before_last_change previously previous earlier prior before_change "
+                           "before_last_move".split())
+REQUEST_NOW = frozenset("now current currently present".split())
+
 
 def describe(operator: str, args: dict) -> str:
     """The interpretation in words: "previous place of mug", "objects on table at 2026-01-15 09:30:00 UTC"."""

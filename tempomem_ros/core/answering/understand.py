@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from ..labels import words
 from . import timeexpr
 from .normalise import MAX_QUESTION_CHARS, normalise
-from . import cues, events, quantities, word_order
+from . import cues, events, quantities, structured, word_order
 from .operators import (ACTION_OBJECT_WORDS, ACTION_VERBS, FORMAL_VERBS, NOT_A_DESCRIPTION, PAST_OPERATORS,
                         RELATION_WORDS, TABLE, args_key, example_forms, interpretation)
 from .slots import Names, Thing, resolve, stem
@@ -157,6 +157,13 @@ def understand(question: str, now: float | None, names: Names, similar=None) -> 
     """The operator and arguments a question means, or a Refusal (never a guess). Pure and deterministic.
     ``similar``: a similarity reader (similar.SimilarityReader), asked only about a question that no form and no
     cue rule reads ("no supported question has this form"); None (no sentence model): such a question is refused."""
+    request = structured.read(question, now, names)  # '{"tool": "locate", "object": "keys"}' (structured.py)
+    if isinstance(request, str):
+        return Refusal(f"I could not map the structured request: {request}", suggest(normalise(question), names))
+    if request is not None:
+        op, args, ignored, unknown = request
+        return Understanding(op, args, interpretation(op, args, ignored) + " (structured request)", ignored, unknown,
+                             normalise(question))
     question = events.rewrite(question, now)  # "when I arrived at 10": its time, or talk (events.py)
     out = _understand(question, now, names)
     if isinstance(out, Refusal) and (out.reason == NO_FORM or out.reason.startswith(TWO_READINGS)):
