@@ -130,7 +130,8 @@ SINCE = Param("since", "time", "start of the span, seconds since the epoch (none
 UNTIL = Param("until", "time", "end of the span, seconds since the epoch (none: now)")
 KINDS = Param("kinds", "kinds", "only these change kinds: appeared | moved | removed | reappeared (none: all)")
 
-_SUBJ = r"(?:what|which(?: things| objects| items)?|what (?:things|objects|items|stuff)|anything|everything)"
+_SUBJ = (r"(?:what|which(?: things| objects| items| bits)?|what (?:things|objects|items|stuff|bits)|anything|"
+         r"everything)")
 # Synonyms of the operators' nouns and verbs, each written once and used by every form that needs it (issue 13,
 # second held-out set: "relocated", "observed", "position", "spot" were missing from some forms only).
 _LOC = r"(?:location|position|place|spot|whereabouts|placement|pose|locations|positions|places|spots)"
@@ -145,7 +146,7 @@ _VERB_NOW = (r"(?:is|are|lies|lie|sits|sit|sat|stands|stand|is lying|is sitting|
 _VERB_PAST = (r"(?:was|were|lay|sat|stood|had been|used to be|was lying|was sitting|was standing|were lying|"
               r"were sitting|was kept|were kept|was there|were there)")
 _PLACE = (r"(?:there|here|in place|in (?:its|their|the) (?:current |same |present )?(?:place|spot|position|location)|"
-          r"at (?:(?:its|their|this|that|the) )?(?:current |present )?(?:place|spot|position|location)|"
+          r"at (?:(?:its|their|this|that|the) )?(?:current |present |same )?(?:place|spot|position|location)|"
           r"where (?:it|they) (?:is|are) now|"
           r"at (?:its|their) (?:current )?(?:place|spot)|where (?:it|they) (?:is|are)|"
           r"in the same (?:spot|place|position)|in that (?:spot|place))")
@@ -167,7 +168,8 @@ TABLE: tuple[OperatorSpec, ...] = (
            r"within {R} (?:of|from|around) {P}",
            rf"{_SUBJ}(?: (?:is|are))? (?:less than|closer than|at most|no more than|no further than|under) {{R}} "
            rf"(?:from|of|away from|to) {{P}}",
-           rf"{_SUBJ}(?: (?:is|are|lies|lie|can be found))? (?:within|inside) {{R}} (?:of|from|around) {{a}}",
+           rf"{_SUBJ}(?: (?:is|are|lies|lie|can be found|is lying|are lying|lying|sitting|located))? (?:within|inside) "
+           r"{R} (?:of|from|around|round) {a}",
            r"(?:list|show me|show|find)(?: me)? (?:everything|all objects|all things|anything|objects|things) "
            r"within {R} (?:of|from|around) {a}",
            rf"{_SUBJ}(?: (?:is|are))? (?:less than|closer than|at most|no more than|no further than|under) {{R}} "
@@ -175,7 +177,7 @@ TABLE: tuple[OperatorSpec, ...] = (
            rf"(?:{_SUBJ}|{_OBJS})(?: (?:is|are|lies|lie))? (?:in|within) (?:a|an) {{R}} radius "
            r"(?:of|around|from) {P}",
            rf"(?:{_SUBJ}|{_OBJS})(?: (?:is|are|lies|lie))? (?:in|within) (?:a|an) {{R}} radius "
-           r"(?:of|around|from) {a}",
+           r"(?:of|around|round|from) {a}",
            rf"(?:{_SUBJ}|{_OBJS})(?: (?:is|are|lies|lie|can be found))? (?:within|inside|in) {{R}} (?:of|from|around) "
            r"(?:the point )?{P}",
            rf"(?:all )?{_OBJS}(?: (?:is|are|lies|lie|can be found))? (?:within|inside) {{R}} (?:of|from|around) {{a}}"),
@@ -275,7 +277,8 @@ TABLE: tuple[OperatorSpec, ...] = (
            rf"when (?:was|were) {{x}} (?:initially|originally) {_SEEN}",
            rf"(?:the )?(?:time |timestamp |date )?(?:of )?(?:the )?(?:first|earliest) {_SIGHTING} of {{x}}",
            rf"(?:the )?(?:earliest|first) time {{x}} (?:was|were) {_SEEN}",
-           r"first seen (?:of )?{x}"),
+           r"first seen (?:of )?{x}",
+           rf"(?:the )?(?:first|earliest) {_SIGHTING} (?:time|timestamp|date) (?:of|for) {{x}}"),
         ("when did I first see the X",), "when {label} was first seen"),
     OperatorSpec(
         "last_seen", "when an object was last seen", (LABEL,),
@@ -296,11 +299,12 @@ TABLE: tuple[OperatorSpec, ...] = (
            rf"(?:the )?(?:time |timestamp |date )?(?:of )?(?:the )?(?:last|latest|most recent) {_SIGHTING} of {{x}}",
            rf"(?:the )?(?:last|latest|most recent) time {{x}} (?:was|were) {_SEEN}",
            r"last seen (?:of )?{x}",
+           rf"(?:the )?(?:last|latest|most recent) {_SIGHTING} (?:time|timestamp|date) (?:of|for) {{x}}",
            r"{x} last seen"),
         ("when did I last see the X",), "when {label} was last seen"),
     OperatorSpec(
         "duration", "how long an object has been at its current place", (LABEL,),
-        _f(rf"(?:for )?how long (?:has|have) {{x}} been (?:sitting |lying |standing |staying |kept )?{_PLACE}",
+        _f(rf"(?:for )?how long (?:has|have) {{x}} been (?:sitting |lying |standing |staying |kept |stuck )?{_PLACE}",
            rf"(?:for )?how long (?:has|have) {{x}} (?:stayed|sat|stood|been) {_PLACE}",
            rf"since when (?:has|have) {{x}} been {_PLACE}",
            rf"since when (?:is|are) {{x}} {_PLACE}",
@@ -376,7 +380,10 @@ TABLE: tuple[OperatorSpec, ...] = (
            r"changed| before (?:its|their|the) (?:last|latest|most recent) change)?",
            r"(?:what|which(?: things| objects| items)?) (?:was|were|had been) (?:previously|formerly|earlier|before) "
            r"(?:located |lying |sitting |standing |kept |placed )?{rel} {a}",
-           r"what did {a} have {rel} (?:it|them) (?:before|earlier|previously)"),
+           r"what did {a} have {rel} (?:it|them) (?:before|earlier|previously)",
+           # eighth round: before someone changed it ("what was on the bed before I stripped it")
+           rf"{_SUBJ} (?:{_VERB_PAST[3:-1]}) {{rel}} {{a}} before (?:i|we|you|someone|somebody|anyone|he|she|they|"
+           r"the (?:cleaner|maid|nurse|staff|guest|kids)) [a-z]+ed (?:it|them)(?: up| down| off| out| away)?"),
         ("what was on the table before",), "objects {relation} {anchor} before its last change"),
     OperatorSpec(
         "relational", "objects on / under / near / in an anchor now", (RELATION, ANCHOR),
@@ -471,7 +478,7 @@ TABLE: tuple[OperatorSpec, ...] = (
            r"shifted)",
            r"what (?:place|location|position|spot) did {x} have (?:before|previously|earlier)",
            r"where {was} {x} before (?:someone|somebody|anyone|anybody|you|i|we) (?:moved|relocated|shifted) "
-           r"(?:it|them)",
+           r"(?:it|them)(?: (?:off|from|out of) (?:my|the|our|his|her|their) [a-z]+)?",
            r"where had {x} been (?:before|previously|earlier)?",
            r"what (?:is|was) {x} (?:previous|former|prior|last) (?:location|position|place|spot)",
            r"what (?:is|was) the (?:previous|former|prior) (?:location|position|place|spot) of {x}",

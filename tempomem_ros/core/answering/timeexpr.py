@@ -382,6 +382,14 @@ def extract(text: str, now: float | None) -> tuple[str, list[Found]]:
     out = _HOUR_WORD_BARE.sub(lambda m: f"{m.group(1)} {_ONES[m.group(2)]}", out)
     out = _HOUR_WORD_PART.sub(lambda m: f"{m.group(1)} {m.group(2)} {_ONES[m.group(3)]}", out)
     out = re.sub(r"\b(?:overnight|during the night|in the night)\b", "last night", out)  # the night before now
+    # eighth round: "yesterday night at 10" is last night's; "at 0300", "between 0200 and 0300": a 24-hour clock
+    # without its colon, only after a word that introduces a clock (a bare 4-digit number may be a year or a count);
+    # "since the 7 am handover": the clock of a named event
+    out = re.sub(r"\byesterday night\b", "last night", out)
+    out = re.sub(r"\b(at|between|and|since|from|until|till|by|before|after|to) ([01]\d|2[0-3])([0-5]\d)(?: hours| hrs)?\b(?![-:.\d])",
+                 r"\1 \2:\3", out)
+    out = re.sub(r"\b(since|after|before|at|from|until|till|by) the (\d{1,2}(?::\d{2})? ?(?:am|pm)) [a-z]+\b", r"\1 \2",
+                 out)
     # "last night at 8", "this morning at 7:30": the clock first, as "at 8 last night" reads
     out = re.sub(r"\b(last night|this (?:morning|afternoon|evening)|yesterday (?:morning|afternoon|evening)) at "
                  r"(\d{1,2}(?::\d{2})?(?: ?(?:am|pm|oclock))?)\b", r"at \2 \1", out)
