@@ -568,8 +568,9 @@ def read(text: str, names: Names, found, now: float | None) -> list[tuple[str, d
             unknown = "" if t.known else "label"
         if shape in ("pair", "anchor"):
             a = things[-1]
-            rel = a.anchor_rel or ("in" if "CONTENTS" in cues or a.label in names.regions or a.label in _CONTAINERS
-                                   else "on")
+            # eighth round: "contents" of a container or a room are in it, of a desk or a shelf on it ("desk contents
+            # atm" was read as "in the desk"); the anchor decides, as it does without the word
+            rel = a.anchor_rel or ("in" if a.label in names.regions or a.label in _CONTAINERS else "on")
             args["anchor"], args["relation"] = a.label, rel
             ignored += a.ignored
             unknown = unknown or ("" if a.known else "anchor")
@@ -645,6 +646,13 @@ _STATEMENT = re.compile(r"^(?:i|we|it|they|he|she|you|that|this|(?:(?:the|my|our
                         + "|".join(sorted(set(_OWNERS) | set(_PEOPLE))) + r")) (?!(?:what|where|when|which|how)\b)\w+")
 
 
+# eighth round: why an agent asks ("..., to estimate how stale its position is", "To check whether the scene is
+# stable, ...", "... so the plan can allocate one per person"): a clause of purpose, talk when it names no other thing
+# and no time (checked before this)
+_PURPOSE_TALK = re.compile(r"^(?:(?:to|so|so that|in order to|so as to) (?!(?:what|where|when|which|how)\b)[a-z]+|"
+                           r"(?:before|after|while|when) [a-z]+ing\b)")
+
+
 # a verb right after the thing a clause starts with: the clause says something of it
 _THING_STATEMENT = re.compile(r"^(?:is|are|was|were|has|have|had|keeps|keep|seems|seem|got|went|moved|vanished|"
                               r"disappeared|is not|are not|has not|have not)\b")
@@ -666,7 +674,7 @@ def is_talk(text: str, names: Names, asked: set, referent: str | None, now) -> b
         return False
     if any(t.known and t.label != referent for t in p.things):
         return False
-    if _STATEMENT.match(stripped):
+    if _STATEMENT.match(stripped) or _PURPOSE_TALK.match(stripped):
         return True  # "I think I broke one", "it's gone cold", "I swear I had a system": said, not asked
     if referent and p.things and p.things[0].known and p.things[0].label == referent and len(p.things) == 1 and \
             _THING_STATEMENT.match(" ".join(stripped.split()[p.things[0].end:])):

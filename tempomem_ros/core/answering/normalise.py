@@ -81,6 +81,8 @@ _MISTYPED = [(re.compile(p), r) for p, r in [
     (r"\b(how (?:many times|often)) as (?=(?:the|my|your|our)\b)", r"\1 has "),
     (r"^from how long\b", "for how long"),
     (r"\bhow long's\b", "how long has"),
+    (r"\batm\b", "at the moment"), (r"\bobjs\b", "objects"),
+    (r"\bhow much (?=[a-z]+s (?:are|do|did|have|has|were|is)\b)", "how many "),  # "how much lamps do we have"
 ]]
 
 # Leading politeness and fillers, longest first (each removed only as whole words at the start).

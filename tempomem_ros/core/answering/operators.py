@@ -37,7 +37,8 @@ RELATION_WORDS = {
 }
 # Verbs an agent (or a formal user) puts before the thing it wants: "Report the current location of the
 # backpack", "Provide the previous location of the laptop". What follows them is matched as a noun phrase.
-FORMAL_VERBS = ("report", "provide", "retrieve", "return", "enumerate", "list", "identify", "summarise", "summarize",
+FORMAL_VERBS = ("report", "provide", "retrieve", "obtain", "resolve", "establish", "pull", "query", "compute",
+                "calculate", "return", "enumerate", "list", "identify", "summarise", "summarize",
                 "state", "give", "get", "show", "display", "output", "determine", "confirm", "verify", "check", "name",
                 "present", "indicate", "specify", "describe", "look up", "find out", "tell", "suggest", "recommend",
                 "propose")
@@ -572,7 +573,7 @@ TOOL_NAMES: dict[str, tuple[str, dict]] = {
     **{n: ("changes", {"kinds": list(APPEARED)}) for n in ("new_objects", "what_appeared", "appeared_objects")},
     **{n: ("changes", {"kinds": ["removed"]}) for n in ("removed_objects", "what_disappeared", "disappeared_objects")},
     **{f"objects_{w}": ("relational", {"relation": r}) for w, r in RELATION_WORDS.items() if " " not in w},
-    **{n: ("relational", {"relation": "in"}) for n in ("contents", "objects_inside")},
+    **{n: ("relational", {"relation": "in"}) for n in ("objects_inside",)},
     **{n: ("relational_as_of", {}) for n in ("relation_at", "relations_at", "contents_at", "objects_on_at")},
     **{n: ("relational_before", {}) for n in ("relation_before", "contents_before", "objects_before")},
     **{n: ("spatial", {}) for n in ("objects_within", "within", "radius_search", "objects_in_radius", "nearby_objects",
