@@ -184,3 +184,44 @@ def test_contents_take_the_anchors_relation():
 def test_agent_and_learner_spellings(raw, clean):
     assert normalise(raw) == clean
     assert normalise("how much time has passed") == "how much time has passed"
+
+
+def test_a_clause_of_whom_the_answer_is_for_is_no_second_question():
+    got = u("when was the phone last seen, for the night report")
+    assert (got.operator, got.args) == ("last_seen", {"label": "phone"})
+    refused("when was the phone last seen, for the table")  # a known thing: not talk, two things
+
+
+@pytest.mark.parametrize("question, op, args", [
+    ("lamp missing?", "is_missing", {"label": "lamp"}),
+    ("wallet spotted today?", "was_seen", {"label": "wallet", "since": TODAY, "until": NOW}),
+    ("is the mug up on the desk where it belongs", "is_related", {"label": "mug", "relation": "on", "anchor": "desk"}),
+    ("is the lamp still where she left it", "is_present", {"label": "lamp"}),
+    ("is the remote still there or has somebody nicked it", "is_present", {"label": "remote"}),
+    ("movement trail of the chair", "history", {"label": "chair"}),
+    ("the complete location log of the phone", "history", {"label": "phone"}),
+    ("has anything new turned up since yesterday", "changes",
+     {"kinds": ["appeared", "reappeared"], "since": YESTERDAY, "until": NOW}),
+    ("items that newly appeared today", "changes", {"kinds": ["appeared", "reappeared"], "since": TODAY, "until": NOW}),
+    ("what has been taken away today", "changes", {"kinds": ["removed"], "since": TODAY, "until": NOW}),
+    ("list all objects whose status is missing", "missing", {}),
+    ("when did the sofa make its first appearance", "first_seen", {"label": "sofa"}),
+    ("where would my keys normally be", "where_to_look", {"label": "keys"}),
+    ("from when are you knowing the lamp", "first_seen", {"label": "lamp"}),
+    ("where've my keys got to", "current", {"label": "keys"}),
+    ("u know where my keys r?", "current", {"label": "keys"}),
+    ("what have we got knocking about on the desk", "relational", {"relation": "on", "anchor": "desk"}),
+])
+def test_more_forms(question, op, args):
+    got = u(question)
+    assert (got.operator, got.args) == (op, args)
+
+
+@pytest.mark.parametrize("question", [
+    "lamp missing",            # no question mark: a bare phrase is no question
+    "passport missing?",       # an unknown thing alone is no question
+    "movement trail",          # no thing
+    "is the mug up on the desk where it belongs or the table",
+])
+def test_what_the_bare_and_new_forms_do_not_read(question):
+    refused(question)

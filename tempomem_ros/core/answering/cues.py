@@ -40,7 +40,7 @@ MAX_UNKNOWN_WORDS = 3
 _PHRASES = {
     "how many times": "COUNT TIMES", "how often": "COUNT TIMES", "how frequently": "COUNT TIMES",
     "number of times": "COUNT TIMES", "how many": "COUNT", "number of": "COUNT", "total number of": "COUNT",
-    "how much time": "DURATION", "how long": "DURATION", "since when": "SINCEWHEN", "dwell time": "DURATION",
+    "how much time": "DURATION", "how long": "DURATION", "since when": "SINCEWHEN", "dwell time": "DURATION", "dwell duration": "DURATION",
     "yes or no": "YESNO", "or not": "YESNO", "is it true that": "YESNO", "is it true": "YESNO",
     "true that": "YESNO", "whether": "YESNO",
     "used to": "PAST", "most recent": "LAST", "most recently": "LAST", "most often": "LOOK",
@@ -650,12 +650,19 @@ _STATEMENT = re.compile(r"^(?:i|we|it|they|he|she|you|that|this|(?:(?:the|my|our
 # stable, ...", "... so the plan can allocate one per person"): a clause of purpose, talk when it names no other thing
 # and no time (checked before this)
 _PURPOSE_TALK = re.compile(r"^(?:(?:to|so|so that|in order to|so as to) (?!(?:what|where|when|which|how)\b)[a-z]+|"
-                           r"(?:before|after|while|when) [a-z]+ing\b)")
+                           r"(?:before|after|while|when) [a-z]+ing\b|"
+                           # "..., for the lab log", "..., for the stock count": whom or what the answer is for
+                           r"for (?:the|my|our|a|an|this|his|her|their) [a-z]+(?: [a-z]+)?$)")
 
 
 # a verb right after the thing a clause starts with: the clause says something of it
 _THING_STATEMENT = re.compile(r"^(?:is|are|was|were|has|have|had|keeps|keep|seems|seem|got|went|moved|vanished|"
                               r"disappeared|is not|are not|has not|have not)\b")
+
+
+def is_purpose(text: str) -> bool:
+    """Whether a clause says why one asks ("for the lab log", "to check for collisions"): never a question itself."""
+    return bool(_PURPOSE_TALK.match(text))
 
 
 def is_talk(text: str, names: Names, asked: set, referent: str | None, now) -> bool:
@@ -682,4 +689,4 @@ def is_talk(text: str, names: Names, asked: set, referent: str | None, now) -> b
     return p.cues - {"WHAT", "THERE", "LOSTIT"} <= asked
 
 
-__all__ = ["parse", "read", "RULES", "GLUE", "is_talk", "is_topic", "cues_of", "sole_known_label", "PRONOUN"]
+__all__ = ["parse", "read", "RULES", "GLUE", "is_talk", "is_purpose", "is_topic", "cues_of", "sole_known_label", "PRONOUN"]

@@ -43,7 +43,7 @@ _CONTRACTIONS = [
     (r"\bwhat's\b", "what is"), (r"\bwhere's\b", "where is"), (r"\bwho's\b", "who is"), (r"\bhow's\b", "how is"),
     (r"\bwhen's\b", "when is"), (r"\bthere's\b", "there is"), (r"\bthat's\b", "that is"), (r"\bit's\b", "it is"),
     (r"\bhere's\b", "here is"), (r"\bwhat're\b", "what are"), (r"\bwhere're\b", "where are"),
-    (r"\bwhere'd\b", "where did"), (r"\bi'm\b", "i am"), (r"\bi've\b", "i have"), (r"\byou've\b", "you have"),
+    (r"\bwhere'd\b", "where did"), (r"\bwhere've\b", "where have"), (r"\bi'm\b", "i am"), (r"\bi've\b", "i have"), (r"\byou've\b", "you have"),
     (r"\bwe've\b", "we have"), (r"\bi'd\b", "i would"), (r"\byou'd\b", "you would"), (r"\bcan't\b", "cannot"),
     (r"\bwon't\b", "will not"), (r"\b(\w+)n't\b", r"\1 not"), (r"\bo'clock\b", "oclock"),
     (r"\b(?:" + "|".join(OWNERS + PEOPLE) + r")'s\b", ""),
@@ -56,7 +56,7 @@ _CONTRACTIONS = [
     (r"\b(can|don|doesn|didn|isn|wasn|weren|haven|hasn|couldn|aren)t\b",
      lambda m: {"can": "cannot", "don": "do not"}.get(m.group(1), m.group(1)[:-1] + " not")),
     (r"\bwhen'd\b", "when did"), (r"\bwhat'd\b", "what did"), (r"\bwho'd\b", "who did"),
-    (r"\bu\b", "you"), (r"\bur\b", "your"), (r"\br\b(?= (?:my|the|your|our|they|we|you|there|in|on|under|near|still|missing|here)\b|$)", "are"),
+    (r"\bu\b", "you"), (r"\bur\b", "your"), (r"\br\b(?= (?:my|the|your|our|they|we|you|there|in|on|under|near|still|missing|here)\b|\W*$)", "are"),
     (r"\bwhats\b", "what is"), (r"\bwheres\b", "where is"), (r"\bim\b", "i am"), (r"\bive\b", "i have"),
     (r"'s\b", ""),  # what remains is a possessive: "the chair's place" -> "the chair place"
 ]
@@ -79,7 +79,8 @@ _MISTYPED = [(re.compile(p), r) for p, r in [
     (r"\b(?:and|an) (?:our|hour) ago\b", "an hour ago"), (r"\bours ago\b", "hours ago"),
     (r"\bbean (?=(?:moved|seen|shifted|sitting|lying|standing|there|here|kept|put|left|spotted|gone|taken)\b)", "been "),
     (r"\b(how (?:many times|often)) as (?=(?:the|my|your|our)\b)", r"\1 has "),
-    (r"^from how long\b", "for how long"),
+    (r"^from how long\b", "for how long"), (r"^from when\b", "since when"),
+    (r"\b(are|is) you knowing\b", "do you know"),
     (r"\bhow long's\b", "how long has"),
     (r"\batm\b", "at the moment"), (r"\bobjs\b", "objects"),
     (r"\bhow much (?=[a-z]+s (?:are|do|did|have|has|were|is)\b)", "how many "),  # "how much lamps do we have"
@@ -115,6 +116,7 @@ _LEADING = sorted([
     "sorry to trouble you", "sorry to bug you but", "sorry to bug you", "sorry to pester you but",
     "quick one for you", "quick one", "a quick one", "one for you", "but", "i would appreciate knowing",
     "i would appreciate it if you could tell me", "i would appreciate it if you told me", "please advise",
+    "you know",  # eighth round: "u know where my headphones r?"
 ], key=lambda s: -len(s))
 # A verb of telling before an embedded question: "show me where the cup is", "suggest where to look for X".
 _TELL_RE = re.compile(r"^(?:show me|show|tell me|tell us|let me know|let us know|find out|check|suggest|say|explain|"
@@ -144,6 +146,8 @@ _MIDDLE = [(re.compile(r"\b(?:the heck|on earth|the hell|actually|exactly)\b\s*"
            (re.compile(r"\b(?:all day|the whole day|all of|the whole of) (?=(?:today|yesterday)\b)"), ""),
            # "lying around in the kitchen": "around" is no relation before one
            (re.compile(r"\b(lying|sitting|standing|left|hanging) around (?=(?:in|on|under|inside|near)\b)"), r"\1 "),
+           # eighth round: "what have we got knocking about in the kitchen"
+           (re.compile(r"\b(?:knocking|lying|kicking) (?:about|around) (?=(?:in|on|under|inside|near)\b)"), ""),
            # sixth round, a planner's arithmetic of time: "at now minus 45 minutes" is 45 minutes ago
            (re.compile(r"\b(?:at |as of )?(?:now|the current time|current time) minus ((?:\w+ ){1,3}?(?:seconds?|secs?|"
                        r"minutes?|mins?|hours?|hrs?|days?))\b"), r"\1 ago"),

@@ -29,7 +29,7 @@ from .fmt import fmt_pos, fmt_time
 from .lexicon import TALK_WORDS as _TALK_WORDS
 
 RELATION_WORDS = {
-    "on top of": "on", "on": "on", "upon": "on", "atop": "on", "sitting on": "on", "lying on": "on",
+    "on top of": "on", "up on": "on", "on": "on", "upon": "on", "atop": "on", "sitting on": "on", "lying on": "on",
     "underneath": "under", "under": "under", "beneath": "under", "below": "under",
     "next to": "near", "beside": "near", "by": "near", "near": "near", "near to": "near", "close to": "near",
     "around": "near", "alongside": "near", "nearby": "near",
@@ -152,7 +152,7 @@ _PLACE = (r"(?:there|here|in place|in (?:its|their|the) (?:current |same |presen
           r"at (?:its|their) (?:current )?(?:place|spot)|where (?:it|they) (?:is|are)|"
           r"in the same (?:spot|place|position)|in that (?:spot|place))")
 _STILL = (r"(?:there|here|around|present|in (?:its|their) place|in place|(?:on|in|at) (?:its|their) (?:usual )?"
-          r"(?:place|spot|position)|where (?:i|we|you) (?:left|put) (?:it|them)|"
+          r"(?:place|spot|position)|where (?:i|we|you|he|she|they) (?:left|put) (?:it|them)|"
           r"where (?:it|they) (?:was|were|is|are|belongs?)|at (?:its|their) place|in the same place)")
 _MOVED = (r"(?:moved?|been moved|gets? moved|got moved|gotten moved|relocated|been relocated|shifted|been shifted|"
           r"repositioned|been repositioned|displaced|been displaced|"
@@ -195,6 +195,7 @@ TABLE: tuple[OperatorSpec, ...] = (
            r"where (?:is|are) {x} (?:usually|normally|typically|generally|often|most likely|likely|probably)"
            r"(?: to be)?",
            r"where (?:is|are) {x} (?:likely|most likely|probably) to be(?: found)?",
+           r"where (?:would|might|could) {x} (?:usually|normally|typically|generally|most likely|likely|probably) be",
            r"(?:the )?(?:most )?(?:likely|possible|probable) (?:places|locations|spots) (?:for|of) {x}",
            r"where (?:do|does) {x} (?:usually|normally|typically|generally|often) (?:go|stay|live|sit|belong|"
            r"end up|get left|lie|be)",
@@ -220,7 +221,8 @@ TABLE: tuple[OperatorSpec, ...] = (
                rf"(?:what|which)(?: {_OBJS})? (?:is|are) (?:currently )?(?:marked|flagged|listed|reported) "
                r"(?:as )?(?:missing|lost)",
                rf"(?:the |all )?(?:the )?(?:missing|lost) {_OBJS}",
-               rf"(?:the |all )?(?:the )?{_OBJS} (?:that are |which are )?(?:currently |now )?(?:missing|lost)"),
+               rf"(?:the |all )?(?:the )?{_OBJS} (?:that are |which are )?(?:currently |now )?(?:missing|lost)",
+               rf"(?:the |all )?(?:the )?{_OBJS} (?:whose status is|with (?:the )?status) (?:missing|lost)"),
         ("what is missing",), "objects that are missing now"),
     OperatorSpec(
         "count_moves", "how many times an object moved (in a span, when one is given)", (LABEL, SINCE, UNTIL),
@@ -279,6 +281,7 @@ TABLE: tuple[OperatorSpec, ...] = (
            rf"(?:the )?(?:time |timestamp |date )?(?:of )?(?:the )?(?:first|earliest) {_SIGHTING} of {{x}}",
            rf"(?:the )?(?:earliest|first) time {{x}} (?:was|were) {_SEEN}",
            r"first seen (?:of )?{x}",
+           r"when did {x} (?:make|put in) (?:its|their|his|her) first appearance",
            rf"(?:the )?(?:first|earliest) {_SIGHTING} (?:time|timestamp|date) (?:of|for) {{x}}"),
         ("when did I first see the X",), "when {label} was first seen"),
     OperatorSpec(
@@ -324,7 +327,8 @@ TABLE: tuple[OperatorSpec, ...] = (
         "was_seen", "yes or no: was an object seen in a span, with the sightings", (LABEL, SINCE, UNTIL),
         _f(r"(?:did|have|has) {you} {see} {x} @w",
            r"(?:was|were) {x} (?:seen|spotted|observed|noticed) @w",
-           rf"(?:has|have) {{x}} been {_SEEN} @w"),
+           rf"(?:has|have) {{x}} been {_SEEN} @w")
+        + _f(rf"{{x}} {_SEEN} @w", mode="bare"),  # eighth round: "keys seen today?"
         ("did you see the X today",), "whether {label} was seen{window}"),
     OperatorSpec(
         "did_move", "yes or no: did an object move (in a span), with the moves", (LABEL, SINCE, UNTIL),
@@ -339,12 +343,14 @@ TABLE: tuple[OperatorSpec, ...] = (
         _f(r"(?:is|are) {x} (?:missing|gone|lost|absent|away)(?: somewhere| anywhere)?",
            r"(?:have|did|has) (?:you|i|we|the robot) (?:lost|lose) track of {x}",
            r"(?:has|have) {x} (?:disappeared|gone missing|vanished|been lost|gone)",
-           r"did {x} (?:disappear|vanish|go missing|get lost)"),
+           r"did {x} (?:disappear|vanish|go missing|get lost)")
+        + _f(r"{x} (?:missing|gone missing|lost)", mode="bare"),  # eighth round: "remote missing?"
         ("is the X missing",), "whether {label} is missing"),
     OperatorSpec(
         "is_present", "yes or no: is an object still in its place, with the evidence", (LABEL,),
         _f(rf"(?:is|are) {{x}} still {_STILL}(?: or (?:is|are|has|have) (?:it|they) (?:gone|missing|moved|been moved|"
-           r"disappeared))?",
+           r"disappeared)| or (?:has|have) (?:someone|somebody|anyone|anybody) (?:taken|moved|borrowed|nicked|"
+           r"shifted) (?:it|them))?",
            r"do (?:you|we|i) still (?:see|have) {x}",
            r"(?:can|could) (?:you|we|i) still (?:see|spot) {x}",
            r"(?:(?:can|could|do) (?:you|we|i) )?still (?:see|spot|have) {x}",
@@ -354,7 +360,8 @@ TABLE: tuple[OperatorSpec, ...] = (
     OperatorSpec(
         "is_related", "yes or no: is (or was, at a time) an object on / under / near / in another, with the "
         "evidence", (LABEL, RELATION, ANCHOR, Param("t", "time", "the moment asked about (none: now)")),
-        _f(r"(?:is|are) {x} (?:still )?{rel} {a}",
+        _f(r"(?:is|are) {x} (?:still )?{rel} {a}(?: where (?:it|they) belongs?| where (?:i|we|you|he|she|they) "
+           r"(?:left|put) (?:it|them))?",
            r"(?:is|are) there {x} {rel} {a}",
            r"(?:was|were) {x} {rel} {a} @t",
            r"(?:was|were) there {x} {rel} {a} @t",
@@ -413,21 +420,28 @@ TABLE: tuple[OperatorSpec, ...] = (
            r"changes(?: @w)?",
            r"what (?:is|was|has been|have been|were) changed(?: @w)?",
            r"(?:all )?(?:the )?changes (?:that|which) (?:occurred|happened|took place|were made)(?: @w)?",
-           r"(?:a |the )?change ?log(?: @w)?")
+           r"(?:a |the )?change ?log(?: @w)?",
+           r"(?:a |the )?(?:diff|delta)(?: @w)?")
         + _f(r"what (?:is|are) new(?: @w)?",
              r"(?:is |was )?(?:anything|something) new(?: @w)?",
              r"(?:what|which(?: things| objects| items)?) (?:has been|have been|was|were|got) added(?: @w)?",
              r"(?:what|which(?: things| objects| items)?) (?:appeared|showed up|turned up|came in|arrived|is new|"
              r"are new|has appeared|have appeared|has shown up|have shown up)(?: @w)?",
              r"(?:did|have|has) (?:any )?new (?:objects|things|items) (?:appear|appeared|show up|shown up|turn up|"
-             r"turned up)(?: @w)?", kinds=list(APPEARED))
+             r"turned up)(?: @w)?",
+             # eighth round: "has anything new arrived since yesterday", "objects that newly appeared in the past hour"
+             r"(?:did|have|has) (?:anything|something) new (?:arrived|arrive|appeared|appear|turned up|turn up|"
+             r"shown up|show up|come in|came in)(?: @w)?",
+             rf"(?:all )?(?:the )?{_OBJS}(?: that| which)? (?:newly |have |has )?(?:appeared|showed up|shown up|"
+             r"turned up|arrived)(?: @w)?", kinds=list(APPEARED))
         + _f(r"(?:what|which(?: things| objects| items)?) (?:moved|has moved|have moved|has been moved|have been moved|"
              r"got moved|was moved|were moved|changed place)(?: @w)?",
              r"(?:what|which(?: things| objects| items)?) (?:is|are) moved(?: @w)?",
              r"(?:all )?(?:the )?(?:object |objects )?(?:movements|moves|relocations)(?: @w)?", kinds=["moved"])
         + _f(r"(?:what|which(?: things| objects| items)?) (?:disappeared|vanished|was removed|were removed|"
              r"has been removed|have been removed|got removed|went away|"
-             r"has disappeared|have disappeared|has vanished|have vanished|was taken away|were taken away)(?: @w)?",
+             r"has disappeared|have disappeared|has vanished|have vanished|was taken away|were taken away|"
+             r"has been taken away|have been taken away|has been taken|have been taken)(?: @w)?",
              # "what has gone missing" without a span is the missing operator's question (what is missing now)
              r"(?:what|which(?: things| objects| items)?) (?:went missing|has gone missing|have gone missing|"
              r"(?:is|are|was|were) (?:missing|gone)) @w", kinds=["removed"]),
@@ -466,6 +480,10 @@ TABLE: tuple[OperatorSpec, ...] = (
            r"(?:everywhere|every place|every location|all the places|all the locations) {x} (?:has been|have been|went|"
            r"has gone|have gone|visited|has visited|occupied|has occupied|have occupied)(?: @w)?",
            r"where all (?:has|have) {x} been(?: @w)?",
+           # eighth round: "movement trail of the backpack", "the complete location log of the laptop"
+           r"(?:the )?(?:(?:complete|full|whole|entire) )?(?:location|movement|position|place|placement) "
+           r"(?:log|trail|trace|record) (?:of|for) {x}(?: @w)?",
+           r"{x} (?:location|movement|position|place|placement) (?:log|trail|trace|record)(?: @w)?",
            r"where all {was} {x}(?: @w)?",
            r"(?:all |every )?(?:the )?(?:places?|locations?|positions?) (?:where )?{x} (?:has|have) (?:been|visited|"
            r"occupied|stood|been in)(?: @w)?"),
@@ -568,7 +586,7 @@ TOOL_NAMES: dict[str, tuple[str, dict]] = {
                                      "how_long_there")},
     **{n: ("as_of", {}) for n in ("location_at", "position_at", "place_at", "location_as_of", "where_at",
                                   "past_location")},
-    **{n: ("changes", {}) for n in ("change_log", "changelog", "what_changed", "recent_changes", "list_changes")},
+    **{n: ("changes", {}) for n in ("change_log", "changelog", "diff", "what_changed", "recent_changes", "list_changes")},
     **{n: ("changes", {"kinds": ["moved"]}) for n in ("moved_objects", "what_moved", "moves")},
     **{n: ("changes", {"kinds": list(APPEARED)}) for n in ("new_objects", "what_appeared", "appeared_objects")},
     **{n: ("changes", {"kinds": ["removed"]}) for n in ("removed_objects", "what_disappeared", "disappeared_objects")},

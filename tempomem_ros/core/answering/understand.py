@@ -216,6 +216,8 @@ def _clause_reading(question: str, now, names: Names) -> Understanding | Refusal
         pieces += [(parts[i] + ", " + parts[i + 1], parts[:i] + parts[i + 2:]) for i in range(len(parts) - 1)
                    if cues.is_topic(norm[parts[i]], names)]
     for part, others in pieces:
+        if cues.is_purpose(norm.get(part) or normalise(part)):
+            continue  # "..., for the lab log": why one asks, no second question (eighth round)
         u = _understand(part, now, names, hints=False)
         referent = None
         said = norm[part] if part in norm else normalise(part)
