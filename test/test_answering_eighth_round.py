@@ -225,3 +225,21 @@ def test_more_forms(question, op, args):
 ])
 def test_what_the_bare_and_new_forms_do_not_read(question):
     refused(question)
+
+
+@pytest.mark.parametrize("question, op, args", [
+    ("what was on the table before I cleared everything", "relational_before", {"relation": "on", "anchor": "table"}),
+    ("is the mug sitting on the desk", "is_related", {"label": "mug", "relation": "on", "anchor": "desk"}),
+    ("was the lamp standing near the sofa at 9 am", "is_related",
+     {"label": "lamp", "relation": "near", "anchor": "sofa", "t": TODAY + 9 * 3600}),
+    ("is the phone still there where he left it", "is_present", {"label": "phone"}),
+    ("where would they usually keep the remote", "where_to_look", {"label": "remote"}),
+])
+def test_forms_of_the_last_batch(question, op, args):
+    got = u(question)
+    assert (got.operator, got.args) == (op, args)
+
+
+def test_a_posture_verb_does_not_make_a_yes_no_of_a_list():
+    assert u("what is sitting on the desk").operator == "relational"
+    refused("is the mug sitting on the desk or the table")

@@ -12,7 +12,7 @@ import pytest
 from answering_helpers import NOW, TODAY, YESTERDAY, refusal, understood
 
 from tempomem_ros.core.answering import Names
-from tempomem_ros.core.answering.structured import parse, read
+from tempomem_ros.core.answering.structured import NOT_JSON, parse, read
 
 NAMES = Names(["mug", "keys", "table", "desk", "lamp", "sofa", "remote", "chair", "plant", "wallet", "charger",
                "phone", "laptop", "water bottle"], ["kitchen", "hall"])
@@ -91,6 +91,8 @@ def test_without_a_tool_the_one_operator_the_fields_fit_answers():
     ('{"tool": "as_of", "object": "mug", "t": "tomorrow"}', "past and the present"),
     ('{"tool": "as_of", "object": "mug", "t": 99999999999}', "finite number"),
     ('{"tool": "as_of", "object": "mug", "t": NaN}', "finite number"),
+    ('{"tool": "as_of", "object": "mug", "t": 1' + "0" * 400 + '}', "finite number"),
+    ('{"tool": "as_of", "object": "mug", "t": "2026-01-15T11:00:00Z and more"}', "not a moment"),
     ('{"tool": "spatial", "anchor": "sofa", "radius": -1}', "finite number"),
     ('{"tool": "spatial", "center": [1, 2], "radius": 1}', "[x, y, z]"),
     ('{"tool": "changes", "kinds": ["exploded"]}', "not a change kind"),
@@ -120,7 +122,9 @@ def test_only_a_whole_json_object_is_a_request():
     assert parse('where is {"object": "mug"} now') is None  # prose around it: the rules read it
     assert parse('{"tool": "locate", "object": "keys"') is None  # not JSON
     assert parse('["locate", "keys"]') is None
-    assert parse('{"tool": "locate", "Tool": "history"}') is None  # a field given twice is no request
+    assert parse('{"tool": "locate", "Tool": "history"}') == NOT_JSON  # a field given twice: refused
+    assert parse("{'tool': 'locate', 'object': 'keys'}") == NOT_JSON  # not JSON, but no prose either: refused
+    assert "not a JSON object" in refusal("{'tool': 'locate', 'object': 'keys'}", NAMES).reason
     assert read("where is the mug", NOW, NAMES) is None
 
 

@@ -72,7 +72,7 @@ _PHRASES = {
     "in stock": "GLUE", "out back": "GLUE", "of mine": "GLUE", "of ours": "GLUE", "the memory holds": "GLUE",
     "in your memory": "GLUE", "you know of": "GLUE", "come to your attention": "SEEN",
     "came to your attention": "SEEN", "on your radar": "SEEN", "on the radar": "SEEN",
-    "come on your radar": "SEEN", "came on your radar": "SEEN", "come onto your radar": "SEEN", "what hour": "WHEN", "which hour": "WHEN", "for the last time": "LAST",
+    "come on your radar": "SEEN", "on your map": "GLUE", "on the map": "GLUE", "came on your radar": "SEEN", "come onto your radar": "SEEN", "what hour": "WHEN", "which hour": "WHEN", "for the last time": "LAST",
     "the last time": "LAST", "for the first time": "FIRST", "the first time": "FIRST", "you spot": "SEEN",
     "last spot": "LAST SEEN", "first spot": "FIRST SEEN", "come from": "PAST", "came from": "PAST",
     "not moved": "STAYED", "not budged": "STAYED", "not been moved": "STAYED", "not been touched": "STAYED",

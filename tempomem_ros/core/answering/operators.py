@@ -151,7 +151,8 @@ _PLACE = (r"(?:there|here|in place|in (?:its|their|the) (?:current |same |presen
           r"where (?:it|they) (?:is|are) now|"
           r"at (?:its|their) (?:current )?(?:place|spot)|where (?:it|they) (?:is|are)|"
           r"in the same (?:spot|place|position)|in that (?:spot|place))")
-_STILL = (r"(?:there|here|around|present|in (?:its|their) place|in place|(?:on|in|at) (?:its|their) (?:usual )?"
+_STILL = (r"(?:(?:there|here) where (?:i|we|you|he|she|they) (?:left|put) (?:it|them)|"
+          r"there|here|around|present|in (?:its|their) place|in place|(?:on|in|at) (?:its|their) (?:usual )?"
           r"(?:place|spot|position)|where (?:i|we|you|he|she|they) (?:left|put) (?:it|them)|"
           r"where (?:it|they) (?:was|were|is|are|belongs?)|at (?:its|their) place|in the same place)")
 _MOVED = (r"(?:moved?|been moved|gets? moved|got moved|gotten moved|relocated|been relocated|shifted|been shifted|"
@@ -199,7 +200,8 @@ TABLE: tuple[OperatorSpec, ...] = (
            r"(?:the )?(?:most )?(?:likely|possible|probable) (?:places|locations|spots) (?:for|of) {x}",
            r"where (?:do|does) {x} (?:usually|normally|typically|generally|often) (?:go|stay|live|sit|belong|"
            r"end up|get left|lie|be)",
-           r"where do (?:i|we|you) (?:usually|normally|typically|generally|often) (?:keep|leave|put|store|place) {x}",
+           r"where (?:do|would|does) (?:i|we|you|they|he|she|people|the owners?|the guests?|the staff) "
+           r"(?:usually|normally|typically|generally|often) (?:keep|leave|put|store|place) {x}",
            r"(?:help me|help) (?:find|locate|look for|search for) {x}",
            r"where (?:could|might|can|would) (?:i|we|you|someone|somebody) have (?:put|left|placed|dropped|kept) {x}",
            r"(?:what are )?(?:the )?(?:likely|possible|probable) places (?:for|of) {x}"),
@@ -360,12 +362,12 @@ TABLE: tuple[OperatorSpec, ...] = (
     OperatorSpec(
         "is_related", "yes or no: is (or was, at a time) an object on / under / near / in another, with the "
         "evidence", (LABEL, RELATION, ANCHOR, Param("t", "time", "the moment asked about (none: now)")),
-        _f(r"(?:is|are) {x} (?:still )?{rel} {a}(?: where (?:it|they) belongs?| where (?:i|we|you|he|she|they) "
-           r"(?:left|put) (?:it|them))?",
+        _f(r"(?:is|are) {x} (?:still )?(?:sitting |lying |standing |kept |placed |left )?{rel} {a}"
+           r"(?: where (?:it|they) belongs?| where (?:i|we|you|he|she|they) (?:left|put) (?:it|them))?",
            r"(?:is|are) there {x} {rel} {a}",
-           r"(?:was|were) {x} {rel} {a} @t",
+           r"(?:was|were) {x} (?:sitting |lying |standing |kept |placed |left )?{rel} {a} @t",
            r"(?:was|were) there {x} {rel} {a} @t",
-           r"@t (?:was|were) {x} {rel} {a}"),
+           r"@t (?:was|were) {x} (?:sitting |lying |standing |kept |placed |left )?{rel} {a}"),
         ("is the X on the table", "was the X on the table at 9:30"), "whether {label} is {relation} {anchor}{at}"),
     OperatorSpec(
         "relational_as_of", "objects on / under / near / in an anchor at a past moment (relations keep their "
@@ -391,7 +393,8 @@ TABLE: tuple[OperatorSpec, ...] = (
            r"what did {a} have {rel} (?:it|them) (?:before|earlier|previously)",
            # eighth round: before someone changed it ("what was on the bed before I stripped it")
            rf"{_SUBJ} (?:{_VERB_PAST[3:-1]}) {{rel}} {{a}} before (?:i|we|you|someone|somebody|anyone|he|she|they|"
-           r"the (?:cleaner|maid|nurse|staff|guest|kids)) [a-z]+ed (?:it|them)(?: up| down| off| out| away)?"),
+           r"the (?:cleaner|maid|nurse|staff|guest|kids)) [a-z]+ed (?:it|them|everything|things|stuff)"
+           r"(?: up| down| off| out| away)?"),
         ("what was on the table before",), "objects {relation} {anchor} before its last change"),
     OperatorSpec(
         "relational", "objects on / under / near / in an anchor now", (RELATION, ANCHOR),

@@ -73,7 +73,11 @@ def _text(v, name: str) -> str:
 def _number(v, name: str, lo: float, hi: float) -> float:
     if isinstance(v, str) and re.fullmatch(r"\s*-?\d+(?:\.\d+)?\s*", v):
         v = float(v)
-    if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(float(v)) or not lo <= v <= hi:
+    try:
+        ok = not isinstance(v, bool) and isinstance(v, (int, float)) and math.isfinite(float(v)) and lo <= v <= hi
+    except OverflowError:  # an integer of 400 digits
+        ok = False
+    if not ok:
         raise _Refuse(f"the field '{name}' must be a finite number in [{lo:g}, {hi:g}]")
     return float(v)
 
@@ -154,8 +158,12 @@ def _radius(v, name: str, unit: float = 1.0) -> float:
     return r
 
 
-def parse(question) -> dict | None:
-    """The JSON object a question is, or None when it is not one (then the rules read it as text)."""
+NOT_JSON = "the request is not a JSON object (or gives a field twice)"
+
+
+def parse(question) -> dict | str | None:
+    """The JSON object a question is; None when it is no object in braces (then the rules read it as text); NOT_JSON
+    when it is one in braces that is not valid JSON or gives a field twice (refused: its prose is no question)."""
     if not isinstance(question, str) or "{" not in question:
         return None
     m = _REQUEST.match(question[:2000])
@@ -171,16 +179,16 @@ def parse(question) -> dict | None:
     try:
         obj = json.loads(m.group(1), object_pairs_hook=pairs, parse_constant=lambda c: float("nan"))
     except (ValueError, RecursionError):
-        return None
-    return obj if isinstance(obj, dict) else None
+        return NOT_JSON
+    return obj if isinstance(obj, dict) else NOT_JSON
 
 
 def read(question, now: float | None, names: Names):
     """(operator, args, ignored, unknown) of a structured request; a str (why it is refused) when it is one this
     reader cannot map; None when the question is no structured request, or one of prose only (the rules read it)."""
     obj = parse(question)
-    if obj is None:
-        return None
+    if obj is None or isinstance(obj, str):
+        return obj
     try:
         return _read(obj, now, names)
     except _Refuse as exc:
