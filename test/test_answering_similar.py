@@ -107,8 +107,8 @@ def test_canonical_sentences_come_from_every_form_of_the_table_in_a_fixed_order(
 
 
 # ---------------------------------------------------------------------------------------- the decision
-Q = "lamp whereabouts atm"  # no rule reads it (asserted below)
-SAID = "the object whereabouts atm"  # what the model sees of it
+Q = "lamp whereabouts pronto"  # no rule reads it (asserted below; "atm" is read since the eighth round)
+SAID = "the object whereabouts pronto"  # what the model sees of it
 
 
 def test_a_refused_question_near_one_reading_is_read_with_its_parsed_thing():
@@ -121,8 +121,9 @@ def test_a_refused_question_near_one_reading_is_read_with_its_parsed_thing():
 
 
 def test_the_time_comes_from_the_time_parser_not_from_the_model():
-    assert isinstance(understand("keys seen today?", NOW, NAMES), Refusal)
-    got, _ = ask("keys seen today?", {"the object seen during that time": {SEEN: 0.92}})
+    # "keys seen today?" is read by the rules since the eighth round (a bare thing with a verb of seeing and a time)
+    assert isinstance(understand("keys glimpsed today?", NOW, NAMES), Refusal)
+    got, _ = ask("keys glimpsed today?", {"the object glimpsed during that time": {SEEN: 0.92}})
     assert (got.operator, got.args) == ("was_seen", {"label": "keys", "since": TODAY, "until": NOW})
 
 
@@ -146,14 +147,14 @@ def test_at_the_floor_and_margin_exactly_it_is_read():
 
 
 def test_an_unknown_thing_is_not_read_by_similarity():
-    q = "thermos whereabouts atm"
+    q = "thermos whereabouts pronto"
     assert similar.parse_slots(q, NOW, NAMES)[:3] == (q, None, None)
     got, _ = ask(q, {q: {CUR: 0.95}})
     assert isinstance(got, Refusal)
 
 
 def test_a_relation_word_before_the_thing_makes_it_an_anchor():
-    q = "what is occupying space on the desk atm"
+    q = "what is occupying space on the desk pronto"
     text = similar.parse_slots(q, NOW, NAMES)[0]
     assert isinstance(understand(q, NOW, NAMES), Refusal)
     got, _ = ask(q, {text: {CUR: 0.95}})
