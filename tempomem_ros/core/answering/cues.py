@@ -40,7 +40,8 @@ MAX_UNKNOWN_WORDS = 3
 _PHRASES = {
     "how many times": "COUNT TIMES", "how often": "COUNT TIMES", "how frequently": "COUNT TIMES",
     "number of times": "COUNT TIMES", "how many": "COUNT", "number of": "COUNT", "total number of": "COUNT",
-    "how much time": "DURATION", "how long": "DURATION", "since when": "SINCEWHEN", "dwell time": "DURATION", "dwell duration": "DURATION",
+    "how much time": "DURATION", "how long": "DURATION", "since when": "SINCEWHEN", "dwell time": "DURATION",
+    "dwell duration": "DURATION",
     "yes or no": "YESNO", "or not": "YESNO", "is it true that": "YESNO", "is it true": "YESNO",
     "true that": "YESNO", "whether": "YESNO",
     "used to": "PAST", "most recent": "LAST", "most recently": "LAST", "most often": "LOOK",
@@ -72,7 +73,8 @@ _PHRASES = {
     "in stock": "GLUE", "out back": "GLUE", "of mine": "GLUE", "of ours": "GLUE", "the memory holds": "GLUE",
     "in your memory": "GLUE", "you know of": "GLUE", "come to your attention": "SEEN",
     "came to your attention": "SEEN", "on your radar": "SEEN", "on the radar": "SEEN",
-    "come on your radar": "SEEN", "on your map": "GLUE", "on the map": "GLUE", "came on your radar": "SEEN", "come onto your radar": "SEEN", "what hour": "WHEN", "which hour": "WHEN", "for the last time": "LAST",
+    "come on your radar": "SEEN", "on your map": "GLUE", "on the map": "GLUE", "came on your radar": "SEEN",
+    "come onto your radar": "SEEN", "what hour": "WHEN", "which hour": "WHEN", "for the last time": "LAST",
     "the last time": "LAST", "for the first time": "FIRST", "the first time": "FIRST", "you spot": "SEEN",
     "last spot": "LAST SEEN", "first spot": "FIRST SEEN", "come from": "PAST", "came from": "PAST",
     "not moved": "STAYED", "not budged": "STAYED", "not been moved": "STAYED", "not been touched": "STAYED",
@@ -689,4 +691,5 @@ def is_talk(text: str, names: Names, asked: set, referent: str | None, now) -> b
     return p.cues - {"WHAT", "THERE", "LOSTIT"} <= asked
 
 
-__all__ = ["parse", "read", "RULES", "GLUE", "is_talk", "is_purpose", "is_topic", "cues_of", "sole_known_label", "PRONOUN"]
+__all__ = ["parse", "read", "RULES", "GLUE", "is_talk", "is_purpose", "is_topic", "cues_of", "sole_known_label",
+           "PRONOUN"]

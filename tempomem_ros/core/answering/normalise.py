@@ -43,7 +43,8 @@ _CONTRACTIONS = [
     (r"\bwhat's\b", "what is"), (r"\bwhere's\b", "where is"), (r"\bwho's\b", "who is"), (r"\bhow's\b", "how is"),
     (r"\bwhen's\b", "when is"), (r"\bthere's\b", "there is"), (r"\bthat's\b", "that is"), (r"\bit's\b", "it is"),
     (r"\bhere's\b", "here is"), (r"\bwhat're\b", "what are"), (r"\bwhere're\b", "where are"),
-    (r"\bwhere'd\b", "where did"), (r"\bwhere've\b", "where have"), (r"\bi'm\b", "i am"), (r"\bi've\b", "i have"), (r"\byou've\b", "you have"),
+    (r"\bwhere'd\b", "where did"), (r"\bwhere've\b", "where have"),
+    (r"\bi'm\b", "i am"), (r"\bi've\b", "i have"), (r"\byou've\b", "you have"),
     (r"\bwe've\b", "we have"), (r"\bi'd\b", "i would"), (r"\byou'd\b", "you would"), (r"\bcan't\b", "cannot"),
     (r"\bwon't\b", "will not"), (r"\b(\w+)n't\b", r"\1 not"), (r"\bo'clock\b", "oclock"),
     (r"\b(?:" + "|".join(OWNERS + PEOPLE) + r")'s\b", ""),
@@ -56,7 +57,8 @@ _CONTRACTIONS = [
     (r"\b(can|don|doesn|didn|isn|wasn|weren|haven|hasn|couldn|aren)t\b",
      lambda m: {"can": "cannot", "don": "do not"}.get(m.group(1), m.group(1)[:-1] + " not")),
     (r"\bwhen'd\b", "when did"), (r"\bwhat'd\b", "what did"), (r"\bwho'd\b", "who did"),
-    (r"\bu\b", "you"), (r"\bur\b", "your"), (r"\br\b(?= (?:my|the|your|our|they|we|you|there|in|on|under|near|still|missing|here)\b|\W*$)", "are"),
+    (r"\bu\b", "you"), (r"\bur\b", "your"),
+    (r"\br\b(?= (?:my|the|your|our|they|we|you|there|in|on|under|near|still|missing|here)\b|\W*$)", "are"),
     (r"\bwhats\b", "what is"), (r"\bwheres\b", "where is"), (r"\bim\b", "i am"), (r"\bive\b", "i have"),
     (r"'s\b", ""),  # what remains is a possessive: "the chair's place" -> "the chair place"
 ]
@@ -77,7 +79,8 @@ _MISTYPED = [(re.compile(p), r) for p, r in [
     (r"\b(?:sum1|some1)\b", "someone"), (r"\b(?:any1|ne1)\b", "anyone"), (r"\bevery1\b", "everyone"),
     (r"\bowt\b", "anything"), (r"\bnowt\b", "nothing"),
     (r"\b(?:and|an) (?:our|hour) ago\b", "an hour ago"), (r"\bours ago\b", "hours ago"),
-    (r"\bbean (?=(?:moved|seen|shifted|sitting|lying|standing|there|here|kept|put|left|spotted|gone|taken)\b)", "been "),
+    (r"\bbean (?=(?:moved|seen|shifted|sitting|lying|standing|there|here|kept|put|left|spotted|gone|taken)\b)",
+     "been "),
     (r"\b(how (?:many times|often)) as (?=(?:the|my|your|our)\b)", r"\1 has "),
     (r"^from how long\b", "for how long"), (r"^from when\b", "since when"),
     (r"\b(are|is) you knowing\b", "do you know"),
@@ -134,7 +137,8 @@ _TRAILING_RE = re.compile(r"(?:\s+(?:please|for me|thanks|thank you|again|exactl
 _MIDDLE = [(re.compile(r"\b(?:the heck|on earth|the hell|actually|exactly)\b\s*"), ""),
            # fifth round: interjections of typed chat and of speech, anywhere ("yo where my charger at", "lol
            # where did my backpack go", "so like where did i put um my keys")
-           (re.compile(r"\b(?:yo|lol|lmao|omg|ugh|um+|uh+|er+m?|hmm+|tf|ffs|bro|dude|ngl|tbh|btw|pls|plz|lowkey|highkey|istg|fr|srsly)\b\s*"), ""),
+           (re.compile(r"\b(?:yo|lol|lmao|omg|ugh|um+|uh+|er+m?|hmm+|tf|ffs|bro|dude|ngl|tbh|btw|pls|plz|"
+                       r"lowkey|highkey|istg|fr|srsly)\b\s*"), ""),
            (re.compile(r"\b(?:so )?like (?=(?:the|a|an|my|um|uh|\d+|where|what|when|how|half|an?|one|two|three|four|"
                        r"five|ten|twenty|thirty)\b)"), ""),
            (re.compile(r"\bidk\b"), "i do not know"),

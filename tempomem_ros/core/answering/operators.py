@@ -585,11 +585,13 @@ TOOL_NAMES: dict[str, tuple[str, dict]] = {
                                        "first_seen_time", "first_observed", "earliest_detection")},
     **{n: ("last_seen", {}) for n in ("last_detection", "last_detection_time", "last_sighting", "last_seen_time",
                                       "latest_detection", "latest_detection_time", "last_observed")},
-    **{n: ("duration", {}) for n in ("dwell_time", "dwell", "time_in_place", "time_at_location", "time_in_current_place",
+    **{n: ("duration", {}) for n in ("dwell_time", "dwell", "time_in_place", "time_at_location",
+                                     "time_in_current_place",
                                      "how_long_there")},
     **{n: ("as_of", {}) for n in ("location_at", "position_at", "place_at", "location_as_of", "where_at",
                                   "past_location")},
-    **{n: ("changes", {}) for n in ("change_log", "changelog", "diff", "what_changed", "recent_changes", "list_changes")},
+    **{n: ("changes", {}) for n in ("change_log", "changelog", "diff", "what_changed", "recent_changes",
+                                    "list_changes")},
     **{n: ("changes", {"kinds": ["moved"]}) for n in ("moved_objects", "what_moved", "moves")},
     **{n: ("changes", {"kinds": list(APPEARED)}) for n in ("new_objects", "what_appeared", "appeared_objects")},
     **{n: ("changes", {"kinds": ["removed"]}) for n in ("removed_objects", "what_disappeared", "disappeared_objects")},
@@ -632,7 +634,8 @@ REQUEST_ARG_FIELDS = {
     "when": "when",
 }
 # "window_minutes": 60 -> a span of the last 60 minutes; "radius_cm": 30 -> 0.3 m
-REQUEST_UNIT_FIELDS = {"window_seconds": ("window", 1.0), "window_s": ("window", 1.0), "window_minutes": ("window", 60.0),
+REQUEST_UNIT_FIELDS = {"window_seconds": ("window", 1.0), "window_s": ("window", 1.0),
+                       "window_minutes": ("window", 60.0),
                        "window_min": ("window", 60.0), "window_hours": ("window", 3600.0),
                        "window_h": ("window", 3600.0), "window_days": ("window", 86400.0),
                        "radius_cm": ("radius", 0.01), "radius_mm": ("radius", 0.001)}

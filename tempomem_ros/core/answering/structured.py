@@ -30,8 +30,8 @@ import re
 
 from . import timeexpr
 from .operators import (APPEARED, BY_NAME, PAST_OPERATORS, RELATION_WORDS, REQUEST_ARG_FIELDS, REQUEST_BEFORE,
-                        REQUEST_NAME_FIELDS, REQUEST_NOW, REQUEST_SHAPE_FIELDS, REQUEST_UNIT_FIELDS, TABLE, TOOL_NAMES,
-                        interpretation)
+                        REQUEST_NAME_FIELDS, REQUEST_NOW, REQUEST_SHAPE_FIELDS, REQUEST_UNIT_FIELDS, TABLE,
+                        TOOL_NAMES)
 from .slots import Names, resolve
 
 MAX_FIELDS = 10
@@ -113,7 +113,8 @@ def _span(v, name: str, now: float | None, unit: float | None = None) -> tuple[f
             raise _Refuse(f"the field '{name}' must be a positive length of time")
         return now - seconds, now
     text = re.sub(r"(?<=\d)(?=[a-z])", " ", _text(v, name).lower())  # "24h" -> "24 h"
-    if not re.match(r"^(?:the )?(?:last|past|previous) ", text) and not text.startswith(("today", "yesterday", "this ")):
+    if not re.match(r"^(?:the )?(?:last|past|previous) ", text) and not text.startswith(
+            ("today", "yesterday", "this ")):
         text = "last " + text
     try:
         rest, found = timeexpr.extract(text, now)

@@ -290,7 +290,8 @@ _NOW_WORDS = re.compile(r"\b(?:right now|at the moment|at this moment|at present
 # these is never read by an operator of the past (operators.PAST_OPERATORS). "before now", "until now", "up to now",
 # "since now" and "from morning till now" end a span at now and put nothing in the present, nor does a clause about
 # the thing's place now ("where had my wallet been before it was put where it is now", "before the one it is in now").
-PRESENT_WORDS = re.compile(r"\b(?:right now|at the moment|at this moment|at present|currently|at the minute|as we speak|"
+PRESENT_WORDS = re.compile(r"\b(?:right now|at the moment|at this moment|at present|currently|at the minute|"
+                           r"as we speak|"
                            r"(?<!before )(?<!until )(?<!till )(?<!to )(?<!from )(?<!since )(?<!than )(?<!of )"
                            r"(?<!it is )(?<!it is in )(?<!they are )(?<!they are in )now)\b")
 
@@ -386,8 +387,8 @@ def extract(text: str, now: float | None) -> tuple[str, list[Found]]:
     # without its colon, only after a word that introduces a clock (a bare 4-digit number may be a year or a count);
     # "since the 7 am handover": the clock of a named event
     out = re.sub(r"\byesterday night\b", "last night", out)
-    out = re.sub(r"\b(at|between|and|since|from|until|till|by|before|after|to) ([01]\d|2[0-3])([0-5]\d)(?: hours| hrs)?\b(?![-:.\d])",
-                 r"\1 \2:\3", out)
+    out = re.sub(r"\b(at|between|and|since|from|until|till|by|before|after|to) ([01]\d|2[0-3])([0-5]\d)"
+                 r"(?: hours| hrs)?\b(?![-:.\d])", r"\1 \2:\3", out)
     out = re.sub(r"\b(since|after|before|at|from|until|till|by) the (\d{1,2}(?::\d{2})? ?(?:am|pm)) [a-z]+\b", r"\1 \2",
                  out)
     # "last night at 8", "this morning at 7:30": the clock first, as "at 8 last night" reads
