@@ -187,3 +187,31 @@ def test_placement_observation_event_staging_and_audit_rows(store):
         assert rows[-1]["action"] == "quarantine"
         assert audit.actions_between(audit.last_id(), audit.last_id()) == []
         assert audit.rows(since=rows[-1]["wall_time"] + 1e6) == []
+
+
+def test_distinct_labels_are_every_shown_label_once_in_order(store):
+    """StoreReads.distinct_labels (the recursive walk of objects_shown_label): the labels objects show, pinned
+    before canonical, each once, sorted, per state or for all; the empty label never; on PostgreSQL in one wait
+    however many labels there are."""
+    address = store("m")
+    with Memory.open(address, embedding_dim=4, config=IMMEDIATE) as m:
+        ids = furnished(m)
+        m.add([span_obs("mug", (3, 0, 0), (3.1, 0.1, 0.1), stamp=2), span_obs("bowl", (4, 0, 0), (4.1, 0.1, 0.1),
+                                                                              stamp=2)])
+        m.commit()
+    place = "?" if not store.postgres else "%s"
+    store.raw(address, f"UPDATE objects SET pinned_label = {place} WHERE id = {place}", ("cup", ids["lamp"]))
+    store.raw(address, f"UPDATE objects SET label = {place} WHERE id = {place}", ("", ids["table"]))
+    rows = store.raw(address, "SELECT COALESCE(pinned_label, label), state FROM objects")
+    with Memory.open(address, readonly=True) as m:
+        reads = m._reads
+        traffic = getattr(m._conn, "traffic", None)
+        for state in (None, "present", "forgotten", "missing"):
+            if traffic is not None:
+                traffic.reset()
+            got = reads._distinct_labels_uncached(state)
+            assert got == sorted({lbl for lbl, st in rows if lbl and state in (None, st)})
+            if traffic is not None:
+                assert traffic.round_trips == 1
+        assert reads.distinct_labels(None) == ["bowl", "cup", "mug", "vase"]  # the table's label is empty
+        assert reads.distinct_labels("present") == ["bowl", "cup", "mug"] and reads.distinct_labels("missing") == []

@@ -74,17 +74,18 @@ class StoreReads(TableRows):
         return self._distinct_labels_uncached(state)
 
     def _distinct_labels_uncached(self, state: str | None) -> list[str]:
+        """The step from one label to the next as a recursive statement: the server walks the index, label by
+        label, in one round trip. Why: on PostgreSQL the loop of one statement per label that this replaced
+        waited for the server once per distinct label (about 1,500 at 10,000 objects in bench_fleet, every
+        query of a read-only memory whose robots had committed since: 140-400 ms of a query's p95)."""
         expr = "COALESCE(pinned_label, label)"
         where = "" if state is None else " AND state = ?"
-        args: tuple = () if state is None else (state,)
-        out: list[str] = []
-        step = (f"SELECT {expr} FROM objects INDEXED BY objects_shown_label WHERE {expr} > ?{where} "
-                f"ORDER BY {expr} LIMIT 1")
-        row = self._conn.execute(step, ("", *args)).fetchone()
-        while row is not None:
-            out.append(row[0])
-            row = self._conn.execute(step, (row[0], *args)).fetchone()
-        return out
+        args: tuple = () if state is None else (state, state)
+        step = f"SELECT MIN({expr}) FROM objects INDEXED BY objects_shown_label WHERE {expr} > "
+        return [r[0] for r in self._conn.execute(
+            f"WITH RECURSIVE shown(label) AS ({step}''{where} UNION ALL "
+            f"SELECT ({step}shown.label{where}) FROM shown WHERE shown.label IS NOT NULL) "
+            "SELECT label FROM shown WHERE label IS NOT NULL ORDER BY label", args).fetchall()]
 
     def objects_labelled(self, query: str, states: tuple[str, ...]) -> list[ObjectRow]:
         """Rows of objects in ``states`` whose shown label contains the query's words, by id (indexed)."""
