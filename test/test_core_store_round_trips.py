@@ -15,6 +15,7 @@ from core_helpers import IMMEDIATE, box_obs, distance_from_eye, span_obs, view
 from tempomem_ros.core import Memory
 from tempomem_ros.core.relations import pair_relations
 from tempomem_ros.core.store.base import Store, fetch_each
+from tempomem_ros.core.store.fusion_rows import FusionRows
 from tempomem_ros.core.store.relations import RelationRows
 from tempomem_ros.core.store.settling_rows import SettlingRows
 
@@ -59,7 +60,8 @@ def _run(address: str) -> tuple[dict, list]:
                 traffic.reset()
             m.commit()
             if traffic is not None:
-                waits.append((traffic.round_trips, traffic.waited_by_sql[JOINT]))
+                together = sum(n for sql, n in traffic.waited_by_sql.items() if "SELECT DISTINCT x.label" in sql)
+                waits.append((traffic.round_trips, traffic.waited_by_sql[JOINT], together))
     return waits
 
 
@@ -84,13 +86,40 @@ def test_reads_made_ahead_decide_as_reads_made_when_asked(store, monkeypatch):
         assert batched == [] and asked == []
         return
     # asked: one wait per label pair of the frame (4 labels: 6 pairs), plus the pairs asked after the frame's
-    # first write (settling, identity), which are asked when needed either way; ahead: the part join's 6 pairs in
-    # one wait, the scoring's candidates' pairs in one more (the first frame has no candidate), and the same
-    # later pairs
-    later = [joint - 6 for _, joint in asked]
-    assert all(n >= 0 for n in later) and any(n > 0 for n in later)
-    assert [joint for _, joint in batched] == [(1 if i == 0 else 2) + n for i, n in enumerate(later)]
+    # first write (settling, identity), which are asked when needed either way
+    later = [joint - 6 for _, joint, _ in asked]
+    assert later == [0] * 10 + [1, 1] and all(together == 0 for _, _, together in asked)
+    # ahead: which pairs any object received both of, in one wait for the part join's 6 pairs and one more for the
+    # scoring's candidates' pairs (the first frame has no candidate); the sums of those pairs only: the mug is the
+    # only object with two labels (cup, mug), so a batch sums one pair when it holds (cup, mug): the scoring's when
+    # the sighting's label is not the one the mug shows (frames 2, 3, 6), both batches once both are in the frame
+    # (frames 8-11); and the same later pairs
+    assert [together for _, _, together in batched] == [1] + [2] * 11
+    assert [joint for _, joint, _ in batched] == [a + b for a, b in zip([0, 0, 1, 1, 0, 0, 1, 0, 2, 2, 2, 2], later)]
     assert all(a[0] < b[0] for a, b in zip(batched, asked))
+
+
+def test_joint_masses_are_the_joint_mass_of_each_pair(store):
+    """FusionRows.joint_masses sums only the pairs some object received both labels of: each answer is joint_mass's
+    (the same statement for those; 0 for the rest, as joint_mass sums no row), in the order asked, a label with
+    itself included."""
+    address = store("m")
+    with Memory.open(address, embedding_dim=8) as m:
+        for frame in _frames():
+            m.add(frame)
+            m.commit()
+        labels_of: dict = {}
+        for object_id, label, _ in store.raw(address, DECISIONS["label_mass"]):
+            labels_of.setdefault(object_id, set()).add(label)
+        together = {frozenset((a, b)) for labels in labels_of.values() for a in labels for b in labels if a != b}
+        rows = FusionRows(m._store, wall_clock=lambda: 0.0)
+        labels = ["bowl", "cup", "mug", "nothing", "shelf", "table"]
+        pairs = [(a, b) for a in labels for b in labels]
+        one_by_one = [rows.joint_mass(a, b) for a, b in pairs]
+        assert rows.joint_masses(pairs) == one_by_one
+        assert rows.labels_together(labels) == together
+        assert [s > 0 for s in one_by_one] == [a == b != "nothing" or frozenset((a, b)) in together for a, b in pairs]
+        assert frozenset(("cup", "mug")) in together and frozenset(("shelf", "table")) not in together
 
 
 def test_fetch_each_is_a_loop_of_execute(store):

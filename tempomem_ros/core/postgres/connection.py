@@ -80,12 +80,12 @@ class Traffic:
 
 
 def _row_classes():
-    cache: dict[tuple[str, ...], type] = {}
+    cache: dict[tuple, type] = {}
 
-    def row_class(names: tuple[str, ...]) -> type:
-        cls = cache.get(names)
+    def row_class(fnames: tuple) -> type:
+        cls = cache.get(fnames)
         if cls is None:
-            index = {n: i for i, n in enumerate(names)}
+            index = {n.decode(): i for i, n in enumerate(fnames)}
 
             class Row(tuple):
                 """A fetched row readable by position and by column name, like sqlite3.Row."""
@@ -101,7 +101,7 @@ def _row_classes():
                 def keys(self):
                     return list(self._index)
 
-            cls = cache[names] = Row
+            cls = cache[fnames] = Row
         return cls
 
     return row_class
@@ -111,11 +111,14 @@ _row_class = _row_classes()
 
 
 def row_factory(cursor):
-    desc = cursor.description
-    if desc is None:
-        return tuple
-    cls = _row_class(tuple(d.name for d in desc))
-    return cls
+    """The row class of the cursor's result: keyed by the result's column names as the server sent them (bytes).
+    Why not ``cursor.description``: it builds a Column object per column of every result (about 40 for an object
+    row), which cost 14 ms of a 134 ms commit with two writers at 10,000 objects (bench_round_trips --profile)."""
+    res = cursor.pgresult
+    if res is None or res.nfields == 0:
+        return tuple  # no columns (a write): nothing is read by name
+    fname = res.fname
+    return _row_class(tuple(fname(i) for i in range(res.nfields)))
 
 
 class PgCursor:
