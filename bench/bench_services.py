@@ -55,23 +55,12 @@ def observation(label, lo, hi, stamp, conf=0.9) -> Observation:
     return Observation(label, conf, c, lo, hi, stamp)
 
 
-#: The build's one setting that differs from the node's defaults: each object's "appeared" is published in the
-#: commit that confirms it. Why: with the default 120 s window and the build's frames 3 s apart at most, every
-#: appearance stayed held through the build, and each frame re-examined every held one (a look-alike unseen
-#: since may have moved here: FrameFusion.identity_rows, a scan of every label, twice an object), so round 3's
-#: frames grew with the objects confirmed before them (at 2,000 objects the build took 4x as long; at 10,000 far
-#: longer), and the node's first commits under test did the same for all 10,000 (its frames are stamped T0 + 100,
-#: inside the window). bench_fleet.py's build does the same for the same reason.
-BUILD_CONFIG = {"identity": {"reconcile_window_s": 0.0}}
-
-
 def build_store(path: str, n_objects: int) -> None:
     """Every object seen in three frames over 2 s (identity.confirm_observations over identity.appear_hold_s):
-    seen once, an object stays tentative and the store would hold no present object at all. The appearances are
-    published as they are confirmed (BUILD_CONFIG)."""
+    seen once, an object stays tentative and the store would hold no present object at all."""
     cells = n_objects // 2
     t = time.perf_counter()
-    with Memory.open(path, embedding_dim=EMBEDDING_DIM, config=BUILD_CONFIG) as m:
+    with Memory.open(path, embedding_dim=EMBEDDING_DIM) as m:
         per_frame = 100
         batches = list(range(0, cells, per_frame))
         for r in range(3):  # stamps rise: round r at T0 + r s, batch f 0.01 s later (all before T0 + 50)
@@ -86,9 +75,7 @@ def build_store(path: str, n_objects: int) -> None:
             m.commit()
             print(f"  built round {r + 1} of 3 ({time.perf_counter() - t:.0f} s)", flush=True)
         count = len(m.objects("present"))
-        appeared = sum(e.kind == "appeared" for e in m.changes())
-    print(f"store: {count} objects ({appeared} appearances published) built in {time.perf_counter() - t:.1f} s "
-          f"-> {path}", flush=True)
+    print(f"store: {count} objects built in {time.perf_counter() - t:.1f} s -> {path}", flush=True)
 
 
 def store_objects(path: str) -> int:

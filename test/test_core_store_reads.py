@@ -127,6 +127,13 @@ def test_relation_and_region_rows(store):
         assert regions.smallest_containing((9, 9, 9)) == 0
         assert regions.containing(MUG_CENTER) == [kitchen, counter]
         assert regions.containing((9, 9, 9)) == []
+        # containing_each tests the boxes in Python: as BETWEEN, both bounds count (the counter's corners and faces)
+        corner, beyond = (0.4, 0.2, 0.7), (0.7, 0.5, 0.9 + 1e-9)
+        points = [MUG_CENTER, (9, 9, 9), corner, (0.7, 0.5, 0.9), beyond, (0.1, 0.1, 0.1), (-1, -1, -1)]
+        assert regions.containing_each(points) == [regions.containing(p) for p in points]
+        assert regions.containing_each(points) == [[kitchen, counter], [], [kitchen, counter], [kitchen, counter],
+                                                   [kitchen], [kitchen], [kitchen]]
+        assert regions.containing_each([]) == []
 
 
 def test_placement_observation_event_staging_and_audit_rows(store):
@@ -138,6 +145,7 @@ def test_placement_observation_event_staging_and_audit_rows(store):
         assert [(p["t_from"], p["t_to"], p["current"]) for p in placements] == [(10, 20, 0), (30, None, 1)]
         at_a, at_b = (p["id"] for p in placements)
         assert pl.row(at_b)["cx"] == pytest.approx(B[0]) and pl.row(999) is None
+        assert pl.of_objects([999, mug]) == {999: [], mug: placements}  # of_object's rows and order, each
         assert [p["id"] for p in pl.at([999, mug], 11.5)] == [at_a]
         assert pl.at([mug], 25) == []  # gone from A, not yet seen at B
         assert pl.current_id(mug) == at_b and pl.current_id(999) is None

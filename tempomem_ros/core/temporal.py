@@ -116,7 +116,14 @@ class TemporalService:
             args.update(since=since, until=until)
         if not rows:
             return Answer(True, operator, f"I have no memory of {_article(name)}.", found=False, arguments=args)
-        answers = [self._answer_about(operator, r, t, now, window) for r in rows]
+        # what each object's answer describes, read for all of them at once (one statement each instead of four an
+        # object: 80 of the 127 waits of "where is the mug 12" on PostgreSQL at 10,000 objects, bench_fleet's asker)
+        regions = self._reads.region_labels()
+        infos = self._reads.object_infos(rows, regions)
+        places = self._placement_rows.of_objects([int(r.id) for r in rows])
+        answers = [self._answer_about(operator, r, t, now, window, info=info,
+                                      pls=self._reads.placement_infos(places[int(r.id)], regions))
+                   for r, info in zip(rows, infos)]
         primary = answers[0]
         if len(answers) == 1:
             text = primary["text"]
@@ -128,14 +135,13 @@ class TemporalService:
                       time=primary["time"], arguments={**args, "ambiguous": [a["object"].id for a in answers]
                                                        if len(answers) > 1 else []})
 
-    def _answer_about(self, operator: str, row: ObjectRow, t, now: float, window=None) -> dict:
+    def _answer_about(self, operator: str, row: ObjectRow, t, now: float, window=None, *, info, pls) -> dict:
         """One object's answer to a temporal operator: its text, placements, evidence, count and time (a question
-        naming several objects of one label gets one per object, ask_temporal above)."""
+        naming several objects of one label gets one per object, ask_temporal above). ``info``: the row as
+        ObjectInfo; ``pls``: its placements (PlacementInfo, oldest first), read by the caller."""
         oid = int(row.id)
-        obj = self._reads.object_infos([row])[0]
+        obj = info
         label = obj.label
-        prows = self._placement_rows.of_object(oid)
-        pls = self._reads.placement_infos(prows)
         current = next((p for p in pls if p.current), None)
         out = {"object": obj, "placements": (), "evidence": (), "count": None, "time": None, "text": ""}
 

@@ -22,6 +22,16 @@ class PlacementRows(TableRows):
         return self._conn.execute(f"SELECT {PLACEMENT_COLS} FROM placements WHERE object_id=? ORDER BY t_from, id",
                                   (int(object_id),)).fetchall()
 
+    def of_objects(self, object_ids) -> dict[int, list]:
+        """``{id: of_object(id)}`` for each of ``object_ids``, in one statement per SQL_ID_CHUNK objects (the same
+        rows, in the same order: t_from, then id, within each object)."""
+        out: dict[int, list] = {int(i): [] for i in object_ids}
+        for chunk, marks in id_chunks(sorted(out)):
+            for r in self._conn.execute(f"SELECT {PLACEMENT_COLS} FROM placements WHERE object_id IN ({marks}) "
+                                        "ORDER BY object_id, t_from, id", chunk).fetchall():
+                out[int(r["object_id"])].append(r)
+        return out
+
     def row(self, placement_id: int):
         """One placement's row, or None."""
         return self._conn.execute(f"SELECT {PLACEMENT_COLS} FROM placements WHERE id=?",

@@ -107,8 +107,10 @@ class StoreReads(TableRows):
             raise UnknownIdError(f"unknown object id {object_id}")
         return row
 
-    def object_infos(self, rows: list[ObjectRow]) -> list[ObjectInfo]:
-        regions = self.region_labels()
+    def object_infos(self, rows: list[ObjectRow], regions: dict[int, str] | None = None) -> list[ObjectInfo]:
+        """The rows as ObjectInfo, with their label mass and region label (``regions``: region_labels() read
+        once by a caller that describes several objects, or read here)."""
+        regions = self.region_labels() if regions is None else regions
         ids = [int(r.id) for r in rows]
         masses: dict[int, dict[str, float]] = {i: {} for i in ids}
         for chunk, marks in id_chunks(ids):
@@ -122,8 +124,8 @@ class StoreReads(TableRows):
     def region_labels(self) -> dict[int, str]:
         return self._regions.labels()
 
-    def placement_infos(self, rows) -> list:
-        regions = self.region_labels()
+    def placement_infos(self, rows, regions: dict[int, str] | None = None) -> list:
+        regions = self.region_labels() if regions is None else regions
         return [placement_info(r, region_label=regions.get(int(r["region_id"] or 0), "")) for r in rows]
 
     def placement_by_id(self, placement_id):
