@@ -115,6 +115,8 @@ def test_relation_and_region_rows(store):
         assert [r["subject_id"] for r in rel.with_anchors("in", [], [kitchen], None)] == sorted([table, mug])
         assert rel.with_anchors("near", [], [], None) == []
         assert tuple(rel.current_support(mug)) == ("table", None) and rel.current_support(table) is None
+        assert [None if r is None else tuple(r) for r in rel.current_supports([table, mug, 999, mug])] == \
+            [None, ("table", None), None, ("table", None)]
         assert [(r["object_id"], r["label"]) for r in rel.supports_during(mug, 0.0, math.inf)] == [(table, "table")]
         assert rel.supports_during(mug, -10.0, 0.5) == []
 
@@ -163,6 +165,7 @@ def test_placement_observation_event_staging_and_audit_rows(store):
         assert ObservationRows(m._store, has_sources=False).sources([4, 1]) == {1: "", 4: ""}
         assert [r["id"] for r in obs.all()] == [1, 2, 3, 4] and obs.all("pending") == []
         assert obs.newest_ids_of_placement(at_a, 2) == [3, 2] and obs.newest_ids_of_placement(at_b, 50) == [4]
+        assert obs.newest_ids_of_placements([at_b, 999, at_a], 2) == [[4], [], [3, 2]]
         assert (obs.first_id_of(mug), obs.last_id_of(mug), obs.last_id_of(999)) == (1, 4, None)
         assert [r["id"] for r in obs.sightings_in([mug], 11, 30)] == [4, 3, 2]  # both bounds included
         assert obs.sightings_in([mug], 13, 29) == []
