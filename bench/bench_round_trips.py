@@ -98,15 +98,16 @@ def run_frames(args, bf, Memory, address: str) -> None:
             m.close()
     counted = args.frames - 2
     per = {k: round(v / counted, 1) for k, v in traffic.snapshot().items()}
-    waited_ms = 1e3 * sum(traffic.waited_s_by_sql.values()) / counted
+    timed = getattr(traffic, "waited_s_by_sql", None) or {}  # (a tree before the timing: counts only)
+    waited_ms = 1e3 * sum(timed.values()) / counted
     print(f"{args.writers} writer(s), {args.objects} objects, writer 0's stage + commit, mean of {counted} frames: "
           f"{per['round_trips']} round trips, {per['statements']} statements, {per['pipelined']} pipelined; "
           f"{1e3 * sum(wall) / counted:.1f} ms, of which {waited_ms:.1f} ms waiting for the server "
           f"(load average {os.getloadavg()[0]:.2f})")
     print("  waits/frame  ms/frame  statement")
-    key = traffic.waited_by_sql if args.by == "count" else traffic.waited_s_by_sql
+    key = traffic.waited_by_sql if args.by == "count" or not timed else timed
     for sql, _ in key.most_common(args.top):
-        n, s = traffic.waited_by_sql[sql], traffic.waited_s_by_sql[sql]
+        n, s = traffic.waited_by_sql[sql], timed.get(sql, 0.0)
         print(f"  {n / counted:11.1f}  {1e3 * s / counted:8.2f}  {' '.join(sql.split())[:130]}")
     if profile is not None:
         out = io.StringIO()

@@ -151,6 +151,7 @@ def test_placement_observation_event_staging_and_audit_rows(store):
         assert [p["id"] for p in pl.at([999, mug], 11.5)] == [at_a]
         assert pl.at([mug], 25) == []  # gone from A, not yet seen at B
         assert pl.current_id(mug) == at_b and pl.current_id(999) is None
+        assert pl.current_ids([999, mug, mug]) == [None, at_b, at_b] and pl.current_ids([]) == []
         assert [p["id"] for p in pl.as_of(11.5)] == [at_a] and pl.as_of(5) == []
         assert [p["id"] for p in pl.as_of(31, B, 0.5)] == [at_b] and pl.as_of(31, A, 0.5) == []
         assert (pl.count_as_of(31), pl.count_as_of(31, A, 0.5), pl.count_as_of(25)) == (1, 0, 0)
