@@ -61,7 +61,7 @@ class FusionRows(TableRows):
         no object received both of sums over no row: 0, as joint_mass reads it.
 
         Why: fusion asks every pair of a frame's labels (190 for 20 labels) and of each sighting's candidates; at
-        10,000 objects in bench_fleet those were 2 of a commit's 26 waits but about 250 of its 390 statements,
+        10,000 objects in bench_fleet those were 2 of a commit's 26 waits but about 200 of its 387 statements,
         each parsed, run and answered on its own (21.6 of a commit's 98 ms, bench_round_trips --by time), while
         almost no pair had an object in common."""
         pairs = list(pairs)
