@@ -140,26 +140,31 @@ def asker(address: str, seconds: float, start_at: float) -> dict:
         i = 0
         while time.monotonic() < end:
             q = QUERIES[i % len(QUERIES)]
-            k = int(rng.integers(0, CELLS))
-            (s_label, s_lo, s_hi), (i_label, i_lo, i_hi) = cell_boxes(k)
             t0 = time.perf_counter()
-            if q == "spatial":
-                m.spatial(tuple((a + b) / 2 for a, b in zip(i_lo, i_hi)), 1.0)
-            elif q == "ask_where":
-                m.ask(f"where is the {i_label}")
-            elif q == "ask_on":
-                m.ask(f"what is on the {s_label}")
-            elif q == "history":
-                m.temporal("history", label=i_label)
-            elif q == "scene_as_of":
-                m.scene_as_of(T0 + 50.0, k=50, offset=int(rng.integers(0, N_OBJECTS - 50)))
-            elif q == "relational":
-                m.relational("on", s_label)
-            elif q == "objects_labelled":
-                m.objects_labelled(i_label)
+            ask_one(m, q, rng)
             out[q].append((time.perf_counter() - t0) * 1e3)
             i += 1
     return out
+
+
+def ask_one(m: Memory, q: str, rng) -> None:
+    """One query of kind ``q`` about a cell drawn from ``rng`` (bench_query_trips.py asks the same)."""
+    k = int(rng.integers(0, CELLS))
+    (s_label, s_lo, s_hi), (i_label, i_lo, i_hi) = cell_boxes(k)
+    if q == "spatial":
+        m.spatial(tuple((a + b) / 2 for a, b in zip(i_lo, i_hi)), 1.0)
+    elif q == "ask_where":
+        m.ask(f"where is the {i_label}")
+    elif q == "ask_on":
+        m.ask(f"what is on the {s_label}")
+    elif q == "history":
+        m.temporal("history", label=i_label)
+    elif q == "scene_as_of":
+        m.scene_as_of(T0 + 50.0, k=50, offset=int(rng.integers(0, N_OBJECTS - 50)))
+    elif q == "relational":
+        m.relational("on", s_label)
+    elif q == "objects_labelled":
+        m.objects_labelled(i_label)
 
 
 def pct(values, p) -> float:

@@ -1,5 +1,5 @@
 """Round trips of a robot's stage + commit on PostgreSQL, counted (postgres/connection.py Traffic), and the
-statements that still wait, most frequent first.
+statements that still wait, most frequent first, with the time each spent waiting.
 
 Why a count and not a time: on a shared machine a commit's time moves with everyone's load, its round trips do not.
 The store of bench/bench_fleet.py (built once, cached: --store) is migrated into a throwaway cluster; one writer (or
@@ -7,17 +7,25 @@ two, alternating: each one's commits drop the other's caches, as four robots do)
 observations over 10 cells, as bench_fleet's robots do, one process, no timing threads. The first two frames are
 not counted (they fill the writer's caches once).
 
+Times (``--by time``, and the wall time of writer 0's stage + commit) move with the machine's load; the counts do
+not. ``--profile N`` also prints the N functions of writer 0's commits with the most time of their own, then with the
+most time inside them (cProfile): where the time not spent waiting for the server goes.
+
     python bench/bench_round_trips.py [--store /tmp/tempomem_bench_fleet_2k.db] [--objects 2000] [--frames 22]
-                                      [--writers 1|2] [--top 12]
+                                      [--writers 1|2] [--top 12] [--by count|time] [--profile N]
 """
 
 from __future__ import annotations
 
 import argparse
+import cProfile
+import io
 import os
+import pstats
 import shutil
 import sys
 import tempfile
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
@@ -29,6 +37,10 @@ def main() -> None:
     ap.add_argument("--frames", type=int, default=22)
     ap.add_argument("--writers", type=int, choices=(1, 2), default=1)
     ap.add_argument("--top", type=int, default=12)
+    ap.add_argument("--by", choices=("count", "time"), default="count", help="order of the statements printed")
+    ap.add_argument("--profile", type=int, default=0, metavar="N", help="print N functions of the commits (cProfile)")
+    ap.add_argument("--address", help="a PostgreSQL store already holding bench_fleet's objects (written to): no "
+                                      "throwaway cluster, no migration")
     args = ap.parse_args()
     os.environ["TEMPOMEM_BENCH_OBJECTS"] = str(args.objects)  # read by bench_fleet at import
     import bench_fleet as bf
@@ -37,9 +49,11 @@ def main() -> None:
     from tempomem_ros.core.store import transfer
     from tempomem_ros.tools.pg_sandbox import PgSandbox
 
+    if args.address:
+        run_frames(args, bf, Memory, args.address)
+        return
     if not os.path.exists(args.store):
         bf.build_store(args.store)
-    quarter = bf.CELLS // 4
     work = tempfile.mkdtemp(prefix="tempomem_bench_trips_")
     os.chmod(work, 0o755)  # the server runs as the postgres system user when this runs as root
     try:
@@ -48,31 +62,59 @@ def main() -> None:
             pg.psql("CREATE EXTENSION postgis", "fleet")
             address = pg.url("fleet")
             transfer.migrate(args.store, address)
-            writers = [Memory.open(address, embedding_dim=bf.EMBEDDING_DIM, config={"source": f"robot_{w}"})
-                       for w in range(args.writers)]
-            try:
-                traffic = writers[0]._conn.traffic
-                for i in range(args.frames):
-                    if i == 2:
-                        traffic.reset()
-                    for w, m in enumerate(writers):
-                        stamp = bf.T0 + 200.0 + 0.1 * i + 0.05 * w
-                        cells = [w * quarter + (i * bf.CELLS_PER_FRAME + j) % quarter
-                                 for j in range(bf.CELLS_PER_FRAME)]
-                        m.add([bf.observation(label, lo, hi, stamp) for k in cells
-                               for label, lo, hi in bf.cell_boxes(k)], bf.camera_over(cells[0], stamp))
-                        m.commit()
-            finally:
-                for m in writers:
-                    m.close()
-        counted = args.frames - 2
-        per = {k: round(v / counted, 1) for k, v in traffic.snapshot().items()}
-        print(f"{args.writers} writer(s), {args.objects} objects, writer 0's stage + commit, mean of {counted} frames: "
-              f"{per['round_trips']} round trips, {per['statements']} statements, {per['pipelined']} pipelined")
-        for sql, n in traffic.waited_by_sql.most_common(args.top):
-            print(f"  {n / counted:6.1f}  {' '.join(sql.split())[:130]}")
+            run_frames(args, bf, Memory, address)
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+def run_frames(args, bf, Memory, address: str) -> None:
+    """The writers stage and commit their frames into the store at ``address``; the figures are printed."""
+    quarter = bf.CELLS // 4
+    writers = [Memory.open(address, embedding_dim=bf.EMBEDDING_DIM, config={"source": f"robot_{w}"})
+               for w in range(args.writers)]
+    profile = cProfile.Profile() if args.profile else None
+    wall = []
+    try:
+        traffic = writers[0]._conn.traffic
+        for i in range(args.frames):
+            if i == 2:
+                traffic.reset()
+            for w, m in enumerate(writers):
+                stamp = bf.T0 + 200.0 + 0.1 * i + 0.05 * w
+                cells = [w * quarter + (i * bf.CELLS_PER_FRAME + j) % quarter for j in range(bf.CELLS_PER_FRAME)]
+                counted = w == 0 and i >= 2
+                t0 = time.perf_counter()
+                m.add([bf.observation(label, lo, hi, stamp) for k in cells for label, lo, hi in bf.cell_boxes(k)],
+                      bf.camera_over(cells[0], stamp))
+                if counted and profile is not None:
+                    profile.enable()
+                m.commit()
+                if counted and profile is not None:
+                    profile.disable()
+                if counted:
+                    wall.append(time.perf_counter() - t0)
+    finally:
+        for m in writers:
+            m.close()
+    counted = args.frames - 2
+    per = {k: round(v / counted, 1) for k, v in traffic.snapshot().items()}
+    timed = getattr(traffic, "waited_s_by_sql", None) or {}  # (a tree before the timing: counts only)
+    waited_ms = 1e3 * sum(timed.values()) / counted
+    print(f"{args.writers} writer(s), {args.objects} objects, writer 0's stage + commit, mean of {counted} frames: "
+          f"{per['round_trips']} round trips, {per['statements']} statements, {per['pipelined']} pipelined; "
+          f"{1e3 * sum(wall) / counted:.1f} ms, of which {waited_ms:.1f} ms waiting for the server "
+          f"(load average {os.getloadavg()[0]:.2f})")
+    print("  waits/frame  ms/frame  statement")
+    key = traffic.waited_by_sql if args.by == "count" or not timed else timed
+    for sql, _ in key.most_common(args.top):
+        n, s = traffic.waited_by_sql[sql], timed.get(sql, 0.0)
+        print(f"  {n / counted:11.1f}  {1e3 * s / counted:8.2f}  {' '.join(sql.split())[:130]}")
+    if profile is not None:
+        out = io.StringIO()
+        stats = pstats.Stats(profile, stream=out)
+        stats.sort_stats("tottime").print_stats(args.profile)
+        stats.sort_stats("cumulative").print_stats(args.profile)
+        print(out.getvalue())
 
 
 if __name__ == "__main__":

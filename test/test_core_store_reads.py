@@ -115,6 +115,8 @@ def test_relation_and_region_rows(store):
         assert [r["subject_id"] for r in rel.with_anchors("in", [], [kitchen], None)] == sorted([table, mug])
         assert rel.with_anchors("near", [], [], None) == []
         assert tuple(rel.current_support(mug)) == ("table", None) and rel.current_support(table) is None
+        assert [None if r is None else tuple(r) for r in rel.current_supports([table, mug, 999, mug])] == \
+            [None, ("table", None), None, ("table", None)]
         assert [(r["object_id"], r["label"]) for r in rel.supports_during(mug, 0.0, math.inf)] == [(table, "table")]
         assert rel.supports_during(mug, -10.0, 0.5) == []
 
@@ -127,6 +129,13 @@ def test_relation_and_region_rows(store):
         assert regions.smallest_containing((9, 9, 9)) == 0
         assert regions.containing(MUG_CENTER) == [kitchen, counter]
         assert regions.containing((9, 9, 9)) == []
+        # containing_each tests the boxes in Python: as BETWEEN, both bounds count (the counter's corners and faces)
+        corner, beyond = (0.4, 0.2, 0.7), (0.7, 0.5, 0.9 + 1e-9)
+        points = [MUG_CENTER, (9, 9, 9), corner, (0.7, 0.5, 0.9), beyond, (0.1, 0.1, 0.1), (-1, -1, -1)]
+        assert regions.containing_each(points) == [regions.containing(p) for p in points]
+        assert regions.containing_each(points) == [[kitchen, counter], [], [kitchen, counter], [kitchen, counter],
+                                                   [kitchen], [kitchen], [kitchen]]
+        assert regions.containing_each([]) == []
 
 
 def test_placement_observation_event_staging_and_audit_rows(store):
@@ -138,9 +147,11 @@ def test_placement_observation_event_staging_and_audit_rows(store):
         assert [(p["t_from"], p["t_to"], p["current"]) for p in placements] == [(10, 20, 0), (30, None, 1)]
         at_a, at_b = (p["id"] for p in placements)
         assert pl.row(at_b)["cx"] == pytest.approx(B[0]) and pl.row(999) is None
+        assert pl.of_objects([999, mug]) == {999: [], mug: placements}  # of_object's rows and order, each
         assert [p["id"] for p in pl.at([999, mug], 11.5)] == [at_a]
         assert pl.at([mug], 25) == []  # gone from A, not yet seen at B
         assert pl.current_id(mug) == at_b and pl.current_id(999) is None
+        assert pl.current_ids([999, mug, mug]) == [None, at_b, at_b] and pl.current_ids([]) == []
         assert [p["id"] for p in pl.as_of(11.5)] == [at_a] and pl.as_of(5) == []
         assert [p["id"] for p in pl.as_of(31, B, 0.5)] == [at_b] and pl.as_of(31, A, 0.5) == []
         assert (pl.count_as_of(31), pl.count_as_of(31, A, 0.5), pl.count_as_of(25)) == (1, 0, 0)
@@ -155,6 +166,7 @@ def test_placement_observation_event_staging_and_audit_rows(store):
         assert ObservationRows(m._store, has_sources=False).sources([4, 1]) == {1: "", 4: ""}
         assert [r["id"] for r in obs.all()] == [1, 2, 3, 4] and obs.all("pending") == []
         assert obs.newest_ids_of_placement(at_a, 2) == [3, 2] and obs.newest_ids_of_placement(at_b, 50) == [4]
+        assert obs.newest_ids_of_placements([at_b, 999, at_a], 2) == [[4], [], [3, 2]]
         assert (obs.first_id_of(mug), obs.last_id_of(mug), obs.last_id_of(999)) == (1, 4, None)
         assert [r["id"] for r in obs.sightings_in([mug], 11, 30)] == [4, 3, 2]  # both bounds included
         assert obs.sightings_in([mug], 13, 29) == []
@@ -187,3 +199,31 @@ def test_placement_observation_event_staging_and_audit_rows(store):
         assert rows[-1]["action"] == "quarantine"
         assert audit.actions_between(audit.last_id(), audit.last_id()) == []
         assert audit.rows(since=rows[-1]["wall_time"] + 1e6) == []
+
+
+def test_distinct_labels_are_every_shown_label_once_in_order(store):
+    """StoreReads.distinct_labels (the recursive walk of objects_shown_label): the labels objects show, pinned
+    before canonical, each once, sorted, per state or for all; the empty label never; on PostgreSQL in one wait
+    however many labels there are."""
+    address = store("m")
+    with Memory.open(address, embedding_dim=4, config=IMMEDIATE) as m:
+        ids = furnished(m)
+        m.add([span_obs("mug", (3, 0, 0), (3.1, 0.1, 0.1), stamp=2), span_obs("bowl", (4, 0, 0), (4.1, 0.1, 0.1),
+                                                                              stamp=2)])
+        m.commit()
+    place = "?" if not store.postgres else "%s"
+    store.raw(address, f"UPDATE objects SET pinned_label = {place} WHERE id = {place}", ("cup", ids["lamp"]))
+    store.raw(address, f"UPDATE objects SET label = {place} WHERE id = {place}", ("", ids["table"]))
+    rows = store.raw(address, "SELECT COALESCE(pinned_label, label), state FROM objects")
+    with Memory.open(address, readonly=True) as m:
+        reads = m._reads
+        traffic = getattr(m._conn, "traffic", None)
+        for state in (None, "present", "forgotten", "missing"):
+            if traffic is not None:
+                traffic.reset()
+            got = reads._distinct_labels_uncached(state)
+            assert got == sorted({lbl for lbl, st in rows if lbl and state in (None, st)})
+            if traffic is not None:
+                assert traffic.round_trips == 1
+        assert reads.distinct_labels(None) == ["bowl", "cup", "mug", "vase"]  # the table's label is empty
+        assert reads.distinct_labels("present") == ["bowl", "cup", "mug"] and reads.distinct_labels("missing") == []

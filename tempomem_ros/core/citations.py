@@ -43,15 +43,24 @@ class Citations:
 
     def evidence(self, placement_ids) -> list[int]:
         """The observation ids behind these placements: the newest EVIDENCE_PER_PLACEMENT of each, in id order."""
-        ids: list[int] = []
-        for pid in placement_ids:
-            ids.extend(sorted(self._observation_rows.newest_ids_of_placement(pid, EVIDENCE_PER_PLACEMENT)))
-        return ids
+        return self.evidence_each([placement_ids])[0]
+
+    def evidence_each(self, groups) -> list[list[int]]:
+        """``[evidence(g) for g in groups]``, every placement's read in one round trip on PostgreSQL (an answer
+        about several objects cites each one's placements)."""
+        groups = [[int(p) for p in g] for g in groups]
+        newest = iter(self._observation_rows.newest_ids_of_placements([p for g in groups for p in g],
+                                                                      EVIDENCE_PER_PLACEMENT))
+        return [[i for _ in g for i in sorted(next(newest))] for g in groups]
 
     def support_phrase(self, object_id: int) -> str:
         """' on the desk' when the object stands on something now, else ''."""
-        row = self._relation_rows.current_support(object_id)
-        return f" on the {row[1] or row[0]}" if row else ""
+        return self.support_phrases([object_id])[0]
+
+    def support_phrases(self, object_ids) -> list[str]:
+        """``[support_phrase(i) for i in object_ids]``, in one round trip on PostgreSQL."""
+        rows = self._relation_rows.current_supports(object_ids)
+        return [f" on the {row[1] or row[0]}" if row else "" for row in rows]
 
     def info(self, object_id: int) -> ObjectInfo:
         return self._reads.object_infos([self._reads.row_or_raise(object_id)])[0]

@@ -143,6 +143,9 @@ class Settling:
         self._maintenance = maintenance
         self._retention = retention
         self._fusion = fusion
+        # _release_held's read ahead of missing_with_label_share for every held appearance (None: none made, or
+        # dropped because the loop wrote what it read: _reconcile_move)
+        self._missing_ahead: dict[str, list] | None = None
 
     def _audit(self, stamp, action: str, object_ids, observation_ids, detail: dict | None = None) -> None:
         """Queue an audit row, written with the transaction it belongs to (Store.transaction)."""
@@ -299,6 +302,7 @@ class Settling:
 
     def _reconcile_move(self, old, new, stamp: float, counters, touched: set[int]) -> None:
         """``old``'s place was seen empty; ``new`` is ``old`` seen at its new place: one object that moved."""
+        self._missing_ahead = None  # states and label mass change below: what was read ahead no longer holds
         if int(new.n_moves) > 0:
             self._rehome_moves(old, new, stamp, counters, touched)
             return
@@ -529,21 +533,40 @@ class Settling:
     # ---------------------------------------------------------------- held events
     def _release_held(self, stamp: float, counters, touched: set[int]) -> None:
         icfg = self.config.identity
-        for held in self._rows.held_with_objects():
-            if held["state"] != "present":
-                continue  # not confirmed yet (tentative), or removed before: resolved by finish_removals
-            if held["kind"] == "appeared":
-                row = self._graph.object_row(held["object_id"])
-                removed = self._removed_lookalike(row)
-                if removed is not None:
-                    self._reconcile_move(removed, row, stamp, counters, touched)
+        held_rows = self._rows.held_with_objects()
+        self._missing_ahead = self._read_missing_ahead(held_rows)
+        try:
+            for held in held_rows:
+                if held["state"] != "present":
+                    continue  # not confirmed yet (tentative), or removed before: resolved by finish_removals
+                if held["kind"] == "appeared":
+                    row = self._graph.object_row(held["object_id"])
+                    removed = self._removed_lookalike(row)
+                    if removed is not None:
+                        self._reconcile_move(removed, row, stamp, counters, touched)
+                        continue
+                age = stamp - float(held["first_seen"])
+                if age < icfg.reconcile_window_s and self._may_have_moved_here(held):
                     continue
-            age = stamp - float(held["first_seen"])
-            if age < icfg.reconcile_window_s and self._may_have_moved_here(held):
-                continue
-            event_id = self._graph.event(float(held["stamp"]), held["kind"], held["object_id"], held["before_id"],
-                                   held["after_id"], json.loads(held["evidence"]))
-            self._resolve_held(held, "published", stamp, "confirmed", event_id)
+                event_id = self._graph.event(float(held["stamp"]), held["kind"], held["object_id"],
+                                             held["before_id"], held["after_id"], json.loads(held["evidence"]))
+                self._resolve_held(held, "published", stamp, "confirmed", event_id)
+        finally:
+            self._missing_ahead = None
+
+    def _read_missing_ahead(self, held_rows) -> dict[str, list] | None:
+        """On PostgreSQL (Store.reads_in_batches), missing_with_label_share for the shown label of every present
+        held appearance, in one statement before the loop (missing_with_label_shares); None on SQLite. Why: the
+        loop asked it once per held appearance, a round trip each. It stays exact: the loop writes objects and
+        label mass only in _reconcile_move, which drops what was read ahead, so _lookalike_rows reads the store
+        for every label after it, and for a label not read ahead."""
+        if not self._store.reads_in_batches:
+            return None
+        labels = {held["pinned_label"] or held["olabel"] for held in held_rows
+                  if held["state"] == "present" and held["kind"] == "appeared"}
+        if not labels:
+            return None
+        return self._rows.missing_with_label_shares(labels, self.config.identity.label_share)
 
     def _relabelled_moves(self, stamp: float, counters, touched: set[int]) -> None:
         """An object that now shows the label of a removed object may be it, moved: a bowl that first
@@ -588,7 +611,10 @@ class Settling:
         share = self.config.identity.label_share
         label = new.pinned_label or new.label
         rows = {int(r.id): r for r in self._fusion.identity_rows(label)[0]}
-        rows.update((int(r.id), r) for r in self._rows.missing_with_label_share(label, share))
+        ahead = self._missing_ahead
+        missing = ahead[label] if ahead is not None and label in ahead else \
+            self._rows.missing_with_label_share(label, share)
+        rows.update((int(r.id), r) for r in missing)
         mass = self._graph.label_mass(int(new.id))
         for other in sorted(mass):
             if not labels_agree(other, label) and label_share(mass, other) >= share:

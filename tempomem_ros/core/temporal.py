@@ -116,7 +116,19 @@ class TemporalService:
             args.update(since=since, until=until)
         if not rows:
             return Answer(True, operator, f"I have no memory of {_article(name)}.", found=False, arguments=args)
-        answers = [self._answer_about(operator, r, t, now, window) for r in rows]
+        # what each object's answer describes, read for all of them at once (one statement each instead of four an
+        # object: 80 of the 127 waits of "where is the mug 12" on PostgreSQL at 10,000 objects, bench_fleet's asker)
+        regions = self._reads.region_labels()
+        infos = self._reads.object_infos(rows, regions)
+        places = self._placement_rows.of_objects([int(r.id) for r in rows])
+        supports = self._citations.support_phrases([int(r.id) for r in rows]) if operator == "current" else None
+        answers = [self._answer_about(operator, r, t, now, window, info=info,
+                                      pls=self._reads.placement_infos(places[int(r.id)], regions),
+                                      support=None if supports is None else supports[i])
+                   for i, (r, info) in enumerate(zip(rows, infos))]
+        cite = [a for a in answers if a["evidence"] is None]  # the newest sightings of its placements, for all
+        for a, ids in zip(cite, self._citations.evidence_each([[p.id for p in a["placements"]] for a in cite])):
+            a["evidence"] = tuple(ids)
         primary = answers[0]
         if len(answers) == 1:
             text = primary["text"]
@@ -128,14 +140,15 @@ class TemporalService:
                       time=primary["time"], arguments={**args, "ambiguous": [a["object"].id for a in answers]
                                                        if len(answers) > 1 else []})
 
-    def _answer_about(self, operator: str, row: ObjectRow, t, now: float, window=None) -> dict:
+    def _answer_about(self, operator: str, row: ObjectRow, t, now: float, window=None, *, info, pls,
+                      support: str | None) -> dict:
         """One object's answer to a temporal operator: its text, placements, evidence, count and time (a question
-        naming several objects of one label gets one per object, ask_temporal above)."""
+        naming several objects of one label gets one per object, ask_temporal above). ``info``: the row as
+        ObjectInfo; ``pls``: its placements (PlacementInfo, oldest first); ``support``: its support phrase
+        (operator current), all read by the caller. Evidence None: the caller cites the answer's placements."""
         oid = int(row.id)
-        obj = self._reads.object_infos([row])[0]
+        obj = info
         label = obj.label
-        prows = self._placement_rows.of_object(oid)
-        pls = self._reads.placement_infos(prows)
         current = next((p for p in pls if p.current), None)
         out = {"object": obj, "placements": (), "evidence": (), "count": None, "time": None, "text": ""}
 
@@ -145,7 +158,7 @@ class TemporalService:
 
         if operator == "current":
             if current is not None:
-                out["text"] = (f"The {label} is{self._citations.support_phrase(oid)} at {where(current)}, "
+                out["text"] = (f"The {label} is{support} at {where(current)}, "
                                f"last seen {fmt_time(obj.last_seen)}.")
                 out["placements"] = (current,)
             else:
@@ -221,10 +234,7 @@ class TemporalService:
                 out["placements"] = (current,)
                 out["text"] = (f"The {label} has been at {where(current)} for {fmt_duration(out['time'])} "
                                f"(since {fmt_time(current.t_from)}).")
-        if not out["evidence"]:
-            out["evidence"] = tuple(self._citations.evidence([p.id for p in out["placements"]]))
-        else:
-            out["evidence"] = tuple(out["evidence"])
+        out["evidence"] = tuple(out["evidence"]) if out["evidence"] else None
         return out
 
     # ------------------------------------------------------------------ changes and snapshots
@@ -294,12 +304,9 @@ class TemporalService:
         return tuple(self._citations.evidence(self._current_placements(object_ids)))
 
     def _current_placements(self, object_ids) -> list[int]:
-        out = []
-        for oid in object_ids:
-            pid = self._placement_rows.current_id(oid)
-            if pid is not None:
-                out.append(pid)
-        return out
+        """The current placement of each object that has one, in the order given (read in one round trip on
+        PostgreSQL: "what is on the table" cites ten objects' placements)."""
+        return [pid for pid in self._placement_rows.current_ids(object_ids) if pid is not None]
 
 
 def _span_words(lo, hi) -> str:

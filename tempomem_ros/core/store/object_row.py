@@ -137,6 +137,13 @@ def fetch_objects(cursor) -> list[ObjectRow]:
     return list(map(_new, cursor.fetchall()))
 
 
+def fetch_keyed_objects(cursor) -> list[tuple]:
+    """The remaining rows of an executed SELECT of one key column, then rows.OBJECT_COLS, as (key, ObjectRow)
+    pairs."""
+    _plain(cursor)
+    return [(r[0], _new(r[1:])) for r in cursor.fetchall()]
+
+
 def _plain(cursor) -> None:
     """Let a SQLite cursor hand out plain tuples: a sqlite3.Row built per row only to be copied costs more
     than the copy (bench/bench_rows.py). SQLite applies a cursor's row factory when a row is fetched, so this

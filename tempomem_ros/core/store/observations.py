@@ -8,7 +8,7 @@ and checks.py each wrote their own copies of these reads (the newest sighting of
 from __future__ import annotations
 
 from ..rows import OBSERVATION_COLS
-from .base import StoreInterface, TableRows
+from .base import StoreInterface, TableRows, fetch_each
 
 
 def observation_columns(has_sources: bool) -> str:
@@ -62,12 +62,18 @@ class ObservationRows(TableRows):
         return self._conn.execute(f"SELECT {self.columns} FROM observations WHERE verdict=? ORDER BY id",
                                   (verdict,)).fetchall()
 
+    _NEWEST_OF_PLACEMENT = "SELECT id FROM observations WHERE placement_id=? ORDER BY stamp DESC, id DESC LIMIT ?"
+
     def newest_ids_of_placement(self, placement_id: int, n: int) -> list[int]:
         """Ids of the placement's ``n`` newest observations, newest first (stamp, then id, descending): read from
         the observations_placement index alone (schema version 8)."""
-        return [int(r[0]) for r in self._conn.execute(
-            "SELECT id FROM observations WHERE placement_id=? ORDER BY stamp DESC, id DESC LIMIT ?",
-            (placement_id, n)).fetchall()]
+        return [int(r[0]) for r in self._conn.execute(self._NEWEST_OF_PLACEMENT, (placement_id, n)).fetchall()]
+
+    def newest_ids_of_placements(self, placement_ids, n: int) -> list[list[int]]:
+        """``[newest_ids_of_placement(p, n) for p in placement_ids]``, on PostgreSQL in one round trip
+        (base.fetch_each: the same statement, so the same ids)."""
+        return [[int(r[0]) for r in rows] for rows in fetch_each(
+            self._conn, self._NEWEST_OF_PLACEMENT, [(p, n) for p in placement_ids])]
 
     def first_id_of(self, object_id: int) -> int | None:
         """Id of the object's oldest observation (stamp, then id), or None."""

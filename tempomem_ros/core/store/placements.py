@@ -9,7 +9,7 @@ for its page and its count.
 from __future__ import annotations
 
 from ..rows import PLACEMENT_COLS, id_chunks
-from .base import TableRows
+from .base import TableRows, fetch_each
 
 _PLACEMENT_COLS_P = ", ".join("p." + c.strip() for c in PLACEMENT_COLS.split(","))
 
@@ -21,6 +21,16 @@ class PlacementRows(TableRows):
         """The object's placements, oldest first (t_from, then id)."""
         return self._conn.execute(f"SELECT {PLACEMENT_COLS} FROM placements WHERE object_id=? ORDER BY t_from, id",
                                   (int(object_id),)).fetchall()
+
+    def of_objects(self, object_ids) -> dict[int, list]:
+        """``{id: of_object(id)}`` for each of ``object_ids``, in one statement per SQL_ID_CHUNK objects (the same
+        rows, in the same order: t_from, then id, within each object)."""
+        out: dict[int, list] = {int(i): [] for i in object_ids}
+        for chunk, marks in id_chunks(sorted(out)):
+            for r in self._conn.execute(f"SELECT {PLACEMENT_COLS} FROM placements WHERE object_id IN ({marks}) "
+                                        "ORDER BY object_id, t_from, id", chunk).fetchall():
+                out[int(r["object_id"])].append(r)
+        return out
 
     def row(self, placement_id: int):
         """One placement's row, or None."""
@@ -37,10 +47,18 @@ class PlacementRows(TableRows):
                 "AND (t_to IS NULL OR t_to > ?) ORDER BY object_id, t_from, id", (*chunk, t, t)).fetchall()
         return out
 
+    _CURRENT_ID = "SELECT id FROM placements WHERE object_id=? AND current=1"
+
     def current_id(self, object_id: int) -> int | None:
         """Id of the object's current placement, or None (a missing or forgotten object has none)."""
-        row = self._conn.execute("SELECT id FROM placements WHERE object_id=? AND current=1", (object_id,)).fetchone()
+        row = self._conn.execute(self._CURRENT_ID, (object_id,)).fetchone()
         return int(row[0]) if row else None
+
+    def current_ids(self, object_ids) -> list[int | None]:
+        """``[current_id(i) for i in object_ids]``, on PostgreSQL in one round trip (base.fetch_each: the same
+        statement, so the same first row)."""
+        return [int(rows[0][0]) if rows else None
+                for rows in fetch_each(self._conn, self._CURRENT_ID, [(int(i),) for i in object_ids])]
 
     # ------------------------------------------------------------------ the scene as of a time
     def as_of(self, t: float, center=None, radius: float | None = None, *, k: int | None = None,

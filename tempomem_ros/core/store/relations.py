@@ -70,12 +70,18 @@ class RelationRows(TableRows):
         return rows
 
     # ------------------------------------------------------------------ supports
+    _SUPPORT = ("SELECT o.label, o.pinned_label FROM relations r JOIN objects o ON o.id = r.object_id "
+                "WHERE r.until IS NULL AND r.subject_id=? AND r.relation='on' AND r.object_is_region=0 "
+                "ORDER BY r.id LIMIT 1")
+
     def current_support(self, object_id: int):
         """(label, pinned_label) of the object the given one stands on now (its oldest open 'on' row), or None."""
-        return self._conn.execute(
-            "SELECT o.label, o.pinned_label FROM relations r JOIN objects o ON o.id = r.object_id "
-            "WHERE r.until IS NULL AND r.subject_id=? AND r.relation='on' AND r.object_is_region=0 "
-            "ORDER BY r.id LIMIT 1", (object_id,)).fetchone()
+        return self._conn.execute(self._SUPPORT, (object_id,)).fetchone()
+
+    def current_supports(self, object_ids) -> list:
+        """``[current_support(i) for i in object_ids]``, on PostgreSQL in one round trip (fetch_each)."""
+        return [rows[0] if rows else None for rows in fetch_each(self._conn, self._SUPPORT,
+                                                                 [(int(i),) for i in object_ids])]
 
     def supports_during(self, object_id: int, t_from: float, t_to: float) -> list:
         """(object_id, since, until, label, pinned_label) of the 'on' rows of the object that overlap

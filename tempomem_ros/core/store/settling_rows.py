@@ -17,8 +17,8 @@ only if every read that feeds a decision is.
 
 from __future__ import annotations
 
-from ..rows import OBJECT_COLS, OBJECT_COLS_O
-from .object_row import ObjectRow, fetch_objects
+from ..rows import OBJECT_COLS, OBJECT_COLS_O, id_chunks
+from .object_row import ObjectRow, fetch_keyed_objects, fetch_objects
 from .base import TableRows
 
 
@@ -74,13 +74,29 @@ class SettlingRows(TableRows):
             (first_seen, exclude_id)))
 
     # ---------------------------------------------------------------- sightings
+    # The condition of one (object, label) pair, shared by the one-label and the many-label read.
+    _SHARE_FROM = ("FROM objects o JOIN label_mass m ON m.object_id = o.id AND m.label {} "
+                   "WHERE o.state = 'missing' AND m.mass >= ? * "
+                   "(SELECT SUM(t.mass) FROM label_mass t WHERE t.object_id = o.id)")
+
     def missing_with_label_share(self, label: str, share: float) -> list[ObjectRow]:
         """Missing objects whose label mass gives ``label`` at least ``share`` of their total, by id (the index
         label_mass_label finds the objects that ever received the label)."""
         return fetch_objects(self._conn.execute(
-            f"SELECT {OBJECT_COLS_O} FROM objects o JOIN label_mass m ON m.object_id = o.id AND m.label = ? "
-            "WHERE o.state = 'missing' AND m.mass >= ? * "
-            "(SELECT SUM(t.mass) FROM label_mass t WHERE t.object_id = o.id) ORDER BY o.id", (label, share)))
+            f"SELECT {OBJECT_COLS_O} {self._SHARE_FROM.format('= ?')} ORDER BY o.id", (label, share)))
+
+    def missing_with_label_shares(self, labels, share: float) -> dict[str, list[ObjectRow]]:
+        """``{label: missing_with_label_share(label, share)}`` for each of ``labels``, in one statement for all of
+        them (SQL_ID_CHUNK labels a statement). Each row passes or fails the same test of its own (object, label)
+        pair as in the one-label read, so each label gets the same rows, by id. Why: the settling step asked it
+        once for each held appearance of a frame, a round trip each on PostgreSQL (Settling._release_held)."""
+        out: dict[str, list[ObjectRow]] = {str(label): [] for label in labels}
+        for chunk, marks in id_chunks(sorted(out)):
+            for label, row in fetch_keyed_objects(self._conn.execute(
+                    f"SELECT m.label, {OBJECT_COLS_O} {self._SHARE_FROM.format(f'IN ({marks})')} "
+                    "ORDER BY m.label, o.id", (*chunk, share))):
+                out[label].append(row)
+        return out
 
     def newest_boxes(self, object_id: int):
         """(stamp, min_x .. max_z) of the object's 50 newest sightings, newest first (stamp, then id,
