@@ -70,6 +70,7 @@ QUESTIONS_HELDOUT8 = os.path.join(HERE, "questions", "questions_heldout8.txt")
 QUESTIONS_HELDOUT9 = os.path.join(HERE, "questions", "questions_heldout9.txt")
 QUESTIONS_HELDOUT10 = os.path.join(HERE, "questions", "questions_heldout10.txt")
 QUESTIONS_HELDOUT11 = os.path.join(HERE, "questions", "questions_heldout11.txt")
+QUESTIONS_HELDOUT12 = os.path.join(HERE, "questions", "questions_heldout12.txt")
 NOW = dt.datetime(2026, 1, 15, 14, 30, tzinfo=dt.timezone.utc).timestamp()
 DAY = 86400.0
 TIME_TOL = 1.0
@@ -84,6 +85,7 @@ HELD_OUT8 = "held_out8"
 HELD_OUT9 = "held_out9"
 HELD_OUT10 = "held_out10"
 HELD_OUT11 = "held_out11"
+HELD_OUT12 = "held_out12"
 NEAR_COPY_FLOOR = 0.8  # word-set overlap (Jaccard) of two questions with their things masked
 
 
@@ -258,6 +260,12 @@ def load_heldout11(*earlier_sets) -> list[Question]:
     """The eleventh (n001...), another helper's that never opened the understanding code, written after the sixth
     round's figure: committed before its one measurement (measured once, after the seventh round)."""
     return load_fresh(QUESTIONS_HELDOUT11, "n", HELD_OUT11, earlier_sets)
+
+
+def load_heldout12(*earlier_sets) -> list[Question]:
+    """The twelfth (p001...), a third helper's that never opened the understanding code, written after heldout11's
+    measurement: committed before its one measurement. Only ``--set heldout12`` asks it (not "all") until then."""
+    return load_fresh(QUESTIONS_HELDOUT12, "p", HELD_OUT12, earlier_sets)
 
 
 # ------------------------------------------------------------------------------------------------ the scene
@@ -457,7 +465,7 @@ def select_sets(qset: str, half_arg: str = "both") -> list[tuple[str, list[Quest
     if qset in ("heldout2", "dev", "all"):
         sets.append((HELD_OUT2, load_heldout2(rows)))
     if qset in ("heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8", "heldout9", "heldout10",
-                "heldout11", "dev", "all"):
+                "heldout11", "heldout12", "dev", "all"):
         h2 = load_heldout2(rows)
         h3 = load_heldout3(rows, h2)
         h4 = load_heldout4(rows, h2, h3)
@@ -483,8 +491,11 @@ def select_sets(qset: str, half_arg: str = "both") -> list[tuple[str, list[Quest
         h10 = load_heldout10(rows, h2, h3, h4, h5, h6, h7, h8, h9)
         if qset in ("heldout10", "all"):
             sets.append((HELD_OUT10, h10))
+        h11 = load_heldout11(rows, h2, h3, h4, h5, h6, h7, h8, h9, h10)
         if qset in ("heldout11", "all"):
-            sets.append((HELD_OUT11, load_heldout11(rows, h2, h3, h4, h5, h6, h7, h8, h9, h10)))
+            sets.append((HELD_OUT11, h11))
+        if qset == "heldout12":  # held out: only by name, not in "all", until its one measurement
+            sets.append((HELD_OUT12, load_heldout12(rows, h2, h3, h4, h5, h6, h7, h8, h9, h10, h11)))
     return sets
 
 
@@ -492,14 +503,15 @@ def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--set", dest="qset", choices=("main", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6",
                                                    "heldout7", "heldout8", "heldout9", "heldout10", "heldout11",
-                                                   "dev", "all"),
+                                                   "heldout12", "dev", "all"),
                    default="main",
                    help="main: questions.txt (its --half); heldout2: questions_heldout2.txt as the half "
                         f"{HELD_OUT2!r}; heldout3: questions_heldout3.txt as the half {HELD_OUT3!r}; heldout4: "
                         f"questions_heldout4.txt as the half {HELD_OUT4!r}; heldout5: questions_heldout5.txt as "
                         f"the half {HELD_OUT5!r}; heldout6 / heldout7: questions_heldout6.txt / "
-                        "questions_heldout7.txt; heldout8 / heldout9 / heldout10 / heldout11: questions_heldout8.txt / "
-                        "questions_heldout9.txt / questions_heldout10.txt / questions_heldout11.txt; "
+                        "questions_heldout7.txt; heldout8 / heldout9 / heldout10 / heldout11 / heldout12: "
+                        "questions_heldout8.txt / questions_heldout9.txt / questions_heldout10.txt / "
+                        "questions_heldout11.txt / questions_heldout12.txt (heldout12 only by name); "
                         "dev: the development sets of the fifth round (main, heldout2 ... heldout8); all: every set")
     p.add_argument("--half", choices=("dev", "held_out", "both"), default="both", help="halves of questions.txt")
     p.add_argument("--show", choices=("none", "wrong", "refused", "all"), default="wrong")
