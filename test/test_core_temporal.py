@@ -489,3 +489,30 @@ def test_scene_as_of_reads_shown_objects_only_and_matches_their_placements(mem):
     assert [o.id for o, _ in mem.scene_as_of(11)] == [1]
     assert [(o.id, p.center) for o, p in mem.scene_as_of(45)] == [(1, pytest.approx(B)), (2, pytest.approx(C))]
     assert [o.id for o, _ in mem.scene_as_of(60)] == [1]  # the keys left; the book and the plate are forgotten
+
+
+def test_current_previous_as_of_answer_from_the_placements_history_lists(mem):
+    """current / previous / as_of read only the placements they need (temporal._few_placements); they must be the
+    ones the object's whole history gives: the mug at A, B, A again (three placements), then missing."""
+    mug_moves_story(mem)  # A 10..20, B from 30
+    for i in range(3):  # B viewed without it, then the mug back at A
+        mem.add([], view(40 + i, B, DB + 1.0))
+        mem.commit()
+    mem.add([box_obs("mug", A, stamp=50)], view(50, A, DA + 0.04))
+    mem.commit()
+    pls = mem.temporal("history", label="mug").placements
+    assert [(p.t_from, p.t_to, p.current) for p in pls] == [(10, 20, False), (30, 40, False), (50, None, True)]
+    assert mem.temporal("current", label="mug").placements == (pls[2],)
+    assert mem.temporal("previous", label="mug").placements == (pls[1],)
+    for t, want in ((5, ()), (10, (pls[0],)), (19.9, (pls[0],)), (20, ()), (30, (pls[1],)), (45, ()), (60, (pls[2],))):
+        assert mem.temporal("as_of", label="mug", t=t).placements == want
+    assert "I had not seen it yet" in mem.temporal("as_of", label="mug", t=5).text
+    assert "it was not where I last saw it" in mem.temporal("as_of", label="mug", t=45).text
+    for i in range(3):  # A viewed without it: missing; current names its last placement
+        mem.add([], view(60 + i, A, DA + 1.0))
+        mem.commit()
+    last = mem.temporal("history", label="mug").placements[-1]
+    assert (last.id, last.t_from, last.t_to, last.current) == (pls[2].id, 50, 60, False)
+    cur = mem.temporal("current", label="mug")
+    assert cur.placements == (last,) and "is missing" in cur.text
+    assert mem.temporal("previous", label="mug").placements == (last,)
