@@ -440,3 +440,79 @@ def test_what_changed_leaves_out_relabellings(mem):
     mem.commit()
     assert [e.kind for e in mem.changes()] == ["appeared", "relabelled"]
     assert [e.kind for e in mem.ask("what changed").events] == ["appeared"]
+
+
+def _scene_from_placements(mem, t, center=None, radius=None) -> list:
+    """scene_as_of(t) recomputed from each object's own placements (Memory.placements), without the as-of read:
+    every present or missing object's placements with t_from <= t < t_to (or open), by object id and placement
+    id, or within radius nearest first."""
+    rows = [(o, p) for o in mem.objects() if o.state in ("present", "missing") for p in mem.placements(o.id)
+            if p.t_from <= t and (p.t_to is None or p.t_to > t)]
+    if radius is None:
+        return sorted(rows, key=lambda op: (op[0].id, op[1].id))
+    c = tuple(float(v) for v in center)
+    d2 = [(sum((float(a) - b) ** 2 for a, b in zip(p.center, c)), o.id, p.id, (o, p)) for o, p in rows]
+    return [r[3] for r in sorted(d2, key=lambda r: r[:3]) if r[0] <= radius * radius]
+
+
+def test_scene_as_of_reads_shown_objects_only_and_matches_their_placements(mem):
+    """The as-of scene is driven by the shown objects (store/placements.py): it must give exactly what each
+    object's placements say, with a moved object (two placements), a missing one (its closed placement only
+    before the removal), and forgotten objects that stood there (never shown)."""
+    mug_moves_story(mem)  # mug #1: A 10..20, B from 30 (moved)
+    C = (1.0, -1.0, 0.8)
+    mem.add([box_obs("keys", C, stamp=40), box_obs("book", (1, 1, 0.5), stamp=40),
+             box_obs("plate", (3.0, 0.0, 0.5), stamp=40)])
+    mem.commit()
+    for i in range(3):  # C viewed without the keys: removed, missing now
+        mem.add([], view(50 + i, C, distance_from_eye(C) + 1.0))
+        mem.commit()
+    assert mem.forget(3, "test")  # the book, seen at 40
+    assert mem.forget(4, "test")  # the plate
+    states = {o.id: (o.label, o.state) for o in mem.objects()}
+    assert states == {1: ("mug", "present"), 2: ("keys", "missing"), 3: ("book", "forgotten"),
+                      4: ("plate", "forgotten")}
+    assert [(p.t_from, p.t_to) for p in mem.placements(1)] == [(10, 20), (30, None)]
+    keys_to = mem.placements(2)[0].t_to
+    assert keys_to is not None and 40 < keys_to <= 52
+    for t in (5, 10, 11, 20, 25, 30, 39.5, 40, 45, keys_to, 60):
+        want = _scene_from_placements(mem, t)
+        got = mem.scene_as_of(t)
+        assert [(o.id, p) for o, p in got] == [(o.id, p) for o, p in want]
+        assert mem.scene_count_as_of(t) == len(want)
+        for k, off in ((1, 0), (1, 1), (2, 1), (5, 0)):
+            assert mem.scene_as_of(t, k=k, offset=off) == got[off:off + k]
+        near = mem.scene_as_of(t, center=(1.0, 0.0, 0.8), radius=1.5)
+        assert [(o.id, p.id) for o, p in near] == [
+            (o.id, p.id) for o, p in _scene_from_placements(mem, t, (1.0, 0.0, 0.8), 1.5)]
+        assert mem.scene_count_as_of(t, center=(1.0, 0.0, 0.8), radius=1.5) == len(near)
+    assert [o.id for o, _ in mem.scene_as_of(11)] == [1]
+    assert [(o.id, p.center) for o, p in mem.scene_as_of(45)] == [(1, pytest.approx(B)), (2, pytest.approx(C))]
+    assert [o.id for o, _ in mem.scene_as_of(60)] == [1]  # the keys left; the book and the plate are forgotten
+
+
+def test_current_previous_as_of_answer_from_the_placements_history_lists(mem):
+    """current / previous / as_of read only the placements they need (temporal._few_placements); they must be the
+    ones the object's whole history gives: the mug at A, B, A again (three placements), then missing."""
+    mug_moves_story(mem)  # A 10..20, B from 30
+    for i in range(3):  # B viewed without it, then the mug back at A
+        mem.add([], view(40 + i, B, DB + 1.0))
+        mem.commit()
+    mem.add([box_obs("mug", A, stamp=50)], view(50, A, DA + 0.04))
+    mem.commit()
+    pls = mem.temporal("history", label="mug").placements
+    assert [(p.t_from, p.t_to, p.current) for p in pls] == [(10, 20, False), (30, 40, False), (50, None, True)]
+    assert mem.temporal("current", label="mug").placements == (pls[2],)
+    assert mem.temporal("previous", label="mug").placements == (pls[1],)
+    for t, want in ((5, ()), (10, (pls[0],)), (19.9, (pls[0],)), (20, ()), (30, (pls[1],)), (45, ()), (60, (pls[2],))):
+        assert mem.temporal("as_of", label="mug", t=t).placements == want
+    assert "I had not seen it yet" in mem.temporal("as_of", label="mug", t=5).text
+    assert "it was not where I last saw it" in mem.temporal("as_of", label="mug", t=45).text
+    for i in range(3):  # A viewed without it: missing; current names its last placement
+        mem.add([], view(60 + i, A, DA + 1.0))
+        mem.commit()
+    last = mem.temporal("history", label="mug").placements[-1]
+    assert (last.id, last.t_from, last.t_to, last.current) == (pls[2].id, 50, 60, False)
+    cur = mem.temporal("current", label="mug")
+    assert cur.placements == (last,) and "is missing" in cur.text
+    assert mem.temporal("previous", label="mug").placements == (last,)

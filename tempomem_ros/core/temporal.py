@@ -39,6 +39,9 @@ from .types import EVENT_KINDS, Answer
 
 OPERATORS = ("current", "previous", "history", "count_moves", "count_sightings", "as_of", "first_seen",
              "last_seen", "duration")
+# Operators whose answer needs one or two of the object's placements, read by _few_placements: the current /
+# previous / as_of services' cost does not grow with the object's history.
+_FEW_PLACEMENTS = ("current", "previous", "as_of")
 #: The temporal operators Memory exposes (each through its facade); the yes/no checks and where to look are the
 #: services TemporalService.checks and .look_for (checks.PUBLIC, lookfor.PUBLIC).
 PUBLIC = ("temporal", "changes", "scene_as_of", "scene_count_as_of", "objects_labelled_or_id", "current_evidence",
@@ -120,11 +123,12 @@ class TemporalService:
         # object: 80 of the 127 waits of "where is the mug 12" on PostgreSQL at 10,000 objects, bench_fleet's asker)
         regions = self._reads.region_labels()
         infos = self._reads.object_infos(rows, regions)
-        places = self._placement_rows.of_objects([int(r.id) for r in rows])
+        ids = [int(r.id) for r in rows]
+        places = {i: [] for i in ids} if operator in _FEW_PLACEMENTS else self._placement_rows.of_objects(ids)
         supports = self._citations.support_phrases([int(r.id) for r in rows]) if operator == "current" else None
         answers = [self._answer_about(operator, r, t, now, window, info=info,
                                       pls=self._reads.placement_infos(places[int(r.id)], regions),
-                                      support=None if supports is None else supports[i])
+                                      support=None if supports is None else supports[i], regions=regions)
                    for i, (r, info) in enumerate(zip(rows, infos))]
         cite = [a for a in answers if a["evidence"] is None]  # the newest sightings of its placements, for all
         for a, ids in zip(cite, self._citations.evidence_each([[p.id for p in a["placements"]] for a in cite])):
@@ -141,7 +145,7 @@ class TemporalService:
                                                        if len(answers) > 1 else []})
 
     def _answer_about(self, operator: str, row: ObjectRow, t, now: float, window=None, *, info, pls,
-                      support: str | None) -> dict:
+                      support: str | None, regions: dict[int, str]) -> dict:
         """One object's answer to a temporal operator: its text, placements, evidence, count and time (a question
         naming several objects of one label gets one per object, ask_temporal above). ``info``: the row as
         ObjectInfo; ``pls``: its placements (PlacementInfo, oldest first); ``support``: its support phrase
@@ -149,8 +153,12 @@ class TemporalService:
         oid = int(row.id)
         obj = info
         label = obj.label
-        current = next((p for p in pls if p.current), None)
         out = {"object": obj, "placements": (), "evidence": (), "count": None, "time": None, "text": ""}
+        if operator in _FEW_PLACEMENTS:  # pls not read: the one or two placements it needs (_few_placements)
+            current, few = self._few_placements(operator, oid, t, regions)
+        else:
+            few = {}
+            current = next((p for p in pls if p.current), None)
 
         def where(p) -> str:
             region = f" in the {p.region_label}" if p.region_label else ""
@@ -162,18 +170,17 @@ class TemporalService:
                                f"last seen {fmt_time(obj.last_seen)}.")
                 out["placements"] = (current,)
             else:
-                last = pls[-1]
+                last = few["last"]
                 out["text"] = (f"The {label} is missing: it was last seen at {where(last)} at "
                                f"{fmt_time(obj.last_seen)}, and was not there when I looked at {fmt_time(last.t_to)}.")
                 out["placements"] = (last,)
         elif operator == "previous":
-            older = [p for p in pls if not p.current]
-            if not older:
-                out["text"] = (f"The {label} has not moved: it has been at {where(pls[-1])} since "
-                               f"{fmt_time(pls[0].t_from)}.")
+            prev = few["last_closed"]
+            if prev is None:
+                out["text"] = (f"The {label} has not moved: it has been at {where(few['last'])} since "
+                               f"{fmt_time(few['first'].t_from)}.")
                 out["placements"] = ()
             else:
-                prev = older[-1]
                 out["text"] = (f"Before, the {label} was at {where(prev)} (from {fmt_time(prev.t_from)} to "
                                f"{fmt_time(prev.t_to)}).")
                 out["placements"] = (prev,)
@@ -218,9 +225,9 @@ class TemporalService:
             ago = f" ({fmt_duration(now - obj.last_seen)} ago)" if now >= obj.last_seen else ""
             out["text"] = f"I last saw the {label} at {fmt_time(obj.last_seen)}{ago} at {where(last)}."
         elif operator == "as_of":
-            hit = next((p for p in pls if p.t_from <= t and (p.t_to is None or t < p.t_to)), None)
+            hit = few["held"]
             if hit is None:
-                first = pls[0].t_from
+                first = few["first"].t_from
                 reason = "I had not seen it yet" if t < first else "it was not where I last saw it"
                 out["text"] = f"At {fmt_time(t)} I do not know where the {label} was: {reason}."
             else:
@@ -236,6 +243,29 @@ class TemporalService:
                                f"(since {fmt_time(current.t_from)}).")
         out["evidence"] = tuple(out["evidence"]) if out["evidence"] else None
         return out
+
+    def _few_placements(self, operator: str, oid: int, t, regions: dict[int, str]) -> tuple:
+        """(current placement or None, {name: placement or None}) for an operator of _FEW_PLACEMENTS: the rows
+        it names, each one indexed read, in place of the object's whole history (of_object), which grows with
+        every move and reappearance (bench_long_run: the shown objects' placements were 134 after day 1 and 549
+        after day 30). The same placements as the full read gives: first = pls[0], last = pls[-1], last_closed =
+        the last of pls not current, held = the first of pls holding at t."""
+        rows = self._placement_rows
+        current = rows.current_of(oid) if operator == "current" else None
+        few = {}
+        if operator == "current" and current is None:
+            few["last"] = rows.last_of(oid)
+        elif operator == "previous":
+            few["last_closed"] = rows.last_of(oid, closed=True)
+            if few["last_closed"] is None:
+                few["last"], few["first"] = rows.last_of(oid), rows.first_of(oid)
+        elif operator == "as_of":
+            few["held"] = rows.held_at(oid, t)
+            if few["held"] is None:
+                few["first"] = rows.first_of(oid)
+        infos = iter(self._reads.placement_infos([r for r in (current, *few.values()) if r is not None], regions))
+        current = next(infos) if current is not None else None
+        return current, {name: (next(infos) if row is not None else None) for name, row in few.items()}
 
     # ------------------------------------------------------------------ changes and snapshots
     def changes(self, since: float | None = None, until: float | None = None, *, kinds=None) -> list:
