@@ -264,7 +264,7 @@ def load_heldout11(*earlier_sets) -> list[Question]:
 
 def load_heldout12(*earlier_sets) -> list[Question]:
     """The twelfth (p001...), a third helper's that never opened the understanding code, written after heldout11's
-    measurement: committed before its one measurement. Only ``--set heldout12`` asks it (not "all") until then."""
+    measurement: committed before its one measurement (integ31, session 31); in "all" since."""
     return load_fresh(QUESTIONS_HELDOUT12, "p", HELD_OUT12, earlier_sets)
 
 
@@ -494,7 +494,7 @@ def select_sets(qset: str, half_arg: str = "both") -> list[tuple[str, list[Quest
         h11 = load_heldout11(rows, h2, h3, h4, h5, h6, h7, h8, h9, h10)
         if qset in ("heldout11", "all"):
             sets.append((HELD_OUT11, h11))
-        if qset == "heldout12":  # held out: only by name, not in "all", until its one measurement
+        if qset in ("heldout12", "all"):  # in "all" since its one measurement (integ31, session 31)
             sets.append((HELD_OUT12, load_heldout12(rows, h2, h3, h4, h5, h6, h7, h8, h9, h10, h11)))
     return sets
 
@@ -511,7 +511,7 @@ def main(argv=None) -> int:
                         f"the half {HELD_OUT5!r}; heldout6 / heldout7: questions_heldout6.txt / "
                         "questions_heldout7.txt; heldout8 / heldout9 / heldout10 / heldout11 / heldout12: "
                         "questions_heldout8.txt / questions_heldout9.txt / questions_heldout10.txt / "
-                        "questions_heldout11.txt / questions_heldout12.txt (heldout12 only by name); "
+                        "questions_heldout11.txt / questions_heldout12.txt; "
                         "dev: the development sets of the fifth round (main, heldout2 ... heldout8); all: every set")
     p.add_argument("--half", choices=("dev", "held_out", "both"), default="both", help="halves of questions.txt")
     p.add_argument("--show", choices=("none", "wrong", "refused", "all"), default="wrong")
