@@ -46,7 +46,7 @@ from .store.observations import ObservationRows
 from .types import CameraView
 
 
-PART_TOLERANCE_M = 0.05   # noise around a box within which a partial view still lies inside it
+PART_TOLERANCE_M = fusion.WHOLE_TOLERANCE_M  # noise around a box within which a partial view still lies in it
 MOVABLE_FOOTPRINT_M = 0.8  # furniture up to this footprint is moved about (chairs, stools); a sofa is seen in parts
 WHOLE_VIEW_SHARE = 0.8    # a view spanning this share of the largest view on every axis shows the whole object
 STRETCH_SLACK_M = 0.05    # furniture seen whole may look this much larger than its largest view, no more
@@ -475,7 +475,9 @@ class FrameFusion:
             ext=(obj.ext_x, obj.ext_y, obj.ext_z), obs_center=seen.center, obs_min=seen.bmin,
             obs_max=seen.bmax, obs_weight=w, clamp_factor=f.box_clamp_factor, growth_factor=f.box_growth_factor,
             growth_floor=f.geometry_scale, n_folded=int(obj.n_observations), mean_box_after=f.mean_box_after,
-            mean_box_below=f.mean_box_below)
+            mean_box_below=f.mean_box_below,
+            size_after=f.size_quantile_after, size_quantile=f.size_quantile, size_step=f.size_step,
+            size_below=f.size_quantile_below)
         if _is_furniture(obj, self.config.identity) and _seen_whole(obj) and \
                 max(obj.ext_x, obj.ext_y) <= MOVABLE_FOOTPRINT_M:
             lo, hi = _rigid_box(obj, seen, w)
