@@ -1061,3 +1061,18 @@ def test_a_chairs_twin_found_pushed_aside_is_its_move_not_a_box_halfway(mem, cas
     else:
         assert chair_row.n_moves == 0 and moves == [] and twins == [{"kept": 1, "absorbed": 2}]
         assert [e.kind for e in mem.changes()] == ["appeared"]
+
+
+@pytest.mark.parametrize("sliver", [True, False])
+def test_a_sliver_beside_a_laptop_is_no_laptop_pushed_aside(mem, sliver):
+    # dev seed 244 (no feature): a 2 x 11 x 16 cm sliver of a laptop's edge just outside its 0.37 m box, the view
+    # seeing through the rest of the box, was taken for the laptop pushed aside: a move onto its own place
+    laptop, half = (2.0, 0.0, 0.86), (0.185, 0.1, 0.125)
+    d = distance_from_eye(laptop)
+    for t in (0.0, 0.5, 1.0):
+        mem.add([box_obs("laptop", laptop, half, stamp=t)], view(t, laptop, d + 0.1))
+    seen_at, seen_half = ((2.0, 0.16, 0.86), (0.01, 0.055, 0.08)) if sliver else ((2.0, 0.3, 0.86), half)
+    mem.add([box_obs("laptop", seen_at, seen_half, stamp=600.0)], view(600.0, laptop, d + 2.0))
+    mem.commit()
+    assert mem.get(1).n_moves == (0 if sliver else 1)
+    assert [e.kind for e in mem.changes() if e.object_id == 1] == (["appeared"] if sliver else ["appeared", "moved"])
