@@ -11,6 +11,7 @@ from core_helpers import IMMEDIATE, box_obs, span_obs, unit
 from tempomem_ros.core import InvalidInputError, Memory, MemoryConfig
 from tempomem_ros.core import fusion
 from tempomem_ros.core.config import FusionConfig
+from tempomem_ros.core.store.objects import ObjectRows
 from tempomem_ros.core.geometry import box_gap, footprint_overlap, iou3d, point_box_distance
 from tempomem_ros.core.labels import canonical_label, label_matches, sanitize_label
 
@@ -190,3 +191,48 @@ def test_merge_feature_is_normalised_running_mean():
     assert np.allclose(f, unit([1, 1, 0, 0])) and w == 2.0
     f2, w2 = fusion.merge_feature(None, 0.0, unit([0, 0, 1, 0]), 0.5)
     assert np.allclose(f2, [0, 0, 1, 0]) and w2 == 0.5
+
+
+def _ext(mem, object_id):
+    row = ObjectRows(mem._store).row(object_id)
+    return (round(row.ext_x, 4), round(row.ext_y, 4))
+
+
+def test_one_bled_view_does_not_set_an_objects_size_for_good(mem):
+    # A 0.08 m mug seen 20 times, once with its mask bled onto the table (0.24 m), then 20 times more: its size
+    # is the running 0.9 quantile of its views (fusion.size_quantile_after = 10), so the bled view raised it
+    # by 4.5 % once and the views since brought it back to within one step of 0.08 m; the maximum kept 0.24 m.
+    for i in range(41):
+        half = 0.12 if i == 20 else 0.04
+        mem.add([box_obs("mug", (1.0, 0.0, 0.8), half=(half, half, 0.05), stamp=0.1 * i)])
+    mem.commit()
+    (mug,) = mem.objects()
+    size = _ext(mem, mug.id)
+    assert size[0] == size[1] and abs(size[0] - 0.08) <= 0.05 * 0.08
+    assert mug.bbox_max[0] - mug.bbox_min[0] < 0.1
+
+
+def test_a_large_object_first_seen_in_part_keeps_the_largest_view(mem):
+    # A table's 1.2 m end seen 12 times, then the whole 1.6 m table: a footprint over fusion.size_quantile_below
+    # (0.8 m) is seen in parts, so its size stays the largest view and the whole view sets it at once.
+    for i in range(12):
+        mem.add([span_obs("table", (0.0, 0.0, 0.0), (1.2, 0.8, 0.75), stamp=0.1 * i)])
+    mem.add([span_obs("table", (0.0, 0.0, 0.0), (1.6, 0.8, 0.75), stamp=2.0)])
+    mem.commit()
+    (t,) = mem.objects()
+    assert _ext(mem, t.id) == (1.6, 0.8)
+    assert t.bbox_min[0] == pytest.approx(0.0) and t.bbox_max[0] == pytest.approx(1.6)
+
+
+def test_size_tracks_the_quantile_only_when_asked():
+    ext, big = np.array([0.45, 0.45, 0.9]), np.array([1.2, 1.2, 0.9])
+    # before fusion.size_quantile_after sightings, over the footprint bound, or with step 0: the maximum
+    assert not fusion.size_is_tracked(ext, 9, 10, 0.05, 0.8)
+    assert not fusion.size_is_tracked(np.array([0.85, 0.4, 0.9]), 20, 10, 0.05, 0.8)
+    assert not fusion.size_is_tracked(ext, 20, 10, 0.0, 0.8)
+    assert fusion.size_after_sighting(ext, big, False, 0.9, 0.05).tolist() == [1.2, 1.2, 0.9]
+    assert fusion.size_is_tracked(ext, 10, 10, 0.05, 0.8)
+    up = fusion.size_after_sighting(ext, big, True, 0.9, 0.05)
+    assert up.tolist() == pytest.approx([0.45 * 1.045, 0.45 * 1.045, 0.9 * 0.995])  # equal is not larger
+    down = fusion.size_after_sighting(ext, np.array([0.3, 0.3, 0.3]), True, 0.9, 0.05)
+    assert down.tolist() == pytest.approx([0.45 * 0.995, 0.45 * 0.995, 0.9 * 0.995])

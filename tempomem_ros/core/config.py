@@ -38,6 +38,11 @@ class FusionConfig:
     mean_box_after: int = 3              # an object with this many sightings and a box under mean_box_below
     mean_box_below: float = 0.25         # metres on every axis keeps the weighted mean of its sightings'
                                          # boxes, not their union (one bled mask no longer inflates it); 0 = off
+    size_quantile_after: int = 10        # after this many sightings an object's size (ext) tracks this quantile
+    size_quantile: float = 0.9           # of its sightings' extents instead of their maximum (one bled mask no
+    size_step: float = 0.05              # longer sets it for good); step = share of the size per sighting; 0 = off
+    size_quantile_below: float = 0.8     # metres: only while the size is under this on every axis of the floor
+                                         # plane (a table or a sofa is seen in parts: its views' quantile is a part)
     confidence_gain: float = 0.5         # c <- c + (1 - c) * obs_conf * gain
     label_mode: str = "exact"            # "exact" (whole words) | "embedding" (label encoder cosine)
     # Geometry first (association.py): a sighting at an object's very place, at a similar size, is that
@@ -378,7 +383,9 @@ FIELD_RANGES: dict[str, tuple[float, float]] = {
     "fusion.candidate_dilation": (0.0, 10.0), "fusion.geometry_scale": (0.001, 10.0),
     "fusion.box_padding": (0.0, 1.0), "fusion.box_clamp_factor": (0.5, 100.0),
     "fusion.box_growth_factor": (1.0, 1000.0), "fusion.mean_box_after": (0, 1000000),
-    "fusion.mean_box_below": (0.0, 100.0), "fusion.confidence_gain": (0.001, 1.0),
+    "fusion.mean_box_below": (0.0, 100.0), "fusion.size_quantile_after": (0, 1000000),
+    "fusion.size_quantile": (0.5, 1.0), "fusion.size_step": (0.0, 0.5),
+    "fusion.size_quantile_below": (0.0, 100.0), "fusion.confidence_gain": (0.001, 1.0),
     "fusion.same_place_tol": (0.0, 1.0), "fusion.same_place_ratio": (1.0, 100.0),
     "fusion.same_place_iou": (0.0, 1.0), "fusion.recent_s": (0.0, 86400.0),
     "fusion.confusion_min_share": (0.0, 1.0), "fusion.confusion_min_mass": (0.0, 1e6),

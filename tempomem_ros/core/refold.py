@@ -54,7 +54,9 @@ def add(state: FoldState, row, cfg: FusionConfig) -> FoldState:
         obs_center=(row["cx"], row["cy"], row["cz"]), obs_min=(row["min_x"], row["min_y"], row["min_z"]),
         obs_max=(row["max_x"], row["max_y"], row["max_z"]), obs_weight=w, clamp_factor=cfg.box_clamp_factor,
         growth_factor=cfg.box_growth_factor, growth_floor=cfg.geometry_scale, n_folded=state.n,
-        mean_box_after=cfg.mean_box_after, mean_box_below=cfg.mean_box_below)
+        mean_box_after=cfg.mean_box_after, mean_box_below=cfg.mean_box_below,
+        size_after=cfg.size_quantile_after, size_quantile=cfg.size_quantile, size_step=cfg.size_step,
+        size_below=cfg.size_quantile_below)
     feature, fweight = fusion.merge_feature(state.feature, state.feature_weight, blob_to_feature(row["feature"]), w)
     base = fusion.merged_confidence(state.base, float(row["confidence"]), cfg.confidence_gain)
     return FoldState(center, lo, hi, weight, ext, feature, fweight, base, state.n + 1,

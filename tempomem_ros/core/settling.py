@@ -39,8 +39,9 @@ import numpy as np
 from . import fusion
 from .association import same_place, stacked
 from .config import MemoryConfig
-from .geometry import point_in_box
-from .frame_fusion import PART_TOLERANCE_M, PARTS_MIN_FOOTPRINT_M, box_center, relabel_wins
+from .geometry import containment, point_in_box
+from .frame_fusion import (PART_TOLERANCE_M, PARTS_MIN_FOOTPRINT_M, PUSH_MAX_INSIDE, PUSH_MIN_SHIFT, box_center,
+                           relabel_wins)
 from .labels import canonical_label, labels_agree
 from .rows import blob_to_feature, bmax_of, bmin_of, feature_to_blob
 from .store import StoreInterface
@@ -49,6 +50,7 @@ from .store.placements import PlacementRows
 from .store.settling_rows import SettlingRows
 
 EVIDENCE_IN_EVENT = 5
+PUSH_SIZE_SLACK = 0.2  # a pushed twin's sides exceed the object's size by at most this share (+ PART_TOLERANCE_M)
 CONCENTRIC_M = 0.04  # centres of two boxes of one object sighted under two labels (_concentric)
 
 
@@ -157,7 +159,7 @@ class Settling:
         that were around its sighting."""
         self.finish_removals(stamp, counters, touched)  # decided in this frame with no hold
         if self.config.identity.twin_merge:
-            self._merge_twins(stamp, neighbours, touched)
+            self._merge_twins(stamp, neighbours, counters, touched)
         self._relabelled_moves(stamp, counters, touched)
         self._release_held(stamp, counters, touched)
 
@@ -300,8 +302,9 @@ class Settling:
                           tol=f.same_place_tol, max_ratio=f.same_place_ratio,
                           min_iou=f.same_place_iou)
 
-    def _reconcile_move(self, old, new, stamp: float, counters, touched: set[int]) -> None:
-        """``old``'s place was seen empty; ``new`` is ``old`` seen at its new place: one object that moved."""
+    def _reconcile_move(self, old, new, stamp: float, counters, touched: set[int], pushed: bool = False) -> None:
+        """``old``'s place was seen empty, or ``new`` is ``old``'s twin found pushed aside (``pushed``,
+        _pushed_twin): ``new`` is ``old`` seen at its new place, one object that moved."""
         self._missing_ahead = None  # states and label mass change below: what was read ahead no longer holds
         if int(new.n_moves) > 0:
             self._rehome_moves(old, new, stamp, counters, touched)
@@ -324,7 +327,7 @@ class Settling:
                     detail=_move_detail(stamp, int(new.id), superseded))
         self._audit(stamp, "reconcile_move", [old.id, new.id], obs_ids,
                     {"kept": int(old.id), "joined": int(new.id), "from_placement": before,
-                     "to_placement": placement_id, "first_miss": old.first_miss,
+                     "to_placement": placement_id, "first_miss": old.first_miss, **({"pushed": True} if pushed else {}),
                      **({"retracted_removals": superseded} if superseded else {})})
         self._settle_label(old.id, stamp, obs_ids[-1:])
         counters.moved += 1
@@ -420,7 +423,7 @@ class Settling:
         self._graph.event(stamp, "relabelled", object_id, pid, pid, list(evidence), previous_label=old, label=new)
 
     # ---------------------------------------------------------------- twins
-    def _merge_twins(self, stamp: float, neighbours: dict[int, list], touched: set[int]) -> None:
+    def _merge_twins(self, stamp: float, neighbours: dict[int, list], counters, touched: set[int]) -> None:
         """Why only the objects around this frame's sightings: a twin forms, or becomes recognisable, when one
         of the two is seen; the fusion step already found what lies around each sighting (no second query:
         their rows from before the frame serve for the geometric test, a match is read again)."""
@@ -445,9 +448,43 @@ class Settling:
                 keep, gone = (other, obj) if other.id < oid else (obj, other)
                 if int(gone.n_moves) > 0 or not self._twins(keep, gone, same):
                     continue
-                self.join_twin(keep, gone, stamp, touched)
+                if self._pushed_twin(keep, gone):
+                    self._reconcile_move(keep, gone, stamp, counters, touched, pushed=True)
+                else:
+                    self.join_twin(keep, gone, stamp, touched)
                 ahead = None  # the join wrote both rows (and may have retired one)
                 break
+
+    def _pushed_twin(self, keep, gone) -> bool:
+        """Whether ``gone``, a twin of ``keep`` (one object fused twice), is ``keep`` pushed aside rather than
+        ``keep`` seen again: both pieces of furniture, ``gone`` centred off ``keep``'s box on the floor by more
+        than a push is (PUSH_MIN_SHIFT x its footprint), mostly outside it (PUSH_MAX_INSIDE), and first seen
+        identity.min_gap_s after ``keep``'s last real view (_last_real_sighting). One object in two places one
+        after the other moved; a twin join refolds both places into one box between them. Why: chairs pushed
+        by less than their size (0.33-0.38 m for 0.45 m) were found at the new place as a new chair, joined as a
+        twin "never seen together" and placed halfway, and the move was never reported (dev seeds 236, 241,
+        243, no feature)."""
+        icfg = self.config.identity
+
+        def footprint(r) -> float:
+            return max(float(r.max_x) - float(r.min_x), float(r.max_y) - float(r.min_y))
+
+        if min(footprint(keep), footprint(gone)) < icfg.extend_min_extent:
+            return False
+        ck, cg = box_center(keep.bmin, keep.bmax), box_center(gone.bmin, gone.bmax)
+        shift = float(np.hypot(cg[0] - ck[0], cg[1] - ck[1]))
+        if shift < max(icfg.same_place_distance, PUSH_MIN_SHIFT * footprint(keep)):
+            return False
+        if containment(gone.bmin, gone.bmax, keep.bmin, keep.bmax) > PUSH_MAX_INSIDE:
+            return False
+        # no larger on the floor (sides sorted: a chair pushed and turned has its sides swapped; smaller is a
+        # partial view): a box a bled mask grew beside a stool is no stool pushed there (dev seed 236: a false
+        # move of a stool that never moved)
+        sides_keep = sorted((float(keep.ext_x), float(keep.ext_y)))  # its size (fusion.size_after_sighting)
+        sides_gone = sorted((float(gone.max_x) - float(gone.min_x), float(gone.max_y) - float(gone.min_y)))
+        if any(b > (1.0 + PUSH_SIZE_SLACK) * a + PART_TOLERANCE_M for a, b in zip(sides_keep, sides_gone)):
+            return False
+        return float(gone.first_seen) >= self._last_real_sighting(keep, outside=gone) + icfg.min_gap_s
 
     def _near_twin(self, a, b) -> bool:
         return self._boxes_same_place(a, b) or self._one_inside(a, b) or overlapping_halves(a, b) \
