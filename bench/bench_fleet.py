@@ -20,6 +20,7 @@ figures; asserts none (the machine is shared: read them next to the load average
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import shutil
@@ -212,6 +213,22 @@ def report(name: str, figures: dict, seconds: float) -> None:
               f"max {max(values):6.1f} ms   ({len(values)} calls)")
 
 
+@contextlib.contextmanager
+def served_copy(store: str, work: str):
+    """``store`` migrated into a throwaway PostgreSQL 15 + PostGIS server (fsync on, unix socket only) under
+    ``work``: yields its address, the rows migrated and the seconds the migration took; the server stops after."""
+    from tempomem_ros.core.store import transfer
+    from tempomem_ros.tools.pg_sandbox import PgSandbox
+
+    with PgSandbox.start(durable=True, root=os.path.join(work, "pg")) as pg:
+        pg.create_database("fleet")
+        pg.psql("CREATE EXTENSION postgis", "fleet")
+        address = pg.url("fleet")
+        t = time.perf_counter()
+        rows = transfer.migrate(store, address)
+        yield address, rows, time.perf_counter() - t
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--seconds", type=float, default=20.0)
@@ -234,9 +251,6 @@ def main() -> None:
         print(json.dumps(asker(args.address, args.seconds, args.start_at)))
         return
 
-    from tempomem_ros.core.store import transfer
-    from tempomem_ros.tools.pg_sandbox import PgSandbox
-
     if not os.path.exists(args.store):
         build_store(args.store)
     work = tempfile.mkdtemp(prefix="tempomem_bench_fleet_")
@@ -244,14 +258,9 @@ def main() -> None:
     try:
         print(f"load average before: {os.getloadavg()[0]:.2f} ({os.cpu_count()} CPUs)")
         print("vector path: exact (float32 features, numpy re-ranking; pgvector is not installed)")
-        with PgSandbox.start(durable=True, root=os.path.join(work, "pg")) as pg:
-            pg.create_database("fleet")
-            pg.psql("CREATE EXTENSION postgis", "fleet")
-            address = pg.url("fleet")
-            t = time.perf_counter()
-            rows = transfer.migrate(args.store, address)
+        with served_copy(args.store, work) as (address, rows, seconds):
             print(f"migrated the {rows['objects']}-object store into PostgreSQL 15 + PostGIS (fsync on) in "
-                  f"{time.perf_counter() - t:.1f} s")
+                  f"{seconds:.1f} s")
             pg_figures = run_load(address, args.robots, args.seconds)
         report(f"PostgreSQL, {args.robots} robots x {RATE_HZ:.0f} Hz x {2 * CELLS_PER_FRAME} observations",
                pg_figures, args.seconds)

@@ -62,8 +62,6 @@ def main() -> None:
     os.environ.setdefault("TEMPOMEM_BENCH_OBJECTS", "10000")  # read by bench_fleet at import
     import bench_fleet as bf
 
-    from tempomem_ros.core.store import transfer
-    from tempomem_ros.tools.pg_sandbox import PgSandbox
 
     print(f"load average before: {os.getloadavg()[0]:.2f} ({os.cpu_count()} CPUs); {args.calls} calls of each, "
           f"label list {'kept' if args.keep_cache else 'read again before each call'}")
@@ -75,11 +73,7 @@ def main() -> None:
     work = tempfile.mkdtemp(prefix="tempomem_bench_queries_")
     os.chmod(work, 0o755)  # the server runs as the postgres system user when this runs as root
     try:
-        with PgSandbox.start(durable=True, root=os.path.join(work, "pg")) as pg:
-            pg.create_database("fleet")
-            pg.psql("CREATE EXTENSION postgis", "fleet")
-            address = pg.url("fleet")
-            transfer.migrate(args.store, address)
+        with bf.served_copy(args.store, work) as (address, _rows, _seconds):
             ask_each(address, args.calls, args.top, args.keep_cache)
     finally:
         shutil.rmtree(work, ignore_errors=True)

@@ -46,8 +46,6 @@ def main() -> None:
     import bench_fleet as bf
 
     from tempomem_ros.core import Memory
-    from tempomem_ros.core.store import transfer
-    from tempomem_ros.tools.pg_sandbox import PgSandbox
 
     if args.address:
         run_frames(args, bf, Memory, args.address)
@@ -57,11 +55,7 @@ def main() -> None:
     work = tempfile.mkdtemp(prefix="tempomem_bench_trips_")
     os.chmod(work, 0o755)  # the server runs as the postgres system user when this runs as root
     try:
-        with PgSandbox.start(durable=True, root=os.path.join(work, "pg")) as pg:
-            pg.create_database("fleet")
-            pg.psql("CREATE EXTENSION postgis", "fleet")
-            address = pg.url("fleet")
-            transfer.migrate(args.store, address)
+        with bf.served_copy(args.store, work) as (address, _rows, _seconds):
             run_frames(args, bf, Memory, address)
     finally:
         shutil.rmtree(work, ignore_errors=True)
