@@ -120,6 +120,9 @@ def merge_geometry(*, center, bmin, bmax, weight, ext, obs_center, obs_min, obs_
                    size_below: float = 0.0):
     """Confidence-weighted running mean of the centroid; box = union clamped around the centroid.
 
+    ``ext`` is the object's size (size_after_sighting: the largest single view, or a running quantile of the
+    views once the object has been seen whole often enough; its box is then clamped tighter, below).
+
     Why the clamp: a plain union only grows, and a chain of slightly shifted sightings could drag it
     without bound. Each half extent is limited to clamp_factor x the largest extent a single merged
     observation had along that axis, so the box covers every partial view of a large object (any single

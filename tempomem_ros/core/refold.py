@@ -25,7 +25,7 @@ class FoldState:
     lo: np.ndarray
     hi: np.ndarray
     weight: float
-    ext: np.ndarray          # largest extent of a single sighting, per axis
+    ext: np.ndarray          # its size per axis: largest single sighting or a quantile (fusion.size_after_sighting)
     feature: np.ndarray | None
     feature_weight: float
     base: float              # fused confidence

@@ -32,8 +32,9 @@ class ObjectRow(NamedTuple):
       off, until its rebuild: the box centre stands in); ``zt, zb`` running means of the sightings' top and
       bottom heights, which relations use (None where never set: max_z / min_z stand in); ``min_x .. max_z``
       the fused box; ``weight`` the sum of the merged sightings' confidences (the running means' weight);
-      ``ext_x, ext_y, ext_z`` the largest extent a single merged sighting had on each axis (the growth bound,
-      "seen whole").
+      ``ext_x, ext_y, ext_z`` the object's size on each axis: the largest extent a single merged sighting had,
+      or, for an object seen whole often enough, a running quantile of its sightings' extents
+      (fusion.size_after_sighting; the growth bound, "seen whole").
     - appearance: ``feature`` the running mean of the sightings' features, L2-normalised, as float32 bytes
       (None: no sighting had one); ``feature_weight`` its weight.
     - lifecycle: ``state`` tentative, present, missing or forgotten; ``first_seen``, ``last_seen`` the stamps
