@@ -665,7 +665,9 @@ def test_a_look_alike_sighting_over_a_small_object_is_no_large_object_pushed_asi
         if phone_there:
             obs.append(box_obs("phone", (2.0, 0.45, 0.81), (0.075, 0.04, 0.01), stamp=t))
         mem.add(obs, view(t, tablet, d + 0.05))
-    mem.add([box_obs("tablet", (2.0, 0.45, 0.85), (0.075, 0.04, 0.01), stamp=600.0)], view(600.0, tablet, d + 2.0))
+    # the sighting 0.2 m long: over half the tablet's size (a smaller one is no push at all, PUSH_MIN_VIEW_SHARE),
+    # so that only the phone under it keeps it from moving the tablet
+    mem.add([box_obs("tablet", (2.0, 0.45, 0.85), (0.1, 0.04, 0.01), stamp=600.0)], view(600.0, tablet, d + 2.0))
     mem.commit()
     moved = [e.object_id for e in mem.changes() if e.kind == "moved"]
     assert (mem.get(1).n_moves, moved) == ((0, []) if phone_there else (1, [1]))
