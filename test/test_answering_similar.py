@@ -206,7 +206,8 @@ def test_the_sentence_model_keeps_the_tea_refused_and_reads_new_forms():
               "who moved the lamp", "is the lamp switched on", "how heavy is the chair", "put the mug in the kitchen",
               "mug", "how many times was the chair moved and when was it seen"):
         assert isinstance(understand(q, NOW, names, reader), Refusal), q
-    for q, op in (("since when are you knowing the lamp?", "first_seen"),
+    # ("since when are you knowing the lamp?" was here: the eighth round's rules read it now)
+    for q, op in (("since when are you aware of the lamp", "first_seen"),
                   ("the lamp its first ever appearance, when was that", "first_seen")):
         assert isinstance(understand(q, NOW, names), Refusal), q  # no rule reads it
         got = understand(q, NOW, names, reader)
