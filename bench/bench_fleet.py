@@ -229,6 +229,21 @@ def served_copy(store: str, work: str):
         yield address, rows, time.perf_counter() - t
 
 
+@contextlib.contextmanager
+def served_store(store: str, prefix: str):
+    """``store`` (built first if it does not exist) served by a throwaway server (served_copy) in a temporary
+    folder of its own, removed after: yields the server's address."""
+    if not os.path.exists(store):
+        build_store(store)
+    work = tempfile.mkdtemp(prefix=prefix)
+    os.chmod(work, 0o755)  # the server runs as the postgres system user when this runs as root
+    try:
+        with served_copy(store, work) as (address, _rows, _seconds):
+            yield address
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--seconds", type=float, default=20.0)

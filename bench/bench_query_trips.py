@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import shutil
 import sys
 import tempfile
 import time
@@ -62,21 +61,13 @@ def main() -> None:
     os.environ.setdefault("TEMPOMEM_BENCH_OBJECTS", "10000")  # read by bench_fleet at import
     import bench_fleet as bf
 
-
     print(f"load average before: {os.getloadavg()[0]:.2f} ({os.cpu_count()} CPUs); {args.calls} calls of each, "
           f"label list {'kept' if args.keep_cache else 'read again before each call'}")
     if args.address:
         ask_each(args.address, args.calls, args.top, args.keep_cache)
         return
-    if not os.path.exists(args.store):
-        bf.build_store(args.store)
-    work = tempfile.mkdtemp(prefix="tempomem_bench_queries_")
-    os.chmod(work, 0o755)  # the server runs as the postgres system user when this runs as root
-    try:
-        with bf.served_copy(args.store, work) as (address, _rows, _seconds):
-            ask_each(address, args.calls, args.top, args.keep_cache)
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
+    with bf.served_store(args.store, "tempomem_bench_queries_") as address:
+        ask_each(address, args.calls, args.top, args.keep_cache)
 
 
 if __name__ == "__main__":

@@ -22,7 +22,6 @@ import cProfile
 import io
 import os
 import pstats
-import shutil
 import sys
 import tempfile
 import time
@@ -50,15 +49,8 @@ def main() -> None:
     if args.address:
         run_frames(args, bf, Memory, args.address)
         return
-    if not os.path.exists(args.store):
-        bf.build_store(args.store)
-    work = tempfile.mkdtemp(prefix="tempomem_bench_trips_")
-    os.chmod(work, 0o755)  # the server runs as the postgres system user when this runs as root
-    try:
-        with bf.served_copy(args.store, work) as (address, _rows, _seconds):
-            run_frames(args, bf, Memory, address)
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
+    with bf.served_store(args.store, "tempomem_bench_trips_") as address:
+        run_frames(args, bf, Memory, address)
 
 
 def run_frames(args, bf, Memory, address: str) -> None:

@@ -627,11 +627,18 @@ def test_what_changed_leaves_out_merges(mem):
         assert [e.kind for e in m.ask("what changed").events] == ["appeared"]
 
 
-def test_a_chair_pushed_aside_by_less_than_its_size_moved_while_a_partial_view_merges(mem, store):
+def _chair_seen_whole(m: Memory):
+    """A 0.45 m chair at (2, 0, 0.45) seen whole in three frames (the view seeing just past it): (its centre, its
+    half size, the depth of its place from the eye)."""
     chair, half = (2.0, 0.0, 0.45), (0.225, 0.225, 0.45)
     d = distance_from_eye(chair)
     for t in (0.0, 0.5, 1.0):
-        mem.add([box_obs("chair", chair, half, stamp=t)], view(t, chair, d + 0.1))
+        m.add([box_obs("chair", chair, half, stamp=t)], view(t, chair, d + 0.1))
+    return chair, half, d
+
+
+def test_a_chair_pushed_aside_by_less_than_its_size_moved_while_a_partial_view_merges(mem, store):
+    chair, half, d = _chair_seen_whole(mem)
     # the seat and legs only (the lower half, inside the fused box), the view seeing through the rest: a part
     mem.add([box_obs("chair", (2.0, 0.0, 0.25), (0.225, 0.225, 0.25), stamp=2.0)], view(2.0, chair, d + 2.0))
     mem.commit()
@@ -646,8 +653,7 @@ def test_a_chair_pushed_aside_by_less_than_its_size_moved_while_a_partial_view_m
     # without a view that sees through the old place: the chair was seen whole, so a chair half a metre off
     # is no part of it; another chair (held) until the old place is looked at
     with Memory.open(store("n"), embedding_dim=4) as m:
-        for t in (0.0, 0.5, 1.0):
-            m.add([box_obs("chair", chair, half, stamp=t)], view(t, chair, d + 0.1))
+        _chair_seen_whole(m)
         m.add([box_obs("chair", pushed, half, stamp=600.0)], view(600.0, chair, d - 0.5))  # something in front
         m.commit()
         assert [(o.state, o.n_moves, o.n_observations) for o in m.objects()] == [("present", 0, 3),
@@ -676,10 +682,7 @@ def test_a_look_alike_sighting_over_a_small_object_is_no_large_object_pushed_asi
 def test_a_tentative_glimpse_of_its_label_does_not_hide_a_chair_pushed_aside(mem):
     # seed 241 (no feature): a sliver of the pushed chair, seen first, was a tentative "chair" of its own; the
     # chair then was one of two chairs, so the whole chair seen at its new place was never tested as pushed
-    chair, half = (2.0, 0.0, 0.45), (0.225, 0.225, 0.45)
-    d = distance_from_eye(chair)
-    for t in (0.0, 0.5, 1.0):
-        mem.add([box_obs("chair", chair, half, stamp=t)], view(t, chair, d + 0.1))
+    chair, half, d = _chair_seen_whole(mem)
     pushed = (2.0, 0.5, 0.45)
     # a 4 cm sliver of its far edge, something in front of the old place: no push, a tentative chair
     mem.add([box_obs("chair", (2.0, 0.705, 0.45), (0.225, 0.02, 0.45), stamp=600.0)], view(600.0, chair, d - 0.5))
@@ -694,10 +697,7 @@ def test_views_of_a_pushed_chair_merged_into_its_old_place_do_not_hide_the_move(
     # seed 248 (no feature): a chair pushed 0.42 m (less than its size) was found at its new place while its old
     # place was hidden; views of its backrest, standing in the overlap of the two boxes, merged into the old chair
     # after the new one was first seen, so the old chair's removal was no move (a missed move, a false removal)
-    chair, half, new = (2.0, 0.0, 0.45), (0.225, 0.225, 0.45), (2.0, 0.42, 0.45)
-    d = distance_from_eye(chair)
-    for t in (0.0, 0.5, 1.0):
-        mem.add([box_obs("chair", chair, half, stamp=t)], view(t, chair, d + 0.1))
+    (chair, half, d), new = _chair_seen_whole(mem), (2.0, 0.42, 0.45)
     for t in (600.0, 600.5, 601.0, 601.5):  # something in front of the old place: no miss, no push
         mem.add([box_obs("chair", new, half, stamp=t)], view(t, chair, d - 0.5))
         mem.add([box_obs("chair", (2.0, 0.21, 0.7), (0.2, 0.012, 0.2), stamp=t + 0.2)], view(t + 0.2, chair, d - 0.5))
@@ -1039,10 +1039,7 @@ def test_a_chairs_twin_found_pushed_aside_is_its_move_not_a_box_halfway(mem, cas
     # dev seeds 241, 243 (no feature): a chair pushed diagonally by less than its size, found at its new place
     # with its old place hidden, became a second chair, joined as a twin "never seen together", and the join
     # refolded both places into one box halfway between them: the move was never reported
-    chair, half = (2.0, 0.0, 0.45), (0.225, 0.225, 0.45)
-    d = distance_from_eye(chair)
-    for t in (0.0, 0.5, 1.0):
-        mem.add([box_obs("chair", chair, half, stamp=t)], view(t, chair, d + 0.1))
+    chair, half, d = _chair_seen_whole(mem)
     mem.commit()
     new = (2.2, 0.2, 0.45)
     # "soon": found 5 s after the chair's last view (identity.min_gap_s is 10 s): no push, a twin as before;

@@ -163,8 +163,9 @@ def merge_geometry(*, center, bmin, bmax, weight, ext, obs_center, obs_min, obs_
     new_weight = weight + obs_weight
     new_center = (center * weight + obs_center * obs_weight) / new_weight
     obs_ext = obs_max - obs_min
-    tracked = size_is_tracked(np.asarray(ext, float), n_folded, size_after, size_step, size_below)
-    new_ext = size_after_sighting(np.asarray(ext, float), obs_ext, tracked, size_quantile, size_step)
+    ext = np.asarray(ext, float)
+    tracked = size_is_tracked(ext, n_folded, size_after, size_step, size_below)
+    new_ext = size_after_sighting(ext, obs_ext, tracked, size_quantile, size_step)
     bmin, bmax = np.asarray(bmin, float), np.asarray(bmax, float)
     if mean_box_after and n_folded >= mean_box_after and float(np.max(bmax - bmin)) < mean_box_below:
         share = float(obs_weight) / new_weight
