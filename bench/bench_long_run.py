@@ -87,7 +87,8 @@ from tempomem_ros.tools.scenegen.features import _direction
 
 COMMIT_EVERY = 5
 HISTORY_PAGE = 200  # the History service's default page (nodes/services.py DEFAULT_HISTORY_K)
-SERVICES = ("current", "previous", "history", "as_of", "changes", "scene_as_of", "semantic", "was_seen")
+SERVICES = ("current", "previous", "history", "as_of", "changes", "scene_as_of", "semantic", "was_seen", "is_present",
+            "did_move")
 # the paired phase's questions about day 1 alone, asked of both stores (same_question_calls): by label and time, and
 # by the id of an object the day-1 store shows (#1: one object described on both sides, like with like)
 SAME_QUESTION = ("as_of@1", "scene_as_of@1", "changes@1", "current#1", "previous#1", "as_of#1", "was_seen#1")
@@ -231,6 +232,9 @@ def service_calls(memory: Memory, labels: list[str], rng: np.random.Generator, c
         out["scene_as_of"].append(lambda t=t: (memory.scene_as_of(t, k=50, offset=0), memory.scene_count_as_of(t)))
         out["semantic"].append(lambda i=i: memory.semantic(TEXTS[i % len(TEXTS)], k=10))
         out["was_seen"].append(lambda lbl=lbl: memory.was_seen(label=lbl, since=now - 8 * 3600.0))
+        # the yes/no checks (core/checks.py) answer from where the object is now or was last seen
+        out["is_present"].append(lambda lbl=lbl: memory.is_present(label=lbl))
+        out["did_move"].append(lambda lbl=lbl: memory.did_move(label=lbl, since=now - 8 * 3600.0))
 
         def history(lbl=lbl):
             objs = memory.objects_labelled(lbl)

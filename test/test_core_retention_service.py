@@ -29,7 +29,7 @@ def _scene(path: str) -> None:
     sightings 2, 4, .., 60) detected together; frames 31..35 (stamps 131..135): a cup elsewhere (object 3,
     sightings 61..65). One frame a commit; nothing thinned (keep-all)."""
     cfg = {**IMMEDIATE, "retention": {"mode": "keep-all"}}
-    with Memory.open(path, embedding_dim=4, config=cfg, clock=lambda: WALL, vector_index="off") as m:
+    with Memory.open(path, embedding_dim=4, config=cfg, clock=lambda: 2.0e9, vector_index="off") as m:
         for k in range(1, 31):
             m.add([box_obs("mug", (1.0, 0, 0.5), stamp=100.0 + k), box_obs("book", (1.6, 0, 0.5), stamp=100.0 + k)])
             m.commit()
@@ -90,7 +90,7 @@ def test_memory_exposes_exactly_the_public_methods_of_retention_and_retention_wr
     api = {n for n, v in vars(Retention).items() if inspect.isfunction(v) and not n.startswith("_")}
     assert api - set(PUBLIC) == {"split_depth", "stage_depth", "drop_staged_depths", "pending_frames",
                                  "compact_settled", "tallied_sightings", "tallied_in", "fold_start", "repointing",
-                                 "rehoming", "split", "seen_together", "thinned_observation"}
+                                 "rehoming", "split", "seen_together", "thinned_observation", "close_tally_days"}
     assert not any(hasattr(Memory, n) for n in api - set(PUBLIC))
     source = inspect.getsource(retention)
     assert "execute" not in source and "_conn" not in source and "SELECT" not in source
@@ -223,3 +223,63 @@ def test_a_placement_rehomed_takes_its_tally_and_fold_to_its_copy(tmp_path):
         assert s.rows("SELECT value FROM meta WHERE key='retention_twin_hold'") == [("{}",)]
     finally:
         s.close()
+
+
+MIDNIGHT = 86400.0 * 20000   # 2024-10-04 00:00 UTC: a day boundary (retention.TALLY_DAY_S) inside the scene
+SPANS = ((None, None), (MIDNIGHT - 20, MIDNIGHT + 30), (MIDNIGHT - 5, MIDNIGHT + 5), (MIDNIGHT, MIDNIGHT + 3),
+         (MIDNIGHT - 3, MIDNIGHT - 0.5), (MIDNIGHT + 4, None), (None, MIDNIGHT - 9))
+
+
+def _midnight_scene(m: Memory) -> None:
+    """The mug and the book of _scene seen together in 35 frames a second apart, 14 before midnight and 21 from it
+    (stamps MIDNIGHT - 14 .. MIDNIGHT + 20); one frame a commit, thinning (THIN: settled after 10 s)."""
+    for k in range(-14, 21):
+        m.add([box_obs("mug", (1.0, 0, 0.5), stamp=MIDNIGHT + k), box_obs("book", (1.6, 0, 0.5), stamp=MIDNIGHT + k)])
+        m.commit()
+
+
+def _sighting_tallies(m: Memory) -> list[tuple]:
+    return [tuple(r) for r in m._conn.execute(
+        "SELECT id, object_id, placement_id, n, t_first - ?, t_last - ?, id_first, id_last FROM tallies "
+        "WHERE kind='sighting' ORDER BY id", (MIDNIGHT, MIDNIGHT))]
+
+
+def _answers(m: Memory) -> list:
+    return [m.was_seen(object_id=o, since=lo, until=hi) for o in (1, 2) for lo, hi in SPANS] + \
+        [m.sighting_counts(o) for o in (1, 2)]
+
+
+def test_sighting_tallies_hold_one_day_and_an_older_store_is_split_with_the_same_answers(store, monkeypatch):
+    """Why one day a row: a row that counted a placement's sightings for its whole life made "seen in the last 8 h"
+    decode the month (retention.TALLY_DAY_S). A store thinned before (one row a placement, as with a day of 10^12 s)
+    is split on a writer's open: the same answers, nothing deleted, one 'tally_days' audit row; a store thinned now
+    holds the same rows from the start."""
+    old = store("old")
+    monkeypatch.setattr(retention, "TALLY_DAY_S", 1e12)
+    with Memory.open(old, embedding_dim=4, config=THIN, clock=lambda: 2.0e9, vector_index="off") as m:
+        _midnight_scene(m)
+        before = _answers(m)
+        # settled by the last pass: stamps up to MIDNIGHT + 10; thinned: MIDNIGHT - 13 .. + 5 but the kept sample
+        # (the first sighting, MIDNIGHT + 0 as a time sample, the 5 newest settled) -- one row a placement
+        assert _sighting_tallies(m) == [(8, 1, 1, 18, -13.0, 5.0, 3, 39), (9, 2, 2, 18, -13.0, 5.0, 4, 40)]
+    assert [a.count for a in before[:7]] == [35, 35, 11, 4, 3, 17, 6] == [a.count for a in before[7:14]]
+    assert before[14:] == [[{"placement_id": 1, "kept": 17, "thinned": 18}],
+                           [{"placement_id": 2, "kept": 17, "thinned": 18}]]
+    monkeypatch.undo()
+    split = [(8, 1, 1, 13, -13.0, -1.0, 3, 27), (9, 2, 2, 13, -13.0, -1.0, 4, 28), (28, 1, 1, 5, 1.0, 5.0, 31, 39),
+             (29, 2, 2, 5, 1.0, 5.0, 32, 40)]
+    audit = [("tally_days", 5.0, "[]", "[]", '{"day_s": 86400.0, "rows_added": 2, "rows_split": 2, "sightings": 36, '
+              '"why": "retention: a sighting tally row holds one day, so that a window reads the rows it meets"}')]
+    for _ in range(2):   # the writer's open splits the rows; the next open finds nothing to split
+        with Memory.open(old, embedding_dim=4, config=THIN, clock=lambda: 2.0e9, vector_index="off") as m:
+            assert _sighting_tallies(m) == split
+            assert [tuple(r) for r in m._conn.execute(
+                "SELECT action, stamp - ?, object_ids, observation_ids, detail FROM audit WHERE action='tally_days'",
+                (MIDNIGHT,))] == audit
+            assert _answers(m) == before
+    new = store("new")
+    with Memory.open(new, embedding_dim=4, config=THIN, clock=lambda: 2.0e9, vector_index="off") as m:
+        _midnight_scene(m)
+        assert _sighting_tallies(m) == [(8, 1, 1, 13, -13.0, -1.0, 3, 27), (9, 2, 2, 13, -13.0, -1.0, 4, 28),
+                                        (24, 1, 1, 5, 1.0, 5.0, 31, 39), (25, 2, 2, 5, 1.0, 5.0, 32, 40)]
+        assert _answers(m) == before

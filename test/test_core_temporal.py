@@ -516,3 +516,33 @@ def test_current_previous_as_of_answer_from_the_placements_history_lists(mem):
     cur = mem.temporal("current", label="mug")
     assert cur.placements == (last,) and "is missing" in cur.text
     assert mem.temporal("previous", label="mug").placements == (last,)
+
+
+def test_yes_no_checks_answer_from_the_placement_history_lists(mem):
+    """is_present / did_move / is_related read one placement (QueryService.placement_now: the current one, else the
+    newest) instead of the object's whole history: it must be the one the history lists, after moves and when
+    missing."""
+    mug_moves_story(mem)  # A 10..20, B from 30
+    for i in range(3):  # B viewed without it, then the mug back at A
+        mem.add([], view(40 + i, B, DB + 1.0))
+        mem.commit()
+    mem.add([box_obs("mug", A, stamp=50)], view(50, A, DA + 0.04))
+    mem.commit()
+    pls = mem.placements(1)
+    assert [(p.t_from, p.t_to, p.current) for p in pls] == [(10, 20, False), (30, 40, False), (50, None, True)]
+    present = mem.is_present(label="mug")
+    assert (present.verdict, present.placements) == (True, (pls[2],))
+    assert mem.is_present(label="mug", missing=True).placements == (pls[2],)
+    moved = mem.did_move(label="mug", since=51)   # no move after the return to A: "no", with where it is now
+    assert (moved.verdict, moved.placements) == (False, (pls[2],))
+    assert "it is at (2.00, 0.00, 0.80)" in moved.text
+    for i in range(3):  # A viewed without it: missing; the checks name its last placement
+        mem.add([], view(60 + i, A, DA + 1.0))
+        mem.commit()
+    last = mem.placements(1)[-1]
+    assert (last.id, last.t_from, last.t_to, last.current) == (pls[2].id, 50, 60, False)
+    missing = mem.is_present(label="mug", missing=True)
+    assert (missing.verdict, missing.placements) == (True, (last,))
+    moved = mem.did_move(label="mug", since=55)
+    assert (moved.verdict, moved.placements) == (False, (last,))
+    assert "it is missing: last seen at (2.00, 0.00, 0.80)" in moved.text

@@ -67,13 +67,13 @@ class YesNoChecks:
             f"#{o.id} {o.state}" for o in objs[1:]) + ")"
 
     def _where_now(self, obj) -> tuple[str, tuple, tuple]:
-        """(phrase, placements, evidence) for where an object is now, or was last seen when missing."""
-        pls = self._queries.placements(obj.id)
-        cur = next((p for p in pls if p.current), None)
-        if cur is not None:
+        """(phrase, placements, evidence) for where an object is now, or was last seen when missing: from the
+        one placement it names (QueryService.placement_now), not the object's whole history."""
+        cur = self._queries.placement_now(obj.id)
+        if cur.current:
             return (f"it is{self._citations.support_phrase(obj.id)} at {fmt_pos(cur.center)}", (cur,),
                     tuple(self._citations.evidence([cur.id])))
-        last = pls[-1]
+        last = cur
         return (f"it is missing: last seen at {fmt_pos(last.center)} at {fmt_time(obj.last_seen)}", (last,),
                 tuple(self._citations.evidence([last.id])))
 
@@ -102,7 +102,7 @@ class YesNoChecks:
             if t is not None:
                 pl = next(p for o, p in zip(res.objects, res.placements) if o.id == obj.id)
             else:
-                pl = next(p for p in self._queries.placements(obj.id) if p.current)
+                pl = self._queries.placement_now(obj.id)
             text = (f"Yes: {when}the {obj.label} {tense} {relation} the {anchor_name}"
                     + (f" (since {fmt_time(since)})" if since is not None and t is None else "") + ".")
             return Answer(True, "is_related", text, found=True, verdict=True, objects=(obj,), placements=(pl,),
@@ -159,14 +159,14 @@ class YesNoChecks:
         if absent is not None:
             return absent
         obj = objs[0]
-        pls = self._queries.placements(obj.id)
+        now = self._queries.placement_now(obj.id)   # the current placement, else the last (not the whole history)
         if obj.state == "present":
-            cur = next(p for p in pls if p.current)
+            cur = now
             text = (f"{'No' if missing else 'Yes'}: the {obj.label} is{self._citations.support_phrase(obj.id)} at "
                     f"{fmt_pos(cur.center)}, last seen {fmt_time(obj.last_seen)}.")
             return Answer(True, operator, text + self._others(objs), found=True, verdict=not missing, objects=(obj,),
                           placements=(cur,), evidence=tuple(self._citations.evidence([cur.id])), arguments=args)
-        last = pls[-1]
+        last = now
         removal = [e for e in self._queries.events(obj.id) if e.kind == "removed"]
         event = removal[-1:] if removal else []
         checked = f", and was not there when I looked at {fmt_time(last.t_to)}" if last.t_to is not None else ""

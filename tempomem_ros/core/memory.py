@@ -135,6 +135,8 @@ class Memory:
                                     now=self._stamp_clock,
                                     known_confusion=lambda a, b: self._fusion.known_confusion(a, b),
                                     overlapping_halves=overlapping_halves)
+        if not readonly:   # stores thinned before sighting tallies were closed daily (retention.TALLY_DAY_S)
+            self._retention.close_tally_days()
         self._maintenance = Maintenance(
             self._store, self._graph, MaintenanceRows(self._store, wall_clock=clock), self._reads, self._relations,
             config, self._writes, fuse_pending=self._fuse_pending, now=self._stamp_clock,

@@ -31,7 +31,7 @@ from .types import ObjectInfo, RelationInfo
 #: Audit actions whose listed object ids are everything they changed.
 INCREMENTAL_ACTIONS = frozenset({
     "merge", "create", "move", "reject", "promote", "remove", "relabel", "forget", "update", "decay",
-    "consolidate", "resplit", "thin",
+    "consolidate", "resplit", "thin", "tally_days",
 })
 SHOWN_STATES = ("present", "missing")
 

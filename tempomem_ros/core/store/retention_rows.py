@@ -294,6 +294,20 @@ class RetentionRows(TableRows):
             "ids, stamps, thinned_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
             (kind, object_id, placement_id, group_key, n, t_first, t_last, id_first, id_last, ids, stamps, at))
 
+    def sighting_tally_spans(self) -> list:
+        """(id, t_first, t_last) of every sighting tally row, by id."""
+        return self._conn.execute("SELECT id, t_first, t_last FROM tallies WHERE kind='sighting' ORDER BY id").fetchall()
+
+    def tally_row(self, tally_id: int):
+        """Every column of one tally row."""
+        return self._conn.execute("SELECT * FROM tallies WHERE id=?", (tally_id,)).fetchone()
+
+    def rewrite_tally(self, tally_id: int, n: int, t_first: float, t_last: float, id_first: int, id_last: int,
+                      ids: bytes, stamps: bytes) -> None:
+        """The row holds these items instead (retention.close_tally_days: the first day of a row it splits)."""
+        self._conn.execute("UPDATE tallies SET n=?, t_first=?, t_last=?, id_first=?, id_last=?, ids=?, stamps=? "
+                           "WHERE id=?", (n, t_first, t_last, id_first, id_last, ids, stamps, tally_id))
+
     def stamp_runs_from(self, lo: float, hi: float) -> list:
         """(n, ids, stamps) of the 'stamps' tally rows whose first stamp lies in [lo, hi], in the store's order
         (the runs are looked up by id, not by row order)."""
