@@ -87,8 +87,9 @@ from tempomem_ros.tools.scenegen.features import _direction
 
 COMMIT_EVERY = 5
 HISTORY_PAGE = 200  # the History service's default page (nodes/services.py DEFAULT_HISTORY_K)
-SERVICES = ("current", "previous", "history", "as_of", "changes", "scene_as_of", "semantic", "was_seen", "is_present",
-            "did_move")
+SERVICES = ("current", "previous", "history", "history@k20", "as_of", "changes", "scene_as_of", "semantic", "was_seen",
+            "is_present", "did_move")
+HISTORY_SHORT_PAGE = 20  # history@k20: a page that the label's first object fills on day 1 as on day 30
 # the paired phase's questions about day 1 alone, asked of both stores (same_question_calls): by label and time, and
 # by the id of an object the day-1 store shows (#1: one object described on both sides, like with like)
 SAME_QUESTION = ("as_of@1", "scene_as_of@1", "changes@1", "current#1", "previous#1", "as_of#1", "was_seen#1")
@@ -244,6 +245,15 @@ def service_calls(memory: Memory, labels: list[str], rng: np.random.Generator, c
             return None
 
         out["history"].append(history)
+
+        def history_page(lbl=lbl):
+            objs = memory.objects_labelled(lbl)
+            if objs:  # one page of HISTORY_SHORT_PAGE and the total, without the placements: the cost of a page
+                oid = objs[0].id
+                return memory.history(oid, k=HISTORY_SHORT_PAGE), memory.history_count(oid)
+            return None
+
+        out["history@k20"].append(history_page)
     return out
 
 

@@ -133,8 +133,7 @@ class YesNoChecks:
         if missing is not None:
             return missing
         obj = objs[0]
-        moves = [e for e in self._queries.events(obj.id) if e.kind == "moved" and (lo is None or e.stamp >= lo)
-                 and (hi is None or e.stamp <= hi)]
+        moves = self._queries.object_events(obj.id, "moved", lo, hi)
         span = _span_text(lo, hi)
         if moves:
             steps = "; ".join(f"at {fmt_time(e.stamp)} from {fmt_pos(e.before.center) if e.before else '?'} to "
@@ -167,7 +166,7 @@ class YesNoChecks:
             return Answer(True, operator, text + self._others(objs), found=True, verdict=not missing, objects=(obj,),
                           placements=(cur,), evidence=tuple(self._citations.evidence([cur.id])), arguments=args)
         last = now
-        removal = [e for e in self._queries.events(obj.id) if e.kind == "removed"]
+        removal = self._queries.object_events(obj.id, "removed")
         event = removal[-1:] if removal else []
         checked = f", and was not there when I looked at {fmt_time(last.t_to)}" if last.t_to is not None else ""
         text = (f"{'Yes' if missing else 'No'}: the {obj.label} is missing: last seen at {fmt_pos(last.center)} at "

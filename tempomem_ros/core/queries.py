@@ -395,6 +395,14 @@ class QueryService:
             row = self._placement_rows.last_of(object_id)
         return None if row is None else self._reads.placement_infos([row])[0]
 
+    def object_events(self, object_id: int, kind: str, since: float | None = None, until: float | None = None) -> list:
+        """The object's events of one kind with since <= stamp <= until (None: open), in stamp order: the events of
+        events(object_id) that the yes/no checks answer from, without reading (and building the before / after
+        placements of) every other event of the object, whose removals and reappearances grow with its history."""
+        lo = float("-inf") if since is None else since
+        hi = float("inf") if until is None else until
+        return self._reads.events_from_rows(self._event_rows.of_object_kind(object_id, kind, lo, hi))
+
     def events(self, object_id: int | None = None, *, after_id: int | None = None,
                limit: int | None = None) -> list:
         """Change events in stamp order; with after_id: those recorded after that event id, in id order

@@ -30,6 +30,13 @@ class EventRows(TableRows):
                                   "ORDER BY stamp, id",
                                   (int(object_id),)).fetchall()
 
+    def of_object_kind(self, object_id: int, kind: str, lo: float, hi: float) -> list:
+        """The object's events of one kind with lo <= stamp <= hi, in stamp order (ties by id): through
+        events_object (object_id, stamp), not every event of the object (the yes/no checks, checks.py)."""
+        return self._conn.execute(f"SELECT {EVENT_COLS} FROM events WHERE object_id=? AND stamp >= ? AND stamp <= ? "
+                                  "AND kind=? AND retracted = 0 ORDER BY stamp, id",
+                                  (int(object_id), lo, hi, kind)).fetchall()
+
     def between(self, lo: float, hi: float, kinds: tuple[str, ...] | None = None) -> list:
         """Events with lo <= stamp <= hi (only of ``kinds`` when given, a non-empty tuple), in stamp order
         (ties by id)."""
