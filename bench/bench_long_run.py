@@ -30,9 +30,10 @@ Phases and figures:
 3. Services: each store as it was at the end of day 1, 10 and 30 (copies taken then, SQLite backup API) is opened
    read-only, as the memory node's services read it, and every service is called ``--calls`` times per store,
    the stores in rotation (the same machine state for day 1 and day 30): current, previous, history (the History
-   service: its default page of the 200 newest observations, their total, the placements), as_of, changes (the
-   last 8 h), scene_as_of (a page of 50 + the total), semantic (hashing label
-   encoder; with features also a CLIP-like text tower), and was_seen (it reads tallies).
+   service: its default page of the 200 newest observations, their total, the placements), history@k20 (a page of
+   20 and the total: what a page costs when it is full on day 1 as on day 30), as_of, changes (the last 8 h),
+   scene_as_of (a page of 50 + the total), semantic (hashing label encoder; with features also a CLIP-like text
+   tower), was_seen (the last 8 h; it reads tallies), and the yes/no checks is_present and did_move (the last 8 h).
 4. Opening the 30-day store (writer and read-only), and semantic recall@10 of float16 / int8 object features
    against float32 (the store keeps objects' features float32 and kept sightings' features float16).
 5. Paired, day 1 against the last day, at the very end and in the same process: every service is called on a

@@ -110,6 +110,26 @@ def test_placements(store):
     assert len(lines) == 4
 
 
+def test_history_pages_from_the_newest_with_the_total_and_the_next_offset(store):
+    """tempomem history: the History service's page (the newest --k after the --offset newest, in stamp order)."""
+    code, out, _ = run(["history", store, "1"])
+    assert code == 0 and rows(out)[0] == ["object #1 mug (present): 4 observations kept, newest first: 1-4"]
+    assert rows(out)[1:] == [["id", "stamp", "verdict", "label", "center"],
+                             ["1", "10.000", "created", "mug", "(2.00, 0.00, 0.80)"],
+                             ["3", "11.000", "merged", "mug", "(2.00, 0.00, 0.80)"],
+                             ["5", "12.000", "merged", "mug", "(2.00, 0.00, 0.80)"],
+                             ["10", "30.000", "merged", "mug", "(0.00, 2.00, 0.80)"]]
+    code, out, _ = run(["history", store, "1", "--k", "2"])
+    assert code == 0 and [r[0] for r in rows(out)[2:]] == ["5", "10", "older: --offset 2"]
+    assert rows(out)[0] == ["object #1 mug (present): 4 observations kept, newest first: 1-2"]
+    code, out, _ = run(["history", store, "1", "--k", "2", "--offset", "2"])
+    assert code == 0 and [r[0] for r in rows(out)[2:]] == ["1", "3"]   # the last page: no "older" line
+    assert rows(out)[0] == ["object #1 mug (present): 4 observations kept, newest first: 3-4"]
+    code, out, _ = run(["history", store, "1", "--offset", "9"])
+    assert code == 0 and rows(out) == [["object #1 mug (present): 4 observations kept, newest first: none"],
+                                       ["id", "stamp", "verdict", "label", "center"]]
+
+
 def test_events_and_since(store):
     code, out, _ = run(["events", store])
     assert code == 0

@@ -69,13 +69,11 @@ class YesNoChecks:
     def _where_now(self, obj) -> tuple[str, tuple, tuple]:
         """(phrase, placements, evidence) for where an object is now, or was last seen when missing: from the
         one placement it names (QueryService.placement_now), not the object's whole history."""
-        cur = self._queries.placement_now(obj.id)
-        if cur.current:
-            return (f"it is{self._citations.support_phrase(obj.id)} at {fmt_pos(cur.center)}", (cur,),
-                    tuple(self._citations.evidence([cur.id])))
-        last = cur
-        return (f"it is missing: last seen at {fmt_pos(last.center)} at {fmt_time(obj.last_seen)}", (last,),
-                tuple(self._citations.evidence([last.id])))
+        pl = self._queries.placement_now(obj.id)
+        evidence = tuple(self._citations.evidence([pl.id]))
+        if pl.current:
+            return f"it is{self._citations.support_phrase(obj.id)} at {fmt_pos(pl.center)}", (pl,), evidence
+        return f"it is missing: last seen at {fmt_pos(pl.center)} at {fmt_time(obj.last_seen)}", (pl,), evidence
 
     # ------------------------------------------------------------------ is X on/under/near/in Y
     def is_related(self, relation: str, anchor, *, label: str | None = None, object_id: int | None = None,

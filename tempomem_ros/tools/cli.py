@@ -145,6 +145,24 @@ def cmd_placements(args, out) -> int:
     return EXIT_OK
 
 
+def cmd_history(args, out) -> int:
+    """One page of an object's kept observations, as the History service answers it: the newest --k after the
+    --offset newest, printed in stamp order, with the total and the command for the next (older) page."""
+    if args.k < 1 or args.offset < 0:
+        raise CliError("--k must be at least 1 and --offset at least 0")
+    with open_store(args.store) as m:
+        obj = m.get(args.id)
+        page = m.history(args.id, k=args.k, offset=args.offset)
+        total = m.history_count(args.id)
+    shown = f"{args.offset + 1}-{args.offset + len(page)}" if page else "none"
+    print(f"object #{obj.id} {obj.label} ({obj.state}): {total} observations kept, newest first: {shown}", file=out)
+    print(table(("id", "stamp", "verdict", "label", "center"),
+                [[o.id, fmt_t(o.stamp), o.verdict, o.label, fmt_xyz(o.center)] for o in page]), file=out)
+    if args.offset + len(page) < total:
+        print(f"older: --offset {args.offset + len(page)}", file=out)
+    return EXIT_OK
+
+
 def cmd_events(args, out) -> int:
     with open_store(args.store) as m:
         events = m.changes(args.since, args.until)
@@ -402,6 +420,11 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--state", choices=("present", "missing", "forgotten"), help="only objects in this state")
     sp = add("placements", cmd_placements, "where one object has been, oldest first")
     sp.add_argument("id", type=parse_id, help="object id")
+    sp = add("history", cmd_history, "one object's kept observations, a page from the newest (as the History "
+             "service)")
+    sp.add_argument("id", type=parse_id, help="object id")
+    sp.add_argument("--k", type=int, default=200, help="page size (default 200, the service's)")
+    sp.add_argument("--offset", type=int, default=0, help="skip this many newest observations (the pages read)")
     sp = add("events", cmd_events, "change events in stamp order")
     sp.add_argument("--since", type=float, default=None, help="only events with stamp >= T (seconds)")
     sp.add_argument("--until", type=float, default=None, help="only events with stamp <= T (seconds)")

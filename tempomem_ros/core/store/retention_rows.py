@@ -296,7 +296,8 @@ class RetentionRows(TableRows):
 
     def sighting_tally_spans(self) -> list:
         """(id, t_first, t_last) of every sighting tally row, by id."""
-        return self._conn.execute("SELECT id, t_first, t_last FROM tallies WHERE kind='sighting' ORDER BY id").fetchall()
+        return self._conn.execute("SELECT id, t_first, t_last FROM tallies WHERE kind='sighting' "
+                                  "ORDER BY id").fetchall()
 
     def tally_row(self, tally_id: int):
         """Every column of one tally row."""
