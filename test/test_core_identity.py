@@ -1075,3 +1075,58 @@ def test_a_sliver_beside_a_laptop_is_no_laptop_pushed_aside(mem, sliver):
     mem.commit()
     assert mem.get(1).n_moves == (0 if sliver else 1)
     assert [e.kind for e in mem.changes() if e.object_id == 1] == (["appeared"] if sliver else ["appeared", "moved"])
+
+
+@pytest.mark.parametrize("called_chair, objects", [(True, ["stool", "chair"]), (False, ["stool", "chair", "chair"])])
+def test_a_seat_read_as_what_the_stool_itself_was_called_is_a_part_of_it(mem, called_chair, objects):
+    # seed 296 (no feature): a stool's seat read "chair" for 21 views stayed a "chair" inside the stool and was
+    # removed twice while the stool stood there. The stool itself had been called "chair" (6.0 of its mass), but
+    # among all the memory's chairs and stools the pair was no known confusion (1.6 %). A stool never called
+    # "chair" keeps a chair-labelled thing inside its box apart (this object's own evidence, nothing else).
+    stool, whole, seat = (2.0, 0.0, 0.33), (0.2, 0.2, 0.33), ((2.0, 0.0, 0.64), (0.17, 0.17, 0.02))
+    for k in range(60):  # a chair elsewhere and the stool, each seen whole 60 times: chairs and stools are
+        t = 0.025 * k     # known to the memory apart, so one "chair" call of the stool is no known confusion
+        mem.add([box_obs("stool", stool, whole, stamp=t), box_obs("chair", (5.0, 0.0, 0.45), (0.22, 0.22, 0.45),
+                                                                  stamp=t)])
+    for t in (2.0, 2.5):  # the whole stool read "chair" at its own place: label mass, not a twin
+        mem.add([box_obs("chair" if called_chair else "stool", stool, whole, stamp=t)])
+    for t in (3.0, 3.5, 4.0, 4.5):  # then its seat alone read "chair", reported with the stool
+        mem.add([box_obs("stool", stool, whole, stamp=t), box_obs("chair", *seat, stamp=t)])
+    mem.commit()
+    shown = [o for o in mem.objects() if o.state != "forgotten"]
+    assert [o.label for o in shown] == objects
+    assert (shown[0].label_mass.get("chair", 0.0) > 0) == called_chair
+
+
+@pytest.mark.parametrize("own_label_found", [True, False])
+def test_a_look_alike_is_the_removed_object_moved_only_if_nothing_of_its_own_label_turns_up(mem, own_label_found):
+    # seed 290 (no feature): a remote's place was seen empty as a new phone was found on the same table; the
+    # phone was taken for the remote moved at once, and the remote, found across the room moments later, became
+    # a second remote. Now a look-alike waits settling.LOOKALIKE_MOVE_WAIT_S (10 s) for one of the remote's own
+    # label, and one still unconfirmed (a glimpse) keeps it waiting.
+    for i, label in enumerate(["remote", "remote", "remote", "phone", "phone"]):
+        mem.add([box_obs(label, A, stamp=0.5 * i)], view(0.5 * i, A, SEEN))
+    for t in (10.0, 10.5, 11.0, 12.5):
+        mem.add([], view(t, A, EMPTY))
+    mem.commit()
+    assert [(o.id, o.label, o.state) for o in mem.objects()] == [(1, "remote", "missing")]
+    for t in (100.0, 100.5, 101.0):  # a phone found elsewhere: the remote moved there?
+        mem.add([box_obs("phone", B, stamp=t)], view(t, B, DB + 0.04))
+    if own_label_found:
+        mem.add([box_obs("remote", C, stamp=102.0)], view(102.0, C, DC + 0.04))  # a glimpse of a remote ...
+    for t in (104.0, 108.0, 112.0):  # ... while the phone is seen on past the 10 s
+        mem.add([box_obs("phone", B, stamp=t)], view(t, B, DB + 0.04))
+    if own_label_found:
+        for t in (115.0, 115.5, 116.0):  # ... confirmed 13 s after: it is the remote, moved
+            mem.add([box_obs("remote", C, stamp=t)], view(t, C, DC + 0.04))
+    mem.commit()
+    shown = [(o.id, o.label, o.state, o.n_moves) for o in mem.objects() if o.state != "forgotten"]
+    moved = [e for e in mem.changes() if e.kind == "moved"]
+    if own_label_found:  # the phone is a phone; the remote moved to C, stamped at its first sighting there
+        assert shown == [(1, "remote", "present", 1), (2, "phone", "present", 0)]
+        assert kinds(mem) == [("appeared", 1), ("removed", 1), ("appeared", 2), ("moved", 1)]
+        assert moved[0].stamp == 102.0 and moved[0].after.center == pytest.approx(C)
+    else:  # nothing else turned up: the look-alike is the remote moved (now shown as what it is read as)
+        assert shown == [(1, "phone", "present", 1)]
+        assert kinds(mem) == [("appeared", 1), ("removed", 1), ("moved", 1), ("relabelled", 1)]
+        assert moved[0].stamp == 100.0 and moved[0].after.center == pytest.approx(B)

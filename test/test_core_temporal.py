@@ -546,3 +546,44 @@ def test_yes_no_checks_answer_from_the_placement_history_lists(mem):
     moved = mem.did_move(label="mug", since=55)
     assert (moved.verdict, moved.placements) == (False, (last,))
     assert "it is missing: last seen at (2.00, 0.00, 0.80)" in moved.text
+
+
+def test_a_change_is_named_by_the_label_its_state_settled_on(mem):
+    """A mug read "cup" at A, missing there, then seen at B (first as a cup, then as a mug until relabelled): the
+    move is named "mug" (the views at B settled it), the earlier appearance and removal at A keep "cup"; the
+    stored label stays."""
+    for i in range(3):
+        mem.add([box_obs("cup", A, stamp=10 + i, conf=0.6)], view(10 + i, A, DA + 0.04))
+        mem.commit()
+    for i in range(3):
+        mem.add([], view(20 + i, A, DA + 1.0))
+        mem.commit()
+    mem.add([box_obs("cup", B, stamp=30, conf=0.6)], view(30, B, DB + 0.04))
+    mem.commit()
+    for i in range(8):
+        mem.add([box_obs("mug", B, stamp=31 + i, conf=0.9)], view(31 + i, B, DB + 0.04))
+        mem.commit()
+    got = [(e.kind, e.label, e.published_label, e.stamp) for e in mem.changes()]
+    relabel = [g for g in got if g[0] == "relabelled"]
+    assert len(relabel) == 1 and relabel[0][1:3] == ("mug", "mug")
+    assert [g for g in got if g[0] != "relabelled"] == [("appeared", "cup", "cup", 10), ("removed", "cup", "cup", 20),
+                                                          ("moved", "mug", "cup", 30)]
+    assert mem.get(1).label == "mug"
+    text = mem.ask("what moved", now=40).text
+    assert "mug moved" in text and "(first reported as cup)" in text and "cup moved" not in text
+
+
+def test_a_later_state_never_renames_a_past_change():
+    from tempomem_ros.core.event_names import event_names
+
+    def row(i, t, kind, label, oid=1):
+        return {"id": i, "stamp": t, "kind": kind, "object_id": oid, "label": label}
+    events = [row(1, 0, "appeared", "vase"), row(2, 5, "relabelled", "vase"), row(3, 10, "removed", "vase"),
+              row(4, 20, "moved", "vase"), row(5, 25, "relabelled", "bottle"), row(6, 30, "appeared", "cup", 2)]
+    names = event_names(events, [e for e in events if e["kind"] != "appeared"], {1: "bottle", 2: "mug"})
+    # the appearance's state ended at the removal (no relabelling between): its own label; the removal's state
+    # ended at the move (none between): its own; the move's state holds: the label now; object 2: its label now
+    assert names == {1: "vase", 2: "vase", 3: "vase", 4: "bottle", 5: "bottle", 6: "mug"}
+    late = event_names([row(1, 0, "appeared", "phone")],
+                       [row(7, 3, "relabelled", "remote"), row(8, 9, "moved", "remote")], {1: "tablet"})
+    assert late == {1: "remote"}  # relabelled before its state ended: the label then, not the label now

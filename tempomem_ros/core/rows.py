@@ -112,11 +112,15 @@ def observation_record(row) -> ObservationRecord:
     )
 
 
-def event_info(row, before: PlacementInfo | None, after: PlacementInfo | None) -> ChangeEventInfo:
+def event_info(row, before: PlacementInfo | None, after: PlacementInfo | None, *,
+               label: str | None = None) -> ChangeEventInfo:
+    """label: the name the event is read under (event_names.py); None: the label it was published under."""
     return ChangeEventInfo(
         id=row["id"], stamp=float(row["stamp"]), recorded_at=float(row["recorded_at"]), kind=row["kind"],
-        object_id=row["object_id"], label=row["label"], previous_label=row["previous_label"] or "",
+        object_id=row["object_id"], label=row["label"] if label is None else label,
+        previous_label=row["previous_label"] or "",
         before=before, after=after, evidence=tuple(json.loads(row["evidence"] or "[]")),
+        published_label=row["label"],
     )
 
 

@@ -185,6 +185,9 @@ class ChangeEventInfo:
     before: PlacementInfo | None
     after: PlacementInfo | None
     evidence: tuple[int, ...] = ()
+    #: the label the event was recorded (and published on the events topic) under; ``label`` is the name it is
+    #: read under, which a later relabelling of the same state can settle (event_names.py)
+    published_label: str = ""
 
 
 @dataclass(frozen=True)

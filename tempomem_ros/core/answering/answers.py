@@ -82,7 +82,9 @@ def _changes(m, a, now, k):
     if not events:
         text = f"Nothing {what} in that time." if a.get("since") is not None else f"Nothing has {what}."
     else:
-        parts = [f"{e.label} {e.kind} at {fmt_time(e.stamp)}" for e in events]
+        parts = [f"{e.label} {e.kind} at {fmt_time(e.stamp)}"
+                 + (f" (first reported as {e.published_label})" if e.published_label not in ("", e.label) else "")
+                 for e in events]
         text = f"{len(events)} change(s): " + "; ".join(parts) + "."
     evidence = sorted({i for e in events for i in e.evidence})
     objs = tuple(m.get(oid) for oid in sorted({e.object_id for e in events}))

@@ -5,7 +5,8 @@ are never returned.
 
 from __future__ import annotations
 
-from ..rows import EVENT_COLS
+from ..event_names import STATE_ENDING
+from ..rows import EVENT_COLS, id_chunks
 from .base import TableRows
 
 
@@ -48,3 +49,14 @@ class EventRows(TableRows):
             f"SELECT {EVENT_COLS} FROM events WHERE stamp >= ? AND stamp <= ? AND retracted = 0{kind_filter} "
             "ORDER BY stamp, id",
             (lo, hi, *kind_args)).fetchall()
+
+    def naming(self, object_ids) -> list:
+        """The relabelled and state-ending events (event_names.STATE_ENDING) of these objects, in (stamp, id)
+        order: what names an event when it is read (event_names.py)."""
+        kinds = ("relabelled", *STATE_ENDING)
+        out = []
+        for chunk, marks in id_chunks(sorted(set(int(i) for i in object_ids))):
+            out += self._conn.execute(
+                f"SELECT id, stamp, kind, object_id, label FROM events WHERE retracted = 0 AND object_id IN "
+                f"({marks}) AND kind IN ({','.join('?' * len(kinds))})", (*chunk, *kinds)).fetchall()
+        return sorted(out, key=lambda r: (float(r["stamp"]), int(r["id"])))

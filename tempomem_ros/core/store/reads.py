@@ -14,10 +14,12 @@ import numpy as np
 from .. import validation
 from ..config import MemoryConfig
 from ..errors import UnknownIdError
+from ..event_names import event_names
 from ..labels import label_matches
 from ..rows import OBJECT_COLS, event_info, id_chunks, object_info, placement_info
 from ..types import ObjectInfo
 from .base import StoreInterface, TableRows
+from .events import EventRows
 from .object_row import ObjectRow, fetch_objects
 from .objects import ObjectRows
 from .observations import observation_columns
@@ -38,6 +40,7 @@ class StoreReads(TableRows):
         self._objects = ObjectRows(store)
         self._placements = PlacementRows(store)
         self._regions = RegionRows(store)
+        self._events = EventRows(store)
         self._labels_cache: dict = {}  # state -> (data_version, labels): read-only memories only
 
     def index_label(self, object_id: int, label: str) -> None:
@@ -135,5 +138,13 @@ class StoreReads(TableRows):
         return None if row is None else self.placement_infos([row])[0]
 
     def events_from_rows(self, rows) -> list:
-        return [event_info(r, self.placement_by_id(r["before_id"]), self.placement_by_id(r["after_id"]))
+        """Events as read: each named by event_names' rule (the stored label stays in published_label)."""
+        rows = list(rows)
+        names = {}
+        if rows:
+            ids = {int(r["object_id"]) for r in rows}
+            current = {int(o.id): o.label for o in self._objects.rows(ids)}
+            names = event_names(rows, self._events.naming(ids), current)
+        return [event_info(r, self.placement_by_id(r["before_id"]), self.placement_by_id(r["after_id"]),
+                           label=names.get(int(r["id"])))
                 for r in rows]
