@@ -225,6 +225,8 @@ _WHOLE_PLACE = re.compile(r"\s(?:in|at|on|around|inside|about|throughout|across|
                           r"hospital|"
                           r"hotel|unit|venue|workshop|factory|school|residence|household|cottage|cabin|suite|"
                           r"accommodation|rental|airbnb|lab|laboratory|depot|plant floor|shop floor)\b|"
+                          # ninth round: not the "about" of being about ("still knocking about": lexicon.PRESENCE_PHRASES)
+                          r"(?<!knocking)(?<!kicking)(?<!floating)(?<!hanging)(?<!lying)"
                           r"\s(?:here|around|about|on site|onsite)$")
 
 

@@ -160,6 +160,9 @@ _MIDDLE = [(re.compile(r"\b(?:the heck|on earth|the hell|actually|exactly)\b\s*"
                        r"((?:the|my|our|your|his|her|their) [a-z]+(?: [a-z]+)?)"
                        r" (?:down|away|aside|back)$"), r"\1 \2"),
            (re.compile(r"\bprior to\b"), "before"),  # "prior to the latest change"
+           # ninth round: "since" and a question word of time ask since when ("since what time has the charger been in
+           # its current spot" was read as its current place on heldout12)
+           (re.compile(r"\bsince (?:what|which) (?:time|hour|point in time|point|moment|day|date)\b"), "since when"),
            # "objects within r = 1.2 m": a planner's radius
            (re.compile(r"\b(?:r|radius) ?= ?(?=\d)"), ""),
            # eighth round: an agent's "object = keys" in prose ("latest detection time, object = keys")
