@@ -94,3 +94,66 @@ def test_a_verb_of_knocking_without_about_still_moves():
     assert got.operator != "is_present"
     got = u("has the lamp been knocked")
     assert (got.operator, got.args) == ("did_move", {"label": "lamp"})
+
+
+# ------------------------------------------------------------------------------------ agents' other syntaxes
+from answering_helpers import NOW  # noqa: E402
+
+from tempomem_ros.core.answering.structured import NOT_JSON, YESNO_FIELD, call_syntax, parse  # noqa: E402
+
+
+def test_a_function_call_and_key_value_fields_are_a_request():
+    assert call_syntax('last_place(obj="mug")') == {"fn": "last_place", "obj": "mug"}
+    assert call_syntax("Thought: they want a drink. Action: where_is(mug)") == {"fn": "where_is", "label": "mug"}
+    assert call_syntax("did_move(lamp) -> bool") == {"fn": "did_move", "label": "lamp", YESNO_FIELD: True}
+    assert call_syntax("moves label=lamp window=2h") == {"fn": "moves", "label": "lamp", "window": "2h"}
+    assert call_syntax("moved? label=lamp") == {"fn": "moved", "label": "lamp", YESNO_FIELD: True}
+    assert call_syntax("kind=moved since=now-1h") == {"kind": "moved", "since": "now-1h"}
+    assert call_syntax("near(x=1, y=-2.5, z=0, r=1)") == {"fn": "near", "x": 1.0, "y": -2.5, "z": 0.0, "r": 1.0}
+    assert parse('{"name": "locate", "arguments": {"label": "mug"}}') == {"name": "locate", "label": "mug"}
+    # prose is no request: a bracket after a space, an equals sign inside a sentence
+    for prose in ("where is the lamp (the big one)", "where is x=3", "what is 2+2=4", "where is the mug"):
+        assert call_syntax(prose) is None
+    # two unnamed arguments, a field given twice: refused, not guessed
+    assert call_syntax("where_is(mug, lamp)") == NOT_JSON
+    assert call_syntax("history label=mug label=lamp") == NOT_JSON
+    assert parse('{"name": "locate", "label": "lamp", "arguments": {"label": "mug"}}') == NOT_JSON
+
+
+@pytest.mark.parametrize("request_, op, args", [
+    ('prev_place(obj="mug")', "previous", {"label": "mug"}),  # no table row names it
+    ('prev_pos(item="lamp")', "previous", {"label": "lamp"}),
+    ('getObjectLocation(label="keys")', "current", {"label": "keys"}),
+    ('{"fn": "position_at", "label": "mug", "t": "now-1h"}', "as_of", {"label": "mug", "t": NOW - 3600}),
+    ('{"fn": "pose_at", "label": "mug", "t": "now-1h"}', "as_of", {"label": "mug", "t": NOW - 3600}),
+    ("move_log label=lamp window=2h", "history", {"label": "lamp", "since": NOW - 7200, "until": NOW}),
+    ("moved? label=lamp", "did_move", {"label": "lamp"}),
+    ("did_move(lamp) -> bool", "did_move", {"label": "lamp"}),
+    ("missing? label=wallet", "is_missing", {"label": "wallet"}),
+    ("status=missing", "missing", {}),
+    ('{"count": "moves", "of": "chair"}', "count_moves", {"label": "chair"}),
+    ('{"metric": "sightings", "class": "mug"}', "count_sightings", {"label": "mug"}),
+    ('{"aggregate": "count", "category": "mugs"}', "count_objects", {"label": "mug"}),
+    ('{"check": "relation", "subject": "mug", "relation": "on", "object": "table"}', "is_related",
+     {"label": "mug", "relation": "on", "anchor": "table"}),
+    ('{"check": "seen", "label": "keys", "within_minutes": 20}', "was_seen",
+     {"label": "keys", "since": NOW - 1200, "until": NOW}),
+    ('{"tool": "changes", "window": "15m"}', "changes", {"since": NOW - 900, "until": NOW}),
+    ('contents(anchor="desk", type="on")', "relational", {"anchor": "desk", "relation": "on"}),
+    ("objects_near(x=1, y=2, z=0, r=0.5)", "spatial", {"center": [1.0, 2.0, 0.0], "radius": 0.5}),
+    ('{"name": "where_is", "arguments": {"label": "phone"}}', "current", {"label": "phone"}),
+])
+def test_a_tool_name_no_row_lists_is_read_by_its_words(request_, op, args):
+    got = u(request_)
+    assert (got.operator, got.args) == (op, args)
+    assert got.words.endswith("(structured request)")
+
+
+@pytest.mark.parametrize("request_", [
+    "teleport(mug)", "pick_up(mug)", "grasp(target=\"mug\")", "delete(label=\"wallet\")", 'move_to(location="hall")',
+    "set_label(label=\"mug\")", "water_plant(plant)", '{"fn": "open_door", "label": "mug"}',
+    '{"check": "relation", "subject": "mug"}',  # a relation without its anchor
+    "relations(type=\"on\")",  # the anchor missing
+])
+def test_a_tool_name_whose_words_ask_nothing_is_refused(request_):
+    assert refused(request_).reason.startswith("I could not map the structured request")
