@@ -157,3 +157,82 @@ def test_a_tool_name_no_row_lists_is_read_by_its_words(request_, op, args):
 ])
 def test_a_tool_name_whose_words_ask_nothing_is_refused(request_):
     assert refused(request_).reason.startswith("I could not map the structured request")
+
+
+# ------------------------------------------------------------------------------------ spoken forms of times
+from answering_helpers import TODAY  # noqa: E402
+
+from tempomem_ros.core.answering.timeexpr import spoken_forms  # noqa: E402
+
+
+def test_quarters_of_an_hour_are_minutes():
+    assert spoken_forms("three quarters of an hour ago") == "45 minutes ago"
+    assert spoken_forms("a quarter of a day ago") == "360 minutes ago"
+    assert spoken_forms("an hour and a quarter ago") == "75 minutes ago"
+    assert spoken_forms("two hours and three quarters ago") == "165 minutes ago"
+    assert spoken_forms("where were three quarters of the mugs") == "where were three quarters of the mugs"
+    got = u("where was the mug three quarters of an hour ago")
+    assert (got.operator, got.args) == ("as_of", {"label": "mug", "t": NOW - 2700})
+    got = u("what was on the desk an hour and a quarter ago")
+    assert (got.operator, got.args) == ("relational_as_of", {"relation": "on", "anchor": "desk", "t": NOW - 4500})
+
+
+def test_arvo_is_the_afternoon_and_a_dotted_clock_needs_am_or_pm():
+    assert spoken_forms("did the lamp move this arvo") == "did the lamp move this afternoon"
+    assert spoken_forms("where was the mug at 7.45am") == "where was the mug at 7:45 am"
+    assert spoken_forms("what is within 2.45 m of the sofa") == "what is within 2.45 m of the sofa"
+    got = u("where was the mug at 9.15am")
+    assert (got.operator, got.args) == ("as_of", {"label": "mug", "t": TODAY + 9 * 3600 + 900})
+
+
+# ------------------------------------------------------------------------------------ typed speech as classes
+@pytest.mark.parametrize("typed, plain", [
+    ("how long's the mug been sittin there", "how long has the mug been sitting there"),
+    ("anythin missin", "anything missing"),
+    ("where is the cabin", "where is the cabin"),  # no "-ing" word of the vocabulary: kept
+    ("whens the last time you saw the mug", "when is the last time you saw the mug"),
+    ("whatd the desk have on it before", "what did the desk have on it before"),
+    ("someones moved the lamp", "someone has moved the lamp"),
+    ("gimme a count of the mugs", "give me a count of the mugs"),
+    ("where is the remote lah", "where is the remote"),
+    ("eh where my keys ah", "where my keys"),
+])
+def test_typed_speech_is_normalised_as_classes(typed, plain):
+    assert normalise(typed) == plain
+
+
+# ------------------------------------------------------------------------------------ one slip of typing
+from tempomem_ros.core.answering.typo import candidates, correct, one_slip  # noqa: E402
+
+
+def test_a_slip_is_read_as_the_one_vocabulary_word_of_the_likeliest_kind():
+    assert one_slip("whre", "where") and one_slip("teh", "the") and not one_slip("where", "where")
+    assert correct("whre is the mug", NAMES) == ("where is the mug", (("whre", "where"),))
+    assert correct("how many tims has the lamp moved", NAMES)[1] == (("tims", "times"),)  # not "time"
+    assert correct("the lamp moved agaiin", NAMES)[1] == (("agaiin", "again"),)
+    assert correct("where r teh keys", NAMES)[1] == (("teh", "the"),)
+    assert "where" in candidates("whre")
+
+
+@pytest.mark.parametrize("text", [
+    "fold the jacket",  # a letter changed: "hold" is not read
+    "the lamp racked up moves",  # a first letter left out: no "tracked"
+    "count for the whole site",  # a last letter left out: no "sited"
+    "how long will the chair stay",  # "will" is no "well"
+    "where is the mug",  # nothing to correct
+])
+def test_real_words_are_not_corrected(text):
+    assert correct(text, NAMES) == (text, ())
+
+
+def test_a_label_is_never_corrected():
+    names = Names(["lamb", "mug"])
+    assert correct("where is the lamb", names) == ("where is the lamb", ())
+
+
+def test_a_corrected_question_says_what_it_read():
+    got = u("whre is the mug")
+    assert (got.operator, got.args) == ("current", {"label": "mug"})
+    assert got.words == "current place of mug (reading 'whre' as 'where')"
+    got = u("where is the mug")  # read as typed: no correction is named
+    assert got.words == "current place of mug"

@@ -314,6 +314,16 @@ def _known_at(toks: list[str], i: int, names: Names) -> tuple[int, str, bool] | 
     return None
 
 
+def vocabulary() -> frozenset:
+    """Every word the cue reader reads as a cue, a phrase's word, glue or a relation (normalise restores a dropped g
+    against it, and a mistyped word is read as the one word of it a single slip away: typo.py)."""
+    return _VOCABULARY
+
+
+_VOCABULARY = frozenset(_WORDS) | GLUE | frozenset(w for p in _PHRASES for w in p.split()) | frozenset(
+    w for r in RELATION_WORDS for w in r.split())
+
+
 def parse(text: str, names: Names) -> Parse | None:
     """The parts of a question text (normalised, times replaced); None when a word fits nowhere."""
     text = _PUNCT_TOKENS.sub(" ", text)
