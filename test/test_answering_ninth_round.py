@@ -236,3 +236,33 @@ def test_a_corrected_question_says_what_it_read():
     assert got.words == "current place of mug (reading 'whre' as 'where')"
     got = u("where is the mug")  # read as typed: no correction is named
     assert got.words == "current place of mug"
+
+
+# ------------------------------------------------------------------------------------ tags, bare yes/no, word classes
+@pytest.mark.parametrize("question, op, args", [
+    ("my mug's on the desk, right?", "is_related", {"label": "mug", "relation": "on", "anchor": "desk"}),
+    ("the lamp's by the sofa isn't it", "is_related", {"label": "lamp", "relation": "near", "anchor": "sofa"}),
+    ("is the wallet in the hall or what", "is_related", {"label": "wallet", "relation": "in", "anchor": "hall"}),
+    ("moved the chair today?", "did_move", {"label": "chair", "since": TODAY, "until": NOW}),
+    ("anything crop up in the last hour", "changes", {"since": NOW - 3600, "until": NOW,
+                                                      "kinds": ["appeared", "reappeared"]}),
+    ("how many days has the plant stayed put", "duration", {"label": "plant"}),
+    ("the remote placement history", "history", {"label": "remote"}),
+])
+def test_tags_bare_questions_and_word_classes(question, op, args):
+    got = u(question)
+    assert (got.operator, got.args) == (op, args)
+
+
+def test_a_tag_needs_its_comma_where_the_word_is_common():
+    assert normalise("what is on the right") == "what is on the right"  # "right" without a comma is no tag
+    assert normalise("the mug is on the desk, right?") == "is the mug on the desk"
+    assert normalise("the keys are in the hall, yeah?") == "are the keys in the hall"
+    assert normalise("where is the mug, right?") == "where is the mug"
+
+
+def test_a_question_mark_alone_asks_yes_or_no_only_without_a_question_word():
+    got = u("where the mug?")
+    assert got.operator == "current"  # a question word: never read as "whether"
+    got = u("the mug?")  # a bare thing, as before, asks where it is
+    assert (got.operator, got.args) == ("current", {"label": "mug"})

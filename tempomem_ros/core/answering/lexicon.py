@@ -165,6 +165,16 @@ OVER_TIME_PHRASES = {f"{over} {span}": "HISTORY" for over in ("over", "through",
 THIS_PLACE_PHRASES = {f"{prep} {poss} {adj}{noun}": "THERE" for prep in ("in", "at", "on") for poss in ("its", "their")
                       for adj in ("current ", "present ") for noun in ("spot", "place", "position", "location")}
 
+# - particle verbs of coming into view ("anything pop up in the last ten minutes", "has my backpack come up on camera")
+#   are appearing, as "turn up" and "show up" were;
+# - a count of units of time is a length of time: "how many hours has the plant stayed put" asks how long;
+# - a place's words: "placement" as "location" ("the laptop placement log").
+APPEAR_PHRASES = {f"{verb} up": "SEEN APPEAR" for verb in ("pop", "pops", "popped", "come", "comes", "came", "crop",
+                                                           "crops", "cropped")}
+TIME_COUNT_PHRASES = {f"how many {unit}": "DURATION" for unit in ("seconds", "minutes", "mins", "hours", "hrs", "days",
+                                                                  "weeks")}
+PLACE_WORDS = {"placement": "WHERE", "placements": "WHERE HISTORYN"}
+
 # Coming into the place (APPEAR), as "appeared" and "new" were.
 APPEAR_WORDS = frozenset("added emerged materialised materialized".split())
 
@@ -176,12 +186,13 @@ def cue_words() -> dict:
                        (LOOK_WORDS, "LOOK"), (MISSING_WORDS, "MISSING"), (THING_WORDS, "WHAT"),
                        (APPEAR_WORDS, "APPEAR")):  # in this order: a word of two classes takes the later one
         out.update(dict.fromkeys(words, cue))
+    out.update(PLACE_WORDS)
     return out
 
 
 def phrases() -> dict:
     return {**COUNT_PHRASES, **LOOK_PHRASES, **MISSING_PHRASES, **STAY_PHRASES, **PRESENCE_PHRASES,
-            **OVER_TIME_PHRASES, **THIS_PLACE_PHRASES}
+            **OVER_TIME_PHRASES, **THIS_PLACE_PHRASES, **APPEAR_PHRASES, **TIME_COUNT_PHRASES}
 
 
 def glue_words() -> frozenset:

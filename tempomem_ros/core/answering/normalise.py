@@ -33,7 +33,7 @@ MAX_QUESTION_CHARS = 500  # a question longer than this is not a question to a m
 _NAMED_OWNER = re.compile(r"(?<=[a-z,] )(?:the )?[A-Z][a-z]+(?:'s|s')(?= )")
 
 _CONTRACTIONS = [
-    (r"\b(?:wot|wut)(?='s\b|s\b|\b)", "what"),  # eighth round: "wot's moved in the last 15 min"
+    (r"\b(?:wot|wut|wat)(?='s\b|s\b|\b)", "what"),  # eighth round: "wot's moved in the last 15 min"; ninth: "wat"
     # "what's changed", "what's been put on the bed": before a participle "'s" is "has", not "is"
     (r"\b(what|where|there|it|who)'s (?=(?:been|got|gone|changed|moved|happened|appeared|disappeared|vanished|"
      r"turned up|shown up|showed up)\b)", r"\1 has "),
@@ -231,6 +231,28 @@ def _is_header(head: str) -> bool:
         "0 1 2 3 4 5 6 7 8 9 10 11 12".split())
 
 
+# Ninth round: a statement with a tag is a yes/no question ("my phone's on the coffee table, right?", "the plant's up on
+# the windowsill isn't it", "are the keys in the kitchen or what"): the tag goes, and a statement is asked with "is".
+_TAG = re.compile(r"(?:\s*,?\s*(?:isn'?t it|aren'?t they|is it not|are they not|innit|or what)|"
+                  r"\s*,\s*(?:right|yeah|yes|correct|true|no|yeah\?)) *\?*\s*$")
+_ASKING_HEAD = re.compile(r"^(?:is|are|was|were|did|do|does|has|have|had|can|could|where|what|when|which|who|how|why|"
+                          r"whether|if)\b")
+
+
+def _untag(q: str) -> tuple[str, bool]:
+    """(the question without its tag, whether it had one)."""
+    m = _TAG.search(q)
+    if m is None or not q[:m.start()].strip():
+        return q, False
+    rest = q[:m.start()].strip()
+    if _ASKING_HEAD.match(rest):
+        return rest, True
+    verb = re.search(r"\s(is|are)\s", rest)  # "the mug is on the desk" -> "is the mug on the desk"
+    if verb:
+        return f"{verb.group(1)} {rest[:verb.start()]} {rest[verb.end():]}", True
+    return "is " + rest, True
+
+
 # Ninth round: a dropped final g ("sittin there", "since this mornin", "anythin missin") is restored when the word with
 # it is one the readers know (the cue reader's vocabulary, the parts of the day): "cabin" or "napkin" stay as they are.
 _G_DROPPED = re.compile(r"\b([a-z]{2,}in)'?(?=[^a-z']|$)")
@@ -287,6 +309,8 @@ def normalise(question: str) -> str:
     q = re.sub(r"^\s*(?:right|alright|ok|okay|so|well|oh|now then|now)\s*,\s*", "", q)  # "right, the lamp's ..."
     q = re.sub(r"\b(?:the |my |our |your )?\w+s' (?=\w)", "the ", q)
     q = _G_DROPPED.sub(_g_restored, q)
+    q, tagged = _untag(q)
+    asked = asked or tagged
     for pattern, repl in _MISTYPED + _CONTRACTIONS:
         q = pattern.sub(repl, q)
     q = q.replace("'", " ")

@@ -304,7 +304,17 @@ def _understand(question: str, now: float | None, names: Names, hints: bool = Tr
     cued = _cue_reading(text, q, found, names, now, hints)
     if cued is not None:
         return cued
+    if asked and not _WH_OR_AUX.search(text):
+        # ninth round: a question mark on words that ask nothing else asks yes or no ("seen my glasses in the last forty
+        # minutes?", "keys moved today?"): read as "whether ..."
+        cued = _cue_reading("whether " + text, q, found, names, now, hints)
+        if cued is not None:
+            return cued
     return Refusal(NO_FORM, hint(q))
+
+
+_WH_OR_AUX = re.compile(r"^(?:is|are|was|were|did|do|does|has|have|had|can|could|will|would|should)\b|"
+                        r"\b(?:where|what|when|which|who|whom|whose|how|why|whether|if)\b")
 
 
 def _cue_reading(text: str, q: str, found, names: Names, now, hints: bool = True) -> Understanding | Refusal | None:
