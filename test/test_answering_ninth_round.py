@@ -266,3 +266,24 @@ def test_a_question_mark_alone_asks_yes_or_no_only_without_a_question_word():
     assert got.operator == "current"  # a question word: never read as "whether"
     got = u("the mug?")  # a bare thing, as before, asks where it is
     assert (got.operator, got.args) == ("current", {"label": "mug"})
+
+
+def test_a_tag_repeating_the_statements_verb_puts_it_first():
+    assert normalise("the remote was under the sofa at 9, was it?") == "was the remote under the sofa at 9"
+    assert normalise("the keys are in the hall are they") == "are the keys in the hall"
+    for question in ("where is it", "what is it", "is it"):  # a question ending in "is it" keeps its words
+        assert normalise(question) == question
+    got = u("the remote was under the sofa an hour ago, was it?")
+    assert (got.operator, got.args) == ("is_related", {"label": "remote", "relation": "under", "anchor": "sofa",
+                                                       "t": NOW - 3600})
+
+
+@pytest.mark.parametrize("question", ["desk contents an hour ago", "the contents of the desk an hour ago"])
+def test_contents_at_a_time_are_the_relations_then(question):
+    got = u(question)
+    assert (got.operator, got.args) == ("relational_as_of", {"relation": "on", "anchor": "desk", "t": NOW - 3600})
+
+
+def test_contents_now_stay_the_relations_now():
+    got = u("desk contents")
+    assert (got.operator, got.args) == ("relational", {"relation": "on", "anchor": "desk"})

@@ -254,10 +254,10 @@ def test_later_sets_stay_as_measured(later_sets, tmp_path):
     reason clauses, whole places; heldout9 read as a development set): heldout6 202 -> 206, heldout7 194 -> 196,
     heldout8 171 -> 184 (1 wrong, the "dentures" annotation), heldout9 126 -> 183 right and 4 -> 0 wrong. The eighth
     round (structured requests, mistyped words, staff as people, clauses of purpose, more forms): heldout8 184 -> 190,
-    heldout9 183 -> 184."""
+    heldout9 183 -> 184. The ninth round (contents at a time, test_answering_ninth_round.py): heldout8 190 -> 191."""
     got = [scores(rows, tmp_path / f"s{i}") for i, rows in enumerate(later_sets)]
     assert [(s["n"], s["right"], s["refused"], s["wrong"]) for s in got] == [
-        (211, 206, 5, 0), (201, 196, 5, 0), (220, 190, 29, 1), (200, 184, 16, 0)]
+        (211, 206, 5, 0), (201, 196, 5, 0), (220, 191, 28, 1), (200, 184, 16, 0)]
 
 
 def test_heldout10_is_fresh_and_stays_as_measured(earlier_sets, heldout4, heldout5, later_sets, tmp_path):
@@ -272,8 +272,9 @@ def test_heldout10_is_fresh_and_stays_as_measured(earlier_sets, heldout4, heldou
     s = scores(rows, tmp_path / "h10")
     # seventh round: "still" keeps a question out of semantic search, so the tea in the mug is refused (1 -> 0
     # wrong); "at half twelve" and "at nine fifteen" are clocks (145 -> 148 right). Eighth round, read as a development
-    # set: clauses of purpose, formal verbs of agents, contents, "how much lamps", bare "remote missing?" (148 -> 177)
-    assert (s["n"], s["right"], s["refused"], s["wrong"]) == (200, 177, 23, 0)
+    # set: clauses of purpose, formal verbs of agents, contents, "how much lamps", bare "remote missing?" (148 -> 177).
+    # Ninth round: contents at a time are the relations then (177 -> 179)
+    assert (s["n"], s["right"], s["refused"], s["wrong"]) == (200, 179, 21, 0)
 
 
 def test_heldout11_is_fresh_and_stays_as_measured(earlier_sets, heldout4, heldout5, later_sets, tmp_path):

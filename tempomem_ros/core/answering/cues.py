@@ -496,7 +496,8 @@ RULES: tuple[Rule, ...] = (
        "PAST COUNT LOOK HISTORY HISTORYN ALL FIRST LAST DURATION MOVE SEEN MISSING STILL YESNO WAS"),
     _r("is_related", "pair", "YESNO", "WHERE COUNT LOOK HISTORY PAST MOVE SEEN WHAT", ("", "@t")),
     _r("relational", "anchor", "WHAT|CONTENTS|HOLD", "PAST COUNT LOOK HISTORY FIRST LAST MOVE MISSING CHANGE WAS"),
-    _r("relational_as_of", "anchor", "WHAT", "PAST COUNT LOOK HISTORY FIRST LAST MOVE SEEN MISSING CHANGE",
+    # ninth round: "shelf contents at 9", "what the cabinet held an hour ago" as relational and relational_before read
+    _r("relational_as_of", "anchor", "WHAT|CONTENTS|HOLD", "PAST COUNT LOOK HISTORY FIRST LAST MOVE SEEN MISSING CHANGE",
        ("@t",)),
     _r("relational_before", "anchor", "WHAT|CONTENTS|HOLD PAST", "COUNT LOOK HISTORY FIRST LAST MOVE SEEN MISSING"),
     _r("missing", "none", "MISSING|LOSTIT WHAT", "COUNT LOOK PAST WHERE"),

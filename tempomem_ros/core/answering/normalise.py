@@ -239,8 +239,19 @@ _ASKING_HEAD = re.compile(r"^(?:is|are|was|were|did|do|does|has|have|had|can|cou
                           r"whether|if)\b")
 
 
+# "the remote was under the sofa at 9, was it?", "my wallet is lost is it": a tag repeating the statement's own verb
+_SAME_VERB_TAG = re.compile(r"\s*,?\s*(is|was) it\s*\?*\s*$|\s*,?\s*(are|were) they\s*\?*\s*$")
+
+
 def _untag(q: str) -> tuple[str, bool]:
     """(the question without its tag, whether it had one)."""
+    m = _SAME_VERB_TAG.search(q)
+    if m is not None and not _ASKING_HEAD.match(q):
+        verb = m.group(1) or m.group(2)
+        head = re.search(rf"\s({verb})\s", q[:m.start()])
+        if head:  # the statement's own verb, put first
+            rest = q[:m.start()].strip()
+            return f"{verb} {rest[:head.start()]} {rest[head.end():]}".strip(), True
     m = _TAG.search(q)
     if m is None or not q[:m.start()].strip():
         return q, False
