@@ -48,7 +48,8 @@ def test_a_person_word_only_refuses_an_unknown_head():
 
 
 # ------------------------------------------------------------------------------------ a span over time is history
-@pytest.mark.parametrize("question", ["where has the lamp been over time", "where has the lamp been throughout the week",
+@pytest.mark.parametrize("question", ["where has the lamp been over time",
+                                      "where has the lamp been throughout the week",
                                       "show me where the lamp has been across the days"])
 def test_over_time_asks_for_the_history(question):
     got = u(question)

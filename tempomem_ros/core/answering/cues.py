@@ -225,7 +225,7 @@ _WHOLE_PLACE = re.compile(r"\s(?:in|at|on|around|inside|about|throughout|across|
                           r"hospital|"
                           r"hotel|unit|venue|workshop|factory|school|residence|household|cottage|cabin|suite|"
                           r"accommodation|rental|airbnb|lab|laboratory|depot|plant floor|shop floor)\b|"
-                          # ninth round: not the "about" of being about ("still knocking about": lexicon.PRESENCE_PHRASES)
+                          # ninth round: not the "about" of being about ("still knocking about": PRESENCE_PHRASES)
                           r"(?<!knocking)(?<!kicking)(?<!floating)(?<!hanging)(?<!lying)"
                           r"\s(?:here|around|about|on site|onsite)$")
 
@@ -497,8 +497,8 @@ RULES: tuple[Rule, ...] = (
     _r("is_related", "pair", "YESNO", "WHERE COUNT LOOK HISTORY PAST MOVE SEEN WHAT", ("", "@t")),
     _r("relational", "anchor", "WHAT|CONTENTS|HOLD", "PAST COUNT LOOK HISTORY FIRST LAST MOVE MISSING CHANGE WAS"),
     # ninth round: "shelf contents at 9", "what the cabinet held an hour ago" as relational and relational_before read
-    _r("relational_as_of", "anchor", "WHAT|CONTENTS|HOLD", "PAST COUNT LOOK HISTORY FIRST LAST MOVE SEEN MISSING CHANGE",
-       ("@t",)),
+    _r("relational_as_of", "anchor", "WHAT|CONTENTS|HOLD",
+       "PAST COUNT LOOK HISTORY FIRST LAST MOVE SEEN MISSING CHANGE", ("@t",)),
     _r("relational_before", "anchor", "WHAT|CONTENTS|HOLD PAST", "COUNT LOOK HISTORY FIRST LAST MOVE SEEN MISSING"),
     _r("missing", "none", "MISSING|LOSTIT WHAT", "COUNT LOOK PAST WHERE"),
     _r("changes", "none", "CHANGE", "COUNT LOOK WHERE", ("@w", "")),

@@ -651,7 +651,8 @@ REQUEST_UNIT_FIELDS = {"window_seconds": ("window", 1.0), "window_s": ("window",
                        "window_min": ("window", 60.0), "window_hours": ("window", 3600.0),
                        "window_h": ("window", 3600.0), "window_days": ("window", 86400.0),
                        "radius_cm": ("radius", 0.01), "radius_mm": ("radius", 0.001)}
-REQUEST_SHAPE_FIELDS = frozenset("return returns format fields output units sort order limit k max_results verbose list "
+REQUEST_SHAPE_FIELDS = frozenset("return returns format fields output units sort order limit k max_results verbose "
+                                 "list "
                                  "answer_format response_format".split())
 # Values of "when" that ask about before the last change ('"when": "before_last_change"'), and about now.
 REQUEST_BEFORE = frozenset("before before_last_change previously previous earlier prior before_change "

@@ -209,8 +209,8 @@ YESNO_FIELD = "__yesno__"  # set by the syntax that asks yes or no ('missing? la
 
 
 def _flatten(obj: dict) -> dict | str:
-    """A request whose arguments are nested under "arguments" (or "args", "parameters", ...) with those fields at the top
-    level; NOT_JSON when a field is then given twice."""
+    """A request whose arguments are nested under "arguments" (or "args", "parameters", ...) with those fields at the
+    top level; NOT_JSON when a field is then given twice."""
     out: dict = {}
     for k, v in obj.items():
         if _key(k) in NESTED_ARGUMENT_FIELDS and isinstance(v, dict):
@@ -224,8 +224,8 @@ def _flatten(obj: dict) -> dict | str:
     return out
 
 
-# 'name(arg, key="value", ...)' with an optional ReAct lead ('Thought: ... Action: ') and a typed result ('-> bool'); the
-# name is glued to its bracket, which prose never writes ("the lamp (the big one)").
+# 'name(arg, key="value", ...)' with an optional ReAct lead ('Thought: ... Action: ') and a typed result ('-> bool');
+# the name is glued to its bracket, which prose never writes ("the lamp (the big one)").
 _CALL = re.compile(r"^\s*(?:.*?\baction\s*:\s*)?([A-Za-z][A-Za-z0-9_]*)\((.*)\)\s*(?:->\s*([A-Za-z]+))?\s*[.?]?\s*$",
                    re.S | re.I)
 # 'history label=keys', 'missing? label=phone', 'status=missing list=all': a name (or none), then key=value fields

@@ -370,9 +370,9 @@ def _word_clock_digits(m: re.Match) -> str:
     return f"{m.group('pre') or 'at'} {hour}:{minutes:02d}"
 
 
-# Ninth round, spoken and regional forms of times as classes (heldout12 refused "three quarters of an hour ago", "an hour
-# and a quarter ago", "this arvo", "at 7.45am"): quarters of a unit are minutes (hours) or hours (days); "arvo" / "avo"
-# are the afternoon; a clock written with a dot is a clock when am / pm follows it (a bare "2.5" may be metres).
+# Ninth round, spoken and regional forms of times as classes (heldout12 refused "three quarters of an hour ago", "an
+# hour and a quarter ago", "this arvo", "at 7.45am"): quarters of a unit are minutes (hours) or hours (days); "arvo" /
+# "avo" are the afternoon; a clock written with a dot is a clock when am / pm follows it (a bare "2.5" may be metres).
 _QUARTERS = {"a": 1, "one": 1, "two": 2, "three": 3}
 _UNIT_MINUTES = {"hour": 60, "day": 1440}
 _QUARTERS_OF = re.compile(r"\b(a|one|two|three) quarters? of an? (hour|day)\b")
