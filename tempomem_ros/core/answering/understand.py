@@ -24,6 +24,7 @@ must be a noun phrase (slots.is_noun_phrase).
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import re
 from dataclasses import dataclass, field
@@ -31,7 +32,7 @@ from dataclasses import dataclass, field
 from ..labels import words
 from . import timeexpr
 from .normalise import MAX_QUESTION_CHARS, normalise
-from . import cues, events, quantities, structured, word_order
+from . import cues, events, quantities, structured, typo, word_order
 from .operators import (ACTION_OBJECT_WORDS, ACTION_VERBS, FORMAL_VERBS, NOT_A_DESCRIPTION, PAST_OPERATORS,
                         RELATION_WORDS, TABLE, args_key, example_forms, interpretation)
 from .slots import Names, Thing, resolve, stem
@@ -165,17 +166,35 @@ def understand(question: str, now: float | None, names: Names, similar=None) -> 
         return Understanding(op, args, interpretation(op, args, ignored) + " (structured request)", ignored, unknown,
                              normalise(question))
     question = events.rewrite(question, now)  # "when I arrived at 10": its time, or talk (events.py)
+    out = _rules(question, now, names)
+    if isinstance(out, Refusal) and out.reason == NO_FORM and isinstance(question, str):
+        # ninth round: a mistyped word read as the one vocabulary word a slip away (typo.py), only for a question the
+        # rules refuse as typed, so no reading of today changes; the interpretation names each word read so
+        _, fixed = typo.correct(normalise(question), names)
+        if fixed:
+            retyped = question
+            for typed, word in fixed:
+                retyped = re.sub(rf"(?i)\b{re.escape(typed)}\b", word, retyped)
+            again = _rules(retyped, now, names)
+            if isinstance(again, Understanding):
+                said = "; ".join(f"'{typed}' as '{word}'" for typed, word in fixed)
+                return dataclasses.replace(again, words=f"{again.words} (reading {said})")
+    if similar is not None and isinstance(out, Refusal) and out.reason == NO_FORM:
+        read = similar.read(question, now, names)
+        if read is not None:
+            op, args, said, ignored = read
+            return Understanding(op, args, said, tuple(ignored), "", normalise(question))
+    return out
+
+
+def _rules(question: str, now, names: Names) -> Understanding | Refusal:
+    """The forms and the cue reader on the question, then on its clauses (a clause of talk around the question)."""
     out = _understand(question, now, names)
     if isinstance(out, Refusal) and (out.reason == NO_FORM or out.reason.startswith(TWO_READINGS)):
         clause = _clause_reading(question, now, names)
         # a clause of talk can make the whole read two ways ("..., for the handover"); one clause may still be it
         if isinstance(clause, Understanding) or (clause is not None and out.reason == NO_FORM):
             return clause
-    if similar is not None and isinstance(out, Refusal) and out.reason == NO_FORM:
-        read = similar.read(question, now, names)
-        if read is not None:
-            op, args, said, ignored = read
-            return Understanding(op, args, said, tuple(ignored), "", normalise(question))
     return out
 
 
@@ -285,7 +304,17 @@ def _understand(question: str, now: float | None, names: Names, hints: bool = Tr
     cued = _cue_reading(text, q, found, names, now, hints)
     if cued is not None:
         return cued
+    if asked and not _WH_OR_AUX.search(text):
+        # ninth round: a question mark on words that ask nothing else asks yes or no ("seen my glasses in the last forty
+        # minutes?", "keys moved today?"): read as "whether ..."
+        cued = _cue_reading("whether " + text, q, found, names, now, hints)
+        if cued is not None:
+            return cued
     return Refusal(NO_FORM, hint(q))
+
+
+_WH_OR_AUX = re.compile(r"^(?:is|are|was|were|did|do|does|has|have|had|can|could|will|would|should)\b|"
+                        r"\b(?:where|what|when|which|who|whom|whose|how|why|whether|if)\b")
 
 
 def _cue_reading(text: str, q: str, found, names: Names, now, hints: bool = True) -> Understanding | Refusal | None:
