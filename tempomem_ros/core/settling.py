@@ -294,14 +294,17 @@ class Settling:
         look-alike found sooner than min_gap_s is another instance rather than this one moved."""
         icfg = self.config.identity
         gap = icfg.min_gap_s
+        lookalike = None
         for row in self._rows.appeared_since(float(obj.first_seen) + gap, obj.id):
             if not self._compatible(obj, row) or self._boxes_same_place(obj, row):
                 continue
             last = self._last_real_sighting(obj, outside=row)
             absent = float(obj.first_miss) - last if obj.first_miss is not None else 0.0
             if float(row.first_seen) >= last + max(gap, icfg.move_window_share * absent):
-                return row
-        return None
+                if _same_shown_label(obj, row):
+                    return row  # one of its own label before a look-alike (_lookalike_too_soon)
+                lookalike = lookalike or row
+        return lookalike
 
     def _lookalike_too_soon(self, removed, new, stamp: float) -> bool:
         """Whether ``new``, shown under another label than ``removed``, was found less than
