@@ -302,14 +302,14 @@ class Settling:
             absent = float(obj.first_miss) - last if obj.first_miss is not None else 0.0
             if float(row.first_seen) >= last + max(gap, icfg.move_window_share * absent):
                 if _same_shown_label(obj, row):
-                    return row  # one of its own label first (_lookalike_too_soon)
+                    return row  # one of its own label before a look-alike (_lookalike_too_soon)
                 lookalike = lookalike or row
         return lookalike
 
     def _lookalike_too_soon(self, removed, new, stamp: float) -> bool:
         """Whether ``new``, shown under another label than ``removed``, was found less than
         LOOKALIKE_MOVE_WAIT_S ago: it is taken for ``removed`` moved only if nothing of ``removed``'s own label
-        turns up for it in that while (_moved_here and _removed_lookalike prefer one). Why: seed 290 (no
+        turns up for it in that while. Why: seed 290 (no
         feature), a remote's place was seen empty as a new phone was found on the same table; the phone, 19
         views all "phone", was taken for the remote moved, and the remote itself, found across the room 4 s
         later, became a new remote (a missed move, a false move, a missed appearance). The wait runs on, up to
@@ -684,8 +684,8 @@ class Settling:
     def _removed_lookalike(self, new):
         """A removed object (its place was seen empty) of the identity of ``new`` (a confirmed object's row,
         never moved), last seen at least identity.min_gap_s before ``new`` first was, away from its place: the
-        same object, moved while unseen. One of its shown label first, then the best feature match, then the one
-        removed last; None when there is none."""
+        same object, moved while unseen. The best feature match, then the one removed last; None when there is
+        none."""
         if int(new.n_moves) > 0:
             return None
         best = None
@@ -698,7 +698,7 @@ class Settling:
             if float(np.max(np.subtract(new.bmax, new.bmin))) > self._fusion.growth_limit(r):
                 continue  # out of scale for it (issue 12)
             cos = fusion.cosine(blob_to_feature(r.feature), blob_to_feature(new.feature))
-            key = (_same_shown_label(r, new), -1.0 if cos is None else cos, float(r.last_seen), -int(r.id))
+            key = (-1.0 if cos is None else cos, float(r.last_seen), -int(r.id))
             if best is None or key > best[0]:
                 best = (key, r)
         return None if best is None else best[1]
