@@ -71,6 +71,7 @@ QUESTIONS_HELDOUT9 = os.path.join(HERE, "questions", "questions_heldout9.txt")
 QUESTIONS_HELDOUT10 = os.path.join(HERE, "questions", "questions_heldout10.txt")
 QUESTIONS_HELDOUT11 = os.path.join(HERE, "questions", "questions_heldout11.txt")
 QUESTIONS_HELDOUT12 = os.path.join(HERE, "questions", "questions_heldout12.txt")
+QUESTIONS_HELDOUT13 = os.path.join(HERE, "questions", "questions_heldout13.txt")
 NOW = dt.datetime(2026, 1, 15, 14, 30, tzinfo=dt.timezone.utc).timestamp()
 DAY = 86400.0
 TIME_TOL = 1.0
@@ -86,6 +87,7 @@ HELD_OUT9 = "held_out9"
 HELD_OUT10 = "held_out10"
 HELD_OUT11 = "held_out11"
 HELD_OUT12 = "held_out12"
+HELD_OUT13 = "held_out13"
 NEAR_COPY_FLOOR = 0.8  # word-set overlap (Jaccard) of two questions with their things masked
 
 
@@ -266,6 +268,12 @@ def load_heldout12(*earlier_sets) -> list[Question]:
     """The twelfth (p001...), a third helper's that never opened the understanding code, written after heldout11's
     measurement: committed before its one measurement (integ31, session 31); in "all" since."""
     return load_fresh(QUESTIONS_HELDOUT12, "p", HELD_OUT12, earlier_sets)
+
+
+def load_heldout13(*earlier_sets) -> list[Question]:
+    """The thirteenth (r001...), a fourth helper's that never opened the understanding code, written after heldout12's
+    measurement: committed before its one measurement. Only ``--set heldout13`` asks it (not "all") until then."""
+    return load_fresh(QUESTIONS_HELDOUT13, "r", HELD_OUT13, earlier_sets)
 
 
 # ------------------------------------------------------------------------------------------------ the scene
@@ -465,7 +473,7 @@ def select_sets(qset: str, half_arg: str = "both") -> list[tuple[str, list[Quest
     if qset in ("heldout2", "dev", "all"):
         sets.append((HELD_OUT2, load_heldout2(rows)))
     if qset in ("heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8", "heldout9", "heldout10",
-                "heldout11", "heldout12", "dev", "all"):
+                "heldout11", "heldout12", "heldout13", "dev", "all"):
         h2 = load_heldout2(rows)
         h3 = load_heldout3(rows, h2)
         h4 = load_heldout4(rows, h2, h3)
@@ -494,8 +502,11 @@ def select_sets(qset: str, half_arg: str = "both") -> list[tuple[str, list[Quest
         h11 = load_heldout11(rows, h2, h3, h4, h5, h6, h7, h8, h9, h10)
         if qset in ("heldout11", "all"):
             sets.append((HELD_OUT11, h11))
+        h12 = load_heldout12(rows, h2, h3, h4, h5, h6, h7, h8, h9, h10, h11)
         if qset in ("heldout12", "all"):  # in "all" since its one measurement (integ31, session 31)
-            sets.append((HELD_OUT12, load_heldout12(rows, h2, h3, h4, h5, h6, h7, h8, h9, h10, h11)))
+            sets.append((HELD_OUT12, h12))
+        if qset == "heldout13":  # held out: only by name, not in "all", until its one measurement
+            sets.append((HELD_OUT13, load_heldout13(rows, h2, h3, h4, h5, h6, h7, h8, h9, h10, h11, h12)))
     return sets
 
 
@@ -503,7 +514,7 @@ def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--set", dest="qset", choices=("main", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6",
                                                    "heldout7", "heldout8", "heldout9", "heldout10", "heldout11",
-                                                   "heldout12", "dev", "all"),
+                                                   "heldout12", "heldout13", "dev", "all"),
                    default="main",
                    help="main: questions.txt (its --half); heldout2: questions_heldout2.txt as the half "
                         f"{HELD_OUT2!r}; heldout3: questions_heldout3.txt as the half {HELD_OUT3!r}; heldout4: "
@@ -511,7 +522,8 @@ def main(argv=None) -> int:
                         f"the half {HELD_OUT5!r}; heldout6 / heldout7: questions_heldout6.txt / "
                         "questions_heldout7.txt; heldout8 / heldout9 / heldout10 / heldout11 / heldout12: "
                         "questions_heldout8.txt / questions_heldout9.txt / questions_heldout10.txt / "
-                        "questions_heldout11.txt / questions_heldout12.txt; "
+                        "questions_heldout11.txt / questions_heldout12.txt; heldout13: questions_heldout13.txt "
+                        "(only by name, not in all); "
                         "dev: the development sets of the fifth round (main, heldout2 ... heldout8); all: every set")
     p.add_argument("--half", choices=("dev", "held_out", "both"), default="both", help="halves of questions.txt")
     p.add_argument("--show", choices=("none", "wrong", "refused", "all"), default="wrong")
