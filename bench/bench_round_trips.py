@@ -7,6 +7,9 @@ two, alternating: each one's commits drop the other's caches, as four robots do)
 observations over 10 cells, as bench_fleet's robots do, one process, no timing threads. The first two frames are
 not counted (they fill the writer's caches once).
 
+Every statement run, pipelined or not, is also counted per text (most frequent first): the statements a frame
+repeats, each a candidate for one set-based statement.
+
 Times (``--by time``, and the wall time of writer 0's stage + commit) move with the machine's load; the counts do
 not. ``--profile N`` also prints the N functions of writer 0's commits with the most time of their own, then with the
 most time inside them (cProfile): where the time not spent waiting for the server goes.
@@ -87,7 +90,8 @@ def run_frames(args, bf, Memory, address: str) -> None:
     timed = getattr(traffic, "waited_s_by_sql", None) or {}  # (a tree before the timing: counts only)
     waited_ms = 1e3 * sum(timed.values()) / counted
     print(f"{args.writers} writer(s), {args.objects} objects, writer 0's stage + commit, mean of {counted} frames: "
-          f"{per['round_trips']} round trips, {per['statements']} statements, {per['pipelined']} pipelined; "
+          f"{per['round_trips']} round trips, {per['statements']} statements, {per['pipelined']} pipelined, "
+          f"{per.get('server_statements', per['statements'])} sent to the server; "
           f"{1e3 * sum(wall) / counted:.1f} ms, of which {waited_ms:.1f} ms waiting for the server "
           f"(load average {os.getloadavg()[0]:.2f})")
     print("  waits/frame  ms/frame  statement")
@@ -95,6 +99,11 @@ def run_frames(args, bf, Memory, address: str) -> None:
     for sql, _ in key.most_common(args.top):
         n, s = traffic.waited_by_sql[sql], timed.get(sql, 0.0)
         print(f"  {n / counted:11.1f}  {1e3 * s / counted:8.2f}  {' '.join(sql.split())[:130]}")
+    sent = getattr(traffic, "sent_by_sql", None)  # (a tree before the count per text: none)
+    if sent:
+        print("  sent/frame  statement (every statement run, pipelined and batched ones too)")
+        for sql, n in sent.most_common(args.top):
+            print(f"  {n / counted:10.1f}  {' '.join(sql.split())[:130]}")
     if profile is not None:
         out = io.StringIO()
         stats = pstats.Stats(profile, stream=out)
