@@ -408,7 +408,7 @@ class PgConnection:
         return pg_store_error(" ".join(sql.split()[:3]).lower(), exc, address=self.address)
 
     def _execute(self, stmt: Statement, params: tuple, original: str):
-        conn = self._usable()
+        self._usable()
         kind = stmt.kind
         if kind == "begin_write":
             self._begin_write()
