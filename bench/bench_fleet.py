@@ -88,7 +88,7 @@ def robot(address: str, index: int, n_robots: int, seconds: float, start_at: flo
     from tempomem_ros.core.errors import StoreLockedError
 
     adds, commits = [], []
-    traffic = []  # per committed frame: (round trips, statements, pipelined) of its commit (PostgreSQL only)
+    traffic = []  # per committed frame: (round trips, statements, pipelined, sent) of its commit (PostgreSQL only)
     late = locked = 0
     with Memory.open(address, embedding_dim=EMBEDDING_DIM, config={"source": f"robot_{index}"}) as m:
         while time.time() < start_at:
@@ -116,7 +116,11 @@ def robot(address: str, index: int, n_robots: int, seconds: float, start_at: flo
                 t2 = time.perf_counter()
                 after = m.store_traffic()
                 if before is not None:
-                    traffic.append([after[k] - before[k] for k in ("round_trips", "statements", "pipelined")])
+                    traffic.append([after[k] - before[k] for k in ("round_trips", "statements", "pipelined")] +
+                                   # statements sent to the server (set-based writes and reads: one each); a tree
+                                   # before them sent every statement
+                                   [after.get("server_statements", after["statements"])
+                                    - before.get("server_statements", before["statements"])])
                 adds.append((t1 - t0) * 1e3)
                 commits.append((t2 - t1) * 1e3)
             except StoreLockedError:
@@ -207,7 +211,8 @@ def report(name: str, figures: dict, seconds: float) -> None:
         t = np.asarray(figures["traffic"], dtype=float)
         print(f"  {'per commit':<18} round trips p50 {np.median(t[:, 0]):5.0f} mean {t[:, 0].mean():6.1f}   "
               f"statements p50 {np.median(t[:, 1]):5.0f} mean {t[:, 1].mean():6.1f}   "
-              f"pipelined p50 {np.median(t[:, 2]):5.0f} mean {t[:, 2].mean():6.1f}")
+              f"pipelined p50 {np.median(t[:, 2]):5.0f} mean {t[:, 2].mean():6.1f}   "
+              f"sent to the server p50 {np.median(t[:, 3]):5.0f} mean {t[:, 3].mean():6.1f}")
     for q, values in figures["queries"].items():
         print(f"  {q:<18} p50 {pct(values, 50):6.1f} ms   p95 {pct(values, 95):6.1f} ms   "
               f"max {max(values):6.1f} ms   ({len(values)} calls)")

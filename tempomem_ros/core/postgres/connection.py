@@ -46,6 +46,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from ..errors import StoreClosedError
+from .batching import READ_EXTRA, max_rows, read_statement, set_statement, shape_of
 from .dialect import Statement, translate
 from .errors_pg import pg_store_error
 
@@ -69,14 +70,21 @@ class Traffic:
     #: seconds from sending each waited statement to having its result, per statement text (the sync that ends
     #: a pipeline carries the server's time for every write sent in it)
     waited_s_by_sql: Counter = field(default_factory=Counter)
+    #: every statement the store ran, per statement text (pipelined and batched ones too): which ones a frame
+    #: repeats, the candidates for one set-based statement (bench_round_trips --sent)
+    sent_by_sql: Counter = field(default_factory=Counter)
+    #: statements sent to the server: a set-based write (batching.py) is one, however many rows it writes
+    server_statements: int = 0
 
     def snapshot(self) -> dict:
-        return {"statements": self.statements, "pipelined": self.pipelined, "round_trips": self.round_trips}
+        return {"statements": self.statements, "pipelined": self.pipelined, "round_trips": self.round_trips,
+                "server_statements": self.server_statements}
 
     def reset(self) -> None:
-        self.statements = self.pipelined = self.round_trips = 0
+        self.statements = self.pipelined = self.round_trips = self.server_statements = 0
         self.waited_by_sql.clear()
         self.waited_s_by_sql.clear()
+        self.sent_by_sql.clear()
 
 
 def _row_classes():
@@ -167,6 +175,10 @@ class PgConnection:
     next transaction). The object is used under Memory's lock: one thread at a time.
     """
 
+    #: whether pipelined writes are held and sent set-based (batching.py); off: each row is its own statement, as
+    #: before (test_core_store_set_writes compares the two)
+    set_based = True
+
     def __init__(self, connect, *, readonly: bool, address: str):
         self._connect = connect
         self.readonly = readonly
@@ -175,6 +187,12 @@ class PgConnection:
         self._cursor = None
         self._pipeline = None
         self._write_tx = False
+        #: writes held back to be sent set-based (batching.py): statement text -> [shape, rows, keys], in the order
+        #: each text was first held; and the table each text writes
+        self._held: dict[str, list] = {}
+        self._held_tables: dict[str, str] = {}
+        #: meta.write_epoch as read when this write transaction took the lock (None outside one, or before the schema)
+        self._tx_epoch = None
         #: whether write transactions increment meta.write_epoch (set once the schema exists: store.initialise)
         self.counts_writes = False
         #: the increments of meta.write_epoch this connection committed (PRAGMA data_version subtracts them)
@@ -232,6 +250,7 @@ class PgConnection:
     def execute(self, sql: str, params=()):
         stmt = translate(sql)
         self.traffic.statements += 1
+        self.traffic.sent_by_sql[sql] += 1
         try:
             return self._execute(stmt, tuple(params), sql)
         except Exception as exc:
@@ -245,11 +264,12 @@ class PgConnection:
             own = self._autocommit_write(stmt)
             try:
                 self.traffic.statements += len(rows)
+                self.traffic.sent_by_sql[sql] += len(rows)
                 if rows and self._pipeline is not None:  # already pipelined: no round trip per row
                     for p in rows:
-                        conn.execute(stmt.sql, p)
-                    self.traffic.pipelined += len(rows)
+                        self._send_write(stmt, p)
                 elif rows:
+                    self.traffic.server_statements += len(rows)
                     since = time.perf_counter()
                     with conn.cursor() as cur:
                         cur.executemany(stmt.sql, rows)  # psycopg pipelines the rows: one wait
@@ -276,12 +296,18 @@ class PgConnection:
         stmt = translate(sql)
         rows = [tuple(p) for p in seq]
         self.traffic.statements += len(rows)
+        self.traffic.sent_by_sql[sql] += len(rows)
         if not rows:
             return []
         if stmt.kind not in ("select",) or not stmt.returns_rows:
             raise ValueError("fetch_many runs reads only")
         try:
             conn = self._usable()
+            self._send_held()
+            one = read_statement(stmt.sql, stmt.n_params, rows) if self.set_based and len(rows) > 1 else None
+            if one is not None:
+                return self._read_runs(one, len(rows), sql)
+            self.traffic.server_statements += len(rows)
             cursors = []
             since = time.perf_counter()
             with conn.pipeline():  # nested in a write transaction's pipeline too: leaving it syncs once
@@ -307,6 +333,7 @@ class PgConnection:
         stmt = translate(sql)
         rows = [tuple(p) for p in seq]
         self.traffic.statements += len(rows)
+        self.traffic.sent_by_sql[sql] += len(rows)
         if not rows:
             return []
         if not (stmt.kind == "write" and stmt.returns_id):
@@ -315,6 +342,17 @@ class PgConnection:
             raise StoreClosedError("insert_many outside a write transaction")
         try:
             conn = self._usable()
+            self._send_held()
+            one = self._insert_rows(stmt, rows) if self.set_based and len(rows) > 1 else None
+            if one is not None:
+                since = time.perf_counter()
+                cur = self._cursor
+                cur.execute(one[0], one[1])
+                ids = sorted(int(r[0]) for r in cur.fetchall())
+                self._waited(sql, since)
+                self.traffic.server_statements += 1
+                return ids
+            self.traffic.server_statements += len(rows)
             cursors = []
             since = time.perf_counter()
             with conn.pipeline():
@@ -331,6 +369,37 @@ class PgConnection:
         except Exception as exc:
             raise self._error(exc, sql) from exc
 
+    def _read_runs(self, one: tuple[str, list], n_runs: int, sql: str) -> list[list]:
+        """Run a set-based read (batching.read_statement) and split its rows back into the runs' rows, each row
+        readable by the statement's own column names (the extra columns dropped)."""
+        since = time.perf_counter()
+        cur = self._cursor
+        cur.execute(one[0], one[1])
+        fetched = cur.fetchall()
+        self._waited(sql, since)
+        self.traffic.server_statements += 1
+        res = cur.pgresult
+        keep = res.nfields - READ_EXTRA
+        cls = _row_class(tuple(res.fname(i) for i in range(keep)))
+        out: list[list] = [[] for _ in range(n_runs)]
+        for r in fetched:
+            out[tuple.__getitem__(r, -1)].append(cls(tuple.__getitem__(r, slice(0, keep))))
+        return out
+
+    @staticmethod
+    def _insert_rows(stmt: Statement, rows: list[tuple]):
+        """insert_many's rows as one multi-row INSERT ... RETURNING id (batching.py), or None. The VALUES rows are
+        inserted in order and each takes the next id of the table's counter as it is inserted, so the ids, sorted,
+        are the ids of the rows in order: the ids one INSERT each gave (test_core_store_round_trips)."""
+        text = stmt.sql
+        if not text.endswith(" RETURNING id"):
+            return None
+        shape = shape_of(text[:-len(" RETURNING id")], stmt.n_params)
+        if shape is None or shape.kind != "insert" or shape.tail or len(rows) > max_rows(shape):
+            return None
+        sql, flat = set_statement(shape, rows)
+        return sql + " RETURNING id", flat
+
     def _error(self, exc: Exception, sql: str):
         from .dialect import UnsupportedSql
 
@@ -339,7 +408,7 @@ class PgConnection:
         return pg_store_error(" ".join(sql.split()[:3]).lower(), exc, address=self.address)
 
     def _execute(self, stmt: Statement, params: tuple, original: str):
-        conn = self._usable()
+        self._usable()
         kind = stmt.kind
         if kind == "begin_write":
             self._begin_write()
@@ -354,15 +423,18 @@ class PgConnection:
         if kind == "rollback":
             self._rollback()
             return PgCursor([], None, -1)
+        if kind == "epoch" and self._write_tx and self._tx_epoch is not None:
+            return PgCursor([(self._tx_epoch - self.own_epochs,)], None, -1)  # read with the lock (_begin_write)
         if self._pipeline is not None and kind == "write" and not stmt.returns_rows:
             # Inside a write transaction a write whose result nobody reads is sent without waiting for it
             # (pipeline mode): the next read, or the commit, waits for all of them at once. A failed write
             # aborts the transaction on the server, and its error is raised there.
-            conn.execute(stmt.sql, params if stmt.n_params else None)
-            self.traffic.pipelined += 1
+            self._send_write(stmt, params)
             return PgCursor([], None, -1)
+        self._send_held()
         own = self._autocommit_write(stmt)
         try:
+            self.traffic.server_statements += 1
             cur = self._cursor
             since = time.perf_counter()
             cur.execute(stmt.sql, params if stmt.n_params else None)
@@ -383,10 +455,60 @@ class PgConnection:
             rows = []
         return PgCursor(rows, lastrowid, rowcount)
 
+    # ------------------------------------------------------------------ set-based writes (batching.py)
+    def _send_write(self, stmt: Statement, params: tuple) -> None:
+        """A pipelined write whose result nobody reads: held to be sent with the other rows of its text
+        (batching.py states why that is the rows' result), or, when it cannot be held, sent now after everything
+        held before it."""
+        self.traffic.pipelined += 1
+        shape = shape_of(stmt.sql, stmt.n_params) if self.set_based else None
+        if shape is None:
+            self._send_held()
+            self._conn.execute(stmt.sql, params if stmt.n_params else None)
+            self.traffic.server_statements += 1
+            return
+        text = stmt.sql
+        held = self._held.get(text)
+        table = self._held_tables.get(shape.table)
+        if table is not None and table != text:
+            self._send_held()  # another text writes this table: keep their order
+            held = None
+        key = tuple(params[i] for i in shape.key) if shape.key else None
+        if held is not None and (key is not None and key in held[2] or len(held[1]) >= max_rows(shape)):
+            self._send_held()  # one statement may not write a row twice: the earlier rows go first
+            held = None
+        if held is None:
+            held = self._held[text] = [shape, [], set()]
+            self._held_tables[shape.table] = text
+        held[1].append(params)
+        if key is not None:
+            held[2].add(key)
+
+    def _send_held(self) -> None:
+        """Send every held write, one statement per text (its rows in order), texts in the order first held."""
+        if not self._held:
+            return
+        held, self._held = self._held, {}
+        self._held_tables = {}
+        conn = self._conn
+        for text, (shape, rows, _) in held.items():
+            built = set_statement(shape, rows) if len(rows) > 1 else None
+            if built is None:
+                for p in rows:
+                    conn.execute(text, p if shape.n_params else None)
+                self.traffic.server_statements += len(rows)
+            else:
+                conn.execute(built[0], built[1])
+                self.traffic.server_statements += 1
+
     def _raw(self, sql: str, params=None):
+        """One round trip; the rows of its last result (a simple query of several statements has one each)."""
+        self.traffic.server_statements += 1
         cur = self._cursor
         since = time.perf_counter()
         cur.execute(sql, params)
+        while cur.nextset():
+            pass
         rows = cur.fetchall() if cur.description is not None else None
         self._waited(sql, since)
         return rows
@@ -409,9 +531,17 @@ class PgConnection:
         # As SQLite's busy_timeout (5 s): a writer that cannot get the lock in time fails with StoreLockedError
         # (transient: the node keeps its frames and retries) instead of hanging behind a stuck writer.
         # The three statements go as one simple query (no parameters): one round trip instead of three.
+        # The write epoch is read in the same round trip, once the lock is held: no other writer can move it before
+        # this transaction ends (every write takes the lock; this one's own increment is sent by _commit), so every
+        # PRAGMA data_version of the transaction is answered from it (Store.transaction reads it when it begins and
+        # before COMMIT: 4 of a frame's 26 round trips, bench_round_trips).
+        self._tx_epoch = None
+        epoch = "; SELECT value::bigint FROM meta WHERE key = 'write_epoch'" if self.counts_writes else ""
         try:
-            self._raw(f"BEGIN; SET LOCAL lock_timeout = '{LOCK_TIMEOUT_MS}ms'; "
-                      f"SELECT pg_advisory_xact_lock({WRITE_LOCK_KEY}, hashtext(current_schema()))")
+            rows = self._raw(f"BEGIN; SET LOCAL lock_timeout = '{LOCK_TIMEOUT_MS}ms'; "
+                             f"SELECT pg_advisory_xact_lock({WRITE_LOCK_KEY}, hashtext(current_schema())){epoch}")
+            if epoch and rows:
+                self._tx_epoch = int(rows[0][0])
         except BaseException:
             # not taken (timed out, connection lost): nothing was written; leave no aborted transaction open,
             # or every later statement of this connection would fail ("current transaction is aborted")
@@ -441,15 +571,18 @@ class PgConnection:
 
     def _commit(self) -> None:
         if self._write_tx:
+            self._send_held()
             bumped = self.counts_writes
             if bumped:
                 self._conn.execute("UPDATE meta SET value = (value::bigint + 1)::text WHERE key = 'write_epoch'")
                 self.traffic.statements += 1
                 self.traffic.pipelined += 1
+                self.traffic.server_statements += 1
             if self._pipeline is not None:
                 # COMMIT sent with the pipelined writes: the pipeline's one sync waits for all of them. A write
                 # that failed aborted the transaction, so this COMMIT rolls back, and the sync raises the error.
                 self._conn.execute("COMMIT")
+                self.traffic.server_statements += 1
                 self._write_tx = False
                 self._end_pipeline(error=False)
             else:
@@ -461,6 +594,7 @@ class PgConnection:
             self._raw("COMMIT")
 
     def _rollback(self) -> None:
+        self._held, self._held_tables = {}, {}  # never sent: nothing of them reached the server
         self._write_tx = False
         self._end_pipeline(error=True)
         conn = self._conn

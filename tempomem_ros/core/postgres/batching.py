@@ -1,0 +1,238 @@
+"""Set-based writes: the row-at-a-time writes of a write transaction, held back and sent as one statement per
+statement text (postgres/connection.py ``WriteBatches``).
+
+Why: fusion writes each sighting's rows on its own (the object's fused state, its placement, the verdict, its label
+mass, an audit row): 100 of the ~189 statements of a frame of 20 sightings at 10,000 objects in bench_fleet
+(bench_round_trips: sent/frame). Pipelined, none of them waited for the server, but each cost psycopg's
+per-statement work (a cursor, the parameters dumped, a Parse/Bind/Execute) and the server's per-statement work
+(bind, plan, execute, a command-complete message): about half of a commit's time. Here the rows of one statement
+text become one ``UPDATE t SET ... FROM (VALUES (...), (...)) AS v(...) WHERE t.id = v.pN`` or one multi-row
+``INSERT INTO t (...) VALUES (...), (...) [ON CONFLICT ...]``.
+
+Why the result is the rows' result, as if each had run in turn (the rules ``WriteBatches`` keeps):
+- Only writes whose result nobody reads are held (no RETURNING; inside a write transaction, pipelined anyway), and
+  only these two shapes: an UPDATE of one row by id whose SET reads no other row (no sub-select), and an INSERT of one
+  VALUES row. Any other statement (every read, every other write, COMMIT) first sends everything held, in order.
+- Held statements of different texts are reordered only when they write different tables (they commute: the only
+  trigger, on placements, reads the row it guards; no foreign key points at a table written this way while held, since
+  the rows a held row names were inserted by a statement that returned their id, which sent everything first). A
+  second text for a table already held sends everything first.
+- Within one text the rows keep their order: VALUES rows are inserted in order, so the id counter
+  (``tempomem_next_id``, schema.py) numbers them as one statement each did. A row that repeats a held row's key (the
+  id an UPDATE names, the conflict target of an upsert) sends everything first: one UPDATE ... FROM updates a row
+  once, and an upsert may not touch a row twice.
+- Parameter types: a VALUES list has no target column, so each column of the list is cast: to the type of the
+  column it is assigned to (``col = $i``: the cast a one-row UPDATE applies on assignment), else to the type psycopg
+  sends for its values (int -> bigint, float -> double precision, str -> text, bytes -> bytea), else, where every
+  value is NULL, to the type of the column it is compared with (``LEAST(col, $i)``); where none is known the rows are
+  sent one by one as before. An INSERT's VALUES rows are cast to the target columns by the server, as a one-row
+  INSERT's are.
+"""
+
+from __future__ import annotations
+
+import functools
+import numbers
+import re
+from dataclasses import dataclass
+
+from .schema import SCHEMA
+
+#: PostgreSQL's limit of parameters in one statement
+MAX_PARAMS = 65535
+
+
+def _column_types() -> dict[str, dict[str, str]]:
+    types: dict[str, dict[str, str]] = {}
+    for stmt in SCHEMA:
+        if stmt.startswith("CREATE TABLE"):
+            body = stmt.split("(", 1)[1]
+            types[stmt.split()[2]] = dict(re.findall(
+                r"(?:^|,)\s*(\w+) (double precision|bigint|integer|text|bytea)\b", body))
+    return types
+
+
+_TYPES = _column_types()
+
+
+@dataclass(frozen=True)
+class Shape:
+    """A batchable write: ``kind`` update | insert, its table, the number of its parameters, the parameter positions
+    (0-based) that key a row (two held rows may not share a key), and the per-slot column type where known."""
+
+    kind: str
+    table: str
+    n_params: int
+    key: tuple[int, ...]
+    slot_types: tuple[tuple[bool, str] | None, ...]
+    head: str   # update: "UPDATE t SET <body with v.pN>"; insert: "INSERT INTO t (cols) VALUES "
+    row: str    # insert: one VALUES row with {0}, {1}, ... for its parameters; update: unused
+    tail: str   # update: the id column's parameter name; insert: the ON CONFLICT clause (or "")
+
+
+_UPDATE = re.compile(r"^\s*UPDATE\s+(\w+)\s+SET\s+(.*?)\s+WHERE\s+id\s*=\s*\$(\d+)\s*$", re.S | re.I)
+_INSERT = re.compile(r"^\s*INSERT\s+INTO\s+(\w+)\s*\(([^()]*)\)\s*VALUES\s*\(([^()]*)\)\s*(.*?)\s*$", re.S | re.I)
+_CONFLICT = re.compile(r"^ON\s+CONFLICT\s*(?:\(([^()]*)\))?\s*DO\s+(NOTHING|UPDATE\b.*)$", re.S | re.I)
+_PARAM = re.compile(r"\$(\d+)\b")
+_READS = re.compile(r"\b(SELECT|FROM|RETURNING|WITH)\b", re.I)
+
+
+def _slot_columns(body: str, table: str, n: int) -> list[tuple[bool, str] | None]:
+    """Per parameter: (True, type) of the column it is assigned to (``col = $i``), or (False, type) of the column it
+    is compared with (``LEAST(col, $i)``), or None."""
+    cols = _TYPES.get(table, {})
+    out: list[tuple[bool, str] | None] = [None] * n
+    for m in re.finditer(r"(?:LEAST|GREATEST)\(\s*(\w+)\s*,\s*\$(\d+)\s*\)", body, re.I):
+        if m.group(1) in cols:
+            out[int(m.group(2)) - 1] = (False, cols[m.group(1)])
+    for m in re.finditer(r"(?<![<>!])\b(\w+)\s*=\s*\$(\d+)\b", body):
+        if m.group(1) in cols:
+            out[int(m.group(2)) - 1] = (True, cols[m.group(1)])
+    return out
+
+
+@functools.lru_cache(maxsize=1024)
+def shape_of(sql: str, n_params: int) -> Shape | None:
+    """The batchable shape of a translated write (postgres placeholders ``$n``), or None."""
+    m = _UPDATE.match(sql)
+    if m:
+        table, body, key = m.group(1), m.group(2), int(m.group(3))
+        if _READS.search(body) or key != n_params or table not in _TYPES:
+            return None
+        if max((int(p) for p in _PARAM.findall(body)), default=0) >= key:
+            return None
+        slots = _slot_columns(body, table, n_params)
+        slots[key - 1] = (True, _TYPES[table]["id"]) if "id" in _TYPES[table] else None
+        return Shape("update", table, n_params, (key - 1,), tuple(slots),
+                     f"UPDATE {table} SET " + _PARAM.sub(lambda p: f"v.p{p.group(1)}", body), "", f"v.p{key}")
+    m = _INSERT.match(sql)
+    if m:
+        table, cols, values, tail = m.group(1), m.group(2), m.group(3), m.group(4)
+        if table not in _TYPES or _READS.search(values) or _READS.search(tail):
+            return None
+        entries = [e.strip() for e in values.split(",")]
+        names = [c.strip() for c in cols.split(",")]
+        numbered = [int(p) for p in _PARAM.findall(values)]
+        if numbered != list(range(1, n_params + 1)) or len(entries) != len(names):
+            return None
+        key: tuple[int, ...] = ()
+        if tail:
+            c = _CONFLICT.match(tail)
+            if c is None:
+                return None
+            if c.group(2).upper().startswith("UPDATE"):
+                if not c.group(1):
+                    return None
+                positions = []
+                for col in (x.strip() for x in c.group(1).split(",")):
+                    entry = entries[names.index(col)] if col in names else ""
+                    p = _PARAM.fullmatch(entry)
+                    if p is None:
+                        return None
+                    positions.append(int(p.group(1)) - 1)
+                key = tuple(positions)
+        row = "(" + _PARAM.sub(lambda p: "{" + str(int(p.group(1)) - 1) + "}", values.replace("{", "{{")
+                               .replace("}", "}}")) + ")"
+        return Shape("insert", table, n_params, key, (None,) * n_params, f"INSERT INTO {table} ({cols}) VALUES ",
+                     row, (" " + tail) if tail else "")
+    return None
+
+
+def _pg_type(values, column: tuple[bool, str] | None) -> str | None:
+    """The cast of one VALUES column: the type of the column it is assigned to (as a one-row UPDATE's parameter is
+    cast on assignment); else the type psycopg sends for its values; where every value is NULL, the type of the
+    column it is compared with; else None (unknown)."""
+    if column is not None and column[0]:
+        return column[1]
+    kinds = set()
+    for v in values:
+        if v is None:
+            continue
+        if isinstance(v, bool) or isinstance(v, numbers.Integral):
+            kinds.add("bigint")
+        elif isinstance(v, numbers.Real):
+            kinds.add("double precision")
+        elif isinstance(v, str):
+            kinds.add("text")
+        elif isinstance(v, (bytes, bytearray, memoryview)):
+            kinds.add("bytea")
+        else:
+            return None
+    if not kinds:
+        return column[1] if column is not None else None
+    if kinds == {"bigint", "double precision"}:
+        return "double precision"
+    return kinds.pop() if len(kinds) == 1 else None
+
+
+def set_statement(shape: Shape, rows: list[tuple]) -> tuple[str, list] | None:
+    """One statement writing every row (in order), with its flat parameters; None if a column's type is unknown."""
+    n = shape.n_params
+    flat = [p for r in rows for p in r]
+    if shape.kind == "insert":
+        parts, base = [], 0
+        for _ in rows:
+            parts.append(shape.row.format(*(f"${base + i + 1}" for i in range(n))))
+            base += n
+        return shape.head + ", ".join(parts) + shape.tail, flat
+    casts = []
+    for i in range(n):
+        t = _pg_type((r[i] for r in rows), shape.slot_types[i])
+        if t is None:
+            return None
+        casts.append(t)
+    parts = []
+    for r in range(len(rows)):
+        parts.append("(" + ", ".join(f"${r * n + i + 1}::{casts[i]}" for i in range(n)) + ")")
+    names = ", ".join(f"p{i + 1}" for i in range(n))
+    sql = (f"{shape.head} FROM (VALUES {', '.join(parts)}) AS v({names}) "
+           f"WHERE {shape.table}.id = {shape.tail}")
+    return sql, flat
+
+
+def max_rows(shape: Shape) -> int:
+    return max(1, MAX_PARAMS // max(1, shape.n_params))
+
+
+# ---------------------------------------------------------------------------------------------------- reads
+#: aggregates whose result depends on the order rows reach them (a float sum in another order may differ in its last
+#: bit): a statement with one is never read set-based
+_ORDER_DEPENDENT = re.compile(r"\b(SUM|AVG|TOTAL|STRING_AGG|GROUP_CONCAT|ARRAY_AGG|JSON_AGG|JSONB_AGG)\s*\(", re.I)
+_SETS = re.compile(r"\b(UNION|INTERSECT|EXCEPT)\b", re.I)
+#: the two columns a set-based read adds after the statement's own: which run a row answers, its place in that run
+READ_EXTRA = 2
+
+
+def read_statement(sql: str, n_params: int, runs: list[tuple]) -> tuple[str, list] | None:
+    """One statement answering every run of a read (postgres placeholders ``$n``), or None where that cannot be the
+    runs' own answers. Its rows are each run's rows, in the statement's own order, runs in order, each followed by
+    the run's index and the row's place in it (READ_EXTRA columns)::
+
+        SELECT q.*, v.i FROM (VALUES ($1::bigint, 0), ($2::bigint, 1)) AS v(p1, i)
+        CROSS JOIN LATERAL (SELECT q0.*, row_number() OVER () AS rn FROM (<the read, $1 -> v.p1>) AS q0) AS q
+        ORDER BY v.i, q.rn
+
+    Only a read with an ORDER BY (its rows' order is stated, not the plan's), no UNION / INTERSECT / EXCEPT and no
+    aggregate whose value depends on the order of its rows: the rows of a run are then the rows that run alone gives.
+    Why: fusion reads one object's candidates or label mass per sighting (40 of a frame's statements at 10,000
+    objects, bench_round_trips), pipelined into one wait but each parsed, planned and answered on its own."""
+    if "ORDER BY" not in sql.upper() or _SETS.search(sql) or _ORDER_DEPENDENT.search(sql):
+        return None
+    if len(runs) * (n_params + 1) > MAX_PARAMS or not n_params:
+        return None
+    casts = []
+    for i in range(n_params):
+        t = _pg_type((r[i] for r in runs), None)
+        if t is None:
+            return None
+        casts.append(t)
+    inner = _PARAM.sub(lambda p: f"v.p{p.group(1)}", sql)
+    parts, base = [], 0
+    for k in range(len(runs)):
+        parts.append("(" + ", ".join(f"${base + i + 1}::{casts[i]}" for i in range(n_params)) + f", {k})")
+        base += n_params
+    names = ", ".join(f"p{i + 1}" for i in range(n_params))
+    text = (f"SELECT q.*, v.tempomem_run FROM (VALUES {', '.join(parts)}) AS v({names}, tempomem_run) "
+            f"CROSS JOIN LATERAL (SELECT q0.*, row_number() OVER () AS tempomem_rn FROM ({inner}) AS q0) AS q "
+            f"ORDER BY v.tempomem_run, q.tempomem_rn")
+    return text, [p for r in runs for p in r]

@@ -1,0 +1,122 @@
+"""Set-based writes on PostgreSQL (postgres/batching.py, postgres/connection.py PgConnection.set_based): the rows a
+write transaction writes one at a time, held and sent as one statement per statement text.
+
+Why: holding writes back is only allowed to save statements, never to change what the store holds. The scenes of
+test_core_store_round_trips (a learned label confusion, relations; look-alikes found moved, misses, held events) run
+twice into two stores of one backend, once set-based (PostgreSQL's default) and once each row on its own, and every
+column of every table but the wall-clock ones must be the same. On SQLite both runs are the same path (the
+determinism of the scenes); on PostgreSQL the writes must also have become fewer statements. The rules that keep a
+batch equal to its rows (a row's key repeated, another text for the same table, ids in order, NULL-only columns) are
+tested one by one below.
+"""
+
+from __future__ import annotations
+
+import pytest
+from core_helpers import box_obs
+from test_core_store_round_trips import _frames, _lookalike_commits
+
+from tempomem_ros.core import Memory
+from tempomem_ros.core.postgres.batching import _TYPES, set_statement, shape_of
+from tempomem_ros.core.postgres.connection import PgConnection
+from tempomem_ros.core.postgres.dialect import translate
+
+WALL = ("created_wall", "wall_time", "recorded_at")
+
+
+def _dump(store, address: str) -> dict:
+    out = {}
+    for table, cols in sorted(_TYPES.items()):
+        names = [c for c in cols if c not in WALL]
+        if table in ("meta", "tempomem_ids") or not names:
+            continue
+        order = "id" if "id" in names else ", ".join(names)
+        out[table] = [tuple(r) for r in store.raw(address, f"SELECT {', '.join(names)} FROM {table} ORDER BY {order}")]
+    return out
+
+
+def _scenes(address: str) -> int:
+    """Both scenes into the store; the statements sent to the server (0 on SQLite)."""
+    sent = 0
+    with Memory.open(address, embedding_dim=8) as m:
+        traffic = getattr(m._conn, "traffic", None)
+        for frame in _frames():
+            m.add(frame)
+            m.commit()
+        for _ in _lookalike_commits(m):
+            m.commit()
+        if traffic is not None:
+            sent = traffic.server_statements
+    return sent
+
+
+def test_set_based_writes_leave_the_rows_of_writes_one_by_one(store, monkeypatch):
+    held = _scenes(store("held"))
+    monkeypatch.setattr(PgConnection, "set_based", False)
+    single = _scenes(store("single"))
+    rows = {name: _dump(store, store(name)) for name in ("held", "single")}
+    assert rows["held"] == rows["single"]
+    assert len(rows["held"]["objects"]) >= 6 and any(r for r in rows["held"]["misses"])
+    kinds = {r[0] for r in store.raw(store("held"), "SELECT kind FROM events")}
+    assert {"appeared", "moved"} <= kinds
+    if store.postgres:
+        assert held < single, (held, single)
+    else:
+        assert held == single == 0
+
+
+def test_a_repeated_key_and_another_text_for_the_table_keep_the_order_of_the_rows(store):
+    if not store.postgres:
+        pytest.skip("the set-based path is PostgreSQL's")
+    with Memory.open(store("m"), embedding_dim=4) as m:
+        m.add([box_obs("mug", (0.0, 0.0, 0.8), stamp=1.0), box_obs("cup", (2.0, 0.0, 0.8), stamp=1.0)])
+        m.commit()
+        a, b = (r[0] for r in m._conn.execute("SELECT id FROM objects ORDER BY id").fetchall())
+        conn = m._conn
+        sent = conn.traffic.server_statements
+        conn.execute("BEGIN IMMEDIATE")
+        bump = "UPDATE objects SET misses=misses+?, last_miss=? WHERE id=?"
+        conn.execute(bump, (1, 0.5, a))
+        conn.execute(bump, (1, None, b))                         # a NULL-only column of the batch so far
+        conn.execute(bump, (10, 0.25, a))                        # a's key again: the first two go first
+        conn.execute("UPDATE objects SET misses=misses*2 WHERE id=?", (b,))  # another text: all go first
+        conn.execute(bump, (3, 0.75, b))
+        conn.executemany("INSERT INTO label_mass (object_id, label, mass) VALUES (?,?,?) ON CONFLICT(object_id, "
+                         "label) DO UPDATE SET mass=mass+excluded.mass", [(a, "bowl", 1.0), (b, "bowl", 2.0),
+                                                                          (a, "bowl", 4.0)])
+        conn.executemany("INSERT INTO audit (stamp, wall_time, action, object_ids, observation_ids, detail, source) "
+                         "VALUES (?,?,?,?,?,?,?)", [(9.0, 0.0, f"t{i}", "[]", "[]", "{}", "") for i in range(5)])
+        rows = conn.execute("SELECT id, misses, last_miss FROM objects ORDER BY id").fetchall()
+        masses = conn.execute("SELECT object_id, mass FROM label_mass WHERE label='bowl' ORDER BY object_id").fetchall()
+        audit = conn.execute("SELECT id, action FROM audit WHERE stamp=9.0 ORDER BY id").fetchall()
+        conn.execute("COMMIT")
+        # bump a (1) and b (1), then a (10); b doubled; b + 3: a 11, b 5; each last_miss the last one written
+        assert [tuple(r) for r in rows] == [(a, 11, 0.25), (b, 5, 0.75)]
+        assert [tuple(r) for r in masses] == [(a, 5.0), (b, 2.0)]
+        assert [r[1] for r in audit] == [f"t{i}" for i in range(5)]
+        assert [r[0] for r in audit] == list(range(audit[0][0], audit[0][0] + 5))  # ids in the rows' order
+        # statements: 5 updates in 4 sends (a's repeat splits the first batch, the other text sends everything), the
+        # upsert in 2 (a's key again), the audit rows in 1, then the 3 reads; BEGIN, the epoch's UPDATE and COMMIT
+        assert conn.traffic.server_statements - sent == 4 + 2 + 1 + 3 + 3
+
+
+def test_only_writes_of_one_row_by_id_or_one_values_row_are_held():
+    def shape(sql):
+        st = translate(sql, many=True)
+        return shape_of(st.sql, st.n_params)
+
+    assert shape("UPDATE objects SET cx=?, first_seen=MIN(first_seen, ?) WHERE id=?").key == (2,)
+    assert shape("INSERT INTO label_mass (object_id, label, mass) VALUES (?,?,?) ON CONFLICT(object_id, label) "
+                 "DO UPDATE SET mass=mass+excluded.mass").key == (0, 1)
+    assert shape("INSERT INTO audit (stamp, action) VALUES (?,?)").key == ()
+    # not held: reads of other rows, several rows, other keys, a value that is a call, RETURNING
+    assert shape("UPDATE objects SET cx=(SELECT MAX(cx) FROM objects) WHERE id=?") is None
+    assert shape("UPDATE observations SET verdict=? WHERE id IN (?,?)") is None
+    assert shape("UPDATE rejected SET promoted_object_id=? WHERE key=?") is None
+    assert shape("UPDATE objects SET state='missing' WHERE id=? AND state=?") is None
+    assert shape("INSERT INTO meta (key, value) VALUES (?, lower(?))") is None
+    assert shape("INSERT INTO label_mass (object_id, label, mass) VALUES (?,?,?) RETURNING mass") is None
+    # a NULL-only column with no column to take its type from: the rows go one by one
+    odd = shape("UPDATE objects SET state=CASE WHEN ? IS NULL THEN state ELSE 'present' END WHERE id=?")
+    assert odd is not None and set_statement(odd, [(None, 1), (None, 2)]) is None
+    assert set_statement(odd, [("x", 1), (None, 2)]) is not None
