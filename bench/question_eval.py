@@ -272,7 +272,8 @@ def load_heldout12(*earlier_sets) -> list[Question]:
 
 def load_heldout13(*earlier_sets) -> list[Question]:
     """The thirteenth (r001...), a fourth helper's that never opened the understanding code, written after heldout12's
-    measurement: committed before its one measurement. Only ``--set heldout13`` asks it (not "all") until then."""
+    measurement: committed before its one measurement (bc39a4f), measured once on integ32 (session 32); in "all"
+    since."""
     return load_fresh(QUESTIONS_HELDOUT13, "r", HELD_OUT13, earlier_sets)
 
 
@@ -505,7 +506,7 @@ def select_sets(qset: str, half_arg: str = "both") -> list[tuple[str, list[Quest
         h12 = load_heldout12(rows, h2, h3, h4, h5, h6, h7, h8, h9, h10, h11)
         if qset in ("heldout12", "all"):  # in "all" since its one measurement (integ31, session 31)
             sets.append((HELD_OUT12, h12))
-        if qset == "heldout13":  # held out: only by name, not in "all", until its one measurement
+        if qset in ("heldout13", "all"):  # in "all" since its one measurement (integ32, session 32)
             sets.append((HELD_OUT13, load_heldout13(rows, h2, h3, h4, h5, h6, h7, h8, h9, h10, h11, h12)))
     return sets
 

