@@ -1130,3 +1130,22 @@ def test_a_look_alike_is_the_removed_object_moved_only_if_nothing_of_its_own_lab
         assert shown == [(1, "phone", "present", 1)]
         assert kinds(mem) == [("appeared", 1), ("removed", 1), ("moved", 1), ("relabelled", 1)]
         assert moved[0].stamp == 100.0 and moved[0].after.center == pytest.approx(B)
+
+
+def test_things_in_a_bookshelf_once_read_as_them_are_no_parts_of_it(mem):
+    # the rule that joins a stool's seat read "chair" to the stool (the stool's own "chair" mass) takes only a part
+    # spanning at least half the host's footprint: books standing in a bookshelf read "book" once stay books
+    shelf, whole = (2.0, 0.0, 0.9), (0.4, 0.15, 0.9)
+    for k in range(60):
+        t = 0.025 * k
+        mem.add([box_obs("bookshelf", shelf, whole, stamp=t), box_obs("book", (5.0, 0.0, 0.9), (0.1, 0.1, 0.12),
+                                                                      stamp=t)])
+    for t in (2.0, 2.5):  # the whole bookshelf read "book": label mass, not a twin
+        mem.add([box_obs("book", shelf, whole, stamp=t)])
+    for t in (3.0, 3.5, 4.0, 4.5):  # then a book in it (0.2 of its 0.8 m), reported with the bookshelf
+        mem.add([box_obs("bookshelf", shelf, whole, stamp=t), box_obs("book", (1.8, 0.0, 0.6), (0.1, 0.1, 0.12),
+                                                                          stamp=t)])
+    mem.commit()
+    shown = [o for o in mem.objects() if o.state != "forgotten"]
+    assert [o.label for o in shown] == ["bookshelf", "book", "book"]
+    assert shown[0].label_mass.get("book", 0.0) > 1.0  # it was called "book": only the size keeps the book apart

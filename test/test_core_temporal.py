@@ -587,3 +587,19 @@ def test_a_later_state_never_renames_a_past_change():
     late = event_names([row(1, 0, "appeared", "phone")],
                        [row(7, 3, "relabelled", "remote"), row(8, 9, "moved", "remote")], {1: "tablet"})
     assert late == {1: "remote"}  # relabelled before its state ended: the label then, not the label now
+
+
+def test_a_change_of_a_pinned_object_is_named_by_its_pinned_label(mem):
+    """A label the user pinned is the object's shown label: its changes are named by it, not by what the detector
+    says after the pin (review of session 32: 'bowl appeared' for an object shown as 'mug')."""
+    for i in range(3):
+        mem.add([box_obs("cup", A, stamp=10 + i)], view(10 + i, A, DA + 0.04))
+        mem.commit()
+    mem.update(1, label="mug")
+    for i in range(12):
+        mem.add([box_obs("bowl", A, stamp=20 + i)], view(20 + i, A, DA + 0.04))
+        mem.commit()
+    assert (mem.get(1).label, mem.get(1).pinned_label) == ("mug", "mug")
+    appeared = [e for e in mem.changes() if e.kind == "appeared"]
+    assert [(e.label, e.published_label) for e in appeared] == [("mug", "cup")]
+    assert "bowl" not in mem.ask("what appeared", now=40).text

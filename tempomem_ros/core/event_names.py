@@ -18,6 +18,8 @@ published under stays in ``published_label``).
 
 from __future__ import annotations
 
+import bisect
+
 #: the kinds of event that end a state an earlier event announced
 STATE_ENDING = ("moved", "removed", "reappeared")
 
@@ -26,23 +28,30 @@ def event_names(events, object_events, current_labels: dict[int, str]) -> dict[i
     """{event id: label} for every event of ``events`` (rows with id, stamp, kind, object_id, label).
 
     object_events: every relabelled and state-ending event of those events' objects (same columns), in
-    (stamp, id) order; current_labels: {object id: its label now}."""
-    by_object: dict[int, list] = {}
+    (stamp, id) order; current_labels: {object id: its shown label now}. Each object's keys are sorted once and
+    searched by bisection: an object with thousands of events is named in n log n, not n squared."""
+    ends: dict[int, list] = {}      # object -> sorted (stamp, id) of its state-ending events
+    relabels: dict[int, list] = {}  # object -> sorted ((stamp, id), label) of its relabellings
     for r in object_events:
-        by_object.setdefault(int(r["object_id"]), []).append(r)
+        key = (float(r["stamp"]), int(r["id"]))
+        if r["kind"] == "relabelled":
+            relabels.setdefault(int(r["object_id"]), []).append((key, r["label"]))
+        elif r["kind"] in STATE_ENDING:
+            ends.setdefault(int(r["object_id"]), []).append(key)
+    for lst in (*ends.values(), *relabels.values()):
+        lst.sort()
     names = {}
     for e in events:
         if e["kind"] == "relabelled":
             names[int(e["id"])] = e["label"]
             continue
-        key = (float(e["stamp"]), int(e["id"]))
-        later = [r for r in by_object.get(int(e["object_id"]), ())
-                 if r["kind"] in STATE_ENDING and (float(r["stamp"]), int(r["id"])) > key]
-        if not later:
-            names[int(e["id"])] = current_labels.get(int(e["object_id"]), e["label"])
+        oid, key = int(e["object_id"]), (float(e["stamp"]), int(e["id"]))
+        mine = ends.get(oid, [])
+        i = bisect.bisect_right(mine, key)
+        if i == len(mine):  # the state it announced still holds
+            names[int(e["id"])] = current_labels.get(oid, e["label"])
             continue
-        end = (float(later[0]["stamp"]), int(later[0]["id"]))
-        relabels = [r for r in by_object[int(e["object_id"])]
-                    if r["kind"] == "relabelled" and key < (float(r["stamp"]), int(r["id"])) < end]
-        names[int(e["id"])] = relabels[-1]["label"] if relabels else e["label"]
+        rel = relabels.get(oid, [])
+        j = bisect.bisect_left(rel, (mine[i],)) - 1  # the last relabelling before the state ended ...
+        names[int(e["id"])] = rel[j][1] if j >= 0 and rel[j][0] > key else e["label"]  # ... and after the event
     return names

@@ -143,7 +143,7 @@ class StoreReads(TableRows):
         names = {}
         if rows:
             ids = {int(r["object_id"]) for r in rows}
-            current = {int(o.id): o.label for o in self._objects.rows(ids)}
+            current = {int(o.id): o.pinned_label or o.label for o in self._objects.rows(ids)}  # the shown label
             names = event_names(rows, self._events.naming(ids), current)
         return [event_info(r, self.placement_by_id(r["before_id"]), self.placement_by_id(r["after_id"]),
                            label=names.get(int(r["id"])))
