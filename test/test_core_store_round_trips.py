@@ -18,6 +18,7 @@ from tempomem_ros.core.store.base import Store, fetch_each
 from tempomem_ros.core.store.fusion_rows import FusionRows
 from tempomem_ros.core.store.relations import RelationRows
 from tempomem_ros.core.store.settling_rows import SettlingRows
+from tempomem_ros.core import settling
 
 JOINT = ("SELECT COALESCE(SUM(MIN(x.mass, y.mass)), 0) FROM label_mass x JOIN label_mass y "
          "ON y.object_id = x.object_id AND y.label = ? WHERE x.label = ?")
@@ -316,7 +317,9 @@ def test_missing_look_alikes_read_ahead_for_held_appearances_decide_as_reads_whe
     """Settling._release_held reads missing_with_label_share for every held appearance in one statement
     (missing_with_label_shares), drops it when a reconciled move writes, and reads the store after that: the same
     objects, sightings, label mass and events as one read per appearance. The read ahead is forced on for SQLite
-    too (it is made only where reads_in_batches), so the same path is checked on both backends."""
+    too (it is made only where reads_in_batches), so the same path is checked on both backends. The look-alike wait
+    (settling.LOOKALIKE_MOVE_WAIT_S) is set to 0 so that all four appearances are decided in one pass, as here."""
+    monkeypatch.setattr(settling, "LOOKALIKE_MOVE_WAIT_S", 0.0)
     monkeypatch.setattr(Store, "reads_in_batches", property(lambda self: True))
     ahead = _run_lookalikes(store("ahead"))
     monkeypatch.setattr(Store, "reads_in_batches", property(lambda self: False))

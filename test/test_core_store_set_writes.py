@@ -20,6 +20,7 @@ from tempomem_ros.core import Memory
 from tempomem_ros.core.postgres.batching import _TYPES, set_statement, shape_of
 from tempomem_ros.core.postgres.connection import PgConnection
 from tempomem_ros.core.postgres.dialect import translate
+from tempomem_ros.core import settling
 
 WALL = ("created_wall", "wall_time", "recorded_at")
 
@@ -51,6 +52,7 @@ def _scenes(address: str) -> int:
 
 
 def test_set_based_writes_leave_the_rows_of_writes_one_by_one(store, monkeypatch):
+    monkeypatch.setattr(settling, "LOOKALIKE_MOVE_WAIT_S", 0.0)  # the look-alikes' moves decided in their scene
     held = _scenes(store("held"))
     monkeypatch.setattr(PgConnection, "set_based", False)
     single = _scenes(store("single"))
