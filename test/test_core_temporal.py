@@ -491,15 +491,20 @@ def test_scene_as_of_reads_shown_objects_only_and_matches_their_placements(mem):
     assert [o.id for o, _ in mem.scene_as_of(60)] == [1]  # the keys left; the book and the plate are forgotten
 
 
+def mug_back_at_a(m: Memory) -> None:
+    """mug_moves_story (A 10..20, B from 30), then B viewed without it (40..42) and the mug back at A (50)."""
+    mug_moves_story(m)
+    for i in range(3):
+        m.add([], view(40 + i, B, DB + 1.0))
+        m.commit()
+    m.add([box_obs("mug", A, stamp=50)], view(50, A, DA + 0.04))
+    m.commit()
+
+
 def test_current_previous_as_of_answer_from_the_placements_history_lists(mem):
     """current / previous / as_of read only the placements they need (temporal._few_placements); they must be the
     ones the object's whole history gives: the mug at A, B, A again (three placements), then missing."""
-    mug_moves_story(mem)  # A 10..20, B from 30
-    for i in range(3):  # B viewed without it, then the mug back at A
-        mem.add([], view(40 + i, B, DB + 1.0))
-        mem.commit()
-    mem.add([box_obs("mug", A, stamp=50)], view(50, A, DA + 0.04))
-    mem.commit()
+    mug_back_at_a(mem)
     pls = mem.temporal("history", label="mug").placements
     assert [(p.t_from, p.t_to, p.current) for p in pls] == [(10, 20, False), (30, 40, False), (50, None, True)]
     assert mem.temporal("current", label="mug").placements == (pls[2],)
@@ -522,12 +527,7 @@ def test_yes_no_checks_answer_from_the_placement_history_lists(mem):
     """is_present / did_move / is_related read one placement (QueryService.placement_now: the current one, else the
     newest) instead of the object's whole history: it must be the one the history lists, after moves and when
     missing."""
-    mug_moves_story(mem)  # A 10..20, B from 30
-    for i in range(3):  # B viewed without it, then the mug back at A
-        mem.add([], view(40 + i, B, DB + 1.0))
-        mem.commit()
-    mem.add([box_obs("mug", A, stamp=50)], view(50, A, DA + 0.04))
-    mem.commit()
+    mug_back_at_a(mem)
     pls = mem.placements(1)
     assert [(p.t_from, p.t_to, p.current) for p in pls] == [(10, 20, False), (30, 40, False), (50, None, True)]
     present = mem.is_present(label="mug")

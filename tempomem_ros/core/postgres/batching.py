@@ -36,23 +36,14 @@ import numbers
 import re
 from dataclasses import dataclass
 
-from .schema import SCHEMA
+from .dialect import table_column_types
 
 #: PostgreSQL's limit of parameters in one statement
 MAX_PARAMS = 65535
 
 
-def _column_types() -> dict[str, dict[str, str]]:
-    types: dict[str, dict[str, str]] = {}
-    for stmt in SCHEMA:
-        if stmt.startswith("CREATE TABLE"):
-            body = stmt.split("(", 1)[1]
-            types[stmt.split()[2]] = dict(re.findall(
-                r"(?:^|,)\s*(\w+) (double precision|bigint|integer|text|bytea)\b", body))
-    return types
-
-
-_TYPES = _column_types()
+#: {table: {column: type}} of the schema, geometry columns left out (psycopg's own type is sent for them)
+_TYPES = {table: {c: t for c, t in cols.items() if t != "geometry"} for table, cols in table_column_types().items()}
 
 
 @dataclass(frozen=True)

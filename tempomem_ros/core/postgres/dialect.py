@@ -36,17 +36,19 @@ from ..errors import TempoMemError
 from .schema import ID_TABLES, SCHEMA
 
 
-def _table_columns() -> dict[str, tuple[str, ...]]:
-    cols = {}
+def table_column_types() -> dict[str, dict[str, str]]:
+    """{table: {column: its type}}, in the order of the schema's CREATE TABLE statements: the columns an upsert is
+    qualified with (below) and the types batching.py casts a VALUES list to."""
+    types = {}
     for stmt in SCHEMA:
         if stmt.startswith("CREATE TABLE"):
             body = stmt.split("(", 1)[1]
-            cols[stmt.split()[2]] = tuple(re.findall(
-                r"(?:^|,)\s*(\w+) (?:double precision|bigint|integer|text|bytea|geometry)\b", body))
-    return cols
+            types[stmt.split()[2]] = dict(re.findall(
+                r"(?:^|,)\s*(\w+) (double precision|bigint|integer|text|bytea|geometry)\b", body))
+    return types
 
 
-_COLUMNS = _table_columns()
+_COLUMNS = {table: tuple(cols) for table, cols in table_column_types().items()}
 
 
 def _qualify_upsert(text: str, table: str) -> str:
