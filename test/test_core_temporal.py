@@ -603,3 +603,18 @@ def test_a_change_of_a_pinned_object_is_named_by_its_pinned_label(mem):
     appeared = [e for e in mem.changes() if e.kind == "appeared"]
     assert [(e.label, e.published_label) for e in appeared] == [("mug", "cup")]
     assert "bowl" not in mem.ask("what appeared", now=40).text
+
+
+def test_the_last_event_id_is_where_a_publisher_starting_now_begins(mem):
+    """Memory.last_event_id reads the newest shown event's id without reading the events (the scene publisher
+    starts there): 0 on an empty store, the id of events(after_id=0)'s last one, and a withdrawn (retracted) event
+    is no place to start from."""
+    assert mem.last_event_id() == 0
+    mug_back_at_a(mem)
+    shown = mem.events(after_id=0)
+    assert [e.kind for e in shown] == ["appeared", "removed", "moved", "removed", "moved"]
+    assert mem.last_event_id() == shown[-1].id
+    mem._conn.execute("BEGIN IMMEDIATE")  # a withdrawn event, as a merge leaves one
+    mem._conn.execute("UPDATE events SET retracted = 1 WHERE id = ?", (shown[-1].id,))
+    mem._conn.execute("COMMIT")
+    assert mem.last_event_id() == shown[-2].id == mem.events(after_id=0)[-1].id

@@ -284,6 +284,7 @@ class Memory:
     observations = _query("observations")
     placements = _query("placements")
     events = _query("events")
+    last_event_id = _query("last_event_id")
     regions = _query("regions")
     contents = _query("contents")
     audit = _query("audit")

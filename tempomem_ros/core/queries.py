@@ -403,6 +403,11 @@ class QueryService:
         hi = float("inf") if until is None else until
         return self._reads.events_from_rows(self._event_rows.of_object_kind(object_id, kind, lo, hi))
 
+    def last_event_id(self) -> int:
+        """The id of the newest change event (0 when there is none), read without reading the events: a publisher
+        starting on a store of months only needs where to begin."""
+        return self._event_rows.last_id()
+
     def events(self, object_id: int | None = None, *, after_id: int | None = None,
                limit: int | None = None) -> list:
         """Change events in stamp order; with after_id: those recorded after that event id, in id order

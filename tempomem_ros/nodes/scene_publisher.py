@@ -36,8 +36,7 @@ def events_after(memory: Memory, after_id: int, limit: int = EVENT_BATCH) -> lis
 
 
 def last_event_id(memory: Memory) -> int:
-    events = memory.events(after_id=0)
-    return events[-1].id if events else 0
+    return memory.last_event_id()
 
 
 def marker_style(param, frame_id: str) -> mk.MarkerStyle:

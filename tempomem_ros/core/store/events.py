@@ -20,6 +20,10 @@ class EventRows(TableRows):
                                   "ORDER BY id LIMIT ?",
                                   (int(after_id), limit)).fetchall()
 
+    def last_id(self) -> int:
+        """The newest shown event's id (0 when there is none): where a publisher that starts now begins."""
+        return int(self._conn.execute("SELECT COALESCE(MAX(id), 0) FROM events WHERE retracted = 0").fetchone()[0])
+
     def all(self) -> list:
         """Every event, in stamp order (ties by id)."""
         return self._conn.execute(f"SELECT {EVENT_COLS} FROM events WHERE retracted = 0 "
