@@ -83,6 +83,16 @@ class FusionHooks:
                    known_confusion=fusion.known_confusion, remove=fusion.remove, run_confirms=fusion.run_confirms)
 
 
+def _floor_span(r) -> float:
+    """An object row's box on the floor: its longer side."""
+    return max(float(r.max_x) - float(r.min_x), float(r.max_y) - float(r.min_y))
+
+
+def _outer_inner(a, b) -> tuple:
+    """(the one larger on the floor, the other); ``a`` first on a tie."""
+    return (a, b) if _floor_span(a) >= _floor_span(b) else (b, a)
+
+
 def _same_shown_label(a, b) -> bool:
     return labels_agree(a.pinned_label or a.label, b.pinned_label or b.label)
 
@@ -508,14 +518,11 @@ class Settling:
         243, no feature)."""
         icfg = self.config.identity
 
-        def footprint(r) -> float:
-            return max(float(r.max_x) - float(r.min_x), float(r.max_y) - float(r.min_y))
-
-        if min(footprint(keep), footprint(gone)) < icfg.extend_min_extent:
+        if min(_floor_span(keep), _floor_span(gone)) < icfg.extend_min_extent:
             return False
         ck, cg = box_center(keep.bmin, keep.bmax), box_center(gone.bmin, gone.bmax)
         shift = float(np.hypot(cg[0] - ck[0], cg[1] - ck[1]))
-        if shift < max(icfg.same_place_distance, PUSH_MIN_SHIFT * footprint(keep)):
+        if shift < max(icfg.same_place_distance, PUSH_MIN_SHIFT * _floor_span(keep)):
             return False
         if containment(gone.bmin, gone.bmax, keep.bmin, keep.bmax) > PUSH_MAX_INSIDE:
             return False
@@ -572,12 +579,9 @@ class Settling:
         if not self._one_inside(a, b):
             return False
 
-        def footprint(r) -> float:
-            return max(float(r.max_x) - float(r.min_x), float(r.max_y) - float(r.min_y))
-
-        outer, inner = (a, b) if footprint(a) >= footprint(b) else (b, a)
+        outer, inner = _outer_inner(a, b)
         return max(float(outer.ext_x), float(outer.ext_y)) >= PARTS_MIN_FOOTPRINT_M and \
-            footprint(inner) < footprint(outer)
+            _floor_span(inner) < _floor_span(outer)
 
     def _called_by_part_label(self, a, b) -> bool:
         """The outer one of a part inside an object (_part_inside) has itself been called by the part's label,
@@ -589,11 +593,8 @@ class Settling:
         under fusion.confusion_min_share. A mug on a stool's seat never gives the stool "mug" mass (it is far
         smaller), so it stays a mug; and the part must span at least PART_MIN_FOOTPRINT_SHARE of the object's
         footprint (the seat: 0.35 of 0.44 m), so that books in a bookshelf read "book" once are no parts of it."""
-        def footprint(r) -> float:
-            return max(float(r.max_x) - float(r.min_x), float(r.max_y) - float(r.min_y))
-
-        outer, inner = (a, b) if footprint(a) >= footprint(b) else (b, a)
-        if footprint(inner) < PART_MIN_FOOTPRINT_SHARE * footprint(outer):
+        outer, inner = _outer_inner(a, b)
+        if _floor_span(inner) < PART_MIN_FOOTPRINT_SHARE * _floor_span(outer):
             return False  # a thing resting in it (a book in a bookshelf once read "book"), not a part spanning it
         inner_label = inner.pinned_label or inner.label
         return self._graph.label_mass(int(outer.id)).get(inner_label, 0.0) >= \
