@@ -236,6 +236,24 @@ def later_sets(earlier_sets, heldout4, heldout5):
     return h6, h7, h8, qe.load_heldout9(*earlier_sets, heldout4, heldout5, h6, h7, h8)
 
 
+@pytest.fixture(scope="module")
+def newest_sets(earlier_sets, heldout4, heldout5, later_sets):
+    """heldout10 to heldout13, each loaded (and so checked fresh) against every set before it, once for the module."""
+    before = (*earlier_sets, heldout4, heldout5, *later_sets)
+    h10 = qe.load_heldout10(*before)
+    h11 = qe.load_heldout11(*before, h10)
+    h12 = qe.load_heldout12(*before, h10, h11)
+    return h10, h11, h12, qe.load_heldout13(*before, h10, h11, h12)
+
+
+def _as_measured(rows, prefix: str, refusals: int, path) -> tuple:
+    """(n, right, refused, wrong) of a 200-question set of one id prefix with ``refusals`` questions to refuse."""
+    assert len(rows) == 200 and sum(r.op == "refuse" for r in rows) == refusals
+    assert all(r.id.startswith(prefix) for r in rows)
+    s = scores(rows, path)
+    return s["n"], s["right"], s["refused"], s["wrong"]
+
+
 def test_later_sets_are_fresh_and_cover_every_operator(later_sets):
     for rows, prefix in zip(later_sets, "wxyz"):
         assert len(rows) >= 200 and sum(r.op == "refuse" for r in rows) >= 30
@@ -260,24 +278,20 @@ def test_later_sets_stay_as_measured(later_sets, tmp_path):
         (211, 206, 5, 0), (201, 196, 5, 0), (220, 191, 28, 1), (200, 184, 16, 0)]
 
 
-def test_heldout10_is_fresh_and_stays_as_measured(earlier_sets, heldout4, heldout5, later_sets, tmp_path):
+def test_heldout10_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
     """heldout10 (m001...): a helper's that never opened the understanding code, committed before its one
     measurement, the sixth round's held-out set (after its last rule change, d2b8574): 145 right, 54 refused,
     1 wrong of 200 ("is there still tea in the mug" answered by semantic search; it must be refused); the round
     before it (3b0d1f0): 133 right, 65 refused, 2 wrong. Guarded exactly: a later round that reads it changes this
     line and says so."""
-    rows = qe.load_heldout10(*earlier_sets, heldout4, heldout5, *later_sets)
-    assert len(rows) == 200 and sum(r.op == "refuse" for r in rows) == 30
-    assert all(r.id.startswith("m") for r in rows)
-    s = scores(rows, tmp_path / "h10")
     # seventh round: "still" keeps a question out of semantic search, so the tea in the mug is refused (1 -> 0
     # wrong); "at half twelve" and "at nine fifteen" are clocks (145 -> 148 right). Eighth round, read as a development
     # set: clauses of purpose, formal verbs of agents, contents, "how much lamps", bare "remote missing?" (148 -> 177).
     # Ninth round: contents at a time are the relations then (177 -> 179)
-    assert (s["n"], s["right"], s["refused"], s["wrong"]) == (200, 179, 21, 0)
+    assert _as_measured(newest_sets[0], "m", 30, tmp_path / "h10") == (200, 179, 21, 0)
 
 
-def test_heldout11_is_fresh_and_stays_as_measured(earlier_sets, heldout4, heldout5, later_sets, tmp_path):
+def test_heldout11_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
     """heldout11 (n001...): a helper's that never opened the understanding code, committed (ae3d4d2) before its one
     measurement, the seventh round's held-out set, measured once after its last rule change (integ30 187197a): rules
     alone 128 right, 68 refused, 4 wrong of 200; with the similarity reader (--model minilm) 132, 64, 4. The wrong
@@ -287,15 +301,10 @@ def test_heldout11_is_fresh_and_stays_as_measured(earlier_sets, heldout4, heldou
     read it as a development set: structured (JSON) requests through the table's tool names (structured.py), numbered
     owners, indefinite pronouns, words of the present, mistyped words, staff as people: 185 right, 15 refused, 0
     wrong."""
-    h10 = qe.load_heldout10(*earlier_sets, heldout4, heldout5, *later_sets)
-    rows = qe.load_heldout11(*earlier_sets, heldout4, heldout5, *later_sets, h10)
-    assert len(rows) == 200 and sum(r.op == "refuse" for r in rows) == 32
-    assert all(r.id.startswith("n") for r in rows)
-    s = scores(rows, tmp_path / "h11")
-    assert (s["n"], s["right"], s["refused"], s["wrong"]) == (200, 185, 15, 0)
+    assert _as_measured(newest_sets[1], "n", 32, tmp_path / "h11") == (200, 185, 15, 0)
 
 
-def test_heldout12_is_fresh_and_stays_as_measured(earlier_sets, heldout4, heldout5, later_sets, tmp_path):
+def test_heldout12_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
     """heldout12 (p001...): a helper's that never opened the understanding code, committed (09630f5) before its one
     measurement, the eighth round's held-out set, measured once after its last rule change (integ31, session 31):
     rules alone 123 right, 73 refused, 4 wrong of 200 (main bfe4483 before the round: 118, 78, 4); with the
@@ -306,16 +315,10 @@ def test_heldout12_is_fresh_and_stays_as_measured(earlier_sets, heldout4, heldou
     right, 22 refused, 0 wrong (the four wrong routes by classes, agents' call syntaxes and tool names read by their
     words, spoken times, typed speech, one slip of typing, tag questions, a bare "?" as yes/no, particle verbs of
     appearing, counts of time units: test_answering_ninth_round.py)."""
-    h10 = qe.load_heldout10(*earlier_sets, heldout4, heldout5, *later_sets)
-    h11 = qe.load_heldout11(*earlier_sets, heldout4, heldout5, *later_sets, h10)
-    rows = qe.load_heldout12(*earlier_sets, heldout4, heldout5, *later_sets, h10, h11)
-    assert len(rows) == 200 and sum(r.op == "refuse" for r in rows) == 31
-    assert all(r.id.startswith("p") for r in rows)
-    s = scores(rows, tmp_path / "h12")
-    assert (s["n"], s["right"], s["refused"], s["wrong"]) == (200, 178, 22, 0)
+    assert _as_measured(newest_sets[2], "p", 31, tmp_path / "h12") == (200, 178, 22, 0)
 
 
-def test_heldout13_is_fresh_and_stays_as_measured(earlier_sets, heldout4, heldout5, later_sets, tmp_path):
+def test_heldout13_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
     """heldout13 (r001...): a helper's that never opened the understanding code, committed (bc39a4f) before its one
     measurement, the ninth round's held-out set, measured once after its last rule change (integ32, session 32):
     rules alone 113 right, 84 refused, 3 wrong of 200 (main a760f3f before the round: 111, 86, 3); with the
@@ -323,14 +326,7 @@ def test_heldout13_is_fresh_and_stays_as_measured(earlier_sets, heldout4, heldou
     the place i need the whole list" read as the current place; "diff --since=2h" as every change (the window lost);
     "where has the yoke gone" (no thing named, to refuse) as a place. Guarded exactly: a later round that reads it
     changes this line and says so."""
-    h10 = qe.load_heldout10(*earlier_sets, heldout4, heldout5, *later_sets)
-    h11 = qe.load_heldout11(*earlier_sets, heldout4, heldout5, *later_sets, h10)
-    h12 = qe.load_heldout12(*earlier_sets, heldout4, heldout5, *later_sets, h10, h11)
-    rows = qe.load_heldout13(*earlier_sets, heldout4, heldout5, *later_sets, h10, h11, h12)
-    assert len(rows) == 200 and sum(r.op == "refuse" for r in rows) == 30
-    assert all(r.id.startswith("r") for r in rows)
-    s = scores(rows, tmp_path / "h13")
-    assert (s["n"], s["right"], s["refused"], s["wrong"]) == (200, 113, 84, 3)
+    assert _as_measured(newest_sets[3], "r", 30, tmp_path / "h13") == (200, 113, 84, 3)
 
 
 @pytest.mark.slow
