@@ -173,11 +173,13 @@ def test_a_mug_moved_there_and_back_by_evidence_of_two_robots_is_one_identity_wi
 
 
 def test_a_writer_that_cannot_get_the_lock_fails_cleanly_and_writes_on_later(store, monkeypatch):
-    """PostgreSQL: another writer holding the memory's lock longer than the lock timeout makes add() fail with
-    StoreLockedError (transient: the node keeps the frame and retries), and the same Memory writes once the
-    lock is free (no aborted transaction left behind). SQLite's equivalent: test_hostile_store.py."""
+    """PostgreSQL: another writer holding the memory's fusion lock longer than the lock timeout makes commit() fail
+    with StoreLockedError (transient: the node keeps the frame and retries) while add() still stages beside it (its
+    own lock: docs/FLEET.md, "Staging beside fusion"); another stager holding the staging lock makes add() fail
+    alike. The same Memory writes once the lock is free (no aborted transaction left behind). SQLite's equivalent:
+    test_hostile_store.py."""
     if not store.postgres:
-        pytest.skip("SQLite's busy timeout is tested in test_hostile_store.py")  # the PostgreSQL lock only
+        pytest.skip("SQLite's busy timeout is tested in test_hostile_store.py")  # the PostgreSQL locks only
     import psycopg
 
     from tempomem_ros.core.errors import StoreLockedError
@@ -190,18 +192,28 @@ def test_a_writer_that_cannot_get_the_lock_fails_cleanly_and_writes_on_later(sto
     create(address)
     with Memory.open(address, embedding_dim=4, config=IMMEDIATE) as m:
         holder = psycopg.connect(address)
-        try:
+        try:  # a fusion that takes long: staging goes on, fusing waits and gives up
             holder.execute("SELECT pg_advisory_xact_lock(%s, hashtext(current_schema()))",
                            (connection.WRITE_LOCK_KEY,))
+            (first,) = m.add([box_obs("mug", A, stamp=1.0)])
             with pytest.raises(StoreLockedError, match="lock"):
-                m.add([box_obs("mug", A, stamp=1.0)])
+                m.commit()
+        finally:
+            holder.rollback()
+        assert m.pending() == 1 and m.observation(first).verdict == "pending"
+        try:  # another robot staging: this one's add() waits and gives up
+            holder.execute("SELECT pg_advisory_xact_lock(%s, hashtext(current_schema()))",
+                           (connection.STAGE_LOCK_KEY,))
+            with pytest.raises(StoreLockedError, match="lock"):
+                m.add([box_obs("cup", B, stamp=2.0)])
         finally:
             holder.rollback()
             holder.close()
-        assert m.observations() == []
-        (oid,) = m.add([box_obs("mug", A, stamp=1.0)])
-        m.commit()
-        assert m.observation(oid).verdict == "created"
+        assert [o.id for o in m.observations()] == [first]
+        (oid,) = m.add([box_obs("mug", A, stamp=3.0)])
+        stats = m.commit()
+        assert stats.observations_committed == 2 and len(stats.frame_ids) == 2
+        assert m.observation(first).verdict == "created" and m.observation(oid).verdict == "merged"
 
 
 def test_frames_another_writer_fused_while_this_one_waited_for_the_lock_are_not_fused_again(store):

@@ -542,7 +542,8 @@ class Memory:
                          int(view.min_object_pixels))
         max_len = self.config.max_label_length
         view_cols, depth_blob = self._retention.split_depth(view_cols)  # retention.py: the depth in a row of its own
-        with self._store.transaction():
+        # PostgreSQL: under the staging lock, beside another writer's fusion (Store.staging, docs/FLEET.md)
+        with self._store.staging():
             accepted = self._newest_accepted()
             jump = accepted is not None and newest > accepted + gates.max_stamp_jump_s
             status = "quarantined" if jump else "pending"
@@ -621,7 +622,14 @@ class Memory:
             # one waits for the lock, and fused again here: their sightings are no longer pending, but their views
             # counted the absence evidence a second time (two misses of one look; test_fleet_writers.py).
             frames = self._retention.pending_frames()  # retention.py: with their depth
-            self._commit_now = self._stamp_clock()
+            # "now" of this commit: the newest fused stamp or the newest of the frames read, pinned for the whole
+            # commit. Why not the newest staged: on PostgreSQL robots stage beside this commit (Store.staging), and a
+            # frame staged after the read above is not fused here; it must not move this commit's "now" (removal
+            # holds, relation `since`). Alone on the store (SQLite) both are the same value: the read took every
+            # pending frame.
+            fused = self._staging.newest_fused()
+            stamps = [float(f["stamp"]) for f in frames] + ([] if fused is None else [fused])
+            self._commit_now = max(stamps) if stamps else 0.0
             try:
                 for frame in frames:
                     self._fusion.fuse_frame(frame, counters, touched)
@@ -636,7 +644,7 @@ class Memory:
             rejected=counters.rejected, objects_after=self._count_objects(),
             elapsed_ms=(time.perf_counter() - t0) * 1e3, moved=counters.moved, removed=counters.removed,
             reappeared=counters.reappeared, misses=counters.misses, views=counters.views,
-            events=self._counters_events, changed=changed)
+            events=self._counters_events, changed=changed, frame_ids=tuple(int(f["id"]) for f in frames))
 
     def _count_objects(self) -> int:
         """Present + missing + tentative objects; counted once, then kept up to date by the writer (a COUNT over

@@ -187,7 +187,7 @@ class Retention:
         self._rows.drop_depths(sorted(int(i) for i in frame_ids))
 
     def pending_frames(self) -> list:
-        """Staged frames in stamp order (ties by id), each with its depth wherever it is kept."""
+        """Staged frames in fusion order (stamp, source, id: RetentionRows.pending_frames), each with its depth wherever it is kept."""
         out = []
         for r in self._rows.pending_frames():
             frame = dict(r)

@@ -24,6 +24,12 @@ class StagedFrames(TableRows):
             f"UNION ALL SELECT MAX(stamp) FROM frames WHERE status='pending' AND {FRAMES_LIVE})").fetchone()
         return None if row is None or row[0] is None else float(row[0])
 
+    def newest_fused(self) -> float | None:
+        """Newest stamp of a fused frame (None when none): "now" of a commit is this or the newest frame it fuses
+        (Memory._commit_locked)."""
+        row = self._conn.execute(f"SELECT MAX(stamp) FROM frames WHERE status='fused' AND {FRAMES_LIVE}").fetchone()
+        return None if row is None or row[0] is None else float(row[0])
+
     def pending_count(self) -> int:
         """Frames staged and not yet fused."""
         return int(self._conn.execute(f"SELECT COUNT(*) FROM frames WHERE status='pending' AND {FRAMES_LIVE}")
