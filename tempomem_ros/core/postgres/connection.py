@@ -1,9 +1,11 @@
 """A PostgreSQL connection that the store drives exactly like its SQLite connection, and the rule that makes
 several writers one truth.
 
-Several writers (docs/FLEET.md, "Several writers"): every write transaction (staging a frame, a commit that
+Several writers (docs/FLEET.md, "Several writers"): every write transaction that changes the graph (a commit that
 fuses, forget, define_region, maintenance) begins by taking one transaction-level advisory lock of the
-memory (``pg_advisory_xact_lock``, keyed by the schema it lives in), held until it commits or rolls back.
+memory, the fusion lock (``pg_advisory_xact_lock``, keyed by the schema it lives in), held until it commits or
+rolls back. Staging a frame (add()) takes a lock of its own instead (``begin_staging``: docs/FLEET.md, "Staging
+beside fusion"), so that a robot's frame is written, durably, while another writer fuses.
 That is SQLite's ``BEGIN IMMEDIATE`` (one writer at a time, readers never blocked) made to work across
 processes and machines:
 
