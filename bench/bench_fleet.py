@@ -11,7 +11,11 @@ fuses every robot's pending frames (docs/FLEET.md). One more process asks the qu
 run, one at a time, through a read-only Memory as the node's query side does. Latencies are of the core calls
 (Memory.add, Memory.commit, the query methods), without ROS transport.
 
-    .venv/bin/python bench/bench_fleet.py [--seconds 20] [--robots 4] [--store /tmp/tempomem_bench_10k.db]
+    .venv/bin/python bench/bench_fleet.py [--seconds 20] [--robots 4] [--store /tmp/tempomem_bench_10k.db] [--fuser]
+
+``--fuser`` (docs/FLEET.md, "Staging beside fusion"): the robots only stage (add(): durable once it returns, which is
+what a robot's "commit" is then), and one more process, the fuser, fuses every staged frame in batches; printed per
+frame: the staging time, and the fused-visible latency (add() returned -> the fuser's COMMIT of the batch holding it).
 
 Vector path in every figure: exact (float32 features, numpy re-ranking; no pgvector on this machine). Prints
 figures; asserts none (the machine is shared: read them next to the load average printed with them).
