@@ -435,3 +435,24 @@ def test_a_fuser_killed_in_the_middle_of_a_batch_leaves_every_frame_staged_and_t
     assert after_crash == fused(reference, frames)
     assert after_crash[:4] == (7, 6, 7, 1)
     assert store.raw(address, "SELECT status, COUNT(*) FROM frames GROUP BY status") == [("fused", 7)]
+
+
+def test_a_commit_fuses_by_stamp_then_source_and_at_most_max_frames_of_them(store):
+    """The fusion order is stamp, then source, then staging order: robot_a's frame of stamp 1 is fused before robot_b's
+    of the same stamp staged earlier. commit(max_frames=2) fuses the first two in that order and leaves the third
+    staged (a fuser's bounded batch); the next commit fuses it."""
+    from tempomem_ros.core.errors import InvalidInputError
+
+    address = store()
+    with Memory.open(address, embedding_dim=4, config=IMMEDIATE) as m:
+        mug = m.stage([box_obs("mug", A, stamp=3.0)], source="robot_b").frame_id
+        cup = m.stage([box_obs("cup", B, stamp=1.0)], source="robot_b").frame_id
+        book = m.stage([box_obs("book", (1.0, 1.0, 0.8), stamp=1.0)], source="robot_a").frame_id
+        with pytest.raises(InvalidInputError, match="max_frames"):
+            m.commit(max_frames=0)
+        stats = m.commit(max_frames=2)
+        assert stats.frame_ids == (book, cup) and stats.observations_committed == 2
+        assert m.pending() == 1 and sorted(o.label for o in m.objects()) == ["book", "cup"]
+        assert [o.verdict for o in m.observations()] == ["pending", "created", "created"]
+        assert m.commit().frame_ids == (mug,)
+        assert [(o.label, o.id) for o in m.objects()] == [("book", 1), ("cup", 2), ("mug", 3)]

@@ -604,12 +604,19 @@ class Memory:
         return self._pending_count()
 
     @guarded
-    def commit(self) -> CommitStats:
-        """Fuse everything staged, in stamp order, in one SQLite transaction."""
-        self._require_writable()
-        return self._commit_locked()
+    def commit(self, max_frames: int | None = None) -> CommitStats:
+        """Fuse everything staged, in stamp order (then source, then staging order), in one transaction.
 
-    def _commit_locked(self) -> CommitStats:
+        max_frames: fuse only the first that many staged frames in that order (a fleet's fuser with a backlog: each
+        batch holds the fusion lock for a bounded time, so that another writer's forget or commit does not time out
+        behind it, and the oldest frames become visible first); the rest stay staged for the next commit."""
+        self._require_writable()
+        if max_frames is not None and (isinstance(max_frames, bool) or not isinstance(max_frames, int)
+                                       or max_frames < 1):
+            raise InvalidInputError("max_frames must be a positive integer (or None: every staged frame)")
+        return self._commit_locked(max_frames)
+
+    def _commit_locked(self, max_frames: int | None = None) -> CommitStats:
         t0 = time.perf_counter()
         counters = CommitCounts()
         self._counters_events = 0
@@ -621,7 +628,7 @@ class Memory:
             # Read under the write lock: frames read before it may be fused by another writer's commit while this
             # one waits for the lock, and fused again here: their sightings are no longer pending, but their views
             # counted the absence evidence a second time (two misses of one look; test_fleet_writers.py).
-            frames = self._retention.pending_frames()  # retention.py: with their depth
+            frames = self._retention.pending_frames(max_frames)  # retention.py: with their depth
             # "now" of this commit: the newest fused stamp or the newest of the frames read, pinned for the whole
             # commit. Why not the newest staged: on PostgreSQL robots stage beside this commit (Store.staging), and a
             # frame staged after the read above is not fused here; it must not move this commit's "now" (removal

@@ -383,7 +383,7 @@ def cmd_fuse(args, out) -> int:
         try:
             while True:
                 if m.pending():
-                    stats = m.commit()
+                    stats = m.commit(args.max_frames)
                     batches += 1
                     frames += len(stats.frame_ids)
                 elif args.until_empty:
@@ -486,6 +486,8 @@ def build_parser() -> argparse.ArgumentParser:
              "only stage)")
     sp.add_argument("--poll", type=float, default=0.005, help="seconds between looks when nothing is staged")
     sp.add_argument("--until-empty", action="store_true", help="stop when nothing is staged")
+    sp.add_argument("--max-frames", type=int, default=None,
+                    help="frames fused per batch at most (oldest first; default: every staged frame)")
     sp = add("grant-reader", cmd_grant_reader, "let a PostgreSQL role read the memory (the query side's role)")
     sp.add_argument("role", help="an existing role (its password in pgpass or the service file)")
     return p
