@@ -456,3 +456,20 @@ def test_a_commit_fuses_by_stamp_then_source_and_at_most_max_frames_of_them(stor
         assert [o.verdict for o in m.observations()] == ["pending", "created", "created"]
         assert m.commit().frame_ids == (mug,)
         assert [(o.label, o.id) for o in m.objects()] == [("book", 1), ("cup", 2), ("mug", 3)]
+
+
+def test_staging_a_frame_waits_for_the_server_four_times(store):
+    """PostgreSQL: a staging reads "now" and the quarantined frames in its lock's round trip (Store.staging), then
+    writes the frame (its id back), its sightings (their ids back) and commits: 4 waits, 6 before."""
+    if not store.postgres:
+        pytest.skip("a round trip is PostgreSQL's")
+    address = store()
+    with Memory.open(address, embedding_dim=4, config=IMMEDIATE) as m:
+        m.add([box_obs("mug", A, stamp=1.0)], view(1.0, A, DA))
+        traffic = m._conn.traffic
+        traffic.reset()
+        m.add([box_obs("mug", A, stamp=2.0), box_obs("cup", B, stamp=2.0)], view(2.0, A, DA))
+        assert traffic.round_trips == 4
+        assert sorted(" ".join(sql.split()[:3]) for sql in traffic.waited_by_sql) == [
+            "(end of pipeline)", "BEGIN; SET LOCAL", "INSERT INTO frames", "INSERT INTO observations"]
+        assert m.latest_stamp() == 2.0 and m.pending() == 2

@@ -543,8 +543,10 @@ class Memory:
         max_len = self.config.max_label_length
         view_cols, depth_blob = self._retention.split_depth(view_cols)  # retention.py: the depth in a row of its own
         # PostgreSQL: under the staging lock, beside another writer's fusion (Store.staging, docs/FLEET.md)
-        with self._store.staging():
-            accepted = self._newest_accepted()
+        # "now" and the quarantined frames are read once the lock is held (on PostgreSQL in its round trip): stagers
+        # are serialised, and no fusion changes either (it turns pending frames fused; it never reads quarantined ones)
+        with self._store.staging(StagedFrames.STAGE_READS) as (newest_rows, quarantined_rows):
+            accepted = StagedFrames.newest_of(newest_rows)
             jump = accepted is not None and newest > accepted + gates.max_stamp_jump_s
             status = "quarantined" if jump else "pending"
             frame_id = self._staging.insert_frame(stamp, now, status, view_cols, len(observations), source)
@@ -557,12 +559,16 @@ class Memory:
                 self._audit(stamp, "quarantine", [], ids, {
                     "frame": frame_id, "reason": "stamp_jump", "newest_accepted": accepted,
                     "ahead_s": round(newest - accepted, 6)})
-            released, refused = self._resolve_quarantine(frame_id, stamp, jump)
+            # the quarantined frames now: those read before this one was written, and this one when it jumped
+            quarantined = list(quarantined_rows) + ([(frame_id, stamp)] if jump else [])
+            released, refused = self._resolve_quarantine(frame_id, stamp, jump, quarantined)
         return StageResult(frame_id, tuple(ids), "pending" if jump and frame_id in released else status,
                            tuple(released), tuple(refused))
 
-    def _resolve_quarantine(self, frame_id: int, stamp: float, jumped: bool) -> tuple[list[int], list[int]]:
+    def _resolve_quarantine(self, frame_id: int, stamp: float, jumped: bool,
+                            rows: list) -> tuple[list[int], list[int]]:
         """Release or refuse quarantined frames after frame ``frame_id`` was written. Returns (released, refused).
+        ``rows``: the quarantined frames (id, stamp) in arrival order, this one included when it jumped.
 
         Quarantine holds one candidate new timeline: a run of consecutive frames (arrival order) that all
         jump more than gates.max_stamp_jump_s ahead of "now", each within that of the previous one. The run
@@ -572,7 +578,6 @@ class Memory:
         frame on the accepted timeline arrives (the old clock is still running: the jump was one bad
         stamp), or when the next jumping frame is not within max_stamp_jump_s of it (another bad stamp).
         """
-        rows = self._staging.quarantined()
         if not rows:
             return [], []
         gates = self.config.gates

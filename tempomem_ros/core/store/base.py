@@ -213,21 +213,24 @@ class Store:
             raise
 
     @contextmanager
-    def staging(self) -> Iterator["Store"]:
+    def staging(self, reads: tuple[str, ...] = ()) -> Iterator[list[list]]:
         """The transaction add() stages a frame in: on PostgreSQL under the staging lock, beside a fusion that
         holds the fusion lock (postgres/connection.py begin_staging says why that is safe); on SQLite (one file
         lock, one robot) it is ``transaction()``, as before. Its writes and its queued audit rows commit together
         or not at all. It reads no writer cache and leaves them, and the version they were checked against, as
         they are: a staged frame changes nothing they hold, and a version noted here, outside the fusion lock,
-        could hide another writer's fusion from this writer's next transaction."""
+        could hide another writer's fusion from this writer's next transaction.
+
+        Yields the rows of each of ``reads`` (statements without parameters), read once the lock is held: on
+        PostgreSQL in the lock's round trip."""
         begin = getattr(self.conn, "begin_staging", None)
         if begin is None:
             with self.transaction():
-                yield self
+                yield [self.conn.execute(sql).fetchall() for sql in reads]
             return
-        begin()
+        rows = begin(tuple(reads))
         try:
-            yield self
+            yield rows
             if self._audit_rows:
                 self.conn.executemany(
                     "INSERT INTO audit (stamp, wall_time, action, object_ids, observation_ids, detail, source) "
