@@ -11,7 +11,11 @@ fuses every robot's pending frames (docs/FLEET.md). One more process asks the qu
 run, one at a time, through a read-only Memory as the node's query side does. Latencies are of the core calls
 (Memory.add, Memory.commit, the query methods), without ROS transport.
 
-    .venv/bin/python bench/bench_fleet.py [--seconds 20] [--robots 4] [--store /tmp/tempomem_bench_10k.db]
+    .venv/bin/python bench/bench_fleet.py [--seconds 20] [--robots 4] [--store /tmp/tempomem_bench_10k.db] [--fuser]
+
+``--fuser`` (docs/FLEET.md, "Staging beside fusion"): the robots only stage (add(): durable once it returns, which is
+what a robot's "commit" is then), and one more process, the fuser, fuses every staged frame in batches; printed per
+frame: the staging time, and the fused-visible latency (add() returned -> the fuser's COMMIT of the batch holding it).
 
 Vector path in every figure: exact (float32 features, numpy re-ranking; no pgvector on this machine). Prints
 figures; asserts none (the machine is shared: read them next to the load average printed with them).
@@ -82,12 +86,15 @@ def camera_over(k: int, stamp: float) -> CameraView:
     return CameraView(pose, 500.0, 500.0, 320.0, 240.0, 640, 480, 6.0, np.full((60, 80), 3.0, np.float32), stamp)
 
 
-def robot(address: str, index: int, n_robots: int, seconds: float, start_at: float) -> dict:
+def robot(address: str, index: int, n_robots: int, seconds: float, start_at: float, fuser: bool = False) -> dict:
+    """One robot: a frame every 0.1 s, staged (add) and then committed. With ``fuser`` the robot only stages: its
+    frame is durable once add() returns (what "commit" means to it then), and the fuser process fuses it; the
+    robot records when each frame was staged (wall clock) so that the fused-visible latency can be measured."""
     quarter = CELLS // n_robots
     first = index * quarter
     from tempomem_ros.core.errors import StoreLockedError
 
-    adds, commits = [], []
+    adds, commits, staged_at = [], [], []
     traffic = []  # per committed frame: (round trips, statements, pipelined, sent) of its commit (PostgreSQL only)
     late = locked = 0
     with Memory.open(address, embedding_dim=EMBEDDING_DIM, config={"source": f"robot_{index}"}) as m:
@@ -109,8 +116,13 @@ def robot(address: str, index: int, n_robots: int, seconds: float, start_at: flo
             obs = [observation(label, lo, hi, stamp) for k in cells for label, lo, hi in cell_boxes(k)]
             t0 = time.perf_counter()
             try:  # as the memory node: a frame the lock timed out on is kept (here: counted) and the robot goes on
-                m.add(obs, camera_over(cells[0], stamp))
+                staged = m.stage(obs, camera_over(cells[0], stamp))
                 t1 = time.perf_counter()
+                if fuser:
+                    staged_at.append((staged.frame_id, time.time()))
+                    adds.append((t1 - t0) * 1e3)
+                    i += 1
+                    continue
                 before = m.store_traffic()
                 m.commit()
                 t2 = time.perf_counter()
@@ -126,13 +138,41 @@ def robot(address: str, index: int, n_robots: int, seconds: float, start_at: flo
             except StoreLockedError:
                 locked += 1
             i += 1
-        for _ in range(20):  # fuse what is still pending before closing (close would, without retrying the lock)
+        for _ in range(20 if not fuser else 0):  # fuse what is still pending (close would, without retrying the lock)
             try:
                 m.commit()
                 break
             except StoreLockedError:
                 locked += 1
-    return {"add_ms": adds, "commit_ms": commits, "late_frames": late, "lock_timeouts": locked, "traffic": traffic}
+        if fuser:  # the fuser drains what this robot staged; close() would fuse it here, under the fusion lock
+            while m.pending():
+                time.sleep(0.05)
+    return {"add_ms": adds, "commit_ms": commits, "late_frames": late, "lock_timeouts": locked, "traffic": traffic,
+            "staged_at": staged_at}
+
+
+#: How often the fuser looks for staged frames when it found none (a count of pending frames: one round trip).
+FUSER_POLL_S = 0.005
+
+
+def fuser(address: str, seconds: float, start_at: float) -> dict:
+    """The one fusing writer: while the robots stage, it fuses every frame staged so far in one transaction (one
+    commit() of its own Memory: every pending frame, in stamp, source, id order, one fsync), then looks again.
+    Records per batch its frames, wall time and the wall clock at which the batch became visible (after COMMIT)."""
+    batches = []
+    with Memory.open(address, embedding_dim=EMBEDDING_DIM, config={"source": "fuser"}) as m:
+        while time.time() < start_at:
+            time.sleep(0.001)
+        end = time.monotonic() + seconds + 2.0  # the robots' last frames too
+        while time.monotonic() < end or m.pending():
+            if not m.pending():
+                time.sleep(FUSER_POLL_S)
+                continue
+            t0 = time.perf_counter()
+            stats = m.commit()
+            batches.append({"frames": list(stats.frame_ids), "ms": (time.perf_counter() - t0) * 1e3,
+                            "visible_at": time.time()})
+    return {"batches": batches}
 
 
 def asker(address: str, seconds: float, start_at: float) -> dict:
@@ -176,12 +216,18 @@ def pct(values, p) -> float:
     return float(np.percentile(values, p)) if values else float("nan")
 
 
-def run_load(address: str, n_robots: int, seconds: float) -> dict:
-    """Start the robots and the asker as processes, release them at once, gather their figures."""
+def run_load(address: str, n_robots: int, seconds: float, use_fuser: bool = False) -> dict:
+    """Start the robots and the asker (and with ``use_fuser`` the fuser) as processes, release them at once, gather
+    their figures."""
     start_at = time.time() + 3.0  # every process has opened its store by then
+    extra = ["--fuser"] if use_fuser else []
     procs = [subprocess.Popen([sys.executable, __file__, "--worker", "robot", "--address", address, "--index", str(r),
-                               "--robots", str(n_robots), "--seconds", str(seconds), "--start-at", str(start_at)],
-                              stdout=subprocess.PIPE, text=True) for r in range(n_robots)]
+                               "--robots", str(n_robots), "--seconds", str(seconds), "--start-at", str(start_at),
+                               *extra], stdout=subprocess.PIPE, text=True) for r in range(n_robots)]
+    if use_fuser:
+        procs.append(subprocess.Popen([sys.executable, __file__, "--worker", "fuser", "--address", address,
+                                       "--seconds", str(seconds), "--start-at", str(start_at)],
+                                      stdout=subprocess.PIPE, text=True))
     procs.append(subprocess.Popen([sys.executable, __file__, "--worker", "asker", "--address", address,
                                    "--seconds", str(seconds), "--start-at", str(start_at)],
                                   stdout=subprocess.PIPE, text=True))
@@ -191,20 +237,52 @@ def run_load(address: str, n_robots: int, seconds: float) -> dict:
         if p.returncode != 0:
             raise SystemExit(f"a worker failed (exit {p.returncode})")
         results.append(json.loads(out.strip().splitlines()[-1]))
-    robots, queries = results[:-1], results[-1]
-    return {"add_ms": sum((r["add_ms"] for r in robots), []), "commit_ms": sum((r["commit_ms"] for r in robots), []),
-            "late_frames": sum(r["late_frames"] for r in robots),
-            "lock_timeouts": sum(r["lock_timeouts"] for r in robots), "queries": queries,
-            "traffic": sum((r["traffic"] for r in robots), [])}
+    robots, queries = results[:n_robots], results[-1]
+    out = {"add_ms": sum((r["add_ms"] for r in robots), []), "commit_ms": sum((r["commit_ms"] for r in robots), []),
+           "late_frames": sum(r["late_frames"] for r in robots),
+           "lock_timeouts": sum(r["lock_timeouts"] for r in robots), "queries": queries,
+           "traffic": sum((r["traffic"] for r in robots), []), "fuser": None}
+    if use_fuser:
+        out["fuser"] = fused_visible(robots, results[n_robots]["batches"])
+    return out
+
+
+def fused_visible(robots: list[dict], batches: list[dict]) -> dict:
+    """Per staged frame: wall seconds from its add() returning (durably staged) to the COMMIT of the fuser's batch
+    that held it (fused and visible to every reader). Every staged frame must be fused exactly once."""
+    visible = {}
+    for b in batches:
+        for fid in b["frames"]:
+            if fid in visible:
+                raise SystemExit(f"frame {fid} fused twice")
+            visible[fid] = b["visible_at"]
+    staged = dict(fid_t for r in robots for fid_t in r["staged_at"])
+    missing = sorted(set(staged) - set(visible))
+    if missing:
+        raise SystemExit(f"{len(missing)} staged frames never fused")
+    return {"visible_ms": [(visible[f] - t) * 1e3 for f, t in staged.items()],
+            "batch_frames": [len(b["frames"]) for b in batches], "batch_ms": [b["ms"] for b in batches]}
 
 
 def report(name: str, figures: dict, seconds: float) -> None:
     c, a = figures["commit_ms"] or [float("nan")], figures["add_ms"] or [float("nan")]
+    if figures.get("fuser") is not None:
+        c = a
     print(f"{name}: {len(c)} frames committed in {seconds:.0f} s ({len(c) / seconds:.1f} commits/s), "
           f"frames staged more than 50 ms late: {figures['late_frames']}, frames refused after a "
           f"{5:.0f} s lock wait: {figures['lock_timeouts']}")
     print(f"  {'stage (add)':<18} p50 {pct(a, 50):6.1f} ms   p95 {pct(a, 95):6.1f} ms   max {max(a):6.1f} ms")
-    print(f"  {'commit':<18} p50 {pct(c, 50):6.1f} ms   p95 {pct(c, 95):6.1f} ms   max {max(c):6.1f} ms")
+    fz = figures.get("fuser")
+    if fz is not None:  # the robots only stage: their commit is the staging; the fuser fuses in batches
+        v, n, b = fz["visible_ms"], fz["batch_frames"], fz["batch_ms"]
+        print(f"  {'commit (staged)':<18} p50 {pct(a, 50):6.1f} ms   p95 {pct(a, 95):6.1f} ms   (= stage: durable "
+              f"once add() returns; {len(a) / seconds:.1f} frames/s staged)")
+        print(f"  {'fused-visible':<18} p50 {pct(v, 50):6.1f} ms   p95 {pct(v, 95):6.1f} ms   max {max(v):6.1f} ms"
+              f"   (staged -> fuser's COMMIT, {len(v)} frames)")
+        print(f"  {'fuser batches':<18} {len(n)}: frames p50 {pct(n, 50):4.0f} max {max(n):3d}   "
+              f"batch ms p50 {pct(b, 50):6.1f} p95 {pct(b, 95):6.1f}")
+    else:
+        print(f"  {'commit':<18} p50 {pct(c, 50):6.1f} ms   p95 {pct(c, 95):6.1f} ms   max {max(c):6.1f} ms")
     if figures["traffic"]:
         # Counted, not timed: the same on a loaded machine as on an idle one (postgres/connection.py Traffic).
         # A commit fuses every robot's pending frames, so with several robots one commit may carry several.
@@ -256,7 +334,9 @@ def main() -> None:
     ap.add_argument("--store", default=os.path.join(tempfile.gettempdir(), "tempomem_bench_fleet_10k.db"))
     ap.add_argument("--skip-sqlite", action="store_true")
     ap.add_argument("--objects", type=int, default=None, help="objects in the store (default 10,000)")
-    ap.add_argument("--worker", choices=("robot", "asker"))
+    ap.add_argument("--fuser", action="store_true",
+                    help="PostgreSQL: robots only stage; one fuser process fuses every staged frame in batches")
+    ap.add_argument("--worker", choices=("robot", "asker", "fuser"))
     ap.add_argument("--address")
     ap.add_argument("--index", type=int, default=0)
     ap.add_argument("--start-at", type=float, default=0.0)
@@ -265,7 +345,10 @@ def main() -> None:
         os.environ["TEMPOMEM_BENCH_OBJECTS"] = str(args.objects)
         os.execv(sys.executable, [sys.executable, __file__, *[a for a in sys.argv[1:]]])
     if args.worker == "robot":
-        print(json.dumps(robot(args.address, args.index, args.robots, args.seconds, args.start_at)))
+        print(json.dumps(robot(args.address, args.index, args.robots, args.seconds, args.start_at, args.fuser)))
+        return
+    if args.worker == "fuser":
+        print(json.dumps(fuser(args.address, args.seconds, args.start_at)))
         return
     if args.worker == "asker":
         print(json.dumps(asker(args.address, args.seconds, args.start_at)))
@@ -281,8 +364,9 @@ def main() -> None:
         with served_copy(args.store, work) as (address, rows, seconds):
             print(f"migrated the {rows['objects']}-object store into PostgreSQL 15 + PostGIS (fsync on) in "
                   f"{seconds:.1f} s")
-            pg_figures = run_load(address, args.robots, args.seconds)
-        report(f"PostgreSQL, {args.robots} robots x {RATE_HZ:.0f} Hz x {2 * CELLS_PER_FRAME} observations",
+            pg_figures = run_load(address, args.robots, args.seconds, args.fuser)
+        report(f"PostgreSQL, {args.robots} robots x {RATE_HZ:.0f} Hz x {2 * CELLS_PER_FRAME} observations"
+               + (" (robots stage, one fuser fuses)" if args.fuser else " (each robot commits)"),
                pg_figures, args.seconds)
         if not args.skip_sqlite:
             copy = os.path.join(work, "sqlite.db")

@@ -304,3 +304,20 @@ def test_tables_refuses_what_it_cannot_read(tmp_path):
     assert (code, out) == (2, "") and "does not exist" in err
     code, out, err = run(["tables", "postgresql:///tempomem"])
     assert (code, out) == (2, "") and "psql" in err
+
+
+def test_fuse_fuses_what_the_robots_staged_in_one_batch_and_stops_when_nothing_is_staged(tmp_path):
+    """`tempomem fuse STORE --until-empty`: the fleet's fuser (docs/FLEET.md) fuses every staged frame of both robots
+    in one batch, in stamp order, and stops; a second run finds nothing staged."""
+    from core_helpers import box_obs
+
+    path = str(tmp_path / "m.db")
+    with Memory.open(path, embedding_dim=4) as a:
+        a.add([box_obs("mug", (1.0, 0.0, 0.8), stamp=2.0)], source="robot_a")
+        a.add([box_obs("cup", (0.0, 1.0, 0.8), stamp=1.0)], source="robot_b")
+        assert a.pending() == 2
+        assert run(["fuse", path, "--until-empty"]) == (0, f"fused 2 frame(s) in 1 batch(es) into {path}\n", "")
+        assert a.pending() == 0
+        assert [(h.label, h.source) for h in a.observations()] == [("mug", "robot_a"), ("cup", "robot_b")]
+        assert {o.verdict for o in a.observations()} == {"created"}
+    assert run(["fuse", path, "--until-empty"]) == (0, f"fused 0 frame(s) in 0 batch(es) into {path}\n", "")

@@ -50,6 +50,16 @@ class Robots:
         line = self._line(source)
         assert line == what, line
 
+    def send(self, source: str, plan) -> None:
+        self.procs[source].stdin.write(json.dumps(plan) + "\n")
+        self.procs[source].stdin.flush()
+
+    def kill(self, source: str) -> None:
+        """SIGKILL: the process dies wherever it is, its open transaction with it (the crash test)."""
+        p = self.procs.pop(source)
+        p.kill()
+        p.wait(timeout=30)
+
     def run(self, plans: dict) -> dict:
         for source, plan in plans.items():  # both start writing within a millisecond or so
             self.procs[source].stdin.write(json.dumps(plan) + "\n")
@@ -173,11 +183,13 @@ def test_a_mug_moved_there_and_back_by_evidence_of_two_robots_is_one_identity_wi
 
 
 def test_a_writer_that_cannot_get_the_lock_fails_cleanly_and_writes_on_later(store, monkeypatch):
-    """PostgreSQL: another writer holding the memory's lock longer than the lock timeout makes add() fail with
-    StoreLockedError (transient: the node keeps the frame and retries), and the same Memory writes once the
-    lock is free (no aborted transaction left behind). SQLite's equivalent: test_hostile_store.py."""
+    """PostgreSQL: another writer holding the memory's fusion lock longer than the lock timeout makes commit() fail
+    with StoreLockedError (transient: the node keeps the frame and retries) while add() still stages beside it (its
+    own lock: docs/FLEET.md, "Staging beside fusion"); another stager holding the staging lock makes add() fail
+    alike. The same Memory writes once the lock is free (no aborted transaction left behind). SQLite's equivalent:
+    test_hostile_store.py."""
     if not store.postgres:
-        pytest.skip("SQLite's busy timeout is tested in test_hostile_store.py")  # the PostgreSQL lock only
+        pytest.skip("SQLite's busy timeout is tested in test_hostile_store.py")  # the PostgreSQL locks only
     import psycopg
 
     from tempomem_ros.core.errors import StoreLockedError
@@ -190,18 +202,28 @@ def test_a_writer_that_cannot_get_the_lock_fails_cleanly_and_writes_on_later(sto
     create(address)
     with Memory.open(address, embedding_dim=4, config=IMMEDIATE) as m:
         holder = psycopg.connect(address)
-        try:
+        try:  # a fusion that takes long: staging goes on, fusing waits and gives up
             holder.execute("SELECT pg_advisory_xact_lock(%s, hashtext(current_schema()))",
                            (connection.WRITE_LOCK_KEY,))
+            (first,) = m.add([box_obs("mug", A, stamp=1.0)])
             with pytest.raises(StoreLockedError, match="lock"):
-                m.add([box_obs("mug", A, stamp=1.0)])
+                m.commit()
+        finally:
+            holder.rollback()
+        assert m.pending() == 1 and m.observation(first).verdict == "pending"
+        try:  # another robot staging: this one's add() waits and gives up
+            holder.execute("SELECT pg_advisory_xact_lock(%s, hashtext(current_schema()))",
+                           (connection.STAGE_LOCK_KEY,))
+            with pytest.raises(StoreLockedError, match="lock"):
+                m.add([box_obs("cup", B, stamp=2.0)])
         finally:
             holder.rollback()
             holder.close()
-        assert m.observations() == []
-        (oid,) = m.add([box_obs("mug", A, stamp=1.0)])
-        m.commit()
-        assert m.observation(oid).verdict == "created"
+        assert [o.id for o in m.observations()] == [first]
+        (oid,) = m.add([box_obs("mug", A, stamp=3.0)])
+        stats = m.commit()
+        assert stats.observations_committed == 2 and len(stats.frame_ids) == 2
+        assert m.observation(first).verdict == "created" and m.observation(oid).verdict == "merged"
 
 
 def test_frames_another_writer_fused_while_this_one_waited_for_the_lock_are_not_fused_again(store):
@@ -296,3 +318,158 @@ def test_two_robots_committing_at_once_fuse_every_view_once(store):
         assert {o.verdict for o in m.observations()} == {"created", "merged"}
     assert store.raw(address, "SELECT COUNT(*) FROM misses") == [(0,)]
     assert store.raw(address, "SELECT COUNT(*) FROM frames WHERE status = 'fused'") == [(30,)]
+
+
+# ---------------------------------------------------------------- staging beside fusion: robots stage, one fuser fuses
+def fusion_order(address: str, store) -> dict:
+    """Frame id -> (stamp, source, id): the order a batch is fused in (RetentionRows.pending_frames)."""
+    return {fid: (stamp, source, fid) for fid, stamp, source in store.raw(address, "SELECT id, stamp, source FROM frames")}
+
+
+def test_two_robots_staging_while_one_fuser_fuses_make_one_object_each_and_fuse_every_frame_once(store):
+    """Robots A and B only stage (20 frames each, the same 5 objects at the same stamps, a camera view each) while a
+    third process, the fuser, fuses whatever is staged, batch after batch, at the same time: every frame is fused by
+    exactly one batch, each batch in (stamp, source, id) order, and the 5 objects are 5 (no cross-robot duplicate),
+    with all 200 sightings fused once (no lost update)."""
+    address = store()
+    create(address)
+    places = {"mug": (1.0, 0.0, 0.8), "cup": (1.0, 0.5, 0.8), "bowl": (1.5, -0.5, 0.8), "book": (2.0, 1.0, 0.8),
+              "plate": (1.2, 1.2, 0.8)}
+
+    def plan(offset: float) -> list:
+        return [{"obs": [[label, [c[0] + offset, c[1], c[2]], 1.0 + 0.1 * i] for label, c in places.items()],
+                 "view": [1.0 + 0.1 * i, list(places["mug"]), DA], "commit": False, "pause": 0.01}
+                for i in range(20)]
+
+    with Robots(address, "robot_a", "robot_b", "fuser") as robots:
+        results = robots.run({"fuser": {"fuse": 40}, "robot_a": plan(0.0), "robot_b": plan(0.01)})
+    batches = results["fuser"]["batches"]
+    fused = [fid for b in batches for fid in b["frames"]]
+    order = fusion_order(address, store)
+    assert sorted(fused) == sorted(order) and len(order) == 40  # every frame fused, none twice
+    for b in batches:  # each batch in (stamp, source, id) order, whichever robot staged first
+        assert b["frames"] == sorted(b["frames"], key=order.__getitem__)
+    assert sum(b["fused"] for b in batches) == 200 and sum(b["views"] for b in batches) == 40
+    if store.postgres:  # staged and fused at once: the fuser found frames of both robots more than once
+        assert len(batches) >= 2, batches
+    with Memory.open(address, embedding_dim=4, config=IMMEDIATE) as m:
+        assert m.pending() == 0
+        objects = m.objects()
+        assert sorted(o.label for o in objects) == sorted(places)  # no cross-robot duplicate
+        assert all(o.state == "present" for o in objects)
+        observations = m.observations()
+        assert len(observations) == 200 and sum(o.verdict == "created" for o in observations) == 5
+        assert {o.verdict for o in observations} == {"created", "merged"}
+        for o in objects:
+            sources = [h.source for h in m.history(o.id)]
+            assert sources.count("robot_a") == 20 and sources.count("robot_b") == 20
+        assert [e.kind for e in m.changes()] == ["appeared"] * 5
+    staged = sorted(results["robot_a"]["ids"] + results["robot_b"]["ids"])
+    assert staged == [o.id for o in observations]
+
+
+def test_a_frame_staged_while_a_commit_fuses_is_left_to_the_next_and_does_not_move_its_now(store):
+    """PostgreSQL: robot A stages a frame (stamp 9) while the fuser's commit is fusing frames of stamps 1 and 2 (the
+    interleaving made certain: A stages from inside the commit's first fuse_frame): A's add() does not wait for the
+    fusion (its own lock), the commit fuses exactly the two frames it read, and its "now" stays 2.0 throughout; the
+    next commit fuses the third."""
+    if not store.postgres:
+        pytest.skip("SQLite: one file lock, so a robot's add() waits for the commit (one robot per file)")
+    address = store()
+    with Memory.open(address, embedding_dim=4, config={**IMMEDIATE, "source": "robot_a"}) as a, \
+            Memory.open(address, embedding_dim=4, config={**IMMEDIATE, "source": "fuser"}) as fuser:
+        a.add([box_obs("mug", A, stamp=1.0)])
+        a.add([box_obs("cup", B, stamp=2.0)])
+        real, seen = fuser._fusion.fuse_frame, []
+
+        def fuse_frame(frame, *args):
+            if not seen:
+                seen.append(a.stage([box_obs("book", (1.0, 1.0, 0.8), stamp=9.0)]).frame_id)
+            seen.append(fuser._stamp_clock())
+            return real(frame, *args)
+
+        fuser._fusion.fuse_frame = fuse_frame
+        stats = fuser.commit()
+        fuser._fusion.fuse_frame = real
+        third = seen[0]
+        assert seen[1:] == [2.0, 2.0]
+        assert stats.observations_committed == 2 and third not in stats.frame_ids and len(stats.frame_ids) == 2
+        assert a.pending() == 1 and a.latest_stamp() == 9.0
+        assert fuser.commit().frame_ids == (third,)
+        assert sorted(o.label for o in fuser.objects()) == ["book", "cup", "mug"]
+
+
+def test_a_fuser_killed_in_the_middle_of_a_batch_leaves_every_frame_staged_and_the_next_fuses_them_once(store):
+    """The fuser process is killed (SIGKILL) after fusing 3 of a batch's 6 frames inside its open transaction: nothing
+    of the batch is fused (every frame and sighting still pending, no object, miss, event or fusion audit row), and
+    the next commit fuses all 6 once, to exactly what one commit of the same frames makes in a store never crashed."""
+    address, reference = store(), store("reference")
+    create(address)
+    frames = [{"obs": [["mug", list(A), 10.0 + i]], "view": [10.0 + i, list(A), DA + 0.04], "commit": False}
+              for i in range(3)]
+    frames += [{"obs": [["cup", list(B), 13.0 + i]], "view": [13.0 + i, list(B), DB + 0.04], "commit": False}
+               for i in range(3)]
+    frames.append({"obs": [], "view": [16.0, list(A), DA + 1.0], "commit": False})  # the mug's place, empty
+    def fused(addr: str, stage: list = ()) -> tuple:
+        """One commit of what is staged (after staging ``stage`` as robot_a would), and what it made."""
+        with Memory.open(addr, embedding_dim=4, config={**IMMEDIATE, "source": "fuser"}) as m:
+            for f in stage:
+                m.add([box_obs(label, c, stamp=t) for label, c, t in f["obs"]], view(*f["view"]), source="robot_a")
+            stats = m.commit()
+            return (len(stats.frame_ids), stats.observations_committed, stats.views, stats.misses,
+                    [(o.id, o.label, o.state, o.center, o.n_observations) for o in m.objects()],
+                    [(o.id, o.verdict, o.object_id) for o in m.observations()],
+                    [(e.kind, e.object_id, e.stamp) for e in m.changes(since=0)])
+
+    # checked while the robot is still open: its close() would fuse what is staged ("fuse before persist")
+    with Robots(address, "robot_a", "fuser") as robots:
+        robots.run({"robot_a": frames})
+        robots.send("fuser", {"fuse": 7, "stop_after": 3})
+        assert robots._line("fuser") == "mid-batch"
+        robots.kill("fuser")
+        assert store.raw(address, "SELECT status, COUNT(*) FROM frames GROUP BY status") == [("pending", 7)]
+        assert store.raw(address, "SELECT verdict, COUNT(*) FROM observations GROUP BY verdict") == [("pending", 6)]
+        for table in ("objects", "placements", "misses", "events", "audit"):
+            assert store.raw(address, f"SELECT COUNT(*) FROM {table}") == [(0,)], table
+        after_crash = fused(address)
+    assert after_crash == fused(reference, frames)
+    assert after_crash[:4] == (7, 6, 7, 1)
+    assert store.raw(address, "SELECT status, COUNT(*) FROM frames GROUP BY status") == [("fused", 7)]
+
+
+def test_a_commit_fuses_by_stamp_then_source_and_at_most_max_frames_of_them(store):
+    """The fusion order is stamp, then source, then staging order: robot_a's frame of stamp 1 is fused before robot_b's
+    of the same stamp staged earlier. commit(max_frames=2) fuses the first two in that order and leaves the third
+    staged (a fuser's bounded batch); the next commit fuses it."""
+    from tempomem_ros.core.errors import InvalidInputError
+
+    address = store()
+    with Memory.open(address, embedding_dim=4, config=IMMEDIATE) as m:
+        mug = m.stage([box_obs("mug", A, stamp=3.0)], source="robot_b").frame_id
+        cup = m.stage([box_obs("cup", B, stamp=1.0)], source="robot_b").frame_id
+        book = m.stage([box_obs("book", (1.0, 1.0, 0.8), stamp=1.0)], source="robot_a").frame_id
+        with pytest.raises(InvalidInputError, match="max_frames"):
+            m.commit(max_frames=0)
+        stats = m.commit(max_frames=2)
+        assert stats.frame_ids == (book, cup) and stats.observations_committed == 2
+        assert m.pending() == 1 and sorted(o.label for o in m.objects()) == ["book", "cup"]
+        assert [o.verdict for o in m.observations()] == ["pending", "created", "created"]
+        assert m.commit().frame_ids == (mug,)
+        assert [(o.label, o.id) for o in m.objects()] == [("book", 1), ("cup", 2), ("mug", 3)]
+
+
+def test_staging_a_frame_waits_for_the_server_four_times(store):
+    """PostgreSQL: a staging reads "now" and the quarantined frames in its lock's round trip (Store.staging), then
+    writes the frame (its id back), its sightings (their ids back) and commits: 4 waits, 6 before."""
+    if not store.postgres:
+        pytest.skip("a round trip is PostgreSQL's")
+    address = store()
+    with Memory.open(address, embedding_dim=4, config=IMMEDIATE) as m:
+        m.add([box_obs("mug", A, stamp=1.0)], view(1.0, A, DA))
+        traffic = m._conn.traffic
+        traffic.reset()
+        m.add([box_obs("mug", A, stamp=2.0), box_obs("cup", B, stamp=2.0)], view(2.0, A, DA))
+        assert traffic.round_trips == 4
+        assert sorted(" ".join(sql.split()[:3]) for sql in traffic.waited_by_sql) == [
+            "(end of pipeline)", "BEGIN; SET LOCAL", "INSERT INTO frames", "INSERT INTO observations"]
+        assert m.latest_stamp() == 2.0 and m.pending() == 2

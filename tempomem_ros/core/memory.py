@@ -542,8 +542,11 @@ class Memory:
                          int(view.min_object_pixels))
         max_len = self.config.max_label_length
         view_cols, depth_blob = self._retention.split_depth(view_cols)  # retention.py: the depth in a row of its own
-        with self._store.transaction():
-            accepted = self._newest_accepted()
+        # PostgreSQL: under the staging lock, beside another writer's fusion (Store.staging, docs/FLEET.md)
+        # "now" and the quarantined frames are read once the lock is held (on PostgreSQL in its round trip): stagers
+        # are serialised, and no fusion changes either (it turns pending frames fused; it never reads quarantined ones)
+        with self._store.staging(StagedFrames.STAGE_READS) as (newest_rows, quarantined_rows):
+            accepted = StagedFrames.newest_of(newest_rows)
             jump = accepted is not None and newest > accepted + gates.max_stamp_jump_s
             status = "quarantined" if jump else "pending"
             frame_id = self._staging.insert_frame(stamp, now, status, view_cols, len(observations), source)
@@ -556,12 +559,16 @@ class Memory:
                 self._audit(stamp, "quarantine", [], ids, {
                     "frame": frame_id, "reason": "stamp_jump", "newest_accepted": accepted,
                     "ahead_s": round(newest - accepted, 6)})
-            released, refused = self._resolve_quarantine(frame_id, stamp, jump)
+            # the quarantined frames now: those read before this one was written, and this one when it jumped
+            quarantined = list(quarantined_rows) + ([(frame_id, stamp)] if jump else [])
+            released, refused = self._resolve_quarantine(frame_id, stamp, jump, quarantined)
         return StageResult(frame_id, tuple(ids), "pending" if jump and frame_id in released else status,
                            tuple(released), tuple(refused))
 
-    def _resolve_quarantine(self, frame_id: int, stamp: float, jumped: bool) -> tuple[list[int], list[int]]:
+    def _resolve_quarantine(self, frame_id: int, stamp: float, jumped: bool,
+                            rows: list) -> tuple[list[int], list[int]]:
         """Release or refuse quarantined frames after frame ``frame_id`` was written. Returns (released, refused).
+        ``rows``: the quarantined frames (id, stamp) in arrival order, this one included when it jumped.
 
         Quarantine holds one candidate new timeline: a run of consecutive frames (arrival order) that all
         jump more than gates.max_stamp_jump_s ahead of "now", each within that of the previous one. The run
@@ -571,7 +578,6 @@ class Memory:
         frame on the accepted timeline arrives (the old clock is still running: the jump was one bad
         stamp), or when the next jumping frame is not within max_stamp_jump_s of it (another bad stamp).
         """
-        rows = self._staging.quarantined()
         if not rows:
             return [], []
         gates = self.config.gates
@@ -603,12 +609,19 @@ class Memory:
         return self._pending_count()
 
     @guarded
-    def commit(self) -> CommitStats:
-        """Fuse everything staged, in stamp order, in one SQLite transaction."""
-        self._require_writable()
-        return self._commit_locked()
+    def commit(self, max_frames: int | None = None) -> CommitStats:
+        """Fuse everything staged, in stamp order (then source, then staging order), in one transaction.
 
-    def _commit_locked(self) -> CommitStats:
+        max_frames: fuse only the first that many staged frames in that order (a fleet's fuser with a backlog: each
+        batch holds the fusion lock for a bounded time, so that another writer's forget or commit does not time out
+        behind it, and the oldest frames become visible first); the rest stay staged for the next commit."""
+        self._require_writable()
+        if max_frames is not None and (isinstance(max_frames, bool) or not isinstance(max_frames, int)
+                                       or max_frames < 1):
+            raise InvalidInputError("max_frames must be a positive integer (or None: every staged frame)")
+        return self._commit_locked(max_frames)
+
+    def _commit_locked(self, max_frames: int | None = None) -> CommitStats:
         t0 = time.perf_counter()
         counters = CommitCounts()
         self._counters_events = 0
@@ -620,8 +633,15 @@ class Memory:
             # Read under the write lock: frames read before it may be fused by another writer's commit while this
             # one waits for the lock, and fused again here: their sightings are no longer pending, but their views
             # counted the absence evidence a second time (two misses of one look; test_fleet_writers.py).
-            frames = self._retention.pending_frames()  # retention.py: with their depth
-            self._commit_now = self._stamp_clock()
+            frames = self._retention.pending_frames(max_frames)  # retention.py: with their depth
+            # "now" of this commit: the newest fused stamp or the newest of the frames read, pinned for the whole
+            # commit. Why not the newest staged: on PostgreSQL robots stage beside this commit (Store.staging), and a
+            # frame staged after the read above is not fused here; it must not move this commit's "now" (removal
+            # holds, relation `since`). Alone on the store (SQLite) both are the same value: the read took every
+            # pending frame.
+            fused = self._staging.newest_fused()
+            stamps = [float(f["stamp"]) for f in frames] + ([] if fused is None else [fused])
+            self._commit_now = max(stamps) if stamps else 0.0
             try:
                 for frame in frames:
                     self._fusion.fuse_frame(frame, counters, touched)
@@ -636,7 +656,7 @@ class Memory:
             rejected=counters.rejected, objects_after=self._count_objects(),
             elapsed_ms=(time.perf_counter() - t0) * 1e3, moved=counters.moved, removed=counters.removed,
             reappeared=counters.reappeared, misses=counters.misses, views=counters.views,
-            events=self._counters_events, changed=changed)
+            events=self._counters_events, changed=changed, frame_ids=tuple(int(f["id"]) for f in frames))
 
     def _count_objects(self) -> int:
         """Present + missing + tentative objects; counted once, then kept up to date by the writer (a COUNT over

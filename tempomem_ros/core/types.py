@@ -114,6 +114,9 @@ class CommitStats:
     views: int = 0
     events: int = 0
     changed: bool = False
+    #: the frames this commit fused, in the order it fused them (a fleet's fuser reports which robots' frames a
+    #: batch held, bench_fleet.py --fuser measures how long each waited to become visible)
+    frame_ids: tuple = ()
 
 
 @dataclass(frozen=True)

@@ -27,6 +27,7 @@ import dataclasses
 import json
 import os
 import sys
+import time
 from collections.abc import Sequence
 
 from tempomem_ros.core.errors import TempoMemError
@@ -373,6 +374,28 @@ def cmd_migrate(args, out) -> int:
     return EXIT_OK
 
 
+def cmd_fuse(args, out) -> int:
+    """A fleet's fuser (docs/FLEET.md, "Staging beside fusion"): the robots only stage, this fuses every frame
+    staged so far in one transaction (a batch), and looks again every ``--poll`` seconds; ``--until-empty`` stops
+    when nothing is staged."""
+    batches = frames = 0
+    with open_store(args.store, write=True) as m:
+        try:
+            while True:
+                if m.pending():
+                    stats = m.commit(args.max_frames)
+                    batches += 1
+                    frames += len(stats.frame_ids)
+                elif args.until_empty:
+                    break
+                else:
+                    time.sleep(args.poll)
+        except KeyboardInterrupt:
+            pass
+    print(f"fused {frames} frame(s) in {batches} batch(es) into {_shown(args.store)}", file=out)
+    return EXIT_OK
+
+
 def cmd_merge(args, out) -> int:
     report = transfer.merge(args.store, args.second, args.into)
     for shown, rows in report["rows"].items():
@@ -459,6 +482,12 @@ def build_parser() -> argparse.ArgumentParser:
              "seen by both joined by the twin arbiter, every join recorded")
     sp.add_argument("second", help="the second store")
     sp.add_argument("--into", required=True, help="the new store (must hold no memory)")
+    sp = add("fuse", cmd_fuse, "a fleet's fuser: fuse every frame the robots staged, batch after batch (the robots "
+             "only stage)")
+    sp.add_argument("--poll", type=float, default=0.005, help="seconds between looks when nothing is staged")
+    sp.add_argument("--until-empty", action="store_true", help="stop when nothing is staged")
+    sp.add_argument("--max-frames", type=int, default=None,
+                    help="frames fused per batch at most (oldest first; default: every staged frame)")
     sp = add("grant-reader", cmd_grant_reader, "let a PostgreSQL role read the memory (the query side's role)")
     sp.add_argument("role", help="an existing role (its password in pgpass or the service file)")
     return p

@@ -212,6 +212,36 @@ class Store:
             rollback_quietly(self.conn)
             raise
 
+    @contextmanager
+    def staging(self, reads: tuple[str, ...] = ()) -> Iterator[list[list]]:
+        """The transaction add() stages a frame in: on PostgreSQL under the staging lock, beside a fusion that
+        holds the fusion lock (postgres/connection.py begin_staging says why that is safe); on SQLite (one file
+        lock, one robot) it is ``transaction()``, as before. Its writes and its queued audit rows commit together
+        or not at all. It reads no writer cache and leaves them, and the version they were checked against, as
+        they are: a staged frame changes nothing they hold, and a version noted here, outside the fusion lock,
+        could hide another writer's fusion from this writer's next transaction.
+
+        Yields the rows of each of ``reads`` (statements without parameters), read once the lock is held: on
+        PostgreSQL in the lock's round trip."""
+        begin = getattr(self.conn, "begin_staging", None)
+        if begin is None:
+            with self.transaction():
+                yield [self.conn.execute(sql).fetchall() for sql in reads]
+            return
+        rows = begin(tuple(reads))
+        try:
+            yield rows
+            if self._audit_rows:
+                self.conn.executemany(
+                    "INSERT INTO audit (stamp, wall_time, action, object_ids, observation_ids, detail, source) "
+                    "VALUES (?,?,?,?,?,?,?)", self._audit_rows)
+                self._audit_rows = []
+            self.conn.execute("COMMIT")
+        except BaseException:
+            self._audit_rows = []
+            rollback_quietly(self.conn)
+            raise
+
     def audit(self, stamp, action: str, object_ids, observation_ids, detail: dict | None, source: str) -> None:
         """Queue an audit row; the rows are written with one executemany just before the transaction commits."""
         self._audit_rows.append(

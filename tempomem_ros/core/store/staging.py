@@ -15,13 +15,28 @@ from .schema import FRAMES_LIVE
 class StagedFrames(TableRows):
     """Frame and staged-observation rows over one store; the writes happen inside the caller's transaction."""
 
+    #: What a staging reads before it writes (Memory._stage; Store.staging reads them with the lock): "now", and the
+    #: quarantined frames (id, stamp) in arrival order.
+    NEWEST_ACCEPTED = (f"SELECT MAX(m) FROM (SELECT MAX(stamp) AS m FROM frames WHERE status='fused' AND {FRAMES_LIVE} "
+                       f"UNION ALL SELECT MAX(stamp) FROM frames WHERE status='pending' AND {FRAMES_LIVE})")
+    QUARANTINED = f"SELECT id, stamp FROM frames WHERE status='quarantined' AND {FRAMES_LIVE} ORDER BY id"
+    STAGE_READS = (NEWEST_ACCEPTED, QUARANTINED)
+
+    @staticmethod
+    def newest_of(rows) -> float | None:
+        """NEWEST_ACCEPTED's answer from its rows."""
+        return None if not rows or rows[0][0] is None else float(rows[0][0])
+
     # ------------------------------------------------------------------ reads
     def newest_accepted(self) -> float | None:
         """Newest stamp of a staged or fused frame (quarantined and refused frames never count): two
         seeks on the (status, stamp, id) index."""
-        row = self._conn.execute(
-            f"SELECT MAX(m) FROM (SELECT MAX(stamp) AS m FROM frames WHERE status='fused' AND {FRAMES_LIVE} "
-            f"UNION ALL SELECT MAX(stamp) FROM frames WHERE status='pending' AND {FRAMES_LIVE})").fetchone()
+        return self.newest_of(self._conn.execute(self.NEWEST_ACCEPTED).fetchall())
+
+    def newest_fused(self) -> float | None:
+        """Newest stamp of a fused frame (None when none): "now" of a commit is this or the newest frame it fuses
+        (Memory._commit_locked)."""
+        row = self._conn.execute(f"SELECT MAX(stamp) FROM frames WHERE status='fused' AND {FRAMES_LIVE}").fetchone()
         return None if row is None or row[0] is None else float(row[0])
 
     def pending_count(self) -> int:
@@ -45,8 +60,7 @@ class StagedFrames(TableRows):
 
     def quarantined(self) -> list:
         """(id, stamp) of the quarantined frames, in arrival order (by id)."""
-        return self._conn.execute(
-            f"SELECT id, stamp FROM frames WHERE status='quarantined' AND {FRAMES_LIVE} ORDER BY id").fetchall()
+        return self._conn.execute(self.QUARANTINED).fetchall()
 
     def observation_ids_of(self, frame_ids: list[int]) -> list[int]:
         """Ids of the observations of these frames, ascending."""

@@ -41,8 +41,19 @@ def frames_from_bag(path) -> list[dict]:
 def run_offline(bag_path, store_path: str, *, embedding_dim: int = 32, memory_config: dict | None = None,
                 perception: PerceptionConfig | None = None, commit_every: int = 1) -> Memory:
     """Fuse every complete frame of the bag into a new store; returns the open Memory."""
-    pcfg = perception or PerceptionConfig()
     mem = Memory.open(store_path, embedding_dim=embedding_dim, config=MemoryConfig.from_dict(memory_config or {}))
+    for n, obs, view, stamp in observed_frames(bag_path, perception):
+        mem.add(obs, view, stamp=stamp)
+        if (n + 1) % commit_every == 0:
+            mem.commit()
+    mem.commit()
+    return mem
+
+
+def observed_frames(bag_path, perception: PerceptionConfig | None = None):
+    """(index in the bag, observations, camera view, stamp) of every complete frame of the bag, in stamp order, as
+    the perception node makes them (the index counts the incomplete frames too: run_offline's commit_every)."""
+    pcfg = perception or PerceptionConfig()
     info = None
     for n, frame in enumerate(frames_from_bag(bag_path)):
         msgs = frame["msgs"]
@@ -66,11 +77,7 @@ def run_offline(bag_path, store_path: str, *, embedding_dim: int = 32, memory_co
                                       intr, T, stamp, features=feats, config=pcfg)
         view = make_camera_view(depth, intr, T, pcfg.view_max_range, scale=pcfg.view_scale, stamp=stamp,
                                 min_object_pixels=pcfg.min_mask_pixels)
-        mem.add(obs, view, stamp=stamp)
-        if (n + 1) % commit_every == 0:
-            mem.commit()
-    mem.commit()
-    return mem
+        yield n, obs, view, stamp
 
 
 def evaluate_offline(bag_path, store_path: str, gt: dict, questions: list[dict], **kw) -> dict:
