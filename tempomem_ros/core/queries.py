@@ -200,6 +200,13 @@ class QueryService:
     def objects_labelled(self, label: str, states: tuple[str, ...] = ("present", "missing")) -> list[ObjectInfo]:
         """Objects whose shown label contains the words of ``label`` (whole words), present before missing,
         then the most recently seen, then the lowest id (the order answers describe them in)."""
+        return self._reads.object_infos(self.objects_labelled_rows(label, states))
+
+    def objects_labelled_rows(self, label: str, states: tuple[str, ...] = ("present", "missing")) -> list[ObjectRow]:
+        """objects_labelled's objects as the store's rows, in the same order, without their label mass and region
+        (object_infos): for a caller that describes one of them and names the others by id and state (the yes/no
+        checks), whose cost would otherwise grow with the label's copies (bench_long_run: 333 -> 475 objects over
+        the same 200 requests, day 1 -> 30)."""
         if not isinstance(label, str) or not words(label):
             raise InvalidInputError("label must not be empty")
         for st in states:
@@ -207,7 +214,7 @@ class QueryService:
                 raise InvalidInputError(f"unknown state '{st}' (present | missing | forgotten)")
         rows = list(self._reads.objects_labelled(label, tuple(states)))
         rows.sort(key=lambda r: (r.state != "present", -float(r.last_seen), r.id))
-        return self._reads.object_infos(rows)
+        return rows
 
     def relations(self, object_id: int | None = None) -> list:
         """Current relation rows (all, or those involving one object), ordered by id."""
