@@ -166,8 +166,7 @@ class YesNoChecks:
             return Answer(True, operator, text + self._others(objs), found=True, verdict=not missing, objects=(obj,),
                           placements=(cur,), evidence=tuple(self._citations.evidence([cur.id])), arguments=args)
         last = now
-        removal = self._queries.object_events(obj.id, "removed")
-        event = removal[-1:] if removal else []
+        event = self._queries.last_object_event(obj.id, "removed")
         checked = f", and was not there when I looked at {fmt_time(last.t_to)}" if last.t_to is not None else ""
         text = (f"{'Yes' if missing else 'No'}: the {obj.label} is missing: last seen at {fmt_pos(last.center)} at "
                 f"{fmt_time(obj.last_seen)}{checked}.")

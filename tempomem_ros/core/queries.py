@@ -410,6 +410,14 @@ class QueryService:
         hi = float("inf") if until is None else until
         return self._reads.events_from_rows(self._event_rows.of_object_kind(object_id, kind, lo, hi))
 
+    def last_object_event(self, object_id: int, kind: str) -> list:
+        """[the object's newest event of one kind] (object_events(object_id, kind)[-1:]), read as one row and named
+        from the events after it: is_present's removal, which must not cost what the object's month of removals
+        and reappearances holds (bench_long_run: a notebook missing on day 30, 454 us against 180 for a present
+        one)."""
+        row = self._event_rows.last_of_object_kind(object_id, kind)
+        return [] if row is None else self._reads.events_from_rows([row])
+
     def last_event_id(self) -> int:
         """The id of the newest change event (0 when there is none), read without reading the events: a publisher
         starting on a store of months only needs where to begin."""

@@ -72,10 +72,12 @@ class PlacementRows(TableRows):
         args: list = [] if which != "held" else [t, t]
         out: dict = {}
         for chunk, marks in id_chunks(sorted({int(i) for i in object_ids})):
+            # a join on the looked-up id, not "id IN (subquery)": PostgreSQL planned that as a hash join over a
+            # sequential scan of every placement (EXPLAIN on the day-30 store), SQLite as rowid lookups
             for r in self._conn.execute(
-                    f"SELECT {PLACEMENT_COLS} FROM placements WHERE id IN (SELECT (SELECT q.id FROM placements q "
-                    f"WHERE q.object_id = o.id{where} ORDER BY {order} LIMIT 1) FROM objects o "
-                    f"WHERE o.id IN ({marks}))", (*args, *chunk)).fetchall():
+                    f"SELECT {_PLACEMENT_COLS_P} FROM objects o JOIN placements p ON p.id = (SELECT q.id FROM "
+                    f"placements q WHERE q.object_id = o.id{where} ORDER BY {order} LIMIT 1) "
+                    f"WHERE o.id IN ({marks})", (*args, *chunk)).fetchall():
                 out[int(r["object_id"])] = r
         return out
 
