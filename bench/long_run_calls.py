@@ -7,10 +7,11 @@
 Why: long_run_paired.py says how much more a call costs on day 30; this says what grows. For each service, over
 the paired phase's requests (bench_long_run.service_calls, the same seed): the statements a call sends (SQLite's
 trace callback), the VM steps it runs (a progress handler every 100 instructions: rows read, in effect), and its
-thread-CPU p50 / p95. ``--fit`` (default on) asks each item label alone and fits CPU = F + a * N over the labels
-(N: the objects the answer describes; best of 7 x 30 calls): a per-call F and a per-object a that stay put from day
-1 to 30 mean the growth is the answer's, not the store's. ``--history-pages`` times the History service's response
-(a page of k sightings, the total, the unpaged placements) at k = 200 (the service's default), 50 and 20, paired.
+thread-CPU p50 / p95. The fit (unless ``--no-fit``) asks each item label alone and fits CPU = F + a * N over the
+labels (N: the objects the answer describes; best of 7 x 30 calls): a per-call F and a per-object a that stay put
+from day 1 to 30 mean the growth is the answer's, not the store's. ``--per-label SERVICE`` prints each label's
+cost on both days. ``--history-pages`` times the History service's response (a page of k sightings, the total, the
+unpaged placements) at k = 200 (the service's default), 50 and 20, paired.
 The household must be the bench's; the stores are opened read-only.
 """
 
@@ -101,6 +102,26 @@ def fit(memory: Memory, service: str, labels: list[str]) -> tuple[float, float, 
     return float(f), float(a), max(ns)
 
 
+def per_label(stores: list[Memory], service: str, labels: list[str]) -> None:
+    """Each item label asked alone of both stores: the objects described, CPU (best of 5 x 20 calls) and the state
+    of the object the answer is about (a missing one is answered from its removal)."""
+    for lbl in labels:
+        cells = []
+        for m in stores:
+            t = m.latest_stamp() - 20 * 3600.0
+            answer = FIT[service](m, lbl, t)
+            best = []
+            for _ in range(5):
+                c = time.thread_time()
+                for _ in range(20):
+                    FIT[service](m, lbl, t)
+                best.append((time.thread_time() - c) / 20 * 1e6)
+            n = len(m.objects_labelled(lbl))
+            state = answer.objects[0].state if answer.objects else "-"
+            cells.append(f"{n:2d} objects {min(best):6.0f} us {state:8s}")
+        print(f"  {lbl:11s} " + "   ".join(cells))
+
+
 def history_pages(stores: list[Memory], labels: list[str], calls: int) -> None:
     """The History service's response (nodes/services.py: page, total, placements) for the label's first object,
     at three page sizes and without the page; paired, 10 rounds, thread-CPU p95 day 1 -> last."""
@@ -143,6 +164,7 @@ def main(argv=None) -> int:
                     help="also list the N statements a call sends most often")
     ap.add_argument("--no-fit", action="store_true")
     ap.add_argument("--history-pages", action="store_true")
+    ap.add_argument("--per-label", choices=sorted(FIT), help="also each item label alone, day 1 and last")
     args = ap.parse_args(argv)
     labels = sorted({item[0] for item in ITEMS})
     stores = [open_store(p) for p in (args.first, args.last)]
@@ -160,6 +182,9 @@ def main(argv=None) -> int:
             fits = [fit(m, s, labels) for m in stores]
             print(f"  {'':12s} CPU = F + a * objects: F {fits[0][0]:5.0f} -> {fits[1][0]:5.0f} us, a {fits[0][1]:5.1f} "
                   f"-> {fits[1][1]:5.1f} us an object (labels of up to {fits[0][2]} -> {fits[1][2]} objects)")
+    if args.per_label:
+        print(f"{args.per_label} of each label alone (day 1 | last):")
+        per_label(stores, args.per_label, labels)
     if args.history_pages:
         print("History service response, paired (day 1 -> last):")
         history_pages(stores, labels, args.calls)
