@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ..rows import PLACEMENT_COLS, id_chunks
 from ..types import STATES
-from .base import TableRows, fetch_each
+from .base import TableRows, fetch_each, pipelines
 
 _PLACEMENT_COLS_P = ", ".join("p." + c.strip() for c in PLACEMENT_COLS.split(","))
 
@@ -65,15 +65,19 @@ class PlacementRows(TableRows):
 
         Why: an answer by label describes every object of the label (a label named 7 -> 8 objects from day 1 to day
         30 of bench_long_run, moved things' copies), and one statement per object and placement made the per-object
-        cost of current / previous / as_of mostly statement overhead. Each object's row is still the first of its
-        index order (placements_object, one correlated lookup), so what a call reads grows with the objects it
-        describes, not with the statements it sends."""
+        cost of current / previous / as_of mostly statement overhead on SQLite. Each object's row is still the first
+        of its index order (placements_object, one correlated lookup), so what a call reads grows with the objects
+        it describes, not with the statements it sends. On PostgreSQL the one-object statement, pipelined
+        (base.pipelines: the set form was planned as a hash over every placement)."""
         where, order = _ONE_OF[which]
         args: list = [] if which != "held" else [t, t]
+        ids = sorted({int(i) for i in object_ids})
+        if pipelines(self._conn):
+            one = f"SELECT {PLACEMENT_COLS} FROM placements q WHERE q.object_id = ?{where} ORDER BY {order} LIMIT 1"
+            return {i: rows[0] for i, rows in zip(ids, fetch_each(self._conn, one, [(i, *args) for i in ids]))
+                    if rows}
         out: dict = {}
-        for chunk, marks in id_chunks(sorted({int(i) for i in object_ids})):
-            # a join on the looked-up id, not "id IN (subquery)": PostgreSQL planned that as a hash join over a
-            # sequential scan of every placement (EXPLAIN on the day-30 store), SQLite as rowid lookups
+        for chunk, marks in id_chunks(ids):
             for r in self._conn.execute(
                     f"SELECT {_PLACEMENT_COLS_P} FROM objects o JOIN placements p ON p.id = (SELECT q.id FROM "
                     f"placements q WHERE q.object_id = o.id{where} ORDER BY {order} LIMIT 1) "

@@ -9,7 +9,7 @@ and write the same rows; the current set was read the same way by two of them.
 from __future__ import annotations
 
 from ..rows import id_chunks
-from .base import TableRows, fetch_each
+from .base import TableRows, fetch_each, pipelines
 
 
 class RelationRows(TableRows):
@@ -82,8 +82,11 @@ class RelationRows(TableRows):
         """``[current_support(i) for i in object_ids]`` in one statement per SQL_ID_CHUNK objects: each subject's
         oldest open 'on' row (relations_subject), as _SUPPORT reads it. Why one statement: "where is the book"
         describes every book (9 on day 1 of bench_long_run, 11 on day 30), and one statement each was most of what
-        an object added to the answer on SQLite (PostgreSQL sent them in one round trip already)."""
+        an object added to the answer on SQLite. PostgreSQL pipelines _SUPPORT for each in one round trip
+        (base.pipelines: the set form could be planned as a hash over every relation)."""
         ids = [int(i) for i in object_ids]
+        if pipelines(self._conn):
+            return [rows[0] if rows else None for rows in fetch_each(self._conn, self._SUPPORT, [(i,) for i in ids])]
         found: dict[int, tuple] = {}
         for chunk, marks in id_chunks(sorted(set(ids))):
             for sid, label, pinned in self._conn.execute(
