@@ -548,6 +548,80 @@ def test_yes_no_checks_answer_from_the_placement_history_lists(mem):
     assert "it is missing: last seen at (2.00, 0.00, 0.80)" in moved.text
 
 
+def test_an_answer_about_several_objects_reads_each_ones_placements_as_its_history_lists(mem):
+    """current / previous / as_of by label read the placements of all the label's objects in one statement a kind
+    (PlacementRows.one_of_each) and the support of each in one (RelationRows.current_supports): each object's part
+    of the answer must be what its own placement list gives, and the answer cites the primary object's evidence
+    only. A mug moved A -> B -> A, and a second mug at C that never moved."""
+    mug_back_at_a(mem)
+    c = (0.0, -2.0, 0.8)
+    for i in range(3):
+        mem.add([box_obs("mug", c, stamp=70 + i)], view(70 + i, c, distance_from_eye(c) + 0.04))
+        mem.commit()
+    ids = sorted(o.id for o in mem.objects_labelled("mug"))
+    assert len(ids) == 2
+    hist = {i: mem.placements(i) for i in ids}
+    assert sorted(len(h) for h in hist.values()) == [1, 3]
+    for op, kw in (("current", {}), ("previous", {}), ("as_of", {"t": 35.0}), ("as_of", {"t": 71.0}),
+                   ("as_of", {"t": 5.0})):
+        both = mem.temporal(op, label="mug", **kw)
+        single = {i: mem.temporal(op, object_id=i, **kw) for i in ids}
+        order = [o.id for o in both.objects]
+        assert sorted(order) == ids and both.arguments["ambiguous"] == order
+        assert both.text == "There are 2 objects matching 'mug': " + " ".join(
+            f"[#{i}] {single[i].text}" for i in order)
+        assert (both.placements, both.evidence) == (single[order[0]].placements, single[order[0]].evidence)
+        for i in ids:
+            pls = hist[i]
+            if op == "current":
+                want = tuple(p for p in pls if p.current)[:1]
+            elif op == "previous":
+                want = tuple(p for p in pls if not p.current)[-1:]
+            else:
+                want = tuple(p for p in pls if p.t_from <= kw["t"] and (p.t_to is None or p.t_to > kw["t"]))[:1]
+            assert single[i].placements == want
+    assert mem.temporal("as_of", label="mug", t=5.0).placements == ()
+
+
+def test_a_missing_objects_last_removal_is_named_as_all_its_events_name_it(mem):
+    """is_present(missing) reads the object's newest removal alone (EventRows.last_of_object_kind) and names it from
+    the events at or after it (EventRows.naming from_key): the same event, with the same label, as reading every
+    event of the object gives; the mug was removed three times."""
+    mug_back_at_a(mem)
+    for i in range(3):
+        mem.add([], view(60 + i, A, DA + 1.0))
+        mem.commit()
+    removals = [e for e in mem.changes() if e.kind == "removed"]
+    assert len(removals) == 3
+    missing = mem.is_present(label="mug", missing=True)
+    assert missing.verdict is True and missing.events == (removals[-1],)
+    assert set(removals[-1].evidence) <= set(missing.evidence)
+
+
+def test_events_are_named_from_the_events_after_them_alone():
+    """event_names names an event from the relabelled and state-ending events after it only: for random
+    histories of one object, naming the events from the k-th on with only the events at or after the k-th gives
+    the names all the events give (what EventRows.naming's from_key relies on)."""
+    import random
+
+    from tempomem_ros.core.event_names import event_names
+
+    rng = random.Random(14)
+    kinds = ("appeared", "moved", "removed", "reappeared", "relabelled")
+    for _ in range(500):
+        n = rng.randint(1, 12)
+        stamps = sorted(rng.choice((0.0, 1.0, 2.0, 3.0, 5.0, 8.0)) + rng.randint(0, 3) for _ in range(n))
+        events = [{"id": i + 1, "stamp": t, "kind": rng.choice(kinds), "object_id": 1,
+                   "label": rng.choice(("cup", "mug", "bowl"))} for i, t in enumerate(stamps)]
+        events.sort(key=lambda e: (e["stamp"], e["id"]))
+        naming = [e for e in events if e["kind"] != "appeared"]
+        full = event_names(events, naming, {1: "vase"})
+        for k, first in enumerate(events):
+            key = (first["stamp"], first["id"])
+            tail = [e for e in naming if (e["stamp"], e["id"]) >= key]
+            assert event_names(events[k:], tail, {1: "vase"}) == {e["id"]: full[e["id"]] for e in events[k:]}
+
+
 def test_a_change_is_named_by_the_label_its_state_settled_on(mem):
     """A mug read "cup" at A, missing there, then seen at B (first as a cup, then as a mug until relabelled): the
     move is named "mug" (the views at B settled it), the earlier appearance and removal at A keep "cup"; the

@@ -45,15 +45,17 @@ class YesNoChecks:
         self._tallied_in = tallied_in
 
     def _subjects(self, operator: str, label, object_id, args: dict):
-        """(objects, None) or (None, the 'no such object' answer)."""
+        """(object rows, None) or (None, the 'no such object' answer). Rows (Citations.subject_rows), not
+        ObjectInfo: a check describes one object (Citations.info_of) and names the others by id and state, so it
+        reads their label mass and region no more (their number grows with a label's copies)."""
         if object_id is not None:
             if isinstance(object_id, bool) or not isinstance(object_id, int):
                 raise InvalidInputError("object_id must be an integer")
-            objs = [o for o in self._citations.objects_labelled_or_id(None, object_id)]
+            objs = self._citations.subject_rows(None, object_id)
         else:
             if not isinstance(label, str) or not label.strip():
                 raise InvalidInputError("give a label or an object_id")
-            objs = self._queries.objects_labelled(label)
+            objs = self._citations.subject_rows(label, None)
         if not objs:
             name = sanitize_label(label) if label else f"object #{object_id}"
             return None, Answer(True, operator, f"I have no memory of {article(name)}.", found=False, arguments=args)
@@ -105,7 +107,7 @@ class YesNoChecks:
                     + (f" (since {fmt_time(since)})" if since is not None and t is None else "") + ".")
             return Answer(True, "is_related", text, found=True, verdict=True, objects=(obj,), placements=(pl,),
                           evidence=tuple(self._citations.evidence([pl.id])), arguments=args)
-        obj = objs[0]
+        obj = self._citations.info_of(objs[0])
         if t is not None:
             at = self._queries.placements_at([obj.id], t)
             if at:
@@ -130,7 +132,7 @@ class YesNoChecks:
         objs, missing = self._subjects("did_move", label, object_id, args)
         if missing is not None:
             return missing
-        obj = objs[0]
+        obj = self._citations.info_of(objs[0])
         moves = self._queries.object_events(obj.id, "moved", lo, hi)
         span = _span_text(lo, hi)
         if moves:
@@ -155,7 +157,7 @@ class YesNoChecks:
         objs, absent = self._subjects(operator, label, object_id, args)
         if absent is not None:
             return absent
-        obj = objs[0]
+        obj = self._citations.info_of(objs[0])
         now = self._queries.placement_now(obj.id)   # the current placement, else the last (not the whole history)
         if obj.state == "present":
             cur = now
@@ -164,8 +166,7 @@ class YesNoChecks:
             return Answer(True, operator, text + self._others(objs), found=True, verdict=not missing, objects=(obj,),
                           placements=(cur,), evidence=tuple(self._citations.evidence([cur.id])), arguments=args)
         last = now
-        removal = self._queries.object_events(obj.id, "removed")
-        event = removal[-1:] if removal else []
+        event = self._queries.last_object_event(obj.id, "removed")
         checked = f", and was not there when I looked at {fmt_time(last.t_to)}" if last.t_to is not None else ""
         text = (f"{'Yes' if missing else 'No'}: the {obj.label} is missing: last seen at {fmt_pos(last.center)} at "
                 f"{fmt_time(obj.last_seen)}{checked}.")
@@ -193,14 +194,14 @@ class YesNoChecks:
             top = (float(rows[0]["stamp"]), int(rows[0]["id"]), int(rows[0]["object_id"])) if rows else None
             if latest is not None and (top is None or latest[:2] > top[:2]):
                 top = latest
-            seen = next(o for o in objs if o.id == top[2])
+            seen = self._citations.info_of(next(o for o in objs if o.id == top[2]))
             last = top[0]
             text = (f"Yes: I saw the {seen.label} {count} time(s){span}, last at {fmt_time(last)}"
                     f" at {fmt_pos(seen.centroid or seen.center)}.")
             evidence = tuple(sorted(int(r["id"]) for r in rows[:SEEN_EVIDENCE]))  # kept sightings only
             return Answer(True, "was_seen", text, found=True, verdict=True, objects=(seen,), count=count,
                           time=last, evidence=evidence, arguments=args)
-        obj = objs[0]
+        obj = self._citations.info_of(objs[0])
         text = f"No: I did not see the {obj.label}{span}; I last saw it at {fmt_time(obj.last_seen)}."
         last = self._observation_rows.last_id_of(obj.id)
         return Answer(True, "was_seen", text, found=True, verdict=False, objects=(obj,), count=0, time=obj.last_seen,

@@ -12,6 +12,7 @@ from __future__ import annotations
 from . import validation
 from .errors import InvalidInputError
 from .queries import QueryService
+from .store.object_row import ObjectRow
 from .store.objects import ObjectRows
 from .store.observations import ObservationRows
 from .store.reads import StoreReads
@@ -64,6 +65,18 @@ class Citations:
 
     def info(self, object_id: int) -> ObjectInfo:
         return self._reads.object_infos([self._reads.row_or_raise(object_id)])[0]
+
+    def info_of(self, row: ObjectRow) -> ObjectInfo:
+        """The row as the ObjectInfo an answer describes (its label mass and region read here)."""
+        return self._reads.object_infos([row])[0]
+
+    def subject_rows(self, label, object_id) -> list[ObjectRow]:
+        """objects_labelled_or_id's objects as the store's rows (QueryService.objects_labelled_rows): the yes/no
+        checks describe one of them (info_of) and name the others by id and state."""
+        if object_id is not None:
+            found = self._object_rows.id_if_not_forgotten(object_id)
+            return [] if found is None else [self._reads.row_or_raise(found)]
+        return self._queries.objects_labelled_rows(label)
 
     def objects_labelled_or_id(self, label, object_id) -> list:
         """The object with this id (unless forgotten), or the objects showing this label."""

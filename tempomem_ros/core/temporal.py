@@ -125,15 +125,15 @@ class TemporalService:
         infos = self._reads.object_infos(rows, regions)
         ids = [int(r.id) for r in rows]
         places = {i: [] for i in ids} if operator in _FEW_PLACEMENTS else self._placement_rows.of_objects(ids)
+        few = self._few_placements(operator, ids, t, regions) if operator in _FEW_PLACEMENTS else {}
         supports = self._citations.support_phrases([int(r.id) for r in rows]) if operator == "current" else None
         answers = [self._answer_about(operator, r, t, now, window, info=info,
                                       pls=self._reads.placement_infos(places[int(r.id)], regions),
-                                      support=None if supports is None else supports[i], regions=regions)
+                                      support=None if supports is None else supports[i], few=few.get(int(r.id)))
                    for i, (r, info) in enumerate(zip(rows, infos))]
-        cite = [a for a in answers if a["evidence"] is None]  # the newest sightings of its placements, for all
-        for a, ids in zip(cite, self._citations.evidence_each([[p.id for p in a["placements"]] for a in cite])):
-            a["evidence"] = tuple(ids)
         primary = answers[0]
+        if primary["evidence"] is None:  # the newest sightings of its placements: only the primary's are cited
+            primary["evidence"] = tuple(self._citations.evidence([p.id for p in primary["placements"]]))
         if len(answers) == 1:
             text = primary["text"]
         else:
@@ -145,17 +145,19 @@ class TemporalService:
                                                        if len(answers) > 1 else []})
 
     def _answer_about(self, operator: str, row: ObjectRow, t, now: float, window=None, *, info, pls,
-                      support: str | None, regions: dict[int, str]) -> dict:
+                      support: str | None, few: tuple | None) -> dict:
         """One object's answer to a temporal operator: its text, placements, evidence, count and time (a question
         naming several objects of one label gets one per object, ask_temporal above). ``info``: the row as
         ObjectInfo; ``pls``: its placements (PlacementInfo, oldest first); ``support``: its support phrase
-        (operator current), all read by the caller. Evidence None: the caller cites the answer's placements."""
+        (operator current); ``few``: (current, named placements) of an operator of _FEW_PLACEMENTS, all read by the
+        caller. Evidence None: the caller cites the answer's placements, of the primary answer only (an Answer
+        cites the primary object's evidence; the others' were read and dropped, up to 50 ids a placement)."""
         oid = int(row.id)
         obj = info
         label = obj.label
         out = {"object": obj, "placements": (), "evidence": (), "count": None, "time": None, "text": ""}
         if operator in _FEW_PLACEMENTS:  # pls not read: the one or two placements it needs (_few_placements)
-            current, few = self._few_placements(operator, oid, t, regions)
+            current, few = few
         else:
             few = {}
             current = next((p for p in pls if p.current), None)
@@ -244,28 +246,48 @@ class TemporalService:
         out["evidence"] = tuple(out["evidence"]) if out["evidence"] else None
         return out
 
-    def _few_placements(self, operator: str, oid: int, t, regions: dict[int, str]) -> tuple:
-        """(current placement or None, {name: placement or None}) for an operator of _FEW_PLACEMENTS: the rows
-        it names, each one indexed read, in place of the object's whole history (of_object), which grows with
-        every move and reappearance (bench_long_run: the shown objects' placements were 134 after day 1 and 549
-        after day 30). The same placements as the full read gives: first = pls[0], last = pls[-1], last_closed =
-        the last of pls not current, held = the first of pls holding at t."""
+    def _few_placements(self, operator: str, ids: list[int], t, regions: dict[int, str]) -> dict[int, tuple]:
+        """``{object id: (current placement or None, {name: placement or None})}`` for an operator of
+        _FEW_PLACEMENTS: the rows it names, each one indexed lookup, in place of the objects' whole histories
+        (of_object), which grow with every move and reappearance (bench_long_run: the shown objects' placements
+        were 134 after day 1 and 549 after day 30). The same placements as the full read gives: first = pls[0],
+        last = pls[-1], last_closed = the last of pls not current, held = the first of pls holding at t.
+
+        Read for all the objects of the answer at once (PlacementRows.one_of_each: one statement a kind of row,
+        not one an object): an answer by label describes every object of the label, and on day 30 of
+        bench_long_run the heavy labels name more of them (book 9 -> 11, bottle 7 -> 8); one statement per object
+        and row made the answer's cost grow with them at statement overhead, not at the few rows they add."""
         rows = self._placement_rows
-        current = rows.current_of(oid) if operator == "current" else None
-        few = {}
-        if operator == "current" and current is None:
-            few["last"] = rows.last_of(oid)
+        current = rows.one_of_each(ids, "current") if operator == "current" else {}
+        few: dict[int, dict] = {i: {} for i in ids}
+        if operator == "current":
+            lost = [i for i in ids if i not in current]
+            last = rows.one_of_each(lost, "last") if lost else {}
+            for i in lost:
+                few[i]["last"] = last.get(i)
         elif operator == "previous":
-            few["last_closed"] = rows.last_of(oid, closed=True)
-            if few["last_closed"] is None:
-                few["last"], few["first"] = rows.last_of(oid), rows.first_of(oid)
+            closed = rows.one_of_each(ids, "last_closed")
+            never = [i for i in ids if i not in closed]
+            last, first = (rows.one_of_each(never, "last"), rows.one_of_each(never, "first")) if never else ({}, {})
+            for i in ids:
+                few[i]["last_closed"] = closed.get(i)
+                if i in never:
+                    few[i]["last"], few[i]["first"] = last.get(i), first.get(i)
         elif operator == "as_of":
-            few["held"] = rows.held_at(oid, t)
-            if few["held"] is None:
-                few["first"] = rows.first_of(oid)
-        infos = iter(self._reads.placement_infos([r for r in (current, *few.values()) if r is not None], regions))
-        current = next(infos) if current is not None else None
-        return current, {name: (next(infos) if row is not None else None) for name, row in few.items()}
+            held = rows.one_of_each(ids, "held", t)
+            unheld = [i for i in ids if i not in held]
+            first = rows.one_of_each(unheld, "first") if unheld else {}
+            for i in ids:
+                few[i]["held"] = held.get(i)
+                if i in unheld:
+                    few[i]["first"] = first.get(i)
+        wanted = [r for i in ids for r in (current.get(i), *few[i].values()) if r is not None]
+        infos = iter(self._reads.placement_infos(wanted, regions))
+        out = {}
+        for i in ids:
+            cur = next(infos) if current.get(i) is not None else None
+            out[i] = (cur, {name: (next(infos) if row is not None else None) for name, row in few[i].items()})
+        return out
 
     # ------------------------------------------------------------------ changes and snapshots
     def changes(self, since: float | None = None, until: float | None = None, *, kinds=None) -> list:

@@ -42,6 +42,12 @@ class EventRows(TableRows):
                                   "AND kind=? AND retracted = 0 ORDER BY stamp, id",
                                   (int(object_id), lo, hi, kind)).fetchall()
 
+    def last_of_object_kind(self, object_id: int, kind: str):
+        """The object's newest event of one kind (the last of of_object_kind over all time), or None: one row
+        through events_object, not every such event of the object (a thing removed every few days has dozens)."""
+        return self._conn.execute(f"SELECT {EVENT_COLS} FROM events WHERE object_id=? AND kind=? AND retracted = 0 "
+                                  "ORDER BY stamp DESC, id DESC LIMIT 1", (int(object_id), kind)).fetchone()
+
     def between(self, lo: float, hi: float, kinds: tuple[str, ...] | None = None) -> list:
         """Events with lo <= stamp <= hi (only of ``kinds`` when given, a non-empty tuple), in stamp order
         (ties by id)."""
@@ -54,13 +60,20 @@ class EventRows(TableRows):
             "ORDER BY stamp, id",
             (lo, hi, *kind_args)).fetchall()
 
-    def naming(self, object_ids) -> list:
+    def naming(self, object_ids, from_key: tuple[float, int] | None = None) -> list:
         """The relabelled and state-ending events (event_names.STATE_ENDING) of these objects, in (stamp, id)
-        order: what names an event when it is read (event_names.py)."""
+        order: what names an event when it is read (event_names.py). With ``from_key`` (stamp, id) only those at
+        or after it: event_names names an event from the events after it alone, so the events of one object
+        read from their earliest key on get the same names (is_present names an object's last removal without
+        reading the month of moves and removals before it)."""
         kinds = ("relabelled", *STATE_ENDING)
+        after, after_args = "", ()
+        if from_key is not None:
+            after, after_args = " AND (stamp > ? OR (stamp = ? AND id >= ?))", (from_key[0], from_key[0], from_key[1])
         out = []
         for chunk, marks in id_chunks(sorted(set(int(i) for i in object_ids))):
             out += self._conn.execute(
                 f"SELECT id, stamp, kind, object_id, label FROM events WHERE retracted = 0 AND object_id IN "
-                f"({marks}) AND kind IN ({','.join('?' * len(kinds))})", (*chunk, *kinds)).fetchall()
+                f"({marks}) AND kind IN ({','.join('?' * len(kinds))}){after}",
+                (*chunk, *kinds, *after_args)).fetchall()
         return sorted(out, key=lambda r: (float(r["stamp"]), int(r["id"])))

@@ -144,7 +144,9 @@ class StoreReads(TableRows):
         if rows:
             ids = {int(r["object_id"]) for r in rows}
             current = {int(o.id): o.pinned_label or o.label for o in self._objects.rows(ids)}  # the shown label
-            names = event_names(rows, self._events.naming(ids), current)
+            # one object's events are named from the events at or after the earliest of them (EventRows.naming)
+            first = min((float(r["stamp"]), int(r["id"])) for r in rows) if len(ids) == 1 else None
+            names = event_names(rows, self._events.naming(ids, first), current)
         return [event_info(r, self.placement_by_id(r["before_id"]), self.placement_by_id(r["after_id"]),
                            label=names.get(int(r["id"])))
                 for r in rows]

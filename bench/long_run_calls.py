@@ -1,0 +1,197 @@
+"""What one service call does on day 1 and on a later day: statements, SQLite VM steps, CPU, and its cost per object.
+
+    .venv/bin/python bench/long_run_calls.py out/lr/thin-off.db.day1 out/lr/thin-off.db.day30
+    .venv/bin/python bench/long_run_calls.py STORE.day1 STORE.day30 --services current is_present --statements
+    .venv/bin/python bench/long_run_calls.py STORE.day1 STORE.day30 --history-pages
+
+Why: long_run_paired.py says how much more a call costs on day 30; this says what grows. For each service, over
+the paired phase's requests (bench_long_run.service_calls, the same seed): the statements a call sends (SQLite's
+trace callback), the VM steps it runs (a progress handler every 100 instructions: rows read, in effect), and its
+thread-CPU p50 / p95. The fit (unless ``--no-fit``) asks each item label alone and fits CPU = F + a * N over the
+labels (N: the objects the answer describes; best of 7 x 30 calls): a per-call F and a per-object a that stay put
+from day 1 to 30 mean the growth is the answer's, not the store's. ``--per-label SERVICE`` prints each label's
+cost on both days. ``--history-pages`` times the History service's response (a page of k sightings, the total, the
+unpaged placements) at k = 200 (the service's default), 50 and 20, paired.
+The household must be the bench's; the stores are opened read-only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import importlib.util
+import os
+import sqlite3
+import time
+
+import numpy as np
+
+from tempomem_ros.core import Memory
+from tempomem_ros.semantics.text_encoder import HashingTextEncoder
+from tempomem_ros.tools.household import ITEMS
+
+spec = importlib.util.spec_from_file_location(
+    "bench_long_run", os.path.join(os.path.dirname(os.path.abspath(__file__)), "bench_long_run.py"))
+bench = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(bench)
+
+FIT = {"current": lambda m, lbl, t: m.temporal("current", label=lbl),
+       "previous": lambda m, lbl, t: m.temporal("previous", label=lbl),
+       "as_of": lambda m, lbl, t: m.temporal("as_of", label=lbl, t=t),
+       "is_present": lambda m, lbl, t: m.is_present(label=lbl)}
+
+
+def open_store(path: str) -> Memory:
+    con = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    meta = dict(con.execute("SELECT key, value FROM meta").fetchall())
+    con.close()
+    dim, features = int(meta["embedding_dim"]), bool(meta.get("feature_model"))
+    return Memory.open(path, embedding_dim=dim, readonly=True, label_encoder=HashingTextEncoder(),
+                       clip_text_encoder=bench.TextTower(dim) if features else None)
+
+
+def per_call(memory: Memory, calls, show: int) -> dict:
+    """Statements, VM steps (x100) and CPU ms of each call, over ``calls`` (warm: each called once first)."""
+    conn = memory._conn
+    texts: collections.Counter = collections.Counter()
+    steps = [0]
+
+    def step() -> int:
+        steps[0] += 1
+        return 0
+
+    for call in calls:
+        call()
+    conn.set_trace_callback(lambda s: texts.update([" ".join(s.split())[:110]]))
+    conn.set_progress_handler(step, 100)
+    try:
+        for call in calls:
+            call()
+    finally:
+        conn.set_trace_callback(None)
+        conn.set_progress_handler(None, 0)
+    cpu = []
+    for _ in range(5):
+        for call in calls:
+            c = time.thread_time()
+            call()
+            cpu.append((time.thread_time() - c) * 1e3)
+    n = len(calls)
+    return {"statements": sum(texts.values()) / n, "vm100": steps[0] / n, "cpu50": float(np.percentile(cpu, 50)),
+            "cpu95": float(np.percentile(cpu, 95)), "top": [(v / n, k) for k, v in texts.most_common(show)]}
+
+
+def fit(memory: Memory, service: str, labels: list[str]) -> tuple[float, float, int]:
+    """(F us, a us per object, largest N): CPU of one call by label = F + a * N, least squares over the labels."""
+    t = memory.latest_stamp() - 20 * 3600.0
+    ns, us = [], []
+    for lbl in labels:
+        n = len(memory.objects_labelled(lbl))
+        if not n:
+            continue
+        FIT[service](memory, lbl, t)
+        best = []
+        for _ in range(7):
+            c = time.thread_time()
+            for _ in range(30):
+                FIT[service](memory, lbl, t)
+            best.append((time.thread_time() - c) / 30 * 1e6)
+        ns.append(n)
+        us.append(min(best))
+    a, f = np.polyfit(ns, us, 1)
+    return float(f), float(a), max(ns)
+
+
+def per_label(stores: list[Memory], service: str, labels: list[str]) -> None:
+    """Each item label asked alone of both stores: the objects described, CPU (best of 5 x 20 calls) and the state
+    of the object the answer is about (a missing one is answered from its removal)."""
+    for lbl in labels:
+        cells = []
+        for m in stores:
+            t = m.latest_stamp() - 20 * 3600.0
+            answer = FIT[service](m, lbl, t)
+            best = []
+            for _ in range(5):
+                c = time.thread_time()
+                for _ in range(20):
+                    FIT[service](m, lbl, t)
+                best.append((time.thread_time() - c) / 20 * 1e6)
+            n = len(m.objects_labelled(lbl))
+            state = answer.objects[0].state if answer.objects else "-"
+            cells.append(f"{n:2d} objects {min(best):6.0f} us {state:8s}")
+        print(f"  {lbl:11s} " + "   ".join(cells))
+
+
+def history_pages(stores: list[Memory], labels: list[str], calls: int) -> None:
+    """The History service's response (nodes/services.py: page, total, placements) for the label's first object,
+    at three page sizes and without the page; paired, 10 rounds, thread-CPU p95 day 1 -> last."""
+    variants = (("k=200 (default) + total + placements", 200, True), ("k=50 + total + placements", 50, True),
+                ("k=20 + total + placements", 20, True), ("k=20 + total (history@k20)", 20, False),
+                ("placements alone", 0, True))
+    for name, k, with_placements in variants:
+        plans = []
+        for m in stores:
+            plan = []
+            for i in range(calls):
+                objs = m.objects_labelled(labels[i % len(labels)])
+                if objs:
+                    oid = objs[0].id
+                    plan.append(lambda m=m, oid=oid: ((m.history(oid, k=k), m.history_count(oid)) if k else ())
+                                + ((m.placements(oid),) if with_placements else ()))
+            plans.append(plan)
+        rows = [sum(len(x) for call in plan for x in call() if not isinstance(x, int)) for plan in plans]
+        cpu: list[list[float]] = [[], []]
+        for rnd in range(10):
+            for i in range(len(plans[0])):
+                for side in ((0, 1) if (i + rnd) % 2 == 0 else (1, 0)):
+                    c = time.thread_time()
+                    plans[side][i]()
+                    cpu[side].append((time.thread_time() - c) * 1e3)
+        p95 = [float(np.percentile(c, 95)) for c in cpu]
+        print(f"  {name:38s} rows {rows[0]:6d} -> {rows[1]:6d}   CPU p95 {p95[0]:6.3f} -> {p95[1]:6.3f} ms "
+              f"x{p95[1] / p95[0]:.2f}")
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("first", help="the store at the end of day 1 (bench_long_run.py --keep: NAME.db.day1)")
+    ap.add_argument("last", help="the later store (NAME.db.day30)")
+    ap.add_argument("--services", nargs="+", default=["current", "previous", "as_of", "is_present", "history"],
+                    choices=bench.SERVICES)
+    ap.add_argument("--calls", type=int, default=200)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--statements", type=int, nargs="?", const=8, default=0,
+                    help="also list the N statements a call sends most often")
+    ap.add_argument("--no-fit", action="store_true")
+    ap.add_argument("--history-pages", action="store_true")
+    ap.add_argument("--per-label", choices=sorted(FIT), help="also each item label alone, day 1 and last")
+    args = ap.parse_args(argv)
+    labels = sorted({item[0] for item in ITEMS})
+    stores = [open_store(p) for p in (args.first, args.last)]
+    print(f"load {os.getloadavg()[0]:.2f}; {args.first} against {args.last}; per call, over {args.calls} requests")
+    plans = [bench.service_calls(m, labels, np.random.default_rng(args.seed), args.calls) for m in stores]
+    for s in args.services:
+        got = [per_call(m, plan[s], args.statements) for m, plan in zip(stores, plans)]
+        print(f"  {s:12s} statements {got[0]['statements']:5.2f} -> {got[1]['statements']:5.2f}   VM steps x100 "
+              f"{got[0]['vm100']:6.1f} -> {got[1]['vm100']:6.1f}   CPU p50 {got[0]['cpu50']:.3f} -> "
+              f"{got[1]['cpu50']:.3f} ms, p95 {got[0]['cpu95']:.3f} -> {got[1]['cpu95']:.3f} ms")
+        for side, g in zip(("first", "last"), got):
+            for n, text in g["top"]:
+                print(f"      {side:5s} {n:5.2f} {text}")
+        if s in FIT and not args.no_fit:
+            fits = [fit(m, s, labels) for m in stores]
+            print(f"  {'':12s} CPU = F + a * objects: F {fits[0][0]:5.0f} -> {fits[1][0]:5.0f} us, a {fits[0][1]:5.1f} "
+                  f"-> {fits[1][1]:5.1f} us an object (labels of up to {fits[0][2]} -> {fits[1][2]} objects)")
+    if args.per_label:
+        print(f"{args.per_label} of each label alone (day 1 | last):")
+        per_label(stores, args.per_label, labels)
+    if args.history_pages:
+        print("History service response, paired (day 1 -> last):")
+        history_pages(stores, labels, args.calls)
+    for m in stores:
+        m.close()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
