@@ -174,6 +174,10 @@ APPEAR_PHRASES = {f"{verb} up": "SEEN APPEAR" for verb in ("pop", "pops", "poppe
 TIME_COUNT_PHRASES = {f"how many {unit}": "DURATION" for unit in ("seconds", "minutes", "mins", "hours", "hrs", "days",
                                                                   "weeks")}
 PLACE_WORDS = {"placement": "WHERE", "placements": "WHERE HISTORYN"}
+# Tenth round: nouns of the way a thing went ("the complete itinerary of the lamp", a tool named "trajectory") ask for
+# its history, as "history" and "trace" do; a stop on that way is one of its places ("every stop").
+HISTORY_WORDS = {**dict.fromkeys("itinerary itineraries trajectory trajectories journey journeys travels".split(),
+                                 "HISTORY"), "stop": "WHERE", "stops": "WHERE HISTORYN"}
 
 # Coming into the place (APPEAR), as "appeared" and "new" were.
 APPEAR_WORDS = frozenset("added emerged materialised materialized".split())
@@ -187,6 +191,7 @@ def cue_words() -> dict:
                        (APPEAR_WORDS, "APPEAR")):  # in this order: a word of two classes takes the later one
         out.update(dict.fromkeys(words, cue))
     out.update(PLACE_WORDS)
+    out.update(HISTORY_WORDS)
     return out
 
 
