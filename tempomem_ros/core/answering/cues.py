@@ -314,6 +314,11 @@ def _known_at(toks: list[str], i: int, names: Names) -> tuple[int, str, bool] | 
     return None
 
 
+def known_at(toks: list[str], i: int, names: Names):
+    """The longest known name the words from i spell (see _known_at), for the shapes of relax.py."""
+    return _known_at(toks, i, names)
+
+
 def vocabulary() -> frozenset:
     """Every word the cue reader reads as a cue, a phrase's word, glue or a relation (normalise restores a dropped g
     against it, and a mistyped word is read as the one word of it a single slip away: typo.py)."""
