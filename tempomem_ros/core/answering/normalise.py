@@ -100,6 +100,8 @@ _MISTYPED = [(re.compile(p), r) for p, r in [
     # a verb's place after a subject or an auxiliary, a number's place before a unit of time or after "at"
     (r"\b(you|i|we|they|to|did not|didnt|never|not) sea\b", r"\1 see"),
     (r"\b(was|were|been|being|be|is|are|get|got) scene\b", r"\1 seen"),
+    (r"(?<!\bthe )(?<!\ba )(?<!\bthis )(?<!\bthat )\bscene(?= (?:yesterday|today|this|last|recently|lately|since|at|"
+     r"on camera)\b)", "seen"),
     (r"\bwon (?=(?:hours?|minutes?|mins?|days?|weeks?|hrs?|and a half)\b)", "one "),
     (r"\b(at|around|about|by|since|after|before|until|till) ate\b", r"\1 eight"),
     (r"\bate (?=(?:minutes?|mins?|hours?|hrs?|days?) ago\b)", "eight "),

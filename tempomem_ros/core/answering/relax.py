@@ -98,6 +98,25 @@ def _interjection(q: str, known: frozenset, is_name) -> str | None:
     return None
 
 
+# "Kindly intimate the last time ...", "please revert with its earlier location": after a politeness word at the start
+# the next word is the verb of the request; one the vocabulary lacks (and no action verb: operators.ACTION_VERBS) asks
+# for what follows it, like "tell me" (a request for an action with an unknown verb is left with its bare thing,
+# which no reader answers)
+_POLITE_VERB = re.compile(r"^\s*(?:kindly|please|pls|plz)\s+([a-z]+)\s+(?:(?:me|us)\s+)?(?:(?:with|about|on)\s+)?",
+                          re.I)
+
+
+def _polite_verb(q: str, known: frozenset, is_name) -> str | None:
+    from .operators import ACTION_VERBS
+    m = _POLITE_VERB.match(q)
+    if m is None:
+        return None
+    verb = m.group(1).lower()
+    if verb in known or is_name(verb) or any(re.fullmatch(a, verb) for a in ACTION_VERBS):
+        return None
+    return q[m.end():]
+
+
 def rewrites(question: str, vocabulary: frozenset, is_name) -> list[tuple[str, str]]:
     """(rewritten question, what was read so) for each shape that applies, then all of them together."""
     if not isinstance(question, str) or "{" in question:
@@ -107,14 +126,17 @@ def rewrites(question: str, vocabulary: frozenset, is_name) -> list[tuple[str, s
                      (_modal, "'would ... be' as 'is'"),
                      (_run_on, "a clause with no mark before it as a clause"),
                      (lambda q: _interjection(q, vocabulary, is_name), "the words before the question as an "
-                                                                        "interjection")):
+                                                                        "interjection"),
+                     (lambda q: _polite_verb(q, vocabulary, is_name), "the word after 'kindly' / 'please' as a request "
+                                                                      "to tell")):
         r = fn(question)
         if r is not None and words(r):
             out.append((r, said))
     if len(out) > 1:
         combined, notes = question, []
         for fn, said in ((_negation, out[0][1]), (_modal, ""), (_run_on, ""),
-                         (lambda q: _interjection(q, vocabulary, is_name), "")):
+                         (lambda q: _interjection(q, vocabulary, is_name), ""),
+                         (lambda q: _polite_verb(q, vocabulary, is_name), "")):
             r = fn(combined)
             if r is not None:
                 combined = r
