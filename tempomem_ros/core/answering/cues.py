@@ -278,10 +278,12 @@ def _drop_whole_place(text: str, names: Names) -> str:
     return _WHOLE_PLACE.sub(repl, text)
 
 # "what's lying within 60 cm of the counter", "objects at most 0.7 m away from 3 2 0.9": a radius and its centre
-_SPATIAL = re.compile(r"\b(?:within|inside|in|at most|less than|closer than|no more than|not more than|no further than|"
-                      r"under|up to) (?:a |an )?(?:radius (?:of )?)?" + quantities.RADIUS
+# tenth round: a radius named first ("radius 2 m around point (-1, 3, 0)", "a 50 cm radius around the desk") and "point"
+# before the coordinates
+_SPATIAL = re.compile(r"\b(?:(?:within|inside|in|at most|less than|closer than|no more than|not more than|no further than|"
+                      r"under|up to) (?:a |an )?(?:radius (?:of )?)?|(?:a |an )?radius (?:of )?)" + quantities.RADIUS
                       + r"(?: radius)?(?: away)?(?: (?:of|from|around|"
-                      r"to))?(?: (?P<pt>" + quantities.POINT + r"))?")
+                      r"to))?(?: (?:the )?point)?(?: (?P<pt>" + quantities.POINT + r"))?")
 # words that qualify a known name without making it another kind of thing ("the red mug", "my old keys")
 _ADJECTIVES = frozenset("red blue green yellow black white grey gray brown pink purple orange silver gold golden "
                         "big small little large tiny huge old new favourite favorite usual spare other own "

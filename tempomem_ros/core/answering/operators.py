@@ -32,7 +32,7 @@ RELATION_WORDS = {
     "on top of": "on", "up on": "on", "on": "on", "upon": "on", "atop": "on", "sitting on": "on", "lying on": "on",
     "underneath": "under", "under": "under", "beneath": "under", "below": "under",
     "next to": "near", "beside": "near", "by": "near", "near": "near", "near to": "near", "close to": "near",
-    "around": "near", "alongside": "near", "nearby": "near",
+    "around": "near", "alongside": "near", "nearby": "near", "adjacent to": "near", "next door to": "near",
     "inside of": "in", "inside": "in", "in": "in", "within": "in",
 }
 # Verbs an agent (or a formal user) puts before the thing it wants: "Report the current location of the

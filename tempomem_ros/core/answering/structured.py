@@ -534,7 +534,10 @@ def _by_words(field: str, name: str, raw: dict, yesno: bool, now) -> tuple[str, 
     ws = REQUEST_NAME_WORD_FIELDS.get(field, "").split() + _without_argument_words(_name_words(name), raw)
     short = "_".join(ws)
     if short in TOOL_NAMES and short != _key(name) and not (yesno and TOOL_NAMES[short][0] not in CHECK_OPERATORS):
-        return TOOL_NAMES[short]  # 'seen_in_window' with a span is the tool 'seen'
+        params = {p.name for p in BY_NAME[TOOL_NAMES[short][0]].params}
+        timed = ("t" in params if {"t", "ago"} & set(raw) else "since" in params)
+        if timed:
+            return TOOL_NAMES[short]  # 'seen_in_window' with a span is the tool 'seen'
     if not ws and not yesno:  # '"check": "relation"' has no word left but asks yes or no about its arguments
         raise _Refuse(f"'{_shown(name)}' is nothing I can look up")
     text = " ".join(ws)
