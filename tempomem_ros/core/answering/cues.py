@@ -342,6 +342,12 @@ def known_at(toks: list[str], i: int, names: Names):
     return _known_at(toks, i, names)
 
 
+def _phrase_at(toks: list[str], i: int) -> bool:
+    """Whether a phrase of the vocabulary starts at word i (tenth round: "your cameras pick up the laptop": a class word
+    before a phrase's verb is no part of a noun phrase)."""
+    return any(tuple(toks[i:i + len(p)]) == p for p, _ in _PHRASE_LIST)
+
+
 def vocabulary() -> frozenset:
     """Every word the cue reader reads as a cue, a phrase's word, glue or a relation (normalise restores a dropped g
     against it, and a mistyped word is read as the one word of it a single slip away: typo.py)."""
@@ -404,7 +410,7 @@ def parse(text: str, names: Names) -> Parse | None:
             continue
         if w in _LEX_ONLY and i > 0 and (kinds[i - 1] is None or toks[i - 1] in DETERMINERS and i + 1 < len(toks)
                                          and toks[i + 1] not in _WORDS and toks[i + 1] not in GLUE
-                                         and toks[i + 1] not in _REL_FIRST):
+                                         and toks[i + 1] not in _REL_FIRST and not _phrase_at(toks, i + 1)):
             pass  # "the walking stick", "the medicine cart", "the step stool": a class word in a noun phrase
         elif w in _WORDS:
             cues.update(_WORDS[w].split())
