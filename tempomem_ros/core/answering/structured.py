@@ -193,8 +193,14 @@ def parse(question) -> dict | str | None:
     call = call_syntax(question)
     if call is not None:
         return call
+    markup = xml_call(question)
+    if markup is not None:
+        return markup
     if "{" not in question:
         return None
+    graph = graphql_call(question)
+    if graph is not None:
+        return graph
     m = _REQUEST.match(question[:2000])
     if m is None:
         return None
@@ -208,11 +214,101 @@ def parse(question) -> dict | str | None:
     try:
         obj = json.loads(m.group(1), object_pairs_hook=pairs, parse_constant=lambda c: float("nan"))
     except (ValueError, RecursionError):
-        return NOT_JSON
+        obj = _python_literal(m.group(1))
+        if obj is None:
+            return NOT_JSON
     if not isinstance(obj, dict):
         return NOT_JSON
     obj = unwrap(obj)
     return _flatten(obj) if isinstance(obj, dict) else NOT_JSON
+
+
+# ------------------------------------------------------------------ agents' other syntaxes (tenth round)
+def _python_literal(text: str) -> dict | None:
+    """A request written as a Python dict ("{'tool': 'locate', 'object': 'keys'}", as an agent's repr prints it): read
+    by ast.literal_eval, which evaluates literals only (no name, call or attribute), on at most 2,000 characters; a
+    field given twice (which a dict would silently merge) or a key that is no string refuses it."""
+    import ast
+    if "'" not in text:
+        return None
+    try:
+        tree = ast.parse(text, mode="eval")
+        if not isinstance(tree.body, ast.Dict):
+            return None
+        keys = [k.value if isinstance(k, ast.Constant) else None for k in tree.body.keys]
+        if any(not isinstance(k, str) for k in keys) or len({_key(k) for k in keys}) != len(keys):
+            return None
+        obj = ast.literal_eval(tree)
+    except (ValueError, SyntaxError, TypeError, RecursionError, MemoryError):
+        return None
+    return obj if isinstance(obj, dict) else None
+
+
+# An XML tool call ('<call name="count_moves"><label>book</label></call>', '<invoke name="history"><parameter
+# name="label">keys</parameter></invoke>', '<location_history><object>keys</object></location_history>'): read by
+# these patterns only (no XML library: no entities, no external references), one level of fields of plain text.
+_XML_ROOT = re.compile(r"^\s*(?:<(function_calls|tool_calls)>\s*)?<([A-Za-z_][\w-]*)(?:\s+name\s*=\s*\"([^\"<>]{1,80})\")?\s*>"
+                       r"((?:\s*<[A-Za-z_][\w-]*(?:\s+name\s*=\s*\"[^\"<>]{1,80}\")?\s*>[^<>]{0,200}</[A-Za-z_][\w-]*>)*)\s*"
+                       r"</\2>\s*(?(1)</\1>)\s*$")
+_XML_FIELD = re.compile(r"<([A-Za-z_][\w-]*)(?:\s+name\s*=\s*\"([^\"<>]{1,80})\")?\s*>([^<>]{0,200})</([A-Za-z_][\w-]*)>")
+_XML_CALL_TAGS = frozenset("call invoke tool tool_call function function_call request".split())
+_XML_PARAM_TAGS = frozenset("parameter param arg argument field".split())
+
+
+def xml_call(question: str) -> dict | str | None:
+    text = question[:2000]
+    if not text.lstrip().startswith("<"):
+        return None
+    m = _XML_ROOT.match(text)
+    if m is None:
+        return None  # markup around prose: the rules read it as before
+    tag, name = m.group(2), m.group(3)
+    if _key(tag) in _XML_CALL_TAGS:
+        if not name:
+            return NOT_JSON
+        out: dict = {"fn": name}
+    elif name:
+        return NOT_JSON
+    else:
+        out = {"fn": tag}
+    for ftag, fname, value, close in _XML_FIELD.findall(m.group(4)):
+        if close != ftag:
+            return NOT_JSON
+        key = fname if _key(ftag) in _XML_PARAM_TAGS and fname else ftag
+        if fname and _key(ftag) not in _XML_PARAM_TAGS or _key(key) in {_key(k) for k in out}:
+            return NOT_JSON
+        out[key] = _value(value.strip())
+    return out
+
+
+# A GraphQL query ('{ object(label: "sofa") { previousLocation } }', 'query { location(object: "keys") { room } }'):
+# the field asked for (the one inside the selection) names the tool, read by its words, and the arguments of the
+# outer field are the request's fields.
+_GRAPHQL = re.compile(r"^\s*(?:query\s*[A-Za-z_]?\w*\s*)?\{\s*([A-Za-z_]\w*)\s*\(([^(){}]{0,400})\)\s*\{\s*([A-Za-z_]\w*)\s*\}"
+                      r"\s*\}\s*$")
+_GRAPHQL_ARG = re.compile(r"\s*([A-Za-z_]\w*)\s*:\s*(\"[^\"]*\"|-?\d+(?:\.\d+)?|[A-Za-z_]\w*)\s*,?")
+
+
+def graphql_call(question: str) -> dict | str | None:
+    m = _GRAPHQL.match(question[:2000])
+    if m is None:
+        return None
+    out: dict = {"fn": m.group(3)}
+    body = m.group(2)
+    pos = 0
+    while pos < len(body.rstrip()):
+        am = _GRAPHQL_ARG.match(body, pos)
+        if am is None or am.end() == pos:
+            return NOT_JSON
+        key = am.group(1)
+        if _key(key) in {_key(k) for k in out}:
+            return NOT_JSON
+        out[key] = _value(am.group(2))
+        pos = am.end()
+    outer = _key(m.group(1))
+    if outer not in ("object", "objects", "item", "thing", "entity", "memory", "query"):
+        out["fn"] = f"{m.group(1)}_{m.group(3)}"  # 'location(object: "keys") { previous }': both words name it
+    return out
 
 
 # ------------------------------------------------------------------ agents' envelopes (tenth round)
