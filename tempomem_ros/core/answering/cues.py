@@ -342,6 +342,17 @@ def known_at(toks: list[str], i: int, names: Names):
     return _known_at(toks, i, names)
 
 
+def two_questions(text: str) -> bool:
+    """Whether a normalised question joins a second question with "and" / "or" ("did the chair move today and how many
+    times"): the cue reader refuses it, and relax.py's shapes must not make it one question."""
+    return bool(_TWO_QUESTIONS.search(text))
+
+
+def cue_of(word: str) -> str:
+    """The cues a single word of the vocabulary asks ("" for glue): relax.py's abbreviations stand for such words."""
+    return _WORDS.get(word, "") if _WORDS.get(word, "") != "GLUE" else ""
+
+
 def _phrase_at(toks: list[str], i: int) -> bool:
     """Whether a phrase of the vocabulary starts at word i (tenth round: "your cameras pick up the laptop": a class word
     before a phrase's verb is no part of a noun phrase)."""

@@ -117,7 +117,54 @@ def _polite_verb(q: str, known: frozenset, is_name) -> str | None:
     return q[m.end():]
 
 
-def rewrites(question: str, vocabulary: frozenset, is_name) -> list[tuple[str, str]]:
+# An abbreviation of a word of the vocabulary ("umbrella pos?", "likely locs charger", "chg removed"): 2-4 letters, no word
+# of the vocabulary or of a name, not after a determiner (there it is a thing: "the pen"), its letters in order in
+# every word it may stand for, starting with its first letter (a prefix, "pos" of "position", or the consonants,
+# "chg" of "change"); a trailing "s" is a plural ("locs"). Read only when every word it may stand for asks the same
+# (one cue, plurals aside); the answer names the reading.
+_DETERMINERS = frozenset("the a an my your our his her their this that these those".split())
+
+
+def _is_abbreviation_of(tok: str, word: str) -> bool:
+    if len(word) < len(tok) + 2 or word[0] != tok[0]:
+        return False
+    if word.startswith(tok):
+        return True
+    if any(c in "aeiou" for c in tok):
+        return False
+    it = iter(word)
+    return all(c in it for c in tok)
+
+
+def _abbreviations(q: str, known: frozenset, is_name, cue_of) -> str | None:
+    toks = q.split(" ")
+    changed = False
+    for k, raw in enumerate(toks):
+        tok = re.sub(r"[^\w'’]", "", raw).lower()
+        if not (2 <= len(tok) <= 5 and tok.isalpha()) or tok in known or tok in _NOT_INTERJECTION or is_name(tok):
+            continue  # "what's" is a contraction, no short form
+        if tok.endswith("s") and tok[:-1] in _NOT_INTERJECTION | _OPENERS:
+            continue  # "whats", "wheres" typed without the apostrophe
+        if k > 0 and re.sub(r"[^\w]", "", toks[k - 1]).lower() in _DETERMINERS:
+            continue
+        plural = tok.endswith("s") and len(tok) > 2
+        stem_ = tok[:-1] if plural else tok
+        if len(stem_) > 4:
+            continue
+        cands = sorted(w for w in known if cue_of(w) and _is_abbreviation_of(stem_, w))
+        if not cands:
+            continue
+        base = {" ".join(c for c in cue_of(w).split() if c not in ("HISTORYN", "MOVEN")) for w in cands}
+        if len(base) != 1:
+            continue
+        pick = [w for w in cands if w.endswith("s") == plural] or cands
+        word = min(pick, key=lambda w: (len(w), w))
+        toks[k] = raw.lower().replace(tok, word, 1) if tok in raw.lower() else word
+        changed = True
+    return " ".join(toks) if changed else None
+
+
+def rewrites(question: str, vocabulary: frozenset, is_name, cue_of=None) -> list[tuple[str, str]]:
     """(rewritten question, what was read so) for each shape that applies, then all of them together."""
     if not isinstance(question, str) or "{" in question:
         return []
@@ -128,7 +175,9 @@ def rewrites(question: str, vocabulary: frozenset, is_name) -> list[tuple[str, s
                      (lambda q: _interjection(q, vocabulary, is_name), "the words before the question as an "
                                                                         "interjection"),
                      (lambda q: _polite_verb(q, vocabulary, is_name), "the word after 'kindly' / 'please' as a request "
-                                                                      "to tell")):
+                                                                      "to tell"),
+                     (lambda q: _abbreviations(q, vocabulary, is_name, cue_of) if cue_of else None,
+                      "a short form as the word it abbreviates")):
         r = fn(question)
         if r is not None and words(r):
             out.append((r, said))
@@ -136,7 +185,8 @@ def rewrites(question: str, vocabulary: frozenset, is_name) -> list[tuple[str, s
         combined, notes = question, []
         for fn, said in ((_negation, out[0][1]), (_modal, ""), (_run_on, ""),
                          (lambda q: _interjection(q, vocabulary, is_name), ""),
-                         (lambda q: _polite_verb(q, vocabulary, is_name), "")):
+                         (lambda q: _polite_verb(q, vocabulary, is_name), ""),
+                         (lambda q: _abbreviations(q, vocabulary, is_name, cue_of) if cue_of else None, "")):
             r = fn(combined)
             if r is not None:
                 combined = r

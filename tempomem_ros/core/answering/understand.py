@@ -199,8 +199,10 @@ def _relaxed(question: str, now, names: Names) -> Understanding | None:
         toks = text.split()
         return bool(toks) and cues.known_at(toks, 0, names) is not None
 
+    if cues.two_questions(normalise(question)):
+        return None  # "what's on the desk and what's under it": two questions stay refused, whatever a shape rewrites
     readings: dict = {}
-    for text, said in relax.rewrites(question, cues.vocabulary(), is_name):
+    for text, said in relax.rewrites(question, cues.vocabulary(), is_name, cues.cue_of):
         u = _rules(text, now, names)
         # a looser reading names only things the memory knows and is no description to search for: "I don't know any
         # thermo" (heldout10's "thermos") or a search for "anything under my bed i heard a noise" would be guesses
