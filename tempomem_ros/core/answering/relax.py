@@ -55,6 +55,16 @@ _MODAL_BE = re.compile(r"^(\s*)(?:would|could|might|may)\s+((?:the|my|our|your|h
 
 
 def _negation(q: str) -> str | None:
+    out = _negated(q)
+    if out is None:
+        # a statement with a tag ("so the mug has not been moved by anyone, has it?", "the keys are in the hall, amn't
+        # I right?"): normalise puts it in question order first
+        from .normalise import normalise
+        out = _negated(normalise(q))
+    return out
+
+
+def _negated(q: str) -> str | None:
     out = _NEG_OPEN.sub(lambda m: m.group(1) + m.group(2), q, count=1)
     out = _AINT.sub(lambda m: m.group(1) + "is", out, count=1)
     out = _NEG_LATER.sub(lambda m: m.group(1), out, count=1)
