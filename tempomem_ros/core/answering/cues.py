@@ -664,7 +664,9 @@ def read(text: str, names: Names, found, now: float | None) -> list[tuple[str, d
 def _spatial(text: str, m: re.Match, names: Names) -> list:
     """The one reading of a question with a radius in it: objects within it of a point or of the one thing named."""
     radius = quantities.radius(m)
-    p = parse(text[:m.start()] + " " + text[m.end():], names)
+    rest = text[:m.start()] + " " + text[m.end():]
+    # tenth round: the radius may be the whole question ("radius 2 m around point (-1, 3, 0)")
+    p = parse(rest, names) if rest.strip() else Parse([], set(), "", "", ())
     if radius is None or p is None or p.stray or p.time or p.cues - {"WHAT", "THERE", "SEEN", "ALL"}:
         return []
     if m.group("pt"):
