@@ -190,6 +190,14 @@ def test_a_clause_with_no_mark_never_makes_two_questions_one(question):
     refused(question)
 
 
+def test_a_second_sentence_after_the_thing_is_talk_as_with_a_comma():
+    # the sixth round refused it whole (its words would join the question's: "looking" asks where to look); with a mark
+    # the clause reader read it as the keys' place, and the tenth round reads the unmarked one the same way
+    for question in ("where did grandma put her keys, he is looking all over",
+                     "where did grandma put her keys he is looking all over"):
+        assert read(question) == ("current", {"label": "keys"}, "")
+
+
 def test_an_interjection_before_a_question_word_is_dropped():
     got = u("yiss where is the wallet")
     assert (got.operator, got.args) == ("current", {"label": "wallet"})
