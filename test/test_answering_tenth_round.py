@@ -163,7 +163,8 @@ def test_a_negated_yes_no_question_asks_the_positive(question, op, args):
 
 
 @pytest.mark.parametrize("question", ["isn't it raining", "why isn't the lamp on the table", "is the mug not clean",
-                                      "what is not on the table", "didn't I tell you to clean the kitchen"])
+                                      "what is not on the table", "didn't I tell you to clean the kitchen",
+                                      "don't move the chair", "can't find the lamp"])
 def test_a_negation_reads_nothing_the_positive_would_not(question):
     refused(question)
 

@@ -26,8 +26,9 @@ import re
 
 from ..labels import words
 
-# auxiliaries that open a yes/no question, with their negation ("isn't", "isnt", "is not", "amn't", "ain't")
-_AUX = r"(?:is|are|was|were|has|have|had|did|do|does|am|can|could)"
+# auxiliaries that open a yes/no question, with their negation ("isn't", "isnt", "is not", "amn't", "ain't"); not "do"
+# ("don't move the chair" is an order, not a question) nor "can" / "could" ("can't find my keys" says a thing)
+_AUX = r"(?:is|are|was|were|has|have|had|did|does|am)"
 _NEG_OPEN = re.compile(r"^(\s*(?:\w+\s*,\s*)?)(" + _AUX + r")(?:n[' ’]?t\b| not\b)", re.I)
 _AINT = re.compile(r"^(\s*)ain[' ’]?t\b", re.I)
 # "is the remote not missing": an auxiliary first, "not" later in the same clause (before any mark)
