@@ -221,6 +221,11 @@ def test_would_be_asks_whether_it_is():
     got = u("would the keys be in the hall")
     assert (got.operator, got.args) == ("is_related", {"label": "keys", "relation": "in", "anchor": "hall"})
     refused("would the lamp look nice on the desk")
+    # an anchor the memory does not know is answered as such; a thing asked about that it does not know is refused
+    got = u("would the keys be hanging on the shoe rack")
+    assert (got.operator, got.args, got.unknown) == ("is_related", {"label": "keys", "relation": "on",
+                                                                    "anchor": "shoe rack"}, "anchor")
+    refused("would the flask be on the desk")
 
 
 @pytest.mark.parametrize("question, op, args", [

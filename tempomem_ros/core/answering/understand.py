@@ -204,9 +204,10 @@ def _relaxed(question: str, now, names: Names) -> Understanding | None:
     readings: dict = {}
     for text, said in relax.rewrites(question, cues.vocabulary(), is_name, cues.cue_of):
         u = _rules(text, now, names)
-        # a looser reading names only things the memory knows and is no description to search for: "I don't know any
-        # thermo" (heldout10's "thermos") or a search for "anything under my bed i heard a noise" would be guesses
-        if isinstance(u, Understanding) and not u.unknown and u.operator != FALLBACK:
+        # a looser reading asks about a thing the memory knows and is no description to search for: "I don't know any
+        # thermo" (heldout10's "thermos") or a search for "anything under my bed i heard a noise" would be guesses; an
+        # anchor it does not know is answered as such ("would the umbrella be on the coat rack": no coat rack known)
+        if isinstance(u, Understanding) and u.unknown in ("", "anchor") and u.operator != FALLBACK:
             readings.setdefault((u.operator, args_key(u.args)), (u, said))
     if len(readings) != 1:
         return None
