@@ -274,7 +274,8 @@ def test_all_over_the_place_asks_for_every_place():
     assert read("where is the mug") == ("current", {"label": "mug"}, "")
 
 
-@pytest.mark.parametrize("question", ["where has the yoke gone", "where is the thingy", "has the doohickey gone missing"])
+@pytest.mark.parametrize("question", ["where has the yoke gone", "where is the thingy",
+                                      "has the doohickey gone missing"])
 def test_a_placeholder_noun_is_no_thing(question):
     refused(question)
     assert resolve("the whatsit", NAMES) is None

