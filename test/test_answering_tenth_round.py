@@ -57,6 +57,14 @@ def read(question: str) -> tuple:
      {"center": [1.0, 0.0, 0.5], "radius": 0.4}),
     ('{"type": "tool_use", "name": "history", "input": {"item": "keys", "sort_by": "time"}}', "history",
      {"label": "keys"}),
+    ('{"type": "function_call", "call_id": "c1", "name": "locate", "arguments": "{\\"object\\": \\"keys\\"}"}',
+     "current", {"label": "keys"}),
+    ('{"functionCall": {"name": "locate", "args": {"object": "mug"}}}', "current", {"label": "mug"}),
+    ('{"toolUse": {"toolUseId": "t1", "name": "last_seen", "input": {"item": "phone"}}}', "last_seen",
+     {"label": "phone"}),
+    ('{"function": {"name": "move_count", "arguments": {"label": "chair"}}}', "count_moves", {"label": "chair"}),
+    ('{"tool_calls": [{"id": "c1", "type": "function", "function": {"name": "locate", "arguments": '
+     '"{\\"object\\": \\"lamp\\"}"}}]}', "current", {"label": "lamp"}),
 ])
 def test_an_envelope_is_unwrapped_by_its_shape(request_, op, args):
     got = u(request_)
@@ -72,6 +80,8 @@ def test_an_envelope_is_unwrapped_by_its_shape(request_, op, args):
     '{"type": "function", "function": {"name": "locate", "arguments": "not json"}}',
     '{"type": "tool_use", "name": "locate", "input": {"object": "lamp", "fn": "history"}}',  # a second tool inside
     '{"type": "tool_use", "name": "locate", "input": {"object": "lamp"}, "extra": 1}',  # more than an envelope
+    '{"tool_calls": [{"name": "locate", "args": {"object": "keys"}}, {"name": "locate", "args": {"object": "mug"}}]}',
+    '{"tool_calls": []}',
 ])
 def test_an_envelope_with_nothing_to_look_up_is_refused(request_):
     refused(request_)

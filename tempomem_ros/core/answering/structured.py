@@ -322,7 +322,11 @@ def graphql_call(question: str) -> dict | str | None:
 # knows. Unwrapped by the envelope's shape, never by the tool's name: what is left is read as any request is, so an
 # action tool inside an envelope ('navigate_to') is refused as before.
 _ENVELOPE_TYPES = frozenset("tool_use tool_call function function_call tool".split())
-_ENVELOPE_IDS = frozenset("id call_id tool_call_id tool_use_id jsonrpc".split())
+_ENVELOPE_IDS = frozenset("id call_id tool_call_id tool_use_id jsonrpc callid toolcallid tooluseid".split())
+# the key one level up that holds the call ('{"functionCall": {...}}' (Gemini), '{"toolUse": {...}}' (Bedrock),
+# '{"function": {...}}' (Ollama)), and the key of a list of calls ('{"tool_calls": [{...}]}': one call only)
+_ENVELOPE_INNER = ("function", "function_call", "tool_call", "tool", "functioncall", "toolcall", "tooluse", "tool_use")
+_ENVELOPE_LISTS = frozenset("tool_calls toolcalls function_calls functioncalls tool_uses".split())
 _ENVELOPE_CALLS = frozenset("tools/call tools.call call_tool tool_call".split())
 # the field that names the tool, in each framework's words ('"tool_name"', '"fn_name"', '"function": "time_in_place"')
 _ENVELOPE_NAMES = frozenset("name tool_name fn_name function_name tool function fn".split())
@@ -340,12 +344,14 @@ def unwrap(obj: dict, depth: int = 0) -> dict | str:
     kind = obj.get(keys["type"]) if "type" in keys else None
     if isinstance(kind, str) and _key(kind) in _ENVELOPE_TYPES:
         rest.pop(keys["type"])
-        for inner in ("function", "function_call", "tool_call", "tool"):  # OpenAI: the call one level down
-            if inner in keys and isinstance(obj[keys[inner]], dict) and len(rest) == 1:
-                return unwrap(obj[keys[inner]], depth + 1)
-    for inner in ("function_call", "tool_call"):  # '{"function_call": {"name": ..., "arguments": "..."}}'
+    for inner in _ENVELOPE_INNER:  # OpenAI, Gemini, Bedrock, Ollama: the call one level down
         if inner in keys and isinstance(obj[keys[inner]], dict) and len(rest) == 1:
             return unwrap(obj[keys[inner]], depth + 1)
+    if len(rest) == 1 and _key(next(iter(rest))) in _ENVELOPE_LISTS:
+        calls = next(iter(rest.values()))
+        if not isinstance(calls, list) or len(calls) != 1 or not isinstance(calls[0], dict):
+            return NOT_JSON  # no call, or more than one: ask one at a time
+        return unwrap(calls[0], depth + 1)
     method = obj.get(keys["method"]) if "method" in keys else None
     if isinstance(method, str) and _key(method) in _ENVELOPE_CALLS:  # MCP: the call is the params
         params = obj.get(keys["params"]) if "params" in keys else None
