@@ -123,8 +123,10 @@ def test_only_a_whole_json_object_is_a_request():
     assert parse('{"tool": "locate", "object": "keys"') is None  # not JSON
     assert parse('["locate", "keys"]') is None
     assert parse('{"tool": "locate", "Tool": "history"}') == NOT_JSON  # a field given twice: refused
-    assert parse("{'tool': 'locate', 'object': 'keys'}") == NOT_JSON  # not JSON, but no prose either: refused
-    assert "not a JSON object" in refusal("{'tool': 'locate', 'object': 'keys'}", NAMES).reason
+    # tenth round: a Python dict is a request too (ast.literal_eval on literals only); one that is no literal is refused
+    assert parse("{'tool': 'locate', 'object': 'keys'}") == {"tool": "locate", "object": "keys"}
+    assert parse("{'tool': 'locate', 'object': open('x')}") == NOT_JSON
+    assert "not a JSON object" in refusal("{'tool': 'locate', 'object': open('keys')}", NAMES).reason
     assert read("where is the mug", NOW, NAMES) is None
 
 

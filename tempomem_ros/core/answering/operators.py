@@ -32,7 +32,7 @@ RELATION_WORDS = {
     "on top of": "on", "up on": "on", "on": "on", "upon": "on", "atop": "on", "sitting on": "on", "lying on": "on",
     "underneath": "under", "under": "under", "beneath": "under", "below": "under",
     "next to": "near", "beside": "near", "by": "near", "near": "near", "near to": "near", "close to": "near",
-    "around": "near", "alongside": "near", "nearby": "near",
+    "around": "near", "alongside": "near", "nearby": "near", "adjacent to": "near", "next door to": "near",
     "inside of": "in", "inside": "in", "in": "in", "within": "in",
 }
 # Verbs an agent (or a formal user) puts before the thing it wants: "Report the current location of the
@@ -631,10 +631,12 @@ CHECK_OPERATORS = frozenset({"is_related", "did_move", "is_present", "is_missing
 REQUEST_ARG_FIELDS = {
     **{k: "label" for k in ("label", "object", "item", "thing", "target", "object_label", "label_name", "obj",
                             # ninth round: '"of": "water bottle"', '"class": "book"', '"subject": "jacket"'
-                            "of", "class", "category", "subject")},
+                            "of", "class", "category", "subject",
+                            # tenth round: MCP and knowledge-graph schemas' "entity"
+                            "entity")},
     **{k: "anchor" for k in ("anchor", "reference", "reference_object", "surface", "container", "region", "room",
                              "anchor_label")},
-    **{k: "relation" for k in ("relation", "rel", "relationship", "spatial_relation")},
+    **{k: "relation" for k in ("relation", "rel", "relationship", "spatial_relation", "predicate")},
     **{k: "t" for k in ("t", "at", "as_of", "time", "timestamp", "moment", "stamp", "at_time")},
     **{k: "since" for k in ("since", "from", "start", "after", "begin", "start_time", "from_time")},
     **{k: "until" for k in ("until", "to", "end", "end_time", "to_time", "till")},

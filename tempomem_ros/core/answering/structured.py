@@ -46,6 +46,15 @@ _SPAN_UNIT = re.compile(r"^(\d+(?:\.\d+)?) ?(s|sec|secs|m|min|mins|h|hr|hrs|d)$"
 # '"within_s": 600', '"last_minutes": 20', '"window_hrs": 2': a span field with its unit in its name
 _UNIT_FIELD = re.compile(r"^(window|within|within_last|last|span|period|past)_(s|sec|secs|seconds|m|min|mins|minutes|h|"
                          r"hr|hrs|hours|d|days)$")
+# tenth round, fields named by their words as agents' schemas write them (heldout13): a moment before now with its unit
+# in the name, a radius with its unit, a field that orders the answer ("rank_by", "sort_by", "order_by")
+_AGO_FIELD = re.compile(r"^(?:ago_(s|sec|secs|seconds|m|min|mins|minutes|h|hr|hrs|hours|d|days)|"
+                        r"(s|sec|secs|seconds|m|min|mins|minutes|h|hr|hrs|hours|d|days)_ago)$")
+_RADIUS_FIELD = re.compile(r"^(?:r|radius|distance|dist|within)_(m|cm|mm|meters|metres)$")
+_LENGTH_UNITS = {"m": 1.0, "meters": 1.0, "metres": 1.0, "cm": 0.01, "mm": 0.001}
+_SHAPE_BY_FIELD = re.compile(r"^(?:rank|sort|order|group)_by$")
+# an anchor given by a field whose name says the relation: a "surface" holds things on it, a "container" in it
+_ANCHOR_FIELD_RELATION = {"surface": "on", "container": "in", "room": "in", "region": "in"}
 _KINDS = {"moved": ["moved"], "move": ["moved"], "moves": ["moved"], "appeared": list(APPEARED),
           "new": list(APPEARED), "added": list(APPEARED), "appear": list(APPEARED), "reappeared": ["reappeared"],
           "removed": ["removed"], "disappeared": ["removed"], "vanished": ["removed"], "missing": ["removed"],
@@ -184,8 +193,14 @@ def parse(question) -> dict | str | None:
     call = call_syntax(question)
     if call is not None:
         return call
+    markup = xml_call(question)
+    if markup is not None:
+        return markup
     if "{" not in question:
         return None
+    graph = graphql_call(question)
+    if graph is not None:
+        return graph
     m = _REQUEST.match(question[:2000])
     if m is None:
         return None
@@ -199,8 +214,168 @@ def parse(question) -> dict | str | None:
     try:
         obj = json.loads(m.group(1), object_pairs_hook=pairs, parse_constant=lambda c: float("nan"))
     except (ValueError, RecursionError):
+        obj = _python_literal(m.group(1))
+        if obj is None:
+            return NOT_JSON
+    if not isinstance(obj, dict):
         return NOT_JSON
+    obj = unwrap(obj)
     return _flatten(obj) if isinstance(obj, dict) else NOT_JSON
+
+
+# ------------------------------------------------------------------ agents' other syntaxes (tenth round)
+def _python_literal(text: str) -> dict | None:
+    """A request written as a Python dict ("{'tool': 'locate', 'object': 'keys'}", as an agent's repr prints it): read
+    by ast.literal_eval, which evaluates literals only (no name, call or attribute), on at most 2,000 characters; a
+    field given twice (which a dict would silently merge) or a key that is no string refuses it."""
+    import ast
+    if "'" not in text:
+        return None
+    try:
+        tree = ast.parse(text, mode="eval")
+        if not isinstance(tree.body, ast.Dict):
+            return None
+        keys = [k.value if isinstance(k, ast.Constant) else None for k in tree.body.keys]
+        if any(not isinstance(k, str) for k in keys) or len({_key(k) for k in keys}) != len(keys):
+            return None
+        obj = ast.literal_eval(tree)
+    except (ValueError, SyntaxError, TypeError, RecursionError, MemoryError):
+        return None
+    return obj if isinstance(obj, dict) else None
+
+
+# An XML tool call ('<call name="count_moves"><label>book</label></call>', '<invoke name="history"><parameter
+# name="label">keys</parameter></invoke>', '<location_history><object>keys</object></location_history>'): read by
+# these patterns only (no XML library: no entities, no external references), one level of fields of plain text.
+_XML_NAME = r"(?:\s+name\s*=\s*\"([^\"<>]{1,80})\")?"
+_XML_ROOT = re.compile(r"^\s*(?:<(function_calls|tool_calls)>\s*)?<([A-Za-z_][\w-]*)" + _XML_NAME + r"\s*>"
+                       r"((?:\s*<[A-Za-z_][\w-]*(?:\s+name\s*=\s*\"[^\"<>]{1,80}\")?\s*>[^<>]{0,200}"
+                       r"</[A-Za-z_][\w-]*>)*)\s*</\2>\s*(?(1)</\1>)\s*$")
+_XML_FIELD = re.compile(r"<([A-Za-z_][\w-]*)" + _XML_NAME + r"\s*>([^<>]{0,200})</([A-Za-z_][\w-]*)>")
+_XML_CALL_TAGS = frozenset("call invoke tool tool_call function function_call request".split())
+_XML_PARAM_TAGS = frozenset("parameter param arg argument field".split())
+
+
+def xml_call(question: str) -> dict | str | None:
+    text = question[:2000]
+    if not text.lstrip().startswith("<"):
+        return None
+    m = _XML_ROOT.match(text)
+    if m is None:
+        return None  # markup around prose: the rules read it as before
+    tag, name = m.group(2), m.group(3)
+    if _key(tag) in _XML_CALL_TAGS:
+        if not name:
+            return NOT_JSON
+        out: dict = {"fn": name}
+    elif name:
+        return NOT_JSON
+    else:
+        out = {"fn": tag}
+    for ftag, fname, value, close in _XML_FIELD.findall(m.group(4)):
+        if close != ftag:
+            return NOT_JSON
+        key = fname if _key(ftag) in _XML_PARAM_TAGS and fname else ftag
+        if fname and _key(ftag) not in _XML_PARAM_TAGS or _key(key) in {_key(k) for k in out}:
+            return NOT_JSON
+        out[key] = _value(value.strip())
+    return out
+
+
+# A GraphQL query ('{ object(label: "sofa") { previousLocation } }', 'query { location(object: "keys") { room } }'):
+# the field asked for (the one inside the selection) names the tool, read by its words, and the arguments of the
+# outer field are the request's fields.
+_GRAPHQL = re.compile(r"^\s*(?:query\s*[A-Za-z_]?\w*\s*)?\{\s*([A-Za-z_]\w*)\s*\(([^(){}]{0,400})\)\s*"
+                      r"\{\s*([A-Za-z_]\w*)\s*\}\s*\}\s*$")
+_GRAPHQL_ARG = re.compile(r"\s*([A-Za-z_]\w*)\s*:\s*(\"[^\"]*\"|-?\d+(?:\.\d+)?|[A-Za-z_]\w*)\s*,?")
+
+
+def graphql_call(question: str) -> dict | str | None:
+    m = _GRAPHQL.match(question[:2000])
+    if m is None:
+        return None
+    out: dict = {"fn": m.group(3)}
+    body = m.group(2)
+    pos = 0
+    while pos < len(body.rstrip()):
+        am = _GRAPHQL_ARG.match(body, pos)
+        if am is None or am.end() == pos:
+            return NOT_JSON
+        key = am.group(1)
+        if _key(key) in {_key(k) for k in out}:
+            return NOT_JSON
+        out[key] = _value(am.group(2))
+        pos = am.end()
+    outer = _key(m.group(1))
+    if outer not in ("object", "objects", "item", "thing", "entity", "memory", "query"):
+        out["fn"] = f"{m.group(1)}_{m.group(3)}"  # 'location(object: "keys") { previous }': both words name it
+    return out
+
+
+# ------------------------------------------------------------------ agents' envelopes (tenth round)
+# The call of a tool as each agent framework wraps it: Anthropic's tool_use block ('{"type": "tool_use", "id": ...,
+# "name": ..., "input": {...}}'), OpenAI's tool call ('{"type": "function", "function": {"name": ..., "arguments":
+# "<JSON text>"}}', and the older '{"function_call": {...}}'), an MCP JSON-RPC request ('{"jsonrpc": "2.0",
+# "method": "tools/call", "params": {"name": ..., "arguments": {...}}}') and LangChain's ('{"tool_name": ...,
+# "tool_input": {...}}', '{"fn_name": ..., "params": {...}}'). heldout13 refused 18 requests only for their envelope
+# ("'tool_use' is nothing I can look up", "a field I do not know: 'arguments'"); the fields inside were ones the reader
+# knows. Unwrapped by the envelope's shape, never by the tool's name: what is left is read as any request is, so an
+# action tool inside an envelope ('navigate_to') is refused as before.
+_ENVELOPE_TYPES = frozenset("tool_use tool_call function function_call tool".split())
+_ENVELOPE_IDS = frozenset("id call_id tool_call_id tool_use_id jsonrpc callid toolcallid tooluseid".split())
+# the key one level up that holds the call ('{"functionCall": {...}}' (Gemini), '{"toolUse": {...}}' (Bedrock),
+# '{"function": {...}}' (Ollama)), and the key of a list of calls ('{"tool_calls": [{...}]}': one call only)
+_ENVELOPE_INNER = ("function", "function_call", "tool_call", "tool", "functioncall", "toolcall", "tooluse", "tool_use")
+_ENVELOPE_LISTS = frozenset("tool_calls toolcalls function_calls functioncalls tool_uses".split())
+_ENVELOPE_CALLS = frozenset("tools/call tools.call call_tool tool_call".split())
+# the field that names the tool, in each framework's words ('"tool_name"', '"fn_name"', '"function": "time_in_place"')
+_ENVELOPE_NAMES = frozenset("name tool_name fn_name function_name tool function fn".split())
+# the field that holds the arguments
+_ENVELOPE_ARGS = frozenset("input tool_input arguments args params parameters kwargs".split())
+
+
+def unwrap(obj: dict, depth: int = 0) -> dict | str:
+    """A tool call taken out of its envelope as one flat request ('{"fn": name, **arguments}'); the object itself when
+    it has no envelope; NOT_JSON when an envelope holds arguments that are not an object (or JSON text of one)."""
+    if depth > 3:
+        return obj
+    keys = {_key(k): k for k in obj}
+    rest = {k: v for k, v in obj.items() if _key(k) not in _ENVELOPE_IDS}
+    kind = obj.get(keys["type"]) if "type" in keys else None
+    if isinstance(kind, str) and _key(kind) in _ENVELOPE_TYPES:
+        rest.pop(keys["type"])
+    for inner in _ENVELOPE_INNER:  # OpenAI, Gemini, Bedrock, Ollama: the call one level down
+        if inner in keys and isinstance(obj[keys[inner]], dict) and len(rest) == 1:
+            return unwrap(obj[keys[inner]], depth + 1)
+    if len(rest) == 1 and _key(next(iter(rest))) in _ENVELOPE_LISTS:
+        calls = next(iter(rest.values()))
+        if not isinstance(calls, list) or len(calls) != 1 or not isinstance(calls[0], dict):
+            return NOT_JSON  # no call, or more than one: ask one at a time
+        return unwrap(calls[0], depth + 1)
+    method = obj.get(keys["method"]) if "method" in keys else None
+    if isinstance(method, str) and _key(method) in _ENVELOPE_CALLS:  # MCP: the call is the params
+        params = obj.get(keys["params"]) if "params" in keys else None
+        if not isinstance(params, dict) or set(map(_key, rest)) - {"method", "params"}:
+            return NOT_JSON
+        return unwrap(params, depth + 1)
+    names = [k for k in rest if _key(k) in _ENVELOPE_NAMES and isinstance(rest[k], str)]
+    holders = [k for k in rest if _key(k) in _ENVELOPE_ARGS]
+    if len(names) != 1 or len(holders) != 1 or len(rest) != 2:
+        return obj
+    args = rest[holders[0]]
+    if isinstance(args, str):  # OpenAI sends the arguments as JSON text
+        try:
+            args = json.loads(args[:2000]) if args.strip() else {}
+        except (ValueError, RecursionError):
+            return NOT_JSON
+    if not isinstance(args, dict):
+        return NOT_JSON
+    if any(_key(k) == "fn" for k in args):
+        return NOT_JSON
+    # the tool is named by the envelope, so an argument called "name" names the thing ('"args": {"name": "notebook"}')
+    if not any(_key(k) in REQUEST_ARG_FIELDS and REQUEST_ARG_FIELDS[_key(k)] == "label" for k in args):
+        args = {("label" if _key(k) == "name" else k): v for k, v in args.items()}
+    return {"fn": rest[names[0]], **args}
 
 
 # The fields an agent's function-calling format nests the arguments in: '{"name": "get_location", "arguments": {...}}'.
@@ -244,6 +419,29 @@ def _value(text: str):
     return float(text) if _NUMBER.match(text) else text
 
 
+# Tenth round: a command line ('diff --since=2h', 'last_seen laptop --format iso'): a tool's name, at most one
+# positional argument (the thing), and flags '--key=value' / '--key value' / '--flag'; at least one flag, so that no
+# prose reads as a command
+_CLI = re.compile(r"^\s*([A-Za-z][A-Za-z0-9_]*)(?:\s+([A-Za-z][\w]*(?:\s+[A-Za-z][\w]*)?))?((?:\s+--[A-Za-z][\w-]*"
+                  r"(?:\s*=\s*|\s+(?!--))?" + _KV_VALUE.replace("=]+", "=-][^\\s]*") + r"?)+)\s*$")
+_CLI_FLAG = re.compile(r"--([A-Za-z][\w-]*)(?:\s*=\s*|\s+(?!--))?(" + _KV_VALUE.replace("=]+", "=-][^\\s]*")
+                       + r")?")
+
+
+def _command_line(text: str) -> dict | str | None:
+    m = _CLI.match(text)
+    if m is None:
+        return None
+    out: dict = {"fn": m.group(1)}
+    if m.group(2):
+        out["label"] = m.group(2)
+    for key, value in _CLI_FLAG.findall(m.group(3)):
+        if _key(key) in {_key(k) for k in out}:
+            return NOT_JSON
+        out[key.replace("-", "_")] = _value(value) if value else True
+    return out
+
+
 def call_syntax(question: str) -> dict | str | None:
     """A request typed as a function call or as key=value fields, as the fields of a JSON request (the tool's name
     in "fn"); None when the question is neither (prose: the rules read it). A call's one unnamed argument is the thing
@@ -269,7 +467,7 @@ def call_syntax(question: str) -> dict | str | None:
         return out
     m = _KV.match(text)
     if m is None:
-        return None
+        return _command_line(text)
     out = {"fn": m.group(1)} if m.group(1) else {}
     for key, value in _KV_PAIR.findall(m.group(3)):
         if _key(key) in {_key(k) for k in out}:
@@ -336,7 +534,12 @@ def _read(obj: dict, now: float | None, names: Names):
         elif _UNIT_FIELD.match(k):  # '"within_s": 600', '"last_minutes": 20': a span in the unit its name says
             um = _UNIT_FIELD.match(k)
             _put(raw, "window", k, (value, _UNIT_S[um.group(2)[0]]))
-        elif k in REQUEST_SHAPE_FIELDS:
+        elif _AGO_FIELD.match(k):  # '"ago_minutes": 120', '"hours_ago": 2': a moment that long before now
+            um = _AGO_FIELD.match(k)
+            _put(raw, "ago", k, (value, _UNIT_S[(um.group(1) or um.group(2))[0]]))
+        elif _RADIUS_FIELD.match(k):  # '"r_m": 0.5', '"distance_cm": 40': a radius in the unit its name says
+            _put(raw, "radius", k, (value, _LENGTH_UNITS[_RADIUS_FIELD.match(k).group(1)]))
+        elif k in REQUEST_SHAPE_FIELDS or _SHAPE_BY_FIELD.match(k):  # '"rank_by": "history"' only orders the answer
             ignored.append(f"{_shown(k)}={_shown(value)}")
         else:
             raise _Refuse(f"the request has a field I do not know: '{_shown(k)}'")
@@ -376,6 +579,10 @@ def _read(obj: dict, now: float | None, names: Names):
             args[slot] = thing.label
             ignored += thing.ignored
             unknown = unknown or ("" if thing.known else slot)
+    if "anchor" in args and "relation" in params and "relation" not in args and "anchor" in raw:
+        implied = _ANCHOR_FIELD_RELATION.get(_key(raw["anchor"][0]))
+        if implied:
+            args["relation"] = implied
     missing = [p.name for p in spec.params if p.required and p.name not in args]
     if op == "spatial" and "center" not in args and "anchor" not in args:
         missing.append("center or anchor")
@@ -411,11 +618,29 @@ def _name_words(name: str) -> list[str]:
     return [_ABBREVIATIONS.get(w, w) for w in words_ if w not in _TOOL_WORDS]
 
 
+# Tenth round: words of a tool's name that only name an argument it takes ('seen_in_window', 'diff_window',
+# 'location_at_time'): said by the argument given, they ask nothing more; dropped only when that argument is given.
+_TIME_ARG_WORDS = re.compile(r"\b(?:(?:in|at|over|during|for|within|by) )?(?:the )?(?:time ?window|window|time ?range|"
+                             r"range|span|period|interval|time)\b")
+
+
+def _without_argument_words(ws: list[str], raw: dict) -> list[str]:
+    if not {"t", "ago", "window", "since", "until"} & set(raw):
+        return ws
+    return _TIME_ARG_WORDS.sub(" ", " ".join(ws)).split()
+
+
 def _by_words(field: str, name: str, raw: dict, yesno: bool, now) -> tuple[str, dict]:
     """(operator, {}) that the words of a tool's name ask for, with the arguments given; refused unless exactly one."""
     from . import cues
     from .slots import Names as _Names
-    ws = REQUEST_NAME_WORD_FIELDS.get(field, "").split() + _name_words(name)
+    ws = REQUEST_NAME_WORD_FIELDS.get(field, "").split() + _without_argument_words(_name_words(name), raw)
+    short = "_".join(ws)
+    if short in TOOL_NAMES and short != _key(name) and not (yesno and TOOL_NAMES[short][0] not in CHECK_OPERATORS):
+        params = {p.name for p in BY_NAME[TOOL_NAMES[short][0]].params}
+        timed = ("t" in params if {"t", "ago"} & set(raw) else "since" in params)
+        if timed:
+            return TOOL_NAMES[short]  # 'seen_in_window' with a span is the tool 'seen'
     if not ws and not yesno:  # '"check": "relation"' has no word left but asks yes or no about its arguments
         raise _Refuse(f"'{_shown(name)}' is nothing I can look up")
     text = " ".join(ws)
@@ -425,7 +650,7 @@ def _by_words(field: str, name: str, raw: dict, yesno: bool, now) -> tuple[str, 
     if "anchor" in raw:
         rel = raw.get("relation", (None, "near"))[1]
         text += f" {RELATION_WORDS.get(str(rel).lower(), 'near')} the {_ANCHOR}"
-    if "t" in raw:
+    if "t" in raw or "ago" in raw:
         text += " @t"
         found.append(timeexpr.Found("point", t=now))
     elif {"window", "since"} & set(raw):
@@ -473,8 +698,15 @@ def _values(raw: dict, fixed: dict, now, names) -> dict:
             args["relation"] = rel
         elif arg == "t":
             args["t"] = _moment(value, field, now)
+        elif arg == "since" and isinstance(value, str) and _SPAN_UNIT.match(value.strip().lower()) and \
+                "until" not in raw and "window" not in raw:
+            args["since"], args["until"] = _span(value, field, now)  # '--since=2h': the last two hours
         elif arg in ("since", "until"):
             args[arg] = _moment(value, field, now)
+        elif arg == "ago":
+            if "t" in raw or now is None:
+                raise _Refuse("give one moment")
+            args["t"] = now - _number(value, field, 0.0, MAX_SPAN_S / unit) * unit
         elif arg == "window":
             if "since" in raw or "until" in raw:
                 raise _Refuse("give a span or its ends, not both")

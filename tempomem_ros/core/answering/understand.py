@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from ..labels import words
 from . import timeexpr
 from .normalise import MAX_QUESTION_CHARS, normalise
-from . import cues, events, quantities, structured, typo, word_order
+from . import cues, events, quantities, relax, structured, typo, word_order
 from .operators import (ACTION_OBJECT_WORDS, ACTION_VERBS, FORMAL_VERBS, NOT_A_DESCRIPTION, PAST_OPERATORS,
                         RELATION_WORDS, TABLE, args_key, example_forms, interpretation)
 from .slots import Names, Thing, resolve, stem
@@ -179,12 +179,40 @@ def understand(question: str, now: float | None, names: Names, similar=None) -> 
             if isinstance(again, Understanding):
                 said = "; ".join(f"'{typed}' as '{word}'" for typed, word in fixed)
                 return dataclasses.replace(again, words=f"{again.words} (reading {said})")
+    if isinstance(out, Refusal) and out.reason == NO_FORM and isinstance(question, str):
+        relaxed = _relaxed(question, now, names)
+        if relaxed is not None:
+            return relaxed
     if similar is not None and isinstance(out, Refusal) and out.reason == NO_FORM:
         read = similar.read(question, now, names)
         if read is not None:
             op, args, said, ignored = read
             return Understanding(op, args, said, tuple(ignored), "", normalise(question))
     return out
+
+
+def _relaxed(question: str, now, names: Names) -> Understanding | None:
+    """Tenth round: the question read by the shape of its sentence (relax.py: a negated yes/no question, a clause with
+    no mark before it, an interjection, 'would ... be'), only when the rules refuse it as typed; kept only when every
+    shape that reads it reads the same question, and named in the interpretation."""
+    def is_name(text: str) -> bool:
+        toks = text.split()
+        return bool(toks) and cues.known_at(toks, 0, names) is not None
+
+    if cues.two_questions(normalise(question)):
+        return None  # "what's on the desk and what's under it": two questions stay refused, whatever a shape rewrites
+    readings: dict = {}
+    for text, said in relax.rewrites(question, cues.vocabulary(), is_name, cues.cue_of):
+        u = _rules(text, now, names)
+        # a looser reading asks about a thing the memory knows and is no description to search for: "I don't know any
+        # thermo" (heldout10's "thermos") or a search for "anything under my bed i heard a noise" would be guesses; an
+        # anchor it does not know is answered as such ("would the umbrella be on the coat rack": no coat rack known)
+        if isinstance(u, Understanding) and u.unknown in ("", "anchor") and u.operator != FALLBACK:
+            readings.setdefault((u.operator, args_key(u.args)), (u, said))
+    if len(readings) != 1:
+        return None
+    u, said = next(iter(readings.values()))
+    return dataclasses.replace(u, words=f"{u.words} (reading {said})")
 
 
 def _rules(question: str, now, names: Names) -> Understanding | Refusal:
