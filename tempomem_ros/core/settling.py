@@ -352,21 +352,19 @@ class Settling:
         look-alike found sooner than min_gap_s is another instance rather than this one moved."""
         icfg = self.config.identity
         gap = icfg.min_gap_s
-        best = None
+        found = []
         for row in self._rows.appeared_since(float(obj.first_seen) + gap, obj.id):
             if not self._compatible(obj, row) or self._boxes_same_place(obj, row):
                 continue
             last = self._last_real_sighting(obj, outside=row)
             absent = float(obj.first_miss) - last if obj.first_miss is not None else 0.0
             if float(row.first_seen) >= last + max(gap, icfg.move_window_share * absent):
-                # unclaimed before claimed (_claimed), then its own label before a look-alike
-                # (_lookalike_too_soon), then the earliest
-                key = (not self._claimed(row), _same_shown_label(obj, row))
-                if best is None or key > best[0]:
-                    best = (key, row)
-                if key == (True, True):
-                    break
-        return None if best is None else best[1]
+                found.append(row)
+        if len(found) < 2:
+            return found[0] if found else None  # no choice to make: no claim asked
+        # unclaimed before claimed (_claimed), then its own label before a look-alike (_lookalike_too_soon), then the
+        # earliest
+        return max(found, key=lambda r: (not self._claimed(r), _same_shown_label(obj, r), -found.index(r)))
 
     def _claimed(self, row) -> bool:
         """Whether a removed object could be ``row`` come back (_removed_lookalike): its appearance waits for
