@@ -85,7 +85,8 @@ def distance_from_eye(point, eye=(0.0, 0.0, 1.0)) -> float:
 # "removed" are published at once, and no appearance waits for a look-alike's old place to be seen. Tests of
 # other mechanisms (relations, queries, storage) use it so that one sighting is one object; the holds
 # themselves are tested with the defaults (test_core_holds.py).
-IMMEDIATE = {"identity": {"confirm_observations": 1, "appear_hold_s": 0.0, "reconcile_window_s": 0.0},
+IMMEDIATE = {"identity": {"confirm_observations": 1, "appear_hold_s": 0.0, "reconcile_window_s": 0.0,
+                          "mover_window_s": 0.0},
              "absence": {"removal_hold_s": 0.0}}
 
 

@@ -1149,3 +1149,111 @@ def test_things_in_a_bookshelf_once_read_as_them_are_no_parts_of_it(mem):
     shown = [o for o in mem.objects() if o.state != "forgotten"]
     assert [o.label for o in shown] == ["bookshelf", "book", "book"]
     assert shown[0].label_mass.get("book", 0.0) > 1.0  # it was called "book": only the size keeps the book apart
+
+
+D = (0.0, -2.0, 0.8)
+DD = distance_from_eye(D)
+
+
+def _mug_seen(m: Memory, place, depth, times) -> None:
+    for t in times:
+        m.add([box_obs("mug", place, stamp=t)], view(t, place, depth + 0.04))
+
+
+@pytest.mark.parametrize("c_then", ["empty", "seen", "unlooked"])
+def test_a_new_object_waits_for_the_place_of_an_unseen_one_of_its_label_before_a_removed_one_takes_it(mem, c_then):
+    # seeds 240 and 305 (no feature): a removed laptop (its place seen empty 15 minutes before) was taken at once
+    # for a laptop found on a seat, though the other laptop, unseen since before, had moved there: its own place,
+    # seen empty later, then removed it falsely. The removed one is taken only once the other's place is seen
+    # with it (or not looked at within identity.mover_window_s); seen empty, it is the other one that moved.
+    _mug_seen(mem, A, DA, (0.0, 0.5, 1.0))
+    _mug_seen(mem, C, DC, (0.2, 0.7, 1.2))
+    for t in (10.0, 10.5, 11.0, 12.5):  # the mug at A taken away
+        mem.add([], view(t, A, EMPTY))
+    _mug_seen(mem, B, DB, (100.0, 100.5, 101.0, 110.0))  # a mug on B: A's come back, or C's moved?
+    if c_then == "empty":
+        for t in (150.0, 150.5, 151.0, 152.5):
+            mem.add([], view(t, C, DC + 1.0))
+    elif c_then == "seen":
+        _mug_seen(mem, C, DC, (150.0, 150.5))
+    else:  # C not looked at: still undecided 300 s later (A's mug does not take B yet) ...
+        mem.add([], view(400.0, D, DD + 1.0))
+        mem.commit()
+        assert [e.kind for e in mem.changes()] == ["appeared", "appeared", "removed"]
+    mem.add([], view(710.0, D, DD + 1.0))  # ... and decided after identity.mover_window_s (600 s)
+    mem.commit()
+    shown = [(o.id, o.state, o.n_moves) for o in mem.objects() if o.state != "forgotten"]
+    if c_then == "empty":  # C's mug moved to B; A's stays taken away
+        assert shown == [(1, "missing", 0), (2, "present", 1)]
+        assert kinds(mem) == [("appeared", 1), ("appeared", 2), ("removed", 1), ("moved", 2)]
+    else:  # C's mug is at C (or unknown): A's came back to B
+        assert shown == [(1, "present", 1), (2, "present", 0)]
+        assert kinds(mem) == [("appeared", 1), ("appeared", 2), ("removed", 1), ("moved", 1)]
+    (moved,) = [e for e in mem.changes() if e.kind == "moved"]
+    assert moved.stamp == 100.0 and moved.after.center == pytest.approx(B)
+
+
+def test_a_removal_takes_a_new_object_no_removed_one_claims_before_one_a_removed_one_waits_on(mem):
+    # seed 302 (no feature): a pillow read "cushion" at its new place (601.6 s) and a second pillow moved
+    # elsewhere (1202.2 s), whose removed look-alike waited on the first pillow's place (above); when that place
+    # was seen empty, the first pillow took the later "pillow" (its own label) and left the "cushion" a false
+    # appearance and the removed pillow a missed move. An object no removed one can be comes first.
+    for i, label in enumerate(["pillow"] * 6 + ["cushion"] * 2):  # P at A, read "cushion" now and then
+        mem.add([box_obs("pillow" if label == "pillow" else "cushion", A, stamp=0.25 * i)], view(0.25 * i, A, SEEN))
+    for t in (0.1, 0.6, 1.1, 54.0, 55.0):  # X at C, seen until 55 s
+        mem.add([box_obs("pillow", C, stamp=t)], view(t, C, DC + 0.04))
+    for t in (50.0, 50.5, 51.0):  # a "cushion" at B: X was seen after it, so only P can be it
+        mem.add([box_obs("cushion", B, stamp=t)], view(t, B, DB + 0.04))
+    for t in (60.0, 60.5, 61.0, 62.5):  # X taken away
+        mem.add([], view(t, C, DC + 1.0))
+    for t in (100.0, 100.5, 101.0):  # a pillow at D: X come back (it waits on P's place)
+        mem.add([box_obs("pillow", D, stamp=t)], view(t, D, DD + 0.04))
+    for t in (110.0, 110.5, 111.0, 112.5):  # P's place seen empty
+        mem.add([], view(t, A, EMPTY))
+    mem.add([], view(710.0, (0.0, 3.0, 0.8), 5.0))  # a frame after identity.mover_window_s (600 s)
+    mem.commit()
+    shown = [(o.id, o.label, o.state, o.n_moves) for o in mem.objects() if o.state != "forgotten"]
+    assert shown == [(1, "pillow", "present", 1), (2, "pillow", "present", 1)]
+    moves = sorted((e.object_id, e.stamp) for e in mem.changes() if e.kind == "moved")
+    assert moves == [(1, 50.0), (2, 100.0)]
+    # the cushion's published appearance withdrawn, and a "merged" event says so
+    assert [e.kind for e in mem.changes() if e.object_id == 3] == ["merged"]
+
+
+@pytest.mark.parametrize("offset, objects", [(0.17, 1), (0.40, 2)])
+def test_a_pillow_seen_in_turns_as_a_cushion_from_another_side_is_one_object_unless_beside_it(mem, offset, objects):
+    # seed 305 (no feature): a pillow on the floor (a 0.35 x 0.15 m view) seen for 1 s as a "cushion" from another
+    # side (0.08 x 0.38 m, 0.17 m off): boxes overlapping by half, alike in size, never in one frame, but too
+    # different for same_place: a second object, a false "appeared". One 0.40 m off is another thing beside it.
+    p, q = (2.0, 0.0, 0.07), (2.0 + offset * 0.6, offset * 0.8, 0.07)
+    for t in (0.0, 0.5, 1.0, 1.5):
+        mem.add([box_obs("pillow", p, (0.17, 0.07, 0.06), stamp=t)], view(t, p, distance_from_eye(p) + 0.04))
+    for t in (2.0, 2.5, 3.0):
+        mem.add([box_obs("cushion", q, (0.04, 0.19, 0.06), stamp=t)], view(t, q, distance_from_eye(q) + 0.04))
+    mem.add([box_obs("pillow", p, (0.17, 0.07, 0.06), stamp=3.5)], view(3.5, p, distance_from_eye(p) + 0.04))
+    mem.commit()
+    shown = [(o.label, o.state) for o in mem.objects() if o.state != "forgotten"]
+    assert shown == ([("pillow", "present")] if objects == 1 else [("pillow", "present"), ("cushion", "present")])
+
+
+def test_a_laptops_base_tracked_on_its_own_is_joined_to_the_laptop_when_seen_whole_not_removed(mem):
+    # seed 307 (no feature): a laptop's base, reported beside the laptop for 36 s, became an object of its own
+    # (its views stuck out of the laptop's fused box by 7 cm); seen whole again, the laptop held the base's place,
+    # and the base was removed while the laptop stood there. Its removal now joins it to the laptop.
+    whole, base = (0.12, 0.17, 0.12), (0.10, 0.06, 0.015)
+    at = (A[0] - 0.09, A[1] + 0.10, A[2] - 0.10)  # 7 cm out of the laptop's box, towards the camera
+    laptop = [(np.subtract(A, whole), np.add(A, whole))]
+    both = laptop + [(np.subtract(at, base), np.add(at, base))]
+    eye = (0.0, 0.0, 1.0)
+    for t in (0.0, 0.5, 1.0, 1.5):
+        mem.add([box_obs("laptop", A, whole, stamp=t)], render_view(t, eye, A, laptop))
+    for t in (20.0, 20.5, 21.0, 30.0, 40.0):  # the laptop and its base, two instances in each frame
+        mem.add([box_obs("laptop", A, whole, stamp=t), box_obs("laptop", at, base, stamp=t)],
+                render_view(t, eye, A, both))
+    mem.commit()
+    assert [(o.id, o.state) for o in mem.objects()] == [(1, "present"), (2, "present")]
+    for t in (100.0, 100.5, 101.0, 102.0, 103.0, 110.0):  # the laptop seen whole again, a minute later
+        mem.add([box_obs("laptop", A, whole, stamp=t)], render_view(t, eye, A, laptop))
+    mem.commit()
+    assert [(o.id, o.state, o.n_observations) for o in mem.objects()] == [(1, "present", 20), (2, "forgotten", 5)]
+    assert kinds(mem) == [("appeared", 1), ("merged", 2)]  # no "removed"; the base's appearance withdrawn

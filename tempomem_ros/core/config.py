@@ -77,6 +77,9 @@ class IdentityConfig:
     reconcile_window_s: float = 120.0    # a new object seen while a look-alike was unseen elsewhere may be that
                                          # one moved: decided when the old place is seen (empty: a move), for
                                          # at most this long; its "appeared" is held until then
+    mover_window_s: float = 600.0        # ... and a removed look-alike is taken for it (come back) only once
+                                         # that unseen one's place is seen with it, or after this long: seen
+                                         # empty, that one is the object that moved (settling._release_held)
     appear_hold_s: float = 1.0           # an object is confirmed (shown, its "appeared" published) once its
     confirm_observations: int = 3        # sightings span this long and number at least this many: a
                                          # reflection repeated for 2-3 frames never is
@@ -305,6 +308,7 @@ def validate(cfg: MemoryConfig) -> None:
     _require(i.extend_min_extent >= 0, "identity.extend_min_extent must be >= 0")
     _require(i.same_place_distance >= 0, "identity.same_place_distance must be >= 0")
     _require(i.reconcile_window_s >= 0, "identity.reconcile_window_s must be >= 0")
+    _require(i.mover_window_s >= 0, "identity.mover_window_s must be >= 0")
     _require(i.appear_hold_s >= 0, "identity.appear_hold_s must be >= 0")
     _require(i.confirm_observations >= 1, "identity.confirm_observations must be >= 1")
     _require(i.confirm_gap_s > 0, "identity.confirm_gap_s must be > 0")
@@ -395,6 +399,7 @@ FIELD_RANGES: dict[str, tuple[float, float]] = {
     "identity.scan_limit": (1, 1000000), "identity.extend_factor": (0.0, 100.0),
     "identity.extend_min_extent": (0.0, 100.0), "identity.same_place_distance": (0.0, 100.0),
     "identity.reconcile_window_s": (0.0, 86400.0), "identity.appear_hold_s": (0.0, 86400.0),
+    "identity.mover_window_s": (0.0, 86400.0),
     "identity.confirm_observations": (1, 1000), "identity.confirm_gap_s": (0.001, 86400.0),
     "absence.misses_to_remove": (1, 1000), "absence.min_absence_s": (0.0, 86400.0),
     "absence.min_range": (0.0, 100.0), "absence.occlusion_tolerance": (0.0, 10.0),
