@@ -321,3 +321,28 @@ def test_fuse_fuses_what_the_robots_staged_in_one_batch_and_stops_when_nothing_i
         assert [(h.label, h.source) for h in a.observations()] == [("mug", "robot_a"), ("cup", "robot_b")]
         assert {o.verdict for o in a.observations()} == {"created"}
     assert run(["fuse", path, "--until-empty"]) == (0, f"fused 0 frame(s) in 0 batch(es) into {path}\n", "")
+
+
+def test_fuse_waits_and_tries_again_when_another_writer_holds_the_fusion_lock(tmp_path, monkeypatch):
+    """Review of session 33: a lock timeout (another writer's forget or commit held the fusion lock past it) left the
+    fuser process dead and the fleet unfused; it now waits and tries again, and says how often it waited."""
+    from core_helpers import box_obs
+
+    from tempomem_ros.core.errors import StoreLockedError
+    from tempomem_ros.tools import cli
+
+    path = str(tmp_path / "m.db")
+    with Memory.open(path, embedding_dim=4) as a:
+        a.add([box_obs("mug", (1.0, 0.0, 0.8), stamp=1.0)], source="robot_a")
+        commit, failures = Memory.commit, [StoreLockedError("the store is locked by another writer")]
+
+        def locked_once(self, max_frames=None):
+            if failures:
+                raise failures.pop()
+            return commit(self, max_frames)
+
+        monkeypatch.setattr(Memory, "commit", locked_once)
+        monkeypatch.setattr(cli, "LOCKED_BACKOFF_S", 0.0)
+        assert run(["fuse", path, "--until-empty"]) == (
+            0, f"fused 1 frame(s) in 1 batch(es) into {path}, 1 wait(s) for the fusion lock\n", "")
+        assert a.pending() == 0

@@ -473,3 +473,29 @@ def test_staging_a_frame_waits_for_the_server_four_times(store):
         assert sorted(" ".join(sql.split()[:3]) for sql in traffic.waited_by_sql) == [
             "(end of pipeline)", "BEGIN; SET LOCAL", "INSERT INTO frames", "INSERT INTO observations"]
         assert m.latest_stamp() == 2.0 and m.pending() == 2
+
+
+def test_closing_a_fleet_store_fuses_its_backlog_in_bounded_batches(store, monkeypatch):
+    """Review of session 33: close() (and forget or a region definition) fuses what is staged first. On PostgreSQL the
+    robots stage beside fusion, so the whole fleet's backlog in one transaction held the fusion lock past every other
+    writer's timeout; it goes in commits of memory.FLEET_FUSE_BATCH frames there. SQLite fuses in one commit, as
+    before."""
+    from tempomem_ros.core import memory as memory_module
+
+    monkeypatch.setattr(memory_module, "FLEET_FUSE_BATCH", 2)
+    asked: list = []
+    commit_locked = Memory._commit_locked
+
+    def recorded(self, max_frames=None):
+        asked.append(max_frames)
+        return commit_locked(self, max_frames)
+
+    monkeypatch.setattr(Memory, "_commit_locked", recorded)
+    address = store()
+    m = Memory.open(address, embedding_dim=4, config=IMMEDIATE)
+    for k in range(5):
+        m.stage([box_obs("mug", (1.0 + k, 0.0, 0.8), stamp=float(k))], source="robot_a")
+    m.close()
+    assert asked == ([2, 2, 2] if store.postgres else [None])
+    with Memory.open(address, embedding_dim=4, config=IMMEDIATE) as again:
+        assert again.pending() == 0 and len(again.objects()) == 5

@@ -90,6 +90,9 @@ def _retention(name: str):
     return _exposed("_retention", Retention, name)
 
 
+FLEET_FUSE_BATCH = 50  # frames per transaction when a PostgreSQL store fuses its backlog on close or before a mutation
+
+
 def is_postgres_connection(conn) -> bool:
     return type(conn).__module__.endswith("postgres.connection")
 
@@ -407,7 +410,7 @@ class Memory:
             error: TempoMemError | None = None
             try:
                 if not self.readonly and self._pending_count() > 0:
-                    self._commit_locked()
+                    self._fuse_staged()
             except TempoMemError as exc:
                 error = exc
             except sqlite3.Error as exc:
@@ -441,7 +444,18 @@ class Memory:
         """Before a mutation: refuse a read-only store, then fuse what is staged ("fuse before persist")."""
         self._require_writable()
         if self._pending_count() > 0:
+            self._fuse_staged()
+
+    def _fuse_staged(self) -> None:
+        """Fuse every staged frame: on SQLite in one commit; on PostgreSQL in commits of at most FLEET_FUSE_BATCH
+        frames, each its own transaction. Why: on a fleet's store the robots stage beside fusion, so a close, a forget
+        or a region definition would otherwise fuse the whole fleet's backlog under the fusion lock in one go (449
+        frames held it 18 s, past every other writer's 5 s lock timeout; review of session 33)."""
+        if self.backend != "postgresql":
             self._commit_locked()
+            return
+        while self._pending_count() > 0:
+            self._commit_locked(FLEET_FUSE_BATCH)
 
     # the write side's shared state (WriteState) under the names fusion and commit() use
     @property

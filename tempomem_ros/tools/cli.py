@@ -30,7 +30,7 @@ import sys
 import time
 from collections.abc import Sequence
 
-from tempomem_ros.core.errors import TempoMemError
+from tempomem_ros.core.errors import StoreLockedError, TempoMemError
 from tempomem_ros.core.memory import Memory
 from tempomem_ros.core.postgres.address import display, is_postgres
 from tempomem_ros.core.store import recovery, transfer
@@ -374,16 +374,26 @@ def cmd_migrate(args, out) -> int:
     return EXIT_OK
 
 
+LOCKED_BACKOFF_S = 0.5  # the fuser's wait after a lock timeout before it tries again
+
+
 def cmd_fuse(args, out) -> int:
     """A fleet's fuser (docs/FLEET.md, "Staging beside fusion"): the robots only stage, this fuses every frame
     staged so far in one transaction (a batch), and looks again every ``--poll`` seconds; ``--until-empty`` stops
     when nothing is staged."""
-    batches = frames = 0
+    batches = frames = waits = 0
     with open_store(args.store, write=True) as m:
         try:
             while True:
                 if m.pending():
-                    stats = m.commit(args.max_frames)
+                    try:
+                        stats = m.commit(args.max_frames)
+                    except StoreLockedError:
+                        # another writer held the fusion lock past the timeout (a robot's forget, or its own
+                        # commit): the frames stay staged; wait and try again rather than leave the fleet unfused
+                        waits += 1
+                        time.sleep(max(args.poll, LOCKED_BACKOFF_S))
+                        continue
                     batches += 1
                     frames += len(stats.frame_ids)
                 elif args.until_empty:
@@ -392,7 +402,8 @@ def cmd_fuse(args, out) -> int:
                     time.sleep(args.poll)
         except KeyboardInterrupt:
             pass
-    print(f"fused {frames} frame(s) in {batches} batch(es) into {_shown(args.store)}", file=out)
+    waited = f", {waits} wait(s) for the fusion lock" if waits else ""
+    print(f"fused {frames} frame(s) in {batches} batch(es) into {_shown(args.store)}{waited}", file=out)
     return EXIT_OK
 
 
