@@ -1257,3 +1257,23 @@ def test_a_laptops_base_tracked_on_its_own_is_joined_to_the_laptop_when_seen_who
     mem.commit()
     assert [(o.id, o.state, o.n_observations) for o in mem.objects()] == [(1, "present", 20), (2, "forgotten", 5)]
     assert kinds(mem) == [("appeared", 1), ("merged", 2)]  # no "removed"; the base's appearance withdrawn
+
+
+def test_a_book_on_a_closed_laptop_seen_in_turns_with_it_stays_a_book(mem):
+    # review of session 33: the rule joining alike boxes seen in turns under two labels (a pillow read "cushion")
+    # must not join a book lying on a closed laptop: 2-3 cm boxes 2.5 cm apart in height overlap by half only by
+    # overlapping_halves' 5 cm floor; their heights do not overlap at all
+    lap, book = (0.17, 0.12, 0.01), (0.12, 0.09, 0.015)
+    on = (A[0], A[1], A[2] + 0.025)
+    laptop = [(np.subtract(A, lap), np.add(A, lap))]
+    both = laptop + [(np.subtract(on, book), np.add(on, book))]
+    eye = (0.0, 0.0, 1.0)
+    for t in (0.0, 0.5, 1.0, 1.5):
+        mem.add([box_obs("laptop", A, lap, stamp=t)], render_view(t, eye, A, laptop))
+    for k in range(8):
+        t = 10.0 + 0.5 * k
+        seen = box_obs("book", on, book, stamp=t) if k % 2 == 0 else box_obs("laptop", A, lap, stamp=t)
+        mem.add([seen], render_view(t, eye, A, both))
+    mem.commit()
+    assert [(o.id, o.label, o.state) for o in mem.objects()] == [(1, "laptop", "present"), (2, "book", "present")]
+    assert kinds(mem) == [("appeared", 1), ("appeared", 2)]

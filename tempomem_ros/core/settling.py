@@ -137,9 +137,13 @@ def _overlapping_alike(a, b) -> bool:
     one look as a "cushion" from another side (boxes 0.35 x 0.15 m and 0.08 x 0.38 m, centres 0.17 m apart,
     IoU far under same_place's) stayed a second object, a false "appeared" and a false object in the map
     (seed 305, no feature). Two things cannot overlap by half; a mug on a sofa seat does too, but is not
-    alike in size; and things seen in one frame are never twins (_twins asks that first)."""
+    alike in size; a book on a closed laptop is, but their heights do not overlap by half the thinner one's (review
+    of session 33); and things seen in one frame are never twins (_twins asks that first)."""
     if not overlapping_halves(a, b):
         return False
+    heights_lo = min(float(a.max_z) - float(a.min_z), float(b.max_z) - float(b.min_z))
+    if min(float(a.max_z), float(b.max_z)) - max(float(a.min_z), float(b.min_z)) < 0.5 * heights_lo:
+        return False  # a book on a closed laptop: 2 cm boxes 2.5 cm apart "overlap by half" only by the 5 cm floor
     spans = sorted((_floor_span(a), _floor_span(b)))
     heights = sorted((float(a.max_z) - float(a.min_z), float(b.max_z) - float(b.min_z)))
     return spans[1] <= ALIKE_SIZE_RATIO * max(spans[0], 0.02) and heights[1] <= ALIKE_SIZE_RATIO * max(heights[0], 0.02)
@@ -255,7 +259,10 @@ class Settling:
         (Settling._glimpse without the single look). Why: seed 307 (no feature), a laptop's base read "tablet",
         then "laptop", for 36 s became an object of its own inside the laptop (never one box with it: the two views
         stuck out of the laptop's fused box by 7 cm); as the laptop was seen whole again, it was removed while the
-        laptop stood there (a false removal). Two books stacked stay two: neither's centre lies in the other's box."""
+        laptop stood there (a false removal). Two books stacked stay two: neither's centre lies in the other's box.
+        A host of another label counts only if the two were never reported in one frame (a phone lying on a laptop
+        is, whenever both are in view), and features, when both have them, must not tell another thing (review of
+        session 33)."""
         if int(obj.n_moves) > 0 or obj.first_miss is None:
             return None
         centre = (float(obj.cx), float(obj.cy), float(obj.cz))
@@ -270,8 +277,16 @@ class Settling:
             if not size < hsize <= self.config.identity.glimpse_host_ratio * size:
                 continue
             hlabel = host.pinned_label or host.label
-            if labels_agree(hlabel, label) or self._fusion.known_confusion(hlabel, label):
-                return host
+            if not labels_agree(hlabel, label):
+                # another label only if never reported in one frame with it (a phone lying on a laptop is, each
+                # time both are in view) and a known confusion
+                if self._retention.seen_together(int(host.id), int(obj.id)) or \
+                        not self._fusion.known_confusion(hlabel, label):
+                    continue
+            cos = fusion.cosine(blob_to_feature(host.feature), blob_to_feature(obj.feature))
+            if cos is not None and cos < self.config.identity.feature_threshold:
+                continue  # the features tell another thing
+            return host
         return None
 
     def _dismiss_glimpse(self, obj, stamp: float, touched: set[int]) -> None:
@@ -706,7 +721,7 @@ class Settling:
                     if removed is not None and self._lookalike_too_soon(removed, row, stamp):
                         continue
                     if removed is not None:
-                        if age < icfg.mover_window_s and self._may_have_moved_here(held):
+                        if age < icfg.mover_window_s and self._may_be_mover_of(row):
                             continue  # the unseen one's place decides: seen empty, it moved here (_moved_here)
                         self._reconcile_move(removed, row, stamp, counters, touched)
                         continue
@@ -784,6 +799,23 @@ class Settling:
             if not labels_agree(other, label) and label_share(mass, other) >= share:
                 rows.update((int(r.id), r) for r in self._fusion.identity_rows(other)[0])
         return [rows[k] for k in sorted(rows)]
+
+    def _may_be_mover_of(self, new) -> bool:
+        """Whether a present object of ``new``'s label, unseen (in a real view) since at least identity.min_gap_s
+        before ``new`` was first seen, compatible with it (_compatible) and not at its place, could be taken for
+        ``new`` moved once its own place is seen empty (_moved_here asks the same). Why this narrow: any object of
+        the label unseen since (a book on another shelf) held a removed book's return for up to
+        identity.mover_window_s (review of session 33); only one that _moved_here could take waits it."""
+        rows, _ = self._fusion.identity_rows(new.pinned_label or new.label)
+        first, gap = float(new.first_seen), self.config.identity.min_gap_s
+        for r in rows:
+            if r.state != "present" or int(r.id) == int(new.id) or float(r.first_seen) + gap > first:
+                continue
+            if not self._compatible(r, new) or self._boxes_same_place(r, new):
+                continue
+            if first >= self._last_real_sighting(r, outside=new) + gap:
+                return True
+        return False
 
     def _may_have_moved_here(self, held) -> bool:
         """Whether an object of this label, unseen since before this one appeared (in a real view: a sliver
