@@ -85,7 +85,8 @@ def cross_robot_duplicates(final_map: list[dict], truth: list[dict], sources: di
     it, the true object already matched to another) whose sources and the matched object's are disjoint."""
     from tempomem_ros.tools.evaluation import score as sc
 
-    pairs = [(sc._dist(g["center"], o["center"]), gi, mi) for gi, g in enumerate(truth) for mi, o in enumerate(final_map)
+    pairs = [(sc._dist(g["center"], o["center"]), gi, mi)
+             for gi, g in enumerate(truth) for mi, o in enumerate(final_map)
              if sc._norm(g["label"]) == sc._norm(o["label"]) and sc._dist(g["center"], o["center"]) <= sc.MATCH_DIST]
     matched = {gi: mi for gi, mi, _ in sc._greedy(pairs)}
     matched_m = set(matched.values())

@@ -45,7 +45,8 @@ def main() -> None:
     from tempomem_ros.core import Memory
 
     with bf.served_store(args.store, "tempomem_bench_fuser_") as address:
-        robots = [Memory.open(address, embedding_dim=bf.EMBEDDING_DIM, config={"source": f"robot_{r}"}) for r in range(4)]
+        robots = [Memory.open(address, embedding_dim=bf.EMBEDDING_DIM, config={"source": f"robot_{r}"})
+                  for r in range(4)]
         fuser = Memory.open(address, embedding_dim=bf.EMBEDDING_DIM, config={"source": "fuser"})
         pid = int(fuser._conn._conn.info.backend_pid)
         quarter = bf.CELLS // 4

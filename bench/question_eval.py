@@ -536,7 +536,8 @@ def main(argv=None) -> int:
                         "questions_heldout7.txt; heldout8 / heldout9 / heldout10 / heldout11 / heldout12: "
                         "questions_heldout8.txt / questions_heldout9.txt / questions_heldout10.txt / "
                         "questions_heldout11.txt / questions_heldout12.txt; heldout13: questions_heldout13.txt "
-                        "(in all since its measurement); heldout14: questions_heldout14.txt (only by name, not in all); "
+                        "(in all since its measurement); heldout14: questions_heldout14.txt "
+                        "(only by name, not in all); "
                         "dev: the development sets of the fifth round (main, heldout2 ... heldout8); all: every set")
     p.add_argument("--half", choices=("dev", "held_out", "both"), default="both", help="halves of questions.txt")
     p.add_argument("--show", choices=("none", "wrong", "refused", "all"), default="wrong")

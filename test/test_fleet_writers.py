@@ -323,7 +323,8 @@ def test_two_robots_committing_at_once_fuse_every_view_once(store):
 # ---------------------------------------------------------------- staging beside fusion: robots stage, one fuser fuses
 def fusion_order(address: str, store) -> dict:
     """Frame id -> (stamp, source, id): the order a batch is fused in (RetentionRows.pending_frames)."""
-    return {fid: (stamp, source, fid) for fid, stamp, source in store.raw(address, "SELECT id, stamp, source FROM frames")}
+    rows = store.raw(address, "SELECT id, stamp, source FROM frames")
+    return {fid: (stamp, source, fid) for fid, stamp, source in rows}
 
 
 def test_two_robots_staging_while_one_fuser_fuses_make_one_object_each_and_fuse_every_frame_once(store):

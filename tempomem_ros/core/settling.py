@@ -53,7 +53,7 @@ EVIDENCE_IN_EVENT = 5
 PUSH_SIZE_SLACK = 0.2  # a pushed twin's sides exceed the object's size by at most this share (+ PART_TOLERANCE_M)
 CONCENTRIC_M = 0.04  # centres of two boxes of one object sighted under two labels (_concentric)
 PART_MIN_FOOTPRINT_SHARE = 0.5  # a part named by its host's own label mass spans this share of its footprint
-ALIKE_SIZE_RATIO = 2.0  # two overlapping boxes of one object seen under two labels are alike in size (_overlapping_alike)
+ALIKE_SIZE_RATIO = 2.0  # overlapping boxes of one object seen under two labels are alike in size (_overlapping_alike)
 LOOKALIKE_MOVE_WAIT_S = 10.0  # a new object is taken for a removed one of another label only after this long
                               # without one of its own label turning up for it (_release_held)
 
