@@ -280,8 +280,8 @@ def load_heldout13(*earlier_sets) -> list[Question]:
 
 
 def load_heldout14(*earlier_sets) -> list[Question]:
-    """The fourteenth (s001...), a fifth helper's that never opened the understanding code, written after heldout13's
-    measurement: committed before its one measurement. Only ``--set heldout14`` asks it (not "all") until then."""
+    """The fourteenth (s001...), a helper's that never opened the understanding code, written after heldout13's
+    measurement: committed (b9b9e9f) before its one measurement (integ33, session 33); in "all" since."""
     return load_fresh(QUESTIONS_HELDOUT14, "s", HELD_OUT14, earlier_sets)
 
 
@@ -518,7 +518,7 @@ def select_sets(qset: str, half_arg: str = "both") -> list[tuple[str, list[Quest
             h13 = load_heldout13(rows, h2, h3, h4, h5, h6, h7, h8, h9, h10, h11, h12)
             if qset in ("heldout13", "all"):  # in "all" since its one measurement (integ32, session 32)
                 sets.append((HELD_OUT13, h13))
-            if qset == "heldout14":  # held out: only by name, not in "all", until its one measurement
+            if qset in ("heldout14", "all"):  # in "all" since its one measurement (integ33, session 33)
                 sets.append((HELD_OUT14, load_heldout14(rows, h2, h3, h4, h5, h6, h7, h8, h9, h10, h11, h12, h13)))
     return sets
 
@@ -537,7 +537,7 @@ def main(argv=None) -> int:
                         "questions_heldout8.txt / questions_heldout9.txt / questions_heldout10.txt / "
                         "questions_heldout11.txt / questions_heldout12.txt; heldout13: questions_heldout13.txt "
                         "(in all since its measurement); heldout14: questions_heldout14.txt "
-                        "(only by name, not in all); "
+                        "(in all since its measurement); "
                         "dev: the development sets of the fifth round (main, heldout2 ... heldout8); all: every set")
     p.add_argument("--half", choices=("dev", "held_out", "both"), default="both", help="halves of questions.txt")
     p.add_argument("--show", choices=("none", "wrong", "refused", "all"), default="wrong")
