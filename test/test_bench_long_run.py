@@ -24,8 +24,8 @@ spec.loader.exec_module(bench)
 
 LAST = re.compile(r"^long run: \d+\.\d+ MB per robot-hour \(features on\), \d+\.\d+ MB \(off\); commit p95 day1 "
                   r"\d+\.\d ms day2 \d+\.\d ms; query p95 day1 \d+\.\d ms day2 \d+\.\d ms; worst p95 day2/day1 "
-                  r"x\d+\.\d\d \(thin/(on|off) (commit|[a-z_]+([@#]1)?)\), "
-                  r"CPU x\d+\.\d\d \(thin/(on|off) (commit|[a-z_]+([@#]1)?)\)$")
+                  r"x\d+\.\d\d \(thin/(on|off) (commit|[a-z_]+([@#](1|k\d+))?)\), "
+                  r"CPU x\d+\.\d\d \(thin/(on|off) (commit|[a-z_]+([@#](1|k\d+))?)\)$")
 
 
 @pytest.mark.slow

@@ -65,7 +65,8 @@ def test_another_writers_commit_voids_the_caches(store):
         with a._store.transaction():
             pass
         assert 1 in a._store.caches.rtree_boxes  # its own commit keeps them
-        b.add([box_obs("mug", (1, 0, 0.5), stamp=1)])  # another connection writes
+        b.add([box_obs("mug", (1, 0, 0.5), stamp=1)])  # another connection writes: on PostgreSQL it stages beside
+        b.commit()  # fusion (Store.staging), which leaves the fused state and so these caches as they were; it fuses
         with a._store.transaction():
             assert a._store.caches.rtree_boxes == {}
 
