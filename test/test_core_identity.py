@@ -1160,23 +1160,34 @@ def _mug_seen(m: Memory, place, depth, times) -> None:
         m.add([box_obs("mug", place, stamp=t)], view(t, place, depth + 0.04))
 
 
-@pytest.mark.parametrize("c_then", ["empty", "seen", "unlooked"])
-def test_a_new_object_waits_for_the_place_of_an_unseen_one_of_its_label_before_a_removed_one_takes_it(mem, c_then):
+@pytest.fixture
+def waiting(store):
+    """A memory with the mover wait on (identity.mover_window_s 600 s; off by default, docs/MEMORY.md)."""
+    with Memory.open(store("w"), embedding_dim=4, config={"identity": {"mover_window_s": 600.0}}) as m:
+        yield m
+
+
+@pytest.mark.parametrize("c_then", ["empty", "seen", "unlooked", "default"])
+def test_a_new_object_waits_for_the_place_of_an_unseen_one_of_its_label_before_a_removed_one_takes_it(
+        mem, waiting, c_then):
     # seeds 240 and 305 (no feature): a removed laptop (its place seen empty 15 minutes before) was taken at once
     # for a laptop found on a seat, though the other laptop, unseen since before, had moved there: its own place,
     # seen empty later, then removed it falsely. The removed one is taken only once the other's place is seen
-    # with it (or not looked at within identity.mover_window_s); seen empty, it is the other one that moved.
+    # with it (or not looked at within identity.mover_window_s); seen empty, it is the other one that moved. The
+    # wait is off by default (0 s): the removed one takes the new one at once, whatever follows.
+    if c_then != "default":
+        mem = waiting
     _mug_seen(mem, A, DA, (0.0, 0.5, 1.0))
     _mug_seen(mem, C, DC, (0.2, 0.7, 1.2))
     for t in (10.0, 10.5, 11.0, 12.5):  # the mug at A taken away
         mem.add([], view(t, A, EMPTY))
     _mug_seen(mem, B, DB, (100.0, 100.5, 101.0, 110.0))  # a mug on B: A's come back, or C's moved?
-    if c_then == "empty":
+    if c_then in ("empty", "default"):
         for t in (150.0, 150.5, 151.0, 152.5):
             mem.add([], view(t, C, DC + 1.0))
     elif c_then == "seen":
         _mug_seen(mem, C, DC, (150.0, 150.5))
-    else:  # C not looked at: still undecided 300 s later (A's mug does not take B yet) ...
+    elif c_then == "unlooked":  # C not looked at: still undecided 300 s later (A's mug does not take B yet) ...
         mem.add([], view(400.0, D, DD + 1.0))
         mem.commit()
         assert [e.kind for e in mem.changes()] == ["appeared", "appeared", "removed"]
@@ -1186,6 +1197,9 @@ def test_a_new_object_waits_for_the_place_of_an_unseen_one_of_its_label_before_a
     if c_then == "empty":  # C's mug moved to B; A's stays taken away
         assert shown == [(1, "missing", 0), (2, "present", 1)]
         assert kinds(mem) == [("appeared", 1), ("appeared", 2), ("removed", 1), ("moved", 2)]
+    elif c_then == "default":  # no wait: A's mug came back to B; C's place seen empty then removes C's
+        assert shown == [(1, "present", 1), (2, "missing", 0)]
+        assert kinds(mem) == [("appeared", 1), ("appeared", 2), ("removed", 1), ("moved", 1), ("removed", 2)]
     else:  # C's mug is at C (or unknown): A's came back to B
         assert shown == [(1, "present", 1), (2, "present", 0)]
         assert kinds(mem) == [("appeared", 1), ("appeared", 2), ("removed", 1), ("moved", 1)]
@@ -1193,7 +1207,8 @@ def test_a_new_object_waits_for_the_place_of_an_unseen_one_of_its_label_before_a
     assert moved.stamp == 100.0 and moved.after.center == pytest.approx(B)
 
 
-def test_a_removal_takes_a_new_object_no_removed_one_claims_before_one_a_removed_one_waits_on(mem):
+def test_a_removal_takes_a_new_object_no_removed_one_claims_before_one_a_removed_one_waits_on(waiting):
+    mem = waiting
     # seed 302 (no feature): a pillow read "cushion" at its new place (601.6 s) and a second pillow moved
     # elsewhere (1202.2 s), whose removed look-alike waited on the first pillow's place (above); when that place
     # was seen empty, the first pillow took the later "pillow" (its own label) and left the "cushion" a false

@@ -77,9 +77,11 @@ class IdentityConfig:
     reconcile_window_s: float = 120.0    # a new object seen while a look-alike was unseen elsewhere may be that
                                          # one moved: decided when the old place is seen (empty: a move), for
                                          # at most this long; its "appeared" is held until then
-    mover_window_s: float = 600.0        # ... and a removed look-alike is taken for it (come back) only once
+    mover_window_s: float = 0.0          # ... and a removed look-alike is taken for it (come back) only once
                                          # that unseen one's place is seen with it, or after this long: seen
-                                         # empty, that one is the object that moved (settling._release_held)
+                                         # empty, that one is the object that moved (settling._release_held).
+                                         # Off (0) by default: 600 s won 6 questions on seeds 300-309 and lost
+                                         # 10 on 230-259 (moves still waiting when the run ended)
     appear_hold_s: float = 1.0           # an object is confirmed (shown, its "appeared" published) once its
     confirm_observations: int = 3        # sightings span this long and number at least this many: a
                                          # reflection repeated for 2-3 frames never is
