@@ -141,11 +141,10 @@ def _overlapping_alike(a, b) -> bool:
     of session 33); and things seen in one frame are never twins (_twins asks that first)."""
     if not overlapping_halves(a, b):
         return False
-    heights_lo = min(float(a.max_z) - float(a.min_z), float(b.max_z) - float(b.min_z))
-    if min(float(a.max_z), float(b.max_z)) - max(float(a.min_z), float(b.min_z)) < 0.5 * heights_lo:
+    heights = sorted((float(a.max_z) - float(a.min_z), float(b.max_z) - float(b.min_z)))
+    if min(float(a.max_z), float(b.max_z)) - max(float(a.min_z), float(b.min_z)) < 0.5 * heights[0]:
         return False  # a book on a closed laptop: 2 cm boxes 2.5 cm apart "overlap by half" only by the 5 cm floor
     spans = sorted((_floor_span(a), _floor_span(b)))
-    heights = sorted((float(a.max_z) - float(a.min_z), float(b.max_z) - float(b.min_z)))
     return spans[1] <= ALIKE_SIZE_RATIO * max(spans[0], 0.02) and heights[1] <= ALIKE_SIZE_RATIO * max(heights[0], 0.02)
 
 
@@ -238,19 +237,22 @@ class Settling:
         the box of an older object of comparable size (its largest extent at most identity.glimpse_host_ratio x
         the glimpse's): another reading of that object for a moment, not an object that came and went. A
         thing seen briefly on its own (or on a shelf, a table: much larger than it) is removed as before."""
-        icfg = self.config.identity
-        if int(obj.n_moves) > 0 or float(obj.last_seen) - float(obj.first_seen) >= icfg.glimpse_s:
+        if int(obj.n_moves) > 0 or float(obj.last_seen) - float(obj.first_seen) >= self.config.identity.glimpse_s:
             return False
+        return any(True for _ in self._older_hosts(obj, ("present", "missing")))
+
+    def _older_hosts(self, obj, states: tuple[str, ...]):
+        """(host, its largest extent, ``obj``'s largest extent) for each object in ``states`` first seen before
+        ``obj`` whose box holds ``obj``'s centre and whose largest extent is at most identity.glimpse_host_ratio x
+        ``obj``'s: what a glimpse (_glimpse) or a part (_part_host) may have been a reading of."""
         centre = (float(obj.cx), float(obj.cy), float(obj.cz))
         size = max(float(obj.ext_x), float(obj.ext_y), float(obj.ext_z), 1e-3)
-        for host in self._store.objects_in_box(centre, centre, ("present", "missing"), exclude_id=int(obj.id)):
-            if float(host.first_seen) >= float(obj.first_seen):
+        for host in self._store.objects_in_box(centre, centre, states, exclude_id=int(obj.id)):
+            if float(host.first_seen) >= float(obj.first_seen) or not point_in_box(centre, host.bmin, host.bmax):
                 continue
-            if not point_in_box(centre, host.bmin, host.bmax):
-                continue
-            if max(float(host.ext_x), float(host.ext_y), float(host.ext_z)) <= icfg.glimpse_host_ratio * size:
-                return True
-        return False
+            hsize = max(float(host.ext_x), float(host.ext_y), float(host.ext_z))
+            if hsize <= self.config.identity.glimpse_host_ratio * size:
+                yield host, hsize, size
 
     def _part_host(self, obj):
         """The object ``obj`` (never moved, its removal due) is a part of: an older present object whose box holds
@@ -265,16 +267,9 @@ class Settling:
         session 33)."""
         if int(obj.n_moves) > 0 or obj.first_miss is None:
             return None
-        centre = (float(obj.cx), float(obj.cy), float(obj.cz))
-        size = max(float(obj.ext_x), float(obj.ext_y), float(obj.ext_z), 1e-3)
         label = obj.pinned_label or obj.label
-        for host in self._store.objects_in_box(centre, centre, ("present",), exclude_id=int(obj.id)):
-            if float(host.first_seen) >= float(obj.first_seen) or float(host.last_seen) < float(obj.first_miss):
-                continue
-            if not point_in_box(centre, host.bmin, host.bmax):
-                continue
-            hsize = max(float(host.ext_x), float(host.ext_y), float(host.ext_z))
-            if not size < hsize <= self.config.identity.glimpse_host_ratio * size:
+        for host, hsize, size in self._older_hosts(obj, ("present",)):
+            if float(host.last_seen) < float(obj.first_miss) or hsize <= size:
                 continue
             hlabel = host.pinned_label or host.label
             if not labels_agree(hlabel, label):
@@ -379,7 +374,8 @@ class Settling:
             return found[0] if found else None  # no choice to make: no claim asked
         # unclaimed before claimed (_claimed), then its own label before a look-alike (_lookalike_too_soon), then the
         # earliest
-        return max(found, key=lambda r: (not self._claimed(r), _same_shown_label(obj, r), -found.index(r)))
+        ranked = max(enumerate(found), key=lambda kr: (not self._claimed(kr[1]), _same_shown_label(obj, kr[1]), -kr[0]))
+        return ranked[1]
 
     def _claimed(self, row) -> bool:
         """Whether a removed object could be ``row`` come back (_removed_lookalike): its appearance waits for
