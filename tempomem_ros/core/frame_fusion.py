@@ -54,6 +54,7 @@ PUSH_MIN_SHIFT = 0.25     # a large object's sighting this far off (x its extent
 PUSH_MIN_VIEW_SHARE = 0.5  # ... and its largest side spans at least this share of the object's size ...
 PUSH_MAX_INSIDE = 0.35    # ... when no more than this share of the sighting's box lies inside the object's box
 PARTIAL_VIEW_INSIDE = 0.8  # share of a sighting's box inside an object's for it to be a partial view of it
+FURNITURE_HELD_SHARE = 0.5  # share of a piece of furniture's box a sighting of its kind holds to show it there
 PARTS_MIN_FOOTPRINT_M = 0.25  # an object reported in parts in one frame is this large (a stool, a laptop); smaller
                               # ones are seen whole: two bottles 3 cm apart stay two (dev seed 12)
 
@@ -212,11 +213,35 @@ def _would_stretch(row, seen, icfg) -> bool:
     return False
 
 
+def _pushed_out(row, seen, icfg) -> bool:
+    """Whether the sighting reaches out of a movable piece of furniture (a footprint up to MOVABLE_FOOTPRINT_M: a
+    chair, a stool) seen whole by more than its size allows (_would_stretch): no other part of it, since it does
+    not grow; it was pushed, or it is another one. TODO why"""
+    return max(float(row.ext_x), float(row.ext_y)) <= MOVABLE_FOOTPRINT_M and _would_stretch(row, seen, icfg)
+
+
 def _seen_whole(row) -> bool:
     """Whether some single sighting already spanned the object's fused box on every axis (within noise)."""
     return (row.max_x - row.min_x <= 1.1 * row.ext_x + PART_TOLERANCE_M
             and row.max_y - row.min_y <= 1.1 * row.ext_y + PART_TOLERANCE_M
             and row.max_z - row.min_z <= 1.1 * row.ext_z + PART_TOLERANCE_M)
+
+
+def _pushed_box(row, seen) -> tuple[np.ndarray, np.ndarray]:
+    """Where a piece of furniture pushed aside (_pushed_aside) stands: its box shifted, on each axis, just enough to
+    hold the sighting; on an axis where the sighting is the larger, the sighting's span. A rigid object keeps its
+    size when pushed. TODO why"""
+    lo = np.array((row.min_x, row.min_y, row.min_z), float)
+    hi = np.array((row.max_x, row.max_y, row.max_z), float)
+    slo, shi = np.asarray(seen.bmin, float), np.asarray(seen.bmax, float)
+    out_lo, out_hi = lo.copy(), hi.copy()
+    for i in range(3):
+        if shi[i] - slo[i] >= hi[i] - lo[i]:
+            out_lo[i], out_hi[i] = slo[i], shi[i]
+            continue
+        shift = max(shi[i] - hi[i], 0.0) + min(slo[i] - lo[i], 0.0)
+        out_lo[i], out_hi[i] = lo[i] + shift, hi[i] + shift
+    return out_lo, out_hi
 
 
 def relabel_wins(mass: dict, new: str, old: str, fcfg) -> bool:
@@ -326,7 +351,7 @@ class FrameFusion:
                 if obj.state == "missing" and not self._same_place(seen, obj):
                     self._move(seen, obj, counters, touched)  # its place was seen empty; now it is nearby
                 elif self._pushed_aside(view, seen, obj, [cand_rows[c] for c in near[seen.id]]):
-                    self._move(seen, obj, counters, touched)
+                    self._move(seen, obj, counters, touched, pushed=True)
                 else:
                     self._merge(seen, obj, sc, counters, touched)
         inside = self._inside_matched(items, obs_to_obj, cand_rows)
@@ -345,8 +370,10 @@ class FrameFusion:
                 self._reject_low_confidence(seen, cand_id, cand_score, counters, touched, matched)
                 continue
             same, kind = self._identity_candidate(seen, matched)
+            pushed = False
             if kind in ("extend", "nearby"):
-                kind = "move" if self._pushed_aside(view, seen, same, [cand_rows[c] for c in near[seen.id]]) else kind
+                pushed = self._pushed_aside(view, seen, same, [cand_rows[c] for c in near[seen.id]])
+                kind = "move" if pushed else kind
                 if kind == "nearby":
                     same, kind = None, None
             if kind == "extend":
@@ -367,7 +394,7 @@ class FrameFusion:
                 # not the missing cup come back), else a new one beside it.
                 kind = None
             if kind == "move":
-                self._move(seen, same, counters, touched)
+                self._move(seen, same, counters, touched, pushed=pushed)
                 matched.add(same.id)
                 fused[seen.id] = int(same.id)
                 continue
@@ -598,7 +625,8 @@ class FrameFusion:
             cut_lo, cut_hi = fusion.cut_box(seen.center, seen.bmin, seen.bmax, limit)
             extent = max(max(h - lo_ for lo_, h in zip(lo, hi)), min(sighting, limit))
             if extent >= icfg.extend_min_extent and box_gap(cut_lo, cut_hi, lo, hi) <= icfg.extend_factor * extent:
-                if not _seen_whole(r) or containment(seen.bmin, seen.bmax, lo, hi, pad=PART_TOLERANCE_M) >= 0.5:
+                if not _seen_whole(r) or (containment(seen.bmin, seen.bmax, lo, hi, pad=PART_TOLERANCE_M) >= 0.5
+                                          and not _pushed_out(r, seen, icfg)):
                     return r, "extend"
                 return r, "nearby"  # a move only if the view saw its old place empty (_pushed_aside)
         # a sighting larger than the growth bound is out of scale: not the same object moved (a move would take
@@ -630,23 +658,28 @@ class FrameFusion:
         complete = self._rows.count_shown_as(labels) <= self.config.identity.scan_limit
         return self._rows.shown_as(labels, missing_only=not complete), complete
 
-    def _move(self, seen: StagedObs, obj, counters: CommitCounts, touched: set[int]) -> None:
+    def _move(self, seen: StagedObs, obj, counters: CommitCounts, touched: set[int], pushed: bool = False) -> None:
+        """``obj`` is seen at ``seen``'s place: it takes the sighting's box, or, ``pushed`` (_pushed_aside), its own
+        box shifted to hold the sighting (_pushed_box)."""
         w = fusion.observation_weight(seen.confidence)
         feature, fweight = fusion.merge_feature(blob_to_feature(obj.feature), obj.feature_weight,
                                                 seen.feature, w)
         base = fusion.merged_confidence(obj.base_confidence, seen.confidence, self.config.fusion.confidence_gain)
         ext = seen.bmax - seen.bmin
+        lo, hi = seen.bmin, seen.bmax
+        if pushed:
+            lo, hi = _pushed_box(obj, seen)
+            ext = np.maximum(ext, (float(obj.ext_x), float(obj.ext_y), float(obj.ext_z)))
         if obj.state == "present":
             self._graph.close_placement(obj.id, seen.stamp, "moved")
         self._state.change_times[int(obj.id)] = float(seen.stamp)
         before = self._graph.last_closed_placement(obj.id)
-        self._rows.move_to(obj.id, box_center(seen.bmin, seen.bmax), seen.center, float(seen.bmax[2]),
-                           float(seen.bmin[2]), seen.bmin, seen.bmax, w, ext, feature_to_blob(feature), fweight, base,
+        self._rows.move_to(obj.id, box_center(lo, hi), seen.center, float(hi[2]),
+                           float(lo[2]), lo, hi, w, ext, feature_to_blob(feature), fweight, base,
                            seen.stamp)
-        self._graph.update_rtree(obj.id, seen.bmin, seen.bmax, exact=True)
+        self._graph.update_rtree(obj.id, lo, hi, exact=True)
         relabel = self._add_label_mass(obj, seen)
-        placement_id = self._graph.open_placement(obj.id, box_center(seen.bmin, seen.bmax), seen.bmin, seen.bmax,
-                                            seen.stamp, "moved")
+        placement_id = self._graph.open_placement(obj.id, box_center(lo, hi), lo, hi, seen.stamp, "moved")
         self._graph.event(seen.stamp, "moved", obj.id, before, placement_id, [seen.id])
         self._verdict(seen.id, "merged", "moved", obj.id, obj.id, None, placement_id)
         self._audit(seen.stamp, "move", [obj.id], [seen.id], {"from_placement": before,
@@ -875,7 +908,7 @@ class FrameFusion:
         # through the rest, moved the laptop onto its own place (dev seed 244, no feature: a false move)
         if float(np.max(seen.bmax - seen.bmin)) < PUSH_MIN_VIEW_SHARE * max(obj.ext_x, obj.ext_y, obj.ext_z):
             return False
-        return self._left_behind(view, lo, hi, seen)
+        return self._left_behind(view, lo, hi, seen, stretches=_pushed_out(obj, seen, icfg))
 
     def _over(self, seen: StagedObs, obj) -> bool:
         """Whether the sighting lies over a present object of its size, a few centimetres off (each box holds the
@@ -887,11 +920,11 @@ class FrameFusion:
             seen.bmin, seen.bmax, obj.bmin, obj.bmax, tol=PART_TOLERANCE_M,
             max_ratio=self.config.fusion.same_place_ratio, min_iou=0.0)
 
-    def _left_behind(self, view: CameraView, lo, hi, seen: StagedObs) -> bool:
+    def _left_behind(self, view: CameraView, lo, hi, seen: StagedObs, stretches: bool = False) -> bool:
         """Whether the sighting reaches out of the box lo..hi (a partial view lies inside the box fused from
         every view so far; a pushed object reaches out of it) and the view sees through the part of the box it
         does not cover (absence.vacated)."""
-        if containment(seen.bmin, seen.bmax, lo, hi) > PUSH_MAX_INSIDE:
+        if containment(seen.bmin, seen.bmax, lo, hi) > PUSH_MAX_INSIDE and not stretches:
             return False
         return vacated(view, lo, hi, seen.bmin, seen.bmax, self.config.absence)
 
@@ -926,6 +959,8 @@ class FrameFusion:
         removal. The price: a bowl put exactly where the mug stood hides the mug's removal."""
         fcfg = self.config.fusion
         lo, hi = (obj.min_x, obj.min_y, obj.min_z), (obj.max_x, obj.max_y, obj.max_z)
+        if self._holds_furniture(seen, obj):
+            return True
         if not point_in_box(box_center(seen.bmin, seen.bmax), lo, hi, tol=fcfg.same_place_tol):
             return False  # centred elsewhere: a chair pushed 0.3 m overlaps its old box but is not there
         floor = 2 * fcfg.same_place_tol
@@ -936,6 +971,20 @@ class FrameFusion:
         return labels_agree(seen.label, label) or seen.stamp - float(obj.last_seen) <= fcfg.recent_s \
             or self.known_confusion(seen.label, label) or self._at_place(seen, obj) \
             or self._at_core_place(seen, obj)
+
+    def _holds_furniture(self, seen: StagedObs, obj) -> bool:
+        """Whether a sighting of a piece of furniture's own label (or a known confusion) holds most of its box
+        (FURNITURE_HELD_SHARE, within PART_TOLERANCE_M): the view shows that kind of thing filling its place.
+        TODO why"""
+        if not _is_furniture(obj, self.config.identity):
+            return False
+        if containment(obj.bmin, obj.bmax, seen.bmin, seen.bmax, pad=PART_TOLERANCE_M) < FURNITURE_HELD_SHARE:
+            return False
+        size = 1.1 * max(float(obj.ext_x), float(obj.ext_y)) + PART_TOLERANCE_M
+        if max(float(seen.bmax[0] - seen.bmin[0]), float(seen.bmax[1] - seen.bmin[1])) > size:
+            return False  # larger than it, turned any way: a sofa is no view of the chair on it
+        label = obj.pinned_label or obj.label
+        return labels_agree(seen.label, label) or self.known_confusion(seen.label, label)
 
     def _at_place(self, seen: StagedObs, obj) -> bool:
         return self._at_box(seen, obj.bmin, obj.bmax)

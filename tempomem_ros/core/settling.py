@@ -289,8 +289,10 @@ class Settling:
             lo, hi = bmin_of(r), bmax_of(r)
             if max(b - a for a, b in zip(lo, hi)) < need:
                 continue
-            if outside is not None and all(a >= c - PART_TOLERANCE_M and b <= d + PART_TOLERANCE_M for a, b, c, d in
-                                           zip(lo, hi, outside.bmin, outside.bmax)):
+            if outside is not None and (all(a >= c - PART_TOLERANCE_M and b <= d + PART_TOLERANCE_M for a, b, c, d in
+                                            zip(lo, hi, outside.bmin, outside.bmax))
+                                        or point_in_box(box_center(lo, hi), outside.bmin, outside.bmax,
+                                                        tol=PART_TOLERANCE_M)):
                 continue
             return min(float(r["stamp"]), float(obj.last_seen))
         return float(obj.last_seen)
