@@ -93,19 +93,6 @@ def test_a_chair_pushed_a_quarter_metre_is_moved_not_merged_as_another_part_of_i
     assert kinds(mem) == [("appeared", 1), ("moved", 1)]
 
 
-def test_a_chair_pushed_and_seen_in_part_keeps_its_size(mem):
-    # seed 300: pushed and seen at its new place by its backrest's top half only, the chair took that half's box
-    # (0.45 m of its 0.9 m height); the next sliver of it, 7 cm beside that box, was the chair "pushed" again: a
-    # second, false move 0.5 s later. A pushed chair keeps its size: its box shifted to hold the sighting
-    _chair_seen_whole(mem)
-    top = ((1.775, 0.125, 0.45), (2.225, 0.575, 0.9))  # the upper half of the chair pushed 0.35 m
-    mem.add([span_obs("chair", *top, stamp=600.0)], render_view(600.0, EYE, MID, [((1.775, 0.125, 0.0), top[1])]))
-    mem.commit()
-    chair = mem.get(1)
-    assert chair.n_moves == 1
-    assert (chair.bbox_min, chair.bbox_max) == (pytest.approx((1.775, 0.125, 0.0)), pytest.approx((2.225, 0.575, 0.9)))
-
-
 PILLOW = ((1.775, -0.2, 0.4), (2.225, 0.2, 0.52))  # 0.45 x 0.4 x 0.12 m: furniture by its footprint, flat
 
 

@@ -243,25 +243,6 @@ def _seen_whole(row) -> bool:
             and row.max_z - row.min_z <= 1.1 * row.ext_z + PART_TOLERANCE_M)
 
 
-def _pushed_box(row, seen) -> tuple[np.ndarray, np.ndarray]:
-    """Where a piece of furniture pushed aside (_pushed_aside) stands: its box shifted, on each axis, just enough to
-    hold the sighting; on an axis where the sighting is the larger, the sighting's span. A rigid object keeps its
-    size when pushed. Why: seed 300 (no feature), a chair pushed 0.33 m was first seen there by its backrest's
-    top (0.28 x 0.45 x 0.45 m of a 0.45 x 0.45 x 0.8 m chair) and took that box; half a second later a 7 cm
-    sliver of it beside that box was the chair "pushed" again, a second and false move."""
-    lo = np.array((row.min_x, row.min_y, row.min_z), float)
-    hi = np.array((row.max_x, row.max_y, row.max_z), float)
-    slo, shi = np.asarray(seen.bmin, float), np.asarray(seen.bmax, float)
-    out_lo, out_hi = lo.copy(), hi.copy()
-    for i in range(3):
-        if shi[i] - slo[i] >= hi[i] - lo[i]:
-            out_lo[i], out_hi[i] = slo[i], shi[i]
-            continue
-        shift = max(shi[i] - hi[i], 0.0) + min(slo[i] - lo[i], 0.0)
-        out_lo[i], out_hi[i] = lo[i] + shift, hi[i] + shift
-    return out_lo, out_hi
-
-
 def relabel_wins(mass: dict, new: str, old: str, fcfg) -> bool:
     """Whether the heaviest label ``new`` takes over from the shown ``old``: by fusion.relabel_margin x, or by
     fusion.relabel_lead of mass (a chair first taken for a stool for a few frames, then seen as a chair for a
@@ -369,7 +350,7 @@ class FrameFusion:
                 if obj.state == "missing" and not self._same_place(seen, obj):
                     self._move(seen, obj, counters, touched)  # its place was seen empty; now it is nearby
                 elif self._pushed_aside(view, seen, obj, [cand_rows[c] for c in near[seen.id]]):
-                    self._move(seen, obj, counters, touched, pushed=True)
+                    self._move(seen, obj, counters, touched)
                 else:
                     self._merge(seen, obj, sc, counters, touched)
         inside = self._inside_matched(items, obs_to_obj, cand_rows)
@@ -388,10 +369,8 @@ class FrameFusion:
                 self._reject_low_confidence(seen, cand_id, cand_score, counters, touched, matched)
                 continue
             same, kind = self._identity_candidate(seen, matched)
-            pushed = False
             if kind in ("extend", "nearby"):
-                pushed = self._pushed_aside(view, seen, same, [cand_rows[c] for c in near[seen.id]])
-                kind = "move" if pushed else kind
+                kind = "move" if self._pushed_aside(view, seen, same, [cand_rows[c] for c in near[seen.id]]) else kind
                 if kind == "nearby":
                     same, kind = None, None
             if kind == "extend":
@@ -412,7 +391,7 @@ class FrameFusion:
                 # not the missing cup come back), else a new one beside it.
                 kind = None
             if kind == "move":
-                self._move(seen, same, counters, touched, pushed=pushed)
+                self._move(seen, same, counters, touched)
                 matched.add(same.id)
                 fused[seen.id] = int(same.id)
                 continue
@@ -676,28 +655,23 @@ class FrameFusion:
         complete = self._rows.count_shown_as(labels) <= self.config.identity.scan_limit
         return self._rows.shown_as(labels, missing_only=not complete), complete
 
-    def _move(self, seen: StagedObs, obj, counters: CommitCounts, touched: set[int], pushed: bool = False) -> None:
-        """``obj`` is seen at ``seen``'s place: it takes the sighting's box, or, ``pushed`` (_pushed_aside), its own
-        box shifted to hold the sighting (_pushed_box)."""
+    def _move(self, seen: StagedObs, obj, counters: CommitCounts, touched: set[int]) -> None:
         w = fusion.observation_weight(seen.confidence)
         feature, fweight = fusion.merge_feature(blob_to_feature(obj.feature), obj.feature_weight,
                                                 seen.feature, w)
         base = fusion.merged_confidence(obj.base_confidence, seen.confidence, self.config.fusion.confidence_gain)
         ext = seen.bmax - seen.bmin
-        lo, hi = seen.bmin, seen.bmax
-        if pushed:
-            lo, hi = _pushed_box(obj, seen)
-            ext = np.maximum(ext, (float(obj.ext_x), float(obj.ext_y), float(obj.ext_z)))
         if obj.state == "present":
             self._graph.close_placement(obj.id, seen.stamp, "moved")
         self._state.change_times[int(obj.id)] = float(seen.stamp)
         before = self._graph.last_closed_placement(obj.id)
-        self._rows.move_to(obj.id, box_center(lo, hi), seen.center, float(hi[2]),
-                           float(lo[2]), lo, hi, w, ext, feature_to_blob(feature), fweight, base,
+        self._rows.move_to(obj.id, box_center(seen.bmin, seen.bmax), seen.center, float(seen.bmax[2]),
+                           float(seen.bmin[2]), seen.bmin, seen.bmax, w, ext, feature_to_blob(feature), fweight, base,
                            seen.stamp)
-        self._graph.update_rtree(obj.id, lo, hi, exact=True)
+        self._graph.update_rtree(obj.id, seen.bmin, seen.bmax, exact=True)
         relabel = self._add_label_mass(obj, seen)
-        placement_id = self._graph.open_placement(obj.id, box_center(lo, hi), lo, hi, seen.stamp, "moved")
+        placement_id = self._graph.open_placement(obj.id, box_center(seen.bmin, seen.bmax), seen.bmin, seen.bmax,
+                                            seen.stamp, "moved")
         self._graph.event(seen.stamp, "moved", obj.id, before, placement_id, [seen.id])
         self._verdict(seen.id, "merged", "moved", obj.id, obj.id, None, placement_id)
         self._audit(seen.stamp, "move", [obj.id], [seen.id], {"from_placement": before,
