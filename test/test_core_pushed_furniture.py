@@ -1,0 +1,114 @@
+"""Chairs seen from one side, then from another, and chairs pushed by less than their size (issue 11, no feature).
+
+Each test tells one rule of frame_fusion.py / settling.py for furniture that is pushed about rather than carried
+(a chair, a stool), and fails without it."""
+
+from __future__ import annotations
+
+import pytest
+from core_helpers import distance_from_eye, render_view, span_obs, view
+
+from tempomem_ros.core import Memory
+
+EYE = (0.0, 0.0, 1.0)
+CHAIR = ((1.775, -0.225, 0.0), (2.225, 0.225, 0.9))  # a 0.45 m chair at (2, 0), 0.9 m tall
+MID = (2.0, 0.0, 0.45)
+FACE = ((1.775, -0.225, 0.0), (1.9, 0.225, 0.9))  # its front, all a camera at the eye sees of its depth
+
+
+@pytest.fixture
+def mem(store):
+    with Memory.open(store("m"), embedding_dim=4) as m:
+        yield m
+
+
+def kinds(m: Memory) -> list[tuple[str, int]]:
+    return [(e.kind, e.object_id) for e in m.changes()]
+
+
+def misses(m: Memory, object_id: int) -> int:
+    return m._conn.execute("SELECT COUNT(*) FROM misses WHERE object_id=?", (object_id,)).fetchone()[0]
+
+
+def test_a_chair_known_from_its_front_seen_whole_from_its_side_is_no_miss(mem):
+    # seed 302: a chair seen only face-on for 5 s (its box 0.17 m deep), then from the side, whole (0.45 m deep):
+    # the whole chair stretched the box of a chair "seen whole" and was no view of it, and, centred outside that
+    # thin box, it counted a miss of the chair in every frame; the chair went removed, then reappeared
+    for t in (0.0, 0.5, 1.0):
+        mem.add([span_obs("chair", *FACE, stamp=t)], render_view(t, EYE, MID, [CHAIR]))
+    side = (2.0, -2.0, 1.0)
+    for t in (10.0, 10.5, 11.0, 11.5, 13.0):
+        mem.add([span_obs("chair", *CHAIR, stamp=t)], render_view(t, side, MID, [CHAIR]))
+    mem.commit()
+    assert (mem.get(1).state, misses(mem, 1)) == ("present", 0)
+    assert [k for k in kinds(mem) if k[0] != "merged"] == [("appeared", 1)]
+
+
+def _chair_seen_whole(m: Memory, stamps=(0.0, 0.5, 1.0)) -> float:
+    """The chair seen whole (the view seeing just past it); returns the depth of its place from the eye."""
+    d = distance_from_eye(MID)
+    for t in stamps:
+        m.add([span_obs("chair", *CHAIR, stamp=t)], view(t, MID, d + 0.1))
+    return d
+
+
+NEW = ((1.775, 0.375, 0.0), (2.225, 0.825, 0.9))  # the chair pushed 0.6 m
+
+
+def test_a_sighting_spanning_both_places_centred_in_the_new_one_is_no_last_view_of_the_old(mem):
+    # seed 302: the chair was found at its new place; one sighting, a mask bled over both places (0.88 m for a
+    # 0.45 m chair, centred in the new chair's box), became an object that joined the old chair as its twin; the
+    # old chair was then "seen after the new one was found", so when its place was seen empty it was removed
+    # and the new chair stayed an appearance (a missed move, a false removal, a false appearance)
+    d = _chair_seen_whole(mem, [0.5 * k for k in range(10)])
+    for t in (600.0, 600.5, 601.0, 601.5):  # something in front of the old place: no miss, no push
+        mem.add([span_obs("chair", *NEW, stamp=t)], view(t, MID, d - 0.5))
+    mem.add([span_obs("chair", (1.775, -0.1, 0.0), NEW[1], stamp=601.7)], view(601.7, MID, d - 0.5))
+    mem.commit()
+    assert mem.get(1).last_seen == 601.7  # the bled sighting joined the old chair
+    for t in (1200.0, 1200.5, 1201.0, 1201.5, 1203.0, 1205.0):  # the old place seen empty, the chair at its new one
+        mem.add([span_obs("chair", *NEW, stamp=t)], render_view(t, EYE, MID, [NEW]))
+    mem.commit()
+    (chair,) = [o for o in mem.objects() if o.state != "forgotten"]
+    assert (chair.id, chair.n_moves) == (1, 1)
+    assert [(e.kind, e.object_id, e.stamp) for e in mem.changes()] == [("appeared", 1, 0.0), ("moved", 1, 600.0),
+                                                                      ("merged", 2, 1203.0)]
+
+
+PUSHED = ((1.775, 0.025, 0.0), (2.225, 0.475, 0.9))  # pushed 0.25 m: its new box holds 44 % of the old one's
+
+
+def test_a_chair_pushed_a_quarter_metre_is_moved_not_merged_as_another_part_of_it(mem):
+    # seed 300: a chair pushed 0.33 m (less than its 0.45 m) and seen there whole, the view seeing through the
+    # part of its old place it left: the sighting overlapped the old box by more than half (with the noise
+    # margin), so it was merged as "another part" of the chair (a chair seen whole does not grow: its box stayed,
+    # its last sighting moved on); its old place then counted misses and it was removed, the chair at its new
+    # place a new one, and the move was found only 140 s later
+    _chair_seen_whole(mem)
+    for t in (600.0, 600.5, 601.0, 601.5, 603.0):
+        mem.add([span_obs("chair", *PUSHED, stamp=t)], render_view(t, EYE, MID, [PUSHED]))
+    mem.commit()
+    (chair,) = [o for o in mem.objects() if o.state != "forgotten"]
+    assert (chair.id, chair.n_moves, chair.center) == (1, 1, pytest.approx((2.0, 0.25, 0.45)))
+    assert kinds(mem) == [("appeared", 1), ("moved", 1)]
+
+
+PILLOW = ((1.775, -0.2, 0.4), (2.225, 0.2, 0.52))  # 0.45 x 0.4 x 0.12 m: furniture by its footprint, flat
+
+
+@pytest.mark.parametrize("label, box, seen", [
+    ("pillow", PILLOW, ((1.775, -0.05, 0.4), (2.225, 0.35, 0.52))),  # 0.15 m off: under half its size, noise
+    ("chair", CHAIR, ((1.775, -0.225, 0.0), (2.225, 0.6, 0.9))),     # 0.83 m: a mask bled over it and beyond
+])
+def test_a_sighting_off_by_noise_or_larger_than_the_object_is_no_push(mem, label, box, seen):
+    # the view sees through the part of the old box the sighting leaves out, yet neither moved: dev seeds 254
+    # and 234 (no feature), a pillow whose box had drifted 8 cm "moved" by that much, and a bled 1.2 m "chair"
+    # moved a chair a second time 0.2 s after its move (two false moves)
+    mid = tuple(0.5 * (a + b) for a, b in zip(*box))
+    d = distance_from_eye(mid)
+    for t in (0.0, 0.5, 1.0):
+        mem.add([span_obs(label, *box, stamp=t)], view(t, mid, d + 0.1))
+    for t in (600.0, 600.5, 601.0):
+        mem.add([span_obs(label, *seen, stamp=t)], render_view(t, EYE, mid, [seen]))
+    mem.commit()
+    assert (mem.get(1).n_moves, kinds(mem)) == (0, [("appeared", 1)])
