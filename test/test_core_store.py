@@ -196,8 +196,8 @@ def _current_index_rows(path: str) -> tuple[list, list]:
 
 
 def test_a_version_8_store_gains_the_current_placements_index_keeping_its_rows(tmp_path):
-    """Version 8 -> 9 adds only placements_current (the current placements, for reads that would walk an object's
-    placements from its oldest): a read-only open reads a version-8 store as it is, with the same answers; the first
+    """Version 8 -> 9 adds placements_current (the current placements, for reads that would walk an object's
+    placements from its oldest) and t_to to placements_object (the as-of scene's count): a read-only open reads a version-8 store as it is, with the same answers; the first
     writable open migrates it, every row unchanged, and the current-placement reads then search the new index; it
     holds exactly the current placements, also after a later move."""
     path = str(tmp_path / "m.db")
@@ -207,6 +207,8 @@ def test_a_version_8_store_gains_the_current_placements_index_keeping_its_rows(t
     assert [(p[0], p[2] is None) for p in want[-1]] == [(1, False), (3, False), (4, True)]  # the mug moved twice
     con = stdlib_sqlite3.connect(path)  # make it what version 8 wrote
     con.execute("DROP INDEX placements_current")
+    con.execute("DROP INDEX placements_object")
+    con.execute("CREATE INDEX placements_object ON placements(object_id, t_from, id)")
     con.execute("UPDATE meta SET value='8' WHERE key='schema_version'")
     con.commit()
     con.close()
@@ -222,13 +224,20 @@ def test_a_version_8_store_gains_the_current_placements_index_keeping_its_rows(t
     assert con.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()[0] == str(SCHEMA_VERSION) == "9"
     assert con.execute("SELECT sql FROM sqlite_master WHERE name='placements_current'").fetchone()[0].endswith(
         "ON placements(object_id, t_from) WHERE current = 1")
+    assert con.execute("SELECT sql FROM sqlite_master WHERE name='placements_object'").fetchone()[0].endswith(
+        "ON placements(object_id, t_from, id, t_to)")
     assert con.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
     plans = [[r[3] for r in con.execute("EXPLAIN QUERY PLAN " + q, (1,))] for q in (
         "SELECT id FROM placements WHERE object_id=? AND current=1",
         "SELECT * FROM placements WHERE object_id=? AND current=1 ORDER BY t_from, id LIMIT 1",
         "SELECT p.id FROM objects o JOIN placements p ON p.id = (SELECT q.id FROM placements q WHERE "
         "q.object_id = o.id AND q.current = 1 ORDER BY q.t_from, q.id LIMIT 1) WHERE o.id IN (?)")]
+    # the size of the scene as of a time tests t_to from the index of an object's placements, not from their rows
+    count = [r[3] for r in con.execute("EXPLAIN QUERY PLAN SELECT count(*) FROM objects o JOIN placements p ON "
+                                       "p.object_id = o.id WHERE o.state IN ('present', 'missing') AND p.t_from <= ? "
+                                       "AND (p.t_to IS NULL OR p.t_to > ?)", (1.0, 1.0))]
     con.close()
+    assert count[-1].startswith("SEARCH p USING COVERING INDEX placements_object (object_id=? AND t_from<")
     # (COVERING or not depends on the SQLite build the stdlib module links)
     assert [len(p) for p in plans] == [1, 1, 4] and all(
         p[-1].startswith(("SEARCH placements USING ", "SEARCH q USING ")) and

@@ -156,6 +156,7 @@ PG_VERSION6_INDEXES = {
     "observations_placement": "CREATE INDEX observations_placement ON observations(placement_id)",
     "tallies_sighting_last": None,  # did not exist
     "placements_current": None,  # did not exist (version 9)
+    "placements_object": "CREATE INDEX placements_object ON placements(object_id, t_from, id)",
 }
 
 
@@ -198,6 +199,8 @@ def test_a_postgresql_store_has_the_indexes_of_sqlite_version_9_fresh_and_migrat
         assert store.raw(fresh, "SELECT value FROM meta WHERE key = 'schema_version'") == [("9",)]
         assert want["placements_current"] == ("CREATE INDEX placements_current ON placements USING btree "
                                               "(object_id, t_from, id) WHERE (current = 1)")
+        assert want["placements_object"] == ("CREATE INDEX placements_object ON placements USING btree "
+                                             "(object_id, t_from, id, t_to)")
         assert want["observations_placement"] == ("CREATE INDEX observations_placement ON observations USING btree "
                                                   "(placement_id, stamp, id)")
         assert want["tallies_sighting_last"] == ("CREATE INDEX tallies_sighting_last ON tallies USING btree "
@@ -207,6 +210,8 @@ def test_a_postgresql_store_has_the_indexes_of_sqlite_version_9_fresh_and_migrat
         _make_pg_version6(store, old)
         aged = _pg_indexes(store, old)
         assert "tallies_sighting_last" not in aged and "placements_current" not in aged
+        assert aged["placements_object"] == ("CREATE INDEX placements_object ON placements USING btree "
+                                             "(object_id, t_from, id)")
         assert aged["observations_placement"] == ("CREATE INDEX observations_placement ON observations USING btree "
                                                   "(placement_id)")
         assert set(aged) == set(want) - {"tallies_sighting_last", "placements_current"}
