@@ -197,9 +197,10 @@ def _current_index_rows(path: str) -> tuple[list, list]:
 
 def test_a_version_8_store_gains_the_current_placements_index_keeping_its_rows(tmp_path):
     """Version 8 -> 9 adds placements_current (the current placements, for reads that would walk an object's
-    placements from its oldest) and t_to to placements_object (the as-of scene's count): a read-only open reads a version-8 store as it is, with the same answers; the first
-    writable open migrates it, every row unchanged, and the current-placement reads then search the new index; it
-    holds exactly the current placements, also after a later move."""
+    placements from its oldest) and t_to to placements_object (the as-of scene's count): a read-only open reads a
+    version-8 store as it is, with the same answers; the first writable open migrates it, every row unchanged, and
+    the current-placement reads then search the new index, the count the widened one; the new index holds exactly
+    the current placements, also after a later move."""
     path = str(tmp_path / "m.db")
     _moved_mug_and_a_book(path)
     with Memory.open(path, embedding_dim=4, readonly=True) as ro:

@@ -42,16 +42,20 @@ PLACEMENTS_AS_OF_INDEX = "CREATE INDEX IF NOT EXISTS placements_asof ON placemen
 # Version 9: an object's current placement, from an index of the current placements alone. Why: current answers,
 # the citations of every answer (the current placement's evidence) and each fusion's "close the current placement"
 # found it by walking all of the object's placements from its oldest (placements_object) and reading each row to
-# test current = 1: a walk that grows with every move and reappearance (the object with 36 placements on day 30 of
-# bench_long_run read 36 rows for its one). Partial: one entry an object (about 20 B), not one a placement; SQLite
-# uses it only for a query that states current = 1, which every current-placement read does.
+# test current = 1: a walk that grows with every move and reappearance (an object of bench_long_run's day-30 store
+# has 36 placements). Measured (`python bench/long_run_calls.py STORE.day1 STORE.day30 --services current --no-fit`,
+# thin/off): VM steps of a current answer on day 30 8.6 -> 8.0 x100, about 1 % of its CPU. Partial: one entry an
+# object (about 20 B), not one a placement; SQLite uses it only for a query that states current = 1, which every
+# current-placement read does.
 PLACEMENTS_CURRENT_INDEX = ("CREATE INDEX IF NOT EXISTS placements_current ON placements(object_id, t_from) "
                             "WHERE current = 1")
 # Version 9 too: an object's placements by t_from carry t_to. Why: the size of the scene as of t (count_as_of, the
 # total of every paged scene_as_of) tests t_from <= t < t_to for each placement of each shown object that began by t;
 # the index bounded t_from but not t_to, so SQLite read each of those placement rows for it. With t_to in the entry
-# the count reads the index alone. Measured on bench_long_run's thin/off stores (day 1 / day 30, 200 times of the
-# month, SQL alone, CPU p95): 0.033 / 0.096 ms -> 0.026 / 0.051 ms, the same counts. 8 bytes more a placement.
+# the count reads the index alone. Measured (`python bench/long_run_calls.py STORE.day1 STORE.day30 --services
+# scene_as_of --no-fit --scene-pages`, thin/off): scene_as_of's full pages, CPU p95 day 30 over day 1 x1.10, x1.10
+# -> x1.04, x1.06 (two runs each); VM steps a call on day 30 120.8 -> 117.5 x100; the same counts. 8 bytes more a
+# placement.
 PLACEMENTS_OBJECT_INDEX = "CREATE INDEX IF NOT EXISTS placements_object ON placements(object_id, t_from, id, t_to)"
 
 # Version 3: the absence evidence of separate looks, held events and learned label confusion.
