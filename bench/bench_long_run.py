@@ -30,8 +30,8 @@ Phases and figures:
 3. Services: each store as it was at the end of day 1, 10 and 30 (copies taken then, SQLite backup API) is opened
    read-only, as the memory node's services read it, and every service is called ``--calls`` times per store,
    the stores in rotation (the same machine state for day 1 and day 30): current, previous, history (the History
-   service: its default page of the 200 newest observations, their total, the placements), history@k20 (a page of
-   20 and the total: what a page costs when it is full on day 1 as on day 30), as_of, changes (the last 8 h),
+   service: its default page of the 20 newest observations, their total, the placements), history@k20 (the same
+   page and total without the placements, which are not paged), as_of, changes (the last 8 h),
    scene_as_of (a page of 50 + the total), semantic (hashing label encoder; with features also a CLIP-like text
    tower), was_seen (the last 8 h; it reads tallies), and the yes/no checks is_present and did_move (the last 8 h).
 4. Opening the 30-day store (writer and read-only), and semantic recall@10 of float16 / int8 object features
@@ -87,7 +87,7 @@ from tempomem_ros.tools.household import DAY_S, ITEMS, T0, Household, HouseholdC
 from tempomem_ros.tools.scenegen.features import _direction
 
 COMMIT_EVERY = 5
-HISTORY_PAGE = 200  # the History service's default page (nodes/services.py DEFAULT_HISTORY_K)
+HISTORY_PAGE = 20  # the History service's default page (nodes/services.py DEFAULT_HISTORY_K; 200 before i14-r6)
 SERVICES = ("current", "previous", "history", "history@k20", "as_of", "changes", "scene_as_of", "semantic", "was_seen",
             "is_present", "did_move")
 HISTORY_SHORT_PAGE = 20  # history@k20: a page that the label's first object fills on day 1 as on day 30

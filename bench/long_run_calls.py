@@ -3,6 +3,7 @@
     .venv/bin/python bench/long_run_calls.py out/lr/thin-off.db.day1 out/lr/thin-off.db.day30
     .venv/bin/python bench/long_run_calls.py STORE.day1 STORE.day30 --services current is_present --statements
     .venv/bin/python bench/long_run_calls.py STORE.day1 STORE.day30 --history-pages
+    .venv/bin/python bench/long_run_calls.py STORE.day1 STORE.day30 --services scene_as_of --no-fit --scene-pages
 
 Why: long_run_paired.py says how much more a call costs on day 30; this says what grows. For each service, over
 the paired phase's requests (bench_long_run.service_calls, the same seed): the statements a call sends (SQLite's
@@ -10,8 +11,9 @@ trace callback), the VM steps it runs (a progress handler every 100 instructions
 thread-CPU p50 / p95. The fit (unless ``--no-fit``) asks each item label alone and fits CPU = F + a * N over the
 labels (N: the objects the answer describes; best of 7 x 30 calls): a per-call F and a per-object a that stay put
 from day 1 to 30 mean the growth is the answer's, not the store's. ``--per-label SERVICE`` prints each label's
-cost on both days. ``--history-pages`` times the History service's response (a page of k sightings, the total, the
-unpaged placements) at k = 200 (the service's default), 50 and 20, paired.
+cost on both days. ``--scene-pages`` times scene_as_of over every request and over full pages alone, paired.
+``--history-pages`` times the History service's response (a page of k sightings, the total, the unpaged
+placements) at k = 200, 100, 50 and 20, and without the placements, paired.
 The household must be the bench's; the stores are opened read-only.
 """
 
@@ -125,8 +127,9 @@ def per_label(stores: list[Memory], service: str, labels: list[str]) -> None:
 def history_pages(stores: list[Memory], labels: list[str], calls: int) -> None:
     """The History service's response (nodes/services.py: page, total, placements) for the label's first object,
     at three page sizes and without the page; paired, 10 rounds, thread-CPU p95 day 1 -> last."""
-    variants = (("k=200 (default) + total + placements", 200, True), ("k=50 + total + placements", 50, True),
-                ("k=20 + total + placements", 20, True), ("k=20 + total (history@k20)", 20, False),
+    variants = (("k=200 + total + placements", 200, True), ("k=100 + total + placements", 100, True),
+                ("k=50 + total + placements", 50, True), ("k=20 + total + placements", 20, True),
+                ("k=200 + total", 200, False), ("k=50 + total", 50, False), ("k=20 + total (history@k20)", 20, False),
                 ("placements alone", 0, True))
     for name, k, with_placements in variants:
         plans = []
@@ -152,6 +155,30 @@ def history_pages(stores: list[Memory], labels: list[str], calls: int) -> None:
               f"x{p95[1] / p95[0]:.2f}")
 
 
+def scene_pages(stores: list[Memory], calls: int, seed: int) -> None:
+    """scene_as_of as the paired phase asks it (a page of 50 from the start and the total, at the same random times
+    of each store's span), paired, 10 rounds, thread-CPU: over every request, and over the requests whose page is
+    full (50 rows) alone. Why: on day 1 the store knows fewer objects at most times of its day, so fewer than half
+    its pages are full and its p95 is drawn from a lower quantile of the full pages' cost; on day 30 nearly every
+    page is full. Full pages against full pages is the cost of the same answer size on both days; the parts (the
+    page's SQL, its placement and object infos, the count) say which of them grows."""
+    plans = [bench.service_calls(m, [""], np.random.default_rng(seed), calls)["scene_as_of"] for m in stores]
+    full = [[len(call()[0]) == 50 for call in plan] for plan in plans]
+    cpu: list[list[float]] = [[], []]
+    for rnd in range(10):
+        for i in range(calls):
+            for side in ((0, 1) if (i + rnd) % 2 == 0 else (1, 0)):
+                c = time.thread_time()
+                plans[side][i]()
+                cpu[side].append((time.thread_time() - c) * 1e3)
+    every = [float(np.percentile(c, 95)) for c in cpu]
+    only = [float(np.percentile([x for k, x in enumerate(c) if full[side][k % calls]], 95))
+            for side, c in enumerate(cpu)]
+    print(f"  full pages (50 rows) {sum(full[0])} -> {sum(full[1])} of {calls}")
+    print(f"  every request       CPU p95 {every[0]:6.3f} -> {every[1]:6.3f} ms x{every[1] / every[0]:.2f}")
+    print(f"  full pages alone    CPU p95 {only[0]:6.3f} -> {only[1]:6.3f} ms x{only[1] / only[0]:.2f}")
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("first", help="the store at the end of day 1 (bench_long_run.py --keep: NAME.db.day1)")
@@ -165,6 +192,8 @@ def main(argv=None) -> int:
     ap.add_argument("--no-fit", action="store_true")
     ap.add_argument("--history-pages", action="store_true")
     ap.add_argument("--per-label", choices=sorted(FIT), help="also each item label alone, day 1 and last")
+    ap.add_argument("--scene-pages", action="store_true",
+                    help="scene_as_of over every request and over full pages alone, paired")
     args = ap.parse_args(argv)
     labels = sorted({item[0] for item in ITEMS})
     stores = [open_store(p) for p in (args.first, args.last)]
@@ -185,6 +214,9 @@ def main(argv=None) -> int:
     if args.per_label:
         print(f"{args.per_label} of each label alone (day 1 | last):")
         per_label(stores, args.per_label, labels)
+    if args.scene_pages:
+        print("scene_as_of (page of 50 + total), paired (day 1 -> last):")
+        scene_pages(stores, args.calls, args.seed)
     if args.history_pages:
         print("History service response, paired (day 1 -> last):")
         history_pages(stores, labels, args.calls)

@@ -7,7 +7,7 @@ import sqlite3 as stdlib_sqlite3
 
 import numpy as np
 import pytest
-from core_helpers import IMMEDIATE, box_obs, unit
+from core_helpers import IMMEDIATE, box_obs, distance_from_eye, unit, view
 
 from tempomem_ros.core import (
     CameraView,
@@ -148,6 +148,110 @@ def test_a_version_1_store_is_migrated_by_the_writer_only(tmp_path):
     assert "placements_asof" in names and version == str(SCHEMA_VERSION)
     with Memory.open(path, embedding_dim=4, readonly=True) as ro:
         assert ro.scene_count_as_of(2.0) == 1
+
+
+def _moved_mug_and_a_book(path: str) -> None:
+    """A store whose mug moved twice (three placements, the newest current) beside a book that stayed."""
+    a = (2.0, 0.0, 0.8)
+    with Memory.open(path, embedding_dim=4, config=IMMEDIATE) as m:
+        m.add([box_obs("mug", a, stamp=0), box_obs("book", (-2.0, 0.0, 0.8), stamp=0)])
+        for i in range(3):
+            m.add([], view(10 + i, a, distance_from_eye(a) + 1.0))
+        m.add([box_obs("mug", (a[0], a[1] + 0.15, a[2]), stamp=40)])
+        for i in range(3):
+            m.add([], view(50 + i, a, distance_from_eye(a) + 1.0))
+        m.add([box_obs("mug", (a[0], a[1] + 0.30, a[2]), stamp=80)])
+        m.commit()
+
+
+def _answers(m) -> list:
+    """What the current-placement reads serve: current / previous / as_of by label, the cited evidence, the scene."""
+    return [m.temporal(op, label=lbl, **({"t": 45.0} if op == "as_of" else {}))
+            for op in ("current", "previous", "as_of") for lbl in ("mug", "book")] + [
+        m.current_evidence([1, 2]), m.scene_as_of(90.0), [(p.id, p.t_from, p.t_to) for p in m.placements(1)]]
+
+
+def _rows(path: str) -> dict:
+    """Every row of every table of the file (the vector index's own virtual table through its shadow tables: the
+    stdlib sqlite3 cannot load sqlite-vec)."""
+    con = stdlib_sqlite3.connect(path)
+    try:
+        names = [r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type='table' AND "
+                                           "sql NOT LIKE '%USING vec0%' ORDER BY name")]
+        return {n: con.execute(f"SELECT * FROM {n}").fetchall() for n in names}
+    finally:
+        con.close()
+
+
+def _current_index_rows(path: str) -> tuple[list, list]:
+    """(placement ids the partial index holds, placement ids with current = 1 read from the table itself)."""
+    con = stdlib_sqlite3.connect(path)
+    try:
+        indexed = [r[0] for r in con.execute("SELECT id FROM placements INDEXED BY placements_current "
+                                             "WHERE current = 1 ORDER BY id")]
+        table = [r[0] for r in con.execute("SELECT id FROM placements NOT INDEXED WHERE current = 1 ORDER BY id")]
+    finally:
+        con.close()
+    return indexed, table
+
+
+def test_a_version_8_store_gains_the_current_placements_index_keeping_its_rows(tmp_path):
+    """Version 8 -> 9 adds placements_current (the current placements, for reads that would walk an object's
+    placements from its oldest) and t_to to placements_object (the as-of scene's count): a read-only open reads a
+    version-8 store as it is, with the same answers; the first writable open migrates it, every row unchanged, and
+    the current-placement reads then search the new index, the count the widened one; the new index holds exactly
+    the current placements, also after a later move."""
+    path = str(tmp_path / "m.db")
+    _moved_mug_and_a_book(path)
+    with Memory.open(path, embedding_dim=4, readonly=True) as ro:
+        want = _answers(ro)
+    assert [(p[0], p[2] is None) for p in want[-1]] == [(1, False), (3, False), (4, True)]  # the mug moved twice
+    con = stdlib_sqlite3.connect(path)  # make it what version 8 wrote
+    con.execute("DROP INDEX placements_current")
+    con.execute("DROP INDEX placements_object")
+    con.execute("CREATE INDEX placements_object ON placements(object_id, t_from, id)")
+    con.execute("UPDATE meta SET value='8' WHERE key='schema_version'")
+    con.commit()
+    con.close()
+    rows = _rows(path)
+    with Memory.open(path, embedding_dim=4, readonly=True) as ro:  # read-compatible: not migrated, same answers
+        assert _answers(ro) == want
+    assert _rows(path) == rows
+    with Memory.open(path, embedding_dim=4, config=IMMEDIATE) as m:  # the writer migrates
+        assert _answers(m) == want
+    migrated = _rows(path)
+    assert migrated.pop("meta") != rows.pop("meta") and migrated == rows  # only the version changed
+    con = stdlib_sqlite3.connect(path)
+    assert con.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()[0] == str(SCHEMA_VERSION) == "9"
+    assert con.execute("SELECT sql FROM sqlite_master WHERE name='placements_current'").fetchone()[0].endswith(
+        "ON placements(object_id, t_from) WHERE current = 1")
+    assert con.execute("SELECT sql FROM sqlite_master WHERE name='placements_object'").fetchone()[0].endswith(
+        "ON placements(object_id, t_from, id, t_to)")
+    assert con.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
+    plans = [[r[3] for r in con.execute("EXPLAIN QUERY PLAN " + q, (1,))] for q in (
+        "SELECT id FROM placements WHERE object_id=? AND current=1",
+        "SELECT * FROM placements WHERE object_id=? AND current=1 ORDER BY t_from, id LIMIT 1",
+        "SELECT p.id FROM objects o JOIN placements p ON p.id = (SELECT q.id FROM placements q WHERE "
+        "q.object_id = o.id AND q.current = 1 ORDER BY q.t_from, q.id LIMIT 1) WHERE o.id IN (?)")]
+    # the size of the scene as of a time tests t_to from the index of an object's placements, not from their rows
+    count = [r[3] for r in con.execute("EXPLAIN QUERY PLAN SELECT count(*) FROM objects o JOIN placements p ON "
+                                       "p.object_id = o.id WHERE o.state IN ('present', 'missing') AND p.t_from <= ? "
+                                       "AND (p.t_to IS NULL OR p.t_to > ?)", (1.0, 1.0))]
+    con.close()
+    assert count[-1].startswith("SEARCH p USING COVERING INDEX placements_object (object_id=? AND t_from<")
+    # (COVERING or not depends on the SQLite build the stdlib module links)
+    assert [len(p) for p in plans] == [1, 1, 4] and all(
+        p[-1].startswith(("SEARCH placements USING ", "SEARCH q USING ")) and
+        p[-1].endswith("INDEX placements_current (object_id=?)") for p in plans)
+    assert _current_index_rows(path) == ([2, 4], [2, 4])
+    with Memory.open(path, embedding_dim=4, config=IMMEDIATE) as m:  # a move after the migration
+        for i in range(3):
+            m.add([], view(90 + i, (2.0, 0.3, 0.8), distance_from_eye((2.0, 0.3, 0.8)) + 1.0))
+        m.add([box_obs("mug", (2.0, 0.45, 0.8), stamp=120)])
+        m.commit()
+        assert [(p.id, p.t_to is None) for p in m.placements(1)] == [(1, False), (3, False), (4, False), (5, True)]
+        assert m.temporal("current", label="mug").placements[0].id == 5
+    assert _current_index_rows(path) == ([2, 5], [2, 5])
 
 
 def test_feature_model_mismatch(store):

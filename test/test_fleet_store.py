@@ -101,8 +101,8 @@ def test_a_version_5_sqlite_store_gains_sources_keeping_its_rows(tmp_path):
         assert [(a.id, a.action) for a in m.audit()] == before
         (new,) = m.add([box_obs("mug", (1.0, 0.0, 0.5), stamp=2.0)], source="robot_b")
         assert m.observation(new).source == "robot_b"
-    con = stdlib_sqlite3.connect(path)  # migrated to the current version (8; 7: the partial frames_pending index)
-    assert con.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()[0] == str(SCHEMA_VERSION) == "8"
+    con = stdlib_sqlite3.connect(path)  # migrated to the current version (9; 7: the partial frames_pending index)
+    assert con.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()[0] == str(SCHEMA_VERSION) == "9"
     assert con.execute("SELECT sql FROM sqlite_master WHERE name='frames_pending'").fetchone()[0].endswith(
         "WHERE status <> 'compacted'")
     # version 8: a placement's newest observations (the evidence every answer cites) read from the index alone
@@ -150,11 +150,13 @@ def test_the_query_side_can_run_as_a_role_that_may_only_read(pg_cluster, monkeyp
         pg_cluster.drop_schema(schema_name)
 
 
-# The indexes PostgreSQL schema version 6 had where versions 7 and 8 changed or added one (postgres/schema.py).
+# The indexes PostgreSQL schema version 6 had where versions 7, 8 and 9 changed or added one (postgres/schema.py).
 PG_VERSION6_INDEXES = {
     "frames_pending": "CREATE INDEX frames_pending ON frames(status, stamp, id)",
     "observations_placement": "CREATE INDEX observations_placement ON observations(placement_id)",
     "tallies_sighting_last": None,  # did not exist
+    "placements_current": None,  # did not exist (version 9)
+    "placements_object": "CREATE INDEX placements_object ON placements(object_id, t_from, id)",
 }
 
 
@@ -167,7 +169,7 @@ def _pg_indexes(store, address: str) -> dict[str, str]:
 
 def _make_pg_version6(store, address: str) -> None:
     """Turn a PostgreSQL store into what schema version 6 created (its frames_pending and observations_placement
-    indexes, no tallies_sighting_last), as a database created before version 7 is."""
+    indexes, no tallies_sighting_last or placements_current), as a database created before version 7 is."""
     for name, old in PG_VERSION6_INDEXES.items():
         store.raw(address, f"DROP INDEX {name}")
         if old is not None:
@@ -175,9 +177,10 @@ def _make_pg_version6(store, address: str) -> None:
     store.raw(address, "UPDATE meta SET value = '6' WHERE key = 'schema_version'")
 
 
-def test_a_postgresql_store_has_the_indexes_of_sqlite_version_8_fresh_and_migrated(pg_cluster):
+def test_a_postgresql_store_has_the_indexes_of_sqlite_version_9_fresh_and_migrated(pg_cluster):
     """Schema parity: SQLite version 8 reads a placement's newest observations and the sighting tallies since a
-    time through two indexes; a fresh PostgreSQL store has them (version 8 too), and a version-6 database gains
+    time through two indexes, version 9 an object's current placement through a partial one; a fresh PostgreSQL
+    store has them (version 9 too), and a version-6 database gains
     them by the forward migration of its first writable open, keeping its rows; a read-only open of it refuses
     (needs migration) and changes nothing. The migrated store's indexes are the fresh one's, name for name."""
     from tempomem_ros.core.postgres import schema as pg_schema
@@ -192,8 +195,12 @@ def test_a_postgresql_store_has_the_indexes_of_sqlite_version_8_fresh_and_migrat
                 (oid,) = m.add([box_obs("mug", (1.0, 0.0, 0.5), stamp=1.0)])
                 m.commit()
         want = _pg_indexes(store, fresh)
-        assert pg_schema.SCHEMA_VERSION == 8
-        assert store.raw(fresh, "SELECT value FROM meta WHERE key = 'schema_version'") == [("8",)]
+        assert pg_schema.SCHEMA_VERSION == 9
+        assert store.raw(fresh, "SELECT value FROM meta WHERE key = 'schema_version'") == [("9",)]
+        assert want["placements_current"] == ("CREATE INDEX placements_current ON placements USING btree "
+                                              "(object_id, t_from, id) WHERE (current = 1)")
+        assert want["placements_object"] == ("CREATE INDEX placements_object ON placements USING btree "
+                                             "(object_id, t_from, id, t_to)")
         assert want["observations_placement"] == ("CREATE INDEX observations_placement ON observations USING btree "
                                                   "(placement_id, stamp, id)")
         assert want["tallies_sighting_last"] == ("CREATE INDEX tallies_sighting_last ON tallies USING btree "
@@ -202,16 +209,18 @@ def test_a_postgresql_store_has_the_indexes_of_sqlite_version_8_fresh_and_migrat
                                           "WHERE (status <> 'compacted'::text)")
         _make_pg_version6(store, old)
         aged = _pg_indexes(store, old)
-        assert "tallies_sighting_last" not in aged
+        assert "tallies_sighting_last" not in aged and "placements_current" not in aged
+        assert aged["placements_object"] == ("CREATE INDEX placements_object ON placements USING btree "
+                                             "(object_id, t_from, id)")
         assert aged["observations_placement"] == ("CREATE INDEX observations_placement ON observations USING btree "
                                                   "(placement_id)")
-        assert set(aged) == set(want) - {"tallies_sighting_last"}
+        assert set(aged) == set(want) - {"tallies_sighting_last", "placements_current"}
         with pytest.raises(SchemaError, match="needs migration"):
             Memory.open(old, readonly=True)
         assert store.raw(old, "SELECT value FROM meta WHERE key = 'schema_version'") == [("6",)]
         with Memory.open(old, embedding_dim=4, config=config("robot_a")) as m:  # the writer migrates
             assert [(o.id, o.label) for o in m.objects()] == [(oid, "mug")]
-        assert store.raw(old, "SELECT value FROM meta WHERE key = 'schema_version'") == [("8",)]
+        assert store.raw(old, "SELECT value FROM meta WHERE key = 'schema_version'") == [("9",)]
         assert _pg_indexes(store, old) == want
         # the citation read walks observations_placement in its order, from the index alone: no sort after the scan
         import psycopg
@@ -221,5 +230,11 @@ def test_a_postgresql_store_has_the_indexes_of_sqlite_version_8_fresh_and_migrat
             plan = "\n".join(r[0] for r in con.execute(
                 "EXPLAIN SELECT id FROM observations WHERE placement_id = 1 ORDER BY stamp DESC, id DESC LIMIT 5"))
         assert "Index Only Scan Backward using observations_placement on observations" in plan and "Sort" not in plan
+        # and an object's current placement from the partial index of current placements (version 9), in its order
+        with psycopg.connect(old, autocommit=True) as con:
+            con.execute("SET enable_seqscan = off")
+            plan = "\n".join(r[0] for r in con.execute(
+                "EXPLAIN SELECT id FROM placements WHERE object_id = 1 AND current = 1 ORDER BY t_from, id LIMIT 1"))
+        assert "using placements_current on placements" in plan and "Sort" not in plan
     finally:
         store.cleanup()

@@ -279,7 +279,7 @@ def test_history_pages_from_the_newest(story):
         ("bad_operation", "unknown operation 'teleport'"),
         ("bad_relation", "unknown relation 'behind'"),
         ("bad_history_id", "unknown object id 999"),
-        ("bad_history_k", "k must be in 1..1000 (0 = default 200), got -2"),
+        ("bad_history_k", "k must be in 1..1000 (0 = default 20), got -2"),
         ("bad_temporal_id", "unknown object id 999"),
         ("empty_question", "question must not be empty"),
         ("empty_text", "text must not be empty"),

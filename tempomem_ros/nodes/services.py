@@ -35,7 +35,15 @@ SRV_MAX_K = 1000  # the .srv contract (below the core's validation.MAX_K)
 DEFAULT_K = 10
 DEFAULT_SPATIAL_K = 100
 DEFAULT_SCENE_K = 50
-DEFAULT_HISTORY_K = 200
+# History's page when k is 0. Why 20 and not the 200 of before: a ROS service answers in one response, so its
+# default must bound the work and the message of a call, and the offset and total_observations already let a client
+# read every page (nothing is lost). With 200 the page was never full in a month of bench_long_run (the label's first
+# object keeps 28 sightings on day 1, 73 on day 30), so the default answer, and its cost, grew with the object's age:
+# CPU p95 day 1 -> 30 0.70 -> 1.95 ms (x2.8); a page of 20 is full from day 1 on: 0.39 -> 0.43 ms with the placements
+# (x1.1), 0.35 -> 0.36 without (`python bench/long_run_calls.py STORE.day1 STORE.day30 --services history --no-fit
+# --history-pages`; docs/RESULTS.md section 6). It is also what `ros2 service call` shows in a screenful, and the
+# scale of the other defaults (DEFAULT_K, DEFAULT_SCENE_K). A client wanting more asks for up to SRV_MAX_K.
+DEFAULT_HISTORY_K = 20
 MAX_REASON_LENGTH = 500  # a forget reason (the tombstone keeps it)
 ECHO_LENGTH = 60  # characters of request text quoted back in an error message
 TEMPORAL_OPERATIONS = (*OPERATORS, "where_to_look")

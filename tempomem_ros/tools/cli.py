@@ -457,7 +457,7 @@ def build_parser() -> argparse.ArgumentParser:
     sp = add("history", cmd_history, "one object's kept observations, a page from the newest (as the History "
              "service)")
     sp.add_argument("id", type=parse_id, help="object id")
-    sp.add_argument("--k", type=int, default=200, help="page size (default 200, the service's)")
+    sp.add_argument("--k", type=int, default=20, help="page size (default 20, the service's)")
     sp.add_argument("--offset", type=int, default=0, help="skip this many newest observations (the pages read)")
     sp = add("events", cmd_events, "change events in stamp order")
     sp.add_argument("--since", type=float, default=None, help="only events with stamp >= T (seconds)")

@@ -25,7 +25,8 @@ backend, and ``tempomem migrate`` copies a SQLite store row for row (every id ke
 
 Schema versions: a database is created at SCHEMA_VERSION; MIGRATIONS[v] upgrades one at version v. The first
 PostgreSQL schema is version 6, the SQLite version that added sources; the numbers follow SQLite's (version 7: the
-partial frames_pending index, 8: a placement's observations by stamp and sighting tallies by their last stamp), so
+partial frames_pending index, 8: a placement's observations by stamp and sighting tallies by their last stamp, 9: the
+partial index of current placements, placements_object with t_to), so
 that one number names one set of tables and indexes on both backends.
 """
 
@@ -36,7 +37,7 @@ import re
 from ..errors import SchemaError
 from ..store.schema import FRAMES_LIVE
 
-SCHEMA_VERSION = 8
+SCHEMA_VERSION = 9
 FIRST_VERSION = 6  # the first PostgreSQL schema: there is no older one to migrate from
 WORLD_FRAME = "map"  # every robot of a fleet reports in this one frame (docs/FLEET.md)
 
@@ -81,6 +82,12 @@ OBSERVATIONS_PLACEMENT_INDEX = "CREATE INDEX observations_placement ON observati
 # Version 8: sighting tallies by their last stamp ("was it seen since ...?" counts tallies with t_last >= since;
 # tallies_object alone walks every tally of the object since its first day).
 TALLIES_LAST_INDEX = "CREATE INDEX tallies_sighting_last ON tallies(object_id, t_last) WHERE kind = 'sighting'"
+# Version 9 (SQLite's too): an object's current placement without walking its placements from the oldest
+# (core/store/schema.py PLACEMENTS_CURRENT_INDEX); id in it for the ORDER BY t_from, id of the reads, as above.
+PLACEMENTS_CURRENT_INDEX = "CREATE INDEX placements_current ON placements(object_id, t_from, id) WHERE current = 1"
+# Version 9 too: an object's placements by t_from with their t_to, so that the as-of scene's count tests t < t_to
+# from the index (core/store/schema.py PLACEMENTS_OBJECT_INDEX).
+PLACEMENTS_OBJECT_INDEX = "CREATE INDEX placements_object ON placements(object_id, t_from, id, t_to)"
 
 SCHEMA = [  # the current version, in creation order
     "CREATE TABLE meta (key text PRIMARY KEY, value text NOT NULL)",
@@ -185,8 +192,9 @@ SCHEMA = [  # the current version, in creation order
         current integer NOT NULL,
         opened_by text NOT NULL,
         closed_reason text NOT NULL DEFAULT '')""",
-    "CREATE INDEX placements_object ON placements(object_id, t_from, id)",
+    PLACEMENTS_OBJECT_INDEX,
     "CREATE INDEX placements_asof ON placements(object_id, id, t_from, t_to)",
+    PLACEMENTS_CURRENT_INDEX,
     CLOSED_PLACEMENTS_FUNCTION,
     CLOSED_PLACEMENTS_TRIGGER,
     f"""CREATE TABLE misses (
@@ -328,6 +336,8 @@ MIGRATIONS: dict[int, list[str]] = {
     6: ["DROP INDEX IF EXISTS frames_pending", FRAMES_PENDING_INDEX],  # version 7: without compacted frames
     7: ["DROP INDEX IF EXISTS observations_placement", OBSERVATIONS_PLACEMENT_INDEX,  # version 8: with stamps,
         TALLIES_LAST_INDEX],                                                           # tallies by last stamp
+    # version 9: an object's placements with their t_to, and its current placement without walking its history
+    8: ["DROP INDEX IF EXISTS placements_object", PLACEMENTS_OBJECT_INDEX, PLACEMENTS_CURRENT_INDEX],
 }
 
 #: Tables a complete store has, checked on every open (a database missing one is not a tempomem store).

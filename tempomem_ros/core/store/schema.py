@@ -23,7 +23,7 @@ try:  # pragma: no cover - which one depends on the installation
 except ImportError:  # pragma: no cover
     import sqlite3  # type: ignore[no-redef]
 
-SCHEMA_VERSION = 8
+SCHEMA_VERSION = 9
 WORLD_FRAME = "map"  # the frame a new store records unless its creator names another (meta world_frame)
 #: Read-only opens accept stores from this version on: version 4 only adds a trigger, which reads do not
 #: depend on, so a store on read-only media written at version 3 stays readable (version 3 added columns).
@@ -33,10 +33,30 @@ WORLD_FRAME = "map"  # the frame a new store records unless its creator names an
 #: Version 7 only narrows an index (FRAMES_PENDING_INDEX); every query also works with the full one.
 #: Version 8 only widens an index (OBSERVATIONS_PLACEMENT_INDEX) and adds one (TALLIES_LAST_INDEX); every query
 #: also works without them.
+#: Version 9 only adds a partial index (PLACEMENTS_CURRENT_INDEX) and widens one (PLACEMENTS_OBJECT_INDEX); every
+#: query also works without them.
 READ_COMPATIBLE_FROM = 3
 # Covers an as-of read of the whole scene in object order (temporal.scene_as_of): a page at offset 9,800 of
 # 10k objects takes 1 ms instead of 5 ms scanning the table (schema version 2).
 PLACEMENTS_AS_OF_INDEX = "CREATE INDEX IF NOT EXISTS placements_asof ON placements(object_id, id, t_from, t_to)"
+# Version 9: an object's current placement, from an index of the current placements alone. Why: current answers,
+# the citations of every answer (the current placement's evidence) and each fusion's "close the current placement"
+# found it by walking all of the object's placements from its oldest (placements_object) and reading each row to
+# test current = 1: a walk that grows with every move and reappearance (an object of bench_long_run's day-30 store
+# has 36 placements). Measured (`python bench/long_run_calls.py STORE.day1 STORE.day30 --services current --no-fit`,
+# thin/off): VM steps of a current answer on day 30 8.6 -> 8.0 x100, about 1 % of its CPU. Partial: one entry an
+# object (about 20 B), not one a placement; SQLite uses it only for a query that states current = 1, which every
+# current-placement read does.
+PLACEMENTS_CURRENT_INDEX = ("CREATE INDEX IF NOT EXISTS placements_current ON placements(object_id, t_from) "
+                            "WHERE current = 1")
+# Version 9 too: an object's placements by t_from carry t_to. Why: the size of the scene as of t (count_as_of, the
+# total of every paged scene_as_of) tests t_from <= t < t_to for each placement of each shown object that began by t;
+# the index bounded t_from but not t_to, so SQLite read each of those placement rows for it. With t_to in the entry
+# the count reads the index alone. Measured (`python bench/long_run_calls.py STORE.day1 STORE.day30 --services
+# scene_as_of --no-fit --scene-pages`, thin/off): scene_as_of's full pages, CPU p95 day 30 over day 1 x1.10, x1.10
+# -> x1.04, x1.06 (two runs each); VM steps a call on day 30 120.8 -> 117.5 x100; the same counts. 8 bytes more a
+# placement.
+PLACEMENTS_OBJECT_INDEX = "CREATE INDEX IF NOT EXISTS placements_object ON placements(object_id, t_from, id, t_to)"
 
 # Version 3: the absence evidence of separate looks, held events and learned label confusion.
 # Label mass by label: how often the segmenter confused two labels is summed over the objects that hold both.
@@ -259,8 +279,9 @@ SCHEMA = [  # the current version: a new store is created at SCHEMA_VERSION
         current INTEGER NOT NULL,
         opened_by TEXT NOT NULL,
         closed_reason TEXT NOT NULL DEFAULT '')""",
-    "CREATE INDEX IF NOT EXISTS placements_object ON placements(object_id, t_from, id)",
+    PLACEMENTS_OBJECT_INDEX,
     PLACEMENTS_AS_OF_INDEX,
+    PLACEMENTS_CURRENT_INDEX,
     CLOSED_PLACEMENTS_IMMUTABLE,
     """CREATE TABLE IF NOT EXISTS misses (
         id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -363,6 +384,11 @@ MIGRATIONS: dict[int, list[str]] = {
     6: ["DROP INDEX IF EXISTS frames_pending", FRAMES_PENDING_INDEX],  # version 7: without compacted frames
     7: ["DROP INDEX IF EXISTS observations_placement", OBSERVATIONS_PLACEMENT_INDEX,  # version 8: with stamps,
         TALLIES_LAST_INDEX],                                                           # tallies by last stamp
+    # version 9: an object's placements with their t_to, and its current placement without walking its history;
+    # created in a fresh store's order: without statistics SQLite settles a tie between two indexes on object_id for
+    # the one created last (measured: with placements_object created after placements_current, SQLite 3.40 walked
+    # placements_object for the current placement)
+    8: ["DROP INDEX IF EXISTS placements_object", PLACEMENTS_OBJECT_INDEX, PLACEMENTS_CURRENT_INDEX],
 }
 
 
