@@ -657,6 +657,7 @@ class Memory:
             stamps = [float(f["stamp"]) for f in frames] + ([] if fused is None else [fused])
             self._commit_now = max(stamps) if stamps else 0.0
             try:
+                self._fusion.read_sightings_ahead(frames)
                 for frame in frames:
                     self._fusion.fuse_frame(frame, counters, touched)
                     self._staging.mark_fused(frame["id"])
