@@ -21,6 +21,7 @@ import cProfile
 import io
 import os
 import pstats
+import re
 import sys
 import tempfile
 import time
@@ -40,6 +41,9 @@ def main() -> None:
     ap.add_argument("--cpu", action="store_true",
                     help="profile this process's CPU time (time.process_time), not wall time: waits for the server "
                          "count nothing")
+    ap.add_argument("--dump", default=None,
+                    help="write the fused state after the run here (objects, observations' verdicts, events; one "
+                         "line each): two trees fusing the same frames must write the same file (decisions identical)")
     ap.add_argument("--profile-out", default=None, help="also write the raw profile here (pstats)")
     ap.add_argument("--top", type=int, default=12, help="statements waited for, most frequent first")
     args = ap.parse_args()
@@ -107,6 +111,10 @@ def main() -> None:
             if args.profile_out:
                 profile.dump_stats(args.profile_out)
             print(out.getvalue())
+        if args.dump:
+            with open(args.dump, "w") as f:  # without the wall clock of each write (recorded_at)
+                for x in (*fuser.objects(), *fuser.observations(), *fuser.events()):
+                    print(re.sub(r"recorded_at=[^,]*, ", "", repr(x)), file=f)
         for m in robots + [fuser]:
             m.close()
 

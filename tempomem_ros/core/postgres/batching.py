@@ -146,6 +146,8 @@ def _pg_type(values, column: tuple[bool, str] | None) -> str | None:
             kinds.add("bigint")
         elif t is str:
             kinds.add("text")
+        elif isinstance(v, float):  # numpy's float64 (a float): as numbers.Real below, without the ABC's check
+            kinds.add("double precision")
         elif isinstance(v, bool) or isinstance(v, numbers.Integral):
             kinds.add("bigint")
         elif isinstance(v, numbers.Real):
