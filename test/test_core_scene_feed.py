@@ -112,10 +112,8 @@ def test_an_unknown_audit_action_and_the_resync_period_force_a_full_read(store):
 
 def test_behind_says_whether_another_writer_changed_the_store_since_the_last_refresh(tmp_path):
     """How a memory node that does not fuse (fuse_staged false) learns that the fleet's fuser fused."""
-    from core_helpers import box_obs
-
     path = str(tmp_path / "m.db")
-    with Memory.open(path, embedding_dim=4) as writer, Memory.open(path, readonly=True) as reader:
+    with Memory.open(path, embedding_dim=4, config=IMMEDIATE) as writer, Memory.open(path, readonly=True) as reader:
         feed = SceneFeed(reader, resync_s=1e9)
         assert feed.behind()  # nothing read yet
         feed.refresh()
