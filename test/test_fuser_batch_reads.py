@@ -2,8 +2,9 @@
 
 - _ViewPairs: the absence loop's geometric first tests (a sighting centred in an object's box; two boxes touching),
   computed for every pair with numpy, keep exactly the sightings geometry.point_in_box / geometry.box_gap keep.
-- FrameFusion.read_sightings_ahead: a batch's staged sightings read at once (one round trip on PostgreSQL) fuse into
-  the same objects, verdicts and events as each frame's own read.
+- What fusion reads ahead on PostgreSQL (a batch's staged sightings at once, FrameFusion.read_sightings_ahead; the
+  objects in a frame's view with its candidates; the candidates' label mass and pair sums) fuses into the same
+  objects, verdicts and events as each read made when it is asked.
 - Memory.close(fuse=False): a node that does not fuse leaves what is staged for the fleet's fuser.
 """
 
@@ -16,8 +17,9 @@ import pytest
 from core_helpers import IMMEDIATE, box_obs, distance_from_eye, view
 
 from tempomem_ros.core import Memory
-from tempomem_ros.core.frame_fusion import FrameFusion, _ViewPairs, box_center
+from tempomem_ros.core.frame_fusion import _ViewPairs, box_center
 from tempomem_ros.core.geometry import box_gap, point_in_box
+from tempomem_ros.core.store.base import Store
 from tempomem_ros.core.store.fusion_rows import FusionRows
 
 
@@ -77,7 +79,7 @@ def _state(m: Memory) -> list[str]:
     return [repr(x) for x in (*m.objects(), *m.observations(), *m.events())]
 
 
-def test_a_batch_read_ahead_fuses_as_each_frame_reading_its_own(store, monkeypatch):
+def test_what_is_read_ahead_fuses_as_each_read_made_when_asked(store, monkeypatch):
     reads = []
     own = FusionRows.pending_sightings
     monkeypatch.setattr(FusionRows, "pending_sightings", lambda self, f: reads.append(f) or own(self, f))
@@ -87,7 +89,8 @@ def test_a_batch_read_ahead_fuses_as_each_frame_reading_its_own(store, monkeypat
         stats = m.commit()
         assert len(stats.frame_ids) == 18
         batched, read_one_by_one = _state(m), len(reads)
-    monkeypatch.setattr(FrameFusion, "read_sightings_ahead", lambda self, frames: None)
+    # the same frames with nothing read ahead (each read when it is asked, as on SQLite): the same graph
+    monkeypatch.setattr(Store, "reads_in_batches", property(lambda self: False))
     reads.clear()
     own_reads = store("own")
     with Memory.open(own_reads, embedding_dim=4, config=IMMEDIATE, clock=lambda: 7.0) as m:

@@ -151,6 +151,11 @@ def _resolved_in_part(view: CameraView, lo: np.ndarray, hi: np.ndarray, fraction
     return out
 
 
+def _view_box(view: CameraView) -> tuple[np.ndarray, np.ndarray]:
+    """The world box around the view's frustum: where the absence test looks for objects the view should show."""
+    return frustum_aabb(view.pose, view.fx, view.fy, view.cx, view.cy, view.width, view.height, view.max_range)
+
+
 class _ViewPairs:
     """The sightings of a frame that pass the first, purely geometric, test of _might_be (centre inside the
     object's box, within ``tol``) and of _displaced / _own_kind_beside (the boxes touch: box_gap 0), for every
@@ -288,6 +293,8 @@ class FrameFusion:
         self._confusion_cache: dict | None = None  # label pairs known confused, per fused frame
         #: label-pair sums and label totals read before the scoring loop; valid only while nothing is written
         self._confusion_prefetch: tuple[dict, dict] | None = None
+        #: the present and tentative objects in the frame's view, read with its candidates (fuse_frame)
+        self._in_view_ahead: list | None = None
         #: the staged sightings of the frames a commit is about to fuse, read at once (read_sightings_ahead)
         self._sightings_ahead: dict[int, list] = {}
 
@@ -340,9 +347,19 @@ class FrameFusion:
         # mass and the label-pair sums scoring may read are read first, each kind in one round trip on
         # PostgreSQL (a read each was 250 of a commit's 313 round trips, bench_fleet), and are what the
         # loop would have read one by one.
-        cand_lists = self._store.objects_in_boxes(
-            [(seen.bmin - fcfg.candidate_dilation, seen.bmax + fcfg.candidate_dilation) for seen in items],
-            ("present", "missing", "tentative"))
+        boxes = [(seen.bmin - fcfg.candidate_dilation, seen.bmax + fcfg.candidate_dilation) for seen in items]
+        view = self._frame_view(frame)
+        self._in_view_ahead = None
+        if self._store.reads_in_batches and frame["has_view"] and view is not None:
+            # The objects in the camera's view are read with the candidates, in the same round trip: every object
+            # fusion writes from here to the absence test (_absence) is one a sighting of this frame matched (a
+            # merge, a move, a new object), and the absence test leaves those out, so the rows it uses are the
+            # ones it would have read then. Read with the candidates' states, the missing left out below.
+            *cand_lists, in_view = self._store.objects_in_boxes(boxes + [_view_box(view)],
+                                                                 ("present", "missing", "tentative"))
+            self._in_view_ahead = [o for o in in_view if o.state in ("present", "tentative")]
+        else:
+            cand_lists = self._store.objects_in_boxes(boxes, ("present", "missing", "tentative"))
         self._prefetch_scoring(items, cand_lists)
         for seen, cands in zip(items, cand_lists):
             near[seen.id] = []
@@ -364,7 +381,6 @@ class FrameFusion:
                 continue
             obs_to_obj[oid] = (cid, -neg_score)
             matched.add(cid)
-        view = self._frame_view(frame)
         fused: dict[int, int] = {}        # observation -> the object it went to
         for seen in items:
             if seen.id in obs_to_obj:
@@ -767,12 +783,12 @@ class FrameFusion:
         """
         if view is None:
             return
-        pose = view.pose
-        lo, hi = frustum_aabb(pose, view.fx, view.fy, view.cx, view.cy, view.width, view.height, view.max_range)
         acfg = self.config.absence
         stamp = float(frame["stamp"])
         n_misses = 0
-        in_frustum = [o for o in self._candidates(lo, hi, states=("present", "tentative")) if o.id not in matched]
+        ahead, self._in_view_ahead = self._in_view_ahead, None
+        in_view = ahead if ahead is not None else self._candidates(*_view_box(view), states=("present", "tentative"))
+        in_frustum = [o for o in in_view if o.id not in matched]
         cores = [_core_box(o) for o in in_frustum]
         core_lo = np.array([c[0] for c in cores]).reshape(-1, 3)
         core_hi = np.array([c[1] for c in cores]).reshape(-1, 3)
