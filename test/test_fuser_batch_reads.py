@@ -13,7 +13,6 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 import numpy as np
-import pytest
 from core_helpers import IMMEDIATE, box_obs, distance_from_eye, view
 
 from tempomem_ros.core import Memory
