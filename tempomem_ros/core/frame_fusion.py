@@ -355,9 +355,12 @@ class FrameFusion:
             # fusion writes from here to the absence test (_absence) is one a sighting of this frame matched (a
             # merge, a move, a new object), and the absence test leaves those out, so the rows it uses are the
             # ones it would have read then. Read with the candidates' states, the missing left out below.
+            entries: dict = {}
             *cand_lists, in_view = self._store.objects_in_boxes(boxes + [_view_box(view)],
-                                                                 ("present", "missing", "tentative"))
+                                                                 ("present", "missing", "tentative"), entries=entries)
             self._in_view_ahead = [o for o in in_view if o.state in ("present", "tentative")]
+            # the candidates' R*Tree entries came with them: _prefetch_scoring finds them kept
+            self._graph.cache_rtree_entries({c.id: entries[c.id] for cands in cand_lists for c in cands})
         else:
             cand_lists = self._store.objects_in_boxes(boxes, ("present", "missing", "tentative"))
         self._prefetch_scoring(items, cand_lists)
