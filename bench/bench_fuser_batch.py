@@ -21,6 +21,7 @@ import cProfile
 import io
 import os
 import pstats
+import re
 import sys
 import tempfile
 import time
@@ -36,6 +37,14 @@ def main() -> None:
     ap.add_argument("--frames", type=int, default=80, help="frames fused per batch size and round")
     ap.add_argument("--rounds", type=int, default=2)
     ap.add_argument("--profile", type=int, default=0, metavar="N")
+    ap.add_argument("--sort", default="tottime", help="order of the profile (pstats: tottime, cumulative)")
+    ap.add_argument("--cpu", action="store_true",
+                    help="profile this process's CPU time (time.process_time), not wall time: waits for the server "
+                         "count nothing")
+    ap.add_argument("--dump", default=None,
+                    help="write the fused state after the run here (objects, observations' verdicts, events; one "
+                         "line each): two trees fusing the same frames must write the same file (decisions identical)")
+    ap.add_argument("--profile-out", default=None, help="also write the raw profile here (pstats)")
     ap.add_argument("--top", type=int, default=12, help="statements waited for, most frequent first")
     args = ap.parse_args()
     os.environ["TEMPOMEM_BENCH_OBJECTS"] = str(args.objects)  # read by bench_fleet at import
@@ -51,7 +60,7 @@ def main() -> None:
         pid = int(fuser._conn._conn.info.backend_pid)
         quarter = bf.CELLS // 4
         counter = [0]
-        profile = cProfile.Profile() if args.profile else None
+        profile = (cProfile.Profile(time.process_time) if args.cpu else cProfile.Profile()) if args.profile else None
 
         def stage_one() -> None:
             n = counter[0]
@@ -98,8 +107,14 @@ def main() -> None:
                 print(f"    {k / n:6.2f}  {' '.join(sql.split())[:110]}")
         if profile is not None:
             out = io.StringIO()
-            pstats.Stats(profile, stream=out).sort_stats("tottime").print_stats(args.profile)
+            pstats.Stats(profile, stream=out).sort_stats(args.sort).print_stats(args.profile)
+            if args.profile_out:
+                profile.dump_stats(args.profile_out)
             print(out.getvalue())
+        if args.dump:
+            with open(args.dump, "w") as f:  # without the wall clock of each write (recorded_at)
+                for x in (*fuser.objects(), *fuser.observations(), *fuser.events()):
+                    print(re.sub(r"recorded_at=[^,]*, ", "", repr(x)), file=f)
         for m in robots + [fuser]:
             m.close()
 

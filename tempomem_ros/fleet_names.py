@@ -33,3 +33,18 @@ def robot_names(text: str) -> list[str]:
     if bad:
         raise RuntimeError(f"robot id {bad[0]!r} cannot be a ROS namespace and a robot_id: use letters, digits, '_'")
     return robots
+
+
+def fusing_robot(robots: list[str], fuser: str) -> str | None:
+    """The robot whose memory node fuses (fuse_staged true) under the fuser:= argument: ``first`` (the default) the
+    first robot, a robot's id that robot, ``none`` no node (`tempomem fuse` runs beside the fleet). Why one: on a
+    PostgreSQL store the robots stage beside one fuser (docs/FLEET.md); every node fusing on its timer made every
+    robot take the fusion lock in turn."""
+    choice = fuser.strip()
+    if choice == "none":
+        return None
+    if choice in ("", "first"):
+        return robots[0]
+    if choice not in robots:
+        raise RuntimeError(f"fuser:= names no robot of robots:= ({choice!r}; give one of them, first or none)")
+    return choice

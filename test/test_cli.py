@@ -346,3 +346,30 @@ def test_fuse_waits_and_tries_again_when_another_writer_holds_the_fusion_lock(tm
         assert run(["fuse", path, "--until-empty"]) == (
             0, f"fused 1 frame(s) in 1 batch(es) into {path}, 1 wait(s) for the fusion lock\n", "")
         assert a.pending() == 0
+
+
+def test_fuse_backs_off_while_idle_and_looks_again_at_once_after_a_batch(tmp_path, monkeypatch):
+    """Review of session 33: `--poll 0.005` asked the server ~200 COUNTs a second while nothing was staged. Idle, the
+    fuser's wait doubles from --poll up to --poll-max; a batch fused sets it back to --poll."""
+    from core_helpers import box_obs
+
+    from tempomem_ros.tools import cli
+
+    assert [w for w, _ in zip(cli.idle_waits(0.005, 0.1), range(7))] == [0.005, 0.01, 0.02, 0.04, 0.08, 0.1, 0.1]
+    path = str(tmp_path / "m.db")
+    with Memory.open(path, embedding_dim=4) as robot:
+        robot.add([box_obs("mug", (1.0, 0.0, 0.8), stamp=1.0)], source="robot_a")
+        slept = []
+
+        def sleep(s):  # the fuser's waits: a frame is staged at its third empty look, Ctrl-C at its sixth
+            slept.append(s)
+            if len(slept) == 3:
+                robot.add([box_obs("cup", (0.0, 1.0, 0.8), stamp=2.0)], source="robot_b")
+            if len(slept) == 6:
+                raise KeyboardInterrupt
+
+        monkeypatch.setattr(cli.time, "sleep", sleep)
+        code, out, _ = run(["fuse", path, "--poll", "0.01", "--poll-max", "0.03"])
+        assert (code, out) == (0, f"fused 2 frame(s) in 2 batch(es) into {path}\n")
+        assert slept == [0.01, 0.02, 0.03, 0.01, 0.02, 0.03]
+        assert robot.pending() == 0

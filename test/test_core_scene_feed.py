@@ -108,3 +108,19 @@ def test_an_unknown_audit_action_and_the_resync_period_force_a_full_read(store):
             assert not feed.refresh().full
             now[0] = 61.0
             assert feed.refresh().full
+
+
+def test_behind_says_whether_another_writer_changed_the_store_since_the_last_refresh(tmp_path):
+    """How a memory node that does not fuse (fuse_staged false) learns that the fleet's fuser fused."""
+    path = str(tmp_path / "m.db")
+    with Memory.open(path, embedding_dim=4, config=IMMEDIATE) as writer, Memory.open(path, readonly=True) as reader:
+        feed = SceneFeed(reader, resync_s=1e9)
+        assert feed.behind()  # nothing read yet
+        feed.refresh()
+        assert not feed.behind()
+        writer.add([box_obs("mug", (1.0, 0.0, 0.8), stamp=1.0)])
+        assert not feed.behind()  # staged only: nothing fused
+        writer.commit()
+        assert feed.behind()
+        assert [o.label for o in feed.refresh().objects] == ["mug"]
+        assert not feed.behind()

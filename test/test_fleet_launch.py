@@ -34,3 +34,13 @@ def test_robot_lists(fleet):
     with pytest.raises(RuntimeError, match="cannot be a ROS namespace"):
         fleet.robot_names("robot-a")
 
+
+
+def test_one_memory_node_fuses_the_first_by_default(fleet):
+    robots = ["robot_a", "robot_b", "robot_c"]
+    assert fleet.fusing_robot(robots, "first") == "robot_a"
+    assert fleet.fusing_robot(robots, " ") == "robot_a"
+    assert fleet.fusing_robot(robots, "robot_c") == "robot_c"
+    assert fleet.fusing_robot(robots, "none") is None
+    with pytest.raises(RuntimeError, match="names no robot of robots"):
+        fleet.fusing_robot(robots, "robot_d")

@@ -410,6 +410,61 @@ def test_lifecycle_without_autostart_and_diagnostics(tmp_path):
         context.try_shutdown()
 
 
+def test_a_node_that_does_not_fuse_only_stages_and_publishes_what_the_fuser_fused(tmp_path):
+    """fuse_staged false (a fleet's robot beside one fuser, docs/FLEET.md): the node stages the frames it receives
+    and never fuses them, not even when it is cleaned up; once another writer (the fuser) fused them, the node
+    publishes the scene graph holding them."""
+    from rclpy.executors import SingleThreadedExecutor
+    from rclpy.lifecycle import TransitionCallbackReturn
+    from core_helpers import IMMEDIATE
+    from rclpy.qos import DurabilityPolicy
+
+    from tempomem_ros.core import Memory
+
+    context = rclpy.Context()
+    rclpy.init(context=context)
+    store = str(tmp_path / "m.db")
+    node = MemoryNode("memory_node_stager", context=context, parameter_overrides=[
+        Parameter("store_path", value=store), Parameter("fuse_staged", value=False),
+        Parameter("commit_rate_hz", value=20.0)])
+    tester = rclpy.create_node("stager_tester", context=context)
+    executor = SingleThreadedExecutor(context=context)
+    graphs = []
+    try:
+        executor.add_node(node)
+        executor.add_node(tester)
+        pub = tester.create_publisher(ObservationArray, topics.OBSERVATIONS,
+                                      QoSProfile(depth=10, reliability=ReliabilityPolicy.RELIABLE))
+        tester.create_subscription(SceneGraph, topics.SCENE_GRAPH, graphs.append, QoSProfile(
+            depth=1, reliability=ReliabilityPolicy.RELIABLE, durability=DurabilityPolicy.TRANSIENT_LOCAL))
+        assert _spin_until(executor, lambda: pub.get_subscription_count() > 0)
+        for t in (1.0, 1.5):
+            pub.publish(frame(t, [mug_msg(A)], A, 2.0))
+        with Memory.open(store, readonly=True) as viewer:
+            assert _spin_until(executor, lambda: viewer.pending() == 2)
+            for _ in range(10):  # half a second of the 20 Hz timer: it stages, it never fuses
+                executor.spin_once(timeout_sec=0.05)
+            assert (viewer.pending(), node.counters.commits, viewer.objects()) == (2, 0, [])
+        assert all(not g.objects for g in graphs)
+        fuser = Memory.open(store, embedding_dim=32, config=IMMEDIATE)  # the fleet's fuser
+        try:
+            assert len(fuser.commit().frame_ids) == 2
+            assert _spin_until(executor, lambda: bool(graphs) and [o.label for o in graphs[-1].objects] == ["mug"])
+            pub.publish(frame(2.0, [mug_msg(A)], A, 2.0))
+            assert _spin_until(executor, lambda: fuser.pending() == 1)
+        finally:
+            fuser.close(fuse=False)
+        assert node.trigger_deactivate() == TransitionCallbackReturn.SUCCESS
+        assert node.trigger_cleanup() == TransitionCallbackReturn.SUCCESS
+        with Memory.open(store, readonly=True) as viewer:
+            assert viewer.pending() == 1  # closing the node left it staged for the fuser
+    finally:
+        executor.shutdown()
+        node.destroy_node()
+        tester.destroy_node()
+        context.try_shutdown()
+
+
 # --------------------------------------------------------------------------------------------------- main()
 @pytest.mark.parametrize("param", ["time_source:=sundial", "commit_rate_hz:=-1.0", "embedding_dim:=many"])
 def test_main_returns_1_on_bad_parameters(tmp_path, param):

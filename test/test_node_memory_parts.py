@@ -92,7 +92,10 @@ class Writer:
 
 class Scene:
     def __init__(self):
-        self.dirty, self.published = False, []
+        self.dirty, self.published, self.behind = False, [], False
+
+    def follow_store(self):
+        self.dirty = self.dirty or self.behind
 
     def after_commit(self, force):
         self.published.append((self.dirty, force))
@@ -103,11 +106,24 @@ class Ingest:
         pass
 
 
-def _cycle(writer, scene, context_ok=lambda: True):
+def _cycle(writer, scene, context_ok=lambda: True, fuses=True):
     counters, log = diag.NodeCounters(), Log()
     health = StoreHealth(log, counters)
-    return CommitCycle(lambda: (writer, scene, Ingest()), counters, health, log, context_ok=context_ok), \
-        counters, health, log
+    return CommitCycle(lambda: (writer, scene, Ingest()), counters, health, log, context_ok=context_ok,
+                       fuses=fuses), counters, health, log
+
+
+def test_a_node_that_does_not_fuse_only_stages_and_publishes_once_the_fuser_changed_the_store():
+    """fuse_staged false (a fleet's robot beside one fuser): the timer never commits; the scene is published once
+    the store's audit moved (another writer fused), not on every tick."""
+    writer, scene = Writer(), Scene()
+    cycle, counters, _, _ = _cycle(writer, scene, fuses=False)
+    writer.staged = 2
+    cycle.on_timer()
+    assert (writer.commits, writer.staged, counters.commits, scene.published) == (0, 2, 0, [(False, False)])
+    scene.behind = True
+    cycle.on_timer()
+    assert (writer.commits, writer.staged, scene.published[-1]) == (0, 2, (True, False))
 
 
 def test_a_commit_marks_the_scene_dirty_and_a_store_failure_is_retried_on_the_next_tick():

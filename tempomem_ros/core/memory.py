@@ -398,8 +398,11 @@ class Memory:
     def __exit__(self, *exc) -> None:
         self.close()
 
-    def close(self) -> None:
+    def close(self, *, fuse: bool = True) -> None:
         """Fuse what is staged, then close the file. Safe to call twice.
+
+        ``fuse=False``: close without fusing; what is staged stays staged for the fleet's fuser (a memory node
+        with fuse_staged false: docs/FLEET.md) or the next commit.
 
         The file is closed even when the final commit fails (disk full, I/O error): then a StoreError
         subclass says why, and the staged frames stay in the file, fused by the next commit after a reopen.
@@ -409,7 +412,7 @@ class Memory:
                 return
             error: TempoMemError | None = None
             try:
-                if not self.readonly and self._pending_count() > 0:
+                if fuse and not self.readonly and self._pending_count() > 0:
                     self._fuse_staged()
             except TempoMemError as exc:
                 error = exc
@@ -657,6 +660,7 @@ class Memory:
             stamps = [float(f["stamp"]) for f in frames] + ([] if fused is None else [fused])
             self._commit_now = max(stamps) if stamps else 0.0
             try:
+                self._fusion.read_sightings_ahead(frames)
                 for frame in frames:
                     self._fusion.fuse_frame(frame, counters, touched)
                     self._staging.mark_fused(frame["id"])

@@ -72,6 +72,15 @@ class SceneFeed:
         self.full_reads = 0
         self.incremental_reads = 0
 
+    def behind(self) -> bool:
+        """Whether the store's audit holds rows this feed has not read (a writer changed the store since the last
+        refresh; one indexed read): how a node that does not fuse learns that the fleet's fuser fused."""
+        try:
+            with self._memory.reading():
+                return self._audit_id < 0 or self._audit_rows.last_id() > self._audit_id
+        except sqlite3.Error as exc:
+            raise store_error("scene refresh", exc) from exc
+
     def refresh(self) -> SceneSnapshot:
         try:
             # one snapshot: the audit mark and the rows it covers agree

@@ -7,6 +7,9 @@ returns at once. Why a failed commit is not fatal (issue 12): a storage failure 
 counted and logged, throttled, and the timer stays alive.
 Why one lock for all of it: deactivation, cleanup and ``close_store`` wait (``paused``) for a commit that is
 still running before they fuse the rest and close the store.
+Why a node may not fuse (``fuses`` False, parameter ``fuse_staged``): on a fleet's PostgreSQL store the robots stage
+beside one fuser (docs/FLEET.md); every node's timer fusing too meant every robot took the fusion lock in turn. A
+node that does not fuse only stages what waits, and publishes what the fuser fused once the store's audit moved.
 """
 
 from __future__ import annotations
@@ -20,7 +23,8 @@ from tempomem_ros.core.errors import StoreError
 class CommitCycle:
     """Runs one commit + publish at a time, for the store the node holds now."""
 
-    def __init__(self, parts, counters, health, logger, *, context_ok):
+    def __init__(self, parts, counters, health, logger, *, context_ok, fuses: bool = True):
+        self._fuses = bool(fuses)  # False: this node only stages; another (the fleet's fuser) fuses
         self._parts = parts  # () -> (writer, scene, ingest) of the open store; writer None once it is closed
         self._counters = counters
         self._health = health
@@ -50,6 +54,11 @@ class CommitCycle:
         if writer is None:
             return
         ingest.flush()
+        if not self._fuses:
+            if scene is not None:
+                scene.follow_store()  # dirty once another writer changed the store
+                scene.after_commit(force)
+            return
         if writer.pending() > 0:
             stats = writer.commit()
             self._health.ok()

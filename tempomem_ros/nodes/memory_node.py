@@ -92,7 +92,8 @@ class MemoryNode(LifecycleNode):
         self._tm_groups = {"ingest": MutuallyExclusiveCallbackGroup(), "commit": MutuallyExclusiveCallbackGroup(),
                            "query": ReentrantCallbackGroup(), "mutate": ReentrantCallbackGroup()}
         self.commits = CommitCycle(lambda: (self.writer, self.scene, self.ingest), self.counters, self.health,
-                                   self.get_logger(), context_ok=self.context.ok)
+                                   self.get_logger(), context_ok=self.context.ok,
+                                   fuses=bool(self._param("fuse_staged")))
         self._commit_errors_reported = 0
         self.autostart_ok = True
         if self.get_parameter("autostart").value:
@@ -250,7 +251,8 @@ class MemoryNode(LifecycleNode):
             for name in ("viewer", "reader", "writer"):
                 memory = getattr(self, name)
                 setattr(self, name, None)
-                store.close_memory(memory, self._close_failed)
+                store.close_memory(memory, self._close_failed,
+                                   fuse=name != "writer" or bool(self._param("fuse_staged")))
 
     def _close_failed(self, exc: TempoMemError) -> None:
         """Closing a Memory failed (e.g. disk full: staged frames stay in the file): counted and logged."""

@@ -75,6 +75,10 @@ NODE_PARAMETERS: tuple[ParamSpec, ...] = (
     ParamSpec("embedding_dim", 32,
               "Feature dimension; fixed per store (a store of another dimension is refused).",
               span=(1, 8192)),
+    ParamSpec("fuse_staged", True,
+              "Fuse staged frames on the commit timer and at close. False on a fleet's robots when one other node "
+              "(fuse_staged true) or `tempomem fuse` is the fuser: this node only stages its frames and publishes "
+              "what the fuser fused (docs/FLEET.md)."),
     ParamSpec("commit_rate_hz", 2.0,
               "How often staged observations are fused and the results published.",
               span=(0.05, 100.0)),

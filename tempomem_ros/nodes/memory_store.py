@@ -60,11 +60,12 @@ def open_readers(address: str, param, config: MemoryConfig, label_encoder, on_cl
     return reader, viewer
 
 
-def close_memory(memory: Memory | None, on_error) -> None:
-    """Close one Memory (None: nothing to do); a TempoMemError goes to ``on_error(exc)``, never up."""
+def close_memory(memory: Memory | None, on_error, *, fuse: bool = True) -> None:
+    """Close one Memory (None: nothing to do); a TempoMemError goes to ``on_error(exc)``, never up. ``fuse``:
+    whether its close fuses what is staged (Memory.close)."""
     if memory is None:
         return
     try:
-        memory.close()
+        memory.close() if fuse else memory.close(fuse=False)
     except TempoMemError as exc:  # e.g. disk full: staged frames stay in the file
         on_error(exc)

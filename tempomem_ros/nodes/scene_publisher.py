@@ -84,6 +84,12 @@ class ScenePublisher:
         # placement histories of moved objects, re-read only for an object the feed re-read
         self._moves = conv.MessageCache(lambda o: tuple(self.viewer.placements(o.id)), key=id)
 
+    def follow_store(self) -> None:
+        """A node that does not fuse (parameter fuse_staged false): the scene is dirty once another writer (the
+        fleet's fuser) has changed the store since the last publish (SceneFeed.behind)."""
+        if self._feed.behind():
+            self.dirty = True
+
     def after_commit(self, force: bool = False) -> None:
         """Publish the scene if something changed (or ``force``) and a publish is due; then every new event."""
         if (self.dirty or force) and self.due():

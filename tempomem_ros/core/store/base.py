@@ -81,10 +81,12 @@ def pipelines(conn) -> bool:
     return getattr(conn, "fetch_many", None) is not None
 
 
-def _in_box_sql(states) -> str:
-    """Object rows whose R*Tree entry overlaps a box (6 parameters) and whose state is one of ``states``."""
+def _in_box_sql(states, with_entry: bool = False) -> str:
+    """Object rows whose R*Tree entry overlaps a box (6 parameters) and whose state is one of ``states``;
+    ``with_entry``: followed by the entry itself (min x, y, z, max x, y, z)."""
     marks = ",".join("?" for _ in states)
-    return (f"SELECT {OBJECT_COLS_O} FROM objects_rtree r CROSS JOIN objects o ON o.id = r.id "
+    entry = ", r.min_x, r.min_y, r.min_z, r.max_x, r.max_y, r.max_z" if with_entry else ""
+    return (f"SELECT {OBJECT_COLS_O}{entry} FROM objects_rtree r CROSS JOIN objects o ON o.id = r.id "
             f"WHERE {_OVERLAP} AND o.state IN ({marks})")
 
 
@@ -295,14 +297,28 @@ class Store:
         superset of what a loop will ask pays; on SQLite a read is an in-process call and a batch saves nothing."""
         return getattr(self.conn, "fetch_many", None) is not None
 
-    def objects_in_boxes(self, boxes, states: tuple[str, ...]) -> list[list[ObjectRow]]:
+    def objects_in_boxes(self, boxes, states: tuple[str, ...], *,
+                         entries: dict | None = None) -> list[list[ObjectRow]]:
         """``[objects_in_box(lo, hi, states) for lo, hi in boxes]``, on PostgreSQL in one round trip (fusion asks
-        for the candidates of every sighting of a frame before it writes anything: fetch_each)."""
+        for the candidates of every sighting of a frame before it writes anything: fetch_each).
+
+        ``entries`` (PostgreSQL only): also filled with each row's R*Tree entry, {id: ((min x, y, z), (max x, y,
+        z))}, read by the same statement (the join has it): fusion asks update_rtree about every candidate it
+        merges, and reading the entries after the candidates was a round trip of its own each frame."""
         if not self.reads_in_batches:
             return [self.objects_in_box(lo, hi, states) for lo, hi in boxes]
-        sql = _in_box_sql(states) + " ORDER BY o.id"
-        return [list(map(ObjectRow._make, rows)) for rows in fetch_each(
-            self.conn, sql, [(lo[0], hi[0], lo[1], hi[1], lo[2], hi[2], *states) for lo, hi in boxes])]
+        with_entry = entries is not None
+        sql = _in_box_sql(states, with_entry) + " ORDER BY o.id"
+        runs = fetch_each(self.conn, sql, [(lo[0], hi[0], lo[1], hi[1], lo[2], hi[2], *states) for lo, hi in boxes])
+        if not with_entry:
+            return [list(map(ObjectRow._make, rows)) for rows in runs]
+        n = len(ObjectRow._fields)
+        out = []
+        for rows in runs:
+            out.append([ObjectRow._make(r[:n]) for r in rows])
+            for r in rows:
+                entries[int(r[0])] = (tuple(r[n:n + 3]), tuple(r[n + 3:n + 6]))
+        return out
 
     def tombstones_in_box(self, lo, hi, kind: str = "forgotten") -> list:
         """Active tombstones of ``kind`` whose box overlaps [lo, hi], by id."""

@@ -230,6 +230,15 @@ class GraphWrites(TableRows):
                     chunk).fetchall():
                 boxes[int(row[0])] = (tuple(row[1:4]), tuple(row[4:7]))
 
+    def cache_rtree_entries(self, entries: dict) -> None:
+        """Keep R*Tree entries read with other rows (Store.objects_in_boxes ``entries``) for the objects not cached
+        yet, as prefetch_rtree_boxes would have read them (no write in between), on PostgreSQL only."""
+        if self._readonly or not self._store.reads_in_batches:
+            return
+        boxes = self._caches.rtree_boxes
+        for object_id, entry in entries.items():
+            boxes.setdefault(int(object_id), entry)
+
     def update_rtree(self, object_id: int, lo, hi, insert: bool = False, exact: bool = False) -> None:
         """Keep the object's R*Tree entry covering its box.
 
