@@ -829,6 +829,8 @@ class FrameFusion:
                 continue
             if any(self._might_be(seen, obj) for seen in pairs.centred_in(m)):
                 continue
+            if any(self._holds_furniture(seen, obj) for seen in items):
+                continue  # a view of its kind filling its place, centred outside its thin box (_holds_furniture)
             if hidden and not self._displaced(view, obj, pairs.touching(m)):
                 continue
             if obj.state == "present" and stamp - float(obj.last_seen) <= acfg.look_gap_s \
@@ -1019,8 +1021,6 @@ class FrameFusion:
         removal. The price: a bowl put exactly where the mug stood hides the mug's removal."""
         fcfg = self.config.fusion
         lo, hi = (obj.min_x, obj.min_y, obj.min_z), (obj.max_x, obj.max_y, obj.max_z)
-        if self._holds_furniture(seen, obj):
-            return True
         if not point_in_box(box_center(seen.bmin, seen.bmax), lo, hi, tol=fcfg.same_place_tol):
             return False  # centred elsewhere: a chair pushed 0.3 m overlaps its old box but is not there
         floor = 2 * fcfg.same_place_tol
