@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from . import lexicon, quantities, timeexpr
 from .normalise import OWNERS as _OWNERS, PEOPLE as _PEOPLE
 from .operators import RELATION_WORDS, args_key
-from .plurals import singular_phrase
+from .plurals import said_plural, singular_phrase
 from .slots import MAX_THING_WORDS, PLACEHOLDER_NOUNS, Names, is_noun_phrase, stem
 
 MAX_UNKNOWN_WORDS = 3
@@ -447,7 +447,8 @@ def parse(text: str, names: Names) -> Parse | None:
         indefinite = i > 0 and toks[i - 1] in ("a", "an")  # "look for a container": a kind, not a thing
         if after is not None and opener and len(run) <= 2 and not indefinite:
             if after.partial:  # "pill bottle": another kind than the "water bottle" that "bottle" is part of
-                after.label, after.known = " ".join(singular_phrase(run + after.label.split())), False
+                after.label, after.known = " ".join(singular_phrase(run + after.label.split(),
+                                                                    said_plural(toks[:i], toks[after.end:]))), False
             elif all(w in _ADJECTIVES for w in run):
                 after.ignored = tuple(run)
             else:
@@ -457,7 +458,7 @@ def parse(text: str, names: Names) -> Parse | None:
             after.start = i
         elif opener and not indefinite and len(run) <= MAX_UNKNOWN_WORDS and is_noun_phrase(run) and not any(
                 c.isdigit() for w in run for c in w):
-            things.append(_Thing(" ".join(singular_phrase(run)), False, i, j))
+            things.append(_Thing(" ".join(singular_phrase(run, said_plural(toks[:i], toks[j:]))), False, i, j))
         else:
             stray += run
         for k in range(i, j):

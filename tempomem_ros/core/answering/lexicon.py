@@ -45,6 +45,16 @@ _IRREGULAR = {
 }
 
 
+# Eleventh round: the irregular past participles of the verbs above (not their simple pasts, which can be nouns: "saw",
+# "set", "lay"): one ends a clause, never a thing's name ("where were the keys hidden": slots.ends_clause).
+_IRREGULAR_PARTICIPLES = frozenset("thrown taken stuck hung laid left kept lain seen caught hidden found slid gotten "
+                                   "grown stolen gone brought swept flung mislaid stood sat".split())
+
+
+def irregular_participles() -> frozenset:
+    return _IRREGULAR_PARTICIPLES
+
+
 def inflections(base: str) -> frozenset:
     """The base form and its -s, -ed and -ing forms (regular spelling rules; irregular forms from _IRREGULAR)."""
     out = {base}
@@ -207,7 +217,8 @@ def cue_words() -> dict:
 
 def phrases() -> dict:
     return {**particle_phrases(), **COUNT_PHRASES, **LOOK_PHRASES, **MISSING_PHRASES, **STAY_PHRASES,
-            **PRESENCE_PHRASES, **OVER_TIME_PHRASES, **THIS_PLACE_PHRASES, **APPEAR_PHRASES, **TIME_COUNT_PHRASES}
+            **PRESENCE_PHRASES, **OVER_TIME_PHRASES, **THIS_PLACE_PHRASES, **APPEAR_PHRASES,
+            **TIME_COUNT_PHRASES}
 
 
 def glue_words() -> frozenset:
