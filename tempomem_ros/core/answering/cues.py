@@ -195,9 +195,13 @@ _MODAL_PERFECT = re.compile(r"\b(?:could|would|might|may|must)(?= (?:\w+ ){0,3}?
 _ACTIVITY = re.compile(r"\b(?:a place|somewhere|something|anything|a spot) to\b")
 # A purpose clause at the end says why, not what: "Identify where the cup is so that it can be collected."
 _PURPOSE_CLAUSE = re.compile(r"\s(?:so that|so (?:i|we|you|it) can|in order to|in order that)\b.*$")
-# "is the lamp still standing where grandma put it": its place
-_WHERE_PUT = re.compile(r"\bwhere (?:i|we|you|someone|somebody|" + "|".join(_OWNERS) + r") (?:put|left|placed|set)"
-                        r" (?:it|them)\b")
+# "is the lamp still standing where grandma put it": its place. Eleventh round: the place a relative clause names by
+# any verb of putting or of seeing (lexicon.PLACE_VERBS, SEEN_VERBS), with "last" / "just" before it: "is the plant
+# still present where you last saw it" asks whether it is still in place (heldout14's reader read it as when it was
+# last seen; the rules refused it and "does the charger still sit where you last saw it").
+_PUT_OR_SEEN = "|".join(sorted(lexicon.PLACE_VERBS | lexicon.SEEN_VERBS, key=len, reverse=True))
+_WHERE_PUT = re.compile(r"\bwhere (?:i|we|you|they|someone|somebody|the robot|the camera|" + "|".join(_OWNERS)
+                        + r")(?: (?:last|just|first|had|have|last had))? (?:" + _PUT_OR_SEEN + r") (?:it|them)\b")
 # "did the chair move today and how many times": two questions
 _TWO_QUESTIONS = re.compile(r"\b(?:and|or|also|plus) (?:how|what|where|when|which|who|is|are|was|were|did|do|does|has|"
                             r"have)\b")
