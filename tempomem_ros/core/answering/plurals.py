@@ -12,8 +12,10 @@ Rules, in order: words that are plural in form but name one thing ("scissors", "
 "mice" -> "mouse", "people" -> "person"), also as the tail of a compound ("bookshelves" -> "bookshelf");
 then "-ies" -> "-y", "-sses" / "-shes" / "-ches" / "-xes" / "-zzes" -> drop "es", any other "-s" -> drop "s";
 a word ending in "-ss", "-us" or "-is" is not a plural ("glass", "cactus", "iris"), nor are a few listed words
-ending in s ("lens", "canvas", "news", "series"). What the rules get wrong is listed in the tests' docstring
-rather than patched word by word: a plural ending in "-is" or "-us" ("taxis", "menus") is reported as it is.
+ending in s ("lens", "canvas", "news", "series"). A head in "-os" ("thermos" / "photos": uncertain) is made
+singular only when the question says it is plural ("how many photos", "where are my photos": said_plural). What the
+rules get wrong is listed in the tests' docstring rather than patched word by word: a plural ending in "-is" or "-us"
+("taxis", "menus") is reported as it is.
 """
 
 from __future__ import annotations
@@ -74,6 +76,33 @@ def stem(word: str) -> str:
     return s
 
 
-def singular_phrase(ws: tuple[str, ...]) -> tuple[str, ...]:
-    """A noun phrase with its head (the last word) made singular: "car keys" -> "car key"."""
-    return (*ws[:-1], singular(ws[-1])) if ws else ws
+def uncertain(word: str) -> bool:
+    """Whether the spelling leaves open if a word is a plural (eleventh round): a word in "-os" is the plural of one in
+    "-o" ("photos", "rhinos", "videos") as often as a singular of its own ("thermos", "cosmos", "chaos"); heldout14's
+    "where my thermos went" was answered "I don't know any thermo", a word nobody wrote."""
+    return word.endswith("os") and not word.endswith("oos") and word not in IRREGULAR and word not in NOT_PLURAL
+
+
+# Words right before a thing (determiners dropped) or right after it that say it is plural: "how many photos", "where
+# are my photos", "these photos", "the photos were moved".
+_PLURAL_BEFORE = frozenset("are were these those both many several all few".split())
+_PLURAL_AFTER = frozenset("are were have".split())
+_BETWEEN = frozenset("the my our your his her their some any of".split())
+
+
+def said_plural(before, after) -> bool:
+    """Whether the words around a thing (``before``: the words up to it, ``after``: those following it) make it plural
+    by agreement ("are", "were", "have"), a plural determiner ("these", "both") or a count ("how many")."""
+    before = list(before)
+    while before and before[-1] in _BETWEEN:
+        before.pop()
+    return bool(before and before[-1] in _PLURAL_BEFORE) or bool(after and after[0] in _PLURAL_AFTER)
+
+
+def singular_phrase(ws: tuple[str, ...], plural: bool = True) -> tuple[str, ...]:
+    """A noun phrase with its head (the last word) made singular: "car keys" -> "car key". ``plural``: whether the
+    question says the thing is plural; a head whose spelling leaves it open ("thermos": uncertain) is made singular only
+    then, and kept as typed otherwise (a word as typed is never a wrong word)."""
+    if not ws or (uncertain(ws[-1]) and not plural):
+        return ws
+    return (*ws[:-1], singular(ws[-1]))

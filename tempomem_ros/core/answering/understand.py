@@ -35,6 +35,7 @@ from .normalise import MAX_QUESTION_CHARS, normalise
 from . import cues, events, quantities, relax, structured, typo, word_order
 from .operators import (ACTION_OBJECT_WORDS, ACTION_VERBS, FORMAL_VERBS, NOT_A_DESCRIPTION, PAST_OPERATORS,
                         RELATION_WORDS, TABLE, args_key, example_forms, interpretation)
+from .plurals import said_plural
 from .slots import Names, Thing, resolve, stem
 
 _REL = "|".join(sorted((re.escape(w) for w in RELATION_WORDS), key=len, reverse=True))
@@ -92,10 +93,11 @@ def _compiled():
     return tuple(out)
 
 
-def _thing(slot: str, names: Names, regions: bool) -> Thing | None:
+def _thing(slot: str, names: Names, regions: bool, m: re.Match | None = None, group: str = "") -> Thing | None:
     if "@" in slot:
         return None
-    return resolve(slot, names, regions=regions)
+    plural = m is not None and said_plural(m.string[:m.start(group)].split(), m.string[m.end(group):].split())
+    return resolve(slot, names, regions=regions, plural=plural)
 
 
 def _match(spec, form, m: re.Match, question: str, found, names: Names, now, bare_ok: bool = False
@@ -105,7 +107,7 @@ def _match(spec, form, m: re.Match, question: str, found, names: Names, now, bar
     ignored: list[str] = []
     unknown = ""
     if g.get("x") is not None:
-        thing = _thing(g["x"], names, regions=False)
+        thing = _thing(g["x"], names, regions=False, m=m, group="x")
         if thing is None:
             return None
         if form.mode == "find" and (thing.indefinite or (not thing.known and words(g["x"])[0] not in
@@ -119,7 +121,7 @@ def _match(spec, form, m: re.Match, question: str, found, names: Names, now, bar
         ignored += thing.ignored
         unknown = "" if thing.known else "label"
     if g.get("a") is not None:
-        anchor = _thing(g["a"], names, regions=True)
+        anchor = _thing(g["a"], names, regions=True, m=m, group="a")
         if anchor is None or anchor.indefinite:
             return None
         args["anchor"] = anchor.label
