@@ -37,7 +37,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import fusion
-from .association import same_place, stacked
+from .association import one_footprint, same_place, stacked
 from .config import MemoryConfig
 from .geometry import containment, point_in_box
 from .frame_fusion import (PART_TOLERANCE_M, PARTS_MIN_FOOTPRINT_M, PUSH_MAX_INSIDE, PUSH_MIN_SHIFT, box_center,
@@ -54,7 +54,6 @@ PUSH_SIZE_SLACK = 0.2  # a pushed twin's sides exceed the object's size by at mo
 CONCENTRIC_M = 0.04  # centres of two boxes of one object sighted under two labels (_concentric)
 PART_MIN_FOOTPRINT_SHARE = 0.5  # a part named by its host's own label mass spans this share of its footprint
 ALIKE_SIZE_RATIO = 2.0  # overlapping boxes of one object seen under two labels are alike in size (_overlapping_alike)
-VIEW_HEIGHT_GAP_M = 0.10  # the front and the top views of one flat thing lie at most this far apart (one_footprint)
 LOOKALIKE_MOVE_WAIT_S = 10.0  # a new object is taken for a removed one of another label only after this long
                               # without one of its own label turning up for it (_release_held)
 
@@ -147,34 +146,6 @@ def _overlapping_alike(a, b) -> bool:
         return False  # a book on a closed laptop: 2 cm boxes 2.5 cm apart "overlap by half" only by the 5 cm floor
     spans = sorted((_floor_span(a), _floor_span(b)))
     return spans[1] <= ALIKE_SIZE_RATIO * max(spans[0], 0.02) and heights[1] <= ALIKE_SIZE_RATIO * max(heights[0], 0.02)
-
-
-def one_footprint(a, b) -> bool:
-    """Each box's centre lies over the other's footprint (within PART_TOLERANCE_M), they are alike in size on
-    the floor (ALIKE_SIZE_RATIO), and their height ranges lie at most VIEW_HEIGHT_GAP_M apart: one flat thing
-    whose views put it at two heights.
-
-    Why: a depth camera sees the faces turned to it, and its depth error grows with range, so a flat object
-    (a book lying on a high shelf, a pillow on the floor) seen level with its edge gives a box of its front,
-    and seen from above or from afar a box of its top, a few centimetres higher, with a gap between the two
-    as large as the thing's thickness plus the depth error. A book's two boxes (front 1.33-1.37 m, top
-    1.43-1.44 m) failed both overlapping_halves (centres 8 cm apart in height; it allows half the larger
-    height, at least 5 cm) and stacked (6 cm apart, it allows 5): kept two, each frame's sighting went to one
-    and the other counted misses while the book lay there (seed 311, no feature: removed four times, two
-    flickers). A pillow on the floor fused at two heights 8 cm apart the same way (seed 315: removed while it
-    lay there). Things stacked (a book on a book) are reported in one frame whenever both are seen, and
-    things seen together are never twins (_twins asks that first); a book on a laptop has another label
-    (Settling._near_twin asks this of agreeing labels only); a thing moved one shelf board up or down moves
-    by far more than VIEW_HEIGHT_GAP_M (boards stand 0.3-0.5 m apart)."""
-    for inner, outer in ((a, b), (b, a)):
-        cx, cy = 0.5 * (float(inner.min_x) + float(inner.max_x)), 0.5 * (float(inner.min_y) + float(inner.max_y))
-        if not (float(outer.min_x) - PART_TOLERANCE_M <= cx <= float(outer.max_x) + PART_TOLERANCE_M
-                and float(outer.min_y) - PART_TOLERANCE_M <= cy <= float(outer.max_y) + PART_TOLERANCE_M):
-            return False
-    if max(float(a.min_z), float(b.min_z)) - min(float(a.max_z), float(b.max_z)) > VIEW_HEIGHT_GAP_M:
-        return False  # one above the other, farther than a thing's front and top views lie apart
-    spans = sorted((_floor_span(a), _floor_span(b)))
-    return spans[1] <= ALIKE_SIZE_RATIO * max(spans[0], 0.02)
 
 
 def label_share(mass: dict[str, float], label: str) -> float:
@@ -641,7 +612,19 @@ class Settling:
 
     def _near_twin(self, a, b) -> bool:
         return self._boxes_same_place(a, b) or self._one_inside(a, b) or overlapping_halves(a, b) \
-            or stacked(a.bmin, a.bmax, b.bmin, b.bmax) or (_same_shown_label(a, b) and one_footprint(a, b))
+            or stacked(a.bmin, a.bmax, b.bmin, b.bmax) or self._one_flat_thing(a, b)
+
+    def _one_flat_thing(self, a, b) -> bool:
+        """Two objects of one label over one footprint, at most VIEW_HEIGHT_GAP_M apart in height
+        (association.one_footprint): one flat thing seen from the front and from above. Why: a book on a high
+        shelf fused as its front (1.33-1.37 m) and its top (1.43-1.44 m) failed overlapping_halves (centres 8
+        cm apart in height, it allows 5) and stacked (6 cm apart, it allows 5): kept two, each frame's sighting
+        went to one and the other counted misses while the book lay there (seed 311, no feature: removed four
+        times, two flickers); pillows on the floor the same (seeds 315, 318). Two things stacked are reported
+        in one frame whenever both are seen, and things seen together are never twins (_twins asks that
+        first); agreeing labels only: a book on a laptop stays a book."""
+        return _same_shown_label(a, b) and one_footprint(a.bmin, a.bmax, b.bmin, b.bmax,
+                                                         tol=self.config.fusion.same_place_tol)
 
     def _one_inside(self, a, b) -> bool:
         """One box lies inside the other (a partial view fused on its own: a few centimetres of a mug)."""
