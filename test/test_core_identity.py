@@ -1352,3 +1352,18 @@ def test_a_thin_thing_seen_just_under_its_box_under_another_label_is_no_miss(mem
     n = mem._conn.execute("SELECT COUNT(*) FROM misses WHERE object_id = 1").fetchone()[0]
     assert n == misses
     assert ("removed", 1) in kinds(mem) if misses else ("removed", 1) not in kinds(mem)
+
+
+@pytest.mark.parametrize("upper, lower, one", [
+    (((0.0, 0.0, 1.43), (0.22, 0.20, 1.44)), ((0.01, 0.06, 1.33), (0.21, 0.08, 1.37)), True),  # a book's top, front
+    (((0.0, 0.0, 1.33), (0.19, 0.26, 1.71)), ((0.0, 0.0, 0.85), (0.18, 0.25, 1.23)), False),  # a plant a board down
+    (((0.0, 0.0, 1.50), (0.22, 0.20, 1.52)), ((0.01, 0.06, 1.33), (0.21, 0.08, 1.37)), False),  # 13 cm apart
+    (((0.30, 0.0, 1.43), (0.52, 0.20, 1.44)), ((0.01, 0.06, 1.33), (0.21, 0.08, 1.37)), False),  # side by side
+])
+def test_one_flat_thing_at_two_heights_but_not_a_tall_thing_moved_a_board_down(upper, lower, one):
+    # seed 314 (no feature): a 38 cm plant moved from one shelf board to the one below (0.5 m) left boxes 10 cm
+    # apart in height over one footprint; without the flatness test it was joined as a twin of its old self,
+    # and its move became a removal and an appearance
+    from tempomem_ros.core.association import one_footprint
+    assert one_footprint(*upper, *lower, tol=0.02) is one
+    assert one_footprint(*lower, *upper, tol=0.02) is one

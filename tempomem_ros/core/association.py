@@ -52,8 +52,9 @@ def same_place(amin, amax, bmin, bmax, *, tol: float, max_ratio: float, min_iou:
 def one_footprint(amin, amax, bmin, bmax, *, tol: float, max_gap: float = VIEW_HEIGHT_GAP_M,
                   max_ratio: float = ALIKE_FLOOR_RATIO) -> bool:
     """One flat thing whose views put it at two heights: each box's centre lies over the other's footprint
-    (within ``tol``), their longer floor sides compare (at most ``max_ratio`` x), and their height ranges lie
-    at most ``max_gap`` apart (they may overlap).
+    (within ``tol``), their longer floor sides compare (at most ``max_ratio`` x), their height ranges lie
+    at most ``max_gap`` apart (they may overlap), and both together are no taller than the larger is long
+    on the floor (a flat thing, both views included).
 
     Why: a depth camera sees the faces turned to it, and its depth error grows with range, so a flat object
     (a book lying on a high shelf, a pillow on the floor, glasses on a board) seen level with its edge gives a
@@ -62,8 +63,9 @@ def one_footprint(amin, amax, bmin, bmax, *, tol: float, max_gap: float = VIEW_H
     within ``tol`` on every axis, height too: a book's two boxes (front 1.33-1.37 m, top 1.43-1.44 m), a
     pillow's (8 cm apart), a pair of glasses' (a "glasses" view 1 cm under its "remote" box) failed it, and
     the memory counted misses while the thing lay there (seeds 311, 315, 318, 319, no feature: eight false
-    removals, three flickers). A thing moved one shelf board up or down moves far more than VIEW_HEIGHT_GAP_M
-    (boards stand 0.3-0.5 m apart); two things side by side do not hold each other's centres over their
+    removals, three flickers). A thing moved one shelf board up or down is no flat thing at two heights: a
+    38 cm plant moved 0.5 m down left boxes 10 cm apart, 0.86 m tall together on a 0.26 m footprint (seed
+    314: joined as a twin, its move became a removal and an appearance, before the flatness test); two things side by side do not hold each other's centres over their
     footprints; a mug on a tray or a stool is far smaller than what it stands on."""
     for (ilo, ihi), (olo, ohi) in (((amin, amax), (bmin, bmax)), ((bmin, bmax), (amin, amax))):
         for i in range(2):
@@ -74,6 +76,8 @@ def one_footprint(amin, amax, bmin, bmax, *, tol: float, max_gap: float = VIEW_H
         return False  # one above the other, farther apart than a thing's front and top views
     spans = sorted(max(float(hi[0]) - float(lo[0]), float(hi[1]) - float(lo[1]), 2 * tol)
                    for lo, hi in ((amin, amax), (bmin, bmax)))
+    if max(float(amax[2]), float(bmax[2])) - min(float(amin[2]), float(bmin[2])) > spans[1]:
+        return False  # not flat: a 38 cm plant moved one shelf board down, its two boxes 10 cm apart
     return spans[1] <= max_ratio * spans[0]
 
 
