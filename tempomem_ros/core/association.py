@@ -62,10 +62,11 @@ def one_footprint(amin, amax, bmin, bmax, *, tol: float, max_gap: float = VIEW_H
     between the two as large as the thing's thickness plus the depth error. same_place holds each centre
     within ``tol`` on every axis, height too: a book's two boxes (front 1.33-1.37 m, top 1.43-1.44 m), a
     pillow's (8 cm apart), a pair of glasses' (a "glasses" view 1 cm under its "remote" box) failed it, and
-    the memory counted misses while the thing lay there (seeds 311, 315, 318, 319, no feature: eight false
-    removals, three flickers). A thing moved one shelf board up or down is no flat thing at two heights: a
-    38 cm plant moved 0.5 m down left boxes 10 cm apart, 0.86 m tall together on a 0.26 m footprint (seed
-    314: joined as a twin, its move became a removal and an appearance, before the flatness test); two things side by side do not hold each other's centres over their
+    the memory counted misses while the thing lay there (seeds 311, 315, 318, 319, no feature: a book removed
+    four times, two pillows once each, glasses three times; three flickers). A thing moved one shelf board up
+    or down is no flat thing at two heights: a 38 cm plant moved 0.5 m down left boxes 10 cm apart, 0.86 m
+    tall together on a 0.26 m footprint (seed 314: joined as a twin before the flatness test, its move became
+    a removal and an appearance); two things side by side do not hold each other's centres over their
     footprints; a mug on a tray or a stool is far smaller than what it stands on."""
     for (ilo, ihi), (olo, ohi) in (((amin, amax), (bmin, bmax)), ((bmin, bmax), (amin, amax))):
         for i in range(2):
