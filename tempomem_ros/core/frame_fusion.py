@@ -32,7 +32,7 @@ import numpy as np
 
 from . import fusion
 from .absence import expected_mask_px, min_expected_px, vacated, visible_fractions
-from .association import complementary_parts, confusion_share, one_footprint, same_place, stacked
+from .association import complementary_parts, confusion_share, same_place, stacked
 from .geometry import box_gap, box_volume, containment, frustum_aabb, point_in_box
 from .labels import canonical_label, labels_agree, normalize
 from .config import MemoryConfig
@@ -953,8 +953,6 @@ class FrameFusion:
         lo, hi = (obj.min_x, obj.min_y, obj.min_z), (obj.max_x, obj.max_y, obj.max_z)
         if self._holds_furniture(seen, obj):
             return True
-        if self._over_footprint(seen, obj):
-            return True
         if not point_in_box(box_center(seen.bmin, seen.bmax), lo, hi, tol=fcfg.same_place_tol):
             return False  # centred elsewhere: a chair pushed 0.3 m overlaps its old box but is not there
         floor = 2 * fcfg.same_place_tol
@@ -965,21 +963,6 @@ class FrameFusion:
         return labels_agree(seen.label, label) or seen.stamp - float(obj.last_seen) <= fcfg.recent_s \
             or self.known_confusion(seen.label, label) or self._at_place(seen, obj) \
             or self._at_core_place(seen, obj)
-
-    def _over_footprint(self, seen: StagedObs, obj) -> bool:
-        """The sighting and the object (its fused or its core box, _core_box) hold each other's centres over
-        their footprints, compare in floor size, and lie at most VIEW_HEIGHT_GAP_M apart in height
-        (association.one_footprint), under any label, as at its very place (_at_place): the thing seen from
-        another side, its front where its top was seen, or the other way round. Why: a depth camera sees the
-        faces turned to it, so a flat thing's views stand at heights a few centimetres apart; same_place
-        holds the centres within fusion.same_place_tol in height too. Glasses on a high shelf, tracked as a
-        "remote" from a confused run of frames (a box 3 cm high), seen as "glasses" 1 cm under that box,
-        counted misses while they lay there (seed 319, no feature: removed three times, one flicker); a book
-        seen from the front under the box of its top (seed 311: removed four times). The price, as at the
-        very place: a thing of alike size put on or under where another was hides that one's removal."""
-        tol = self.config.fusion.same_place_tol
-        return any(one_footprint(seen.bmin, seen.bmax, lo, hi, tol=tol)
-                   for lo, hi in ((obj.bmin, obj.bmax), _core_box(obj)))
 
     def _holds_furniture(self, seen: StagedObs, obj) -> bool:
         """Whether a sighting of a piece of furniture's own label holds most of its box
