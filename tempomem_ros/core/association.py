@@ -24,6 +24,8 @@ PART_GAP_M = 0.05  # metres between the height ranges of two parts of one object
 PART_SHAPES_GAP_M = 0.10  # ... for parts of different shapes (complementary_parts): a stool's legs seen from 4 m
                           # came up to 0.52-0.55 m under a seat reported from 0.61-0.62 m (held-out seed 234)
 PART_SLAB_M = 0.06  # one of two parts is at most this thin on some axis (a seat, a laptop's base or screen)
+VIEW_HEIGHT_GAP_M = 0.10  # the front and the top views of one flat thing lie at most this far apart (one_footprint)
+ALIKE_FLOOR_RATIO = 2.0  # ... and their longer floor sides compare within this ratio
 PART_FLAT_M = 0.08  # a part lying flat is at most this tall as reported: a 4 cm stool seat came as 7 cm (depth
                     # noise, the legs' tops in its mask) and its legs then made a second stool (dev seed 11)
 
@@ -45,6 +47,39 @@ def same_place(amin, amax, bmin, bmax, *, tol: float, max_ratio: float, min_iou:
         if max(ea, eb) > max_ratio * min(ea, eb):
             return False
     return True
+
+
+def one_footprint(amin, amax, bmin, bmax, *, tol: float, max_gap: float = VIEW_HEIGHT_GAP_M,
+                  max_ratio: float = ALIKE_FLOOR_RATIO) -> bool:
+    """One flat thing whose views put it at two heights: each box's centre lies over the other's footprint
+    (within ``tol``), their longer floor sides compare (at most ``max_ratio`` x), their height ranges lie
+    at most ``max_gap`` apart (they may overlap), and both together are no taller than the larger is long
+    on the floor (a flat thing, both views included).
+
+    Why: a depth camera sees the faces turned to it, and its depth error grows with range, so a flat object
+    (a book lying on a high shelf, a pillow on the floor) seen level with its edge gives a
+    box of its front, and seen from above or from afar a box of its top a few centimetres higher, with a gap
+    between the two as large as the thing's thickness plus the depth error. same_place holds each centre
+    within ``tol`` on every axis, height too: a book's two boxes (front 1.33-1.37 m, top 1.43-1.44 m) and a
+    pillow's (8 cm apart) failed it, were kept two objects, and the one not given a frame's sighting counted
+    misses while the thing lay there (seeds 311, 315, 318, no feature: a book removed four times, two pillows
+    once each; two flickers). A thing moved one shelf board up
+    or down is no flat thing at two heights: a 38 cm plant moved 0.5 m down left boxes 10 cm apart, 0.86 m
+    tall together on a 0.26 m footprint (seed 314: joined as a twin before the flatness test, its move became
+    a removal and an appearance); two things side by side do not hold each other's centres over their
+    footprints; a mug on a tray or a stool is far smaller than what it stands on."""
+    for (ilo, ihi), (olo, ohi) in (((amin, amax), (bmin, bmax)), ((bmin, bmax), (amin, amax))):
+        for i in range(2):
+            c = 0.5 * (float(ilo[i]) + float(ihi[i]))
+            if not float(olo[i]) - tol <= c <= float(ohi[i]) + tol:
+                return False
+    if max(float(amin[2]), float(bmin[2])) - min(float(amax[2]), float(bmax[2])) > max_gap:
+        return False  # one above the other, farther apart than a thing's front and top views
+    spans = sorted(max(float(hi[0]) - float(lo[0]), float(hi[1]) - float(lo[1]), 2 * tol)
+                   for lo, hi in ((amin, amax), (bmin, bmax)))
+    if max(float(amax[2]), float(bmax[2])) - min(float(amin[2]), float(bmin[2])) > spans[1]:
+        return False  # not flat: a 38 cm plant moved one shelf board down, its two boxes 10 cm apart
+    return spans[1] <= max_ratio * spans[0]
 
 
 def confusion_share(joint: float, total_a: float, total_b: float) -> float:
