@@ -529,7 +529,7 @@ def select_sets(qset: str, half_arg: str = "both") -> list[tuple[str, list[Quest
             h14 = load_heldout14(rows, h2, h3, h4, h5, h6, h7, h8, h9, h10, h11, h12, h13)
             if qset in ("heldout14", "all"):  # in "all" since its one measurement (integ33, session 33)
                 sets.append((HELD_OUT14, h14))
-            if qset == "heldout15":  # held out: only by name, not in "all", until its one measurement
+            if qset in ("heldout15", "all"):  # in "all" since its one measurement (integ34, session 34)
                 sets.append((HELD_OUT15, load_heldout15(rows, h2, h3, h4, h5, h6, h7, h8, h9, h10, h11, h12, h13,
                                                         h14)))
     return sets
@@ -550,7 +550,7 @@ def main(argv=None) -> int:
                         "questions_heldout11.txt / questions_heldout12.txt; heldout13: questions_heldout13.txt "
                         "(in all since its measurement); heldout14: questions_heldout14.txt "
                         "(in all since its measurement); heldout15: questions_heldout15.txt "
-                        "(only by name, not in all); "
+                        "(in all since its measurement); "
                         "dev: the development sets of the fifth round (main, heldout2 ... heldout8); all: every set")
     p.add_argument("--half", choices=("dev", "held_out", "both"), default="both", help="halves of questions.txt")
     p.add_argument("--show", choices=("none", "wrong", "refused", "all"), default="wrong")
