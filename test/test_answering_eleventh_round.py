@@ -54,6 +54,19 @@ def test_a_noun_at_the_end_stays_in_the_name(question, label):
     assert read(question) == ("current", {"label": label}, "label", ())
 
 
+def test_an_ing_noun_heading_a_name_is_not_the_clause_s_verb():
+    """Review of stop 34: with "wall clock" known, "where is the wall hanging" was answered as the wall clock's
+    place ("hanging" dropped, "wall" read as part of the known name); it is an unknown wall hanging, as before the
+    eleventh round, and a cushion's stuffing is no sofa cushion."""
+    names = Names(["wall clock", "sofa cushion", "teddy bear"], ["hall"])
+    assert understood("where is the wall hanging", names).args == {"label": "wall hanging"}
+    assert understood("where is the wall hanging", names).unknown == "label"
+    assert understood("where is the cushion stuffing", names).args == {"label": "cushion stuffing"}
+    assert understood("where is the cushion stuffing", names).unknown == "label"
+    assert understood("where is teddy hiding", names).args == {"label": "teddy"}
+    assert understood("where is teddy hiding", names).unknown == ""
+
+
 def test_resolve_drops_the_clause_end_only_when_a_thing_is_left():
     assert resolve("teddy hiding", NAMES) == Thing("teddy", True, False, ("hiding",), "teddy hiding")
     assert resolve("the toolbox around", NAMES) == Thing("toolbox", False, False, ("around",), "the toolbox around")
@@ -70,6 +83,7 @@ def test_resolve_drops_the_clause_end_only_when_a_thing_is_left():
     ("away", True), ("back", True),
     ("dressing", False), ("painting", False), ("set", False), ("saw", False), ("tank", False), ("ring", False),
     ("moved", False), ("seen", False), ("pushed", False), ("on", False), ("thing", False), ("darling", False),
+    ("hanging", False), ("stuffing", False), ("printing", False), ("parking", False),
 ])
 def test_ends_clause(word, ends):
     assert ends_clause(word) is ends

@@ -265,6 +265,14 @@ def test_bad_arguments_exit_2(store, capsys):
     assert cli.main(["--help"]) == 0
 
 
+@pytest.mark.parametrize("flag, value", [("--poll", "0"), ("--poll", "-1"), ("--poll", "nan"), ("--poll-max", "0"),
+                                         ("--poll", "soon")])
+def test_fuse_refuses_a_wait_that_is_not_positive(store, capsys, flag, value):
+    """Review of stop 34: --poll 0 never backed off (a busy loop of COUNT queries), --poll -1 died in time.sleep."""
+    assert cli.main(["fuse", store, flag, value, "--until-empty"]) == 2
+    assert "a wait must be" in capsys.readouterr().err
+
+
 def test_not_a_store(tmp_path):
     junk = tmp_path / "junk.db"
     junk.write_bytes(b"this is not sqlite" * 100)

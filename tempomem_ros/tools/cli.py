@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import math
 import os
 import sys
 import time
@@ -108,6 +109,18 @@ def parse_id(text: str) -> int:
         raise argparse.ArgumentTypeError(f"object id must be an integer, got '{text}'") from None
     if value < 1:
         raise argparse.ArgumentTypeError(f"object id must be >= 1, got {value}")
+    return value
+
+
+def parse_wait(text: str) -> float:
+    """A wait in seconds, finite and > 0. Why: `tempomem fuse --poll 0` never backed off (0 doubled is 0: a busy
+    loop of COUNT queries) and --poll -1 died in time.sleep (review of stop 34)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a wait must be a number of seconds, got '{text}'") from None
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"a wait must be finite and > 0 seconds, got {text}")
     return value
 
 
@@ -511,9 +524,9 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--into", required=True, help="the new store (must hold no memory)")
     sp = add("fuse", cmd_fuse, "a fleet's fuser: fuse every frame the robots staged, batch after batch (the robots "
              "only stage)")
-    sp.add_argument("--poll", type=float, default=0.005, help="seconds between looks when nothing is staged "
+    sp.add_argument("--poll", type=parse_wait, default=0.005, help="seconds between looks when nothing is staged "
                     "(the first wait; doubled at each empty look, up to --poll-max)")
-    sp.add_argument("--poll-max", type=float, default=0.1,
+    sp.add_argument("--poll-max", type=parse_wait, default=0.1,
                     help="longest wait between looks while idle (default 0.1 s)")
     sp.add_argument("--until-empty", action="store_true", help="stop when nothing is staged")
     sp.add_argument("--max-frames", type=int, default=None,
