@@ -445,6 +445,7 @@ def test_a_node_that_does_not_fuse_only_stages_and_publishes_what_the_fuser_fuse
             for _ in range(10):  # half a second of the 20 Hz timer: it stages, it never fuses
                 executor.spin_once(timeout_sec=0.05)
             assert (viewer.pending(), node.counters.commits, viewer.objects()) == (2, 0, [])
+            assert node.counters.store_pending == 2  # what its diagnostics report, and warn of while it stays
         assert all(not g.objects for g in graphs)
         fuser = Memory.open(store, embedding_dim=32, config=IMMEDIATE)  # the fleet's fuser
         try:

@@ -124,6 +124,21 @@ def test_a_node_that_does_not_fuse_only_stages_and_publishes_once_the_fuser_chan
     scene.behind = True
     cycle.on_timer()
     assert (writer.commits, writer.staged, scene.published[-1]) == (0, 2, (True, False))
+    assert counters.store_pending == 2  # every robot's staged frames, for the diagnostics
+
+
+def test_staged_frames_are_warned_of_only_when_the_fuser_did_not_bring_them_down():
+    assert [diag.unfused(p, b) for p, b in [(5, None), (5, 9), (5, 5), (9, 5), (0, 0), (None, None), (None, 3)]] == [
+        0, 0, 5, 9, 0, 0, 0]
+
+
+def test_a_node_that_fuses_reports_no_store_backlog():
+    writer, scene = Writer(), Scene()
+    cycle, counters, _, _ = _cycle(writer, scene)
+    writer.staged = 2
+    cycle.on_timer()
+    assert counters.store_pending is None
+    assert "store_pending_frames" not in diag.memory_values(counters, StoreHealth(Log(), counters), 0, 0)
 
 
 def test_a_commit_marks_the_scene_dirty_and_a_store_failure_is_retried_on_the_next_tick():
@@ -182,5 +197,8 @@ def test_the_memory_diagnostics_level_puts_the_store_first():
     counters.drop("invalid")
     assert diag.memory_status(counters, health, 0) == (diag.WARN, "1 message(s) dropped")
     assert diag.memory_status(counters, health, 2) == (diag.ERROR, "2 commit error(s)")
+    assert diag.memory_status(counters, health, 0, 7) == (
+        diag.WARN, "7 staged frame(s) wait to be fused, no fewer than at the last report: is the fleet's fuser "
+                   "(tempomem fuse, or a node with fuse_staged true) running?")
     health.failed(StoreFullError("database or disk is full"))
     assert diag.memory_status(counters, health, 2) == (diag.ERROR, "store full: database or disk is full")

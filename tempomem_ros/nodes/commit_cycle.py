@@ -55,6 +55,7 @@ class CommitCycle:
             return
         ingest.flush()
         if not self._fuses:
+            self._counters.store_pending = writer.pending()  # every robot's staged frames (diagnostics)
             if scene is not None:
                 scene.follow_store()  # dirty once another writer changed the store
                 scene.after_commit(force)

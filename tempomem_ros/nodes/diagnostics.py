@@ -40,22 +40,36 @@ class NodeCounters:
     refused: int = 0       # ... or refused (not confirmed)
     refused_requests: dict = field(default_factory=dict)  # service -> count
     retried: int = 0       # frames staged from the retry queue
+    store_pending: int | None = None  # a node that does not fuse: the store's staged frames at its last tick
 
     def drop(self, reason: str) -> None:
         self.dropped[reason] = self.dropped.get(reason, 0) + 1
 
 
-def memory_status(c: NodeCounters, health, new_commit_errors: int) -> tuple:
+def memory_status(c: NodeCounters, health, new_commit_errors: int, unfused: int = 0) -> tuple:
     """The memory node's level and message: ERROR while the store refuses writes or when commits failed since
-    the last report, WARN once messages were dropped, else OK."""
+    the last report, WARN while staged frames wait unfused (``unfused``: a node that does not fuse saw no fewer
+    staged frames than at its last report) or once messages were dropped, else OK.
+
+    Why the unfused warning: a node with fuse_staged false answers from what the fleet's fuser fused; with the
+    fuser down or behind, its answers stand still while its frames pile up, and it said "ok" (review of stop 34)."""
     dropped = sum(c.dropped.values())
     if health.state != "ok":
         return ERROR, f"store {health.state}: {health.error}"[:300]
     if new_commit_errors:
         return ERROR, f"{new_commit_errors} commit error(s)"
+    if unfused:
+        return WARN, (f"{unfused} staged frame(s) wait to be fused, no fewer than at the last report: is the "
+                      "fleet's fuser (tempomem fuse, or a node with fuse_staged true) running?")
     if dropped:
         return WARN, f"{dropped} message(s) dropped"
     return OK, "ok"
+
+
+def unfused(pending: int | None, before: int | None) -> int:
+    """The staged frames to warn of: those a node that does not fuse sees waiting now, when it saw no fewer at its
+    last report (a fuser keeping up brings the count down between reports; one down or behind does not)."""
+    return pending if pending and before is not None and pending >= before else 0
 
 
 def memory_values(c: NodeCounters, health, retry_queue: int, publishers: int) -> dict:
@@ -82,6 +96,8 @@ def memory_values(c: NodeCounters, health, retry_queue: int, publishers: int) ->
         "observation_publishers": publishers,
         "refused_requests": sum(c.refused_requests.values()),
     }
+    if c.store_pending is not None:
+        values["store_pending_frames"] = c.store_pending
     values.update({f"dropped.{k}": v for k, v in sorted(c.dropped.items())})
     values.update({f"refused_requests.{k}": v for k, v in sorted(c.refused_requests.items())})
     return values

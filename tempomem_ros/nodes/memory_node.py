@@ -95,6 +95,7 @@ class MemoryNode(LifecycleNode):
                                    self.get_logger(), context_ok=self.context.ok,
                                    fuses=bool(self._param("fuse_staged")))
         self._commit_errors_reported = 0
+        self._pending_reported: int | None = None  # store_pending at the last diagnostics report
         self.autostart_ok = True
         if self.get_parameter("autostart").value:
             self.autostart_ok = (
@@ -293,7 +294,10 @@ class MemoryNode(LifecycleNode):
         c, health = self.counters, self.health
         new_commit_errors = c.commit_errors - self._commit_errors_reported
         self._commit_errors_reported = c.commit_errors
-        level, message = diag.memory_status(c, health, new_commit_errors)
+        pending, before = c.store_pending, self._pending_reported
+        self._pending_reported = pending
+        unfused = diag.unfused(pending, before)
+        level, message = diag.memory_status(c, health, new_commit_errors, unfused)
         values = diag.memory_values(c, health, len(self._retry), self._tm_subscription.get_publisher_count()
                                     if self._tm_subscription else 0)
         self._tm_publishers["diagnostics"].publish(diag.status_array(
