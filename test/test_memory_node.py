@@ -422,7 +422,10 @@ def test_a_node_that_does_not_fuse_only_stages_and_publishes_what_the_fuser_fuse
     from tempomem_ros.core import Memory
 
     context = rclpy.Context()
-    rclpy.init(context=context)
+    # Topics of their own (both nodes are in this context): the module's story node, alive until the module ends,
+    # latches a scene graph with objects on the shared topic, and the CI run of 92caec7 received it here.
+    rclpy.init(context=context, args=["--ros-args", "-r", f"{topics.SCENE_GRAPH}:=/stager/scene_graph",
+                                      "-r", f"{topics.OBSERVATIONS}:=/stager/observations"])
     store = str(tmp_path / "m.db")
     node = MemoryNode("memory_node_stager", context=context, parameter_overrides=[
         Parameter("store_path", value=store), Parameter("fuse_staged", value=False),
@@ -437,7 +440,8 @@ def test_a_node_that_does_not_fuse_only_stages_and_publishes_what_the_fuser_fuse
                                       QoSProfile(depth=10, reliability=ReliabilityPolicy.RELIABLE))
         tester.create_subscription(SceneGraph, topics.SCENE_GRAPH, graphs.append, QoSProfile(
             depth=1, reliability=ReliabilityPolicy.RELIABLE, durability=DurabilityPolicy.TRANSIENT_LOCAL))
-        assert _spin_until(executor, lambda: pub.get_subscription_count() > 0)
+        assert pub.topic_name == "/stager/observations"
+        assert _spin_until(executor, lambda: pub.get_subscription_count() > 0)  # the node took the remap too
         for t in (1.0, 1.5):
             pub.publish(frame(t, [mug_msg(A)], A, 2.0))
         with Memory.open(store, readonly=True) as viewer:
