@@ -83,6 +83,18 @@ def per_call(memory: Memory, calls, show: int) -> dict:
             "cpu95": float(np.percentile(cpu, 95)), "top": [(v / n, k) for k, v in texts.most_common(show)]}
 
 
+def _best_cpu_us(call, rounds: int, calls: int) -> float:
+    """Thread-CPU µs of one call, the best of `rounds` rounds of `calls` calls: the minimum is the figure least
+    disturbed by the other processes on this noisy 2-core machine."""
+    best = []
+    for _ in range(rounds):
+        c = time.thread_time()
+        for _ in range(calls):
+            call()
+        best.append((time.thread_time() - c) / calls * 1e6)
+    return min(best)
+
+
 def fit(memory: Memory, service: str, labels: list[str]) -> tuple[float, float, int]:
     """(F us, a us per object, largest N): CPU of one call by label = F + a * N, least squares over the labels."""
     t = memory.latest_stamp() - 20 * 3600.0
@@ -92,14 +104,8 @@ def fit(memory: Memory, service: str, labels: list[str]) -> tuple[float, float, 
         if not n:
             continue
         FIT[service](memory, lbl, t)
-        best = []
-        for _ in range(7):
-            c = time.thread_time()
-            for _ in range(30):
-                FIT[service](memory, lbl, t)
-            best.append((time.thread_time() - c) / 30 * 1e6)
         ns.append(n)
-        us.append(min(best))
+        us.append(_best_cpu_us(lambda: FIT[service](memory, lbl, t), rounds=7, calls=30))
     a, f = np.polyfit(ns, us, 1)
     return float(f), float(a), max(ns)
 
@@ -112,15 +118,10 @@ def per_label(stores: list[Memory], service: str, labels: list[str]) -> None:
         for m in stores:
             t = m.latest_stamp() - 20 * 3600.0
             answer = FIT[service](m, lbl, t)
-            best = []
-            for _ in range(5):
-                c = time.thread_time()
-                for _ in range(20):
-                    FIT[service](m, lbl, t)
-                best.append((time.thread_time() - c) / 20 * 1e6)
+            us = _best_cpu_us(lambda: FIT[service](m, lbl, t), rounds=5, calls=20)  # noqa: B023 (called at once)
             n = len(m.objects_labelled(lbl))
             state = answer.objects[0].state if answer.objects else "-"
-            cells.append(f"{n:2d} objects {min(best):6.0f} us {state:8s}")
+            cells.append(f"{n:2d} objects {us:6.0f} us {state:8s}")
         print(f"  {lbl:11s} " + "   ".join(cells))
 
 

@@ -825,11 +825,12 @@ class FrameFusion:
         pairs = _ViewPairs(items, in_frustum, self.config.fusion.same_place_tol)
         for m, (obj, frac, in_part) in enumerate(zip(in_frustum, fractions, resolved)):
             hidden = frac < acfg.min_visible_fraction and not in_part
-            if hidden and not _is_furniture(obj, self.config.identity):
+            furniture = _is_furniture(obj, self.config.identity)   # once per object, not once per sighting
+            if hidden and not furniture:
                 continue
             if any(self._might_be(seen, obj) for seen in pairs.centred_in(m)):
                 continue
-            if any(self._holds_furniture(seen, obj) for seen in items):
+            if furniture and any(self._holds_furniture(seen, obj) for seen in items):
                 continue  # a view of its kind filling its place, centred outside its thin box (_holds_furniture)
             if hidden and not self._displaced(view, obj, pairs.touching(m)):
                 continue
