@@ -233,7 +233,7 @@ _ROS2 = re.compile(r"\s*ros2\s+service\s+call\s+(\S+)(?:\s+(\S+))?(?:\s+(.*?))?\
 _REACT = re.compile(r"(?:.*?\b)?Action\s*:\s*([A-Za-z_][\w.]*)\s+Action[ _]Input\s*:\s*(.*?)\s*\Z", re.S | re.I)
 _REACT_CALL = re.compile(r"(?:.*?\b)?Action\s*:\s*(?=[A-Za-z_][\w.]*\()(.*?)\s*\Z", re.S | re.I)
 _GRAPHQL = re.compile(r"\s*(query|mutation)?\s*[A-Za-z_]?\w*\s*\{\s*([A-Za-z_]\w*)\s*\(([^(){}]*)\)\s*"
-                      r"(?:\{[^{}]*\})?\s*\}\s*\Z", re.S)
+                      r"(?:\{([^{}]*)\})?\s*\}\s*\Z", re.S)
 # a header before the call ('SYSTEM TOOL CALL >> did_move(...)', 'tool_request: {...}')
 _HEADER = re.compile(r"\s*[A-Za-z][\w ./-]{0,40}?\s*(?:>>|=>|->|:)\s*(?=[{\[A-Za-z_])")
 # 'tool: missing args: {}' (a one-line block map): keys that name a tool or hold its arguments, nothing else
@@ -267,8 +267,13 @@ def find(text: str) -> tuple[str, object] | None:
     if m:
         call = _graphql(m)
         name = _snake(call.name)
-        # '{ object(label: "sofa") { previousLocation } }' names the tool by what it selects: structured.py reads it
-        return ("GraphQL query", call) if name in ROUTES or name in TOOL_NAMES else None
+        # '{ object(label: "sofa") { previousLocation } }', '{ location(object: "keys") { previous } }' name the tool
+        # by what they select: structured.py reads them
+        picked = [_snake(w) for w in re.findall(r"[A-Za-z_]\w*", m.group(4) or "")]
+        if name not in ROUTES and name not in TOOL_NAMES or any(
+                w in ROUTES or w in TOOL_NAMES or f"{name}_{w}" in TOOL_NAMES for w in picked):
+            return None
+        return "GraphQL query", call
     for candidate in (text, _without_header(text)):
         if candidate is None:
             continue
@@ -415,7 +420,7 @@ def call_of(payload, depth: int = 0) -> Call | None:
             return Call("ask", rest)  # the Query service's request: '{"question": "...", "k": 5}'
         return None
     if len(names) > 1 or len(holders) > 1:
-        raise Malformed("the request names its tool or its arguments twice")
+        raise Malformed("the request names more than one thing to do, or gives its arguments twice")
     args = {k: v for k, v in rest.items() if k not in names and k not in holders}
     positional = None
     if holders:
@@ -500,6 +505,14 @@ def _unit_s(unit: str) -> float:
 
 # ------------------------------------------------------------------------------------------- the arguments
 def _moment(v, key: str, now: float | None):
+    """_stamp(), never after now: the memory holds the past and the present (a stamp past now is refused, not read)."""
+    t = _stamp(v, key, now)
+    if t is not None and now is not None and t > now:
+        raise ToolError(f"{key} must be a finite number in [0, {now:.0f}]: the memory holds the past and the present")
+    return t
+
+
+def _stamp(v, key: str, now: float | None):
     """A moment from an agent: epoch seconds or milliseconds, an ISO stamp (offset or Z; none = UTC), a ROS Time map
     ({sec, nanosec}; zero = open), or what structured.py reads ("now", "now-30m", "2 hours ago")."""
     if isinstance(v, dict) and {_snake(k) for k in v} <= {"sec", "secs", "nanosec", "nsecs", "nanosecs"}:
@@ -519,7 +532,7 @@ def _moment(v, key: str, now: float | None):
         raise ToolError(f"{key} must be a time")
     text = v.strip()
     if _NUMBER.match(text):
-        return _moment(float(text), key, now)
+        return _stamp(float(text), key, now)
     try:
         stamp = dt.datetime.fromisoformat(text.replace("z", "Z").replace("Z", "+00:00"))
     except ValueError:
@@ -635,7 +648,7 @@ class Reading:
     args: dict
     ignored: tuple[str, ...]
     unknown: str
-    said: str   # how it came: "a <tool_call> tool call 'is_missing'"
+    said: str   # how it came: "a <tool_call> call of 'is_missing'"; "" when structured.py read the tool's name
 
 
 def read(text, now: float | None, names: Names) -> Reading | str | None:
@@ -667,7 +680,8 @@ def _route(call: Call, form: str, now, names: Names, depth: int = 0) -> Reading 
         route, fixed = ROUTES[TOOL_NAMES[name][0]], dict(TOOL_NAMES[name][1])
     if route is None:
         if name.split("_")[0] in _ACTING:
-            return f"the tool '{_shown(name)}' would act; the memory's tools only read what was seen where and when"
+            return (f"'{_shown(name)}' is nothing I can look up: the tool would act, and the memory's tools only read "
+                    "what was seen where and when")
         inner = [k for k, v in call.args.items() if _snake(k) in NAME_KEYS and isinstance(v, str)]
         if len(inner) == 1 and depth == 0:  # a dispatcher: 'query_memory(op="relational", ...)' calls the tool it names
             rest = {k: v for k, v in call.args.items() if k != inner[0]}
@@ -757,7 +771,7 @@ def _by_words(call: Call, name: str, now, names: Names) -> Reading | str | None:
     """A name outside the table: structured.py's reader of tool names by their words, on the same fields."""
     flat = {"fn": name, **{k: v for k, v in call.args.items() if not isinstance(v, Call)}}
     if len(flat) != len(call.args) + 1 or any(_snake(k) == "fn" for k in call.args):
-        raise Malformed("the call's arguments are not plain values")
+        raise Malformed("the request is not a JSON object of plain values (a call inside its arguments)")
     if call.positional is not None:
         if any(_snake(k) == "label" for k in flat):
             raise Malformed("the call gives the thing twice")
@@ -768,7 +782,7 @@ def _by_words(call: Call, name: str, now, names: Names) -> Reading | str | None:
     if isinstance(out, str):
         return out
     op, args, ignored, unknown = out
-    return Reading(op, args, tuple(ignored), unknown, f"a tool call of '{_shown(name)}', read by the words of its name")
+    return Reading(op, args, tuple(ignored), unknown, "")  # worded as structured.py's reading ever was
 
 
 __all__ = ["ROUTES", "Reading", "SERVICES", "find", "read"]

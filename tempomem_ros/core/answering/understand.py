@@ -164,21 +164,22 @@ def understand(question: str, now: float | None, names: Names, similar=None, _in
     ``_inside``: the question came inside a Query tool call (envelope.py), which may not hold another."""
     call = envelope.read(question, now, names)  # '<tool_call>{"name": "is_missing", ...}</tool_call>' (envelope.py)
     if isinstance(call, str):
-        return Refusal(f"I could not read the tool call: {call}", suggest(normalise(question), names))
+        return Refusal(f"{NOT_MAPPED}: {call}", suggest(normalise(question), names))
     if call is not None and call.operator == "ask":
         if _inside:
-            return Refusal("I could not read the tool call: a Query call holds another tool call", ())
+            return Refusal(f"{NOT_MAPPED}: a Query call holds another tool call", ())
         inner = understand(call.args["question"], now, names, similar, _inside=True)
         if isinstance(inner, Understanding):
             return dataclasses.replace(inner, words=f"{inner.words} (asked in {call.said})")
         return inner
-    if call is not None:
+    if call is not None:  # "whether scissors is missing (structured request: a <tool_call> call of 'is_missing')"
+        said = f"structured request: {call.said}" if call.said else "structured request"
         return Understanding(call.operator, call.args, interpretation(call.operator, _shown_args(call.args),
-                                                                      call.ignored) + f" ({call.said})",
+                                                                      call.ignored) + f" ({said})",
                              call.ignored, call.unknown, normalise(question))
     request = structured.read(question, now, names)  # '{"tool": "locate", "object": "keys"}' (structured.py)
     if isinstance(request, str):
-        return Refusal(f"I could not map the structured request: {request}", suggest(normalise(question), names))
+        return Refusal(f"{NOT_MAPPED}: {request}", suggest(normalise(question), names))
     if request is not None:
         op, args, ignored, unknown = request
         return Understanding(op, args, interpretation(op, args, ignored) + " (structured request)", ignored, unknown,
@@ -255,6 +256,7 @@ def _rules(question: str, now, names: Names) -> Understanding | Refusal:
 
 
 TWO_READINGS = "the question reads as more than one question"
+NOT_MAPPED = "I could not map the structured request"  # a JSON request or a tool call in its envelope
 
 
 def _two_readings(readings, suggestions) -> Refusal:
