@@ -560,7 +560,7 @@ def _seconds(v, key: str, unit: float):
         text = v.strip()
         m = _DURATION.fullmatch(text.lower())
         if m:
-            return float(m.group(1)) * _unit_s(m.group(2) if m.group(2) == "ms" else m.group(2)[0])
+            return float(m.group(1)) * _unit_s(m.group(2))
         m = _ISO_DURATION.fullmatch(text.upper())
         if m and any(m.groups()):
             d, h, mi, s = (float(x or 0) for x in m.groups())
@@ -570,14 +570,13 @@ def _seconds(v, key: str, unit: float):
     raise ToolError(f"{key} must be a length of time")
 
 
-def _arguments(op: str, raw: dict, now: float | None) -> tuple[dict, list[str], bool]:
-    """The tool's arguments under its spec's keys with normalised values, the fields that only shape the answer
-    (shown as ignored), and whether a field was read by another of its names (operators.REQUEST_ARG_FIELDS: 'obj',
-    'at'). _NotHere when a field is none of these (structured.py's vocabulary may know it)."""
+def _arguments(op: str, raw: dict, now: float | None) -> tuple[dict, list[str]]:
+    """The tool's arguments under its spec's keys with normalised values, and the fields that only shape the answer
+    (shown as ignored). A field may go by another of its names (operators.REQUEST_ARG_FIELDS: 'obj', 'at'); _NotHere
+    when a field is none of these (structured.py's vocabulary may know it)."""
     props = _PROPS[op] | (_PROPS["relational_as_of"] if op == "relational" else frozenset())  # RelationalQuery.time
     a: dict = {}
     ignored: list[str] = []
-    aliased = False
     for key, v in raw.items():
         k = _snake(key)
         m = _AGO_KEY.fullmatch(k)
@@ -587,18 +586,17 @@ def _arguments(op: str, raw: dict, now: float | None) -> tuple[dict, list[str], 
             target = _SRV_FIELDS[k]
         elif m and (m.group(3) or "_ago_" in k):
             target = f"{m.group(1)}_ago_s"
-            v = _seconds(v, key, _unit_s(m.group(2) if m.group(2) == "ms" else m.group(2)[0]))
+            v = _seconds(v, key, _unit_s(m.group(2)))
         elif REQUEST_ARG_FIELDS.get(k) in props or k in _OWN_ALIASES and _OWN_ALIASES[k] in props:
             # a field's other name ('obj', 'at'); the thing's "name" (the envelope names the tool); a search's "query"
             target = REQUEST_ARG_FIELDS.get(k) or _OWN_ALIASES[k]
-            aliased = True
         elif k in REQUEST_SHAPE_FIELDS or k == "offset":
             ignored.append(f"{_shown(k)}={_shown(v)}")
             continue
         else:
             raise _NotHere
         if target in a or target.endswith("_ago_s") and target[:-6] in a:
-            if aliased:
+            if target != k:
                 raise _NotHere  # '"subject": ..., "object": ...': structured.py reads such fields by their roles
             raise ToolError(f"the call gives {target} twice")
         if target in ("t", "since", "until"):
@@ -619,7 +617,7 @@ def _arguments(op: str, raw: dict, now: float | None) -> tuple[dict, list[str], 
         elif target == "relation" and isinstance(v, str):
             v = v.strip().lower()
         a[target] = v
-    return a, ignored, aliased
+    return a, ignored
 
 
 def _kinds(v, key: str) -> list:
@@ -702,9 +700,10 @@ def _route(call: Call, form: str, now, names: Names, depth: int = 0) -> Reading 
         return f"the service '{route.service}' is no question; call it as its own service"
     if op == "ask":
         q = raw.pop(next((k for k in raw if _snake(k) == "question"), ""), call.positional)
-        raw.pop(next((k for k in raw if _snake(k) == "k"), ""), None)
-        if not isinstance(q, str) or raw:
+        k = raw.pop(next((k for k in raw if _snake(k) == "k"), ""), None)
+        if q is None or raw:
             return "the Query call needs one field 'question' with the question's text (and k)"
+        validate("ask", {"question": q, **({"k": k} if k not in (None, 0) else {})}, now)  # Query's k: 0 = default
         return Reading("ask", {"question": q}, (), "", said)
     before = raw.pop(next((k for k in raw if _snake(k) == "before"), ""), None)
     if call.positional is not None:
@@ -715,7 +714,7 @@ def _route(call: Call, form: str, now, names: Names, depth: int = 0) -> Reading 
     aliased = any(_snake(k) not in _PROPS[op] and _snake(k) not in _SRV_FIELDS and not _AGO_KEY.fullmatch(_snake(k))
                   for k in raw)
     try:
-        args, ignored, _ = _arguments(op, raw, now)
+        args, ignored = _arguments(op, raw, now)
         return _checked(op, args, fixed, before, tuple(ignored), now, names, said)
     except _NotHere:
         return _by_words(call, name, now, names)
@@ -779,8 +778,8 @@ def _by_words(call: Call, name: str, now, names: Names) -> Reading | str | None:
     out = structured.read_request(flat, now, names)
     if out is None:
         return f"'{_shown(name)}' is no tool of the memory's"
-    if isinstance(out, str):
-        return out
+    if isinstance(out, str):  # a name no table lists and its words do not read: say so before why the fields failed
+        return out if name in TOOL_NAMES else f"'{_shown(name)}' is no tool of the memory's ({out})"
     op, args, ignored, unknown = out
     return Reading(op, args, tuple(ignored), unknown, "")  # worded as structured.py's reading ever was
 
