@@ -192,7 +192,8 @@ def test_a_query_call_holds_no_other_query_call():
 # ------------------------------------------------------------------------------------ what must stay as it was
 @pytest.mark.parametrize("text", [
     "where is the mug (the big one)?", "what's on the desk [kitchen]?", "is the lamp <on> the table",
-    "Context: the keys were on the counter. Where are they now?", "where is the mug",
+    "Context: the keys were on the counter. Where are they now?", "where is the mug", "name: where is my mug",
+    "tool: where are my keys",
 ])
 def test_prose_is_no_envelope(text):
     assert envelope.read(text, NOW, NAMES) is None

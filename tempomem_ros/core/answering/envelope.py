@@ -356,6 +356,8 @@ def _block_map(text: str) -> dict | None:
         except _NotHere:
             return None
         pos = p.i
+        if key in NAME_KEYS and not (isinstance(out[key], str) and _BARE_KEY.fullmatch(out[key])):
+            return None  # 'name: where is my mug' is a header before prose, not a tool's name
     return out if any(k in NAME_KEYS for k in out) else None
 
 
