@@ -148,7 +148,7 @@ def test_a_function_call_and_key_value_fields_are_a_request():
 def test_a_tool_name_no_row_lists_is_read_by_its_words(request_, op, args):
     got = u(request_)
     assert (got.operator, got.args) == (op, args)
-    assert got.words.endswith("(structured request)")
+    assert "(structured request" in got.words  # envelope.py names the call after it
 
 
 @pytest.mark.parametrize("request_", [

@@ -46,7 +46,7 @@ def u(question: str):
 def test_a_named_tool_reads_its_fields(request_, op, args):
     got = u(request_)
     assert (got.operator, got.args) == (op, args)
-    assert got.words.endswith("(structured request)")
+    assert "(structured request" in got.words  # envelope.py names the call after it
 
 
 def test_times_and_spans_are_read_and_end_now():
@@ -83,7 +83,7 @@ def test_without_a_tool_the_one_operator_the_fields_fit_answers():
     ('{"tool": "locate", "tool2": "history", "object": "mug"}', "field I do not know"),
     ('{"tool": "locate", "op": "history", "object": "mug"}', "more than one thing to do"),
     ('{"tool": "locate", "object": "mug", "since": "now-1h"}', "takes no since"),
-    ('{"tool": "locate"}', "needs label"),
+    ('{"tool": "locate"}', "give label or object_id"),  # envelope.py: the agent tools' validator says what is missing
     ('{"tool": "locate", "object": "mug", "label": "lamp"}', "gives label twice"),
     ('{"tool": "locate", "object": "the mug and the keys"}', "not the name of a thing"),
     ('{"tool": "locate", "object": 42}', "non-empty string"),
@@ -132,4 +132,8 @@ def test_only_a_whole_json_object_is_a_request():
 
 def test_a_request_of_prose_only_is_left_to_the_rules():
     assert read('{"goal": "find my wallet", "need": "a ranked list of places"}', NOW, NAMES) is None
-    assert "field I do not know" in refusal('{"question": "where is the mug"}', NAMES).reason
+    # twelfth round: '{"question": ...}' is the Query service's request (srv/Query.srv: question, k), read as the
+    # question it holds (envelope.py); with a field Query has not it is refused as before
+    assert understood('{"question": "where is the mug"}', NAMES).operator == "current"
+    assert "the Query call needs one field 'question'" in refusal('{"question": "where is the mug", "mood": "x"}',
+                                                                  NAMES).reason

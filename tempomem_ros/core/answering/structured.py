@@ -757,4 +757,29 @@ def _operator(named: str | None, args: dict, when: str | None) -> str:
     return fits[0]
 
 
-__all__ = ["parse", "read"]
+
+
+# ------------------------------------------------------------------ for envelope.py (a tool call in its envelope)
+RequestRefused = _Refuse
+
+
+def moment(v, name: str, now: float | None) -> float:
+    """A moment as a request's field gives it (see _moment); RequestRefused when it is none."""
+    return _moment(v, name, now)
+
+
+def change_kinds(v, name: str) -> list[str]:
+    """Change kinds as a request's field names them ("disappeared" is removed; see _kinds)."""
+    return _kinds(v, name)
+
+
+def read_request(obj: dict, now: float | None, names: Names):
+    """read() of a request already parsed into fields ('{"fn": name, **arguments}'): envelope.py hands it a tool call
+    whose name is outside its table, to be read by the words of the name as before."""
+    try:
+        return _read(dict(obj), now, names)
+    except _Refuse as exc:
+        return str(exc)
+
+
+__all__ = ["RequestRefused", "change_kinds", "moment", "parse", "read", "read_request"]

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from ..labels import words
 from . import timeexpr
 from .normalise import MAX_QUESTION_CHARS, normalise
-from . import cues, events, quantities, relax, structured, typo, word_order
+from . import cues, envelope, events, quantities, relax, structured, typo, word_order
 from .operators import (ACTION_OBJECT_WORDS, ACTION_VERBS, FORMAL_VERBS, NOT_A_DESCRIPTION, PAST_OPERATORS,
                         RELATION_WORDS, TABLE, args_key, example_forms, interpretation)
 from .plurals import said_plural
@@ -156,13 +156,30 @@ def _match(spec, form, m: re.Match, question: str, found, names: Names, now, bar
     return Understanding(spec.name, args, interpretation(spec.name, args, ignored), tuple(ignored), unknown, question)
 
 
-def understand(question: str, now: float | None, names: Names, similar=None) -> Understanding | Refusal:
+def understand(question: str, now: float | None, names: Names, similar=None, _inside: bool = False
+               ) -> Understanding | Refusal:
     """The operator and arguments a question means, or a Refusal (never a guess). Pure and deterministic.
     ``similar``: a similarity reader (similar.SimilarityReader), asked only about a question that no form and no
-    cue rule reads ("no supported question has this form"); None (no sentence model): such a question is refused."""
+    cue rule reads ("no supported question has this form"); None (no sentence model): such a question is refused.
+    ``_inside``: the question came inside a Query tool call (envelope.py), which may not hold another."""
+    call = envelope.read(question, now, names)  # '<tool_call>{"name": "is_missing", ...}</tool_call>' (envelope.py)
+    if isinstance(call, str):
+        return Refusal(f"{NOT_MAPPED}: {call}", suggest(normalise(question), names))
+    if call is not None and call.operator == "ask":
+        if _inside:
+            return Refusal(f"{NOT_MAPPED}: a Query call holds another tool call", ())
+        inner = understand(call.args["question"], now, names, similar, _inside=True)
+        if isinstance(inner, Understanding):
+            return dataclasses.replace(inner, words=f"{inner.words} (asked in {call.said})")
+        return inner
+    if call is not None:  # "whether scissors is missing (structured request: a <tool_call> call of 'is_missing')"
+        said = f"structured request: {call.said}" if call.said else "structured request"
+        return Understanding(call.operator, call.args, interpretation(call.operator, _shown_args(call.args),
+                                                                      call.ignored) + f" ({said})",
+                             call.ignored, call.unknown, normalise(question))
     request = structured.read(question, now, names)  # '{"tool": "locate", "object": "keys"}' (structured.py)
     if isinstance(request, str):
-        return Refusal(f"I could not map the structured request: {request}", suggest(normalise(question), names))
+        return Refusal(f"{NOT_MAPPED}: {request}", suggest(normalise(question), names))
     if request is not None:
         op, args, ignored, unknown = request
         return Understanding(op, args, interpretation(op, args, ignored) + " (structured request)", ignored, unknown,
@@ -190,6 +207,16 @@ def understand(question: str, now: float | None, names: Names, similar=None) -> 
         if read is not None:
             op, args, said, ignored = read
             return Understanding(op, args, said, tuple(ignored), "", normalise(question))
+    return out
+
+
+def _shown_args(args: dict) -> dict:
+    """The arguments as the interpretation words them: an object given by id is "object #id"."""
+    out = dict(args)
+    if "label" not in out and out.get("object_id") is not None:
+        out["label"] = f"object #{out['object_id']}"
+    if isinstance(out.get("anchor"), int):
+        out["anchor"] = f"object #{out['anchor']}"
     return out
 
 
@@ -229,6 +256,7 @@ def _rules(question: str, now, names: Names) -> Understanding | Refusal:
 
 
 TWO_READINGS = "the question reads as more than one question"
+NOT_MAPPED = "I could not map the structured request"  # a JSON request or a tool call in its envelope
 
 
 def _two_readings(readings, suggestions) -> Refusal:

@@ -1,0 +1,789 @@
+"""A tool call typed as a question: the envelope an agent framework wraps it in, read by its structure.
+
+Why a reader of its own: language-model agents send /tempomem/query the tool call they would send a tool server,
+in their framework's envelope: Hermes '<tool_call>{"name": "is_missing", "arguments": {...}}</tool_call>', Mistral
+'[TOOL_CALLS] [{...}]', OpenAI '{"tool_calls": [{"function": {"name": ..., "arguments": "<JSON text>"}}]}', Gemini
+'{"functionCall": {"name": ..., "args": {...}}}', JSON-RPC / MCP '{"method": "tools/call", "params": {...}}', LangChain
+"AgentAction(tool='previous', tool_input={...})", a Python call 'memory.as_of(label="laptop", t="...")', a YAML flow
+map '{tool: is_related, label: laptop}', 'tool: missing args: {}', ReAct 'Action: where_to_look / Action Input: {...}',
+a 'ros2 service call /tempomem/query tempomem_ros/srv/Query "{question: ...}"' line. heldout15 refused 13 such
+requests and heldout14 17 (bench/question_eval.py, rules at 640bc1a): the tool they named was one of the memory's own.
+
+How: one small parser (_Parser: JSON, YAML flow maps, Python literals and calls are one grammar of maps, lists,
+quoted and bare scalars) reads the payload; the envelope is found by its shape (a tag around it, a header before it,
+keys holding a name and an argument map), never by a vendor's name; the name goes through ONE table (ROUTES: the agent
+tools' specs, tool_args.tool_specs, and the typed services of srv/, whose selector fields - TemporalQuery.operation,
+Check.check, RelationalQuery's time and before - pick the operator); the arguments are normalised (ISO stamps with
+offsets, epoch seconds or milliseconds, ROS Time maps, durations with their unit in the key, change kinds) and then
+validated as untrusted by the agent tools' own validator (tool_args.validate: bounds, finite numbers, length caps,
+control characters), and things are resolved against the memory's labels like a question's (slots.resolve): a label
+is data, looked up, never read as an instruction. A name outside the table is left to structured.py's reader of tool
+names by their words ('get_location'); one that acts ('navigate_to', 'delete_object', 'send_sms') or that neither
+reads is refused with the reason, and so is a malformed envelope (two calls, arguments that are no map, a field
+twice). Pure and deterministic: the same text gives the same operator and arguments.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import math
+import re
+from dataclasses import dataclass
+
+from . import structured
+from .operators import ACTION_VERBS, REQUEST_ARG_FIELDS, REQUEST_SHAPE_FIELDS, TOOL_NAMES
+from .slots import Names, resolve
+from .tool_args import ToolError, tool_specs, validate
+
+MAX_CHARS = 16000  # a request past this is refused unread (a 10 kB label is read, and refused by the validator)
+MAX_DEPTH = 8
+MAX_ITEMS = 40
+
+
+class Malformed(Exception):
+    """An envelope this reader found but cannot take; the message is safe to show (no value echoed raw)."""
+
+
+class _NotHere(Exception):
+    """The text has no envelope this parser reads (prose, or a form structured.py reads): not a refusal."""
+
+
+# ------------------------------------------------------------------------------------------------- the parser
+_BARE_KEY = re.compile(r"[A-Za-z_$][\w$.\-/]*")
+_NUMBER = re.compile(r"-?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?\Z")
+_LITERALS = {"true": True, "false": False, "null": None, "none": None, "~": None, "nan": math.nan,
+             "infinity": math.inf, "-infinity": -math.inf, "inf": math.inf, "-inf": -math.inf}
+_CALL_NAME = re.compile(r"[A-Za-z_][\w]*(?:\.[A-Za-z_][\w]*)*")
+
+
+@dataclass(frozen=True)
+class Call:
+    """A tool call as parsed: its name and argument map (``positional``: one unnamed argument)."""
+
+    name: str
+    args: dict
+    positional: object = None
+
+
+class _Parser:
+    """One grammar for the payloads agents write: JSON, YAML flow maps (bare keys and scalars), Python literals
+    ('single quotes', True, None) and calls 'name(key=value, ...)'. Bounded in depth and items; a key given twice
+    is malformed (a dict would keep one silently)."""
+
+    def __init__(self, text: str):
+        self.s, self.i = text, 0
+
+    def ws(self) -> None:
+        while self.i < len(self.s) and self.s[self.i] in " \t\r\n":
+            self.i += 1
+
+    def peek(self) -> str:
+        self.ws()
+        return self.s[self.i] if self.i < len(self.s) else ""
+
+    def expect(self, c: str) -> None:
+        if self.peek() != c:
+            raise _NotHere
+        self.i += 1
+
+    def done(self) -> bool:
+        return self.peek() == ""
+
+    def value(self, depth: int = 0, stops: str = ",}])"):
+        if depth > MAX_DEPTH:
+            raise Malformed("the request is nested too deeply")
+        c = self.peek()
+        if c == "{":
+            return self.mapping(depth)
+        if c == "[":
+            return self.sequence(depth)
+        if c in "\"'":
+            return self.quoted()
+        m = _CALL_NAME.match(self.s, self.i)
+        if m and m.end() < len(self.s) and self.s[m.end()] == "(":
+            return self.call(depth)
+        return self.scalar(stops)
+
+    def quoted(self) -> str:
+        q, start = self.s[self.i], self.i
+        j = start + 1
+        while j < len(self.s) and self.s[j] != q:
+            j += 2 if self.s[j] == "\\" else 1
+        if j >= len(self.s):
+            raise _NotHere
+        self.i = j + 1
+        body = self.s[start + 1:j]
+        if q == '"':
+            try:
+                return json.loads(self.s[start:j + 1])
+            except ValueError:
+                raise Malformed("a string of the request is not valid") from None
+        return re.sub(r"\\(.)", r"\1", body)
+
+    def scalar(self, stops: str):
+        j = self.i
+        while j < len(self.s) and self.s[j] not in stops and self.s[j] not in "{[\"'":
+            j += 1
+        text = self.s[self.i:j].strip()
+        if not text:
+            raise _NotHere
+        self.i = j
+        low = text.lower()
+        if low in _LITERALS:
+            return _LITERALS[low]
+        if _NUMBER.match(text):
+            return int(text) if re.fullmatch(r"-?\d+", text) else float(text)
+        return text
+
+    def key(self) -> str:
+        c = self.peek()
+        if c in "\"'":
+            k = self.quoted()
+            if not isinstance(k, str):
+                raise _NotHere
+            return k
+        m = _BARE_KEY.match(self.s, self.i)
+        if m is None:
+            raise _NotHere
+        self.i = m.end()
+        return m.group(0)
+
+    def pairs(self, close: str, depth: int, seps: str = ":=") -> dict:
+        out: dict = {}
+        while self.peek() != close:
+            k = self.key()
+            if self.peek() not in seps:
+                raise _NotHere
+            self.i += 1
+            v = self.value(depth + 1)
+            if _snake(k) in {_snake(x) for x in out}:
+                raise Malformed(f"the request gives the field '{_shown(k)}' twice")
+            out[k] = v
+            if len(out) > MAX_ITEMS:
+                raise Malformed("the request has too many fields")
+            if self.peek() == ",":
+                self.i += 1
+            elif self.peek() != close:
+                raise _NotHere
+        self.i += 1
+        return out
+
+    def mapping(self, depth: int) -> dict:
+        self.expect("{")
+        return self.pairs("}", depth)
+
+    def sequence(self, depth: int) -> list:
+        self.expect("[")
+        out = []
+        while self.peek() != "]":
+            out.append(self.value(depth + 1))
+            if len(out) > MAX_ITEMS:
+                raise Malformed("the request has too many items")
+            if self.peek() == ",":
+                self.i += 1
+            elif self.peek() != "]":
+                raise _NotHere
+        self.i += 1
+        return out
+
+    def call(self, depth: int) -> Call:
+        m = _CALL_NAME.match(self.s, self.i)
+        self.i = m.end()
+        self.expect("(")
+        args: dict = {}
+        positional = []
+        while self.peek() != ")":
+            save = self.i
+            km = _BARE_KEY.match(self.s, self.i)
+            if km:
+                self.i = km.end()
+            if km and self.peek() in "=:" and self.s[self.i:self.i + 2] != "==":
+                self.i += 1
+                if _snake(km.group(0)) in {_snake(x) for x in args}:
+                    raise Malformed(f"the call gives the argument '{_shown(km.group(0))}' twice")
+                args[km.group(0)] = self.value(depth + 1)
+            else:
+                self.i = save
+                positional.append(self.value(depth + 1))
+            if self.peek() == ",":
+                self.i += 1
+            elif self.peek() != ")":
+                raise _NotHere
+        self.i += 1
+        if len(positional) > 1:
+            raise Malformed("the call has more than one unnamed argument; name them")
+        return Call(m.group(0), args, positional[0] if positional else None)
+
+
+def _parse_whole(text: str):
+    """The one value the text is (a map, a list, a call); _NotHere when anything is left over."""
+    p = _Parser(text)
+    v = p.value(stops=",}])")
+    if not p.done() or not isinstance(v, (dict, list, Call)):
+        raise _NotHere
+    return v
+
+
+# ------------------------------------------------------------------------------------------ text-level envelopes
+_TAGGED = re.compile(r"\s*<(tool_call|function_call|tool_use|toolcall|functioncall)>\s*(.*?)\s*</\1>\s*\Z",
+                     re.S | re.I)
+_MISTRAL = re.compile(r"\s*\[TOOL_CALLS\]\s*(.*)\Z", re.S)
+_ROS2 = re.compile(r"\s*ros2\s+service\s+call\s+(\S+)(?:\s+(\S+))?(?:\s+(.*?))?\s*\Z", re.S)
+_REACT = re.compile(r"(?:.*?\b)?Action\s*:\s*([A-Za-z_][\w.]*)\s+Action[ _]Input\s*:\s*(.*?)\s*\Z", re.S | re.I)
+_REACT_CALL = re.compile(r"(?:.*?\b)?Action\s*:\s*(?=[A-Za-z_][\w.]*\()(.*?)\s*\Z", re.S | re.I)
+_GRAPHQL = re.compile(r"\s*(query|mutation)?\s*[A-Za-z_]?\w*\s*\{\s*([A-Za-z_]\w*)\s*\(([^(){}]*)\)\s*"
+                      r"(?:\{([^{}]*)\})?\s*\}\s*\Z", re.S)
+# a header before the call ('SYSTEM TOOL CALL >> did_move(...)', 'tool_request: {...}')
+_HEADER = re.compile(r"\s*[A-Za-z][\w ./-]{0,40}?\s*(?:>>|=>|->|:)\s*(?=[{\[A-Za-z_])")
+# 'tool: missing args: {}' (a one-line block map): keys that name a tool or hold its arguments, nothing else
+_BLOCK_KEY = re.compile(r"\s*([A-Za-z_]\w*)\s*:\s*")
+# a cheap gate: no envelope without one of these (a plain question costs one search)
+_GATE = re.compile(r"[{(<\[]|\baction\s*:|^\s*ros2\s|^\s*(?:tool|name|function|fn|op)\s*:", re.I)
+
+
+def find(text: str) -> tuple[str, object] | None:
+    """(form, payload) of the envelope the text is, or None. The payload is a dict, a list or a Call."""
+    if not isinstance(text, str) or not _GATE.search(text):
+        return None
+    if len(text) > MAX_CHARS:
+        raise Malformed(f"the request is longer than {MAX_CHARS} characters")
+    m = _TAGGED.match(text)
+    if m:
+        return f"<{m.group(1).lower()}> call", _parse_or_malformed(m.group(2))
+    m = _MISTRAL.match(text)
+    if m:
+        return "[TOOL_CALLS] call", _parse_or_malformed(m.group(1))
+    m = _ROS2.match(text)
+    if m:
+        return "ros2 service call", _ros2(m)
+    m = _REACT.match(text)
+    if m:
+        return "ReAct action", _react(m.group(1), m.group(2))
+    m = _REACT_CALL.match(text)
+    if m:
+        return "ReAct action", _parse_or_malformed(m.group(1))
+    m = _GRAPHQL.match(text)
+    if m:
+        call = _graphql(m)
+        name = _snake(call.name)
+        # '{ object(label: "sofa") { previousLocation } }', '{ location(object: "keys") { previous } }' name the tool
+        # by what they select: structured.py reads them
+        picked = [_snake(w) for w in re.findall(r"[A-Za-z_]\w*", m.group(4) or "")]
+        if name not in ROUTES and name not in TOOL_NAMES or any(
+                w in ROUTES or w in TOOL_NAMES or f"{name}_{w}" in TOOL_NAMES for w in picked):
+            return None
+        return "GraphQL query", call
+    for candidate in (text, _without_header(text)):
+        if candidate is None:
+            continue
+        try:
+            return "tool call", _parse_whole(candidate)
+        except _NotHere:
+            pass
+    block = _block_map(text)
+    if block is not None:
+        return "key: value call", block
+    return None
+
+
+def _parse_or_malformed(text: str):
+    try:
+        return _parse_whole(text)
+    except _NotHere:
+        raise Malformed("the tool call in the envelope is not a readable map or call") from None
+
+
+def _without_header(text: str) -> str | None:
+    m = _HEADER.match(text)
+    return text[m.end():] if m else None
+
+
+def _ros2(m: re.Match) -> Call:
+    service, type_, payload = m.group(1), m.group(2) or "", (m.group(3) or "").strip()
+    if len(payload) >= 2 and payload[0] == payload[-1] and payload[0] in "\"'":
+        payload = payload[1:-1]
+    args = _parse_or_malformed(payload) if payload else {}
+    if not isinstance(args, dict):
+        raise Malformed("the service request is not a map of its fields")
+    if type_ and _snake(type_.rsplit("/", 1)[-1]) != _snake(service.rsplit("/", 1)[-1]) and \
+            _snake(type_.rsplit("/", 1)[-1]) in ROUTES and _snake(service.rsplit("/", 1)[-1]) in ROUTES:
+        raise Malformed("the service and its type name two different services")
+    return Call(type_ or service, args)
+
+
+def _react(name: str, payload: str) -> Call:
+    if not payload:
+        return Call(name, {})
+    try:
+        v = _parse_whole(payload)
+    except _NotHere:
+        return Call(name, {}, payload.strip().strip("\"'"))  # 'Action Input: wallet'
+    if isinstance(v, dict):
+        return Call(name, v)
+    raise Malformed("the Action Input is not a map of arguments")
+
+
+def _graphql(m: re.Match) -> Call:
+    if m.group(1) == "mutation":
+        raise Malformed("a mutation would change the memory; its tools only read")
+    p = _Parser(m.group(3))
+    args = p.pairs("", 0, seps=":") if m.group(3).strip() else {}
+    return Call(m.group(2), args)
+
+
+def _block_map(text: str) -> dict | None:
+    """'tool: missing args: {}': one line of 'key: value' whose keys only name a tool and hold its arguments."""
+    out: dict = {}
+    pos = 0
+    while pos < len(text.rstrip()):
+        km = _BLOCK_KEY.match(text, pos)
+        if km is None:
+            return None
+        key = _snake(km.group(1))
+        if key not in NAME_KEYS and key not in ARGS_KEYS or key in out:
+            return None
+        p = _Parser(text)
+        p.i = km.end()
+        nxt = _BLOCK_KEY.search(text, km.end())
+        try:
+            if p.peek() in "{[\"'":
+                out[key] = p.value()
+            else:
+                end = nxt.start() if nxt else len(text)
+                out[key] = _Parser(text[km.end():end]).scalar("")
+                p.i = end
+        except _NotHere:
+            return None
+        pos = p.i
+        if key in NAME_KEYS and not (isinstance(out[key], str) and _BARE_KEY.fullmatch(out[key])):
+            return None  # 'name: where is my mug' is a header before prose, not a tool's name
+    return out if any(k in NAME_KEYS for k in out) else None
+
+
+# ----------------------------------------------------------------------------------------- object envelopes
+NAME_KEYS = frozenset("name tool tool_name fn fn_name function function_name op operation action method".split())
+ARGS_KEYS = frozenset("arguments args input tool_input parameters params kwargs".split())
+# keys that only identify or type the call ('"id": "call_a1"', '"type": "function"', LangChain's '"log"')
+_META_KEYS = frozenset("id call_id tool_call_id tool_use_id jsonrpc index log message_log role".split())
+_META_TYPES = frozenset("function tool_use tool_call function_call tool".split())
+# a key one level above the call ('{"functionCall": {...}}', '{"tool_calls": [{...}]}')
+_CONTAINER = re.compile(r"(?:function|tool)(?:_?(?:call|use))?s?|calls?")
+_RPC_CALLS = frozenset(("tools/call", "tools.call", "call_tool"))
+# the classes a framework prints a call as ("AgentAction(tool=..., tool_input=...)"): the call inside them is read
+_WRAPPER_CALLS = frozenset("agent_action tool_agent_action agent_action_message_log tool_call function_call tool_use "
+                           "action".split())
+
+
+def _snake(name) -> str:
+    s = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", str(name).strip())
+    return re.sub(r"[\s\-]+", "_", s).lower()
+
+
+def _shown(v) -> str:
+    return re.sub(r"[^\w .:/-]", "", str(v))[:40] or "?"
+
+
+def call_of(payload, depth: int = 0) -> Call | None:
+    """The one tool call an envelope holds (name and argument map); None when the payload names no tool (a bare map
+    of fields: structured.py reads it). Malformed when it holds more than one call or arguments that are no map."""
+    if depth > MAX_DEPTH:
+        raise Malformed("the request is nested too deeply")
+    if isinstance(payload, list):
+        if len(payload) != 1:
+            raise Malformed("the request holds no tool call or more than one; send one at a time")
+        return call_of(payload[0], depth + 1)
+    if isinstance(payload, Call):
+        if _snake(payload.name.rsplit(".", 1)[-1]) in _WRAPPER_CALLS and payload.positional is None:
+            inner = call_of(payload.args, depth + 1)
+            if inner is not None:
+                return inner
+        return payload
+    if not isinstance(payload, dict):
+        raise Malformed("the request is not a map")
+    rest = {k: v for k, v in payload.items() if _snake(k) not in _META_KEYS and not (
+        _snake(k) == "type" and isinstance(v, str) and _snake(v) in _META_TYPES)}
+    if len(rest) == 1:
+        (k, v), = rest.items()
+        if _CONTAINER.fullmatch(_snake(k)) and isinstance(v, (dict, list)):
+            return call_of(v, depth + 1)
+    method = next((v for k, v in rest.items() if _snake(k) == "method"), None)
+    if isinstance(method, str) and "/" in method or isinstance(method, str) and method in _RPC_CALLS:
+        if method.lower() not in _RPC_CALLS:
+            raise Malformed(f"'{_shown(method)}' is no tool call")
+        params = next((v for k, v in rest.items() if _snake(k) == "params"), None)
+        if not isinstance(params, dict) or len(rest) != 2:
+            raise Malformed("a tools/call request must hold its call in params")
+        return call_of(params, depth + 1)
+    names = [k for k, v in rest.items() if _snake(k) in NAME_KEYS and isinstance(v, str)]
+    holders = [k for k in rest if _snake(k) in ARGS_KEYS]
+    if not names:
+        if "question" in map(_snake, rest) and not holders:
+            return Call("ask", rest)  # the Query service's request: '{"question": "...", "k": 5}'
+        return None
+    if len(names) > 1 or len(holders) > 1:
+        raise Malformed("the request names more than one thing to do, or gives its arguments twice")
+    args = {k: v for k, v in rest.items() if k not in names and k not in holders}
+    positional = None
+    if holders:
+        held = rest[holders[0]]
+        if isinstance(held, str):  # OpenAI sends the arguments as JSON text; LangChain a tool_input string
+            try:
+                held = _parse_whole(held) if held.strip().startswith(("{", "[")) else held
+            except _NotHere:
+                raise Malformed("the arguments are not a readable map") from None
+            if isinstance(held, str):
+                positional, held = held, {}
+        if held is None:
+            held = {}
+        if not isinstance(held, dict):
+            raise Malformed("the arguments are not a map")
+        for k, v in held.items():
+            if _snake(k) in {_snake(x) for x in args}:
+                raise Malformed(f"the request gives the field '{_shown(k)}' twice")
+            args[k] = v
+    return Call(rest[names[0]], args, positional)
+
+
+# --------------------------------------------------------------------------------------------- the one table
+@dataclass(frozen=True)
+class Route:
+    """Where a tool name leads: an operator (or "ask"), or a typed service whose ``selector`` field picks it."""
+
+    operator: str = ""
+    selector: str = ""      # the field that names the operator (TemporalQuery.operation, Check.check)
+    choices: tuple = ()     # (value, operator, fixed arguments) of the selector
+    acts: bool = False      # a service that changes the memory (Forget, DefineRegion)
+    service: str = ""       # the srv type, when the name is a service's
+
+
+_TEMPORAL = ("current", "previous", "history", "count_moves", "count_sightings", "as_of", "first_seen", "last_seen",
+             "duration", "where_to_look")
+_CHECKS = (("on", "is_related", {"relation": "on"}), ("under", "is_related", {"relation": "under"}),
+           ("near", "is_related", {"relation": "near"}), ("in", "is_related", {"relation": "in"}),
+           ("moved", "did_move", {}), ("present", "is_present", {}), ("missing", "is_missing", {}),
+           ("seen", "was_seen", {}))
+# The typed services of srv/ (nodes/services.py serves each as /tempomem/<snake name>), by what they ask; a test
+# checks that every srv file has its row here.
+SERVICES = {
+    "Query": Route("ask", service="Query"),
+    "TemporalQuery": Route(selector="operation", choices=tuple((op, op, {}) for op in _TEMPORAL),
+                           service="TemporalQuery"),
+    "Check": Route(selector="check", choices=_CHECKS, service="Check"),
+    "RelationalQuery": Route("relational", service="RelationalQuery"),
+    "Changes": Route("changes", service="Changes"),
+    "SemanticQuery": Route("semantic", service="SemanticQuery"),
+    "SpatialQuery": Route("spatial", service="SpatialQuery"),
+    "History": Route("history", service="History"),
+    "SceneAsOf": Route(service="SceneAsOf"),  # a map of the scene, no question's answer: its own service serves it
+    "Forget": Route(acts=True, service="Forget"),
+    "DefineRegion": Route(acts=True, service="DefineRegion"),
+}
+# ONE table of the names a tool call may use: every agent tool's name (tool_args.tool_specs: the operators and
+# "ask"), and every typed service by its type and its service name.
+ROUTES: dict[str, Route] = {
+    **{spec["name"]: Route(spec["name"]) for spec in tool_specs()},
+    **{_snake(t): r for t, r in SERVICES.items()},
+}
+# Fields of the typed services, as the tool arguments they are (a ROS Time 'time' is the moment 't').
+_SRV_FIELDS = {"time": "t", "object_id": "object_id", "anchor_id": "anchor_id"}
+# A moment before now with its unit in the key: 'since_s_ago', 't_ago_ms', 'since_ago_minutes'.
+_AGO_KEY = re.compile(r"(t|since|until)_(?:ago_)?(ms|s|sec|secs|seconds|m|min|mins|minutes|h|hr|hrs|hours|d|days)"
+                      r"(_ago)?")
+_UNIT_S = {"ms": 0.001, "s": 1.0, "m": 60.0, "h": 3600.0, "d": 86400.0}
+_DURATION = re.compile(r"(\d+(?:\.\d+)?)\s*(ms|s|sec|secs|seconds?|m|min|mins|minutes?|h|hr|hrs|hours?|d|days?)")
+_ISO_DURATION = re.compile(r"P(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:\.\d+)?)S)?)?")
+# the words of a tool name that act on the world or the memory (operators.ACTION_VERBS, and the verbs of agents'
+# tool names that write): a name outside the table whose first word is one of them is refused as an action
+_ACTING = frozenset(ACTION_VERBS) | frozenset(
+    "navigate goto grasp forget wipe erase purge clear update write insert create add define rename relabel sms "
+    "email notify teleport execute exec run_command shell speak say text message dispatch".split())
+EPOCH_MS_FROM = 1e11  # a stamp above this is milliseconds (1e11 s is the year 5138; tool_args.MAX_STAMP)
+
+
+def _unit_s(unit: str) -> float:
+    return _UNIT_S["ms"] if unit == "ms" else _UNIT_S[unit[0]]
+
+
+# ------------------------------------------------------------------------------------------- the arguments
+def _moment(v, key: str, now: float | None):
+    """_stamp(), never after now: the memory holds the past and the present (a stamp past now is refused, not read)."""
+    t = _stamp(v, key, now)
+    if t is not None and now is not None and t > now:
+        raise ToolError(f"{key} must be a finite number in [0, {now:.0f}]: the memory holds the past and the present")
+    return t
+
+
+def _stamp(v, key: str, now: float | None):
+    """A moment from an agent: epoch seconds or milliseconds, an ISO stamp (offset or Z; none = UTC), a ROS Time map
+    ({sec, nanosec}; zero = open), or what structured.py reads ("now", "now-30m", "2 hours ago")."""
+    if isinstance(v, dict) and {_snake(k) for k in v} <= {"sec", "secs", "nanosec", "nsecs", "nanosecs"}:
+        try:
+            sec = sum(float(x) * (1e-9 if "n" in _snake(k) else 1.0) for k, x in v.items())
+        except (TypeError, ValueError, OverflowError):
+            raise ToolError(f"{key} must be a time") from None
+        return None if sec == 0 else sec
+    if isinstance(v, bool) or v is None:
+        raise ToolError(f"{key} must be a time")
+    if isinstance(v, (int, float)):
+        try:
+            return v / 1000.0 if EPOCH_MS_FROM <= v < EPOCH_MS_FROM * 1000 else v
+        except OverflowError:
+            return math.inf
+    if not isinstance(v, str) or len(v) > 64:
+        raise ToolError(f"{key} must be a time")
+    text = v.strip()
+    if _NUMBER.match(text):
+        return _stamp(float(text), key, now)
+    try:
+        stamp = dt.datetime.fromisoformat(text.replace("z", "Z").replace("Z", "+00:00"))
+    except ValueError:
+        stamp = None
+    if stamp is not None:
+        if stamp.tzinfo is None:
+            stamp = stamp.replace(tzinfo=dt.timezone.utc)
+        return stamp.timestamp()
+    try:
+        return structured.moment(text, key, now)
+    except structured.RequestRefused as exc:
+        raise ToolError(str(exc)) from None
+
+
+def _seconds(v, key: str, unit: float):
+    """A length of time: a number in ``unit`` seconds, "90 s", "30m", "2h", or ISO 8601 "PT30M"."""
+    if isinstance(v, bool):
+        raise ToolError(f"{key} must be a length of time")
+    if isinstance(v, (int, float)):
+        try:
+            return v * unit
+        except OverflowError:
+            return math.inf
+    if isinstance(v, str) and len(v) <= 32:
+        text = v.strip()
+        m = _DURATION.fullmatch(text.lower())
+        if m:
+            return float(m.group(1)) * _unit_s(m.group(2))
+        m = _ISO_DURATION.fullmatch(text.upper())
+        if m and any(m.groups()):
+            d, h, mi, s = (float(x or 0) for x in m.groups())
+            return d * 86400 + h * 3600 + mi * 60 + s
+        if _NUMBER.match(text):
+            return float(text) * unit
+    raise ToolError(f"{key} must be a length of time")
+
+
+def _arguments(op: str, raw: dict, now: float | None) -> tuple[dict, list[str]]:
+    """The tool's arguments under its spec's keys with normalised values, and the fields that only shape the answer
+    (shown as ignored). A field may go by another of its names (operators.REQUEST_ARG_FIELDS: 'obj', 'at'); _NotHere
+    when a field is none of these (structured.py's vocabulary may know it)."""
+    props = _PROPS[op] | (_PROPS["relational_as_of"] if op == "relational" else frozenset())  # RelationalQuery.time
+    a: dict = {}
+    ignored: list[str] = []
+    for key, v in raw.items():
+        k = _snake(key)
+        m = _AGO_KEY.fullmatch(k)
+        if k in props:
+            target = k
+        elif k in _SRV_FIELDS:
+            target = _SRV_FIELDS[k]
+        elif m and (m.group(3) or "_ago_" in k):
+            target = f"{m.group(1)}_ago_s"
+            v = _seconds(v, key, _unit_s(m.group(2)))
+        elif REQUEST_ARG_FIELDS.get(k) in props or k in _OWN_ALIASES and _OWN_ALIASES[k] in props:
+            # a field's other name ('obj', 'at'); the thing's "name" (the envelope names the tool); a search's "query"
+            target = REQUEST_ARG_FIELDS.get(k) or _OWN_ALIASES[k]
+        elif k in REQUEST_SHAPE_FIELDS or k == "offset":
+            ignored.append(f"{_shown(k)}={_shown(v)}")
+            continue
+        else:
+            raise _NotHere
+        if target in a or target.endswith("_ago_s") and target[:-6] in a:
+            if target != k:
+                raise _NotHere  # '"subject": ..., "object": ...': structured.py reads such fields by their roles
+            raise ToolError(f"the call gives {target} twice")
+        if target in ("t", "since", "until"):
+            v = _moment(v, key, now)
+            if v is None:
+                continue  # a ROS Time of zero: open on that side
+        elif target.endswith("_ago_s") and target == k:
+            v = _seconds(v, key, 1.0)
+        elif target in ("object_id", "anchor_id") and v == 0:
+            continue  # the typed services' "0 = not given"
+        elif target == "kinds":
+            v = _kinds(v, key)
+        elif target == "center" and isinstance(v, dict) and {_snake(x) for x in v} == {"x", "y", "z"}:
+            v = [v[x] for x in sorted(v, key=_snake)]
+        elif target == "radius" and isinstance(v, str):
+            rm = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*(m|cm|mm)?\s*", v.lower())
+            v = float(rm.group(1)) * {"m": 1.0, "cm": 0.01, "mm": 0.001, None: 1.0}[rm.group(2)] if rm else v
+        elif target == "relation" and isinstance(v, str):
+            v = v.strip().lower()
+        a[target] = v
+    return a, ignored
+
+
+def _kinds(v, key: str) -> list:
+    if isinstance(v, str):
+        v = [v]
+    if not isinstance(v, list) or not v or len(v) > 4 or not all(isinstance(x, str) for x in v):
+        raise ToolError(f"{key} must list change kinds (appeared, moved, removed, reappeared)")
+    try:
+        return structured.change_kinds(v, key)
+    except structured.RequestRefused as exc:
+        raise ToolError(str(exc)) from None
+
+
+# the two names of an argument that structured.py reads as naming the tool, and a tool call (whose tool the envelope
+# names) uses for an argument: '"input": {"name": "remote"}', '{"tool": "semantic_search", "query": "..."}'
+_OWN_ALIASES = {"name": "label", "query": "text"}
+_PROPS = {spec["name"]: frozenset(spec["inputSchema"]["properties"]) for spec in tool_specs()}
+
+
+# ---------------------------------------------------------------------------------------------- the reading
+@dataclass(frozen=True)
+class Reading:
+    """What an envelope asks: the operator and arguments (as a question's), or "ask" and the question inside."""
+
+    operator: str
+    args: dict
+    ignored: tuple[str, ...]
+    unknown: str
+    said: str   # how it came: "a <tool_call> call of 'is_missing'"; "" when structured.py read the tool's name
+
+
+def read(text, now: float | None, names: Names) -> Reading | str | None:
+    """The reading of a tool call typed as a question; a str (why it is refused) for an envelope this reader cannot
+    take; None when the text is no envelope, or one whose tool structured.py reads by the words of its name."""
+    try:
+        found = find(text)
+        if found is None:
+            return None
+        form, payload = found
+        call = call_of(payload)
+        if call is None:
+            return None  # a map of fields with no tool named: structured.py reads it
+        return _route(call, form, now, names)
+    except Malformed as exc:
+        return str(exc)
+    except ToolError as exc:
+        return f"the tool call's arguments: {exc}"
+
+
+def _route(call: Call, form: str, now, names: Names, depth: int = 0) -> Reading | str | None:
+    name = _snake(str(call.name).strip().rstrip("/").rsplit("/", 1)[-1].rsplit(".", 1)[-1])
+    if not name or len(str(call.name)) > 80:
+        raise Malformed("the tool's name is not readable")
+    said = f"a {form} of '{_shown(name)}'"
+    route, fixed = ROUTES.get(name), {}
+    if route is None and name in TOOL_NAMES and TOOL_NAMES[name][0] in ROUTES:
+        # the operator table's other names of an operator ('locate', 'objects_on'), with what the name fixes
+        route, fixed = ROUTES[TOOL_NAMES[name][0]], dict(TOOL_NAMES[name][1])
+    if route is None:
+        if name.split("_")[0] in _ACTING:
+            return (f"'{_shown(name)}' is nothing I can look up: the tool would act, and the memory's tools only read "
+                    "what was seen where and when")
+        inner = [k for k, v in call.args.items() if _snake(k) in NAME_KEYS and isinstance(v, str)]
+        if len(inner) == 1 and depth == 0:  # a dispatcher: 'query_memory(op="relational", ...)' calls the tool it names
+            rest = {k: v for k, v in call.args.items() if k != inner[0]}
+            return _route(Call(call.args[inner[0]], rest, call.positional), form, now, names, depth + 1)
+        return _by_words(call, name, now, names)
+    if route.acts:
+        return f"the service '{_shown(name)}' changes the memory; a question only reads it"
+    raw = dict(call.args)
+    op = route.operator
+    if route.selector:
+        chosen = raw.pop(next((k for k in raw if _snake(k) == route.selector), ""), None)
+        pick = next(((o, f) for v, o, f in route.choices if isinstance(chosen, str) and _snake(chosen) == v), None)
+        if pick is None:
+            return f"the service '{route.service}' needs its field '{route.selector}' to be one of " + \
+                ", ".join(v for v, _, _ in route.choices)
+        op, fixed = pick
+    if not op:
+        return f"the service '{route.service}' is no question; call it as its own service"
+    if op == "ask":
+        q = raw.pop(next((k for k in raw if _snake(k) == "question"), ""), call.positional)
+        k = raw.pop(next((k for k in raw if _snake(k) == "k"), ""), None)
+        if q is None or raw:
+            return "the Query call needs one field 'question' with the question's text (and k)"
+        validate("ask", {"question": q, **({"k": k} if k not in (None, 0) else {})}, now)  # Query's k: 0 = default
+        return Reading("ask", {"question": q}, (), "", said)
+    before = raw.pop(next((k for k in raw if _snake(k) == "before"), ""), None)
+    if call.positional is not None:
+        slot = next((p for p in ("label", "text", "anchor") if p in _PROPS[op]), None)
+        if slot is None or any(_snake(k) in (slot, f"{slot}_id") for k in raw):
+            raise Malformed(f"{op} takes no unnamed argument")
+        raw[slot] = call.positional
+    aliased = any(_snake(k) not in _PROPS[op] and _snake(k) not in _SRV_FIELDS and not _AGO_KEY.fullmatch(_snake(k))
+                  for k in raw)
+    try:
+        args, ignored = _arguments(op, raw, now)
+        return _checked(op, args, fixed, before, tuple(ignored), now, names, said)
+    except _NotHere:
+        return _by_words(call, name, now, names)
+    except ToolError:
+        if not aliased:
+            raise
+        # a field named otherwise whose value the tool's own keys refuse ('"surface": "table"' needs no relation
+        # to structured.py, which reads the surface as 'on'): read as before this reader
+        return _by_words(call, name, now, names)
+
+
+def _checked(op: str, args: dict, fixed: dict, before, ignored: tuple, now, names: Names, said: str
+             ) -> Reading | str:
+    """The arguments validated as untrusted by the agent tools' validator (tool_args.validate), then resolved."""
+    if before is not None and not isinstance(before, bool):
+        raise ToolError("before must be true or false")
+    if op == "relational" and (before or "t" in args or "t_ago_s" in args):  # RelationalQuery's time and before
+        if before and ("t" in args or "t_ago_s" in args):
+            raise ToolError("give a time or before, not both")
+        op = "relational_before" if before else "relational_as_of"
+    elif before:
+        raise ToolError(f"{op} takes no 'before'")
+    for key, v in fixed.items():
+        if args.get(key, v) != v:
+            raise ToolError(f"the tool's name and its arguments give two values of {key}")
+    args = {**fixed, **args}
+    k = validate(op, args, now)
+    k.pop("k", None)
+    return _resolved(op, k, ignored, now, names, said)
+
+
+def _resolved(op: str, args: dict, ignored: tuple, now, names: Names, said: str) -> Reading | str:
+    """Things resolved like a question's (an unknown one answers "I don't know any X"); spans closed at now."""
+    unknown = ""
+    extra: list[str] = []
+    for slot, regions in (("label", False), ("anchor", True)):
+        if isinstance(args.get(slot), str):
+            thing = resolve(args[slot], names, regions=regions)
+            if thing is None or thing.indefinite:
+                return f"'{_shown(args[slot])}' is not the name of a thing"
+            args[slot] = thing.label
+            extra += thing.ignored
+            unknown = unknown or ("" if thing.known else slot)
+    if args.get("since") is not None and "until" in _PROPS[op]:
+        args.setdefault("until", now)
+    if op == "changes":
+        args.setdefault("since", None)
+        args.setdefault("until", now)
+    return Reading(op, args, ignored + tuple(extra), unknown, said)
+
+
+def _by_words(call: Call, name: str, now, names: Names) -> Reading | str | None:
+    """A name outside the table: structured.py's reader of tool names by their words, on the same fields."""
+    flat = {"fn": name, **{k: v for k, v in call.args.items() if not isinstance(v, Call)}}
+    if len(flat) != len(call.args) + 1 or any(_snake(k) == "fn" for k in call.args):
+        raise Malformed("the request is not a JSON object of plain values (a call inside its arguments)")
+    if call.positional is not None:
+        if any(_snake(k) == "label" for k in flat):
+            raise Malformed("the call gives the thing twice")
+        flat["label"] = call.positional
+    out = structured.read_request(flat, now, names)
+    if out is None:
+        return f"'{_shown(name)}' is no tool of the memory's"
+    if isinstance(out, str):  # a name no table lists and its words do not read: say so before why the fields failed
+        return out if name in TOOL_NAMES else f"'{_shown(name)}' is no tool of the memory's ({out})"
+    op, args, ignored, unknown = out
+    return Reading(op, args, tuple(ignored), unknown, "")  # worded as structured.py's reading ever was
+
+
+__all__ = ["ROUTES", "Reading", "SERVICES", "find", "read"]
