@@ -23,6 +23,19 @@ class PlacementRows(TableRows):
         return self._conn.execute(f"SELECT {PLACEMENT_COLS} FROM placements WHERE object_id=? ORDER BY t_from, id",
                                   (int(object_id),)).fetchall()
 
+    def newest_of(self, object_id: int, k: int = -1, offset: int = 0) -> list:
+        """The object's placements, newest first (t_from, then id, descending): ``k`` of them (-1: all) after
+        skipping the ``offset`` newest; the reverse of of_object's order, read from the same index
+        (placements_object) backwards, so a page reads its own rows, not the object's whole list."""
+        return self._conn.execute(f"SELECT {PLACEMENT_COLS} FROM placements WHERE object_id=? "
+                                  "ORDER BY t_from DESC, id DESC LIMIT ? OFFSET ?",
+                                  (int(object_id), int(k), int(offset))).fetchall()
+
+    def count_of(self, object_id: int) -> int:
+        """How many placements the object has (closed ones included: of_object's length)."""
+        return int(self._conn.execute("SELECT COUNT(*) FROM placements WHERE object_id=?",
+                                      (int(object_id),)).fetchone()[0])
+
     def of_objects(self, object_ids) -> dict[int, list]:
         """``{id: of_object(id)}`` for each of ``object_ids``, in one statement per SQL_ID_CHUNK objects (the same
         rows, in the same order: t_from, then id, within each object)."""
