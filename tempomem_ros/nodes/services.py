@@ -49,8 +49,9 @@ DEFAULT_HISTORY_K = 20
 # so the unpaged field grew with the object's age: in bench_long_run the History probe's 200 calls read 251
 # placements on day 1 and 836 on day 30, and the field alone cost x2.6 CPU p95 day 1 -> 30 (docs/RESULTS.md section
 # 6, round 3). Why 20, the sightings' page: the whole list of an object that has stood in at most 20 places, which is
-# every object of that bench's month but the furniture it tracks longest (a shelf with 16 placements after 10 days),
-# so a normal answer is unchanged and a long-lived object's is bounded; a client pages on with placements_offset.
+# every object the bench's History probe asks about in its month (after 30 days only a shelf 37, a sofa 30, a dresser
+# and a plate 22 have more), so a normal answer is unchanged and a long-lived object's is bounded; a client pages on
+# with placements_offset.
 DEFAULT_HISTORY_PLACEMENTS = 20
 MAX_REASON_LENGTH = 500  # a forget reason (the tombstone keeps it)
 ECHO_LENGTH = 60  # characters of request text quoted back in an error message
