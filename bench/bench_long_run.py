@@ -88,6 +88,8 @@ from tempomem_ros.tools.scenegen.features import _direction
 
 COMMIT_EVERY = 5
 HISTORY_PAGE = 20  # the History service's default page (nodes/services.py DEFAULT_HISTORY_K; 200 before i14-r6)
+# and its default page of placements (DEFAULT_HISTORY_PLACEMENTS; every placement, unpaged, before i14-r7)
+HISTORY_PLACEMENTS_PAGE = 20
 SERVICES = ("current", "previous", "history", "history@k20", "as_of", "changes", "scene_as_of", "semantic", "was_seen",
             "is_present", "did_move")
 HISTORY_SHORT_PAGE = 20  # history@k20: a page that the label's first object fills on day 1 as on day 30
@@ -241,8 +243,9 @@ def service_calls(memory: Memory, labels: list[str], rng: np.random.Generator, c
         def history(lbl=lbl):
             objs = memory.objects_labelled(lbl)
             if objs:
-                oid = objs[0].id  # as the History service reads it: its default page, the total, the placements
-                return memory.history(oid, k=HISTORY_PAGE), memory.history_count(oid), memory.placements(oid)
+                oid = objs[0].id  # as the History service reads it: its default pages of sightings and placements
+                return (memory.history(oid, k=HISTORY_PAGE), memory.history_count(oid),   # and their totals
+                        memory.placements(oid, k=HISTORY_PLACEMENTS_PAGE), memory.placement_count(oid))
             return None
 
         out["history"].append(history)

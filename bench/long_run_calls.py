@@ -12,8 +12,9 @@ thread-CPU p50 / p95. The fit (unless ``--no-fit``) asks each item label alone a
 labels (N: the objects the answer describes; best of 7 x 30 calls): a per-call F and a per-object a that stay put
 from day 1 to 30 mean the growth is the answer's, not the store's. ``--per-label SERVICE`` prints each label's
 cost on both days. ``--scene-pages`` times scene_as_of over every request and over full pages alone, paired.
-``--history-pages`` times the History service's response (a page of k sightings, the total, the unpaged
-placements) at k = 200, 100, 50 and 20, and without the placements, paired.
+``--history-pages`` times the History service's response (a page of k sightings, the total, the placements: every
+one as before i14-r7, or a page of 20, 10 or 5 and their total) at k = 200, 100, 50 and 20, and without the
+placements, paired.
 The household must be the bench's; the stores are opened read-only.
 """
 
@@ -127,11 +128,15 @@ def per_label(stores: list[Memory], service: str, labels: list[str]) -> None:
 
 def history_pages(stores: list[Memory], labels: list[str], calls: int) -> None:
     """The History service's response (nodes/services.py: page, total, placements) for the label's first object,
-    at three page sizes and without the page; paired, 10 rounds, thread-CPU p95 day 1 -> last."""
+    at several page sizes of sightings and of placements, and without either; paired, 10 rounds, thread-CPU p95
+    day 1 -> last."""
+    # the placements: True = every one (unpaged, the service before i14-r7), an int P = a page of P and the total
     variants = (("k=200 + total + placements", 200, True), ("k=100 + total + placements", 100, True),
                 ("k=50 + total + placements", 50, True), ("k=20 + total + placements", 20, True),
+                ("k=20 + placements page 20 + totals", 20, 20), ("k=20 + placements page 10 + totals", 20, 10),
+                ("k=20 + placements page 5 + totals", 20, 5),
                 ("k=200 + total", 200, False), ("k=50 + total", 50, False), ("k=20 + total (history@k20)", 20, False),
-                ("placements alone", 0, True))
+                ("placements alone", 0, True), ("placements page 20 + total", 0, 20))
     for name, k, with_placements in variants:
         plans = []
         for m in stores:
@@ -141,7 +146,8 @@ def history_pages(stores: list[Memory], labels: list[str], calls: int) -> None:
                 if objs:
                     oid = objs[0].id
                     plan.append(lambda m=m, oid=oid: ((m.history(oid, k=k), m.history_count(oid)) if k else ())
-                                + ((m.placements(oid),) if with_placements else ()))
+                                + (() if with_placements is False else (m.placements(oid),) if with_placements is True
+                                   else (m.placements(oid, k=with_placements), m.placement_count(oid))))
             plans.append(plan)
         rows = [sum(len(x) for call in plan for x in call() if not isinstance(x, int)) for plan in plans]
         cpu: list[list[float]] = [[], []]

@@ -104,10 +104,23 @@ def test_objects_state_filter(store):
 def test_placements(store):
     code, out, _ = run(["placements", store, "1"])
     lines = rows(out)
-    assert code == 0 and lines[0] == ["object #1 mug (present)"]
+    assert code == 0 and lines[0] == ["object #1 mug (present): 2 placements, newest first: 1-2"]
     assert lines[2] == ["1", "10.000", "12.000", "20.000", "no", "(2.00, 0.00, 0.80)", "-", "removed"]
     assert lines[3][1:6] == ["30.000", "30.000", "-", "yes", "(0.00, 2.00, 0.80)"]
-    assert len(lines) == 4
+    assert len(lines) == 4   # the default page (20) holds both: no "older" line
+
+
+def test_placements_page_from_the_newest_with_the_total_and_the_next_offset(store):
+    """tempomem placements: the History service's page of placements (placements_k / placements_offset)."""
+    code, out, _ = run(["placements", store, "1", "--k", "1"])
+    assert code == 0 and rows(out)[0] == ["object #1 mug (present): 2 placements, newest first: 1-1"]
+    assert [r[:5] for r in rows(out)[2:]] == [["3", "30.000", "30.000", "-", "yes"], ["older: --offset 1"]]
+    code, out, _ = run(["placements", store, "1", "--k", "1", "--offset", "1"])
+    assert code == 0 and rows(out)[0] == ["object #1 mug (present): 2 placements, newest first: 2-2"]
+    assert [r[:5] for r in rows(out)[2:]] == [["1", "10.000", "12.000", "20.000", "no"]]   # the last page
+    code, out, _ = run(["placements", store, "1", "--offset", "2"])
+    assert code == 0 and rows(out)[0] == ["object #1 mug (present): 2 placements, newest first: none"]
+    assert len(rows(out)) == 2   # the header line and the table's header only
 
 
 def test_history_pages_from_the_newest_with_the_total_and_the_next_offset(store):
@@ -250,6 +263,8 @@ def test_read_only_commands_leave_the_store_unchanged(store, tmp_path):
     [
         (["objects", "/nonexistent/memory.db"], "store '/nonexistent/memory.db' does not exist"),
         (["placements", "STORE", "99"], "unknown object id 99"),
+        (["placements", "STORE", "1", "--k", "0"], "--k must be >= 1"),
+        (["placements", "STORE", "1", "--offset", "-1"], "--k must be at least 1 and --offset at least 0"),
     ],
 )
 def test_errors_exit_2(store, argv, message):

@@ -692,3 +692,45 @@ def test_the_last_event_id_is_where_a_publisher_starting_now_begins(mem):
     mem._conn.execute("UPDATE events SET retracted = 1 WHERE id = ?", (shown[-1].id,))
     mem._conn.execute("COMMIT")
     assert mem.last_event_id() == shown[-2].id == mem.events(after_id=0)[-1].id
+
+
+def mug_shuttles(m: Memory, trips: int) -> None:
+    """The mug moved ``trips`` times between A and B: seen at one place (3 frames), that place seen empty (3
+    frames), seen at the other (t = 100 s a trip)."""
+    places = ((A, DA), (B, DB))
+    for trip in range(trips + 1):
+        (here, d_here), t0 = places[trip % 2], 100.0 * trip
+        for i in range(3):
+            m.add([box_obs("mug", here, stamp=t0 + i)], view(t0 + i, here, d_here + 0.04))
+            m.commit()
+        if trip < trips:
+            for i in range(3):
+                m.add([], view(t0 + 50 + i, here, d_here + 1.0))
+                m.commit()
+
+
+def test_placements_page_from_the_newest_with_the_total(mem):
+    """placements(k=, offset=): the History service's page of placements (pages counted from the newest as
+    history()'s, each oldest first); placement_count() the total; no k and no offset: the whole list."""
+    mug_shuttles(mem, 4)
+    whole = mem.placements(1)
+    ids = [p.id for p in whole]
+    assert [o.id for o in mem.objects()] == [1] and mem.placement_count(1) == 5 == len(ids)
+    assert [p.t_from for p in whole] == [0.0, 100.0, 200.0, 300.0, 400.0] and [p.current for p in whole] == \
+        [False, False, False, False, True]
+    assert [p.id for p in mem.placements(1, k=2)] == ids[3:]              # the newest two, oldest first
+    assert mem.placements(1, k=2)[-1].current                            # the current place is on the first page
+    assert [p.id for p in mem.placements(1, k=2, offset=2)] == ids[1:3]   # the next (older) page
+    assert [p.id for p in mem.placements(1, k=2, offset=4)] == ids[:1]    # the oldest page is short
+    assert mem.placements(1, k=2, offset=5) == [] and mem.placements(1, k=1, offset=99) == []   # beyond the end
+    assert [p.id for p in mem.placements(1, offset=1)] == ids[:4]         # no k: all but the newest
+    assert [p.id for p in mem.placements(1, k=5)] == ids == [p.id for p in mem.placements(1, k=1000)]
+    assert mem.placements(1, k=2)[0] == whole[3]                          # the same PlacementInfo, field by field
+    with pytest.raises(InvalidInputError, match="k"):
+        mem.placements(1, k=0)
+    with pytest.raises(InvalidInputError, match="offset"):
+        mem.placements(1, k=1, offset=-1)
+    with pytest.raises(UnknownIdError):
+        mem.placement_count(99)
+    with pytest.raises(UnknownIdError):
+        mem.placements(99, k=1)

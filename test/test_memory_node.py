@@ -81,6 +81,12 @@ def story(tmp_path_factory):
         r["history_page"] = h.call("history", srv.History, object_id=mug_id, k=2, offset=1)
         r["history_past_end"] = h.call("history", srv.History, object_id=mug_id, k=2, offset=6)
         r["bad_history_k"] = h.call("history", srv.History, object_id=mug_id, k=-2)
+        r["placements_page"] = h.call("history", srv.History, object_id=mug_id, k=1, placements_k=1)
+        r["placements_next"] = h.call("history", srv.History, object_id=mug_id, k=1, placements_k=1,
+                                      placements_offset=1)
+        r["placements_past_end"] = h.call("history", srv.History, object_id=mug_id, k=1, placements_offset=2)
+        r["bad_placements_k"] = h.call("history", srv.History, object_id=mug_id, placements_k=-1)
+        r["bad_placements_k_big"] = h.call("history", srv.History, object_id=mug_id, placements_k=1001)
         # malformed requests, each followed by a valid one
         r["bad_k"] = h.call("query", srv.Query, question="where is the mug", k=-1)
         r["bad_k_big"] = h.call("semantic_query", srv.SemanticQuery, text="mug", k=1001)
@@ -256,7 +262,8 @@ def test_history_of_the_mug(story):
     # at B first a new (tentative) object, joined to the removed mug once confirmed: one mug, moved
     assert [o.verdict for o in r.observations] == ["created", "merged", "merged", "created", "merged", "merged"]
     assert {o.object_id for o in r.observations} == {story["ids"][0]}
-    assert len(r.placements) == 2
+    assert len(r.placements) == 2 and r.total_placements == 2   # the default page (20) holds both
+    assert [p.current for p in r.placements] == [False, True]
     assert r.total_observations == 6
 
 
@@ -267,6 +274,18 @@ def test_history_pages_from_the_newest(story):
     assert len(page.placements) == 2
     end = story["history_past_end"]
     assert (end.found, end.error, end.total_observations, list(end.observations)) == (True, "", 6, [])
+
+
+def test_history_pages_placements_from_the_newest(story):
+    """placements_k / placements_offset page the placements as k / offset page the observations; total_placements
+    counts them all, on every page (also one beyond the end)."""
+    whole = list(story["history"].placements)
+    page, nxt, end = story["placements_page"], story["placements_next"], story["placements_past_end"]
+    assert [(r.found, r.error, r.total_placements) for r in (page, nxt, end)] == [(True, "", 2)] * 3
+    assert list(page.placements) == whole[1:] and page.placements[0].current        # the newest: at B
+    assert list(nxt.placements) == whole[:1] and not nxt.placements[0].current      # the one before: at A
+    assert close_to(conv.from_point(nxt.placements[0].center), A)
+    assert list(end.placements) == [] and [len(r.observations) for r in (page, nxt, end)] == [1, 1, 1]
 
 
 @pytest.mark.parametrize(
@@ -280,6 +299,8 @@ def test_history_pages_from_the_newest(story):
         ("bad_relation", "unknown relation 'behind'"),
         ("bad_history_id", "unknown object id 999"),
         ("bad_history_k", "k must be in 1..1000 (0 = default 20), got -2"),
+        ("bad_placements_k", "placements_k must be in 1..1000 (0 = default 20), got -1"),
+        ("bad_placements_k_big", "placements_k must be in 1..1000 (0 = default 20), got 1001"),
         ("bad_temporal_id", "unknown object id 999"),
         ("empty_question", "question must not be empty"),
         ("empty_text", "text must not be empty"),

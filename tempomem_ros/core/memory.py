@@ -286,6 +286,7 @@ class Memory:
     sources_of = _query("sources_of")
     observations = _query("observations")
     placements = _query("placements")
+    placement_count = _query("placement_count")
     events = _query("events")
     last_event_id = _query("last_event_id")
     regions = _query("regions")

@@ -44,7 +44,7 @@ def _keyword_hit(label: str, query_words: set[str]) -> float:
 #: The query methods Memory exposes (each through its facade).
 PUBLIC = (
     "spatial", "relational", "relational_before", "objects_labelled", "relations", "semantic",
-    "history", "history_count", "observation", "sources_of", "observations", "placements",
+    "history", "history_count", "observation", "sources_of", "observations", "placements", "placement_count",
     "events", "regions", "contents", "audit", "tombstones",
 )
 
@@ -387,10 +387,27 @@ class QueryService:
         rows = self._observation_rows.all(verdict)
         return [observation_record(r) for r in rows]
 
-    def placements(self, object_id: int) -> list:
-        """The object's placements, oldest first; closed ones are kept (superseded, never deleted)."""
+    def placements(self, object_id: int, *, k: int | None = None, offset: int = 0) -> list:
+        """The object's placements, oldest first; closed ones are kept (superseded, never deleted).
+
+        With ``k`` (and ``offset``): one page, counted from the newest as history()'s: the newest ``k`` after
+        skipping the ``offset`` newest, still oldest first; placement_count() gives the total. Why pages: every
+        move and every removal and reappearance adds a placement for good, so a month-old object's list grows with
+        its age (bench_long_run: the History service's placements 251 rows on day 1, 836 on day 30, x2.6 CPU for
+        the unpaged field), and the History service answers in one message; the newest first, as the current
+        place and the recent moves are what a caller asks about first."""
         self._reads.row_or_raise(object_id)
-        return self._reads.placement_infos(self._placement_rows.of_object(object_id))
+        if k is None and not offset:
+            return self._reads.placement_infos(self._placement_rows.of_object(object_id))
+        k = -1 if k is None else validation.positive_int(k, "k", maximum=10**7)   # -1: no limit
+        offset = validation.non_negative_int(offset, "offset")
+        rows = self._placement_rows.newest_of(object_id, k, offset)
+        return self._reads.placement_infos(list(reversed(rows)))
+
+    def placement_count(self, object_id: int) -> int:
+        """How many placements placements() holds for the object (all pages)."""
+        self._reads.row_or_raise(object_id)
+        return self._placement_rows.count_of(object_id)
 
     def placement_now(self, object_id: int):
         """The object's current placement, else its newest (where it was last seen), else None: what the yes/no

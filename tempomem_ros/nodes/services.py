@@ -44,19 +44,28 @@ DEFAULT_SCENE_K = 50
 # --history-pages`; docs/RESULTS.md section 6). It is also what `ros2 service call` shows in a screenful, and the
 # scale of the other defaults (DEFAULT_K, DEFAULT_SCENE_K). A client wanting more asks for up to SRV_MAX_K.
 DEFAULT_HISTORY_K = 20
+# History's page of placements when placements_k is 0, counted from the newest as the observations are (the current
+# place first to be read). Why a page: a placement is never deleted (every move, removal and reappearance adds one),
+# so the unpaged field grew with the object's age: in bench_long_run the History probe's 200 calls read 251
+# placements on day 1 and 836 on day 30, and the field alone cost x2.6 CPU p95 day 1 -> 30 (docs/RESULTS.md section
+# 6, round 3). Why 20, the sightings' page: the whole list of an object that has stood in at most 20 places, which is
+# every object the bench's History probe asks about in its month (after 30 days only a shelf 37, a sofa 30, a dresser
+# and a plate 22 have more), so a normal answer is unchanged and a long-lived object's is bounded; a client pages on
+# with placements_offset.
+DEFAULT_HISTORY_PLACEMENTS = 20
 MAX_REASON_LENGTH = 500  # a forget reason (the tombstone keeps it)
 ECHO_LENGTH = 60  # characters of request text quoted back in an error message
 TEMPORAL_OPERATIONS = (*OPERATORS, "where_to_look")
 CHECKS = (*RELATIONS, "moved", "present", "missing", "seen")
 
 
-def check_k(k: int, default: int) -> int:
-    """0 = the default; otherwise 1..SRV_MAX_K (the .srv contract)."""
+def check_k(k: int, default: int, name: str = "k") -> int:
+    """0 = the default; otherwise 1..SRV_MAX_K (the .srv contract); ``name`` is the field's, for the error."""
     k = int(k)
     if k == 0:
         return default
     if not 1 <= k <= SRV_MAX_K:
-        raise InvalidInputError(f"k must be in 1..{SRV_MAX_K} (0 = default {default}), got {k}")
+        raise InvalidInputError(f"{name} must be in 1..{SRV_MAX_K} (0 = default {default}), got {k}")
     return k
 
 
@@ -348,7 +357,11 @@ class ServiceHandlers:
         response.observations = [conv.observation_record(r)
                                  for r in self.reader.history(obj.id, k=k, offset=int(request.offset))]
         response.total_observations = self.reader.history_count(obj.id)
-        response.placements = self._placements.messages(self.reader.placements(obj.id))
+        # its placements, a page from the newest too: every move adds one for good (DEFAULT_HISTORY_PLACEMENTS)
+        pk = check_k(request.placements_k, DEFAULT_HISTORY_PLACEMENTS, "placements_k")
+        response.placements = self._placements.messages(
+            self.reader.placements(obj.id, k=pk, offset=int(request.placements_offset)))
+        response.total_placements = self.reader.placement_count(obj.id)
         return response
 
     # ------------------------------------------------------------------------------------ mutations

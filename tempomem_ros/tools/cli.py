@@ -133,10 +133,18 @@ def cmd_objects(args, out) -> int:
 
 
 def cmd_placements(args, out) -> int:
+    """One page of where an object has been, as the History service answers it (placements_k, placements_offset):
+    the newest --k after the --offset newest, printed oldest first, with the total and the command for the next
+    (older) page. Every move, removal and reappearance adds a placement for good, so a month-old object's list grows
+    with its age; the default page of 20 is the whole list of an object that has stood in at most 20 places."""
+    if args.k < 1 or args.offset < 0:
+        raise CliError("--k must be at least 1 and --offset at least 0")
     with open_store(args.store) as m:
         obj = m.get(args.id)
-        places = m.placements(args.id)
-    print(f"object #{obj.id} {obj.label} ({obj.state})", file=out)
+        places = m.placements(args.id, k=args.k, offset=args.offset)
+        total = m.placement_count(args.id)
+    shown = f"{args.offset + 1}-{args.offset + len(places)}" if places else "none"
+    print(f"object #{obj.id} {obj.label} ({obj.state}): {total} placements, newest first: {shown}", file=out)
     print(
         table(
             ("id", "t_from", "t_last", "t_to", "current", "center", "region", "closed"),
@@ -156,6 +164,8 @@ def cmd_placements(args, out) -> int:
         ),
         file=out,
     )
+    if args.offset + len(places) < total:
+        print(f"older: --offset {args.offset + len(places)}", file=out)
     return EXIT_OK
 
 
@@ -481,8 +491,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     sp = add("objects", cmd_objects, "list objects")
     sp.add_argument("--state", choices=("present", "missing", "forgotten"), help="only objects in this state")
-    sp = add("placements", cmd_placements, "where one object has been, oldest first")
+    sp = add("placements", cmd_placements, "where one object has been, a page from the newest, oldest first (as "
+             "the History service's placements)")
     sp.add_argument("id", type=parse_id, help="object id")
+    sp.add_argument("--k", type=int, default=20, help="page size (default 20, the service's placements_k)")
+    sp.add_argument("--offset", type=int, default=0, help="skip this many newest placements (the pages read)")
     sp = add("history", cmd_history, "one object's kept observations, a page from the newest (as the History "
              "service)")
     sp.add_argument("id", type=parse_id, help="object id")

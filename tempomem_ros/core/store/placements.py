@@ -23,6 +23,25 @@ class PlacementRows(TableRows):
         return self._conn.execute(f"SELECT {PLACEMENT_COLS} FROM placements WHERE object_id=? ORDER BY t_from, id",
                                   (int(object_id),)).fetchall()
 
+    def newest_of(self, object_id: int, k: int = -1, offset: int = 0) -> list:
+        """The object's placements, newest first (t_from, then id, descending): ``k`` of them (-1: all) after
+        skipping the ``offset`` newest; the reverse of of_object's order, read from the same index
+        (placements_object) backwards, so a page reads its own rows, not the object's whole list.
+
+        The page's bounds are written into the statement as integer literals, not bound: with ``LIMIT ? OFFSET ?``
+        bound, SQLite 3.51 (pysqlite3) took 37 us for the 5 placements of bench_long_run's plate against 20 us with
+        literals or with no LIMIT (raw statements on the day-30 store, best of 5 x 300); the History service asks
+        one default page (20, 0), so one statement text serves nearly every call."""
+        limit = int(k) if int(k) >= 0 else 2**63 - 1   # no -1: PostgreSQL has no "no limit" literal of that form
+        return self._conn.execute(f"SELECT {PLACEMENT_COLS} FROM placements WHERE object_id=? "
+                                  f"ORDER BY t_from DESC, id DESC LIMIT {limit} OFFSET {int(offset)}",
+                                  (int(object_id),)).fetchall()
+
+    def count_of(self, object_id: int) -> int:
+        """How many placements the object has (closed ones included: of_object's length)."""
+        return int(self._conn.execute("SELECT COUNT(*) FROM placements WHERE object_id=?",
+                                      (int(object_id),)).fetchone()[0])
+
     def of_objects(self, object_ids) -> dict[int, list]:
         """``{id: of_object(id)}`` for each of ``object_ids``, in one statement per SQL_ID_CHUNK objects (the same
         rows, in the same order: t_from, then id, within each object)."""
