@@ -823,7 +823,6 @@ class FrameFusion:
         fractions = visible_fractions(view, core_lo, core_hi, acfg)
         resolved = _resolved_in_part(view, core_lo, core_hi, fractions, acfg)
         pairs = _ViewPairs(items, in_frustum, self.config.fusion.same_place_tol)
-        lately: list = []  # the sightings of this look before this frame, read when first asked (_seen_there_lately)
         for m, (obj, frac, in_part) in enumerate(zip(in_frustum, fractions, resolved)):
             hidden = frac < acfg.min_visible_fraction and not in_part
             furniture = _is_furniture(obj, self.config.identity)   # once per object, not once per sighting
@@ -835,10 +834,9 @@ class FrameFusion:
                 continue  # a view of its kind filling its place, centred outside its thin box (_holds_furniture)
             if hidden and not self._displaced(view, obj, pairs.touching(m)):
                 continue
-            if obj.state == "present" and (stamp - float(obj.last_seen) <= acfg.look_gap_s
-                                           or self._seen_there_lately(obj, stamp, lately)) \
+            if obj.state == "present" and stamp - float(obj.last_seen) <= acfg.look_gap_s \
                     and not self._own_kind_beside(obj, pairs.touching(m)):
-                continue  # the look that saw it (or a twin there): a detector's dropout, not the object gone
+                continue  # the look that saw it: a detector's dropout, not the object gone (docstring)
             frac = float(frac)
             n_misses += 1
             state = AbsenceState(float(obj.absence_evidence), int(obj.absence_looks), obj.look_start,
@@ -851,31 +849,6 @@ class FrameFusion:
             self._rows.add_miss(obj.id, frame["id"], obj.placement_id, stamp, frac, state, due)
         counters.misses += n_misses
         self._rows.set_frame_misses(frame["id"], n_misses)
-
-    def _seen_there_lately(self, obj, stamp: float, lately: list) -> bool:
-        """Whether a sighting of a frame within absence.look_gap_s before this one, whatever object it was fused
-        into, stood at this object's very place (association.same_place against its fused or its core box, any
-        label): this look saw the thing at its place, so a frame of it that reports nothing there is a detector's
-        dropout, as for the object's own last sighting. Not the looser _might_be (any sighting centred in its box
-        while it was seen within 30 s): on seed 327 (no feature) that kept a plant's stale copy, its box grown over
-        the plant's new place nearby, from ever counting a miss (a false object, three questions lost). ``lately``
-        holds the look's sightings once read (one read a frame, only when an object would otherwise count a miss).
-
-        Why: one thing fused twice, its twins never joined (a stool's box bled at its first frames over the counter
-        beside it, 1.9 m wide; its "bench" readings became a second object at the stool's place, which the bled box
-        was too large to be a twin of): each sighting went to one of them, and the other counted a miss in every
-        frame of that look in which the detector reported nothing there. Seed 328 (no feature): the "bench" at the
-        stool's place, last seen itself minutes before, counted two misses 0.25-0.5 s after a "stool" sighting at
-        its very place and was removed (two false removals, one reappearance); seed 319 alike (glasses tracked as a
-        "remote"). A place seen empty has no sighting there, so a true removal counts its misses as before."""
-        if not lately:
-            t0 = stamp - self.config.absence.look_gap_s
-            lately.append([StagedObs(int(r["id"]), float(r["stamp"]), r["label"], 0.0,
-                                     np.array((r["cx"], r["cy"], r["cz"]), float),
-                                     np.array((r["min_x"], r["min_y"], r["min_z"]), float),
-                                     np.array((r["max_x"], r["max_y"], r["max_z"]), float), None)
-                           for r in self._rows.fused_sightings_between(t0, stamp)])
-        return any(self._at_place(seen, obj) or self._at_core_place(seen, obj) for seen in lately[0])
 
     def _join_parts(self, items: list[StagedObs]) -> tuple[list[StagedObs], dict[int, list[int]]]:
         """One object reported as two instances of one label in a frame (a stool's seat and legs, a laptop's

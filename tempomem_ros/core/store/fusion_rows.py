@@ -49,16 +49,6 @@ class FusionRows(TableRows):
         """``[pending_sightings(f) for f in frame_ids]``, on PostgreSQL in one round trip (base.fetch_each)."""
         return fetch_each(self._conn, self._PENDING, [(int(f),) for f in frame_ids])
 
-    _LATELY = ("SELECT o.id, o.stamp, o.label, o.cx, o.cy, o.cz, o.min_x, o.min_y, o.min_z, o.max_x, o.max_y, o.max_z "
-               "FROM frames f JOIN observations o ON o.frame_id = f.id WHERE f.stamp >= ? AND f.stamp < ? "
-               "AND o.verdict IN ('merged', 'created') ORDER BY o.stamp, o.id")
-
-    def fused_sightings_between(self, t0: float, t1: float) -> list:
-        """The sightings of the frames stamped in [t0, t1) that were fused into an object (merged, including parts,
-        or created), by stamp then id: id, stamp, label, centre, box (the absence test's look back,
-        FrameFusion._seen_there_lately)."""
-        return self._conn.execute(self._LATELY, (t0, t1)).fetchall()
-
     # ---------------------------------------------------------------- label mass (known confusions)
     _JOINT_MASS = ("SELECT COALESCE(SUM(MIN(x.mass, y.mass)), 0) FROM label_mass x JOIN label_mass y "
                    "ON y.object_id = x.object_id AND y.label = ? WHERE x.label = ?")
