@@ -43,6 +43,7 @@ from .geometry import containment, point_in_box
 from .frame_fusion import (PART_TOLERANCE_M, PARTS_MIN_FOOTPRINT_M, PUSH_MAX_INSIDE, PUSH_MIN_SHIFT, box_center,
                            relabel_wins)
 from .labels import canonical_label, labels_agree
+from .persistence import AbsenceState, add_miss, gone
 from .rows import blob_to_feature, bmax_of, bmin_of, feature_to_blob
 from .store import StoreInterface
 from .store.graph_writes import GraphWrites, WriteState
@@ -709,6 +710,8 @@ class Settling:
         obs_ids = self._take_observations(gone, keep.id, pid)
         self._maintenance.rebuild_geometry(keep.id, pid, relabel=False)  # the label: _settle_label below
         self._graph.widen_seen(keep.id, gone.first_seen, gone.last_seen)
+        if keep.first_miss is not None and float(gone.last_seen) >= float(keep.first_miss):
+            self._absence_since_sighting(keep, float(gone.last_seen), pid)
         joined = self._graph.object_row(keep.id)
         if joined.state == "tentative" and self._fusion.run_confirms(int(keep.id)):
             self._rows.confirm(keep.id)
@@ -718,6 +721,23 @@ class Settling:
                     {"kept": int(keep.id), "absorbed": int(gone.id)})
         self._settle_label(keep.id, stamp, obs_ids[-1:])
         touched.update((int(keep.id), int(gone.id)))
+
+    def _absence_since_sighting(self, keep, last_seen: float, placement_id) -> None:
+        """``keep`` was seen at ``last_seen`` through a twin joined into it: its absence evidence is that of the
+        misses since (a sighting starts the evidence anew, persistence.py), and its removal is due only if those
+        decide it. Why: the twin's sightings are this object's; without this, misses counted while the twin took
+        the sightings stayed and removed the object the twin join had just shown there. Seed 326 (no feature):
+        glasses read "remote" at their place became a second object in a patrol look (696.97-698.57 s); the glasses
+        counted five misses in it (the "remote" sightings were no view of them), the two were joined at 698.57 s,
+        and the removal came due at 705.7 s anyway, stamped 697.07 s: a false removal, then "reappeared"."""
+        acfg = self.config.absence
+        state, due, stamps = AbsenceState(), None, self._rows.miss_stamps_after(int(keep.id), placement_id, last_seen)
+        for t in stamps:
+            state = add_miss(state, t, look_gap_s=acfg.look_gap_s, misses_to_remove=acfg.misses_to_remove)
+            if due is None and gone(state, evidence_to_remove=acfg.evidence_to_remove,
+                                    min_absence_s=acfg.min_absence_s):
+                due = t + acfg.removal_hold_s
+        self._rows.set_absence(int(keep.id), len(stamps), state, due)
 
     # ---------------------------------------------------------------- held events
     def _release_held(self, stamp: float, counters, touched: set[int]) -> None:

@@ -121,6 +121,21 @@ class SettlingRows(TableRows):
                                    "placement_id=?", (dst_id, c, src_id, q))
             self._conn.execute(f"UPDATE {table} SET object_id=? WHERE object_id=?", (dst_id, src_id))
 
+    def miss_stamps_after(self, object_id: int, placement_id, stamp: float) -> list[float]:
+        """The stamps of the object's misses at ``placement_id`` later than ``stamp``, in stamp order."""
+        return [float(r[0]) for r in self._conn.execute(
+            "SELECT stamp FROM misses WHERE object_id=? AND placement_id=? AND stamp>? ORDER BY stamp, id",
+            (object_id, placement_id, stamp))]
+
+    def set_absence(self, object_id: int, misses: int, state, removal_due) -> None:
+        """The object's absence evidence (persistence.AbsenceState ``state``, its ``misses`` count) and when its
+        removal is due, as recomputed from the misses since its newest sighting."""
+        self._conn.execute(
+            "UPDATE objects SET misses=?, first_miss=?, last_miss=?, absence_evidence=?, absence_looks=?, "
+            "look_start=?, look_misses=?, removal_due=? WHERE id=?",
+            (misses, state.first_miss, state.last_miss, state.evidence, state.looks, state.look_start,
+             state.look_misses, removal_due, object_id))
+
     # ---------------------------------------------------------------- objects
     def take_state(self, object_id: int, new, feature_blob, feature_weight: float, confidence: float,
                    moves: int) -> None:
