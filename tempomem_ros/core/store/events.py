@@ -62,7 +62,8 @@ class EventRows(TableRows):
 
     def naming(self, object_ids, from_key: tuple[float, int] | None = None) -> list:
         """The relabelled and state-ending events (event_names.STATE_ENDING) of these objects, in (stamp, id)
-        order: what names an event when it is read (event_names.py). With ``from_key`` (stamp, id) only those at
+        order, with the places they announced (before_id, after_id): what names an event when it is read
+        (event_names.py). With ``from_key`` (stamp, id) only those at
         or after it: event_names names an event from the events after it alone, so the events of one object
         read from their earliest key on get the same names (is_present names an object's last removal without
         reading the month of moves and removals before it)."""
@@ -73,7 +74,7 @@ class EventRows(TableRows):
         out = []
         for chunk, marks in id_chunks(sorted(set(int(i) for i in object_ids))):
             out += self._conn.execute(
-                f"SELECT id, stamp, kind, object_id, label FROM events WHERE retracted = 0 AND object_id IN "
-                f"({marks}) AND kind IN ({','.join('?' * len(kinds))}){after}",
+                f"SELECT id, stamp, kind, object_id, label, before_id, after_id FROM events WHERE retracted = 0 "
+                f"AND object_id IN ({marks}) AND kind IN ({','.join('?' * len(kinds))}){after}",
                 (*chunk, *kinds, *after_args)).fetchall()
         return sorted(out, key=lambda r: (float(r["stamp"]), int(r["id"])))

@@ -14,7 +14,7 @@ import numpy as np
 from .. import validation
 from ..config import MemoryConfig
 from ..errors import UnknownIdError
-from ..event_names import event_names
+from ..event_names import announced_place, event_names
 from ..labels import label_matches
 from ..rows import OBJECT_COLS, event_info, id_chunks, object_info, placement_info
 from ..types import ObjectInfo
@@ -22,7 +22,7 @@ from .base import StoreInterface, TableRows
 from .events import EventRows
 from .object_row import ObjectRow, fetch_objects
 from .objects import ObjectRows
-from .observations import observation_columns
+from .observations import ObservationRows, observation_columns
 from .placements import PlacementRows
 from .regions import RegionRows
 
@@ -41,6 +41,7 @@ class StoreReads(TableRows):
         self._placements = PlacementRows(store)
         self._regions = RegionRows(store)
         self._events = EventRows(store)
+        self._observations = ObservationRows(store, has_sources=has_sources)
         self._labels_cache: dict = {}  # state -> (data_version, labels): read-only memories only
 
     def index_label(self, object_id: int, label: str) -> None:
@@ -146,7 +147,12 @@ class StoreReads(TableRows):
             current = {int(o.id): o.pinned_label or o.label for o in self._objects.rows(ids)}  # the shown label
             # one object's events are named from the events at or after the earliest of them (EventRows.naming)
             first = min((float(r["stamp"]), int(r["id"])) for r in rows) if len(ids) == 1 else None
-            names = event_names(rows, self._events.naming(ids, first), current)
+            naming = self._events.naming(ids, first)
+            # the places of the events whose state has ended since: only they can take the next state's label
+            ended = {int(r["object_id"]) for r in naming if r["kind"] != "relabelled"}
+            places = self._observations.labels_of_placements(
+                p for r in (*rows, *naming) if int(r["object_id"]) in ended and (p := announced_place(r)) is not None)
+            names = event_names(rows, naming, current, places, self.config.identity.label_share)
         return [event_info(r, self.placement_by_id(r["before_id"]), self.placement_by_id(r["after_id"]),
                            label=names.get(int(r["id"])))
                 for r in rows]
