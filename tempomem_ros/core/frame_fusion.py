@@ -1047,14 +1047,17 @@ class FrameFusion:
         is still missed there (seed 300: 0.33 m of 0.45 m, a quarter of the old box held). Its own label only:
         with known confusions too, a laptop (0.35 m, furniture by its size) held by "book" sightings on dev seed
         247 went removed, moved and removed again (a false move, a false removal)."""
-        if not _is_furniture(obj, self.config.identity):
+        # The label first: each test is a pure function of the two rows, so their order changes no answer, and
+        # the label (a cached lookup) refuses most sightings before the box share is computed (the absence loop
+        # asks this of every sighting for every piece of furniture in view: 420 calls a frame on
+        # bench_fuser_batch.py, the box share the most CPU of the fuser's own profile).
+        if not _is_furniture(obj, self.config.identity) or not labels_agree(seen.label, obj.pinned_label or obj.label):
             return False
         if containment(obj.bmin, obj.bmax, seen.bmin, seen.bmax, pad=PART_TOLERANCE_M) < FURNITURE_HELD_SHARE:
             return False
         size = 1.1 * max(float(obj.ext_x), float(obj.ext_y)) + PART_TOLERANCE_M
-        if max(float(seen.bmax[0] - seen.bmin[0]), float(seen.bmax[1] - seen.bmin[1])) > size:
-            return False  # larger than it, turned any way: a sofa is no view of the chair on it
-        return labels_agree(seen.label, obj.pinned_label or obj.label)
+        # not larger than it, turned any way: a sofa is no view of the chair on it
+        return not max(float(seen.bmax[0] - seen.bmin[0]), float(seen.bmax[1] - seen.bmin[1])) > size
 
     def _at_place(self, seen: StagedObs, obj) -> bool:
         return self._at_box(seen, obj.bmin, obj.bmax)
