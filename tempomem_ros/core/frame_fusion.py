@@ -164,12 +164,19 @@ class _ViewPairs:
     object in view, computed at once with numpy: the same float64 arithmetic as geometry.point_in_box and
     geometry.box_gap, so a sighting left out is one that test would have refused, and each test is still run on
     the sightings kept (in their order). Why: the absence loop asked these of every sighting against every
-    object in view (800 calls a frame on bench_fuser_batch.py), a third of the fuser's own CPU per frame."""
+    object in view (800 calls a frame on bench_fuser_batch.py), a third of the fuser's own CPU per frame.
 
-    def __init__(self, items: list, objects: list, tol: float):
+    ``near_within(m)``: the sightings whose box, grown by ``pad`` per side, may share volume with object m's grown
+    likewise (a superset: kept within NEAR_MARGIN_M of touching): _holds_furniture's box share is 0 for any other,
+    so it asks only these (it was asked of every sighting for every piece of furniture in view, 420 calls a frame
+    on bench_fuser_batch.py, and was the most CPU of the absence loop after the label test)."""
+
+    NEAR_MARGIN_M = 1e-9  # far above the rounding of boxes a few metres across (1e-15), far below any real gap
+
+    def __init__(self, items: list, objects: list, tol: float, pad: float = 0.0):
         self._items = items
         if not items or not objects:
-            self._centred = self._touch = np.zeros((len(objects), len(items)), bool)
+            self._centred = self._touch = self._near = np.zeros((len(objects), len(items)), bool)
             return
         s_lo = np.array([seen.bmin for seen in items], float)
         s_hi = np.array([seen.bmax for seen in items], float)
@@ -180,6 +187,8 @@ class _ViewPairs:
         gap = np.maximum(np.maximum(o_lo - s_hi, s_lo - o_hi), 0.0)  # geometry.box_gap, per axis
         sq = gap * gap
         self._touch = ((0.0 + sq[..., 0]) + sq[..., 1]) + sq[..., 2] == 0.0
+        overlap = np.minimum(o_hi, s_hi) - np.maximum(o_lo, s_lo)  # per axis; negative: the gap between them
+        self._near = (overlap + 2.0 * pad > -self.NEAR_MARGIN_M).all(axis=2)
 
     def centred_in(self, m: int) -> list:
         """The sightings whose centre lies in object m's box (within tol), in the frame's order."""
@@ -188,6 +197,10 @@ class _ViewPairs:
     def touching(self, m: int) -> list:
         """The sightings whose box touches or overlaps object m's, in the frame's order."""
         return [seen for seen, ok in zip(self._items, self._touch[m]) if ok]
+
+    def near_within(self, m: int) -> list:
+        """The sightings whose box grown by ``pad`` may overlap object m's grown likewise, in the frame's order."""
+        return [seen for seen, ok in zip(self._items, self._near[m]) if ok]
 
 
 def _core_box(row) -> tuple[tuple, tuple]:
@@ -822,7 +835,7 @@ class FrameFusion:
         core_hi = np.array([c[1] for c in cores]).reshape(-1, 3)
         fractions = visible_fractions(view, core_lo, core_hi, acfg)
         resolved = _resolved_in_part(view, core_lo, core_hi, fractions, acfg)
-        pairs = _ViewPairs(items, in_frustum, self.config.fusion.same_place_tol)
+        pairs = _ViewPairs(items, in_frustum, self.config.fusion.same_place_tol, pad=PART_TOLERANCE_M)
         for m, (obj, frac, in_part) in enumerate(zip(in_frustum, fractions, resolved)):
             hidden = frac < acfg.min_visible_fraction and not in_part
             furniture = _is_furniture(obj, self.config.identity)   # once per object, not once per sighting
@@ -830,7 +843,7 @@ class FrameFusion:
                 continue
             if any(self._might_be(seen, obj) for seen in pairs.centred_in(m)):
                 continue
-            if furniture and any(self._holds_furniture(seen, obj) for seen in items):
+            if furniture and any(self._holds_furniture(seen, obj) for seen in pairs.near_within(m)):
                 continue  # a view of its kind filling its place, centred outside its thin box (_holds_furniture)
             if hidden and not self._displaced(view, obj, pairs.touching(m)):
                 continue
