@@ -16,9 +16,10 @@ What is kept, and why each answer stays exact (a store-layer class writes, and t
 - ``held_none``: the store holds no held event. Set when a read of the held events found none; cleared by the one
   statement that holds an event (FusionRows.hold_event). Resolving one can only leave fewer.
 - ``labels`` / ``pairs``: for the labels in ``labels``, every pair of two of them that some object received both
-  of (FusionRows.labels_together). A label mass row added to an object whose label mass the writer has cached adds
-  the pairs of the new label with the cached ones (GraphWrites.add_mass); added to an object not cached, the label
-  is forgotten (read again when next asked); a mass copied, set or rebuilt forgets them all. A row removed can only
+  of (FusionRows.labels_together: a label not known is asked with every known one, and then known). A label mass
+  row added to an object whose label mass the writer has cached adds the pairs of the new label with the cached
+  ones (GraphWrites.add_mass); added to an object not cached, the label is forgotten (asked again when next
+  asked); a mass copied, set or rebuilt forgets them all. A row removed can only
   leave a pair kept that no object holds any more: its joint mass is then summed over no row, 0, as it is for a
   pair not asked (FusionRows.joint_masses), so the sums are the same.
 
@@ -67,10 +68,13 @@ class BatchReads:
             return None
         return {p for p in self.pairs if p <= wanted}
 
-    def know_pairs(self, labels, pairs: set[frozenset]) -> None:
-        """``pairs`` are all the pairs among ``labels`` (read from the store now)."""
-        self.labels = set(labels)
-        self.pairs = set(pairs)
+    def learn_pairs(self, labels, pairs: set[frozenset]) -> None:
+        """``labels`` are known from now on: ``pairs`` were read from the store for every label of them not known
+        yet, with each of them (the pairs among the labels known already are kept: a label mass row added since
+        added its pairs, mass_added). A pair kept for a label forgotten stays: rows are only added meanwhile
+        (forget_labels drops every pair)."""
+        self.labels.update(labels)
+        self.pairs.update(pairs)
 
     def mass_added(self, label: str, cached: dict | None) -> None:
         """A label mass row of ``label`` was added to (or grown on) an object whose cached label mass before the
