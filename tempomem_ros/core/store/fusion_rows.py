@@ -81,9 +81,9 @@ class FusionRows(TableRows):
     def labels_together(self, labels: list[str]) -> set[frozenset]:
         """The pairs of two different ``labels`` that some object received both of (a label mass row each), as
         frozensets. Within a commit's batch (batch_reads.py) the pairs among every label asked so far are kept:
-        the store is asked only for the pairs of a label not asked yet with every label asked (asked again for all
-        of them, the statement grew with the batch: bench_fuser_batch's frames bring new labels, and its server CPU
-        per frame in batches of 1 went 7.2-7.7 -> 10.0-10.3 ms)."""
+        the store is asked only for the pairs of a label not asked yet with every label asked (not for every pair of
+        all of them again: that statement grew with the batch where frames bring new labels, as bench_fuser_batch's
+        do; the server CPU per frame measured the same either way, docs/RESULTS.md section 7)."""
         batch = self._batch
         if batch is None:
             return self._labels_together(labels)
