@@ -82,7 +82,7 @@ def test_a_removal_made_due_in_the_batch_is_read_by_the_next_frame(store):
         return [int(o.id) for o in settling.removals_due(stamp, before=before)]
 
     with m._store.transaction():
-        m._store.caches.batch = BatchReads()
+        m._store.caches.batch = BatchReads(until=100.0)
         assert _count(m, lambda: due(100.0)) == ([], 1)   # the objects with a removal due read once
         assert _count(m, lambda: due(100.0)) == ([], 0)   # none due: the store is not asked
         miss = AbsenceState(evidence=1.0, looks=1, look_start=50.0, look_misses=1, first_miss=50.0, last_miss=50.0)
@@ -97,6 +97,11 @@ def test_a_removal_made_due_in_the_batch_is_read_by_the_next_frame(store):
         assert _store_answer(m, lambda: due(100.0)) == []
         fusion.add_miss(mug.id, frame_id, mug.placement_id, 70.0, 0.9, miss, None)  # a miss not yet due
         assert _count(m, lambda: due(100.0)) == ([], 0)
+        # a removal due after the batch's last frame (until, 100): read by a frame past it, which asks the store
+        book = _by_label(m)["book"]
+        fusion.add_miss(book.id, frame_id, book.placement_id, 80.0, 0.9, miss, 120.0)
+        assert _count(m, lambda: due(100.0)) == ([], 0)
+        assert _count(m, lambda: due(130.0)) == ([book.id], 1)
         m._store.caches.batch = None
     m.close()
 
@@ -108,7 +113,7 @@ def test_an_event_held_in_the_batch_is_read_although_none_was(store):
     with m._store.transaction():
         for held in settling.held_with_objects():  # publish what the first commit held: none is left
             settling.resolve_held(int(held["id"]), "published", 2.0, "test", None)
-        m._store.caches.batch = BatchReads()
+        m._store.caches.batch = BatchReads(until=100.0)
         assert _count(m, settling.held_with_objects) == ([], 1)
         assert _count(m, settling.held_with_objects) == ([], 0)  # none held since: the store is not asked
         fusion.hold_event(3.0, "appeared", mug.id, None, mug.placement_id, [1])
@@ -129,7 +134,7 @@ def test_a_label_pair_made_in_the_batch_is_read(store):
         return _count(m, lambda: fusion.labels_together(list(labels)))
 
     with m._store.transaction():
-        caches.batch = BatchReads()
+        caches.batch = BatchReads(until=100.0)
         assert together("mug", "cup", "book") == (set(), 1)
         assert together("cup", "mug") == (set(), 0)  # among the labels asked: kept
         graph.label_mass(mug)  # cached by the writer: the new pair is known without asking

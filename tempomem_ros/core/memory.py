@@ -660,8 +660,8 @@ class Memory:
             fused = self._staging.newest_fused()
             stamps = [float(f["stamp"]) for f in frames] + ([] if fused is None else [fused])
             self._commit_now = max(stamps) if stamps else 0.0
-            if self._store.reads_in_batches:  # answers kept across the frames, in step with their writes
-                self._store.caches.batch = BatchReads()
+            if self._store.reads_in_batches and frames:  # answers kept across the frames, in step with their writes
+                self._store.caches.batch = BatchReads(until=max(float(f["stamp"]) for f in frames))
             try:
                 self._fusion.read_sightings_ahead(frames)
                 for frame in frames:

@@ -34,7 +34,8 @@ class SettlingRows(TableRows):
         if batch is not None:  # batch_reads.py: the store is asked only when some removal may be due by then
             if batch.due is None:
                 batch.due = {int(i): float(d) for i, d in self._conn.execute(
-                    "SELECT id, removal_due FROM objects WHERE removal_due IS NOT NULL").fetchall()}
+                    "SELECT id, removal_due FROM objects WHERE removal_due IS NOT NULL AND removal_due <= ?",
+                    (batch.until,)).fetchall()}
             if not batch.may_be_due(stamp):
                 return []
         op = "<" if before else "<="
