@@ -1,7 +1,8 @@
 """The fuser's cheaper frame (issue 15, session 34): what it computes at once must be what fusing frame by frame gave.
 
 - _ViewPairs: the absence loop's geometric first tests (a sighting centred in an object's box; two boxes touching),
-  computed for every pair with numpy, keep exactly the sightings geometry.point_in_box / geometry.box_gap keep.
+  computed for every pair with numpy, keep exactly the sightings geometry.point_in_box / geometry.box_gap keep;
+  the boxes that may share volume once padded (what _holds_furniture is asked of) keep every one that does.
 - What fusion reads ahead on PostgreSQL (a batch's staged sightings at once, FrameFusion.read_sightings_ahead; the
   objects in a frame's view with its candidates; the candidates' label mass and pair sums) fuses into the same
   objects, verdicts and events as each read made when it is asked.
@@ -16,8 +17,8 @@ import numpy as np
 from core_helpers import IMMEDIATE, box_obs, distance_from_eye, view
 
 from tempomem_ros.core import Memory
-from tempomem_ros.core.frame_fusion import _ViewPairs, box_center
-from tempomem_ros.core.geometry import box_gap, point_in_box
+from tempomem_ros.core.frame_fusion import PART_TOLERANCE_M, _ViewPairs, box_center
+from tempomem_ros.core.geometry import box_gap, containment, point_in_box
 from tempomem_ros.core.store.base import Store
 from tempomem_ros.core.store.fusion_rows import FusionRows
 
@@ -53,6 +54,31 @@ def test_view_pairs_keep_exactly_the_sightings_the_pairwise_tests_keep():
                       [_object((0, 0, 0), (1.0, 1, 1))], 0.0)
     assert [s.bmin[0] for s in face.touching(0)] == [1.0]
     assert _ViewPairs([], [_object((0, 0, 0), (1, 1, 1))], tol).centred_in(0) == []
+
+
+def test_view_pairs_near_keep_every_sighting_that_shares_padded_volume():
+    """_ViewPairs.near_within (what _holds_furniture is asked of) keeps every sighting whose padded box shares
+    volume with the object's (geometry.containment > 0), in the frame's order, and leaves out some that do not."""
+    rng = np.random.default_rng(7)
+    los = rng.integers(0, 12, (60, 3)) / 20.0  # a 5 cm grid: boxes touch, overlap and lie apart
+    items = [_sighting(lo, lo + rng.integers(1, 4, 3) / 20.0) for lo in los[:30]]
+    objects = [_object(tuple(lo), tuple(lo + rng.integers(1, 5, 3) / 20.0)) for lo in los[30:]]
+    pad = PART_TOLERANCE_M
+    pairs = _ViewPairs(items, objects, 0.05, pad=pad)
+    kept = refused = 0
+    for m, obj in enumerate(objects):
+        lo, hi = (obj.min_x, obj.min_y, obj.min_z), (obj.max_x, obj.max_y, obj.max_z)
+        near = [id(s) for s in pairs.near_within(m)]
+        sharing = [id(s) for s in items if containment(lo, hi, s.bmin, s.bmax, pad=pad) > 0.0]
+        assert [i for i in near if i in sharing] == sharing  # every one, in order
+        kept, refused = kept + len(sharing), refused + len(items) - len(near)
+    assert kept > 0 and refused > 0
+    # boxes 2 x pad + 1 mm apart share nothing and are refused; 2 x pad - 1 mm apart share volume and are kept
+    obj = _object((0.0, 0.0, 0.0), (1.0, 1.0, 1.0))
+    far, close = 1.0 + 2 * pad + 0.001, 1.0 + 2 * pad - 0.001
+    both = _ViewPairs([_sighting((far, 0, 0), (far + 1, 1, 1)), _sighting((close, 0, 0), (close + 1, 1, 1))],
+                      [obj], 0.0, pad=pad)
+    assert [float(s.bmin[0]) for s in both.near_within(0)] == [close]
 
 
 A, B, C = (2.0, 0.0, 0.8), (0.0, 2.0, 0.8), (2.0, 0.6, 0.8)

@@ -165,12 +165,19 @@ class _ViewPairs:
     object in view, computed at once with numpy: the same float64 arithmetic as geometry.point_in_box and
     geometry.box_gap, so a sighting left out is one that test would have refused, and each test is still run on
     the sightings kept (in their order). Why: the absence loop asked these of every sighting against every
-    object in view (800 calls a frame on bench_fuser_batch.py), a third of the fuser's own CPU per frame."""
+    object in view (800 calls a frame on bench_fuser_batch.py), a third of the fuser's own CPU per frame.
 
-    def __init__(self, items: list, objects: list, tol: float):
+    ``near_within(m)``: the sightings whose box, grown by ``pad`` per side, may share volume with object m's grown
+    likewise (a superset: kept within NEAR_MARGIN_M of touching): _holds_furniture's box share is 0 for any other,
+    so it asks only these (it was asked of every sighting for every piece of furniture in view, 420 calls a frame
+    on bench_fuser_batch.py, and was the most CPU of the absence loop after the label test)."""
+
+    NEAR_MARGIN_M = 1e-9  # far above the rounding of boxes a few metres across (1e-15), far below any real gap
+
+    def __init__(self, items: list, objects: list, tol: float, pad: float = 0.0):
         self._items = items
         if not items or not objects:
-            self._centred = self._touch = np.zeros((len(objects), len(items)), bool)
+            self._centred = self._touch = self._near = np.zeros((len(objects), len(items)), bool)
             return
         s_lo = np.array([seen.bmin for seen in items], float)
         s_hi = np.array([seen.bmax for seen in items], float)
@@ -181,6 +188,8 @@ class _ViewPairs:
         gap = np.maximum(np.maximum(o_lo - s_hi, s_lo - o_hi), 0.0)  # geometry.box_gap, per axis
         sq = gap * gap
         self._touch = ((0.0 + sq[..., 0]) + sq[..., 1]) + sq[..., 2] == 0.0
+        overlap = np.minimum(o_hi, s_hi) - np.maximum(o_lo, s_lo)  # per axis; negative: the gap between them
+        self._near = (overlap + 2.0 * pad > -self.NEAR_MARGIN_M).all(axis=2)
 
     def centred_in(self, m: int) -> list:
         """The sightings whose centre lies in object m's box (within tol), in the frame's order."""
@@ -189,6 +198,10 @@ class _ViewPairs:
     def touching(self, m: int) -> list:
         """The sightings whose box touches or overlaps object m's, in the frame's order."""
         return [seen for seen, ok in zip(self._items, self._touch[m]) if ok]
+
+    def near_within(self, m: int) -> list:
+        """The sightings whose box grown by ``pad`` may overlap object m's grown likewise, in the frame's order."""
+        return [seen for seen, ok in zip(self._items, self._near[m]) if ok]
 
 
 def _core_box(row) -> tuple[tuple, tuple]:
@@ -835,7 +848,7 @@ class FrameFusion:
         core_hi = np.array([c[1] for c in cores]).reshape(-1, 3)
         fractions = visible_fractions(view, core_lo, core_hi, acfg)
         resolved = _resolved_in_part(view, core_lo, core_hi, fractions, acfg)
-        pairs = _ViewPairs(items, in_frustum, self.config.fusion.same_place_tol)
+        pairs = _ViewPairs(items, in_frustum, self.config.fusion.same_place_tol, pad=PART_TOLERANCE_M)
         for m, (obj, frac, in_part) in enumerate(zip(in_frustum, fractions, resolved)):
             hidden = frac < acfg.min_visible_fraction and not in_part
             furniture = _is_furniture(obj, self.config.identity)   # once per object, not once per sighting
@@ -843,7 +856,7 @@ class FrameFusion:
                 continue
             if any(self._might_be(seen, obj) for seen in pairs.centred_in(m)):
                 continue
-            if furniture and any(self._holds_furniture(seen, obj) for seen in items):
+            if furniture and any(self._holds_furniture(seen, obj) for seen in pairs.near_within(m)):
                 continue  # a view of its kind filling its place, centred outside its thin box (_holds_furniture)
             if hidden and not self._displaced(view, obj, pairs.touching(m)):
                 continue
@@ -1060,14 +1073,17 @@ class FrameFusion:
         is still missed there (seed 300: 0.33 m of 0.45 m, a quarter of the old box held). Its own label only:
         with known confusions too, a laptop (0.35 m, furniture by its size) held by "book" sightings on dev seed
         247 went removed, moved and removed again (a false move, a false removal)."""
-        if not _is_furniture(obj, self.config.identity):
+        # The label first: each test is a pure function of the two rows, so their order changes no answer, and
+        # the label (a cached lookup) refuses most sightings before the box share is computed (the absence loop
+        # asks this of every sighting for every piece of furniture in view: 420 calls a frame on
+        # bench_fuser_batch.py, the box share the most CPU of the fuser's own profile).
+        if not _is_furniture(obj, self.config.identity) or not labels_agree(seen.label, obj.pinned_label or obj.label):
             return False
         if containment(obj.bmin, obj.bmax, seen.bmin, seen.bmax, pad=PART_TOLERANCE_M) < FURNITURE_HELD_SHARE:
             return False
         size = 1.1 * max(float(obj.ext_x), float(obj.ext_y)) + PART_TOLERANCE_M
-        if max(float(seen.bmax[0] - seen.bmin[0]), float(seen.bmax[1] - seen.bmin[1])) > size:
-            return False  # larger than it, turned any way: a sofa is no view of the chair on it
-        return labels_agree(seen.label, obj.pinned_label or obj.label)
+        # not larger than it, turned any way: a sofa is no view of the chair on it
+        return not max(float(seen.bmax[0] - seen.bmin[0]), float(seen.bmax[1] - seen.bmin[1])) > size
 
     def _at_place(self, seen: StagedObs, obj) -> bool:
         return self._at_box(seen, obj.bmin, obj.bmax)

@@ -38,6 +38,7 @@ from .retention import Retention
 from .rows import feature_to_blob
 from .settling import FusionHooks, Settling, overlapping_halves
 from .store import Store, vectors
+from .store.batch_reads import BatchReads
 from .store.fusion_rows import FusionRows
 from .store.graph_writes import GraphWrites, WriteState
 from .store.maintenance_rows import MaintenanceRows
@@ -660,15 +661,19 @@ class Memory:
             fused = self._staging.newest_fused()
             stamps = [float(f["stamp"]) for f in frames] + ([] if fused is None else [fused])
             self._commit_now = max(stamps) if stamps else 0.0
+            if self._store.reads_in_batches and frames:  # answers kept across the frames, in step with their writes
+                self._store.caches.batch = BatchReads(until=max(float(f["stamp"]) for f in frames))
             try:
                 self._fusion.read_sightings_ahead(frames)
                 for frame in frames:
                     self._fusion.fuse_frame(frame, counters, touched)
                     self._staging.mark_fused(frame["id"])
+                self._store.caches.batch = None
                 self._relations.update(touched, self._stamp_clock(), self._change_times)
                 self._retention.compact_settled()  # thin what has settled, in this transaction
             finally:
                 self._commit_now = None
+                self._store.caches.batch = None
         changed = bool(counters.merged or counters.created or counters.removed or self._counters_events)
         return CommitStats(
             observations_committed=counters.observations, merged=counters.merged, created=counters.created,

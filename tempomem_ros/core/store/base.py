@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
 from ..rows import OBJECT_COLS_O
+from .batch_reads import BatchReads
 from .object_row import ObjectRow, fetch_objects
 
 # The R*Tree's overlap test: six comparisons the SQLite planner answers from the index (and the PostgreSQL
@@ -116,6 +117,8 @@ class WriterCaches:
     n_active: int | None = None
     known_labels: set[str] | None = None
     coseen: set | None = None
+    #: what the commit now fusing knows of the store across its frames (batch_reads.py); None outside one
+    batch: BatchReads | None = None
 
     def clear(self) -> None:
         self.rtree_boxes.clear()
@@ -124,6 +127,7 @@ class WriterCaches:
         self.n_active = None
         self.known_labels = None
         self.coseen = None
+        self.batch = None
 
 
 @runtime_checkable
@@ -178,6 +182,12 @@ class TableRows:
     @property
     def _conn(self):
         return self._store.conn
+
+    @property
+    def _batch(self) -> BatchReads | None:
+        """What the commit now fusing knows across its frames (batch_reads.py), or None: ask the store."""
+        caches = getattr(self._store, "caches", None)
+        return None if caches is None else caches.batch
 
 
 class Store:

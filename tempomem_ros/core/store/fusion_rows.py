@@ -80,12 +80,31 @@ class FusionRows(TableRows):
 
     def labels_together(self, labels: list[str]) -> set[frozenset]:
         """The pairs of two different ``labels`` that some object received both of (a label mass row each), as
-        frozensets."""
-        marks = ",".join("?" for _ in labels)
+        frozensets. Within a commit's batch (batch_reads.py) the pairs among every label asked so far are kept:
+        the store is asked only for the pairs of a label not asked yet with every label asked (not for every pair of
+        all of them again: that statement grew with the batch where frames bring new labels, as bench_fuser_batch's
+        do; the server CPU per frame measured the same either way, docs/RESULTS.md section 7)."""
+        batch = self._batch
+        if batch is None:
+            return self._labels_together(labels)
+        kept = batch.pairs_among(labels)
+        if kept is not None:
+            return kept
+        new = sorted(set(labels) - batch.labels)
+        every = sorted(batch.labels | set(labels))
+        if len(every) > SQL_ID_CHUNK:
+            return self._labels_together(labels)
+        batch.learn_pairs(every, self._labels_together(new, every))
+        return batch.pairs_among(labels)
+
+    def _labels_together(self, labels: list[str], others: list[str] | None = None) -> set[frozenset]:
+        """The pairs of a label of ``labels`` and a different one of ``others`` (default: ``labels``) that some
+        object received both of."""
+        others = labels if others is None else others
         return {frozenset(r) for r in self._conn.execute(
             f"SELECT DISTINCT x.label, y.label FROM label_mass x JOIN label_mass y ON y.object_id = x.object_id "
-            f"AND y.label <> x.label WHERE x.label IN ({marks}) AND y.label IN ({marks})",
-            (*labels, *labels)).fetchall()}
+            f"AND y.label <> x.label WHERE x.label IN ({','.join('?' for _ in labels)}) "
+            f"AND y.label IN ({','.join('?' for _ in others)})", (*labels, *others)).fetchall()}
 
     def label_total(self, label: str) -> float:
         """The label's mass over every object."""
@@ -133,6 +152,8 @@ class FusionRows(TableRows):
             "vec_dirty=MAX(vec_dirty, ?) WHERE id=?",
             (*box_mid, *mean, zt, zb, *lo, *hi, weight, *ext, feature_blob, feature_weight, base, base, stamp,
              stamp, int(confirms), int(vec_dirty), object_id))
+        if self._batch is not None:
+            self._batch.set_due(object_id, None)  # ABSENCE_RESET
 
     def widen_placement(self, placement_id: int, box_mid, lo, hi, stamp: float) -> None:
         """The current placement takes the merged box and spans ``stamp``."""
@@ -169,6 +190,8 @@ class FusionRows(TableRows):
             + ABSENCE_RESET + "state='present', vec_dirty=1 WHERE id=?",
             (*box_mid, *center, zt, zb, *lo, *hi, weight, *ext, feature_blob, feature_weight, base, base, stamp,
              object_id))
+        if self._batch is not None:
+            self._batch.set_due(object_id, None)  # ABSENCE_RESET
 
     # ---------------------------------------------------------------- verdicts
     def set_verdict(self, observation_id: int, verdict: str, reason: str, object_id, candidate_id, score,
@@ -230,6 +253,8 @@ class FusionRows(TableRows):
             "look_start=?, look_misses=?, removal_due=? WHERE id=?",
             (state.first_miss, state.last_miss, state.evidence, state.looks, state.look_start, state.look_misses,
              removal_due, object_id))
+        if self._batch is not None:
+            self._batch.set_due(object_id, removal_due)
 
     def set_frame_misses(self, frame_id: int, n_misses: int) -> None:
         self._conn.execute("UPDATE frames SET n_misses=? WHERE id=?", (n_misses, frame_id))
@@ -239,6 +264,8 @@ class FusionRows(TableRows):
         """The object is removed: missing, no removal pending, its vector index entry rewritten."""
         self._conn.execute("UPDATE objects SET state='missing', removal_due=NULL, vec_dirty=1 WHERE id=?",
                            (object_id,))
+        if self._batch is not None:
+            self._batch.set_due(object_id, None)
 
     def miss_frames(self, object_id: int, placement_id, since: float) -> list[int]:
         """Frame ids of the object's misses at the placement stamped at or after ``since``, in stamp order (ties
@@ -253,3 +280,5 @@ class FusionRows(TableRows):
         self._conn.execute(
             "INSERT INTO held_events (kind, object_id, stamp, held_at, before_id, after_id, evidence) "
             "VALUES (?,?,?,?,?,?,?)", (kind, object_id, stamp, stamp, before_id, after_id, json.dumps(list(evidence))))
+        if self._batch is not None:
+            self._batch.held_none = False

@@ -160,7 +160,14 @@ class GraphWrites(TableRows):
         self._conn.execute(
             "INSERT INTO label_mass (object_id, label, mass) VALUES (?,?,?) ON CONFLICT(object_id, label) "
             "DO UPDATE SET mass=mass+excluded.mass", (object_id, label, mass))
-        self._caches.label_mass.pop(object_id, None)
+        cached = self._caches.label_mass.pop(object_id, None)
+        if self._caches.batch is not None:
+            self._caches.batch.mass_added(label, cached)
+        if cached is not None and label in cached:
+            # the sum the statement stored (double + double, in either order the same value), the labels in the
+            # order read (ORDER BY label): the entry label_mass() would read back now, without its round trip
+            # (after each merge of a sighting under another label than the object's: 1 a frame, bench_fuser_batch)
+            self._caches.label_mass[object_id] = {**cached, label: cached[label] + mass}
 
     def add_mass_of(self, src_id: int, dst_id: int) -> None:
         """``dst_id`` gains every label mass of ``src_id`` (its sightings now are ``dst_id``'s)."""
@@ -169,10 +176,14 @@ class GraphWrites(TableRows):
                 "INSERT INTO label_mass (object_id, label, mass) VALUES (?,?,?) ON CONFLICT(object_id, label) "
                 "DO UPDATE SET mass=mass+excluded.mass", (dst_id, lbl, m))
         self._caches.label_mass.pop(int(dst_id), None)
+        if self._caches.batch is not None:
+            self._caches.batch.forget_labels()
 
     def set_label_mass(self, object_id: int, mass: dict) -> None:
         """The object's label mass becomes ``mass`` (labels with no mass left are dropped)."""
         self._caches.label_mass.pop(int(object_id), None)
+        if self._caches.batch is not None:
+            self._caches.batch.forget_labels()
         self._conn.execute("DELETE FROM label_mass WHERE object_id=?", (object_id,))
         self._conn.executemany("INSERT INTO label_mass (object_id, label, mass) VALUES (?,?,?)",
                                [(object_id, lbl, m) for lbl, m in sorted(mass.items()) if m > 1e-9])
@@ -180,6 +191,8 @@ class GraphWrites(TableRows):
     def rebuild_label_mass(self, object_id: int) -> None:
         """The object's label mass summed again from the sightings that now point at it."""
         self._caches.label_mass.pop(int(object_id), None)
+        if self._caches.batch is not None:
+            self._caches.batch.forget_labels()
         self._conn.execute("DELETE FROM label_mass WHERE object_id=?", (object_id,))
         self._conn.execute(
             "INSERT INTO label_mass (object_id, label, mass) SELECT object_id, label, SUM(confidence) "
