@@ -106,6 +106,24 @@ def test_a_removal_made_due_in_the_batch_is_read_by_the_next_frame(store):
     m.close()
 
 
+def test_a_removal_due_set_by_a_twin_join_is_read_by_the_batch(store):
+    # review of stop 35: SettlingRows.set_absence (a joined twin's sightings restart the kept object's absence,
+    # Settling._absence_since_sighting) wrote removal_due without telling the batch: the batch answered [] where
+    # the store answered the mug
+    m, _ = _open(store, "join")
+    mug = _by_label(m)["mug"]
+    settling = m._settling._rows
+    with m._store.transaction():
+        m._store.caches.batch = BatchReads(until=10.0)
+        assert [int(o.id) for o in settling.removals_due(5.0, before=False)] == []
+        state = AbsenceState(evidence=2.0, looks=1, look_start=2.0, look_misses=2, first_miss=2.0, last_miss=3.0)
+        settling.set_absence(mug.id, 3, state, 4.0)
+        assert [int(o.id) for o in settling.removals_due(5.0, before=False)] == [mug.id]
+        assert _store_answer(m, lambda: [int(o.id) for o in settling.removals_due(5.0, before=False)]) == [mug.id]
+        m._store.caches.batch = None
+    m.close()
+
+
 def test_an_event_held_in_the_batch_is_read_although_none_was(store):
     m, _ = _open(store, "held")
     mug = _by_label(m)["mug"]

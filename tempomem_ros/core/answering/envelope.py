@@ -45,6 +45,9 @@ class Malformed(Exception):
     """An envelope this reader found but cannot take; the message is safe to show (no value echoed raw)."""
 
 
+END = "\x00"   # what _Parser.peek returns past the text; control characters never reach the parser (refused)
+
+
 class _NotHere(Exception):
     """The text has no envelope this parser reads (prose, or a form structured.py reads): not a refusal."""
 
@@ -79,8 +82,12 @@ class _Parser:
             self.i += 1
 
     def peek(self) -> str:
+        """The next character, or END past the text. Why not "": `"" in "{[\"'"` is True in Python, so every
+        membership test took the end of the text for a quote or a bracket and indexed past it (review of stop 35:
+        491 of the 3,992 prefixes of the tests' envelopes raised IndexError, from a lone "[" on; a tool call cut
+        off at a model's token limit is a real input)."""
         self.ws()
-        return self.s[self.i] if self.i < len(self.s) else ""
+        return self.s[self.i] if self.i < len(self.s) else END
 
     def expect(self, c: str) -> None:
         if self.peek() != c:
@@ -88,7 +95,7 @@ class _Parser:
         self.i += 1
 
     def done(self) -> bool:
-        return self.peek() == ""
+        return self.peek() == END
 
     def value(self, depth: int = 0, stops: str = ",}])"):
         if depth > MAX_DEPTH:
@@ -265,7 +272,10 @@ def find(text: str) -> tuple[str, object] | None:
         return "ReAct action", _parse_or_malformed(m.group(1))
     m = _GRAPHQL.match(text)
     if m:
-        call = _graphql(m)
+        try:
+            call = _graphql(m)
+        except _NotHere:
+            return None   # braces that are no GraphQL selection ('query { objectsOn(anch>or: ...) }'): prose
         name = _snake(call.name)
         # '{ object(label: "sofa") { previousLocation } }', '{ location(object: "keys") { previous } }' name the tool
         # by what they select: structured.py reads them
@@ -328,7 +338,7 @@ def _graphql(m: re.Match) -> Call:
     if m.group(1) == "mutation":
         raise Malformed("a mutation would change the memory; its tools only read")
     p = _Parser(m.group(3))
-    args = p.pairs("", 0, seps=":") if m.group(3).strip() else {}
+    args = p.pairs(END, 0, seps=":") if m.group(3).strip() else {}
     return Call(m.group(2), args)
 
 
@@ -592,7 +602,7 @@ def _arguments(op: str, raw: dict, now: float | None) -> tuple[dict, list[str]]:
         elif REQUEST_ARG_FIELDS.get(k) in props or k in _OWN_ALIASES and _OWN_ALIASES[k] in props:
             # a field's other name ('obj', 'at'); the thing's "name" (the envelope names the tool); a search's "query"
             target = REQUEST_ARG_FIELDS.get(k) or _OWN_ALIASES[k]
-        elif k in REQUEST_SHAPE_FIELDS or k == "offset":
+        elif k in REQUEST_SHAPE_FIELDS or k in PAGE_FIELDS:
             ignored.append(f"{_shown(k)}={_shown(v)}")
             continue
         else:
@@ -649,6 +659,12 @@ class Reading:
     ignored: tuple[str, ...]
     unknown: str
     said: str   # how it came: "a <tool_call> call of 'is_missing'"; "" when structured.py read the tool's name
+
+
+# How a typed service pages its answer (History.srv: offset; placements_k and placements_offset since stop 35): the
+# shape of the reply, not what is asked; a question's answer is its first page. Review of stop 35: History's own
+# default request (all five fields) was refused, naming object_id as the unknown field.
+PAGE_FIELDS = frozenset(("offset", "placements_k", "placements_offset"))
 
 
 def read(text, now: float | None, names: Names) -> Reading | str | None:
@@ -708,6 +724,10 @@ def _route(call: Call, form: str, now, names: Names, depth: int = 0) -> Reading 
         validate("ask", {"question": q, **({"k": k} if k not in (None, 0) else {})}, now)  # Query's k: 0 = default
         return Reading("ask", {"question": q}, (), "", said)
     before = raw.pop(next((k for k in raw if _snake(k) == "before"), ""), None)
+    if route.service:   # a typed service's k 0 is its default page (History.srv, SemanticQuery.srv, ...), as Query's
+        kk = next((k for k in raw if _snake(k) == "k"), None)
+        if kk is not None and raw[kk] == 0 and not isinstance(raw[kk], bool):
+            del raw[kk]
     if call.positional is not None:
         slot = next((p for p in ("label", "text", "anchor") if p in _PROPS[op]), None)
         if slot is None or any(_snake(k) in (slot, f"{slot}_id") for k in raw):

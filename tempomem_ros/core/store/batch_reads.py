@@ -13,10 +13,10 @@ What is kept, and why each answer stays exact (a store-layer class writes, and t
   DUE_MARGIN_S; any state: a superset of the objects removals_due may return for a frame of the batch), by id; a
   frame stamped later is asked of the store. Why bounded: read with no bound (``IS NOT NULL`` alone) it cost the
   PostgreSQL server 3-4 ms a commit (bench_fuser_batch, batches of 1: 5.8-6.7 ms per frame asking the store each
-  time, 9.6-11.0 with that read; its plan not examined); bounded, it is removals_due's own condition. The only
-  statement that sets one (FusionRows.add_miss) records it here; those that clear one drop it (a clear not
-  recorded leaves a superset). SettlingRows.removals_due asks the store only when some value kept is
-  due by then (with a margin), and otherwise returns what the store would: nothing.
+  time, 9.6-11.0 with that read; its plan not examined); bounded, it is removals_due's own condition. The
+  statements that set one (FusionRows.add_miss, SettlingRows.set_absence) record it here; those that clear one
+  drop it (a clear not recorded leaves a superset). SettlingRows.removals_due asks the store only when some value
+  kept is due by then (with a margin), and otherwise returns what the store would: nothing.
 - ``held_none``: the store holds no held event. Set when a read of the held events found none; cleared by the one
   statement that holds an event (FusionRows.hold_event). Resolving one can only leave fewer.
 - ``labels`` / ``pairs``: for the labels in ``labels``, every pair of two of them that some object received both

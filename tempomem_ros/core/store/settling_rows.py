@@ -149,6 +149,8 @@ class SettlingRows(TableRows):
             "look_start=?, look_misses=?, removal_due=? WHERE id=?",
             (misses, state.first_miss, state.last_miss, state.evidence, state.looks, state.look_start,
              state.look_misses, removal_due, object_id))
+        if self._batch is not None:   # batch_reads.py keeps the due times in step (review of stop 35)
+            self._batch.set_due(object_id, removal_due)
 
     # ---------------------------------------------------------------- objects
     def take_state(self, object_id: int, new, feature_blob, feature_weight: float, confidence: float,
