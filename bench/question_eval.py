@@ -297,7 +297,7 @@ def load_heldout15(*earlier_sets) -> list[Question]:
 
 def load_heldout16(*earlier_sets) -> list[Question]:
     """The sixteenth (u001...), a helper's that never opened the understanding code, written after heldout15's
-    measurement: committed before its one measurement. Only ``--set heldout16`` asks it (not "all") until then."""
+    measurement: committed before its one measurement (integ35, session 35); in "all" since."""
     return load_fresh(QUESTIONS_HELDOUT16, "u", HELD_OUT16, earlier_sets)
 
 
@@ -540,7 +540,7 @@ def select_sets(qset: str, half_arg: str = "both") -> list[tuple[str, list[Quest
             h15 = load_heldout15(rows, h2, h3, h4, h5, h6, h7, h8, h9, h10, h11, h12, h13, h14)
             if qset in ("heldout15", "all"):  # in "all" since its one measurement (integ34, session 34)
                 sets.append((HELD_OUT15, h15))
-            if qset == "heldout16":  # held out: only by name, not in "all", until its one measurement
+            if qset in ("heldout16", "all"):  # in "all" since its one measurement (integ35, session 35)
                 sets.append((HELD_OUT16, load_heldout16(rows, h2, h3, h4, h5, h6, h7, h8, h9, h10, h11, h12, h13,
                                                         h14, h15)))
     return sets

