@@ -1043,7 +1043,8 @@ def test_a_chairs_twin_found_pushed_aside_is_its_move_not_a_box_halfway(mem, cas
     mem.commit()
     new = (2.2, 0.2, 0.45)
     # "soon": found 5 s after the chair's last view (identity.min_gap_s is 10 s): no push, a twin as before;
-    # "larger": a box 0.7 m wide (a bled mask beside the chair) is no chair pushed there
+    # "larger": a box 0.7 m wide (a bled mask over the chair and beside it) is no chair pushed there; covering most
+    # of the chair's box, it is the chair where it stands, merged in place (frame_fusion._bled_over), no twin
     t0 = 6.0 if case == "soon" else 600.0
     seen_half = (0.35, 0.35, 0.45) if case == "larger" else half
     for k in range(5):
@@ -1057,6 +1058,12 @@ def test_a_chairs_twin_found_pushed_aside_is_its_move_not_a_box_halfway(mem, cas
         assert [(e.kind, e.object_id, e.stamp) for e in mem.changes()] == [("appeared", 1, 0.0), ("moved", 1, 600.0)]
         assert moves == [{"first_miss": None, "from_placement": 1, "joined": 2, "kept": 1, "pushed": True,
                           "to_placement": 3}] and twins == []
+    elif case == "larger":
+        assert chair_row.n_moves == 0 and moves == [] and twins == []
+        assert [e.kind for e in mem.changes()] == ["appeared"]
+        assert [tuple(r) for r in mem._conn.execute(
+            "SELECT verdict, reason, object_id FROM observations WHERE stamp >= 600 ORDER BY id")] == \
+            [("merged", "bled", 1)] * 5
     else:
         assert chair_row.n_moves == 0 and moves == [] and twins == [{"kept": 1, "absorbed": 2}]
         assert [e.kind for e in mem.changes()] == ["appeared"]

@@ -67,32 +67,43 @@ def event_names(events, object_events, current_labels: dict[int, str],
     for lst in (*ends.values(), *relabels.values()):
         lst.sort(key=lambda kv: kv[0])
     end_keys = {oid: [k for k, _ in lst] for oid, lst in ends.items()}
-    ended_names: dict[tuple[int, int], str] = {}  # (object, index of a state-ending event) -> its name
+    ended: dict[int, list[str]] = {}  # object -> the names of its state-ending events, in order
 
-    def name_of(oid: int, key: tuple, row) -> str:
+    def own_name(oid: int, i: int, key: tuple, row, after: str | None) -> str:
+        """The name of the event ``row`` at ``key``, whose state the object's i-th state-ending event ended (none
+        if i is past the last), ``after`` being that event's own name (the name of the state that followed)."""
         mine = end_keys.get(oid, [])
-        i = bisect.bisect_right(mine, key)
         if i == len(mine):  # the state it announced still holds
             return current_labels.get(oid, row["label"])
         rel = relabels.get(oid, [])
         j = bisect.bisect_left(rel, (mine[i],)) - 1  # the last relabelling before the state ended ...
         name = rel[j][1] if j >= 0 and rel[j][0] > key else row["label"]  # ... and after the event
         if place_labels is not None:
-            after = ended_name(oid, i)  # the name of the state that followed
             views = place_labels.get(announced_place(row)) or {}
             total = sum(views.values())
             if after != name and total and views.get(after, 0) >= share * total:
                 name = after
         return name
 
-    def ended_name(oid: int, i: int) -> str:
-        """The name of the object's i-th state-ending event, its successors' named first (no recursion: an object
-        may have thousands of states)."""
-        todo = [k for k in range(i, len(end_keys[oid])) if (oid, k) not in ended_names]
-        for k in reversed(todo):
-            key, row = ends[oid][k]
-            ended_names[(oid, k)] = name_of(oid, key, row)
-        return ended_names[(oid, i)]
+    def ended_names(oid: int) -> list[str]:
+        """The names of the object's state-ending events: one loop from the last backwards, each named after the
+        one that follows it (no recursion: an object may have thousands of states)."""
+        if oid not in ended:
+            lst, keys = ends.get(oid, []), end_keys.get(oid, [])
+            got: list[str] = [""] * len(lst)
+            for k in range(len(lst) - 1, -1, -1):
+                key, row = lst[k]
+                i = bisect.bisect_right(keys, key)
+                got[k] = own_name(oid, i, key, row, got[i] if i < len(lst) else None)
+            ended[oid] = got
+        return ended[oid]
+
+    def name_of(oid: int, key: tuple, row) -> str:
+        i = bisect.bisect_right(end_keys.get(oid, []), key)
+        after = None
+        if place_labels is not None and i < len(end_keys.get(oid, [])):
+            after = ended_names(oid)[i]
+        return own_name(oid, i, key, row, after)
 
     names = {}
     for e in events:
