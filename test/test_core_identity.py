@@ -867,6 +867,68 @@ def test_a_removed_object_showing_a_look_alike_label_is_found_by_its_label_mass(
         assert kinds(mem) == [("appeared", 1), ("removed", 1), ("appeared", 2)]
 
 
+def removed_at(m: Memory, place, label: str, t0: float) -> None:
+    """A ``label`` seen at ``place`` (t0 to t0 + 1 s), then the place seen empty: removed."""
+    d = distance_from_eye(place)
+    for t in (t0, t0 + 0.5, t0 + 1.0):
+        m.add([box_obs(label, place, stamp=t)], view(t, place, d + 0.04))
+    for t in (t0 + 10.0, t0 + 10.5, t0 + 11.0, t0 + 12.5):
+        m.add([], view(t, place, d + 1.0))
+    m.commit()
+
+
+@pytest.mark.parametrize("mug_back", [False, True])
+def test_a_look_alike_wait_keeps_its_removed_object_while_the_new_ones_readings_come_in(mem, mug_back):
+    # seed 321 (no feature): a bowl removed at 602 s, a mug removed at 1492 s; the mug, moved while unseen, was
+    # found at 1802 s read "bowl" (mug a third of its mass): the wait for the mug began; more "bowl" views of the
+    # same side brought "mug" under a fifth of its mass, and the bowl removed 1200 s before took it at once: a false
+    # "bowl moved", the mug left removed. The wait now decides for the mug unless the mug can no longer be it
+    # (``mug_back``: the mug seen again at its place during the wait; then the bowl is the one that moved).
+    removed_at(mem, C, "bowl", 0.0)
+    removed_at(mem, A, "mug", 50.0)
+    readings = [(100.0, "bowl"), (100.5, "mug"), (101.0, "bowl")] + [(101.5 + 0.5 * i, "bowl") for i in range(7)]
+    for t, label in readings:  # mug 1 of 10 readings by 104.5 s, still inside the 10 s wait
+        mem.add([box_obs(label, B, stamp=t)], view(t, B, DB + 0.04))
+        if mug_back and t == 102.0:
+            mem.add([box_obs("mug", A, stamp=t)], view(t, A, SEEN))
+        mem.commit()
+    mem.add([box_obs("bowl", B, stamp=110.5)], view(110.5, B, DB + 0.04))  # past settling.LOOKALIKE_MOVE_WAIT_S
+    mem.commit()
+    if mug_back:
+        assert [(o.id, o.label, o.state, o.n_moves) for o in mem.objects()] == [
+            (1, "bowl", "present", 1), (2, "mug", "present", 0), (3, "bowl", "forgotten", 0)]
+        assert [(e.kind, e.object_id, e.stamp) for e in mem.changes()][4:] == [("moved", 1, 100.0),
+                                                                              ("reappeared", 2, 102.0)]
+        return
+    # before: [(1, "bowl", "present", 1), (2, "mug", "missing", 0), ...] and ("moved", 1) at 100.0
+    assert [(o.id, o.state, o.n_moves) for o in mem.objects()] == [
+        (1, "missing", 0), (2, "present", 1), (3, "forgotten", 0)]
+    # the mug found shows the label its mass now favours (bowl 8.1, mug 3.6), with the relabelling on record
+    assert kinds(mem) == [("appeared", 1), ("removed", 1), ("appeared", 2), ("removed", 2), ("moved", 2),
+                          ("relabelled", 2)]
+    moved = mem.changes()[4]
+    assert moved.stamp == 100.0 and moved.after.center == pytest.approx(B)
+
+
+def test_an_old_glimpse_of_the_removed_ones_label_does_not_hold_a_look_alike_wait(mem):
+    # seed 321 (no feature): a "mug" glimpsed once across the room at 1487 s, never confirmed, held the wait of a
+    # new object read "bowl" (mug 38 % of its mass) found at 1802 s to the end of the run. Only an unconfirmed one
+    # seen in the wait (settling.LOOKALIKE_MOVE_WAIT_S) holds it, as the remote glimpsed 4 s after the phone was
+    # found in seed 290 (test_a_look_alike_is_the_removed_object_moved_only_if_nothing_of_its_own_label_turns_up).
+    removed_at(mem, A, "mug", 50.0)
+    mem.add([box_obs("mug", C, stamp=70.0)], view(70.0, C, DC + 0.04))  # one glimpse, 30 s before
+    mem.commit()
+    for t, label in [(100.0, "bowl"), (100.5, "mug"), (101.0, "bowl"), (101.5, "bowl"), (102.0, "mug"),
+                     (105.0, "bowl"), (110.5, "bowl")]:
+        mem.add([box_obs(label, B, stamp=t)], view(t, B, DB + 0.04))
+        mem.commit()
+    # before: [(1, "missing", 0), (2, "tentative", 0), (3, "present", 0)] and no move until 220 s
+    assert [(o.id, o.label, o.state, o.n_moves) for o in mem.objects()] == [
+        (1, "mug", "present", 1), (2, "mug", "tentative", 0), (3, "bowl", "forgotten", 0)]
+    assert kinds(mem) == [("appeared", 1), ("removed", 1), ("moved", 1)]
+    assert mem.changes()[2].stamp == 100.0
+
+
 def test_a_stool_seat_seen_alone_above_its_box_is_no_stool_pushed_aside(mem):
     # dev seed 236 (no feature): the seat of a stool seen alone from above, centred 0.33 m over the stool's box and
     # 8 cm beside it, while the view saw through the stool's legs; a 3-D shift took it for the stool pushed aside and
