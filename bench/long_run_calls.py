@@ -12,6 +12,7 @@ thread-CPU p50 / p95. The fit (unless ``--no-fit``) asks each item label alone a
 labels (N: the objects the answer describes; best of 7 x 30 calls): a per-call F and a per-object a that stay put
 from day 1 to 30 mean the growth is the answer's, not the store's. ``--per-label SERVICE`` prints each label's
 cost on both days. ``--scene-pages`` times scene_as_of over every request and over full pages alone, paired.
+``--scene-parts`` measures the page's and the count's statements alone on full pages.
 ``--history-pages`` times the History service's response (a page of k sightings, the total, the placements: every
 one as before i14-r7, or a page of 20, 10 or 5 and their total) at k = 200, 100, 50 and 20, and without the
 placements, paired.
@@ -186,6 +187,49 @@ def scene_pages(stores: list[Memory], calls: int, seed: int) -> None:
     print(f"  full pages alone    CPU p95 {only[0]:6.3f} -> {only[1]:6.3f} ms x{only[1] / only[0]:.2f}")
 
 
+def scene_parts(stores: list[Memory], calls: int, seed: int) -> None:
+    """The two statements of scene_as_of's full pages alone (store/placements.py: the page of 50, in object order,
+    and the count), at the paired phase's times: VM steps (x100) and rows each, and thread-CPU p95, paired, 10
+    rounds. Why: the whole call grows with its answer (scene_pages); of its parts, only these two read rows the answer
+    does not return (the page walks past objects not shown or not there at t; the count reads every placement that
+    began by t of every shown object), so their growth over the rows they give is what the store's age adds."""
+    rows_of = [m._temporal._placement_rows for m in stores]
+    times = []
+    for m in stores:  # the times service_calls draws (one uniform draw a request), full pages only below
+        rng, now = np.random.default_rng(seed), m.latest_stamp()
+        times.append([float(rng.uniform(bench.house_t0(0), now)) for _ in range(calls)])
+    full = [[t for t in ts if len(r.as_of(t, k=50)) == 50] for r, ts in zip(rows_of, times)]
+    parts = {"page of 50": lambda r, t: r.as_of(t, k=50), "count": lambda r, t: r.count_as_of(t)}
+    for name, part in parts.items():
+        vm, got = [], []
+        for m, r, ts in zip(stores, rows_of, full):
+            steps = [0]
+
+            def step(steps=steps) -> int:
+                steps[0] += 1
+                return 0
+
+            m._conn.set_progress_handler(step, 100)
+            try:
+                out = [part(r, t) for t in ts]
+            finally:
+                m._conn.set_progress_handler(None, 0)
+            vm.append(steps[0] / max(len(ts), 1))
+            got.append(sum(x if isinstance(x, int) else len(x) for x in out) / max(len(ts), 1))
+        cpu: list[list[float]] = [[], []]
+        n = min(len(f) for f in full)
+        for rnd in range(10):
+            for i in range(n):
+                for side in ((0, 1) if (i + rnd) % 2 == 0 else (1, 0)):
+                    c = time.thread_time()
+                    part(rows_of[side], full[side][i])
+                    cpu[side].append((time.thread_time() - c) * 1e3)
+        p95 = [float(np.percentile(c, 95)) for c in cpu]
+        print(f"  {name:10s} full pages {len(full[0])} -> {len(full[1])}   rows a call {got[0]:6.1f} -> "
+              f"{got[1]:6.1f}   VM steps x100 {vm[0]:6.1f} -> {vm[1]:6.1f}   CPU p95 {p95[0]:.3f} -> {p95[1]:.3f} ms "
+              f"x{p95[1] / p95[0]:.2f}")
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("first", help="the store at the end of day 1 (bench_long_run.py --keep: NAME.db.day1)")
@@ -201,6 +245,8 @@ def main(argv=None) -> int:
     ap.add_argument("--per-label", choices=sorted(FIT), help="also each item label alone, day 1 and last")
     ap.add_argument("--scene-pages", action="store_true",
                     help="scene_as_of over every request and over full pages alone, paired")
+    ap.add_argument("--scene-parts", action="store_true",
+                    help="scene_as_of's page and count statements on full pages alone, paired")
     args = ap.parse_args(argv)
     labels = sorted({item[0] for item in ITEMS})
     stores = [open_store(p) for p in (args.first, args.last)]
@@ -224,6 +270,9 @@ def main(argv=None) -> int:
     if args.scene_pages:
         print("scene_as_of (page of 50 + total), paired (day 1 -> last):")
         scene_pages(stores, args.calls, args.seed)
+    if args.scene_parts:
+        print("scene_as_of's statements on full pages, paired (day 1 -> last):")
+        scene_parts(stores, args.calls, args.seed)
     if args.history_pages:
         print("History service response, paired (day 1 -> last):")
         history_pages(stores, labels, args.calls)
