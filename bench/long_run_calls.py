@@ -16,6 +16,8 @@ cost on both days. ``--scene-pages`` times scene_as_of over every request and ov
 ``--history-pages`` times the History service's response (a page of k sightings, the total, the placements: every
 one as before i14-r7, or a page of 20, 10 or 5 and their total) at k = 200, 100, 50 and 20, and without the
 placements, paired.
+``--services`` also takes the paired phase's same-question requests (changes@1: the changes of day 1; as_of#1 ...).
+With ``--statements N`` the N statements that ran the most VM steps a call, with their count a call.
 The household must be the bench's; the stores are opened read-only.
 """
 
@@ -55,18 +57,27 @@ def open_store(path: str) -> Memory:
 
 
 def per_call(memory: Memory, calls, show: int) -> dict:
-    """Statements, VM steps (x100) and CPU ms of each call, over ``calls`` (warm: each called once first)."""
+    """Statements, VM steps (x100) and CPU ms of each call, over ``calls`` (warm: each called once first); ``top``:
+    the ``show`` statements that ran the most VM steps, each with its count and steps a call (the steps counted
+    while a statement was the last one traced: SQLite traces a statement as it starts)."""
     conn = memory._conn
     texts: collections.Counter = collections.Counter()
+    by_text: collections.Counter = collections.Counter()
     steps = [0]
+    last = [""]
 
     def step() -> int:
         steps[0] += 1
+        by_text[last[0]] += 1
         return 0
+
+    def trace(sql: str) -> None:
+        last[0] = " ".join(sql.split())[:110]
+        texts[last[0]] += 1
 
     for call in calls:
         call()
-    conn.set_trace_callback(lambda s: texts.update([" ".join(s.split())[:110]]))
+    conn.set_trace_callback(trace)
     conn.set_progress_handler(step, 100)
     try:
         for call in calls:
@@ -82,7 +93,8 @@ def per_call(memory: Memory, calls, show: int) -> dict:
             cpu.append((time.thread_time() - c) * 1e3)
     n = len(calls)
     return {"statements": sum(texts.values()) / n, "vm100": steps[0] / n, "cpu50": float(np.percentile(cpu, 50)),
-            "cpu95": float(np.percentile(cpu, 95)), "top": [(v / n, k) for k, v in texts.most_common(show)]}
+            "cpu95": float(np.percentile(cpu, 95)),
+            "top": [(texts[k] / n, v / n, k) for k, v in by_text.most_common(show)]}
 
 
 def _best_cpu_us(call, rounds: int, calls: int) -> float:
@@ -235,7 +247,7 @@ def main(argv=None) -> int:
     ap.add_argument("first", help="the store at the end of day 1 (bench_long_run.py --keep: NAME.db.day1)")
     ap.add_argument("last", help="the later store (NAME.db.day30)")
     ap.add_argument("--services", nargs="+", default=["current", "previous", "as_of", "is_present", "history"],
-                    choices=bench.SERVICES)
+                    choices=(*bench.SERVICES, *bench.SAME_QUESTION))
     ap.add_argument("--calls", type=int, default=200)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--statements", type=int, nargs="?", const=8, default=0,
@@ -252,14 +264,19 @@ def main(argv=None) -> int:
     stores = [open_store(p) for p in (args.first, args.last)]
     print(f"load {os.getloadavg()[0]:.2f}; {args.first} against {args.last}; per call, over {args.calls} requests")
     plans = [bench.service_calls(m, labels, np.random.default_rng(args.seed), args.calls) for m in stores]
+    # the same-question requests (about day 1 alone), as the paired phase asks them (bench.paired_services)
+    lo, hi = bench.house_t0(0), stores[0].latest_stamp()
+    ids = [o.id for o in stores[0].objects() if o.state in ("present", "missing")]
+    for m, plan in zip(stores, plans):
+        plan.update(bench.same_question_calls(m, labels, lo, hi, np.random.default_rng(args.seed + 1), args.calls, ids))
     for s in args.services:
         got = [per_call(m, plan[s], args.statements) for m, plan in zip(stores, plans)]
         print(f"  {s:12s} statements {got[0]['statements']:5.2f} -> {got[1]['statements']:5.2f}   VM steps x100 "
               f"{got[0]['vm100']:6.1f} -> {got[1]['vm100']:6.1f}   CPU p50 {got[0]['cpu50']:.3f} -> "
               f"{got[1]['cpu50']:.3f} ms, p95 {got[0]['cpu95']:.3f} -> {got[1]['cpu95']:.3f} ms")
         for side, g in zip(("first", "last"), got):
-            for n, text in g["top"]:
-                print(f"      {side:5s} {n:5.2f} {text}")
+            for n, vm, text in g["top"]:
+                print(f"      {side:5s} {n:6.2f} a call, VM steps x100 {vm:7.2f}  {text}")
         if s in FIT and not args.no_fit:
             fits = [fit(m, s, labels) for m in stores]
             print(f"  {'':12s} CPU = F + a * objects: F {fits[0][0]:5.0f} -> {fits[1][0]:5.0f} us, a {fits[0][1]:5.1f} "
