@@ -12,9 +12,12 @@ thread-CPU p50 / p95. The fit (unless ``--no-fit``) asks each item label alone a
 labels (N: the objects the answer describes; best of 7 x 30 calls): a per-call F and a per-object a that stay put
 from day 1 to 30 mean the growth is the answer's, not the store's. ``--per-label SERVICE`` prints each label's
 cost on both days. ``--scene-pages`` times scene_as_of over every request and over full pages alone, paired.
+``--scene-parts`` measures the page's and the count's statements alone on full pages.
 ``--history-pages`` times the History service's response (a page of k sightings, the total, the placements: every
 one as before i14-r7, or a page of 20, 10 or 5 and their total) at k = 200, 100, 50 and 20, and without the
 placements, paired.
+``--services`` also takes the paired phase's same-question requests (changes@1: the changes of day 1; as_of#1 ...).
+With ``--statements N`` the N statements that ran the most VM steps a call, with their count a call.
 The household must be the bench's; the stores are opened read-only.
 """
 
@@ -54,18 +57,27 @@ def open_store(path: str) -> Memory:
 
 
 def per_call(memory: Memory, calls, show: int) -> dict:
-    """Statements, VM steps (x100) and CPU ms of each call, over ``calls`` (warm: each called once first)."""
+    """Statements, VM steps (x100) and CPU ms of each call, over ``calls`` (warm: each called once first); ``top``:
+    the ``show`` statements that ran the most VM steps, each with its count and steps a call (the steps counted
+    while a statement was the last one traced: SQLite traces a statement as it starts)."""
     conn = memory._conn
     texts: collections.Counter = collections.Counter()
+    by_text: collections.Counter = collections.Counter()
     steps = [0]
+    last = [""]
 
     def step() -> int:
         steps[0] += 1
+        by_text[last[0]] += 1
         return 0
+
+    def trace(sql: str) -> None:
+        last[0] = " ".join(sql.split())[:110]
+        texts[last[0]] += 1
 
     for call in calls:
         call()
-    conn.set_trace_callback(lambda s: texts.update([" ".join(s.split())[:110]]))
+    conn.set_trace_callback(trace)
     conn.set_progress_handler(step, 100)
     try:
         for call in calls:
@@ -81,7 +93,8 @@ def per_call(memory: Memory, calls, show: int) -> dict:
             cpu.append((time.thread_time() - c) * 1e3)
     n = len(calls)
     return {"statements": sum(texts.values()) / n, "vm100": steps[0] / n, "cpu50": float(np.percentile(cpu, 50)),
-            "cpu95": float(np.percentile(cpu, 95)), "top": [(v / n, k) for k, v in texts.most_common(show)]}
+            "cpu95": float(np.percentile(cpu, 95)),
+            "top": [(texts[k] / n, v / n, k) for k, v in by_text.most_common(show)]}
 
 
 def _best_cpu_us(call, rounds: int, calls: int) -> float:
@@ -186,12 +199,55 @@ def scene_pages(stores: list[Memory], calls: int, seed: int) -> None:
     print(f"  full pages alone    CPU p95 {only[0]:6.3f} -> {only[1]:6.3f} ms x{only[1] / only[0]:.2f}")
 
 
+def scene_parts(stores: list[Memory], calls: int, seed: int) -> None:
+    """The two statements of scene_as_of's full pages alone (store/placements.py: the page of 50, in object order,
+    and the count), at the paired phase's times: VM steps (x100) and rows each, and thread-CPU p95, paired, 10
+    rounds. Why: the whole call grows with its answer (scene_pages); of its parts, only these two read rows the answer
+    does not return (the page walks past objects not shown or not there at t; the count reads every placement that
+    began by t of every shown object), so their growth over the rows they give is what the store's age adds."""
+    rows_of = [m._temporal._placement_rows for m in stores]
+    times = []
+    for m in stores:  # the times service_calls draws (one uniform draw a request), full pages only below
+        rng, now = np.random.default_rng(seed), m.latest_stamp()
+        times.append([float(rng.uniform(bench.house_t0(0), now)) for _ in range(calls)])
+    full = [[t for t in ts if len(r.as_of(t, k=50)) == 50] for r, ts in zip(rows_of, times)]
+    parts = {"page of 50": lambda r, t: r.as_of(t, k=50), "count": lambda r, t: r.count_as_of(t)}
+    for name, part in parts.items():
+        vm, got = [], []
+        for m, r, ts in zip(stores, rows_of, full):
+            steps = [0]
+
+            def step(steps=steps) -> int:
+                steps[0] += 1
+                return 0
+
+            m._conn.set_progress_handler(step, 100)
+            try:
+                out = [part(r, t) for t in ts]
+            finally:
+                m._conn.set_progress_handler(None, 0)
+            vm.append(steps[0] / max(len(ts), 1))
+            got.append(sum(x if isinstance(x, int) else len(x) for x in out) / max(len(ts), 1))
+        cpu: list[list[float]] = [[], []]
+        n = min(len(f) for f in full)
+        for rnd in range(10):
+            for i in range(n):
+                for side in ((0, 1) if (i + rnd) % 2 == 0 else (1, 0)):
+                    c = time.thread_time()
+                    part(rows_of[side], full[side][i])
+                    cpu[side].append((time.thread_time() - c) * 1e3)
+        p95 = [float(np.percentile(c, 95)) for c in cpu]
+        print(f"  {name:10s} full pages {len(full[0])} -> {len(full[1])}   rows a call {got[0]:6.1f} -> "
+              f"{got[1]:6.1f}   VM steps x100 {vm[0]:6.1f} -> {vm[1]:6.1f}   CPU p95 {p95[0]:.3f} -> {p95[1]:.3f} ms "
+              f"x{p95[1] / p95[0]:.2f}")
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("first", help="the store at the end of day 1 (bench_long_run.py --keep: NAME.db.day1)")
     ap.add_argument("last", help="the later store (NAME.db.day30)")
     ap.add_argument("--services", nargs="+", default=["current", "previous", "as_of", "is_present", "history"],
-                    choices=bench.SERVICES)
+                    choices=(*bench.SERVICES, *bench.SAME_QUESTION))
     ap.add_argument("--calls", type=int, default=200)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--statements", type=int, nargs="?", const=8, default=0,
@@ -201,19 +257,26 @@ def main(argv=None) -> int:
     ap.add_argument("--per-label", choices=sorted(FIT), help="also each item label alone, day 1 and last")
     ap.add_argument("--scene-pages", action="store_true",
                     help="scene_as_of over every request and over full pages alone, paired")
+    ap.add_argument("--scene-parts", action="store_true",
+                    help="scene_as_of's page and count statements on full pages alone, paired")
     args = ap.parse_args(argv)
     labels = sorted({item[0] for item in ITEMS})
     stores = [open_store(p) for p in (args.first, args.last)]
     print(f"load {os.getloadavg()[0]:.2f}; {args.first} against {args.last}; per call, over {args.calls} requests")
     plans = [bench.service_calls(m, labels, np.random.default_rng(args.seed), args.calls) for m in stores]
+    # the same-question requests (about day 1 alone), as the paired phase asks them (bench.paired_services)
+    lo, hi = bench.house_t0(0), stores[0].latest_stamp()
+    ids = [o.id for o in stores[0].objects() if o.state in ("present", "missing")]
+    for m, plan in zip(stores, plans):
+        plan.update(bench.same_question_calls(m, labels, lo, hi, np.random.default_rng(args.seed + 1), args.calls, ids))
     for s in args.services:
         got = [per_call(m, plan[s], args.statements) for m, plan in zip(stores, plans)]
         print(f"  {s:12s} statements {got[0]['statements']:5.2f} -> {got[1]['statements']:5.2f}   VM steps x100 "
               f"{got[0]['vm100']:6.1f} -> {got[1]['vm100']:6.1f}   CPU p50 {got[0]['cpu50']:.3f} -> "
               f"{got[1]['cpu50']:.3f} ms, p95 {got[0]['cpu95']:.3f} -> {got[1]['cpu95']:.3f} ms")
         for side, g in zip(("first", "last"), got):
-            for n, text in g["top"]:
-                print(f"      {side:5s} {n:5.2f} {text}")
+            for n, vm, text in g["top"]:
+                print(f"      {side:5s} {n:6.2f} a call, VM steps x100 {vm:7.2f}  {text}")
         if s in FIT and not args.no_fit:
             fits = [fit(m, s, labels) for m in stores]
             print(f"  {'':12s} CPU = F + a * objects: F {fits[0][0]:5.0f} -> {fits[1][0]:5.0f} us, a {fits[0][1]:5.1f} "
@@ -224,6 +287,9 @@ def main(argv=None) -> int:
     if args.scene_pages:
         print("scene_as_of (page of 50 + total), paired (day 1 -> last):")
         scene_pages(stores, args.calls, args.seed)
+    if args.scene_parts:
+        print("scene_as_of's statements on full pages, paired (day 1 -> last):")
+        scene_parts(stores, args.calls, args.seed)
     if args.history_pages:
         print("History service response, paired (day 1 -> last):")
         history_pages(stores, labels, args.calls)

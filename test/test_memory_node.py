@@ -316,6 +316,15 @@ def test_malformed_requests_leave_empty_answers(story):
     assert story["bad_temporal_id"].found is False
 
 
+@pytest.mark.parametrize("key", ["bad_history_k", "bad_placements_k", "bad_placements_k_big"])
+def test_a_refused_history_page_sends_the_error_alone(story, key):
+    """History had filled found, the object and the sightings before placements_k was refused: the error came
+    with a partly filled answer. A refused request answers an empty response beside its error."""
+    r = story[key]
+    assert r.error and (r.found, r.object.id, r.object.label) == (False, 0, "")
+    assert (list(r.observations), list(r.placements), r.total_observations, r.total_placements) == ([], [], 0, 0)
+
+
 def test_node_answers_after_malformed_requests(story):
     r = story["after_bad"]
     assert (r.error, r.understood, r.operation) == ("", True, "current")

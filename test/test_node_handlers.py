@@ -78,3 +78,23 @@ def test_any_exception_becomes_an_error_response():
         srv.SpatialQuery.Request(center=Point(), radius=1.0), srv.SpatialQuery.Response()
     )
     assert spatial.error.startswith("internal error")
+
+
+@pytest.mark.parametrize("field, value, message", [
+    ("placements_k", -1, "placements_k must be in 1..1000 (0 = default 20), got -1"),
+    ("placements_k", 1001, "placements_k must be in 1..1000 (0 = default 20), got 1001"),
+    ("k", -2, "k must be in 1..1000 (0 = default 20), got -2"),
+])
+def test_a_refused_history_request_answers_the_error_and_nothing_else(core_pair, field, value, message):
+    """History fills found, the object and the sightings before it reads placements_k: a refused placements_k
+    answered them beside the error (the review of stop 35). A refusal is the error alone, as an empty response."""
+    from tempomem_ros.nodes.services import ServiceHandlers
+
+    reader, writer = core_pair
+    request = srv.History.Request(object_id=1, **{field: value})
+    got = ServiceHandlers(reader, writer).history(request, srv.History.Response())
+    assert got == srv.History.Response(error=message)
+    assert (got.found, got.object.id, list(got.observations), list(got.placements)) == (False, 0, [], [])
+    assert (got.total_observations, got.total_placements) == (0, 0)
+    ok = ServiceHandlers(reader, writer).history(srv.History.Request(object_id=1), srv.History.Response())
+    assert (ok.error, ok.found, ok.object.id, ok.total_placements) == ("", True, 1, 2)

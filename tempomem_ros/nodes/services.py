@@ -106,6 +106,9 @@ def handler(failure: Callable[[object, str], None]):
 
     TempoMemError subclasses carry messages written for users (malformed input, unknown id, closed store);
     anything else is a bug and is logged with its traceback, but the caller still gets an answer.
+    A failed call answers a fresh response with the error and nothing else: a handler fills its response as it
+    goes (History had set found, the object and a page of sightings when placements_k was refused), and a
+    partly filled reply beside an error reads as an answer.
     """
 
     def wrap(method):
@@ -116,10 +119,12 @@ def handler(failure: Callable[[object, str], None]):
             except TempoMemError as exc:
                 self._log_warn(f"{method.__name__}: {exc}")
                 self.on_refused(method.__name__, exc)
-                failure(response, str(exc))
+                message = str(exc)
             except Exception as exc:  # noqa: BLE001 - the node must survive any bug in a handler
                 self._log_error(f"{method.__name__} failed", exc)
-                failure(response, f"internal error: {type(exc).__name__}: {exc}")
+                message = f"internal error: {type(exc).__name__}: {exc}"
+            response = type(response)()
+            failure(response, message)
             return response
 
         return run
