@@ -278,10 +278,11 @@ def test_later_sets_stay_as_measured(later_sets, tmp_path):
     heldout9 183 -> 184. The ninth round (contents at a time, test_answering_ninth_round.py): heldout8 190 -> 191.
     The tenth round (shapes of sentences, test_answering_tenth_round.py; none of these sets read): heldout6 206 -> 207
     ("where's the book I was reading?"), heldout8 191 -> 194 (two clauses with no mark, a negated statement with its
-    tag), heldout9 184 -> 185 ("Dear I think my wallet is lost. Is it?")."""
+    tag), heldout9 184 -> 185 ("Dear I think my wallet is lost. Is it?"). Thirteenth round: "dentures" is plural only
+    (heldout8 194/25/1 -> 195/25/0: its one wrong route, "I don't know any denture", is gone)."""
     got = [scores(rows, tmp_path / f"s{i}") for i, rows in enumerate(later_sets)]
     assert [(s["n"], s["right"], s["refused"], s["wrong"]) for s in got] == [
-        (211, 207, 4, 0), (201, 196, 5, 0), (220, 194, 25, 1), (200, 185, 15, 0)]
+        (211, 207, 4, 0), (201, 196, 5, 0), (220, 195, 25, 0), (200, 185, 15, 0)]
 
 
 def test_heldout10_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
@@ -361,8 +362,10 @@ def test_heldout15_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
     "headfone" (a misspelt known thing). Guarded exactly: a later round that reads it changes this line and says
     so. Twelfth round (envelope.py; heldout15's agent requests read as a development set): 166 right, 33 refused,
     1 wrong (13 tool calls read: Hermes, Mistral, LangChain, JSON-RPC, YAML flow, GraphQL, ReAct, ros2 service call,
-    a Query-shaped object, Python calls, epoch milliseconds, an offset stamp; the wrong one as before)."""
-    assert _as_measured(newest_sets[5], "t", 30, tmp_path / "h15") == (200, 166, 33, 1)
+    a Query-shaped object, Python calls, epoch milliseconds, an offset stamp; the wrong one as before). Thirteenth
+    round: a known name spelt with "f" for "ph" is that name (the headphones), a time to come in a clause of talk
+    ("heading out the door in 2 min") leaves the question: 168 right, 32 refused, 0 wrong."""
+    assert _as_measured(newest_sets[5], "t", 30, tmp_path / "h15") == (200, 168, 32, 0)
 
 
 def test_heldout16_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
@@ -372,8 +375,12 @@ def test_heldout16_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
     similarity reader 144, 52, 4 (main: 138, 58, 4). The round's review fixes (envelope.py's end of text, History's
     paging fields) came after that measurement; the set's verdicts are the same with them. The wrong one (rules):
     "can you play hide and seek with me" read as where to look. Guarded exactly: a later round that reads it changes
-    this line and says so."""
-    assert _as_measured(newest_sets[6], "u", 31, tmp_path / "h16") == (200, 141, 58, 1)
+    this line and says so. Thirteenth round (read as a development set; test_answering_thirteenth_round.py): a verb
+    that only asks for an action ("play", "sing", "cook") is refused whatever follows it (its wrong route); days of
+    this week by name, "the day before yesterday", "the last day and a half", a clock in UTC, "since the 7 o'clock
+    handover", "did anything appear", a time to come in talk, "Agent memo:" as a header, "whether X remains at its
+    last known location": 156 right, 44 refused, 0 wrong."""
+    assert _as_measured(newest_sets[6], "u", 31, tmp_path / "h16") == (200, 156, 44, 0)
 
 
 @pytest.mark.slow

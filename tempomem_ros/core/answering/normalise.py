@@ -222,7 +222,9 @@ _HEADER_WORDS = frozenset("test tests testing case step query question request t
                           "plan planner plans precondition preconditions required requirement requirements subtask "
                           "subtasks goal goals tool call input action subgoal subgoals objective json format "
                           # eighth round: "need: object suitable for ..."
-                          "need needed".split())
+                          "need needed "
+                          # thirteenth round: "Agent memo: identify what was ..." (heldout16)
+                          "memo memos agent briefing".split())
 _HEADER = re.compile(r"^(?:for (?:the|my|our|this|a) \w+(?: \w+)?|from the \w+(?: room)?|"
                      r"test(?: case)?(?: \d+)?|case \d+|query|question|request|task|note|for the (?:log|record|"
                      r"evaluation|test|report|tests)|(?:customer|user|client) (?:question|request)|"
