@@ -158,7 +158,8 @@ _PLACE = (r"(?:there|here|in place|in (?:its|their|the) (?:current |same |presen
           r"in the same (?:spot|place|position)|in that (?:spot|place))")
 _STILL = (r"(?:(?:there|here) where (?:i|we|you|he|she|they) (?:left|put) (?:it|them)|"
           r"there|here|around|present|in (?:its|their) place|in place|(?:on|in|at) (?:its|their) "
-          r"(?:usual |last known |last seen |known )?(?:place|spot|position|location)|where (?:i|we|you|he|she|they) (?:left|put) (?:it|them)|"
+          r"(?:usual |last known |last seen |known )?(?:place|spot|position|location)|"
+          r"where (?:i|we|you|he|she|they) (?:left|put) (?:it|them)|"
           r"where (?:it|they) (?:was|were|is|are|belongs?)|at (?:its|their) place|in the same place)")
 _MOVED = (r"(?:moved?|been moved|gets? moved|got moved|gotten moved|relocated|been relocated|shifted|been shifted|"
           r"repositioned|been repositioned|displaced|been displaced|"
