@@ -229,3 +229,30 @@ def test_an_agent_memo_header_is_no_part_of_the_question():
 def test_remaining_at_its_place_asks_whether_it_is_still_there(question):
     """Before: refused by the rules, and the similarity reader read the first as the current place (a wrong route)."""
     assert read(question)[0] == "is_present"
+
+
+# ----------------------------------------------------------------------------------- a yes-or-no tag, a stressed place
+@pytest.mark.parametrize("question, want", [
+    ("keys missing yes/no", ("is_missing", {"label": "keys"})),
+    ("the mug on the table, yes or no", ("is_related", {"label": "mug", "relation": "on", "anchor": "table"})),
+])
+def test_a_yes_or_no_tag_asks_as_a_question_mark_does(question, want):
+    assert read(question)[:2] == want
+
+
+def test_a_yes_or_no_tag_does_not_make_a_bare_thing_a_question():
+    """"mug?" asks where the mug is; "mug yes or no" asks nothing a yes or a no answers: refused."""
+    assert refusal("mug yes or no", NAMES).suggestions
+
+
+@pytest.mark.parametrize("question, want", [
+    ("is the lamp sitting right next to the desk",
+     ("is_related", {"label": "lamp", "relation": "near", "anchor": "desk"})),
+    ("what's right under the table", ("relational", {"anchor": "table", "relation": "under"})),
+])
+def test_right_before_a_place_only_stresses_it(question, want):
+    assert read(question)[:2] == want
+
+
+def test_right_now_is_still_now():
+    assert read("where is the mug right now")[:2] == ("current", {"label": "mug"})

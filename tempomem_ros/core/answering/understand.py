@@ -347,6 +347,7 @@ def _understand(question: str, now: float | None, names: Names, hints: bool = Tr
         return Refusal("that asks for an action; I am the robot's memory and can only tell what was seen where "
                        "and when", hint(q))
     asked = isinstance(question, str) and question.rstrip().endswith("?")
+    yes_no = asked or (isinstance(question, str) and bool(_YES_NO_TAG.search(question)))
     present = timeexpr.says_present(q)
     for i, candidate in enumerate(candidates(text)):
         readings = _readings(candidate, q, found, names, now, bare_ok=asked and i == 0)
@@ -367,7 +368,7 @@ def _understand(question: str, now: float | None, names: Names, hints: bool = Tr
     cued = _cue_reading(text, q, found, names, now, hints)
     if cued is not None:
         return cued
-    if asked and not _WH_OR_AUX.search(text):
+    if yes_no and not _WH_OR_AUX.search(text):
         # ninth round: a question mark on words that ask nothing else asks yes or no ("seen my glasses in the last forty
         # minutes?", "keys moved today?"): read as "whether ..."
         cued = _cue_reading("whether " + text, q, found, names, now, hints)
@@ -376,6 +377,9 @@ def _understand(question: str, now: float | None, names: Names, hints: bool = Tr
     return Refusal(NO_FORM, hint(q))
 
 
+# A tag asking for a yes or a no asks as a question mark does ("scissors missing yes/no"; thirteenth round): the tag
+# itself is dropped by normalise (its trailing words).
+_YES_NO_TAG = re.compile(r"(?i)\b(?:yes ?(?:or|/) ?no|y/n|true or false)\W*$")
 _WH_OR_AUX = re.compile(r"^(?:is|are|was|were|did|do|does|has|have|had|can|could|will|would|should)\b|"
                         r"\b(?:where|what|when|which|who|whom|whose|how|why|whether|if)\b")
 
