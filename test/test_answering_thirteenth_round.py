@@ -256,3 +256,12 @@ def test_right_before_a_place_only_stresses_it(question, want):
 
 def test_right_now_is_still_now():
     assert read("where is the mug right now")[:2] == ("current", {"label": "mug"})
+
+
+@pytest.mark.parametrize("question, want", [
+    ("have you seen my keys anywhere", ("current", {"label": "keys"})),
+    ("what's the earliest record you hold of the lamp", ("first_seen", {"label": "lamp"})),
+    ("the earliest sighting you have of the keys", ("first_seen", {"label": "keys"})),
+])
+def test_more_forms_of_the_place_and_the_first_sighting(question, want):
+    assert read(question)[:2] == want

@@ -382,8 +382,9 @@ def test_heldout16_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
     that only asks for an action ("play", "sing", "cook") is refused whatever follows it (its wrong route); days of
     this week by name, "the day before yesterday", "the last day and a half", a clock in UTC, "since the 7 o'clock
     handover", "did anything appear", a time to come in talk, "Agent memo:" as a header, "whether X remains at its
-    last known location": 156 right, 44 refused, 0 wrong."""
-    assert _as_measured(newest_sets[6], "u", 31, tmp_path / "h16") == (200, 156, 44, 0)
+    last known location", "have you spotted X anywhere", "the earliest record you hold of X": 158 right, 42 refused,
+    0 wrong."""
+    assert _as_measured(newest_sets[6], "u", 31, tmp_path / "h16") == (200, 158, 42, 0)
 
 
 @pytest.mark.slow

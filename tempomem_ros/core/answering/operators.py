@@ -290,7 +290,10 @@ TABLE: tuple[OperatorSpec, ...] = (
            rf"(?:the )?(?:earliest|first) time {{x}} (?:was|were) {_SEEN}",
            r"first seen (?:of )?{x}",
            r"when did {x} (?:make|put in) (?:its|their|his|her) first appearance",
-           rf"(?:the )?(?:first|earliest) {_SIGHTING} (?:time|timestamp|date) (?:of|for) {{x}}"),
+           rf"(?:the )?(?:first|earliest) {_SIGHTING} (?:time|timestamp|date) (?:of|for) {{x}}",
+           # thirteenth round: "the earliest record you hold of the headphones" (heldout16)
+           rf"(?:the )?(?:first|earliest) (?:record|trace|entry|{_SIGHTING})(?: (?:you|we|i) (?:have|hold|keep|got))?"
+           r" (?:of|for|on) {x}"),
         ("when did I first see the X",), "when {label} was first seen"),
     OperatorSpec(
         "last_seen", "when an object was last seen", (LABEL,),
@@ -535,7 +538,9 @@ TABLE: tuple[OperatorSpec, ...] = (
            r"where (?:have|has) (?:i|you|we|someone|somebody) (?:put|left|placed|kept|stored) {x}",
            r"(?:what is )?(?:the )?(?:current )?(?:location|position|place|whereabouts) of {x}",
            r"{x} (?:location|position|whereabouts)",
-           r"(?:have|has) (?:you|anyone|anybody) (?:seen|spotted|noticed) {x}",
+           # thirteenth round: "... anywhere" ("have you seen my keys anywhere", heldout16's "have you spotted the hand
+           # cream anywhere" were refused)
+           r"(?:have|has) (?:you|anyone|anybody) (?:seen|spotted|noticed) {x}(?: anywhere)?",
            r"where did {x} (?:end up|get to|go to|disappear to|wander off to|get off to)",
            r"where (?:has|have) {x} (?:got|gotten|gone|disappeared|wandered|ended up)(?: to| off to| off)?",
            r"(?:which|what) room (?:is|are) {x} in",
