@@ -85,7 +85,8 @@ def test_without_a_tool_the_one_operator_the_fields_fit_answers():
     ('{"tool": "locate", "object": "mug", "since": "now-1h"}', "takes no since"),
     ('{"tool": "locate"}', "give label or object_id"),  # envelope.py: the agent tools' validator says what is missing
     ('{"tool": "locate", "object": "mug", "label": "lamp"}', "gives label twice"),
-    ('{"tool": "locate", "object": "the mug and the keys"}', "not the name of a thing"),
+    # stop 36: a label naming two known things names both (it said "not the name of a thing")
+    ('{"tool": "locate", "object": "the mug and the keys"}', "names more than one thing (mug, keys): name one"),
     ('{"tool": "locate", "object": 42}', "non-empty string"),
     ('{"tool": "locate", "object": "' + "x" * 300 + '"}', "too long"),
     ('{"tool": "as_of", "object": "mug", "t": "tomorrow"}', "past and the present"),

@@ -737,13 +737,21 @@ def is_purpose(text: str) -> bool:
     return bool(_PURPOSE_TALK.match(text))
 
 
+# Words of a clause with a time to come that make it a question of the future, not talk (thirteenth round).
+_ASKS_OF_THE_FUTURE = frozenset("where what when which who how whether if will would be is are".split())
+
+
 def is_talk(text: str, names: Names, asked: set, referent: str | None, now) -> bool:
     """Whether a clause beside a question only talks (why one asks, what happened): no time, no known thing but
     the referent, no cue word the question lacks. Its other words may be anything ("I'm late for the bus")."""
     if not text.strip():
         return True  # a clause that normalising empties ("Robot,", "oh!", "sorry"): only fillers
+    present = timeexpr.without_future(text)
+    if present != text and set(present.split()) & _ASKS_OF_THE_FUTURE:
+        return False  # "and where will it be in 10 minutes" asks of the future: a second question, refused
     try:
-        stripped, found = timeexpr.extract(text, now)
+        # a time to come in talk ("I need to leave in like two minutes") says why one asks, never when: taken out
+        stripped, found = timeexpr.extract(present, now)
     except timeexpr.TimeError:
         return False
     if found:

@@ -527,7 +527,8 @@ def _moment(v, key: str, now: float | None):
 def _stamp(v, key: str, now: float | None):
     """A moment from an agent: epoch seconds or milliseconds, an ISO stamp (offset or Z; none = UTC), a ROS Time map
     ({sec, nanosec}; zero = open), or what structured.py reads ("now", "now-30m", "2 hours ago")."""
-    if isinstance(v, dict) and {_snake(k) for k in v} <= {"sec", "secs", "nanosec", "nsecs", "nanosecs"}:
+    # a ROS Time map names its fields: an empty map ({}) is no time (stop 36: it read as an open bound, "at any time")
+    if isinstance(v, dict) and v and {_snake(k) for k in v} <= {"sec", "secs", "nanosec", "nsecs", "nanosecs"}:
         try:
             sec = sum(float(x) * (1e-9 if "n" in _snake(k) else 1.0) for k, x in v.items())
         except (TypeError, ValueError, OverflowError):
@@ -776,7 +777,7 @@ def _resolved(op: str, args: dict, ignored: tuple, now, names: Names, said: str)
         if isinstance(args.get(slot), str):
             thing = resolve(args[slot], names, regions=regions)
             if thing is None or thing.indefinite:
-                return f"'{_shown(args[slot])}' is not the name of a thing"
+                return structured.not_a_thing(args[slot], names, regions)
             args[slot] = thing.label
             extra += thing.ignored
             unknown = unknown or ("" if thing.known else slot)

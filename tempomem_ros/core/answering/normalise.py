@@ -147,12 +147,18 @@ _LEADING_RE = re.compile(r"^(?:(?:" + "|".join(re.escape(s) for s in _LEADING) +
 _TRAILING_RE = re.compile(r"(?:\s+(?:please|for me|thanks|thank you|again|exactly|then|or not|anymore|any more|"
                           r"dear|my dear|love|mate|buddy|honey|sweetie|sir|madam|real quick|quickly|if i may ask|"
                           r"i wonder|or nah|like|tho|though|roughly|approximately|more or less|"
-                          r"any longer))+$")
+                          r"any longer|"
+                          # thirteenth round: a tag asking for a yes or a no ("scissors missing yes/no", "did somebody
+                          # carry the plant elsewhere, yes or no"); the question it ends asks yes or no already
+                          r"yes or no|yes no|y n|true or false))+$")
 # Words that only add emphasis, anywhere in the question. The second group are polarity and hedging words:
 # "has the table moved at all", "did the desk ever move", "did you see my keys at any point today" ask exactly
 # what they ask without them (the first held-out half refused "has the table moved at all"), and left in they
 # fall into a slot ("table moved at all") that no form accepts. "ever since 9" keeps its "since 9".
 _MIDDLE = [(re.compile(r"\b(?:the heck|on earth|the hell|actually|exactly)\b\s*"), ""),
+           # thirteenth round: "right" that only stresses a place ("sitting right next to the sofa", "right under it")
+           (re.compile(r"\bright (?=(?:next to|beside|by|on|under|underneath|behind|in front of|above|below|near)\b)"),
+            ""),
            # fifth round: interjections of typed chat and of speech, anywhere ("yo where my charger at", "lol
            # where did my backpack go", "so like where did i put um my keys")
            (re.compile(r"\b(?:yo|lol|lmao|omg|ugh|um+|uh+|er+m?|hmm+|tf|ffs|bro|dude|ngl|tbh|btw|pls|plz|"
@@ -222,7 +228,9 @@ _HEADER_WORDS = frozenset("test tests testing case step query question request t
                           "plan planner plans precondition preconditions required requirement requirements subtask "
                           "subtasks goal goals tool call input action subgoal subgoals objective json format "
                           # eighth round: "need: object suitable for ..."
-                          "need needed".split())
+                          "need needed "
+                          # thirteenth round: "Agent memo: identify what was ..." (heldout16)
+                          "memo memos agent briefing".split())
 _HEADER = re.compile(r"^(?:for (?:the|my|our|this|a) \w+(?: \w+)?|from the \w+(?: room)?|"
                      r"test(?: case)?(?: \d+)?|case \d+|query|question|request|task|note|for the (?:log|record|"
                      r"evaluation|test|report|tests)|(?:customer|user|client) (?:question|request)|"

@@ -15,6 +15,8 @@ in the singular ("how many unicorns" -> "I don't know any unicorn"; "sunglasses"
 from __future__ import annotations
 
 import functools
+import re
+import unicodedata
 from dataclasses import dataclass
 
 from ..labels import words
@@ -89,12 +91,21 @@ class Names:
         self.regions = sorted({str(x) for x in regions if words(str(x))})
         label_set = set(self.labels)
         self._index: dict[bool, dict[str, list]] = {False: {}, True: {}}
+        self._sounded: dict[str, str] = {}  # a name's word spelt as it sounds ("headfone") -> the word ("headphones")
         for n in sorted(label_set | set(self.regions)):
             entry = (n, words(n), _stems(words(n)))
+            for w, st in zip(entry[1], entry[2]):
+                if "ph" in st:
+                    self._sounded.setdefault(sounded(st), w)
             for st in sorted(set(entry[2])):
                 self._index[True].setdefault(st, []).append(entry)
                 if n in label_set:
                     self._index[False].setdefault(st, []).append(entry)
+
+    def respell(self, ws: tuple[str, ...]) -> tuple[str, ...]:
+        """The words with each one that no name holds but that is a name's word spelt as it sounds ("headfones" for
+        "headphones": sounded) replaced by that word; the words unchanged when none is."""
+        return tuple(self._sounded.get(sounded(stem(w)), w) if stem(w) not in self._index[True] else w for w in ws)
 
     def entries(self, regions: bool, slot_stems) -> list:
         """Names sharing a stem with the slot, in name order (each once)."""
@@ -122,6 +133,7 @@ def resolve(slot: str, names: Names, *, regions: bool = False, plural: bool = Fa
     """The thing a slot names, or None when the slot is not a thing (refuse the question). ``plural``: the question
     says the thing is plural ("how many", "are": plurals.said_plural), which decides the singular of an unknown word
     whose spelling does not (plurals.uncertain)."""
+    slot = unicodedata.normalize("NFKC", slot)  # a label of an agent's call in fullwidth ("ｍｕｇ") is the mug
     ws = list(words(slot))
     indefinite = bool(ws) and ws[0] in INDEFINITE
     leading = []
@@ -149,6 +161,8 @@ def resolve(slot: str, names: Names, *, regions: bool = False, plural: bool = Fa
             best = (key, n, i, len(nw))
     if best is not None:
         _, n, i, length = best
+        if _second_name(sw, ss, entries, n, i, length, slot):
+            return None  # "keys; DROP TABLE objects" names the keys and the table: never one of them silently
         before, after = sw[:i], sw[i + length:]
         if any(w in DETERMINERS for w in before + after):
             return None  # "the mug also delete the keys": two noun phrases, not one thing
@@ -172,6 +186,14 @@ def resolve(slot: str, names: Names, *, regions: bool = False, plural: bool = Fa
         whole = _whole_name(sw, names.entries(regions, _stems(sw)))
         if whole is not None:
             return Thing(whole, True, indefinite, tuple(trailing), slot)
+    # 2c. A known name's word spelt as it sounds (stop 36: heldout15's "wheres my headfones" was answered "I don't know
+    #     any headfone", a wrong answer where the memory knows headphones): read as that name, which the interpretation
+    #     shows; only "ph" written "f", a spelling by sound and no slip of the keys, so no other word is read as a name.
+    respelt = names.respell(sw)
+    if respelt != sw and not trailing:
+        again = resolve(" ".join(respelt), names, regions=regions, plural=plural)
+        if again is not None and again.known:
+            return Thing(again.label, True, indefinite, again.ignored, slot)
     # 3. Unknown: only a plain noun phrase counts as a thing the memory does not know; a trailing participle
     #    ("where were the knives kept before") is dropped and shown, as it is after a known label.
     if any(w in STRUCTURE or any(c.isdigit() for c in w) for w in sw) or len(sw) > MAX_THING_WORDS:
@@ -179,6 +201,44 @@ def resolve(slot: str, names: Names, *, regions: bool = False, plural: bool = Fa
     if not is_noun_phrase(sw) or is_person(sw[-1]) or sw[-1] in PLACEHOLDER_NOUNS:
         return None
     return Thing(" ".join(singular_phrase(sw, plural)), False, indefinite, tuple(trailing), slot)
+
+
+# Marks that part two names in a slot ("keys; table", "mug/cup"): a name before one of them is no modifier of the next.
+_SEPARATOR = re.compile(r"[;,|/&+]")
+
+
+def _second_name(sw, ss, entries, name: str, i: int, length: int, raw: str) -> bool:
+    """Whether the slot names a second known thing beside the one chosen (stop 36, the review of stop 35): a label text
+    "keys; DROP TABLE objects" from an agent's call was read as the table, ignoring the keys. A known name right before
+    the chosen one, nothing between, is its modifier ("kitchen counter", "desk lamp": the head of an English noun
+    phrase is the thing) unless a mark parts them; any other known name in the slot is a second thing."""
+    for n, nw, nstem in entries:
+        if n == name:
+            continue
+        j = _contains(ss, nstem)
+        while j >= 0:
+            end = j + len(nstem)
+            inside = j >= i and end <= i + length
+            modifier = end == i and not _SEPARATOR.search(raw)
+            if not inside and not modifier:
+                return True
+            j = _contains(ss[:end - 1], nstem)
+    return False
+
+
+def names_in(slot: str, names: Names, *, regions: bool = False) -> tuple[str, ...]:
+    """The known names a slot holds, each once in order of the slot (for the reason of a refusal: "names more than one
+    thing (keys, table)")."""
+    sw = tuple(words(unicodedata.normalize("NFKC", slot)))
+    ss = _stems(sw)
+    found = sorted((_contains(ss, nstem), n) for n, nw, nstem in names.entries(regions, ss)
+                   if _contains(ss, nstem) >= 0)
+    return tuple(dict.fromkeys(n for _, n in found))
+
+
+def sounded(word: str) -> str:
+    """A word as spelt by its sound: "ph" written "f" ("headphones" -> "headfones", "phone" -> "fone")."""
+    return word.replace("ph", "f")
 
 
 def _whole_name(sw: tuple[str, ...], entries) -> str | None:

@@ -32,7 +32,7 @@ from . import timeexpr
 from .operators import (APPEARED, BY_NAME, CHECK_OPERATORS, PAST_OPERATORS, RELATION_WORDS, REQUEST_ARG_FIELDS,
                         REQUEST_BEFORE, REQUEST_NAME_FIELDS, REQUEST_NAME_WORD_FIELDS, REQUEST_NOW,
                         REQUEST_SHAPE_FIELDS, REQUEST_UNIT_FIELDS, REQUEST_YESNO_FIELDS, TABLE, TOOL_NAMES)
-from .slots import Names, resolve
+from .slots import Names, names_in, resolve
 
 MAX_FIELDS = 10
 MAX_VALUE_CHARS = 200
@@ -73,6 +73,15 @@ def _shown(v) -> str:
     """A value as a refusal may name it: short, printable."""
     text = re.sub(r"[^\w .:-]", "", str(v))[:40]
     return text or "?"
+
+
+def not_a_thing(value, names: Names, regions: bool) -> str:
+    """Why a label or anchor of a request resolves to no thing: it names two known things ("'keys DROP TABLE objects'
+    names more than one thing (keys, table): name one"; stop 36), or none."""
+    named = names_in(value, names, regions=regions) if isinstance(value, str) else ()
+    if len(named) > 1:
+        return f"'{_shown(value)}' names more than one thing ({', '.join(_shown(n) for n in named[:4])}): name one"
+    return f"'{_shown(value)}' is not the name of a thing"
 
 
 def _text(v, name: str) -> str:
@@ -575,7 +584,7 @@ def _read(obj: dict, now: float | None, names: Names):
         if slot in args:
             thing = resolve(args[slot], names, regions=regions)
             if thing is None or thing.indefinite:
-                raise _Refuse(f"'{_shown(args[slot])}' is not the name of a thing")
+                raise _Refuse(not_a_thing(args[slot], names, regions))
             args[slot] = thing.label
             ignored += thing.ignored
             unknown = unknown or ("" if thing.known else slot)

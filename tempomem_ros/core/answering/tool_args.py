@@ -12,6 +12,7 @@ once, and agent_tools re-exports them. Every argument is untrusted: a model can 
 from __future__ import annotations
 
 import math
+import unicodedata
 
 from .operators import TABLE
 
@@ -126,7 +127,9 @@ def _text(v, name: str, limit: int) -> str:
         raise ToolError(f"{name} must be at most {limit} characters")
     if any(ord(c) < 32 and c not in "\t" for c in v):
         raise ToolError(f"{name} must not contain control characters")
-    return v.strip()
+    # compatibility forms read as what they stand for (stop 36, review of stop 35): a fullwidth "ｍｕｇ" is the mug, as
+    # it is in a typed question (normalise.py); a label never matched "ｍｕｇ" and an agent was told of no such thing
+    return unicodedata.normalize("NFKC", v).strip()
 
 
 def validate(name: str, arguments, now: float | None) -> dict:
