@@ -15,7 +15,7 @@ from core_helpers import IMMEDIATE, box_obs, distance_from_eye, render_view, spa
 from tempomem_ros.core import CameraView, Memory
 from tempomem_ros.core.absence import expected_mask_px, visible_fractions
 from tempomem_ros.core.config import AbsenceConfig, MemoryConfig
-from tempomem_ros.core.persistence import AbsenceState, add_miss, gone
+from tempomem_ros.core.persistence import AbsenceState, add_miss, add_misses, gone
 
 A = (2.0, 0.0, 0.8)
 B = (0.0, 2.0, 0.8)
@@ -203,6 +203,24 @@ def test_persistence_arithmetic():
     assert (t.looks, t.first_miss) == (2, 0.0) and not gone(t, evidence_to_remove=1.0, min_absence_s=1.0)
     t = add_miss(t, 20.0, look_gap_s=3.0, misses_to_remove=3)
     assert gone(t, evidence_to_remove=1.0, min_absence_s=1.0)
+
+
+def test_add_misses_folds_misses_into_the_state_and_the_due_time_as_one_miss_at_a_time_does():
+    """The fuser (one miss a frame) and settling (replaying the misses after a joined twin's last sighting) share
+    persistence.add_misses: the due time is removal_hold_s after the miss that decided, and a due time already
+    set stays."""
+    acfg = AbsenceConfig()   # 3 misses over >= 1 s, looks 3 s apart, a 1 s hold
+    stamps = (0.0, 0.3, 0.6, 0.9, 1.2, 1.5)
+    state, due = add_misses(AbsenceState(), None, stamps, acfg)
+    s, d = AbsenceState(), None
+    for t in stamps:
+        s, d = add_misses(s, d, (t,), acfg)
+    assert (state, due) == (s, d)
+    assert due == pytest.approx(1.2 + acfg.removal_hold_s)   # decided at 1.2 s, not at 0.6 s (shorter than 1 s)
+    assert add_misses(AbsenceState(), 5.0, stamps, acfg)[1] == 5.0
+    assert add_misses(AbsenceState(), None, (0.0, 10.0), acfg) == (
+        AbsenceState(pytest.approx(2 / 3), 2, 10.0, 1, 0.0, 10.0), None)   # two looks of one miss: 2/3, not due
+    assert add_misses(AbsenceState(), None, (), acfg) == (AbsenceState(), None)
 
 
 def test_a_removal_contradicted_within_its_hold_publishes_nothing(mem):

@@ -43,7 +43,7 @@ from .geometry import containment, point_in_box
 from .frame_fusion import (PART_TOLERANCE_M, PARTS_MIN_FOOTPRINT_M, PUSH_MAX_INSIDE, PUSH_MIN_SHIFT, box_center,
                            relabel_wins)
 from .labels import canonical_label, labels_agree
-from .persistence import AbsenceState, add_miss, gone
+from .persistence import AbsenceState, add_misses
 from .rows import blob_to_feature, bmax_of, bmin_of, feature_to_blob
 from .store import StoreInterface
 from .store.graph_writes import GraphWrites, WriteState
@@ -730,13 +730,8 @@ class Settling:
         glasses read "remote" at their place became a second object in a patrol look (696.97-698.57 s); the glasses
         counted five misses in it (the "remote" sightings were no view of them), the two were joined at 698.57 s,
         and the removal came due at 705.7 s anyway, stamped 697.07 s: a false removal, then "reappeared"."""
-        acfg = self.config.absence
-        state, due, stamps = AbsenceState(), None, self._rows.miss_stamps_after(int(keep.id), placement_id, last_seen)
-        for t in stamps:
-            state = add_miss(state, t, look_gap_s=acfg.look_gap_s, misses_to_remove=acfg.misses_to_remove)
-            if due is None and gone(state, evidence_to_remove=acfg.evidence_to_remove,
-                                    min_absence_s=acfg.min_absence_s):
-                due = t + acfg.removal_hold_s
+        stamps = self._rows.miss_stamps_after(int(keep.id), placement_id, last_seen)
+        state, due = add_misses(AbsenceState(), None, stamps, self.config.absence)
         self._rows.set_absence(int(keep.id), len(stamps), state, due)
 
     # ---------------------------------------------------------------- held events
