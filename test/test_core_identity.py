@@ -223,6 +223,35 @@ def test_add_misses_folds_misses_into_the_state_and_the_due_time_as_one_miss_at_
     assert add_misses(AbsenceState(), None, (), acfg) == (AbsenceState(), None)
 
 
+def test_a_removal_is_stamped_by_its_first_full_look_not_by_a_dropout_before_it(mem):
+    """Seed 328 (no feature): a cup missed in two frames at 1385.8 s (a segmenter's dropout; it stood there until
+    it was moved at 1561.2 s), then in a full look at 1576.2 s, was reported removed at 1385.8 s: a false removal.
+    The two misses still add evidence (two looks decide); the change is dated by the look that showed it well."""
+    for t in (0.0, 0.5, 1.0):
+        mem.add([box_obs("mug", A, stamp=t)], view(t, A, SEEN))
+    for t in (100.0, 100.1):   # a weak look: two missed frames
+        mem.add([], view(t, A, EMPTY))
+    for t in (200.0, 200.1, 200.2):   # a full look, 0.2 s long: decides only with the weak look before it
+        mem.add([], view(t, A, EMPTY))
+    mem.add([], view(210.0, B, DB + 1.0))
+    mem.commit()
+    assert mem.get(1).state == "missing"
+    assert [(e.kind, e.object_id, e.stamp) for e in mem.changes()] == [("appeared", 1, 0.0), ("removed", 1, 200.0)]
+    assert [o.id for o, _ in mem.scene_as_of(150.0)] == [1]   # still there as of 150 s
+    assert mem.scene_as_of(205.0) == []
+
+
+def test_a_removal_seen_only_in_weak_looks_keeps_its_first_miss(mem):
+    """Patrol glances of one frame each are alike: the first dates the change (persistence.evidenced_since)."""
+    for t in (0.0, 0.5, 1.0):
+        mem.add([box_obs("mug", A, stamp=t)], view(t, A, SEEN))
+    for t in (100.0, 200.0, 300.0):
+        mem.add([], view(t, A, EMPTY))
+    mem.add([], view(310.0, B, DB + 1.0))
+    mem.commit()
+    assert [(e.kind, e.object_id, e.stamp) for e in mem.changes()] == [("appeared", 1, 0.0), ("removed", 1, 100.0)]
+
+
 def test_a_removal_contradicted_within_its_hold_publishes_nothing(mem):
     for t in (0.0, 0.5):
         mem.add([box_obs("mug", A, stamp=t)], view(t, A, SEEN))

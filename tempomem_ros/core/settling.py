@@ -43,7 +43,7 @@ from .geometry import containment, point_in_box
 from .frame_fusion import (PART_TOLERANCE_M, PARTS_MIN_FOOTPRINT_M, PUSH_MAX_INSIDE, PUSH_MIN_SHIFT, box_center,
                            relabel_wins)
 from .labels import canonical_label, labels_agree
-from .persistence import AbsenceState, add_misses
+from .persistence import AbsenceState, add_misses, evidenced_since
 from .rows import blob_to_feature, bmax_of, bmin_of, feature_to_blob
 from .store import StoreInterface
 from .store.graph_writes import GraphWrites, WriteState
@@ -57,6 +57,7 @@ PART_MIN_FOOTPRINT_SHARE = 0.5  # a part named by its host's own label mass span
 ALIKE_SIZE_RATIO = 2.0  # overlapping boxes of one object seen under two labels are alike in size (_overlapping_alike)
 LOOKALIKE_MOVE_WAIT_S = 10.0  # a new object is taken for a removed one of another label only after this long
                               # without one of its own label turning up for it (_release_held)
+REMOVAL_STAMP_EPS_S = 1e-6  # the misses read for a removal's stamp include the first one (_removal_stamp)
 
 
 @dataclass(frozen=True)
@@ -228,10 +229,18 @@ class Settling:
                 self.join_twin(host, obj, stamp, touched)
                 continue
             held = self._rows.held_row(obj.id, "appeared")
-            self._fusion.remove(obj, float(obj.first_miss), stamp, int(obj.misses), counters, touched,
+            self._fusion.remove(obj, self._removal_stamp(obj), stamp, int(obj.misses), counters, touched,
                                 publish=held is None)
             if held is not None:
                 self._resolve_held(held, "retracted", stamp, "removed before it was confirmed")
+
+    def _removal_stamp(self, obj) -> float:
+        """When ``obj`` left its place, as its misses show: the first miss of the first full look since its first
+        miss (persistence.evidenced_since), else its first miss (only weak looks, or their misses thinned)."""
+        first = float(obj.first_miss)
+        stamps = self._rows.miss_stamps_after(int(obj.id), obj.placement_id, first - REMOVAL_STAMP_EPS_S)
+        since = evidenced_since(stamps, self.config.absence)
+        return first if since is None else max(first, since)
 
     def _glimpse(self, obj) -> bool:
         """Seen in one look only (all its sightings within identity.glimpse_s), never moved, and centred in
