@@ -204,7 +204,10 @@ class Settling:
     def finish_removals(self, stamp: float, counters, touched: set[int], before: bool = False) -> None:
         """Removals whose hold is over by ``stamp`` (``before``: strictly before it, so that a sighting in a
         frame stamped exactly at the end of the hold still cancels it)."""
-        for obj in self._rows.removals_due(stamp, before=before):
+        for listed in self._rows.removals_due(stamp, before=before):
+            obj = self._still_due(listed, stamp, before)
+            if obj is None:
+                continue
             if obj.state == "tentative":  # seen once, then its place seen empty: a glimpse, not an object
                 self._graph.retire(obj, "dismissed", "never confirmed; its place was seen empty", stamp, active=False,
                                    event=False)
@@ -233,6 +236,17 @@ class Settling:
                                 publish=held is None)
             if held is not None:
                 self._resolve_held(held, "retracted", stamp, "removed before it was confirmed")
+
+    def _still_due(self, listed, stamp: float, before: bool):
+        """``listed`` as it stands now, if its removal is still due by ``stamp``; else None. Why: the due list is
+        read once, and handling one entry may change another: a reconciled move retires the object it joins, a
+        part joined to its host changes the host. Read before, a retired object was handled again (an object
+        joined as the mug moved was then dismissed as a glimpse, a second "forgotten" for it)."""
+        obj = self._graph.object_row(int(listed.id))
+        if obj is None or obj.state not in ("present", "tentative") or obj.removal_due is None:
+            return None
+        due = float(obj.removal_due)
+        return obj if (due < stamp if before else due <= stamp) else None
 
     def _removal_stamp(self, obj) -> float:
         """When ``obj`` left its place, as its misses show: the first miss of the first full look since its first
