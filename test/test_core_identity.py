@@ -13,7 +13,7 @@ import pytest
 from core_helpers import IMMEDIATE, box_obs, distance_from_eye, render_view, span_obs, view
 
 from tempomem_ros.core import CameraView, Memory
-from tempomem_ros.core.absence import expected_mask_px, visible_fractions, visible_samples
+from tempomem_ros.core.absence import expected_mask_px, visible_fractions
 from tempomem_ros.core.config import AbsenceConfig, MemoryConfig
 from tempomem_ros.core.persistence import AbsenceState, add_miss, add_misses, gone
 
@@ -994,14 +994,13 @@ def test_a_real_view_after_the_look_alike_appeared_keeps_them_two(mem):
     assert ("moved", 1) not in kinds(mem)
 
 
-def half_hidden_views(min_object_pixels: int, post_edge: float = 0.005, half=(0.04, 0.04, 0.05)):
-    """A mug at A (``half`` its half-size) behind a post that hides the half of it at y < ``post_edge`` (4 of the 9
-    absence samples of the default mug stay in view, its centre hidden), seen at 0-6 s, then its place seen empty
-    with the post still there."""
-    mug_lo, mug_hi = np.subtract(A, half), np.add(A, half)
-    post = ((1.5, -0.2, 0.0), (1.52, post_edge, 1.6))
+def half_hidden_views(min_object_pixels: int):
+    """A mug at A behind a post that hides the half of it at y < 0.005 (4 of its 9 absence samples stay in view),
+    seen at 0-6 s, then its place seen empty with the post still there."""
+    mug_lo, mug_hi = np.subtract(A, (0.04, 0.04, 0.05)), np.add(A, (0.04, 0.04, 0.05))
+    post = ((1.5, -0.2, 0.0), (1.52, 0.005, 1.6))
     eye = (0.0, 0.0, 1.0)
-    seen = [(t, [box_obs("mug", A, half, stamp=t)], render_view(t, eye, A, [post, (mug_lo, mug_hi)]))
+    seen = [(t, [box_obs("mug", A, stamp=t)], render_view(t, eye, A, [post, (mug_lo, mug_hi)]))
             for t in (0.0, 0.5, 1.0, 3.0, 6.0)]
     empty = [(t, [], render_view(t, eye, A, [post])) for t in (20.0, 20.5, 21.0, 22.5)]
     return [(t, obs, dataclasses.replace(v, min_object_pixels=min_object_pixels)) for t, obs, v in seen + empty]
@@ -1013,56 +1012,17 @@ def test_a_half_hidden_object_is_missed_where_its_visible_part_alone_is_a_report
     # dev seed 15: a plant on the floor half behind chair legs (44-56 % of its samples visible, ~500 px of mask
     # expected of them) was never missed after it moved; with a 50-px perception minimum the visible half of a
     # mug at 2 m (~130 px) is under 3 x the 75 px detectable floor: no miss, as before
-    # (a wider mug, 16 cm, behind a post hiding y < -0.02: its centre in view, frame_fusion._resolved_in_part)
-    half = (0.08, 0.08, 0.05) if removed else (0.04, 0.04, 0.05)
-    views = half_hidden_views(min_object_pixels, -0.02 if removed else 0.005, half)
+    views = half_hidden_views(min_object_pixels)
     v = views[-1][2]
-    lo, hi = np.subtract(A, half)[None], np.add(A, half)[None]
+    lo, hi = np.subtract(A, (0.04, 0.04, 0.05))[None], np.add(A, (0.04, 0.04, 0.05))[None]
     frac = visible_fractions(v, lo, hi, AbsenceConfig())[0]
-    assert frac == pytest.approx(5 / 9 if removed else 4 / 9)   # with the centre / without it
+    assert frac == pytest.approx(4 / 9)
     for t, obs, view_ in views:
         mem.add(obs, view_)
     mem.commit()
     (obj,) = mem.objects()
     assert (obj.state, kinds(mem)) == (("missing", [("appeared", 1), ("removed", 1)]) if removed
                                        else ("present", [("appeared", 1)]))
-
-
-def test_a_half_hidden_object_whose_centre_is_hidden_counts_no_miss(mem):
-    # the post hides the half at y < 0.005, the centre with it: 4 of 9 samples in view, but not where the object
-    # surely is (frame_fusion._resolved_in_part)
-    views = half_hidden_views(0)
-    v = views[-1][2]
-    lo, hi = np.subtract(A, (0.04, 0.04, 0.05))[None], np.add(A, (0.04, 0.04, 0.05))[None]
-    seen = visible_samples(v, lo, hi, AbsenceConfig())[0].tolist()
-    assert seen == [False, False, False, True, True, False, False, True, True]   # the corners at y > 0
-    for t, obs, view_ in views:
-        mem.add(obs, view_)
-    mem.commit()
-    assert (mem.get(1).state, kinds(mem)) == ("present", [("appeared", 1)])
-    assert mem._conn.execute("SELECT COUNT(*) FROM misses").fetchone()[0] == 0
-
-
-def test_a_small_objects_swollen_box_in_view_around_it_is_no_miss_while_the_object_is_hidden(mem):
-    """Seed 328 (no feature): glasses 6 x 14 x 4 cm on a shelf's lower board, their core box 18 x 25 x 10 cm after
-    bled views, were missed in 19 frames of a patrol look at 33-56 % of their samples while the board above hid
-    them (never rendered), then removed, then "reappeared". Here a bled first view swells the box to 24 x 34 x 13 cm;
-    a board in front hides the glasses and the lower part of that box, not its top: 4 of 9 samples in view, the
-    centre hidden. Before: misses, removed at 100 s."""
-    glasses = (0.03, 0.07, 0.015)
-    board = ((1.6, -0.4, 0.0), (1.65, 0.4, 0.845))
-    mem.add([box_obs("glasses", A, (0.12, 0.17, 0.065), stamp=0.0)], view(0.0, A, SEEN))   # a bled mask
-    for t in (0.5, 1.0, 1.5, 2.0):
-        mem.add([box_obs("glasses", A, glasses, stamp=t)], view(t, A, SEEN))
-    hidden = [board, (np.subtract(A, glasses), np.add(A, glasses))]
-    core = np.subtract(A, (0.12, 0.17, 0.065))[None], np.add(A, (0.12, 0.17, 0.065))[None]
-    seen = visible_samples(render_view(100.0, (0.0, 0.0, 1.0), A, hidden), *core, AbsenceConfig())[0]
-    assert seen.tolist() == [False, False, True, False, True, False, True, False, True]   # the top corners only
-    for t in (100.0, 100.5, 101.0, 101.5, 102.0, 110.0):
-        mem.add([], render_view(t, (0.0, 0.0, 1.0), A, hidden))
-    mem.commit()
-    assert (mem.get(1).state, kinds(mem)) == ("present", [("appeared", 1)])
-    assert mem._conn.execute("SELECT COUNT(*) FROM misses").fetchone()[0] == 0
 
 
 def test_a_removal_published_after_the_object_was_seen_elsewhere_is_retracted_by_its_move(mem):

@@ -89,15 +89,8 @@ def expected_mask_px(view: CameraView, bmins: np.ndarray, bmaxs: np.ndarray, cfg
 def visible_fractions(view: CameraView, bmins: np.ndarray, bmaxs: np.ndarray, cfg: AbsenceConfig,
                       erosion_px: float = 1.0) -> np.ndarray:
     """visible_fraction for N boxes at once (N x 3 corners): one vectorised pass per camera view."""
-    return visible_samples(view, bmins, bmaxs, cfg, erosion_px).mean(axis=1) if len(bmins) else np.zeros(0)
-
-
-def visible_samples(view: CameraView, bmins: np.ndarray, bmaxs: np.ndarray, cfg: AbsenceConfig,
-                    erosion_px: float = 1.0) -> np.ndarray:
-    """Which of each box's samples pass every test (N x 9 booleans; column 0 the centre, then the corners
-    shrunk half-way): their share is visible_fraction."""
     n = len(bmins)
-    out = np.zeros((n, 1 + len(_SIGNS)), bool)
+    out = np.zeros(n)
     if n == 0 or view.depth is None or view.depth.size == 0:
         return out
     bmins = np.asarray(bmins, float)
@@ -129,7 +122,8 @@ def visible_samples(view: CameraView, bmins: np.ndarray, bmaxs: np.ndarray, cfg:
     entry = np.clip(np.minimum(t_lo, t_hi).max(axis=2), 0.0, 1.0)
     reference = entry * z
     known = np.isfinite(d) & (d > 0.0)  # unknown depth is never evidence of absence
-    out[:] = ok & known & (d >= reference - cfg.occlusion_tolerance)
+    visible = ok & known & (d >= reference - cfg.occlusion_tolerance)
+    out[:] = visible.sum(axis=1) / samples.shape[1]
     return out
 
 

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import fusion
-from .absence import expected_mask_px, min_expected_px, vacated, visible_samples
+from .absence import expected_mask_px, min_expected_px, vacated, visible_fractions
 from .association import complementary_parts, confusion_share, same_place, stacked
 from .geometry import box_gap, box_volume, containment, frustum_aabb, point_in_box
 from .labels import canonical_label, labels_agree, normalize
@@ -133,8 +133,7 @@ class CommitCounts:
     events: int = 0
 
 
-def _resolved_in_part(view: CameraView, lo: np.ndarray, hi: np.ndarray, fractions: np.ndarray,
-                      centre_seen: np.ndarray, acfg) -> np.ndarray:
+def _resolved_in_part(view: CameraView, lo: np.ndarray, hi: np.ndarray, fractions: np.ndarray, acfg) -> np.ndarray:
     """Partly hidden, yet its visible part alone is a mask the perception reports: the object counts a miss.
 
     Why: a segmenter reports a half-occluded object it sees at hundreds of pixels; requiring most of the
@@ -146,16 +145,9 @@ def _resolved_in_part(view: CameraView, lo: np.ndarray, hi: np.ndarray, fraction
     objects, the dev seeds kept a "chair" twin at a stool's place and a laptop's copy at its old place (object
     precision 0.950 against 0.964 with furniture, removed F1 0.870 against 0.833: the laptop's old place seen
     empty is scored a false removal because the laptop moved, to where it was read "book").
-
-    The visible part must hold the object's centre (``centre_seen``: the core box's centre sample, the mean of its
-    sightings' centres, passes the test). Why: a small object's box is its largest views, and one bled mask
-    swells it; the samples that pass may be empty space around the object while the object itself is hidden.
-    Seed 328 (no feature): glasses 6 x 14 x 4 cm on a shelf's lower board, their core box 18 x 25 x 10 cm after
-    two bled views, were missed in 19 frames of a patrol look at 33-56 % of their samples while the board above
-    hid them (never rendered in those frames), then removed; they stood there all along.
     """
     out = np.zeros(len(fractions), bool)
-    partly = (fractions >= acfg.partly_visible_fraction) & (fractions < acfg.min_visible_fraction) & centre_seen
+    partly = (fractions >= acfg.partly_visible_fraction) & (fractions < acfg.min_visible_fraction)
     if partly.any():  # the expected mask only where it can decide (this runs for every view)
         px = expected_mask_px(view, lo[partly], hi[partly], acfg, 1.0)
         out[partly] = fractions[partly] * px >= acfg.partly_visible_factor * min_expected_px(view, acfg)
@@ -857,9 +849,8 @@ class FrameFusion:
         cores = [_core_box(o) for o in in_frustum]
         core_lo = np.array([c[0] for c in cores]).reshape(-1, 3)
         core_hi = np.array([c[1] for c in cores]).reshape(-1, 3)
-        samples = visible_samples(view, core_lo, core_hi, acfg)
-        fractions = samples.mean(axis=1) if len(samples) else np.zeros(0)
-        resolved = _resolved_in_part(view, core_lo, core_hi, fractions, samples[:, 0], acfg)
+        fractions = visible_fractions(view, core_lo, core_hi, acfg)
+        resolved = _resolved_in_part(view, core_lo, core_hi, fractions, acfg)
         pairs = _ViewPairs(items, in_frustum, self.config.fusion.same_place_tol, pad=PART_TOLERANCE_M)
         for m, (obj, frac, in_part) in enumerate(zip(in_frustum, fractions, resolved)):
             hidden = frac < acfg.min_visible_fraction and not in_part
