@@ -36,7 +36,7 @@ from .association import complementary_parts, confusion_share, same_place, stack
 from .geometry import box_gap, box_volume, containment, frustum_aabb, point_in_box
 from .labels import canonical_label, labels_agree, normalize
 from .config import MemoryConfig
-from .persistence import AbsenceState, add_miss, gone
+from .persistence import AbsenceState, add_misses
 from .rows import blob_to_feature, bmax_of, bmin_of, feature_to_blob
 from .store import StoreInterface
 from .store.fusion_rows import FusionRows
@@ -908,11 +908,7 @@ class FrameFusion:
             n_misses += 1
             state = AbsenceState(float(obj.absence_evidence), int(obj.absence_looks), obj.look_start,
                                  int(obj.look_misses), obj.first_miss, obj.last_miss)
-            state = add_miss(state, stamp, look_gap_s=acfg.look_gap_s, misses_to_remove=acfg.misses_to_remove)
-            due = obj.removal_due
-            if due is None and gone(state, evidence_to_remove=acfg.evidence_to_remove,
-                                    min_absence_s=acfg.min_absence_s):
-                due = stamp + acfg.removal_hold_s
+            state, due = add_misses(state, obj.removal_due, (stamp,), acfg)
             self._rows.add_miss(obj.id, frame["id"], obj.placement_id, stamp, frac, state, due)
         counters.misses += n_misses
         self._rows.set_frame_misses(frame["id"], n_misses)

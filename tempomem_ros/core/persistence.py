@@ -15,6 +15,7 @@ one-look removal must span that long (the existing 3 misses over >= 1 s rule), s
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 
@@ -52,3 +53,37 @@ def gone(state: AbsenceState, *, evidence_to_remove: float, min_absence_s: float
         return True
     return state.last_miss is not None and state.look_start is not None \
         and state.last_miss - state.look_start >= min_absence_s - 1e-9
+
+
+def add_misses(state: AbsenceState, due: float | None, stamps: Iterable[float],
+               acfg) -> tuple[AbsenceState, float | None]:
+    """The state after the misses at ``stamps`` (in stamp order), and when the removal falls due: ``due`` as given
+    if already set, else ``removal_hold_s`` after the first of these misses at which the evidence decides the
+    object is gone (gone), else None. ``acfg``: config.AbsenceConfig (look_gap_s, misses_to_remove,
+    evidence_to_remove, min_absence_s, removal_hold_s). Why one function: the fuser adds one miss a frame and
+    settling replays the misses after a joined twin's last sighting (Settling._absence_since_sighting); both must
+    reach the same state and due time from the same misses."""
+    for stamp in stamps:
+        state = add_miss(state, stamp, look_gap_s=acfg.look_gap_s, misses_to_remove=acfg.misses_to_remove)
+        if due is None and gone(state, evidence_to_remove=acfg.evidence_to_remove, min_absence_s=acfg.min_absence_s):
+            due = stamp + acfg.removal_hold_s
+    return state, due
+
+
+def evidenced_since(stamps: Iterable[float], acfg) -> float | None:
+    """When a removal was first evidenced well: the first miss of the first full look (``misses_to_remove``
+    misses or more, looks split by ``look_gap_s``) among ``stamps`` (the misses since the last sighting, in
+    stamp order); None when no look was full (separate glances, each weak alike: the first miss dates it).
+
+    Why: a look of one or two missed frames is what a segmenter's dropout looks like as much as a thing gone;
+    it adds evidence, but dating the change by it says the thing left while it may still have stood there.
+    Seed 328 (no feature): a cup missed in two frames at 1385.8 s (a detector dropout: it was there until it was
+    moved at 1561.2 s) and in a full look at 1576.2 s was reported removed at 1385.8 s, a false removal."""
+    first, start, prev, n = None, None, None, 0
+    for t in stamps:
+        if prev is None or t - prev > acfg.look_gap_s:
+            start, n = t, 0
+        n, prev = n + 1, t
+        if n >= acfg.misses_to_remove and first is None:
+            first = start
+    return first

@@ -43,7 +43,7 @@ from .geometry import containment, point_in_box
 from .frame_fusion import (PART_TOLERANCE_M, PARTS_MIN_FOOTPRINT_M, PUSH_MAX_INSIDE, PUSH_MIN_SHIFT, box_center,
                            relabel_wins)
 from .labels import canonical_label, labels_agree
-from .persistence import AbsenceState, add_miss, gone
+from .persistence import AbsenceState, add_misses, evidenced_since
 from .rows import blob_to_feature, bmax_of, bmin_of, feature_to_blob
 from .store import StoreInterface
 from .store.graph_writes import GraphWrites, WriteState
@@ -57,6 +57,7 @@ PART_MIN_FOOTPRINT_SHARE = 0.5  # a part named by its host's own label mass span
 ALIKE_SIZE_RATIO = 2.0  # overlapping boxes of one object seen under two labels are alike in size (_overlapping_alike)
 LOOKALIKE_MOVE_WAIT_S = 10.0  # a new object is taken for a removed one of another label only after this long
                               # without one of its own label turning up for it (_release_held)
+REMOVAL_STAMP_EPS_S = 1e-6  # the misses read for a removal's stamp include the first one (_removal_stamp)
 
 
 @dataclass(frozen=True)
@@ -207,7 +208,10 @@ class Settling:
     def finish_removals(self, stamp: float, counters, touched: set[int], before: bool = False) -> None:
         """Removals whose hold is over by ``stamp`` (``before``: strictly before it, so that a sighting in a
         frame stamped exactly at the end of the hold still cancels it)."""
-        for obj in self._rows.removals_due(stamp, before=before):
+        for listed in self._rows.removals_due(stamp, before=before):
+            obj = self._still_due(listed, stamp, before)
+            if obj is None:
+                continue
             if obj.state == "tentative":  # seen once, then its place seen empty: a glimpse, not an object
                 self._graph.retire(obj, "dismissed", "never confirmed; its place was seen empty", stamp, active=False,
                                    event=False)
@@ -232,10 +236,29 @@ class Settling:
                 self.join_twin(host, obj, stamp, touched)
                 continue
             held = self._rows.held_row(obj.id, "appeared")
-            self._fusion.remove(obj, float(obj.first_miss), stamp, int(obj.misses), counters, touched,
+            self._fusion.remove(obj, self._removal_stamp(obj), stamp, int(obj.misses), counters, touched,
                                 publish=held is None)
             if held is not None:
                 self._resolve_held(held, "retracted", stamp, "removed before it was confirmed")
+
+    def _still_due(self, listed, stamp: float, before: bool):
+        """``listed`` as it stands now, if its removal is still due by ``stamp``; else None. Why: the due list is
+        read once, and handling one entry may change another: a reconciled move retires the object it joins, a
+        part joined to its host changes the host. Read before, a retired object was handled again (an object
+        joined as the mug moved was then dismissed as a glimpse, a second "forgotten" for it)."""
+        obj = self._graph.object_row(int(listed.id))
+        if obj is None or obj.state not in ("present", "tentative") or obj.removal_due is None:
+            return None
+        due = float(obj.removal_due)
+        return obj if (due < stamp if before else due <= stamp) else None
+
+    def _removal_stamp(self, obj) -> float:
+        """When ``obj`` left its place, as its misses show: the first miss of the first full look since its first
+        miss (persistence.evidenced_since), else its first miss (only weak looks, or their misses thinned)."""
+        first = float(obj.first_miss)
+        stamps = self._rows.miss_stamps_after(int(obj.id), obj.placement_id, first - REMOVAL_STAMP_EPS_S)
+        since = evidenced_since(stamps, self.config.absence)
+        return first if since is None else max(first, since)
 
     def _glimpse(self, obj) -> bool:
         """Seen in one look only (all its sightings within identity.glimpse_s), never moved, and centred in
@@ -741,13 +764,8 @@ class Settling:
         glasses read "remote" at their place became a second object in a patrol look (696.97-698.57 s); the glasses
         counted five misses in it (the "remote" sightings were no view of them), the two were joined at 698.57 s,
         and the removal came due at 705.7 s anyway, stamped 697.07 s: a false removal, then "reappeared"."""
-        acfg = self.config.absence
-        state, due, stamps = AbsenceState(), None, self._rows.miss_stamps_after(int(keep.id), placement_id, last_seen)
-        for t in stamps:
-            state = add_miss(state, t, look_gap_s=acfg.look_gap_s, misses_to_remove=acfg.misses_to_remove)
-            if due is None and gone(state, evidence_to_remove=acfg.evidence_to_remove,
-                                    min_absence_s=acfg.min_absence_s):
-                due = t + acfg.removal_hold_s
+        stamps = self._rows.miss_stamps_after(int(keep.id), placement_id, last_seen)
+        state, due = add_misses(AbsenceState(), None, stamps, self.config.absence)
         self._rows.set_absence(int(keep.id), len(stamps), state, due)
 
     # ---------------------------------------------------------------- held events
