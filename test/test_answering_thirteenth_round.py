@@ -14,7 +14,7 @@ import json
 import pytest
 from answering_helpers import NOW, refusal, understood
 
-from tempomem_ros.core.answering import Names, Understanding, tool_args, understand
+from tempomem_ros.core.answering import Names, tool_args
 from tempomem_ros.core.answering.plurals import singular
 from tempomem_ros.core.answering.slots import names_in, resolve
 
@@ -37,6 +37,15 @@ def test_a_verb_that_only_asks_for_an_action_is_refused_whatever_follows(questio
     out = refusal(question, NAMES)
     assert "asks for an action" in out.reason
     assert out.suggestions  # a refusal still says what can be asked
+
+
+@pytest.mark.parametrize("question, label", [
+    ("play mat location?", "play mat"), ("cook book location", "cook book"), ("dance shoes where?", "dance shoes")])
+def test_a_known_name_that_starts_with_a_verb_of_action_is_no_request(question, label):
+    """Review of the thirteenth round: a label-first question of a thing named "play mat" was refused as an action."""
+    names = Names(["mug", "play mat", "cook book", "dance shoes"], [])
+    assert understood(question, names).operator == "current" and understood(question, names).args == {"label": label}
+    assert "asks for an action" in refusal("play chess with me please", names).reason  # not a name: as before
 
 
 @pytest.mark.parametrize("question, want", [
@@ -78,15 +87,14 @@ def test_an_unknown_plural_only_thing_is_named_as_asked():
 
 
 # ---------------------------------------------------------------------------------- two known things in a label
-@pytest.mark.parametrize("label", ["keys; DROP TABLE objects", "mug/lamp", "keys and the table", "lamp, desk"])
-def test_a_label_naming_two_known_things_is_refused_with_both_named(label):
+@pytest.mark.parametrize("label, named", [
+    ("keys; DROP TABLE objects", ("keys", "table")), ("mug/lamp", ("mug", "lamp")),
+    ("keys and the table", ("keys", "table")), ("lamp, desk", ("lamp", "desk"))])
+def test_a_label_naming_two_known_things_is_refused_with_both_named(label, named):
     """Before: "keys; DROP TABLE objects" resolved to the table (the rightmost known name), the keys dropped."""
     out = refusal(json.dumps({"name": "current", "arguments": {"label": label}}), NAMES)
-    named = names_in(label, NAMES)
-    assert len(named) == 2
-    assert "more than one thing" in out.reason or "and" in label
-    if "and" not in label:  # "and" is structure: no thing at all, as before
-        assert f"({', '.join(named)})" in out.reason
+    assert names_in(label, NAMES) == named
+    assert f"names more than one thing ({', '.join(named)}): name one" in out.reason
 
 
 def test_a_modifier_before_a_known_name_is_still_the_head_s():
@@ -110,6 +118,14 @@ def test_a_structured_request_naming_two_things_is_refused():
 def test_a_fullwidth_label_of_a_tool_call_is_the_label():
     assert read(json.dumps({"name": "current", "arguments": {"label": "ｍｕｇ"}})) == ("current", {"label": "mug"}, "")
     assert read(json.dumps({"tool": "locate", "object": "ｗａｔｅｒ ｂｏｔｔｌｅ"}))[1] == {"label": "water bottle"}
+
+
+@pytest.mark.parametrize("text", ["\ufdfa" * 12, "\ufdfa" * 200])
+def test_the_length_limit_holds_for_the_normalised_text(text):
+    """Review of the thirteenth round: the limit was checked before NFKC, which makes one "\ufdfa" 18 characters
+    (200 of them gave 3600)."""
+    with pytest.raises(tool_args.ToolError, match="label must be at most 200 characters"):
+        tool_args.validate("current", {"label": text}, NOW)
 
 
 def test_the_agent_tools_read_a_label_in_nfkc():
@@ -170,8 +186,18 @@ def test_a_named_day_that_could_be_two_days_is_refused_as_a_time(question, why):
 
 def test_a_plural_day_name_is_no_day():
     """"on Tuesdays" is a habit, not a day: not read as last Tuesday."""
-    out = understand("where is the mug on tuesdays", NOW, NAMES)
-    assert not (isinstance(out, Understanding) and "since" in out.args)
+    assert refusal("where is the mug on tuesdays", NAMES).reason == "no supported question has this form"
+    assert refusal("where was the mug on tuesdays", NAMES).reason == "no supported question has this form"
+
+
+@pytest.mark.parametrize("question", [
+    "where do I need the mug on saturday", "where is the mug for saturday", "where is the mug on saturday",
+    "what is on the table on Tuesday"])
+def test_a_day_name_without_a_word_of_the_past_is_refused_as_a_time(question):
+    """Review of the thirteenth round: a weekday says no tense; these ask of a day to come (or of no day) and were read
+    as last Saturday's history. A word of the past ("was", "did", "since") makes it this week's day, as above."""
+    out = refusal(question, NAMES)
+    assert out.reason.startswith("I did not understand the time: ") and "could be a day to come" in out.reason
 
 
 # ------------------------------------------------------------------------------- a time to come in a clause of talk
@@ -186,9 +212,12 @@ def test_a_time_to_come_in_talk_leaves_the_question(question, want):
 
 @pytest.mark.parametrize("question", [
     "where is the mug, and where will it be in 10 minutes", "where will the mug be in 10 minutes",
-    "where is the mug in 2 min"])
+    "where is the mug in 2 min",
+    # review of the thirteenth round: a clause that is only a time to come dates the question, it is no talk
+    "what is on the table, by tomorrow?", "what's on the table; by next week?", "what's on the table? until next week",
+    "where's the mug, for tomorrow"])
 def test_a_question_of_the_future_stays_refused(question):
-    assert "past and the present" in refusal(question, NAMES).reason
+    assert refusal(question, NAMES).reason == "I did not understand the time: I only know the past and the present"
 
 
 # ------------------------------------------------------------------------------------- spans, zones, appearances
@@ -240,6 +269,13 @@ def test_a_yes_or_no_tag_asks_as_a_question_mark_does(question, want):
     assert read(question)[:2] == want
 
 
+@pytest.mark.parametrize("question", ["keys moved today y n", "keys moved today yes no", "keys moved today Y/N"])
+def test_every_tag_normalise_drops_is_read_as_a_yes_or_no_tag(question):
+    """Review of the thirteenth round: normalise dropped "yes no" and "y n" but the tag reader knew neither, so
+    "keys moved today y n" (read before the tag was dropped) was refused."""
+    assert read(question)[:2] == ("did_move", {"label": "keys", "since": TODAY, "until": NOW})
+
+
 def test_a_yes_or_no_tag_does_not_make_a_bare_thing_a_question():
     """"mug?" asks where the mug is; "mug yes or no" asks nothing a yes or a no answers: refused."""
     assert refusal("mug yes or no", NAMES).suggestions
@@ -252,6 +288,15 @@ def test_a_yes_or_no_tag_does_not_make_a_bare_thing_a_question():
 ])
 def test_right_before_a_place_only_stresses_it(question, want):
     assert read(question)[:2] == want
+
+
+@pytest.mark.parametrize("question", [
+    "which mug is on the right beside the lamp", "is the mug on the right near the lamp",
+    "what is on the right by the lamp"])
+def test_the_right_is_a_side_not_a_stress(question):
+    """Review of the thirteenth round: "right" after "the" names a side, which the memory does not place; dropped as
+    a stress, these were read as "on beside the lamp" and answered."""
+    assert refusal(question, NAMES).reason == "no supported question has this form"
 
 
 def test_right_now_is_still_now():

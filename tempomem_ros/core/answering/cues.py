@@ -739,6 +739,10 @@ def is_purpose(text: str) -> bool:
 
 # Words of a clause with a time to come that make it a question of the future, not talk (thirteenth round).
 _ASKS_OF_THE_FUTURE = frozenset("where what when which who how whether if will would be is are".split())
+# Review of the thirteenth round: a clause that is only a time to come and its link ("..., by tomorrow?", "...; for
+# next week") dates the question into the future; it is no talk once the time is out (it said nothing else).
+_TIME_LINKS = frozenset("by until till til for from at on in within before after around about and or so please just "
+                        "then".split())
 
 
 def is_talk(text: str, names: Names, asked: set, referent: str | None, now) -> bool:
@@ -749,6 +753,8 @@ def is_talk(text: str, names: Names, asked: set, referent: str | None, now) -> b
     present = timeexpr.without_future(text)
     if present != text and set(present.split()) & _ASKS_OF_THE_FUTURE:
         return False  # "and where will it be in 10 minutes" asks of the future: a second question, refused
+    if present != text and not set(present.split()) - _TIME_LINKS:
+        return False  # "by tomorrow", "until next week": only a time to come, which dates the question itself
     try:
         # a time to come in talk ("I need to leave in like two minutes") says why one asks, never when: taken out
         stripped, found = timeexpr.extract(present, now)

@@ -157,8 +157,9 @@ _TRAILING_RE = re.compile(r"(?:\s+(?:please|for me|thanks|thank you|again|exactl
 # fall into a slot ("table moved at all") that no form accepts. "ever since 9" keeps its "since 9".
 _MIDDLE = [(re.compile(r"\b(?:the heck|on earth|the hell|actually|exactly)\b\s*"), ""),
            # thirteenth round: "right" that only stresses a place ("sitting right next to the sofa", "right under it")
-           (re.compile(r"\bright (?=(?:next to|beside|by|on|under|underneath|behind|in front of|above|below|near)\b)"),
-            ""),
+           # ("on the right beside the lamp" keeps its side: review of the thirteenth round)
+           (re.compile(r"(?<!\bthe )\bright (?=(?:next to|beside|by|on|under|underneath|behind|in front of|above|"
+                       r"below|near)\b)"), ""),
            # fifth round: interjections of typed chat and of speech, anywhere ("yo where my charger at", "lol
            # where did my backpack go", "so like where did i put um my keys")
            (re.compile(r"\b(?:yo|lol|lmao|omg|ugh|um+|uh+|er+m?|hmm+|tf|ffs|bro|dude|ngl|tbh|btw|pls|plz|"

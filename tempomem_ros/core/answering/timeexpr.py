@@ -458,6 +458,11 @@ WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", 
 _NAMED_DAY = re.compile(r"\b(?:(?:all day|the whole day|all of) )?(?:(?P<on>on|last|next|this|coming|past) )?"
                         r"(?:(?P<dby>the day before yesterday)|(?P<wd>" + "|".join(WEEKDAYS) + r"))\b(?!s\b)")
 _OTHER_DAY = re.compile(r"\b(?:yesterday|today|tonight|last night|tomorrow|\d{4}-\d{2}-\d{2})\b")
+# Review of the thirteenth round: a weekday name alone says no tense ("where do I need the mug on saturday", "where is
+# the mug for saturday" ask about a day to come, and were read as last Saturday's history). It is read as this week's
+# past day only with a word of the past in the question; "the day before yesterday" is past by itself.
+_PAST_CUE = re.compile(r"\b(?:was|were|did|has|had|since|before|seen|saw|moved|changed|wasn't|weren't|didn't|hasn't|"
+                       r"hadn't)\b")
 
 
 def _named_day(text: str, now: float | None) -> tuple[str, int]:
@@ -473,6 +478,8 @@ def _named_day(text: str, now: float | None) -> tuple[str, int]:
         raise TimeError(f"'{said}' could be this week's or another week's; give the date")
     if m.group("dby"):
         ago = 2
+    elif not _PAST_CUE.search(text):
+        raise TimeError(f"'{said}' could be a day to come; ask what was then, or give the date")
     else:
         ago = (dt.datetime.fromtimestamp(now, tz=dt.timezone.utc).weekday() - WEEKDAYS.index(m.group("wd"))) % 7
         if ago == 0:

@@ -121,15 +121,20 @@ def _integer(v, name: str, lo: int, hi: int) -> int:
 
 
 def _text(v, name: str, limit: int) -> str:
-    if not isinstance(v, str) or not v.strip():
+    if not isinstance(v, str):
+        raise ToolError(f"{name} must be a non-empty string")
+    # compatibility forms read as what they stand for (stop 36, review of stop 35): a fullwidth "ｍｕｇ" is the mug, as
+    # it is in a typed question (normalise.py); a label never matched "ｍｕｇ" and an agent was told of no such thing.
+    # Normalised before the checks: NFKC can lengthen a text eighteen times ("ﷺ" is 18 characters), so a limit of 200
+    # checked before it let 3600 through (review of the thirteenth round)
+    v = unicodedata.normalize("NFKC", v)
+    if not v.strip():
         raise ToolError(f"{name} must be a non-empty string")
     if len(v) > limit:
         raise ToolError(f"{name} must be at most {limit} characters")
     if any(ord(c) < 32 and c not in "\t" for c in v):
         raise ToolError(f"{name} must not contain control characters")
-    # compatibility forms read as what they stand for (stop 36, review of stop 35): a fullwidth "ｍｕｇ" is the mug, as
-    # it is in a typed question (normalise.py); a label never matched "ｍｕｇ" and an agent was told of no such thing
-    return unicodedata.normalize("NFKC", v).strip()
+    return v.strip()
 
 
 def validate(name: str, arguments, now: float | None) -> dict:

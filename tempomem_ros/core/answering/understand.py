@@ -327,6 +327,13 @@ def _clause_reading(question: str, now, names: Names) -> Understanding | Refusal
     return u
 
 
+def _starts_a_name(text: str, names: Names) -> bool:
+    """Whether the question's first words are a known name: "play mat location?", "cook book where" ask of a thing
+    whose name starts with a verb of action, and are no request (review of the thirteenth round)."""
+    ss = tuple(stem(w) for w in text.split())
+    return any(ss[:len(nstem)] == nstem for _, _, nstem in names.entries(True, ss[:1]))
+
+
 def _understand(question: str, now: float | None, names: Names, hints: bool = True) -> Understanding | Refusal:
     """understand() without the clause reader; ``hints``: refusals carry suggestions (the clause reader's own
     tries do not need them, and a suggestion looks through the labels)."""
@@ -343,7 +350,8 @@ def _understand(question: str, now: float | None, names: Names, hints: bool = Tr
         return Refusal(f"I did not understand the time: {exc}", hint(q))
     if len(found) > 1:
         return Refusal("the question names more than one time; ask about one at a time", hint(q))
-    if _ACTION.match(text) or (_HAND_OVER.match(text) and not set(text.split()) & NOT_A_DESCRIPTION):
+    if (_ACTION.match(text) and not _starts_a_name(text, names)) or (
+            _HAND_OVER.match(text) and not set(text.split()) & NOT_A_DESCRIPTION):
         return Refusal("that asks for an action; I am the robot's memory and can only tell what was seen where "
                        "and when", hint(q))
     asked = isinstance(question, str) and question.rstrip().endswith("?")
@@ -378,8 +386,9 @@ def _understand(question: str, now: float | None, names: Names, hints: bool = Tr
 
 
 # A tag asking for a yes or a no asks as a question mark does ("scissors missing yes/no"; thirteenth round): the tag
-# itself is dropped by normalise (its trailing words).
-_YES_NO_TAG = re.compile(r"(?i)\b(?:yes ?(?:or|/) ?no|y/n|true or false)\W*$")
+# itself is dropped by normalise (its trailing words), and the two lists are the same tags: "yes no" and "y n" were
+# dropped there and not read as a tag here ("keys moved today y n" refused; review of the thirteenth round).
+_YES_NO_TAG = re.compile(r"(?i)\b(?:yes ?(?:or|/)? ?no|y ?/? ?n|true or false)\W*$")
 _WH_OR_AUX = re.compile(r"^(?:is|are|was|were|did|do|does|has|have|had|can|could|will|would|should)\b|"
                         r"\b(?:where|what|when|which|who|whom|whose|how|why|whether|if)\b")
 
