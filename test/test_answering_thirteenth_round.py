@@ -164,6 +164,8 @@ TODAY = NOW - 14.5 * 3600  # Thursday 2026-01-15 00:00 UTC
      ("as_of", {"label": "lamp", "t": TODAY - 2 * DAY + 17 * 3600})),
     ("where were the keys on Sunday morning",
      ("history", {"label": "keys", "since": TODAY - 4 * DAY + 5 * 3600, "until": TODAY - 4 * DAY + 12 * 3600})),
+    # a verb in the past tense is a word of the past as "was" is (review of the thirteenth round)
+    ("what happened on Tuesday", ("changes", {"since": TODAY - 2 * DAY, "until": TODAY - DAY})),
     # yesterday's name is yesterday, as "yesterday" reads
     ("what was on the desk Wednesday at 6 in the evening",
      ("relational_as_of", {"anchor": "desk", "relation": "on", "t": TODAY - DAY + 18 * 3600})),

@@ -461,8 +461,8 @@ _OTHER_DAY = re.compile(r"\b(?:yesterday|today|tonight|last night|tomorrow|\d{4}
 # Review of the thirteenth round: a weekday name alone says no tense ("where do I need the mug on saturday", "where is
 # the mug for saturday" ask about a day to come, and were read as last Saturday's history). It is read as this week's
 # past day only with a word of the past in the question; "the day before yesterday" is past by itself.
-_PAST_CUE = re.compile(r"\b(?:was|were|did|has|had|since|before|seen|saw|moved|changed|wasn't|weren't|didn't|hasn't|"
-                       r"hadn't)\b")
+_PAST_CUE = re.compile(r"\b(?:was|were|did|has|had|since|before|seen|saw|moved|changed|happened|appeared|disappeared|"
+                       r"reappeared|vanished|went|came|got|turned up|showed up|wasn't|weren't|didn't|hasn't|hadn't)\b")
 
 
 def _named_day(text: str, now: float | None) -> tuple[str, int]:

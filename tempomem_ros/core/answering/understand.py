@@ -388,7 +388,7 @@ def _understand(question: str, now: float | None, names: Names, hints: bool = Tr
 # A tag asking for a yes or a no asks as a question mark does ("scissors missing yes/no"; thirteenth round): the tag
 # itself is dropped by normalise (its trailing words), and the two lists are the same tags: "yes no" and "y n" were
 # dropped there and not read as a tag here ("keys moved today y n" refused; review of the thirteenth round).
-_YES_NO_TAG = re.compile(r"(?i)\b(?:yes ?(?:or|/)? ?no|y ?/? ?n|true or false)\W*$")
+_YES_NO_TAG = re.compile(r"(?i)\b(?:yes(?: or | ?/ ?| )no|y(?: ?/ ?| )n|true or false)\W*$")
 _WH_OR_AUX = re.compile(r"^(?:is|are|was|were|did|do|does|has|have|had|can|could|will|would|should)\b|"
                         r"\b(?:where|what|when|which|who|whom|whose|how|why|whether|if)\b")
 
