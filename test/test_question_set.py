@@ -395,8 +395,11 @@ def test_heldout17_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
     similarity reader 116, 82, 2 (main: 114, 84, 2). The wrong ones (both): "is there anything left in the pantry,
     or did we use it all?" read as a search by meaning, "how many fiducial markers are registered?" read as a count
     of sightings (the set expects "I don't know any" for both). Guarded exactly: a later round that reads it changes
-    this line and says so."""
-    assert _as_measured(newest_sets[7], "a", 29, tmp_path / "h17") == (200, 109, 89, 2)
+    this line and says so. Fourteenth round (read as a development set; test_answering_fourteenth_round.py): things
+    that "are registered / logged / listed / on file" are counted as objects, and a description holding a second
+    question ("..., or did we use it all") is no description, its "or ..." clause the other answer: both wrong routes
+    read right, 111 right, 89 refused, 0 wrong."""
+    assert _as_measured(newest_sets[7], "a", 29, tmp_path / "h17") == (200, 111, 89, 0)
 
 
 @pytest.mark.slow
