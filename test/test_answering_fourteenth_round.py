@@ -10,9 +10,9 @@ not know, must be named as such). None of the sentences below is a line of a que
 from __future__ import annotations
 
 import pytest
-from answering_helpers import refusal, understood
+from answering_helpers import NOW, refusal, understood
 
-from tempomem_ros.core.answering import Names
+from tempomem_ros.core.answering import Names, corrections
 
 NAMES = Names(["mug", "keys", "table", "desk", "lamp", "phone", "plant", "box", "chair"], ["kitchen", "hall"])
 
@@ -75,3 +75,66 @@ def test_a_description_with_a_second_question_is_not_searched(question):
 ])
 def test_a_description_joining_two_things_is_still_searched(question, text):
     assert read(question) == ("semantic", {"text": text}, "")
+
+
+# ------------------------------------------------------------------------- a correction in the middle of a question
+CORRECTING = Names(["mug", "cup", "lamp", "plant", "phone", "desk", "chair", "sofa", "bed", "bedside table",
+                    "dining table", "side table", "keys", "wallet"], ["kitchen", "hall"])
+
+
+@pytest.mark.parametrize("question, operator, args, said", [
+    ("where's the mug, no wait, the cup? they look alike", "current", {"label": "cup"},
+     "'the cup' in place of 'the mug'"),
+    ("where is the mug, no, the cup", "current", {"label": "cup"}, "'the cup' in place of 'the mug'"),
+    ("the chair, sorry, the lamp, where was it before it moved?", "previous", {"label": "lamp"},
+     "'the lamp' in place of 'the chair'"),
+    ("how long has the sofa, I mean the plant, been where it is?", "duration", {"label": "plant"},
+     "'the plant' in place of 'the sofa'"),
+    ("what was under the sofa, or rather under the bed, before?", "relational_before",
+     {"anchor": "bed", "relation": "under"}, "'under the bed' in place of 'under the sofa'"),
+    ("are my keys on the dining table, sorry, on the side table?", "is_related",
+     {"label": "keys", "anchor": "side table", "relation": "on"},
+     "'on the side table' in place of 'on the dining table'"),
+])
+def test_the_corrected_words_replace_the_ones_they_correct(question, operator, args, said):
+    """Before: each was refused (two things in one slot, or a clause the rules do not read)."""
+    got = understood(question, CORRECTING)
+    assert (got.operator, got.args) == (operator, args)
+    assert got.words.endswith(f"(reading {said})")
+
+
+def test_a_corrected_clock_time_is_the_time_asked():
+    """Before: refused (two times). "at 2, no, at a quarter past two" is today 14:15 (the sets' clock is 14:30)."""
+    got = understood("at 2, no, at a quarter past two, where was the wallet?", CORRECTING)
+    assert (got.operator, got.args["label"]) == ("as_of", "wallet")
+    assert got.args["t"] == NOW - 15 * 60
+    assert "'at a quarter past two' in place of 'at 2'" in got.words
+
+
+@pytest.mark.parametrize("question", [
+    "where's the mug, no wait, the cup, no, the plant",  # two corrections: which is meant is not read
+    "where's the mug, sorry, on the desk",                # a place cannot correct a thing
+])
+def test_what_is_no_single_correction_is_not_rewritten(question):
+    out = refusal(question, CORRECTING)
+    assert "reading '" not in out.reason
+
+
+@pytest.mark.parametrize("question, label", [
+    ("where is the mug, sorry", "mug"),  # a marker with nothing after it: read as typed, as before
+    ("is the mug on the desk, no?", "mug"),
+    ("where's the mug, no, I think so", "mug"),  # no phrase after the marker: the question as typed
+])
+def test_a_question_read_as_typed_is_not_rewritten(question, label):
+    got = understood(question, CORRECTING)
+    assert got.args["label"] == label and "in place of" not in got.words
+
+
+def test_rewrites_are_the_words_shape_only():
+    assert corrections.rewrites("the lamp, sorry, the plant, where did it stand") == [
+        ("the plant, where did it stand", "'the plant' in place of 'the lamp'"),
+        ("the plant where did it stand", "'the plant' in place of 'the lamp'")]
+    assert corrections.rewrites("where's the mug, no wait, the cup") == [
+        ("where's the cup", "'the cup' in place of 'the mug'")]
+    assert corrections.rewrites("where is the mug, no") == []
+    assert corrections.rewrites("at 1, no wait, under the desk") == []  # no "under" to replace

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from ..labels import words
 from . import timeexpr
 from .normalise import MAX_QUESTION_CHARS, normalise
-from . import cues, envelope, events, quantities, relax, structured, typo, word_order
+from . import corrections, cues, envelope, events, quantities, relax, structured, typo, word_order
 from .operators import (ACTION_ALWAYS, ACTION_OBJECT_WORDS, ACTION_VERBS, FORMAL_VERBS, NOT_A_DESCRIPTION,
                         PAST_OPERATORS, RELATION_WORDS, TABLE, args_key, example_forms, interpretation)
 from .plurals import said_plural
@@ -195,6 +195,10 @@ def understand(question: str, now: float | None, names: Names, similar=None, _in
                              normalise(question))
     question = events.rewrite(question, now)  # "when I arrived at 10": its time, or talk (events.py)
     out = _rules(question, now, names)
+    if isinstance(out, Refusal) and isinstance(question, str):
+        corrected = _corrected(question, now, names)  # "where's the cup, no wait, the mug" (corrections.py)
+        if corrected is not None:
+            return corrected
     if isinstance(out, Refusal) and out.reason == NO_FORM and isinstance(question, str):
         # ninth round: a mistyped word read as the one vocabulary word a slip away (typo.py), only for a question the
         # rules refuse as typed, so no reading of today changes; the interpretation names each word read so
@@ -227,6 +231,21 @@ def _shown_args(args: dict) -> dict:
     if isinstance(out.get("anchor"), int):
         out["anchor"] = f"object #{out['anchor']}"
     return out
+
+
+def _corrected(question: str, now, names: Names) -> Understanding | None:
+    """Fourteenth round: a question the rules refuse as typed, read with its correction applied (corrections.py:
+    "the lamp, sorry, the plant, where did it stand before"), kept only when its rewrites read one question that is
+    no search by meaning, and named in the interpretation."""
+    readings: dict = {}
+    for text, said in corrections.rewrites(question):
+        u = _rules(text, now, names)
+        if isinstance(u, Understanding) and u.operator != FALLBACK:
+            readings.setdefault((u.operator, args_key(u.args)), (u, said))
+    if len(readings) != 1:
+        return None
+    u, said = next(iter(readings.values()))
+    return dataclasses.replace(u, words=f"{u.words} (reading {said})")
 
 
 def _relaxed(question: str, now, names: Names) -> Understanding | None:
