@@ -138,3 +138,23 @@ def test_rewrites_are_the_words_shape_only():
         ("where's the cup", "'the cup' in place of 'the mug'")]
     assert corrections.rewrites("where is the mug, no") == []
     assert corrections.rewrites("at 1, no wait, under the desk") == []  # no "under" to replace
+
+
+@pytest.mark.parametrize("question, operator, label, said", [
+    ("when did you first notice the lamp, er, the plant?", "first_seen", "plant", "'the plant' in place of 'the lamp'"),
+    # the correction runs on into the question (its extent is not read): the words rewritten are named as they are
+    ("was the table, uh, the side table moved at all?", "did_move", "side table",
+     "'the side table moved at all' in place of 'the table'"),
+    ("did the table, uh, the side table get moved about at all today?", "did_move", "side table",
+     "the words after 'uh' in place of 'the table'"),  # longer than a phrase: the marker is named
+])
+def test_a_hesitation_before_a_second_phrase_is_a_correction(question, operator, label, said):
+    """Before: refused (two things in one slot)."""
+    got = understood(question, CORRECTING)
+    assert (got.operator, got.args["label"]) == (operator, label)
+    assert got.words.endswith(f"(reading {said})")
+
+
+def test_a_hesitation_inside_one_phrase_changes_nothing():
+    got = understood("where is the, um, mug", CORRECTING)
+    assert (got.operator, got.args, "in place of" in got.words) == ("current", {"label": "mug"}, False)
