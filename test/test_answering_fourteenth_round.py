@@ -180,3 +180,28 @@ def test_one_half_too_many_is_no_radius():
 def test_setting_eyes_on_a_thing_is_seeing_it(question, operator):
     """Before: refused ("laid eyes on" and "lay eyes on" were read, "set eyes on" was not)."""
     assert read(question) == (operator, {"label": "phone"}, "")
+
+
+# ------------------------------------------------------------- a part of a name used as a verb in a clause of talk
+BEARS = Names(["teddy bear", "keys", "phone"], [])
+
+
+@pytest.mark.parametrize("question, operator, label", [
+    ("is my phone still there? I can't bear it.", "is_present", "phone"),
+    ("where are my keys, I cannot bear it", "current", "keys"),
+])
+def test_a_part_of_a_name_between_a_modal_and_a_pronoun_is_a_verb(question, operator, label):
+    """Before: refused ("bear" read as the teddy bear made "I can't bear it" a clause naming a second thing)."""
+    got = understood(question, BEARS)
+    assert (got.operator, got.args) == (operator, {"label": label})
+
+
+@pytest.mark.parametrize("question, label", [
+    ("where is the teddy bear", "teddy bear"), ("can you find the teddy bear", "teddy bear")])
+def test_a_whole_name_after_a_modal_is_still_the_thing(question, label):
+    assert understood(question, BEARS).args == {"label": label}
+
+
+def test_a_part_of_a_name_with_a_thing_after_it_is_not_taken_for_a_verb():
+    """"I can't bear the teddy bear" names the teddy bear in talk: a second known thing, refused as before."""
+    refusal("where is my phone? I cannot bear the teddy bear", BEARS)

@@ -401,8 +401,9 @@ def test_heldout17_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
     read right, 111 right, 89 refused, 0 wrong; then a correction in the middle of a question ("the cup, no wait, the
     mug", "at 1, no, at half past one", "the table, uh, the coffee table": answering/corrections.py) read as what it
     corrects to: 120 right, 80 refused, 0 wrong; "a metre and a half" as a radius and "set eyes on" as seeing: 122
-    right, 78 refused, 0 wrong."""
-    assert _as_measured(newest_sets[7], "a", 29, tmp_path / "h17") == (200, 122, 78, 0)
+    right, 78 refused, 0 wrong; a part of a name between a modal and a pronoun is a verb ("I can't bear it" names no
+    teddy bear): 123 right, 77 refused, 0 wrong."""
+    assert _as_measured(newest_sets[7], "a", 29, tmp_path / "h17") == (200, 123, 77, 0)
 
 
 @pytest.mark.slow
