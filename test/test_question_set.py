@@ -368,8 +368,9 @@ def test_heldout15_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
     1 wrong (13 tool calls read: Hermes, Mistral, LangChain, JSON-RPC, YAML flow, GraphQL, ReAct, ros2 service call,
     a Query-shaped object, Python calls, epoch milliseconds, an offset stamp; the wrong one as before). Thirteenth
     round: a known name spelt with "f" for "ph" is that name (the headphones), a time to come in a clause of talk
-    ("heading out the door in 2 min") leaves the question: 168 right, 32 refused, 0 wrong."""
-    assert _as_measured(newest_sets[5], "t", 30, tmp_path / "h15") == (200, 168, 32, 0)
+    ("heading out the door in 2 min") leaves the question: 168 right, 32 refused, 0 wrong. Fourteenth round: text
+    speak ("hw", "hav", "wen", "shud", "wuz", "look 4 my"): 169 right, 31 refused, 0 wrong."""
+    assert _as_measured(newest_sets[5], "t", 30, tmp_path / "h15") == (200, 169, 31, 0)
 
 
 def test_heldout16_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
@@ -395,8 +396,16 @@ def test_heldout17_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
     similarity reader 116, 82, 2 (main: 114, 84, 2). The wrong ones (both): "is there anything left in the pantry,
     or did we use it all?" read as a search by meaning, "how many fiducial markers are registered?" read as a count
     of sightings (the set expects "I don't know any" for both). Guarded exactly: a later round that reads it changes
-    this line and says so."""
-    assert _as_measured(newest_sets[7], "a", 29, tmp_path / "h17") == (200, 109, 89, 2)
+    this line and says so. Fourteenth round (read as a development set; test_answering_fourteenth_round.py): things
+    that "are registered / logged / listed / on file" are counted as objects, and a description holding a second
+    question ("..., or did we use it all") is no description, its "or ..." clause the other answer: both wrong routes
+    read right, 111 right, 89 refused, 0 wrong; then a correction in the middle of a question ("the cup, no wait, the
+    mug", "at 1, no, at half past one", "the table, uh, the coffee table": answering/corrections.py) read as what it
+    corrects to: 120 right, 80 refused, 0 wrong; "a metre and a half" as a radius and "set eyes on" as seeing: 122
+    right, 78 refused, 0 wrong; a part of a name between a modal and a pronoun is a verb ("I can't bear it" names no
+    teddy bear): 123 right, 77 refused, 0 wrong; text speak ("shud", "wen", "hw", "hav", "wuz", "look 4 my"): 127
+    right, 73 refused, 0 wrong."""
+    assert _as_measured(newest_sets[7], "a", 29, tmp_path / "h17") == (200, 127, 73, 0)
 
 
 @pytest.mark.slow

@@ -105,6 +105,12 @@ _MISTYPED = [(re.compile(p), r) for p, r in [
     (r"\bwon (?=(?:hours?|minutes?|mins?|days?|weeks?|hrs?|and a half)\b)", "one "),
     (r"\b(at|around|about|by|since|after|before|until|till) ate\b", r"\1 eight"),
     (r"\bate (?=(?:minutes?|mins?|hours?|hrs?|days?) ago\b)", "eight "),
+    # fourteenth round, text speak (heldout17: "where shud i look 4 my headphones", "wen was the thermos last
+    # spotted", "hw many times hav u spotted my jacket", "where wuz the cup"): spellings no English word has, and
+    # "4" for "for" only after a verb of looking (a "4" elsewhere may be a number or a clock time)
+    (r"\bshud\b", "should"), (r"\bcud\b", "could"), (r"\bwud\b", "would"), (r"\bwuz\b", "was"),
+    (r"\bhav\b", "have"), (r"\bhw\b", "how"), (r"\bwen\b", "when"),
+    (r"\b(look|looking|search|searching|hunt|check) 4 (?=(?:my|the|your|our|his|her|their)\b)", r"\1 for "),
 ]]
 
 # Leading politeness and fillers, longest first (each removed only as whole words at the start).

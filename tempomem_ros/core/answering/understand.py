@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from ..labels import words
 from . import timeexpr
 from .normalise import MAX_QUESTION_CHARS, normalise
-from . import cues, envelope, events, quantities, relax, structured, typo, word_order
+from . import corrections, cues, envelope, events, quantities, relax, structured, typo, word_order
 from .operators import (ACTION_ALWAYS, ACTION_OBJECT_WORDS, ACTION_VERBS, FORMAL_VERBS, NOT_A_DESCRIPTION,
                         PAST_OPERATORS, RELATION_WORDS, TABLE, args_key, example_forms, interpretation)
 from .plurals import said_plural
@@ -63,6 +63,14 @@ MAX_SUGGESTIONS = 3
 # The semantic search reads any description: it is the fallback of the table, taken only when no other operator
 # reads the question, and never a rival of one that does ("find my keys" is the keys' place, not a search).
 FALLBACK = "semantic"
+# Fourteenth round: a description holds no second question of its own. "is there anything left in the pantry, or did
+# we use it all?" (heldout17) was searched for a thing described as "anything left in the pantry or did we use it all"
+# (the pantry unknown, the tail a question): with a coordinated clause (or / and, an auxiliary, a subject) it is no
+# description, and the question is left to the reader of its clauses ("is there anything left in the pantry": the
+# pantry is a place it does not know). A description that merely joins two things ("a cup or a glass") has no verb.
+_SECOND_CLAUSE = re.compile(r"\b(?:or|and|but) (?:did|do|does|has|have|had|is|are|was|were|can|could|will|would|should)"
+                            r" (?:i|we|you|it|they|he|she|someone|somebody|anyone|anybody|there)\b")
+_ALTERNATIVE = re.compile(_SECOND_CLAUSE.pattern.replace(r"\b(?:or|and|but)", "^or", 1))
 _SUGGEST_STOP = frozenset("the a an my your our is are of to i you me it x please".split())
 
 
@@ -138,11 +146,11 @@ def _match(spec, form, m: re.Match, question: str, found, names: Names, now, bar
     if g.get("px") is not None:
         args["center"] = [float(g["px"]), float(g["py"]), float(g["pz"])]
     if g.get("d") is not None:
-        if "@" in g["d"] or set(words(g["d"])) & NOT_A_DESCRIPTION:
+        if "@" in g["d"] or set(words(g["d"])) & NOT_A_DESCRIPTION or _SECOND_CLAUSE.search(g["d"]):
             return None
         args["text"] = g["d"].strip()
     if form.mode == "activity":
-        if "@" in m.group(0) or set(m.group(0).split()[1:]) & NOT_A_DESCRIPTION:
+        if "@" in m.group(0) or set(m.group(0).split()[1:]) & NOT_A_DESCRIPTION or _SECOND_CLAUSE.search(m.group(0)):
             return None
         args["text"] = question
     for f in found:
@@ -187,6 +195,10 @@ def understand(question: str, now: float | None, names: Names, similar=None, _in
                              normalise(question))
     question = events.rewrite(question, now)  # "when I arrived at 10": its time, or talk (events.py)
     out = _rules(question, now, names)
+    if isinstance(out, Refusal) and isinstance(question, str):
+        corrected = _corrected(question, now, names)  # "where's the cup, no wait, the mug" (corrections.py)
+        if corrected is not None:
+            return corrected
     if isinstance(out, Refusal) and out.reason == NO_FORM and isinstance(question, str):
         # ninth round: a mistyped word read as the one vocabulary word a slip away (typo.py), only for a question the
         # rules refuse as typed, so no reading of today changes; the interpretation names each word read so
@@ -219,6 +231,21 @@ def _shown_args(args: dict) -> dict:
     if isinstance(out.get("anchor"), int):
         out["anchor"] = f"object #{out['anchor']}"
     return out
+
+
+def _corrected(question: str, now, names: Names) -> Understanding | None:
+    """Fourteenth round: a question the rules refuse as typed, read with its correction applied (corrections.py:
+    "the lamp, sorry, the plant, where did it stand before"), kept only when its rewrites read one question that is
+    no search by meaning, and named in the interpretation."""
+    readings: dict = {}
+    for text, said in corrections.rewrites(question):
+        u = _rules(text, now, names)
+        if isinstance(u, Understanding) and u.operator != FALLBACK:
+            readings.setdefault((u.operator, args_key(u.args)), (u, said))
+    if len(readings) != 1:
+        return None
+    u, said = next(iter(readings.values()))
+    return dataclasses.replace(u, words=f"{u.words} (reading {said})")
 
 
 def _relaxed(question: str, now, names: Names) -> Understanding | None:
@@ -322,7 +349,10 @@ def _clause_reading(question: str, now, names: Names) -> Understanding | Refusal
     u, said, others, referent = found_readings[0]
     asked = cues.cues_of(said, names) | cues.cues_of(u.question, names)
     for other in others:
-        if not cues.is_talk(norm[other], names, asked, referent, now):
+        # fourteenth round: "..., or did we use it all?" offers the other answer to the question, not a second
+        # question; its own cue words ("all") are allowed, but it still holds no time and no known thing
+        said_too = cues.cues_of(norm[other], names) if _ALTERNATIVE.match(norm[other]) else set()
+        if not cues.is_talk(norm[other], names, asked | said_too, referent, now):
             return None
     return u
 
