@@ -13,6 +13,7 @@ import pytest
 from answering_helpers import NOW, refusal, understood
 
 from tempomem_ros.core.answering import Names, corrections
+from tempomem_ros.core.answering.slots import resolve
 
 NAMES = Names(["mug", "keys", "table", "desk", "lamp", "phone", "plant", "box", "chair"], ["kitchen", "hall"])
 
@@ -223,3 +224,21 @@ def test_text_speak_is_read_as_the_words_it_stands_for(question, operator, args)
 def test_a_four_that_is_no_for_stays_a_number():
     got = understood("where was the mug at 4", NAMES)
     assert (got.operator, got.args["t"]) == ("as_of", NOW - 10.5 * 3600)  # today 04:00, not "at for"
+
+
+# ---------------------------------------------------------------- review of the fourteenth round (LOW findings)
+@pytest.mark.parametrize("slot, regions, label, ignored", [
+    ("desk lamp/light", False, "lamp", ("desk", "light")),
+    ("kitchen counter, left", True, "counter", ("kitchen", "left")),
+])
+def test_a_mark_not_between_two_names_parts_nothing(slot, regions, label, ignored):
+    """Before: None (a mark anywhere in the slot parted the modifier from the name)."""
+    names = Names(["mug", "keys", "table", "desk", "lamp"], ["kitchen", "hall", "counter"])
+    got = resolve(slot, names, regions=regions)
+    assert (got.label, got.known, got.ignored) == (label, True, ignored)
+
+
+@pytest.mark.parametrize("slot", ["desk/lamp", "desk, lamp", "desk lamp, mug", "keys; DROP TABLE objects"])
+def test_a_mark_between_two_names_still_parts_them(slot):
+    assert resolve(slot, Names(["mug", "keys", "table", "desk", "lamp"])) is None
+

@@ -205,13 +205,22 @@ def resolve(slot: str, names: Names, *, regions: bool = False, plural: bool = Fa
 
 # Marks that part two names in a slot ("keys; table", "mug/cup"): a name before one of them is no modifier of the next.
 _SEPARATOR = re.compile(r"[;,|/&+]")
+_WORD_SPAN = re.compile(r"[^\W_]+", re.UNICODE)  # labels.words' word, with its place in the slot
 
 
 def _second_name(sw, ss, entries, name: str, i: int, length: int, raw: str) -> bool:
     """Whether the slot names a second known thing beside the one chosen (stop 36, the review of stop 35): a label text
     "keys; DROP TABLE objects" from an agent's call was read as the table, ignoring the keys. A known name right before
     the chosen one, nothing between, is its modifier ("kitchen counter", "desk lamp": the head of an English noun
-    phrase is the thing) unless a mark parts them; any other known name in the slot is a second thing."""
+    phrase is the thing) unless a mark between the two parts them ("desk lamp/light" is the lamp: a mark elsewhere in
+    the slot parts nothing of the two; review of the fourteenth round); any other known name in the slot is a second
+    thing."""
+    spans = [m.span() for m in _WORD_SPAN.finditer(raw.casefold())]
+    spans = spans[len(spans) - len(sw):]  # the slot's words after its determiners
+
+    def parted(a: int, b: int) -> bool:  # a mark between word a's end and word b's start
+        return len(spans) != len(sw) or bool(_SEPARATOR.search(raw.casefold()[spans[a][1]:spans[b][0]]))
+
     for n, nw, nstem in entries:
         if n == name:
             continue
@@ -219,7 +228,7 @@ def _second_name(sw, ss, entries, name: str, i: int, length: int, raw: str) -> b
         while j >= 0:
             end = j + len(nstem)
             inside = j >= i and end <= i + length
-            modifier = end == i and not _SEPARATOR.search(raw)
+            modifier = end == i and not parted(end - 1, i)
             if not inside and not modifier:
                 return True
             j = _contains(ss[:end - 1], nstem)
