@@ -242,3 +242,26 @@ def test_a_mark_not_between_two_names_parts_nothing(slot, regions, label, ignore
 def test_a_mark_between_two_names_still_parts_them(slot):
     assert resolve(slot, Names(["mug", "keys", "table", "desk", "lamp"])) is None
 
+
+DAY_NAMES = Names(["mug", "sunday paper", "tuesday pills", "black friday laptop", "monday book", "friday"])
+
+
+@pytest.mark.parametrize("question, operator, args", [
+    ("where is my sunday paper", "current", {"label": "sunday paper"}),
+    ("where are the tuesday pills", "current", {"label": "tuesday pills"}),
+    ("where is the black friday laptop", "current", {"label": "black friday laptop"}),
+    ("when did you last see the monday book", "last_seen", {"label": "monday book"}),
+    ("where was the monday book on monday", "history", {"label": "monday book", "since": NOW - 14.5 * 3600 - 3 * 86400,
+                                                        "until": NOW - 14.5 * 3600 - 2 * 86400}),
+])
+def test_a_weekday_inside_a_known_name_is_the_name(question, operator, args):
+    """Before: refused ("'sunday' could be a day to come"; the second weekday: "names more than one day")."""
+    got = understood(question, DAY_NAMES)
+    assert (got.operator, got.args) == (operator, args)
+
+
+@pytest.mark.parametrize("question", ["where is the mug on friday", "where is the sunday paper on tuesday"])
+def test_a_weekday_outside_a_name_is_still_a_time(question):
+    """A name that is only a weekday ("friday") does not stop "on friday" being a time (a day to come: refused)."""
+    assert "could be a day to come" in refusal(question, DAY_NAMES).reason
+

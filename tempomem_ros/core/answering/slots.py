@@ -102,6 +102,13 @@ class Names:
                 if n in label_set:
                     self._index[False].setdefault(st, []).append(entry)
 
+    @functools.cached_property
+    def day_names(self) -> tuple[tuple[str, ...], ...]:
+        """The words of each known name of more than one word that holds a weekday ("sunday paper"): there the
+        weekday is the name, not a time (timeexpr.in_a_name)."""
+        days = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+        return tuple(sorted({nw for n, nw, _ in self.entries(True, days) if len(nw) > 1}))
+
     def respell(self, ws: tuple[str, ...]) -> tuple[str, ...]:
         """The words with each one that no name holds but that is a name's word spelt as it sounds ("headfones" for
         "headphones": sounded) replaced by that word; the words unchanged when none is."""

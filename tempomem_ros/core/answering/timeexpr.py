@@ -465,9 +465,26 @@ _PAST_CUE = re.compile(r"\b(?:was|were|did|has|had|since|before|seen|saw|moved|c
                        r"reappeared|vanished|went|came|got|turned up|showed up|wasn't|weren't|didn't|hasn't|hadn't)\b")
 
 
-def _named_day(text: str, now: float | None) -> tuple[str, int]:
+def in_a_name(text: str, at: int, day_names) -> bool:
+    """Whether the word at ``at`` is inside one of ``day_names`` (word tuples of known names of more than one word
+    holding a weekday: "sunday paper", "black friday laptop") where the text says that name: a weekday that is part of
+    a known name is the name, not a time (review of the fourteenth round: "where is my sunday paper" was refused as
+    "a day to come"). A name that is only a weekday ("friday") is not one of them: "on friday" stays a time."""
+    for nw in day_names:
+        for m in re.finditer(r"\b" + " ".join(map(re.escape, nw)) + r"\b", text):
+            if m.start() <= at < m.end():
+                return True
+    return False
+
+
+def named_days(text: str, day_names=()) -> list:
+    """The named days of the text (_NAMED_DAY matches) that are no part of a known name (in_a_name)."""
+    return [m for m in _NAMED_DAY.finditer(text) if not (m.group("wd") and in_a_name(text, m.start("wd"), day_names))]
+
+
+def _named_day(text: str, now: float | None, day_names=()) -> tuple[str, int]:
     """(the text with a named day of this week read as "yesterday", the days to move what it gives back by)."""
-    days = list(_NAMED_DAY.finditer(text))
+    days = named_days(text, day_names)
     if not days or now is None:
         return text, 0
     m = days[0]
@@ -495,12 +512,13 @@ def _shift_days(f: Found, days: int, now: float) -> Found:
     return Found(f.kind, None if f.t is None else f.t - s, None if f.since is None else f.since - s, until, f.text)
 
 
-def extract(text: str, now: float | None) -> tuple[str, list[Found]]:
-    """(text with @t / @w placeholders, what they stand for, in order). Raises TimeError."""
+def extract(text: str, now: float | None, day_names=()) -> tuple[str, list[Found]]:
+    """(text with @t / @w placeholders, what they stand for, in order). Raises TimeError. ``day_names``: the known
+    names holding a weekday (in_a_name), whose weekday is no time."""
     if _FUTURE.search(text):
         raise TimeError(FUTURE_TIME)
     found: list[Found] = []
-    text, shift = _named_day(text, now)
+    text, shift = _named_day(text, now, day_names)
     out = _WORD_CLOCK_PART.sub(_word_clock_digits, _clock_words(spoken_forms(text)))
     # "between 6 and 9 this morning", "from 2 to 4 this afternoon": the part of the day says am or pm for both
     out = _SPAN_PART.sub(lambda m: f"between {m.group(1)} {_AMPM[m.group(3)]} and {m.group(2)} "

@@ -375,7 +375,7 @@ def _understand(question: str, now: float | None, names: Names, hints: bool = Tr
     if not q:
         return Refusal("the question is empty", hint(""))
     try:
-        text, found = timeexpr.extract(q, now)
+        text, found = timeexpr.extract(q, now, names.day_names)
     except timeexpr.TimeError as exc:
         return Refusal(f"I did not understand the time: {exc}", hint(q))
     if len(found) > 1:
