@@ -14,6 +14,7 @@ from answering_helpers import NOW, refusal, understood
 
 from tempomem_ros.core.answering import Names, corrections
 from tempomem_ros.core.answering.slots import resolve
+from tempomem_ros.core.answering.understand import DAY_IN_TALK
 
 NAMES = Names(["mug", "keys", "table", "desk", "lamp", "phone", "plant", "box", "chair"], ["kitchen", "hall"])
 
@@ -265,3 +266,18 @@ def test_a_weekday_outside_a_name_is_still_a_time(question):
     """A name that is only a weekday ("friday") does not stop "on friday" being a time (a day to come: refused)."""
     assert "could be a day to come" in refusal(question, DAY_NAMES).reason
 
+
+@pytest.mark.parametrize("question", ["I had the mug on monday, where is it?", "where is the mug? it was monday",
+                                      "where is the mug? it's monday"])
+def test_a_weekday_in_a_clause_of_talk_is_not_the_questions_time(question):
+    """Before: the first two were read as Monday's history (the day of the talk taken for the question's), the third
+    refused as "a day to come" (a day of the talk is no day of the question, to come or past)."""
+    assert refusal(question, DAY_NAMES).reason == DAY_IN_TALK
+
+
+@pytest.mark.parametrize("question", ["where was the mug? on monday", "where was the mug on monday, I need it",
+                                      "where was the mug monday"])
+def test_a_weekday_in_the_question_or_alone_beside_it_is_its_time(question):
+    got = understood(question, DAY_NAMES)
+    assert (got.operator, got.args) == ("history", {"label": "mug", "since": NOW - 14.5 * 3600 - 3 * 86400,
+                                                    "until": NOW - 14.5 * 3600 - 2 * 86400})

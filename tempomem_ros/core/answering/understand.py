@@ -374,6 +374,8 @@ def _understand(question: str, now: float | None, names: Names, hints: bool = Tr
 
     if not q:
         return Refusal("the question is empty", hint(""))
+    if _day_in_talk(question, now, names):
+        return Refusal(DAY_IN_TALK, hint(q))
     try:
         text, found = timeexpr.extract(q, now, names.day_names)
     except timeexpr.TimeError as exc:
@@ -413,6 +415,33 @@ def _understand(question: str, now: float | None, names: Names, hints: bool = Tr
         if cued is not None:
             return cued
     return Refusal(NO_FORM, hint(q))
+
+
+DAY_IN_TALK = "I did not understand the time: a day is named beside the question, not in it; ask it in the question"
+
+
+def _day_in_talk(question, now, names: Names) -> bool:
+    """Whether a day of the week stands in a clause that neither asks (no question word, no auxiliary first) nor is
+    only a time ("where was the mug? on monday"): "I had the mug on monday, where is it?" and "where is the mug? it
+    was monday" were read as Monday's history, the day of the talk taken for the question's (review of the fourteenth
+    round); which day is asked is not said, so the question is refused."""
+    if not isinstance(question, str):
+        return False
+    parts = [normalise(p) for p in _CLAUSE_SPLIT.split(question[:MAX_QUESTION_CHARS]) if p and words(p)]
+    if len(parts) < 2:
+        return False
+    for part in parts:
+        days = timeexpr.named_days(part, names.day_names)
+        if not days or _WH_OR_AUX.search(part):
+            continue
+        rest = part[:days[0].start()] + " yesterday " + part[days[0].end():]
+        try:
+            rest = timeexpr.extract(rest, now, names.day_names)[0]
+        except timeexpr.TimeError:
+            return True
+        if set(rest.split()) - {"@t", "@w"}:
+            return True
+    return False
 
 
 # A tag asking for a yes or a no asks as a question mark does ("scissors missing yes/no"; thirteenth round): the tag
