@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from ..labels import words
 from .plurals import said_plural, singular_phrase, stem
+from .timeexpr import WEEKDAYS
 
 DETERMINERS = frozenset("the my a an our your his her their this that these those some any its".split())
 INDEFINITE = frozenset("a an some any something anything somewhere someplace anywhere".split())
@@ -106,8 +107,7 @@ class Names:
     def day_names(self) -> tuple[tuple[str, ...], ...]:
         """The words of each known name of more than one word that holds a weekday ("sunday paper"): there the
         weekday is the name, not a time (timeexpr.in_a_name)."""
-        days = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
-        return tuple(sorted({nw for n, nw, _ in self.entries(True, days) if len(nw) > 1}))
+        return tuple(sorted({nw for n, nw, _ in self.entries(True, WEEKDAYS) if len(nw) > 1}))
 
     def respell(self, ws: tuple[str, ...]) -> tuple[str, ...]:
         """The words with each one that no name holds but that is a name's word spelt as it sounds ("headfones" for

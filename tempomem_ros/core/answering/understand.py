@@ -374,7 +374,7 @@ def _understand(question: str, now: float | None, names: Names, hints: bool = Tr
 
     if not q:
         return Refusal("the question is empty", hint(""))
-    if _day_in_talk(question, now, names):
+    if _day_in_talk(question, q, now, names):
         return Refusal(DAY_IN_TALK, hint(q))
     try:
         text, found = timeexpr.extract(q, now, names.day_names)
@@ -420,13 +420,13 @@ def _understand(question: str, now: float | None, names: Names, hints: bool = Tr
 DAY_IN_TALK = "I did not understand the time: a day is named beside the question, not in it; ask it in the question"
 
 
-def _day_in_talk(question, now, names: Names) -> bool:
+def _day_in_talk(question, q: str, now, names: Names) -> bool:
     """Whether a day of the week stands in a clause that neither asks (no question word, no auxiliary first) nor is
     only a time ("where was the mug? on monday"): "I had the mug on monday, where is it?" and "where is the mug? it
     was monday" were read as Monday's history, the day of the talk taken for the question's (review of the fourteenth
     round); which day is asked is not said, so the question is refused."""
-    if not isinstance(question, str):
-        return False
+    if not isinstance(question, str) or not timeexpr.named_days(q, names.day_names):
+        return False  # no day named in the question (``q``, normalised): no clause to look at
     parts = [normalise(p) for p in _CLAUSE_SPLIT.split(question[:MAX_QUESTION_CHARS]) if p and words(p)]
     if len(parts) < 2:
         return False
