@@ -853,8 +853,8 @@ class Settling:
                 return r
         best = None
         for r in self._lookalike_rows(new):
-            if not self._could_have_moved_to(r, new) or not self._compatible(r, new):
-                continue
+            if not self._could_have_moved_to(r, new) or not self._labels_compatible(r, new):
+                continue  # (_could_have_moved_to has asked the features already)
             cos = fusion.cosine(blob_to_feature(r.feature), blob_to_feature(new.feature))
             key = (-1.0 if cos is None else cos, float(r.last_seen), -int(r.id))
             if best is None or key > best[0]:
