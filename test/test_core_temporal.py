@@ -585,8 +585,8 @@ def test_an_answer_about_several_objects_reads_each_ones_placements_as_its_histo
 
 def test_a_missing_objects_last_removal_is_named_as_all_its_events_name_it(mem):
     """is_present(missing) reads the object's newest removal alone (EventRows.last_of_object_kind) and names it from
-    the events at or after it (EventRows.naming from_key): the same event, with the same label, as reading every
-    event of the object gives; the mug was removed three times."""
+    the events after it (EventRows.following): the same event, with the same label, as reading every event of
+    the object gives; the mug was removed three times."""
     mug_back_at_a(mem)
     for i in range(3):
         mem.add([], view(60 + i, A, DA + 1.0))
@@ -601,7 +601,7 @@ def test_a_missing_objects_last_removal_is_named_as_all_its_events_name_it(mem):
 def test_events_are_named_from_the_events_after_them_alone():
     """event_names names an event from the relabelled and state-ending events after it only: for random
     histories of one object, naming the events from the k-th on with only the events at or after the k-th gives
-    the names all the events give (what EventRows.naming's from_key relies on)."""
+    the names all the events give (what EventRows.following, which reads after a key only, relies on)."""
     import random
 
     from tempomem_ros.core.event_names import event_names

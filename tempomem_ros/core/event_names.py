@@ -45,17 +45,91 @@ def announced_place(row) -> int | None:
     return None if value is None else int(value)
 
 
+def may_take_next(views: dict[str, int], own: str, share: float) -> bool:
+    """Whether the name of a state whose own name is ``own`` can become the next state's (``views``: the sightings
+    at its announced place by label): some other label has ``share`` of them (a label with no view counts 0, so
+    with share <= 0 any label would). When not, the name is ``own`` whatever the later states are named, and
+    the later history need not be read to name it (name_events)."""
+    total = sum(views.values())
+    if not total:
+        return False
+    bar = share * total
+    return bar <= 0 or any(n >= bar for label, n in views.items() if label != own)
+
+
+def name_events(events, current_labels: dict[int, str], following, place_labels=None,
+                share: float = 1.0) -> dict[int, str]:
+    """{event id: label} for every event of ``events`` (rows with id, stamp, kind, object_id, label, and for
+    ``place_labels`` before_id and after_id) by the module's rule, reading of the later history only what the
+    names need.
+
+    following(asks): for a list of (object id, (stamp, id)) keys, {key: (row, relabel)} with row the object's
+    first state-ending event after the key (None when its state still holds) and relabel the label of its last
+    relabelling between the key and that row (None when none); place_labels(placement ids): {placement id:
+    {label: sightings}} (those with none may be absent), or None for the rule without the places' labels.
+
+    Why lazily: a state's name follows the next state's name only when its own place's views give another label
+    ``share`` (may_take_next), so naming an event reads its object's next state, and the one after only while
+    the names chain. Reading every later state of the objects made naming the changes of day 1 on day 30 of
+    bench_long_run read the month of the objects' later events and the label counts of all their places (CPU
+    p95 16.4 -> 34.5 ms, x2.1; docs/RESULTS.md section 6, round 8). The reads go in rounds, each one call of
+    ``following`` and one of ``place_labels`` for every name still open, so the calls grow with the longest
+    chain, not with the events."""
+    names: dict[int, str] = {}
+    rows: dict[tuple, object] = {}       # (object id, key) -> the event at that key
+    settled: dict[tuple, str] = {}       # (object id, key) -> its name
+    chained: dict[tuple, tuple] = {}     # (object id, key) -> (own name, views, the next state's node)
+    views: dict[int, dict[str, int]] = {}
+    for e in events:
+        if e["kind"] == "relabelled":   # about the labels: its own
+            names[int(e["id"])] = e["label"]
+            continue
+        rows.setdefault((int(e["object_id"]), (float(e["stamp"]), int(e["id"]))), e)
+    open_nodes = list(rows)
+    while open_nodes:
+        got = following(open_nodes)
+        ended: list[tuple] = []  # (node, own name, next node): states that ended
+        for node in open_nodes:
+            row = rows[node]
+            end, relabel = got.get(node, (None, None))
+            if end is None:  # the state it announced still holds
+                settled[node] = current_labels.get(node[0], row["label"])
+                continue
+            own = relabel if relabel is not None else row["label"]
+            if place_labels is None or announced_place(row) is None:
+                settled[node] = own
+                continue
+            ended.append((node, own, (node[0], (float(end["stamp"]), int(end["id"]))), end))
+        fresh = {p for node, *_ in ended if (p := announced_place(rows[node])) not in views}
+        if fresh:
+            got_views = place_labels(sorted(fresh))
+            views.update({p: dict(got_views.get(p) or {}) for p in fresh})
+        open_nodes = []
+        for node, own, nxt, end in ended:
+            seen = views[announced_place(rows[node])]
+            if not may_take_next(seen, own, share):
+                settled[node] = own
+                continue
+            chained[node] = (own, seen, nxt)
+            if nxt not in rows:
+                rows[nxt] = end
+                open_nodes.append(nxt)
+    for node in sorted(chained, reverse=True):  # a node's next state has the same object and a later key
+        own, seen, nxt = chained[node]
+        after, total = settled[nxt], sum(seen.values())
+        settled[node] = after if after != own and total and seen.get(after, 0) >= share * total else own
+    for e in events:
+        if e["kind"] != "relabelled":
+            names[int(e["id"])] = settled[(int(e["object_id"]), (float(e["stamp"]), int(e["id"])))]
+    return names
+
+
 def event_names(events, object_events, current_labels: dict[int, str],
                 place_labels: dict[int, dict[str, int]] | None = None, share: float = 1.0) -> dict[int, str]:
-    """{event id: label} for every event of ``events`` (rows with id, stamp, kind, object_id, label, and for
-    ``place_labels`` before_id and after_id).
-
-    object_events: every relabelled and state-ending event of those events' objects (same columns), in
-    (stamp, id) order; current_labels: {object id: its shown label now}; place_labels: {placement id: {label:
-    sightings read under it}} for the places the events announced (announced_place), with ``share`` the least
-    share of them that lets the next state's label name the event (module docstring). Each object's keys are
-    sorted once and searched by bisection: an object with thousands of events is named in n log n, not n
-    squared."""
+    """name_events over lists: object_events holds every relabelled and state-ending event of those events'
+    objects after the earliest of them (same columns; any order), place_labels {placement id: {label:
+    sightings}} for the places the events announced (announced_place), or None. Each object's keys are sorted
+    once and searched by bisection: an object with thousands of events is named in n log n."""
     ends: dict[int, list] = {}      # object -> sorted ((stamp, id), row) of its state-ending events
     relabels: dict[int, list] = {}  # object -> sorted ((stamp, id), label) of its relabellings
     for r in object_events:
@@ -67,48 +141,19 @@ def event_names(events, object_events, current_labels: dict[int, str],
     for lst in (*ends.values(), *relabels.values()):
         lst.sort(key=lambda kv: kv[0])
     end_keys = {oid: [k for k, _ in lst] for oid, lst in ends.items()}
-    ended: dict[int, list[str]] = {}  # object -> the names of its state-ending events, in order
 
-    def own_name(oid: int, i: int, key: tuple, row, after: str | None) -> str:
-        """The name of the event ``row`` at ``key``, whose state the object's i-th state-ending event ended (none
-        if i is past the last), ``after`` being that event's own name (the name of the state that followed)."""
-        mine = end_keys.get(oid, [])
-        if i == len(mine):  # the state it announced still holds
-            return current_labels.get(oid, row["label"])
-        rel = relabels.get(oid, [])
-        j = bisect.bisect_left(rel, (mine[i],)) - 1  # the last relabelling before the state ended ...
-        name = rel[j][1] if j >= 0 and rel[j][0] > key else row["label"]  # ... and after the event
-        if place_labels is not None:
-            views = place_labels.get(announced_place(row)) or {}
-            total = sum(views.values())
-            if after != name and total and views.get(after, 0) >= share * total:
-                name = after
-        return name
+    def following(asks):
+        out = {}
+        for oid, key in asks:
+            mine = end_keys.get(oid, [])
+            i = bisect.bisect_right(mine, key)
+            if i == len(mine):
+                out[(oid, key)] = (None, None)
+                continue
+            rel = relabels.get(oid, [])
+            j = bisect.bisect_left(rel, (mine[i],)) - 1  # the last relabelling before the state ended ...
+            out[(oid, key)] = (ends[oid][i][1], rel[j][1] if j >= 0 and rel[j][0] > key else None)  # ... after it
+        return out
 
-    def ended_names(oid: int) -> list[str]:
-        """The names of the object's state-ending events: one loop from the last backwards, each named after the
-        one that follows it (no recursion: an object may have thousands of states)."""
-        if oid not in ended:
-            lst, keys = ends.get(oid, []), end_keys.get(oid, [])
-            got: list[str] = [""] * len(lst)
-            for k in range(len(lst) - 1, -1, -1):
-                key, row = lst[k]
-                i = bisect.bisect_right(keys, key)
-                got[k] = own_name(oid, i, key, row, got[i] if i < len(lst) else None)
-            ended[oid] = got
-        return ended[oid]
-
-    def name_of(oid: int, key: tuple, row) -> str:
-        i = bisect.bisect_right(end_keys.get(oid, []), key)
-        after = None
-        if place_labels is not None and i < len(end_keys.get(oid, [])):
-            after = ended_names(oid)[i]
-        return own_name(oid, i, key, row, after)
-
-    names = {}
-    for e in events:
-        if e["kind"] == "relabelled":
-            names[int(e["id"])] = e["label"]
-            continue
-        names[int(e["id"])] = name_of(int(e["object_id"]), (float(e["stamp"]), int(e["id"])), e)
-    return names
+    lookup = None if place_labels is None else (lambda ids: {p: place_labels[p] for p in ids if p in place_labels})
+    return name_events(events, current_labels, following, lookup, share)

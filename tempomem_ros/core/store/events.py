@@ -6,8 +6,8 @@ are never returned.
 from __future__ import annotations
 
 from ..event_names import STATE_ENDING
-from ..rows import EVENT_COLS, id_chunks
-from .base import TableRows
+from ..rows import EVENT_COLS
+from .base import TableRows, fetch_each
 
 
 class EventRows(TableRows):
@@ -60,21 +60,43 @@ class EventRows(TableRows):
             "ORDER BY stamp, id",
             (lo, hi, *kind_args)).fetchall()
 
-    def naming(self, object_ids, from_key: tuple[float, int] | None = None) -> list:
-        """The relabelled and state-ending events (event_names.STATE_ENDING) of these objects, in (stamp, id)
-        order, with the places they announced (before_id, after_id): what names an event when it is read
-        (event_names.py). With ``from_key`` (stamp, id) only those at
-        or after it: event_names names an event from the events after it alone, so the events of one object
-        read from their earliest key on get the same names (is_present names an object's last removal without
-        reading the month of moves and removals before it)."""
+    #: an object's relabelled and state-ending events after a key (stamp, id), a page from the oldest; the
+    #: redundant ``stamp >= ?`` lets the seek on events_object (object_id, stamp) start at the key (with the OR
+    #: alone SQLite walks the object's events from its first); the LIMIT a literal, as PlacementRows.newest_of's
+    _FOLLOWING = (f"SELECT id, stamp, kind, object_id, label, before_id, after_id FROM events WHERE object_id = ? "
+                  f"AND retracted = 0 AND kind IN ({','.join('?' * (1 + len(STATE_ENDING)))}) AND stamp >= ? "
+                  "AND (stamp > ? OR id > ?) ORDER BY stamp, id LIMIT {n}")
+    #: the first page: most objects are relabelled a few times in a life, so their next state-ending event is in it
+    FOLLOWING_PAGE = 4
+
+    def following(self, asks) -> dict[tuple, tuple]:
+        """{(object id, (stamp, id)): (row, relabel)} for each ask: ``row`` the object's first state-ending event
+        (event_names.STATE_ENDING) after the key, with the places it announced (before_id, after_id), or None when
+        there is none; ``relabel`` the label of its last relabelling between the key and that row, or None. What
+        event_names.name_events names an event by: the next state only, not every later one (a month of them on
+        a day-1 event). Pages of FOLLOWING_PAGE rows, four times larger while no state has ended; the first pages
+        of all asks pipelined on PostgreSQL (base.fetch_each)."""
         kinds = ("relabelled", *STATE_ENDING)
-        after, after_args = "", ()
-        if from_key is not None:
-            after, after_args = " AND (stamp > ? OR (stamp = ? AND id >= ?))", (from_key[0], from_key[0], from_key[1])
-        out = []
-        for chunk, marks in id_chunks(sorted(set(int(i) for i in object_ids))):
-            out += self._conn.execute(
-                f"SELECT id, stamp, kind, object_id, label, before_id, after_id FROM events WHERE retracted = 0 "
-                f"AND object_id IN ({marks}) AND kind IN ({','.join('?' * len(kinds))}){after}",
-                (*chunk, *kinds, *after_args)).fetchall()
-        return sorted(out, key=lambda r: (float(r["stamp"]), int(r["id"])))
+        asks = list(dict.fromkeys((int(o), (float(k[0]), int(k[1]))) for o, k in asks))
+
+        def args(oid, key):
+            return (oid, *kinds, key[0], key[0], key[1])
+        out: dict[tuple, tuple] = {}
+        pages = fetch_each(self._conn, self._FOLLOWING.format(n=self.FOLLOWING_PAGE), [args(o, k) for o, k in asks])
+        for (oid, key), page in zip(asks, pages):
+            n, relabel = self.FOLLOWING_PAGE, None
+            while True:
+                end = None
+                for r in page:
+                    if r["kind"] == "relabelled":
+                        relabel = r["label"]
+                    else:
+                        end = r
+                        break
+                if end is not None or len(page) < n:
+                    out[(oid, key)] = (end, relabel if end is not None else None)
+                    break
+                last = (float(page[-1]["stamp"]), int(page[-1]["id"]))
+                n = min(4 * n, 1024)
+                page = self._conn.execute(self._FOLLOWING.format(n=n), args(oid, last)).fetchall()
+        return out

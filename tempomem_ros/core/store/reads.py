@@ -14,7 +14,7 @@ import numpy as np
 from .. import validation
 from ..config import MemoryConfig
 from ..errors import UnknownIdError
-from ..event_names import announced_place, event_names
+from ..event_names import name_events
 from ..labels import label_matches
 from ..rows import OBJECT_COLS, event_info, id_chunks, object_info, placement_info
 from ..types import ObjectInfo
@@ -145,14 +145,8 @@ class StoreReads(TableRows):
         if rows:
             ids = {int(r["object_id"]) for r in rows}
             current = {int(o.id): o.pinned_label or o.label for o in self._objects.rows(ids)}  # the shown label
-            # one object's events are named from the events at or after the earliest of them (EventRows.naming)
-            first = min((float(r["stamp"]), int(r["id"])) for r in rows) if len(ids) == 1 else None
-            naming = self._events.naming(ids, first)
-            # the places of the events whose state has ended since: only they can take the next state's label
-            ended = {int(r["object_id"]) for r in naming if r["kind"] != "relabelled"}
-            places = self._observations.labels_of_placements(
-                p for r in (*rows, *naming) if int(r["object_id"]) in ended and (p := announced_place(r)) is not None)
-            names = event_names(rows, naming, current, places, self.config.identity.label_share)
+            names = name_events(rows, current, self._events.following, self._observations.labels_of_placements,
+                                self.config.identity.label_share)
         return [event_info(r, self.placement_by_id(r["before_id"]), self.placement_by_id(r["after_id"]),
                            label=names.get(int(r["id"])))
                 for r in rows]

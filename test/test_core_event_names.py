@@ -1,0 +1,196 @@
+"""Naming an event reads its object's next state, and the one after only while the names chain
+(event_names.name_events): the same names as reading every later state (main's rule, kept below as the
+reference), from a bounded read."""
+
+from __future__ import annotations
+
+import bisect
+import random
+
+import pytest
+from core_helpers import IMMEDIATE, box_obs, distance_from_eye, view
+
+from tempomem_ros.core import Memory
+from tempomem_ros.core.event_names import STATE_ENDING, announced_place, event_names, may_take_next, name_events
+from tempomem_ros.core.store.events import EventRows
+from tempomem_ros.core.store.observations import ObservationRows
+
+A = (2.0, 0.0, 0.8)
+B = (0.0, 2.0, 0.8)
+DA = distance_from_eye(A)
+DB = distance_from_eye(B)
+
+
+def reference_names(events, object_events, current_labels, place_labels=None, share=1.0):
+    """event_names as main 7ec9eda had it: every later state-ending event of the objects named, from the last
+    backwards, each after the one that follows it."""
+    ends: dict[int, list] = {}
+    relabels: dict[int, list] = {}
+    for r in object_events:
+        key = (float(r["stamp"]), int(r["id"]))
+        if r["kind"] == "relabelled":
+            relabels.setdefault(int(r["object_id"]), []).append((key, r["label"]))
+        elif r["kind"] in STATE_ENDING:
+            ends.setdefault(int(r["object_id"]), []).append((key, r))
+    for lst in (*ends.values(), *relabels.values()):
+        lst.sort(key=lambda kv: kv[0])
+    end_keys = {oid: [k for k, _ in lst] for oid, lst in ends.items()}
+    ended: dict[int, list[str]] = {}
+
+    def own_name(oid, i, key, row, after):
+        mine = end_keys.get(oid, [])
+        if i == len(mine):
+            return current_labels.get(oid, row["label"])
+        rel = relabels.get(oid, [])
+        j = bisect.bisect_left(rel, (mine[i],)) - 1
+        name = rel[j][1] if j >= 0 and rel[j][0] > key else row["label"]
+        if place_labels is not None:
+            views = place_labels.get(announced_place(row)) or {}
+            total = sum(views.values())
+            if after != name and total and views.get(after, 0) >= share * total:
+                name = after
+        return name
+
+    def ended_names(oid):
+        if oid not in ended:
+            lst, keys = ends.get(oid, []), end_keys.get(oid, [])
+            got = [""] * len(lst)
+            for k in range(len(lst) - 1, -1, -1):
+                key, row = lst[k]
+                i = bisect.bisect_right(keys, key)
+                got[k] = own_name(oid, i, key, row, got[i] if i < len(lst) else None)
+            ended[oid] = got
+        return ended[oid]
+
+    def name_of(oid, key, row):
+        i = bisect.bisect_right(end_keys.get(oid, []), key)
+        after = None
+        if place_labels is not None and i < len(end_keys.get(oid, [])):
+            after = ended_names(oid)[i]
+        return own_name(oid, i, key, row, after)
+
+    return {int(e["id"]): e["label"] if e["kind"] == "relabelled"
+            else name_of(int(e["object_id"]), (float(e["stamp"]), int(e["id"])), e) for e in events}
+
+
+LABELS = ("cup", "mug", "bowl")
+KINDS = ("appeared", "moved", "removed", "reappeared", "relabelled")
+
+
+def random_history(rng: random.Random):
+    """1-3 objects with 1-14 events each (ties in stamp included), placements 1-8 with 0-4 views of each label."""
+    events = []
+    for oid in range(1, rng.randint(1, 3) + 1):
+        for _ in range(rng.randint(1, 14)):
+            events.append({"id": 0, "stamp": float(rng.randint(0, 12)), "kind": rng.choice(KINDS),
+                           "object_id": oid, "label": rng.choice(LABELS),
+                           "before_id": rng.choice((None, *range(1, 9))), "after_id": rng.choice((None, *range(1, 9)))})
+    ids = list(range(1, len(events) + 1))
+    rng.shuffle(ids)
+    for e, i in zip(events, ids):
+        e["id"] = i
+    events.sort(key=lambda e: (e["stamp"], e["id"]))
+    places = {p: {lb: n for lb in LABELS if (n := rng.randint(0, 4 if rng.random() < 0.7 else 0))}
+              for p in range(1, 9) if rng.random() < 0.8}
+    current = {oid: rng.choice(LABELS) for oid in {e["object_id"] for e in events} if rng.random() < 0.9}
+    return events, places, current
+
+
+def test_lazy_naming_gives_the_names_of_every_later_state_on_random_histories():
+    """20,000 random histories (several objects, relabellings, ties, places' views, shares 0 to 1): the events
+    named from a random point on, with or without the places' labels, get main's names; and every state read
+    past an event's own next one was read because the state before it could take its name (may_take_next)."""
+    rng = random.Random(1409)
+    chained = 0
+    for _ in range(20000):
+        events, places, current = random_history(rng)
+        naming = [e for e in events if e["kind"] != "appeared"]
+        share = rng.choice((0.0, 0.01, 0.2, 0.25, 0.5, 1.0))
+        i = rng.randrange(len(events))
+        asked = events[i:rng.randint(i + 1, len(events))]  # a span: later states are read only if they chain
+        use_places = places if rng.random() < 0.8 else None
+        want = reference_names(asked, naming, current, use_places, share)
+        assert event_names(asked, naming, current, use_places, share) == want
+
+        asks: list = []
+        by_key = {(e["object_id"], (e["stamp"], e["id"])): e for e in events}
+
+        def following(keys):
+            asks.extend(keys)
+            out = {}
+            for oid, key in keys:
+                later = [e for e in naming if e["object_id"] == oid and (e["stamp"], e["id"]) > key]
+                end = next((e for e in later if e["kind"] in STATE_ENDING), None)
+                rel = [e["label"] for e in later if e["kind"] == "relabelled"
+                       and (end is None or (e["stamp"], e["id"]) < (end["stamp"], end["id"]))]
+                out[(oid, key)] = (end, rel[-1] if rel and end is not None else None)
+            return out
+        lookup = None if use_places is None else (lambda ids: {p: use_places[p] for p in ids if p in use_places})
+        assert name_events(asked, current, following, lookup, share) == want
+        own_keys = {(e["object_id"], (e["stamp"], e["id"])) for e in asked if e["kind"] != "relabelled"}
+        assert len(asks) == len(set(asks)) and own_keys <= set(asks)
+        for oid, key in set(asks) - own_keys:  # read only because the state before it could take its name
+            chained += 1
+            assert use_places is not None and by_key[(oid, key)]["kind"] in STATE_ENDING
+            takers = []  # the asked states that ``key`` ended, whose places could give them the next state's name
+            for o, prev in asks:
+                between = [e for e in naming if e["object_id"] == oid and prev < (e["stamp"], e["id"]) < key]
+                if o != oid or prev >= key or [e for e in between if e["kind"] in STATE_ENDING]:
+                    continue
+                own = ([e["label"] for e in between if e["kind"] == "relabelled"] or [by_key[(oid, prev)]["label"]])[-1]
+                if may_take_next(use_places.get(announced_place(by_key[(oid, prev)])) or {}, own, share):
+                    takers.append(prev)
+            assert takers
+    assert chained > 1000  # the chains were exercised
+
+
+def test_may_take_next_is_whether_another_label_has_the_share():
+    assert may_take_next({}, "cup", 0.2) is False
+    assert may_take_next({"cup": 5}, "cup", 0.2) is False
+    assert may_take_next({"cup": 4, "mug": 1}, "cup", 0.2) is True
+    assert may_take_next({"cup": 4, "mug": 1}, "cup", 0.25) is False
+    assert may_take_next({"cup": 4, "mug": 1}, "mug", 0.25) is True
+    assert may_take_next({"cup": 5}, "cup", 0.0) is True  # any label has a share of 0
+
+
+@pytest.fixture
+def mem(store):
+    with Memory.open(store("m"), embedding_dim=4, config=IMMEDIATE) as m:
+        yield m
+
+
+def bounce(m: Memory, moves: int) -> None:
+    """A mug seen at A (t=10..12), then ``moves`` times gone from where it was (3 views) and seen at the other
+    place, 20 s apart."""
+    places = ((A, DA), (B, DB))
+    for i in range(3):
+        m.add([box_obs("mug", A, stamp=10 + i)], view(10 + i, A, DA + 0.04))
+        m.commit()
+    for k in range(moves):
+        (here, dh), (there, dt) = places[k % 2], places[(k + 1) % 2]
+        t0 = 20 + 20 * k
+        for i in range(3):
+            m.add([], view(t0 + i, here, dh + 1.0))
+            m.commit()
+        m.add([box_obs("mug", there, stamp=t0 + 10)], view(t0 + 10, there, dt + 0.04))
+        m.commit()
+
+
+def test_naming_a_past_change_reads_its_next_state_not_the_later_ones(mem, monkeypatch):
+    """The mug's appearance at A, asked after twelve later changes of the mug: its name reads the state that
+    followed it (the removal at A) and the views at A alone, not the later events and places (before: every
+    place the mug stood in, 13 label counts); the names are those of the whole history."""
+    bounce(mem, 6)
+    every = mem.changes()
+    assert [e.kind for e in every] == ["appeared"] + ["removed", "moved"] * 6
+    places: list = []
+    asks: list = []
+    labels_of, following = ObservationRows.labels_of_placements, EventRows.following
+    monkeypatch.setattr(ObservationRows, "labels_of_placements",
+                        lambda self, ids: places.append(sorted(ids)) or labels_of(self, ids))
+    monkeypatch.setattr(EventRows, "following", lambda self, keys: asks.append(list(keys)) or following(self, keys))
+    first = mem.changes(0, 15)
+    assert first == every[:1] and first[0].label == "mug"
+    appeared = every[0]
+    assert asks == [[(appeared.object_id, (appeared.stamp, appeared.id))]]
+    assert places == [[appeared.after.id]]
