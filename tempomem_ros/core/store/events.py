@@ -6,8 +6,8 @@ are never returned.
 from __future__ import annotations
 
 from ..event_names import STATE_ENDING
-from ..rows import EVENT_COLS
-from .base import TableRows, fetch_each
+from ..rows import EVENT_COLS, id_chunks
+from .base import TableRows, fetch_each, pipelines
 
 
 class EventRows(TableRows):
@@ -60,43 +60,45 @@ class EventRows(TableRows):
             "ORDER BY stamp, id",
             (lo, hi, *kind_args)).fetchall()
 
-    #: an object's relabelled and state-ending events after a key (stamp, id), a page from the oldest; the
-    #: redundant ``stamp >= ?`` lets the seek on events_object (object_id, stamp) start at the key (with the OR
-    #: alone SQLite walks the object's events from its first); the LIMIT a literal, as PlacementRows.newest_of's
-    _FOLLOWING = (f"SELECT id, stamp, kind, object_id, label, before_id, after_id FROM events WHERE object_id = ? "
-                  f"AND retracted = 0 AND kind IN ({','.join('?' * (1 + len(STATE_ENDING)))}) AND stamp >= ? "
-                  "AND (stamp > ? OR id > ?) ORDER BY stamp, id LIMIT {n}")
-    #: the first page: most objects are relabelled a few times in a life, so their next state-ending event is in it
-    FOLLOWING_PAGE = 4
+    #: the object's first state-ending event after the ask's key (stamp, id) and, beside it, the label of its last
+    #: relabelling between the two: two correlated lookups of an ask (oid, s, i) on events_object (object_id,
+    #: stamp), each reading from the key to the next state only. The redundant ``stamp >= s`` lets the seek start
+    #: at the key (with the OR alone SQLite walks the object's events from its first).
+    _ENDING = "','".join(STATE_ENDING)
+    _NEXT_END = ("SELECT x.id FROM events x WHERE x.object_id = {oid} AND x.retracted = 0 "
+                 f"AND x.kind IN ('{_ENDING}') AND x.stamp >= {{s}} AND (x.stamp > {{s}} OR x.id > {{i}}) "
+                 "ORDER BY x.stamp, x.id LIMIT 1")
+    _LAST_RELABEL = ("SELECT r.label FROM events r WHERE r.object_id = e.object_id AND r.retracted = 0 "
+                     "AND r.kind = 'relabelled' AND r.stamp >= {s} AND (r.stamp > {s} OR r.id > {i}) "
+                     "AND r.stamp <= e.stamp AND (r.stamp < e.stamp OR r.id < e.id) "
+                     "ORDER BY r.stamp DESC, r.id DESC LIMIT 1")
+    _FOLLOWING_COLS = "e.id, e.stamp, e.kind, e.object_id, e.label, e.before_id, e.after_id"
+    #: one ask (PostgreSQL, pipelined: base.pipelines says why not the set form there)
+    _FOLLOWING_ONE = (f"SELECT {_FOLLOWING_COLS}, ({_LAST_RELABEL.format(s='?', i='?')}) AS relabel FROM events e "
+                      f"WHERE e.id = ({_NEXT_END.format(oid='?', s='?', i='?')})")
+    #: many asks in one statement (SQLite): the asks as a VALUES table (oid, s, i)
+    _FOLLOWING_SET = (f"WITH a(oid, s, i) AS (VALUES {{marks}}) SELECT a.oid, a.s, a.i, {_FOLLOWING_COLS}, "
+                      f"({_LAST_RELABEL.format(s='a.s', i='a.i')}) AS relabel FROM a JOIN events e "
+                      f"ON e.id = ({_NEXT_END.format(oid='a.oid', s='a.s', i='a.i')})")
 
     def following(self, asks) -> dict[tuple, tuple]:
         """{(object id, (stamp, id)): (row, relabel)} for each ask: ``row`` the object's first state-ending event
         (event_names.STATE_ENDING) after the key, with the places it announced (before_id, after_id), or None when
         there is none; ``relabel`` the label of its last relabelling between the key and that row, or None. What
         event_names.name_events names an event by: the next state only, not every later one (a month of them on
-        a day-1 event). Pages of FOLLOWING_PAGE rows, four times larger while no state has ended; the first pages
-        of all asks pipelined on PostgreSQL (base.fetch_each)."""
-        kinds = ("relabelled", *STATE_ENDING)
+        a day-1 event). On SQLite one statement per SQL_ID_CHUNK asks (a statement an ask was most of a day-1
+        call's cost), on PostgreSQL one an ask, pipelined (base.fetch_each)."""
         asks = list(dict.fromkeys((int(o), (float(k[0]), int(k[1]))) for o, k in asks))
-
-        def args(oid, key):
-            return (oid, *kinds, key[0], key[0], key[1])
-        out: dict[tuple, tuple] = {}
-        pages = fetch_each(self._conn, self._FOLLOWING.format(n=self.FOLLOWING_PAGE), [args(o, k) for o, k in asks])
-        for (oid, key), page in zip(asks, pages):
-            n, relabel = self.FOLLOWING_PAGE, None
-            while True:
-                end = None
-                for r in page:
-                    if r["kind"] == "relabelled":
-                        relabel = r["label"]
-                    else:
-                        end = r
-                        break
-                if end is not None or len(page) < n:
-                    out[(oid, key)] = (end, relabel if end is not None else None)
-                    break
-                last = (float(page[-1]["stamp"]), int(page[-1]["id"]))
-                n = min(4 * n, 1024)
-                page = self._conn.execute(self._FOLLOWING.format(n=n), args(oid, last)).fetchall()
+        out: dict[tuple, tuple] = {ask: (None, None) for ask in asks}
+        if pipelines(self._conn):
+            rows = fetch_each(self._conn, self._FOLLOWING_ONE, [(k[0], k[0], k[1], o, k[0], k[0], k[1])
+                                                                 for o, k in asks])
+            for ask, got in zip(asks, rows):
+                if got:
+                    out[ask] = (got[0], got[0]["relabel"])
+            return out
+        for chunk, _ in id_chunks(asks):
+            sql = self._FOLLOWING_SET.format(marks=",".join("(?, ?, ?)" for _ in chunk))
+            for r in self._conn.execute(sql, [v for o, k in chunk for v in (o, k[0], k[1])]).fetchall():
+                out[(int(r["oid"]), (float(r["s"]), int(r["i"])))] = (r, r["relabel"])
         return out
