@@ -194,3 +194,34 @@ def test_naming_a_past_change_reads_its_next_state_not_the_later_ones(mem, monke
     appeared = every[0]
     assert asks == [[(appeared.object_id, (appeared.stamp, appeared.id))]]
     assert places == [[appeared.after.id]]
+
+
+def test_a_past_change_takes_a_later_name_through_the_states_between(mem, monkeypatch):
+    """A mug read "cup" three times and "mug" once at A (it stays "cup"), missing there, then seen at B as a mug
+    (relabelled): asked alone, its appearance at A is named "mug" through the removal at A (A's views give "mug"
+    the share, so the removal may take the move's name) and the move (its state holds: the label now). Three
+    rounds of EventRows.following, each one ask; the views of A once; the same names as the whole history's."""
+    for i, label in enumerate(("cup", "cup", "cup", "mug")):
+        mem.add([box_obs(label, A, stamp=10 + i, conf=0.6)], view(10 + i, A, DA + 0.04))
+        mem.commit()
+    for i in range(3):
+        mem.add([], view(20 + i, A, DA + 1.0))
+        mem.commit()
+    mem.add([box_obs("cup", B, stamp=30, conf=0.6)], view(30, B, DB + 0.04))
+    mem.commit()
+    for i in range(8):
+        mem.add([box_obs("mug", B, stamp=31 + i, conf=0.9)], view(31 + i, B, DB + 0.04))
+        mem.commit()
+    every = [e for e in mem.changes() if e.kind != "relabelled"]
+    assert [(e.kind, e.label, e.published_label) for e in every] == [
+        ("appeared", "mug", "cup"), ("removed", "mug", "cup"), ("moved", "mug", "cup")]
+    appeared, removed, moved = every
+    places: list = []
+    asks: list = []
+    labels_of, following = ObservationRows.labels_of_placements, EventRows.following
+    monkeypatch.setattr(ObservationRows, "labels_of_placements",
+                        lambda self, ids: places.append(sorted(ids)) or labels_of(self, ids))
+    monkeypatch.setattr(EventRows, "following", lambda self, keys: asks.append(list(keys)) or following(self, keys))
+    assert mem.changes(0, 15) == [appeared]
+    assert asks == [[(1, (e.stamp, e.id))] for e in every]
+    assert places == [[appeared.after.id]] and removed.before.id == appeared.after.id
