@@ -384,8 +384,10 @@ def _chained(text: str):
 def _meta(k, v) -> bool:
     """A key that only types or identifies a message ('"type": "response.function_call_arguments.done"', an id)."""
     key = _snake(k)
-    return key in ("id", "call_id", "tool_call_id", "tool_use_id", "jsonrpc", "index") or key == "type" and \
-        isinstance(v, str) and bool(re.fullmatch(r"[\w-]+(?:[./:][\w-]+)+", v))
+    if key in ("jsonrpc", "index") or key == "id" or key.endswith("_id") and key not in ("object_id", "anchor_id") \
+            and isinstance(v, (str, int)):
+        return True
+    return key == "type" and isinstance(v, str) and bool(re.fullmatch(r"[\w-]+(?:[./:][\w-]+)+", v))
 
 
 def _candidates(node, depth: int, out: list, budget: list) -> None:
