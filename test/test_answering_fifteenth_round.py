@@ -111,3 +111,77 @@ def test_what_is_no_one_reading_call_stays_refused(question):
     ("navigate_to", None), ("get_weather", None), ("", None)])
 def test_tool_name_reads_the_tables_names_only(name, tool):
     assert tool_name(name) == tool
+
+
+# ------------------------------------------------------------------------------ the fourteenth round's named lows
+RESPELT = Names(["phone", "headphones", "mug"])
+
+
+@pytest.mark.parametrize("question, label, unknown", [
+    ("where is my fone charger", "fone charger", "label"),    # before: the phone's place, "charger" ignored
+    ("where did I leave the fone case", "fone case", "label"),
+    ("where is my fone", "phone", ""),                         # the respelt name as the head: read as before
+    ("where are my wireless headfones", "headphones", ""),
+])
+def test_a_respelt_name_is_read_only_as_the_head_of_the_phrase(question, label, unknown):
+    got = understood(question, RESPELT)
+    assert (got.operator, got.args["label"], got.unknown) == ("current", label, unknown)
+
+
+PAPERS = Names(["mug", "sunday paper", "table"])
+
+
+@pytest.mark.parametrize("names, question, args, unknown", [
+    (PAPERS, "where are the sunday papers", {"label": "sunday paper"}, ""),
+    (PAPERS, "where are my sunday papers now", {"label": "sunday paper"}, ""),
+    (RESPELT, "where are the sunday papers", {"label": "sunday paper"}, "label"),   # unknown, but a thing
+    (RESPELT, "where is my monday pill box", {"label": "monday pill box"}, "label"),
+])
+def test_a_weekday_naming_a_kind_of_thing_is_no_time(names, question, args, unknown):
+    """Before: refused, "'sunday' could be a day to come"."""
+    got = understood(question, names)
+    assert (got.operator, got.args, got.unknown) == ("current", args, unknown)
+
+
+@pytest.mark.parametrize("question, since", [
+    ("where was the mug on sunday", TODAY - 4 * 86400),        # a weekday that is a time stays one
+    ("where was the mug that sunday morning", None),
+])
+def test_a_weekday_as_a_time_is_still_read(question, since):
+    got = understood(question, PAPERS)
+    assert got.operator == "history" and got.args["label"] == "mug"
+    if since is not None:
+        assert got.args["since"] == since
+
+
+@pytest.mark.parametrize("question", [
+    "where was the mug the sunday before last",                # before: last Sunday's history ("before last" lost)
+    "what was on the table monday before last",
+])
+def test_a_weekday_of_another_week_is_refused(question):
+    assert "another week" in refusal(question, PAPERS).reason
+
+
+@pytest.mark.parametrize("question", [
+    "I was at my sister's yesterday, where is my phone?",      # before: yesterday's history of the phone
+    "We had guests yesterday. Where is the mug?",
+    "the cleaner came yesterday; where is the mug now",
+])
+def test_yesterday_in_a_clause_of_talk_is_not_the_questions_time(question):
+    assert "named beside the question" in refusal(question, RESPELT).reason
+
+
+@pytest.mark.parametrize("question", [
+    "where was the mug yesterday", "yesterday, where was the mug", "The mug. Where was it yesterday?"])
+def test_yesterday_in_the_question_or_alone_stays_its_time(question):
+    got = understood(question, RESPELT)
+    assert (got.operator, got.args) == ("history", {"label": "mug", "since": TODAY - 86400, "until": TODAY})
+
+
+@pytest.mark.parametrize("question, operator", [
+    ("moves of the mug since yesterday, how many", "count_moves"),   # the clause with yesterday is the request's own
+    ("for my notes, every change from yesterday", "changes"),
+])
+def test_yesterday_in_a_clause_without_a_subject_and_verb_is_the_questions(question, operator):
+    assert understood(question, RESPELT).operator == operator
+

@@ -445,21 +445,34 @@ def _understand(question: str, now: float | None, names: Names, hints: bool = Tr
 DAY_IN_TALK = "I did not understand the time: a day is named beside the question, not in it; ask it in the question"
 
 
+_YESTERDAY = re.compile(r"\byesterday\b")
+# A clause that tells of yesterday has a subject and a verb of its own ("I was at my sister's yesterday", "the cleaner
+# came yesterday"); a clause without one is the request's own words ("moves of the lamp since yesterday, how many",
+# "for the report, all the changes from yesterday": both read right before, and stay so).
+_NARRATES = re.compile(r"\b(?:i|we|he|she|they|you|was|were|had|did|came|went|got|left|put|took|brought|moved|"
+                       r"visited|cleaned|tidied|used|borrowed|lost|saw|said|told|asked)\b")
+
+
 def _day_in_talk(question, q: str, now, names: Names) -> bool:
     """Whether a day of the week stands in a clause that neither asks (no question word, no auxiliary first) nor is
     only a time ("where was the mug? on monday"): "I had the mug on monday, where is it?" and "where is the mug? it
     was monday" were read as Monday's history, the day of the talk taken for the question's (review of the fourteenth
     round); which day is asked is not said, so the question is refused."""
-    if not isinstance(question, str) or not timeexpr.named_days(q, names.day_names):
+    if not isinstance(question, str) or not (timeexpr.named_days(q, names.day_names) or _YESTERDAY.search(q)):
         return False  # no day named in the question (``q``, normalised): no clause to look at
     parts = [normalise(p) for p in _CLAUSE_SPLIT.split(question[:MAX_QUESTION_CHARS]) if p and words(p)]
     if len(parts) < 2:
         return False
     for part in parts:
-        days = timeexpr.named_days(part, names.day_names)
-        if not days or _WH_OR_AUX.search(part):
+        if _WH_OR_AUX.search(part):
             continue
-        rest = part[:days[0].start()] + " yesterday " + part[days[0].end():]
+        days = timeexpr.named_days(part, names.day_names)
+        if days:
+            rest = part[:days[0].start()] + " yesterday " + part[days[0].end():]
+        elif _YESTERDAY.search(part) and _NARRATES.search(part):
+            rest = part  # fifteenth round: "I was at my sister's yesterday, where is my phone?" was yesterday's history
+        else:
+            continue
         try:
             rest = timeexpr.extract(rest, now, names.day_names)[0]
         except timeexpr.TimeError:
