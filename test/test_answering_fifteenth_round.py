@@ -185,3 +185,61 @@ def test_yesterday_in_the_question_or_alone_stays_its_time(question):
 def test_yesterday_in_a_clause_without_a_subject_and_verb_is_the_questions(question, operator):
     assert understood(question, RESPELT).operator == operator
 
+
+# ------------------------------------------------------------------------------------ radio and log talk
+@pytest.mark.parametrize("question, operator", [
+    ("Patrol log 2210 hrs. Current position of the wallet, over.", "current"),   # before: refused
+    ("Request the last sighting of the keys, over and out.", "last_seen"),
+    ("where are the keys, roger", "current"),
+])
+def test_a_radio_closer_and_a_log_head_say_nothing(question, operator):
+    assert understood(question, NAMES).operator == operator
+
+
+@pytest.mark.parametrize("question", [
+    "Patrol log 2210 hrs. Put the wallet in the drawer, over.",   # an action stays refused
+    "where did I leave it over",                                  # no mark before "over": not a closer
+])
+def test_radio_talk_that_asks_nothing_stays_refused(question):
+    assert refusal(question, NAMES).suggestions
+
+
+# ------------------------------------------------------------------------------ a correction after the question
+@pytest.mark.parametrize("question, operator, args", [
+    ("Is my wallet still there? The phone, I mean.", "is_present", {"label": "phone"}),   # before: refused
+    ("where is the cup? I mean the mug.", "current", {"label": "mug"}),
+    ("Is the mug on the desk? The table, sorry.", "is_related", {"label": "mug", "anchor": "table", "relation": "on"}),
+])
+def test_a_correction_said_after_the_question_replaces_its_phrase(question, operator, args):
+    got = understood(question, NAMES)
+    assert (got.operator, got.args) == (operator, args)
+    assert "in place of" in got.words
+
+
+@pytest.mark.parametrize("question", [
+    "where is the mug? I mean the mug and the keys.",   # the correction names two things: no one reading
+    "where is the mug? The keys, the lamp, I mean.",
+])
+def test_a_correction_after_the_question_that_is_no_phrase_is_not_applied(question):
+    assert refusal(question, NAMES).suggestions
+
+
+# -------------------------------------------------------------------------------------------- more text speak
+@pytest.mark.parametrize("question, operator, args", [
+    ("how many x has the mug been moved 2day", "count_moves", {"label": "mug", "since": TODAY, "until": NOW}),
+    ("wen did u 1st c the lamp", "first_seen", {"label": "lamp"}),
+    ("did the chair move ystrday", "did_move", {"label": "chair", "since": TODAY - 86400, "until": TODAY}),
+    ("where ought I to look first for my wallet", "where_to_look", {"label": "wallet"}),
+])
+def test_text_speak_of_the_fifteenth_round(question, operator, args):
+    got = understood(question, NAMES)
+    assert (got.operator, got.args) == (operator, args)
+
+
+@pytest.mark.parametrize("question", ["how many x", "did you c"])
+def test_text_speak_words_that_are_no_question_stay_refused(question):
+    assert refusal(question, NAMES).reason
+
+
+def test_a_c_that_is_no_verb_stays_a_word_of_the_name():
+    assert read("the c drive, where is it") == ("current", {"label": "c drive"}, "label")
