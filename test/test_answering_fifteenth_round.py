@@ -189,10 +189,10 @@ def test_yesterday_in_a_clause_without_a_subject_and_verb_is_the_questions(quest
 # ------------------------------------------------------------------------------------ radio and log talk
 @pytest.mark.parametrize("question, operator", [
     ("Patrol log 2210 hrs. Current position of the wallet, over.", "current"),   # before: refused
-    ("Request the last sighting of the keys, over and out.", "last_seen"),
-    ("where are the keys, roger", "current"),
+    ("Guard log 0215 hrs. Where is the lamp?", "current"),
+    ("Incident log. When did you last see the keys?", "last_seen"),
 ])
-def test_a_radio_closer_and_a_log_head_say_nothing(question, operator):
+def test_a_log_head_ending_in_a_full_stop_says_nothing(question, operator):
     assert understood(question, NAMES).operator == operator
 
 

@@ -254,10 +254,9 @@ _HEADER = re.compile(r"^(?:for (?:the|my|our|this|a) \w+(?: \w+)?|from the \w+(?
                      r"per object stats|stats|debug)$")
 
 
-# Fifteenth round, radio and log talk (heldout17: a security guard's "Request current position of the backpack, over."):
-# a closing procedure word after the question's last mark says nothing to the memory; a log line's head ending in a
-# full stop ("Patrol log 0340 hrs.") is a header as one ending in a colon is.
-_RADIO_CLOSER = re.compile(r"\s*[,.;]\s*(?:over(?: and out)?|out|roger(?: that)?|copy(?: that)?)\s*[.!?]*\s*$")
+# Fifteenth round, log talk (heldout17: a security guard's "Patrol log 0340 hrs. Request current position of the
+# backpack, over."): a log line's head ending in a full stop is a header as one ending in a colon is (a radio closer,
+# ", over", was read before: a trailing clause).
 _LOG_HEAD = re.compile(r"^([a-z][\w ]{0,40}?)\.\s+(?=[a-z])")
 
 
@@ -365,7 +364,6 @@ def normalise(question: str) -> str:
     # whitespace collapsed before the tags are looked for: their patterns begin with \s*,?\s*, and a long run of
     # spaces made the search roughly cubic ("a" and 499 spaces took 1.7 s; review of session 32)
     q = re.sub(r"\s+", " ", q).strip()
-    q = _RADIO_CLOSER.sub("", q)  # "..., over."
     m = _LOG_HEAD.match(q)  # "Patrol log 0340 hrs. Request current position of the backpack"
     if m and _is_header(_clean(_PUNCT.sub(" ", m.group(1)))):
         q = q[m.end():]
