@@ -385,8 +385,9 @@ def test_heldout16_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
     this week by name, "the day before yesterday", "the last day and a half", a clock in UTC, "since the 7 o'clock
     handover", "did anything appear", a time to come in talk, "Agent memo:" as a header, "whether X remains at its
     last known location", "have you spotted X anywhere", "the earliest record you hold of X": 158 right, 42 refused,
-    0 wrong."""
-    assert _as_measured(newest_sets[6], "u", 31, tmp_path / "h16") == (200, 158, 42, 0)
+    0 wrong. Fifteenth round (loose.py, tool calls in looser shapes): "GET /tempomem/relational_as_of?relation=on&..."
+    read by its request line and query string: 159 right, 41 refused, 0 wrong."""
+    assert _as_measured(newest_sets[6], "u", 31, tmp_path / "h16") == (200, 159, 41, 0)
 
 
 def test_heldout17_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
@@ -404,8 +405,12 @@ def test_heldout17_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
     corrects to: 120 right, 80 refused, 0 wrong; "a metre and a half" as a radius and "set eyes on" as seeing: 122
     right, 78 refused, 0 wrong; a part of a name between a modal and a pronoun is a verb ("I can't bear it" names no
     teddy bear): 123 right, 77 refused, 0 wrong; text speak ("shud", "wen", "hw", "hav", "wuz", "look 4 my"): 127
-    right, 73 refused, 0 wrong."""
-    assert _as_measured(newest_sets[7], "a", 29, tmp_path / "h17") == (200, 127, 73, 0)
+    right, 73 refused, 0 wrong. Fifteenth round (test_answering_fifteenth_round.py): tool calls in looser shapes
+    (answering/loose.py: key=value and --flag fields, an HTTP request or curl line, EDN, XML, CSV, HCL, a Rasa parse,
+    special tokens, a code fence, await, a framework's object around the call, an MCP sampling message): 153 right,
+    47 refused, 0 wrong; a log line's head ending in a full stop, a correction said after the question, more text speak
+    ("2day", "1st", "u c", "how many x", "ought I to"): 158 right, 42 refused, 0 wrong."""
+    assert _as_measured(newest_sets[7], "a", 29, tmp_path / "h17") == (200, 158, 42, 0)
 
 
 @pytest.mark.slow
