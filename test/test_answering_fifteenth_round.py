@@ -243,3 +243,19 @@ def test_text_speak_words_that_are_no_question_stay_refused(question):
 
 def test_a_c_that_is_no_verb_stays_a_word_of_the_name():
     assert read("the c drive, where is it") == ("current", {"label": "c drive"}, "label")
+
+
+@pytest.mark.parametrize("request_text", [
+    '<call tool="last_seen"><label>keys</label><since>2026-01-15T00:00:00Z</since></call>',
+    "curl -X POST http://robot/tools/current -H 'Accept: */*' -d '{\"label\": \"mug\"}'",
+    'Msg(parts=[Block(call=FunctionCall(name="current", args={"label": "desk"}))])',
+    '{:op :first-seen :label "mug"} ',
+])
+def test_every_cut_of_a_looser_request_is_read_or_left_never_raises(request_text):
+    """A tool call cut off at a model's token limit is a real input (the review of stop 35 found 491 such prefixes that
+    raised in envelope.py): every prefix and suffix reads as a call, a refusal or nothing."""
+    from tempomem_ros.core.answering import loose
+    from tempomem_ros.core.answering.envelope import Reading
+    for i in range(len(request_text) + 1):
+        for cut in (request_text[:i], request_text[i:]):
+            assert loose.read(cut, NOW, NAMES) is None or isinstance(loose.read(cut, NOW, NAMES), (Reading, str))
