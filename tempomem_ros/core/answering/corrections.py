@@ -35,6 +35,8 @@ def rewrites(question: str) -> list[tuple[str, str]]:
     correction (or more than one). Two texts when a comma follows the correction: kept ("the lamp, sorry, the plant,
     where did it stand": a fronted thing) and dropped ("my handbag, I mean my backpack, has been": a parenthesis)."""
     marks = list(_MARK.finditer(question))
+    if not marks:
+        return _afterwards(question)
     if len(marks) != 1:
         return []
     m = marks[0]
@@ -69,3 +71,30 @@ def rewrites(question: str) -> list[tuple[str, str]]:
     if rest.startswith(","):
         out.append((head + new + rest[1:], said))
     return out
+
+
+# Fifteenth round: a correction said after the question, as a sentence of its own ("Is my handbag still there? The
+# backpack, I mean."; heldout17's a130 was refused): it replaces the last phrase of the question that starts with a
+# determiner and has as many words as the correction.
+_AFTERWARDS = re.compile(r"(?is)^(?P<q>.*[.?!])\s+(?:(?:i\s+mean|sorry|no)\s*,?\s+(?P<a>[^,.;!?]+?)|"
+                         r"(?P<b>[^,.;!?]+?)\s*,\s*(?:i\s+mean|sorry))\s*[.!]*\s*$")
+
+
+def _afterwards(question: str) -> list[tuple[str, str]]:
+    m = _AFTERWARDS.match(question)
+    if m is None:
+        return []
+    new = (m.group("a") or m.group("b")).strip()
+    new_words = new.split()
+    if not 2 <= len(new_words) <= MAX_WORDS or new_words[0].lower() not in DETERMINERS:
+        return []
+    body = m.group("q")
+    starts = [w for w in re.finditer(r"\b(\w+)\b", body) if w.group(1).lower() in DETERMINERS]
+    if not starts:
+        return []
+    old_words = re.match(r"(\w+(?:\s+\w+){%d})\b" % (len(new_words) - 1), body[starts[-1].start():])
+    if old_words is None:
+        return []
+    old = old_words.group(1)
+    start = starts[-1].start()
+    return [(body[:start] + new + body[start + len(old):], f"'{new}' in place of '{old}'")]

@@ -65,8 +65,8 @@ def _times(text: str, now) -> list:
 def rewrite(question: str, now) -> str:
     """The question with its one event clause replaced by the clause's time or dropped (see the module doc);
     unchanged when it has none, more than one, or neither part carries a time."""
-    if not isinstance(question, str):
-        return question
+    if not isinstance(question, str) or timeexpr.DAY_OF_ANOTHER_WEEK.search(question):
+        return question  # "the sunday before last" is no event "before last" (timeexpr refuses the day: which week?)
     for rx in (_REASON, _REASON_PAST):
         m = rx.search(question)
         if m and not _times(m.group(0), now):

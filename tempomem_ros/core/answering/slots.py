@@ -196,10 +196,12 @@ def resolve(slot: str, names: Names, *, regions: bool = False, plural: bool = Fa
     # 2c. A known name's word spelt as it sounds (stop 36: heldout15's "wheres my headfones" was answered "I don't know
     #     any headfone", a wrong answer where the memory knows headphones): read as that name, which the interpretation
     #     shows; only "ph" written "f", a spelling by sound and no slip of the keys, so no other word is read as a name.
+    #     The respelt name must be the phrase's head, its last word (fifteenth round): "fone charger" is a charger, and
+    #     read through "phone" it was the phone's place, "charger" ignored; a modifier with an unknown head is unknown.
     respelt = names.respell(sw)
     if respelt != sw and not trailing:
         again = resolve(" ".join(respelt), names, regions=regions, plural=plural)
-        if again is not None and again.known:
+        if again is not None and again.known and stem(respelt[-1]) in _stems(words(again.label)):
             return Thing(again.label, True, indefinite, again.ignored, slot)
     # 3. Unknown: only a plain noun phrase counts as a thing the memory does not know; a trailing participle
     #    ("where were the knives kept before") is dropped and shown, as it is after a known label.

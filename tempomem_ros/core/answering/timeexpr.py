@@ -471,15 +471,42 @@ def in_a_name(text: str, at: int, day_names) -> bool:
     a known name is the name, not a time (review of the fourteenth round: "where is my sunday paper" was refused as
     "a day to come"). A name that is only a weekday ("friday") is not one of them: "on friday" stays a time."""
     for nw in day_names:
-        for m in re.finditer(r"\b" + " ".join(map(re.escape, nw)) + r"\b", text):
+        # the name said in the plural too (fifteenth round: "where are the sunday papers" was "a day to come")
+        for m in re.finditer(r"\b" + " ".join(map(re.escape, nw)) + r"(?:s|es)?\b", text):
             if m.start() <= at < m.end():
                 return True
     return False
 
 
+# Fifteenth round: a weekday between a determiner and a noun names a kind of thing ("the sunday papers", "my monday
+# pills"), whether or not the memory knows it: no time is ever said so. A word of time or of structure after the
+# weekday keeps it a time ("the sunday before last", "that monday morning", "the friday we met").
+_DETERMINER_BEFORE = re.compile(r"\b(?:the|my|your|our|his|her|their|a|an)\s+$")
+_NEXT_WORD = re.compile(r"\s+([a-z]+)\b")
+_NOT_A_NOUN_AFTER_A_DAY = frozenset(
+    "morning mornings afternoon afternoons evening evenings night nights lunch lunchtime noon midnight dinner "
+    "breakfast before after last next just gone past week weekend at in on to of for with by from about around "
+    "when where while that which who what and or but then so as if i we you he she they it me us him them there "
+    "was were is are be been had has have did do does will would could should can may might".split())
+
+
+def _names_a_thing(text: str, m: re.Match) -> bool:
+    if m.group("on") or not m.group("wd") or not _DETERMINER_BEFORE.search(text[:m.start("wd")]):
+        return False
+    nxt = _NEXT_WORD.match(text, m.end())
+    return nxt is not None and nxt.group(1) not in _NOT_A_NOUN_AFTER_A_DAY
+
+
 def named_days(text: str, day_names=()) -> list:
-    """The named days of the text (_NAMED_DAY matches) that are no part of a known name (in_a_name)."""
-    return [m for m in _NAMED_DAY.finditer(text) if not (m.group("wd") and in_a_name(text, m.start("wd"), day_names))]
+    """The named days of the text (_NAMED_DAY matches) that are no part of a known name (in_a_name) and name no kind of
+    thing (_names_a_thing)."""
+    return [m for m in _NAMED_DAY.finditer(text) if not (m.group("wd") and (
+        in_a_name(text, m.start("wd"), day_names) or _names_a_thing(text, m)))]
+
+
+_WEEK_BEFORE = re.compile(r"\s+(?:before|after) (?:last|next|this)\b|\s+(?:a|one|the) week (?:before|earlier|ago)\b")
+# a weekday of another week ("the sunday before last"): events.py leaves its "before last" alone, for the refusal here
+DAY_OF_ANOTHER_WEEK = re.compile(r"(?i)\b(?:" + "|".join(WEEKDAYS) + r")(?:" + _WEEK_BEFORE.pattern + ")")
 
 
 def _named_day(text: str, now: float | None, day_names=()) -> tuple[str, int]:
@@ -491,7 +518,8 @@ def _named_day(text: str, now: float | None, day_names=()) -> tuple[str, int]:
     said = m.group(0)
     if len(days) > 1 or _OTHER_DAY.search(text[:m.start()] + " " + text[m.end():]):
         raise TimeError("the question names more than one day; ask about one")
-    if m.group("on") not in (None, "on"):
+    if m.group("on") not in (None, "on") or _WEEK_BEFORE.match(text, m.end()):
+        # fifteenth round: "the sunday before last" was read as last Sunday, the words after the day left unread
         raise TimeError(f"'{said}' could be this week's or another week's; give the date")
     if m.group("dby"):
         ago = 2

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from ..labels import words
 from . import timeexpr
 from .normalise import MAX_QUESTION_CHARS, normalise
-from . import corrections, cues, envelope, events, quantities, relax, structured, typo, word_order
+from . import corrections, cues, envelope, events, loose, quantities, relax, structured, typo, word_order
 from .operators import (ACTION_ALWAYS, ACTION_OBJECT_WORDS, ACTION_VERBS, FORMAL_VERBS, NOT_A_DESCRIPTION,
                         PAST_OPERATORS, RELATION_WORDS, TABLE, args_key, example_forms, interpretation)
 from .plurals import said_plural
@@ -173,22 +173,14 @@ def understand(question: str, now: float | None, names: Names, similar=None, _in
     ``_inside``: the question came inside a Query tool call (envelope.py), which may not hold another."""
     call = envelope.read(question, now, names)  # '<tool_call>{"name": "is_missing", ...}</tool_call>' (envelope.py)
     if isinstance(call, str):
-        return Refusal(f"{NOT_MAPPED}: {call}", suggest(normalise(question), names))
-    if call is not None and call.operator == "ask":
-        if _inside:
-            return Refusal(f"{NOT_MAPPED}: a Query call holds another tool call", ())
-        inner = understand(call.args["question"], now, names, similar, _inside=True)
-        if isinstance(inner, Understanding):
-            return dataclasses.replace(inner, words=f"{inner.words} (asked in {call.said})")
-        return inner
-    if call is not None:  # "whether scissors is missing (structured request: a <tool_call> call of 'is_missing')"
-        said = f"structured request: {call.said}" if call.said else "structured request"
-        return Understanding(call.operator, call.args, interpretation(call.operator, _shown_args(call.args),
-                                                                      call.ignored) + f" ({said})",
-                             call.ignored, call.unknown, normalise(question))
+        return _loose(question, now, names, similar, _inside) or \
+            Refusal(f"{NOT_MAPPED}: {call}", suggest(normalise(question), names))
+    if call is not None:
+        return _called(call, question, now, names, similar, _inside)
     request = structured.read(question, now, names)  # '{"tool": "locate", "object": "keys"}' (structured.py)
     if isinstance(request, str):
-        return Refusal(f"{NOT_MAPPED}: {request}", suggest(normalise(question), names))
+        return _loose(question, now, names, similar, _inside) or \
+            Refusal(f"{NOT_MAPPED}: {request}", suggest(normalise(question), names))
     if request is not None:
         op, args, ignored, unknown = request
         return Understanding(op, args, interpretation(op, args, ignored) + " (structured request)", ignored, unknown,
@@ -215,12 +207,45 @@ def understand(question: str, now: float | None, names: Names, similar=None, _in
         relaxed = _relaxed(question, now, names)
         if relaxed is not None:
             return relaxed
+    if isinstance(out, Refusal) and isinstance(question, str):
+        called = _loose(question, now, names, similar, _inside)
+        if called is not None:
+            return called
     if similar is not None and isinstance(out, Refusal) and out.reason == NO_FORM:
         read = similar.read(question, now, names)
         if read is not None:
             op, args, said, ignored = read
             return Understanding(op, args, said, tuple(ignored), "", normalise(question))
     return out
+
+
+def _called(call: envelope.Reading, question: str, now, names: Names, similar, _inside: bool
+            ) -> Understanding | Refusal:
+    """The Understanding of a tool call read from the text (envelope.py, loose.py); a Query call's question is
+    understood as a question, once (a Query call may not hold another)."""
+    if call.operator == "ask":
+        if _inside:
+            return Refusal(f"{NOT_MAPPED}: a Query call holds another tool call", ())
+        inner = understand(call.args["question"], now, names, similar, _inside=True)
+        if isinstance(inner, Understanding):
+            return dataclasses.replace(inner, words=f"{inner.words} (asked in {call.said})")
+        return inner
+    # "whether scissors is missing (structured request: a <tool_call> call of 'is_missing')"
+    said = f"structured request: {call.said}" if call.said else "structured request"
+    return Understanding(call.operator, call.args, interpretation(call.operator, _shown_args(call.args),
+                                                                  call.ignored) + f" ({said})",
+                         call.ignored, call.unknown, normalise(question))
+
+
+def _loose(question: str, now, names: Names, similar, _inside: bool) -> Understanding | None:
+    """Fifteenth round: a tool call in a looser shape (loose.py: fields as 'tool=x label=y', an HTTP request, EDN,
+    XML, a framework's object around the call), read only for a text every other reader refused, and kept only when
+    it reads (a refusal stands as the earlier reader gave it)."""
+    call = loose.read(question, now, names)
+    if not isinstance(call, envelope.Reading):
+        return None
+    out = _called(call, question, now, names, similar, _inside)
+    return out if isinstance(out, Understanding) else None
 
 
 def _shown_args(args: dict) -> dict:
@@ -420,21 +445,34 @@ def _understand(question: str, now: float | None, names: Names, hints: bool = Tr
 DAY_IN_TALK = "I did not understand the time: a day is named beside the question, not in it; ask it in the question"
 
 
+_YESTERDAY = re.compile(r"\byesterday\b")
+# A clause that tells of yesterday has a subject and a verb of its own ("I was at my sister's yesterday", "the cleaner
+# came yesterday"); a clause without one is the request's own words ("moves of the lamp since yesterday, how many",
+# "for the report, all the changes from yesterday": both read right before, and stay so).
+_NARRATES = re.compile(r"\b(?:i|we|he|she|they|you|was|were|had|did|came|went|got|left|put|took|brought|moved|"
+                       r"visited|cleaned|tidied|used|borrowed|lost|saw|said|told|asked)\b")
+
+
 def _day_in_talk(question, q: str, now, names: Names) -> bool:
     """Whether a day of the week stands in a clause that neither asks (no question word, no auxiliary first) nor is
     only a time ("where was the mug? on monday"): "I had the mug on monday, where is it?" and "where is the mug? it
     was monday" were read as Monday's history, the day of the talk taken for the question's (review of the fourteenth
     round); which day is asked is not said, so the question is refused."""
-    if not isinstance(question, str) or not timeexpr.named_days(q, names.day_names):
+    if not isinstance(question, str) or not (timeexpr.named_days(q, names.day_names) or _YESTERDAY.search(q)):
         return False  # no day named in the question (``q``, normalised): no clause to look at
     parts = [normalise(p) for p in _CLAUSE_SPLIT.split(question[:MAX_QUESTION_CHARS]) if p and words(p)]
     if len(parts) < 2:
         return False
     for part in parts:
-        days = timeexpr.named_days(part, names.day_names)
-        if not days or _WH_OR_AUX.search(part):
+        if _WH_OR_AUX.search(part):
             continue
-        rest = part[:days[0].start()] + " yesterday " + part[days[0].end():]
+        days = timeexpr.named_days(part, names.day_names)
+        if days:
+            rest = part[:days[0].start()] + " yesterday " + part[days[0].end():]
+        elif _YESTERDAY.search(part) and _NARRATES.search(part):
+            rest = part  # fifteenth round: "I was at my sister's yesterday, where is my phone?" was yesterday's history
+        else:
+            continue
         try:
             rest = timeexpr.extract(rest, now, names.day_names)[0]
         except timeexpr.TimeError:
