@@ -122,3 +122,20 @@ def test_only_writes_of_one_row_by_id_or_one_values_row_are_held():
     odd = shape("UPDATE objects SET state=CASE WHEN ? IS NULL THEN state ELSE 'present' END WHERE id=?")
     assert odd is not None and set_statement(odd, [(None, 1), (None, 2)]) is None
     assert set_statement(odd, [("x", 1), (None, 2)]) is not None
+
+
+def test_a_write_plan_is_the_shape_its_row_limit_and_its_key():
+    """write_plan (the connection's one lookup per held write) gives shape_of, max_rows and each row's key as the
+    parameters at the shape's key positions, for no key, one and two."""
+    from tempomem_ros.core.postgres.batching import max_rows, write_plan
+
+    params = (1.5, "mug", 7, 0.25)
+    for sql in ("UPDATE objects SET cx=?, first_seen=MIN(first_seen, ?) WHERE id=?",
+                "INSERT INTO label_mass (object_id, label, mass) VALUES (?,?,?) ON CONFLICT(object_id, label) "
+                "DO UPDATE SET mass=mass+excluded.mass", "INSERT INTO audit (stamp, action) VALUES (?,?)"):
+        st = translate(sql, many=True)
+        shape = shape_of(st.sql, st.n_params)
+        got, limit, keyof = write_plan(st.sql, st.n_params)
+        assert got == shape and limit == max_rows(shape)
+        assert (keyof(params) if keyof else None) == (tuple(params[i] for i in shape.key) if shape.key else None)
+    assert write_plan(translate("UPDATE objects SET state='missing' WHERE id=? AND state=?").sql, 2) is None

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import functools
 import numbers
+import operator
 import re
 from dataclasses import dataclass
 
@@ -230,6 +231,28 @@ def _update_text(shape: Shape, casts: tuple[str, ...], n_rows: int) -> str:
 
 def max_rows(shape: Shape) -> int:
     return max(1, MAX_PARAMS // max(1, shape.n_params))
+
+
+@functools.lru_cache(maxsize=1024)
+def write_plan(sql: str, n_params: int) -> tuple[Shape, int, object] | None:
+    """(shape_of, max_rows of it, the function giving a row's key from its parameters, or None: no key) of a
+    translated write, or None where it is not batchable. Why one lookup: the connection asks these of every held
+    write (about 100 a frame in the fuser), and the shape's lookup, the row limit's arithmetic and a generator
+    building each key were a third of its per-write work (bench_fuser_functions.py)."""
+    shape = shape_of(sql, n_params)
+    if shape is None:
+        return None
+    key = shape.key
+    if not key:
+        keyof = None
+    elif len(key) == 1:
+        k = key[0]
+
+        def keyof(params, k=k):
+            return (params[k],)
+    else:
+        keyof = operator.itemgetter(*key)  # a tuple of the parameters at those positions
+    return shape, max_rows(shape), keyof
 
 
 # ---------------------------------------------------------------------------------------------------- reads
