@@ -16,7 +16,7 @@ import struct
 
 import numpy as np
 
-from tempomem_ros.core import fusion, geometry
+from tempomem_ros.core import association, fusion, geometry
 from tempomem_ros.core.config import FusionConfig
 from tempomem_ros.core.geometry import box_volume, intersection_volume
 
@@ -74,6 +74,20 @@ def _score_ref(cfg, *, obs_center, obs_min, obs_max, obs_label, obs_feature, can
         feature = max(0.0, cos)
         total = cfg.w_geometry * geometry_ + cfg.w_iou * iou + cfg.w_feature * feature + cfg.w_label * label
     return fusion.ScoreParts(round(total, 12), geometry_, iou, feature, label)
+
+
+def _same_place_ref(amin, amax, bmin, bmax, *, tol: float, max_ratio: float, min_iou: float) -> bool:
+    if _iou3d_ref(amin, amax, bmin, bmax, pad=tol) < min_iou:
+        return False
+    for i in range(3):
+        a0, a1, b0, b1 = float(amin[i]), float(amax[i]), float(bmin[i]), float(bmax[i])
+        ca, cb = 0.5 * (a0 + a1), 0.5 * (b0 + b1)
+        if not (b0 - tol <= ca <= b1 + tol and a0 - tol <= cb <= a1 + tol):
+            return False
+        ea, eb = max(a1 - a0, 2 * tol), max(b1 - b0, 2 * tol)
+        if max(ea, eb) > max_ratio * min(ea, eb):
+            return False
+    return True
 
 
 # ---------------------------------------------------------------------------------------- cases
@@ -166,3 +180,19 @@ def test_padded_volumes_are_the_loops_volumes():
                  [float(x) - pad for x in bmin], [float(x) + pad for x in bmax])
         want = (intersection_volume(*grown), box_volume(*grown[:2]), box_volume(*grown[2:]))
         assert tuple(map(_bits, geometry.padded_volumes(amin, amax, bmin, bmax, pad))) == tuple(map(_bits, want))
+
+
+def test_same_place_equals_the_loops():
+    rng = random.Random(7)
+    agreed = 0
+    for n in range(60000):
+        kind = n % 3
+        amin, amax, bmin, bmax = _boxes(rng, kind)
+        if rng.random() < 0.5:  # b near a: the later tests decide, not the IoU
+            bmin, bmax = amin, _vec(rng, kind, base=amin, scale=1.0)
+        kw = dict(tol=rng.choice((0.0, 0.05, -0.0)), max_ratio=rng.choice((1.0, 2.0, 3.0)),
+                  min_iou=rng.choice((0.0, 0.1, 0.3)))
+        want = _same_place_ref(amin, amax, bmin, bmax, **kw)
+        assert association.same_place(amin, amax, bmin, bmax, **kw) is want, (amin, amax, bmin, bmax, kw)
+        agreed += want
+    assert 500 < agreed < 55000  # both answers occur
