@@ -122,3 +122,73 @@ def test_only_writes_of_one_row_by_id_or_one_values_row_are_held():
     odd = shape("UPDATE objects SET state=CASE WHEN ? IS NULL THEN state ELSE 'present' END WHERE id=?")
     assert odd is not None and set_statement(odd, [(None, 1), (None, 2)]) is None
     assert set_statement(odd, [("x", 1), (None, 2)]) is not None
+
+
+def test_a_write_plan_is_the_shape_its_row_limit_and_its_key():
+    """write_plan (the connection's one lookup per held write) gives shape_of, max_rows and each row's key as the
+    parameters at the shape's key positions, for no key, one and two."""
+    from tempomem_ros.core.postgres.batching import max_rows, write_plan
+
+    params = (1.5, "mug", 7, 0.25)
+    for sql in ("UPDATE objects SET cx=?, first_seen=MIN(first_seen, ?) WHERE id=?",
+                "INSERT INTO label_mass (object_id, label, mass) VALUES (?,?,?) ON CONFLICT(object_id, label) "
+                "DO UPDATE SET mass=mass+excluded.mass", "INSERT INTO audit (stamp, action) VALUES (?,?)"):
+        st = translate(sql, many=True)
+        shape = shape_of(st.sql, st.n_params)
+        got, limit, keyof = write_plan(st.sql, st.n_params)
+        assert got == shape and limit == max_rows(shape)
+        assert (keyof(params) if keyof else None) == (tuple(params[i] for i in shape.key) if shape.key else None)
+    assert write_plan(translate("UPDATE objects SET state='missing' WHERE id=? AND state=?").sql, 2) is None
+
+
+def _read_statement_as_built(sql, n_params, runs):
+    """batching.read_statement as it was before its text was cached: the reference."""
+    import re as _re
+
+    from tempomem_ros.core.postgres import batching as b
+
+    if "ORDER BY" not in sql.upper() or b._SETS.search(sql) or b._ORDER_DEPENDENT.search(sql):
+        return None
+    if len(runs) * (n_params + 1) > b.MAX_PARAMS or not n_params:
+        return None
+    casts = []
+    columns = list(zip(*runs))
+    for i in range(n_params):
+        t = b._pg_type(columns[i], None)
+        if t is None:
+            return None
+        casts.append(t)
+    inner = _re.sub(r"\$(\d+)\b", lambda p: f"v.p{p.group(1)}", sql)
+    parts, base = [], 0
+    for k in range(len(runs)):
+        parts.append("(" + ", ".join(f"${base + i + 1}::{casts[i]}" for i in range(n_params)) + f", {k})")
+        base += n_params
+    names = ", ".join(f"p{i + 1}" for i in range(n_params))
+    text = (f"SELECT q.*, v.tempomem_run FROM (VALUES {', '.join(parts)}) AS v({names}, tempomem_run) "
+            f"CROSS JOIN LATERAL (SELECT q0.*, row_number() OVER () AS tempomem_rn FROM ({inner}) AS q0) AS q "
+            f"ORDER BY v.tempomem_run, q.tempomem_rn")
+    return text, [p for r in runs for p in r]
+
+
+def test_a_set_based_read_is_the_text_built_for_its_runs():
+    """read_statement's text, cached per (read, casts, number of runs), is the text built for the runs each time:
+    the same reads in any order, with other types and counts of runs, and the reads never sent as one."""
+    import random
+
+    from tempomem_ros.core.postgres.batching import read_statement
+
+    reads = [translate("SELECT id, label FROM objects WHERE min_x <= ? AND max_x >= ? AND state IN (?, ?) ORDER BY id"),
+             translate("SELECT label, mass FROM label_mass WHERE object_id=? ORDER BY label"),
+             translate("SELECT SUM(mass) FROM label_mass WHERE object_id=? ORDER BY 1"),
+             translate("SELECT id FROM objects WHERE id=?")]
+    pools = ((1, 7, True, None), (2.5, -0.0, 1, None), ("present", "missing", None), (1, 2.5, "present", None))
+    rng = random.Random(5)
+    built = 0
+    for _ in range(3000):
+        st = rng.choice(reads)
+        kinds = [rng.choice(pools[:3]) if rng.random() < 0.9 else pools[3] for _ in range(st.n_params)]
+        runs = [tuple(rng.choice(kinds[i]) for i in range(st.n_params)) for _ in range(rng.randrange(2, 30))]
+        want = _read_statement_as_built(st.sql, st.n_params, runs)
+        assert read_statement(st.sql, st.n_params, runs) == want
+        built += want is not None
+    assert built > 1000

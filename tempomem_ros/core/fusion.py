@@ -30,7 +30,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .config import FusionConfig
-from .geometry import containment, iou3d, point_box_distance
+from .geometry import padded_volumes, point_box_distance, xyz
 from .labels import labels_agree
 
 
@@ -66,15 +66,28 @@ def label_agreement(obs_label: str, effective_label: str, label_mass: dict[str, 
 def score(cfg: FusionConfig, *, obs_center, obs_min, obs_max, obs_label, obs_feature,
           cand_min, cand_max, cand_label, cand_mass, cand_feature,
           label_similarity: float | None = None) -> ScoreParts:
+    # In plain floats, each step as geometry's functions compute it (test_core_score_floats.py: to the bit): the
+    # score runs for every candidate of every sighting (40 a frame in the fuser), and its IoU and containment are
+    # of the same two padded boxes, so their volumes are computed once (geometry.padded_volumes).
     d = point_box_distance(obs_center, cand_min, cand_max)
-    extent = max(float(cand_max[i]) - float(cand_min[i]) for i in range(3))
+    lo0, lo1, lo2 = xyz(cand_min)
+    hi0, hi1, hi2 = xyz(cand_max)
+    extent, e = hi0 - lo0, hi1 - lo1  # max() of the three: a later one replaces the kept one only when greater
+    extent = e if e > extent else extent
+    e = hi2 - lo2
+    extent = e if e > extent else extent
     geometry = max(0.0, 1.0 - d / max(cfg.geometry_scale, 0.5 * extent))
-    iou = iou3d(obs_min, obs_max, cand_min, cand_max, pad=cfg.box_padding)
+    inter, v_obs, v_cand = padded_volumes(obs_min, obs_max, cand_min, cand_max, cfg.box_padding)
+    if inter <= 0.0:  # iou3d
+        iou = 0.0
+    else:
+        union = v_obs + v_cand - inter
+        iou = inter / union if union > 0 else 0.0
     label = label_agreement(obs_label, cand_label, cand_mass)
     if label_similarity is not None:
         label = max(label, min(1.0, max(0.0, label_similarity)))
     if label >= 1.0:
-        iou = max(iou, containment(obs_min, obs_max, cand_min, cand_max, pad=cfg.box_padding))
+        iou = max(iou, inter / v_obs if v_obs > 0 else 0.0)  # containment of the sighting's box in the candidate's
     cos = cosine(obs_feature, cand_feature)
     if cos is None:
         norm = cfg.w_geometry + cfg.w_iou + cfg.w_label

@@ -39,34 +39,72 @@ def intersection_volume(amin, amax, bmin, bmax) -> float:
 
 def iou3d(amin, amax, bmin, bmax, pad: float = 0.0) -> float:
     """3D IoU of two axis-aligned boxes, each grown by ``pad`` per side (thin objects get a volume)."""
-    amin = [float(x) - pad for x in amin[:3]]
-    amax = [float(x) + pad for x in amax[:3]]
-    bmin = [float(x) - pad for x in bmin[:3]]
-    bmax = [float(x) + pad for x in bmax[:3]]
-    inter = intersection_volume(amin, amax, bmin, bmax)
+    inter, va, vb = padded_volumes(amin, amax, bmin, bmax, pad)
     if inter <= 0.0:
         return 0.0
-    union = box_volume(amin, amax) + box_volume(bmin, bmax) - inter
+    union = va + vb - inter
     return inter / union if union > 0 else 0.0
 
 
 def containment(amin, amax, bmin, bmax, pad: float = 0.0) -> float:
     """Share of box a (grown by ``pad`` per side) that lies inside box b (grown likewise)."""
-    amin = [float(x) - pad for x in amin[:3]]
-    amax = [float(x) + pad for x in amax[:3]]
-    bmin = [float(x) - pad for x in bmin[:3]]
-    bmax = [float(x) + pad for x in bmax[:3]]
-    va = box_volume(amin, amax)
-    return intersection_volume(amin, amax, bmin, bmax) / va if va > 0 else 0.0
+    inter, va, _ = padded_volumes(amin, amax, bmin, bmax, pad)
+    return inter / va if va > 0 else 0.0
+
+
+def xyz(v) -> tuple[float, float, float]:
+    """The first three values of a vector as Python floats (float() of each: the same values)."""
+    if type(v) is np.ndarray:
+        v = v.tolist()  # Python floats equal to the elements, without a numpy scalar each
+    return float(v[0]), float(v[1]), float(v[2])
+
+
+def padded_volumes(amin, amax, bmin, bmax, pad: float = 0.0) -> tuple[float, float, float]:
+    """(intersection, volume of a, volume of b) of the two boxes grown by ``pad`` per side: intersection_volume and
+    box_volume of the grown boxes, operation for operation (so to the bit, signed zeros and NaN included), written
+    out for three axes.
+
+    Why: iou3d and containment run for every candidate of every sighting (the fuser's score and same_place, about
+    100 calls a frame on bench_fuser_batch.py), and each built four lists of floats and looped over the axes; the
+    score asks both of the same two boxes, and now reads the three volumes once (test_core_score_floats.py compares
+    with the loops, to the bit)."""
+    a0, a1, a2 = xyz(amin)
+    A0, A1, A2 = xyz(amax)
+    b0, b1, b2 = xyz(bmin)
+    B0, B1, B2 = xyz(bmax)
+    a0, a1, a2, b0, b1, b2 = a0 - pad, a1 - pad, a2 - pad, b0 - pad, b1 - pad, b2 - pad
+    A0, A1, A2, B0, B1, B2 = A0 + pad, A1 + pad, A2 + pad, B0 + pad, B1 + pad, B2 + pad
+    # intersection_volume: per axis min of the highs, max of the lows (the first argument wins a tie)
+    d0 = (A0 if not (B0 < A0) else B0) - (a0 if not (b0 > a0) else b0)
+    d1 = (A1 if not (B1 < A1) else B1) - (a1 if not (b1 > a1) else b1)
+    d2 = (A2 if not (B2 < A2) else B2) - (a2 if not (b2 > a2) else b2)
+    inter = ((1.0 * (d0 if not (0.0 > d0) else 0.0)) * (d1 if not (0.0 > d1) else 0.0)) * \
+        (d2 if not (0.0 > d2) else 0.0)
+    d0, d1, d2 = A0 - a0, A1 - a1, A2 - a2
+    va = ((1.0 * (d0 if not (0.0 > d0) else 0.0)) * (d1 if not (0.0 > d1) else 0.0)) * (d2 if not (0.0 > d2) else 0.0)
+    d0, d1, d2 = B0 - b0, B1 - b1, B2 - b2
+    vb = ((1.0 * (d0 if not (0.0 > d0) else 0.0)) * (d1 if not (0.0 > d1) else 0.0)) * (d2 if not (0.0 > d2) else 0.0)
+    return inter, va, vb
 
 
 def point_box_distance(p, bmin, bmax) -> float:
-    """Euclidean distance from a point to a box (0 inside)."""
-    d2 = 0.0
-    for i in range(3):
-        d = max(float(bmin[i]) - float(p[i]), float(p[i]) - float(bmax[i]), 0.0)
-        d2 += d * d
-    return math.sqrt(d2)
+    """Euclidean distance from a point to a box (0 inside).
+
+    Per axis max(lo - p, p - hi, 0.0) as the builtin gives it (a later argument replaces the kept one only when
+    greater), written as comparisons: it runs for every candidate of every sighting (fusion.score)."""
+    p0, p1, p2 = xyz(p)
+    l0, l1, l2 = xyz(bmin)
+    h0, h1, h2 = xyz(bmax)
+    d0, e0 = l0 - p0, p0 - h0
+    d0 = e0 if e0 > d0 else d0
+    d0 = 0.0 if 0.0 > d0 else d0
+    d1, e1 = l1 - p1, p1 - h1
+    d1 = e1 if e1 > d1 else d1
+    d1 = 0.0 if 0.0 > d1 else d1
+    d2, e2 = l2 - p2, p2 - h2
+    d2 = e2 if e2 > d2 else d2
+    d2 = 0.0 if 0.0 > d2 else d2
+    return math.sqrt(((0.0 + d0 * d0) + d1 * d1) + d2 * d2)
 
 
 def box_gap(amin, amax, bmin, bmax) -> float:

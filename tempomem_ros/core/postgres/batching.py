@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import functools
 import numbers
+import operator
 import re
 from dataclasses import dataclass
 
@@ -232,6 +233,28 @@ def max_rows(shape: Shape) -> int:
     return max(1, MAX_PARAMS // max(1, shape.n_params))
 
 
+@functools.lru_cache(maxsize=1024)
+def write_plan(sql: str, n_params: int) -> tuple[Shape, int, object] | None:
+    """(shape_of, max_rows of it, the function giving a row's key from its parameters, or None: no key) of a
+    translated write, or None where it is not batchable. Why one lookup: the connection asks these of every held
+    write (about 100 a frame in the fuser), and the shape's lookup, the row limit's arithmetic and a generator
+    building each key were a third of its per-write work (bench_fuser_functions.py)."""
+    shape = shape_of(sql, n_params)
+    if shape is None:
+        return None
+    key = shape.key
+    if not key:
+        keyof = None
+    elif len(key) == 1:
+        k = key[0]
+
+        def keyof(params, k=k):
+            return (params[k],)
+    else:
+        keyof = operator.itemgetter(*key)  # a tuple of the parameters at those positions
+    return shape, max_rows(shape), keyof
+
+
 # ---------------------------------------------------------------------------------------------------- reads
 #: aggregates whose result depends on the order rows reach them (a float sum in another order may differ in its last
 #: bit): a statement with one is never read set-based
@@ -254,7 +277,7 @@ def read_statement(sql: str, n_params: int, runs: list[tuple]) -> tuple[str, lis
     aggregate whose value depends on the order of its rows: the rows of a run are then the rows that run alone gives.
     Why: fusion reads one object's candidates or label mass per sighting (40 of a frame's statements at 10,000
     objects, bench_round_trips), pipelined into one wait but each parsed, planned and answered on its own."""
-    if "ORDER BY" not in sql.upper() or _SETS.search(sql) or _ORDER_DEPENDENT.search(sql):
+    if not _readable_as_one(sql):
         return None
     if len(runs) * (n_params + 1) > MAX_PARAMS or not n_params:
         return None
@@ -265,13 +288,24 @@ def read_statement(sql: str, n_params: int, runs: list[tuple]) -> tuple[str, lis
         if t is None:
             return None
         casts.append(t)
+    return _read_text(sql, n_params, tuple(casts), len(runs)), [p for r in runs for p in r]
+
+
+# The text depends only on the read, its casts and its number of runs: the fuser sends the same few every frame
+# (its candidates, their label mass), and building it anew was 136 us a call (bench_fuser_functions.py, load 11).
+@functools.lru_cache(maxsize=1024)
+def _readable_as_one(sql: str) -> bool:
+    return "ORDER BY" in sql.upper() and not _SETS.search(sql) and not _ORDER_DEPENDENT.search(sql)
+
+
+@functools.lru_cache(maxsize=4096)
+def _read_text(sql: str, n_params: int, casts: tuple[str, ...], n_runs: int) -> str:
     inner = _PARAM.sub(lambda p: f"v.p{p.group(1)}", sql)
     parts, base = [], 0
-    for k in range(len(runs)):
+    for k in range(n_runs):
         parts.append("(" + ", ".join(f"${base + i + 1}::{casts[i]}" for i in range(n_params)) + f", {k})")
         base += n_params
     names = ", ".join(f"p{i + 1}" for i in range(n_params))
-    text = (f"SELECT q.*, v.tempomem_run FROM (VALUES {', '.join(parts)}) AS v({names}, tempomem_run) "
+    return (f"SELECT q.*, v.tempomem_run FROM (VALUES {', '.join(parts)}) AS v({names}, tempomem_run) "
             f"CROSS JOIN LATERAL (SELECT q0.*, row_number() OVER () AS tempomem_rn FROM ({inner}) AS q0) AS q "
             f"ORDER BY v.tempomem_run, q.tempomem_rn")
-    return text, [p for r in runs for p in r]
