@@ -46,37 +46,13 @@ def start(row) -> FoldState:
                      float(row["confidence"]), 1, (float(row["stamp"]), int(row["id"])))
 
 
-BLED = "bled"  # an observation's reason: a mask bled over a chair or stool where it stands (frame_fusion._bled_over)
-
-
-def _seen_box(state: FoldState, row) -> tuple:
-    """(centre, min, max) of the sighting as the fold takes it: a bled one clipped to the box folded so far, as the
-    fusion merged it (frame_fusion._clipped_to). Why: a rebuild (a twin joined, a move reconciled) folded its raw
-    box, 0.66 m for a 0.41 m stool, and gave the object back the size the bled-mask rule had refused it (seed 328,
-    no feature: a "bench" twin of a stool, rebuilt at 627.1 s)."""
-    c = (row["cx"], row["cy"], row["cz"])
-    lo, hi = (row["min_x"], row["min_y"], row["min_z"]), (row["max_x"], row["max_y"], row["max_z"])
-    if _reason(row) != BLED:
-        return c, lo, hi
-    lo, hi = np.clip(lo, state.lo, state.hi), np.clip(hi, state.lo, state.hi)
-    return tuple(float(v) for v in np.clip(c, lo, hi)), tuple(float(v) for v in lo), tuple(float(v) for v in hi)
-
-
-def _reason(row) -> str:
-    try:
-        return row["reason"] or ""
-    except (IndexError, KeyError):  # a row read without the column
-        return ""
-
-
 def add(state: FoldState, row, cfg: FusionConfig) -> FoldState:
     """The fold with one more sighting, exactly as fusion.merge_geometry / merge_feature combine them."""
     w = fusion.observation_weight(row["confidence"])
-    obs_center, obs_min, obs_max = _seen_box(state, row)
     center, lo, hi, weight, ext = fusion.merge_geometry(
         center=state.center, bmin=state.lo, bmax=state.hi, weight=state.weight, ext=state.ext,
-        obs_center=obs_center, obs_min=obs_min,
-        obs_max=obs_max, obs_weight=w, clamp_factor=cfg.box_clamp_factor,
+        obs_center=(row["cx"], row["cy"], row["cz"]), obs_min=(row["min_x"], row["min_y"], row["min_z"]),
+        obs_max=(row["max_x"], row["max_y"], row["max_z"]), obs_weight=w, clamp_factor=cfg.box_clamp_factor,
         growth_factor=cfg.box_growth_factor, growth_floor=cfg.geometry_scale, n_folded=state.n,
         mean_box_after=cfg.mean_box_after, mean_box_below=cfg.mean_box_below,
         size_after=cfg.size_quantile_after, size_quantile=cfg.size_quantile, size_step=cfg.size_step,

@@ -40,8 +40,8 @@ from . import fusion
 from .association import one_footprint, same_place, stacked
 from .config import MemoryConfig
 from .geometry import containment, point_in_box
-from .frame_fusion import (PART_TOLERANCE_M, PARTS_MIN_FOOTPRINT_M, PUSH_MAX_INSIDE, PUSH_MIN_SHIFT, _bled_over,
-                           box_center, relabel_wins)
+from .frame_fusion import (PART_TOLERANCE_M, PARTS_MIN_FOOTPRINT_M, PUSH_MAX_INSIDE, PUSH_MIN_SHIFT, box_center,
+                           relabel_wins)
 from .labels import canonical_label, labels_agree
 from .persistence import AbsenceState, add_misses, evidenced_since
 from .rows import blob_to_feature, bmax_of, bmin_of, feature_to_blob
@@ -736,21 +736,8 @@ class Settling:
 
     def join_twin(self, keep, gone, stamp: float, touched: set[int]) -> None:
         """``gone`` is ``keep`` fused twice: its sightings re-pointed to ``keep``'s placement, the geometry
-        rebuilt, the span of sightings widened, ``gone`` retired as merged, the label settled.
-
-        A twin that is a mask bled over ``keep`` (frame_fusion._bled_over: ``keep`` a chair or stool seen whole,
-        ``gone`` larger than it turned any way and covering half its box) is joined as a bled sighting is merged:
-        its sightings count, their boxes are clipped to ``keep``'s (observations.reason 'bled', refold.py). Why:
-        seed 328 (no feature), a stool first seen 0.37 m wide was reported twice 1.84-1.86 m wide (its mask bled
-        onto the floor) at 2.42-2.50 s; no object matched those views, each became a twin joined at once, and the
-        rebuild made the stool 1.9 m wide for the rest of the run. Its later views under "bench" and "chair"
-        scored 0.40-0.41 against that box and became a bench and a chair beside it, which were removed five times
-        while the stool stood there (484.9, 1587.1 and 1807.7 s on main; 33.4 and 636.4 s on both main and the
-        tree before stop 36's rules)."""
+        rebuilt, the span of sightings widened, ``gone`` retired as merged, the label settled."""
         pid = keep.placement_id
-        bled = _bled_over(keep, gone, self.config.identity)
-        if bled:
-            self._rows.mark_bled(int(gone.id))
         obs_ids = self._take_observations(gone, keep.id, pid)
         self._maintenance.rebuild_geometry(keep.id, pid, relabel=False)  # the label: _settle_label below
         self._graph.widen_seen(keep.id, gone.first_seen, gone.last_seen)
@@ -762,7 +749,7 @@ class Settling:
         self._rows.widen_placement(pid, gone.first_seen, gone.last_seen)
         self._retire_twin(gone, keep.id, stamp, f"the same object as #{keep.id}, never seen together")
         self._audit(stamp, "merge_twin", [keep.id, gone.id], obs_ids,
-                    {"kept": int(keep.id), "absorbed": int(gone.id), **({"bled": True} if bled else {})})
+                    {"kept": int(keep.id), "absorbed": int(gone.id)})
         self._settle_label(keep.id, stamp, obs_ids[-1:])
         touched.update((int(keep.id), int(gone.id)))
 

@@ -129,11 +129,6 @@ class SettlingRows(TableRows):
         return [int(r[0]) for r in self._conn.execute(
             "SELECT id FROM observations WHERE object_id=? ORDER BY stamp, id", (object_id,))]
 
-    def mark_bled(self, object_id: int) -> None:
-        """Every sighting of the object is a mask bled over the object it joins (Settling.join_twin): a rebuild folds
-        each clipped to the box folded before it (refold.py), as the fusion merges a bled sighting."""
-        self._conn.execute("UPDATE observations SET reason='bled' WHERE object_id=?", (object_id,))
-
     def rehome_sightings(self, src_id: int, dst_id: int, copies: dict[int, int]) -> None:
         """The sightings and misses of ``src_id`` become ``dst_id``'s, each at its placement's copy (``copies``:
         placement -> copy, in the caller's order); those at no copied placement keep theirs. Observations first,
