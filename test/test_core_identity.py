@@ -1532,3 +1532,36 @@ def test_an_object_joined_by_a_move_earlier_in_the_same_frames_removals_is_not_h
     assert [(o.id, o.state, o.n_moves) for o in mem.objects()] == [(1, "present", 1), (2, "forgotten", 0)]
     assert [(e.kind, e.object_id, e.stamp) for e in mem.changes()] == [("appeared", 1, 0.0), ("moved", 1, 100.0)]
     assert [a.action for a in mem.audit() if a.action not in ("create", "merge")] == ["reconcile_move"]
+
+
+@pytest.mark.parametrize("reopen_at", [102.5, 104.5])
+def test_a_look_alike_wait_keeps_its_removed_object_across_a_restart(store, reopen_at):
+    # The wait of the test above, with the memory closed and opened again inside it (review of stop 36): the
+    # choice was kept in the process only, so the reopened memory chose again from the label mass and the bowl
+    # removed 50 s before the mug took the new object (the old false "bowl moved"). The held "appeared" row now
+    # names the removed look-alike its wait runs for (held_events.lookalike_id, schema version 10).
+    address = store("m")
+    m = Memory.open(address, embedding_dim=4)
+    removed_at(m, C, "bowl", 0.0)
+    removed_at(m, A, "mug", 50.0)
+    readings = [(100.0, "bowl"), (100.5, "mug"), (101.0, "bowl")] + [(101.5 + 0.5 * i, "bowl") for i in range(7)]
+    for t, label in readings:
+        if t == reopen_at:
+            m.close()
+            # what the store holds mid-wait: the new object's held "appeared" names the mug (before: no such column)
+            assert store.raw(address, "SELECT object_id, lookalike_id FROM held_events WHERE status = 'held'") == [
+                (3, 2)]
+            m = Memory.open(address, embedding_dim=4)
+        m.add([box_obs(label, B, stamp=t)], view(t, B, DB + 0.04))
+        m.commit()
+    m.add([box_obs("bowl", B, stamp=110.5)], view(110.5, B, DB + 0.04))  # past settling.LOOKALIKE_MOVE_WAIT_S
+    m.commit()
+    try:
+        # before: [(1, "present", 1), (2, "missing", 0), ...] and ("moved", 1) at 100.0: the bowl taken for it
+        assert [(o.id, o.state, o.n_moves) for o in m.objects()] == [
+            (1, "missing", 0), (2, "present", 1), (3, "forgotten", 0)]
+        assert kinds(m) == [("appeared", 1), ("removed", 1), ("appeared", 2), ("removed", 2), ("moved", 2),
+                            ("relabelled", 2)]
+        assert m.changes()[4].stamp == 100.0
+    finally:
+        m.close()

@@ -101,8 +101,8 @@ def test_a_version_5_sqlite_store_gains_sources_keeping_its_rows(tmp_path):
         assert [(a.id, a.action) for a in m.audit()] == before
         (new,) = m.add([box_obs("mug", (1.0, 0.0, 0.5), stamp=2.0)], source="robot_b")
         assert m.observation(new).source == "robot_b"
-    con = stdlib_sqlite3.connect(path)  # migrated to the current version (9; 7: the partial frames_pending index)
-    assert con.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()[0] == str(SCHEMA_VERSION) == "9"
+    con = stdlib_sqlite3.connect(path)  # migrated to the current version (10; 7: the partial frames_pending index)
+    assert con.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()[0] == str(SCHEMA_VERSION) == "10"
     assert con.execute("SELECT sql FROM sqlite_master WHERE name='frames_pending'").fetchone()[0].endswith(
         "WHERE status <> 'compacted'")
     # version 8: a placement's newest observations (the evidence every answer cites) read from the index alone
@@ -169,20 +169,30 @@ def _pg_indexes(store, address: str) -> dict[str, str]:
 
 def _make_pg_version6(store, address: str) -> None:
     """Turn a PostgreSQL store into what schema version 6 created (its frames_pending and observations_placement
-    indexes, no tallies_sighting_last or placements_current), as a database created before version 7 is."""
+    indexes, no tallies_sighting_last or placements_current, no held_events.lookalike_id), as a database created
+    before version 7 is."""
     for name, old in PG_VERSION6_INDEXES.items():
         store.raw(address, f"DROP INDEX {name}")
         if old is not None:
             store.raw(address, old)
+    store.raw(address, "ALTER TABLE held_events DROP COLUMN lookalike_id")  # version 10's
     store.raw(address, "UPDATE meta SET value = '6' WHERE key = 'schema_version'")
 
 
-def test_a_postgresql_store_has_the_indexes_of_sqlite_version_9_fresh_and_migrated(pg_cluster):
+def _held_columns(store, address: str) -> list[tuple]:
+    """(name, type) of every column of held_events, in order."""
+    return store.raw(address, "SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = "
+                              "current_schema() AND table_name = 'held_events' ORDER BY ordinal_position")
+
+
+def test_a_postgresql_store_has_the_indexes_of_sqlite_version_10_fresh_and_migrated(pg_cluster):
     """Schema parity: SQLite version 8 reads a placement's newest observations and the sighting tallies since a
-    time through two indexes, version 9 an object's current placement through a partial one; a fresh PostgreSQL
-    store has them (version 9 too), and a version-6 database gains
+    time through two indexes, version 9 an object's current placement through a partial one, version 10 keeps a
+    held appearance's look-alike wait in held_events.lookalike_id; a fresh PostgreSQL store has them (version 10
+    too), and a version-6 database gains
     them by the forward migration of its first writable open, keeping its rows; a read-only open of it refuses
-    (needs migration) and changes nothing. The migrated store's indexes are the fresh one's, name for name."""
+    (needs migration) and changes nothing. The migrated store's indexes are the fresh one's, name for name, and so
+    are its held_events columns."""
     from tempomem_ros.core.postgres import schema as pg_schema
 
     from store_backends import Stores
@@ -195,8 +205,10 @@ def test_a_postgresql_store_has_the_indexes_of_sqlite_version_9_fresh_and_migrat
                 (oid,) = m.add([box_obs("mug", (1.0, 0.0, 0.5), stamp=1.0)])
                 m.commit()
         want = _pg_indexes(store, fresh)
-        assert pg_schema.SCHEMA_VERSION == 9
-        assert store.raw(fresh, "SELECT value FROM meta WHERE key = 'schema_version'") == [("9",)]
+        assert pg_schema.SCHEMA_VERSION == 10
+        assert store.raw(fresh, "SELECT value FROM meta WHERE key = 'schema_version'") == [("10",)]
+        held_columns = _held_columns(store, fresh)
+        assert held_columns[-2:] == [("reason", "text"), ("lookalike_id", "bigint")]
         assert want["placements_current"] == ("CREATE INDEX placements_current ON placements USING btree "
                                               "(object_id, t_from, id) WHERE (current = 1)")
         assert want["placements_object"] == ("CREATE INDEX placements_object ON placements USING btree "
@@ -215,13 +227,15 @@ def test_a_postgresql_store_has_the_indexes_of_sqlite_version_9_fresh_and_migrat
         assert aged["observations_placement"] == ("CREATE INDEX observations_placement ON observations USING btree "
                                                   "(placement_id)")
         assert set(aged) == set(want) - {"tallies_sighting_last", "placements_current"}
+        assert _held_columns(store, old) == held_columns[:-1]
         with pytest.raises(SchemaError, match="needs migration"):
             Memory.open(old, readonly=True)
         assert store.raw(old, "SELECT value FROM meta WHERE key = 'schema_version'") == [("6",)]
         with Memory.open(old, embedding_dim=4, config=config("robot_a")) as m:  # the writer migrates
             assert [(o.id, o.label) for o in m.objects()] == [(oid, "mug")]
-        assert store.raw(old, "SELECT value FROM meta WHERE key = 'schema_version'") == [("9",)]
-        assert _pg_indexes(store, old) == want
+        assert store.raw(old, "SELECT value FROM meta WHERE key = 'schema_version'") == [("10",)]
+        assert _pg_indexes(store, old) == want and _held_columns(store, old) == held_columns
+        assert store.raw(old, "SELECT object_id, lookalike_id FROM held_events") == [(oid, None)]
         # the citation read walks observations_placement in its order, from the index alone: no sort after the scan
         import psycopg
 

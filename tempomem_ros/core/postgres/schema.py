@@ -26,7 +26,7 @@ backend, and ``tempomem migrate`` copies a SQLite store row for row (every id ke
 Schema versions: a database is created at SCHEMA_VERSION; MIGRATIONS[v] upgrades one at version v. The first
 PostgreSQL schema is version 6, the SQLite version that added sources; the numbers follow SQLite's (version 7: the
 partial frames_pending index, 8: a placement's observations by stamp and sighting tallies by their last stamp, 9: the
-partial index of current placements, placements_object with t_to), so
+partial index of current placements, placements_object with t_to, 10: held_events.lookalike_id), so
 that one number names one set of tables and indexes on both backends.
 """
 
@@ -37,7 +37,7 @@ import re
 from ..errors import SchemaError
 from ..store.schema import FRAMES_LIVE
 
-SCHEMA_VERSION = 9
+SCHEMA_VERSION = 10
 FIRST_VERSION = 6  # the first PostgreSQL schema: there is no older one to migrate from
 WORLD_FRAME = "map"  # every robot of a fleet reports in this one frame (docs/FLEET.md)
 
@@ -229,7 +229,8 @@ SCHEMA = [  # the current version, in creation order
         status text NOT NULL DEFAULT 'held',
         event_id bigint,
         resolved_at {_F},
-        reason text NOT NULL DEFAULT '')""",
+        reason text NOT NULL DEFAULT '',
+        lookalike_id bigint)""",
     "CREATE INDEX held_events_status ON held_events(status, object_id)",
     f"""CREATE TABLE tombstones (
         {_id('tombstones')},
@@ -338,6 +339,8 @@ MIGRATIONS: dict[int, list[str]] = {
         TALLIES_LAST_INDEX],                                                           # tallies by last stamp
     # version 9: an object's placements with their t_to, and its current placement without walking its history
     8: ["DROP INDEX IF EXISTS placements_object", PLACEMENTS_OBJECT_INDEX, PLACEMENTS_CURRENT_INDEX],
+    # version 10: the removed look-alike a held appearance waits for (SQLite's version 10)
+    9: ["ALTER TABLE held_events ADD COLUMN lookalike_id bigint"],
 }
 
 #: Tables a complete store has, checked on every open (a database missing one is not a tempomem store).

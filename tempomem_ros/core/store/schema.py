@@ -23,7 +23,7 @@ try:  # pragma: no cover - which one depends on the installation
 except ImportError:  # pragma: no cover
     import sqlite3  # type: ignore[no-redef]
 
-SCHEMA_VERSION = 9
+SCHEMA_VERSION = 10
 WORLD_FRAME = "map"  # the frame a new store records unless its creator names another (meta world_frame)
 #: Read-only opens accept stores from this version on: version 4 only adds a trigger, which reads do not
 #: depend on, so a store on read-only media written at version 3 stays readable (version 3 added columns).
@@ -35,6 +35,7 @@ WORLD_FRAME = "map"  # the frame a new store records unless its creator names an
 #: also works without them.
 #: Version 9 only adds a partial index (PLACEMENTS_CURRENT_INDEX) and widens one (PLACEMENTS_OBJECT_INDEX); every
 #: query also works without them.
+#: Version 10 adds held_events.lookalike_id, which only the settling step (a writer, after migrating) reads.
 READ_COMPATIBLE_FROM = 3
 # Covers an as-of read of the whole scene in object order (temporal.scene_as_of): a page at offset 9,800 of
 # 10k objects takes 1 ms instead of 5 ms scanning the table (schema version 2).
@@ -63,7 +64,9 @@ PLACEMENTS_OBJECT_INDEX = "CREATE INDEX IF NOT EXISTS placements_object ON place
 LABEL_MASS_BY_LABEL_INDEX = "CREATE INDEX IF NOT EXISTS label_mass_label ON label_mass(label, object_id, mass)"
 # Events not yet published: an "appeared" waits until the object was confirmed and no look-alike unseen
 # elsewhere may have moved here (core/frame_fusion.py); 'published' rows name the event they became,
-# 'retracted' ones why.
+# 'retracted' ones why. lookalike_id (version 10): the removed look-alike a held appearance's wait runs for
+# (settling.Settling._lookalike_too_soon), kept in the store so that a restart, or another writer fusing the next
+# frames, inside the wait decides for the same removed object (before, a restart chose again: review of stop 36).
 HELD_EVENTS_TABLE = """CREATE TABLE IF NOT EXISTS held_events (
         id INTEGER PRIMARY KEY AUTOINCREMENT,
         kind TEXT NOT NULL,
@@ -76,7 +79,8 @@ HELD_EVENTS_TABLE = """CREATE TABLE IF NOT EXISTS held_events (
         status TEXT NOT NULL DEFAULT 'held',
         event_id INTEGER,
         resolved_at REAL,
-        reason TEXT NOT NULL DEFAULT '')"""
+        reason TEXT NOT NULL DEFAULT '',
+        lookalike_id INTEGER)"""
 HELD_EVENTS_INDEX = "CREATE INDEX IF NOT EXISTS held_events_status ON held_events(status, object_id)"
 REMOVAL_DUE_INDEX = ("CREATE INDEX IF NOT EXISTS objects_removal_due ON objects(removal_due) "
                      "WHERE removal_due IS NOT NULL")
@@ -389,6 +393,9 @@ MIGRATIONS: dict[int, list[str]] = {
     # the one created last (measured: with placements_object created after placements_current, SQLite 3.40 walked
     # placements_object for the current placement)
     8: ["DROP INDEX IF EXISTS placements_object", PLACEMENTS_OBJECT_INDEX, PLACEMENTS_CURRENT_INDEX],
+    # version 10: the removed look-alike a held appearance waits for (NULL in the rows of an older store: a wait
+    # begun before the migration chooses again once, as every wait did before this version)
+    9: ["ALTER TABLE held_events ADD COLUMN lookalike_id INTEGER"],
 }
 
 

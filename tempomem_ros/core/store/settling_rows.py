@@ -62,6 +62,10 @@ class SettlingRows(TableRows):
         self._conn.execute("UPDATE held_events SET status=?, resolved_at=?, reason=?, event_id=? WHERE id=?",
                            (status, stamp, reason, event_id, held_id))
 
+    def set_lookalike_wait(self, held_id: int, removed_id: int | None) -> None:
+        """The removed look-alike whose wait a held appearance runs (None: no wait any more)."""
+        self._conn.execute("UPDATE held_events SET lookalike_id=? WHERE id=?", (removed_id, held_id))
+
     def held_with_objects(self) -> list:
         """Every held event still held, with its object's state, first and last sighting, sighting count, label
         (``olabel``) and pinned label, in the order they were held (id)."""

@@ -47,7 +47,7 @@ ID_COLUMNS = {
     "misses": {"id": "misses", "object_id": "objects", "frame_id": "frames", "placement_id": "placements"},
     "events": {"id": "events", "object_id": "objects", "before_id": "placements", "after_id": "placements"},
     "held_events": {"id": "held_events", "object_id": "objects", "before_id": "placements",
-                    "after_id": "placements", "event_id": "events"},
+                    "after_id": "placements", "event_id": "events", "lookalike_id": "objects"},
     "tombstones": {"id": "tombstones", "object_id": "objects"},
     "tombstones_rtree": {"id": "tombstones"},
     "rejected": {"best_candidate": "objects", "promoted_object_id": "objects"},
