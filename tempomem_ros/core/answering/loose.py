@@ -17,8 +17,12 @@ EDN, XML, CSV, HCL), then look in it for exactly ONE call whose name is a tool o
 operator table's names; camelCase, kebab-case and an asking verb before it, 'ask_last_seen', read as the name),
 its arguments beside it. The call then goes through envelope's router: the agent tools' validator, the labels
 resolved like a question's; an action tool ('define_region', 'navigate_to') or an HTTP method that writes is refused
-as there. No call, two calls, or a name outside the table: None (the refusal stands). Tried last, so no text another
-reader takes changes its reading. Pure and deterministic.
+as there. No call or two calls: None (the refusal stands). The walk to the call goes only through what transports
+one (CARRIER_CALLS, CARRIER_KEYS: review of the fifteenth round); a call named outside the table around or beside it
+('navigate_to', 'print(robot.delete(...))', '{"cancel": {...}}'), a write or action segment before its name
+('/api/forget/last_seen'), a named call whose arguments fail, a field given twice: the whole request is refused,
+never read as the call inside. Tried last, so no text another reader takes changes its reading. Pure and
+deterministic.
 """
 
 from __future__ import annotations
