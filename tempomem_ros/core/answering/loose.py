@@ -260,6 +260,7 @@ def _keyed_block(text: str) -> dict | None:
         end = keys[n + 1].start() if n + 1 < len(keys) else len(text)
         key, value = _snake(km.group(1)), text[km.end():end].strip()
         if _THOUGHT.fullmatch(key):
+            _thought_acts(value)
             continue
         role = next((r for r, ks in (("name", NAME_KEYS), ("args", ARGS_KEYS)) if any(
             key == k or key.endswith("_" + k) for k in ks)), None)
@@ -267,6 +268,21 @@ def _keyed_block(text: str) -> dict | None:
             return None
         out[role] = _scalar(value)
     return {"name": out["name"], "arguments": out.get("args", {})} if "name" in out else None
+
+
+# the words of a thought that plan a write or an action beside the call ('thought: call forget first', 'reasoning: but
+# actually call forget', 'thought: I will navigate_to the kitchen': review of the fifteenth round, L3, read as the call
+# alone before); narrower than _ACTS, as a thought's prose says 'place', 'put', 'set' of what it looks for
+_THOUGHT_ACTS = frozenset("forget delete remove purge erase wipe drop reset navigate cancel undo send email "
+                          "schedule grasp destroy".split())
+
+
+def _thought_acts(value: str) -> None:
+    """Refuse a trace whose thought plans a write or an action, or names a tool outside the table, beside its call."""
+    for word in re.findall(r"[A-Za-z_][\w-]*", value):
+        snake = _snake(word)
+        if set(snake.split("_")) & _THOUGHT_ACTS or "_" in snake.strip("_") and not tool_name(snake):
+            raise _Refused(f"the request's thought plans '{word}' beside its call; read nothing of it")
 
 
 def _edn(text: str) -> dict | None:
