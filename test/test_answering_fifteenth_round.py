@@ -208,7 +208,6 @@ def test_radio_talk_that_asks_nothing_stays_refused(question):
 @pytest.mark.parametrize("question, operator, args", [
     ("Is my wallet still there? The phone, I mean.", "is_present", {"label": "phone"}),   # before: refused
     ("where is the cup? I mean the mug.", "current", {"label": "mug"}),
-    ("Is the mug on the desk? The table, sorry.", "is_related", {"label": "mug", "anchor": "table", "relation": "on"}),
 ])
 def test_a_correction_said_after_the_question_replaces_its_phrase(question, operator, args):
     got = understood(question, NAMES)
@@ -219,6 +218,8 @@ def test_a_correction_said_after_the_question_replaces_its_phrase(question, oper
 @pytest.mark.parametrize("question", [
     "where is the mug? I mean the mug and the keys.",   # the correction names two things: no one reading
     "where is the mug? The keys, the lamp, I mean.",
+    # two phrases it could correct, the mug or the desk (review of the fifteenth round: read as the desk before)
+    "Is the mug on the desk? The table, sorry.",
 ])
 def test_a_correction_after_the_question_that_is_no_phrase_is_not_applied(question):
     assert refusal(question, NAMES).suggestions

@@ -75,9 +75,20 @@ def rewrites(question: str) -> list[tuple[str, str]]:
 
 # Fifteenth round: a correction said after the question, as a sentence of its own ("Is my handbag still there? The
 # backpack, I mean."; heldout17's a130 was refused): it replaces the last phrase of the question that starts with a
-# determiner and has as many words as the correction.
+# determiner and has as many words as the correction (the only such phrase; below).
 _AFTERWARDS = re.compile(r"(?is)^(?P<q>.*[.?!])\s+(?:(?:i\s+mean|sorry|no)\s*,?\s+(?P<a>[^,.;!?]+?)|"
                          r"(?P<b>[^,.;!?]+?)\s*,\s*(?:i\s+mean|sorry))\s*[.!]*\s*$")
+
+
+# Review of the fifteenth round: the last phrase of as many words was replaced whatever it named ("where was the mug
+# yesterday? No, the day before." read the previous place of a 'day'; "Is the phone on the table? The mug, I mean."
+# whether the phone is on the mug, when the mug may correct the phone). Now a correction that is a time, or a phrase
+# that is one, replaces nothing, and the correction replaces a phrase only when exactly one phrase of the question
+# could be the one corrected; otherwise the question stays refused.
+TIME_WORDS = frozenset(("day days week weeks month months year years morning afternoon evening night tonight noon "
+                        "midnight hour hours minute minutes time times moment yesterday today tomorrow before after "
+                        "ago earlier later since until o'clock am pm monday tuesday wednesday thursday friday "
+                        "saturday sunday weekend").split())
 
 
 def _afterwards(question: str) -> list[tuple[str, str]]:
@@ -88,13 +99,19 @@ def _afterwards(question: str) -> list[tuple[str, str]]:
     new_words = new.split()
     if not 2 <= len(new_words) <= MAX_WORDS or new_words[0].lower() not in DETERMINERS:
         return []
+    if {w.lower() for w in new_words} & TIME_WORDS:
+        return []
     body = m.group("q")
-    starts = [w for w in re.finditer(r"\b(\w+)\b", body) if w.group(1).lower() in DETERMINERS]
-    if not starts:
+    phrases = []
+    for w in re.finditer(r"\b(\w+)\b", body):
+        if w.group(1).lower() not in DETERMINERS:
+            continue
+        old_words = re.match(r"(\w+(?:\s+[\w']+){%d})\b" % (len(new_words) - 1), body[w.start():])
+        if old_words is None or {x.lower() for x in old_words.group(1).split()[1:]} & (
+                TIME_WORDS | DETERMINERS | PREPOSITIONS):
+            continue
+        phrases.append((w.start(), old_words.group(1)))
+    if len(phrases) != 1:
         return []
-    old_words = re.match(r"(\w+(?:\s+\w+){%d})\b" % (len(new_words) - 1), body[starts[-1].start():])
-    if old_words is None:
-        return []
-    old = old_words.group(1)
-    start = starts[-1].start()
+    start, old = phrases[0]
     return [(body[:start] + new + body[start + len(old):], f"'{new}' in place of '{old}'")]

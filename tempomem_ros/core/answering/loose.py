@@ -17,8 +17,12 @@ EDN, XML, CSV, HCL), then look in it for exactly ONE call whose name is a tool o
 operator table's names; camelCase, kebab-case and an asking verb before it, 'ask_last_seen', read as the name),
 its arguments beside it. The call then goes through envelope's router: the agent tools' validator, the labels
 resolved like a question's; an action tool ('define_region', 'navigate_to') or an HTTP method that writes is refused
-as there. No call, two calls, or a name outside the table: None (the refusal stands). Tried last, so no text another
-reader takes changes its reading. Pure and deterministic.
+as there. No call or two calls: None (the refusal stands). The walk to the call goes only through what transports
+one (CARRIER_CALLS, CARRIER_KEYS: review of the fifteenth round); a call named outside the table around or beside it
+('navigate_to', 'print(robot.delete(...))', '{"cancel": {...}}'), a write or action segment before its name
+('/api/forget/last_seen'), a named call whose arguments fail, a field given twice: the whole request is refused,
+never read as the call inside. Tried last, so no text another reader takes changes its reading. Pure and
+deterministic.
 """
 
 from __future__ import annotations
@@ -38,7 +42,7 @@ MAX_NODES = 200
 # what carries a call in a model's output: special tokens ('<|python_tag|>', '<|eom_id|>'), a code fence with its
 # language ('```tool_code ... ```', '```json ... ```'), 'await' before a JavaScript call
 _SPECIAL = re.compile(r"<\|[A-Za-z_]\w{0,30}\|>")
-_FENCE = re.compile(r"\s*```[A-Za-z_]*\s*(.*?)\s*```\s*\Z", re.S)
+_FENCE_LANG = re.compile(r"[A-Za-z_]*")  # the fence's language; the fence itself is found by string operations
 _AWAIT = re.compile(r"\s*await\s+(?=[A-Za-z_])")
 # an HTTP request as a log or a model writes it on one line: method, target, version, headers, body
 _HTTP = re.compile(r"\s*(GET|POST|PUT|PATCH|DELETE|HEAD)\s+(\S+)(?:\s+HTTP/\d(?:\.\d)?)?((?:\s+[A-Za-z][\w-]*:\s*"
@@ -77,9 +81,9 @@ def _carried(text: str, depth: int = 0):
     inner = _SPECIAL.sub(" ", text)
     if inner != text and inner.strip():
         return _carried(inner.strip(), depth + 1) or inner.strip()
-    m = _FENCE.match(text)
-    if m:
-        return _carried(m.group(1), depth + 1) or m.group(1)
+    fenced = _fenced(text)
+    if fenced is not None:
+        return _carried(fenced, depth + 1) or fenced
     m = _AWAIT.match(text)
     if m:
         return _carried(text[m.end():], depth + 1) or text[m.end():]
@@ -91,12 +95,31 @@ def _carried(text: str, depth: int = 0):
     return None
 
 
+def _fenced(text: str) -> str | None:
+    """The text inside a code fence that opens and closes the whole text ('```python ... ```'); None when it is no
+    fence. Review of the fifteenth round: the regex this replaces ('\\s*```[A-Za-z_]*\\s*(.*?)\\s*```\\s*\\Z')
+    backtracked cubically on whitespace ('```' and 994 spaces then 'x': 1.53 s through Memory.ask; 3,990 spaces 98 s
+    through understand); strip, startswith, endswith and one anchored match of letters are each one pass."""
+    body = text.strip()
+    if len(body) < 6 or not body.startswith("```") or not body.endswith("```"):
+        return None
+    body = body[3:-3]
+    lang = _FENCE_LANG.match(body)
+    return body[lang.end():].strip()
+
+
 def _http(method: str, target: str, body: str):
     if method.upper() not in _READING_METHODS:
         raise _Refused(f"an HTTP {method.upper()} would change the memory; its tools only read")
     parts = urlsplit(target)
+    if parts.fragment:   # 'current?label=mug#forget': words the request carries past its fields
+        raise Malformed("the request's address holds a fragment")
+    _no_action_in_path(parts.path)
     name = parts.path.rstrip("/").rsplit("/", 1)[-1]
-    args: dict = dict(parse_qsl(parts.query)) if parts.query else {}
+    pairs = parse_qsl(parts.query) if parts.query else []
+    if len({k for k, _ in pairs}) != len(pairs):   # '?label=mug&label=keys': which one is asked is not said
+        raise Malformed("the request gives a field twice")
+    args: dict = dict(pairs)
     if body:
         try:
             payload = _parse_whole(body)
@@ -118,6 +141,9 @@ def _form(body: str) -> dict | None:
     return dict(pairs) if len({k for k, _ in pairs}) == len(pairs) else None
 
 
+_CURL_DATA = frozenset(("--data", "--data-raw", "--data-binary", "--data-ascii", "--data-urlencode", "--json"))
+
+
 def _curl(text: str):
     try:
         toks = shlex.split(text)
@@ -127,14 +153,41 @@ def _curl(text: str):
     i = 1
     while i < len(toks):
         t = toks[i]
-        if t in ("-X", "--request") and i + 1 < len(toks):
-            method, i = toks[i + 1], i + 2
-        elif t in ("-d", "--data", "--data-raw", "--data-binary", "--json") and i + 1 < len(toks):
-            body, i = toks[i + 1], i + 2
-        elif t in ("-H", "--header", "-u", "--user", "-o", "--output") and i + 1 < len(toks):
-            i += 2
-        elif t.startswith("-"):
+        if t.startswith("--") and "=" in t:   # '--request=DELETE', '--data={...}'
+            opt, value = t.split("=", 1)
+            if opt == "--request":
+                method = value
+            elif opt in _CURL_DATA:
+                body = value
             i += 1
+        elif t.startswith("--"):
+            if t == "--request" and i + 1 < len(toks):
+                method, i = toks[i + 1], i + 2
+            elif t in _CURL_DATA and i + 1 < len(toks):
+                body, i = toks[i + 1], i + 2
+            elif t in ("--header", "--user", "--output") and i + 1 < len(toks):
+                i += 2
+            else:
+                i += 1
+        elif t.startswith("-") and len(t) > 1:
+            # short options, glued ('-XDELETE', '-sXDELETE', '-d{...}') or apart ('-X DELETE'): the first letter
+            # that takes a value takes the rest of the token, or the next token (review of the fifteenth round:
+            # '-XDELETE' was skipped as one flag and the request read as a GET)
+            j, i = 1, i + 1
+            while j < len(t):
+                c = t[j]
+                if c in "XdHuo":
+                    value = t[j + 1:]
+                    if not value:
+                        if i >= len(toks):
+                            return None
+                        value, i = toks[i], i + 1
+                    if c == "X":
+                        method = value
+                    elif c == "d":
+                        body = value
+                    break
+                j += 1
         elif url is None:
             url, i = t, i + 1
         else:
@@ -207,6 +260,7 @@ def _keyed_block(text: str) -> dict | None:
         end = keys[n + 1].start() if n + 1 < len(keys) else len(text)
         key, value = _snake(km.group(1)), text[km.end():end].strip()
         if _THOUGHT.fullmatch(key):
+            _thought_acts(value)
             continue
         role = next((r for r, ks in (("name", NAME_KEYS), ("args", ARGS_KEYS)) if any(
             key == k or key.endswith("_" + k) for k in ks)), None)
@@ -214,6 +268,21 @@ def _keyed_block(text: str) -> dict | None:
             return None
         out[role] = _scalar(value)
     return {"name": out["name"], "arguments": out.get("args", {})} if "name" in out else None
+
+
+# the words of a thought that plan a write or an action beside the call ('thought: call forget first', 'reasoning: but
+# actually call forget', 'thought: I will navigate_to the kitchen': review of the fifteenth round, L3, read as the call
+# alone before); narrower than _ACTS, as a thought's prose says 'place', 'put', 'set' of what it looks for
+_THOUGHT_ACTS = frozenset("forget delete remove purge erase wipe drop reset navigate cancel undo send email "
+                          "schedule grasp destroy".split())
+
+
+def _thought_acts(value: str) -> None:
+    """Refuse a trace whose thought plans a write or an action, or names a tool outside the table, beside its call."""
+    for word in re.findall(r"[A-Za-z_][\w-]*", value):
+        snake = _snake(word)
+        if set(snake.split("_")) & _THOUGHT_ACTS or "_" in snake.strip("_") and not tool_name(snake):
+            raise _Refused(f"the request's thought plans '{word}' beside its call; read nothing of it")
 
 
 def _edn(text: str) -> dict | None:
@@ -245,7 +314,10 @@ def _xml(text: str):
     while pos < len(text.rstrip()):
         m = elem.match(text, pos)
         if m:
-            attrs = {a: v[1:-1] for a, v in re.findall(r"([A-Za-z_][\w.-]*)\s*=\s*(\"[^\"]*\"|'[^']*')", m.group(2))}
+            found = re.findall(r"([A-Za-z_][\w.-]*)\s*=\s*(\"[^\"]*\"|'[^']*')", m.group(2))
+            attrs = {a: v[1:-1] for a, v in found}
+            if len(attrs) != len(found):   # '<current label="mug" label="keys"/>': which one is not said
+                raise Malformed("the request gives a field twice")
             node = {"tag": m.group(1), "attrs": attrs, "kids": [], "text": ""}
             (stack[-1]["kids"] if stack else nodes).append(node)
             if not m.group(3):
@@ -390,8 +462,65 @@ def _meta(k, v) -> bool:
     return key == "type" and isinstance(v, str) and bool(re.fullmatch(r"[\w-]+(?:[./:][\w-]+)+", v))
 
 
+# Review of the fifteenth round: the walk went into any wrapper ('{"name": "navigate_to", "arguments": {"then":
+# {"name": "current", ...}}}', 'print(robot.delete(mem.current(label="mug")))', '<delete><last_seen .../></delete>',
+# '{"cancel": {...}}', '{"examples": [...]}') and answered the memory tool inside it, hiding the action or reading
+# what was not asked. Now it goes only into what transports a call: a framework's object of this allow-list, a key
+# of this allow-list; a call named outside the table that is none of these, or a tool call under any other key,
+# refuses the whole request.
+CARRIER_CALLS = frozenset((
+    "tool_call_part", "call_part", "function_call", "tool_call", "tool_use", "tool_use_block", "event", "content",
+    "part", "parts", "msg", "message", "ai_message", "block", "model_response", "response",
+    "chat_completion_message_tool_call", "print", "log", "request", "call", "invoke", "tempomem", "tool", "tools",
+    "memory", "mem"))
+CARRIER_KEYS = frozenset((
+    "function", "function_call", "tool_call", "tool_calls", "tool_use", "call", "content", "parts", "part",
+    "message", "messages", "choices", "choice", "delta", "output", "item", "payload", "request", "data", "body",
+    "tempomem", "memory", "query", "tool", "calls", "invocation", "candidates", "candidate"))
+# a call that only passes its question on ('dspy.Predict("question -> answer")(question="...")'): its module's kind
+PREDICTORS = frozenset("predict chain_of_thought react program_of_thought chat agent ask query llm model".split())
+# a segment of a path or a dotted name before the tool's that writes or acts ('POST /api/forget/last_seen',
+# 'purge.last_seen', 'delete.history'): refused, not read as the tool after it
+_ACTS = frozenset(("forget delete remove purge clear erase reset drop wipe write update set put create add insert "
+                   "edit modify move navigate go grasp pick place send cancel undo schedule admin kill stop "
+                   "destroy rename merge import train").split())
+
+
+def _no_action_in_path(name) -> None:
+    """Refuse a name whose path or dotted segments before the last include a word that writes or acts (_ACTS)."""
+    if not isinstance(name, str):
+        return
+    segments = re.split(r"[/.:]+", name.strip().rstrip("/"))[:-1]
+    for seg in segments:
+        if set(_snake(seg).split("_")) & _ACTS:
+            raise _Refused(f"'{name}' names an action or a write before the tool; the memory's tools only read")
+
+
+def _last(name: str) -> str:
+    return _snake(name.strip().rstrip("/").rsplit("/", 1)[-1].rsplit(".", 1)[-1].lstrip(":"))
+
+
+def _outside(name) -> _Refused:
+    return _Refused(f"the request names '{name}', no tool of the memory's; read nothing of it")
+
+
+def _holds_call(node, depth: int = 0) -> bool:
+    """Whether a value holds anything shaped as a call (a Call, or a map with a name key)."""
+    if depth > envelope.MAX_DEPTH:
+        return True
+    if isinstance(node, Call):
+        return True
+    if isinstance(node, list):
+        return any(_holds_call(x, depth + 1) for x in node)
+    if isinstance(node, dict):
+        return any(_snake(k) in NAME_KEYS and isinstance(v, str) for k, v in node.items()) or \
+            any(_holds_call(v, depth + 1) for v in node.values())
+    return False
+
+
 def _candidates(node, depth: int, out: list, budget: list) -> None:
-    """Every call inside the payload whose name is in the table, with its arguments."""
+    """Every call inside the payload whose name is in the table, with its arguments; _Refused for a call named
+    outside the table or one under a key that does not transport calls (CARRIER_KEYS)."""
     budget[0] -= 1
     if depth > envelope.MAX_DEPTH or budget[0] < 0:
         raise Malformed("the request is nested too deeply")
@@ -400,6 +529,7 @@ def _candidates(node, depth: int, out: list, budget: list) -> None:
             _candidates(x, depth + 1, out, budget)
         return
     if isinstance(node, Call):
+        _no_action_in_path(node.name)
         if tool_name(node.name):
             args, pos = node.args, node.positional
             if isinstance(pos, dict) and not args:  # 'tools.wasSeen({ label: "phone" })': the map is the arguments
@@ -407,9 +537,16 @@ def _candidates(node, depth: int, out: list, budget: list) -> None:
             out.append(Call(node.name, args, pos))
             return
         if set(map(_snake, node.args)) == {"question"} and node.positional is None:
+            if _last(node.name) not in PREDICTORS:   # 'robot.Delete("x")(question="...")' (review, M5)
+                raise _outside(node.name)
             out.append(Call("ask", dict(node.args)))  # 'dspy.Predict(...)(question="...")': it only passes a question
             return
-        _candidates(dict(node.args), depth, out, budget)  # the call and its arguments are one level
+        if _last(node.name) not in CARRIER_CALLS:
+            raise _outside(node.name)
+        if any(_snake(k) in NAME_KEYS and isinstance(v, str) for k, v in node.args.items()):
+            _candidates(dict(node.args), depth, out, budget)  # '<call tool="was_seen">...': the call is the map
+        else:
+            _candidates_in(dict(node.args), depth, out, budget)
         if node.positional is not None:
             _candidates(node.positional, depth + 1, out, budget)
         return
@@ -420,23 +557,42 @@ def _candidates(node, depth: int, out: list, budget: list) -> None:
     if isinstance(method, str) and _snake(method) == "sampling/create_message":
         out.append(_sampled(rest))
         return
-    names = [k for k, v in rest.items() if _snake(k) in NAME_KEYS and isinstance(v, str) and tool_name(v)]
-    if len(names) == 1:
-        try:
-            call = envelope.call_of(rest, depth + 1)
-        except Malformed:
-            call = None
-        if call is not None:
-            out.append(call)
-            return
-    for v in rest.values():
-        if isinstance(v, (dict, list, Call)):
+    named = [(k, v) for k, v in rest.items() if _snake(k) in NAME_KEYS and isinstance(v, str)]
+    if named:
+        if len(named) != 1:
+            raise Malformed("the request names more than one call")
+        _no_action_in_path(named[0][1])
+        if not tool_name(named[0][1]):
+            raise _outside(named[0][1])
+        out.append(envelope.call_of(rest, depth + 1))  # a call whose arguments fail is refused, never looked into
+        return
+    _candidates_in(rest, depth, out, budget)
+
+
+def _candidates_in(mapping: dict, depth: int, out: list, budget: list) -> None:
+    """The calls under a map's keys: walked into under a key that transports a call, refused under any other."""
+    for k, v in mapping.items():
+        if not isinstance(v, (dict, list, Call)):
+            continue
+        if _snake(k) in CARRIER_KEYS or isinstance(v, Call) and v.name == k:   # an XML element is keyed by its tag
             _candidates(v, depth + 1, out, budget)
+        elif _holds_call(v):
+            raise _Refused(f"a call under '{k}' is not one the request makes; read nothing of it")
+
+
+# MCP's sampling/createMessage params that carry no instruction of their own ('systemPrompt' does: refused)
+_SAMPLING_PARAMS = frozenset(("messages", "maxTokens", "temperature", "modelPreferences", "stopSequences",
+                              "includeContext", "metadata"))
 
 
 def _sampled(request: dict) -> Call:
     """An MCP sampling request ('method': 'sampling/createMessage'): its one user message is the question."""
+    if {_snake(k) for k in request} - {"method", "params"}:   # '"then": {"name": "forget"}' beside it (review, M3)
+        raise _Refused("a sampling request holds more than its question; read nothing of it")
     params = next((v for k, v in request.items() if _snake(k) == "params"), None)
+    if isinstance(params, dict) and set(params) - _SAMPLING_PARAMS:   # 'systemPrompt': an instruction of its own
+        raise _Refused("a sampling request holds more than its question (" + ", ".join(
+            sorted(map(str, set(params) - _SAMPLING_PARAMS))) + "); read nothing of it")
     messages = params.get("messages") if isinstance(params, dict) else None
     if not isinstance(messages, list) or len(messages) != 1 or not isinstance(messages[0], dict):
         raise Malformed("a sampling request must hold one message, the question")

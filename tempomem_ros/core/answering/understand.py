@@ -453,6 +453,15 @@ _NARRATES = re.compile(r"\b(?:i|we|he|she|they|you|was|were|had|did|came|went|go
                        r"visited|cleaned|tidied|used|borrowed|lost|saw|said|told|asked)\b")
 
 
+# Review of the fifteenth round: the request's own clause was taken for talk ("Please, I need the changes from
+# yesterday", "Hi, I need yesterday's changes", "you moved things yesterday, which ones?" were refused; main read the
+# changes of the day before). A clause that asks for something (a verb of wanting or showing) is the request's, and a
+# clause is talk only when another clause asks something of its own, not only "which ones" of it.
+_REQUESTS = re.compile(r"\b(?:need|want|wanna|like|show|give|list|tell|send|get me|see)\b")
+_BARE_ASKING = frozenset(("which what ones one them they it those these were was are is did do does please hi hello "
+                          "hey thanks thank you ok okay so and").split())
+
+
 def _day_in_talk(question, q: str, now, names: Names) -> bool:
     """Whether a day of the week stands in a clause that neither asks (no question word, no auxiliary first) nor is
     only a time ("where was the mug? on monday"): "I had the mug on monday, where is it?" and "where is the mug? it
@@ -469,7 +478,8 @@ def _day_in_talk(question, q: str, now, names: Names) -> bool:
         days = timeexpr.named_days(part, names.day_names)
         if days:
             rest = part[:days[0].start()] + " yesterday " + part[days[0].end():]
-        elif _YESTERDAY.search(part) and _NARRATES.search(part):
+        elif _YESTERDAY.search(part) and _NARRATES.search(part) and not _REQUESTS.search(part) and any(
+                set(words(p)) - _BARE_ASKING for p in parts if p is not part):
             rest = part  # fifteenth round: "I was at my sister's yesterday, where is my phone?" was yesterday's history
         else:
             continue
