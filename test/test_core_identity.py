@@ -1532,3 +1532,46 @@ def test_an_object_joined_by_a_move_earlier_in_the_same_frames_removals_is_not_h
     assert [(o.id, o.state, o.n_moves) for o in mem.objects()] == [(1, "present", 1), (2, "forgotten", 0)]
     assert [(e.kind, e.object_id, e.stamp) for e in mem.changes()] == [("appeared", 1, 0.0), ("moved", 1, 100.0)]
     assert [a.action for a in mem.audit() if a.action not in ("create", "merge")] == ["reconcile_move"]
+
+
+def seen_at(m: Memory, place, readings, t0: float, step: float = 0.5) -> None:
+    """``readings`` (labels) of one thing at ``place``, ``step`` s apart from ``t0``, each committed."""
+    d = distance_from_eye(place)
+    for i, label in enumerate(readings):
+        t = t0 + step * i
+        m.add([box_obs(label, place, stamp=t)], view(t, place, d + 0.04))
+        m.commit()
+
+
+@pytest.mark.parametrize("called_so", [True, False])
+def test_a_removed_object_once_called_by_a_known_look_alike_label_is_found_under_it(mem, called_so):
+    # seed 336 (no feature): a pillow (pillow 75.2, blanket 10.8 of its mass) taken away while unseen was found on
+    # the floor read "blanket" from that side (pillow 0.9 of the new one's 6.6); pillow/blanket was a known
+    # confusion of the memory, but neither share reached identity.label_share, so the pillow was never a candidate:
+    # a removal and a new "blanket". A removed object that the segmenter called by the new one's label, of a label
+    # known to be confused with it, is the look-alike the wait is for (``called_so``); one never called so is not,
+    # though the pair is a known confusion (learned here from a blanket at C, read "pillow" too).
+    seen_at(mem, C, ["blanket", "pillow", "blanket", "pillow", "blanket"], 0.0)
+    readings = ["pillow"] * 9 + (["blanket", "blanket"] if called_so else ["pillow", "pillow"])
+    seen_at(mem, A, readings, 20.0)  # blanket 2 of 11 readings: under a fifth
+    for t in (40.0, 40.5, 41.0, 42.5):
+        mem.add([], view(t, A, EMPTY))
+    mem.commit()
+    assert mem._fusion.known_confusion("pillow", "blanket")
+    assert [(o.id, o.label, o.state) for o in mem.objects()] == [(1, "blanket", "present"), (2, "pillow", "missing")]
+    # found 60 s later at B, read "blanket" only, past settling.LOOKALIKE_MOVE_WAIT_S with no "pillow" turning up;
+    # the blanket at C is seen in place meanwhile (it did not move to B)
+    seen_at(mem, B, ["blanket"], 100.0)
+    seen_at(mem, C, ["blanket"] * 3, 100.5)
+    seen_at(mem, B, ["blanket"] * 5, 102.2, step=2.2)
+    if called_so:
+        # before: [(1, present), (2, missing, 0), (3, "blanket", present, 0)], a removal and an appearance
+        assert [(o.id, o.label, o.state, o.n_moves) for o in mem.objects()] == [
+            (1, "blanket", "present", 0), (2, "pillow", "present", 1), (3, "blanket", "forgotten", 0)]
+        assert kinds(mem) == [("appeared", 1), ("appeared", 2), ("removed", 2), ("moved", 2)]
+        moved = mem.changes()[3]
+        assert moved.stamp == 100.0 and moved.after.center == pytest.approx(B)
+    else:
+        assert [(o.id, o.label, o.state, o.n_moves) for o in mem.objects()] == [
+            (1, "blanket", "present", 0), (2, "pillow", "missing", 0), (3, "blanket", "present", 0)]
+        assert kinds(mem) == [("appeared", 1), ("appeared", 2), ("removed", 2), ("appeared", 3)]
