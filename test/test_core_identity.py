@@ -1543,28 +1543,30 @@ def seen_at(m: Memory, place, readings, t0: float, step: float = 0.5) -> None:
         m.commit()
 
 
-@pytest.mark.parametrize("called_so", [True, False])
+@pytest.mark.parametrize("called_so", ["both ways", "never at its new place"])
 def test_a_removed_object_once_called_by_a_known_look_alike_label_is_found_under_it(mem, called_so):
     # seed 336 (no feature): a pillow (pillow 75.2, blanket 10.8 of its mass) taken away while unseen was found on
     # the floor read "blanket" from that side (pillow 0.9 of the new one's 6.6); pillow/blanket was a known
     # confusion of the memory, but neither share reached identity.label_share, so the pillow was never a candidate:
-    # a removal and a new "blanket". A removed object that the segmenter called by the new one's label, of a label
-    # known to be confused with it, is the look-alike the wait is for (``called_so``); one never called so is not,
-    # though the pair is a known confusion (learned here from a blanket at C, read "pillow" too).
+    # a removal and a new "blanket". Called by each other's label, under a fifth each way, of labels known to be
+    # confused, the two are one object moved ("both ways"). Not when the new one was never called by the removed
+    # one's label (seed 331: a wallet removed, a new "phone" never read "wallet": two objects). The pair is learned
+    # here from a blanket at C, read "pillow" too.
     seen_at(mem, C, ["blanket", "pillow", "blanket", "pillow", "blanket"], 0.0)
-    readings = ["pillow"] * 9 + (["blanket", "blanket"] if called_so else ["pillow", "pillow"])
-    seen_at(mem, A, readings, 20.0)  # blanket 2 of 11 readings: under a fifth
+    seen_at(mem, A, ["pillow"] * 9 + ["blanket", "blanket"], 20.0)  # blanket 2 of 11 readings: under a fifth
     for t in (40.0, 40.5, 41.0, 42.5):
         mem.add([], view(t, A, EMPTY))
     mem.commit()
     assert mem._fusion.known_confusion("pillow", "blanket")
     assert [(o.id, o.label, o.state) for o in mem.objects()] == [(1, "blanket", "present"), (2, "pillow", "missing")]
-    # found 60 s later at B, read "blanket" only, past settling.LOOKALIKE_MOVE_WAIT_S with no "pillow" turning up;
-    # the blanket at C is seen in place meanwhile (it did not move to B)
-    seen_at(mem, B, ["blanket"], 100.0)
-    seen_at(mem, C, ["blanket"] * 3, 100.5)
-    seen_at(mem, B, ["blanket"] * 5, 102.2, step=2.2)
-    if called_so:
+    # found 60 s later at B, read "blanket" five times, then "pillow" once (1 of 6: under a fifth), past
+    # settling.LOOKALIKE_MOVE_WAIT_S with no "pillow" object turning up; its appearance is held while the blanket at
+    # C, unseen since, may have moved there (Settling._may_have_moved_here), until C is seen in place
+    pillow = "blanket" if called_so == "never at its new place" else "pillow"
+    seen_at(mem, B, ["blanket"] * 5 + [pillow], 100.0, step=2.2)
+    seen_at(mem, C, ["blanket"] * 3, 111.5)
+    seen_at(mem, B, ["blanket"], 113.0)
+    if called_so == "both ways":
         # before: [(1, present), (2, missing, 0), (3, "blanket", present, 0)], a removal and an appearance
         assert [(o.id, o.label, o.state, o.n_moves) for o in mem.objects()] == [
             (1, "blanket", "present", 0), (2, "pillow", "present", 1), (3, "blanket", "forgotten", 0)]
