@@ -1565,3 +1565,48 @@ def test_a_look_alike_wait_keeps_its_removed_object_across_a_restart(store, reop
         assert m.changes()[4].stamp == 100.0
     finally:
         m.close()
+
+
+def seen_at(m: Memory, place, readings, t0: float, step: float = 0.5) -> None:
+    """``readings`` (labels) of one thing at ``place``, ``step`` s apart from ``t0``, each committed."""
+    d = distance_from_eye(place)
+    for i, label in enumerate(readings):
+        t = t0 + step * i
+        m.add([box_obs(label, place, stamp=t)], view(t, place, d + 0.04))
+        m.commit()
+
+
+@pytest.mark.parametrize("called_so", ["both ways", "never at its new place"])
+def test_a_removed_object_once_called_by_a_known_look_alike_label_is_found_under_it(mem, called_so):
+    # seed 336 (no feature): a pillow (pillow 75.2, blanket 10.8 of its mass) taken away while unseen was found on
+    # the floor read "blanket" from that side (pillow 0.9 of the new one's 6.6); pillow/blanket was a known
+    # confusion of the memory, but neither share reached identity.label_share, so the pillow was never a candidate:
+    # a removal and a new "blanket". Called by each other's label, under a fifth each way, of labels known to be
+    # confused, the two are one object moved ("both ways"). Not when the new one was never called by the removed
+    # one's label (seed 331: a wallet removed, a new "phone" never read "wallet": two objects). The pair is learned
+    # here from a blanket at C, read "pillow" too.
+    seen_at(mem, C, ["blanket", "pillow", "blanket", "pillow", "blanket"], 0.0)
+    seen_at(mem, A, ["pillow"] * 9 + ["blanket", "blanket"], 20.0)  # blanket 2 of 11 readings: under a fifth
+    for t in (40.0, 40.5, 41.0, 42.5):
+        mem.add([], view(t, A, EMPTY))
+    mem.commit()
+    assert mem._fusion.known_confusion("pillow", "blanket")
+    assert [(o.id, o.label, o.state) for o in mem.objects()] == [(1, "blanket", "present"), (2, "pillow", "missing")]
+    # found 60 s later at B, read "blanket" five times, then "pillow" once (1 of 6: under a fifth), past
+    # settling.LOOKALIKE_MOVE_WAIT_S with no "pillow" object turning up; its appearance is held while the blanket at
+    # C, unseen since, may have moved there (Settling._may_have_moved_here), until C is seen in place
+    pillow = "blanket" if called_so == "never at its new place" else "pillow"
+    seen_at(mem, B, ["blanket"] * 5 + [pillow], 100.0, step=2.2)
+    seen_at(mem, C, ["blanket"] * 3, 111.5)
+    seen_at(mem, B, ["blanket"], 113.0)
+    if called_so == "both ways":
+        # before: [(1, present), (2, missing, 0), (3, "blanket", present, 0)], a removal and an appearance
+        assert [(o.id, o.label, o.state, o.n_moves) for o in mem.objects()] == [
+            (1, "blanket", "present", 0), (2, "pillow", "present", 1), (3, "blanket", "forgotten", 0)]
+        assert kinds(mem) == [("appeared", 1), ("appeared", 2), ("removed", 2), ("moved", 2)]
+        moved = mem.changes()[3]
+        assert moved.stamp == 100.0 and moved.after.center == pytest.approx(B)
+    else:
+        assert [(o.id, o.label, o.state, o.n_moves) for o in mem.objects()] == [
+            (1, "blanket", "present", 0), (2, "pillow", "missing", 0), (3, "blanket", "present", 0)]
+        assert kinds(mem) == [("appeared", 1), ("appeared", 2), ("removed", 2), ("appeared", 3)]
