@@ -1147,6 +1147,26 @@ def test_placement_overlaps_names_an_objects_two_placements_that_hold_at_once(me
     assert mem.placement_overlaps() == [(1, pid, other)]
 
 
+def test_a_joined_twin_widens_a_placement_back_no_further_than_the_end_of_the_one_before(mem):
+    # seed 330 (default, main): a twin first seen 0.4 s before its chair's push was stamped, joined into the
+    # pushed-to placement, widened it back over the old placement's end: two placements at once for 0.4 s
+    from tempomem_ros.core.store.settling_rows import SettlingRows
+    for t in (0.0, 0.5, 1.0):
+        mem.add([box_obs("mug", A, stamp=t)], view(t, A, SEEN))
+    mem.commit()
+    rows = SettlingRows(mem._store)
+    rows.widen_placement(1, -5.0, 1.0)  # nothing before it: widened as asked
+    mem._conn.execute("UPDATE placements SET t_to=10.0, current=0, closed_reason='moved' WHERE id=1")
+    mem._conn.execute("INSERT INTO placements (object_id, cx, cy, cz, min_x, min_y, min_z, max_x, max_y, max_z, "
+                      "region_id, t_from, t_last, t_to, current, opened_by) "
+                      "VALUES (1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 10.0, 10.0, NULL, 1, 'moved')")
+    (pid,) = [r[0] for r in mem._conn.execute("SELECT id FROM placements WHERE current=1")]
+    rows.widen_placement(pid, 9.6, 12.0)
+    assert [tuple(r) for r in mem._conn.execute("SELECT id, t_from, t_last, t_to FROM placements ORDER BY id")] == \
+        [(1, -5.0, 1.0, 10.0), (pid, 10.0, 12.0, None)]
+    assert mem.placement_overlaps() == []
+
+
 STOOL = ((1.8, -0.2, 0.0), (2.2, 0.2, 0.45))
 BENCH = ((1.8, -0.12, 0.3), (2.0, 0.12, 0.45))  # a part of the stool read "bench", inside its box
 
