@@ -1113,6 +1113,60 @@ def test_a_removal_published_after_the_object_was_seen_elsewhere_is_retracted_by
     assert audit.detail["retracted_removals"] == [removal_id]
 
 
+def test_a_move_that_retracts_a_later_removal_ends_the_old_placement_when_the_new_one_begins(mem):
+    # the long run (laptop #179) and the case above: the mug seen at B from 100 s, its place A seen empty from
+    # 110 s (removal, placement closed at 110), the two found one object at 200 s; the move's placement began at
+    # 100 s while A's held until 110 s: two places at once, the mug listed twice by scene_as_of(105)
+    for t in (0.0, 0.5, 1.0, 6.0):
+        mem.add([box_obs("mug", A, stamp=t)], view(t, A, SEEN))
+    mem.add([box_obs("mug", B, stamp=100.0)], view(100.0, B, DB + 0.04))
+    for t in (110.0, 110.5, 111.0, 112.5):
+        mem.add([], view(t, A, EMPTY))
+    mem.commit()
+    for t in (200.0, 200.5, 201.0):
+        mem.add([box_obs("mug", B, stamp=t)], view(t, B, DB + 0.04))
+    mem.commit()
+    rows = [tuple(r) for r in mem._conn.execute(
+        "SELECT t_from, t_last, t_to, current, opened_by, closed_reason FROM placements WHERE object_id=1 "
+        "ORDER BY t_from, id")]
+    assert rows == [(0.0, 6.0, 100.0, 0, "appeared", "moved"), (100.0, 201.0, None, 1, "moved", "")]
+    assert mem.placement_overlaps() == []
+    assert [(o.id, p.t_from) for o, p in mem.scene_as_of(105.0)] == [(1, 100.0)]
+
+
+def test_placement_overlaps_names_an_objects_two_placements_that_hold_at_once(mem):
+    for t in (0.0, 0.5, 1.0):
+        mem.add([box_obs("mug", A, stamp=t)], view(t, A, SEEN))
+    mem.commit()
+    assert mem.placement_overlaps() == []
+    (pid,) = [r[0] for r in mem._conn.execute("SELECT id FROM placements")]
+    mem._conn.execute("INSERT INTO placements (object_id, cx, cy, cz, min_x, min_y, min_z, max_x, max_y, max_z, "
+                      "region_id, t_from, t_last, t_to, current, opened_by) "
+                      "VALUES (1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0.5, 0.5, 0.8, 0, 'moved')")
+    (other,) = [r[0] for r in mem._conn.execute("SELECT id FROM placements WHERE id != ?", (pid,))]
+    assert mem.placement_overlaps() == [(1, pid, other)]
+
+
+def test_a_joined_twin_widens_a_placement_back_no_further_than_the_end_of_the_one_before(mem):
+    # seed 330 (default, main): a twin first seen 0.4 s before its chair's push was stamped, joined into the
+    # pushed-to placement, widened it back over the old placement's end: two placements at once for 0.4 s
+    from tempomem_ros.core.store.settling_rows import SettlingRows
+    for t in (0.0, 0.5, 1.0):
+        mem.add([box_obs("mug", A, stamp=t)], view(t, A, SEEN))
+    mem.commit()
+    rows = SettlingRows(mem._store)
+    rows.widen_placement(1, -5.0, 1.0)  # nothing before it: widened as asked
+    mem._conn.execute("UPDATE placements SET t_to=10.0, current=0, closed_reason='moved' WHERE id=1")
+    mem._conn.execute("INSERT INTO placements (object_id, cx, cy, cz, min_x, min_y, min_z, max_x, max_y, max_z, "
+                      "region_id, t_from, t_last, t_to, current, opened_by) "
+                      "VALUES (1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 10.0, 10.0, NULL, 1, 'moved')")
+    (pid,) = [r[0] for r in mem._conn.execute("SELECT id FROM placements WHERE current=1")]
+    rows.widen_placement(pid, 9.6, 12.0)
+    assert [tuple(r) for r in mem._conn.execute("SELECT id, t_from, t_last, t_to FROM placements ORDER BY id")] == \
+        [(1, -5.0, 1.0, 10.0), (pid, 10.0, 12.0, None)]
+    assert mem.placement_overlaps() == []
+
+
 STOOL = ((1.8, -0.2, 0.0), (2.2, 0.2, 0.45))
 BENCH = ((1.8, -0.12, 0.3), (2.0, 0.12, 0.45))  # a part of the stool read "bench", inside its box
 

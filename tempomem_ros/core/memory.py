@@ -699,6 +699,13 @@ class Memory:
         return self._reads.object_infos(self._object_rows.all(state))
 
     @guarded
+    def placement_overlaps(self, limit: int = 100) -> list[tuple[int, int, int]]:
+        """(object id, placement id, later placement id) of one object's placements that hold at once, at most
+        ``limit``: an invariant check (an object is in one place at a time; store/placements.py overlapping),
+        [] in a sound store."""
+        return PlacementRows(self._store).overlapping(limit)
+
+    @guarded
     def get(self, object_id: int) -> ObjectInfo:
         return self._reads.object_infos([self._reads.row_or_raise(object_id)])[0]
 

@@ -473,6 +473,7 @@ class Settling:
         before = old.placement_id if old.placement_id is not None else \
             self._graph.last_closed_placement(old.id)
         self._graph.close_placement(old.id, t_move, "moved")
+        self._graph.end_removal_at_move(before, t_move)  # a removal stamped after t_move: no two places at once
         self._state.change_times[int(old.id)] = t_move
         p = self._placements.row(new.placement_id)
         placement_id = self._graph.open_placement(old.id, (p["cx"], p["cy"], p["cz"]),
@@ -510,6 +511,7 @@ class Settling:
         moves = self._rows.moves_of(nid)
         places = self._rows.placements_of(nid)
         self._graph.close_placement(oid, t_move, "moved")
+        self._graph.end_removal_at_move(before, t_move)  # as _reconcile_move
         self._state.change_times[oid] = max([t_move] + [float(m["stamp"]) for m in moves])
         obs_ids = self._rows.observation_ids(nid)
         copies = {int(q["id"]): self._rows.copy_placement(q, oid, "moved" if k == 0 else q["opened_by"])

@@ -115,6 +115,28 @@ class GraphWrites(TableRows):
             (t_to, reason, object_id))
         self._conn.execute("UPDATE objects SET placement_id=NULL WHERE id=?", (object_id,))
 
+    def end_removal_at_move(self, placement_id, t_move: float) -> bool:
+        """A placement closed by a removal stamped after ``t_move`` ends at ``t_move`` (or its last sighting, if
+        later), closed "moved": the object was seen at its new place from ``t_move``, so the removal (retracted by
+        the move, settling._reconcile_move) was not when it left. Returns whether the placement changed.
+
+        Why: without it the object held two placements at once from ``t_move`` to the removal's stamp, the old one
+        and the move's (long run, laptop #179: 4,147 s; dev seed 3's plant: 8 s), and an as-of read in that span
+        listed it twice (scene_as_of) or at its old place (as_of). A closed placement is immutable (the trigger
+        placements_closed_immutable, SQLite and PostgreSQL): this is the one amendment, a retracted removal's end,
+        made by marking the row current for the statement that rewrites its end (the trigger guards rows with
+        current = 0 only)."""
+        if placement_id is None:
+            return False
+        cur = self._conn.execute(
+            "UPDATE placements SET current=1 WHERE id=? AND current=0 AND closed_reason='removed' "
+            "AND t_to > MAX(?, t_last)", (int(placement_id), t_move))
+        if not cur.rowcount:
+            return False
+        self._conn.execute("UPDATE placements SET t_to=MAX(?, t_last), current=0, closed_reason='moved' "
+                           "WHERE id=? AND current=1", (t_move, int(placement_id)))
+        return True
+
     def set_placement_last(self, placement_id: int, t_last: float) -> None:
         """The placement was last seen at ``t_last`` (a copy takes its original's; a split-off group its newest)."""
         self._conn.execute("UPDATE placements SET t_last=? WHERE id=?", (t_last, placement_id))
