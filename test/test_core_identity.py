@@ -1132,6 +1132,10 @@ def test_a_move_that_retracts_a_later_removal_ends_the_old_placement_when_the_ne
     assert rows == [(0.0, 6.0, 100.0, 0, "appeared", "moved"), (100.0, 201.0, None, 1, "moved", "")]
     assert mem.placement_overlaps() == []
     assert [(o.id, p.t_from) for o, p in mem.scene_as_of(105.0)] == [(1, 100.0)]
+    # the amendment is audited with what it rewrote: placement 1 ended at 110 s, closed "removed", before the move
+    (move,) = [a.detail for a in mem.audit() if a.action == "reconcile_move"]
+    assert (move["from_placement"], move["retracted_removals"], move["amended_placement"]) == (
+        1, [2], {"id": 1, "t_to_was": 110.0, "closed_reason_was": "removed", "t_to": 100.0})
 
 
 def test_placement_overlaps_names_an_objects_two_placements_that_hold_at_once(mem):

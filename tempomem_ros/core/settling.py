@@ -473,7 +473,7 @@ class Settling:
         before = old.placement_id if old.placement_id is not None else \
             self._graph.last_closed_placement(old.id)
         self._graph.close_placement(old.id, t_move, "moved")
-        self._graph.end_removal_at_move(before, t_move)  # a removal stamped after t_move: no two places at once
+        amended = self._graph.end_removal_at_move(before, t_move)  # a removal after t_move: not two places at once
         self._state.change_times[int(old.id)] = t_move
         p = self._placements.row(new.placement_id)
         placement_id = self._graph.open_placement(old.id, (p["cx"], p["cy"], p["cz"]),
@@ -489,7 +489,8 @@ class Settling:
         self._audit(stamp, "reconcile_move", [old.id, new.id], obs_ids,
                     {"kept": int(old.id), "joined": int(new.id), "from_placement": before,
                      "to_placement": placement_id, "first_miss": old.first_miss, **({"pushed": True} if pushed else {}),
-                     **({"retracted_removals": superseded} if superseded else {})})
+                     **({"retracted_removals": superseded} if superseded else {}),
+                     **({"amended_placement": amended} if amended else {})})
         self._settle_label(old.id, stamp, obs_ids[-1:])
         counters.moved += 1
         touched.update((int(old.id), int(new.id)))
@@ -511,7 +512,7 @@ class Settling:
         moves = self._rows.moves_of(nid)
         places = self._rows.placements_of(nid)
         self._graph.close_placement(oid, t_move, "moved")
-        self._graph.end_removal_at_move(before, t_move)  # as _reconcile_move
+        amended = self._graph.end_removal_at_move(before, t_move)  # as _reconcile_move
         self._state.change_times[oid] = max([t_move] + [float(m["stamp"]) for m in moves])
         obs_ids = self._rows.observation_ids(nid)
         copies = {int(q["id"]): self._rows.copy_placement(q, oid, "moved" if k == 0 else q["opened_by"])
@@ -533,7 +534,8 @@ class Settling:
         self._audit(stamp, "reconcile_move", [oid, nid], obs_ids,
                     {"kept": oid, "joined": nid, "from_placement": before,
                      "placements": {str(q): c for q, c in copies.items()}, "moves_rehomed": len(moves),
-                     "first_miss": old.first_miss, **({"retracted_removals": superseded} if superseded else {})})
+                     "first_miss": old.first_miss, **({"retracted_removals": superseded} if superseded else {}),
+                     **({"amended_placement": amended} if amended else {})})
         self._settle_label(oid, stamp, obs_ids[-1:])
         counters.moved += 1
         touched.update((oid, nid))

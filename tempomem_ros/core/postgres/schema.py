@@ -35,7 +35,7 @@ from __future__ import annotations
 import re
 
 from ..errors import SchemaError
-from ..store.schema import FRAMES_LIVE
+from ..store.schema import FRAMES_LIVE, closed_placement_amendment
 
 SCHEMA_VERSION = 10
 FIRST_VERSION = 6  # the first PostgreSQL schema: there is no older one to migrate from
@@ -60,9 +60,11 @@ CLOSED_PLACEMENTS_FUNCTION = """CREATE OR REPLACE FUNCTION tempomem_closed_place
     BEGIN
         RAISE EXCEPTION 'a closed placement is immutable' USING ERRCODE = 'integrity_constraint_violation';
     END $$"""
-CLOSED_PLACEMENTS_TRIGGER = """CREATE TRIGGER placements_closed_immutable
-    BEFORE UPDATE OF object_id, cx, cy, cz, min_x, min_y, min_z, max_x, max_y, max_z, region_id, t_from, t_last,
-    t_to ON placements FOR EACH ROW WHEN (OLD.current = 0)
+# Version 10 (SQLite's too): every column, current and closed_reason included, but for the one amendment a closed
+# placement allows (core/store/schema.py closed_placement_amendment).
+CLOSED_PLACEMENTS_TRIGGER = f"""CREATE TRIGGER placements_closed_immutable
+    BEFORE UPDATE ON placements FOR EACH ROW
+    WHEN (OLD.current = 0 AND NOT {closed_placement_amendment("IS NOT DISTINCT FROM", "FALSE")})
     EXECUTE FUNCTION tempomem_closed_placement_immutable()"""
 
 ID_COUNTERS = [
@@ -340,7 +342,8 @@ MIGRATIONS: dict[int, list[str]] = {
     # version 9: an object's placements with their t_to, and its current placement without walking its history
     8: ["DROP INDEX IF EXISTS placements_object", PLACEMENTS_OBJECT_INDEX, PLACEMENTS_CURRENT_INDEX],
     # version 10: the removed look-alike a held appearance waits for (SQLite's version 10)
-    9: ["ALTER TABLE held_events ADD COLUMN lookalike_id bigint"],
+    9: ["ALTER TABLE held_events ADD COLUMN lookalike_id bigint",  # and the closed-placement trigger's version 10
+        "DROP TRIGGER IF EXISTS placements_closed_immutable ON placements", CLOSED_PLACEMENTS_TRIGGER],
 }
 
 #: Tables a complete store has, checked on every open (a database missing one is not a tempomem store).

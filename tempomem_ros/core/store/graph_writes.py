@@ -115,27 +115,32 @@ class GraphWrites(TableRows):
             (t_to, reason, object_id))
         self._conn.execute("UPDATE objects SET placement_id=NULL WHERE id=?", (object_id,))
 
-    def end_removal_at_move(self, placement_id, t_move: float) -> bool:
+    def end_removal_at_move(self, placement_id, t_move: float) -> dict | None:
         """A placement closed by a removal stamped after ``t_move`` ends at ``t_move`` (or its last sighting, if
         later), closed "moved": the object was seen at its new place from ``t_move``, so the removal (retracted by
-        the move, settling._reconcile_move) was not when it left. Returns whether the placement changed.
+        the move, settling._reconcile_move) was not when it left. Returns the amendment for the move's audit,
+        {"id", "t_to_was", "closed_reason_was", "t_to"}, or None when the placement is not such a one (open,
+        closed otherwise, or ending no later than ``t_move``) and nothing changed.
 
         Why: without it the object held two placements at once from ``t_move`` to the removal's stamp, the old one
         and the move's (long run, laptop #179: 4,147 s; dev seed 3's plant: 8 s), and an as-of read in that span
         listed it twice (scene_as_of) or at its old place (as_of). A closed placement is immutable (the trigger
-        placements_closed_immutable, SQLite and PostgreSQL): this is the one amendment, a retracted removal's end,
-        made by marking the row current for the statement that rewrites its end (the trigger guards rows with
-        current = 0 only)."""
+        placements_closed_immutable, SQLite and PostgreSQL): this is the one amendment it allows (schema
+        version 10, store/schema.py closed_placement_amendment), made in one statement whose WHERE names the
+        placement it may touch. The result is read by a SELECT with the same condition in the same transaction,
+        not from the UPDATE's rowcount: PostgreSQL pipelines a write transaction's UPDATE and reports -1."""
         if placement_id is None:
-            return False
-        cur = self._conn.execute(
-            "UPDATE placements SET current=1 WHERE id=? AND current=0 AND closed_reason='removed' "
-            "AND t_to > MAX(?, t_last)", (int(placement_id), t_move))
-        if not cur.rowcount:
-            return False
-        self._conn.execute("UPDATE placements SET t_to=MAX(?, t_last), current=0, closed_reason='moved' "
-                           "WHERE id=? AND current=1", (t_move, int(placement_id)))
-        return True
+            return None
+        where = ("WHERE id=? AND current=0 AND closed_reason='removed' AND t_to IS NOT NULL "
+                 "AND t_to > MAX(?, t_last)")
+        row = self._conn.execute(f"SELECT t_to, closed_reason, MAX(?, t_last) FROM placements {where}",
+                                 (t_move, int(placement_id), t_move)).fetchone()
+        if row is None:
+            return None
+        self._conn.execute(f"UPDATE placements SET t_to=MAX(?, t_last), closed_reason='moved' {where}",
+                           (t_move, int(placement_id), t_move))
+        return {"id": int(placement_id), "t_to_was": float(row[0]), "closed_reason_was": row[1],
+                "t_to": float(row[2])}
 
     def set_placement_last(self, placement_id: int, t_last: float) -> None:
         """The placement was last seen at ``t_last`` (a copy takes its original's; a split-off group its newest)."""

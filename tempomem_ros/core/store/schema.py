@@ -88,9 +88,26 @@ REMOVAL_DUE_INDEX = ("CREATE INDEX IF NOT EXISTS objects_removal_due ON objects(
 # A merge updates the *current* placement in place; once closed (moved, removed, forgotten), a placement is
 # history, and scene_as_of in the past must keep answering from it as it was. Enforced in the file, so no
 # code path (and no future change of the fusion rules) can rewrite it (schema version 4).
-CLOSED_PLACEMENTS_IMMUTABLE = """CREATE TRIGGER IF NOT EXISTS placements_closed_immutable
-    BEFORE UPDATE OF object_id, cx, cy, cz, min_x, min_y, min_z, max_x, max_y, max_z, region_id, t_from, t_last,
-    t_to ON placements WHEN OLD.current = 0
+_PLACEMENT_COLUMNS = ("id", "object_id", "cx", "cy", "cz", "min_x", "min_y", "min_z", "max_x", "max_y", "max_z",
+                      "region_id", "t_from", "t_last", "opened_by")
+
+
+def closed_placement_amendment(same: str, false: str) -> str:
+    """The one change a closed placement allows, as a trigger condition on OLD and NEW (``same``: the dialect's
+    null-safe equality, ``false``: its false): a removal retracted by a move ends at the move (graph_writes.
+    end_removal_at_move), closed_reason 'removed' -> 'moved', the end brought back no earlier than the last
+    sighting, the row still closed, no other column changed. Null-safe as a whole (COALESCE), so that a NULL in
+    a comparison refuses instead of letting the update through."""
+    unchanged = " AND ".join(f"NEW.{c} {same} OLD.{c}" for c in _PLACEMENT_COLUMNS)
+    return (f"COALESCE((OLD.closed_reason = 'removed' AND NEW.closed_reason = 'moved' AND NEW.current = 0 "
+            f"AND OLD.t_to IS NOT NULL AND NEW.t_to IS NOT NULL AND NEW.t_to <= OLD.t_to "
+            f"AND NEW.t_to >= OLD.t_last AND {unchanged}), {false})")
+
+
+# Version 10: every column, current and closed_reason too (before, `SET current=1` reopened a closed placement and
+# everything could then be rewritten), with the one amendment above allowed in a single statement.
+CLOSED_PLACEMENTS_IMMUTABLE = f"""CREATE TRIGGER IF NOT EXISTS placements_closed_immutable
+    BEFORE UPDATE ON placements WHEN OLD.current = 0 AND NOT {closed_placement_amendment("IS", "0")}
     BEGIN SELECT RAISE(ABORT, 'a closed placement is immutable'); END"""
 
 # Version 5: retention (core/retention.py). Sightings thinned away are counted in tallies: per placement (or
@@ -395,7 +412,9 @@ MIGRATIONS: dict[int, list[str]] = {
     8: ["DROP INDEX IF EXISTS placements_object", PLACEMENTS_OBJECT_INDEX, PLACEMENTS_CURRENT_INDEX],
     # version 10: the removed look-alike a held appearance waits for (NULL in the rows of an older store: a wait
     # begun before the migration chooses again once, as every wait did before this version)
-    9: ["ALTER TABLE held_events ADD COLUMN lookalike_id INTEGER"],
+    9: ["ALTER TABLE held_events ADD COLUMN lookalike_id INTEGER",
+        # and the closed-placement trigger covering every column, reopening refused (CLOSED_PLACEMENTS_IMMUTABLE)
+        "DROP TRIGGER IF EXISTS placements_closed_immutable", CLOSED_PLACEMENTS_IMMUTABLE],
 }
 
 
