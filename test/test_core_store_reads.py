@@ -227,3 +227,40 @@ def test_distinct_labels_are_every_shown_label_once_in_order(store):
                 assert traffic.round_trips == 1
         assert reads.distinct_labels(None) == ["bowl", "cup", "mug", "vase"]  # the table's label is empty
         assert reads.distinct_labels("present") == ["bowl", "cup", "mug"] and reads.distinct_labels("missing") == []
+
+
+
+class _OldSqlite:
+    """A store whose connection refuses a statement of more than 999 parameters, as SQLite did by default before
+    3.32 (SQLITE_MAX_VARIABLE_NUMBER; the bundled pysqlite3 connection has no setlimit to lower it)."""
+
+    def __init__(self, store):
+        self._real = store
+
+    @property
+    def conn(self):
+        return self
+
+    def execute(self, sql, params=()):
+        if len(params) > 999:
+            raise RuntimeError(f"too many SQL variables ({len(params)})")
+        return self._real.conn.execute(sql, params)
+
+
+def test_following_asks_many_objects_within_sqlites_old_parameter_limit(store):
+    """EventRows.following on SQLite binds 3 parameters an ask: SQL_ID_CHUNK // 3 asks a statement (498
+    parameters), so a SQLite built with the old 999 default (before 3.32) answers 400 asks (review of integ37,
+    LOW 4: 500 asks, 1,500 parameters, a statement). PostgreSQL asks one at a time, pipelined."""
+    with Memory.open(store("m"), embedding_dim=4, config=IMMEDIATE) as m:
+        m.add([box_obs("mug", A, stamp=10)], view(10, A, distance_from_eye(A) + 0.04))
+        for t in (20, 20.5, 21):
+            m.add([], view(t, A, distance_from_eye(A) + 1.0))
+        m.commit()
+        ev = EventRows(m._store if store.postgres else _OldSqlite(m._store))
+        (appeared, removed) = [(e["id"], e["kind"], e["stamp"]) for e in EventRows(m._store).all()]
+        assert (appeared[1:], removed[1:]) == (("appeared", 10), ("removed", 20))
+        asks = [(1, (10.0, appeared[0]))] + [(1000 + i, (0.0, 0)) for i in range(399)]
+        got = ev.following(asks)
+        assert len(got) == 400 and all(got[ask] == (None, None) for ask in asks[1:])
+        row, relabel = got[asks[0]]
+        assert (row["id"], row["kind"], row["stamp"], relabel) == (removed[0], "removed", 20, None)

@@ -39,11 +39,12 @@ OBJECT_COLS_O = prefixed(OBJECT_COLS, "o")  # built once: it is part of every sp
 SQL_ID_CHUNK = 500  # ids per "IN (...)" list: one short statement each, far below SQLite's parameter limit
 
 
-def id_chunks(ids):
-    """(chunk, "?,?,...") pairs covering ``ids`` in order, SQL_ID_CHUNK at a time, for ``WHERE id IN (...)``."""
+def id_chunks(ids, size: int = SQL_ID_CHUNK):
+    """(chunk, "?,?,...") pairs covering ``ids`` in order, ``size`` at a time (SQL_ID_CHUNK: one parameter an
+    item), for ``WHERE id IN (...)``; an item of k parameters asks for SQL_ID_CHUNK // k."""
     ids = list(ids)
-    for start in range(0, len(ids), SQL_ID_CHUNK):
-        chunk = ids[start:start + SQL_ID_CHUNK]
+    for start in range(0, len(ids), size):
+        chunk = ids[start:start + size]
         yield chunk, ",".join("?" for _ in chunk)
 
 

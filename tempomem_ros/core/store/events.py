@@ -6,7 +6,7 @@ are never returned.
 from __future__ import annotations
 
 from ..event_names import STATE_ENDING
-from ..rows import EVENT_COLS, id_chunks
+from ..rows import EVENT_COLS, SQL_ID_CHUNK, id_chunks
 from .base import TableRows, fetch_each, pipelines
 
 
@@ -86,8 +86,9 @@ class EventRows(TableRows):
         (event_names.STATE_ENDING) after the key, with the places it announced (before_id, after_id), or None when
         there is none; ``relabel`` the label of its last relabelling between the key and that row, or None. What
         event_names.name_events names an event by: the next state only, not every later one (a month of them on
-        a day-1 event). On SQLite one statement per SQL_ID_CHUNK asks (a statement an ask was most of a day-1
-        call's cost), on PostgreSQL one an ask, pipelined (base.fetch_each)."""
+        a day-1 event). On SQLite one statement per SQL_ID_CHUNK // 3 asks (a statement an ask was most of a day-1
+        call's cost; 3 parameters an ask: 498 a statement, below the 999 SQLite allowed before 3.32), on
+        PostgreSQL one an ask, pipelined (base.fetch_each)."""
         asks = list(dict.fromkeys((int(o), (float(k[0]), int(k[1]))) for o, k in asks))
         out: dict[tuple, tuple] = {ask: (None, None) for ask in asks}
         if pipelines(self._conn):
@@ -97,7 +98,7 @@ class EventRows(TableRows):
                 if got:
                     out[ask] = (got[0], got[0]["relabel"])
             return out
-        for chunk, _ in id_chunks(asks):
+        for chunk, _ in id_chunks(asks, SQL_ID_CHUNK // 3):  # 3 parameters an ask: 498, below SQLite's old 999
             sql = self._FOLLOWING_SET.format(marks=",".join("(?, ?, ?)" for _ in chunk))
             for r in self._conn.execute(sql, [v for o, k in chunk for v in (o, k[0], k[1])]).fetchall():
                 out[(int(r["oid"]), (float(r["s"]), int(r["i"])))] = (r, r["relabel"])
