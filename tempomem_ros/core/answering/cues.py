@@ -127,7 +127,7 @@ _WORDS = {
     "witnessed": "SEEN", "glimpse": "SEEN", "sight": "SEEN",
     # counting, history, looking
     "count": "COUNT", "qty": "COUNT", "quantity": "COUNT", "total": "COUNT",
-    "history": "HISTORY", "log": "HISTORY", "trace": "HISTORY", "record": "GLUE", "recorded": "SEEN",
+    "history": "HISTORY", "log": "HISTORY", "trace": "HISTORY", "record": "GLUE", "recorded": "GLUE",
     "every": "ALL", "all": "ALL", "each": "ALL",
     "look": "LOOK", "looking": "LOOK", "search": "LOOK", "searching": "LOOK", "usually": "LOOK",
     "normally": "LOOK", "typically": "LOOK", "generally": "LOOK", "likely": "LOOK", "probably": "LOOK",

@@ -74,11 +74,26 @@ def tool_name(name) -> str | None:
 
 
 # ------------------------------------------------------------------------------------------------ carriers
+# Sixteenth round (heldout18): a model's chat template around the call. The harmony format names the tool in its
+# header ('<|start|>assistant<|channel|>commentary to=functions.is_related <|constrain|>json<|message|>{...}<|call|>'):
+# the call is that tool with the message as its arguments. Role tokens ('<|start_of_role|>assistant<|end_of_role|>')
+# enclose the speaker's name, no part of the call: dropped with them.
+_HARMONY = re.compile(r"\s*(?:<\|start\|>\s*assistant\s*)?<\|channel\|>\s*\w+\s+to=(?:functions\.)?([A-Za-z_][\w.-]*)"
+                      r"\s*(?:<\|constrain\|>\s*json\s*)?<\|message\|>(.*?)<\|call\|>\s*\Z", re.S)
+_ROLE = re.compile(r"<\|start_of_role\|>\s*(?:assistant|model)\s*<\|end_of_role\|>")
+
+
 def _carried(text: str, depth: int = 0):
     """The payload inside the text's carriers: a str (text to read again), a dict / list / Call; None."""
     if depth > 3:
         return None
-    inner = _SPECIAL.sub(" ", text)
+    m = _HARMONY.match(text)
+    if m:
+        args = _parse_whole(m.group(2))
+        if not isinstance(args, dict):
+            raise Malformed("a harmony call's message must be its arguments")
+        return Call(m.group(1), args)
+    inner = _SPECIAL.sub(" ", _ROLE.sub(" ", text))
     if inner != text and inner.strip():
         return _carried(inner.strip(), depth + 1) or inner.strip()
     fenced = _fenced(text)
@@ -553,6 +568,9 @@ def _candidates(node, depth: int, out: list, budget: list) -> None:
     if not isinstance(node, dict):
         return
     rest = {k: v for k, v in node.items() if not _meta(k, v)}
+    if rest.get("op") == "call_service" and isinstance(rest.get("service"), str):
+        out.append(_rosbridge(rest))
+        return
     method = next((v for k, v in rest.items() if _snake(k) == "method"), None)
     if isinstance(method, str) and _snake(method) == "sampling/create_message":
         out.append(_sampled(rest))
@@ -578,6 +596,26 @@ def _candidates_in(mapping: dict, depth: int, out: list, budget: list) -> None:
             _candidates(v, depth + 1, out, budget)
         elif _holds_call(v):
             raise _Refused(f"a call under '{k}' is not one the request makes; read nothing of it")
+
+
+# Sixteenth round: rosbridge's protocol calls a ROS service as '{"op": "call_service", "service": "/tempomem/
+# temporal_query", "args": {...}}' (heldout18 b008; "call_service" was read as the tool and refused as an action). The
+# call is the service's, its request the args; the protocol's own fields beside them carry no instruction.
+_ROSBRIDGE_KEYS = frozenset(("op", "service", "args", "type", "fragment_size", "compression", "timeout"))
+
+
+def _rosbridge(request: dict) -> Call:
+    extra = set(request) - _ROSBRIDGE_KEYS
+    if extra:
+        raise _Refused("a rosbridge call holds more than its service and args (" + ", ".join(sorted(map(str, extra)))
+                       + "); read nothing of it")
+    service, args = request["service"], request.get("args", {})
+    if not isinstance(args, dict):
+        raise Malformed("a rosbridge call's args must be a map")
+    _no_action_in_path(service)
+    if not tool_name(service):
+        raise _outside(service)
+    return Call(service, args)
 
 
 # MCP's sampling/createMessage params that carry no instruction of their own ('systemPrompt' does: refused)
