@@ -323,11 +323,11 @@ _ANY_KIND = re.compile(r"\bany (?:of (?:the|my|your|our) )?([a-z'-]+)")
 
 
 def _unknown_kind(u: Understanding) -> str | None:
-    """The plural word after "any" that is the unknown label of ``u``, or None."""
+    """The word after "any" that is (the last word of) the unknown label of ``u``, or None."""
     if u.unknown != "label" or not isinstance(u.args.get("label"), str):
         return None
     m = _ANY_KIND.search(u.question)
-    if m and m.group(1) != u.args["label"] and stem(m.group(1)) == stem(u.args["label"]):
+    if m and stem(m.group(1)) == stem(u.args["label"].split()[-1]):
         return m.group(1)
     return None
 
