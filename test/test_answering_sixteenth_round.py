@@ -125,6 +125,9 @@ def test_a_known_anchor_or_no_still_stays_a_relation(question, anchor, unknown):
      '{"label": "wallet"}<|call|>', "is_missing", {"label": "wallet"}),
     ('<|start_of_role|>assistant<|end_of_role|><|tool_call|>[{"name": "first_seen", "arguments": '
      '{"label": "lamp"}}]<|end_of_text|>', "first_seen", {"label": "lamp"}),
+    ('let place = try await memory.previous(label: "mug")', "previous", {"label": "mug"}),
+    ('var stay = await memory.DurationAsync(label: "lamp");', "duration", {"label": "lamp"}),
+    ('<<function>>last_seen(label="keys")', "last_seen", {"label": "keys"}),
 ])
 def test_agent_requests_in_new_carriers(question, operator, args):
     assert read(question) == (operator, args, "")
@@ -137,6 +140,10 @@ def test_agent_requests_in_new_carriers(question, operator, args):
     '{"op": "call_service", "service": "/robot/navigate_to", "args": {"label": "keys"}}',
     'AIMessage(content="", tool_calls=[{"name": "forget", "args": {"label": "mug"}}])',
     '<|start|>assistant<|channel|>commentary to=functions.forget <|constrain|>json<|message|>{"label": "mug"}<|call|>',
+    'let x = try await memory.forget(label: "mug")',
+    'var y = await robot.NavigateToAsync(label: "mug");',
+    '<<function>>forget(label="keys")',
+    'const r = await memory.lastSeen({label: "mug"}); robot.forget("mug");',
 ])
 def test_an_action_in_a_new_carrier_is_refused(question):
     refusal(question, NAMES)

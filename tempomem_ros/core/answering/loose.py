@@ -43,7 +43,13 @@ MAX_NODES = 200
 # language ('```tool_code ... ```', '```json ... ```'), 'await' before a JavaScript call
 _SPECIAL = re.compile(r"<\|[A-Za-z_]\w{0,30}\|>")
 _FENCE_LANG = re.compile(r"[A-Za-z_]*")  # the fence's language; the fence itself is found by string operations
-_AWAIT = re.compile(r"\s*await\s+(?=[A-Za-z_])")
+_AWAIT = re.compile(r"\s*(?:try\s+)?await\s+(?=[A-Za-z_])")
+# Sixteenth round (heldout18): a call in a statement of Swift / C# / JS / Kotlin ('let lastPlace = try await
+# memory.previous(label: "bowl")', 'var stay = await memory.DurationAsync(label: "umbrella");'): a declared variable
+# that takes the call's value and the statement's closing ';' carry no instruction. Only after a declaring keyword
+# ('tool=last_seen, label=...' is fields, read below); Gorilla's '<<function>>' marks the call as a special token does.
+_DECLARED = re.compile(r"\s*(?:let|var|const|val|auto)\s+[A-Za-z_]\w*\s*(?::\s*[\w.<>?\[\]]+\s*)?=(?!=)\s*")
+_GORILLA = re.compile(r"\s*<<function>>\s*(?=[A-Za-z_])")
 # an HTTP request as a log or a model writes it on one line: method, target, version, headers, body
 _HTTP = re.compile(r"\s*(GET|POST|PUT|PATCH|DELETE|HEAD)\s+(\S+)(?:\s+HTTP/\d(?:\.\d)?)?((?:\s+[A-Za-z][\w-]*:\s*"
                    r"[^\s{]+(?:;\s*[^\s{]+)*)*)\s*(.*?)\s*\Z", re.S)
@@ -67,6 +73,8 @@ def tool_name(name) -> str | None:
     if not isinstance(name, str) or not name.strip() or len(name) > 80:
         return None
     base = _snake(name.strip().rstrip("/").rsplit("/", 1)[-1].rsplit(".", 1)[-1].lstrip(":"))
+    # sixteenth round: C#'s Task-returning name ('DurationAsync') is the tool's
+    base = base[:-len("_async")] if base.endswith("_async") else base
     for candidate in (base, base.split("_", 1)[1] if base.split("_", 1)[0] in _ASKING and "_" in base else ""):
         if candidate in ROUTES or candidate in TOOL_NAMES:
             return candidate
@@ -99,6 +107,10 @@ def _carried(text: str, depth: int = 0):
     fenced = _fenced(text)
     if fenced is not None:
         return _carried(fenced, depth + 1) or fenced
+    m = _DECLARED.match(text) or _GORILLA.match(text)
+    if m:
+        inner = re.sub(r"\s*;\s*\Z", "", text[m.end():])
+        return _carried(inner, depth + 1) or inner
     m = _AWAIT.match(text)
     if m:
         return _carried(text[m.end():], depth + 1) or text[m.end():]
