@@ -386,7 +386,10 @@ _WRAPPER_CALLS = frozenset("agent_action tool_agent_action agent_action_message_
 
 
 def _snake(name) -> str:
-    s = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", str(name).strip())
+    # sixteenth round: an acronym before a word is a word of its own ('AIMessage' -> 'ai_message', a carrier of
+    # loose.py; heldout18's LangChain AIMessage(tool_calls=[...]) was read as a tool named 'aimessage' and refused)
+    s = re.sub(r"(?<=[A-Z])(?=[A-Z][a-z])", "_", str(name).strip())
+    s = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", s)
     return re.sub(r"[\s\-]+", "_", s).lower()
 
 

@@ -129,7 +129,9 @@ COUNT_WORDS = frozenset("tally tallies tallied count counts total totals sum qua
 COUNT_PHRASES = {"tally up": "COUNT", "add up": "COUNT", "tot up": "COUNT", "headcount of": "COUNT",
                  "length of time": "DURATION", "amount of time": "DURATION", "how many occasions": "COUNT TIMES",
                  "on how many occasions": "COUNT TIMES", "how many instances": "COUNT TIMES",
-                 "how many separate occasions": "COUNT TIMES", "observation count": "COUNT SEEN",
+                 "how many separate occasions": "COUNT TIMES", "how many separate times": "COUNT TIMES",
+                 "how many distinct times": "COUNT TIMES", "how many different times": "COUNT TIMES",
+                 "observation count": "COUNT SEEN",
                  "sighting count": "COUNT SEEN", "detection count": "COUNT SEEN", "move count": "COUNT MOVE",
                  "movement count": "COUNT MOVE", "object count": "COUNT"}
 # Searching (LOOK).

@@ -43,7 +43,13 @@ MAX_NODES = 200
 # language ('```tool_code ... ```', '```json ... ```'), 'await' before a JavaScript call
 _SPECIAL = re.compile(r"<\|[A-Za-z_]\w{0,30}\|>")
 _FENCE_LANG = re.compile(r"[A-Za-z_]*")  # the fence's language; the fence itself is found by string operations
-_AWAIT = re.compile(r"\s*await\s+(?=[A-Za-z_])")
+_AWAIT = re.compile(r"\s*(?:try\s+)?await\s+(?=[A-Za-z_])")
+# Sixteenth round (heldout18): a call in a statement of Swift / C# / JS / Kotlin ('let lastPlace = try await
+# memory.previous(label: "bowl")', 'var stay = await memory.DurationAsync(label: "umbrella");'): a declared variable
+# that takes the call's value and the statement's closing ';' carry no instruction. Only after a declaring keyword
+# ('tool=last_seen, label=...' is fields, read below); Gorilla's '<<function>>' marks the call as a special token does.
+_DECLARED = re.compile(r"\s*(?:let|var|const|val|auto)\s+[A-Za-z_]\w*\s*(?::\s*[\w.<>?\[\]]+\s*)?=(?!=)\s*")
+_GORILLA = re.compile(r"\s*<<function>>\s*(?=[A-Za-z_])")
 # an HTTP request as a log or a model writes it on one line: method, target, version, headers, body
 _HTTP = re.compile(r"\s*(GET|POST|PUT|PATCH|DELETE|HEAD)\s+(\S+)(?:\s+HTTP/\d(?:\.\d)?)?((?:\s+[A-Za-z][\w-]*:\s*"
                    r"[^\s{]+(?:;\s*[^\s{]+)*)*)\s*(.*?)\s*\Z", re.S)
@@ -67,6 +73,8 @@ def tool_name(name) -> str | None:
     if not isinstance(name, str) or not name.strip() or len(name) > 80:
         return None
     base = _snake(name.strip().rstrip("/").rsplit("/", 1)[-1].rsplit(".", 1)[-1].lstrip(":"))
+    # sixteenth round: C#'s Task-returning name ('DurationAsync') is the tool's
+    base = base[:-len("_async")] if base.endswith("_async") else base
     for candidate in (base, base.split("_", 1)[1] if base.split("_", 1)[0] in _ASKING and "_" in base else ""):
         if candidate in ROUTES or candidate in TOOL_NAMES:
             return candidate
@@ -74,16 +82,35 @@ def tool_name(name) -> str | None:
 
 
 # ------------------------------------------------------------------------------------------------ carriers
+# Sixteenth round (heldout18): a model's chat template around the call. The harmony format names the tool in its
+# header ('<|start|>assistant<|channel|>commentary to=functions.is_related <|constrain|>json<|message|>{...}<|call|>'):
+# the call is that tool with the message as its arguments. Role tokens ('<|start_of_role|>assistant<|end_of_role|>')
+# enclose the speaker's name, no part of the call: dropped with them.
+_HARMONY = re.compile(r"\s*(?:<\|start\|>\s*assistant\s*)?<\|channel\|>\s*\w+\s+to=(?:functions\.)?([A-Za-z_][\w.-]*)"
+                      r"\s*(?:<\|constrain\|>\s*json\s*)?<\|message\|>(.*?)<\|call\|>\s*\Z", re.S)
+_ROLE = re.compile(r"<\|start_of_role\|>\s*(?:assistant|model)\s*<\|end_of_role\|>")
+
+
 def _carried(text: str, depth: int = 0):
     """The payload inside the text's carriers: a str (text to read again), a dict / list / Call; None."""
     if depth > 3:
         return None
-    inner = _SPECIAL.sub(" ", text)
+    m = _HARMONY.match(text)
+    if m:
+        args = _parse_whole(m.group(2))
+        if not isinstance(args, dict):
+            raise Malformed("a harmony call's message must be its arguments")
+        return Call(m.group(1), args)
+    inner = _SPECIAL.sub(" ", _ROLE.sub(" ", text))
     if inner != text and inner.strip():
         return _carried(inner.strip(), depth + 1) or inner.strip()
     fenced = _fenced(text)
     if fenced is not None:
         return _carried(fenced, depth + 1) or fenced
+    m = _DECLARED.match(text) or _GORILLA.match(text)
+    if m:
+        inner = re.sub(r"\s*;\s*\Z", "", text[m.end():])
+        return _carried(inner, depth + 1) or inner
     m = _AWAIT.match(text)
     if m:
         return _carried(text[m.end():], depth + 1) or text[m.end():]
@@ -553,6 +580,9 @@ def _candidates(node, depth: int, out: list, budget: list) -> None:
     if not isinstance(node, dict):
         return
     rest = {k: v for k, v in node.items() if not _meta(k, v)}
+    if rest.get("op") == "call_service" and isinstance(rest.get("service"), str):
+        out.append(_rosbridge(rest))
+        return
     method = next((v for k, v in rest.items() if _snake(k) == "method"), None)
     if isinstance(method, str) and _snake(method) == "sampling/create_message":
         out.append(_sampled(rest))
@@ -578,6 +608,26 @@ def _candidates_in(mapping: dict, depth: int, out: list, budget: list) -> None:
             _candidates(v, depth + 1, out, budget)
         elif _holds_call(v):
             raise _Refused(f"a call under '{k}' is not one the request makes; read nothing of it")
+
+
+# Sixteenth round: rosbridge's protocol calls a ROS service as '{"op": "call_service", "service": "/tempomem/
+# temporal_query", "args": {...}}' (heldout18 b008; "call_service" was read as the tool and refused as an action). The
+# call is the service's, its request the args; the protocol's own fields beside them carry no instruction.
+_ROSBRIDGE_KEYS = frozenset(("op", "service", "args", "type", "fragment_size", "compression", "timeout"))
+
+
+def _rosbridge(request: dict) -> Call:
+    extra = set(request) - _ROSBRIDGE_KEYS
+    if extra:
+        raise _Refused("a rosbridge call holds more than its service and args (" + ", ".join(sorted(map(str, extra)))
+                       + "); read nothing of it")
+    service, args = request["service"], request.get("args", {})
+    if not isinstance(args, dict):
+        raise Malformed("a rosbridge call's args must be a map")
+    _no_action_in_path(service)
+    if not tool_name(service):
+        raise _outside(service)
+    return Call(service, args)
 
 
 # MCP's sampling/createMessage params that carry no instruction of their own ('systemPrompt' does: refused)

