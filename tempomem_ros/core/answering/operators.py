@@ -254,6 +254,8 @@ TABLE: tuple[OperatorSpec, ...] = (
         _f(r"how (?:many times|often|frequently) (?:did|have|has) {you} {see} {x}",
            # sixteenth round: "how many separate times has the camera recorded the plant" (heldout18) was a count of
            # objects; times recorded are sightings (a count of things "recorded" stays the inventory, below)
+           # (not of a move: "how many times has the camera recorded the keys moving" counts moves, below; review)
+           r"(?!.*\b(?:mov(?:e|ed|es|ing)|relocat\w*|shift\w*)\b)"
            r"how (?:many (?:separate |distinct |different )?times|often) (?:did|have|has) {you} (?:record|recorded|"
            r"capture|captured) {x}",
            r"how many (?:sightings|observations|detections) of {x}(?: are there| do you have| have you got| exist)?",

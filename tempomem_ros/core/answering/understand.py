@@ -337,12 +337,17 @@ def _unknown_kind(u: Understanding) -> str | None:
 # own place, as "its spot" and "its place" are (cues.py), and the question asks whether it is still there. A known
 # anchor ("still on its shelf", a shelf the memory knows) stays a relation.
 _STILL_ITS = r"\bstill (?:on|in|at|upon) (?:its|their) (?:own )?({anchor})\b"
+# Only a word that names a place of its own is that place (review of the sixteenth round: "is the box still on its
+# side / back / end", "still on its own", "still on its timer" ask a posture or a setting, and "still in its case /
+# pocket / pot" a holder the memory does not know: read as "still in its place" they were answered as something else)
+_OWN_PLACE_WORDS = frozenset("mark place spot position home station post perch".split())
 
 
 def _own_place(out, question, now, names: Names):
     """``out``, or the reading with "its <unknown anchor>" read as "its place" when that reads is_present."""
     if not (isinstance(out, Understanding) and out.operator == "is_related" and out.unknown == "anchor"
-            and isinstance(out.args.get("anchor"), str) and isinstance(question, str)):
+            and isinstance(out.args.get("anchor"), str) and isinstance(question, str)
+            and out.args["anchor"].split()[-1:] and out.args["anchor"].split()[-1].lower() in _OWN_PLACE_WORDS):
         return out
     rx = re.compile(_STILL_ITS.format(anchor=re.escape(out.args["anchor"])))
     m = rx.search(out.question)
