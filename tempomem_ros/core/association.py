@@ -18,7 +18,7 @@ each other's centres.
 
 from __future__ import annotations
 
-from .geometry import footprint_overlap, padded_volumes, xyz
+from .geometry import footprint_overlap, iou_of_volumes, padded_volumes, xyz
 
 PART_GAP_M = 0.05  # metres between the height ranges of two parts of one object (a stool's seat and legs)
 PART_SHAPES_GAP_M = 0.10  # ... for parts of different shapes (complementary_parts): a stool's legs seen from 4 m
@@ -40,13 +40,7 @@ def same_place(amin, amax, bmin, bmax, *, tol: float, max_ratio: float, min_iou:
     # replaces the kept one only when greater / smaller): it runs for every candidate of every sighting (the fuser's
     # _could_be, the absence test), 60 a frame on bench_fuser_batch.py. test_core_score_floats.py: to the bit.
     amin, amax, bmin, bmax = xyz(amin), xyz(amax), xyz(bmin), xyz(bmax)
-    inter, va, vb = padded_volumes(amin, amax, bmin, bmax, tol)  # iou3d(amin, amax, bmin, bmax, pad=tol)
-    if inter <= 0.0:
-        iou = 0.0
-    else:
-        union = va + vb - inter
-        iou = inter / union if union > 0 else 0.0
-    if iou < min_iou:
+    if iou_of_volumes(*padded_volumes(amin, amax, bmin, bmax, tol)) < min_iou:  # iou3d(..., pad=tol)
         return False
     floor = 2 * tol
     for i in range(3):

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .config import FusionConfig
-from .geometry import padded_volumes, point_box_distance, xyz
+from .geometry import iou_of_volumes, padded_volumes, point_box_distance, xyz
 from .labels import labels_agree
 
 
@@ -78,11 +78,7 @@ def score(cfg: FusionConfig, *, obs_center, obs_min, obs_max, obs_label, obs_fea
     extent = e if e > extent else extent
     geometry = max(0.0, 1.0 - d / max(cfg.geometry_scale, 0.5 * extent))
     inter, v_obs, v_cand = padded_volumes(obs_min, obs_max, cand_min, cand_max, cfg.box_padding)
-    if inter <= 0.0:  # iou3d
-        iou = 0.0
-    else:
-        union = v_obs + v_cand - inter
-        iou = inter / union if union > 0 else 0.0
+    iou = iou_of_volumes(inter, v_obs, v_cand)
     label = label_agreement(obs_label, cand_label, cand_mass)
     if label_similarity is not None:
         label = max(label, min(1.0, max(0.0, label_similarity)))

@@ -864,7 +864,7 @@ class Settling:
                 return r
         best = None
         new_mass = self._graph.label_mass(int(new.id))
-        for r in self._lookalike_rows(new):
+        for r in self._lookalike_rows(new, new_mass):
             if not self._could_have_moved_to(r, new) or not self._labels_compatible(r, new) or \
                     not self._called_so(r, new, new_mass):
                 continue  # (_could_have_moved_to has asked the features already)
@@ -901,11 +901,11 @@ class Settling:
         cos = fusion.cosine(blob_to_feature(r.feature), blob_to_feature(new.feature))
         return cos is None or cos >= self.config.identity.feature_threshold
 
-    def _lookalike_rows(self, new) -> list:
-        """Objects that may be ``new`` under another reading, by id: those showing its label (identity_rows), the
-        missing ones the segmenter ever called by its label (_removed_lookalike keeps those whose labels are
-        compatible: its label has identity.label_share of their mass, or their shown labels are a known confusion,
-        _labels_compatible), and those showing a label that has that share of its own mass.
+    def _lookalike_rows(self, new, mass: dict[str, float]) -> list:
+        """Objects that may be ``new`` (its label mass ``mass``) under another reading, by id: those showing its
+        label (identity_rows), the missing ones the segmenter ever called by its label (_removed_lookalike keeps
+        those whose labels are compatible: its label has identity.label_share of their mass, or their shown labels
+        are a known confusion, _labels_compatible), and those showing a label that has that share of ``mass``.
 
         Why any mass and not identity.label_share of it: a pillow (pillow 75.2, blanket 10.8 of its mass) taken
         away while unseen was found 570 s later on the floor read "blanket" from that side (blanket 5.8, pillow 0.9
@@ -922,7 +922,6 @@ class Settling:
         missing = ahead[label] if ahead is not None and label in ahead else \
             self._rows.missing_with_label_share(label, CALLED_SO_SHARE)
         rows.update((int(r.id), r) for r in missing)
-        mass = self._graph.label_mass(int(new.id))
         for other in sorted(mass):
             if not labels_agree(other, label) and label_share(mass, other) >= share:
                 rows.update((int(r.id), r) for r in self._fusion.identity_rows(other)[0])
