@@ -385,10 +385,13 @@ _WRAPPER_CALLS = frozenset("agent_action tool_agent_action agent_action_message_
                            "action".split())
 
 
-def _snake(name) -> str:
+def _snake(name, acronyms: bool = True) -> str:
     # sixteenth round: an acronym before a word is a word of its own ('AIMessage' -> 'ai_message', a carrier of
-    # loose.py; heldout18's LangChain AIMessage(tool_calls=[...]) was read as a tool named 'aimessage' and refused)
-    s = re.sub(r"(?<=[A-Z])(?=[A-Z][a-z])", "_", str(name).strip())
+    # loose.py; heldout18's LangChain AIMessage(tool_calls=[...]) was read as a tool named 'aimessage' and refused).
+    # Not for words of prose (``acronyms`` False: loose._thought_acts), where 'IDs' is no 'i_ds'.
+    s = str(name).strip()
+    if acronyms:
+        s = re.sub(r"(?<=[A-Z])(?=[A-Z][a-z])", "_", s)
     s = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", s)
     return re.sub(r"[\s\-]+", "_", s).lower()
 

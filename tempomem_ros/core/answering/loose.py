@@ -308,9 +308,9 @@ def _thought_acts(value: str) -> None:
     """Refuse a trace whose thought plans a write or an action, or names a tool outside the table, beside its call."""
     for word in re.findall(r"[A-Za-z_][\w-]*", value):
         # a word of prose is split only where a lower-case letter meets a capital: the acronym split of tool names
-        # (_snake: 'AIMessage' -> 'ai_message') made 'IDs', 'URLs', 'GPUs' read as unknown tools 'i_ds', 'ur_ls'
-        # and refused the call beside them (review of the sixteenth round, M1)
-        snake = re.sub(r"[\s\-]+", "_", re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", word)).lower()
+        # made 'IDs', 'URLs', 'GPUs' read as unknown tools 'i_ds', 'ur_ls' and refused the call beside them
+        # (review of the sixteenth round, M1)
+        snake = _snake(word, acronyms=False)
         if set(snake.split("_")) & _THOUGHT_ACTS or "_" in snake.strip("_") and not tool_name(snake):
             raise _Refused(f"the request's thought plans '{word}' beside its call; read nothing of it")
 
