@@ -77,6 +77,7 @@ QUESTIONS_HELDOUT15 = os.path.join(HERE, "questions", "questions_heldout15.txt")
 QUESTIONS_HELDOUT16 = os.path.join(HERE, "questions", "questions_heldout16.txt")
 QUESTIONS_HELDOUT17 = os.path.join(HERE, "questions", "questions_heldout17.txt")
 QUESTIONS_HELDOUT18 = os.path.join(HERE, "questions", "questions_heldout18.txt")
+QUESTIONS_HELDOUT19 = os.path.join(HERE, "questions", "questions_heldout19.txt")
 NOW = dt.datetime(2026, 1, 15, 14, 30, tzinfo=dt.timezone.utc).timestamp()
 DAY = 86400.0
 TIME_TOL = 1.0
@@ -98,6 +99,7 @@ HELD_OUT15 = "held_out15"
 HELD_OUT16 = "held_out16"
 HELD_OUT17 = "held_out17"
 HELD_OUT18 = "held_out18"
+HELD_OUT19 = "held_out19"
 NEAR_COPY_FLOOR = 0.8  # word-set overlap (Jaccard) of two questions with their things masked
 
 
@@ -317,6 +319,12 @@ def load_heldout18(*earlier_sets) -> list[Question]:
     return load_fresh(QUESTIONS_HELDOUT18, "b", HELD_OUT18, earlier_sets)
 
 
+def load_heldout19(*earlier_sets) -> list[Question]:
+    """The nineteenth (c001...), a helper's that never opened the understanding code, written after heldout18's
+    measurement: committed before its one measurement. Only ``--set heldout19`` asks it (not "all") until then."""
+    return load_fresh(QUESTIONS_HELDOUT19, "c", HELD_OUT19, earlier_sets)
+
+
 # ------------------------------------------------------------------------------------------------ the scene
 FURNITURE = {  # label: (centre x, y, half extents)
     "table": ((2.0, 0.0), (0.6, 0.4, 0.375)), "coffee table": ((0.0, 2.0), (0.4, 0.3, 0.2)),
@@ -515,7 +523,7 @@ def select_sets(qset: str, half_arg: str = "both") -> list[tuple[str, list[Quest
         sets.append((HELD_OUT2, load_heldout2(rows)))
     if qset in ("heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8", "heldout9", "heldout10",
                 "heldout11", "heldout12", "heldout13", "heldout14", "heldout15", "heldout16", "heldout17",
-                "heldout18", "dev", "all"):
+                "heldout18", "heldout19", "dev", "all"):
         h2 = load_heldout2(rows)
         h3 = load_heldout3(rows, h2)
         h4 = load_heldout4(rows, h2, h3)
@@ -547,7 +555,7 @@ def select_sets(qset: str, half_arg: str = "both") -> list[tuple[str, list[Quest
         h12 = load_heldout12(rows, h2, h3, h4, h5, h6, h7, h8, h9, h10, h11)
         if qset in ("heldout12", "all"):  # in "all" since its one measurement (integ31, session 31)
             sets.append((HELD_OUT12, h12))
-        if qset in ("heldout13", "heldout14", "heldout15", "heldout16", "heldout17", "heldout18", "all"):
+        if qset in ("heldout13", "heldout14", "heldout15", "heldout16", "heldout17", "heldout18", "heldout19", "all"):
             h13 = load_heldout13(rows, h2, h3, h4, h5, h6, h7, h8, h9, h10, h11, h12)
             if qset in ("heldout13", "all"):  # in "all" since its one measurement (integ32, session 32)
                 sets.append((HELD_OUT13, h13))
@@ -563,9 +571,13 @@ def select_sets(qset: str, half_arg: str = "both") -> list[tuple[str, list[Quest
             h17 = load_heldout17(rows, h2, h3, h4, h5, h6, h7, h8, h9, h10, h11, h12, h13, h14, h15, h16)
             if qset in ("heldout17", "all"):  # in "all" since its one measurement (integ36, session 36)
                 sets.append((HELD_OUT17, h17))
-            if qset == "heldout18":  # held out: only by name, not in "all", until its one measurement
-                sets.append((HELD_OUT18, load_heldout18(rows, h2, h3, h4, h5, h6, h7, h8, h9, h10, h11, h12, h13,
-                                                        h14, h15, h16, h17)))
+            if qset in ("heldout18", "heldout19"):
+                h18 = load_heldout18(rows, h2, h3, h4, h5, h6, h7, h8, h9, h10, h11, h12, h13, h14, h15, h16, h17)
+                if qset == "heldout18":  # by name only, as before (not in "all")
+                    sets.append((HELD_OUT18, h18))
+                if qset == "heldout19":  # held out: only by name, not in "all", until its one measurement
+                    sets.append((HELD_OUT19, load_heldout19(rows, h2, h3, h4, h5, h6, h7, h8, h9, h10, h11, h12, h13,
+                                                            h14, h15, h16, h17, h18)))
     return sets
 
 
@@ -574,7 +586,7 @@ def main(argv=None) -> int:
     p.add_argument("--set", dest="qset", choices=("main", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6",
                                                    "heldout7", "heldout8", "heldout9", "heldout10", "heldout11",
                                                    "heldout12", "heldout13", "heldout14", "heldout15", "heldout16",
-                                                   "heldout17", "heldout18", "dev", "all"),
+                                                   "heldout17", "heldout18", "heldout19", "dev", "all"),
                    default="main",
                    help="main: questions.txt (its --half); heldout2: questions_heldout2.txt as the half "
                         f"{HELD_OUT2!r}; heldout3: questions_heldout3.txt as the half {HELD_OUT3!r}; heldout4: "
@@ -588,6 +600,7 @@ def main(argv=None) -> int:
                         "(in all since its measurement); heldout16: questions_heldout16.txt "
                         "(in all since its measurement); heldout17: questions_heldout17.txt "
                         "(in all since its measurement); heldout18: questions_heldout18.txt "
+                        "(only by name, not in all); heldout19: questions_heldout19.txt "
                         "(only by name, not in all); "
                         "dev: the development sets of the fifth round (main, heldout2 ... heldout8); all: every set")
     p.add_argument("--half", choices=("dev", "held_out", "both"), default="both", help="halves of questions.txt")
