@@ -415,10 +415,12 @@ class FrameFusion:
         rows = self._sightings_ahead.pop(int(frame["id"]), None)
         if rows is None:
             rows = self._rows.pending_sightings(frame["id"])
-        items = [StagedObs(r["id"], float(r["stamp"]), r["label"], float(r["confidence"]),
-                           np.array((r["cx"], r["cy"], r["cz"])), np.array((r["min_x"], r["min_y"], r["min_z"])),
-                           np.array((r["max_x"], r["max_y"], r["max_z"])), blob_to_feature(r["feature"]))
-                 for r in rows]
+        # by position, in FusionRows.pending_sightings' column order (id, stamp, label, confidence, centre, box,
+        # feature): the same values as by name, without a lookup per column (on PostgreSQL a row's name lookup is a
+        # Python call: 14 a sighting, 280 a frame)
+        items = [StagedObs(oid, float(stamp), label, float(conf), np.array((cx, cy, cz)), np.array((x0, y0, z0)),
+                           np.array((x1, y1, z1)), blob_to_feature(feat))
+                 for oid, stamp, label, conf, cx, cy, cz, x0, y0, z0, x1, y1, z1, feat in rows]
         counters.observations += len(items)
         self._confusion_cache = {}  # label pairs: learned from label mass, which this frame changes
         self._state.relabelled = set()  # objects whose shown label changed in this frame (settling.py)

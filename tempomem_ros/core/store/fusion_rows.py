@@ -42,7 +42,8 @@ class FusionRows(TableRows):
                 "feature FROM observations WHERE frame_id=? AND verdict='pending' ORDER BY id")
 
     def pending_sightings(self, frame_id: int) -> list:
-        """The frame's staged (pending) observations, by id: id, stamp, label, confidence, centre, box, feature."""
+        """The frame's staged (pending) observations, by id: id, stamp, label, confidence, centre, box, feature, in
+        this column order (FrameFusion.fuse_frame reads them by position)."""
         return self._conn.execute(self._PENDING, (frame_id,)).fetchall()
 
     def pending_sightings_of(self, frame_ids: list[int]) -> list[list]:
