@@ -39,9 +39,12 @@ def same_place(amin, amax, bmin, bmax, *, tol: float, max_ratio: float, min_iou:
     # In plain floats, each input read once (geometry.xyz) and max / min as the builtins give them (a later argument
     # replaces the kept one only when greater / smaller): it runs for every candidate of every sighting (the fuser's
     # _could_be, the absence test), 60 a frame on bench_fuser_batch.py. test_core_score_floats.py: to the bit.
+    # The overlap is tested last: the three tests are pure and joined by "and", so their order changes no answer, and
+    # the per-axis tests, which reject the usual pair (a mug against the table under it: their x extents differ by
+    # more than max_ratio at the first axis) after a few comparisons, cost less than the padded volumes. timeit,
+    # bench_fleet's mug against its table: 15.5-25.0 -> 3.4-17.2 us (load 30); the same mug seen twice (true)
+    # 34.7-36.7 -> 25.9-32.8 us.
     amin, amax, bmin, bmax = xyz(amin), xyz(amax), xyz(bmin), xyz(bmax)
-    if iou_of_volumes(*padded_volumes(amin, amax, bmin, bmax, tol)) < min_iou:  # iou3d(..., pad=tol)
-        return False
     floor = 2 * tol
     for i in range(3):
         a0, a1, b0, b1 = amin[i], amax[i], bmin[i], bmax[i]
@@ -53,7 +56,7 @@ def same_place(amin, amax, bmin, bmax, *, tol: float, max_ratio: float, min_iou:
         eb = floor if floor > eb else eb
         if (eb if eb > ea else ea) > max_ratio * (eb if eb < ea else ea):
             return False
-    return True
+    return not iou_of_volumes(*padded_volumes(amin, amax, bmin, bmax, tol)) < min_iou  # iou3d(..., pad=tol)
 
 
 def one_footprint(amin, amax, bmin, bmax, *, tol: float, max_gap: float = VIEW_HEIGHT_GAP_M,

@@ -52,6 +52,13 @@ from .batching import READ_EXTRA, max_rows, read_statement, set_statement, shape
 from .dialect import Statement, translate
 from .errors_pg import pg_store_error
 
+#: Result column types (pg_type oids) whose binary value psycopg loads to the Python value their text gives: bool
+#: 16, bytea 17, int8 20, int2 21, int4 23, text 25, float8 701, varchar 1043 (float8's text is the shortest decimal
+#: that reads back to the same double, PostgreSQL 12 on with extra_float_digits 1, its default). Not float4 (its text
+#: is the float32's shortest decimal, 0.3, its binary the float32 itself, 0.30000001192092896), not numeric (its text
+#: keeps the scale printed), nor any type without a binary loader here (PostGIS geometry): those stay text.
+BINARY_SAME_TYPES = frozenset({16, 17, 20, 21, 23, 25, 701, 1043})
+
 #: The advisory lock every write transaction takes: (this key, hash of the schema), so that memories kept in
 #: separate schemas of one database do not wait for each other ("tmem" in ASCII).
 WRITE_LOCK_KEY = 0x746D656D
@@ -207,6 +214,8 @@ class PgConnection:
         #: the increments of meta.write_epoch this connection committed (PRAGMA data_version subtracts them)
         self.own_epochs = 0
         self.row_factory = None  # assigned by Memory (sqlite3.Row); rows here are always readable by name
+        #: plain SELECT text -> whether its rows are fetched in binary (_fetch_read); absent: not run yet
+        self._binary_reads: dict[str, bool] = {}
         self.traffic = Traffic()
         self._reconnect()
 
@@ -383,8 +392,7 @@ class PgConnection:
         readable by the statement's own column names (the extra columns dropped)."""
         since = time.perf_counter()
         cur = self._cursor
-        cur.execute(one[0], one[1])
-        fetched = cur.fetchall()
+        fetched = self._fetch_read(cur, one[0], one[1])
         self._waited(sql, since)
         self.traffic.server_statements += 1
         res = cur.pgresult
@@ -394,6 +402,32 @@ class PgConnection:
         for r in fetched:
             out[tuple.__getitem__(r, -1)].append(cls(tuple.__getitem__(r, slice(0, keep))))
         return out
+
+    def _fetch_read(self, cur, sql: str, params) -> list:
+        """Run a plain SELECT (no side effect: run again, it reads the same rows) and fetch its rows, in binary
+        where its result's column types load to the same Python values either way (BINARY_SAME_TYPES).
+
+        Why: psycopg parses every value of a text result (a float from its decimal digits, bytea from hex); a
+        binary result is unpacked. A statement's first run is text and tells its result's types; from then on,
+        if every column is of those types, it is fetched in binary (the types are checked again at every run: a
+        result that comes back with another type is fetched again as text, and the text stays text). Measured
+        (bench/bench_binary_reads.py, text and binary alternated in one process, load 43): a frame's candidates'
+        read, 77 object rows with their features, 1.13 -> 0.64 ms of the client's CPU (docs/RESULTS.md section 7)."""
+        binary = self._binary_reads.get(sql)
+        cur.execute(sql, params, binary=binary is True)
+        rows = cur.fetchall()  # in a pipeline, the wait is here
+        if binary is not False:
+            res = cur.pgresult
+            same = res is not None and all(res.ftype(i) in BINARY_SAME_TYPES for i in range(res.nfields))
+            if binary is None:
+                self._binary_reads[sql] = same
+            elif not same:  # another type than the text run found: read again as text (a SELECT has no effect)
+                self._binary_reads[sql] = False
+                self.traffic.round_trips += 1
+                self.traffic.server_statements += 1
+                cur.execute(sql, params)
+                rows = cur.fetchall()
+        return rows
 
     @staticmethod
     def _insert_rows(stmt: Statement, rows: list[tuple]):
@@ -449,8 +483,11 @@ class PgConnection:
             self.traffic.server_statements += 1
             cur = self._cursor
             since = time.perf_counter()
-            cur.execute(stmt.sql, params if stmt.n_params else None)
-            rows = cur.fetchall() if stmt.returns_rows else []  # in a pipeline, the wait is here
+            if kind == "select" and stmt.sql.startswith("SELECT "):
+                rows = self._fetch_read(cur, stmt.sql, params if stmt.n_params else None)
+            else:
+                cur.execute(stmt.sql, params if stmt.n_params else None)
+                rows = cur.fetchall() if stmt.returns_rows else []  # in a pipeline, the wait is here
             rowcount = cur.rowcount
             self._waited(original, since)
             if kind == "epoch":

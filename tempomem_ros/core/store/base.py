@@ -327,12 +327,16 @@ class Store:
         runs = fetch_each(self.conn, sql, [(lo[0], hi[0], lo[1], hi[1], lo[2], hi[2], *states) for lo, hi in boxes])
         if not with_entry:
             return [list(map(ObjectRow._make, rows)) for rows in runs]
+        # the PostgreSQL connection's rows are tuples readable by name too, whose indexing is a Python call: sliced
+        # as tuples, the same values (any other row, as a test forcing reads_in_batches on SQLite gets, made one)
         n = len(ObjectRow._fields)
+        get, head, lo, hi = tuple.__getitem__, slice(0, n), slice(n, n + 3), slice(n + 3, n + 6)
         out = []
         for rows in runs:
-            out.append([ObjectRow._make(r[:n]) for r in rows])
+            rows = [r if isinstance(r, tuple) else tuple(r) for r in rows]
+            out.append([ObjectRow._make(get(r, head)) for r in rows])
             for r in rows:
-                entries[int(r[0])] = (tuple(r[n:n + 3]), tuple(r[n + 3:n + 6]))
+                entries[int(get(r, 0))] = (get(r, lo), get(r, hi))
         return out
 
     def tombstones_in_box(self, lo, hi, kind: str = "forgotten") -> list:

@@ -1,0 +1,113 @@
+"""Reads fetched in binary on PostgreSQL (postgres/connection.py PgConnection._fetch_read, BINARY_SAME_TYPES).
+
+Why: a binary fetch is only allowed to save the client's parsing, never to change a value. A plain SELECT's first run
+is text and tells its result's types; later runs are binary only when every column is of a type whose binary value
+loads to the Python value its text gives. These tests read the same statement as text and as binary and compare every
+value by type and, for floats, by their 8 bytes; they check that float4 and numeric results stay text, that a result
+whose type changes between runs is read again as text, and that fusion's reads are fetched in binary.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import struct
+from decimal import Decimal
+
+import pytest
+from core_helpers import box_obs
+
+from tempomem_ros.core import Memory
+
+SQL = ("SELECT CAST(? AS double precision) AS f, CAST(? AS bigint) AS b, CAST(? AS integer) AS i, "
+       "CAST(? AS smallint) AS s, CAST(? AS text) AS t, CAST(? AS bytea) AS y, CAST(? AS varchar) AS v, "
+       "(CAST(? AS integer) = 1) AS flag")
+
+FLOATS = [0.0, -0.0, 0.1, 0.30000000000000004, 1.0 / 3.0, -2.5, 1e308, -1e308, 5e-324, -5e-324, 2.2250738585072014e-308,
+          math.inf, -math.inf, math.nan, 123456789.12345679, 1e-7]
+
+
+def _params(rng: random.Random) -> list[tuple]:
+    out = []
+    for k, f in enumerate(FLOATS + [rng.uniform(-1e6, 1e6) for _ in range(40)] +
+                          [struct.unpack("<d", rng.randbytes(8))[0] for _ in range(40)]):
+        out.append((f, rng.choice([-(2 ** 63), 2 ** 63 - 1, 0, -1, rng.randrange(-2 ** 62, 2 ** 62)]),
+                    rng.choice([-(2 ** 31), 2 ** 31 - 1, k]), rng.choice([-(2 ** 15), 2 ** 15 - 1, k]),
+                    rng.choice(["", "mug 3", "tasse à café ☕", "a'b\"c\\d"]),
+                    bytes(rng.randrange(256) for _ in range(k)),
+                    "chair", k % 2))
+    out.append((None,) * 8)
+    return out
+
+
+def _key(value):
+    """A value as compared: its type, and a float by its 8 bytes (NaN's sign and -0.0 included)."""
+    if isinstance(value, float):
+        return ("float", struct.pack("<d", value))
+    return (type(value).__name__, value)
+
+
+@pytest.fixture
+def pg_memory(pg_cluster):
+    schema, url = pg_cluster.new_schema()
+    try:
+        with Memory.open(url, embedding_dim=8) as m:
+            yield m
+    finally:
+        pg_cluster.drop_schema(schema)
+
+
+def test_a_binary_read_gives_the_values_a_text_read_gives(pg_memory):
+    conn = pg_memory._conn
+    rng = random.Random(15)
+    for params in _params(rng):
+        conn._binary_reads.pop(conn_sql := _pg(conn, SQL), None)
+        text = conn.execute(SQL, params).fetchall()  # the first run: text, and it learns the types
+        assert conn._cursor.pgresult.fformat(0) == 0
+        assert conn._binary_reads[conn_sql] is True
+        binary = conn.execute(SQL, params).fetchall()
+        assert conn._cursor.pgresult.fformat(0) == 1
+        assert [[_key(v) for v in r] for r in binary] == [[_key(v) for v in r] for r in text]
+        assert list(binary[0]) == [binary[0][name] for name in ("f", "b", "i", "s", "t", "y", "v", "flag")]
+
+
+@pytest.mark.parametrize("cast, value, expected", [("real", 0.3, 0.3), ("numeric", "1.50", Decimal("1.50"))])
+def test_float4_and_numeric_results_stay_text(pg_memory, cast, value, expected):
+    conn = pg_memory._conn
+    sql = f"SELECT CAST(? AS {cast}) AS x, CAST(? AS bigint) AS n"
+    for _ in range(3):
+        rows = conn.execute(sql, (value, 7)).fetchall()
+        assert conn._cursor.pgresult.fformat(0) == 0
+        assert rows == [(expected, 7)] and type(rows[0][0]) is type(expected)
+    assert conn._binary_reads[_pg(conn, sql)] is False
+
+
+def test_a_result_whose_type_changes_is_read_again_as_text_and_stays_text(pg_memory):
+    conn = pg_memory._conn
+    sql = "SELECT ? AS x"
+    assert conn.execute(sql, (0.5,)).fetchall() == [(0.5,)]  # float8: learned binary
+    assert conn._binary_reads[_pg(conn, sql)] is True
+    trips = conn.traffic.round_trips
+    rows = conn.execute(sql, (Decimal("2.50"),)).fetchall()  # numeric now: fetched again as text
+    assert rows == [(Decimal("2.50"),)] and conn._cursor.pgresult.fformat(0) == 0
+    assert conn.traffic.round_trips == trips + 2
+    assert conn._binary_reads[_pg(conn, sql)] is False
+    assert conn.execute(sql, (0.25,)).fetchall() == [(0.25,)] and conn._cursor.pgresult.fformat(0) == 0
+
+
+def test_fusions_reads_are_fetched_in_binary(pg_memory):
+    m = pg_memory
+    for i in range(4):
+        m.add([box_obs("mug", (0.0, 0.0, 0.8), stamp=float(i)), box_obs("table", (0.0, 0.0, 0.4),
+                                                                         half=(0.5, 0.5, 0.38), stamp=float(i))])
+        m.commit()
+    learned = m._conn._binary_reads
+    candidates = [sql for sql in learned if "FROM objects_rtree" in sql and "tempomem_run" in sql]
+    assert candidates and all(learned[sql] is True for sql in candidates)
+    assert not any(v is False for sql, v in learned.items() if "FROM objects" in sql)
+
+
+def _pg(conn, sql: str) -> str:
+    from tempomem_ros.core.postgres.dialect import translate
+
+    return translate(sql).sql
