@@ -131,3 +131,20 @@ def test_float8_stays_text_where_the_servers_float_text_is_not_exact(pg_cluster)
             assert conn._cursor.pgresult.fformat(0) == 1
     finally:
         pg_cluster.drop_schema(schema)
+
+
+def test_the_statements_remembered_are_bounded(pg_memory, monkeypatch):
+    """Texts differ with their IN lists' lengths (labels_together: up to 500 x 500 of them): a node running for weeks
+    must not keep every one. Past the bound the decisions are forgotten, and each text learns again from a text run."""
+    from tempomem_ros.core.postgres import connection
+
+    monkeypatch.setattr(connection, "BINARY_READS_MAX", 8, raising=False)
+    conn = pg_memory._conn
+    conn._binary_reads.clear()
+    for k in range(30):
+        sql = f"SELECT CAST(? AS bigint) AS n WHERE 1 IN ({','.join('?' for _ in range(k + 1))})"
+        assert conn.execute(sql, (k, *([1] * (k + 1)))).fetchall() == [(k,)]
+        assert conn._cursor.pgresult.fformat(0) == 0 and conn._binary_reads[_pg(conn, sql)] is True
+        assert len(conn._binary_reads) <= 8
+        assert conn.execute(sql, (k, *([1] * (k + 1)))).fetchall() == [(k,)]
+        assert conn._cursor.pgresult.fformat(0) == 1

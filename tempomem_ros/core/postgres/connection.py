@@ -60,6 +60,10 @@ from .errors_pg import pg_store_error
 #: where the session's float8 text is exact (_float_text_exact). A NaN's sign: its text has none (NaN), its binary
 #: keeps the stored bit (0 * Infinity on x86 is a negative NaN); every comparison reads them alike.
 BINARY_SAME_TYPES = frozenset({16, 17, 20, 21, 23, 25, 701, 1043})
+#: How many statement texts PgConnection._fetch_read remembers a decision for; past it, it forgets them all (each
+#: learns again from one text run). Why a bound: texts differ with the length of their IN lists and set-based reads
+#: (labels_together alone makes up to 500 x 500 texts of a few kB each), and a node runs for weeks.
+BINARY_READS_MAX = 4096
 
 #: The advisory lock every write transaction takes: (this key, hash of the schema), so that memories kept in
 #: separate schemas of one database do not wait for each other ("tmem" in ASCII).
@@ -439,6 +443,8 @@ class PgConnection:
             types = self._binary_types
             same = res is not None and all(res.ftype(i) in types for i in range(res.nfields))
             if binary is None:
+                if len(self._binary_reads) >= BINARY_READS_MAX:
+                    self._binary_reads.clear()
                 self._binary_reads[sql] = same
             elif not same:  # another type than the text run found: read again as text (a SELECT has no effect)
                 self._binary_reads[sql] = False
