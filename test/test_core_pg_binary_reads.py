@@ -111,3 +111,40 @@ def _pg(conn, sql: str) -> str:
     from tempomem_ros.core.postgres.dialect import translate
 
     return translate(sql).sql
+
+
+def test_float8_stays_text_where_the_servers_float_text_is_not_exact(pg_cluster):
+    """extra_float_digits 0 (a role's, a database's or the address's setting) prints 15 digits: 0.1 + 0.2 reads as
+    0.3 in text, 0.30000000000000004 in binary. A statement's later runs must read what its first (text) run read."""
+    from urllib.parse import quote
+
+    schema, url = pg_cluster.new_schema()
+    try:
+        with Memory.open(url + quote(" -cextra_float_digits=0", safe=""), embedding_dim=8) as m:
+            conn = m._conn
+            sql = "SELECT CAST(? AS double precision) AS x, CAST(? AS bigint) AS n"
+            runs = [conn.execute(sql, (0.1 + 0.2, 7)).fetchall() for _ in range(3)]
+            assert runs == [[(0.3, 7)]] * 3
+            assert conn._cursor.pgresult.fformat(0) == 0 and conn._binary_reads[_pg(conn, sql)] is False
+            sql = "SELECT CAST(? AS bigint) AS n"  # no float8: binary as ever
+            assert [conn.execute(sql, (7,)).fetchall() for _ in range(2)] == [[(7,)]] * 2
+            assert conn._cursor.pgresult.fformat(0) == 1
+    finally:
+        pg_cluster.drop_schema(schema)
+
+
+def test_the_statements_remembered_are_bounded(pg_memory, monkeypatch):
+    """Texts differ with their IN lists' lengths (labels_together: up to 500 x 500 of them): a node running for weeks
+    must not keep every one. Past the bound the decisions are forgotten, and each text learns again from a text run."""
+    from tempomem_ros.core.postgres import connection
+
+    monkeypatch.setattr(connection, "BINARY_READS_MAX", 8, raising=False)
+    conn = pg_memory._conn
+    conn._binary_reads.clear()
+    for k in range(30):
+        sql = f"SELECT CAST(? AS bigint) AS n WHERE 1 IN ({','.join('?' for _ in range(k + 1))})"
+        assert conn.execute(sql, (k, *([1] * (k + 1)))).fetchall() == [(k,)]
+        assert conn._cursor.pgresult.fformat(0) == 0 and conn._binary_reads[_pg(conn, sql)] is True
+        assert len(conn._binary_reads) <= 8
+        assert conn.execute(sql, (k, *([1] * (k + 1)))).fetchall() == [(k,)]
+        assert conn._cursor.pgresult.fformat(0) == 1

@@ -388,3 +388,31 @@ def test_missing_look_alikes_read_ahead_for_held_appearances_decide_as_reads_whe
     # book's, the mug's and the vase's own reads
     assert asked == [(2, 0), (4, 0)]
     assert ahead == [(0, 1), (3, 1)]
+
+
+def test_label_pairs_read_at_once_are_joint_mass_of_each_with_odd_labels(store):
+    """labels_together (SQLite: ``y.label || ''``, PostgreSQL: ``y.label``) finds every pair joint_mass sums over,
+    for labels of quotes, accents (composed and not), case, digits with and without zeros or spaces, LIKE's wildcards
+    and the empty label: joint_masses then gives joint_mass's sums to the bit, 0 for the rest."""
+    import random
+
+    labels = ["a'b", 'q"x', "tasse à café ☕", "1", "01", " 1", "1.0", "A", "a", "a\u0308", "ä", "x%", "y_", ""]
+    rng = random.Random(7)
+    rows = sorted({(oid, label): rng.choice([0.25, 0.5, 1.0 / 3.0, 0.1]) for oid in range(1, 60)
+                   for label in rng.sample(labels, rng.choice([1, 2, 3]))}.items())
+    address = store("m")
+    with Memory.open(address, embedding_dim=8) as m:
+        with m._store.transaction():
+            for (oid, label), mass in rows:
+                m._conn.execute("INSERT INTO label_mass (object_id, label, mass) VALUES (?, ?, ?)", (oid, label, mass))
+        held: dict = {}
+        for (oid, label), _ in rows:
+            held.setdefault(oid, set()).add(label)
+        together = {frozenset((a, b)) for ls in held.values() for a in ls for b in ls if a != b}
+        fusion = FusionRows(m._store, wall_clock=lambda: 0.0)
+        ordered = sorted(labels)
+        assert fusion.labels_together(ordered) == together
+        pairs = [(a, b) for i, a in enumerate(ordered) for b in ordered[i + 1:]]
+        one_by_one = [fusion.joint_mass(a, b) for a, b in pairs]
+        assert fusion.joint_masses(pairs) == one_by_one
+        assert [s > 0 for s in one_by_one] == [frozenset(p) in together for p in pairs]

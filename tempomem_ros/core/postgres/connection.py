@@ -56,8 +56,14 @@ from .errors_pg import pg_store_error
 #: 16, bytea 17, int8 20, int2 21, int4 23, text 25, float8 701, varchar 1043 (float8's text is the shortest decimal
 #: that reads back to the same double, PostgreSQL 12 on with extra_float_digits 1, its default). Not float4 (its text
 #: is the float32's shortest decimal, 0.3, its binary the float32 itself, 0.30000001192092896), not numeric (its text
-#: keeps the scale printed), nor any type without a binary loader here (PostGIS geometry): those stay text.
+#: keeps the scale printed), nor any type without a binary loader here (PostGIS geometry): those stay text. float8 only
+#: where the session's float8 text is exact (_float_text_exact). A NaN's sign: its text has none (NaN), its binary
+#: keeps the stored bit (0 * Infinity on x86 is a negative NaN); every comparison reads them alike.
 BINARY_SAME_TYPES = frozenset({16, 17, 20, 21, 23, 25, 701, 1043})
+#: How many statement texts PgConnection._fetch_read remembers a decision for; past it, it forgets them all (each
+#: learns again from one text run). Why a bound: texts differ with the length of their IN lists and set-based reads
+#: (labels_together alone makes up to 500 x 500 texts of a few kB each), and a node runs for weeks.
+BINARY_READS_MAX = 4096
 
 #: The advisory lock every write transaction takes: (this key, hash of the schema), so that memories kept in
 #: separate schemas of one database do not wait for each other ("tmem" in ASCII).
@@ -172,6 +178,18 @@ class PgCursor:
             yield row
 
 
+def _float_text_exact(conn) -> bool:
+    """Whether this session's float8 text reads back to the double it was (so that a float8 column's binary value is
+    the one its text gives): PostgreSQL 12 on with extra_float_digits above 0 (the default, 1) prints the shortest
+    exact decimal; before 12, extra_float_digits 2 or more prints 17 digits. Why ask: extra_float_digits may be set
+    for a role, a database, or in the address's options (0: 15 digits, 0.1 + 0.2 read as 0.3); a statement's first
+    run, text, would then read another value than its later runs in binary. One round trip when the connection opens
+    (not counted in ``traffic``)."""
+    row = conn.execute("SHOW extra_float_digits").fetchone()
+    digits = int(row[0])
+    return digits >= (1 if conn.info.server_version >= 120000 else 2)
+
+
 def configure(conn) -> None:
     """Adapters every tempomem connection uses: Python bools are stored as 0/1 (the integer flag columns
     SQLite has), rows come back readable by name."""
@@ -216,6 +234,9 @@ class PgConnection:
         self.row_factory = None  # assigned by Memory (sqlite3.Row); rows here are always readable by name
         #: plain SELECT text -> whether its rows are fetched in binary (_fetch_read); absent: not run yet
         self._binary_reads: dict[str, bool] = {}
+        #: the result types fetched in binary on this session: BINARY_SAME_TYPES, less float8 where the server's
+        #: float8 text is not exact (_reconnect)
+        self._binary_types = BINARY_SAME_TYPES
         self.traffic = Traffic()
         self._reconnect()
 
@@ -229,6 +250,7 @@ class PgConnection:
         self._conn = self._connect()
         configure(self._conn)
         self._cursor = self._conn.cursor()  # one cursor reused by every statement (saves ~10 us each)
+        self._binary_types = BINARY_SAME_TYPES if _float_text_exact(self._conn) else BINARY_SAME_TYPES - {701}
 
     def _usable(self):
         if self._conn is None:
@@ -418,8 +440,11 @@ class PgConnection:
         rows = cur.fetchall()  # in a pipeline, the wait is here
         if binary is not False:
             res = cur.pgresult
-            same = res is not None and all(res.ftype(i) in BINARY_SAME_TYPES for i in range(res.nfields))
+            types = self._binary_types
+            same = res is not None and all(res.ftype(i) in types for i in range(res.nfields))
             if binary is None:
+                if len(self._binary_reads) >= BINARY_READS_MAX:
+                    self._binary_reads.clear()
                 self._binary_reads[sql] = same
             elif not same:  # another type than the text run found: read again as text (a SELECT has no effect)
                 self._binary_reads[sql] = False
