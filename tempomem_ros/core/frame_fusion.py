@@ -911,7 +911,9 @@ class FrameFusion:
         cores = [_core_box(o) for o in in_frustum]
         core_lo = np.array([c[0] for c in cores]).reshape(-1, 3)
         core_hi = np.array([c[1] for c in cores]).reshape(-1, 3)
-        fractions = visible_fractions(view, core_lo, core_hi, acfg)
+        claims = (np.array([seen.bmin for seen in items], float).reshape(-1, 3),
+                  np.array([seen.bmax for seen in items], float).reshape(-1, 3))
+        fractions = visible_fractions(view, core_lo, core_hi, acfg, claims=claims)
         resolved = _resolved_in_part(view, core_lo, core_hi, fractions, acfg)
         pairs = _ViewPairs(items, in_frustum, self.config.fusion.same_place_tol, pad=PART_TOLERANCE_M)
         for m, (obj, frac, in_part) in enumerate(zip(in_frustum, fractions, resolved)):
