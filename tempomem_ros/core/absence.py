@@ -87,11 +87,13 @@ def expected_mask_px(view: CameraView, bmins: np.ndarray, bmaxs: np.ndarray, cfg
 
 
 def visible_fractions(view: CameraView, bmins: np.ndarray, bmaxs: np.ndarray, cfg: AbsenceConfig,
-                      erosion_px: float = 1.0, claims: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
+                      erosion_px: float = 1.0, claims: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+                      ) -> np.ndarray:
     """visible_fraction for N boxes at once (N x 3 corners): one vectorised pass per camera view.
 
-    ``claims``: the boxes (lows, highs: S x 3 each) of the instances the perception reported in this view; a sample
-    whose surface lies at the object's place inside one of them is not seen (claimed_surface)."""
+    ``claims``: (lows, highs, may_claim): the boxes (S x 3 each) of the instances the perception reported in this
+    view and which of them may hold each object's surfaces (N x S bool); a sample whose surface lies at the object's
+    place inside a box that may claim it is not seen (claimed_surface)."""
     n = len(bmins)
     out = np.zeros(n)
     if n == 0 or view.depth is None or view.depth.size == 0:
@@ -128,15 +130,17 @@ def visible_fractions(view: CameraView, bmins: np.ndarray, bmaxs: np.ndarray, cf
     visible = ok & known & (d >= reference - cfg.occlusion_tolerance)
     if claims is not None and len(claims[0]) and visible.any():
         surface = origin + step * (np.where(visible, d, 0.0) / np.where(np.abs(z) < 1e-12, 1e-12, z))[..., None]
-        visible &= ~claimed_surface(surface, bmins, bmaxs, claims[0], claims[1], cfg.occlusion_tolerance)
+        visible &= ~claimed_surface(surface, bmins, bmaxs, claims[0], claims[1], cfg.occlusion_tolerance,
+                                    claims[2])
     out[:] = visible.sum(axis=1) / samples.shape[1]
     return out
 
 
 def claimed_surface(surface: np.ndarray, bmins: np.ndarray, bmaxs: np.ndarray, claim_lo: np.ndarray,
-                    claim_hi: np.ndarray, tol: float) -> np.ndarray:
+                    claim_hi: np.ndarray, tol: float, may_claim: np.ndarray | None = None) -> np.ndarray:
     """Which sample surfaces (N x K x 3: the point the depth shows along each sample's ray) lie at the object's
-    place, above what it stands on, and inside the box of an instance the perception reported in the same view.
+    place, above what it stands on, and inside the box of an instance the perception reported in the same view
+    (of those ``may_claim`` allows for each object, N x S bool; all when None).
 
     Why: the perception gives each pixel to one instance. A surface at the object's place (within ``tol`` of its
     box: the depth test lets the object's own front read up to ``tol`` nearer) that belongs to another reported
@@ -153,7 +157,10 @@ def claimed_surface(surface: np.ndarray, bmins: np.ndarray, bmaxs: np.ndarray, c
     if not at_place.any():
         return at_place
     pts = surface[at_place]                                                        # P x 3
-    inside = np.all((pts[:, None, :] >= claim_lo[None]) & (pts[:, None, :] <= claim_hi[None]), axis=2).any(axis=1)
+    inside = np.all((pts[:, None, :] >= claim_lo[None]) & (pts[:, None, :] <= claim_hi[None]), axis=2)  # P x S
+    if may_claim is not None:
+        inside &= np.broadcast_to(np.asarray(may_claim, bool)[:, None, :], at_place.shape + (len(claim_lo),))[at_place]
+    inside = inside.any(axis=1)
     out = np.zeros_like(at_place)
     out[at_place] = inside
     return out
