@@ -157,6 +157,17 @@ def label_share(mass: dict[str, float], label: str) -> float:
     return sum(m for lbl, m in mass.items() if labels_agree(lbl, label)) / total if total > 0 else 0.0
 
 
+def _holds_within_part_tolerance(host, point) -> bool:
+    """Whether ``host``'s box, grown per axis by min(PART_TOLERANCE_M, a quarter of its extent) as
+    frame_fusion._part_of_box grows it, holds ``point`` (Settling._older_hosts)."""
+    lo, hi = host.bmin, host.bmax
+    for i in range(3):
+        tol = min(PART_TOLERANCE_M, 0.25 * (float(hi[i]) - float(lo[i])))
+        if not float(lo[i]) - tol <= float(point[i]) <= float(hi[i]) + tol:
+            return False
+    return True
+
+
 class Settling:
     """The settling step after each fused frame: held removals finished (or found to be moves), twins joined,
     moves of relabelled objects reconciled, held events published; runs only inside Memory.commit()'s transaction.
@@ -269,11 +280,20 @@ class Settling:
     def _older_hosts(self, obj, states: tuple[str, ...]):
         """(host, its largest extent, ``obj``'s largest extent) for each object in ``states`` first seen before
         ``obj`` whose box holds ``obj``'s centre and whose largest extent is at most identity.glimpse_host_ratio x
-        ``obj``'s: what a glimpse (_glimpse) or a part (_part_host) may have been a reading of."""
+        ``obj``'s: what a glimpse (_glimpse) or a part (_part_host) may have been a reading of.
+
+        The host's box holds the centre within its part tolerance (frame_fusion._part_of_box: min(PART_TOLERANCE_M, a
+        quarter of its extent) per axis): a box's faces are where its noisy sightings stopped, and a part seen from
+        above lies on the top face. Why: seed 353 (no feature), a stool's seat read on its own (0.62-0.71 m high,
+        centre 0.665 m) became a second stool beside the stool's box (0.02-0.63 m, from two views that stopped under
+        the seat); seen whole again, the seat was removed at 15.5 s while the stool stood there (a false removal).
+        Two books stacked stay two: a 3 cm book's tolerance is 0.75 cm, the upper one's centre 1.5 cm above it."""
         centre = (float(obj.cx), float(obj.cy), float(obj.cz))
         size = max(float(obj.ext_x), float(obj.ext_y), float(obj.ext_z), 1e-3)
-        for host in self._store.objects_in_box(centre, centre, states, exclude_id=int(obj.id)):
-            if float(host.first_seen) >= float(obj.first_seen) or not point_in_box(centre, host.bmin, host.bmax):
+        lo = tuple(c - PART_TOLERANCE_M for c in centre)
+        hi = tuple(c + PART_TOLERANCE_M for c in centre)
+        for host in self._store.objects_in_box(lo, hi, states, exclude_id=int(obj.id)):
+            if float(host.first_seen) >= float(obj.first_seen) or not _holds_within_part_tolerance(host, centre):
                 continue
             hsize = max(float(host.ext_x), float(host.ext_y), float(host.ext_z))
             if hsize <= self.config.identity.glimpse_host_ratio * size:
