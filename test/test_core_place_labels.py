@@ -127,10 +127,10 @@ def test_the_tallies_equal_a_recount_after_random_histories_and_name_as_the_sigh
         assert names(m) == with_tallies
 
 
-def test_a_joined_twin_and_a_rehomed_move_carry_their_thinned_sightings_by_label(store):
-    """A mug (some views "cup") at B thinned, then found to be the mug from A moved twice (its sightings rehomed),
-    and a "cup" twin at A joined: every thinned sighting is counted at the placement its tally names, under the
-    label it was read with."""
+def test_a_move_found_after_thinning_carries_its_thinned_sightings_by_label(store):
+    """A mug (every fourth view "cup") at B, then at C, both thinned, then found to be the mug from A moved twice
+    (B seen empty, then A: its sightings and tallies re-pointed, Settling._rehome_moves): every thinned sighting is
+    counted at the placement its tally names, under the label it was read with."""
     labels: dict = {}
     frames = [([box_obs("mug", A, stamp=t)], view(t, A, seen(A))) for t in (0.0, 0.5, 1.0)]
     frames += [([box_obs("cup" if k % 4 == 0 else "mug", B, stamp=600.0 + 0.5 * k)], view(600.0 + 0.5 * k, B, seen(B)))
@@ -149,6 +149,29 @@ def test_a_joined_twin_and_a_rehomed_move_carry_their_thinned_sightings_by_label
         assert sorted(by_place.values(), key=lambda d: sorted(d.items())) == [
             {"cup": 50, "mug": 150}, {"mug": 3}, {"mug": 200}]
         assert any(t for (_, label), (_, t) in got.items() if label == "cup")  # thinned, still counted as cups
+
+
+def test_a_twin_joined_after_thinning_moves_its_sightings_counts(store):
+    """A mug seen 250 s at A (thinned), a "cup" glimpsed beside it twice, then the mug again: the cup is the mug's
+    twin, joined (merge_twin): its two sightings are counted at the mug's placement under "cup", its own placement
+    counts none, and the tallies equal a recount."""
+    rng = random.Random(4)
+    labels: dict = {}
+    frames = [([box_obs("mug", tuple(a + rng.gauss(0.0, 0.004) for a in A), stamp=0.5 * k)], view(0.5 * k, A, seen(A)),
+               False) for k in range(500)]
+    with Memory.open(store("m"), embedding_dim=4, config={"retention": {"mode": "thin"}}, clock=lambda: WALL) as m:
+        feed(m, frames, labels)
+        feed(m, [([box_obs("cup", OFF, stamp=t)], view(t, A, seen(A)), False) for t in (400.0, 400.5)], labels,
+             commit_every=2)
+        twin_place = m._conn.execute("SELECT id FROM placements WHERE object_id = 2").fetchone()[0]
+        assert tallied(m)[(twin_place, "cup")] == (2, 0)
+        feed(m, [([box_obs("mug", A, stamp=401.0)], view(401.0, A, seen(A)), False)], labels, commit_every=1)
+        assert [a.detail for a in m.audit() if a.action == "merge_twin"] == [{"kept": 1, "absorbed": 2}]
+        got = tallied(m)
+        assert got == recount(m, labels)
+        mug_place = m._conn.execute("SELECT placement_id FROM objects WHERE id = 1").fetchone()[0]
+        assert got[(mug_place, "cup")] == (2, 0) and (twin_place, "cup") not in got
+        assert got[(mug_place, "mug")][0] + got[(mug_place, "mug")][1] == 501 and got[(mug_place, "mug")][1] > 300
 
 
 def _version_10(path: str) -> None:
