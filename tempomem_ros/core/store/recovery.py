@@ -156,12 +156,13 @@ def _meta_dim(meta: dict) -> int:
 def _count_thinned(src, dst, tallied: bool) -> None:
     """The thinned sightings by placement and label (place_labels.py; the copied observations' triggers counted
     the kept ones): the source's rows, or when they cannot be read (or the source predates version 11) the copied
-    sighting tallies' counts, label unknown."""
+    sighting tallies' counts, label unknown; those of placements left out (of a lost object) are left out too."""
     try:
         rows = thinned_rows(src, tallied) if tallied else None
     except sqlite3.DatabaseError:
         rows = None
-    add_thinned(dst, rows if rows is not None else thinned_rows(dst, False))
+    kept = {int(r[0]) for r in dst.execute("SELECT id FROM placements")}
+    add_thinned(dst, [r for r in (rows if rows is not None else thinned_rows(dst, False)) if r[0] in kept])
 
 
 def _columns(conn, table: str) -> list[str]:
