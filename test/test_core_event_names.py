@@ -13,7 +13,7 @@ from core_helpers import IMMEDIATE, box_obs, distance_from_eye, view
 from tempomem_ros.core import Memory
 from tempomem_ros.core.event_names import STATE_ENDING, announced_place, event_names, may_take_next, name_events
 from tempomem_ros.core.store.events import EventRows
-from tempomem_ros.core.store.observations import ObservationRows
+from tempomem_ros.core.store.place_labels import PlaceLabelRows
 
 A = (2.0, 0.0, 0.8)
 B = (0.0, 2.0, 0.8)
@@ -185,8 +185,8 @@ def test_naming_a_past_change_reads_its_next_state_not_the_later_ones(mem, monke
     assert [e.kind for e in every] == ["appeared"] + ["removed", "moved"] * 6
     places: list = []
     asks: list = []
-    labels_of, following = ObservationRows.labels_of_placements, EventRows.following
-    monkeypatch.setattr(ObservationRows, "labels_of_placements",
+    labels_of, following = PlaceLabelRows.kept_by_label, EventRows.following
+    monkeypatch.setattr(PlaceLabelRows, "kept_by_label",
                         lambda self, ids: places.append(sorted(ids)) or labels_of(self, ids))
     monkeypatch.setattr(EventRows, "following", lambda self, keys: asks.append(list(keys)) or following(self, keys))
     first = mem.changes(0, 15)
@@ -218,8 +218,8 @@ def test_a_past_change_takes_a_later_name_through_the_states_between(mem, monkey
     appeared, removed, moved = every
     places: list = []
     asks: list = []
-    labels_of, following = ObservationRows.labels_of_placements, EventRows.following
-    monkeypatch.setattr(ObservationRows, "labels_of_placements",
+    labels_of, following = PlaceLabelRows.kept_by_label, EventRows.following
+    monkeypatch.setattr(PlaceLabelRows, "kept_by_label",
                         lambda self, ids: places.append(sorted(ids)) or labels_of(self, ids))
     monkeypatch.setattr(EventRows, "following", lambda self, keys: asks.append(list(keys)) or following(self, keys))
     assert mem.changes(0, 15) == [appeared]

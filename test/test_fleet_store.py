@@ -102,7 +102,7 @@ def test_a_version_5_sqlite_store_gains_sources_keeping_its_rows(tmp_path):
         (new,) = m.add([box_obs("mug", (1.0, 0.0, 0.5), stamp=2.0)], source="robot_b")
         assert m.observation(new).source == "robot_b"
     con = stdlib_sqlite3.connect(path)  # migrated to the current version (10; 7: the partial frames_pending index)
-    assert con.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()[0] == str(SCHEMA_VERSION) == "10"
+    assert con.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()[0] == str(SCHEMA_VERSION) == "11"
     assert con.execute("SELECT sql FROM sqlite_master WHERE name='frames_pending'").fetchone()[0].endswith(
         "WHERE status <> 'compacted'")
     # version 8: a placement's newest observations (the evidence every answer cites) read from the index alone
@@ -176,6 +176,9 @@ def _make_pg_version6(store, address: str) -> None:
         if old is not None:
             store.raw(address, old)
     store.raw(address, "ALTER TABLE held_events DROP COLUMN lookalike_id")  # version 10's
+    for stmt in ("DROP TRIGGER place_labels_kept ON observations", "DROP FUNCTION tempomem_place_labels()",
+                 "DROP TABLE place_labels"):  # version 11's
+        store.raw(address, stmt)
     store.raw(address, "UPDATE meta SET value = '6' WHERE key = 'schema_version'")
 
 
@@ -205,8 +208,8 @@ def test_a_postgresql_store_has_the_indexes_of_sqlite_version_10_fresh_and_migra
                 (oid,) = m.add([box_obs("mug", (1.0, 0.0, 0.5), stamp=1.0)])
                 m.commit()
         want = _pg_indexes(store, fresh)
-        assert pg_schema.SCHEMA_VERSION == 10
-        assert store.raw(fresh, "SELECT value FROM meta WHERE key = 'schema_version'") == [("10",)]
+        assert pg_schema.SCHEMA_VERSION == 11
+        assert store.raw(fresh, "SELECT value FROM meta WHERE key = 'schema_version'") == [("11",)]
         held_columns = _held_columns(store, fresh)
         assert held_columns[-2:] == [("reason", "text"), ("lookalike_id", "bigint")]
         assert want["placements_current"] == ("CREATE INDEX placements_current ON placements USING btree "
@@ -226,15 +229,22 @@ def test_a_postgresql_store_has_the_indexes_of_sqlite_version_10_fresh_and_migra
                                              "(object_id, t_from, id)")
         assert aged["observations_placement"] == ("CREATE INDEX observations_placement ON observations USING btree "
                                                   "(placement_id)")
-        assert set(aged) == set(want) - {"tallies_sighting_last", "placements_current"}
+        assert set(aged) == set(want) - {"tallies_sighting_last", "placements_current", "place_labels_pkey"}
         assert _held_columns(store, old) == held_columns[:-1]
         with pytest.raises(SchemaError, match="needs migration"):
             Memory.open(old, readonly=True)
         assert store.raw(old, "SELECT value FROM meta WHERE key = 'schema_version'") == [("6",)]
         with Memory.open(old, embedding_dim=4, config=config("robot_a")) as m:  # the writer migrates
             assert [(o.id, o.label) for o in m.objects()] == [(oid, "mug")]
-        assert store.raw(old, "SELECT value FROM meta WHERE key = 'schema_version'") == [("10",)]
+        assert store.raw(old, "SELECT value FROM meta WHERE key = 'schema_version'") == [("11",)]
         assert _pg_indexes(store, old) == want and _held_columns(store, old) == held_columns
+        # version 11: the placements' label tallies, filled by the migration and kept by its trigger from then on
+        tally = "SELECT placement_id, label, kept, thinned FROM place_labels ORDER BY placement_id, label"
+        assert store.raw(old, tally) == store.raw(fresh, tally) == [(1, "mug", 1, 0)]
+        with Memory.open(old, embedding_dim=4, config=config("robot_a")) as m:
+            m.add([box_obs("mug", (1.0, 0.0, 0.5), stamp=2.0)])
+            m.commit()
+        assert store.raw(old, tally) == [(1, "mug", 2, 0)]
         assert store.raw(old, "SELECT object_id, lookalike_id FROM held_events") == [(oid, None)]
         # the citation read walks observations_placement in its order, from the index alone: no sort after the scan
         import psycopg

@@ -125,7 +125,8 @@ class Memory:
         self._relations = RelationKeeper(self._store, config.relations)
         self._reads = StoreReads(self._store, config, readonly=readonly, has_sources=(
             self.backend == "postgresql" or not readonly
-            or self._store_meta.observations_have_sources()))
+            or self._store_meta.observations_have_sources()), has_place_labels=(
+            self.backend == "postgresql" or not readonly or self._store_meta.has_place_labels()))
         self._lock = threading.RLock()
         self._commit_now: float | None = None  # "now" of the commit being made (_stamp_clock)
         # the write side's shared state (events counted, change times, objects relabelled: WriteState says why)

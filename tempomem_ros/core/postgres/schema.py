@@ -26,7 +26,8 @@ backend, and ``tempomem migrate`` copies a SQLite store row for row (every id ke
 Schema versions: a database is created at SCHEMA_VERSION; MIGRATIONS[v] upgrades one at version v. The first
 PostgreSQL schema is version 6, the SQLite version that added sources; the numbers follow SQLite's (version 7: the
 partial frames_pending index, 8: a placement's observations by stamp and sighting tallies by their last stamp, 9: the
-partial index of current placements, placements_object with t_to, 10: held_events.lookalike_id), so
+partial index of current placements, placements_object with t_to, 10: held_events.lookalike_id, 11: the
+placements' label tallies), so
 that one number names one set of tables and indexes on both backends.
 """
 
@@ -37,7 +38,7 @@ import re
 from ..errors import SchemaError
 from ..store.schema import FRAMES_LIVE, closed_placement_amendment
 
-SCHEMA_VERSION = 10
+SCHEMA_VERSION = 11
 FIRST_VERSION = 6  # the first PostgreSQL schema: there is no older one to migrate from
 WORLD_FRAME = "map"  # every robot of a fleet reports in this one frame (docs/FLEET.md)
 
@@ -66,6 +67,42 @@ CLOSED_PLACEMENTS_TRIGGER = f"""CREATE TRIGGER placements_closed_immutable
     BEFORE UPDATE ON placements FOR EACH ROW
     WHEN (OLD.current = 0 AND NOT {closed_placement_amendment("IS NOT DISTINCT FROM", "FALSE")})
     EXECUTE FUNCTION tempomem_closed_placement_immutable()"""
+
+# Version 11 (SQLite's too): the placements' label tallies (core/store/place_labels.py), kept by one row trigger on
+# observations: a sighting fused to a placement counts there, one re-pointed or relabelled moves, one deleted
+# (thinned) moves from kept to thinned.
+PLACE_LABELS_TABLE = """CREATE TABLE place_labels (
+        placement_id bigint NOT NULL,
+        label text NOT NULL,
+        kept bigint NOT NULL,
+        thinned bigint NOT NULL,
+        PRIMARY KEY (placement_id, label))"""
+PLACE_LABELS_FUNCTION = """CREATE OR REPLACE FUNCTION tempomem_place_labels() RETURNS trigger
+    LANGUAGE plpgsql AS $$
+    BEGIN
+        IF TG_OP = 'UPDATE' THEN
+            IF OLD.placement_id IS NOT DISTINCT FROM NEW.placement_id AND OLD.label = NEW.label THEN
+                RETURN NULL;
+            END IF;
+        END IF;
+        IF TG_OP <> 'INSERT' THEN
+            IF OLD.placement_id IS NOT NULL THEN
+                UPDATE place_labels SET kept = kept - 1,
+                    thinned = thinned + (CASE WHEN TG_OP = 'DELETE' THEN 1 ELSE 0 END)
+                    WHERE placement_id = OLD.placement_id AND label = OLD.label;
+            END IF;
+        END IF;
+        IF TG_OP <> 'DELETE' THEN
+            IF NEW.placement_id IS NOT NULL THEN
+                INSERT INTO place_labels (placement_id, label, kept, thinned) VALUES (NEW.placement_id, NEW.label, 1, 0)
+                    ON CONFLICT (placement_id, label) DO UPDATE SET kept = place_labels.kept + 1;
+            END IF;
+        END IF;
+        RETURN NULL;
+    END $$"""
+PLACE_LABELS_TRIGGER = """CREATE TRIGGER place_labels_kept
+    AFTER UPDATE OF placement_id, label OR DELETE OR INSERT ON observations FOR EACH ROW
+    EXECUTE FUNCTION tempomem_place_labels()"""
 
 ID_COUNTERS = [
     "CREATE TABLE tempomem_ids (tbl text PRIMARY KEY, last bigint NOT NULL)",
@@ -319,6 +356,7 @@ SCHEMA = [  # the current version, in creation order
     "CREATE TABLE coseen (a bigint NOT NULL, b bigint NOT NULL, PRIMARY KEY (a, b))",
     "CREATE INDEX misses_frame ON misses(frame_id)",
     "CREATE TABLE frame_depths (frame_id bigint PRIMARY KEY, depth bytea NOT NULL)",
+    PLACE_LABELS_TABLE, PLACE_LABELS_FUNCTION, PLACE_LABELS_TRIGGER,
 ]
 
 
@@ -344,10 +382,23 @@ MIGRATIONS: dict[int, list[str]] = {
     # version 10: the removed look-alike a held appearance waits for (SQLite's version 10)
     9: ["ALTER TABLE held_events ADD COLUMN lookalike_id bigint",  # and the closed-placement trigger's version 10
         "DROP TRIGGER IF EXISTS placements_closed_immutable ON placements", CLOSED_PLACEMENTS_TRIGGER],
+    # version 11: the placements' label tallies, filled from the kept sightings; those thinned before counted under
+    # the label '' from the sighting tallies (their labels were not kept; SQLite's version 11)
+    # (a database whose version number was lowered by hand has them: made again, refilled)
+    10: [_collate_c(PLACE_LABELS_TABLE).replace("CREATE TABLE", "CREATE TABLE IF NOT EXISTS", 1), PLACE_LABELS_FUNCTION,
+         "DROP TRIGGER IF EXISTS place_labels_kept ON observations", PLACE_LABELS_TRIGGER, "DELETE FROM place_labels",
+         "INSERT INTO place_labels (placement_id, label, kept, thinned) SELECT placement_id, label, COUNT(*), 0 "
+         "FROM observations WHERE placement_id IS NOT NULL GROUP BY placement_id, label",
+         "INSERT INTO place_labels (placement_id, label, kept, thinned) SELECT placement_id, '', 0, SUM(n) "
+         "FROM tallies WHERE kind='sighting' AND placement_id IS NOT NULL GROUP BY placement_id "
+         "ON CONFLICT (placement_id, label) DO UPDATE SET thinned = place_labels.thinned + excluded.thinned"],
 }
 
 #: Tables a complete store has, checked on every open (a database missing one is not a tempomem store).
 REQUIRED_TABLES = tuple(stmt.split()[2] for stmt in SCHEMA if stmt.startswith("CREATE TABLE"))
+#: Tables a forward migration creates, with the version that added them: a database written before is complete
+#: without them (its open migrates it).
+TABLES_SINCE = {"place_labels": 11}
 #: Tables whose ids come from tempomem_next_id (their counters follow explicit ids after a migration).
 ID_TABLES = tuple(stmt.split()[2] for stmt in SCHEMA if "DEFAULT tempomem_next_id(" in stmt)
 

@@ -109,7 +109,9 @@ def initialise(conn: PgConnection, *, embedding_dim: int | None, readonly: bool,
             raise
         tables = _tables(conn)
     meta = _meta(conn)
-    missing = [t for t in schema.REQUIRED_TABLES if t not in tables]
+    stored = str(meta.get("schema_version", ""))
+    at = int(stored) if stored.strip().isdigit() else schema.SCHEMA_VERSION  # check_version names a damaged one
+    missing = [t for t in schema.REQUIRED_TABLES if t not in tables and schema.TABLES_SINCE.get(t, 0) <= at]
     if missing:
         raise SchemaError(f"store lacks table(s) {', '.join(missing)}: not a complete tempomem store")
     version = schema.check_version(meta, readonly=readonly)

@@ -18,3 +18,9 @@ class StoreMeta(TableRows):
         """Whether observations carry a source column (SQLite only: a store written before schema version 6
         does not; PostgreSQL stores always do)."""
         return any(r[1] == "source" for r in self._conn.execute("PRAGMA table_info(observations)").fetchall())
+
+    def has_place_labels(self) -> bool:
+        """Whether the store keeps its placements' label tallies (SQLite only: a store written before schema
+        version 11 and read as it is does not; PostgreSQL stores are migrated before they are read)."""
+        return self._conn.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name='place_labels'"
+                                  ).fetchone() is not None

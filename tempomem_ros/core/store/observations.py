@@ -7,7 +7,7 @@ and checks.py each wrote their own copies of these reads (the newest sighting of
 
 from __future__ import annotations
 
-from ..rows import OBSERVATION_COLS, id_chunks
+from ..rows import OBSERVATION_COLS
 from .base import StoreInterface, TableRows, fetch_each
 
 
@@ -74,18 +74,6 @@ class ObservationRows(TableRows):
         (base.fetch_each: the same statement, so the same ids)."""
         return [[int(r[0]) for r in rows] for rows in fetch_each(
             self._conn, self._NEWEST_OF_PLACEMENT, [(p, n) for p in placement_ids])]
-
-    def labels_of_placements(self, placement_ids) -> dict[int, dict[str, int]]:
-        """{placement id: {label: its kept sightings read under that label}} for these placements (those with no
-        kept sighting are absent). What event_names weighs a past change's name by: the sightings at the place
-        it announced (thinned ones are counted in tallies without their labels, so the kept sample speaks)."""
-        out: dict[int, dict[str, int]] = {}
-        for chunk, marks in id_chunks(sorted({int(p) for p in placement_ids})):
-            for r in self._conn.execute(
-                    f"SELECT placement_id, label, COUNT(*) FROM observations WHERE placement_id IN ({marks}) "
-                    "GROUP BY placement_id, label", tuple(chunk)).fetchall():
-                out.setdefault(int(r[0]), {})[str(r[1])] = int(r[2])
-        return out
 
     def first_id_of(self, object_id: int) -> int | None:
         """Id of the object's oldest observation (stamp, then id), or None."""

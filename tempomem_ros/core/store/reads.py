@@ -23,6 +23,7 @@ from .events import EventRows
 from .object_row import ObjectRow, fetch_objects
 from .objects import ObjectRows
 from .observations import ObservationRows, observation_columns
+from .place_labels import PlaceLabelRows
 from .placements import PlacementRows
 from .regions import RegionRows
 
@@ -30,7 +31,8 @@ from .regions import RegionRows
 class StoreReads(TableRows):
     """Read helpers over one store (no write happens here)."""
 
-    def __init__(self, store: StoreInterface, config: MemoryConfig, *, readonly: bool, has_sources: bool):
+    def __init__(self, store: StoreInterface, config: MemoryConfig, *, readonly: bool, has_sources: bool,
+                 has_place_labels: bool = True):
         super().__init__(store)
         self.config = config
         self.readonly = readonly
@@ -42,6 +44,8 @@ class StoreReads(TableRows):
         self._regions = RegionRows(store)
         self._events = EventRows(store)
         self._observations = ObservationRows(store, has_sources=has_sources)
+        #: the placements' label tallies (schema version 11; a read-only older store counts its sightings)
+        self._place_labels = PlaceLabelRows(store, tallied=has_place_labels)
         self._labels_cache: dict = {}  # state -> (data_version, labels): read-only memories only
 
     def index_label(self, object_id: int, label: str) -> None:
@@ -145,7 +149,7 @@ class StoreReads(TableRows):
         if rows:
             ids = {int(r["object_id"]) for r in rows}
             current = {int(o.id): o.pinned_label or o.label for o in self._objects.rows(ids)}  # the shown label
-            names = name_events(rows, current, self._events.following, self._observations.labels_of_placements,
+            names = name_events(rows, current, self._events.following, self._place_labels.kept_by_label,
                                 self.config.identity.label_share)
         return [event_info(r, self.placement_by_id(r["before_id"]), self.placement_by_id(r["after_id"]),
                            label=names.get(int(r["id"])))

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from ..errors import InvalidInputError, SchemaError, StoreAccessError
 from .base import atomic
 from .graph_writes import RTREE_PAD
+from .place_labels import add_thinned, thinned_rows
 from .schema import REQUIRED_TABLES, SCHEMA_VERSION, connect, sqlite3
 
 #: Copied in this order (parents first); the R*Tree tables are rebuilt from objects and tombstones.
@@ -103,6 +104,7 @@ def recover(source: str, target: str, *, embedding_dim: int | None = None, clock
                 for table in TABLES:
                     report.tables[table] = (_copy(src, dst, table) if table in present else TableReport())
                 _repair(dst, report)
+                _count_thinned(src, dst, "place_labels" in present)
                 _rebuild_rtrees(dst)
                 _set_sequences(src, dst)
                 dst.execute(
@@ -149,6 +151,18 @@ def _meta_dim(meta: dict) -> int:
         raise SchemaError(f"the source's embedding_dim cannot be read ({value!r}): give it explicitly "
                           "(tempomem recover --embedding-dim N)")
     return int(value)
+
+
+def _count_thinned(src, dst, tallied: bool) -> None:
+    """The thinned sightings by placement and label (place_labels.py; the copied observations' triggers counted
+    the kept ones): the source's rows, or when they cannot be read (or the source predates version 11) the copied
+    sighting tallies' counts, label unknown; those of placements left out (of a lost object) are left out too."""
+    try:
+        rows = thinned_rows(src, tallied) if tallied else None
+    except sqlite3.DatabaseError:
+        rows = None
+    kept = {int(r[0]) for r in dst.execute("SELECT id FROM placements")}
+    add_thinned(dst, [r for r in (rows if rows is not None else thinned_rows(dst, False)) if r[0] in kept])
 
 
 def _columns(conn, table: str) -> list[str]:

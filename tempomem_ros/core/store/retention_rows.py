@@ -352,18 +352,38 @@ class RetentionRows(TableRows):
                                   "ORDER BY id", (observation_id, observation_id))
 
     def rehome_tallies(self, src_id: int, dst_id: int, placement_id: int, copy_id: int) -> None:
-        """src's sighting tallies of ``placement_id`` count sightings of dst at ``copy_id``."""
+        """src's sighting tallies of ``placement_id`` count sightings of dst at ``copy_id`` (and the placement's
+        thinned sightings by label go with them: place_labels.py)."""
         self._conn.execute("UPDATE tallies SET object_id=?, placement_id=? WHERE kind='sighting' AND object_id=? "
                            "AND placement_id=?", (dst_id, copy_id, src_id, placement_id))
+        self._move_thinned([int(placement_id)], copy_id)
 
     def retarget_tallies(self, src_id: int, dst_id: int) -> None:
         """src's remaining sighting tallies count sightings of dst (at the placements they name)."""
         self._conn.execute("UPDATE tallies SET object_id=? WHERE kind='sighting' AND object_id=?", (dst_id, src_id))
 
     def repoint_tallies(self, src_id: int, dst_id: int, placement_id) -> None:
-        """Every sighting tally of src counts sightings of dst at ``placement_id``."""
+        """Every sighting tally of src counts sightings of dst at ``placement_id`` (and the thinned sightings by
+        label of the placements they named go with them: place_labels.py)."""
+        self._move_thinned([int(r[0]) for r in self._conn.execute(
+            "SELECT DISTINCT placement_id FROM tallies WHERE kind='sighting' AND object_id=? AND placement_id IS NOT "
+            "NULL ORDER BY placement_id", (src_id,)).fetchall()], placement_id)
         self._conn.execute("UPDATE tallies SET object_id=?, placement_id=? WHERE kind='sighting' AND object_id=?",
                            (dst_id, placement_id, src_id))
+
+    def _move_thinned(self, placement_ids: list[int], to) -> None:
+        """The thinned sightings by label of these placements are counted at ``to`` (None: at no placement, as the
+        tallies that count them), as their tallies now say."""
+        for p in placement_ids:
+            if to is not None and int(to) == p:
+                continue
+            if to is not None:
+                self._conn.execute(
+                    "INSERT INTO place_labels (placement_id, label, kept, thinned) SELECT ?, label, 0, thinned "
+                    "FROM place_labels WHERE placement_id=? AND thinned > 0 ORDER BY label "
+                    "ON CONFLICT (placement_id, label) DO UPDATE SET thinned = place_labels.thinned + excluded.thinned",
+                    (int(to), p))
+            self._conn.execute("UPDATE place_labels SET thinned = 0 WHERE placement_id=? AND thinned > 0", (p,))
 
     # ---------------------------------------------------------------- fold state
     def placement_state(self, placement_id: int):

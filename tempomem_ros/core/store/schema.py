@@ -23,7 +23,7 @@ try:  # pragma: no cover - which one depends on the installation
 except ImportError:  # pragma: no cover
     import sqlite3  # type: ignore[no-redef]
 
-SCHEMA_VERSION = 10
+SCHEMA_VERSION = 11
 WORLD_FRAME = "map"  # the frame a new store records unless its creator names another (meta world_frame)
 #: Read-only opens accept stores from this version on: version 4 only adds a trigger, which reads do not
 #: depend on, so a store on read-only media written at version 3 stays readable (version 3 added columns).
@@ -36,6 +36,8 @@ WORLD_FRAME = "map"  # the frame a new store records unless its creator names an
 #: Version 9 only adds a partial index (PLACEMENTS_CURRENT_INDEX) and widens one (PLACEMENTS_OBJECT_INDEX); every
 #: query also works without them.
 #: Version 10 adds held_events.lookalike_id, which only the settling step (a writer, after migrating) reads.
+#: Version 11 adds the placements' label tallies (place_labels); a read of an older store counts its observations
+#: (place_labels.PlaceLabelRows), which is what the tallies' kept column holds.
 READ_COMPATIBLE_FROM = 3
 # Covers an as-of read of the whole scene in object order (temporal.scene_as_of): a page at offset 9,800 of
 # 10k objects takes 1 ms instead of 5 ms scanning the table (schema version 2).
@@ -185,6 +187,35 @@ FRAMES_PENDING_INDEX = f"CREATE INDEX IF NOT EXISTS frames_pending ON frames(sta
 # alone. Measured on bench_long_run's day-10 thin/off store (349 placements, 6,047 observations): 28.6 -> 4.6 us
 # a call, the same ids. 8 bytes more per kept observation.
 OBSERVATIONS_PLACEMENT_INDEX = "CREATE INDEX IF NOT EXISTS observations_placement ON observations(placement_id, stamp)"
+
+# Version 11: per placement and label, the sightings kept and thinned (core/store/place_labels.py says why), kept
+# by triggers on every write of an observation: a sighting fused to a placement counts there, one re-pointed or
+# relabelled moves, one deleted (thinned: the only DELETE of an observation is a retention pass's) moves from kept
+# to thinned. A few rows a placement, whatever its sample.
+PLACE_LABELS_TABLE = """CREATE TABLE IF NOT EXISTS place_labels (
+        placement_id INTEGER NOT NULL,
+        label TEXT NOT NULL,
+        kept INTEGER NOT NULL,
+        thinned INTEGER NOT NULL,
+        PRIMARY KEY (placement_id, label)) WITHOUT ROWID"""
+_KEPT_UP = ("INSERT INTO place_labels (placement_id, label, kept, thinned) VALUES (NEW.placement_id, NEW.label, 1, 0) "
+            "ON CONFLICT (placement_id, label) DO UPDATE SET kept = kept + 1;")
+PLACE_LABEL_TRIGGERS = [
+    f"""CREATE TRIGGER IF NOT EXISTS place_labels_insert AFTER INSERT ON observations
+    WHEN NEW.placement_id IS NOT NULL BEGIN {_KEPT_UP} END""",
+    """CREATE TRIGGER IF NOT EXISTS place_labels_update AFTER UPDATE OF placement_id, label ON observations
+    WHEN OLD.placement_id IS NOT NEW.placement_id OR OLD.label IS NOT NEW.label BEGIN
+    UPDATE place_labels SET kept = kept - 1 WHERE placement_id = OLD.placement_id AND label = OLD.label;
+    INSERT INTO place_labels (placement_id, label, kept, thinned) SELECT NEW.placement_id, NEW.label, 1, 0
+        WHERE NEW.placement_id IS NOT NULL ON CONFLICT (placement_id, label) DO UPDATE SET kept = kept + 1;
+    END""",
+    """CREATE TRIGGER IF NOT EXISTS place_labels_delete AFTER DELETE ON observations
+    WHEN OLD.placement_id IS NOT NULL BEGIN
+    UPDATE place_labels SET kept = kept - 1, thinned = thinned + 1
+        WHERE placement_id = OLD.placement_id AND label = OLD.label;
+    END""",
+]
+PLACE_LABELS_SCHEMA = [PLACE_LABELS_TABLE, *PLACE_LABEL_TRIGGERS]
 
 # Version 6: sources. Every frame, observation and audit row names the robot (or tool) it came from, so that
 # answers and history cite which robot saw each piece of evidence; '' = a store written before sources.
@@ -377,6 +408,7 @@ SCHEMA = [  # the current version: a new store is created at SCHEMA_VERSION
     "CREATE INDEX IF NOT EXISTS audit_stamp ON audit(wall_time, id)",
     *RETENTION_SCHEMA,
     OBSERVATIONS_SOURCE_INDEX,
+    *PLACE_LABELS_SCHEMA,
 ]
 
 # Forward migrations: MIGRATIONS[v] upgrades a store at version v to v + 1.
@@ -415,6 +447,14 @@ MIGRATIONS: dict[int, list[str]] = {
     9: ["ALTER TABLE held_events ADD COLUMN lookalike_id INTEGER",
         # and the closed-placement trigger covering every column, reopening refused (CLOSED_PLACEMENTS_IMMUTABLE)
         "DROP TRIGGER IF EXISTS placements_closed_immutable", CLOSED_PLACEMENTS_IMMUTABLE],
+    # version 11: the placements' label tallies, filled from the kept sightings; those thinned before counted under
+    # the label '' from the sighting tallies (their labels were not kept; place_labels.THINNED_FROM_TALLIES)
+    10: [*PLACE_LABELS_SCHEMA, "DELETE FROM place_labels",
+         "INSERT INTO place_labels (placement_id, label, kept, thinned) SELECT placement_id, label, COUNT(*), 0 "
+         "FROM observations WHERE placement_id IS NOT NULL GROUP BY placement_id, label",
+         "INSERT INTO place_labels (placement_id, label, kept, thinned) SELECT placement_id, '', 0, SUM(n) "
+         "FROM tallies WHERE kind='sighting' AND placement_id IS NOT NULL GROUP BY placement_id "
+         "ON CONFLICT (placement_id, label) DO UPDATE SET thinned = thinned + excluded.thinned"],
 }
 
 
@@ -428,7 +468,8 @@ REQUIRED_TABLES = _tables(SCHEMA)
 #: Tables a forward migration creates, with the version that added them: a store written before that version
 #: (migrated by the next writable open, or read as it is) is complete without them.
 TABLES_SINCE: dict[str, int] = {**{t: 3 for t in _tables([HELD_EVENTS_TABLE])},
-                                **{t: 5 for t in _tables(RETENTION_SCHEMA)}}
+                                **{t: 5 for t in _tables(RETENTION_SCHEMA)},
+                                **{t: 11 for t in _tables(PLACE_LABELS_SCHEMA)}}
 
 
 def connect(path: str, readonly: bool):

@@ -158,6 +158,17 @@ def _copy_table(src: _Source, dst, table: str, shift: dict | None, counts: dict)
     counts[table] = n
 
 
+def _copy_thinned(src: _Source, dst, shift: dict | None) -> None:
+    """The source's thinned sightings by placement and label (place_labels.py): the copied observations' triggers
+    count the kept ones; the thinned ones are the source's rows (a source before version 11: its tallies' counts,
+    label unknown), placement ids shifted when merging."""
+    from .place_labels import add_thinned, thinned_rows
+
+    rows = thinned_rows(src.conn, tallied=bool(src.columns("place_labels")))
+    offset = shift["placements"] if shift else 0
+    add_thinned(dst._conn, [(p + offset, label, n) for p, label, n in rows])
+
+
 def _remapper(table: str, cols: list[str], shift: dict):
     plain = [(i, shift[ID_COLUMNS[table][c]]) for i, c in enumerate(cols) if c in ID_COLUMNS.get(table, {})]
     lists = [(i, shift[JSON_ID_LISTS[table][c]]) for i, c in enumerate(cols) if c in JSON_ID_LISTS.get(table, {})]
@@ -245,6 +256,7 @@ def migrate(source: str, destination: str) -> dict:
             with dst._store.transaction():
                 for table in TABLES:
                     _copy_table(src, dst, table, None, counts)
+                _copy_thinned(src, dst, None)
                 _copy_meta(src, dst)
                 _advance_counters(dst)
                 dst._audit(None, "migrate_store", [], [], {"from": src.shown, "rows": counts})
@@ -277,6 +289,7 @@ def merge(first: str, second: str, destination: str, *, config=None) -> dict:
                     shift = _max_ids(dst) if n else None
                     for table in TABLES:
                         _copy_table(src, dst, table, shift, counts)
+                    _copy_thinned(src, dst, shift)
                     _copy_meta(src, dst)
                     _advance_counters(dst)
                     if shift:

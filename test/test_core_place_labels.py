@@ -1,0 +1,244 @@
+"""The placements' label tallies (schema version 11, core/store/place_labels.py): equal to a recount from scratch
+after random histories with thinning, moves, removals and twin joins, on both backends; the names of the changes
+equal those the old read gives (counting the kept sightings); an older store is migrated with its counts."""
+
+from __future__ import annotations
+
+import random
+import sqlite3 as stdlib_sqlite3
+
+import pytest
+from core_helpers import IMMEDIATE, box_obs, distance_from_eye, view
+
+from tempomem_ros.core import Memory
+from tempomem_ros.core.store import recovery, transfer
+from tempomem_ros.core.store.place_labels import PlaceLabelRows
+from tempomem_ros.core.store.schema import SCHEMA_VERSION
+from tempomem_ros.core.tally import decode_ints
+
+A = (2.0, 0.0, 0.8)
+B = (0.0, 2.0, 0.8)
+C = (-2.0, 0.0, 0.8)
+OFF = (A[0] + 0.05, A[1], A[2])
+PLACES = (A, B, C)
+WALL = 2.0e9
+THIN = {**IMMEDIATE, "retention": {"mode": "thin", "settle_s": 20.0, "compact_every_s": 5.0, "time_samples": 4,
+                                   "twin_hold_s": 30.0}}
+
+
+def seen(p):
+    return distance_from_eye(p) + 0.04
+
+
+def empty(p):
+    return distance_from_eye(p) + 1.0
+
+
+def random_frames(rng: random.Random) -> list:
+    """(observations, view, commit now) of a mug-or-cup wandering over A, B and C: stays of 10-80 frames at 2 Hz
+    (up to 160 after a place left unseen), each read "mug" with its own odds; between stays it is seen gone from
+    its place (a look a commit) before or after it is seen at the next (a move, or one found when the old place
+    is seen empty), or a look-alike is glimpsed beside it (a twin to join)."""
+    frames, t, at = [], 0.0, rng.randrange(3)
+
+    def gone(p):
+        nonlocal t
+        for _ in range(4):
+            frames.append(([], view(t, p, empty(p)), True))
+            t += 1.0
+
+    late = None  # a place left without being seen empty (seen so after the next stay)
+    for _ in range(rng.randint(4, 8)):
+        p = PLACES[at]
+        odds = rng.choice((0.0, 0.3, 0.7, 1.0))
+        for _ in range(rng.randint(10, 160 if late is not None else 80)):
+            label = "mug" if rng.random() < odds else "cup"
+            frames.append(([box_obs(label, p, stamp=t, conf=rng.uniform(0.6, 0.95))], view(t, p, seen(p)), False))
+            t += 0.5
+        if late is not None:
+            gone(late)
+            late = None
+        t += rng.choice((5.0, 40.0))
+        step, nxt = rng.random(), rng.randrange(3)
+        if step < 0.25 and p == A:  # a look-alike beside it, never seen with it: a twin the mug may absorb
+            frames += [([box_obs("cup", OFF, stamp=t + 0.5 * k)], view(t + 0.5 * k, A, seen(A)), False)
+                       for k in range(2)]
+            t += 1.0
+        elif nxt != at and step < 0.6:
+            gone(p)
+        elif nxt != at:
+            late = p
+        at = nxt
+    return frames
+
+
+def feed(m: Memory, frames, labels: dict, commit_every: int = 5) -> None:
+    """Add and commit; ``labels`` gathers every stored sighting's label (id -> label) before it can be thinned."""
+    for k, (obs, v, *now) in enumerate(frames, 1):
+        m.add(obs, v)
+        if k % commit_every == 0 or k == len(frames) or any(now):
+            m.commit()
+            labels.update({int(r[0]): str(r[1]) for r in m._conn.execute("SELECT id, label FROM observations")})
+
+
+def recount(m: Memory, labels: dict) -> dict:
+    """{(placement, label): (kept, thinned)} from scratch: the stored sightings, and the ids the tallies hold
+    (thinned sightings) with the labels they were stored with."""
+    out: dict = {}
+    for p, label in m._conn.execute("SELECT placement_id, label FROM observations WHERE placement_id IS NOT NULL"):
+        k, t = out.get((int(p), label), (0, 0))
+        out[(int(p), label)] = (k + 1, t)
+    for p, n, ids in m._conn.execute("SELECT placement_id, n, ids FROM tallies WHERE kind='sighting' AND "
+                                     "placement_id IS NOT NULL"):
+        for i in decode_ints(ids, int(n)):
+            key = (int(p), labels[int(i)])
+            k, t = out.get(key, (0, 0))
+            out[key] = (k, t + 1)
+    return out
+
+
+def tallied(m: Memory) -> dict:
+    ids = [int(r[0]) for r in m._conn.execute("SELECT id FROM placements")]
+    return {(p, label): kt for p, by in PlaceLabelRows(m._store, tallied=True).counts(ids).items()
+            for label, kt in by.items()}
+
+
+def names(m: Memory) -> list:
+    return [(e.id, e.kind, e.label) for e in m.changes()]
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_the_tallies_equal_a_recount_after_random_histories_and_name_as_the_sightings_did(store, seed):
+    rng = random.Random(1411 + seed)
+    labels: dict = {}
+    with Memory.open(store("m"), embedding_dim=4, config=THIN, clock=lambda: WALL) as m:
+        feed(m, random_frames(rng), labels)
+        got = tallied(m)
+        assert got == recount(m, labels)
+        assert sum(t for _, t in got.values()) == m.retention_stats()["thinned_sightings"] > 0
+        for o in m.objects():  # by placement, the counts retention reports
+            by = {}
+            for (p, _), (k, t) in got.items():
+                by[p] = (by.get(p, (0, 0))[0] + k, by.get(p, (0, 0))[1] + t)
+            for c in m.sighting_counts(o.id):
+                assert by.pop(c["placement_id"], (0, 0)) == (c["kept"], c["thinned"])
+        with_tallies = names(m)
+        m._reads._place_labels.tallied = False  # the read before version 11: the kept sightings counted
+        assert names(m) == with_tallies
+
+
+def test_a_move_found_after_thinning_carries_its_thinned_sightings_by_label(store):
+    """A mug (every fourth view "cup") at B, then at C, both thinned, then found to be the mug from A moved twice
+    (B seen empty, then A: its sightings and tallies re-pointed, Settling._rehome_moves): every thinned sighting is
+    counted at the placement its tally names, under the label it was read with."""
+    labels: dict = {}
+    frames = [([box_obs("mug", A, stamp=t)], view(t, A, seen(A))) for t in (0.0, 0.5, 1.0)]
+    frames += [([box_obs("cup" if k % 4 == 0 else "mug", B, stamp=600.0 + 0.5 * k)], view(600.0 + 0.5 * k, B, seen(B)))
+               for k in range(200)]
+    frames += [([box_obs("mug", C, stamp=900.0 + 0.5 * k)], view(900.0 + 0.5 * k, C, seen(C))) for k in range(200)]
+    frames += [([], view(t, B, empty(B))) for t in (1010.0, 1010.5, 1011.0, 1012.5)]
+    frames += [([], view(1300.0 + 0.5 * k, A, empty(A))) for k in range(8)]
+    with Memory.open(store("m"), embedding_dim=4, config={"retention": {"mode": "thin"}}, clock=lambda: WALL) as m:
+        feed(m, frames, labels)
+        assert [e.kind for e in m.changes()] == ["appeared", "moved", "moved", "merged"]
+        got = tallied(m)
+        assert got == recount(m, labels)
+        by_place = {}
+        for (p, label), (k, t) in got.items():
+            by_place.setdefault(p, {})[label] = k + t
+        assert sorted(by_place.values(), key=lambda d: sorted(d.items())) == [
+            {"cup": 50, "mug": 150}, {"mug": 3}, {"mug": 200}]
+        assert any(t for (_, label), (_, t) in got.items() if label == "cup")  # thinned, still counted as cups
+
+
+def test_a_twin_joined_after_thinning_moves_its_sightings_counts(store):
+    """A mug seen 250 s at A (thinned), a "cup" glimpsed beside it twice, then the mug again: the cup is the mug's
+    twin, joined (merge_twin): its two sightings are counted at the mug's placement under "cup", its own placement
+    counts none, and the tallies equal a recount."""
+    rng = random.Random(4)
+    labels: dict = {}
+    frames = [([box_obs("mug", tuple(a + rng.gauss(0.0, 0.004) for a in A), stamp=0.5 * k)], view(0.5 * k, A, seen(A)),
+               False) for k in range(500)]
+    with Memory.open(store("m"), embedding_dim=4, config={"retention": {"mode": "thin"}}, clock=lambda: WALL) as m:
+        feed(m, frames, labels)
+        feed(m, [([box_obs("cup", OFF, stamp=t)], view(t, A, seen(A)), False) for t in (400.0, 400.5)], labels,
+             commit_every=2)
+        twin_place = m._conn.execute("SELECT id FROM placements WHERE object_id = 2").fetchone()[0]
+        assert tallied(m)[(twin_place, "cup")] == (2, 0)
+        feed(m, [([box_obs("mug", A, stamp=401.0)], view(401.0, A, seen(A)), False)], labels, commit_every=1)
+        assert [a.detail for a in m.audit() if a.action == "merge_twin"] == [{"kept": 1, "absorbed": 2}]
+        got = tallied(m)
+        assert got == recount(m, labels)
+        mug_place = m._conn.execute("SELECT placement_id FROM objects WHERE id = 1").fetchone()[0]
+        assert got[(mug_place, "cup")] == (2, 0) and (twin_place, "cup") not in got
+        assert got[(mug_place, "mug")][0] + got[(mug_place, "mug")][1] == 501 and got[(mug_place, "mug")][1] > 300
+
+
+def _version_10(path: str) -> None:
+    """What schema version 10 wrote: no label tallies."""
+    con = stdlib_sqlite3.connect(path)
+    for stmt in ("DROP TRIGGER place_labels_insert", "DROP TRIGGER place_labels_update",
+                 "DROP TRIGGER place_labels_delete", "DROP TABLE place_labels",
+                 "UPDATE meta SET value='10' WHERE key='schema_version'"):
+        con.execute(stmt)
+    con.commit()
+    con.close()
+
+
+def test_a_version_10_store_is_read_as_it_is_then_migrated_with_its_counts(tmp_path):
+    path = str(tmp_path / "m.db")
+    labels: dict = {}
+    with Memory.open(path, embedding_dim=4, config=THIN, clock=lambda: WALL) as m:
+        feed(m, random_frames(random.Random(7)), labels)
+        want = names(m)
+        before = tallied(m)
+    _version_10(path)
+    with Memory.open(path, embedding_dim=4, readonly=True) as ro:  # read as it is: the sightings counted
+        assert ro._meta["schema_version"] == "10" and names(ro) == want
+    with Memory.open(path, embedding_dim=4, config=THIN, clock=lambda: WALL) as m:
+        assert m._meta["schema_version"] == str(SCHEMA_VERSION) == "11"
+        got = tallied(m)
+        # kept by label as before; the sightings thinned before the migration counted per placement, label unknown
+        assert {k: v[0] for k, v in got.items() if v[0]} == {k: v[0] for k, v in before.items() if v[0]}
+        thinned = {}
+        for (p, _), (_, t) in before.items():
+            thinned[p] = thinned.get(p, 0) + t
+        assert {p: t for (p, label), (_, t) in got.items() if t} == {p: t for p, t in thinned.items() if t}
+        assert {label for (_, label), (_, t) in got.items() if t} == {""}
+        assert names(m) == want
+        for i, n, ids in m._conn.execute("SELECT id, n, ids FROM tallies WHERE kind='sighting'").fetchall():
+            labels.update({int(i): "" for i in decode_ints(ids, int(n))})  # thinned before: label unknown
+        # the triggers count from now on: a new sighting, and the next pass thins the rest of the history
+        feed(m, [([box_obs("cup", A, stamp=2000.0 + 0.5 * k)], view(2000.0 + 0.5 * k, A, seen(A))) for k in range(60)],
+             labels)
+        after = tallied(m)
+        assert after == recount(m, labels) and sum(t for _, t in after.values()) > sum(t for _, t in got.values())
+
+
+def test_a_copied_recovered_or_merged_store_keeps_its_label_tallies(store, tmp_path):
+    """Copying (migrate), recovering and merging thinned stores: the copied observations' triggers count the kept
+    sightings, the thinned ones come from the source's tallies (shifted by the merge's placement offset, and
+    re-pointed with any object the merge joins): equal to a recount of the copy."""
+    stores, labels = [str(tmp_path / "a.db"), str(tmp_path / "b.db")], [{}, {}]
+    for path, seen_labels, seed in zip(stores, labels, (4, 7)):
+        with Memory.open(path, embedding_dim=4, config=THIN, clock=lambda: WALL) as m:
+            feed(m, random_frames(random.Random(1411 + seed)), seen_labels)
+            want = tallied(m)
+            assert sum(t for _, t in want.values()) > 0
+    transfer.migrate(stores[0], store("copy"))
+    with Memory.open(store("copy"), embedding_dim=4, config=THIN, clock=lambda: WALL) as m:
+        assert tallied(m) == recount(m, labels[0]) == want_a(stores[0])
+    recovery.recover(stores[0], str(tmp_path / "recovered.db"))
+    with Memory.open(str(tmp_path / "recovered.db"), embedding_dim=4, readonly=True) as m:
+        assert tallied(m) == want_a(stores[0])
+    report = transfer.merge(stores[0], stores[1], store("merged"), config=THIN)
+    shift = report["offsets"]["observations"]
+    both = {**labels[0], **{i + shift: label for i, label in labels[1].items()}}
+    with Memory.open(store("merged"), embedding_dim=4, config=THIN, clock=lambda: WALL) as m:
+        assert tallied(m) == recount(m, both)
+        assert sum(t for _, t in tallied(m).values()) == sum(t for p in stores for _, t in want_a(p).values())
+
+
+def want_a(path: str) -> dict:
+    with Memory.open(path, embedding_dim=4, readonly=True) as m:
+        return tallied(m)
