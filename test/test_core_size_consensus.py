@@ -28,20 +28,30 @@ def _audits(mem, action):
 def test_views_that_agree_outvote_a_bled_first_view():
     bled = ((0.0, 0.0, 0.0), (3.9, 1.27, 0.5))
     whole = ((0.15, 0.15, 0.0), (0.45, 0.45, 0.4))
-    assert size_consensus.agreeing_views([bled] + [whole] * 21, 0.8, 0.8) == list(range(1, 22))
+    assert size_consensus.agreeing_views([bled] + [whole] * 21, 0.8, 0.8, 2.0) == list(range(1, 22))
     # four views in five must agree: 3 of 4 small is not enough
-    assert size_consensus.agreeing_views([bled] + [whole] * 3, 0.8, 0.8) is None
-    assert size_consensus.agreeing_views([bled] + [whole] * 4, 0.8, 0.8) == [1, 2, 3, 4]
+    assert size_consensus.agreeing_views([bled] + [whole] * 3, 0.8, 0.8, 2.0) is None
+    assert size_consensus.agreeing_views([bled] + [whole] * 4, 0.8, 0.8, 2.0) == [1, 2, 3, 4]
     # every view small: nothing to leave out; the rule off: nothing
-    assert size_consensus.agreeing_views([whole] * 10, 0.8, 0.8) is None
-    assert size_consensus.agreeing_views([bled] + [whole] * 21, 0.8, 0.0) is None
+    assert size_consensus.agreeing_views([whole] * 10, 0.8, 0.8, 2.0) is None
+    assert size_consensus.agreeing_views([bled] + [whole] * 21, 0.8, 0.0, 2.0) is None
 
 
 def test_parts_of_a_large_object_do_not_outvote_its_whole_views():
     # a 2 m table seen whole once and in 0.6 m parts spread along it: the parts span 2 m together
     whole = ((0.0, 0.0, 0.0), (2.0, 0.9, 0.75))
     parts = [((0.14 * i, 0.0, 0.0), (0.14 * i + 0.6, 0.6, 0.75)) for i in range(11)]
-    assert size_consensus.agreeing_views([whole] + parts, 0.8, 0.8) is None
+    assert size_consensus.agreeing_views([whole] + parts, 0.8, 0.8, 2.0) is None
+
+
+def test_a_view_that_may_show_the_object_whole_is_no_outlier():
+    # seed 330's shelf: 8 views of its 0.63 m left part, 2 of it whole at 0.91 m (under 2 x 0.63 m): no outlier
+    part = ((0.0, 0.0, 0.0), (0.63, 0.37, 1.6))
+    whole = ((0.0, 0.0, 0.0), (0.91, 0.37, 1.6))
+    assert size_consensus.agreeing_views([whole, whole] + [part] * 8, 0.8, 0.8, 2.0) is None
+    # a view over 2 x the span is one the growth bound would have cut: left out
+    bled = ((0.0, 0.0, 0.0), (1.27, 0.37, 1.6))
+    assert size_consensus.agreeing_views([bled, bled] + [part] * 8, 0.8, 0.8, 2.0) == list(range(2, 10))
 
 
 def test_refold_outvoted_folds_the_agreeing_rows_only():
@@ -59,7 +69,8 @@ def test_refold_outvoted_folds_the_agreeing_rows_only():
     assert left_out == [1]
     assert state.n == 10 and state.key == (11.0, 11)
     assert state.ext.tolist() == pytest.approx([0.3, 0.3, 0.4])
-    assert state.lo.tolist() == pytest.approx([0.15, 0.15, 0.0]) and state.hi.tolist() == pytest.approx([0.45, 0.45, 0.4])
+    assert state.lo.tolist() == pytest.approx([0.15, 0.15, 0.0])
+    assert state.hi.tolist() == pytest.approx([0.45, 0.45, 0.4])
     # fewer sightings than fusion.size_quantile_after: the size is still their largest view, by design
     assert size_consensus.refold_outvoted(rows[:9], cfg) is None
     assert size_consensus.refold_outvoted(rows, FusionConfig(size_consensus_share=0.0)) is None
