@@ -43,6 +43,9 @@ class FusionConfig:
     size_step: float = 0.05              # longer sets it for good); step = share of the size per sighting; 0 = off
     size_quantile_below: float = 0.8     # metres: only while the size is under this on every axis of the floor
                                          # plane (a table or a sofa is seen in parts: its views' quantile is a part)
+    size_consensus_share: float = 0.8    # every size_quantile_after sightings, an object still over that size whose
+                                         # views agree it is small (this share of them under it, together under it)
+                                         # is refolded from those views alone (core/size_consensus.py); 0 = off
     confidence_gain: float = 0.5         # c <- c + (1 - c) * obs_conf * gain
     label_mode: str = "exact"            # "exact" (whole words) | "embedding" (label encoder cosine)
     # Geometry first (association.py): a sighting at an object's very place, at a similar size, is that
@@ -391,7 +394,8 @@ FIELD_RANGES: dict[str, tuple[float, float]] = {
     "fusion.box_growth_factor": (1.0, 1000.0), "fusion.mean_box_after": (0, 1000000),
     "fusion.mean_box_below": (0.0, 100.0), "fusion.size_quantile_after": (0, 1000000),
     "fusion.size_quantile": (0.5, 1.0), "fusion.size_step": (0.0, 0.5),
-    "fusion.size_quantile_below": (0.0, 100.0), "fusion.confidence_gain": (0.001, 1.0),
+    "fusion.size_quantile_below": (0.0, 100.0), "fusion.size_consensus_share": (0.0, 1.0),
+    "fusion.confidence_gain": (0.001, 1.0),
     "fusion.same_place_tol": (0.0, 1.0), "fusion.same_place_ratio": (1.0, 100.0),
     "fusion.same_place_iou": (0.0, 1.0), "fusion.recent_s": (0.0, 86400.0),
     "fusion.confusion_min_share": (0.0, 1.0), "fusion.confusion_min_mass": (0.0, 1e6),

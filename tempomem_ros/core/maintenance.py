@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import fusion, refold, validation
+from . import fusion, refold, size_consensus, validation
 from .config import MemoryConfig
 from .errors import ImplausibleInputError, InvalidInputError
 from .frame_fusion import RowSighting, score_against
@@ -256,7 +256,12 @@ class Maintenance:
         if state is None and not rows:
             return
         f = self.config.fusion
+        saved = state is not None
         state = refold.fold(state, rows, f)
+        if not saved and max(float(state.ext[0]), float(state.ext[1])) >= f.size_quantile_below:
+            # a rebuild replays the bled views the merges outvoted (FrameFusion._size_outvoted): outvoted again
+            outvoted = size_consensus.refold_outvoted(rows, f)
+            state = state if outvoted is None else outvoted[0]
         if not exact:
             self._audit(self._now(), "rebuild", [object_id], [],
                         {"approximate": True, "placement_id": placement_id,

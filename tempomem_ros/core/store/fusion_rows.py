@@ -144,6 +144,14 @@ class FusionRows(TableRows):
         return [float(r[0]) for r in self._conn.execute(
             "SELECT stamp FROM observations WHERE object_id=?", (object_id,))]
 
+    def placement_sightings(self, object_id: int, placement_id) -> list:
+        """The sightings of the object's placement as a fold reads them (core/refold.py), in stamp order: the
+        size consensus (core/size_consensus.py) refolds the views that agree."""
+        return self._conn.execute(
+            "SELECT id, stamp, confidence, cx, cy, cz, min_x, min_y, min_z, max_x, max_y, max_z, feature "
+            "FROM observations WHERE object_id=? AND placement_id IS ? ORDER BY stamp, id",
+            (object_id, placement_id)).fetchall()
+
     # ---------------------------------------------------------------- merge / create / move
     def merge_into(self, object_id: int, box_mid, mean, zt: float, zb: float, lo, hi, weight: float, ext,
                    feature_blob, feature_weight: float, base: float, stamp: float, *, confirms: bool,
