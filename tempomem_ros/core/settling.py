@@ -55,6 +55,7 @@ PUSH_SIZE_SLACK = 0.2  # a pushed twin's sides exceed the object's size by at mo
 CONCENTRIC_M = 0.04  # centres of two boxes of one object sighted under two labels (_concentric)
 PART_MIN_FOOTPRINT_SHARE = 0.5  # a part named by its host's own label mass spans this share of its footprint
 ALIKE_SIZE_RATIO = 2.0  # overlapping boxes of one object seen under two labels are alike in size (_overlapping_alike)
+FACE_WITHIN_M = 0.02  # a flat view lies within the height range of the box seen whole, this much noise allowed
 LOOKALIKE_MOVE_WAIT_S = 10.0  # a new object is taken for a removed one of another label only after this long
                               # without one of its own label turning up for it (_release_held)
 REMOVAL_STAMP_EPS_S = 1e-6  # the misses read for a removal's stamp include the first one (_removal_stamp)
@@ -148,7 +149,22 @@ def _overlapping_alike(a, b) -> bool:
     if min(float(a.max_z), float(b.max_z)) - max(float(a.min_z), float(b.min_z)) < 0.5 * heights[0]:
         return False  # a book on a closed laptop: 2 cm boxes 2.5 cm apart "overlap by half" only by the 5 cm floor
     spans = sorted((_floor_span(a), _floor_span(b)))
-    return spans[1] <= ALIKE_SIZE_RATIO * max(spans[0], 0.02) and heights[1] <= ALIKE_SIZE_RATIO * max(heights[0], 0.02)
+    if spans[1] > ALIKE_SIZE_RATIO * max(spans[0], 0.02):
+        return False
+    return heights[1] <= ALIKE_SIZE_RATIO * max(heights[0], 0.02) or _face_within(a, b)
+
+
+def _face_within(a, b) -> bool:
+    """The thinner box's height range lies within the thicker one's (within FACE_WITHIN_M): a face of the thing
+    the other box holds whole (its top seen from above, its front seen level with it), not a thing on or under it.
+    Why: a depth camera sees the faces turned to it, so one view of a pillow on the floor came as a 3 cm slab in the
+    middle of the pillow's 18 cm box; read "blanket" for 3 views in 2.6 s, in turns with "pillow" and never with
+    it in one frame, it failed the size test only by its height (6 x thinner) and stayed a "blanket" in the map
+    where the pillow lay (seed 350, no feature; pillow and blanket not yet a known confusion of that memory). A
+    book on a closed laptop lies above the laptop's box, not within it (test_a_book_on_a_closed_laptop_...)."""
+    (tlo, thi), (olo, ohi) = sorted(((float(a.min_z), float(a.max_z)), (float(b.min_z), float(b.max_z))),
+                                    key=lambda r: r[1] - r[0])
+    return olo - FACE_WITHIN_M <= tlo and thi <= ohi + FACE_WITHIN_M
 
 
 def label_share(mass: dict[str, float], label: str) -> float:
