@@ -342,18 +342,23 @@ class Settling:
         views, 9 cm off that box, became a second "bottle" that took every later view, and the first was removed
         at 24.6 s while the bottle stood there, then back as a twin join at 132.7 s (a false removal and a wrong
         history). Two bottles side by side are reported in one frame whenever both are in view, so they are never
-        twins; one put beside the other after it was taken away does not interleave with it."""
+        twins; one put beside the other after it was taken away does not interleave with it. Small things only
+        (both under identity.extend_min_extent on the floor): a chair's twin beside it is the chair pushed, which
+        _moved_here and _pushed_twin decide, and a twin join would refold it halfway between the two places."""
         if int(obj.n_moves) > 0 or obj.first_miss is None:
             return None
-        label = obj.pinned_label or obj.label
+        small = self.config.identity.extend_min_extent
         span = _floor_span(obj)
+        if span >= small:
+            return None  # furniture: a twin beside it is it pushed (_pushed_twin, _moved_here), not fused twice
+        label = obj.pinned_label or obj.label
         reach = span + PART_TOLERANCE_M
         lo = (float(obj.min_x) - reach, float(obj.min_y) - reach, float(obj.min_z))
         hi = (float(obj.max_x) + reach, float(obj.max_y) + reach, float(obj.max_z))
         co = box_center(obj.bmin, obj.bmax)
         for row in sorted(self._store.objects_in_box(lo, hi, ("present",), exclude_id=int(obj.id)),
                           key=lambda r: int(r.id)):
-            if int(row.n_moves) > 0 or float(row.last_seen) < float(obj.first_miss):
+            if int(row.n_moves) > 0 or float(row.last_seen) < float(obj.first_miss) or _floor_span(row) >= small:
                 continue
             if max(float(row.first_seen), float(obj.first_seen)) >= min(float(row.last_seen), float(obj.last_seen)):
                 continue  # not seen in turns: one came after the other
