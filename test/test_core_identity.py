@@ -1476,6 +1476,58 @@ def test_a_pillow_seen_in_turns_as_a_cushion_from_another_side_is_one_object_unl
     assert shown == ([("pillow", "present")] if objects == 1 else [("pillow", "present"), ("cushion", "present")])
 
 
+@pytest.mark.parametrize("face_z, objects", [(0.105, 1), (0.185, 2)])
+def test_a_pillows_flat_face_read_as_a_blanket_in_turns_with_it_is_one_object(mem, face_z, objects):
+    # seed 350 (no feature): a pillow on the floor (its box 0.36 x 0.40 x 0.18 m) seen from one side as a 3 cm slab
+    # inside that box, read "blanket" for 3 views in 2.6 s, in turns with "pillow" and never with it in one frame:
+    # boxes overlapping by half, alike on the floor, but 6 x thinner, so the size test kept a "blanket" in the map
+    # where the pillow lay. A slab lying above the pillow's box (a blanket folded on top of it) is another thing.
+    p = (2.0, 0.0, 0.07)
+    q = (2.06, 0.075, face_z)
+    for t in (0.0, 0.5, 1.0, 1.5):
+        mem.add([box_obs("pillow", p, (0.18, 0.20, 0.09), stamp=t)], view(t, p, distance_from_eye(p) + 0.04))
+    for t in (2.0, 2.5, 3.0):
+        mem.add([box_obs("blanket", q, (0.17, 0.095, 0.015), stamp=t)], view(t, q, distance_from_eye(q) + 0.04))
+    mem.add([box_obs("pillow", p, (0.18, 0.20, 0.09), stamp=3.5)], view(3.5, p, distance_from_eye(p) + 0.04))
+    mem.commit()
+    shown = [(o.label, o.state) for o in mem.objects() if o.state != "forgotten"]
+    assert shown == ([("pillow", "present")] if objects == 1 else [("pillow", "present"), ("blanket", "present")])
+    if objects == 1:
+        assert [a.detail for a in mem.audit() if a.action == "merge_twin"] == [{"kept": 1, "absorbed": 2}]
+        assert kinds(mem) == [("appeared", 1), ("merged", 2)]  # the blanket's "appeared" withdrawn
+
+
+@pytest.mark.parametrize("together", [False, True])
+def test_a_twin_that_took_an_objects_sightings_is_joined_when_its_removal_comes_due(mem, together):
+    # seed 348 (no feature): a bottle's first views fell 8 cm beside it (a 4 cm deep box); the next views, 9 cm
+    # off that box, scored under the merge threshold and became a second "bottle" that took every later view, in
+    # turns with the first, never with it in one frame; the first object's box, off the bottle, counted misses and
+    # was removed while the bottle stood there. ``together``: two bottles side by side, reported in one frame while
+    # both were there, and the one beside A then taken away: its removal stands.
+    off = (A[0], A[1] + 0.08, A[2])
+    bottle = [((A[0] - 0.035, A[1] - 0.035, A[2] - 0.12), (A[0] + 0.035, A[1] + 0.035, A[2] + 0.12))]
+    both = bottle + [((off[0] - 0.035, off[1] - 0.02, off[2] - 0.12), (off[0] + 0.035, off[1] + 0.02, off[2] + 0.12))]
+    eye = (0.0, 0.0, 1.0)
+    for k in range(8):
+        t = 0.2 * k
+        first = box_obs("bottle", off, (0.055, 0.02, 0.10), stamp=t)
+        second = box_obs("bottle", A, (0.035, 0.035, 0.12), stamp=t)
+        seen = [first, second] if together else [first if k % 2 == 0 else second]
+        mem.add(seen, render_view(t, eye, A, both if together else bottle))
+    for k in range(40):  # only the bottle at A from now on (misses count 3 s after the look that saw it)
+        t = 1.6 + 0.2 * k
+        mem.add([box_obs("bottle", A, (0.035, 0.035, 0.12), stamp=t)], render_view(t, eye, A, bottle))
+    mem.commit()
+    shown = [(o.id, o.label, o.state) for o in mem.objects() if o.state != "forgotten"]
+    if together:
+        assert shown == [(1, "bottle", "missing"), (2, "bottle", "present")]
+        assert ("removed", 1) in kinds(mem)
+    else:
+        assert shown == [(1, "bottle", "present")]
+        assert [a.detail for a in mem.audit() if a.action == "merge_twin"] == [{"kept": 1, "absorbed": 2}]
+        assert [k for k in kinds(mem) if k[0] == "removed"] == []
+
+
 def test_a_laptops_base_tracked_on_its_own_is_joined_to_the_laptop_when_seen_whole_not_removed(mem):
     # seed 307 (no feature): a laptop's base, reported beside the laptop for 36 s, became an object of its own
     # (its views stuck out of the laptop's fused box by 7 cm); seen whole again, the laptop held the base's place,

@@ -55,6 +55,7 @@ PUSH_SIZE_SLACK = 0.2  # a pushed twin's sides exceed the object's size by at mo
 CONCENTRIC_M = 0.04  # centres of two boxes of one object sighted under two labels (_concentric)
 PART_MIN_FOOTPRINT_SHARE = 0.5  # a part named by its host's own label mass spans this share of its footprint
 ALIKE_SIZE_RATIO = 2.0  # overlapping boxes of one object seen under two labels are alike in size (_overlapping_alike)
+FACE_WITHIN_M = 0.02  # a flat view lies within the height range of the box seen whole, this much noise allowed
 LOOKALIKE_MOVE_WAIT_S = 10.0  # a new object is taken for a removed one of another label only after this long
                               # without one of its own label turning up for it (_release_held)
 REMOVAL_STAMP_EPS_S = 1e-6  # the misses read for a removal's stamp include the first one (_removal_stamp)
@@ -148,7 +149,22 @@ def _overlapping_alike(a, b) -> bool:
     if min(float(a.max_z), float(b.max_z)) - max(float(a.min_z), float(b.min_z)) < 0.5 * heights[0]:
         return False  # a book on a closed laptop: 2 cm boxes 2.5 cm apart "overlap by half" only by the 5 cm floor
     spans = sorted((_floor_span(a), _floor_span(b)))
-    return spans[1] <= ALIKE_SIZE_RATIO * max(spans[0], 0.02) and heights[1] <= ALIKE_SIZE_RATIO * max(heights[0], 0.02)
+    if spans[1] > ALIKE_SIZE_RATIO * max(spans[0], 0.02):
+        return False
+    return heights[1] <= ALIKE_SIZE_RATIO * max(heights[0], 0.02) or _face_within(a, b)
+
+
+def _face_within(a, b) -> bool:
+    """The thinner box's height range lies within the thicker one's (within FACE_WITHIN_M): a face of the thing
+    the other box holds whole (its top seen from above, its front seen level with it), not a thing on or under it.
+    Why: a depth camera sees the faces turned to it, so one view of a pillow on the floor came as a 3 cm slab in the
+    middle of the pillow's 18 cm box; read "blanket" for 3 views in 2.6 s, in turns with "pillow" and never with
+    it in one frame, it failed the size test only by its height (6 x thinner) and stayed a "blanket" in the map
+    where the pillow lay (seed 350, no feature; pillow and blanket not yet a known confusion of that memory). A
+    book on a closed laptop lies above the laptop's box, not within it (test_a_book_on_a_closed_laptop_...)."""
+    (tlo, thi), (olo, ohi) = sorted(((float(a.min_z), float(a.max_z)), (float(b.min_z), float(b.max_z))),
+                                    key=lambda r: r[1] - r[0])
+    return olo - FACE_WITHIN_M <= tlo and thi <= ohi + FACE_WITHIN_M
 
 
 def label_share(mass: dict[str, float], label: str) -> float:
@@ -243,6 +259,11 @@ class Settling:
                     self._resolve_held(held, "retracted", stamp, f"a part of #{host.id}, joined to it")
                 self.join_twin(host, obj, stamp, touched)
                 continue
+            twin = self._sighted_twin(obj)
+            if twin is not None:
+                keep, gone = (obj, twin) if int(obj.id) < int(twin.id) else (twin, obj)
+                self.join_twin(keep, gone, stamp, touched)
+                continue
             held = self._rows.held_row(obj.id, "appeared")
             self._fusion.remove(obj, self._removal_stamp(obj), stamp, int(obj.misses), counters, touched,
                                 publish=held is None)
@@ -327,6 +348,54 @@ class Settling:
             if cos is not None and cos < self.config.identity.feature_threshold:
                 continue  # the features tell another thing
             return host
+        return None
+
+    def _sighted_twin(self, obj):
+        """The object that took ``obj``'s sightings (``obj`` never moved, its removal due): a present object of
+        an agreeing label (or a known confusion), never moved, never reported in one frame with ``obj``, whose
+        sightings interleave with ``obj``'s, seen since ``obj``'s place was first counted empty, centred on the
+        floor within the larger one's floor span (+ PART_TOLERANCE_M) of ``obj``, their heights overlapping: one
+        thing fused twice, its views going to the twin while ``obj``'s box, a few centimetres off the thing,
+        counted misses. The twin rule (_merge_twins) asks boxes that hold each other's centre or overlap by half;
+        at a removal the misses are the evidence, so a twin a little farther off is joined, not the object
+        removed. Why: seed 348 (no feature), a bottle's first view fell 8 cm beside it (a 4 cm deep box); the next
+        views, 9 cm off that box, became a second "bottle" that took every later view, and the first was removed
+        at 24.6 s while the bottle stood there, then back as a twin join at 132.7 s (a false removal and a wrong
+        history). Two bottles side by side are reported in one frame whenever both are in view, so they are never
+        twins; one put beside the other after it was taken away does not interleave with it. Small things only
+        (both under identity.extend_min_extent on the floor): a chair's twin beside it is the chair pushed, which
+        _moved_here and _pushed_twin decide, and a twin join would refold it halfway between the two places."""
+        if int(obj.n_moves) > 0 or obj.first_miss is None:
+            return None
+        small = self.config.identity.extend_min_extent
+        span = _floor_span(obj)
+        if span >= small:
+            return None  # furniture: a twin beside it is it pushed (_pushed_twin, _moved_here), not fused twice
+        label = obj.pinned_label or obj.label
+        reach = span + PART_TOLERANCE_M
+        lo = (float(obj.min_x) - reach, float(obj.min_y) - reach, float(obj.min_z))
+        hi = (float(obj.max_x) + reach, float(obj.max_y) + reach, float(obj.max_z))
+        co = box_center(obj.bmin, obj.bmax)
+        for row in sorted(self._store.objects_in_box(lo, hi, ("present",), exclude_id=int(obj.id)),
+                          key=lambda r: int(r.id)):
+            if int(row.n_moves) > 0 or float(row.last_seen) < float(obj.first_miss) or _floor_span(row) >= small:
+                continue
+            if max(float(row.first_seen), float(obj.first_seen)) >= min(float(row.last_seen), float(obj.last_seen)):
+                continue  # not seen in turns: one came after the other
+            rlabel = row.pinned_label or row.label
+            if not (labels_agree(rlabel, label) or self._fusion.known_confusion(rlabel, label)):
+                continue
+            if min(float(row.max_z), float(obj.max_z)) <= max(float(row.min_z), float(obj.min_z)):
+                continue  # one above the other
+            cr = box_center(row.bmin, row.bmax)
+            if float(np.hypot(cr[0] - co[0], cr[1] - co[1])) > max(span, _floor_span(row)) + PART_TOLERANCE_M:
+                continue
+            cos = fusion.cosine(blob_to_feature(row.feature), blob_to_feature(obj.feature))
+            if cos is not None and cos < self.config.identity.feature_threshold:
+                continue
+            if self._retention.seen_together(int(row.id), int(obj.id)):
+                continue
+            return row
         return None
 
     def _dismiss_glimpse(self, obj, stamp: float, touched: set[int]) -> None:
