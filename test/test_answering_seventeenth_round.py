@@ -98,6 +98,13 @@ def test_a_batch_holding_a_write_is_refused_as_a_whole(text, word):
     assert f"('{word}')" in refusal(text, NAMES).reason
 
 
+def test_a_tool_call_reader_s_own_refusal_of_a_batch_keeps_its_reason():
+    # the label's two things are the reason (thirteenth round), and the batch is not read in part by loose.py
+    out = refusal('{"name": "current", "arguments": {"label": "kettle; DROP TABLE objects"}}', NAMES)
+    assert "more than one thing (kettle, table)" in out.reason
+    assert "('forget')" in refusal("last_seen label=kettle; forget label=kettle", NAMES).reason
+
+
 @pytest.mark.parametrize("text", [
     "current --label kettle; history --label kettle",   # reads only: no write named
     "I had it at 9; where is it now?",                   # a clause, no command
@@ -143,6 +150,14 @@ def test_named_values_are_a_map_and_anything_else_stays_a_list():
     ("service: tempomem.history, data: {label: lamp}", "history", {"label": "lamp"}),  # YAML on one line
     ('client.call_tool("count_moves", label="lamp")', "count_moves", {"label": "lamp"}),  # a dispatcher and a name
     ('Memory.invoke(:where_to_look, label: "keys")', "where_to_look", {"label": "keys"}),  # Ruby's symbol
+    ("tempomem://last_seen?label=lamp", "last_seen", {"label": "lamp"}),  # the memory's own URI scheme
+    ('{ tool = "count_moves"; label = "kettle"; }', "count_moves", {"label": "kettle"}),  # a Nix attribute set
+    ("grpcurl -plaintext -d '{\"label\": \"lamp\"}' robot:50051 tempomem.v1.Memory/FirstSeen", "first_seen",
+     {"label": "lamp"}),
+    ('Invoke-RestMethod -Uri "http://robot:8080/tempomem/v1/tools/last_seen?label=kettle"', "last_seen",
+     {"label": "kettle"}),
+    ("SpatialQuery.Request(center=Point(x=1.0, y=-0.5, z=0.8), radius=0.4)", "spatial",
+     {"center": [1.0, -0.5, 0.8], "radius": 0.4}),
 ])
 def test_platform_shapes_read_as_the_call_they_carry(text, operator, args):
     assert read(text) == (operator, args, "")
@@ -156,6 +171,10 @@ def test_platform_shapes_read_as_the_call_they_carry(text, operator, args):
     "action: tempomem.forget, data: {label: phone}",
     'robot.call(:navigate_to, anchor: "kitchen")',
     'Memory.invoke(:forget, label: "lamp")',
+    "tempomem://forget?label=lamp",
+    '{ tool = "forget"; label = "lamp"; }',
+    "grpcurl -plaintext -d '{\"label\": \"lamp\"}' robot:50051 tempomem.v1.Memory/Forget",
+    "Invoke-RestMethod -Method Delete -Uri http://robot:8080/tempomem/v1/objects/4",
     # a named-values list with a second call inside, and a call under a key that carries none
     '{"function": "current", "parameters": [{"name": "label", "value": "kettle"}, {"name": "then", "value": '
     '{"name": "forget"}}]}',

@@ -133,7 +133,14 @@ def _carried(text: str, depth: int = 0):
         return _powershell(text)
     if re.match(r"\s*grpcurl\s", text):
         return _grpcurl(text)
+    m = _OWN_URI.fullmatch(text)
+    if m:  # 'tempomem://missing?k=20': a resource address of the memory's own scheme, read as a GET of it
+        return _http("GET", "/" + m.group(1), "")
     return None
+
+
+# Seventeenth round: an address in the memory's own URI scheme (as an MCP client names a server's resource)
+_OWN_URI = re.compile(r"\s*tempomem://(\S{1,300})\s*")
 
 
 # Seventeenth round (heldout18): the other command-line clients agents write a request with, read as curl's is:
@@ -198,6 +205,9 @@ def _fenced(text: str) -> str | None:
     return body[lang.end():].strip()
 
 
+_INTEGER_FIELDS = frozenset(("k", "offset", "object_id", "anchor_id"))
+
+
 def _http(method: str, target: str, body: str):
     if method.upper() not in _READING_METHODS:
         raise _Refused(f"an HTTP {method.upper()} would change the memory; its tools only read")
@@ -209,7 +219,8 @@ def _http(method: str, target: str, body: str):
     pairs = parse_qsl(parts.query) if parts.query else []
     if len({k for k, _ in pairs}) != len(pairs):   # '?label=mug&label=keys': which one is asked is not said
         raise Malformed("the request gives a field twice")
-    args: dict = dict(pairs)
+    # a query string carries only text: a count or an id in it is a number ('tempomem://missing?k=20')
+    args: dict = {k: int(v) if k in _INTEGER_FIELDS and re.fullmatch(r"\d{1,9}", v) else v for k, v in pairs}
     if body:
         try:
             payload = _parse_whole(body)
@@ -462,6 +473,24 @@ def _csv(text: str) -> dict | None:
     return {h: _scalar(v) for h, v in zip(head, row) if v}
 
 
+# Seventeenth round: a Nix attribute set ('{ tool = "relational_before"; relation = "in"; anchor = "hall"; }'): each
+# binding ends in ';'; read as the map it writes
+_NIX = re.compile(r"\s*\{\s*((?:[A-Za-z_][\w-]*\s*=\s*(?:\"[^\"]*\"|[^;\"{}\[\]]+)\s*;\s*)+)\}\s*")
+_NIX_BINDING = re.compile(r"([A-Za-z_][\w-]*)\s*=\s*(\"[^\"]*\"|[^;\"{}\[\]]+?)\s*;")
+
+
+def _nix(text: str):
+    m = _NIX.fullmatch(text)
+    if not m:
+        return None
+    body = ", ".join(f"{k}: {v}" for k, v in _NIX_BINDING.findall(m.group(1)))
+    try:
+        v = _parse_whole("{" + body + "}")
+    except _NotHere:
+        return None
+    return v if isinstance(v, dict) else None
+
+
 def _hcl(text: str):
     """An HCL block: 'query "is_present" { label = "plant" }' (the quoted label of the block names the tool)."""
     m = re.fullmatch(r"\s*([A-Za-z_]\w*)\s+\"([\w.-]{1,60})\"\s*\{(.*)\}\s*", text, re.S)
@@ -521,7 +550,7 @@ def _payloads(text: str):
     if m and tool_name(m.group(1)):
         yield Call(m.group(1), {}, m.group(2))
         return
-    for reader in (_edn, _xml, _csv, _hcl):
+    for reader in (_edn, _xml, _csv, _hcl, _nix):
         v = reader(text)
         if v is not None:
             yield v

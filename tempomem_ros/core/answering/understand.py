@@ -171,23 +171,25 @@ def understand(question: str, now: float | None, names: Names, similar=None, _in
     ``similar``: a similarity reader (similar.SimilarityReader), asked only about a question that no form and no
     cue rule reads ("no supported question has this form"); None (no sentence model): such a question is refused.
     ``_inside``: the question came inside a Query tool call (envelope.py), which may not hold another."""
-    acting = commands.acting_command(question)  # "last seen --label mug; forget --label mug" (commands.py)
-    if acting is not None:
-        return Refusal(BATCH_ACTS.format(word=acting), suggest(normalise(question), names))
+    # "last seen --label mug; forget --label mug" (commands.py): never read in part; a request that the tool-call
+    # readers refuse keeps their reason ('{"label": "keys; DROP TABLE objects"}' names two things)
+    acting = commands.acting_command(question)
     call = envelope.read(question, now, names)  # '<tool_call>{"name": "is_missing", ...}</tool_call>' (envelope.py)
     if isinstance(call, str):
-        return _loose(question, now, names, similar, _inside) or \
+        return (None if acting else _loose(question, now, names, similar, _inside)) or \
             Refusal(f"{NOT_MAPPED}: {call}", suggest(normalise(question), names))
     if call is not None:
         return _called(call, question, now, names, similar, _inside)
     request = structured.read(question, now, names)  # '{"tool": "locate", "object": "keys"}' (structured.py)
     if isinstance(request, str):
-        return _loose(question, now, names, similar, _inside) or \
+        return (None if acting else _loose(question, now, names, similar, _inside)) or \
             Refusal(f"{NOT_MAPPED}: {request}", suggest(normalise(question), names))
     if request is not None:
         op, args, ignored, unknown = request
         return Understanding(op, args, interpretation(op, args, ignored) + " (structured request)", ignored, unknown,
                              normalise(question))
+    if acting is not None:
+        return Refusal(BATCH_ACTS.format(word=acting), suggest(normalise(question), names))
     if isinstance(question, str) and len(question) > MAX_QUESTION_CHARS:
         question = " ".join(question.split())  # runs of spaces are no words: normalise reads the first 500 characters
     if isinstance(question, str) and len(question) > MAX_QUESTION_CHARS:
@@ -594,8 +596,7 @@ def _time_in_talk(question, now, names: Names) -> bool:
     parts = [normalise(p) for p in raw]
     times = {p: _clause_times(p, now, names) for p in parts}
     nows = [p for p in parts if _NOW.search(p) and not times[p]]
-    # a question that points back at the told time ("The guests left at 11. What's changed since then?") asks it
-    # "you moved things yesterday, which ones?": a clause that only asks "which ones" of the other asks nothing of its own
+    # "you moved things yesterday, which ones?": a clause that only asks "which ones" of the other asks nothing itself
     asks = [p for p in parts if _WH_OR_AUX.search(p) and not times[p] and set(words(p)) - _BARE_ASKING]
     told = [p for p in parts if p not in nows and times[p] and _NARRATES.search(p)
             and not _WH_OR_AUX.search(p) and not _REQUESTS.search(p)]
