@@ -56,7 +56,8 @@ def test_a_time_in_the_question_or_to_come_reads_as_before(question, operator, a
 
 # ------------------------------------------------------------------------------- politeness in another language
 @pytest.mark.parametrize("question, label", [
-    ("¿por favor, where did I leave the kettle?", "kettle"),
+    ("¿por favor where did I leave the kettle?", "kettle"),   # refused at main: "¿" opens the question
+    ("¿porfa where are my glasses?", "glasses"),
     ("s'il vous plaît where is the umbrella", "umbrella"),
     ("where are my glasses, bitte?", "glasses"),
     ("per favore where is the lamp", "lamp"),
