@@ -54,6 +54,11 @@ def test_a_time_in_the_question_or_to_come_reads_as_before(question, operator, a
     assert read(question) == (operator, args, "")
 
 
+def test_a_tag_after_a_statement_with_its_time_is_no_question_of_its_own():
+    # the statement asks, the tag only asks for a yes or a no: no time told beside a question (left to the readers)
+    assert refusal("you didn't spot my wallet this morning, did you?", NAMES).reason != TIME_IN_TALK
+
+
 # ------------------------------------------------------------------------------- politeness in another language
 @pytest.mark.parametrize("question, label", [
     ("¿por favor where did I leave the kettle?", "kettle"),   # refused at main: "¿" opens the question

@@ -565,6 +565,8 @@ def _day_in_talk(question, q: str, now, names: Names) -> bool:
 TIME_IN_TALK = ("I did not understand the time: a time is told beside the question, not in it; ask about now or "
                 "about that time")
 _NOW = re.compile(r"\bnow\b")
+_TAG_WORDS = frozenset("have has had did do does is are was were can could will would should not i we he she they it "
+                       "you there".split())
 _POINTS_BACK = re.compile(r"\b(?:then|that time|that point|that moment|after that|before that|since that|by that)\b")
 
 
@@ -597,7 +599,9 @@ def _time_in_talk(question, now, names: Names) -> bool:
     times = {p: _clause_times(p, now, names) for p in parts}
     nows = [p for p in parts if _NOW.search(p) and not times[p]]
     # "you moved things yesterday, which ones?": a clause that only asks "which ones" of the other asks nothing itself
-    asks = [p for p in parts if _WH_OR_AUX.search(p) and not times[p] and set(words(p)) - _BARE_ASKING]
+    # and a tag ("..., have you?", "did it?") asks nothing beside the statement it ends (heldout16's u078, with the
+    # similarity reader: "you haven't seen my keys today, have you?" had been refused here, not left to the reader)
+    asks = [p for p in parts if _WH_OR_AUX.search(p) and not times[p] and set(words(p)) - _BARE_ASKING - _TAG_WORDS]
     told = [p for p in parts if p not in nows and times[p] and _NARRATES.search(p)
             and not _WH_OR_AUX.search(p) and not _REQUESTS.search(p)]
     return bool(told) and (bool(nows) or (bool(asks) and not points_back and any(None not in times[p] for p in told)))
