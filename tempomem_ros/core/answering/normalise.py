@@ -121,6 +121,13 @@ _MISTYPED = [(re.compile(p), r) for p, r in [
     (r"\bwiv\b", "with"), (r"\bought (i|we) to\b", r"should \1"),
 ]]
 
+# "Please" and "thanks" in the languages of code-switching speakers (Spanish, French, German, Italian, Portuguese,
+# Hindi, Japanese; as typed without their accents too, the apostrophe already a space).
+_POLITE_ELSEWHERE = ("por favor", "porfa", "porfavor", "s il vous plait", "s il vous plaît", "s il te plait",
+                     "s il te plaît", "bitte", "bitte schön", "per favore", "por gentileza", "kripya", "kripaya",
+                     "onegai", "onegaishimasu")
+_THANKS_ELSEWHERE = ("gracias", "merci", "danke", "grazie", "obrigado", "obrigada", "shukriya", "dhanyavaad",
+                     "arigato", "arigatou")
 # Leading politeness and fillers, longest first (each removed only as whole words at the start).
 _LEADING = sorted([
     "please", "hey", "hi", "hello there", "ok", "okay", "so", "um", "uh", "well", "robot", "hey robot", "excuse me",
@@ -152,6 +159,9 @@ _LEADING = sorted([
     "quick one for you", "quick one", "a quick one", "one for you", "but", "i would appreciate knowing",
     "i would appreciate it if you could tell me", "i would appreciate it if you told me", "please advise",
     "you know",  # eighth round: "u know where my headphones r?"
+    # seventeenth round: "please" in the languages people switch from ("¿por favor where is the mug?" was refused as
+    # words of another language, the sixteenth round's "¿" rule); a word of politeness asks nothing in any language
+    *_POLITE_ELSEWHERE,
 ], key=lambda s: -len(s))
 # A verb of telling before an embedded question: "show me where the cup is", "suggest where to look for X".
 _TELL_RE = re.compile(r"^(?:show me|show|tell me|tell us|let me know|let us know|find out|check|suggest|say|explain|"
@@ -161,7 +171,7 @@ _LEADING_RE = re.compile(r"^(?:(?:" + "|".join(re.escape(s) for s in _LEADING) +
 _TRAILING_RE = re.compile(r"(?:\s+(?:please|for me|thanks|thank you|again|exactly|then|or not|anymore|any more|"
                           r"dear|my dear|love|mate|buddy|honey|sweetie|sir|madam|real quick|quickly|if i may ask|"
                           r"i wonder|or nah|like|tho|though|roughly|approximately|more or less|"
-                          r"any longer|"
+                          r"any longer|" + "|".join(_POLITE_ELSEWHERE + _THANKS_ELSEWHERE) + "|"
                           # thirteenth round: a tag asking for a yes or a no ("scissors missing yes/no", "did somebody
                           # carry the plant elsewhere, yes or no"); the question it ends asks yes or no already
                           r"yes or no|yes no|y n|true or false))+$")

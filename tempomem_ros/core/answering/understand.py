@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from ..labels import words
 from . import timeexpr
 from .normalise import MAX_QUESTION_CHARS, normalise
-from . import corrections, cues, envelope, events, loose, quantities, relax, structured, typo, word_order
+from . import commands, corrections, cues, envelope, events, loose, quantities, relax, structured, typo, word_order
 from .operators import (ACTION_ALWAYS, ACTION_OBJECT_WORDS, ACTION_VERBS, FORMAL_VERBS, NOT_A_DESCRIPTION,
                         PAST_OPERATORS, RELATION_WORDS, TABLE, args_key, example_forms, interpretation)
 from .plurals import said_plural
@@ -171,20 +171,33 @@ def understand(question: str, now: float | None, names: Names, similar=None, _in
     ``similar``: a similarity reader (similar.SimilarityReader), asked only about a question that no form and no
     cue rule reads ("no supported question has this form"); None (no sentence model): such a question is refused.
     ``_inside``: the question came inside a Query tool call (envelope.py), which may not hold another."""
+    # "last seen --label mug; forget --label mug" (commands.py): never read in part; a request that the tool-call
+    # readers refuse keeps their reason ('{"label": "keys; DROP TABLE objects"}' names two things)
+    acting = commands.acting_command(question)
     call = envelope.read(question, now, names)  # '<tool_call>{"name": "is_missing", ...}</tool_call>' (envelope.py)
     if isinstance(call, str):
-        return _loose(question, now, names, similar, _inside) or \
+        return (None if acting else _loose(question, now, names, similar, _inside)) or \
             Refusal(f"{NOT_MAPPED}: {call}", suggest(normalise(question), names))
     if call is not None:
         return _called(call, question, now, names, similar, _inside)
     request = structured.read(question, now, names)  # '{"tool": "locate", "object": "keys"}' (structured.py)
     if isinstance(request, str):
-        return _loose(question, now, names, similar, _inside) or \
+        return (None if acting else _loose(question, now, names, similar, _inside)) or \
             Refusal(f"{NOT_MAPPED}: {request}", suggest(normalise(question), names))
     if request is not None:
         op, args, ignored, unknown = request
         return Understanding(op, args, interpretation(op, args, ignored) + " (structured request)", ignored, unknown,
                              normalise(question))
+    if acting is not None:
+        return Refusal(BATCH_ACTS.format(word=acting), suggest(normalise(question), names))
+    if isinstance(question, str) and len(question) > MAX_QUESTION_CHARS:
+        question = " ".join(question.split())  # runs of spaces are no words: normalise reads the first 500 characters
+    if isinstance(question, str) and len(question) > MAX_QUESTION_CHARS:
+        # seventeenth round: a text no tool-call reader took and longer than a question is refused here, before the
+        # readers of talk: they read it whole (relax.py's abbreviations per word), and a 32 kB text took 4.9 s to be
+        # refused (the sixteenth round's review; 6,400 words 12 s on this machine); the forms read only its first
+        # MAX_QUESTION_CHARS, so an answer would have been to a question cut off (the sets' longest line is 258)
+        return _loose(question, now, names, similar, _inside) or Refusal(TOO_LONG, suggest(normalise(question), names))
     question = events.rewrite(question, now)  # "when I arrived at 10": its time, or talk (events.py)
     out = _rules(question, now, names)
     if isinstance(out, Refusal) and isinstance(question, str):
@@ -371,11 +384,17 @@ def _two_readings(readings, suggestions) -> Refusal:
 
 
 NO_FORM = "no supported question has this form"
+BATCH_ACTS = ("the request holds more than one command and one of them changes the memory or acts ('{word}'); I am "
+              "the robot's memory and only answer questions: send the question alone")
+TOO_LONG = (f"the question is longer than {MAX_QUESTION_CHARS} characters; ask it in fewer words (a tool call may be "
+            "longer)")
 FUTURE_REFUSAL = f"I did not understand the time: {timeexpr.FUTURE_TIME}"
 # Clause boundaries of a typed question: sentence marks, commas and dashes (not inside numbers: "2.5 m", "(2, 1, 0)")
 # (nor after a title: "Mr. Patel's jacket")
-_CLAUSE_SPLIT = re.compile(r"(?<!\d)(?<!\bMr)(?<!\bMrs)(?<!\bMs)(?<!\bDr)[.;!?]+(?!\d)|[?!]+|(?<!\d),|,(?!\s?-?\d)|"
-                           r"\s-{1,2}\s|\s--")
+# Seventeenth round: a full stop or semicolon after a digit ends a clause when a space follows ("I went out at 9. Where
+# are my keys?" was one clause); "2.5 m" and "1.5" keep their point (no space after it).
+_CLAUSE_SPLIT = re.compile(r"(?<!\d)(?<!\bMr)(?<!\bMrs)(?<!\bMs)(?<!\bDr)[.;!?]+(?!\d)|[?!]+|(?<=\d)[.;]+(?=\s)|"
+                           r"(?<!\d),|,(?!\s?-?\d)|\s-{1,2}\s|\s--")
 CLAUSE_SPLIT = _CLAUSE_SPLIT  # the similarity reader (similar.py) splits clauses the same way
 
 
@@ -543,9 +562,12 @@ def _day_in_talk(question, q: str, now, names: Names) -> bool:
     return False
 
 
-TIME_IN_TALK = ("I did not understand the time: a time is told beside a question about now; ask about now or "
+TIME_IN_TALK = ("I did not understand the time: a time is told beside the question, not in it; ask about now or "
                 "about that time")
 _NOW = re.compile(r"\bnow\b")
+_TAG_WORDS = frozenset("have has had did do does is are was were can could will would should not i we he she they it "
+                       "you there".split())
+_POINTS_BACK = re.compile(r"\b(?:then|that time|that point|that moment|after that|before that|since that|by that)\b")
 
 
 def _clause_times(part: str, now, names: Names) -> list:
@@ -559,16 +581,30 @@ def _time_in_talk(question, now, names: Names) -> bool:
     """Whether the question's one clause asks of "now" and a time stands in another clause that tells what the speaker
     did ("Where's my phone to, now? I had it a minute ago, I did.", heldout18): the place a minute ago was read, the
     question's "now" lost (sixteenth round; as _day_in_talk for a day). Which moment is asked is then not one reading,
-    so the question is refused. A clause that asks ("where was it a minute ago, and where is it now") is no talk."""
-    if not isinstance(question, str) or not _NOW.search(question.lower()):
+    so the question is refused. A clause that asks ("where was it a minute ago, and where is it now") is no talk.
+    Seventeenth round: the same without "now": "I went out at 9. Where are my keys?" (the sixteenth round's review) was
+    read as the keys' place at 9:00, the time of the speaker's going out taken for the question's. A clause that asks
+    (a question word or an auxiliary first) and holds no time, beside a clause that narrates a time that has been, is
+    refused the same way; a time to come in talk ("..., I have to leave in 2 minutes") is the clause reader's, and a
+    question that points back at the told time ("The guests left at 11. What's changed since then?", heldout11) asks
+    about it."""
+    if not isinstance(question, str):
         return False
-    parts = [normalise(p) for p in _CLAUSE_SPLIT.split(question[:MAX_QUESTION_CHARS]) if p and words(p)]
-    if len(parts) < 2:
+    raw = [p for p in _CLAUSE_SPLIT.split(question[:MAX_QUESTION_CHARS]) if p and words(p)]
+    if len(raw) < 2:
         return False
-    nows = [p for p in parts if _NOW.search(p) and not _clause_times(p, now, names)]
-    told = [p for p in parts if p not in nows and _clause_times(p, now, names) and _NARRATES.search(p)
+    # normalise drops a trailing "then": looked for in the clauses as typed
+    points_back = any(_POINTS_BACK.search(p.lower()) for p in raw)
+    parts = [normalise(p) for p in raw]
+    times = {p: _clause_times(p, now, names) for p in parts}
+    nows = [p for p in parts if _NOW.search(p) and not times[p]]
+    # "you moved things yesterday, which ones?": a clause that only asks "which ones" of the other asks nothing itself
+    # and a tag ("..., have you?", "did it?") asks nothing beside the statement it ends (heldout16's u078, with the
+    # similarity reader: "you haven't seen my keys today, have you?" had been refused here, not left to the reader)
+    asks = [p for p in parts if _WH_OR_AUX.search(p) and not times[p] and set(words(p)) - _BARE_ASKING - _TAG_WORDS]
+    told = [p for p in parts if p not in nows and times[p] and _NARRATES.search(p)
             and not _WH_OR_AUX.search(p) and not _REQUESTS.search(p)]
-    return bool(nows) and bool(told)
+    return bool(told) and (bool(nows) or (bool(asks) and not points_back and any(None not in times[p] for p in told)))
 
 
 # A tag asking for a yes or a no asks as a question mark does ("scissors missing yes/no"; thirteenth round): the tag
