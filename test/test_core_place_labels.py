@@ -242,3 +242,35 @@ def test_a_copied_recovered_or_merged_store_keeps_its_label_tallies(store, tmp_p
 def want_a(path: str) -> dict:
     with Memory.open(path, embedding_dim=4, readonly=True) as m:
         return tallied(m)
+
+
+def _version_4(path: str) -> None:
+    """What schema version 4 wrote: neither retention's tables (version 5) nor the label tallies (version 11)."""
+    con = stdlib_sqlite3.connect(path)
+    for stmt in ("DROP TRIGGER place_labels_insert", "DROP TRIGGER place_labels_update",
+                 "DROP TRIGGER place_labels_delete", "DROP TABLE place_labels", "DROP TABLE tallies",
+                 "DROP TABLE fold_state", "DROP TABLE coseen", "DROP TABLE frame_depths", "DROP INDEX misses_frame",
+                 "ALTER TABLE observations DROP COLUMN retained", "UPDATE meta SET value='4' WHERE key='schema_version'"):
+        con.execute(stmt)
+    con.commit()
+    con.close()
+
+
+def test_a_store_older_than_retention_is_copied_and_merged_with_its_label_counts(store, tmp_path):
+    """A store written before version 5 has no tallies (nothing was thinned): migrate and merge copy it (they read
+    any version from 1), its sightings counted by the copied observations' triggers, none thinned. Before the
+    fix the thinned counts were read from its missing tallies ("no such table: tallies")."""
+    paths = [str(tmp_path / "a.db"), str(tmp_path / "b.db")]
+    for path, place in zip(paths, (A, C)):
+        with Memory.open(path, embedding_dim=4, config={**IMMEDIATE, "retention": {"mode": "keep-all"}}) as m:
+            for k, label in enumerate(("mug", "cup", "mug")):
+                m.add([box_obs(label, place, stamp=1.0 + k)], view(1.0 + k, place, seen(place)))
+                m.commit()
+        _version_4(path)
+    transfer.migrate(paths[0], store("copy"))
+    with Memory.open(store("copy"), readonly=True) as m:
+        assert tallied(m) == {(1, "mug"): (2, 0), (1, "cup"): (1, 0)}
+    report = transfer.merge(paths[0], paths[1], store("merged"))
+    assert report["offsets"]["placements"] == 1 and report["joined"] == []
+    with Memory.open(store("merged"), readonly=True) as m:
+        assert tallied(m) == {(1, "mug"): (2, 0), (1, "cup"): (1, 0), (2, "mug"): (2, 0), (2, "cup"): (1, 0)}
