@@ -274,3 +274,25 @@ def test_a_store_older_than_retention_is_copied_and_merged_with_its_label_counts
     assert report["offsets"]["placements"] == 1 and report["joined"] == []
     with Memory.open(store("merged"), readonly=True) as m:
         assert tallied(m) == {(1, "mug"): (2, 0), (1, "cup"): (1, 0), (2, "mug"): (2, 0), (2, "cup"): (1, 0)}
+
+
+def test_a_migration_raced_by_another_opener_keeps_the_labels_of_later_thinned_sightings(tmp_path):
+    """Two writers open a version-10 store at once: both read version 10, one migrates first and thins (its tallies
+    keep the labels of the sightings thinned), then the other takes the lock: it reads the version again and finds
+    nothing to do. Before the fix it ran version 11's step again, refilling the tallies: every thinned sighting's
+    label became unknown ('')."""
+    from tempomem_ros.core.store import schema as sqlite_schema
+
+    path = str(tmp_path / "m.db")
+    labels: dict = {}
+    with Memory.open(path, embedding_dim=4, config=THIN, clock=lambda: WALL) as m:
+        feed(m, random_frames(random.Random(1411)), labels)
+        before = tallied(m)
+        assert {label for (_, label), (_, t) in before.items() if t} == {"cup", "mug"}
+    conn = sqlite_schema.connect(path, False)
+    try:
+        sqlite_schema.migrate(conn, 10)  # the late opener, which read version 10 before the first one migrated
+    finally:
+        conn.close()
+    with Memory.open(path, embedding_dim=4, readonly=True) as m:
+        assert m._meta["schema_version"] == "11" and tallied(m) == before
