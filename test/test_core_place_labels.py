@@ -296,3 +296,36 @@ def test_a_migration_raced_by_another_opener_keeps_the_labels_of_later_thinned_s
         conn.close()
     with Memory.open(path, embedding_dim=4, readonly=True) as m:
         assert m._meta["schema_version"] == "11" and tallied(m) == before
+
+
+def test_the_triggers_of_both_backends_count_every_write_of_a_sighting_alike(store):
+    """Writes the code does not make today (a sighting relabelled, taken off its placement, put on another under an
+    odd label, a write of other columns, a no-op re-point) and deletions, one at a time: the same rows, exactly, on
+    SQLite's three triggers and PostgreSQL's one."""
+    def rows(m):
+        return [tuple(r) for r in m._conn.execute(
+            "SELECT placement_id, label, kept, thinned FROM place_labels ORDER BY placement_id, label")]
+
+    with Memory.open(store("m"), embedding_dim=4, config={**IMMEDIATE, "retention": {"mode": "keep-all"}}) as m:
+        for k in range(3):
+            m.add([box_obs("mug", A, stamp=1.0 + k)], view(1.0 + k, A, seen(A)))
+            m.commit()
+        got = [rows(m)]
+        for stmt in ("UPDATE observations SET label='cup' WHERE id=1",
+                     "UPDATE observations SET label='cup' WHERE id=1",
+                     "UPDATE observations SET placement_id=NULL WHERE id=2",
+                     "UPDATE observations SET placement_id=7, label='Mug ' WHERE id=2",
+                     "UPDATE observations SET label='mug', placement_id=1 WHERE id=2",
+                     "UPDATE observations SET confidence=0.5 WHERE id=3",
+                     "DELETE FROM observations WHERE id=1",
+                     "UPDATE observations SET placement_id=placement_id WHERE id=3",
+                     "DELETE FROM observations WHERE id IN (2, 3)"):
+            with m._store.transaction():
+                m._conn.execute(stmt)
+            got.append(rows(m))
+    cup, mug, odd = (1, "cup"), (1, "mug"), (7, "Mug ")
+    assert got == [[(*mug, 3, 0)], [(*cup, 1, 0), (*mug, 2, 0)], [(*cup, 1, 0), (*mug, 2, 0)],
+                   [(*cup, 1, 0), (*mug, 1, 0)], [(*cup, 1, 0), (*mug, 1, 0), (*odd, 1, 0)],
+                   [(*cup, 1, 0), (*mug, 2, 0), (*odd, 0, 0)], [(*cup, 1, 0), (*mug, 2, 0), (*odd, 0, 0)],
+                   [(*cup, 0, 1), (*mug, 2, 0), (*odd, 0, 0)], [(*cup, 0, 1), (*mug, 2, 0), (*odd, 0, 0)],
+                   [(*cup, 0, 1), (*mug, 0, 2), (*odd, 0, 0)]]
