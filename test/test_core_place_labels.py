@@ -250,7 +250,8 @@ def _version_4(path: str) -> None:
     for stmt in ("DROP TRIGGER place_labels_insert", "DROP TRIGGER place_labels_update",
                  "DROP TRIGGER place_labels_delete", "DROP TABLE place_labels", "DROP TABLE tallies",
                  "DROP TABLE fold_state", "DROP TABLE coseen", "DROP TABLE frame_depths", "DROP INDEX misses_frame",
-                 "ALTER TABLE observations DROP COLUMN retained", "UPDATE meta SET value='4' WHERE key='schema_version'"):
+                 "ALTER TABLE observations DROP COLUMN retained",
+                 "UPDATE meta SET value='4' WHERE key='schema_version'"):
         con.execute(stmt)
     con.commit()
     con.close()

@@ -378,8 +378,9 @@ def grant_like(table: str, model: str = "observations") -> str:
     return f"""DO $$
     DECLARE g text;
     BEGIN
-        FOR g IN SELECT DISTINCT grantee FROM information_schema.table_privileges WHERE table_schema = current_schema()
-                AND table_name = '{model}' AND privilege_type = 'SELECT' AND grantee <> current_user ORDER BY grantee LOOP
+        FOR g IN SELECT DISTINCT grantee FROM information_schema.table_privileges
+                WHERE table_schema = current_schema() AND table_name = '{model}' AND privilege_type = 'SELECT'
+                AND grantee <> current_user ORDER BY grantee LOOP
             EXECUTE 'GRANT SELECT ON ' || quote_ident('{table}') || ' TO '
                 || CASE WHEN g = 'PUBLIC' THEN 'PUBLIC' ELSE quote_ident(g) END;
         END LOOP;
