@@ -242,3 +242,91 @@ def test_a_copied_recovered_or_merged_store_keeps_its_label_tallies(store, tmp_p
 def want_a(path: str) -> dict:
     with Memory.open(path, embedding_dim=4, readonly=True) as m:
         return tallied(m)
+
+
+def _version_4(path: str) -> None:
+    """What schema version 4 wrote: neither retention's tables (version 5) nor the label tallies (version 11)."""
+    con = stdlib_sqlite3.connect(path)
+    for stmt in ("DROP TRIGGER place_labels_insert", "DROP TRIGGER place_labels_update",
+                 "DROP TRIGGER place_labels_delete", "DROP TABLE place_labels", "DROP TABLE tallies",
+                 "DROP TABLE fold_state", "DROP TABLE coseen", "DROP TABLE frame_depths", "DROP INDEX misses_frame",
+                 "ALTER TABLE observations DROP COLUMN retained",
+                 "UPDATE meta SET value='4' WHERE key='schema_version'"):
+        con.execute(stmt)
+    con.commit()
+    con.close()
+
+
+def test_a_store_older_than_retention_is_copied_and_merged_with_its_label_counts(store, tmp_path):
+    """A store written before version 5 has no tallies (nothing was thinned): migrate and merge copy it (they read
+    any version from 1), its sightings counted by the copied observations' triggers, none thinned. Before the
+    fix the thinned counts were read from its missing tallies ("no such table: tallies")."""
+    paths = [str(tmp_path / "a.db"), str(tmp_path / "b.db")]
+    for path, place in zip(paths, (A, C)):
+        with Memory.open(path, embedding_dim=4, config={**IMMEDIATE, "retention": {"mode": "keep-all"}}) as m:
+            for k, label in enumerate(("mug", "cup", "mug")):
+                m.add([box_obs(label, place, stamp=1.0 + k)], view(1.0 + k, place, seen(place)))
+                m.commit()
+        _version_4(path)
+    transfer.migrate(paths[0], store("copy"))
+    with Memory.open(store("copy"), readonly=True) as m:
+        assert tallied(m) == {(1, "mug"): (2, 0), (1, "cup"): (1, 0)}
+    report = transfer.merge(paths[0], paths[1], store("merged"))
+    assert report["offsets"]["placements"] == 1 and report["joined"] == []
+    with Memory.open(store("merged"), readonly=True) as m:
+        assert tallied(m) == {(1, "mug"): (2, 0), (1, "cup"): (1, 0), (2, "mug"): (2, 0), (2, "cup"): (1, 0)}
+
+
+def test_a_migration_raced_by_another_opener_keeps_the_labels_of_later_thinned_sightings(tmp_path):
+    """Two writers open a version-10 store at once: both read version 10, one migrates first and thins (its tallies
+    keep the labels of the sightings thinned), then the other takes the lock: it reads the version again and finds
+    nothing to do. Before the fix it ran version 11's step again, refilling the tallies: every thinned sighting's
+    label became unknown ('')."""
+    from tempomem_ros.core.store import schema as sqlite_schema
+
+    path = str(tmp_path / "m.db")
+    labels: dict = {}
+    with Memory.open(path, embedding_dim=4, config=THIN, clock=lambda: WALL) as m:
+        feed(m, random_frames(random.Random(1411)), labels)
+        before = tallied(m)
+        assert {label for (_, label), (_, t) in before.items() if t} == {"cup", "mug"}
+    conn = sqlite_schema.connect(path, False)
+    try:
+        sqlite_schema.migrate(conn, 10)  # the late opener, which read version 10 before the first one migrated
+    finally:
+        conn.close()
+    with Memory.open(path, embedding_dim=4, readonly=True) as m:
+        assert m._meta["schema_version"] == "11" and tallied(m) == before
+
+
+def test_the_triggers_of_both_backends_count_every_write_of_a_sighting_alike(store):
+    """Writes the code does not make today (a sighting relabelled, taken off its placement, put on another under an
+    odd label, a write of other columns, a no-op re-point) and deletions, one at a time: the same rows, exactly, on
+    SQLite's three triggers and PostgreSQL's one."""
+    def rows(m):
+        return [tuple(r) for r in m._conn.execute(
+            "SELECT placement_id, label, kept, thinned FROM place_labels ORDER BY placement_id, label")]
+
+    with Memory.open(store("m"), embedding_dim=4, config={**IMMEDIATE, "retention": {"mode": "keep-all"}}) as m:
+        for k in range(3):
+            m.add([box_obs("mug", A, stamp=1.0 + k)], view(1.0 + k, A, seen(A)))
+            m.commit()
+        got = [rows(m)]
+        for stmt in ("UPDATE observations SET label='cup' WHERE id=1",
+                     "UPDATE observations SET label='cup' WHERE id=1",
+                     "UPDATE observations SET placement_id=NULL WHERE id=2",
+                     "UPDATE observations SET placement_id=7, label='Mug ' WHERE id=2",
+                     "UPDATE observations SET label='mug', placement_id=1 WHERE id=2",
+                     "UPDATE observations SET confidence=0.5 WHERE id=3",
+                     "DELETE FROM observations WHERE id=1",
+                     "UPDATE observations SET placement_id=placement_id WHERE id=3",
+                     "DELETE FROM observations WHERE id IN (2, 3)"):
+            with m._store.transaction():
+                m._conn.execute(stmt)
+            got.append(rows(m))
+    cup, mug, odd = (1, "cup"), (1, "mug"), (7, "Mug ")
+    assert got == [[(*mug, 3, 0)], [(*cup, 1, 0), (*mug, 2, 0)], [(*cup, 1, 0), (*mug, 2, 0)],
+                   [(*cup, 1, 0), (*mug, 1, 0)], [(*cup, 1, 0), (*mug, 1, 0), (*odd, 1, 0)],
+                   [(*cup, 1, 0), (*mug, 2, 0), (*odd, 0, 0)], [(*cup, 1, 0), (*mug, 2, 0), (*odd, 0, 0)],
+                   [(*cup, 0, 1), (*mug, 2, 0), (*odd, 0, 0)], [(*cup, 0, 1), (*mug, 2, 0), (*odd, 0, 0)],
+                   [(*cup, 0, 1), (*mug, 0, 2), (*odd, 0, 0)]]

@@ -150,6 +150,34 @@ def test_the_query_side_can_run_as_a_role_that_may_only_read(pg_cluster, monkeyp
         pg_cluster.drop_schema(schema_name)
 
 
+def test_a_role_granted_before_version_11_reads_the_label_tallies_its_migration_made(pg_cluster, monkeypatch):
+    """grant_reader grants the tables a store has; a version-10 store has no place_labels. The writer's migration
+    creates it and grants it to the roles that read the memory, so the query side's role still names changes (the
+    naming reads the tallies). Before the fix: permission denied for table place_labels."""
+    from tempomem_ros.core.postgres.roles import grant_reader
+
+    schema_name, owner = pg_cluster.new_schema()
+    try:
+        with Memory.open(owner, embedding_dim=4, config=config("robot_a")) as m:
+            m.add([box_obs("mug", (1.0, 0.0, 0.5), stamp=1.0)])
+            m.commit()
+        for stmt in ("DROP TRIGGER place_labels_kept ON observations", "DROP FUNCTION tempomem_place_labels()",
+                     "DROP TABLE place_labels", "UPDATE meta SET value = '10' WHERE key = 'schema_version'"):
+            pg_cluster.sandbox.psql(f"SET search_path = {schema_name}; {stmt}", "tempomem_tests")
+        role = f"reader_{schema_name}"
+        pg_cluster.sandbox.add_role(role, "s3cret-reader")
+        assert "place_labels" not in grant_reader(owner, role)
+        with Memory.open(owner, embedding_dim=4, config=config("robot_a")) as m:  # the writer migrates
+            assert m._meta["schema_version"] == "11"
+        monkeypatch.setenv("PGPASSWORD", "s3cret-reader")
+        reader = owner.replace("postgresql://tempomem@", f"postgresql://{role}@", 1)
+        with Memory.open(reader, readonly=True) as ro:
+            assert ro._reads._place_labels.kept_by_label([1]) == {1: {"mug": 1}}
+            assert [(e.kind, e.label) for e in ro.changes()] == [("appeared", "mug")]
+    finally:
+        pg_cluster.drop_schema(schema_name)
+
+
 # The indexes PostgreSQL schema version 6 had where versions 7, 8 and 9 changed or added one (postgres/schema.py).
 PG_VERSION6_INDEXES = {
     "frames_pending": "CREATE INDEX frames_pending ON frames(status, stamp, id)",

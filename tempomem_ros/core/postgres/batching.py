@@ -13,8 +13,10 @@ Why the result is the rows' result, as if each had run in turn (the rules ``Writ
 - Only writes whose result nobody reads are held (no RETURNING; inside a write transaction, pipelined anyway), and
   only these two shapes: an UPDATE of one row by id whose SET reads no other row (no sub-select), and an INSERT of one
   VALUES row. Any other statement (every read, every other write, COMMIT) first sends everything held, in order.
-- Held statements of different texts are reordered only when they write different tables (they commute: the only
-  trigger, on placements, reads the row it guards; no foreign key points at a table written this way while held, since
+- Held statements of different texts are reordered only when they write different tables (they commute: the
+  trigger on placements reads the row it guards, and the one on observations (schema version 11) only adds to and takes
+  from place_labels' counts, as the one write of place_labels that is held does (place_labels.ADD_THINNED): additions
+  commute; no foreign key points at a table written this way while held, since
   the rows a held row names were inserted by a statement that returned their id, which sent everything first). A
   second text for a table already held sends everything first.
 - Within one text the rows keep their order: VALUES rows are inserted in order, so the id counter

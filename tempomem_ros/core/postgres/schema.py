@@ -371,6 +371,22 @@ def _collate_c(stmt: str) -> str:
 
 SCHEMA = [_collate_c(stmt) for stmt in SCHEMA]
 
+
+def grant_like(table: str, model: str = "observations") -> str:
+    """A statement granting SELECT on ``table`` to every role that may read ``model``: a table a migration creates
+    is readable by the query side's role (roles.grant_reader granted the tables there were, none created later)."""
+    return f"""DO $$
+    DECLARE g text;
+    BEGIN
+        FOR g IN SELECT DISTINCT grantee FROM information_schema.table_privileges
+                WHERE table_schema = current_schema() AND table_name = '{model}' AND privilege_type = 'SELECT'
+                AND grantee <> current_user ORDER BY grantee LOOP
+            EXECUTE 'GRANT SELECT ON ' || quote_ident('{table}') || ' TO '
+                || CASE WHEN g = 'PUBLIC' THEN 'PUBLIC' ELSE quote_ident(g) END;
+        END LOOP;
+    END $$"""
+
+
 # Forward migrations: MIGRATIONS[v] upgrades a database at version v to v + 1 (store.migrate: all of them in one
 # locked transaction).
 MIGRATIONS: dict[int, list[str]] = {
@@ -391,7 +407,9 @@ MIGRATIONS: dict[int, list[str]] = {
          "FROM observations WHERE placement_id IS NOT NULL GROUP BY placement_id, label",
          "INSERT INTO place_labels (placement_id, label, kept, thinned) SELECT placement_id, '', 0, SUM(n) "
          "FROM tallies WHERE kind='sighting' AND placement_id IS NOT NULL GROUP BY placement_id "
-         "ON CONFLICT (placement_id, label) DO UPDATE SET thinned = place_labels.thinned + excluded.thinned"],
+         "ON CONFLICT (placement_id, label) DO UPDATE SET thinned = place_labels.thinned + excluded.thinned",
+         # readable by the roles that read the memory (grant_reader before this version granted the tables there were)
+         grant_like("place_labels")],
 }
 
 #: Tables a complete store has, checked on every open (a database missing one is not a tempomem store).

@@ -611,8 +611,14 @@ def _column_exists(conn, stmt: str) -> bool:
 
 
 def migrate(conn, from_version: int) -> None:
+    """Apply MIGRATIONS[v] for every version from the stored one on, in one locked transaction. The version is read
+    again under the lock: another writer that opened the store at the same time may have migrated it meanwhile, and
+    version 11's step refills the label tallies (the labels of sightings thinned since would become unknown)."""
     try:
         with atomic(conn):
+            stored = conn.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
+            if stored is not None and str(stored[0]).strip().isdigit():
+                from_version = max(from_version, int(stored[0]))
             for v in range(from_version, SCHEMA_VERSION):
                 for stmt in MIGRATIONS.get(v, []):
                     if not _column_exists(conn, stmt):

@@ -161,10 +161,15 @@ def _copy_table(src: _Source, dst, table: str, shift: dict | None, counts: dict)
 def _copy_thinned(src: _Source, dst, shift: dict | None) -> None:
     """The source's thinned sightings by placement and label (place_labels.py): the copied observations' triggers
     count the kept ones; the thinned ones are the source's rows (a source before version 11: its tallies' counts,
-    label unknown), placement ids shifted when merging."""
+    label unknown; one before version 5: none), placement ids shifted when merging."""
     from .place_labels import add_thinned, thinned_rows
 
-    rows = thinned_rows(src.conn, tallied=bool(src.columns("place_labels")))
+    if src.columns("place_labels"):
+        rows = thinned_rows(src.conn, tallied=True)
+    elif src.columns("tallies"):
+        rows = thinned_rows(src.conn, tallied=False)
+    else:  # a store written before version 5 (retention) thinned nothing: it has no tallies to read
+        rows = []
     offset = shift["placements"] if shift else 0
     add_thinned(dst._conn, [(p + offset, label, n) for p, label, n in rows])
 
