@@ -105,3 +105,31 @@ def test_a_bottle_taken_away_and_a_carton_set_in_its_place_is_removed(mem):
     mem.commit()
     assert sorted((o.label, o.state) for o in mem.objects()) == [("bottle", "missing"), ("box", "present")]
     assert sorted(e.kind for e in mem.changes()) == ["appeared", "appeared", "removed"]
+
+
+NEAR_BACK = ((2.045, -0.5, 0.0), (2.095, 0.5, 1.8))    # a shelf's back 1 cm behind the bottle
+NEAR_BOARD = ((1.7, -0.5, 0.6), (2.045, 0.5, 0.675))
+NEAR_SHELF = ((1.7, -0.5, 0.0), (2.095, 0.5, 1.8))     # the shelf's reported box
+
+
+def test_a_back_just_behind_the_place_is_never_claimed():
+    # the back 1 cm behind the bottle's box lies within the tolerance of its place, inside the shelf's box: but it
+    # is beyond where every sample's ray leaves the box, seen through the place (claimed, the fraction read 0.0)
+    v = render_view(20.0, EYE, BOTTLE, [NEAR_BOARD, NEAR_BACK])
+    assert fractions(v, boxes(NEAR_SHELF)) == 1.0
+    v = render_view(20.0, EYE, BOTTLE, [FOLIAGE, NEAR_BOARD, NEAR_BACK])   # leaves in front of it still claimed
+    assert fractions(v, boxes(NEAR_SHELF)) == 0.0
+
+
+def test_a_bottle_taken_from_before_a_shelfs_back_is_removed(mem):
+    # the shelf first seen after the bottle and while it was seen (it may claim), the bottle standing 1 cm before
+    # its back: taken away, its place shows the back, seen through the place, and the bottle is removed
+    for t in (0.0, 0.5, 1.0, 1.5):
+        shelf = [span_obs("shelf", *NEAR_SHELF, stamp=t)] if t > 0.0 else []
+        mem.add([box_obs("bottle", BOTTLE, HALF, stamp=t)] + shelf,
+                render_view(t, EYE, BOTTLE, [(B_LO, B_HI), NEAR_BOARD, NEAR_BACK]))
+    for t in LOOKS:
+        mem.add([span_obs("shelf", *NEAR_SHELF, stamp=t)], render_view(t, EYE, BOTTLE, [NEAR_BOARD, NEAR_BACK]))
+    mem.commit()
+    assert sorted((o.label, o.state) for o in mem.objects()) == [("bottle", "missing"), ("shelf", "present")]
+    assert sorted(e.kind for e in mem.changes()) == ["appeared", "appeared", "removed"]
