@@ -54,3 +54,22 @@ def test_a_book_lying_on_a_book_of_its_label_is_still_removed(mem):
     mem.commit()
     assert [(o.id, o.state) for o in mem.objects()] == [(1, "present"), (2, "missing")]
     assert kinds(mem) == [("appeared", 1), ("appeared", 2), ("removed", 2)]
+
+
+def test_a_book_put_on_a_box_for_one_look_and_taken_away_is_removed_not_dismissed(mem):
+    # A glimpse (Settling._glimpse) is dismissed whatever its label: its host must hold its centre in its box. A
+    # book lying on a box has its centre 1.5 cm above the box's top, within the box's part tolerance (5 cm): held
+    # there, the book seen in one look and then taken away was withdrawn (its "appeared" and "removed" retracted)
+    box = ((1.8, -0.2, 0.0), (2.2, 0.2, 0.4))
+    book = ((1.88, -0.09, 0.4), (2.12, 0.09, 0.43))
+    at = (2.0, 0.0, 0.3)
+    for t in (0.0, 0.5, 1.0, 1.5):
+        mem.add([span_obs("box", *box, stamp=t)], render_view(t, EYE, at, [box]))
+    for t in (50.0, 50.5, 51.0, 51.5):   # one look: the book on the box
+        mem.add([span_obs("box", *box, stamp=t), span_obs("book", *book, stamp=t)],
+                render_view(t, EYE, at, [box, book]))
+    for t in (100.0, 100.5, 101.0, 101.5, 200.0, 200.5, 201.0, 201.5):   # the book taken away
+        mem.add([span_obs("box", *box, stamp=t)], render_view(t, EYE, at, [box]))
+    mem.commit()
+    assert [(o.label, o.state) for o in mem.objects()] == [("box", "present"), ("book", "missing")]
+    assert sorted(e.kind for e in mem.changes()) == ["appeared", "appeared", "removed"]

@@ -130,14 +130,16 @@ def visible_fractions(view: CameraView, bmins: np.ndarray, bmaxs: np.ndarray, cf
     visible = ok & known & (d >= reference - cfg.occlusion_tolerance)
     if claims is not None and len(claims[0]) and visible.any():
         surface = origin + step * (np.where(visible, d, 0.0) / np.where(np.abs(z) < 1e-12, 1e-12, z))[..., None]
+        behind = d > np.maximum(t_lo, t_hi).min(axis=2) * z   # beyond where the sample's ray leaves the box
         visible &= ~claimed_surface(surface, bmins, bmaxs, claims[0], claims[1], cfg.occlusion_tolerance,
-                                    claims[2])
+                                    claims[2], behind)
     out[:] = visible.sum(axis=1) / samples.shape[1]
     return out
 
 
 def claimed_surface(surface: np.ndarray, bmins: np.ndarray, bmaxs: np.ndarray, claim_lo: np.ndarray,
-                    claim_hi: np.ndarray, tol: float, may_claim: np.ndarray | None = None) -> np.ndarray:
+                    claim_hi: np.ndarray, tol: float, may_claim: np.ndarray | None = None,
+                    behind: np.ndarray | None = None) -> np.ndarray:
     """Which sample surfaces (N x K x 3: the point the depth shows along each sample's ray) lie at the object's
     place, above what it stands on, and inside the box of an instance the perception reported in the same view
     (of those ``may_claim`` allows for each object, N x S bool; all when None).
@@ -150,10 +152,16 @@ def claimed_surface(surface: np.ndarray, bmins: np.ndarray, bmaxs: np.ndarray, c
     board), so neither is claimed. Seed 343 (no feature): a bottle moved onto a shelf inside the place of a plant
     moved back beside it, hidden in the plant's foliage (no pixel of it reported), counted 5 misses in two looks
     where the depth at its samples read leaves within 5 cm of its front; removed, and a new vase joined as its move.
+
+    ``behind`` (N x K bool): the surfaces beyond where each sample's ray leaves the box, never claimed however near:
+    a bottle standing 1-5 cm before a shelf's back, taken away, showed the back within ``tol`` of its box, inside
+    the shelf's reported box: every sample was claimed and the bottle was never removed.
     """
     lo, hi = bmins[:, None, :], bmaxs[:, None, :]
     at_place = np.all((surface >= lo - tol) & (surface <= hi + tol), axis=2) \
         & (surface[..., 2] > bmins[:, None, 2] + tol)
+    if behind is not None:
+        at_place &= ~behind
     if not at_place.any():
         return at_place
     pts = surface[at_place]                                                        # P x 3

@@ -161,12 +161,20 @@ def _claims(items: list, objects: list, fused: dict[int, int], born: dict[int, f
 
     Why younger only: an object inside an older one's place may be a reading of it (a "bench" read for 1.5 s inside
     a stool, dev seed 12: Settling._glimpse, _part_host), and that older object's surface at its place is what shows
-    it gone. Seed 343's plant, back where the bottle stood, was first seen at 4.2 s, the bottle at 0 s."""
+    it gone. Seed 343's plant, back where the bottle stood, was first seen at 4.2 s, the bottle at 0 s.
+
+    And only an object first seen before the object's last sighting: one first seen after it (or made in this frame,
+    or not among the rows read) may be what was put where the object stood, and then its surface at the object's
+    place is the evidence that the object is gone."""
     lo = np.array([seen.bmin for seen in items], float).reshape(-1, 3)
     hi = np.array([seen.bmax for seen in items], float).reshape(-1, 3)
     owner_born = np.array([born.get(fused[seen.id], stamp) if seen.id in fused else -np.inf for seen in items], float)
     obj_born = np.array([float(o.first_seen) for o in objects], float)
-    return lo, hi, owner_born[None, :] > obj_born[:, None]
+    obj_last = np.array([float(o.last_seen) for o in objects], float)
+    # known while the object was still seen: a thing first seen only after its last sighting may be what was
+    # put in its place, and its surface there is what shows it gone (a bottle taken away and a carton set where
+    # it stood, its reported box a centimetre larger than its faces: the bottle was never removed)
+    return lo, hi, (owner_born[None, :] > obj_born[:, None]) & (owner_born[None, :] < obj_last[:, None])
 
 
 def _view_box(view: CameraView) -> tuple[np.ndarray, np.ndarray]:

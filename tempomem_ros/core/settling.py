@@ -296,9 +296,11 @@ class Settling:
         thing seen briefly on its own (or on a shelf, a table: much larger than it) is removed as before."""
         if int(obj.n_moves) > 0 or float(obj.last_seen) - float(obj.first_seen) >= self.config.identity.glimpse_s:
             return False
-        return any(True for _ in self._older_hosts(obj, ("present", "missing")))
+        # its centre in the host's very box: a glimpse of any label is withdrawn, and a thing lying on a comparable
+        # object (a book on a box) has its centre within the box's part tolerance above its top (_older_hosts)
+        return any(True for _ in self._older_hosts(obj, ("present", "missing"), tolerant=False))
 
-    def _older_hosts(self, obj, states: tuple[str, ...]):
+    def _older_hosts(self, obj, states: tuple[str, ...], tolerant: bool = True):
         """(host, its largest extent, ``obj``'s largest extent) for each object in ``states`` first seen before
         ``obj`` whose box holds ``obj``'s centre and whose largest extent is at most identity.glimpse_host_ratio x
         ``obj``'s: what a glimpse (_glimpse) or a part (_part_host) may have been a reading of.
@@ -308,13 +310,20 @@ class Settling:
         above lies on the top face. Why: seed 353 (no feature), a stool's seat read on its own (0.62-0.71 m high,
         centre 0.665 m) became a second stool beside the stool's box (0.02-0.63 m, from two views that stopped under
         the seat); seen whole again, the seat was removed at 15.5 s while the stool stood there (a false removal).
-        Two books stacked stay two: a 3 cm book's tolerance is 0.75 cm, the upper one's centre 1.5 cm above it."""
+        Two books stacked stay two: a 3 cm book's tolerance is 0.75 cm, the upper one's centre 1.5 cm above it.
+        Not for a glimpse (``tolerant`` False: the box itself): _glimpse asks no label, and a book put on a box for
+        one look and taken away (its centre 1.5 cm above the box, within the box's 5 cm) was withdrawn, its
+        "appeared" and "removed" retracted."""
         centre = (float(obj.cx), float(obj.cy), float(obj.cz))
         size = max(float(obj.ext_x), float(obj.ext_y), float(obj.ext_z), 1e-3)
         lo = tuple(c - PART_TOLERANCE_M for c in centre)
         hi = tuple(c + PART_TOLERANCE_M for c in centre)
         for host in self._store.objects_in_box(lo, hi, states, exclude_id=int(obj.id)):
-            if float(host.first_seen) >= float(obj.first_seen) or not _holds_within_part_tolerance(host, centre):
+            if float(host.first_seen) >= float(obj.first_seen):
+                continue
+            holds = _holds_within_part_tolerance(host, centre) if tolerant else \
+                point_in_box(centre, host.bmin, host.bmax)
+            if not holds:
                 continue
             hsize = max(float(host.ext_x), float(host.ext_y), float(host.ext_z))
             if hsize <= self.config.identity.glimpse_host_ratio * size:
