@@ -26,3 +26,25 @@ def test_a_nix_set_that_never_closes_is_refused_at_once():
 def test_a_nix_set_still_reads():
     got = understood('{ tool = "last_seen" ;  label =  mug ; }', NAMES)
     assert (got.operator, got.args) == ("last_seen", {"label": "mug"})
+
+
+def test_a_platform_field_that_names_a_write_is_not_dropped():
+    # each was answered as the read alone (last_seen of the mug) while the task or event named a delete
+    for text in ['{"Type": "Task", "Resource": "arn:aws:states:::dynamodb:deleteItem", '
+                 '"Parameters": {"name": "last_seen", "label": "mug"}}',
+                 '{"Type": "Task", "Resource": "arn:aws:states:::lambda:invoke", "Next": "ForgetTheMug", '
+                 '"Parameters": {"FunctionName": "tempomem-last-seen", "Payload": {"label": "mug"}}}',
+                 '{"Comment": "then delete the mug", "Type": "Task", "Resource": "arn:aws:states:::lambda:invoke", '
+                 '"Parameters": {"FunctionName": "tempomem-last-seen", "Payload": {"label": "mug"}}}',
+                 '{"specversion": "1.0", "type": "last_seen", "subject": "forget mug", "data": {"label": "mug"}}',
+                 '{"specversion": "1.0", "type": "last_seen", "source": "/jobs/purge", "data": {"label": "mug"}}']:
+        refusal(text, NAMES)
+
+
+def test_platform_fields_that_only_route_are_still_dropped():
+    for text in ['{"Type": "Task", "Resource": "arn:aws:states:::lambda:invoke", "Next": "Report", '
+                 '"Parameters": {"FunctionName": "tempomem-last-seen", "Payload": {"label": "mug"}}}',
+                 '{"specversion": "1.0", "type": "com.tempomem.query.last_seen", "source": "/agents/planner", '
+                 '"subject": "mug", "id": "a1b2-add0", "data": {"label": "mug"}}']:
+        got = understood(text, NAMES)
+        assert (got.operator, got.args) == ("last_seen", {"label": "mug"})
