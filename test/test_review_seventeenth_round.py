@@ -48,3 +48,9 @@ def test_platform_fields_that_only_route_are_still_dropped():
                  '"subject": "mug", "id": "a1b2-add0", "data": {"label": "mug"}}']:
         got = understood(text, NAMES)
         assert (got.operator, got.args) == ("last_seen", {"label": "mug"})
+
+
+def test_a_time_typed_with_a_space_after_its_point_is_not_cut_to_its_hour():
+    # "9. 30": the round's clause split parted "30" off and the place at 9:00 was answered
+    assert refusal("where was the mug at 9. 30", NAMES)
+    assert refusal("where was the kettle at 7; 45", NAMES)
