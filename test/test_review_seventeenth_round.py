@@ -54,3 +54,16 @@ def test_a_time_typed_with_a_space_after_its_point_is_not_cut_to_its_hour():
     # "9. 30": the round's clause split parted "30" off and the place at 9:00 was answered
     assert refusal("where was the mug at 9. 30", NAMES)
     assert refusal("where was the kettle at 7; 45", NAMES)
+
+
+def test_a_batch_whose_write_is_run_by_sudo_a_script_or_in_the_background_is_refused():
+    # each was answered as when the mug was last seen
+    for text in ["last seen --label mug; sudo forget --label mug", "last seen --label mug; ./forget.sh mug",
+                 "last seen --label mug & forget --label mug", "where is the mug; please pick it up"]:
+        refusal(text, NAMES)
+
+
+def test_an_ampersand_between_things_is_no_batch():
+    from tempomem_ros.core.answering.commands import acting_command
+    assert acting_command("where is the mug & the kettle") is None
+    assert acting_command("where did the pen & paper go") is None
