@@ -19,10 +19,14 @@ from .envelope import _snake
 from .loose import ACTS
 from .operators import ACTION_ALWAYS
 
-_SEPARATORS = re.compile(r";|&&|\|\||\n")
+# review of the seventeenth round: a shell's "&" (the command before it run in the background) parts commands too
+_SEPARATORS = re.compile(r";|&&|\|\||\n|(?<=\s)&(?=\s)")
 # what may stand before a command's first word: a prompt, a slash command, a flag's dashes, a call's module
 # ("$ ", "> ", "/forget", "tempomem forget", "mem.forget(")
-_HEAD = re.compile(r"^[\s$>#/\-*`'\"(]*(?:(?:tempomem|memory|mem|robot|tm)\b[\s.:/]*)?([A-Za-z][A-Za-z_-]*)")
+# review of the seventeenth round: and a script's path, sudo and a word of politeness or sequence ("./forget.sh mug",
+# "sudo forget --label mug", "please pick it up", "then forget it"): each batch was answered as its read alone
+_HEAD = re.compile(r"^[\s$>#/\-*`'\"(.]*(?:(?:sudo|please|kindly|then|and|also|now)\s+)*"
+                   r"(?:(?:tempomem|memory|mem|robot|tm)\b[\s.:/]*)?([A-Za-z][A-Za-z_-]*)")
 _WRITES = ACTS | frozenset(ACTION_ALWAYS)
 
 
