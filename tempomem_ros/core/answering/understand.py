@@ -394,7 +394,8 @@ FUTURE_REFUSAL = f"I did not understand the time: {timeexpr.FUTURE_TIME}"
 # Seventeenth round: a full stop or semicolon after a digit ends a clause when a space follows ("I went out at 9. Where
 # are my keys?" was one clause); "2.5 m" and "1.5" keep their point (no space after it). Review: nor when a digit
 # follows the space ("at 9. 30", a time typed with a space, had been read as 9:00, its minutes parted off).
-_CLAUSE_SPLIT = re.compile(r"(?<!\d)(?<!\bMr)(?<!\bMrs)(?<!\bMs)(?<!\bDr)[.;!?]+(?!\d)|[?!]+|(?<=\d)[.;]+(?=\s)(?!\s*\d)|"
+_CLAUSE_SPLIT = re.compile(r"(?<!\d)(?<!\bMr)(?<!\bMrs)(?<!\bMs)(?<!\bDr)[.;!?]+(?!\d)|[?!]+|"
+                           r"(?<=\d)[.;]+(?=\s)(?!\s*\d)|"
                            r"(?<!\d),|,(?!\s?-?\d)|\s-{1,2}\s|\s--")
 CLAUSE_SPLIT = _CLAUSE_SPLIT  # the similarity reader (similar.py) splits clauses the same way
 
