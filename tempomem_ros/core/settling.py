@@ -40,8 +40,8 @@ from . import fusion
 from .association import one_footprint, same_place, stacked
 from .config import MemoryConfig
 from .geometry import containment, point_in_box
-from .frame_fusion import (PART_TOLERANCE_M, PARTS_MIN_FOOTPRINT_M, PUSH_MAX_INSIDE, PUSH_MIN_SHIFT, box_center,
-                           relabel_wins)
+from .frame_fusion import (PART_TOLERANCE_M, PARTS_MIN_FOOTPRINT_M, PUSH_MAX_INSIDE, PUSH_MIN_SHIFT, _part_of_box,
+                           box_center, relabel_wins)
 from .labels import canonical_label, labels_agree
 from .persistence import AbsenceState, add_misses, evidenced_since
 from .rows import blob_to_feature, bmax_of, bmin_of, feature_to_blob
@@ -171,17 +171,6 @@ def label_share(mass: dict[str, float], label: str) -> float:
     """The share of a label mass under labels that agree with ``label`` (whole words); 0 for no mass."""
     total = sum(mass.values())
     return sum(m for lbl, m in mass.items() if labels_agree(lbl, label)) / total if total > 0 else 0.0
-
-
-def _holds_within_part_tolerance(host, point) -> bool:
-    """Whether ``host``'s box, grown per axis by min(PART_TOLERANCE_M, a quarter of its extent) as
-    frame_fusion._part_of_box grows it, holds ``point`` (Settling._older_hosts)."""
-    lo, hi = host.bmin, host.bmax
-    for i in range(3):
-        tol = min(PART_TOLERANCE_M, 0.25 * (float(hi[i]) - float(lo[i])))
-        if not float(lo[i]) - tol <= float(point[i]) <= float(hi[i]) + tol:
-            return False
-    return True
 
 
 class Settling:
@@ -321,7 +310,7 @@ class Settling:
         for host in self._store.objects_in_box(lo, hi, states, exclude_id=int(obj.id)):
             if float(host.first_seen) >= float(obj.first_seen):
                 continue
-            holds = _holds_within_part_tolerance(host, centre) if tolerant else \
+            holds = _part_of_box(centre, centre, host.bmin, host.bmax) if tolerant else \
                 point_in_box(centre, host.bmin, host.bmax)
             if not holds:
                 continue
