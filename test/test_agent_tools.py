@@ -199,3 +199,31 @@ def test_changes_kinds_temporal_where_to_look_and_check(handlers):
     assert (gone.found, gone.verdict) == (True, False)
     unknown = handlers.check(srv.Check.Request(check="seen", label="unicorn"), srv.Check.Response())
     assert (unknown.error, unknown.found, unknown.verdict) == ("", False, False)
+
+
+def _required_names(schema):
+    """Every property name a schema's required clauses ask for, its allOf / anyOf included."""
+    names = list(schema.get("required", []))
+    for key in ("allOf", "anyOf"):
+        for sub in schema.get(key, []):
+            names += _required_names(sub)
+    return names
+
+
+def test_every_required_name_is_a_declared_property():
+    # a label's id is the property object_id: the condition asked for "label_id", so with additionalProperties
+    # false no call by id could satisfy the schema (found by heldout20's writer reading tool_specs())
+    for spec in agent_tools.tool_specs():
+        schema = spec["inputSchema"]
+        assert set(_required_names(schema)) <= set(schema["properties"]), spec["name"]
+
+
+def test_a_call_by_id_satisfies_the_schema():
+    jsonschema = pytest.importorskip("jsonschema")
+    specs = {s["name"]: s["inputSchema"] for s in agent_tools.tool_specs()}
+    jsonschema.validate({"object_id": 3}, specs["current"])
+    jsonschema.validate({"object_id": 3, "relation": "on", "anchor_id": 5}, specs["is_related"])
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate({}, specs["current"])
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate({"label_id": 3}, specs["current"])

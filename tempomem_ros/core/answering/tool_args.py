@@ -70,7 +70,8 @@ def tool_specs() -> list[dict]:
         for p in op.params:
             props.update(_param_schema(p))
             if p.required and p.kind in ("label", "anchor") and op.name != "spatial":
-                any_of.append([{"required": [p.kind]}, {"required": [f"{p.kind}_id"]}])
+                by_id = "object_id" if p.kind == "label" else "anchor_id"  # the id's own property (_param_schema)
+                any_of.append([{"required": [p.kind]}, {"required": [by_id]}])
         props["k"] = {"type": "integer", "minimum": 1, "maximum": AGENT_MAX_K, "default": DEFAULT_K,
                       "description": "at most this many objects in the result"}
         required = [p.name for p in op.params if p.required and p.kind not in ("label", "anchor", "time")]
