@@ -57,7 +57,7 @@ def _write(m: Memory, sql: str, args=()) -> None:
 
 def random_write(m: Memory, rng: random.Random) -> str:
     """One random write on the events table, of a kind some code path makes; returns what it did."""
-    ids = [int(r[0]) for r in m._conn.execute("SELECT id FROM events").fetchall()]
+    ids = [int(r[0]) for r in m._conn.execute("SELECT id FROM events ORDER BY id").fetchall()]
     op = rng.random() if ids else 0.0
     stamp, oid = float(rng.randrange(8)), rng.randint(1, 3)
     if op < 0.4:
@@ -94,7 +94,7 @@ def test_the_links_equal_the_old_read_after_random_writes_of_every_kind(store, s
             relabelled += any(label is not None for _, label in got.values())
         assert {d.split(":")[0] for d in done} >= {"insert", "retract", "unretract", "repoint", "restamp", "rekind",
                                                 "relabel", "delete", "retract all"}
-        assert ended > 20 and relabelled > 20  # the states ended and named by a relabelling were many
+        assert ended > 50 and relabelled > 10  # after many writes some state had ended, some named by a relabelling
 
 
 @pytest.mark.parametrize("seed", range(6))
