@@ -222,6 +222,10 @@ def test_a_past_change_takes_a_later_name_through_the_states_between(mem, monkey
     monkeypatch.setattr(PlaceLabelRows, "kept_by_label",
                         lambda self, ids: places.append(sorted(ids)) or labels_of(self, ids))
     monkeypatch.setattr(EventRows, "following", lambda self, keys: asks.append(list(keys)) or following(self, keys))
+    rows: list = []  # the ending rows read (schema version 12: following gives them by id, store/event_links.py)
+    by_ids = EventRows.by_ids
+    monkeypatch.setattr(EventRows, "by_ids", lambda self, ids: rows.append(sorted(ids)) or by_ids(self, ids))
     assert mem.changes(0, 15) == [appeared]
     assert asks == [[(1, (e.stamp, e.id))] for e in every]
     assert places == [[appeared.after.id]] and removed.before.id == appeared.after.id
+    assert rows == [[removed.id], [moved.id]]  # each state the name chains past, once

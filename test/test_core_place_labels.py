@@ -22,6 +22,10 @@ C = (-2.0, 0.0, 0.8)
 OFF = (A[0] + 0.05, A[1], A[2])
 PLACES = (A, B, C)
 WALL = 2.0e9
+#: what a store before schema version 12 lacks (test_core_event_links.py): the events' links and their triggers
+WITHOUT_EVENT_LINKS = ("DROP TRIGGER events_links_insert", "DROP TRIGGER events_links_update",
+                       "DROP TRIGGER events_links_delete", "ALTER TABLE events DROP COLUMN ended_by",
+                       "ALTER TABLE events DROP COLUMN ended_label")
 THIN = {**IMMEDIATE, "retention": {"mode": "thin", "settle_s": 20.0, "compact_every_s": 5.0, "time_samples": 4,
                                    "twin_hold_s": 30.0}}
 
@@ -175,9 +179,9 @@ def test_a_twin_joined_after_thinning_moves_its_sightings_counts(store):
 
 
 def _version_10(path: str) -> None:
-    """What schema version 10 wrote: no label tallies."""
+    """What schema version 10 wrote: no label tallies (nor version 12's event links)."""
     con = stdlib_sqlite3.connect(path)
-    for stmt in ("DROP TRIGGER place_labels_insert", "DROP TRIGGER place_labels_update",
+    for stmt in (*WITHOUT_EVENT_LINKS, "DROP TRIGGER place_labels_insert", "DROP TRIGGER place_labels_update",
                  "DROP TRIGGER place_labels_delete", "DROP TABLE place_labels",
                  "UPDATE meta SET value='10' WHERE key='schema_version'"):
         con.execute(stmt)
@@ -196,7 +200,7 @@ def test_a_version_10_store_is_read_as_it_is_then_migrated_with_its_counts(tmp_p
     with Memory.open(path, embedding_dim=4, readonly=True) as ro:  # read as it is: the sightings counted
         assert ro._meta["schema_version"] == "10" and names(ro) == want
     with Memory.open(path, embedding_dim=4, config=THIN, clock=lambda: WALL) as m:
-        assert m._meta["schema_version"] == str(SCHEMA_VERSION) == "11"
+        assert m._meta["schema_version"] == str(SCHEMA_VERSION) == "12"
         got = tallied(m)
         # kept by label as before; the sightings thinned before the migration counted per placement, label unknown
         assert {k: v[0] for k, v in got.items() if v[0]} == {k: v[0] for k, v in before.items() if v[0]}
@@ -247,7 +251,7 @@ def want_a(path: str) -> dict:
 def _version_4(path: str) -> None:
     """What schema version 4 wrote: neither retention's tables (version 5) nor the label tallies (version 11)."""
     con = stdlib_sqlite3.connect(path)
-    for stmt in ("DROP TRIGGER place_labels_insert", "DROP TRIGGER place_labels_update",
+    for stmt in (*WITHOUT_EVENT_LINKS, "DROP TRIGGER place_labels_insert", "DROP TRIGGER place_labels_update",
                  "DROP TRIGGER place_labels_delete", "DROP TABLE place_labels", "DROP TABLE tallies",
                  "DROP TABLE fold_state", "DROP TABLE coseen", "DROP TABLE frame_depths", "DROP INDEX misses_frame",
                  "ALTER TABLE observations DROP COLUMN retained",
@@ -296,7 +300,7 @@ def test_a_migration_raced_by_another_opener_keeps_the_labels_of_later_thinned_s
     finally:
         conn.close()
     with Memory.open(path, embedding_dim=4, readonly=True) as m:
-        assert m._meta["schema_version"] == "11" and tallied(m) == before
+        assert m._meta["schema_version"] == "12" and tallied(m) == before
 
 
 def test_the_triggers_of_both_backends_count_every_write_of_a_sighting_alike(store):

@@ -58,7 +58,7 @@ def may_take_next(views: dict[str, int], own: str, share: float) -> bool:
 
 
 def name_events(events, current_labels: dict[int, str], following, place_labels=None,
-                share: float = 1.0) -> dict[int, str]:
+                share: float = 1.0, event_rows=None) -> dict[int, str]:
     """{event id: label} for every event of ``events`` (rows with id, stamp, kind, object_id, label, and for
     ``place_labels`` before_id and after_id) by the module's rule, reading of the later history only what the
     names need.
@@ -67,6 +67,9 @@ def name_events(events, current_labels: dict[int, str], following, place_labels=
     first state-ending event after the key (None when its state still holds) and relabel the label of its last
     relabelling between the key and that row (None when none); place_labels(placement ids): {placement id:
     {label: sightings}} (those with none may be absent), or None for the rule without the places' labels.
+    ``following`` may give an ending row by its event id alone (a store whose events carry their links, schema
+    version 12: store/event_links.py); event_rows(ids) -> {id: row} then reads those a name chains past, the only
+    ones whose rows the names need.
 
     Why lazily: a state's name follows the next state's name only when its own place's views give another label
     ``share`` (may_take_next), so naming an event reads its object's next state, and the one after only while
@@ -99,17 +102,24 @@ def name_events(events, current_labels: dict[int, str], following, place_labels=
             if place_labels is None or announced_place(row) is None:
                 settled[node] = own
                 continue
-            ended.append((node, own, (node[0], (float(end["stamp"]), int(end["id"]))), end))
+            ended.append((node, own, end))
         fresh = {p for node, *_ in ended if (p := announced_place(rows[node])) not in views}
         if fresh:
             got_views = place_labels(sorted(fresh))
             views.update({p: dict(got_views.get(p) or {}) for p in fresh})
-        open_nodes = []
-        for node, own, nxt, end in ended:
+        chaining = []
+        for node, own, end in ended:
             seen = views[announced_place(rows[node])]
             if not may_take_next(seen, own, share):
                 settled[node] = own
                 continue
+            chaining.append((node, own, seen, end))
+        by_id = [end for *_, end in chaining if isinstance(end, int)]
+        ending_rows = event_rows(by_id) if by_id else {}
+        open_nodes = []
+        for node, own, seen, end in chaining:
+            end = ending_rows[end] if isinstance(end, int) else end
+            nxt = (node[0], (float(end["stamp"]), int(end["id"])))
             chained[node] = (own, seen, nxt)
             if nxt not in rows:
                 rows[nxt] = end

@@ -126,7 +126,8 @@ class Memory:
         self._reads = StoreReads(self._store, config, readonly=readonly, has_sources=(
             self.backend == "postgresql" or not readonly
             or self._store_meta.observations_have_sources()), has_place_labels=(
-            self.backend == "postgresql" or not readonly or self._store_meta.has_place_labels()))
+            self.backend == "postgresql" or not readonly or self._store_meta.has_place_labels()), has_event_links=(
+            self.backend == "postgresql" or not readonly or self._store_meta.has_event_links()))
         self._lock = threading.RLock()
         self._commit_now: float | None = None  # "now" of the commit being made (_stamp_clock)
         # the write side's shared state (events counted, change times, objects relabelled: WriteState says why)

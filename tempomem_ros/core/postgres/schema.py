@@ -27,7 +27,7 @@ Schema versions: a database is created at SCHEMA_VERSION; MIGRATIONS[v] upgrades
 PostgreSQL schema is version 6, the SQLite version that added sources; the numbers follow SQLite's (version 7: the
 partial frames_pending index, 8: a placement's observations by stamp and sighting tallies by their last stamp, 9: the
 partial index of current placements, placements_object with t_to, 10: held_events.lookalike_id, 11: the
-placements' label tallies), so
+placements' label tallies, 12: each event's link to the event that ended its state), so
 that one number names one set of tables and indexes on both backends.
 """
 
@@ -36,9 +36,11 @@ from __future__ import annotations
 import re
 
 from ..errors import SchemaError
+from ..store.event_links import FILL as EVENT_LINKS_FILL
+from ..store.event_links import KEYED_BY, relink
 from ..store.schema import FRAMES_LIVE, closed_placement_amendment
 
-SCHEMA_VERSION = 11
+SCHEMA_VERSION = 12
 FIRST_VERSION = 6  # the first PostgreSQL schema: there is no older one to migrate from
 WORLD_FRAME = "map"  # every robot of a fleet reports in this one frame (docs/FLEET.md)
 
@@ -103,6 +105,25 @@ PLACE_LABELS_FUNCTION = """CREATE OR REPLACE FUNCTION tempomem_place_labels() RE
 PLACE_LABELS_TRIGGER = """CREATE TRIGGER place_labels_kept
     AFTER UPDATE OF placement_id, label OR DELETE OR INSERT ON observations FOR EACH ROW
     EXECUTE FUNCTION tempomem_place_labels()"""
+
+# Version 12 (SQLite's too): each event's link to the event that ended its state and the relabelling before it
+# (core/store/event_links.py), kept by one row trigger on events: an insert relinks at the new row, a delete at the
+# old one, an update at both (the statements SQLite's triggers run). Its own UPDATEs set only the links, which the
+# trigger's UPDATE OF leaves out, so they fire nothing.
+EVENT_LINKS_FUNCTION = f"""CREATE OR REPLACE FUNCTION tempomem_event_links() RETURNS trigger
+    LANGUAGE plpgsql AS $$
+    BEGIN
+        IF TG_OP <> 'INSERT' THEN
+            {' '.join(f"{s};" for s in relink('OLD.object_id', 'OLD.stamp'))}
+        END IF;
+        IF TG_OP <> 'DELETE' THEN
+            {' '.join(f"{s};" for s in relink('NEW.object_id', 'NEW.stamp'))}
+        END IF;
+        RETURN NULL;
+    END $$"""
+EVENT_LINKS_TRIGGER = f"""CREATE TRIGGER events_links
+    AFTER UPDATE OF {KEYED_BY} OR DELETE OR INSERT ON events FOR EACH ROW
+    EXECUTE FUNCTION tempomem_event_links()"""
 
 ID_COUNTERS = [
     "CREATE TABLE tempomem_ids (tbl text PRIMARY KEY, last bigint NOT NULL)",
@@ -253,7 +274,9 @@ SCHEMA = [  # the current version, in creation order
         after_id bigint,
         evidence text NOT NULL DEFAULT '[]',
         detail text NOT NULL DEFAULT '{{}}',
-        retracted integer NOT NULL DEFAULT 0)""",
+        retracted integer NOT NULL DEFAULT 0,
+        ended_by bigint,
+        ended_label text)""",
     "CREATE INDEX events_stamp ON events(stamp, id)",
     "CREATE INDEX events_object ON events(object_id, stamp)",
     f"""CREATE TABLE held_events (
@@ -357,6 +380,7 @@ SCHEMA = [  # the current version, in creation order
     "CREATE INDEX misses_frame ON misses(frame_id)",
     "CREATE TABLE frame_depths (frame_id bigint PRIMARY KEY, depth bytea NOT NULL)",
     PLACE_LABELS_TABLE, PLACE_LABELS_FUNCTION, PLACE_LABELS_TRIGGER,
+    EVENT_LINKS_FUNCTION, EVENT_LINKS_TRIGGER,
 ]
 
 
@@ -410,6 +434,11 @@ MIGRATIONS: dict[int, list[str]] = {
          "ON CONFLICT (placement_id, label) DO UPDATE SET thinned = place_labels.thinned + excluded.thinned",
          # readable by the roles that read the memory (grant_reader before this version granted the tables there were)
          grant_like("place_labels")],
+    # version 12: each event's link to the event that ended its state, filled as the trigger keeps it (SQLite's
+    # version 12)
+    11: ["ALTER TABLE events ADD COLUMN IF NOT EXISTS ended_by bigint",
+         'ALTER TABLE events ADD COLUMN IF NOT EXISTS ended_label text COLLATE "C"', EVENT_LINKS_FUNCTION,
+         "DROP TRIGGER IF EXISTS events_links ON events", EVENT_LINKS_TRIGGER, *EVENT_LINKS_FILL],
 }
 
 #: Tables a complete store has, checked on every open (a database missing one is not a tempomem store).

@@ -6,12 +6,18 @@ are never returned.
 from __future__ import annotations
 
 from ..event_names import STATE_ENDING
-from ..rows import EVENT_COLS, SQL_ID_CHUNK, id_chunks
+from ..rows import EVENT_COLS, SQL_ID_CHUNK, id_chunks, prefixed
 from .base import TableRows, fetch_each, pipelines
 
 
 class EventRows(TableRows):
-    """Event rows (every column of rows.EVENT_COLS, by name) over one store; nothing here writes."""
+    """Event rows (every column of rows.EVENT_COLS, by name) over one store; nothing here writes. ``linked``: the
+    events carry their links to the events that ended their states (schema version 12, event_links.py), which
+    ``following`` then reads instead of seeking them (a store read as it is, older, and the default: the seek)."""
+
+    def __init__(self, store, *, linked: bool = False):
+        super().__init__(store)
+        self.linked = linked
 
     def after(self, after_id: int, limit: int = -1) -> list:
         """Events with id > after_id, by id; at most ``limit`` (-1: all). A publisher's cursor: a removal is
@@ -72,7 +78,8 @@ class EventRows(TableRows):
                      "AND r.kind = 'relabelled' AND r.stamp >= {s} AND (r.stamp > {s} OR r.id > {i}) "
                      "AND r.stamp <= e.stamp AND (r.stamp < e.stamp OR r.id < e.id) "
                      "ORDER BY r.stamp DESC, r.id DESC LIMIT 1")
-    _FOLLOWING_COLS = "e.id, e.stamp, e.kind, e.object_id, e.label, e.before_id, e.after_id"
+    _NAMING_COLS = "id, stamp, kind, object_id, label, before_id, after_id"  # what naming reads of an ending
+    _FOLLOWING_COLS = prefixed(_NAMING_COLS, "e")
     #: one ask (PostgreSQL, pipelined: base.pipelines says why not the set form there)
     _FOLLOWING_ONE = (f"SELECT {_FOLLOWING_COLS}, ({_LAST_RELABEL.format(s='?', i='?')}) AS relabel FROM events e "
                       f"WHERE e.id = ({_NEXT_END.format(oid='?', s='?', i='?')})")
@@ -88,9 +95,22 @@ class EventRows(TableRows):
         event_names.name_events names an event by: the next state only, not every later one (a month of them on
         a day-1 event). On SQLite one statement per SQL_ID_CHUNK // 3 asks (a statement an ask was most of a day-1
         call's cost; 3 parameters an ask: 498 a statement, below the 999 SQLite allowed before 3.32), on
-        PostgreSQL one an ask, pipelined (base.fetch_each)."""
+        PostgreSQL one an ask, pipelined (base.fetch_each).
+
+        A linked store (schema version 12) answers from the asked events' own rows, read by id: ``row`` is then
+        the ending event's id alone (by_ids reads its row, which name_events needs only when a name chains), so
+        an ask costs the same whether its state still holds (day 1) or ended since (day 30). Each ask is an
+        event's own key (its object, stamp and id), as name_events asks."""
         asks = list(dict.fromkeys((int(o), (float(k[0]), int(k[1]))) for o, k in asks))
         out: dict[tuple, tuple] = {ask: (None, None) for ask in asks}
+        if self.linked:
+            by_id = {k[1]: (o, k) for o, k in asks}
+            for chunk, marks in id_chunks(sorted(by_id)):
+                for r in self._conn.execute(f"SELECT id, ended_by, ended_label FROM events WHERE id IN ({marks})",
+                                            tuple(chunk)).fetchall():
+                    if r[1] is not None:  # every row read, ended or not: the same statement on day 1 and day 30
+                        out[by_id[int(r[0])]] = (int(r[1]), r[2])
+            return out
         if pipelines(self._conn):
             rows = fetch_each(self._conn, self._FOLLOWING_ONE, [(k[0], k[0], k[1], o, k[0], k[0], k[1])
                                                                  for o, k in asks])
@@ -102,4 +122,14 @@ class EventRows(TableRows):
             sql = self._FOLLOWING_SET.format(marks=",".join("(?, ?, ?)" for _ in chunk))
             for r in self._conn.execute(sql, [v for o, k in chunk for v in (o, k[0], k[1])]).fetchall():
                 out[(int(r["oid"]), (float(r["s"]), int(r["i"])))] = (r, r["relabel"])
+        return out
+
+    def by_ids(self, ids) -> dict[int, object]:
+        """{id: row} of these events with the columns following's rows have (the ending events a linked store's
+        following names by id, read when a name chains past them)."""
+        out: dict[int, object] = {}
+        for chunk, marks in id_chunks(sorted({int(i) for i in ids})):
+            for r in self._conn.execute(f"SELECT {self._NAMING_COLS} FROM events "
+                                        f"WHERE id IN ({marks})", tuple(chunk)).fetchall():
+                out[int(r["id"])] = r
         return out

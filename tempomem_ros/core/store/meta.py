@@ -24,3 +24,8 @@ class StoreMeta(TableRows):
         version 11 and read as it is does not; PostgreSQL stores are migrated before they are read)."""
         return self._conn.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name='place_labels'"
                                   ).fetchone() is not None
+
+    def has_event_links(self) -> bool:
+        """Whether events carry their links to the events that ended their states (SQLite only: a store written
+        before schema version 12 and read as it is does not; PostgreSQL stores are migrated before they are read)."""
+        return any(r[1] == "ended_by" for r in self._conn.execute("PRAGMA table_info(events)").fetchall())

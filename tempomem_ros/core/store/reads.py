@@ -32,7 +32,7 @@ class StoreReads(TableRows):
     """Read helpers over one store (no write happens here)."""
 
     def __init__(self, store: StoreInterface, config: MemoryConfig, *, readonly: bool, has_sources: bool,
-                 has_place_labels: bool = True):
+                 has_place_labels: bool = True, has_event_links: bool = True):
         super().__init__(store)
         self.config = config
         self.readonly = readonly
@@ -42,7 +42,9 @@ class StoreReads(TableRows):
         self._objects = ObjectRows(store)
         self._placements = PlacementRows(store)
         self._regions = RegionRows(store)
-        self._events = EventRows(store)
+        #: events carry their links to the events that ended their states (schema version 12; a read-only older
+        #: store seeks them)
+        self._events = EventRows(store, linked=has_event_links)
         self._observations = ObservationRows(store, has_sources=has_sources)
         #: the placements' label tallies (schema version 11; a read-only older store counts its sightings)
         self._place_labels = PlaceLabelRows(store, tallied=has_place_labels)
@@ -150,7 +152,7 @@ class StoreReads(TableRows):
             ids = {int(r["object_id"]) for r in rows}
             current = {int(o.id): o.pinned_label or o.label for o in self._objects.rows(ids)}  # the shown label
             names = name_events(rows, current, self._events.following, self._place_labels.kept_by_label,
-                                self.config.identity.label_share)
+                                self.config.identity.label_share, event_rows=self._events.by_ids)
         return [event_info(r, self.placement_by_id(r["before_id"]), self.placement_by_id(r["after_id"]),
                            label=names.get(int(r["id"])))
                 for r in rows]

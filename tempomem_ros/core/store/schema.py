@@ -17,13 +17,15 @@ import os
 
 from ..errors import RECOVER_HINT, SchemaError, StoreAccessError, StoreCorruptError, store_error
 from .base import atomic
+from .event_links import FILL as EVENT_LINKS_FILL
+from .event_links import SQLITE_TRIGGERS as EVENT_LINK_TRIGGERS
 
 try:  # pragma: no cover - which one depends on the installation
     from pysqlite3 import dbapi2 as sqlite3
 except ImportError:  # pragma: no cover
     import sqlite3  # type: ignore[no-redef]
 
-SCHEMA_VERSION = 11
+SCHEMA_VERSION = 12
 WORLD_FRAME = "map"  # the frame a new store records unless its creator names another (meta world_frame)
 #: Read-only opens accept stores from this version on: version 4 only adds a trigger, which reads do not
 #: depend on, so a store on read-only media written at version 3 stays readable (version 3 added columns).
@@ -38,6 +40,8 @@ WORLD_FRAME = "map"  # the frame a new store records unless its creator names an
 #: Version 10 adds held_events.lookalike_id, which only the settling step (a writer, after migrating) reads.
 #: Version 11 adds the placements' label tallies (place_labels); a read of an older store counts its observations
 #: (place_labels.PlaceLabelRows), which is what the tallies' kept column holds.
+#: Version 12 adds each event's link to the event that ended its state (event_links.py); a read of an older store
+#: seeks it (EventRows.following), which is what the links hold.
 READ_COMPATIBLE_FROM = 3
 # Covers an as-of read of the whole scene in object order (temporal.scene_as_of): a page at offset 9,800 of
 # 10k objects takes 1 ms instead of 5 ms scanning the table (schema version 2).
@@ -352,7 +356,9 @@ SCHEMA = [  # the current version: a new store is created at SCHEMA_VERSION
         after_id INTEGER,
         evidence TEXT NOT NULL DEFAULT '[]',
         detail TEXT NOT NULL DEFAULT '{}',
-        retracted INTEGER NOT NULL DEFAULT 0)""",
+        retracted INTEGER NOT NULL DEFAULT 0,
+        ended_by INTEGER,
+        ended_label TEXT)""",
     "CREATE INDEX IF NOT EXISTS events_stamp ON events(stamp, id)",
     HELD_EVENTS_TABLE,
     HELD_EVENTS_INDEX,
@@ -409,6 +415,7 @@ SCHEMA = [  # the current version: a new store is created at SCHEMA_VERSION
     *RETENTION_SCHEMA,
     OBSERVATIONS_SOURCE_INDEX,
     *PLACE_LABELS_SCHEMA,
+    *EVENT_LINK_TRIGGERS,
 ]
 
 # Forward migrations: MIGRATIONS[v] upgrades a store at version v to v + 1.
@@ -455,6 +462,10 @@ MIGRATIONS: dict[int, list[str]] = {
          "INSERT INTO place_labels (placement_id, label, kept, thinned) SELECT placement_id, '', 0, SUM(n) "
          "FROM tallies WHERE kind='sighting' AND placement_id IS NOT NULL GROUP BY placement_id "
          "ON CONFLICT (placement_id, label) DO UPDATE SET thinned = thinned + excluded.thinned"],
+    # version 12: each event's link to the event that ended its state and the relabelling before it
+    # (core/store/event_links.py), filled from the events as the triggers keep them
+    11: ["ALTER TABLE events ADD COLUMN ended_by INTEGER", "ALTER TABLE events ADD COLUMN ended_label TEXT",
+         *EVENT_LINK_TRIGGERS, *EVENT_LINKS_FILL],
 }
 
 

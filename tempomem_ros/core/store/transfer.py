@@ -45,7 +45,8 @@ ID_COLUMNS = {
     "label_mass": {"object_id": "objects"},
     "label_history": {"id": "label_history", "object_id": "objects"},
     "misses": {"id": "misses", "object_id": "objects", "frame_id": "frames", "placement_id": "placements"},
-    "events": {"id": "events", "object_id": "objects", "before_id": "placements", "after_id": "placements"},
+    "events": {"id": "events", "object_id": "objects", "before_id": "placements", "after_id": "placements",
+               "ended_by": "events"},  # (the links are relinked by the triggers as the rows arrive, event_links.py)
     "held_events": {"id": "held_events", "object_id": "objects", "before_id": "placements",
                     "after_id": "placements", "event_id": "events", "lookalike_id": "objects"},
     "tombstones": {"id": "tombstones", "object_id": "objects"},
