@@ -39,7 +39,7 @@ from typing import Protocol, runtime_checkable
 
 from ..rows import OBJECT_COLS_O
 from .batch_reads import BatchReads
-from .object_row import ObjectRow, fetch_objects
+from .object_row import ObjectRow, fetch_objects, fetch_plain
 
 # The R*Tree's overlap test: six comparisons the SQLite planner answers from the index (and the PostgreSQL
 # dialect rewrites into a GiST `&&&` in front of them). Kept as one string: dialect.py recognises it.
@@ -317,14 +317,20 @@ class Store:
         """``[objects_in_box(lo, hi, states) for lo, hi in boxes]``, on PostgreSQL in one round trip (fusion asks
         for the candidates of every sighting of a frame before it writes anything: fetch_each).
 
-        ``entries`` (PostgreSQL only): also filled with each row's R*Tree entry, {id: ((min x, y, z), (max x, y,
-        z))}, read by the same statement (the join has it): fusion asks update_rtree about every candidate it
-        merges, and reading the entries after the candidates was a round trip of its own each frame."""
-        if not self.reads_in_batches:
+        ``entries``: also filled with each row's R*Tree entry, {id: ((min x, y, z), (max x, y, z))}, read by the
+        same statement (the join has it): fusion asks update_rtree about every candidate it merges, and reading the
+        entries after the candidates was a round trip of its own each frame on PostgreSQL, and on SQLite a
+        statement per merge (20 a frame in bench_commit_profile, 14 us each: docs/RESULTS.md section 7, round 11).
+        """
+        if entries is None and not self.reads_in_batches:
             return [self.objects_in_box(lo, hi, states) for lo, hi in boxes]
         with_entry = entries is not None
         sql = _in_box_sql(states, with_entry) + " ORDER BY o.id"
-        runs = fetch_each(self.conn, sql, [(lo[0], hi[0], lo[1], hi[1], lo[2], hi[2], *states) for lo, hi in boxes])
+        args = [(lo[0], hi[0], lo[1], hi[1], lo[2], hi[2], *states) for lo, hi in boxes]
+        if self.reads_in_batches:
+            runs = fetch_each(self.conn, sql, args)
+        else:  # SQLite, entries asked: objects_in_box's statement with the entry's columns, one a box
+            runs = [fetch_plain(self.conn.execute(sql, a)) for a in args]
         if not with_entry:
             return [list(map(ObjectRow._make, rows)) for rows in runs]
         # the PostgreSQL connection's rows are tuples readable by name too, whose indexing is a Python call: sliced
