@@ -693,7 +693,7 @@ class FrameFusion:
                reason: str = "") -> None:
         f = self.config.fusion
         w = fusion.observation_weight(seen.confidence)
-        mean, lo, hi, weight, ext = fusion.merge_geometry(
+        mean, lo, hi, weight, ext = fusion.merge_geometry_values(
             center=obj.centroid, bmin=(obj.min_x, obj.min_y, obj.min_z),
             bmax=(obj.max_x, obj.max_y, obj.max_z), weight=obj.weight,
             ext=(obj.ext_x, obj.ext_y, obj.ext_z), obs_center=seen.center, obs_min=seen.bmin,
