@@ -370,7 +370,10 @@ class Store:
     @property
     def reads_in_batches(self) -> bool:
         """Whether a batch of reads costs one round trip here (PostgreSQL: fetch_each), so that reading a
-        superset of what a loop will ask pays; on SQLite a read is an in-process call and a batch saves nothing."""
+        superset of what a loop will ask pays; on SQLite a read is an in-process call, and a superset read ahead costs
+        more than it saves. SQLite still reads in one statement what a loop would read exactly, where one statement
+        costs less than many (objects_in_boxes, GraphWrites.prefetch_label_mass and object_rows_ahead: docs/RESULTS.md
+        section 7, round 11)."""
         return getattr(self.conn, "fetch_many", None) is not None
 
     def objects_in_boxes(self, boxes, states: tuple[str, ...], *,
