@@ -82,3 +82,20 @@ def test_returns_arrays_as_before():
     assert center.tolist() == [0.025, 0.0, 0.5]
     assert lo.tolist() == [-0.1, -0.1, 0.4] and hi.tolist() == [0.15, 0.1, 0.6]
     assert ext.tolist() == [0.2, 0.2, 0.2]
+
+
+def test_values_are_the_arrays_elements_as_python_floats():
+    """merge_geometry_values (FrameFusion._merge's call: round 11 of docs/RESULTS.md section 7) gives the arrays'
+    elements as Python floats, to the bit, on random, tied and non-finite values."""
+    rng = random.Random(11)
+    for n in range(20000):
+        kw = _case(rng, few=n % 2 == 1)
+        if n % 10 == 9:
+            key = rng.choice(("center", "obs_min", "obs_max", "ext", "bmin"))
+            v = list(kw[key])
+            v[rng.randrange(3)] = rng.choice((math.nan, math.inf, -math.inf))
+            kw[key] = tuple(v)
+        values = fusion.merge_geometry_values(**kw)
+        assert _bits(values) == _bits(fusion._merge_geometry_arrays(**kw)), kw
+        center, lo, hi, _, ext = values
+        assert all(type(v) is list and len(v) == 3 and all(type(x) is float for x in v) for v in (center, lo, hi, ext))

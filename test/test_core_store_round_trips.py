@@ -416,3 +416,64 @@ def test_label_pairs_read_at_once_are_joint_mass_of_each_with_odd_labels(store):
         one_by_one = [fusion.joint_mass(a, b) for a, b in pairs]
         assert fusion.joint_masses(pairs) == one_by_one
         assert [s > 0 for s in one_by_one] == [frozenset(p) in together for p in pairs]
+
+
+def _sqlite_reads(tmp_path, name: str) -> tuple[list[dict], dict]:
+    """Per commit of _frames() on SQLite: how many statements of each kind read what fusion now reads with the
+    candidates or in one statement (round 11); and the decision rows."""
+    import sqlite3
+
+    path = str(tmp_path / f"{name}.db")
+    counts = []
+    for frame in _frames():  # a Memory opened for each commit: its caches start empty, as a robot's after a restart
+        with Memory.open(path, embedding_dim=8) as m:
+            traced: list[str] = []
+            m.add(frame)
+            m._conn.set_trace_callback(traced.append)
+            m.commit()
+            counts.append({
+                "rtree point": sum("FROM objects_rtree WHERE id=" in s for s in traced),
+                "mass of one": sum(s.startswith("SELECT label, mass FROM label_mass WHERE object_id=") for s in traced),
+                "mass of many": sum("SELECT object_id, label, mass FROM label_mass WHERE object_id IN" in s
+                                    for s in traced),
+                "row of one": sum(s.startswith("SELECT id, label,") and "FROM objects WHERE id=" in s
+                                  for s in traced),
+                "rows of many": sum(s.startswith("SELECT id, label,") and "FROM objects WHERE id IN" in s
+                                    for s in traced)})
+    conn = sqlite3.connect(path)
+    try:
+        return counts, {k: conn.execute(sql).fetchall() for k, sql in DECISIONS.items()}
+    finally:
+        conn.close()
+
+
+def test_sqlite_reads_entries_masses_and_twin_rows_with_the_frame(tmp_path, monkeypatch):
+    """On SQLite a commit reads the candidates' R*Tree entries with the candidates (Store.objects_in_boxes
+    ``entries``), the label mass of the candidates scoring will ask in one statement (prefetch_label_mass), and the
+    rows of the objects the twin check looks at in one statement (object_rows_ahead): before, one statement each per
+    merged object, per differently labelled candidate and per seen object (58 of a frame's ~177 statements in
+    bench_commit_profile). The decisions are those of every read made when asked (the three switched back off)."""
+    from tempomem_ros.core.store.graph_writes import GraphWrites
+
+    def column(counts, kind):
+        return [c[kind] for c in counts]
+
+    ahead, ahead_rows = _sqlite_reads(tmp_path, "ahead")
+    monkeypatch.setattr(GraphWrites, "cache_rtree_entries", lambda self, entries: None)
+    monkeypatch.setattr(GraphWrites, "prefetch_label_mass", lambda self, ids: None)
+    monkeypatch.setattr(GraphWrites, "object_rows_ahead", lambda self, ids: None)
+    asked, asked_rows = _sqlite_reads(tmp_path, "asked")
+    assert asked_rows == ahead_rows
+    # asked: an R*Tree entry read per merged object (3-4 a frame from the second on), a label mass per differently
+    # labelled candidate, a row per seen object for the twin check (3 a frame) and those read after a write
+    assert column(asked, "rtree point") == [0, 4, 4, 4, 4, 4, 4, 4, 3, 4, 4, 4]
+    assert column(asked, "mass of one") == [0, 4, 4, 3, 3, 3, 3, 3, 5, 4, 5, 4]
+    assert column(asked, "row of one") == [4, 7, 12, 3, 3, 3, 3, 3, 5, 5, 6, 6]
+    assert column(asked, "mass of many") == column(asked, "rows of many") == [0] * 12
+    # ahead: no entry read apart; the candidates' label mass and the seen objects' rows in one statement each (none
+    # in the first frame: no candidate); the reads left are those made after a write (a relabel's label mass, the
+    # rows of a twin pair or of a part join) and the first frame's new objects' rows
+    assert column(ahead, "rtree point") == [0] * 12
+    assert column(ahead, "mass of many") == column(ahead, "rows of many") == [0] + [1] * 11
+    assert column(ahead, "mass of one") == [0, 1, 1, 0, 0, 0, 0, 0, 1, 0, 1, 0]
+    assert column(ahead, "row of one") == [4, 4, 9, 0, 0, 0, 0, 0, 1, 1, 2, 2]

@@ -482,8 +482,10 @@ class FrameFusion:
             self._in_view_ahead = [o for o in in_view if o.state in ("present", "tentative")]
             # the candidates' R*Tree entries came with them: _prefetch_scoring finds them kept
             self._graph.cache_rtree_entries({c.id: entries[c.id] for cands in cand_lists for c in cands})
-        else:
-            cand_lists = self._store.objects_in_boxes(boxes, ("present", "missing", "tentative"))
+        else:  # the candidates' R*Tree entries with them here too (one statement a merge on SQLite otherwise)
+            entries = {}
+            cand_lists = self._store.objects_in_boxes(boxes, ("present", "missing", "tentative"), entries=entries)
+            self._graph.cache_rtree_entries({c.id: entries[c.id] for cands in cand_lists for c in cands})
         self._prefetch_scoring(items, cand_lists)
         for seen, cands in zip(items, cand_lists):
             near[seen.id] = []
@@ -583,10 +585,10 @@ class FrameFusion:
         whose label disagrees with its sighting's, and for those label pairs their joint mass and (where the
         joint mass is enough for known_confusion to ask) both labels' totals. A superset of what the loop asks,
         read in the same state (no write in between), so every answer is the one the loop would have read;
-        known_confusion uses a prefetched sum only while ``_confusion_prefetch`` is set (the loop). On SQLite
-        nothing is read ahead (Store.reads_in_batches): a read there costs microseconds, a superset more."""
-        if not self._store.reads_in_batches:
-            return
+        known_confusion uses a prefetched sum only while ``_confusion_prefetch`` is set (the loop). On SQLite only
+        the label mass is read ahead (one statement for the frame's candidates instead of one a candidate: the ids
+        are exactly those the loop reads, 20 a frame in bench_commit_profile); the pair sums and totals, a superset
+        of what the loop asks, are asked one by one there (Store.reads_in_batches)."""
         ids, keys = set(), set()
         for seen, cands in zip(items, cand_lists):
             for cand in cands:
@@ -596,6 +598,8 @@ class FrameFusion:
                     if seen.label != label:
                         keys.add((seen.label, label) if seen.label < label else (label, seen.label))
         self._graph.prefetch_label_mass(ids)
+        if not self._store.reads_in_batches:
+            return
         self._graph.prefetch_rtree_boxes({int(c.id) for cands in cand_lists for c in cands})
         self._prefetch_confusions(keys)
 
@@ -689,7 +693,7 @@ class FrameFusion:
                reason: str = "") -> None:
         f = self.config.fusion
         w = fusion.observation_weight(seen.confidence)
-        mean, lo, hi, weight, ext = fusion.merge_geometry(
+        mean, lo, hi, weight, ext = fusion.merge_geometry_values(
             center=obj.centroid, bmin=(obj.min_x, obj.min_y, obj.min_z),
             bmax=(obj.max_x, obj.max_y, obj.max_z), weight=obj.weight,
             ext=(obj.ext_x, obj.ext_y, obj.ext_z), obs_center=seen.center, obs_min=seen.bmin,

@@ -160,6 +160,23 @@ def merge_geometry(*, center, bmin, bmax, weight, ext, obs_center, obs_min, obs_
     moves it by its weight share only. Large objects keep the union: they are seen in parts (a table end by
     end), and the mean of parts is smaller than the whole.
     """
+    center, lo, hi, weight, ext = merge_geometry_values(
+        center=center, bmin=bmin, bmax=bmax, weight=weight, ext=ext, obs_center=obs_center, obs_min=obs_min,
+        obs_max=obs_max, obs_weight=obs_weight, clamp_factor=clamp_factor, growth_factor=growth_factor,
+        growth_floor=growth_floor, n_folded=n_folded, mean_box_after=mean_box_after, mean_box_below=mean_box_below,
+        size_after=size_after, size_quantile=size_quantile, size_step=size_step, size_below=size_below)
+    return np.array(center), np.array(lo), np.array(hi), weight, np.array(ext)
+
+
+def merge_geometry_values(*, center, bmin, bmax, weight, ext, obs_center, obs_min, obs_max, obs_weight,
+                          clamp_factor: float, growth_factor: float | None = None, growth_floor: float = 0.0,
+                          n_folded: int = 0, mean_box_after: int = 0, mean_box_below: float = 0.0,
+                          size_after: int = 0, size_quantile: float = 0.9, size_step: float = 0.0,
+                          size_below: float = 0.0):
+    """merge_geometry with its centre, box and size as lists of three Python floats (the arrays' elements: the
+    same values, to the bit), for FrameFusion._merge. Why: every merge wrote them as statement parameters and
+    compared them as floats, each a numpy scalar built from the arrays (and on PostgreSQL dumped at twice a
+    float's cost), and four arrays were built for it at each merge (round 11 of docs/RESULTS.md section 7)."""
     args = (weight, obs_weight, clamp_factor, growth_floor, mean_box_below, size_quantile, size_step, size_below,
             0.0 if growth_factor is None else growth_factor)
     try:
@@ -170,12 +187,13 @@ def merge_geometry(*, center, bmin, bmax, weight, ext, obs_center, obs_min, obs_
     except (TypeError, IndexError):  # not three numbers each: the arrays' own error (or broadcasting)
         finite = False
     if not finite:
-        return _merge_geometry_arrays(
+        c, lo, hi, w, e = _merge_geometry_arrays(
             center=center, bmin=bmin, bmax=bmax, weight=weight, ext=ext, obs_center=obs_center, obs_min=obs_min,
             obs_max=obs_max, obs_weight=obs_weight, clamp_factor=clamp_factor, growth_factor=growth_factor,
             growth_floor=growth_floor, n_folded=n_folded, mean_box_after=mean_box_after,
             mean_box_below=mean_box_below, size_after=size_after, size_quantile=size_quantile, size_step=size_step,
             size_below=size_below)
+        return c.tolist(), lo.tolist(), hi.tolist(), w, e.tolist()
     if growth_factor is not None:
         top = max(e)
         limit = growth_limit(ext, growth_factor, growth_floor) if top == 0.0 else \
@@ -208,7 +226,7 @@ def merge_geometry(*, center, bmin, bmax, weight, ext, obs_center, obs_min, obs_
     limits = [0.55 * x + tol for x in new_ext] if tracked else [clamp_factor * x for x in new_ext]
     lo = [_np_maximum(lo[i], new_center[i] - limits[i]) for i in range(3)]
     hi = [_np_minimum(hi[i], new_center[i] + limits[i]) for i in range(3)]
-    return np.array(new_center), np.array(lo), np.array(hi), new_weight, np.array(new_ext)
+    return new_center, lo, hi, new_weight, new_ext
 
 
 # merge_geometry in plain floats. Why: it runs for every merge (20 a frame in the fuser), and numpy's per-call cost

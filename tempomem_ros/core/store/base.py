@@ -31,6 +31,7 @@ the transactions came first because they were repeated.
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
@@ -39,7 +40,7 @@ from typing import Protocol, runtime_checkable
 
 from ..rows import OBJECT_COLS_O
 from .batch_reads import BatchReads
-from .object_row import ObjectRow, fetch_objects
+from .object_row import ObjectRow, fetch_objects, fetch_plain
 
 # The R*Tree's overlap test: six comparisons the SQLite planner answers from the index (and the PostgreSQL
 # dialect rewrites into a GiST `&&&` in front of them). Kept as one string: dialect.py recognises it.
@@ -91,9 +92,69 @@ def _in_box_sql(states, with_entry: bool = False) -> str:
             f"WHERE {_OVERLAP} AND o.state IN ({marks})")
 
 
+#: boxes one set read of SQLite's spatial index answers (_sqlite_in_boxes: 6 parameters a box, far under SQLite's
+#: 32,766 parameters a statement)
+SQLITE_BOXES_PER_READ = 500
+
+
+def _sqlite_in_boxes(conn, args: list[tuple], states: tuple[str, ...], with_entry: bool) -> list[list[tuple]]:
+    """The rows of _in_box_sql(states, with_entry) + " ORDER BY o.id" for each box of ``args`` (lo x, hi x, lo y,
+    hi y, lo z, hi z), on SQLite in one statement per SQLITE_BOXES_PER_READ boxes: the boxes as a VALUES list joined
+    to the R*Tree (which SQLite searches once per box, with the same six comparisons: EXPLAIN QUERY PLAN "SCAN r
+    VIRTUAL TABLE INDEX 2:D1B0D3B2D5B4"), each row followed by its box's index, ordered by box, then id: each box's
+    rows are its own statement's, in its order. Why: fusion reads the candidates of every sighting, one statement
+    each (20 a frame at 38-43 us in bench_commit_profile; 20 boxes at once 0.33-0.47 ms against 0.70-0.79 ms,
+    docs/RESULTS.md section 7, round 11). A single box keeps the single statement."""
+    if len(args) < 2:
+        sql = _in_box_sql(states, with_entry) + " ORDER BY o.id"
+        return [fetch_plain(conn.execute(sql, (*a, *states))) for a in args]
+    runs: list[list[tuple]] = []
+    for start in range(0, len(args), SQLITE_BOXES_PER_READ):
+        chunk = args[start:start + SQLITE_BOXES_PER_READ]
+        out: list[list[tuple]] = [[] for _ in chunk]
+        for row in fetch_plain(conn.execute(_in_boxes_sql(states, with_entry, len(chunk)),
+                                            (*(x for a in chunk for x in a), *states))):
+            out[row[-1]].append(row[:-1])
+        runs += out
+    return runs
+
+
+@functools.lru_cache(maxsize=256)
+def _in_boxes_sql(states: tuple[str, ...], with_entry: bool, n_boxes: int) -> str:
+    marks = ",".join("?" for _ in states)
+    entry = ", r.min_x, r.min_y, r.min_z, r.max_x, r.max_y, r.max_z" if with_entry else ""
+    values = ", ".join(f"(?,?,?,?,?,?,{k})" for k in range(n_boxes))
+    return (f"WITH v(lx, hx, ly, hy, lz, hz, k) AS (VALUES {values}) SELECT {OBJECT_COLS_O}{entry}, v.k FROM v "
+            "CROSS JOIN objects_rtree r CROSS JOIN objects o ON o.id = r.id WHERE r.max_x >= v.lx AND r.min_x <= v.hx "
+            "AND r.max_y >= v.ly AND r.min_y <= v.hy AND r.max_z >= v.lz AND r.min_z <= v.hz "
+            f"AND o.state IN ({marks}) ORDER BY v.k, o.id")
+
+
 #: json.dumps(x, sort_keys=True) is this encoder's encode(x) (json.dumps builds the same encoder anew for any
 #: argument other than the defaults): the audit row's detail, written with every merge (20 a frame in the fuser)
 _SORTED_JSON = json.JSONEncoder(sort_keys=True)
+# encode() builds its C encoder anew at every call, with a fresh dict of the containers being encoded (a circular
+# one raises ValueError); built once, without that dict, the same encoder writes the same text of any detail (none
+# is circular: fusion writes them) at half the cost (6.5 against 13.4 us, load 20; round 11 of docs/RESULTS.md
+# section 7, 20,000 random details compared in test_core_store_audit_json.py)
+_SORTED_C = None if json.encoder.c_make_encoder is None else json.encoder.c_make_encoder(
+    None, _SORTED_JSON.default, json.encoder.encode_basestring_ascii, None, ": ", ", ", True, False, True)
+
+
+def sorted_json(detail: dict) -> str:
+    """json.dumps(detail, sort_keys=True) of an audit row's detail (a dict without cycles)."""
+    if _SORTED_C is None or type(detail) is not dict:
+        return _SORTED_JSON.encode(detail)
+    return "".join(_SORTED_C(detail, 0))
+
+
+def json_ids(ids: list) -> str:
+    """json.dumps(ids) of a list of ids: for exact ints the same text written directly (int's text is json's),
+    any other list through json (a bool is json's true). Why: two lists an audit row, 20 rows a frame."""
+    for i in ids:
+        if type(i) is not int:
+            return json.dumps(ids)
+    return "[" + ", ".join(map(str, ids)) + "]"
 
 
 def rollback_quietly(conn) -> None:
@@ -272,8 +333,8 @@ class Store:
     def audit(self, stamp, action: str, object_ids, observation_ids, detail: dict | None, source: str) -> None:
         """Queue an audit row; the rows are written with one executemany just before the transaction commits."""
         self._audit_rows.append(
-            (stamp, self._clock(), action, json.dumps(sorted(set(object_ids))), json.dumps(list(observation_ids)),
-             _SORTED_JSON.encode(detail or {}), source))
+            (stamp, self._clock(), action, json_ids(sorted(set(object_ids))), json_ids(list(observation_ids)),
+             sorted_json(detail or {}), source))
 
     def data_version(self):
         """Changes whenever another connection commits a write (SQLite: PRAGMA data_version; PostgreSQL: the
@@ -309,7 +370,10 @@ class Store:
     @property
     def reads_in_batches(self) -> bool:
         """Whether a batch of reads costs one round trip here (PostgreSQL: fetch_each), so that reading a
-        superset of what a loop will ask pays; on SQLite a read is an in-process call and a batch saves nothing."""
+        superset of what a loop will ask pays; on SQLite a read is an in-process call, and a superset read ahead costs
+        more than it saves. SQLite still reads in one statement what a loop would read exactly, where one statement
+        costs less than many (objects_in_boxes, GraphWrites.prefetch_label_mass and object_rows_ahead: docs/RESULTS.md
+        section 7, round 11)."""
         return getattr(self.conn, "fetch_many", None) is not None
 
     def objects_in_boxes(self, boxes, states: tuple[str, ...], *,
@@ -317,14 +381,19 @@ class Store:
         """``[objects_in_box(lo, hi, states) for lo, hi in boxes]``, on PostgreSQL in one round trip (fusion asks
         for the candidates of every sighting of a frame before it writes anything: fetch_each).
 
-        ``entries`` (PostgreSQL only): also filled with each row's R*Tree entry, {id: ((min x, y, z), (max x, y,
-        z))}, read by the same statement (the join has it): fusion asks update_rtree about every candidate it
-        merges, and reading the entries after the candidates was a round trip of its own each frame."""
-        if not self.reads_in_batches:
-            return [self.objects_in_box(lo, hi, states) for lo, hi in boxes]
+        ``entries``: also filled with each row's R*Tree entry, {id: ((min x, y, z), (max x, y, z))}, read by the
+        same statement (the join has it): fusion asks update_rtree about every candidate it merges, and reading the
+        entries after the candidates was a round trip of its own each frame on PostgreSQL, and on SQLite a
+        statement per merge (20 a frame in bench_commit_profile, 14 us each: docs/RESULTS.md section 7, round 11).
+        """
         with_entry = entries is not None
-        sql = _in_box_sql(states, with_entry) + " ORDER BY o.id"
-        runs = fetch_each(self.conn, sql, [(lo[0], hi[0], lo[1], hi[1], lo[2], hi[2], *states) for lo, hi in boxes])
+        args = [(lo[0], hi[0], lo[1], hi[1], lo[2], hi[2]) for lo, hi in boxes]
+        if self.reads_in_batches or pipelines(self.conn):  # PostgreSQL (one read at a time where batches are off)
+            sql = _in_box_sql(states, with_entry) + " ORDER BY o.id"
+            runs = fetch_each(self.conn, sql, [(*a, *states) for a in args]) if self.reads_in_batches else \
+                [fetch_plain(self.conn.execute(sql, (*a, *states))) for a in args]
+        else:
+            runs = _sqlite_in_boxes(self.conn, args, tuple(states), with_entry)
         if not with_entry:
             return [list(map(ObjectRow._make, rows)) for rows in runs]
         # the PostgreSQL connection's rows are tuples readable by name too, whose indexing is a Python call: sliced

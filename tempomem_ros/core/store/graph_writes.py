@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from ..rows import id_chunks
 from .base import StoreInterface, TableRows, fetch_each
-from .object_row import ObjectRow
+from .object_row import ObjectRow, fetch_plain
 from .objects import ObjectRows
 
 RTREE_PAD = 0.05  # metres the spatial index's entry extends beyond an object's box (see GraphWrites.update_rtree)
@@ -77,10 +77,9 @@ class GraphWrites(TableRows):
 
     def object_rows_ahead(self, ids) -> dict[int, ObjectRow] | None:
         """The rows of ``ids`` by id (ObjectRows.rows: one set-based read), read ahead for a loop that would read
-        them one by one, or None on SQLite (Store.reads_in_batches: a read there costs microseconds). The caller
-        uses a row only while nothing it wrote can have changed it."""
-        if not self._store.reads_in_batches:
-            return None
+        them one by one, on both backends (on SQLite one statement instead of 20 a frame at 14 us each in
+        bench_commit_profile: docs/RESULTS.md section 7, round 11). The caller uses a row only while nothing it
+        wrote can have changed it."""
         return {int(r.id): r for r in self._objects.rows(ids)}
 
     def widen_seen(self, object_id: int, first_seen: float, last_seen: float) -> None:
@@ -169,14 +168,24 @@ class GraphWrites(TableRows):
         return dict(cached)
 
     def prefetch_label_mass(self, object_ids) -> None:
-        """Cache the label mass of those of ``object_ids`` not cached yet, in one round trip (base.fetch_each),
-        on PostgreSQL only: fusion scores every differently labelled candidate of a frame against it, and one
-        read per object was one wait each (bench_fleet). Every write of label mass drops the object's entry
-        (add_mass, add_mass_of, set/rebuild), so an entry read early holds what label_mass() would read later.
-        On SQLite a read costs microseconds and an entry never asked for would be wasted: nothing is done."""
-        if self._readonly or not self._store.reads_in_batches:
+        """Cache the label mass of those of ``object_ids`` not cached yet: fusion scores every differently labelled
+        candidate of a frame against it. On PostgreSQL in one round trip (base.fetch_each: one read per object was
+        one wait each, bench_fleet); on SQLite in one statement for all of them (one a candidate cost 8 us each, 20
+        a frame in bench_commit_profile: docs/RESULTS.md section 7, round 11), its rows by object in label order,
+        as label_mass() reads them. Every write of label mass drops the object's entry (add_mass, add_mass_of,
+        set/rebuild), so an entry read early holds what label_mass() would read later."""
+        if self._readonly:
             return
         wanted = sorted({int(i) for i in object_ids} - self._caches.label_mass.keys())
+        if not self._store.reads_in_batches:
+            for object_id in wanted:
+                self._caches.label_mass[object_id] = {}
+            for chunk, marks in id_chunks(wanted):
+                for object_id, label, mass in fetch_plain(self._conn.execute(
+                        f"SELECT object_id, label, mass FROM label_mass WHERE object_id IN ({marks}) "
+                        "ORDER BY object_id, label", chunk)):
+                    self._caches.label_mass[int(object_id)][label] = mass
+            return
         for object_id, rows in zip(wanted, fetch_each(
                 self._conn, "SELECT label, mass FROM label_mass WHERE object_id=? ORDER BY label",
                 [(i,) for i in wanted])):
@@ -272,8 +281,9 @@ class GraphWrites(TableRows):
 
     def cache_rtree_entries(self, entries: dict) -> None:
         """Keep R*Tree entries read with other rows (Store.objects_in_boxes ``entries``) for the objects not cached
-        yet, as prefetch_rtree_boxes would have read them (no write in between), on PostgreSQL only."""
-        if self._readonly or not self._store.reads_in_batches:
+        yet, as update_rtree would read them (no write in between: an entry cached since, by update_rtree's own
+        write, is kept), on both backends: the read came with the candidates, at no statement of its own."""
+        if self._readonly:
             return
         boxes = self._caches.rtree_boxes
         for object_id, entry in entries.items():

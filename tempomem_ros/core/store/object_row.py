@@ -138,6 +138,12 @@ def fetch_objects(cursor) -> list[ObjectRow]:
     return list(map(_new, cursor.fetchall()))
 
 
+def fetch_plain(cursor) -> list[tuple]:
+    """The remaining rows of an executed SELECT as plain tuples (_plain), on either backend."""
+    _plain(cursor)
+    return cursor.fetchall()
+
+
 def fetch_keyed_objects(cursor) -> list[tuple]:
     """The remaining rows of an executed SELECT of one key column, then rows.OBJECT_COLS, as (key, ObjectRow)
     pairs."""
