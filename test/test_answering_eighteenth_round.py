@@ -14,7 +14,7 @@ import pytest
 from answering_helpers import NOW, TODAY, refusal, understood
 
 from tempomem_ros.core.answering import Names
-from tempomem_ros.core.answering import conduct, dialects, loose, typo
+from tempomem_ros.core.answering import conduct, dialects, dictation, loose, typo
 from tempomem_ros.core.answering.understand import TIME_IN_TALK
 
 NAMES = Names(["mug", "keys", "table", "desk", "lamp", "phone", "plant", "chair", "wallet", "sofa", "bottle",
@@ -222,3 +222,25 @@ def test_a_write_inside_an_argument_s_text_is_refused(text):
 def test_an_argument_or_a_batch_without_an_act_still_reads_or_is_refused_as_before():
     assert read('{"name": "current", "arguments": {"label": "teddy bear"}}')[0] == "current"
     assert "more than one command" not in refusal("last seen --label keys; get history --label phone", NAMES).reason
+
+
+# ---------------------------------------------------------------------------------------- talk and dialect
+@pytest.mark.parametrize("question, operator, args", [
+    ("did the kettle move this morning question mark", "did_move",
+     {"label": "kettle", "since": TODAY + 5 * 3600, "until": TODAY + 12 * 3600}),
+    ("where are the scissors full stop", "current", {"label": "scissors"}),
+    ("hw mny times has the lamp been seen", "count_sightings", {"label": "lamp"}),
+    ("where was the remote twenty minutes since", "as_of", {"label": "remote", "t": NOW - 1200}),
+    ("how many times did you spot the plant all told", "count_sightings", {"label": "plant"}),
+    ("ugh where is my phone", "current", {"label": "phone"}),
+    ("is the kettle missing for real", "is_missing", {"label": "kettle"}),
+])
+def test_spoken_marks_dialect_and_fillers_read(question, operator, args):
+    assert read(question)[:2] == (operator, args)
+
+
+def test_since_before_a_clause_and_marks_beside_spoken_ones_are_not_rewritten():
+    refusal("where was the remote twenty minutes since I came in", NAMES)   # "since" starts a clause: no "ago"
+    assert dictation.marks("where is the mug? question mark") == "where is the mug? question mark"
+    assert dictation.marks("what changed in the period since 9") == "what changed in the period since 9"
+    assert dictation.marks("where is the mug comma the blue one question mark") == "where is the mug, the blue one?"

@@ -933,7 +933,8 @@ def _candidates_in(mapping: dict, depth: int, out: list, budget: list) -> None:
         # delete everything', the fifteenth round's review) leaves it a key that carries no call
         program = _snake(k) == "steps" and isinstance(v, list) and all(
             isinstance(x, dict) and any(_snake(n) in NAME_KEYS for n in x) for x in v)
-        if _snake(k) in CARRIER_KEYS or program or isinstance(v, Call) and v.name == k:   # an XML element is keyed by its tag
+        # (an XML element is keyed by its tag)
+        if _snake(k) in CARRIER_KEYS or program or isinstance(v, Call) and v.name == k:
             _candidates(v, depth + 1, out, budget)
         elif _holds_call(v):
             raise _Refused(f"a call under '{k}' is not one the request makes; read nothing of it")

@@ -563,6 +563,10 @@ def extract(text: str, now: float | None, day_names=()) -> tuple[str, list[Found
     # without its colon, only after a word that introduces a clock (a bare 4-digit number may be a year or a count);
     # "since the 7 am handover": the clock of a named event
     out = re.sub(r"\byesterday night\b", "last night", out)
+    # eighteenth round: "an hour since", "half an hour since" (Northern English, Irish, Scots: heldout18's "What was on
+    # the counter an hour since, pet?") is "ago" where "since" ends the phrase (no moment or clause after it: "an hour
+    # since I left" stays as it is)
+    out = re.sub(rf"\b({_SPAN}) since\b(?! ?\w)", r"\1 ago", out)
     out = re.sub(r"\b(at|between|and|since|from|until|till|by|before|after|to) ([01]\d|2[0-3])([0-5]\d)"
                  r"(?: hours| hrs)?\b(?![-:.\d])", r"\1 \2:\3", out)
     out = re.sub(r"\b(since|after|before|at|from|until|till|by) the (\d{1,2}(?::\d{2})? ?(?:am|pm|oclock)) [a-z]+\b",

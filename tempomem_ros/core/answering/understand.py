@@ -32,8 +32,8 @@ from dataclasses import dataclass, field
 from ..labels import words
 from . import timeexpr
 from .normalise import MAX_QUESTION_CHARS, normalise
-from . import (commands, conduct, corrections, cues, envelope, events, loose, quantities, relax, structured, typo,
-               word_order)
+from . import (commands, conduct, corrections, cues, dictation, envelope, events, loose, quantities, relax, structured,
+               typo, word_order)
 from .operators import (ACTION_ALWAYS, ACTION_OBJECT_WORDS, ACTION_VERBS, FORMAL_VERBS, NOT_A_DESCRIPTION,
                         PAST_OPERATORS, RELATION_WORDS, TABLE, args_key, example_forms, interpretation)
 from .plurals import said_plural
@@ -206,6 +206,7 @@ def understand(question: str, now: float | None, names: Names, similar=None, _in
         # refused (the sixteenth round's review; 6,400 words 12 s on this machine); the forms read only its first
         # MAX_QUESTION_CHARS, so an answer would have been to a question cut off (the sets' longest line is 258)
         return _loose(question, now, names, similar, _inside) or Refusal(TOO_LONG, suggest(normalise(question), names))
+    question = dictation.marks(question)  # eighteenth round: "where is my charger question mark" (dictation.py)
     question = events.rewrite(question, now)  # "when I arrived at 10": its time, or talk (events.py)
     out = _rules(question, now, names)
     if isinstance(out, Understanding) and out.unknown and isinstance(question, str):
