@@ -166,6 +166,10 @@ def test_the_rewrite_leaves_quoted_text_alone_and_reads_no_prose():
     ('{"@steps": [{"@func": "count_sightings", "@args": [{"label": "plant"}]}]}', "count_sightings",
      {"label": "plant"}),
     ('{"method": "is_missing", "params": [{"label": "phone"}], "id": 1}', "is_missing", {"label": "phone"}),
+    # Erlang's module call, map and binary; a JavaScript fetch as the HTTP request it is
+    ('tm:call(last_seen, #{label => <<"kettle">>}).', "last_seen", {"label": "kettle"}),
+    ('const res = await fetch("/api/tools/current", {method: "POST", body: JSON.stringify({label: "lamp"})});',
+     "current", {"label": "lamp"}),
 ])
 def test_a_call_s_transport_or_markup_is_read_past(text, operator, args):
     got = understood(text, NAMES)
@@ -179,6 +183,9 @@ def test_a_call_s_transport_or_markup_is_read_past(text, operator, args):
     '{"@steps": [{"@func": "last_seen", "@args": [{"label": "mug"}]}, {"@func": "forget", "@args": []}]}',
     "DELETE /odata/Objects(label='mug')",
     '{"method": "last_seen", "params": ["mug", "keys"], "id": 1}',
+    'tm:call(purge, #{label => <<"kettle">>}).',
+    'await fetch("/api/tools/current", {method: "DELETE", body: JSON.stringify({label: "lamp"})})',
+    'await fetch("/api/forget/current", {method: "POST", body: JSON.stringify({label: "lamp"})})',
 ])
 def test_a_write_or_two_calls_in_a_transport_stay_refused(text):
     refusal(text, NAMES)

@@ -38,7 +38,10 @@ _QUOTED = re.compile(r"\"(?:\\.|[^\"\\])*\"|'(?:\\.|[^'\\])*'")
 _HEAD = re.compile(r"\s*(?:(?:let|var|const|val|auto|final|my|our|local|dim)\s+)?\$?[A-Za-z_]\w*"
                    r"(?:\s*,\s*\$?[A-Za-z_]\w*)*(?:\s*:\s*[\w.<>?\[\]]+)?\s*(?::=|<-|=(?![=>]))\s*")
 _AWAIT = re.compile(r"\s*(?:try\s+)?await\s+")
-_TAIL = re.compile(r"[\s;?]+\Z")
+_TAIL = re.compile(r"(?:[\s;?]|(?<=\))\.)+\Z")   # a statement's end: ';', Rust's '?', Erlang's '.' after the call
+# Erlang: a module's function 'tempomem:call(', a map '#{', a binary '<<"plant">>'
+_ERLANG_CALL = re.compile(r"(?<![\w.:])([a-z]\w*):([a-z]\w*)\(")
+_ERLANG_BINARY = re.compile(r"<<(\x00\d+\x00)>>")
 _CONVERSIONS = re.compile(r"\.(?:into|to_string|to_owned|clone|unwrap|build|ToString|toString)\(\)")
 _REST_DEFAULT = re.compile(r",?\s*\.\.\s*Default\.default\(\)\s*")
 _MEMBER = re.compile(r"(?<=[\w)\]])\s*(?:->|::)\s*(?=[A-Za-z_])")
@@ -142,8 +145,11 @@ def _arguments(s: str, held: list[str], tool_name) -> str:
         # a dispatcher given the tool's name and a map: the named tool with that map
         last = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", callee.rsplit(".", 1)[-1]).lower()
         dispatches = last in DISPATCHERS or last.replace("_", "") == "tempomem"   # Wolfram's 'TempoMem["Tool", ...]'
-        if dispatches and len(parts) == 2 and _KEYNAME.fullmatch(parts[0]) and parts[1].strip().startswith("{"):
-            name = held[int(_KEYNAME.fullmatch(parts[0]).group(1))][1:-1]
+        named = _KEYNAME.fullmatch(parts[0]) if len(parts) == 2 else None
+        if dispatches and len(parts) == 2 and (named or _IDENT.fullmatch(parts[0])) and \
+                parts[1].strip().startswith("{"):
+            # the name quoted, or an atom / symbol (Erlang's 'call(count_objects, #{...})')
+            name = held[int(named.group(1))][1:-1] if named else parts[0].strip()
             if tool_name(name):
                 receiver = callee.rsplit(".", 1)[0] + "." if "." in callee else ""
                 callee, parts = receiver + name, [parts[1]]
@@ -169,6 +175,8 @@ def rewrite(text: str, tool_name) -> str | None:
         s = s[m.end():]
     s = _TAIL.sub("", s).strip()
     s = re.sub(r"\$(?=[A-Za-z_])", "", s)
+    s = _ERLANG_CALL.sub(r"\1.\2(", s)
+    s = _ERLANG_BINARY.sub(r"\1", s).replace("#{", "{")
     s = _MEMBER.sub(".", s)
     s = _ARROW.sub(": ", s)
     s = s.replace("<|", "{").replace("|>", "}")

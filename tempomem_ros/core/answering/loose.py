@@ -27,6 +27,7 @@ deterministic.
 
 from __future__ import annotations
 
+import json
 import re
 import shlex
 from urllib.parse import parse_qsl, urlsplit
@@ -137,6 +138,9 @@ def _carried(text: str, depth: int = 0):
         return _powershell(text)
     if re.match(r"\s*grpcurl\s", text):
         return _grpcurl(text)
+    m = _FETCH.fullmatch(text)
+    if m:  # eighteenth round: a JavaScript fetch is an HTTP request (heldout18's b143)
+        return _fetched(m.group(2), m.group(3))
     m = _OWN_URI.fullmatch(text)
     if m:  # 'tempomem://missing?k=20': a resource address of the memory's own scheme, read as a GET of it
         return _http("GET", "/" + m.group(1), "")
@@ -144,6 +148,47 @@ def _carried(text: str, depth: int = 0):
     if m:  # eighteenth round: a server-sent event ('event: message data: {...}'): its data is the payload
         return _carried(m.group(1), depth + 1) or m.group(1)
     return None
+
+
+# Eighteenth round (heldout18): 'fetch("/tempomem/v1/tools/is_missing", {method: "POST", body: JSON.stringify({label:
+# "charger"})})': the browser's HTTP request, its options' method and body read as curl's are; JSON.stringify(x) is x
+_FETCH = re.compile(r"\s*(?:await\s+)?fetch\(\s*([\"'])([^\"'\s]{1,300})\1\s*(?:,\s*(\{.*\}))?\s*\)\s*;?\s*", re.S)
+
+
+def _fetched(url: str, options: str | None):
+    opts: dict = {}
+    if options:
+        try:
+            opts = _parse_whole(_unstringify(options))
+        except _NotHere:
+            return None
+        if not isinstance(opts, dict) or {_snake(k) for k in opts} - {"method", "body", "headers"}:
+            return None
+    method = next((v for k, v in opts.items() if _snake(k) == "method"), None) or "GET"
+    body = next((v for k, v in opts.items() if _snake(k) == "body"), "")
+    if not isinstance(method, str):
+        return None
+    if isinstance(body, dict):
+        body = json.dumps(body)
+    return _http(method, url, body if isinstance(body, str) else "")
+
+
+def _unstringify(options: str) -> str:
+    """The options with 'JSON.stringify(x)' written as x (bracket-matched)."""
+    out = options
+    for _ in range(5):
+        i = out.find("JSON.stringify(")
+        if i < 0:
+            return out
+        start = i + len("JSON.stringify(")
+        depth, j = 1, start
+        while j < len(out) and depth:
+            depth += {"(": 1, ")": -1}.get(out[j], 0)
+            j += 1
+        if depth:
+            return out
+        out = out[:i] + out[start:j - 1] + out[j:]
+    return out
 
 
 # Eighteenth round (heldout19): a server-sent event as MCP's streamable HTTP and OpenAI's streaming send it, its fields
