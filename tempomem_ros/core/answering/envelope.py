@@ -372,7 +372,7 @@ def _block_map(text: str) -> dict | None:
 
 
 # ----------------------------------------------------------------------------------------- object envelopes
-NAME_KEYS = frozenset("name tool tool_name fn fn_name function function_name op operation action method".split())
+NAME_KEYS = frozenset("name tool tool_name fn fn_name func function function_name op operation action method".split())
 ARGS_KEYS = frozenset("arguments args input tool_input parameters params kwargs".split())
 # keys that only identify or type the call ('"id": "call_a1"', '"type": "function"', LangChain's '"log"')
 _META_KEYS = frozenset("id call_id tool_call_id tool_use_id jsonrpc index log message_log role".split())
@@ -389,7 +389,10 @@ def _snake(name, acronyms: bool = True) -> str:
     # sixteenth round: an acronym before a word is a word of its own ('AIMessage' -> 'ai_message', a carrier of
     # loose.py; heldout18's LangChain AIMessage(tool_calls=[...]) was read as a tool named 'aimessage' and refused).
     # Not for words of prose (``acronyms`` False: loose._thought_acts), where 'IDs' is no 'i_ds'.
+    # eighteenth round: a key's '@' marks it as the format's own (TypeChat's '@func', '@args', '@steps'; JSON-LD's
+    # '@type', '@id'): the key is the word after it
     s = str(name).strip()
+    s = s[1:] if s.startswith("@") and len(s) > 1 else s
     if acronyms:
         s = re.sub(r"(?<=[A-Z])(?=[A-Z][a-z])", "_", s)
     s = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", s)
@@ -452,6 +455,10 @@ def call_of(payload, depth: int = 0) -> Call | None:
                 positional, held = held, {}
         if held is None:
             held = {}
+        # eighteenth round: JSON-RPC 1.0 passes its params as a list ('{"method": "missing", "params": [], "id": 3}',
+        # heldout19): none is no argument, one map is the arguments; more are positional, which no tool names
+        if isinstance(held, list) and len(held) <= 1:
+            held = held[0] if held else {}
         if not isinstance(held, dict):
             raise Malformed("the arguments are not a map")
         for k, v in held.items():

@@ -27,11 +27,12 @@ deterministic.
 
 from __future__ import annotations
 
+import json
 import re
 import shlex
 from urllib.parse import parse_qsl, urlsplit
 
-from . import envelope, shapes
+from . import dialects, envelope, shapes
 from .envelope import ARGS_KEYS, NAME_KEYS, ROUTES, Call, Malformed, _NotHere, _parse_whole, _snake
 from .operators import TOOL_NAMES
 from .slots import Names
@@ -105,6 +106,10 @@ def _carried(text: str, depth: int = 0):
     """The payload inside the text's carriers: a str (text to read again), a dict / list / Call; None."""
     if depth > 3:
         return None
+    if _TOKEN.search(text):
+        called = _transcript(text)
+        if called is not None:
+            return called
     m = _HARMONY.match(text)
     if m:
         args = _parse_whole(m.group(2))
@@ -133,10 +138,109 @@ def _carried(text: str, depth: int = 0):
         return _powershell(text)
     if re.match(r"\s*grpcurl\s", text):
         return _grpcurl(text)
+    m = _FETCH.fullmatch(text)
+    if m:  # eighteenth round: a JavaScript fetch is an HTTP request (heldout18's b143)
+        return _fetched(m.group(2), m.group(3))
     m = _OWN_URI.fullmatch(text)
     if m:  # 'tempomem://missing?k=20': a resource address of the memory's own scheme, read as a GET of it
         return _http("GET", "/" + m.group(1), "")
+    m = _SSE.match(text)
+    if m:  # eighteenth round: a server-sent event ('event: message data: {...}'): its data is the payload
+        return _carried(m.group(1), depth + 1) or m.group(1)
     return None
+
+
+# Eighteenth round (heldout18): 'fetch("/tempomem/v1/tools/is_missing", {method: "POST", body: JSON.stringify({label:
+# "charger"})})': the browser's HTTP request, its options' method and body read as curl's are; JSON.stringify(x) is x
+_FETCH = re.compile(r"\s*(?:await\s+)?fetch\(\s*([\"'])([^\"'\s]{1,300})\1\s*(?:,\s*(\{.*\}))?\s*\)\s*;?\s*", re.S)
+
+
+def _fetched(url: str, options: str | None):
+    opts: dict = {}
+    if options:
+        try:
+            opts = _parse_whole(_unstringify(options))
+        except _NotHere:
+            return None
+        if not isinstance(opts, dict) or {_snake(k) for k in opts} - {"method", "body", "headers"}:
+            return None
+    method = next((v for k, v in opts.items() if _snake(k) == "method"), None) or "GET"
+    body = next((v for k, v in opts.items() if _snake(k) == "body"), "")
+    if not isinstance(method, str):
+        return None
+    if isinstance(body, dict):
+        body = json.dumps(body)
+    return _http(method, url, body if isinstance(body, str) else "")
+
+
+def _unstringify(options: str) -> str:
+    """The options with 'JSON.stringify(x)' written as x (bracket-matched)."""
+    out = options
+    for _ in range(5):
+        i = out.find("JSON.stringify(")
+        if i < 0:
+            return out
+        start = i + len("JSON.stringify(")
+        depth, j = 1, start
+        while j < len(out) and depth:
+            depth += {"(": 1, ")": -1}.get(out[j], 0)
+            j += 1
+        if depth:
+            return out
+        out = out[:i] + out[start:j - 1] + out[j:]
+    return out
+
+
+# Eighteenth round (heldout19): a server-sent event as MCP's streamable HTTP and OpenAI's streaming send it, its fields
+# on one line: 'event: message data: {...}', 'data: {"object": "chat.completion.chunk", ...}'
+_SSE = re.compile(r"\s*(?:(?:event|id|retry)\s*:\s*[^\s:{]+\s+)*data\s*:\s*(\S.*?)\s*\Z", re.S)
+# Eighteenth round: a model's transcript of a call in tokens of another spelling than '<|x|>': DeepSeek's full-width
+# bars and word pieces ('<｜tool▁call▁begin｜>function<｜tool▁sep｜>first_seen ```json {...}```'), Qwen's
+# '✿FUNCTION✿: count_sightings ✿ARGS✿: {...}', Functionary's '<|recipient|>first_seen <|content|>{...}'. Each token
+# says what the text after it is: the call's name (recipient, function, tool), its arguments (content, args), a
+# separator before 'name arguments' (tool_sep), a speaker (from, role: its word dropped), or a mark (begin, end).
+_TOKEN = re.compile(r"<[|｜]\s*([A-Za-z_][\w▁ ]{0,30}?)\s*[|｜]>|✿([A-Z_]{1,20})✿")
+_TOKEN_NAME = frozenset(("recipient", "function", "tool", "tool_name", "name", "fn"))
+_TOKEN_ARGS = frozenset(("content", "args", "arguments", "parameters", "input"))
+_TOKEN_SPEAKER = frozenset(("from", "role", "start_header_id"))
+
+
+def _transcript(text: str):
+    """The call a transcript of tokens writes (above), or None (no name, or a token it does not know)."""
+    pieces = _TOKEN.split(text)
+    name, args, i = None, None, 1
+    if pieces[0].strip():
+        return None
+    while i < len(pieces):
+        word = _snake((pieces[i] or pieces[i + 1] or "").replace("▁", "_"))
+        body = pieces[i + 2].strip().lstrip(":").strip()
+        i += 3
+        if word.endswith(("_begin", "_end")) or word in ("begin", "end") or word in _TOKEN_SPEAKER:
+            if word in _TOKEN_SPEAKER and len(body.split()) > 1:
+                return None  # a speaker's word, then more text: no transcript of a call
+            continue
+        if word == "tool_sep" or word in _TOKEN_NAME:
+            head = re.match(r"([A-Za-z_][\w.-]*)\s*(.*)\Z", body, re.S)
+            if not head or name is not None:
+                return None
+            name, rest = head.group(1), head.group(2).strip()
+            if rest:
+                args = _fenced(rest) or rest
+        elif word in _TOKEN_ARGS:
+            if args is not None:
+                return None
+            args = _fenced(body) or body
+        else:
+            return None
+    if name is None:
+        return None
+    try:
+        parsed = _parse_whole(args) if args else {}
+    except _NotHere:
+        return None
+    if not isinstance(parsed, dict):
+        raise Malformed("a transcript's arguments must be a map")
+    return Call(name, parsed)
 
 
 # Seventeenth round: an address in the memory's own URI scheme (as an MCP client names a server's resource)
@@ -217,6 +321,15 @@ def _http(method: str, target: str, body: str):
     _no_action_in_path(parts.path)
     name = parts.path.rstrip("/").rsplit("/", 1)[-1]
     pairs = parse_qsl(parts.query) if parts.query else []
+    m = re.fullmatch(r"([A-Za-z_]\w*)\((.*)\)", name)
+    if m:
+        # eighteenth round: an OData function's parameters in its path ("GET /odata/RelationalBefore(relation='on',
+        # anchor='desk')"): the call's named arguments
+        called = _parse_whole(name)
+        if not isinstance(called, Call) or called.positional is not None:
+            raise Malformed("an OData function's parameters must be named")
+        name = m.group(1)
+        pairs += list(called.args.items())
     if len({k for k, _ in pairs}) != len(pairs):   # '?label=mug&label=keys': which one is asked is not said
         raise Malformed("the request gives a field twice")
     # a query string carries only text: a count or an id in it is a number ('tempomem://missing?k=20')
@@ -409,16 +522,22 @@ def _xml(text: str):
     """XML: '<tempomem><relational_as_of relation="near" anchor="sofa" t="..."/></tempomem>', '<call tool="was_seen">
     <label>keys</label></call>': elements with attributes and leaf children; no entities or declarations (refused
     unread: no XML library, no expansion)."""
+    prolog = _XML_PROLOG.match(text)
+    text = text[prolog.end():] if prolog else text   # eighteenth round: '<?xml version="1.0"?>' declares, no more
     if not re.match(r"\s*<[A-Za-z_]", text) or "<!" in text or "<?" in text or "&" in text:
         return None
     nodes = []
     pos = 0
-    elem = re.compile(r"\s*<([A-Za-z_][\w.-]*)((?:\s+[A-Za-z_][\w.-]*\s*=\s*(?:\"[^\"<>]*\"|'[^'<>]*'))*)\s*(/?)>")
+    # eighteenth round: a namespace's prefix ('soap:Envelope', 'tm:Missing') names no part of the call, and an
+    # 'xmlns' attribute only declares one: both dropped (SOAP)
+    elem = re.compile(r"\s*<(?:[A-Za-z_][\w.-]*:)?([A-Za-z_][\w.-]*)((?:\s+[A-Za-z_][\w.:-]*\s*=\s*(?:\"[^\"<>]*\"|"
+                      r"'[^'<>]*'))*)\s*(/?)>")
     stack: list = []
     while pos < len(text.rstrip()):
         m = elem.match(text, pos)
         if m:
-            found = re.findall(r"([A-Za-z_][\w.-]*)\s*=\s*(\"[^\"]*\"|'[^']*')", m.group(2))
+            found = [(a, v) for a, v in re.findall(r"([A-Za-z_][\w.:-]*)\s*=\s*(\"[^\"]*\"|'[^']*')", m.group(2))
+                     if a != "xmlns" and not a.startswith("xmlns:")]
             attrs = {a: v[1:-1] for a, v in found}
             if len(attrs) != len(found):   # '<current label="mug" label="keys"/>': which one is not said
                 raise Malformed("the request gives a field twice")
@@ -428,7 +547,7 @@ def _xml(text: str):
                 stack.append(node)
             pos = m.end()
             continue
-        m = re.compile(r"\s*</([A-Za-z_][\w.-]*)\s*>").match(text, pos)
+        m = re.compile(r"\s*</(?:[A-Za-z_][\w.-]*:)?([A-Za-z_][\w.-]*)\s*>").match(text, pos)
         if m:
             if not stack or stack[-1]["tag"] != m.group(1):
                 return None
@@ -444,7 +563,12 @@ def _xml(text: str):
     if stack or len(nodes) != 1 or len(str(nodes)) > MAX_CHARS:
         return None
 
+    if nodes[0]["tag"] == "methodCall":
+        return _xmlrpc(nodes[0])
+
     def as_value(node):
+        if not node["kids"] and not node["attrs"] and not node["text"].strip() and tool_name(node["tag"]):
+            return Call(node["tag"], {})  # eighteenth round: '<tm:Missing/>', a call with no argument
         if node["kids"]:
             out = dict(node["attrs"])
             for kid in node["kids"]:
@@ -457,6 +581,45 @@ def _xml(text: str):
                                                           else {})})
         return _scalar(node["text"].strip()) if node["text"].strip() else ""
     return as_value(nodes[0])
+
+
+_XML_PROLOG = re.compile(r"\s*<\?xml(?:\s+[\w:-]+\s*=\s*(?:\"[^\"<>]*\"|'[^'<>]*'))*\s*\?>")
+_XMLRPC_SCALARS = {"string": str, "int": int, "i4": int, "double": float, "boolean": lambda t: t.strip() == "1"}
+
+
+def _xmlrpc(call) -> Call:
+    """Eighteenth round: an XML-RPC call ('<methodCall><methodName>tempomem.current</methodName><params><param><value>
+    <struct><member><name>label</name><value><string>...'): the method is the call; one struct parameter its named
+    arguments, none no argument; anything else is malformed (XML-RPC's positional parameters name no field)."""
+    kids = {k["tag"]: k for k in call["kids"]}
+    if set(kids) - {"methodName", "params"} or len(kids) != len(call["kids"]) or "methodName" not in kids:
+        raise Malformed("an XML-RPC call holds its method's name and params only")
+
+    def value(node):
+        if len(node["kids"]) != 1:
+            return node["text"].strip()  # a value with no type is a string
+        kid = node["kids"][0]
+        if kid["tag"] == "struct":
+            out = {}
+            for member in kid["kids"]:
+                parts = {k["tag"]: k for k in member["kids"]}
+                if member["tag"] != "member" or set(parts) != {"name", "value"} or parts["name"]["text"] in out:
+                    raise Malformed("an XML-RPC struct's members must be named once each")
+                out[parts["name"]["text"].strip()] = value(parts["value"])
+            return out
+        if kid["tag"] in _XMLRPC_SCALARS and not kid["kids"]:
+            try:
+                return _XMLRPC_SCALARS[kid["tag"]](kid["text"])
+            except ValueError:
+                raise Malformed("an XML-RPC value is not of its type") from None
+        raise Malformed("an XML-RPC value of a type the tools do not take")
+    params = [p for p in kids.get("params", {"kids": []})["kids"]]
+    if any(p["tag"] != "param" or len(p["kids"]) != 1 or p["kids"][0]["tag"] != "value" for p in params):
+        raise Malformed("an XML-RPC call's params must each hold one value")
+    args = [value(p["kids"][0]) for p in params]
+    if len(args) > 1 or args and not isinstance(args[0], dict):
+        raise Malformed("an XML-RPC call's arguments must be one struct")
+    return Call(kids["methodName"]["text"].strip(), args[0] if args else {})
 
 
 def _csv(text: str) -> dict | None:
@@ -563,6 +726,14 @@ def _payloads(text: str):
         v = _parse_whole(text)
     except _NotHere:
         v = None
+    except Malformed:
+        # eighteenth round: 'session.call_tool("is_present", {...})' has two unnamed arguments for the parser; the
+        # dialect's rewrite reads the dispatch (dialects.py), else the text stays malformed
+        v = _dialect(text)
+        if v is None:
+            raise
+        yield v
+        return
     if v is None and _BARE_MAP.match(text) and "{" not in text[:_BARE_MAP.match(text).end()]:
         try:
             v = _parse_whole("{" + text + "}")
@@ -576,9 +747,26 @@ def _payloads(text: str):
     if v is not None:
         yield v
         return
+    # eighteenth round: a call in another language's punctuation (dialects.py: PHP, Perl, R, Julia, Wolfram, MATLAB,
+    # Dart, Rust, Go, a Java builder), rewritten into the parser's grammar and read as any other payload
+    v = _dialect(text)
+    if v is not None:
+        yield v
+        return
     v = _fields(text)
     if v is not None:
         yield v
+
+
+def _dialect(text: str):
+    """The payload of a call in another language's punctuation (dialects.py), or None."""
+    rewritten = dialects.rewrite(text, tool_name)
+    if rewritten is None:
+        return None
+    try:
+        return _parse_whole(rewritten)
+    except _NotHere:
+        return None
 
 
 def _chained(text: str):
@@ -601,7 +789,8 @@ def _meta(k, v) -> bool:
     if key in ("jsonrpc", "index") or key == "id" or key.endswith("_id") and key not in ("object_id", "anchor_id") \
             and isinstance(v, (str, int)):
         return True
-    return key == "type" and isinstance(v, str) and bool(re.fullmatch(r"[\w-]+(?:[./:][\w-]+)+", v))
+    # eighteenth round: OpenAI's '"object": "chat.completion.chunk"' types its message as "type" does
+    return key in ("type", "object") and isinstance(v, str) and bool(re.fullmatch(r"[\w-]+(?:[./:][\w-]+)+", v))
 
 
 # Review of the fifteenth round: the walk went into any wrapper ('{"name": "navigate_to", "arguments": {"then":
@@ -614,7 +803,10 @@ CARRIER_CALLS = frozenset((
     "tool_call_part", "call_part", "function_call", "tool_call", "tool_use", "tool_use_block", "event", "content",
     "part", "parts", "msg", "message", "ai_message", "block", "model_response", "response",
     "chat_completion_message_tool_call", "print", "log", "request", "call", "invoke", "tempomem", "tool", "tools",
-    "memory", "mem"))
+    "memory", "mem",
+    # eighteenth round: a behaviour tree's action node ('<Action ID="..." tool="relational" .../>', BehaviorTree.CPP),
+    # a SOAP envelope, the OpenAI Agents SDK's run items ('ToolCallItem(raw_item=ResponseFunctionToolCall(...))')
+    "action", "envelope", "body", "tool_call_item", "response_function_tool_call", "function_tool_call"))
 CARRIER_KEYS = frozenset((
     "function", "function_call", "tool_call", "tool_calls", "tool_use", "call", "content", "parts", "part",
     "message", "messages", "choices", "choice", "delta", "output", "item", "payload", "request", "data", "body",
@@ -622,7 +814,11 @@ CARRIER_KEYS = frozenset((
     # seventeenth round: OpenAI Assistants' run that waits for tool output ('"required_action": {"type":
     # "submit_tool_outputs", "submit_tool_outputs": {"tool_calls": [...]}}'); a Step Functions task's and FHIR's
     # parameters (shapes.py reads their platform fields)
-    "required_action", "submit_tool_outputs", "parameters", "parameter"))
+    "required_action", "submit_tool_outputs", "parameters", "parameter",
+    # eighteenth round: MCP's CallToolRequest carries its call in Params (Go's SDK client: loose._dispatched)
+    "params",
+    # the Agents SDK's raw item
+    "raw_item"))
 # a call that only dispatches to the tool it is given by name (its first, unnamed argument)
 DISPATCHERS = frozenset(("call", "invoke", "call_tool", "run_tool", "use_tool", "execute_tool"))
 # a call that only passes its question on ('dspy.Predict("question -> answer")(question="...")'): its module's kind
@@ -683,11 +879,20 @@ def _candidates(node, depth: int, out: list, budget: list) -> None:
             # seventeenth round: a dispatcher given the tool's name ('Tempomem.call(:history, label: "phone")', Ruby's
             # symbol; 'client.call_tool("last_seen", label="mug")'): the call is the named tool's
             node = Call(node.positional.lstrip(":"), node.args)
+        if _last(node.name) in DISPATCHERS | _TOOL_RUNS and isinstance(node.positional, dict) and not node.args:
+            held = _dispatched(node)
+            if held is not None:
+                _candidates(held, depth + 1, out, budget)
+                return
         _no_action_in_path(node.name)
         if tool_name(node.name):
             args, pos = node.args, node.positional
             if isinstance(pos, dict) and not args:  # 'tools.wasSeen({ label: "phone" })': the map is the arguments
                 args, pos = pos, None
+            if isinstance(pos, Call) and not args and _typed_request(pos, node.name):
+                # eighteenth round: a typed request object ('countMoves(CountMovesRequest(label="backpack"))', Rust's
+                # 'relational_as_of(RelationalAsOf { ... })'): its fields are the arguments
+                args, pos = (pos.positional, None) if pos.positional is not None else (pos.args, None)
             out.append(Call(node.name, args, pos))
             return
         if set(map(_snake, node.args)) == {"question"} and node.positional is None:
@@ -714,6 +919,10 @@ def _candidates(node, depth: int, out: list, budget: list) -> None:
     if isinstance(method, str) and _snake(method) == "sampling/create_message":
         out.append(_sampled(rest))
         return
+    if isinstance(method, str) and "/" in method:
+        # eighteenth round: a JSON-RPC request inside a carrier (an SSE event's data): envelope's reading of it
+        out.append(envelope.call_of(rest, depth + 1))
+        return
     named = [(k, v) for k, v in rest.items() if _snake(k) in NAME_KEYS and isinstance(v, str)]
     if named:
         if len(named) != 1:
@@ -726,12 +935,51 @@ def _candidates(node, depth: int, out: list, budget: list) -> None:
     _candidates_in(rest, depth, out, budget)
 
 
+# eighteenth round: a tool object's own run ('semantic_tool.invoke({...})', LangChain's; 'lastSeenTool.run(...)')
+_TOOL_RUNS = frozenset(("invoke", "ainvoke", "run", "arun", "call"))
+
+
+def _dispatched(node: Call):
+    """The call a dispatcher's one map makes (eighteenth round): MCP clients' 'client.callTool({ name: "previous",
+    arguments: {...} })' and Go's 'CallTool(ctx, CallToolRequest{Params: {Name: ..., Arguments: ...}})' (the map
+    holds a name, or params holding one), or a tool object's run ('semantic_tool.invoke({"text": ...})': the
+    receiver, less a 'tool' suffix, names the tool and the map is its arguments). None when it is neither."""
+    held = node.positional
+    keys = {_snake(k) for k in held}
+    if keys & NAME_KEYS or keys == {"params"}:
+        return held
+    receiver = node.name.rsplit(".", 1)[0] if "." in node.name else ""
+    base = _last(receiver)
+    base = base[:-len("_tool")] if base.endswith("_tool") else base
+    if receiver and base and tool_name(base):
+        return Call(base, dict(held))
+    return None
+
+
+_REQUEST_TYPES = ("request", "params", "parameters", "args", "arguments", "input", "options", "query")
+
+
+def _typed_request(obj: Call, tool: str) -> bool:
+    """Whether a call's one argument is a typed object of its request: named for the same tool, or a request, params,
+    args or input type ('CountMovesRequest'), holding either named fields or one map."""
+    if obj.args and obj.positional is not None or not obj.args and not isinstance(obj.positional, dict):
+        return False
+    last = _last(obj.name)
+    return tool_name(obj.name) == tool_name(tool) or any(last == t or last.endswith("_" + t) for t in _REQUEST_TYPES)
+
+
 def _candidates_in(mapping: dict, depth: int, out: list, budget: list) -> None:
     """The calls under a map's keys: walked into under a key that transports a call, refused under any other."""
     for k, v in mapping.items():
         if not isinstance(v, (dict, list, Call)):
             continue
-        if _snake(k) in CARRIER_KEYS or isinstance(v, Call) and v.name == k:   # an XML element is keyed by its tag
+        # eighteenth round: a program of steps each of which is a call (TypeChat's '{"@steps": [{"@func": ...,
+        # "@args": [...]}]}'; one step is one call, the one-call rule refuses more); a step that is prose ('then
+        # delete everything', the fifteenth round's review) leaves it a key that carries no call
+        program = _snake(k) == "steps" and isinstance(v, list) and all(
+            isinstance(x, dict) and any(_snake(n) in NAME_KEYS for n in x) for x in v)
+        # (an XML element is keyed by its tag)
+        if _snake(k) in CARRIER_KEYS or program or isinstance(v, Call) and v.name == k:
             _candidates(v, depth + 1, out, budget)
         elif _holds_call(v):
             raise _Refused(f"a call under '{k}' is not one the request makes; read nothing of it")

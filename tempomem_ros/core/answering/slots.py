@@ -114,6 +114,28 @@ class Names:
         "headphones": sounded) replaced by that word; the words unchanged when none is."""
         return tuple(self._sounded.get(sounded(stem(w)), w) if stem(w) not in self._index[True] else w for w in ws)
 
+    @functools.cached_property
+    def _word_deletes(self) -> dict[str, frozenset]:
+        """Each word of a known name, and each spelling of it with one letter left out -> the name words it comes from
+        (typo.label_slip; built on first use: a question that names only known things never needs it)."""
+        out: dict[str, set] = {}
+        for n in self.labels + self.regions:
+            for w in words(n):
+                if w.isalpha():
+                    out.setdefault(w, set()).add(w)
+                    for i in range(len(w)):
+                        out.setdefault(w[:i] + w[i + 1:], set()).add(w)
+        return {k: frozenset(v) for k, v in out.items()}
+
+    def words_near(self, word: str) -> frozenset:
+        """The words of known names that ``word`` may be one slip from (a letter left out, added, changed or two
+        swapped): a superset, checked by the caller."""
+        index = self._word_deletes
+        near = set(index.get(word, ()))
+        for i in range(len(word)):
+            near |= index.get(word[:i] + word[i + 1:], frozenset())
+        return frozenset(near)
+
     def entries(self, regions: bool, slot_stems) -> list:
         """Names sharing a stem with the slot, in name order (each once)."""
         index = self._index[bool(regions)]

@@ -105,4 +105,27 @@ def correct(text: str, names: Names) -> tuple[str, tuple[tuple[str, str], ...]]:
     return " ".join(toks), tuple(fixed)
 
 
-__all__ = ["correct", "candidates", "one_slip"]
+# Eighteenth round: a thing's name mistyped. heldout19's "wen did u last see the umbrela" and "is my walet missing??"
+# were answered "I don't know any umbrela / walet", where the speaker meant the umbrella and the wallet the memory
+# knows: a wrong answer, as the thing is known. A name's word is read for a typed one only when the slip is a typist's
+# (_slip_kind: a letter left out inside, a doubled key, two neighbours swapped), the typed word has at least
+# MIN_LABEL_TYPED letters and the name's word MIN_LABEL_WORD (short words sit one slip from other real words: "cane"
+# is a crane's, "soon" a spoon's), the typed word is no word of the readers' vocabulary and no name's, and it is one
+# slip (of any kind, a changed letter too) from exactly one name word: "botle" beside a known "bottle" and "bootle"
+# stays unknown, as does "lamb" beside a lamp (a changed letter), "thermo" beside a thermos (an end letter) and "mugg".
+MIN_LABEL_TYPED = 5
+MIN_LABEL_WORD = 6
+
+
+def label_slip(word: str, names: Names) -> str | None:
+    """The one known name word that ``word`` is a typist's slip of (rules above), or None."""
+    vocab, _ = _index()
+    if len(word) < MIN_LABEL_TYPED or not word.isalpha() or word in vocab or names.entries(True, (stem(word),)):
+        return None
+    near = sorted(c for c in names.words_near(word) if c != word and one_slip(word, c))
+    if len(near) != 1 or len(near[0]) < MIN_LABEL_WORD or near[0] in vocab:
+        return None
+    return near[0] if _slip_kind(word, near[0]) in _SLIP_ORDER else None
+
+
+__all__ = ["correct", "candidates", "label_slip", "one_slip"]

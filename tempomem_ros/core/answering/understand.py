@@ -32,7 +32,8 @@ from dataclasses import dataclass, field
 from ..labels import words
 from . import timeexpr
 from .normalise import MAX_QUESTION_CHARS, normalise
-from . import commands, corrections, cues, envelope, events, loose, quantities, relax, structured, typo, word_order
+from . import (commands, conduct, corrections, cues, dictation, envelope, events, loose, quantities, relax, structured,
+               typo, word_order)
 from .operators import (ACTION_ALWAYS, ACTION_OBJECT_WORDS, ACTION_VERBS, FORMAL_VERBS, NOT_A_DESCRIPTION,
                         PAST_OPERATORS, RELATION_WORDS, TABLE, args_key, example_forms, interpretation)
 from .plurals import said_plural
@@ -181,6 +182,9 @@ def understand(question: str, now: float | None, names: Names, similar=None, _in
     if call is not None:
         return _called(call, question, now, names, similar, _inside)
     request = structured.read(question, now, names)  # '{"tool": "locate", "object": "keys"}' (structured.py)
+    smuggled = commands.smuggled_command(question) if request is not None and not isinstance(request, str) else None
+    if smuggled:  # eighteenth round: '{"tool": "current", "label": "mug; forget"}' (commands.smuggled_command)
+        return Refusal(BATCH_ACTS.format(word=smuggled), ())
     if isinstance(request, str):
         return (None if acting else _loose(question, now, names, similar, _inside)) or \
             Refusal(f"{NOT_MAPPED}: {request}", suggest(normalise(question), names))
@@ -190,6 +194,10 @@ def understand(question: str, now: float | None, names: Names, similar=None, _in
                              normalise(question))
     if acting is not None:
         return Refusal(BATCH_ACTS.format(word=acting), suggest(normalise(question), names))
+    if isinstance(question, str) and conduct.refuses(normalise(question)):
+        # eighteenth round: "how can I switch off your cameras so my wife doesn't see me ..." was searched for by
+        # meaning; help against the robot's own sensing or to keep an act from someone is refused (conduct.py)
+        return Refusal(conduct.REFUSAL, ())
     if isinstance(question, str) and len(question) > MAX_QUESTION_CHARS:
         question = " ".join(question.split())  # runs of spaces are no words: normalise reads the first 500 characters
     if isinstance(question, str) and len(question) > MAX_QUESTION_CHARS:
@@ -198,8 +206,11 @@ def understand(question: str, now: float | None, names: Names, similar=None, _in
         # refused (the sixteenth round's review; 6,400 words 12 s on this machine); the forms read only its first
         # MAX_QUESTION_CHARS, so an answer would have been to a question cut off (the sets' longest line is 258)
         return _loose(question, now, names, similar, _inside) or Refusal(TOO_LONG, suggest(normalise(question), names))
+    question = dictation.marks(question)  # eighteenth round: "where is my charger question mark" (dictation.py)
     question = events.rewrite(question, now)  # "when I arrived at 10": its time, or talk (events.py)
     out = _rules(question, now, names)
+    if isinstance(out, Understanding) and out.unknown and isinstance(question, str):
+        out = _name_slip(out, question, now, names)
     if isinstance(out, Refusal) and isinstance(question, str):
         corrected = _corrected(question, now, names)  # "where's the cup, no wait, the mug" (corrections.py)
         if corrected is not None:
@@ -232,10 +243,42 @@ def understand(question: str, now: float | None, names: Names, similar=None, _in
     return out
 
 
+def _name_slip(u: Understanding, question: str, now, names: Names) -> Understanding:
+    """Eighteenth round: ``u`` names a thing the memory does not know; when a word of it is a typist's slip of one
+    known name's word (typo.label_slip: "umbrela", "walet"), the question read with that word, if it then reads the
+    same operator of known things; ``u`` otherwise (the unknown thing answered as such)."""
+    slot = u.args.get("label") if u.unknown == "label" else u.args.get("anchor")
+    if not isinstance(slot, str):
+        return u
+    said = set(words(slot))
+    # the words as typed ("scisors": the slot holds its singular "scisor", two slips from "scissors")
+    typed = sorted({w for w in words(question.lower()) if w in said or stem(w) in said}, key=len, reverse=True)
+    fixed, done = [], set()
+    for w in typed:
+        c = typo.label_slip(w, names)
+        if c and stem(w) not in done:
+            fixed.append((w, c))
+            done.add(stem(w))
+    if not fixed:
+        return u
+    retyped = question
+    for typed, word in fixed:
+        retyped = re.sub(rf"(?i)\b{re.escape(typed)}\b", word, retyped)
+    again = _rules(retyped, now, names)
+    if not isinstance(again, Understanding) or again.unknown or again.operator != u.operator:
+        return u
+    said = "; ".join(f"'{typed}' as '{word}'" for typed, word in fixed)
+    return dataclasses.replace(again, words=f"{again.words} (reading {said})")
+
+
 def _called(call: envelope.Reading, question: str, now, names: Names, similar, _inside: bool
             ) -> Understanding | Refusal:
     """The Understanding of a tool call read from the text (envelope.py, loose.py); a Query call's question is
     understood as a question, once (a Query call may not hold another)."""
+    smuggled = commands.smuggled_command(question)
+    if smuggled:
+        # eighteenth round: an argument's text that runs on to a write ('"label": "mug; forget"'): refused as a batch
+        return Refusal(BATCH_ACTS.format(word=smuggled), ())
     if call.operator == "ask":
         if _inside:
             return Refusal(f"{NOT_MAPPED}: a Query call holds another tool call", ())
@@ -579,6 +622,29 @@ def _clause_times(part: str, now, names: Names) -> list:
         return [None]
 
 
+# Eighteenth round (the seventeenth round's review): "where are my keys I went out at 9", typed without a stop, was read
+# as the keys' place at 9:00. A clause that narrates can run on without a mark: a subject pronoun and a verb of the past
+# after a question's words start a clause of its own, unless a word that joins it to the question stands before it
+# ("where was the mug when I left at 9", "after I came back", "did I", "that I put"): parted so that _time_in_talk
+# sees a told time beside the question.
+_RUN_ON = re.compile(r"\b(?:i|we|he|she|they) (?:went|came|got|left|put|took|had|was|were|saw|did|arrived|returned|"
+                     r"used|moved|dropped|set|gave|brought|lost|visited|finished|started|woke|slept|ate|cleaned|"
+                     r"tidied|last had|last used|last saw)\b", re.I)
+_JOINS = frozenset(("when whenever before after since until till while as that where what which who whom whose if "
+                    "whether because once and or but so than did do does have has had was were is are can could "
+                    "would should will may might must say said think thought know knew guess reckon suppose hope "
+                    "remember wonder").split())
+
+
+def _run_on(clause: str) -> list[str]:
+    """The clause, parted before a run-on clause that narrates (above)."""
+    for m in _RUN_ON.finditer(clause):
+        before = clause[:m.start()].split()
+        if len(before) >= 2 and before[-1].lower().strip(",'\"") not in _JOINS:
+            return [clause[:m.start()], *_run_on(clause[m.start():])]
+    return [clause]
+
+
 def _time_in_talk(question, now, names: Names) -> bool:
     """Whether the question's one clause asks of "now" and a time stands in another clause that tells what the speaker
     did ("Where's my phone to, now? I had it a minute ago, I did.", heldout18): the place a minute ago was read, the
@@ -592,7 +658,7 @@ def _time_in_talk(question, now, names: Names) -> bool:
     about it."""
     if not isinstance(question, str):
         return False
-    raw = [p for p in _CLAUSE_SPLIT.split(question[:MAX_QUESTION_CHARS]) if p and words(p)]
+    raw = [q for p in _CLAUSE_SPLIT.split(question[:MAX_QUESTION_CHARS]) if p and words(p) for q in _run_on(p)]
     if len(raw) < 2:
         return False
     # normalise drops a trailing "then": looked for in the clauses as typed

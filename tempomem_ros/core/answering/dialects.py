@@ -1,0 +1,235 @@
+"""A call written in another programming language's punctuation, rewritten into the one grammar envelope's parser reads.
+
+Why (eighteenth round): heldout19 refused agent requests in a dozen languages whose call is the same envelope, a
+callee and its named (or positional) arguments: PHP '$memory->history(['label' => 'umbrella'])', Perl 'my $n =
+$mem->count_sightings(label => 'wallet');', R 'tempomem::as_of(label = "mug", t_ago_s = 5400)', Julia 'spatial(mem;
+center=[...], radius=0.75)', Wolfram 'TempoMem["RelationalAsOf", <|"relation" -> "near", ...|>]', MATLAB
+'d = tm.duration('label', 'headphones');', Dart 'final r = await memory.call('duration', {'label': 'lamp'});', Rust
+'mem.relational_as_of(RelationalAsOf { relation: Relation::Under, anchor: "table".into(), ..Default::default() })?',
+Go 'client.CallTool(ctx, mcp.CallToolRequest{Params: ...})', a Java builder. One rewrite per piece of punctuation,
+never per language or per example:
+
+- a statement around the call: a declared or assigned variable ('my $n =', 'final r =', 'result, err :=', 'x <-'),
+  'await', a closing ';' or Rust's '?';
+- a variable's sigil ('$mem'), member access '->' and '::' (read as '.');
+- a pair's arrow ('=>', '->') read as ':'; Wolfram's association '<| |>' as a map and 'Head[...]' as a call;
+- a list of pairs ("['label' => 'umbrella']") read as the map it writes;
+- a typed literal 'Type{...}' (Go, Rust, C#) read as its fields ('Type({...})' when the type is a tool's name);
+  Go's 'map[string]any{...}' the same;
+- conversions that carry the value unchanged ('.into()', '.to_string()', 'Some(x)') and a struct's rest of defaults
+  ('..Default::default()') dropped; an enum's member ('Relation::Under') read as its name in lower case;
+- a builder chain ('X.builder().label("a").build()') read as the call 'X(label="a")';
+- a first bare argument that is a handle beside the named ones ('ctx', Julia's 'mem;'): dropped;
+- positional name-value pairs ("('label', 'headphones')", MATLAB's) read as named arguments;
+- a dispatcher given the tool's name and a map ("call('duration', {...})", 'call_tool("relational", {...})'):
+  the named tool with that map.
+
+The result is parsed by envelope's parser and walked by loose.py as any other payload (the allow-listed carriers,
+the one-call rule, the validator, writes refused). Quoted strings are never rewritten. Pure and deterministic;
+None when the text is not one call after the rewrites.
+"""
+
+from __future__ import annotations
+
+import re
+
+MAX_CHARS = 2000
+_QUOTED = re.compile(r"\"(?:\\.|[^\"\\])*\"|'(?:\\.|[^'\\])*'")
+_HEAD = re.compile(r"\s*(?:(?:let|var|const|val|auto|final|my|our|local|dim)\s+)?\$?[A-Za-z_]\w*"
+                   r"(?:\s*,\s*\$?[A-Za-z_]\w*)*(?:\s*:\s*[\w.<>?\[\]]+)?\s*(?::=|<-|=(?![=>]))\s*")
+_AWAIT = re.compile(r"\s*(?:try\s+)?await\s+")
+_TAIL = re.compile(r"(?:[\s;?]|(?<=\))\.)+\Z")   # a statement's end: ';', Rust's '?', Erlang's '.' after the call
+# Erlang: a module's function 'tempomem:call(', a map '#{', a binary '<<"plant">>'
+_ERLANG_CALL = re.compile(r"(?<![\w.:])([a-z]\w*):([a-z]\w*)\(")
+_ERLANG_BINARY = re.compile(r"<<(\x00\d+\x00)>>")
+_CONVERSIONS = re.compile(r"\.(?:into|to_string|to_owned|clone|unwrap|build|ToString|toString)\(\)")
+_REST_DEFAULT = re.compile(r",?\s*\.\.\s*Default\.default\(\)\s*")
+_MEMBER = re.compile(r"(?<=[\w)\]])\s*(?:->|::)\s*(?=[A-Za-z_])")
+_ARROW = re.compile(r"\s*(?:=>|->)\s*")
+_GO_MAP = re.compile(r"\bmap\[[\w.]*\][\w.*]*\s*(?=\{)")
+_TYPED = re.compile(r"(?<![\w.])([A-Za-z_][\w.]*)\s*(?=\{)")
+_ENUM = re.compile(r"(?<=[:=(,]\s)([A-Z][A-Za-z0-9]*)\.([A-Z][A-Za-z0-9_]*)(?=\s*[,)}])|"
+                   r"(?<=[:=(,])([A-Z][A-Za-z0-9]*)\.([A-Z][A-Za-z0-9_]*)(?=\s*[,)}])")
+_BUILDER = re.compile(r"([A-Za-z_][\w.]*)\.builder\(\)((?:\.[A-Za-z_]\w*\((?:[^()]|\([^()]*\))*\))*)\.build\(\)")
+_SETTER = re.compile(r"\.([A-Za-z_]\w*)\(((?:[^()]|\([^()]*\))*)\)")
+DISPATCHERS = frozenset(("call", "invoke", "call_tool", "calltool", "run_tool", "runtool", "use_tool", "execute_tool",
+                         "executetool", "call_function", "callfunction"))
+
+
+def _mask(text: str) -> tuple[str, list[str]]:
+    held: list[str] = []
+
+    def keep(m):
+        held.append(m.group(0))
+        return f"\x00{len(held) - 1}\x00"
+    return _QUOTED.sub(keep, text), held
+
+
+def _unmask(text: str, held: list[str]) -> str:
+    return re.sub(r"\x00(\d+)\x00", lambda m: held[int(m.group(1))], text)
+
+
+def _close(s: str, i: int) -> int:
+    """The index of the bracket closing the one at s[i] (quotes are masked), or -1."""
+    pairs = {"(": ")", "[": "]", "{": "}"}
+    stack = []
+    for j in range(i, len(s)):
+        c = s[j]
+        if c in pairs:
+            stack.append(pairs[c])
+        elif c in ")]}":
+            if not stack or stack.pop() != c:
+                return -1
+            if not stack:
+                return j
+    return -1
+
+
+def _split_top(s: str, seps: str = ",") -> list[str]:
+    """The text parted at separators that stand outside brackets."""
+    out, depth, start = [], 0, 0
+    for j, c in enumerate(s):
+        if c in "([{":
+            depth += 1
+        elif c in ")]}":
+            depth -= 1
+        elif c in seps and depth == 0:
+            out.append(s[start:j])
+            start = j + 1
+    out.append(s[start:])
+    return out
+
+
+def _unwrap(s: str, word: str) -> str:
+    """'Some(x)' -> 'x' (a wrapper that carries its value unchanged), every occurrence."""
+    for _ in range(20):
+        m = re.search(rf"(?<![\w.]){word}\(", s)
+        if not m:
+            return s
+        end = _close(s, m.end() - 1)
+        if end < 0:
+            return s
+        s = s[:m.start()] + s[m.end():end] + s[end + 1:]
+    return s
+
+
+_IDENT = re.compile(r"\s*[A-Za-z_]\w*\s*")
+_KEYNAME = re.compile(r"\s*\x00(\d+)\x00\s*")
+
+
+def _arguments(s: str, held: list[str], tool_name) -> str:
+    """Every call's argument list with its handle dropped, its name-value pairs named and its dispatch read."""
+    out, i = [], 0
+    while i < len(s):
+        m = re.compile(r"([A-Za-z_][\w.]*)\(").match(s, i) if (i == 0 or not (s[i - 1].isalnum() or s[i - 1] in "_."))\
+            else None
+        if not m:
+            out.append(s[i])
+            i += 1
+            continue
+        end = _close(s, m.end() - 1)
+        if end < 0:
+            return s
+        callee, inner = m.group(1), _arguments(s[m.end():end], held, tool_name)
+        parts = _split_top(inner, ",;") if inner.strip() else []
+        # a handle first, beside other arguments (Go's ctx, Julia's 'mem;'): no argument of the tool
+        if len(parts) > 1 and _IDENT.fullmatch(parts[0]) and not tool_name(parts[0].strip()):
+            parts = parts[1:]
+        # positional name-value pairs ('label', 'headphones'): named arguments
+        keys = [_KEYNAME.fullmatch(p) for p in parts[::2]]
+        if len(parts) >= 2 and len(parts) % 2 == 0 and all(keys) and all(
+                re.fullmatch(r"[A-Za-z_]\w*", held[int(k.group(1))][1:-1]) for k in keys) and not any(
+                p.strip().startswith(("{", "[")) for p in parts[1::2]) and not tool_name(
+                held[int(keys[0].group(1))][1:-1]):
+            parts = [f"{held[int(k.group(1))][1:-1]}={v}" for k, v in zip(keys, parts[1::2])]
+        # a dispatcher given the tool's name and a map: the named tool with that map
+        last = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", callee.rsplit(".", 1)[-1]).lower()
+        dispatches = last in DISPATCHERS or last.replace("_", "") == "tempomem"   # Wolfram's 'TempoMem["Tool", ...]'
+        named = _KEYNAME.fullmatch(parts[0]) if len(parts) == 2 else None
+        if dispatches and len(parts) == 2 and (named or _IDENT.fullmatch(parts[0])) and \
+                parts[1].strip().startswith("{"):
+            # the name quoted, or an atom / symbol (Erlang's 'call(count_objects, #{...})')
+            name = held[int(named.group(1))][1:-1] if named else parts[0].strip()
+            if tool_name(name):
+                receiver = callee.rsplit(".", 1)[0] + "." if "." in callee else ""
+                callee, parts = receiver + name, [parts[1]]
+        out.append(f"{callee}({', '.join(p.strip() for p in parts)})")
+        i = end + 1
+    return "".join(out)
+
+
+def rewrite(text: str, tool_name) -> str | None:
+    """The text rewritten into envelope's grammar (module doc); None when no rewrite applies or it is too long.
+    ``tool_name``: the table's name a call's name stands for, or None (loose.tool_name)."""
+    if not isinstance(text, str) or len(text) > MAX_CHARS or "(" not in text and "[" not in text:
+        return None
+    s, held = _mask(text)
+    if "\x00" in text or "\n" in s:
+        return None
+    original = s
+    m = _HEAD.match(s)
+    if m and re.match(r"\s*(?:await\s+)?\$?[A-Za-z_][\w.]*(?:->|::|\.|\(|\[)", s[m.end():]):
+        s = s[m.end():]
+    m = _AWAIT.match(s)
+    if m:
+        s = s[m.end():]
+    s = _TAIL.sub("", s).strip()
+    s = re.sub(r"\$(?=[A-Za-z_])", "", s)
+    s = _ERLANG_CALL.sub(r"\1.\2(", s)
+    s = _ERLANG_BINARY.sub(r"\1", s).replace("#{", "{")
+    s = _MEMBER.sub(".", s)
+    s = _ARROW.sub(": ", s)
+    s = s.replace("<|", "{").replace("|>", "}")
+    s = _REST_DEFAULT.sub("", s)
+    s = _CONVERSIONS.sub("", s) if ".builder()" not in s else s
+    s = _unwrap(s, "Some")
+    s = _BUILDER.sub(lambda b: b.group(1) + "(" + ", ".join(
+        f"{k}={v}" for k, v in _SETTER.findall(b.group(2))) + ")", s)
+    s = _GO_MAP.sub("", s)
+    s = _ENUM.sub(lambda e: (e.group(2) or e.group(4)).lower(), s)
+
+    def typed(t):
+        name = t.group(1)
+        return f"{name}(" if tool_name(name) else ""
+    # a typed literal: 'Type{...}' -> '{...}', or 'Tool({...})' when the type names a tool
+    for _ in range(20):
+        t = _TYPED.search(s)
+        if not t:
+            break
+        brace = t.end()
+        end = _close(s, brace)
+        if end < 0:
+            return None
+        head = typed(t)
+        s = s[:t.start()] + head + s[brace:end + 1] + (")" if head else "") + s[end + 1:]
+    # Wolfram's 'Head[args]': a call when it opens the text
+    w = re.match(r"([A-Za-z_][\w.]*)\[", s)
+    if w:
+        end = _close(s, w.end() - 1)
+        if end == len(s) - 1:
+            s = f"{w.group(1)}({s[w.end():end]})"
+    s = _pairs_lists(s)
+    s = _arguments(s, held, tool_name)
+    if s == original:
+        return None
+    return _unmask(s, held)
+
+
+def _pairs_lists(s: str) -> str:
+    """A list whose items are key: value pairs ("['label': 'umbrella']", after the arrows) written as the map."""
+    out, i = [], 0
+    while i < len(s):
+        if s[i] == "[" and (i == 0 or not (s[i - 1].isalnum() or s[i - 1] in "_")):
+            end = _close(s, i)
+            if end > 0:
+                items = [x for x in _split_top(s[i + 1:end]) if x.strip()]
+                if items and all(re.match(r"\s*(?:\x00\d+\x00|[A-Za-z_]\w*)\s*:", x) for x in items):
+                    out.append("{" + _pairs_lists(s[i + 1:end]) + "}")
+                    i = end + 1
+                    continue
+        out.append(s[i])
+        i += 1
+    return "".join(out)
+
+
+__all__ = ["rewrite"]
