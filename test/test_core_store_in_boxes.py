@@ -91,3 +91,31 @@ def test_a_frame_reads_its_candidates_in_one_statement(tmp_path):
         assert sum(s.startswith("WITH v(lx") and "r.min_x, r.min_y" in s for s in traced) == 1
         single = [s for s in traced if s.startswith("SELECT o.id") and "FROM objects_rtree r" in s]
         assert all("r.min_x, r.min_y" not in s for s in single)
+
+
+def test_a_set_read_stays_under_the_historic_parameter_limit(tmp_path):
+    """Each set read binds at most 999 parameters, the SQLITE_MAX_VARIABLE_NUMBER of SQLite builds before 3.32 (the
+    limit SQL_ID_CHUNK keeps every "IN (...)" read under; rows.id_chunks: an item of k parameters, SQL_ID_CHUNK // k
+    a statement): a frame of 200 sightings is read on such a build (the stdlib sqlite3 connection here, its limit set
+    to 999), in statements of the same rows as one a box. Why: at 500 boxes a statement, 3,003 parameters, any frame
+    over 166 sightings failed its commit there with "too many SQL variables"."""
+    import sqlite3
+
+    with _memory(tmp_path) as m:
+        boxes = _boxes(random.Random(5), 200)
+        states = ("present", "missing", "tentative")
+        want = _tuples(m._store.objects_in_boxes(boxes, states))
+    old = sqlite3.connect(str(tmp_path / "m.db"))
+    try:
+        old.setlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER, 999)
+        args = [(lo[0], hi[0], lo[1], hi[1], lo[2], hi[2]) for lo, hi in boxes]
+        traced: list[str] = []
+        old.set_trace_callback(traced.append)
+        got = base._sqlite_in_boxes(old, args, states, False)
+        old.set_trace_callback(None)
+    finally:
+        old.close()
+    assert [[tuple(r) for r in run] for run in got] == want
+    assert sum(map(len, want)) > 0
+    assert sum(s.startswith("WITH v(lx") for s in traced) == -(-200 // base.SQLITE_BOXES_PER_READ) >= 3
+    assert base._in_boxes_sql(states, True, base.SQLITE_BOXES_PER_READ).count("?") <= 999

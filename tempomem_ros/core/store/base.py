@@ -38,7 +38,7 @@ from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
-from ..rows import OBJECT_COLS_O
+from ..rows import OBJECT_COLS_O, SQL_ID_CHUNK
 from .batch_reads import BatchReads
 from .object_row import ObjectRow, fetch_objects, fetch_plain
 
@@ -92,9 +92,11 @@ def _in_box_sql(states, with_entry: bool = False) -> str:
             f"WHERE {_OVERLAP} AND o.state IN ({marks})")
 
 
-#: boxes one set read of SQLite's spatial index answers (_sqlite_in_boxes: 6 parameters a box, far under SQLite's
-#: 32,766 parameters a statement)
-SQLITE_BOXES_PER_READ = 500
+#: boxes one set read of SQLite's spatial index answers (_sqlite_in_boxes: 6 parameters a box, plus the states):
+#: SQL_ID_CHUNK // 6, as rows.id_chunks asks of an item of 6 parameters, so that a statement binds under 999, the
+#: SQLITE_MAX_VARIABLE_NUMBER of builds before SQLite 3.32 (500 boxes bound 3,003 and failed a frame of over 166
+#: sightings there: test_core_store_in_boxes.py); a frame's 20 sightings are still one statement
+SQLITE_BOXES_PER_READ = SQL_ID_CHUNK // 6
 
 
 def _sqlite_in_boxes(conn, args: list[tuple], states: tuple[str, ...], with_entry: bool) -> list[list[tuple]]:
