@@ -171,3 +171,29 @@ def test_a_copied_recovered_or_merged_store_keeps_its_links(store, tmp_path):
             got = links(m)
             assert got == recount(m) and any(end is not None for end, _ in got.values())
             assert names(m) == old_names(m)
+
+
+
+def test_a_store_whose_link_triggers_were_dropped_is_read_by_seeking_and_relinked_by_a_writers_open(store):
+    """Triggers dropped behind the memory's back (by hand, a tool that copies tables without them): the writes after
+    leave the links stale. A read-only open then seeks the states (the old read), and the next writer's open puts
+    the triggers back and fills the links again, so no name is read from a stale link."""
+    address = store("m")
+    with Memory.open(address, embedding_dim=4, config=IMMEDIATE) as m:
+        bounce(m, 3)
+        appeared, removed = m.changes()[:2]
+    drops = (["DROP TRIGGER events_links ON events"] if store.postgres else
+             [f"DROP TRIGGER events_links_{w}" for w in ("insert", "update", "delete")])
+    for stmt in drops:
+        store.raw(address, stmt)
+    mark = "%s" if store.postgres else "?"
+    store.raw(address, f"UPDATE events SET retracted = 1 WHERE id = {mark}", (removed.id,))  # unlinked: stale
+    with Memory.open(address, embedding_dim=4, readonly=True) as ro:
+        stale, fresh = links(ro), recount(ro)
+        assert not ro._reads._events.linked
+        want = names(ro)  # sought
+    assert stale[appeared.id][0] == removed.id != fresh[appeared.id][0]
+    with Memory.open(address, embedding_dim=4, config=IMMEDIATE) as m:
+        assert m._reads._events.linked and links(m) == recount(m) == fresh and names(m) == want
+        _write(m, "UPDATE events SET retracted = 0 WHERE id = ?", (removed.id,))  # kept again from here on
+        assert links(m) == recount(m) and links(m)[appeared.id][0] == removed.id

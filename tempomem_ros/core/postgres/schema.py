@@ -440,6 +440,8 @@ MIGRATIONS: dict[int, list[str]] = {
          'ALTER TABLE events ADD COLUMN IF NOT EXISTS ended_label text COLLATE "C"', EVENT_LINKS_FUNCTION,
          "DROP TRIGGER IF EXISTS events_links ON events", EVENT_LINKS_TRIGGER, *EVENT_LINKS_FILL],
 }
+#: what a writer's open runs on a store at version 12 whose trigger was dropped (postgres/store.py keep_event_links)
+EVENT_LINKS_REPAIR = MIGRATIONS[11][2:]
 
 #: Tables a complete store has, checked on every open (a database missing one is not a tempomem store).
 REQUIRED_TABLES = tuple(stmt.split()[2] for stmt in SCHEMA if stmt.startswith("CREATE TABLE"))

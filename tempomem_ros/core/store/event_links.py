@@ -17,6 +17,11 @@ repair) relinks, whichever code path writes. A write at (object o, stamp s) can 
 from its last state-ending event before s up to s (those before it end at it or earlier, those after s end after
 them); the triggers recompute exactly that stretch (more when stamps tie: recomputing a link that did not change
 writes the same value). So a move relinks the few events of the state it ends, not the object's history.
+
+A store whose triggers are gone (dropped by hand, or by a tool that copies tables without them) would keep stale
+links with no error: every open checks they are there (StoreMeta.has_event_links). A writer's open puts them back
+and fills the links again (store/schema.py and postgres/store.py, keep_event_links); a read-only one seeks the
+states instead (EventRows.following's old read), as it does on a store older than version 12.
 """
 
 from __future__ import annotations
@@ -60,6 +65,10 @@ def _body(*pairs: tuple[str, str]) -> str:
     return " ".join(f"{stmt};" for o, s in pairs for stmt in relink(o, s))
 
 
+#: the names of SQLite's triggers (below) and PostgreSQL's one (postgres/schema.py): an open checks they are there
+SQLITE_TRIGGER_NAMES = ("events_links_insert", "events_links_update", "events_links_delete")
+PG_TRIGGER_NAME = "events_links"
+
 #: SQLite's triggers: an insert relinks at the new row, a delete at the old, an update at both
 SQLITE_TRIGGERS = [
     f"CREATE TRIGGER IF NOT EXISTS events_links_insert AFTER INSERT ON events BEGIN "
@@ -70,4 +79,5 @@ SQLITE_TRIGGERS = [
     f"{_body(('OLD.object_id', 'OLD.stamp'))} END",
 ]
 
-__all__ = ["COLUMNS", "FILL", "KEYED_BY", "NEXT_END", "LAST_RELABEL", "SQLITE_TRIGGERS", "relink"]
+__all__ = ["COLUMNS", "FILL", "KEYED_BY", "NEXT_END", "LAST_RELABEL", "PG_TRIGGER_NAME", "SQLITE_TRIGGERS",
+           "SQLITE_TRIGGER_NAMES", "relink"]
