@@ -18,6 +18,7 @@ import os
 from ..errors import RECOVER_HINT, SchemaError, StoreAccessError, StoreCorruptError, store_error
 from .base import atomic
 from .event_links import FILL as EVENT_LINKS_FILL
+from .event_links import INDEXES as EVENT_LINK_INDEXES
 from .event_links import SQLITE_TRIGGER_NAMES as EVENT_LINK_TRIGGER_NAMES
 from .event_links import SQLITE_TRIGGERS as EVENT_LINK_TRIGGERS
 
@@ -416,6 +417,7 @@ SCHEMA = [  # the current version: a new store is created at SCHEMA_VERSION
     *RETENTION_SCHEMA,
     OBSERVATIONS_SOURCE_INDEX,
     *PLACE_LABELS_SCHEMA,
+    *EVENT_LINK_INDEXES,
     *EVENT_LINK_TRIGGERS,
 ]
 
@@ -466,7 +468,7 @@ MIGRATIONS: dict[int, list[str]] = {
     # version 12: each event's link to the event that ended its state and the relabelling before it
     # (core/store/event_links.py), filled from the events as the triggers keep them
     11: ["ALTER TABLE events ADD COLUMN ended_by INTEGER", "ALTER TABLE events ADD COLUMN ended_label TEXT",
-         *EVENT_LINK_TRIGGERS, *EVENT_LINKS_FILL],
+         *EVENT_LINK_INDEXES, *EVENT_LINK_TRIGGERS, *EVENT_LINKS_FILL],
 }
 
 
@@ -619,7 +621,7 @@ def keep_event_links(conn) -> None:
             return
         with atomic(conn):
             if unkept_event_links(conn):  # again under the lock: another writer's open may have put them back
-                for stmt in (*EVENT_LINK_TRIGGERS, *EVENT_LINKS_FILL):
+                for stmt in (*EVENT_LINK_INDEXES, *EVENT_LINK_TRIGGERS, *EVENT_LINKS_FILL):
                     conn.execute(stmt)
     except sqlite3.Error as exc:
         raise store_error("putting back the events' link triggers", exc) from exc
