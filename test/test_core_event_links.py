@@ -231,3 +231,13 @@ def test_a_write_rewrites_only_the_links_it_changes_and_seeks_the_endings(store)
         if m.backend == "sqlite":  # each ending is one seek of the object's endings
             plan = " ".join(r[3] for r in m._conn.execute(f"EXPLAIN QUERY PLAN SELECT {NEXT_END} FROM events"))
             assert "SEARCH x USING INDEX events_endings (object_id=? AND stamp>?)" in plan, plan
+
+
+def test_postgresqls_dialect_leaves_a_comparison_with_a_subquery_unaliased():
+    """IS DISTINCT FROM (SELECT ...) compares with a scalar subquery (relink's filter): naming it as a derived table
+    (FROM (SELECT ...) AS sub1) was a syntax error that failed every event write on PostgreSQL."""
+    from tempomem_ros.core.postgres.dialect import translate
+
+    sql = "SELECT a FROM (SELECT 1 AS a) WHERE a IS DISTINCT FROM (SELECT 2) AND a is not distinct from (select 1)"
+    assert translate(sql).sql == ("SELECT a FROM (SELECT 1 AS a) AS sub1 WHERE a IS DISTINCT FROM (SELECT 2) "
+                                  "AND a is not distinct from (select 1)")
