@@ -127,7 +127,7 @@ class Memory:
             self.backend == "postgresql" or not readonly
             or self._store_meta.observations_have_sources()), has_place_labels=(
             self.backend == "postgresql" or not readonly or self._store_meta.has_place_labels()), has_event_links=(
-            self.backend == "postgresql" or not readonly or self._store_meta.has_event_links()))
+            not readonly or self._store_meta.has_event_links()))  # a writer's open relinked a store without triggers
         self._lock = threading.RLock()
         self._commit_now: float | None = None  # "now" of the commit being made (_stamp_clock)
         # the write side's shared state (events counted, change times, objects relabelled: WriteState says why)

@@ -157,7 +157,8 @@ def _scalar_min_max(text: str) -> str:
     return "".join(out)
 
 
-_FROM_SUBQUERY = re.compile(r"\bFROM\s*\(\s*SELECT\b", re.I)
+#: (not IS [NOT] DISTINCT FROM (SELECT ...): a comparison with a scalar subquery, store/event_links.py relink)
+_FROM_SUBQUERY = re.compile(r"(?<!DISTINCT )\bFROM\s*\(\s*SELECT\b", re.I)
 _NOT_AN_ALIAS = {"", "WHERE", "ORDER", "GROUP", "LIMIT", "UNION", "JOIN", "CROSS", "LEFT", "INNER", "HAVING",
                  "OFFSET", "EXCEPT", "INTERSECT", "ON"}
 

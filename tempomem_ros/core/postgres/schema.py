@@ -37,6 +37,7 @@ import re
 
 from ..errors import SchemaError
 from ..store.event_links import FILL as EVENT_LINKS_FILL
+from ..store.event_links import INDEXES as EVENT_LINKS_INDEXES
 from ..store.event_links import KEYED_BY, relink
 from ..store.schema import FRAMES_LIVE, closed_placement_amendment
 
@@ -114,10 +115,10 @@ EVENT_LINKS_FUNCTION = f"""CREATE OR REPLACE FUNCTION tempomem_event_links() RET
     LANGUAGE plpgsql AS $$
     BEGIN
         IF TG_OP <> 'INSERT' THEN
-            {' '.join(f"{s};" for s in relink('OLD.object_id', 'OLD.stamp'))}
+            {' '.join(f"{s};" for s in relink('OLD.object_id', 'OLD.stamp', 'IS DISTINCT FROM'))}
         END IF;
         IF TG_OP <> 'DELETE' THEN
-            {' '.join(f"{s};" for s in relink('NEW.object_id', 'NEW.stamp'))}
+            {' '.join(f"{s};" for s in relink('NEW.object_id', 'NEW.stamp', 'IS DISTINCT FROM'))}
         END IF;
         RETURN NULL;
     END $$"""
@@ -380,7 +381,7 @@ SCHEMA = [  # the current version, in creation order
     "CREATE INDEX misses_frame ON misses(frame_id)",
     "CREATE TABLE frame_depths (frame_id bigint PRIMARY KEY, depth bytea NOT NULL)",
     PLACE_LABELS_TABLE, PLACE_LABELS_FUNCTION, PLACE_LABELS_TRIGGER,
-    EVENT_LINKS_FUNCTION, EVENT_LINKS_TRIGGER,
+    *EVENT_LINKS_INDEXES, EVENT_LINKS_FUNCTION, EVENT_LINKS_TRIGGER,
 ]
 
 
@@ -437,9 +438,12 @@ MIGRATIONS: dict[int, list[str]] = {
     # version 12: each event's link to the event that ended its state, filled as the trigger keeps it (SQLite's
     # version 12)
     11: ["ALTER TABLE events ADD COLUMN IF NOT EXISTS ended_by bigint",
-         'ALTER TABLE events ADD COLUMN IF NOT EXISTS ended_label text COLLATE "C"', EVENT_LINKS_FUNCTION,
+         'ALTER TABLE events ADD COLUMN IF NOT EXISTS ended_label text COLLATE "C"', *EVENT_LINKS_INDEXES,
+         EVENT_LINKS_FUNCTION,
          "DROP TRIGGER IF EXISTS events_links ON events", EVENT_LINKS_TRIGGER, *EVENT_LINKS_FILL],
 }
+#: what a writer's open runs on a store at version 12 whose trigger was dropped (postgres/store.py keep_event_links)
+EVENT_LINKS_REPAIR = MIGRATIONS[11][2:]  # the indexes, the function, the trigger, the fill
 
 #: Tables a complete store has, checked on every open (a database missing one is not a tempomem store).
 REQUIRED_TABLES = tuple(stmt.split()[2] for stmt in SCHEMA if stmt.startswith("CREATE TABLE"))

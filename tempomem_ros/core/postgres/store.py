@@ -17,6 +17,7 @@ import os
 from ..errors import InvalidInputError, SchemaError, StoreAccessError
 from . import address as addr
 from . import schema
+from ..store.event_links import PG_TRIGGER_NAME
 from .connection import WRITE_LOCK_KEY, PgConnection
 from .errors_pg import pg_store_error
 
@@ -128,7 +129,31 @@ def initialise(conn: PgConnection, *, embedding_dim: int | None, readonly: bool,
     if version < schema.SCHEMA_VERSION:
         migrate(conn, version)
         meta = _meta(conn)
+    if not readonly:
+        keep_event_links(conn)
     return meta
+
+
+def _has_event_links_trigger(conn: PgConnection) -> bool:
+    return conn.execute("SELECT 1 FROM pg_trigger WHERE tgrelid = to_regclass('events') AND tgname = ?",
+                        (PG_TRIGGER_NAME,)).fetchone() is not None
+
+
+def keep_event_links(conn: PgConnection) -> None:
+    """Put back the event-link trigger (version 12, store/event_links.py) a store lacks and fill the links again
+    (writes made without it left stale links), in one locked transaction; nothing when it is there."""
+    if _has_event_links_trigger(conn):
+        return
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        if not _has_event_links_trigger(conn):  # again under the lock: another writer may have put it back
+            for stmt in schema.EVENT_LINKS_REPAIR:
+                conn.execute(stmt)
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
 
 
 def _create(conn: PgConnection, embedding_dim: int, world_frame: str) -> None:

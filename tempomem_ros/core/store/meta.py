@@ -4,7 +4,9 @@ and the shape of a store written by an older version.
 
 from __future__ import annotations
 
-from .base import TableRows
+from .base import TableRows, pipelines
+from .event_links import PG_TRIGGER_NAME
+from .schema import unkept_event_links
 
 
 class StoreMeta(TableRows):
@@ -26,6 +28,12 @@ class StoreMeta(TableRows):
                                   ).fetchone() is not None
 
     def has_event_links(self) -> bool:
-        """Whether events carry their links to the events that ended their states (SQLite only: a store written
-        before schema version 12 and read as it is does not; PostgreSQL stores are migrated before they are read)."""
-        return any(r[1] == "ended_by" for r in self._conn.execute("PRAGMA table_info(events)").fetchall())
+        """Whether events carry their links to the events that ended their states and the triggers that keep them
+        are there (a SQLite store written before schema version 12 and read as it is has no links; a store whose
+        triggers were dropped has stale ones: event_links.py)."""
+        if pipelines(self._conn):  # PostgreSQL
+            return self._conn.execute("SELECT 1 FROM pg_trigger WHERE tgrelid = to_regclass('events') AND tgname = ?",
+                                      (PG_TRIGGER_NAME,)).fetchone() is not None
+        if not any(r[1] == "ended_by" for r in self._conn.execute("PRAGMA table_info(events)").fetchall()):
+            return False
+        return unkept_event_links(self._conn) == []

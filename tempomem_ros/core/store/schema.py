@@ -18,6 +18,8 @@ import os
 from ..errors import RECOVER_HINT, SchemaError, StoreAccessError, StoreCorruptError, store_error
 from .base import atomic
 from .event_links import FILL as EVENT_LINKS_FILL
+from .event_links import INDEXES as EVENT_LINK_INDEXES
+from .event_links import SQLITE_TRIGGER_NAMES as EVENT_LINK_TRIGGER_NAMES
 from .event_links import SQLITE_TRIGGERS as EVENT_LINK_TRIGGERS
 
 try:  # pragma: no cover - which one depends on the installation
@@ -415,6 +417,7 @@ SCHEMA = [  # the current version: a new store is created at SCHEMA_VERSION
     *RETENTION_SCHEMA,
     OBSERVATIONS_SOURCE_INDEX,
     *PLACE_LABELS_SCHEMA,
+    *EVENT_LINK_INDEXES,
     *EVENT_LINK_TRIGGERS,
 ]
 
@@ -465,7 +468,7 @@ MIGRATIONS: dict[int, list[str]] = {
     # version 12: each event's link to the event that ended its state and the relabelling before it
     # (core/store/event_links.py), filled from the events as the triggers keep them
     11: ["ALTER TABLE events ADD COLUMN ended_by INTEGER", "ALTER TABLE events ADD COLUMN ended_label TEXT",
-         *EVENT_LINK_TRIGGERS, *EVENT_LINKS_FILL],
+         *EVENT_LINK_INDEXES, *EVENT_LINK_TRIGGERS, *EVENT_LINKS_FILL],
 }
 
 
@@ -599,7 +602,29 @@ def initialise(conn, *, embedding_dim: int | None, readonly: bool, world_frame: 
             return meta
         migrate(conn, version)
         meta = dict(conn.execute("SELECT key, value FROM meta").fetchall())
+    if not readonly:
+        keep_event_links(conn)
     return meta
+
+
+def unkept_event_links(conn) -> list[str]:
+    """The names of the event-link triggers (version 12, event_links.py) the store lacks."""
+    there = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='trigger'").fetchall()}
+    return [name for name in EVENT_LINK_TRIGGER_NAMES if name not in there]
+
+
+def keep_event_links(conn) -> None:
+    """Put back the event-link triggers a store at the current version lacks and fill the links again (writes made
+    without them left stale links: event_links.py), in one locked transaction; nothing when they are all there."""
+    try:
+        if not unkept_event_links(conn):
+            return
+        with atomic(conn):
+            if unkept_event_links(conn):  # again under the lock: another writer's open may have put them back
+                for stmt in (*EVENT_LINK_INDEXES, *EVENT_LINK_TRIGGERS, *EVENT_LINKS_FILL):
+                    conn.execute(stmt)
+    except sqlite3.Error as exc:
+        raise store_error("putting back the events' link triggers", exc) from exc
 
 
 def _meta_int(meta: dict, key: str) -> int:
