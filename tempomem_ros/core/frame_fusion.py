@@ -37,6 +37,7 @@ from .geometry import box_gap, box_volume, containment, frustum_aabb, point_in_b
 from .labels import canonical_label, labels_agree, normalize
 from .config import MemoryConfig
 from .persistence import AbsenceState, add_misses
+from .reported_views import reported_near
 from .rows import blob_to_feature, bmax_of, bmin_of, feature_to_blob
 from .store import StoreInterface
 from .store.fusion_rows import FusionRows
@@ -971,8 +972,9 @@ class FrameFusion:
         core_lo = np.array([c[0] for c in cores]).reshape(-1, 3)
         core_hi = np.array([c[1] for c in cores]).reshape(-1, 3)
         born = {int(o.id): float(o.first_seen) for o in list((rows or {}).values()) + list(in_view)}
-        fractions = visible_fractions(view, core_lo, core_hi, acfg,
-                                      claims=_claims(items, in_frustum, fused or {}, born, stamp))
+        seen_through = visible_fractions(view, core_lo, core_hi, acfg, detectable=np.ones(len(in_frustum), bool),
+                                         claims=_claims(items, in_frustum, fused or {}, born, stamp))
+        fractions = np.where(self._detectable(view, in_frustum, core_lo, core_hi, seen_through), seen_through, 0.0)
         resolved = _resolved_in_part(view, core_lo, core_hi, fractions, acfg)
         pairs = _ViewPairs(items, in_frustum, self.config.fusion.same_place_tol, pad=PART_TOLERANCE_M)
         for m, (obj, frac, in_part) in enumerate(zip(in_frustum, fractions, resolved)):
@@ -997,6 +999,26 @@ class FrameFusion:
             self._rows.add_miss(obj.id, frame["id"], obj.placement_id, stamp, frac, state, due)
         counters.misses += n_misses
         self._rows.set_frame_misses(frame["id"], n_misses)
+
+    def _detectable(self, view: CameraView, objects: list, lo: np.ndarray, hi: np.ndarray,
+                    seen_through: np.ndarray) -> np.ndarray:
+        """Which objects the perception would report in this view: the expected mask clears the floor, or a sighting
+        at the object's place with a mask over the floor was taken from a camera within absence.reported_view_m of
+        this one (reported_views.py: seed 348's glasses, estimated at 3-10 px where they were reported at 50-135).
+        The store is asked only about objects the estimate calls too small whose samples the view sees
+        (``seen_through``: their visible fractions were they detectable), all of them in one statement."""
+        acfg = self.config.absence
+        floor = min_expected_px(view, acfg)
+        out = expected_mask_px(view, lo, hi, acfg, 1.0) >= floor
+        small = [m for m in np.flatnonzero(~out)
+                 if seen_through[m] >= acfg.min_visible_fraction and objects[m].placement_id is not None]
+        if not small or acfg.reported_view_m <= 0:
+            return out
+        poses = self._rows.reporting_poses([int(objects[m].placement_id) for m in small], math.ceil(floor))
+        near = reported_near(view.pose[:3, 3], poses, acfg.reported_view_m)
+        for m in small:
+            out[m] = int(objects[m].placement_id) in near
+        return out
 
     def _join_parts(self, items: list[StagedObs]) -> tuple[list[StagedObs], dict[int, list[int]]]:
         """One object reported as two instances of one label in a frame (a stool's seat and legs, a laptop's
