@@ -87,13 +87,17 @@ def expected_mask_px(view: CameraView, bmins: np.ndarray, bmaxs: np.ndarray, cfg
 
 
 def visible_fractions(view: CameraView, bmins: np.ndarray, bmaxs: np.ndarray, cfg: AbsenceConfig,
-                      erosion_px: float = 1.0, claims: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
-                      ) -> np.ndarray:
+                      erosion_px: float = 1.0, claims: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None,
+                      detectable: np.ndarray | None = None) -> np.ndarray:
     """visible_fraction for N boxes at once (N x 3 corners): one vectorised pass per camera view.
 
     ``claims``: (lows, highs, may_claim): the boxes (S x 3 each) of the instances the perception reported in this
     view and which of them may hold each object's surfaces (N x S bool); a sample whose surface lies at the object's
-    place inside a box that may claim it is not seen (claimed_surface)."""
+    place inside a box that may claim it is not seen (claimed_surface).
+
+    ``detectable`` (N bool): which objects the perception would report in this view; None: those whose expected
+    mask clears the floor (expected_mask_px). The fuser passes its own where a sighting from near this camera
+    vouches for an object the estimate calls too small (reported_views.py)."""
     n = len(bmins)
     out = np.zeros(n)
     if n == 0 or view.depth is None or view.depth.size == 0:
@@ -103,7 +107,9 @@ def visible_fractions(view: CameraView, bmins: np.ndarray, bmaxs: np.ndarray, cf
     centre = 0.5 * (bmins + bmaxs)
     half = 0.5 * (bmaxs - bmins)
     rot, origin = view.pose[:3, :3], view.pose[:3, 3]
-    detectable = expected_mask_px(view, bmins, bmaxs, cfg, erosion_px) >= min_expected_px(view, cfg)
+    if detectable is None:
+        detectable = expected_mask_px(view, bmins, bmaxs, cfg, erosion_px) >= min_expected_px(view, cfg)
+    detectable = np.asarray(detectable, bool)
     # Samples (N x 9 x 3): the centre and the corners shrunk half-way to it.
     samples = np.concatenate([centre[:, None, :], centre[:, None, :] + 0.5 * _SIGNS[None, :, :] * half[:, None, :]],
                              axis=1)

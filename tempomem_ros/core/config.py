@@ -118,6 +118,11 @@ class AbsenceConfig:
                                          # (6 x 10 x 3 cm) reported with 14-25 px masks at 1.7 m were expected at
                                          # 15-23 px there, under 2 x 13, so their removal was never seen (dev seed 1)
     mask_fill: float = 0.6               # share of a box's silhouette an object's mask covers (a mug is round)
+    reported_view_m: float = 0.3         # a view whose camera stands this near the camera of one of the object's
+                                         # sightings at its place (mask >= the detectable floor) can report it,
+                                         # whatever the box estimate says: glasses on a shelf (seed 348, 14 x 6 x
+                                         # 4 cm, kept box 7 x 5 x 2 cm) reported at 50-135 px from patrol stations
+                                         # were estimated at 5-10 px there, and their removal was never seen
     look_gap_s: float = 3.0              # misses closer than this form one look (persistence.py)
     evidence_to_remove: float = 1.0      # looks of evidence (a look = misses_to_remove misses, capped at 1)
     removal_hold_s: float = 1.0          # a decided removal is published only if no sighting comes this long
@@ -328,6 +333,7 @@ def validate(cfg: MemoryConfig) -> None:
     _require(a.min_projected_px >= 0, "absence.min_projected_px must be >= 0")
     _require(a.detectable_factor >= 0, "absence.detectable_factor must be >= 0")
     _require(0 < a.mask_fill <= 1, "absence.mask_fill must be in (0, 1]")
+    _require(a.reported_view_m >= 0, "absence.reported_view_m must be >= 0")
     _require(a.look_gap_s > 0, "absence.look_gap_s must be > 0")
     _require(a.evidence_to_remove > 0, "absence.evidence_to_remove must be > 0")
     _require(a.removal_hold_s >= 0, "absence.removal_hold_s must be >= 0")
@@ -414,7 +420,8 @@ FIELD_RANGES: dict[str, tuple[float, float]] = {
     "identity.glimpse_s": (0.0, 86400.0), "identity.glimpse_host_ratio": (0.0, 1000.0),
     "identity.label_share": (0.01, 1.0),
     "absence.min_projected_px": (0.0, 1e7), "absence.detectable_factor": (0.0, 1000.0),
-    "absence.mask_fill": (0.001, 1.0), "absence.look_gap_s": (0.001, 86400.0),
+    "absence.mask_fill": (0.001, 1.0), "absence.reported_view_m": (0.0, 100.0),
+    "absence.look_gap_s": (0.001, 86400.0),
     "absence.evidence_to_remove": (0.001, 1000.0), "absence.removal_hold_s": (0.0, 86400.0),
     "rejection.cell_size": (0.001, 100.0), "rejection.promote_mass": (0.001, 1000.0),
     "rejection.promote_count": (1, 1000),

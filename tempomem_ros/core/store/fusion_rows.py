@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 
-from ..rows import OBJECT_COLS, SQL_ID_CHUNK
+from ..rows import OBJECT_COLS, SQL_ID_CHUNK, id_chunks
 from .object_row import ObjectRow, fetch_objects
 from .base import StoreInterface, TableRows, fetch_each
 
@@ -271,6 +271,18 @@ class FusionRows(TableRows):
              removal_due, object_id))
         if self._batch is not None:
             self._batch.set_due(object_id, removal_due)
+
+    def reporting_poses(self, placement_ids: list[int], min_points: int) -> list:
+        """(placement_id, frame pose) of the kept sightings at these placements whose masks kept at least
+        ``min_points`` points, the pose in either stored form (retention.camera_position reads both); in the
+        store's order (frame_fusion.reported_here asks whether any lies near the camera)."""
+        out = []
+        for chunk, marks in id_chunks(sorted({int(p) for p in placement_ids})):
+            out += self._conn.execute(
+                "SELECT o.placement_id, f.pose FROM observations o JOIN frames f ON f.id = o.frame_id "
+                f"WHERE o.placement_id IN ({marks}) AND o.n_points >= ? AND f.pose IS NOT NULL",
+                (*chunk, int(min_points))).fetchall()
+        return out
 
     def set_frame_misses(self, frame_id: int, n_misses: int) -> None:
         self._conn.execute("UPDATE frames SET n_misses=? WHERE id=?", (n_misses, frame_id))
