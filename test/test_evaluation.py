@@ -121,6 +121,27 @@ def test_judge_tolerances():
     assert not judge(both, got)["correct"]
 
 
+def test_a_wrong_set_names_its_extra_and_missing_items():
+    """The failure list says which change was extra and which missing, not only how many (multisets, sorted)."""
+    q = {"operator": "changes", "gold": [{"kind": "moved", "label": "Glasses", "object": 1},
+                                         {"kind": "moved", "label": "mug", "object": 2},
+                                         {"kind": "moved", "label": "mug", "object": 3}]}
+    a = {"understood": True, "events": [{"kind": "appeared", "label": "glasses", "object_id": 7},
+                                        {"kind": "moved", "label": "mug", "object_id": 8},
+                                        {"kind": "removed", "label": "mug", "object_id": 9},
+                                        {"kind": "moved", "label": "mug", "object_id": 9},
+                                        {"kind": "reappeared", "label": "table", "object_id": 5}]}
+    d = judge(q, a)["detail"]
+    assert (d["tp"], d["fp"], d["fn"]) == (2, 2, 1)
+    assert d["extra"] == ["appeared glasses", "reappeared table"] and d["missing"] == ["moved glasses"]
+    rel = judge({"operator": "relational", "gold": {"labels": ["mug", "book", "book"], "objects": [1, 2, 3]}},
+                {"understood": True, "labels": ["book", "vase", "vase"]})["detail"]
+    assert rel["extra"] == ["vase", "vase"] and rel["missing"] == ["book", "mug"]
+    right = judge(q, {"understood": True, "events": [{"kind": "moved", "label": lab, "object_id": i}
+                                                     for i, lab in enumerate(["mug", "glasses", "mug"])]})
+    assert right["correct"] and right["detail"]["extra"] == [] and right["detail"]["missing"] == []
+
+
 def test_flicker_counts_a_removal_undone_at_the_same_place_within_30_s_and_nothing_else():
     events = [ev(1, "removed", 10, "mug", T0, before=[0, 0, 0]),
               ev(2, "reappeared", 10, "mug", T0 + 5, after=[0.05, 0, 0]),        # the flicker

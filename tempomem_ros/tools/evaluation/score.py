@@ -304,10 +304,15 @@ def _is_discovery(e: dict, objs: dict, appeared_objects: set) -> bool:
 
 # ------------------------------------------------------------------------------------------ questions
 def _set_score(gold_labels: list[str], got_labels: list[str]) -> dict:
+    """F1 over multisets, with the items behind fp and fn: ``extra`` (answered, not in the truth) and ``missing``
+    (in the truth, not answered), sorted. Why: a wrong set printed as counts alone ("fp 1, fn 1") cannot be told
+    apart from its neighbours; classifying stop 39's 76 wrong "what changed" answers needed which change was
+    extra ("appeared glasses") and which missing ("moved glasses"), and the failure list prints this detail."""
     g = Counter(_norm(x) for x in gold_labels)
     m = Counter(_norm(x) for x in got_labels)
     tp = sum((g & m).values())
-    return f1(tp, sum(m.values()) - tp, sum(g.values()) - tp)
+    return {**f1(tp, sum(m.values()) - tp, sum(g.values()) - tp),
+            "extra": sorted((m - g).elements()), "missing": sorted((g - m).elements())}
 
 
 def judge(question: dict, answer: dict | None) -> dict:
