@@ -40,8 +40,8 @@ from . import fusion
 from .association import PART_SLAB_M, one_footprint, same_place, stacked
 from .config import MemoryConfig
 from .geometry import containment, point_in_box
-from .frame_fusion import (PART_TOLERANCE_M, PARTS_MIN_FOOTPRINT_M, PUSH_MAX_INSIDE, PUSH_MIN_SHIFT, _part_of_box,
-                           box_center, relabel_wins)
+from .frame_fusion import (PART_TOLERANCE_M, PARTS_MIN_FOOTPRINT_M, PUSH_MAX_INSIDE, PUSH_MIN_SHIFT, PUSH_SIZE_SLACK,
+                           _part_of_box, box_center, relabel_wins)
 from .labels import canonical_label, labels_agree
 from .persistence import AbsenceState, add_misses, evidenced_since
 from .rows import blob_to_feature, bmax_of, bmin_of, feature_to_blob
@@ -51,7 +51,6 @@ from .store.placements import PlacementRows
 from .store.settling_rows import SettlingRows
 
 EVIDENCE_IN_EVENT = 5
-PUSH_SIZE_SLACK = 0.2  # a pushed twin's sides exceed the object's size by at most this share (+ PART_TOLERANCE_M)
 CONCENTRIC_M = 0.04  # centres of two boxes of one object sighted under two labels (_concentric)
 PART_MIN_FOOTPRINT_SHARE = 0.5  # a part named by its host's own label mass spans this share of its footprint
 ALIKE_SIZE_RATIO = 2.0  # overlapping boxes of one object seen under two labels are alike in size (_overlapping_alike)
