@@ -41,7 +41,7 @@ from .association import PART_SLAB_M, one_footprint, same_place, stacked
 from .config import MemoryConfig
 from .geometry import containment, point_in_box
 from .frame_fusion import (PART_TOLERANCE_M, PARTS_MIN_FOOTPRINT_M, PUSH_MAX_INSIDE, PUSH_MIN_SHIFT, PUSH_SIZE_SLACK,
-                           _part_of_box, box_center, relabel_wins)
+                           _part_of_box, box_center, larger_than_known, relabel_wins)
 from .labels import canonical_label, labels_agree
 from .persistence import AbsenceState, add_misses, evidenced_since
 from .rows import blob_to_feature, bmax_of, bmin_of, feature_to_blob
@@ -769,6 +769,8 @@ class Settling:
         sides_gone = sorted((float(gone.max_x) - float(gone.min_x), float(gone.max_y) - float(gone.min_y)))
         if any(b > (1.0 + PUSH_SIZE_SLACK) * a + PART_TOLERANCE_M for a, b in zip(sides_keep, sides_gone)):
             return False
+        if larger_than_known(keep, gone.bmin, gone.bmax):
+            return False  # taller than any view of it (its backrest after its seat and legs): more of it seen
         return float(gone.first_seen) >= self._last_real_sighting(keep, outside=gone) + icfg.min_gap_s
 
     def _near_twin(self, a, b) -> bool:
