@@ -284,3 +284,15 @@ def test_review_the_spelling_index_walks_each_distinct_word_once_and_shares_it_a
     grown = Names(["red mug", "red cup", "blue mug", "green mug"])._word_deletes   # a label appeared
     assert slots._deletes.cache_info()[:2] == (4, 5)         # only "green" spelt out again
     assert grown["gren"] == frozenset({"green"}) and "grn" not in grown
+
+
+@pytest.mark.parametrize("question", ["what moved just now", "did the mug move just now", "has the mug moved just now",
+                                      "did anything change just now"])
+def test_review_just_now_beside_the_past_is_refused_not_read_over_all_time(question):
+    from tempomem_ros.core.answering.understand import JUST_NOW_PAST
+    assert refusal(question, NAMES).reason == JUST_NOW_PAST
+
+
+def test_review_just_now_in_a_question_of_the_present_still_reads():
+    assert read("how many mugs are there just now") == ("count_objects", {"label": "mug"}, "")
+    assert read("is the mug missing just now") == ("is_missing", {"label": "mug"}, "")
