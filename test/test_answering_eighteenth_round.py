@@ -296,3 +296,11 @@ def test_review_just_now_beside_the_past_is_refused_not_read_over_all_time(quest
 def test_review_just_now_in_a_question_of_the_present_still_reads():
     assert read("how many mugs are there just now") == ("count_objects", {"label": "mug"}, "")
     assert read("is the mug missing just now") == ("is_missing", {"label": "mug"}, "")
+
+
+@pytest.mark.parametrize("question, operator", [
+    ("what changed just now, like in the last ten minutes", "changes"),     # a span of its own
+    ("when did you last see my headphones, I had them just now", "last_seen"),   # no span: "just now" is talk
+])
+def test_review_just_now_beside_a_span_or_in_talk_still_reads(question, operator):
+    assert understood(question, NAMES).operator == operator
