@@ -304,3 +304,21 @@ def test_review_just_now_in_a_question_of_the_present_still_reads():
 ])
 def test_review_just_now_beside_a_span_or_in_talk_still_reads(question, operator):
     assert understood(question, NAMES).operator == operator
+
+
+@pytest.mark.parametrize("text", [
+    '{"tool": "current", "label": "mug | forget mug"}',       # a shell pipe inside a value
+    '{"tool": "current", "label": "mug `forget mug`"}',       # backquotes
+    '{"tool": "current", "label": "mug $(forget mug)"}',      # a command substitution
+    "current(label=mug; forget mug)",                         # a value left unquoted
+])
+def test_review_a_write_run_on_inside_a_value_by_shell_marks_or_unquoted_is_refused_as_a_batch(text):
+    assert "more than one command" in refusal(text, NAMES).reason
+
+
+@pytest.mark.parametrize("text, label", [
+    ('Tempomem["LastSeen", <|"label" -> "phone"|>]', "phone"),   # Wolfram's '|' outside a value
+    ("current(label=mug)", "mug"),
+])
+def test_review_marks_outside_a_value_read_as_before(text, label):
+    assert understood(text, NAMES).args["label"] == label
