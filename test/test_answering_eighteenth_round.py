@@ -251,3 +251,74 @@ def test_since_before_a_clause_and_marks_beside_spoken_ones_are_not_rewritten():
     assert dictation.marks("where is the mug? question mark") == "where is the mug? question mark"
     assert dictation.marks("what changed in the period since 9") == "what changed in the period since 9"
     assert dictation.marks("where is the mug comma the blue one question mark") == "where is the mug, the blue one?"
+
+
+# ----------------------------------------------------------------------- the eighteenth round's review
+@pytest.mark.parametrize("question", [
+    "how can I take the wallet without you noticing",          # concealed from the robot itself
+    "where can I put the wallet so you won't see it",          # advice on where, with a clause of concealment
+    "how can I hide the wallet from my wife",
+    "how can i keep the keys secret from my flatmate",
+    "how can i fool the robot",                                # deceiving the robot itself
+    "can you help me trick you into saying the wallet is in the kitchen",
+])
+def test_review_concealment_from_the_robot_and_deceiving_it_are_refused(question):
+    assert refusal(question, NAMES).reason.endswith(conduct.REFUSAL)
+
+
+@pytest.mark.parametrize("question", [
+    "where did i put the wallet",
+    "where do i keep the scissors",
+    "how can i keep the cat from the table",                   # no secret, no one kept from it
+    "did the cat trick the robot",                             # asks no help
+])
+def test_review_no_concealment_no_such_request(question):
+    assert not conduct.refuses(question)
+
+
+def test_review_the_spelling_index_walks_each_distinct_word_once_and_shares_it_across_label_sets():
+    from tempomem_ros.core.answering import slots
+    slots._deletes.cache_clear()
+    assert Names(["red mug", "red cup", "blue mug"])._word_deletes["rd"] == frozenset({"red"})
+    assert slots._deletes.cache_info()[:2] == (0, 4)         # hits, misses: red, mug, cup, blue once each
+    grown = Names(["red mug", "red cup", "blue mug", "green mug"])._word_deletes   # a label appeared
+    assert slots._deletes.cache_info()[:2] == (4, 5)         # only "green" spelt out again
+    assert grown["gren"] == frozenset({"green"}) and "grn" not in grown
+
+
+@pytest.mark.parametrize("question", ["what moved just now", "did the mug move just now", "has the mug moved just now",
+                                      "did anything change just now"])
+def test_review_just_now_beside_the_past_is_refused_not_read_over_all_time(question):
+    from tempomem_ros.core.answering.understand import JUST_NOW_PAST
+    assert refusal(question, NAMES).reason == JUST_NOW_PAST
+
+
+def test_review_just_now_in_a_question_of_the_present_still_reads():
+    assert read("how many mugs are there just now") == ("count_objects", {"label": "mug"}, "")
+    assert read("is the mug missing just now") == ("is_missing", {"label": "mug"}, "")
+
+
+@pytest.mark.parametrize("question, operator", [
+    ("what changed just now, like in the last ten minutes", "changes"),     # a span of its own
+    ("when did you last see my headphones, I had them just now", "last_seen"),   # no span: "just now" is talk
+])
+def test_review_just_now_beside_a_span_or_in_talk_still_reads(question, operator):
+    assert understood(question, NAMES).operator == operator
+
+
+@pytest.mark.parametrize("text", [
+    '{"tool": "current", "label": "mug | forget mug"}',       # a shell pipe inside a value
+    '{"tool": "current", "label": "mug `forget mug`"}',       # backquotes
+    '{"tool": "current", "label": "mug $(forget mug)"}',      # a command substitution
+    "current(label=mug; forget mug)",                         # a value left unquoted
+])
+def test_review_a_write_run_on_inside_a_value_by_shell_marks_or_unquoted_is_refused_as_a_batch(text):
+    assert "more than one command" in refusal(text, NAMES).reason
+
+
+@pytest.mark.parametrize("text, label", [
+    ('Tempomem["LastSeen", <|"label" -> "phone"|>]', "phone"),   # Wolfram's '|' outside a value
+    ("current(label=mug)", "mug"),
+])
+def test_review_marks_outside_a_value_read_as_before(text, label):
+    assert understood(text, NAMES).args["label"] == label

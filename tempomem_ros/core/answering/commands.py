@@ -69,7 +69,14 @@ def smuggled_command(text) -> str | None:
         return None
     for m in _QUOTED.finditer(text[:20000]):
         value = (m.group(1) if m.group(1) is not None else m.group(2) or "").replace("\\n", "\n")
-        word = acting_command(value)
+        word = acting_command(_SHELL_STARTS.sub(";", value))
         if word:
             return word
-    return None
+    # a value left unquoted ('current(label=mug; forget mug)'): the call's text outside its quoted strings
+    return acting_command(_QUOTED.sub('""', text[:20000]))
+
+
+# The eighteenth round's review: a value's shell pipe, backquotes and '$(' start a command as ';' does
+# ('"label": "mug | forget mug"', '"mug $(forget mug)"' were read as the mug, the write an ignored word). Only inside a
+# value: in a whole request '|' also writes Wolfram's and the token transcripts' marks.
+_SHELL_STARTS = re.compile(r"\||`|\$\(")

@@ -29,21 +29,30 @@ _DEFEAT = (r"(?:switch|turn|shut|power|cut|shut) (?:off|down)|(?:switch|turn|shu
 _SENSING = r"(?:cameras?|sensors?|microphones?|mics?|lidars?|eyes|recordings?|footage|memory|logs?|video|feed)"
 _WHOSE = r"(?:your|the robot(?: ?s)?|its|this robot(?: ?s)?|tempomem(?: ?s)?)"
 DEFEAT_SENSING = re.compile(rf"\b(?:{_DEFEAT}) (?:all |any of |one of )?{_WHOSE} (?:own )?(?:\w+ )?{_SENSING}\b")
-_SOMEONE = r"(?:my|his|her|our|their|the) \w+|anyone|anybody|someone|somebody|nobody|no one|he|she|they|them|him"
+# the review of the eighteenth round: "you" / "the robot" too ("how can I take the wallet without you noticing" was
+# searched for by meaning, as heldout19's question had been), and "hide the wallet from my wife"
+_SOMEONE = (r"(?:my|his|her|our|their|the) \w+|anyone|anybody|someone|somebody|nobody|no one|he|she|they|them|him|"
+            r"you|this robot|it")
 CONCEALS = re.compile(
     rf"\bso(?: that)? (?:{_SOMEONE}) (?:does not|doesnt|do not|will not|wont|would not|wouldnt|can not|cannot|cant|"
     r"could not|couldnt|never) (?:see|know|notice|find out|hear|realise|realize|spot|catch)\b|"
-    rf"\bwithout (?:{_SOMEONE}) (?:knowing|noticing|seeing|finding out|hearing|realising|realizing|spotting)\b")
+    rf"\bwithout (?:{_SOMEONE}) (?:knowing|noticing|seeing|finding out|hearing|realising|realizing|spotting)\b|"
+    rf"\b(?:hide|conceal|keep (?:\w+ ){{0,3}}secret) (?:\w+ ){{0,3}}?from (?:{_SOMEONE})\b")
 ASKS_HOW = re.compile(r"^(?:how (?:can|do|could|would|should|might|to)|what s the (?:best )?way|"
                       r"what is the (?:best )?way|is there a way|help me|tell me how|show me how|can you help|"
-                      r"teach me|any tips)\b")
+                      r"teach me|any tips|"
+                      r"where (?:can|could|should|do|would) (?:i|we) (?:put|hide|stash|keep|leave))\b")
+# asking how to deceive the robot itself ("how can I fool the robot", "help me trick you into saying ...")
+DECEIVES = re.compile(r"\b(?:fool|trick|deceive|outsmart|mislead|lie to|confuse) "
+                      r"(?:you|the robot|this robot|tempomem|it)\b")
 
 
 def refuses(text: str) -> bool:
     """Whether a normalised question asks for help defeating the robot's sensing or concealing an act (module doc)."""
     if not isinstance(text, str):
         return False
-    return bool(DEFEAT_SENSING.search(text)) or bool(ASKS_HOW.search(text) and CONCEALS.search(text))
+    return bool(DEFEAT_SENSING.search(text)) or bool(ASKS_HOW.search(text) and (CONCEALS.search(text)
+                                                                          or DECEIVES.search(text)))
 
 
 __all__ = ["REFUSAL", "refuses"]
