@@ -507,13 +507,22 @@ class Settling:
         spurious "book" blob on the wall a second after the book's place was seen empty) took the removed book
         as moved there, and the blob's place, seen empty later, removed it a second time (dev seed 1, no
         feature); a glimpse confirmed later still joins the removed object as its move (_release_held). A
-        look-alike found sooner than min_gap_s is another instance rather than this one moved."""
+        look-alike found sooner than min_gap_s is another instance rather than this one moved.
+
+        A look-alike of another shown label is taken only if the segmenter called one by the other's label
+        (_called_so), as a new object choosing among removed ones asks (_removed_lookalike): the labels being a
+        known confusion of the memory is not enough. Why: seed 341 (no feature), a cup's place seen empty at
+        1223 s; a vase found 320 s before (25 views in two looks, all "vase" but one "bottle", none "cup"; the cup
+        never called "vase") was taken for the cup moved there and relabelled "vase": a false "vase moved", the
+        vase's appearance withdrawn, the cup's removal missed."""
         icfg = self.config.identity
         gap = icfg.min_gap_s
         found = []
         for row in self._rows.appeared_since(float(obj.first_seen) + gap, obj.id):
             if not self._compatible(obj, row) or self._boxes_same_place(obj, row):
                 continue
+            if not _same_shown_label(obj, row) and not self._called_so(obj, row, self._graph.label_mass(int(row.id))):
+                continue  # a look-alike never called so, as _removed_lookalike asks (_called_so)
             last = self._last_real_sighting(obj, outside=row)
             absent = float(obj.first_miss) - last if obj.first_miss is not None else 0.0
             if float(row.first_seen) >= last + max(gap, icfg.move_window_share * absent):
