@@ -1720,3 +1720,67 @@ def test_a_removed_object_once_called_by_a_known_look_alike_label_is_found_under
         assert [(o.id, o.label, o.state, o.n_moves) for o in mem.objects()] == [
             (1, "blanket", "present", 0), (2, "pillow", "missing", 0), (3, "blanket", "present", 0)]
         assert kinds(mem) == [("appeared", 1), ("appeared", 2), ("removed", 2), ("appeared", 3)]
+
+
+@pytest.mark.parametrize("together", [False, True])
+def test_a_view_beside_a_wallet_read_as_a_removed_phone_is_the_wallet_not_the_phone_moved(mem, together):
+    # seed 328 (no feature): a wallet seen in 86 of 88 views in 22 s; one view read "phone" (8 x 5 x 1 cm, 6 cm
+    # off the wallet's box) scored under the merge threshold and became a new object; two later views of the
+    # wallet, in frames where the wallet took no other, went to it (its very place, seen within 30 s), made it
+    # "wallet" and confirmed it 15 s after its first view, past the look-alike wait; a phone removed 900 s before
+    # took it for its move (a false "phone moved", a phone in the map). ``together``: a real phone laid beside
+    # the wallet, reported in the same frames as it: the removed phone found there, moved.
+    removed_at_a(mem, "phone")
+    wallet, thin = (0.06, 0.05, 0.015), (0.04, 0.025, 0.005)
+    beside = (B[0], B[1] + 0.07, B[2])
+    depth = DB + 0.04
+    for t in (100.0, 100.5, 101.0):
+        mem.add([box_obs("wallet", B, wallet, stamp=t)], view(t, B, depth))
+    for t, label in ((101.5, "phone"), (120.0, "wallet" if not together else "phone"),
+                     (120.5, "wallet" if not together else "phone")):
+        seen = [box_obs(label, beside, thin, stamp=t)]
+        mem.add(seen + [box_obs("wallet", B, wallet, stamp=t)] if together else seen, view(t, B, depth))
+        mem.add([box_obs("wallet", B, wallet, stamp=t + 0.2)], view(t + 0.2, B, depth))
+    for t in (121.0, 121.5, 122.0):
+        mem.add([box_obs("wallet", B, wallet, stamp=t)], view(t, B, depth))
+    mem.commit()
+    shown = [(o.id, o.label, o.state, o.n_moves) for o in mem.objects()]
+    if together:
+        assert shown == [(1, "phone", "present", 1), (2, "wallet", "present", 0), (3, "phone", "forgotten", 0)]
+        assert kinds(mem) == [("appeared", 1), ("removed", 1), ("appeared", 2), ("moved", 1)]
+    else:
+        assert shown == [(1, "phone", "missing", 0), (2, "wallet", "present", 0), (3, "wallet", "forgotten", 0)]
+        # no move; the twin's published relabelling withdrawn by a "merged" event
+        assert kinds(mem) == [("appeared", 1), ("removed", 1), ("appeared", 2), ("merged", 3)]
+        assert [a.detail for a in mem.audit() if a.action == "merge_twin"] == [{"kept": 2, "absorbed": 3}]
+        assert [h.stamp for h in mem.history(2)] == pytest.approx(  # the twin's three views are the wallet's
+            [100.0, 100.5, 101.0, 101.5, 101.7, 120.0, 120.2, 120.5, 120.7, 121.0, 121.5, 122.0])
+
+
+@pytest.mark.parametrize("called", [False, True])
+def test_a_due_removal_takes_a_look_alike_for_its_move_only_if_one_was_called_by_the_others_label(mem, called):
+    # seed 341 (no feature): a cup's place seen empty; a vase found 320 s before elsewhere (25 views, none "cup";
+    # the cup never called "vase"), cup and vase a known confusion of the memory through other objects, was taken
+    # for the cup moved there and relabelled "vase": a false "vase moved", the vase's appearance withdrawn.
+    # ``called``: one of the new one's views read "cup": the cup moved, as before.
+    c = (1.0, 1.0, 0.8)
+    dc = distance_from_eye(c)
+    for k, t in enumerate((0.0, 0.5, 1.0, 1.5, 2.0, 2.5)):  # a vase elsewhere, read "cup" in two views of six
+        mem.add([box_obs("cup" if k in (1, 3) else "vase", c, stamp=t)], view(t, c, dc + 0.04))
+    for t in (3.0, 3.5, 4.0):  # the cup at A
+        mem.add([box_obs("cup", A, stamp=t)], view(t, A, SEEN))
+    for k, t in enumerate((100.0, 100.5, 101.0, 101.5)):  # a vase at B
+        label = "cup" if called and k == 2 else "vase"
+        mem.add([box_obs(label, B, stamp=t)], view(t, B, DB + 0.04))
+    mem.commit()
+    assert mem._fusion.known_confusion("cup", "vase")
+    for t in (200.0, 200.5, 201.0, 202.5):  # the cup's place seen empty
+        mem.add([], view(t, A, EMPTY))
+    mem.commit()
+    shown = [(o.id, o.label, o.state, o.n_moves) for o in mem.objects()]
+    if called:
+        assert shown == [(1, "vase", "present", 0), (2, "cup", "present", 1), (3, "vase", "forgotten", 0)]
+        assert [k for k in kinds(mem) if k[0] in ("moved", "removed")] == [("moved", 2)]
+    else:
+        assert shown == [(1, "vase", "present", 0), (2, "cup", "missing", 0), (3, "vase", "present", 0)]
+        assert [k for k in kinds(mem) if k[0] in ("moved", "removed")] == [("removed", 2)]
