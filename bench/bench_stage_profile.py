@@ -27,6 +27,7 @@ import re
 import sys
 import tempfile
 import time
+from collections import Counter
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
@@ -89,6 +90,9 @@ def main() -> None:
         print(f"per frame: client process time {cpu / f * 1e3:.2f} ms, server process time {server / f * 1e3:.2f} ms,"
               f" wall {wall / f * 1e3:.2f} ms" + (" (profiled)" if profile is not None else ""))
         print("per frame: " + ", ".join(f"{k} {v / f:.1f}" for k, v in sent.items()))
+        waited = sum((m._conn.traffic.waited_s_by_sql for m in robots), Counter())
+        print("waits per frame, ms (statement text; the end of a pipeline is its COMMIT and the writes sent with it): "
+              + "; ".join(f"{' '.join(sql.split()[:3])} {s / (8 + f) * 1e3:.2f}" for sql, s in waited.most_common()))
         if args.statements:
             rows = robots[0]._conn._raw_sets(
                 "SELECT calls, total_exec_time, total_plan_time, wal_bytes, regexp_replace(query, '\\s+', ' ', 'g') "
