@@ -297,13 +297,14 @@ def report(name: str, figures: dict, seconds: float) -> None:
 
 
 @contextlib.contextmanager
-def served_copy(store: str, work: str):
+def served_copy(store: str, work: str, extra_conf: dict | None = None):
     """``store`` migrated into a throwaway PostgreSQL 15 + PostGIS server (fsync on, unix socket only) under
-    ``work``: yields its address, the rows migrated and the seconds the migration took; the server stops after."""
+    ``work``: yields its address, the rows migrated and the seconds the migration took; the server stops after.
+    ``extra_conf``: more server settings (bench_stage_profile.py loads pg_stat_statements)."""
     from tempomem_ros.core.store import transfer
     from tempomem_ros.tools.pg_sandbox import PgSandbox
 
-    with PgSandbox.start(durable=True, root=os.path.join(work, "pg")) as pg:
+    with PgSandbox.start(durable=True, root=os.path.join(work, "pg"), extra_conf=extra_conf) as pg:
         pg.create_database("fleet")
         pg.psql("CREATE EXTENSION postgis", "fleet")
         address = pg.url("fleet")
@@ -313,7 +314,7 @@ def served_copy(store: str, work: str):
 
 
 @contextlib.contextmanager
-def served_store(store: str, prefix: str):
+def served_store(store: str, prefix: str, extra_conf: dict | None = None):
     """``store`` (built first if it does not exist) served by a throwaway server (served_copy) in a temporary
     folder of its own, removed after: yields the server's address."""
     if not os.path.exists(store):
@@ -321,7 +322,7 @@ def served_store(store: str, prefix: str):
     work = tempfile.mkdtemp(prefix=prefix)
     os.chmod(work, 0o755)  # the server runs as the postgres system user when this runs as root
     try:
-        with served_copy(store, work) as (address, _rows, _seconds):
+        with served_copy(store, work, extra_conf) as (address, _rows, _seconds):
             yield address
     finally:
         shutil.rmtree(work, ignore_errors=True)

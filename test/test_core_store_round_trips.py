@@ -187,7 +187,8 @@ def test_fetch_each_is_a_loop_of_execute(store):
 
 def test_staged_sightings_get_their_ids_in_order(store):
     """Memory.add stages a frame's sightings with one insert_observations: the ids ascend in the frame's order, on
-    PostgreSQL in one wait (insert_many), and a second frame's continue after them."""
+    PostgreSQL reserved in the staging lock's round trip and the rows sent with the COMMIT (no wait of their own: 2
+    waits a staging, test_fleet_writers), and a second frame's continue after them."""
     address = store("m")
     with Memory.open(address, embedding_dim=8) as m:
         labels = ["mug", "bowl", "plate", "cup", "vase"]
@@ -197,7 +198,8 @@ def test_staged_sightings_get_their_ids_in_order(store):
             traffic.reset()
         second = m.stage([box_obs(lbl, (0.3 * i, 0.0, 0.8), stamp=2.0) for i, lbl in enumerate(labels[:3])])
         if traffic is not None:
-            assert traffic.waited_by_sql[m._staging._INSERT_OBSERVATION] == 1
+            assert m._staging._INSERT_OBSERVATION_WITH_ID not in traffic.waited_by_sql
+            assert traffic.round_trips == 2 and traffic.sent_by_sql[m._staging._INSERT_OBSERVATION_WITH_ID] == 3
     ids = list(first.observation_ids) + list(second.observation_ids)
     assert ids == list(range(ids[0], ids[0] + 8))
     rows = store.raw(address, "SELECT id, label, frame_id FROM observations ORDER BY id")

@@ -459,9 +459,10 @@ def test_a_commit_fuses_by_stamp_then_source_and_at_most_max_frames_of_them(stor
         assert [(o.label, o.id) for o in m.objects()] == [("book", 1), ("cup", 2), ("mug", 3)]
 
 
-def test_staging_a_frame_waits_for_the_server_four_times(store):
-    """PostgreSQL: a staging reads "now" and the quarantined frames in its lock's round trip (Store.staging), then
-    writes the frame (its id back), its sightings (their ids back) and commits: 4 waits, 6 before."""
+def test_staging_a_frame_waits_for_the_server_twice(store):
+    """PostgreSQL: a staging reads "now" and the quarantined frames, and takes the ids of its frame and its sightings,
+    in its lock's round trip (Store.staging); its rows are then sent with the COMMIT: 2 waits, 4 before (the frame's
+    id and the sightings' ids were each waited for), 6 before that."""
     if not store.postgres:
         pytest.skip("a round trip is PostgreSQL's")
     address = store()
@@ -470,10 +471,48 @@ def test_staging_a_frame_waits_for_the_server_four_times(store):
         traffic = m._conn.traffic
         traffic.reset()
         m.add([box_obs("mug", A, stamp=2.0), box_obs("cup", B, stamp=2.0)], view(2.0, A, DA))
-        assert traffic.round_trips == 4
+        assert traffic.round_trips == 2
         assert sorted(" ".join(sql.split()[:3]) for sql in traffic.waited_by_sql) == [
-            "(end of pipeline)", "BEGIN; SET LOCAL", "INSERT INTO frames", "INSERT INTO observations"]
+            "(end of pipeline)", "BEGIN; SET LOCAL"]
+        assert traffic.sent_by_sql["(reserve ids)"] == 2
         assert m.latest_stamp() == 2.0 and m.pending() == 2
+
+
+def test_staged_ids_are_the_ones_each_insert_took(store):
+    """The ids a staging reserves (PostgreSQL) are those the rows took one insert each, and SQLite's: frames 1, 2, 3,
+    4 and their sightings in order, an empty frame taking none; a quarantined frame and a refused one alike; the
+    counters end at the last id, so the next row (the fusion's audit, a later frame) takes the next one."""
+    address = store()
+    with Memory.open(address, embedding_dim=4, config=IMMEDIATE) as m:
+        got = [m.stage([box_obs("mug", A, stamp=1.0), box_obs("cup", B, stamp=1.0)], view(1.0, A, DA)),
+               m.stage([], stamp=1.5),
+               m.stage([box_obs("mug", A, stamp=1e6)], view(1e6, A, DA)),  # jumps far ahead: quarantined
+               m.stage([box_obs("mug", A, stamp=2.0), box_obs("cup", B, stamp=2.0), box_obs("pen", A, stamp=2.0)],
+                       view(2.0, A, DA))]  # on the old timeline: the jumped frame is refused
+        assert [(r.frame_id, r.observation_ids, r.status, r.refused) for r in got] == [
+            (1, (1, 2), "pending", ()), (2, (), "pending", ()), (3, (3,), "quarantined", ()),
+            (4, (4, 5, 6), "pending", (3,))]
+        assert [(o.id, o.label, o.verdict) for o in m.observations()] == [
+            (1, "mug", "pending"), (2, "cup", "pending"), (3, "mug", "rejected"), (4, "mug", "pending"),
+            (5, "cup", "pending"), (6, "pen", "pending")]
+        if store.postgres:
+            assert m._conn.execute("SELECT tbl, last FROM tempomem_ids WHERE tbl IN ('frames', 'observations') "
+                                   "ORDER BY tbl").fetchall() == [("frames", 4), ("observations", 6)]
+        assert m.commit().frame_ids == (1, 2, 4)
+        assert m.stage([box_obs("cup", B, stamp=3.0)], view(3.0, B, DB)).observation_ids == (7,)
+
+
+def test_reserving_ids_takes_id_tables_and_counts_only(store):
+    """begin_staging reserves n >= 1 ids of a table with a counter; anything else is refused before it is sent."""
+    if not store.postgres:
+        pytest.skip("the id counters are PostgreSQL's")
+    with Memory.open(store(), embedding_dim=4, config=IMMEDIATE) as m:
+        for bad in ((("frames", 0),), (("frames", True),), (("meta", 1),), (("frames; DROP", 1),), (("frames", 1.0),)):
+            with pytest.raises(ValueError, match="reserves n >= 1 ids"):
+                m._conn.begin_staging((), bad)
+            assert not m._conn.in_transaction
+        m.add([box_obs("mug", A, stamp=1.0)], view(1.0, A, DA))
+        assert [o.id for o in m.observations()] == [1]
 
 
 def test_closing_a_fleet_store_fuses_its_backlog_in_bounded_batches(store, monkeypatch):

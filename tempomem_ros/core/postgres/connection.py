@@ -51,6 +51,7 @@ from ..errors import StoreClosedError
 from .batching import READ_EXTRA, max_rows, read_statement, set_statement, shape_of, write_plan
 from .dialect import Statement, translate
 from .errors_pg import pg_store_error
+from .schema import ID_TABLES
 
 #: Result column types (pg_type oids) whose binary value psycopg loads to the Python value their text gives: bool
 #: 16, bytea 17, int8 20, int2 21, int4 23, text 25, float8 701, varchar 1043 (float8's text is the shortest decimal
@@ -630,10 +631,17 @@ class PgConnection:
         self._pipeline = self._conn.pipeline()
         self._pipeline.__enter__()
 
-    def begin_staging(self, reads: tuple[str, ...] = ()) -> list[list]:
+    def begin_staging(self, reads: tuple[str, ...] = (), reserve: tuple[tuple[str, int], ...] = ()) -> list[list]:
         """Open a staging transaction, and run ``reads`` (statements without parameters) once its lock is held, in the
         same round trip: the rows of each. Why: a staging reads "now" and the quarantined frames before it writes
         (Memory._stage): 2 of its 6 round trips (test_fleet_writers counts them).
+
+        ``reserve``: (table, n) pairs: n ids of each table's counter (schema.py tempomem_next_id) taken in the same
+        round trip; after the rows of ``reads``, one list per pair holding the first id (the n ids are first ..
+        first + n - 1, the ids n inserts in a row take from the counter). Why: a frame and its sightings inserted
+        with these ids are sent without waiting for an id, and commit in the same round trip (Store.staging):
+        4 -> 2 of a staging's waits, and 21 -> 2 updates of the counters' rows a frame of 20 sightings
+        (bench_stage_profile.py).
 
         A staging transaction: it takes the staging lock (STAGE_LOCK_KEY), not the fusion lock, so that a
         robot's frame is written while another writer fuses (docs/FLEET.md, "Staging beside fusion").
@@ -659,6 +667,12 @@ class PgConnection:
             texts.append(stmt.sql)
             self.traffic.statements += 1
             self.traffic.sent_by_sql[sql] += 1
+        for table, n in reserve:
+            if table not in ID_TABLES or isinstance(n, bool) or not isinstance(n, int) or n < 1:
+                raise ValueError(f"begin_staging reserves n >= 1 ids of an id table, not {n!r} of {table!r}")
+            texts.append(f"UPDATE tempomem_ids SET last = last + {n} WHERE tbl = '{table}' RETURNING last - {n - 1}")
+            self.traffic.statements += 1
+            self.traffic.sent_by_sql["(reserve ids)"] += 1
         try:
             results = self._raw_sets("BEGIN; SET LOCAL lock_timeout = '" + str(LOCK_TIMEOUT_MS) + "ms'; "
                                      f"SELECT pg_advisory_xact_lock({STAGE_LOCK_KEY}, hashtext(current_schema()))"

@@ -303,7 +303,7 @@ class Store:
             raise
 
     @contextmanager
-    def staging(self, reads: tuple[str, ...] = ()) -> Iterator[list[list]]:
+    def staging(self, reads: tuple[str, ...] = (), reserve: tuple[tuple[str, int], ...] = ()) -> Iterator[list]:
         """The transaction add() stages a frame in: on PostgreSQL under the staging lock, beside a fusion that
         holds the fusion lock (postgres/connection.py begin_staging says why that is safe); on SQLite (one file
         lock, one robot) it is ``transaction()``, as before. Its writes and its queued audit rows commit together
@@ -312,15 +312,17 @@ class Store:
         could hide another writer's fusion from this writer's next transaction.
 
         Yields the rows of each of ``reads`` (statements without parameters), read once the lock is held: on
-        PostgreSQL in the lock's round trip."""
+        PostgreSQL in the lock's round trip; then, for each (table, n) of ``reserve``, the first of n ids of that
+        table taken for the caller's inserts (PostgreSQL, in the same round trip: connection.py begin_staging), or
+        None (SQLite: the inserts take theirs, lastrowid)."""
         begin = getattr(self.conn, "begin_staging", None)
         if begin is None:
             with self.transaction():
-                yield [self.conn.execute(sql).fetchall() for sql in reads]
+                yield [self.conn.execute(sql).fetchall() for sql in reads] + [None for _ in reserve]
             return
-        rows = begin(tuple(reads))
+        rows = begin(tuple(reads), tuple(reserve))
         try:
-            yield rows
+            yield rows[:len(reads)] + [int(r[0][0]) for r in rows[len(reads):]]
             if self._audit_rows:
                 self.conn.executemany(
                     "INSERT INTO audit (stamp, wall_time, action, object_ids, observation_ids, detail, source) "

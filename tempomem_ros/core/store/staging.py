@@ -69,21 +69,26 @@ class StagedFrames(TableRows):
             f"SELECT id FROM observations WHERE frame_id IN ({marks}) ORDER BY id", frame_ids)]
 
     # ------------------------------------------------------------------ writes
+    _FRAME_COLUMNS = ("stamp, recorded_at, status, has_view, pose, fx, fy, cx, cy, width, height, max_range, depth, "
+                      "depth_h, depth_w, min_object_pixels, n_observations, source")
+
     def insert_frame(self, stamp: float, recorded_at: float, status: str, view_cols: tuple, n_observations: int,
-                     source: str) -> int:
+                     source: str, frame_id: int | None = None) -> int:
         """Write a frame row; ``view_cols``: has_view, pose, fx, fy, cx, cy, width, height, max_range, depth,
-        depth_h, depth_w, min_object_pixels (Memory._stage). Returns its id."""
-        cur = self._conn.execute(
-            "INSERT INTO frames (stamp, recorded_at, status, has_view, pose, fx, fy, cx, cy, width, height, "
-            "max_range, depth, depth_h, depth_w, min_object_pixels, n_observations, source) "
-            "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-            (stamp, recorded_at, status, *view_cols, n_observations, source))
+        depth_h, depth_w, min_object_pixels (Memory._stage). Returns its id: ``frame_id`` when given (an id
+        Store.staging reserved: the row is written without waiting for the server), else the one it took."""
+        values = (stamp, recorded_at, status, *view_cols, n_observations, source)
+        if frame_id is not None:
+            self._conn.executemany(f"INSERT INTO frames (id, {self._FRAME_COLUMNS}) VALUES ({'?,' * 18}?)",
+                                   [(int(frame_id), *values)])
+            return int(frame_id)
+        cur = self._conn.execute(f"INSERT INTO frames ({self._FRAME_COLUMNS}) VALUES ({'?,' * 17}?)", values)
         return int(cur.lastrowid)
 
-    _INSERT_OBSERVATION = (
-        "INSERT INTO observations (frame_id, stamp, recorded_at, label, confidence, cx, cy, cz, "
-        "min_x, min_y, min_z, max_x, max_y, max_z, feature, n_points, instance_id, verdict, source) "
-        "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")
+    _OBSERVATION_COLUMNS = ("frame_id, stamp, recorded_at, label, confidence, cx, cy, cz, min_x, min_y, min_z, "
+                            "max_x, max_y, max_z, feature, n_points, instance_id, verdict, source")
+    _INSERT_OBSERVATION = f"INSERT INTO observations ({_OBSERVATION_COLUMNS}) VALUES ({'?,' * 18}?)"
+    _INSERT_OBSERVATION_WITH_ID = f"INSERT INTO observations (id, {_OBSERVATION_COLUMNS}) VALUES ({'?,' * 19}?)"
 
     def insert_observation(self, frame_id: int, stamp: float, recorded_at: float, label: str, confidence: float,
                            center, bbox_min, bbox_max, feature_blob, n_points: int, instance_id: int, verdict: str,
@@ -92,14 +97,20 @@ class StagedFrames(TableRows):
         return self.insert_observations([(frame_id, stamp, recorded_at, label, confidence, center, bbox_min,
                                            bbox_max, feature_blob, n_points, instance_id, verdict, source)])[0]
 
-    def insert_observations(self, rows) -> list[int]:
+    def insert_observations(self, rows, first_id: int | None = None) -> list[int]:
         """Write staged observations (each: insert_observation's arguments, in order) in that order; returns
-        their ids. On PostgreSQL in one round trip (postgres/connection.py insert_many), on SQLite one call
-        each (lastrowid)."""
+        their ids. With ``first_id`` (ids Store.staging reserved) the rows take first_id, first_id + 1, ... and are
+        written without waiting (on PostgreSQL one statement, sent with the commit); else on PostgreSQL in one round
+        trip (postgres/connection.py insert_many), on SQLite one call each (lastrowid)."""
         params = [(frame_id, stamp, recorded_at, label, confidence, *center, *bbox_min, *bbox_max, feature_blob,
                    n_points, instance_id, verdict, source)
                   for (frame_id, stamp, recorded_at, label, confidence, center, bbox_min, bbox_max, feature_blob,
                        n_points, instance_id, verdict, source) in rows]
+        if first_id is not None:
+            ids = list(range(int(first_id), int(first_id) + len(params)))
+            if params:
+                self._conn.executemany(self._INSERT_OBSERVATION_WITH_ID, [(i, *p) for i, p in zip(ids, params)])
+            return ids
         many = getattr(self._conn, "insert_many", None)
         if many is not None:
             return many(self._INSERT_OBSERVATION, params)
