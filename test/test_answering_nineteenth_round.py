@@ -146,3 +146,38 @@ def test_a_gap_or_hiding_alone_is_not_that_request(question):
 def understand_or_refusal(question: str):
     from tempomem_ros.core.answering import understand
     return understand(question, NOW, NAMES)
+
+
+# --------------------------------------------------------------------------- an operator's terse shorthand
+@pytest.mark.parametrize("question, operator, args", [
+    ("lamp: current pos?", "current", {"label": "lamp"}),
+    ("remote pos @ 0930?", "as_of", {"label": "remote", "t": TODAY + 9.5 * 3600}),
+    ("keys firstseen ts?", "first_seen", {"label": "keys"}),
+    ("chair move cnt?", "count_moves", {"label": "chair"}),
+])
+def test_an_operator_s_shorthand_reads(question, operator, args):
+    assert read(question) == (operator, args, "")
+
+
+def test_an_address_is_no_clock():
+    refusal("mail me@9", NAMES)
+
+
+# --------------------------------------------------------------------------- a question that points back at a told time
+@pytest.mark.parametrize("question, operator, args", [
+    ("We got back at 1. What's changed since then?", "changes", {"since": TODAY + 13 * 3600, "until": NOW}),
+    ("I got home at 12. Has the wallet been seen since?", "was_seen",
+     {"label": "wallet", "since": TODAY + 12 * 3600, "until": NOW}),
+])
+def test_a_question_pointing_back_at_a_told_time_asks_about_it(question, operator, args):
+    got = understood(question, NAMES)
+    assert (got.operator, got.args) == (operator, args)
+    assert "as the told 'at 1" in got.words
+
+
+@pytest.mark.parametrize("question", [
+    "I got home at 1. Where are my keys?",                        # no pointing back: which moment is asked?
+    "I put the mug on the desk at 9. Has it moved since?",        # "it": the mug or the desk
+])
+def test_a_told_time_without_one_referent_stays_refused(question):
+    refusal(question, NAMES)
