@@ -181,3 +181,19 @@ def test_a_question_pointing_back_at_a_told_time_asks_about_it(question, operato
 ])
 def test_a_told_time_without_one_referent_stays_refused(question):
     refusal(question, NAMES)
+
+
+# --------------------------------------------------------------------------- a thing's trail, things out of place
+@pytest.mark.parametrize("question, operator, args", [
+    ("list the full trail of the laptop", "history", {"label": "laptop"}),
+    ("the remote's trajectory since 9 am", "history", {"label": "remote", "since": TODAY + 9 * 3600, "until": NOW}),
+    ("which of my things can't you find right now", "missing", {}),
+    ("what items are no longer in their usual spot", "missing", {}),
+])
+def test_a_trail_is_the_history_and_things_out_of_place_are_missing(question, operator, args):
+    assert read(question) == (operator, args, "")
+
+
+def test_a_word_of_english_is_not_corrected_into_a_word_of_the_vocabulary():
+    assert typo.correct("i rely on you is the mug on the desk", NAMES)[1] == ()
+    assert typo.correct("whre is the mug", NAMES)[1] == (("whre", "where"),)

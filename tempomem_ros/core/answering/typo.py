@@ -96,6 +96,8 @@ def correct(text: str, names: Names) -> tuple[str, tuple[tuple[str, str], ...]]:
     for i, w in enumerate(toks):
         if w in vocab or not w.isalpha() or len(w) < MIN_LETTERS_SWAP or names.entries(True, (stem(w),)):
             continue
+        if w in english_words():  # nineteenth round: a word of English is what was typed ("rely" is no "relay")
+            continue
         near = [c for c in candidates(w) if len(w) >= MIN_LETTERS or len(c) == len(w)]
         for kind in _SLIP_ORDER:  # the likeliest kind of slip that has candidates decides, when it has one
             of_kind = [c for c in near if _slip_kind(w, c) == kind]
@@ -123,10 +125,11 @@ MIN_LABEL_WORD = 6
 # no kind of slip tells "caster" from "walet" or "umbrela"; only the language does. A word of English is never read as a
 # name: it is what the speaker wrote, answered as such ("I don't know any caster") rather than as a thing the speaker
 # did not name. The words: SCOWL's size-50 English lists as Debian ships them (wamerican and wbritish 2020.12.07-2,
-# both spellings), lower-case words of MIN_LABEL_TYPED letters or more (the only ones label_slip may read), 62,156
-# words, 166 kB gzipped; data/english_words.COPYING is their notice. What it refuses beyond the slips above: a typed
-# word that is English ("caster", "sliver", "clever", "batter" beside a known "battery"); what it keeps: the slips no
-# dictionary holds ("walet", "umbrela", "scisors", "chrager", "laptpo").
+# both spellings), lower-case words of MIN_LETTERS letters or more (the shortest correct() reads beside two swapped
+# letters are three: "teh"), 64,604 words, 170 kB gzipped; data/english_words.COPYING is their notice. What it refuses
+# beyond the slips above: a typed word that is English ("caster", "sliver", "clever"), and correct() leaves one too
+# ("I rely on you" had been read as "relay"); what it keeps: the slips no dictionary holds ("walet", "umbrela",
+# "scisors", "chrager", "laptpo", "whre", "disapeared").
 ENGLISH_WORDS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "english_words.txt.gz")
 
 
