@@ -197,3 +197,8 @@ def test_a_trail_is_the_history_and_things_out_of_place_are_missing(question, op
 def test_a_word_of_english_is_not_corrected_into_a_word_of_the_vocabulary():
     assert typo.correct("i rely on you is the mug on the desk", NAMES)[1] == ()
     assert typo.correct("whre is the mug", NAMES)[1] == (("whre", "where"),)
+
+
+def test_chef_and_lads_are_people_not_mistyped_words():
+    assert read("has the chef moved the mug today") == ("did_move", {"label": "mug", "since": TODAY, "until": NOW}, "")
+    assert read("what did the lads leave on the desk")[:2] == ("relational", {"anchor": "desk", "relation": "on"})
