@@ -25,6 +25,8 @@ setup(
     license="Apache-2.0",
     python_requires=">=3.10",
     packages=find_packages(include=["tempomem_ros", "tempomem_ros.*"]),
+    # the English word list the typist's-slip rule reads (core/answering/typo.py), with its notice
+    package_data={"tempomem_ros.core.answering": ["data/english_words.txt.gz", "data/english_words.COPYING"]},
     install_requires=[
         "numpy",
         "scipy",

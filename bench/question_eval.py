@@ -331,7 +331,7 @@ def load_heldout19(*earlier_sets) -> list[Question]:
 
 def load_heldout20(*earlier_sets) -> list[Question]:
     """The twentieth (d001...), a helper's that never opened the understanding code, written after heldout19's
-    measurement: committed before its one measurement. Only ``--set heldout20`` asks it (not "all") until then."""
+    measurement: committed (53f2732) before its one measurement (integ39 c16932f, stop 39); in "all" since (stop 40)."""
     return load_fresh(QUESTIONS_HELDOUT20, "d", HELD_OUT20, earlier_sets)
 
 
@@ -529,11 +529,6 @@ def attach_model(m: Memory) -> None:
 
 def select_sets(qset: str, half_arg: str = "both") -> list[tuple[str, list[Question]]]:
     """(half name, its questions) of a --set choice, each set checked fresh against the earlier ones."""
-    if qset == "heldout20":  # held out: only by name, not in "all", until its one measurement
-        earlier = select_sets("all")  # every earlier set (heldout19 added while it is asked by name only)
-        if HELD_OUT19 not in {half for half, _ in earlier}:
-            earlier += select_sets("heldout19")
-        return [(HELD_OUT20, load_heldout20(*(half_rows for _, half_rows in earlier)))]
     rows = load()
     check_split(rows)
     if qset == "heldout21":  # held out: only by name, not in "all", until its one measurement
@@ -549,7 +544,7 @@ def select_sets(qset: str, half_arg: str = "both") -> list[tuple[str, list[Quest
         sets.append((HELD_OUT2, load_heldout2(rows)))
     if qset in ("heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8", "heldout9", "heldout10",
                 "heldout11", "heldout12", "heldout13", "heldout14", "heldout15", "heldout16", "heldout17",
-                "heldout18", "heldout19", "dev", "all"):
+                "heldout18", "heldout19", "heldout20", "dev", "all"):
         h2 = load_heldout2(rows)
         h3 = load_heldout3(rows, h2)
         h4 = load_heldout4(rows, h2, h3)
@@ -581,7 +576,8 @@ def select_sets(qset: str, half_arg: str = "both") -> list[tuple[str, list[Quest
         h12 = load_heldout12(rows, h2, h3, h4, h5, h6, h7, h8, h9, h10, h11)
         if qset in ("heldout12", "all"):  # in "all" since its one measurement (integ31, session 31)
             sets.append((HELD_OUT12, h12))
-        if qset in ("heldout13", "heldout14", "heldout15", "heldout16", "heldout17", "heldout18", "heldout19", "all"):
+        if qset in ("heldout13", "heldout14", "heldout15", "heldout16", "heldout17", "heldout18", "heldout19",
+                    "heldout20", "all"):
             h13 = load_heldout13(rows, h2, h3, h4, h5, h6, h7, h8, h9, h10, h11, h12)
             if qset in ("heldout13", "all"):  # in "all" since its one measurement (integ32, session 32)
                 sets.append((HELD_OUT13, h13))
@@ -600,9 +596,12 @@ def select_sets(qset: str, half_arg: str = "both") -> list[tuple[str, list[Quest
             h18 = load_heldout18(rows, h2, h3, h4, h5, h6, h7, h8, h9, h10, h11, h12, h13, h14, h15, h16, h17)
             if qset in ("heldout18", "all"):  # in "all" since its one measurement (integ37 825f549, stop 37)
                 sets.append((HELD_OUT18, h18))
+            h19 = load_heldout19(rows, h2, h3, h4, h5, h6, h7, h8, h9, h10, h11, h12, h13, h14, h15, h16, h17, h18)
             if qset in ("heldout19", "all"):  # in "all" since its one measurement (integ38 9f81480, stop 38)
-                sets.append((HELD_OUT19, load_heldout19(rows, h2, h3, h4, h5, h6, h7, h8, h9, h10, h11, h12, h13,
-                                                        h14, h15, h16, h17, h18)))
+                sets.append((HELD_OUT19, h19))
+            if qset in ("heldout20", "all"):  # in "all" since its one measurement (integ39 c16932f, stop 39)
+                sets.append((HELD_OUT20, load_heldout20(rows, h2, h3, h4, h5, h6, h7, h8, h9, h10, h11, h12, h13,
+                                                        h14, h15, h16, h17, h18, h19)))
     return sets
 
 
@@ -614,8 +613,7 @@ def main(argv=None) -> int:
                                                    "heldout17", "heldout18", "heldout19", "heldout20", "heldout21",
                                                    "dev", "all"),
                    default="main",
-                   help="main: questions.txt (its --half); heldout20: questions_heldout20.txt (only by name, not in "
-                        "all); heldout2: questions_heldout2.txt as the half "
+                   help="main: questions.txt (its --half); heldout2: questions_heldout2.txt as the half "
                         f"{HELD_OUT2!r}; heldout3: questions_heldout3.txt as the half {HELD_OUT3!r}; heldout4: "
                         f"questions_heldout4.txt as the half {HELD_OUT4!r}; heldout5: questions_heldout5.txt as "
                         f"the half {HELD_OUT5!r}; heldout6 / heldout7: questions_heldout6.txt / "
@@ -629,6 +627,7 @@ def main(argv=None) -> int:
                         "(in all since its measurement); heldout17: questions_heldout17.txt "
                         "(in all since its measurement); heldout18: questions_heldout18.txt "
                         "(in all since its measurement); heldout19: questions_heldout19.txt "
+                        "(in all since its measurement); heldout20: questions_heldout20.txt "
                         "(in all since its measurement); "
                         "dev: the development sets of the fifth round (main, heldout2 ... heldout8); all: every set")
     p.add_argument("--half", choices=("dev", "held_out", "both"), default="both", help="halves of questions.txt")

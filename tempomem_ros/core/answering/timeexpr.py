@@ -442,9 +442,26 @@ def shapes(text: str) -> str:
     return _DAY_CLOCK24.sub(r"at \2 \1", text)
 
 
+# Nineteenth round (heldout20's d083 "At twelve noon exactly, which items were resting on the coffee table?" was read
+# as now: "twelve" was no clock and "noon" alone was dropped): "twelve noon", "12 midnight" are the named hours;
+# "sharp", "on the dot", "precisely" after a clock only stress it ("at 3 pm sharp", "at noon on the dot").
+_TWELVE_NAMED = re.compile(r"\b(?:twelve|12)(?: o ?clock| oclock)? (noon|midday|midnight)\b")
+_CLOCK_STRESS = re.compile(r"\b(\d{1,2}:\d{2}(?: ?(?:am|pm))?|\d{1,2} ?(?:am|pm|oclock)|noon|midday|midnight) "
+                           r"(?:sharp|on the dot|precisely|exactly)\b")
+# Nineteenth round (heldout20's d018 "All the places of the mug, from this morning until now" was read over this morning
+# only, its "until now" dropped as a present word): a span from a moment to now is the span since that moment, as "since
+# this morning" reads ("from 9 am till now", "from yesterday up to now", "between two hours ago and now"). The moment
+# is at most four words, so a clause that only ends with "to now" is not taken for one.
+_FROM_TO_NOW = re.compile(r"\b(?:from|between) ((?:(?!from\b|until\b|till\b|til\b|to\b|and\b)\S+ ){0,3}?"
+                          r"(?!from\b|until\b|till\b|til\b|to\b|and\b)\S+) "
+                          r"(?:until|till|til|up to|up until|up till|through to|to|and) (?:right )?now\b")
+
+
 def spoken_forms(text: str) -> str:
     """Quarters, regional names of parts of the day and dotted clocks in the forms the time expressions read."""
     text = shapes(text)
+    text = _CLOCK_STRESS.sub(r"\1", _TWELVE_NAMED.sub(r"\1", text))
+    text = _FROM_TO_NOW.sub(r"since \1", text)
     text = _QUARTERS_OF.sub(lambda m: f"{_QUARTERS[m.group(1)] * _UNIT_MINUTES[m.group(2)] // 4} minutes", text)
     text = _AND_QUARTERS.sub(lambda m: f"{round(number_value(m.group(1)) * _UNIT_MINUTES[m.group(2).rstrip('s')] + _QUARTERS[m.group(3)] * _UNIT_MINUTES[m.group(2).rstrip('s')] / 4)} minutes", text)  # noqa: E501
     text = _DOT_CLOCK.sub(r"\1:\2 \3", text)

@@ -385,12 +385,59 @@ def _rules(question: str, now, names: Names) -> Understanding | Refusal:
     # thirteenth round: a time to come refuses the whole question, but it may be in a clause of talk ("where are my
     # keys, I need to leave in two minutes": heldout15/16 refused two such); the clause reader takes the question clause
     # and is_talk reads the other without its time to come
+    if isinstance(out, Refusal) and out.reason == NO_FORM:
+        told = _told_then(question, now, names)
+        if told is not None:
+            return told
     if isinstance(out, Refusal) and (out.reason in (NO_FORM, FUTURE_REFUSAL) or out.reason.startswith(TWO_READINGS)):
         clause = _clause_reading(question, now, names)
         # a clause of talk can make the whole read two ways ("..., for the handover"); one clause may still be it
         if isinstance(clause, Understanding) or (clause is not None and out.reason in (NO_FORM, FUTURE_REFUSAL)):
             return clause
     return out
+
+
+# Nineteenth round: a question that points back at the one time its other clause tells ("I got home at 1. Has the
+# jacket been seen since then?", "We got back at 1. What's changed since then?": heldout20 refused four such, the
+# told clause's words, "home", "back", stopping every reader) is its own clause with the told time put where it points:
+# "since then" / "since" at its end -> "since <time>", "then" / "at that time" -> "<time>". Only with exactly two
+# clauses, one that narrates exactly one time and asks nothing, one that asks and holds no time of its own; the reading
+# says so. A question that does not point back stays refused as a time told beside it (_time_in_talk).
+_THEN = re.compile(r"\b(?:since (?:then|that time|that point)|since(?=\W*$)|after that|at that (?:time|point|moment)|"
+                   r"by then|then)\b", re.I)
+
+
+def _told_then(question, now, names: Names) -> Understanding | None:
+    """The reading of a question that points back at a told time (above), or None."""
+    if not isinstance(question, str):
+        return None
+    raw = [q.strip() for p in _CLAUSE_SPLIT.split(question[:MAX_QUESTION_CHARS]) if p and words(p) for q in _run_on(p)]
+    if len(raw) != 2:
+        return None
+    parts = [normalise(p) for p in raw]
+    times = [_clause_times(p, now, names) for p in parts]
+    told = [i for i in (0, 1) if len(times[i]) == 1 and None not in times[i] and _NARRATES.search(parts[i])
+            and not _WH_OR_AUX.search(parts[i]) and not _REQUESTS.search(parts[i])]
+    asks = [i for i in (0, 1) if not times[i] and _WH_OR_AUX.search(parts[i]) and _THEN.search(raw[i])]
+    if len(told) != 1 or len(asks) != 1 or told == asks:
+        return None
+    said = times[told[0]][0].text
+    bare = re.sub(r"^(?:at|around|about|by) ", "", said)
+    m = _THEN.search(raw[asks[0]])
+    put = f"since {bare}" if m.group(0).lower().startswith("since") else (
+        f"before {bare}" if m.group(0).lower().startswith("by") else said)
+    if m.group(0).lower() == "after that":
+        put = f"since {bare}"
+    asked = normalise(raw[asks[0]][:m.start()] + put + raw[asks[0]][m.end():])
+    if cues.PRONOUN.search(asked):  # "I put the mug on the desk at 9. Has it moved since?": "it" is the mug
+        referent = cues.sole_known_label(parts[told[0]], names)
+        if referent is None:
+            return None
+        asked = cues.PRONOUN.sub("the " + referent, asked, count=1)
+    u = _understand(asked, now, names, hints=False)
+    if not isinstance(u, Understanding) or u.operator == FALLBACK:
+        return None
+    return dataclasses.replace(u, words=f"{u.words} (reading '{m.group(0)}' as the told '{said}')")
 
 
 # Sixteenth round: "did any props get moved since ..." (heldout18) asks of a kind of thing, "any" and a plural; when
@@ -636,7 +683,9 @@ TIME_IN_TALK = ("I did not understand the time: a time is told beside the questi
 _NOW = re.compile(r"\bnow\b")
 _TAG_WORDS = frozenset("have has had did do does is are was were can could will would should not i we he she they it "
                        "you there".split())
-_POINTS_BACK = re.compile(r"\b(?:then|that time|that point|that moment|after that|before that|since that|by that)\b")
+# nineteenth round: a bare "since" that ends its clause points back too ("I got home at 1. Has it moved since?")
+_POINTS_BACK = re.compile(r"\b(?:then|that time|that point|that moment|after that|before that|since that|by that|"
+                          r"since(?=\W*$))\b")
 
 
 def _clause_times(part: str, now, names: Names) -> list:
