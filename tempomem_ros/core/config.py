@@ -123,6 +123,10 @@ class AbsenceConfig:
                                          # whatever the box estimate says: glasses on a shelf (seed 348, 14 x 6 x
                                          # 4 cm, kept box 7 x 5 x 2 cm) reported at 50-135 px from patrol stations
                                          # were estimated at 5-10 px there, and their removal was never seen
+    sighted_floor_share: float = 0.1     # a view whose estimate reaches that of all but this poorest share of the
+                                         # views that detected the object (>= 5 kept sightings at its place) can
+                                         # report it (sighted_floor.py; 0 = off): keys, glasses and a phone reported
+                                         # at 40-100 px from views estimated at 3-14 px (seeds 348, 353, 355, 363)
     look_gap_s: float = 3.0              # misses closer than this form one look (persistence.py)
     evidence_to_remove: float = 1.0      # looks of evidence (a look = misses_to_remove misses, capped at 1)
     removal_hold_s: float = 1.0          # a decided removal is published only if no sighting comes this long
@@ -334,6 +338,7 @@ def validate(cfg: MemoryConfig) -> None:
     _require(a.detectable_factor >= 0, "absence.detectable_factor must be >= 0")
     _require(0 < a.mask_fill <= 1, "absence.mask_fill must be in (0, 1]")
     _require(a.reported_view_m >= 0, "absence.reported_view_m must be >= 0")
+    _require(0 <= a.sighted_floor_share < 1, "absence.sighted_floor_share must be in [0, 1)")
     _require(a.look_gap_s > 0, "absence.look_gap_s must be > 0")
     _require(a.evidence_to_remove > 0, "absence.evidence_to_remove must be > 0")
     _require(a.removal_hold_s >= 0, "absence.removal_hold_s must be >= 0")
@@ -421,6 +426,7 @@ FIELD_RANGES: dict[str, tuple[float, float]] = {
     "identity.label_share": (0.01, 1.0),
     "absence.min_projected_px": (0.0, 1e7), "absence.detectable_factor": (0.0, 1000.0),
     "absence.mask_fill": (0.001, 1.0), "absence.reported_view_m": (0.0, 100.0),
+    "absence.sighted_floor_share": (0.0, 0.99),
     "absence.look_gap_s": (0.001, 86400.0),
     "absence.evidence_to_remove": (0.001, 1000.0), "absence.removal_hold_s": (0.0, 86400.0),
     "rejection.cell_size": (0.001, 100.0), "rejection.promote_mass": (0.001, 1000.0),

@@ -38,6 +38,7 @@ from .labels import canonical_label, labels_agree, normalize
 from .config import MemoryConfig
 from .persistence import AbsenceState, add_misses
 from .reported_views import reported_near
+from .sighted_floor import sighted_floor, sighting_view
 from .rows import blob_to_feature, bmax_of, bmin_of, feature_to_blob
 from .store import StoreInterface
 from .store.fusion_rows import FusionRows
@@ -455,6 +456,8 @@ class FrameFusion:
         self._in_view_ahead: list | None = None
         #: the staged sightings of the frames a commit is about to fuse, read at once (read_sightings_ahead)
         self._sightings_ahead: dict[int, list] = {}
+        #: _sighted_floor's values, a pure function of the store's rows and the box (a restart recomputes them)
+        self._floor_cache: dict = {}
 
     def _audit(self, stamp, action: str, object_ids, observation_ids, detail: dict | None = None) -> None:
         """Queue an audit row, written with the transaction it belongs to (Store.transaction)."""
@@ -1054,9 +1057,14 @@ class FrameFusion:
         (``seen_through``: their visible fractions were they detectable), all of them in one statement."""
         acfg = self.config.absence
         floor = min_expected_px(view, acfg)
-        out = expected_mask_px(view, lo, hi, acfg, 1.0) >= floor
+        estimate = expected_mask_px(view, lo, hi, acfg, 1.0)
+        out = estimate >= floor
         small = [m for m in np.flatnonzero(~out)
                  if seen_through[m] >= acfg.min_visible_fraction and objects[m].placement_id is not None]
+        if small and acfg.sighted_floor_share > 0:
+            for m in small:
+                out[m] = estimate[m] >= self._sighted_floor(view, objects[m], lo[m], hi[m], floor)
+            small = [m for m in small if not out[m]]
         if not small or acfg.reported_view_m <= 0:
             return out
         poses = self._rows.reporting_poses([int(objects[m].placement_id) for m in small], math.ceil(floor))
@@ -1064,6 +1072,21 @@ class FrameFusion:
         for m in small:
             out[m] = int(objects[m].placement_id) in near
         return out
+
+    def _sighted_floor(self, view: CameraView, obj, lo, hi, floor: float) -> float:
+        """The estimate a view of ``obj`` must reach to count a miss, learnt from the cameras of its kept sightings
+        at its place (sighted_floor.py). Remembered per (placement, box, sightings) for the look: a pure function
+        of the store's rows and the box, so a restart recomputes the same value."""
+        rows = self._rows.sighting_cameras(int(obj.placement_id))
+        key = (int(obj.placement_id), tuple(np.round(lo, 6)), tuple(np.round(hi, 6)), len(rows), float(floor),
+               float(view.fx), float(view.fy), int(view.width), int(view.height))
+        cache = self._floor_cache
+        if key not in cache:
+            views = [v for v in (sighting_view(r, view) for r in rows) if v is not None]
+            if len(cache) > 4096:
+                cache.clear()
+            cache[key] = sighted_floor(lo, hi, views, self.config.absence, floor)
+        return cache[key]
 
     def _join_parts(self, items: list[StagedObs]) -> tuple[list[StagedObs], dict[int, list[int]]]:
         """One object reported as two instances of one label in a frame (a stool's seat and legs, a laptop's

@@ -284,6 +284,14 @@ class FusionRows(TableRows):
                 (*chunk, int(min_points))).fetchall()
         return out
 
+    def sighting_cameras(self, placement_id: int) -> list:
+        """(frame pose, fx, fy, cx, cy, width, height, max_range) of every kept sighting at the placement whose frame
+        kept its pose, in the store's order (sighted_floor.py: the views that detected the object there)."""
+        return self._conn.execute(
+            "SELECT f.pose, f.fx, f.fy, f.cx, f.cy, f.width, f.height, f.max_range FROM observations o "
+            "JOIN frames f ON f.id = o.frame_id WHERE o.placement_id = ? AND f.pose IS NOT NULL ORDER BY o.id",
+            (int(placement_id),)).fetchall()
+
     def set_frame_misses(self, frame_id: int, n_misses: int) -> None:
         self._conn.execute("UPDATE frames SET n_misses=? WHERE id=?", (n_misses, frame_id))
 
