@@ -43,6 +43,7 @@ from .geometry import containment, point_in_box
 from .frame_fusion import (PART_TOLERANCE_M, PARTS_MIN_FOOTPRINT_M, PUSH_MAX_INSIDE, PUSH_MIN_SHIFT, PUSH_SIZE_SLACK,
                            _part_of_box, box_center, larger_than_known, relabel_wins)
 from .labels import canonical_label, labels_agree
+from .partial_looks import well_seen_since
 from .persistence import AbsenceState, add_misses, evidenced_since
 from .rows import blob_to_feature, bmax_of, bmin_of, feature_to_blob
 from .store import StoreInterface
@@ -256,6 +257,8 @@ class Settling:
                 keep, gone = (obj, twin) if int(obj.id) < int(twin.id) else (twin, obj)
                 self.join_twin(keep, gone, stamp, touched)
                 continue
+            if self._seen_in_part_once(obj):
+                continue  # still due: decided when another look or a plain view counts a miss (partial_looks.py)
             held = self._rows.held_row(obj.id, "appeared")
             self._fusion.remove(obj, self._removal_stamp(obj), stamp, int(obj.misses), counters, touched,
                                 publish=held is None)
@@ -279,7 +282,33 @@ class Settling:
         first = float(obj.first_miss)
         stamps = self._rows.miss_stamps_after(int(obj.id), obj.placement_id, first - REMOVAL_STAMP_EPS_S)
         since = evidenced_since(stamps, self.config.absence)
-        return first if since is None else max(first, since)
+        stamp = first if since is None else max(first, since)
+        well = self._well_seen_since(obj)
+        return stamp if well is None else max(stamp, well)
+
+    def _partial_misses(self, obj) -> list[tuple[float, float]]:
+        """(stamp, visible fraction) of ``obj``'s misses since its first miss, when absence.partial_look_waits
+        judges it (partial_looks.py); [] for furniture (its partial misses are the displaced-in-part test's,
+        frame_fusion._displaced) and with the rule off."""
+        acfg = self.config.absence
+        if not acfg.partial_look_waits or obj.first_miss is None \
+                or _floor_span(obj) >= self.config.identity.extend_min_extent:
+            return []
+        return self._rows.misses_after(int(obj.id), obj.placement_id, float(obj.first_miss) - REMOVAL_STAMP_EPS_S)
+
+    def _well_seen_since(self, obj) -> float | None:
+        """When ``obj``'s place counts as seen empty (partial_looks.well_seen_since), or None: no misses judged, or
+        only partial views of one look."""
+        misses, acfg = self._partial_misses(obj), self.config.absence
+        if not misses:
+            return None
+        return well_seen_since(misses, acfg.min_visible_fraction, acfg.look_gap_s, acfg.misses_to_remove)
+
+    def _seen_in_part_once(self, obj) -> bool:
+        """Whether ``obj`` (small, its removal due) has counted its misses only from partial views of one look
+        (partial_looks.py): its place is not yet seen empty, and its removal waits for another look or a plain
+        view."""
+        return bool(self._partial_misses(obj)) and self._well_seen_since(obj) is None
 
     def _glimpse(self, obj) -> bool:
         """Seen in one look only (all its sightings within identity.glimpse_s), never moved, and centred in
