@@ -7,7 +7,7 @@ import pytest
 from core_helpers import render_view, span_obs
 
 from tempomem_ros.core import Memory
-from tempomem_ros.core.partial_looks import well_seen_since
+from tempomem_ros.core.partial_looks import seen_empty_since
 
 EYE = (0.0, 0.0, 1.0)
 V_LO, V_HI = (1.94, -0.06, 0.8), (2.06, 0.06, 1.1)   # a vase on a shelf's board, 12 x 12 x 30 cm
@@ -72,12 +72,22 @@ def test_one_look_of_plain_views_still_removes(mem):
     assert mem.get(1).state == "missing" and _removals(mem) == [("removed", 600.0)]
 
 
+def test_two_partial_glances_in_two_looks_are_not_yet_a_removal(mem):
+    # seed 373: a shoe removed from three partial views in two patrol looks (1 frame, then 2), back 753 s later
+    _seen(mem, (0.0, 0.3, 0.6, 1.0))
+    _looked(mem, [354.6], [PANEL])
+    _looked(mem, [740.2, 740.4, 742.0], [PANEL])
+    assert mem.get(1).state == "present" and _removals(mem) == []
+    assert _fractions(mem) == [0.44] * 4
+
+
 @pytest.mark.parametrize("misses, expected", [
-    ([(1.0, 0.4), (1.2, 0.5), (1.4, 0.4)], None),                      # partial views of one look
-    ([(1.0, 0.4), (1.2, 0.7), (1.4, 0.4), (1.6, 0.3)], None),          # one plain frame of 3 needed
-    ([(1.0, 0.4), (1.2, 0.7), (1.4, 0.8), (1.6, 0.9)], 1.2),           # three plain: the first of them
-    ([(1.0, 1.0), (1.2, 1.0), (1.4, 1.0)], 1.0),                       # plain views: the first miss
-    ([(1.0, 0.4), (1.2, 0.4), (9.0, 0.3)], 9.0),                       # a second look: its first miss
+    ([(1.0, 0.4), (1.2, 0.5), (1.4, 0.4)], (False, None)),                   # partial views of one look: 0.5
+    ([(1.0, 0.4), (1.2, 0.7), (1.4, 0.4), (1.6, 0.7)], (False, None)),       # two plain frames of 3 needed
+    ([(1.0, 0.4), (1.2, 0.7), (1.4, 0.8), (1.6, 0.9)], (True, 1.0)),         # three plain: that look
+    ([(1.0, 0.4), (9.0, 0.4), (9.2, 0.4)], (False, None)),                   # 1/3 + 0.5
+    ([(1.0, 0.4), (1.2, 0.4), (1.3, 0.4), (9.0, 0.3), (9.1, 0.3), (9.2, 0.5)], (True, 9.0)),  # 0.5 + 0.5
+    ([(1.0, 0.4), (9.0, 1.0), (19.0, 1.0)], (True, 19.0)),                   # 1/3 + 1/3 + 1/3 (glances)
 ])
-def test_well_seen_since(misses, expected):
-    assert well_seen_since(misses, 0.6, 3.0, 3) == expected
+def test_seen_empty_since(misses, expected):
+    assert seen_empty_since(misses, 0.6, 3.0, 3, 1.0) == expected
