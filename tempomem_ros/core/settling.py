@@ -278,7 +278,8 @@ class Settling:
 
     def _removal_stamp(self, obj) -> float:
         """When ``obj`` left its place, as its misses show: the first miss of the first full look since its first
-        miss (persistence.evidenced_since), else its first miss (only weak looks, or their misses thinned)."""
+        miss (persistence.evidenced_since), else its first miss (only weak looks, or their misses thinned); where
+        partial views were weighed (partial_looks.py), no earlier than the first miss of the look that decided it."""
         first = float(obj.first_miss)
         stamps = self._rows.miss_stamps_after(int(obj.id), obj.placement_id, first - REMOVAL_STAMP_EPS_S)
         since = evidenced_since(stamps, self.config.absence)
