@@ -656,6 +656,8 @@ def test_keys_are_missed_where_their_mask_would_clear_the_floor_and_not_where_it
     (obj,) = mem.objects()
     assert (obj.state, kinds(mem)) == (("missing", [("appeared", 1), ("removed", 1)]) if removed
                                        else ("present", [("appeared", 1)]))
+    if removed:   # stamped at the second look, the one that decided it (partial_looks.py)
+        assert [round(e.stamp, 1) for e in mem.changes() if e.kind == "removed"] == [60.0]
 
 
 def test_what_changed_leaves_out_merges(mem):
@@ -1058,13 +1060,14 @@ def test_a_real_view_after_the_look_alike_appeared_keeps_them_two(mem):
 
 def half_hidden_views(min_object_pixels: int):
     """A mug at A behind a post that hides the half of it at y < 0.005 (4 of its 9 absence samples stay in view),
-    seen at 0-6 s, then its place seen empty with the post still there."""
+    seen at 0-6 s, then its place seen empty with the post still there, in two looks (one look of partial views alone
+    is half the evidence a removal needs: partial_looks.py)."""
     mug_lo, mug_hi = np.subtract(A, (0.04, 0.04, 0.05)), np.add(A, (0.04, 0.04, 0.05))
     post = ((1.5, -0.2, 0.0), (1.52, 0.005, 1.6))
     eye = (0.0, 0.0, 1.0)
     seen = [(t, [box_obs("mug", A, stamp=t)], render_view(t, eye, A, [post, (mug_lo, mug_hi)]))
             for t in (0.0, 0.5, 1.0, 3.0, 6.0)]
-    empty = [(t, [], render_view(t, eye, A, [post])) for t in (20.0, 20.5, 21.0, 22.5)]
+    empty = [(t, [], render_view(t, eye, A, [post])) for t in (20.0, 20.5, 21.0, 22.5, 60.0, 60.5, 61.0, 62.5)]
     return [(t, obs, dataclasses.replace(v, min_object_pixels=min_object_pixels)) for t, obs, v in seen + empty]
 
 

@@ -43,6 +43,7 @@ from .geometry import containment, point_in_box
 from .frame_fusion import (PART_TOLERANCE_M, PARTS_MIN_FOOTPRINT_M, PUSH_MAX_INSIDE, PUSH_MIN_SHIFT, PUSH_SIZE_SLACK,
                            _part_of_box, box_center, larger_than_known, relabel_wins)
 from .labels import canonical_label, labels_agree
+from .partial_looks import seen_empty_since
 from .persistence import AbsenceState, add_misses, evidenced_since
 from .rows import blob_to_feature, bmax_of, bmin_of, feature_to_blob
 from .store import StoreInterface
@@ -256,6 +257,8 @@ class Settling:
                 keep, gone = (obj, twin) if int(obj.id) < int(twin.id) else (twin, obj)
                 self.join_twin(keep, gone, stamp, touched)
                 continue
+            if self._seen_in_part_once(obj):
+                continue  # still due: decided when another look or a plain view counts a miss (partial_looks.py)
             held = self._rows.held_row(obj.id, "appeared")
             self._fusion.remove(obj, self._removal_stamp(obj), stamp, int(obj.misses), counters, touched,
                                 publish=held is None)
@@ -275,11 +278,42 @@ class Settling:
 
     def _removal_stamp(self, obj) -> float:
         """When ``obj`` left its place, as its misses show: the first miss of the first full look since its first
-        miss (persistence.evidenced_since), else its first miss (only weak looks, or their misses thinned)."""
+        miss (persistence.evidenced_since), else its first miss (only weak looks, or their misses thinned); where
+        partial views were weighed (partial_looks.py), no earlier than the first miss of the look that decided it."""
         first = float(obj.first_miss)
         stamps = self._rows.miss_stamps_after(int(obj.id), obj.placement_id, first - REMOVAL_STAMP_EPS_S)
         since = evidenced_since(stamps, self.config.absence)
-        return first if since is None else max(first, since)
+        stamp = first if since is None else max(first, since)
+        well = self._well_seen_since(obj)
+        return stamp if well is None else max(stamp, well)
+
+    def _partial_misses(self, obj) -> list[tuple[float, float]]:
+        """(stamp, visible fraction) of ``obj``'s misses since its first miss, when absence.partial_look_waits
+        judges it (partial_looks.py): [] for furniture (its partial misses are the displaced-in-part test's,
+        frame_fusion._displaced), with the rule off, and when every miss was a plain view (nothing to weigh)."""
+        acfg = self.config.absence
+        if not acfg.partial_look_waits or obj.first_miss is None \
+                or _floor_span(obj) >= self.config.identity.extend_min_extent:
+            return []
+        misses = self._rows.misses_after(int(obj.id), obj.placement_id, float(obj.first_miss) - REMOVAL_STAMP_EPS_S)
+        return misses if any(f < acfg.min_visible_fraction - 1e-9 for _, f in misses) else []
+
+    def _weighed(self, obj) -> tuple[bool, float | None]:
+        """partial_looks.seen_empty_since for ``obj``'s misses; (True, None) when there is nothing to weigh."""
+        misses, acfg = self._partial_misses(obj), self.config.absence
+        if not misses:
+            return True, None
+        return seen_empty_since(misses, acfg.min_visible_fraction, acfg.look_gap_s, acfg.misses_to_remove,
+                                acfg.evidence_to_remove)
+
+    def _well_seen_since(self, obj) -> float | None:
+        """From when ``obj``'s place counts as seen empty once its partial looks are weighed, or None."""
+        return self._weighed(obj)[1]
+
+    def _seen_in_part_once(self, obj) -> bool:
+        """Whether ``obj`` (small, its removal due) is not yet seen gone once its partial looks are weighed
+        (partial_looks.py): its removal waits for another look or a plain one."""
+        return not self._weighed(obj)[0]
 
     def _glimpse(self, obj) -> bool:
         """Seen in one look only (all its sightings within identity.glimpse_s), never moved, and centred in

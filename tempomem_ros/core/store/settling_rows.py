@@ -145,6 +145,13 @@ class SettlingRows(TableRows):
             "SELECT stamp FROM misses WHERE object_id=? AND placement_id=? AND stamp>? ORDER BY stamp, id",
             (object_id, placement_id, stamp))]
 
+    def misses_after(self, object_id: int, placement_id, stamp: float) -> list[tuple[float, float]]:
+        """(stamp, visible fraction) of the object's misses at ``placement_id`` later than ``stamp``, in stamp
+        order (partial_looks.py)."""
+        return [(float(r[0]), float(r[1])) for r in self._conn.execute(
+            "SELECT stamp, visible_fraction FROM misses WHERE object_id=? AND placement_id=? AND stamp>? "
+            "ORDER BY stamp, id", (object_id, placement_id, stamp))]
+
     def set_absence(self, object_id: int, misses: int, state, removal_due) -> None:
         """The object's absence evidence (persistence.AbsenceState ``state``, its ``misses`` count) and when its
         removal is due, as recomputed from the misses since its newest sighting."""
