@@ -94,5 +94,6 @@ def spin_until(ros_executor):
     return functools.partial(spin_executor_until, ros_executor)
 
 
-# The store backends (test/store_backends.py): ``store`` runs a test on SQLite and on PostgreSQL.
-from store_backends import pg_cluster, store  # noqa: E402,F401
+# The store backends (test/store_backends.py): ``store`` runs a test on SQLite and on PostgreSQL; ``mem`` is a
+# default Memory on it.
+from store_backends import mem, pg_cluster, store  # noqa: E402,F401

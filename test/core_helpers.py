@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tempomem_ros.core import CameraView, Observation
+from tempomem_ros.core import CameraView, Memory, Observation
 from tempomem_ros.core.config import MemoryConfig
 from tempomem_ros.core.relations_store import RelationKeeper
 from tempomem_ros.core.store import Store
@@ -137,3 +137,8 @@ class BareWriteSide:
 
     def close(self) -> None:
         self.conn.close()
+
+
+def kinds(m: Memory) -> list[tuple[str, int]]:
+    """The memory's events as (kind, object id), in order."""
+    return [(e.kind, e.object_id) for e in m.changes()]

@@ -17,6 +17,8 @@ from urllib.parse import quote
 
 import pytest
 
+from tempomem_ros.core import Memory
+
 BACKENDS = tuple(b for b in os.environ.get("TEMPOMEM_TEST_BACKENDS", "sqlite,postgresql").split(",") if b)
 TEMPLATE_DB = "tempomem_tests"
 _SCHEMAS = itertools.count(1)
@@ -118,3 +120,11 @@ def store(request, tmp_path):
     finally:
         if cluster is not None:
             stores.cleanup()
+
+
+@pytest.fixture
+def mem(store):
+    """A Memory with the default configuration and 4-d features on each backend (a test file with another
+    configuration defines its own ``mem``, which takes precedence)."""
+    with Memory.open(store("m"), embedding_dim=4) as m:
+        yield m

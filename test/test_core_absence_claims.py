@@ -4,10 +4,8 @@
 from __future__ import annotations
 
 import numpy as np
-import pytest
 from core_helpers import box_obs, render_view, span_obs
 
-from tempomem_ros.core import Memory
 from tempomem_ros.core.absence import claimed_surface, visible_fractions
 from tempomem_ros.core.config import AbsenceConfig
 
@@ -21,12 +19,6 @@ BOARD = ((1.7, -0.5, 0.6), (2.3, 0.5, 0.675))     # the shelf board it stands on
 SHELF = ((1.7, -0.5, 0.0), (2.35, 0.5, 1.8))      # the shelf's reported box, holding the bottle's place too
 MUG = ((1.9, 0.2, 0.675), (2.0, 0.3, 0.8))        # a mug reported beside it
 BACK = ((2.3, -0.5, 0.0), (2.35, 0.5, 1.8))       # the shelf's back panel, behind the bottle
-
-
-@pytest.fixture
-def mem(store):
-    with Memory.open(store("m"), embedding_dim=4) as m:
-        yield m
 
 
 def fractions(view, claims):

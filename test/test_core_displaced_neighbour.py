@@ -4,10 +4,8 @@ was removed twice while it stood there because looks at the chair beside it read
 
 from __future__ import annotations
 
-import pytest
 from core_helpers import render_view, span_obs
 
-from tempomem_ros.core import Memory
 
 TABLE = ((0.3, -0.6, 0.0), (1.1, 0.6, 0.75))              # where the table stands
 BLED = ((0.15, -0.6, 0.0), (3.3, 0.6, 1.15))               # its views bled 2.2 m onto the empty floor beside it
@@ -27,12 +25,6 @@ def looks_at_the_chair(mem, chair_known: bool) -> list[tuple[str, str]]:
     mem.add([], render_view(700.0, (-2.0, 0.0, 1.4), (-5.0, 0.0, 0.45), []))
     mem.commit()
     return sorted((e.kind, e.label) for e in mem.changes())
-
-
-@pytest.fixture
-def mem(store):
-    with Memory.open(store("m"), embedding_dim=4) as m:
-        yield m
 
 
 def test_the_chair_known_beside_the_table_is_no_table_pushed(mem):

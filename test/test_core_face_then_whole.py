@@ -4,10 +4,8 @@
 
 from __future__ import annotations
 
-import pytest
-from core_helpers import render_view, span_obs
+from core_helpers import kinds, render_view, span_obs
 
-from tempomem_ros.core import Memory
 
 EYE = (0.0, 0.0, 1.0)
 AT = (2.0, 0.0, 0.3)
@@ -16,16 +14,6 @@ TOP = ((1.88, -0.14, 0.39), (2.17, 0.08, 0.43))          # its top, reported alo
 WHOLE = ((1.83, -0.15, 0.0), (2.14, 0.22, 0.45))         # seen whole, ten minutes later
 TOP_READ = ((0.0, "bag"), (0.3, "bag"), (0.6, "bag"), (1.0, "bag"), (1.3, "backpack"))  # as the segmenter read it
 OTHER = ((0.3, -3.2, 0.0), (0.6, -2.9, 0.4))             # another backpack, behind the camera later
-
-
-@pytest.fixture
-def mem(store):
-    with Memory.open(store("m"), embedding_dim=4) as m:
-        yield m
-
-
-def kinds(m: Memory) -> list[tuple[str, int]]:
-    return [(e.kind, e.object_id) for e in m.changes()]
 
 
 def test_a_backpack_known_by_its_top_and_then_seen_whole_is_one_object_not_moved(mem):

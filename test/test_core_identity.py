@@ -10,7 +10,7 @@ import json
 
 import numpy as np
 import pytest
-from core_helpers import IMMEDIATE, box_obs, distance_from_eye, render_view, span_obs, view
+from core_helpers import IMMEDIATE, box_obs, distance_from_eye, kinds, render_view, span_obs, view
 
 from tempomem_ros.core import CameraView, Memory
 from tempomem_ros.core.absence import expected_mask_px, visible_fractions
@@ -23,16 +23,6 @@ DA = distance_from_eye(A)
 DB = distance_from_eye(B)
 SEEN = DA + 0.04      # depth at A when something stands there
 EMPTY = DA + 1.0      # depth at A when the place is empty (the wall behind)
-
-
-@pytest.fixture
-def mem(store):
-    with Memory.open(store("m"), embedding_dim=4) as m:
-        yield m
-
-
-def kinds(m: Memory) -> list[tuple[str, int]]:
-    return [(e.kind, e.object_id) for e in m.changes()]
 
 
 def test_a_confused_label_at_the_mugs_place_adds_label_mass_not_a_twin(mem):

@@ -3,26 +3,14 @@ holds the part's centre within the host's part tolerance): seed 353's stool seat
 
 from __future__ import annotations
 
-import pytest
-from core_helpers import render_view, span_obs
+from core_helpers import kinds, render_view, span_obs
 
-from tempomem_ros.core import Memory
 
 EYE = (0.0, 0.0, 1.0)
 AT = (2.0, 0.0, 0.4)
 LEGS = ((1.82, -0.24, 0.02), (2.18, 0.24, 0.63))   # the stool's views stopped under its seat
 SEAT = ((1.78, -0.2, 0.62), (2.22, 0.16, 0.71))    # the seat read on its own: centre 0.665 m, 3.5 cm above LEGS
 STOOL = [((1.8, -0.24, 0.0), (2.2, 0.24, 0.71))]   # the stool itself, as the depth shows it
-
-
-@pytest.fixture
-def mem(store):
-    with Memory.open(store("m"), embedding_dim=4) as m:
-        yield m
-
-
-def kinds(m: Memory) -> list[tuple[str, int]]:
-    return [(e.kind, e.object_id) for e in m.changes()]
 
 
 def test_a_stools_seat_tracked_on_its_own_is_joined_to_the_stool_not_removed(mem):

@@ -6,19 +6,12 @@ from __future__ import annotations
 import pytest
 from core_helpers import render_view, span_obs
 
-from tempomem_ros.core import Memory
 from tempomem_ros.core.partial_looks import seen_empty_since
 
 EYE = (0.0, 0.0, 1.0)
 V_LO, V_HI = (1.94, -0.06, 0.8), (2.06, 0.06, 1.1)   # a vase on a shelf's board, 12 x 12 x 30 cm
 V_MID = (2.0, 0.0, 0.95)
 PANEL = ((1.7, -0.3, 0.5), (1.72, 0.01, 1.4))       # a shelf's side panel hiding the vase's left half from the eye
-
-
-@pytest.fixture
-def mem(store):
-    with Memory.open(store("m"), embedding_dim=4) as m:
-        yield m
 
 
 def _seen(mem, stamps):

@@ -6,7 +6,7 @@ Each test tells one rule of frame_fusion.py / settling.py for furniture that is 
 from __future__ import annotations
 
 import pytest
-from core_helpers import distance_from_eye, render_view, span_obs, view
+from core_helpers import distance_from_eye, kinds, render_view, span_obs, view
 
 from tempomem_ros.core import Memory
 
@@ -14,16 +14,6 @@ EYE = (0.0, 0.0, 1.0)
 CHAIR = ((1.775, -0.225, 0.0), (2.225, 0.225, 0.9))  # a 0.45 m chair at (2, 0), 0.9 m tall
 MID = (2.0, 0.0, 0.45)
 FACE = ((1.775, -0.225, 0.0), (1.9, 0.225, 0.9))  # its front, all a camera at the eye sees of its depth
-
-
-@pytest.fixture
-def mem(store):
-    with Memory.open(store("m"), embedding_dim=4) as m:
-        yield m
-
-
-def kinds(m: Memory) -> list[tuple[str, int]]:
-    return [(e.kind, e.object_id) for e in m.changes()]
 
 
 def misses(m: Memory, object_id: int) -> int:

@@ -10,7 +10,6 @@ import numpy as np
 import pytest
 from core_helpers import box_obs, render_view
 
-from tempomem_ros.core import Memory
 from tempomem_ros.core.absence import expected_mask_px, min_expected_px, visible_fractions
 from tempomem_ros.core.config import AbsenceConfig
 from tempomem_ros.core.reported_views import reported_near
@@ -22,12 +21,6 @@ STATION = (0.0, 0.0, 1.0)                    # where the camera stood when it re
 BESIDE = (0.2, 0.1, 1.0)                     # 0.22 m from there: nearly the same view
 ELSEWHERE = (0.0, 1.0, 1.0)                  # 1 m to the side: never reported from there
 LOOKS = (100.0, 100.5, 101.0, 200.0, 200.5, 201.0)
-
-
-@pytest.fixture
-def mem(store):
-    with Memory.open(store("m"), embedding_dim=4) as m:
-        yield m
 
 
 def sighting(t: float, n_points: int):

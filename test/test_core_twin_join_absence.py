@@ -3,16 +3,9 @@
 
 from __future__ import annotations
 
-import pytest
 from core_helpers import distance_from_eye, span_obs, view
 
 from tempomem_ros.core import Memory
-
-
-@pytest.fixture
-def mem(store):
-    with Memory.open(store("m"), embedding_dim=4) as m:
-        yield m
 
 
 def misses(m: Memory, object_id: int) -> int:
