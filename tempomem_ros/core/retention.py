@@ -58,7 +58,7 @@ PUBLIC = ("sighting_counts", "retention_stats")  # what Memory exposes (memory._
 # PROCESSED and CITED (the bits of observations.retained) are the store's (store/retention_rows.py), named here
 # too: bench/long_run_store.py reads them from this module
 __all__ = ["AUDIT_SCAN_LIMIT", "CITED", "COMPACT_POSE_BYTES", "PROCESSED", "PUBLIC", "TALLY_DAY_S", "TALLY_ROW_LIMIT",
-           "Retention", "ThinReport", "camera_position", "compact_pose"]
+           "Retention", "ThinReport", "camera_position", "compact_pose", "stored_pose"]
 TALLY_ROW_LIMIT = 4096           # sightings per tally row: later ones of the group go to a new row
 #: A sighting tally row holds the sightings of one day (floor(stamp / TALLY_DAY_S)): a row that took a
 #: placement's sightings for its whole life made "seen in the last 8 h" decode the month (was_seen p95 x1.32-1.74
@@ -83,13 +83,22 @@ def compact_pose(blob: bytes | None) -> bytes | None:
     return np.frombuffer(blob, dtype=np.float64).reshape(4, 4)[:3].astype(np.float32).tobytes()
 
 
-def camera_position(blob: bytes | None) -> np.ndarray | None:
-    """The camera's position in the world from a frame's pose, either form (4x4 float64 or compact 3x4 float32)."""
+def stored_pose(blob: bytes | None) -> np.ndarray | None:
+    """A frame's pose as a 4x4 float64 matrix, from either stored form (4x4 float64 or compact 3x4 float32)."""
     if blob is None:
         return None
+    full = np.eye(4)
     if len(blob) == COMPACT_POSE_BYTES:
-        return np.frombuffer(blob, dtype=np.float32).reshape(3, 4)[:, 3].astype(np.float64)
-    return np.frombuffer(blob, dtype=np.float64)[[3, 7, 11]]
+        full[:3] = np.frombuffer(blob, dtype=np.float32).reshape(3, 4)
+    else:
+        full[:] = np.frombuffer(blob, dtype=np.float64).reshape(4, 4)
+    return full
+
+
+def camera_position(blob: bytes | None) -> np.ndarray | None:
+    """The camera's position in the world from a frame's pose, either form (stored_pose)."""
+    full = stored_pose(blob)
+    return None if full is None else full[:3, 3].copy()
 
 
 @dataclass

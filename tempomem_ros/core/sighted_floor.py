@@ -29,7 +29,7 @@ import numpy as np
 
 from .absence import expected_mask_px
 from .config import AbsenceConfig
-from .retention import COMPACT_POSE_BYTES
+from .retention import stored_pose
 from .types import CameraView
 
 MIN_SIGHTINGS = 5      # kept sightings at the place before their views make a floor
@@ -47,13 +47,7 @@ def sighting_view(row, asking: CameraView) -> CameraView | None:
     if fx is None or width is None:
         fx, fy, cx, cy = asking.fx, asking.fy, asking.cx, asking.cy
         width, height, max_range = asking.width, asking.height, asking.max_range
-    blob = bytes(pose)
-    full = np.eye(4)
-    if len(blob) == COMPACT_POSE_BYTES:
-        full[:3] = np.frombuffer(blob, dtype=np.float32).reshape(3, 4)
-    else:
-        full = np.frombuffer(blob, dtype=np.float64).reshape(4, 4)
-    return CameraView(full, float(fx), float(fy), float(cx), float(cy), int(width), int(height),
+    return CameraView(stored_pose(bytes(pose)), float(fx), float(fy), float(cx), float(cy), int(width), int(height),
                       float(max_range or 0.0))
 
 
