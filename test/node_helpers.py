@@ -186,14 +186,16 @@ class Harness(Talks):
         self.clients = {}
         assert wait_for(lambda: self.pub.get_subscription_count() > 0)
 
-    def latest(self, msg_type, topic: str):
-        """Subscribe late (transient local) and return the latched message."""
+    def latest(self, msg_type, topic: str, until=None):
+        """Subscribe late (transient local) and return the latched message, or with ``until`` the first message
+        (latched or published after) for which it holds: a publish is deferred while its duty rule says not yet
+        (scene_publisher.due), so under load the latched graph can be the one before the last commit."""
         got = []
         qos = QoSProfile(
             depth=1, reliability=ReliabilityPolicy.RELIABLE, durability=DurabilityPolicy.TRANSIENT_LOCAL
         )
         sub = self.tester.create_subscription(msg_type, topic, got.append, qos)
-        assert wait_for(lambda: bool(got))
+        assert wait_for(lambda: bool(got) and (until is None or until(got[-1])))
         self.tester.destroy_subscription(sub)
         return got[-1]
 

@@ -109,8 +109,10 @@ def story(tmp_path_factory):
         )
         r["bad_forget"] = h.call("forget", srv.Forget, object_id=999, reason="test")
         # transient local: late subscribers get the latest graph and markers
-        r["graph_before_forget"] = h.latest(SceneGraph, topics.SCENE_GRAPH)
-        r["markers_before_forget"] = h.latest(MarkerArray, topics.MARKERS)
+        r["graph_before_forget"] = h.latest(SceneGraph, topics.SCENE_GRAPH,
+                                            until=lambda g: conv.from_time(g.header.stamp) == 31.0)
+        r["markers_before_forget"] = h.latest(MarkerArray, topics.MARKERS,
+                                              until=lambda a: any((m.ns, m.id) == ("moves", 1) for m in a.markers))
         r["region"] = h.call(
             "define_region",
             srv.DefineRegion,
