@@ -22,6 +22,7 @@ server process time, wall and WAL a frame are printed (the fuser reads what the 
 indexes change what it reads them by).
 
     python bench/bench_stage_profile.py [--frames 200] [--statements 15] [--profile N] [--dump F] [--fuse B]
+        [--server-setting NAME=VALUE ...]
 """
 
 from __future__ import annotations
@@ -50,6 +51,8 @@ def main() -> None:
                     help="print the N statements of most server time (pg_stat_statements)")
     ap.add_argument("--profile", type=int, default=0, metavar="N", help="print the N functions of most own time")
     ap.add_argument("--dump", default=None, help="write the staged frames and observations here")
+    ap.add_argument("--server-setting", action="append", default=[], metavar="NAME=VALUE",
+                    help="a setting of the server (bench_fleet.py --server-setting)")
     ap.add_argument("--fuse", type=int, default=0, metavar="B", help="then fuse the staged frames, B a commit")
     args = ap.parse_args()
     os.environ["TEMPOMEM_BENCH_OBJECTS"] = str(args.objects)  # read by bench_fleet at import
@@ -59,8 +62,11 @@ def main() -> None:
     from tempomem_ros.core import Memory
 
     conf = {"shared_preload_libraries": "pg_stat_statements", "pg_stat_statements.track": "all",
-            "track_functions": "pl"} if args.statements else None
-    with bf.served_store(args.store, "tempomem_bench_stage_", extra_conf=conf) as address:
+            "track_functions": "pl"} if args.statements else {}
+    conf.update(bf.server_settings(args.server_setting))
+    if args.server_setting:
+        print("server settings: " + ", ".join(args.server_setting))
+    with bf.served_store(args.store, "tempomem_bench_stage_", extra_conf=conf or None) as address:
         robots = [Memory.open(address, embedding_dim=bf.EMBEDDING_DIM, config={"source": f"robot_{r}"})
                   for r in range(4)]
         pids = [int(m._conn._conn.info.backend_pid) for m in robots]
