@@ -12,6 +12,7 @@ run, one at a time, through a read-only Memory as the node's query side does. La
 (Memory.add, Memory.commit, the query methods), without ROS transport.
 
     .venv/bin/python bench/bench_fleet.py [--seconds 20] [--robots 4] [--store /tmp/tempomem_bench_10k.db] [--fuser]
+        [--server-setting NAME=VALUE ...]
 
 ``--fuser`` (docs/FLEET.md, "Staging beside fusion"): the robots only stage (add(): durable once it returns, which is
 what a robot's "commit" is then), and one more process, the fuser, fuses every staged frame in batches; printed per
@@ -27,6 +28,7 @@ import argparse
 import contextlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -328,6 +330,24 @@ def served_store(store: str, prefix: str, extra_conf: dict | None = None):
         shutil.rmtree(work, ignore_errors=True)
 
 
+#: Settings a bench may not change: a staged frame acknowledged must survive a crash.
+DURABILITY = ("fsync", "synchronous_commit", "full_page_writes")
+
+
+def server_settings(pairs: list[str]) -> dict:
+    """{name: value} of ``--server-setting NAME=VALUE`` arguments; a ValueError for a malformed one or one that
+    weakens durability."""
+    out = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep or not re.fullmatch(r"[a-z_][a-z0-9_.]*", name) or not value:
+            raise ValueError(f"--server-setting {pair!r}: not NAME=VALUE")
+        if name in DURABILITY:
+            raise ValueError(f"--server-setting {name}: refused, it weakens durability")
+        out[name] = value
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--seconds", type=float, default=20.0)
@@ -337,6 +357,9 @@ def main() -> None:
     ap.add_argument("--objects", type=int, default=None, help="objects in the store (default 10,000)")
     ap.add_argument("--fuser", action="store_true",
                     help="PostgreSQL: robots only stage; one fuser process fuses every staged frame in batches")
+    ap.add_argument("--server-setting", action="append", default=[], metavar="NAME=VALUE",
+                    help="a setting of the PostgreSQL server (repeatable), e.g. commit_delay=100: a fleet's server "
+                         "may use its group commit; fsync, synchronous_commit and full_page_writes are refused")
     ap.add_argument("--worker", choices=("robot", "asker", "fuser"))
     ap.add_argument("--address")
     ap.add_argument("--index", type=int, default=0)
@@ -362,7 +385,10 @@ def main() -> None:
     try:
         print(f"load average before: {os.getloadavg()[0]:.2f} ({os.cpu_count()} CPUs)")
         print("vector path: exact (float32 features, numpy re-ranking; pgvector is not installed)")
-        with served_copy(args.store, work) as (address, rows, seconds):
+        settings = server_settings(args.server_setting)
+        if settings:
+            print("server settings: " + ", ".join(f"{k}={v}" for k, v in settings.items()))
+        with served_copy(args.store, work, settings or None) as (address, rows, seconds):
             print(f"migrated the {rows['objects']}-object store into PostgreSQL 15 + PostGIS (fsync on) in "
                   f"{seconds:.1f} s")
             pg_figures = run_load(address, args.robots, args.seconds, args.fuser)

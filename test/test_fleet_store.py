@@ -18,6 +18,11 @@ from tempomem_ros.core.errors import InvalidInputError, SchemaError
 from tempomem_ros.core.store.schema import SCHEMA_VERSION
 
 
+#: What drops the label tallies' triggers of the current PostgreSQL schema (version 13: one a write).
+DROP_PLACE_LABEL_TRIGGERS = tuple(f"DROP TRIGGER {name} ON observations"
+                                  for name in ("place_labels_insert", "place_labels_update", "place_labels_delete"))
+
+
 def config(source: str) -> MemoryConfig:
     return MemoryConfig.from_dict({**IMMEDIATE, "source": source})
 
@@ -102,7 +107,7 @@ def test_a_version_5_sqlite_store_gains_sources_keeping_its_rows(tmp_path):
         (new,) = m.add([box_obs("mug", (1.0, 0.0, 0.5), stamp=2.0)], source="robot_b")
         assert m.observation(new).source == "robot_b"
     con = stdlib_sqlite3.connect(path)  # migrated to the current version (10; 7: the partial frames_pending index)
-    assert con.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()[0] == str(SCHEMA_VERSION) == "12"
+    assert con.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()[0] == str(SCHEMA_VERSION) == "13"
     assert con.execute("SELECT sql FROM sqlite_master WHERE name='frames_pending'").fetchone()[0].endswith(
         "WHERE status <> 'compacted'")
     # version 8: a placement's newest observations (the evidence every answer cites) read from the index alone
@@ -161,14 +166,14 @@ def test_a_role_granted_before_version_11_reads_the_label_tallies_its_migration_
         with Memory.open(owner, embedding_dim=4, config=config("robot_a")) as m:
             m.add([box_obs("mug", (1.0, 0.0, 0.5), stamp=1.0)])
             m.commit()
-        for stmt in ("DROP TRIGGER place_labels_kept ON observations", "DROP FUNCTION tempomem_place_labels()",
+        for stmt in (*DROP_PLACE_LABEL_TRIGGERS, "DROP FUNCTION tempomem_place_labels()",
                      "DROP TABLE place_labels", "UPDATE meta SET value = '10' WHERE key = 'schema_version'"):
             pg_cluster.sandbox.psql(f"SET search_path = {schema_name}; {stmt}", "tempomem_tests")
         role = f"reader_{schema_name}"
         pg_cluster.sandbox.add_role(role, "s3cret-reader")
         assert "place_labels" not in grant_reader(owner, role)
         with Memory.open(owner, embedding_dim=4, config=config("robot_a")) as m:  # the writer migrates
-            assert m._meta["schema_version"] == "12"
+            assert m._meta["schema_version"] == "13"
         monkeypatch.setenv("PGPASSWORD", "s3cret-reader")
         reader = owner.replace("postgresql://tempomem@", f"postgresql://{role}@", 1)
         with Memory.open(reader, readonly=True) as ro:
@@ -178,10 +183,14 @@ def test_a_role_granted_before_version_11_reads_the_label_tallies_its_migration_
         pg_cluster.drop_schema(schema_name)
 
 
-# The indexes PostgreSQL schema version 6 had where versions 7, 8 and 9 changed or added one (postgres/schema.py).
+# The indexes PostgreSQL schema version 6 had where versions 7, 8, 9 and 13 changed or added one
+# (postgres/schema.py).
 PG_VERSION6_INDEXES = {
     "frames_pending": "CREATE INDEX frames_pending ON frames(status, stamp, id)",
     "observations_placement": "CREATE INDEX observations_placement ON observations(placement_id)",
+    "observations_object": "CREATE INDEX observations_object ON observations(object_id, stamp, id)",
+    "observations_candidate": "CREATE INDEX observations_candidate ON observations(candidate_id)",
+    "observations_verdict": "CREATE INDEX observations_verdict ON observations(verdict)",
     "tallies_sighting_last": None,  # did not exist
     "placements_current": None,  # did not exist (version 9)
     "placements_object": "CREATE INDEX placements_object ON placements(object_id, t_from, id)",
@@ -204,8 +213,8 @@ def _make_pg_version6(store, address: str) -> None:
         if old is not None:
             store.raw(address, old)
     store.raw(address, "ALTER TABLE held_events DROP COLUMN lookalike_id")  # version 10's
-    for stmt in ("DROP TRIGGER place_labels_kept ON observations", "DROP FUNCTION tempomem_place_labels()",
-                 "DROP TABLE place_labels"):  # version 11's
+    for stmt in (*DROP_PLACE_LABEL_TRIGGERS, "DROP FUNCTION tempomem_place_labels()",
+                 "DROP TABLE place_labels"):  # version 11's (13's triggers)
         store.raw(address, stmt)
     store.raw(address, "UPDATE meta SET value = '6' WHERE key = 'schema_version'")
 
@@ -236,8 +245,8 @@ def test_a_postgresql_store_has_the_indexes_of_sqlite_version_10_fresh_and_migra
                 (oid,) = m.add([box_obs("mug", (1.0, 0.0, 0.5), stamp=1.0)])
                 m.commit()
         want = _pg_indexes(store, fresh)
-        assert pg_schema.SCHEMA_VERSION == 12
-        assert store.raw(fresh, "SELECT value FROM meta WHERE key = 'schema_version'") == [("12",)]
+        assert pg_schema.SCHEMA_VERSION == 13
+        assert store.raw(fresh, "SELECT value FROM meta WHERE key = 'schema_version'") == [("13",)]
         held_columns = _held_columns(store, fresh)
         assert held_columns[-2:] == [("reason", "text"), ("lookalike_id", "bigint")]
         assert want["placements_current"] == ("CREATE INDEX placements_current ON placements USING btree "
@@ -245,7 +254,7 @@ def test_a_postgresql_store_has_the_indexes_of_sqlite_version_10_fresh_and_migra
         assert want["placements_object"] == ("CREATE INDEX placements_object ON placements USING btree "
                                              "(object_id, t_from, id, t_to)")
         assert want["observations_placement"] == ("CREATE INDEX observations_placement ON observations USING btree "
-                                                  "(placement_id, stamp, id)")
+                                                  "(placement_id, stamp, id) WHERE (placement_id IS NOT NULL)")
         assert want["tallies_sighting_last"] == ("CREATE INDEX tallies_sighting_last ON tallies USING btree "
                                                  "(object_id, t_last) WHERE (kind = 'sighting'::text)")
         assert want["frames_pending"] == ("CREATE INDEX frames_pending ON frames USING btree (status, stamp, id) "
@@ -264,7 +273,7 @@ def test_a_postgresql_store_has_the_indexes_of_sqlite_version_10_fresh_and_migra
         assert store.raw(old, "SELECT value FROM meta WHERE key = 'schema_version'") == [("6",)]
         with Memory.open(old, embedding_dim=4, config=config("robot_a")) as m:  # the writer migrates
             assert [(o.id, o.label) for o in m.objects()] == [(oid, "mug")]
-        assert store.raw(old, "SELECT value FROM meta WHERE key = 'schema_version'") == [("12",)]
+        assert store.raw(old, "SELECT value FROM meta WHERE key = 'schema_version'") == [("13",)]
         assert _pg_indexes(store, old) == want and _held_columns(store, old) == held_columns
         # version 11: the placements' label tallies, filled by the migration and kept by its trigger from then on
         tally = "SELECT placement_id, label, kept, thinned FROM place_labels ORDER BY placement_id, label"

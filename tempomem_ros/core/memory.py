@@ -538,8 +538,7 @@ class Memory:
         self._require_writable()
         source = self.config.source if source is None else validation.source(source)
         observations = list(observations)
-        for i, obs in enumerate(observations):
-            validation.observation(obs, i, self.embedding_dim)
+        validation.observations(observations, self.embedding_dim)
         if view is not None:
             validation.camera_view(view)
         if stamp is None:

@@ -166,6 +166,62 @@ def observation(obs, index: int, embedding_dim: int) -> None:
         raise InvalidInputError(f"{where}: n_points must be at most {MAX_ID}")
 
 
+def observations(items: list, embedding_dim: int) -> None:
+    """observation() of every item, in order: accepts exactly what it accepts and raises the first bad item's error.
+
+    Why a batch: per item, three np.asarray calls and Python comparisons cost 25-30 us (0.59 ms a staged frame of 20
+    sightings, bench_fleet's, process time at load 20: a third of a robot's staging CPU); the common frame, every
+    item a plain Observation with float triples, is checked here in a few array operations, and anything else (a
+    failing check, an unusual type or shape) goes through observation() item by item, which names the error."""
+    if not _well_formed_at_once(items, embedding_dim):
+        for i, obs in enumerate(items):
+            observation(obs, i, embedding_dim)
+
+
+def _numbers(items) -> tuple[np.ndarray, np.ndarray] | None:
+    """((n, 2) confidences and stamps, (n, 3, 3) centres, box minima and maxima) as float64 when every item is an
+    Observation whose numbers are ints or floats and whose vectors are triples; None otherwise."""
+    for obs in items:
+        if type(obs) is not Observation:
+            return None
+        if not isinstance(obs.confidence, (int, float)) or not isinstance(obs.stamp, (int, float)):
+            return None
+    try:
+        boxes = np.array([(o.center, o.bbox_min, o.bbox_max) for o in items], dtype=np.float64)
+        scalars = np.array([(o.confidence, o.stamp) for o in items], dtype=np.float64)
+    except (TypeError, ValueError, OverflowError):  # an int beyond float64 (2**1100) included
+        return None
+    if boxes.shape != (len(items), 3, 3):
+        return None
+    return scalars, boxes
+
+
+def _well_formed_at_once(items: list, embedding_dim: int) -> bool:
+    """True only when observation() accepts every item (False: it must be asked, item by item)."""
+    if not items:
+        return True
+    numbers = _numbers(items)
+    if numbers is None:
+        return False
+    scalars, boxes = numbers
+    for obs in items:
+        feat = obs.feature
+        if feat is not None and not (isinstance(feat, np.ndarray) and feat.ndim == 1
+                                     and feat.shape[0] == embedding_dim and np.all(np.isfinite(feat))
+                                     and np.any(feat)):
+            return False
+        if type(obs.label) is not str or type(obs.n_points) is not int or type(obs.instance_id) is not int:
+            return False
+        if not (0 <= obs.n_points <= MAX_ID and 0 <= obs.instance_id <= MAX_ID):
+            return False
+    if not (np.all(np.isfinite(scalars)) and np.all(np.isfinite(boxes))):
+        return False
+    center, lo, hi = boxes[:, 0], boxes[:, 1], boxes[:, 2]
+    tol = 1e-6
+    return bool(np.all((scalars[:, 0] >= 0.0) & (scalars[:, 0] <= 1.0)) and np.all(lo <= hi)
+                and np.all((center >= lo - tol) & (center <= hi + tol)))
+
+
 def camera_view(view) -> None:
     if not isinstance(view, CameraView):
         raise InvalidInputError(f"view must be a CameraView, got {type(view).__name__}")
@@ -276,6 +332,44 @@ def plausible_frame(observations, view, stamp: float, wall_now: float, gates) ->
                                     f"{gates.max_observations} are accepted (gates.max_observations)",
                                     "too_many_observations")
     plausible_stamp(stamp, "frame stamp", wall_now, gates)
+    newest = _plausible_at_once(observations, stamp, wall_now, gates)
+    if newest is None:
+        newest = _plausible_each(observations, stamp, wall_now, gates)
+    if view is not None:
+        plausible_view(view, gates)
+        if view.stamp is not None:
+            plausible_stamp(float(view.stamp), "view.stamp", wall_now, gates)
+            newest = max(newest, float(view.stamp))
+    return newest
+
+
+def _plausible_at_once(observations, stamp: float, wall_now: float, gates) -> float | None:
+    """The newest of ``stamp`` and the observations' stamps when every well-formed observation passes its gates
+    (plausible_observation, its stamp's); None when one may not (_plausible_each then names it). Why: as
+    observations(), the per-item Python of a frame of 20 in a few array operations."""
+    if not observations:
+        return stamp
+    numbers = _numbers(observations)
+    if numbers is None:
+        return None
+    scalars, boxes = numbers
+    stamps = scalars[:, 1]
+    if float(np.max(np.abs(boxes))) > gates.world_bound:
+        return None
+    if float(np.max(boxes[:, 2] - boxes[:, 1])) > gates.max_extent:
+        return None
+    in_time = ((stamps >= STAMP_MIN) & (stamps < STAMP_MAX) & (stamps - float(wall_now) <= gates.max_stamp_ahead_s)
+               & (np.abs(stamps - stamp) <= gates.max_frame_spread_s))
+    if not bool(np.all(in_time)):
+        return None
+    for obs in observations:
+        if obs.feature is not None and not gates.min_feature_norm <= l2_norm(obs.feature) <= gates.max_feature_norm:
+            return None
+    return max(stamp, float(np.max(stamps)))
+
+
+def _plausible_each(observations, stamp: float, wall_now: float, gates) -> float:
+    """The observations' gates one by one, in order (the first failing one raises); returns the newest stamp."""
     newest = stamp
     for i, obs in enumerate(observations):
         plausible_observation(obs, i, gates)
@@ -286,9 +380,4 @@ def plausible_frame(observations, view, stamp: float, wall_now: float, gates) ->
                 f"observation {i}: stamp {s:.3f} is {abs(s - stamp):.0f} s from its frame's stamp {stamp:.3f}, "
                 f"more than gates.max_frame_spread_s = {gates.max_frame_spread_s:g} s", "stamp_spread")
         newest = max(newest, s)
-    if view is not None:
-        plausible_view(view, gates)
-        if view.stamp is not None:
-            plausible_stamp(float(view.stamp), "view.stamp", wall_now, gates)
-            newest = max(newest, float(view.stamp))
     return newest

@@ -27,7 +27,8 @@ Schema versions: a database is created at SCHEMA_VERSION; MIGRATIONS[v] upgrades
 PostgreSQL schema is version 6, the SQLite version that added sources; the numbers follow SQLite's (version 7: the
 partial frames_pending index, 8: a placement's observations by stamp and sighting tallies by their last stamp, 9: the
 partial index of current placements, placements_object with t_to, 10: held_events.lookalike_id, 11: the
-placements' label tallies, 12: each event's link to the event that ended its state), so
+placements' label tallies, 12: each event's link to the event that ended its state, 13: the label
+tallies' trigger with a WHEN a write, the indexes of observations a staged sighting has no entry in), so
 that one number names one set of tables and indexes on both backends.
 """
 
@@ -41,7 +42,7 @@ from ..store.event_links import INDEXES as EVENT_LINKS_INDEXES
 from ..store.event_links import KEYED_BY, relink
 from ..store.schema import FRAMES_LIVE, closed_placement_amendment
 
-SCHEMA_VERSION = 12
+SCHEMA_VERSION = 13
 FIRST_VERSION = 6  # the first PostgreSQL schema: there is no older one to migrate from
 WORLD_FRAME = "map"  # every robot of a fleet reports in this one frame (docs/FLEET.md)
 
@@ -103,9 +104,25 @@ PLACE_LABELS_FUNCTION = """CREATE OR REPLACE FUNCTION tempomem_place_labels() RE
         END IF;
         RETURN NULL;
     END $$"""
+#: Version 11's one trigger for the three writes (kept to name what a version-11 or -12 database has).
 PLACE_LABELS_TRIGGER = """CREATE TRIGGER place_labels_kept
     AFTER UPDATE OF placement_id, label OR DELETE OR INSERT ON observations FOR EACH ROW
     EXECUTE FUNCTION tempomem_place_labels()"""
+# Version 13: one trigger a write, each with the WHEN of SQLite's (core/store/schema.py PLACE_LABEL_TRIGGERS), so that
+# the function is called only for a row it changes: a staged sighting has no placement (placement_id NULL until it is
+# fused), and version 11's trigger, having no WHEN (one shared by INSERT, UPDATE and DELETE cannot name both NEW and
+# OLD), called the function once for each of a staged frame's 20 rows to do nothing. The function's own tests stay
+# (a version-12 database migrated runs them too). Measured in docs/RESULTS.md section 7, round 13.
+PLACE_LABELS_TRIGGERS = [
+    """CREATE TRIGGER place_labels_insert AFTER INSERT ON observations FOR EACH ROW
+    WHEN (NEW.placement_id IS NOT NULL) EXECUTE FUNCTION tempomem_place_labels()""",
+    """CREATE TRIGGER place_labels_update AFTER UPDATE OF placement_id, label ON observations FOR EACH ROW
+    WHEN (OLD.placement_id IS DISTINCT FROM NEW.placement_id OR OLD.label IS DISTINCT FROM NEW.label)
+    EXECUTE FUNCTION tempomem_place_labels()""",
+    """CREATE TRIGGER place_labels_delete AFTER DELETE ON observations FOR EACH ROW
+    WHEN (OLD.placement_id IS NOT NULL) EXECUTE FUNCTION tempomem_place_labels()""",
+]
+PLACE_LABEL_TRIGGER_NAMES = ("place_labels_insert", "place_labels_update", "place_labels_delete")
 
 # Version 12 (SQLite's too): each event's link to the event that ended its state and the relabelling before it
 # (core/store/event_links.py), kept by one row trigger on events: an insert relinks at the new row, a delete at the
@@ -150,6 +167,28 @@ PLACEMENTS_CURRENT_INDEX = "CREATE INDEX placements_current ON placements(object
 # from the index (core/store/schema.py PLACEMENTS_OBJECT_INDEX).
 PLACEMENTS_OBJECT_INDEX = "CREATE INDEX placements_object ON placements(object_id, t_from, id, t_to)"
 
+# Version 13 (PostgreSQL only; SQLite keeps its full indexes, whose `candidate_id IS ?` reads need them): the indexes
+# of observations that a staged sighting has nothing to put in are partial. A robot stages its sightings with
+# object_id, candidate_id and placement_id NULL and verdict 'pending' (the fuser sets them); a B-tree keeps NULLs, so
+# every staged row wrote an entry into each of these four (7 index entries a row in all),
+# and its fusion, an UPDATE of indexed columns (not HOT), writes new entries into every index again. Every read of
+# them names a value (`object_id = ?`, `placement_id = ?` / `IN (...)`: a strict comparison, which the planner proves
+# implies IS NOT NULL; `verdict='rejected'` written in the statement, which implies <> 'pending'); `candidate_id IS
+# NOT DISTINCT FROM $1` (SQLite's IS) uses no index on PostgreSQL, partial or not. The fuser's read of a frame's
+# pending sightings (`frame_id = ? AND verdict = 'pending'`) had the planner AND the full verdict index with the
+# frame's (reading every pending row of the store: 57,600 entries for 72 frames, 4 robots staging beside a fuser of 8
+# frames a commit): the partial one it cannot use, so it reads the frame's 20 rows alone. Measured (7 -> 3 index
+# entries a staged row, 15.1 -> 9.1 KB of WAL a staged frame) in docs/RESULTS.md section 7, round 13.
+STAGED_FREE_INDEXES = {
+    "observations_object": "CREATE INDEX observations_object ON observations(object_id, stamp, id) "
+                           "WHERE object_id IS NOT NULL",
+    "observations_candidate": "CREATE INDEX observations_candidate ON observations(candidate_id) "
+                              "WHERE candidate_id IS NOT NULL",
+    "observations_placement": "CREATE INDEX observations_placement ON observations(placement_id, stamp, id) "
+                              "WHERE placement_id IS NOT NULL",
+    "observations_verdict": "CREATE INDEX observations_verdict ON observations(verdict) WHERE verdict <> 'pending'",
+}
+
 SCHEMA = [  # the current version, in creation order
     "CREATE TABLE meta (key text PRIMARY KEY, value text NOT NULL)",
     *ID_COUNTERS,
@@ -188,10 +227,10 @@ SCHEMA = [  # the current version, in creation order
         retained integer NOT NULL DEFAULT 0,
         source text NOT NULL DEFAULT '')""",
     "CREATE INDEX observations_frame ON observations(frame_id)",
-    "CREATE INDEX observations_object ON observations(object_id, stamp, id)",
-    "CREATE INDEX observations_candidate ON observations(candidate_id)",
-    OBSERVATIONS_PLACEMENT_INDEX,
-    "CREATE INDEX observations_verdict ON observations(verdict)",
+    STAGED_FREE_INDEXES["observations_object"],
+    STAGED_FREE_INDEXES["observations_candidate"],
+    STAGED_FREE_INDEXES["observations_placement"],
+    STAGED_FREE_INDEXES["observations_verdict"],
     "CREATE INDEX observations_source ON observations(source, stamp)",
     "CREATE INDEX observations_reject_key ON observations(reject_key) WHERE reject_key IS NOT NULL",
     f"""CREATE TABLE objects (
@@ -380,7 +419,7 @@ SCHEMA = [  # the current version, in creation order
     "CREATE TABLE coseen (a bigint NOT NULL, b bigint NOT NULL, PRIMARY KEY (a, b))",
     "CREATE INDEX misses_frame ON misses(frame_id)",
     "CREATE TABLE frame_depths (frame_id bigint PRIMARY KEY, depth bytea NOT NULL)",
-    PLACE_LABELS_TABLE, PLACE_LABELS_FUNCTION, PLACE_LABELS_TRIGGER,
+    PLACE_LABELS_TABLE, PLACE_LABELS_FUNCTION, *PLACE_LABELS_TRIGGERS,
     *EVENT_LINKS_INDEXES, EVENT_LINKS_FUNCTION, EVENT_LINKS_TRIGGER,
 ]
 
@@ -441,6 +480,14 @@ MIGRATIONS: dict[int, list[str]] = {
          'ALTER TABLE events ADD COLUMN IF NOT EXISTS ended_label text COLLATE "C"', *EVENT_LINKS_INDEXES,
          EVENT_LINKS_FUNCTION,
          "DROP TRIGGER IF EXISTS events_links ON events", EVENT_LINKS_TRIGGER, *EVENT_LINKS_FILL],
+    # version 13: the label tallies' trigger split into one a write, each with its WHEN (PLACE_LABELS_TRIGGERS); the
+    # tallies are unchanged (the same function); a database whose version number was lowered by hand has them: made
+    # again. SQLite's version 13 changes nothing there (its triggers had their WHEN since version 11).
+    12: ["DROP TRIGGER IF EXISTS place_labels_kept ON observations",
+         *(f"DROP TRIGGER IF EXISTS {name} ON observations" for name in PLACE_LABEL_TRIGGER_NAMES),
+         *PLACE_LABELS_TRIGGERS,
+         # and the indexes of observations a staged sighting has no entry in (STAGED_FREE_INDEXES), made again
+         *(stmt for name, index in STAGED_FREE_INDEXES.items() for stmt in (f"DROP INDEX IF EXISTS {name}", index))],
 }
 #: what a writer's open runs on a store at version 12 whose trigger was dropped (postgres/store.py keep_event_links)
 EVENT_LINKS_REPAIR = MIGRATIONS[11][2:]  # the indexes, the function, the trigger, the fill

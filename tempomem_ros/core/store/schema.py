@@ -27,7 +27,7 @@ try:  # pragma: no cover - which one depends on the installation
 except ImportError:  # pragma: no cover
     import sqlite3  # type: ignore[no-redef]
 
-SCHEMA_VERSION = 12
+SCHEMA_VERSION = 13
 WORLD_FRAME = "map"  # the frame a new store records unless its creator names another (meta world_frame)
 #: Read-only opens accept stores from this version on: version 4 only adds a trigger, which reads do not
 #: depend on, so a store on read-only media written at version 3 stays readable (version 3 added columns).
@@ -44,6 +44,8 @@ WORLD_FRAME = "map"  # the frame a new store records unless its creator names an
 #: (place_labels.PlaceLabelRows), which is what the tallies' kept column holds.
 #: Version 12 adds each event's link to the event that ended its state (event_links.py); a read of an older store
 #: seeks it (EventRows.following), which is what the links hold.
+#: Version 13 changes nothing on SQLite (PostgreSQL's version 13 gives its label-tally trigger the WHEN of SQLite's
+#: triggers); the number names one schema on both backends.
 READ_COMPATIBLE_FROM = 3
 # Covers an as-of read of the whole scene in object order (temporal.scene_as_of): a page at offset 9,800 of
 # 10k objects takes 1 ms instead of 5 ms scanning the table (schema version 2).
@@ -469,6 +471,9 @@ MIGRATIONS: dict[int, list[str]] = {
     # (core/store/event_links.py), filled from the events as the triggers keep them
     11: ["ALTER TABLE events ADD COLUMN ended_by INTEGER", "ALTER TABLE events ADD COLUMN ended_label TEXT",
          *EVENT_LINK_INDEXES, *EVENT_LINK_TRIGGERS, *EVENT_LINKS_FILL],
+    # version 13: nothing here; PostgreSQL's version 13 gives its label-tally trigger the WHEN these triggers have
+    # (postgres/schema.py PLACE_LABELS_TRIGGERS), so that one number names one schema on both backends
+    12: [],
 }
 
 
