@@ -123,6 +123,18 @@ class PlacementRows(TableRows):
         return self._conn.execute(f"SELECT {PLACEMENT_COLS} FROM placements WHERE id=?",
                                   (int(placement_id),)).fetchone()
 
+    def by_ids(self, ids) -> dict[int, object]:
+        """{id: row} of these placements (those that do not exist are absent), one statement for up to
+        SQL_ID_CHUNK ids. Why: the changes of day 1 of bench_long_run read their events' 171 placements one
+        statement each (row), and each placement's region labels with it: 73.6 of the call's 214 VM steps x100
+        (docs/RESULTS.md section 6, round 12)."""
+        out: dict[int, object] = {}
+        for chunk, marks in id_chunks(sorted({int(i) for i in ids})):
+            for r in self._conn.execute(f"SELECT {PLACEMENT_COLS} FROM placements WHERE id IN ({marks})",
+                                        tuple(chunk)).fetchall():
+                out[int(r["id"])] = r
+        return out
+
     def at(self, object_ids, t: float) -> list:
         """The placements of these objects with t_from <= t < t_to (or still open), by object id, then t_from,
         then id (normally one per object; the caller keeps the first of each)."""
