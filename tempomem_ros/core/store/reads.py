@@ -150,7 +150,7 @@ class StoreReads(TableRows):
         names = {}
         if rows:
             ids = {int(r["object_id"]) for r in rows}
-            current = {int(o.id): o.pinned_label or o.label for o in self._objects.rows(ids)}  # the shown label
+            current = self._objects.shown_labels(ids)
             names = name_events(rows, current, self._events.following, self._place_labels.kept_by_label,
                                 self.config.identity.label_share, event_rows=self._events.by_ids)
         placements = self._placements.by_ids(
