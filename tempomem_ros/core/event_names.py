@@ -77,7 +77,15 @@ def name_events(events, current_labels: dict[int, str], following, place_labels=
     bench_long_run read the month of the objects' later events and the label counts of all their places (CPU
     p95 16.4 -> 34.5 ms, x2.1; docs/RESULTS.md section 6, round 8). The reads go in rounds, each one call of
     ``following`` and one of ``place_labels`` for every name still open, so the calls grow with the longest
-    chain, not with the events."""
+    chain, not with the events.
+
+    The first round reads the views of every asked event's place, whether its state has ended or not, though
+    only an ended state's are weighed; a later round (the states a name chains past) reads the ended ones'. Why:
+    which of the asked states have ended depends on how long after them they are asked, so reading the ended
+    ones' places alone made the same question dearer the later it was asked: the changes of day 1 of
+    bench_long_run read 18 places asked on day 1, 75 on day 30 (4.0 -> 16.2 VM steps x100 of a call of 214 ->
+    226). Read for every asked event, they are the places the answer describes anyway (each event's placements
+    are read for it), the same on every day: 28.3 x100 on both (docs/RESULTS.md section 6, round 12)."""
     names: dict[int, str] = {}
     rows: dict[tuple, object] = {}       # (object id, key) -> the event at that key
     settled: dict[tuple, str] = {}       # (object id, key) -> its name
@@ -88,7 +96,7 @@ def name_events(events, current_labels: dict[int, str], following, place_labels=
             names[int(e["id"])] = e["label"]
             continue
         rows.setdefault((int(e["object_id"]), (float(e["stamp"]), int(e["id"]))), e)
-    open_nodes = list(rows)
+    open_nodes, asked = list(rows), True  # asked: the round of the asked events (the first)
     while open_nodes:
         got = following(open_nodes)
         ended: list[tuple] = []  # (node, own name, next node): states that ended
@@ -103,8 +111,9 @@ def name_events(events, current_labels: dict[int, str], following, place_labels=
                 settled[node] = own
                 continue
             ended.append((node, own, end))
-        fresh = {p for node, *_ in ended if (p := announced_place(rows[node])) not in views}
-        if fresh:
+        weighed = open_nodes if asked else [node for node, *_ in ended]  # the asked: all of them (the docstring)
+        fresh = {p for node in weighed if (p := announced_place(rows[node])) is not None and p not in views}
+        if place_labels is not None and fresh:
             got_views = place_labels(sorted(fresh))
             views.update({p: dict(got_views.get(p) or {}) for p in fresh})
         chaining = []
@@ -114,6 +123,7 @@ def name_events(events, current_labels: dict[int, str], following, place_labels=
                 settled[node] = own
                 continue
             chaining.append((node, own, seen, end))
+        asked = False
         by_id = [end for *_, end in chaining if isinstance(end, int)]
         ending_rows = event_rows(by_id) if by_id else {}
         open_nodes = []

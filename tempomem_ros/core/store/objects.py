@@ -46,6 +46,17 @@ class ObjectRows(TableRows):
                     f"({','.join('?' * len(states))}) ORDER BY id", (*chunk, *states)))
         return out
 
+    def shown_labels(self, ids) -> dict[int, str]:
+        """{id: the label the object is shown under (its pinned label, else its label)} of these ids (unknown ids
+        are left out). Why not rows(): naming the changes of day 1 of bench_long_run read every column of their
+        objects for this alone, 92.1 of the call's 214.4 VM steps x100 (docs/RESULTS.md section 6, round 12)."""
+        out: dict[int, str] = {}
+        for chunk, marks in id_chunks(sorted({int(i) for i in ids})):
+            for r in self._conn.execute(f"SELECT id, label, pinned_label FROM objects WHERE id IN ({marks})",
+                                        chunk).fetchall():
+                out[int(r[0])] = r[2] or r[1]
+        return out
+
     def all(self, state: str | None = None) -> list[ObjectRow]:
         """Every object (any state), or those in ``state``, by id."""
         if state is None:

@@ -150,9 +150,15 @@ class StoreReads(TableRows):
         names = {}
         if rows:
             ids = {int(r["object_id"]) for r in rows}
-            current = {int(o.id): o.pinned_label or o.label for o in self._objects.rows(ids)}  # the shown label
+            current = self._objects.shown_labels(ids)
             names = name_events(rows, current, self._events.following, self._place_labels.kept_by_label,
                                 self.config.identity.label_share, event_rows=self._events.by_ids)
-        return [event_info(r, self.placement_by_id(r["before_id"]), self.placement_by_id(r["after_id"]),
-                           label=names.get(int(r["id"])))
+        placements = self._placements.by_ids(
+            {int(r[k]) for r in rows for k in ("before_id", "after_id") if r[k] is not None})
+        regions = self.region_labels() if placements else {}
+
+        def info(placement_id):  # the event's placement as placement_by_id gives it: one statement for all
+            row = None if placement_id is None else placements.get(int(placement_id))
+            return None if row is None else self.placement_infos([row], regions)[0]
+        return [event_info(r, info(r["before_id"]), info(r["after_id"]), label=names.get(int(r["id"])))
                 for r in rows]

@@ -1,0 +1,93 @@
+"""What the row triggers cost a commit on PostgreSQL: a long run's store copied into a throwaway cluster, the probe's
+frames committed into it, and the server's own count and time of each trigger function (pg_stat_user_functions).
+
+    .venv/bin/python bench/long_run_pg_triggers.py out/lr/thin-off.db.day30
+
+Why: on SQLite a trigger's cost is counted in VM steps (long_run_commit_steps.py --drop-triggers), which
+PostgreSQL has no equivalent of; there the server times its trigger functions itself when ``track_functions``
+is 'all' (calls, total time, self time: without the functions it calls), so the figure is the triggers' own,
+not a difference of two timed commits under this machine's load. The store is copied
+(core/store/transfer.migrate) into a schema of a cluster of tools/pg_sandbox.py (unix socket only, removed at the
+end); the probe is long_run_commit_steps.py's (the household's patrol from the start of day ``--days``,
+``--probe-s`` of it, committed every bench_long_run.COMMIT_EVERY frames). The SQLite store is never written.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import os
+import sqlite3
+import time
+from urllib.parse import quote
+
+import numpy as np
+
+from tempomem_ros.core import Memory
+from tempomem_ros.core.store import transfer
+from tempomem_ros.tools.household import Household, HouseholdConfig
+from tempomem_ros.tools.pg_sandbox import PgSandbox
+
+spec = importlib.util.spec_from_file_location(
+    "bench_long_run", os.path.join(os.path.dirname(os.path.abspath(__file__)), "bench_long_run.py"))
+bench = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(bench)
+
+STATS = ("SELECT funcname, calls, round(total_time::numeric, 3), round(self_time::numeric, 3) "
+         "FROM pg_stat_user_functions WHERE schemaname = 's' ORDER BY funcname")
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("store", help="a store the bench kept (NAME.db.day30); copied, never written")
+    ap.add_argument("--days", type=int, default=30, help="the bench's --days: the probe patrols day --days")
+    ap.add_argument("--looks-per-day", type=int, default=12)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--probe-s", type=float, default=30.0)
+    ap.add_argument("--retention", default="thin", choices=["thin", "keep-all"])
+    args = ap.parse_args(argv)
+    con = sqlite3.connect(f"file:{args.store}?mode=ro", uri=True)
+    dim = int(dict(con.execute("SELECT key, value FROM meta").fetchall())["embedding_dim"])
+    con.close()
+    house = Household(HouseholdConfig(days=args.days, looks_per_day=args.looks_per_day, features=False, dim=dim,
+                                      seed=args.seed, tour_first_day=True))
+    probe = list(bench.continuous_frames(house, args.days, args.probe_s))
+    sandbox = PgSandbox.start()
+    try:
+        sandbox.create_database("long_run")
+        sandbox.psql("CREATE EXTENSION postgis", "long_run")
+        sandbox.psql("CREATE SCHEMA s", "long_run")
+        url = sandbox.url("long_run") + "?options=" + quote("-csearch_path=s,public", safe="")
+        t0 = time.perf_counter()
+        transfer.migrate(args.store, url)
+        copied = time.perf_counter() - t0
+        sandbox.psql("ANALYZE s.placements; ANALYZE s.objects; ANALYZE s.events; ANALYZE s.observations", "long_run")
+        sandbox.psql("ALTER DATABASE long_run SET track_functions = 'all'", "long_run")
+        sandbox.psql("SELECT pg_stat_reset()", "long_run")
+        memory = Memory.open(url, embedding_dim=dim, config={"retention": {"mode": args.retention}})
+        wall = []
+        for k, frame in enumerate(probe, 1):
+            memory.add(bench.without_features(frame.observations), frame.view)
+            if k % bench.COMMIT_EVERY == 0 or k == len(probe):
+                w0 = time.perf_counter()
+                memory.commit()
+                wall.append((time.perf_counter() - w0) * 1e3)
+        memory.close()
+        time.sleep(1.5)  # the closed session's function counts reach the shared statistics
+        stats = sandbox.psql(STATS, "long_run")
+    finally:
+        sandbox.stop()
+    commits = len(wall)
+    print(f"{args.store} copied in {copied:.1f} s; {commits} commits of {args.probe_s:g} s of frames, wall p50 "
+          f"{np.percentile(wall, 50):.2f} ms, p95 {np.percentile(wall, 95):.2f} ms, sum {sum(wall):.1f} ms "
+          f"(load {os.getloadavg()[0]:.1f})")
+    print("trigger function | calls | total ms | self ms | self ms a commit")
+    for line in str(stats).strip().splitlines():
+        parts = [p.strip() for p in line.split("|")]
+        if len(parts) == 4 and parts[1].isdigit():
+            print(f"{parts[0]} | {parts[1]} | {parts[2]} | {parts[3]} | {float(parts[3]) / commits:.3f}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
