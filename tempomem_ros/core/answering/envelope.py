@@ -31,7 +31,7 @@ import math
 import re
 from dataclasses import dataclass
 
-from . import structured
+from . import structured, timecalls
 from .operators import ACTION_VERBS, REQUEST_ARG_FIELDS, REQUEST_SHAPE_FIELDS, TOOL_NAMES
 from .slots import Names, resolve
 from .tool_args import ToolError, tool_specs, validate
@@ -218,6 +218,11 @@ class _Parser:
             elif self.peek() != ")":
                 raise _NotHere
         self.i += 1
+        if timecalls.is_constructor(m.group(0)):  # twentieth round: 'since: Time.utc(2026, 1, 15, 9, 0, 0)'
+            try:
+                return timecalls.iso(m.group(0), positional, args)
+            except timecalls.BadMoment as exc:
+                raise Malformed(str(exc)) from None
         if len(positional) > 1:
             raise Malformed("the call has more than one unnamed argument; name them")
         return Call(m.group(0), args, positional[0] if positional else None)
