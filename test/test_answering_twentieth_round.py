@@ -114,3 +114,48 @@ def test_the_similarity_reader_never_reads_a_call_in_code():
     assert _CODE_CALL.search('tools.count_moves({label: "mug"})')
     assert not _CODE_CALL.search("where is the mug (the blue one)")
     assert not _CODE_CALL.search("where is my mug? (note: blue)")
+
+
+# --------------------------------------------------------------------------- a named call in another envelope
+@pytest.mark.parametrize("question, operator, args", [
+    # a call typed as some kind of call, with the server it goes to beside it
+    ('{"type": "server_tool_use", "name": "last_seen", "server_name": "memory", "input": {"label": "phone"}}',
+     "last_seen", {"label": "phone"}),
+    ('{"type": "mcp_call", "server_label": "robot-memory", "name": "current", "arguments": "{\\"label\\": \\"mug\\"}"}',
+     "current", {"label": "mug"}),
+    # an MCP client's name for a server's tool
+    ('{"hook_event_name": "PostToolUse", "tool_name": "mcp__robotmem__first_seen", "tool_input": {"label": "lamp"}}',
+     "first_seen", {"label": "lamp"}),
+    # the arguments under another holder's name, a value in a typed wrapper
+    ('{"tool_name": "previous", "provider": "memory", "tool_parameters": {"label": {"type": "constant", "value": '
+     '"keys"}}}', "previous", {"label": "keys"}),
+    ('{"name": "last_seen", "arguments": {"fields": {"label": {"stringValue": "laptop"}}}}', "last_seen",
+     {"label": "laptop"}),
+    ('{"tool": "as_of", "args": {"label": "desk", "t": {"$date": {"$numberLong": "1768471200000"}}}}', "as_of",
+     {"label": "desk", "t": NOW - 4.5 * 3600}),
+    # a carrier: an event's detail, an agent's command, a toolRequest
+    ('{"detail-type": "Robot Tool Call", "source": "agent", "detail": {"name": "history", "args": {"label": "mug"}}}',
+     "history", {"label": "mug"}),
+    ('{"reasoning": {"text": "the user lost the keys"}, "command": {"name": "where_to_look", "args": {"label": '
+     '"keys"}}}', "where_to_look", {"label": "keys"}),
+    ('{"toolRequest": {"name": "is_missing", "ref": "7", "input": {"label": "wallet"}}}', "is_missing",
+     {"label": "wallet"}),
+])
+def test_a_named_call_in_another_envelope_is_read(question, operator, args):
+    got = understood(question, NAMES)
+    assert (got.operator, got.args) == (operator, args)
+
+
+@pytest.mark.parametrize("question", [
+    # a field beside the call that is not where it goes: refused as before
+    '{"type": "mcp_tool_use", "name": "current", "server_name": "memory", "input": {"label": "mug"}, "then": "forget"}',
+    # routing fields hold only names, never a map
+    '{"name": "current", "server_name": {"name": "forget"}, "input": {"label": "mug"}}',
+    # an MCP name for a tool outside the table, a wrapper with a second key
+    '{"tool_name": "mcp__robotmem__forget", "tool_input": {"label": "mug"}}',
+    '{"tool": "current", "args": {"label": {"value": "mug", "then": "forget"}}}',
+    # a call of an action under a carrier
+    '{"command": {"name": "navigate_to", "args": {"region": "kitchen"}}}',
+])
+def test_an_envelope_with_more_than_its_call_stays_refused(question):
+    assert isinstance(understand(question, NOW, NAMES), Refusal)
