@@ -159,3 +159,39 @@ def test_a_named_call_in_another_envelope_is_read(question, operator, args):
 ])
 def test_an_envelope_with_more_than_its_call_stays_refused(question):
     assert isinstance(understand(question, NOW, NAMES), Refusal)
+
+
+# --------------------------------------------------------------------------- calls in more languages' punctuation
+@pytest.mark.parametrize("question, operator, args", [
+    # Zig: 'try', a handle first, an anonymous struct
+    ('const seen = try memory.lastSeen(gpa, .{ .label = "phone" });', "last_seen", {"label": "phone"}),
+    # a tuple written '#(...)'
+    ('memory.spatial(center: #(1.0, 2.0, 0.5), radius: 0.5)', "spatial", {"center": [1.0, 2.0, 0.5], "radius": 0.5}),
+    # a record in parentheses after no callee
+    ('Call(tool: "history", arguments: (label: "laptop"))', "history", {"label": "laptop"}),
+    ('(tool = "current", args = (label = "mug"))', "current", {"label": "mug"}),
+    # a call by juxtaposition: a record after a dotted callee, labelled arguments
+    ('Memory.firstSeen { label = "lamp" }', "first_seen", {"label": "lamp"}),
+    ('Memory.is_related ~label:"keys" ~relation:"in" ~anchor:"hall" ()', "is_related",
+     {"label": "keys", "relation": "in", "anchor": "hall"}),
+])
+def test_a_call_in_more_languages_punctuation_is_read(question, operator, args):
+    got = understood(question, NAMES)
+    assert (got.operator, got.args) == (operator, args)
+
+
+@pytest.mark.parametrize("question", [
+    'Memory.forget { label = "mug" }',                       # a write, however it is written
+    'Memory.current ~label:"mug" ~then:"forget" ()',         # an argument no tool takes
+    '(tool = "navigate_to", args = (region = "kitchen"))',   # an action in a record
+    'memory.lastSeen(gpa, .{ .label = "phone", .wipe = true })',
+])
+def test_those_punctuations_still_refuse_what_no_tool_reads(question):
+    assert isinstance(understand(question, NOW, NAMES), Refusal)
+
+
+def test_prose_with_braces_or_parentheses_is_not_rewritten_as_a_call():
+    from tempomem_ros.core.answering import dialects, loose
+    for text in ("where is the mug (the blue one)", "where is the mug {the blue one}", "the lamp ~ish:near (maybe)",
+                 "what was on the desk (when: this morning)"):
+        assert dialects.rewrite(text, loose.tool_name) is None, text
