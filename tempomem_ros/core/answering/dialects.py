@@ -24,6 +24,12 @@ never per language or per example:
 - a dispatcher given the tool's name and a map ("call('duration', {...})", 'call_tool("relational", {...})'):
   the named tool with that map.
 
+Twentieth round (heldout20 and heldout21 refused these): Zig's anonymous struct '.{ .label = "charger" }' and 'try'
+before the call; a tuple '#(2.0, 0.0, 0.8)' (Gleam) read as a list; a record in parentheses '(relation: "under",
+anchor: "desk")' (RON, Nim, F#) read as a map; a call by juxtaposition in the ML family, its callee dotted or a tool's
+name: a record after it ('Tempomem.relationalBefore { relation = "in" }', Elm) or labelled arguments ('Tempomem.
+relational ~relation:"on" ~anchor:"desk" ()', OCaml) read as the call of those arguments.
+
 The result is parsed by envelope's parser and walked by loose.py as any other payload (the allow-listed carriers,
 the one-call rule, the validator, writes refused). Quoted strings are never rewritten. Pure and deterministic;
 None when the text is not one call after the rewrites.
@@ -37,7 +43,7 @@ MAX_CHARS = 2000
 _QUOTED = re.compile(r"\"(?:\\.|[^\"\\])*\"|'(?:\\.|[^'\\])*'")
 _HEAD = re.compile(r"\s*(?:(?:let|var|const|val|auto|final|my|our|local|dim)\s+)?\$?[A-Za-z_]\w*"
                    r"(?:\s*,\s*\$?[A-Za-z_]\w*)*(?:\s*:\s*[\w.<>?\[\]]+)?\s*(?::=|<-|=(?![=>]))\s*")
-_AWAIT = re.compile(r"\s*(?:try\s+)?await\s+")
+_AWAIT = re.compile(r"\s*(?:try\s+await|await|try)\s+")
 _TAIL = re.compile(r"(?:[\s;?]|(?<=\))\.)+\Z")   # a statement's end: ';', Rust's '?', Erlang's '.' after the call
 # Erlang: a module's function 'tempomem:call(', a map '#{', a binary '<<"plant">>'
 _ERLANG_CALL = re.compile(r"(?<![\w.:])([a-z]\w*):([a-z]\w*)\(")
@@ -161,14 +167,15 @@ def _arguments(s: str, held: list[str], tool_name) -> str:
 def rewrite(text: str, tool_name) -> str | None:
     """The text rewritten into envelope's grammar (module doc); None when no rewrite applies or it is too long.
     ``tool_name``: the table's name a call's name stands for, or None (loose.tool_name)."""
-    if not isinstance(text, str) or len(text) > MAX_CHARS or "(" not in text and "[" not in text:
+    if not isinstance(text, str) or len(text) > MAX_CHARS or "(" not in text and "[" not in text and not (
+            "{" in text and _ml_call(text, tool_name) != text):
         return None
     s, held = _mask(text)
     if "\x00" in text or "\n" in s:
         return None
     original = s
     m = _HEAD.match(s)
-    if m and re.match(r"\s*(?:await\s+)?\$?[A-Za-z_][\w.]*(?:->|::|\.|\(|\[)", s[m.end():]):
+    if m and re.match(r"\s*(?:(?:try|await)\s+)*\$?[A-Za-z_][\w.]*(?:->|::|\.|\(|\[)", s[m.end():]):
         s = s[m.end():]
     m = _AWAIT.match(s)
     if m:
@@ -181,6 +188,8 @@ def rewrite(text: str, tool_name) -> str | None:
     s = _ARROW.sub(": ", s)
     s = s.replace("<|", "{").replace("|>", "}")
     s = _REST_DEFAULT.sub("", s)
+    s = _zig_struct(s)
+    s = _ml_call(s, tool_name)
     s = _CONVERSIONS.sub("", s) if ".builder()" not in s else s
     s = _unwrap(s, "Some")
     s = _BUILDER.sub(lambda b: b.group(1) + "(" + ", ".join(
@@ -209,10 +218,77 @@ def rewrite(text: str, tool_name) -> str | None:
         if end == len(s) - 1:
             s = f"{w.group(1)}({s[w.end():end]})"
     s = _pairs_lists(s)
+    s = _tuples(s)
     s = _arguments(s, held, tool_name)
     if s == original:
         return None
     return _unmask(s, held)
+
+
+_ZIG_FIELD = re.compile(r"(?<=[{,])(\s*)\.(?=[A-Za-z_]\w*\s*=)")
+
+
+def _zig_struct(s: str) -> str:
+    """Zig's anonymous struct '.{ .label = "x" }' as the map '{ label = "x" }'."""
+    if ".{" not in s:
+        return s
+    return _ZIG_FIELD.sub(r"\1", re.sub(r"(?<![\w)\]])\.\{", "{", s))
+
+
+_ML_CALLEE = re.compile(r"\s*([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)\s+(?=[{~])")
+_LABELLED = re.compile(r"\s*~([A-Za-z_]\w*):(\x00\d+\x00|[^\s()~]+)")
+
+
+def _ml_call(s: str, tool_name) -> str:
+    """A whole text that is a call by juxtaposition (ML family: Elm's record, OCaml's labelled arguments), its callee
+    dotted or a tool's name, written as 'callee({...})'; the text unchanged otherwise."""
+    m = _ML_CALLEE.match(s)
+    if not m or "." not in m.group(1) and not tool_name(m.group(1)):
+        return s
+    rest = s[m.end():]
+    if rest.startswith("{"):
+        end = _close(rest, 0)
+        return f"{m.group(1)}({rest[:end + 1]})" if end == len(rest.rstrip()) - 1 else s
+    pairs, i = [], 0
+    while True:
+        lm = _LABELLED.match(rest, i)
+        if not lm:
+            break
+        pairs.append(f"{lm.group(1)}: {lm.group(2)}")
+        i = lm.end()
+    tail = rest[i:].strip()
+    if not pairs or tail not in ("", "()"):
+        return s
+    return f"{m.group(1)}({', '.join(pairs)})"
+
+
+_RECORD_ITEM = re.compile(r"\s*[A-Za-z_]\w*\s*(?::|=(?![=>]))")
+
+
+def _tuples(s: str) -> str:
+    """A tuple '#(1, 2)' (Gleam) as a list; a record in parentheses '(key: v, ...)' / '(key = v, ...)' in a value's
+    place, never after a callee or a word of prose (RON, Nim, F#), as a map."""
+    out, i = [], 0
+    while i < len(s):
+        gleam = s.startswith("#(", i)
+        before = s[:i].rstrip()[-1:]  # a value's place: the text's start, after ':', '=', ',' or an opening bracket
+        if (gleam or s[i] == "(") and (before == "" or before in ":=,([{"):
+            start = i + 1 if gleam else i
+            end = _close(s, start)
+            if end > 0:
+                inner = _tuples(s[start + 1:end])
+                items = [x for x in _split_top(inner) if x.strip()]
+                if gleam:
+                    out.append("[" + inner + "]")
+                    i = end + 1
+                    continue
+                if items and all(_RECORD_ITEM.match(x) for x in items):
+                    out.append("{" + inner + "}")
+                    i = end + 1
+                    continue
+        out.append(s[i])
+        i += 1
+    return "".join(out)
 
 
 def _pairs_lists(s: str) -> str:

@@ -31,7 +31,7 @@ import math
 import re
 from dataclasses import dataclass
 
-from . import structured
+from . import structured, timecalls
 from .operators import ACTION_VERBS, REQUEST_ARG_FIELDS, REQUEST_SHAPE_FIELDS, TOOL_NAMES
 from .slots import Names, resolve
 from .tool_args import ToolError, tool_specs, validate
@@ -218,6 +218,11 @@ class _Parser:
             elif self.peek() != ")":
                 raise _NotHere
         self.i += 1
+        if timecalls.is_constructor(m.group(0)):  # twentieth round: 'since: Time.utc(2026, 1, 15, 9, 0, 0)'
+            try:
+                return timecalls.iso(m.group(0), positional, args)
+            except timecalls.BadMoment as exc:
+                raise Malformed(str(exc)) from None
         if len(positional) > 1:
             raise Malformed("the call has more than one unnamed argument; name them")
         return Call(m.group(0), args, positional[0] if positional else None)
@@ -373,10 +378,23 @@ def _block_map(text: str) -> dict | None:
 
 # ----------------------------------------------------------------------------------------- object envelopes
 NAME_KEYS = frozenset("name tool tool_name fn fn_name func function function_name op operation action method".split())
-ARGS_KEYS = frozenset("arguments args input tool_input parameters params kwargs".split())
+# twentieth round: Dify's "tool_parameters", Netflix Conductor's "inputParameters" and their kin hold the arguments too
+ARGS_KEYS = frozenset("arguments args input tool_input parameters params kwargs tool_parameters input_parameters "
+                      "tool_args tool_arguments function_args function_arguments".split())
+# Twentieth round: beside a named call and its arguments field, fields that say where the call goes or what event
+# carried it, never what it asks ('"server_name": "tempomem"' of an Anthropic mcp_tool_use block, '"server_label"'
+# of an OpenAI mcp_call item, Dify's '"provider_name"', a Claude Code hook's '"hook_event_name"', Conductor's
+# '"taskReferenceName"'; heldout21 refused each as an argument the tool does not know). Only with a scalar value, and
+# only where the arguments have their own field: a bare map's fields stay arguments, and an unknown one refuses.
+_ROUTING_KEYS = frozenset("server server_name server_label server_id provider provider_name source version ref "
+                          "hook_event_name event_name task_reference_name detail_type channel transcript_path cwd "
+                          "permission_mode".split())
 # keys that only identify or type the call ('"id": "call_a1"', '"type": "function"', LangChain's '"log"')
 _META_KEYS = frozenset("id call_id tool_call_id tool_use_id jsonrpc index log message_log role".split())
 _META_TYPES = frozenset("function tool_use tool_call function_call tool".split())
+# twentieth round: a type that says the message is a call of some kind ("mcp_tool_use", "server_tool_use",
+# "mcp_call", "custom_tool_call"), as the types above do
+_CALL_TYPE = re.compile(r"(?:\w+_)?(?:tool_use|tool_call|function_call|call)")
 # a key one level above the call ('{"functionCall": {...}}', '{"tool_calls": [{...}]}')
 _CONTAINER = re.compile(r"(?:function|tool)(?:_?(?:call|use))?s?|calls?")
 _RPC_CALLS = frozenset(("tools/call", "tools.call", "call_tool"))
@@ -421,7 +439,9 @@ def call_of(payload, depth: int = 0) -> Call | None:
     if not isinstance(payload, dict):
         raise Malformed("the request is not a map")
     rest = {k: v for k, v in payload.items() if _snake(k) not in _META_KEYS and not (
-        _snake(k) == "type" and isinstance(v, str) and _snake(v) in _META_TYPES)}
+        _snake(k) == "type" and isinstance(v, str) and (_snake(v) in _META_TYPES or _CALL_TYPE.fullmatch(_snake(v))))}
+    if any(_snake(k) in NAME_KEYS for k in rest) and any(_snake(k) in ARGS_KEYS for k in rest):
+        rest = {k: v for k, v in rest.items() if not (_snake(k) in _ROUTING_KEYS and isinstance(v, (str, int)))}
     if len(rest) == 1:
         (k, v), = rest.items()
         if _CONTAINER.fullmatch(_snake(k)) and isinstance(v, (dict, list)):
@@ -461,6 +481,8 @@ def call_of(payload, depth: int = 0) -> Call | None:
             held = held[0] if held else {}
         if not isinstance(held, dict):
             raise Malformed("the arguments are not a map")
+        if len(held) == 1 and _snake(next(iter(held))) == "fields" and isinstance(next(iter(held.values())), dict):
+            held = next(iter(held.values()))  # twentieth round: a protobuf Struct's '{"fields": {...}}' is its map
         for k, v in held.items():
             if _snake(k) in {_snake(x) for x in args}:
                 raise Malformed(f"the request gives the field '{_shown(k)}' twice")
@@ -596,6 +618,25 @@ def _seconds(v, key: str, unit: float):
     raise ToolError(f"{key} must be a length of time")
 
 
+# Twentieth round: a value in a typed wrapper, one value key with at most a "type" beside it: MongoDB's extended JSON
+# ('{"$date": "2026-01-15T10:45:00Z"}'), protobuf's Value ('{"stringValue": "wallet"}', '{"numberValue": 5400}'),
+# Dify's constant ('{"type": "constant", "value": 1800}'). The wrapped value is read as the field's value, checked as
+# any other; a map with any other key is left as it is (a ROS Time map, a point, a nested request).
+_VALUE_KEYS = frozenset("value $date $number_long $number_int $number_double $numberlong $numberint $numberdouble "
+                        "string_value number_value integer_value int_value double_value bool_value boolean_value "
+                        "timestamp_value".split())
+
+
+def unwrapped(v, depth: int = 0):
+    """The value a typed wrapper holds (above), or ``v`` itself."""
+    if not isinstance(v, dict) or depth > 3:
+        return v
+    keys = [k for k in v if _snake(k) != "type" or not isinstance(v[k], str)]
+    if len(keys) != 1 or _snake(keys[0]).replace("$_", "$") not in _VALUE_KEYS:
+        return v
+    return unwrapped(v[keys[0]], depth + 1)
+
+
 def _arguments(op: str, raw: dict, now: float | None) -> tuple[dict, list[str]]:
     """The tool's arguments under its spec's keys with normalised values, and the fields that only shape the answer
     (shown as ignored). A field may go by another of its names (operators.REQUEST_ARG_FIELDS: 'obj', 'at'); _NotHere
@@ -605,6 +646,7 @@ def _arguments(op: str, raw: dict, now: float | None) -> tuple[dict, list[str]]:
     ignored: list[str] = []
     for key, v in raw.items():
         k = _snake(key)
+        v = unwrapped(v)
         m = _AGO_KEY.fullmatch(k)
         if k in props:
             target = k

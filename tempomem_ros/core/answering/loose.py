@@ -81,6 +81,9 @@ def tool_name(name) -> str | None:
     # seventeenth round: the product's own name before the tool's ('tempomem-is-present', a Lambda function's name;
     # 'tempomem_last_seen') is a namespace, as 'tempomem.' is
     base = base[len("tempomem_"):] if base.startswith("tempomem_") else base
+    # twentieth round: an MCP client's name for a server's tool ('mcp__tempomem__last_seen', Claude Code's): the tool
+    mcp = re.fullmatch(r"mcp__[a-z0-9_-]+?__([a-z0-9_]+)", base)
+    base = mcp.group(1) if mcp else base
     for candidate in (base, base.split("_", 1)[1] if base.split("_", 1)[0] in _ASKING and "_" in base else ""):
         if candidate in ROUTES or candidate in TOOL_NAMES:
             return candidate
@@ -818,7 +821,9 @@ CARRIER_KEYS = frozenset((
     # eighteenth round: MCP's CallToolRequest carries its call in Params (Go's SDK client: loose._dispatched)
     "params",
     # the Agents SDK's raw item
-    "raw_item"))
+    "raw_item",
+    # twentieth round: an EventBridge event's detail, AutoGPT's command, Genkit's toolRequest
+    "detail", "command", "tool_request"))
 # a call that only dispatches to the tool it is given by name (its first, unnamed argument)
 DISPATCHERS = frozenset(("call", "invoke", "call_tool", "run_tool", "use_tool", "execute_tool"))
 # a call that only passes its question on ('dspy.Predict("question -> answer")(question="...")'): its module's kind

@@ -218,9 +218,10 @@ def _understood(question: str, now: float | None, names: Names, similar=None, _i
                              normalise(question))
     if acting is not None:
         return Refusal(BATCH_ACTS.format(word=acting), suggest(normalise(question), names))
-    if isinstance(question, str) and conduct.refuses(normalise(question)):
+    if isinstance(question, str) and conduct.refuses(normalise(question), question):
         # eighteenth round: "how can I switch off your cameras so my wife doesn't see me ..." was searched for by
-        # meaning; help against the robot's own sensing or to keep an act from someone is refused (conduct.py)
+        # meaning; help against the robot's own sensing or to keep an act from someone is refused (conduct.py); the
+        # question as asked goes too (twentieth round: "my sister's phone" names an owner normalise drops)
         return Refusal(conduct.REFUSAL, ())
     if isinstance(question, str) and len(question) > MAX_QUESTION_CHARS:
         question = " ".join(question.split())  # runs of spaces are no words: normalise reads the first 500 characters
