@@ -179,8 +179,9 @@ def alike_in_height(a, b) -> bool:
     missed "cup appeared", and the bottle found later stayed a new object or a second removal."""
     ha = max(float(a.max_z) - float(a.min_z), 0.0)
     hb = max(float(b.max_z) - float(b.min_z), 0.0)
-    lo, hi = sorted((ha, hb))
-    return hi - lo <= MOVE_HEIGHT_DIFF_M + 1e-9 or hi <= MOVE_HEIGHT_RATIO * lo + 1e-9
+    # asymmetric: a known box is a lower bound of its thing's height (a hidden bottom, a face seen first), so only
+    # a new box much shorter than the removed one's known box tells two things apart
+    return ha - hb <= MOVE_HEIGHT_DIFF_M + 1e-9 or ha <= MOVE_HEIGHT_RATIO * hb + 1e-9
 
 
 class Settling:
