@@ -58,7 +58,7 @@ ALIKE_SIZE_RATIO = 2.0  # overlapping boxes of one object seen under two labels 
 FACE_WITHIN_M = 0.02  # a flat view lies within the height range of the box seen whole, this much noise allowed
 LOOKALIKE_MOVE_WAIT_S = 10.0  # a new object is taken for a removed one of another label only after this long
                               # without one of its own label turning up for it (_release_held)
-MOVE_HEIGHT_RATIO = 2.0  # a thing moved stands as tall as before: heights more than this apart are two things
+MOVE_HEIGHT_RATIO = 2.0  # a thing moved stands as tall as before: a new box this much shorter is another thing
 MOVE_HEIGHT_DIFF_M = 0.1  # ... and more than this far apart (flat things' heights are depth noise: keys 2-7 cm)
 REMOVAL_STAMP_EPS_S = 1e-6  # the misses read for a removal's stamp include the first one (_removal_stamp)
 CALLED_SO_SHARE = 0.0  # a removed object called by a new one's label at all may be it moved (_lookalike_rows)
@@ -169,18 +169,22 @@ def _face_within(a, b) -> bool:
     return olo - FACE_WITHIN_M <= tlo and thi <= ohi + FACE_WITHIN_M
 
 
-def alike_in_height(a, b) -> bool:
-    """Whether two objects' boxes (rows with min_z/max_z) could be one rigid thing standing at two places: their
-    heights within MOVE_HEIGHT_RATIO of each other, or within MOVE_HEIGHT_DIFF_M. What a move keeps when no
-    appearance feature tells two look-alikes apart (the default perception sends none). Why: a bottle the
-    segmenter read "cup" for almost all its sightings (seed 365, no feature: cup 123.5, bottle 3.9 of its mass;
-    seed 377 and seed 326 alike) stood 0.28-0.30 m tall; taken away, its place seen empty in the view that first
-    showed a cup 0.07-0.08 m tall put 0.3-0.5 m away, it took the cup for its move: a false "cup moved", a
-    missed "cup appeared", and the bottle found later stayed a new object or a second removal."""
-    ha = max(float(a.max_z) - float(a.min_z), 0.0)
-    hb = max(float(b.max_z) - float(b.min_z), 0.0)
-    # asymmetric: a known box is a lower bound of its thing's height (a hidden bottom, a face seen first), so only
-    # a new box much shorter than the removed one's known box tells two things apart
+def alike_in_height(removed, new) -> bool:
+    """Whether ``new``'s box (a row with min_z/max_z) could be the removed object ``removed`` standing elsewhere: not
+    much shorter than ``removed``'s known box (by more than MOVE_HEIGHT_DIFF_M and by more than MOVE_HEIGHT_RATIO x).
+    What a move keeps when no appearance feature tells two look-alikes apart (the default perception sends none).
+    Why: a bottle the segmenter read "cup" for almost all its sightings (seed 365, no feature: cup 123.5, bottle
+    3.9 of its mass; seed 377 and seed 326 alike) stood 0.28-0.30 m tall; taken away, its place seen empty in the
+    view that first showed a cup 0.07-0.08 m tall put 0.3-0.5 m away, it took the cup for its move: a false "cup
+    moved", a missed "cup appeared", and the bottle found later stayed a new object or a second removal.
+    Asymmetric, why: a known box is only a lower bound of its thing's height (a bottom hidden behind a counter's
+    edge, a face seen first), so a new box taller than the removed one's tells nothing. Symmetric (either box much
+    shorter, stop 40's i11-looks2), seed 373's plant, kept as its top on the floor (0.135 m of its 0.35 m) and seen
+    whole at 0.41 m when put back on a counter, became a removal and an appearance (373 default 88 -> 82 of 91,
+    clip 91 -> 83), and a backpack known by its 4 cm top did not take its first whole view 0.45 m tall for its
+    move (test_a_larger_backpack_put_beside_the_place_of_a_removed_one_is_still_its_move)."""
+    ha = max(float(removed.max_z) - float(removed.min_z), 0.0)
+    hb = max(float(new.max_z) - float(new.min_z), 0.0)
     return ha - hb <= MOVE_HEIGHT_DIFF_M + 1e-9 or ha <= MOVE_HEIGHT_RATIO * hb + 1e-9
 
 
