@@ -609,9 +609,10 @@ class Settling:
 
     def _read_at_anothers_place(self, new):
         """The older present object at whose very place (fusion.same_place_*) ``new`` (never moved) stands,
-        never reported in one frame with it, whatever its label: the oldest such, or None. Such a ``new`` is that
-        object read under another label (a sighting at an object's very place is no miss of it either:
-        docs/MEMORY.md, Absence), not a removed object moved there: something else explains its place.
+        never reported in one frame with it, whatever its label, features (when both have one) not against it: the
+        oldest such, or None. Such a ``new`` is that object read under another label (a sighting at an object's
+        very place is no miss of it either: docs/MEMORY.md, Absence), not a removed object moved there: something
+        else explains its place.
 
         Why: seed 386 (no feature), a mug's place on a shelf looked at 164 s after its last sighting was read
         "vase" in 5 of 6 frames (498.5 s); mug and vase no known confusion and the mug not seen within
@@ -625,6 +626,9 @@ class Settling:
                         key=lambda r: int(r.id)):
             if float(r.first_seen) >= first or not self._boxes_same_place(r, new):
                 continue
+            cos = fusion.cosine(blob_to_feature(r.feature), blob_to_feature(new.feature))
+            if cos is not None and cos < self.config.identity.feature_threshold:
+                continue  # features tell them apart
             if not self._retention.seen_together(int(r.id), int(new.id)):
                 return r
         return None
