@@ -1425,6 +1425,76 @@ def test_a_new_object_waits_for_the_place_of_an_unseen_one_of_its_label_before_a
     assert moved.stamp == 100.0 and moved.after.center == pytest.approx(B)
 
 
+@pytest.mark.parametrize("c_then", ["empty", "seen"])
+def test_a_new_object_found_while_another_of_its_label_is_being_missed_waits_for_that_removal(mem, c_then):
+    # seed 389 (no feature): a "cup" (a bottle read so) removed 900 s before took a cup found at its new place at
+    # once, in the look whose frames were counting the cup's old place empty; that removal came due 6 s later: a
+    # false "cup moved", a false removal, a missed move. The new one waits for the removal being counted: it takes
+    # it (one move), or, when the place turns out held (a sighting clears the misses), the removed one takes it.
+    _mug_seen(mem, A, DA, (0.0, 0.5, 1.0))
+    _mug_seen(mem, C, DC, (0.2, 0.7, 1.2))
+    for t in (10.0, 10.5, 11.0, 12.5):  # the mug at A taken away: removed
+        mem.add([], view(t, A, EMPTY))
+    mem.add([], view(99.0, C, DC + 1.0))  # C's place seen empty (its first miss) ...
+    _mug_seen(mem, B, DB, (100.0, 100.5, 101.0))  # ... in the look that finds a mug on B (confirmed at 101 s)
+    if c_then == "empty":
+        for t in (101.5, 102.0, 104.0):
+            mem.add([], view(t, C, DC + 1.0))
+    else:
+        _mug_seen(mem, C, DC, (101.5, 102.0))
+    mem.add([], view(200.0, D, DD + 1.0))
+    mem.commit()
+    shown = [(o.id, o.state, o.n_moves) for o in mem.objects() if o.state != "forgotten"]
+    if c_then == "empty":  # C's mug moved to B; A's stays taken away
+        assert shown == [(1, "missing", 0), (2, "present", 1)]
+        assert kinds(mem) == [("appeared", 1), ("appeared", 2), ("removed", 1), ("moved", 2)]
+    else:  # C's mug is at C: A's came back to B
+        assert shown == [(1, "present", 1), (2, "present", 0)]
+        assert kinds(mem) == [("appeared", 1), ("appeared", 2), ("removed", 1), ("moved", 1)]
+    (moved,) = [e for e in mem.changes() if e.kind == "moved"]
+    assert moved.stamp == 100.0 and moved.after.center == pytest.approx(B)
+
+
+@pytest.mark.parametrize("found_at", ["the_mugs_place", "a_free_place", "the_mugs_place_with_the_vases_feature",
+                                      "the_place_of_a_thing_found_since"])
+def test_a_look_alike_read_at_another_objects_very_place_is_no_removed_objects_move(mem, found_at):
+    # seed 386 (no feature): a mug's place looked at 164 s after its last sighting was read "vase" (5 cm off its box,
+    # no known confusion, not seen within 30 s): a new "vase" there, and a vase whose place was then seen empty took
+    # it for its move: a false "vase moved" onto the mug, a missed move of the real vase. A thing at the very place
+    # of an older object never reported with it is that object read otherwise; a vase found at a free place is the
+    # vase moved, and so is one whose feature is the vase's, not the mug's (features tell them apart), and one at the
+    # place of a thing first seen after the vase was last seen (seeds 385, 387: the moved thing itself, read "vase"
+    # at its new place first, then by its label, was such a thing).
+    feat = found_at.endswith("feature")
+    mug_f, vase_f = ((1.0, 0.0, 0.0, 0.0), (0.0, 1.0, 0.0, 0.0)) if feat else (None, None)
+    for t in (0.0, 0.5, 1.0):
+        mem.add([box_obs("mug", A, stamp=t, feature=mug_f)], view(t, A, DA + 0.04))
+    for t in (0.2, 0.7, 1.2):
+        mem.add([box_obs("vase", C, stamp=t, feature=vase_f)], view(t, C, DC + 0.04))
+    place, depth = (B, DB + 0.04) if found_at == "a_free_place" else (OFF, SEEN)
+    if found_at == "the_place_of_a_thing_found_since":  # a "bowl" read on B, first seen after the vase's last sighting
+        for t in (50.0, 50.5, 51.0):
+            mem.add([box_obs("bowl", B, stamp=t)], view(t, B, DB + 0.04))
+        place, depth = (B[0] + 0.05, B[1], B[2]), DB + 0.04
+    for t in (100.0, 100.5, 101.0, 101.5):  # a "vase" read at the mug's place (5 cm off), or on B
+        mem.add([box_obs("vase", place, stamp=t, feature=vase_f)], view(t, place, depth))
+    for t in (111.0, 111.5, 112.0, 113.5):  # the vase's place seen empty
+        mem.add([], view(t, C, DC + 1.0))
+    mem.add([], view(200.0, D, DD + 1.0))
+    mem.commit()
+    moved = [(e.object_id, e.stamp) for e in mem.changes() if e.kind == "moved"]
+    if found_at == "the_mugs_place":
+        assert moved == []
+        assert [(e.kind, e.object_id) for e in mem.changes() if e.object_id == 2] == [("appeared", 2), ("removed", 2)]
+        assert [(o.id, o.label, o.state) for o in mem.objects() if o.id <= 2] == [(1, "mug", "present"),
+                                                                                  (2, "vase", "missing")]
+    else:
+        assert moved == [(2, 100.0)]
+        shown = [(o.id, o.label, o.state, o.n_moves) for o in mem.objects() if o.state != "forgotten"]
+        assert shown[:2] == [(1, "mug", "present", 0), (2, "vase", "present", 1)]
+        assert [o[1] for o in shown[2:]] == (["bowl"] if found_at == "the_place_of_a_thing_found_since" else [])
+
+
 def test_a_removal_takes_a_new_object_no_removed_one_claims_before_one_a_removed_one_waits_on(waiting):
     mem = waiting
     # seed 302 (no feature): a pillow read "cushion" at its new place (601.6 s) and a second pillow moved
@@ -1777,3 +1847,79 @@ def test_a_due_removal_takes_a_look_alike_for_its_move_only_if_one_was_called_by
     else:
         assert shown == [(1, "vase", "present", 0), (2, "cup", "missing", 0), (3, "vase", "present", 0)]
         assert [k for k in kinds(mem) if k[0] in ("moved", "removed")] == [("removed", 2)]
+
+
+TALL, SHORT = (0.04, 0.04, 0.14), (0.04, 0.04, 0.04)  # a bottle 28 cm tall, a cup 8 cm tall
+
+
+@pytest.mark.parametrize("found", ["short", "tall"])
+def test_a_removed_tall_thing_read_cup_takes_no_short_cup_found_later_for_its_move(mem, found):
+    # seed 365 (no feature): a bottle read "cup" in nearly all its sightings (cup 123.5, bottle 3.9), 0.28 m tall,
+    # taken away; a cup 0.08 m tall found 0.3 m away was taken for it moved: a false "cup moved", a missed "cup
+    # appeared" (seeds 377 and 326 alike). A thing moved stands as tall as before (settling.alike_in_height).
+    # ``tall``: a thing as tall found there is it moved, as before.
+    for t in (0.0, 0.5, 1.0):
+        mem.add([box_obs("cup", A, TALL, stamp=t)], view(t, A, SEEN))
+    for t in (10.0, 10.5, 11.0, 12.5):
+        mem.add([], view(t, A, EMPTY))
+    mem.commit()
+    half = SHORT if found == "short" else (0.04, 0.04, 0.13)
+    for t in (100.0, 100.5, 101.0):
+        mem.add([box_obs("cup", B, half, stamp=t)], view(t, B, DB + 0.04))
+    mem.commit()
+    shown = [(o.id, o.state, o.n_moves) for o in mem.objects()]
+    if found == "short":  # before: [(1, "present", 1), (2, "forgotten", 0)], a move
+        assert shown == [(1, "missing", 0), (2, "present", 0)]
+        assert kinds(mem) == [("appeared", 1), ("removed", 1), ("appeared", 2)]
+    else:
+        assert shown == [(1, "present", 1), (2, "forgotten", 0)]
+        assert kinds(mem) == [("appeared", 1), ("removed", 1), ("moved", 1)]
+
+
+@pytest.mark.parametrize("found", ["short", "tall"])
+def test_a_due_removal_of_a_tall_thing_takes_no_short_look_alike_seen_before_for_its_move(mem, found):
+    # the other order (seed 377's bottle, seed 365's): the cup at B is seen first while A is out of view, then
+    # A is seen empty: the due removal looks for a look-alike first seen since (Settling._moved_here).
+    for t in (0.0, 0.5, 1.0):
+        mem.add([box_obs("cup", A, TALL, stamp=t)], view(t, A, SEEN))
+    half = SHORT if found == "short" else (0.04, 0.04, 0.13)
+    for t in (100.0, 100.5, 101.0, 101.5):
+        mem.add([box_obs("cup", B, half, stamp=t)], view(t, B, DB + 0.04))
+    for t in (110.0, 110.5, 111.0, 112.5):
+        mem.add([], view(t, A, EMPTY))
+    mem.commit()
+    shown = [(o.id, o.state, o.n_moves) for o in mem.objects()]
+    if found == "short":
+        assert shown == [(1, "missing", 0), (2, "present", 0)]
+        assert [k for k in kinds(mem) if k[0] in ("moved", "removed")] == [("removed", 1)]
+    else:
+        assert shown == [(1, "present", 1), (2, "forgotten", 0)]
+        assert [k for k in kinds(mem) if k[0] in ("moved", "removed")] == [("moved", 1)]
+
+
+TOP_ONLY, WHOLE_PLANT = (0.06, 0.06, 0.07), (0.06, 0.06, 0.18)  # a plant's top 0.14 m tall, the plant 0.36 m
+
+
+@pytest.mark.parametrize("known", ["top", "whole"])
+def test_a_removed_things_known_box_is_a_lower_bound_of_its_height(mem, known):
+    # seed 373 (stop 40): a plant moved to the floor was kept as its top only (0.135 m of its 0.35 m, its bottom
+    # hidden); put back on a counter and seen whole at 0.41 m, a symmetric height rule made it a removal and an
+    # appearance. A known box bounds its thing's height from below (settling.alike_in_height): a new box taller
+    # than the removed one's can be it moved (``top``: a move, before refused); one much shorter cannot (``whole``:
+    # the plant known whole, a thing of its top's height found: two things, before taken for its move on main).
+    before, found = (TOP_ONLY, WHOLE_PLANT) if known == "top" else (WHOLE_PLANT, TOP_ONLY)
+    for t in (0.0, 0.5, 1.0):
+        mem.add([box_obs("plant", A, before, stamp=t)], view(t, A, SEEN))
+    for t in (10.0, 10.5, 11.0, 12.5):
+        mem.add([], view(t, A, EMPTY))
+    mem.commit()
+    for t in (100.0, 100.5, 101.0):
+        mem.add([box_obs("plant", B, found, stamp=t)], view(t, B, DB + 0.04))
+    mem.commit()
+    shown = [(o.id, o.state, o.n_moves) for o in mem.objects()]
+    if known == "top":  # the symmetric rule: [(1, "missing", 0), (2, "present", 0)], a removal and an appearance
+        assert shown == [(1, "present", 1), (2, "forgotten", 0)]
+        assert kinds(mem) == [("appeared", 1), ("removed", 1), ("moved", 1)]
+    else:  # main: [(1, "present", 1), (2, "forgotten", 0)], a false "moved"
+        assert shown == [(1, "missing", 0), (2, "present", 0)]
+        assert kinds(mem) == [("appeared", 1), ("removed", 1), ("appeared", 2)]

@@ -61,3 +61,9 @@ def canonical_label(mass: dict[str, float]) -> str:
     if not mass:
         return "unknown"
     return min(mass.items(), key=lambda kv: (-round(kv[1], 9), kv[0]))[0]
+
+
+def label_share(mass: dict[str, float], label: str) -> float:
+    """The share of a label mass under labels that agree with ``label`` (whole words); 0 for no mass."""
+    total = sum(mass.values())
+    return sum(m for lbl, m in mass.items() if labels_agree(lbl, label)) / total if total > 0 else 0.0
