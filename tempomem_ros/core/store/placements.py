@@ -170,8 +170,6 @@ class PlacementRows(TableRows):
         (they were 23 of 159 after day 1 of bench_long_run and 185 of 745 after day 30, every one scanned by each
         call), and of a shown object only its placements that began by t (placements_object). A page in object
         order walks the objects in id order and stops once it has k rows after the offset (no sort)."""
-        if radius is None and not pipelines(self._conn):
-            return self._as_of_in_object_order(t, k, offset)
         if radius is None:
             limit = "" if k is None and not offset else " LIMIT ? OFFSET ?"
             page = [] if not limit else [-1 if k is None else k, offset]
@@ -188,40 +186,6 @@ class PlacementRows(TableRows):
             f"SELECT {_PLACEMENT_COLS_P} FROM objects o JOIN placements p ON p.object_id = o.id "
             f"WHERE {where} ORDER BY {order}{limit}",
             args + order_args + page).fetchall()
-
-    def _as_of_in_object_order(self, t: float, k: int | None, offset: int) -> list:
-        """as_of without a radius on SQLite: each shown object's placements that began by t (placements_object: a
-        seek on t_from), the objects in id order, an object's rows put in id order here, read until the page is
-        full at the end of an object. The same rows as ``ORDER BY o.id, p.id LIMIT k OFFSET offset``.
-
-        Why: that statement read each object's placements in id order (placements_asof), every one of them,
-        those that began after t too, so the scene of a day-1 time asked on day 30 of bench_long_run walked 176
-        placement entries a page against 67 on day 1 (52 of them began by t on both days): the page statement
-        23.3 -> 42.9 VM steps x100; read by t_from 21.6 -> 27.4, what grows being the objects of day 1 forgotten
-        since, walked past (`bench/long_run_calls.py --services scene_as_of@1`; docs/RESULTS.md section 6, round
-        12). The statement cannot order by id itself without SQLite sorting every object's rows (SQLite 3.40:
-        41.9 against 26.6 on day 1), so the cursor is read lazily and left at the end of the object that filled
-        the page. An offset's rows are read whole here (SQLite skipped them unread). PostgreSQL keeps the
-        ordered statement (a cursor there fetches every row)."""
-        cur = self._conn.execute(
-            f"SELECT {_PLACEMENT_COLS_P} FROM objects o CROSS JOIN placements p ON p.object_id = o.id "
-            f"WHERE o.state NOT IN ({_HIDDEN}) AND {_HELD_AT} ORDER BY o.id", [t, t])
-        want = None if k is None else k + offset
-        groups: list[list] = []
-        n, last = 0, None
-        try:
-            for r in cur:
-                if r["object_id"] != last:
-                    if want is not None and n >= want:
-                        break
-                    groups.append([])
-                    last = r["object_id"]
-                groups[-1].append(r)
-                n += 1
-        finally:
-            cur.close()
-        rows = [r for g in groups for r in sorted(g, key=lambda r: int(r["id"]))]
-        return rows[offset:] if k is None else rows[offset:offset + k]
 
     def count_as_of(self, t: float, center=None, radius: float | None = None) -> int:
         """How many rows as_of(t, center, radius) returns without k: the shown objects (objects_state), each
