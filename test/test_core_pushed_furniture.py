@@ -45,15 +45,14 @@ def _chair_seen_whole(m: Memory, stamps=(0.0, 0.5, 1.0)) -> float:
 NEW = ((1.775, 0.375, 0.0), (2.225, 0.825, 0.9))  # the chair pushed 0.6 m
 
 
-def test_a_sighting_spanning_both_places_centred_in_the_new_one_is_no_last_view_of_the_old(mem):
-    # seed 302: the chair was found at its new place; one sighting, a mask bled over both places (0.88 m for a
-    # 0.45 m chair, centred in the new chair's box), became an object that joined the old chair as its twin; the
-    # old chair was then "seen after the new one was found", so when its place was seen empty it was removed
-    # and the new chair stayed an appearance (a missed move, a false removal, a false appearance)
+def _new_place_found_then_a_bled_view(mem, bled_from_y: float) -> None:
+    """The chair seen whole, found at its new place (something in front of the old one: no miss, no push), then
+    one view bled from the new chair's far edge back to ``bled_from_y``, then the old place seen empty while
+    the chair stands at its new one; the bled view must not keep the old chair from its move."""
     d = _chair_seen_whole(mem, [0.5 * k for k in range(10)])
-    for t in (600.0, 600.5, 601.0, 601.5):  # something in front of the old place: no miss, no push
+    for t in (600.0, 600.5, 601.0, 601.5):
         mem.add([span_obs("chair", *NEW, stamp=t)], view(t, MID, d - 0.5))
-    mem.add([span_obs("chair", (1.775, -0.1, 0.0), NEW[1], stamp=601.7)], view(601.7, MID, d - 0.5))
+    mem.add([span_obs("chair", (1.775, bled_from_y, 0.0), NEW[1], stamp=601.7)], view(601.7, MID, d - 0.5))
     mem.commit()
     assert mem.get(1).last_seen == 601.7  # the bled sighting joined the old chair
     for t in (1200.0, 1200.5, 1201.0, 1201.5, 1203.0, 1205.0):  # the old place seen empty, the chair at its new one
@@ -64,6 +63,13 @@ def test_a_sighting_spanning_both_places_centred_in_the_new_one_is_no_last_view_
     assert [(e.kind, e.object_id, e.stamp) for e in mem.changes()] == [("appeared", 1, 0.0), ("moved", 1, 600.0),
                                                                       ("merged", 2, 1203.0)]
 
+
+def test_a_sighting_spanning_both_places_centred_in_the_new_one_is_no_last_view_of_the_old(mem):
+    # seed 302: the chair was found at its new place; one sighting, a mask bled over both places (0.88 m for a
+    # 0.45 m chair, centred in the new chair's box), became an object that joined the old chair as its twin; the
+    # old chair was then "seen after the new one was found", so when its place was seen empty it was removed
+    # and the new chair stayed an appearance (a missed move, a false removal, a false appearance)
+    _new_place_found_then_a_bled_view(mem, -0.1)
 
 
 def test_a_sighting_holding_the_new_chair_bled_back_over_the_old_place_is_no_last_view_of_the_old(mem):
@@ -72,19 +78,7 @@ def test_a_sighting_holding_the_new_chair_bled_back_over_the_old_place_is_no_las
     # 94-96 % of the new chair's footprint, centred between the two places), joined the old chair; the old
     # chair was "seen after the new one was found", so its removal was no move (a missed move, a false removal,
     # a flicker). A view that holds the new chair shows the new chair; it says nothing of the old place.
-    d = _chair_seen_whole(mem, [0.5 * k for k in range(10)])
-    for t in (600.0, 600.5, 601.0, 601.5):  # something in front of the old place: no miss, no push
-        mem.add([span_obs("chair", *NEW, stamp=t)], view(t, MID, d - 0.5))
-    mem.add([span_obs("chair", (1.775, -0.3, 0.0), NEW[1], stamp=601.7)], view(601.7, MID, d - 0.5))
-    mem.commit()
-    assert mem.get(1).last_seen == 601.7  # the bled sighting joined the old chair
-    for t in (1200.0, 1200.5, 1201.0, 1201.5, 1203.0, 1205.0):  # the old place seen empty, the chair at its new one
-        mem.add([span_obs("chair", *NEW, stamp=t)], render_view(t, EYE, MID, [NEW]))
-    mem.commit()
-    (chair,) = [o for o in mem.objects() if o.state != "forgotten"]
-    assert (chair.id, chair.n_moves) == (1, 1)
-    assert [(e.kind, e.object_id, e.stamp) for e in mem.changes()] == [("appeared", 1, 0.0), ("moved", 1, 600.0),
-                                                                      ("merged", 2, 1203.0)]
+    _new_place_found_then_a_bled_view(mem, -0.3)
 
 
 PUSHED = ((1.775, 0.025, 0.0), (2.225, 0.475, 0.9))  # pushed 0.25 m: its new box holds 44 % of the old one's
