@@ -475,6 +475,8 @@ def test_staging_a_frame_waits_for_the_server_twice(store):
         assert sorted(" ".join(sql.split()[:3]) for sql in traffic.waited_by_sql) == [
             "(end of pipeline)", "BEGIN; SET LOCAL"]
         assert traffic.sent_by_sql["(reserve ids)"] == 2
+        # its COMMIT does not wait for the WAL flush; the flush is waited for after it, in the same round trip
+        assert traffic.sent_by_sql["(flush)"] == 1
         assert m.latest_stamp() == 2.0 and m.pending() == 2
 
 

@@ -74,6 +74,14 @@ WRITE_LOCK_KEY = 0x746D656D
 #: quarantine of stamp jumps reads and releases earlier quarantined frames), never behind fusion.
 STAGE_LOCK_KEY = 0x746D7374
 LOCK_TIMEOUT_MS = 5000
+#: What a staging sends after its COMMIT, in the same round trip (``_commit``): a transaction of its own, committed
+#: synchronously, that writes one WAL record (a logical-decoding message of this prefix, callable by any role at any
+#: wal_level; nothing decodes it). Why: the staging commits with synchronous_commit off (``begin_staging``), which
+#: releases its locks once its commit record is in the WAL, before the disk has it; this transaction's commit record
+#: comes after that one, and its synchronous COMMIT returns only once the WAL is flushed past it, so the staging is on
+#: disk (and on a synchronous standby) before add() returns: the same durability, with the flush out of the stagers'
+#: serial section (docs/FLEET.md, "Staging beside fusion").
+STAGE_FLUSH = "SELECT pg_logical_emit_message(true, 'tempomem', 'staged')"
 
 
 @dataclass
@@ -653,7 +661,18 @@ class PgConnection:
         ``write_epoch``: what a writer caches between transactions (WriterCaches) is of fused state only, so a
         staged frame voids nothing; and the epoch row would be a row lock shared with every fusion. Fusion reads the
         pending frames under its own lock (READ COMMITTED: the frames whose staging committed before that read) and
-        fuses exactly those (Memory._commit_locked)."""
+        fuses exactly those (Memory._commit_locked).
+
+        Its COMMIT does not wait for the WAL flush (``SET LOCAL synchronous_commit = off``); the flush is waited for
+        right after it, in the same round trip, by a transaction of its own (STAGE_FLUSH). Why: a transaction's locks
+        (the staging lock, the counters' rows) are released only after its COMMIT returns, so a synchronous COMMIT
+        held them through the flush, and four robots' stagings queued behind each other's flushes (7-15 ms each at
+        load; docs/RESULTS.md section 7, rounds 12-13). Now a staging's serial section ends when its commit record is
+        in the WAL; the flushes of several stagings overlap, and one flush can cover several (group commit). The
+        same durability: add() returns once the WAL is flushed past its commit record (test_pg_staging_flush.py).
+        What another transaction may see before that flush (a later staging's "now", the fuser's pending frames) is
+        written after it in the WAL, so no crash keeps the later one and loses this one. Ids stay the counters'
+        (gap-free, SQLite's for the same input: schema.py)."""
         self._usable()
         if self.in_transaction:
             raise StoreClosedError("begin_staging inside an open transaction")
@@ -675,6 +694,7 @@ class PgConnection:
             self.traffic.sent_by_sql["(reserve ids)"] += 1
         try:
             results = self._raw_sets("BEGIN; SET LOCAL lock_timeout = '" + str(LOCK_TIMEOUT_MS) + "ms'; "
+                                     "SET LOCAL synchronous_commit = off; "
                                      f"SELECT pg_advisory_xact_lock({STAGE_LOCK_KEY}, hashtext(current_schema()))"
                                      + "".join("; " + t for t in texts))
         except BaseException as exc:
@@ -724,7 +744,7 @@ class PgConnection:
         if self._write_tx:
             self._send_held()
             bumped = self.counts_writes and not self._staging_tx
-            self._staging_tx = False
+            staging, self._staging_tx = self._staging_tx, False
             if bumped:
                 self._conn.execute("UPDATE meta SET value = (value::bigint + 1)::text WHERE key = 'write_epoch'")
                 self.traffic.statements += 1
@@ -735,10 +755,18 @@ class PgConnection:
                 # that failed aborted the transaction, so this COMMIT rolls back, and the sync raises the error.
                 self._conn.execute("COMMIT")
                 self.traffic.server_statements += 1
+                if staging:  # its flush waited for outside its locks (STAGE_FLUSH), in the pipeline's one sync
+                    self._conn.execute(STAGE_FLUSH)
+                    self.traffic.statements += 1
+                    self.traffic.pipelined += 1
+                    self.traffic.server_statements += 1
+                    self.traffic.sent_by_sql["(flush)"] += 1
                 self._write_tx = False
                 self._end_pipeline(error=False)
             else:
                 self._raw("COMMIT")
+                if staging:
+                    self._raw(STAGE_FLUSH)
             self._write_tx = False
             if bumped:
                 self.own_epochs += 1  # committed: the epoch moved by this connection's own write
