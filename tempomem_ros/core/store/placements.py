@@ -170,6 +170,8 @@ class PlacementRows(TableRows):
         (they were 23 of 159 after day 1 of bench_long_run and 185 of 745 after day 30, every one scanned by each
         call), and of a shown object only its placements that began by t (placements_object). A page in object
         order walks the objects in id order and stops once it has k rows after the offset (no sort)."""
+        if radius is None and not pipelines(self._conn):
+            return self._as_of_by_start(t, k, offset)
         if radius is None:
             limit = "" if k is None and not offset else " LIMIT ? OFFSET ?"
             page = [] if not limit else [-1 if k is None else k, offset]
@@ -186,6 +188,40 @@ class PlacementRows(TableRows):
             f"SELECT {_PLACEMENT_COLS_P} FROM objects o JOIN placements p ON p.object_id = o.id "
             f"WHERE {where} ORDER BY {order}{limit}",
             args + order_args + page).fetchall()
+
+    def _as_of_by_start(self, t: float, k: int | None, offset: int) -> list:
+        """as_of without a radius on SQLite: the rows of ``ORDER BY o.id, p.id LIMIT k OFFSET offset``, read by a
+        statement ordered by o.id, p.t_from, p.id, which walks each shown object's placements that began by t
+        (placements_object, a seek on t_from) with no sort and stops at the page, one row either side of it.
+
+        Why: the statement in id order reads each object's placements through placements_asof, every one of
+        them, those that began after t too, so the scene of a day-1 time asked on day 30 of bench_long_run walked
+        176 placement entries a page against 67 on day 1 (the page statement 23.3 -> 42.9 VM steps x100,
+        `bench/long_run_calls.py --services scene_as_of@1 --statements 4`; docs/RESULTS.md section 6, round 13).
+        Ordering by id over placements_object makes SQLite sort each object's rows (round 12: 41.9 against 26.6
+        x100 on day 1), and reading the rows whole in Python to order them paid for every skipped row of an
+        offset (bench_fleet at 10,000 objects: p95 43.8 against 6.0 ms, round 12's revert); here SQLite still
+        skips the offset's rows unread. Both orders put an object's rows together at the same positions, so they
+        give a page the same rows unless an object with more than one placement held at t (overlapping
+        placements, store/placements.overlapping) straddles the page's edge: the row before and the row after
+        the page tell, and then the statement in id order is read instead."""
+        before = 1 if offset > 0 else 0
+        limit = -1 if k is None else k + before + 1
+        rows = self._conn.execute(
+            f"SELECT {_PLACEMENT_COLS_P} FROM objects o CROSS JOIN placements p ON p.object_id = o.id "
+            f"WHERE o.state NOT IN ({_HIDDEN}) AND {_HELD_AT} ORDER BY o.id, p.t_from, p.id LIMIT ? OFFSET ?",
+            [t, t, limit, offset - before]).fetchall()
+        page = rows[before:] if k is None else rows[before:before + k]
+        if not page:
+            return []
+        cut_before = before and rows[0]["object_id"] == page[0]["object_id"]
+        cut_after = len(rows) > before + len(page) and rows[before + len(page)]["object_id"] == page[-1]["object_id"]
+        if cut_before or cut_after:
+            return self._conn.execute(
+                f"SELECT {_PLACEMENT_COLS_P} FROM objects o CROSS JOIN placements p ON p.object_id = o.id "
+                f"WHERE o.state NOT IN ({_HIDDEN}) AND {_HELD_AT} ORDER BY o.id, p.id LIMIT ? OFFSET ?",
+                [t, t, -1 if k is None else k, offset]).fetchall()
+        return sorted(page, key=lambda r: (r["object_id"], r["id"]))
 
     def count_as_of(self, t: float, center=None, radius: float | None = None) -> int:
         """How many rows as_of(t, center, radius) returns without k: the shown objects (objects_state), each
