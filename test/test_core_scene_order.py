@@ -7,11 +7,11 @@ page's edge."""
 from __future__ import annotations
 
 import random
-import sqlite3
 
 from core_helpers import IMMEDIATE, box_obs, view
 
 from tempomem_ros.core import Memory
+from tempomem_ros.core.store.schema import sqlite3 as store_sqlite3
 
 SPOTS = [(1.0 + 0.5 * i, 0.3 * (i % 3), 0.8) for i in range(8)]
 
@@ -23,7 +23,7 @@ def _store(path: str, rng: random.Random) -> None:
         for i, spot in enumerate(SPOTS):
             m.add([box_obs(f"thing{i}", spot, stamp=1.0)], view(1.0, spot, 3.0))
         m.commit()
-    con = sqlite3.connect(path)
+    con = store_sqlite3.connect(path)
     cols = [r[1] for r in con.execute("PRAGMA table_info(placements)") if r[1] not in ("id", "t_from", "t_to")]
     objects = [int(r[0]) for r in con.execute("SELECT id FROM objects ORDER BY id")]
     ids = rng.sample(range(100, 1000), 6 * len(objects))
@@ -41,7 +41,7 @@ def _store(path: str, rng: random.Random) -> None:
 
 
 def _reference(path: str, t: float, k, offset: int) -> list[int]:
-    con = sqlite3.connect(path)
+    con = store_sqlite3.connect(path)
     rows = [int(r[0]) for r in con.execute(
         "SELECT p.id FROM objects o JOIN placements p ON p.object_id = o.id WHERE o.state NOT IN ('forgotten', "
         "'tentative') AND p.t_from <= ? AND (p.t_to IS NULL OR p.t_to > ?) ORDER BY o.id, p.id", (t, t))]
@@ -110,3 +110,104 @@ def test_a_scene_without_overlaps_is_one_statement_by_start(tmp_path):
                 scene = _scene_statements(m, [lambda: got.extend(m.scene_as_of(t, k=k, offset=offset))])
                 assert [p.id for _, p in got] == _reference(path, t, k, offset), (t, k, offset)
                 assert len(scene) == 1 and "p.t_from, p.id LIMIT" in scene[0]
+
+
+def _early_and_late(path: str) -> None:
+    """Six objects seen at t=1 (ids 1-6), ten more first seen at t=50 (ids 7-16)."""
+    spots = [(1.0 + 0.6 * i, 0.3 * (i % 3), 0.8) for i in range(16)]
+    with Memory.open(path, embedding_dim=4, config=IMMEDIATE) as m:
+        for i, spot in enumerate(spots[:6]):
+            m.add([box_obs(f"thing{i}", spot, stamp=1.0)], view(1.0, spot, 3.0))
+        m.commit()
+        for i, spot in enumerate(spots[6:], start=6):
+            m.add([box_obs(f"thing{i}", spot, stamp=50.0)], view(50.0, spot, 3.0))
+        m.commit()
+
+
+def _count_reference(path: str, t: float) -> int:
+    return len(_reference(path, t, None, 0))
+
+
+def test_the_walk_ends_at_the_last_object_holding_a_placement_then(tmp_path):
+    """The scene of t=10 (six objects held, ten made since) walks the objects up to the largest id holding a
+    placement that began by t: the page's and the total's statements carry that bound, read by one probe of
+    placements_start for both; a placement written later by another connection for object 16, begun at t=5, is
+    seen at once (the store changed: the bound is read again); a time when more placements began than the probe
+    reads, and a store without the index, are walked whole, with the same rows."""
+    path = str(tmp_path / "early.db")
+    _early_and_late(path)
+    with Memory.open(path, embedding_dim=4, readonly=True) as m:
+        assert [r[0] for r in m._conn.execute("SELECT id FROM objects ORDER BY id")] == list(range(1, 17))
+        page: list = []
+        total: list = []
+        statements: list = []
+        m._conn.set_trace_callback(statements.append)
+        page.extend(m.scene_as_of(10.0, k=50))
+        total.append(m.scene_count_as_of(10.0))
+        m._conn.set_trace_callback(None)
+        assert [p.id for _, p in page] == _reference(path, 10.0, 50, 0) and len(page) == 6
+        assert total == [6]
+        assert sum("INDEXED BY placements_start" in s for s in statements) == 1
+        scene = [s for s in statements if "FROM objects o" in s]
+        assert len(scene) == 2 and all("o.id <= 6 AND" in s for s in scene), scene
+
+        con = store_sqlite3.connect(path)
+        cols = [r[1] for r in con.execute("PRAGMA table_info(placements)") if r[1] not in ("id", "t_from", "t_to")]
+        con.execute(f"INSERT INTO placements (t_from, t_to, {', '.join(cols)}) SELECT 5.0, 20.0, {', '.join(cols)} "
+                    "FROM placements WHERE object_id = 16")
+        con.commit()
+        con.close()
+        got = [p.id for _, p in m.scene_as_of(10.0, k=50)]
+        assert got == _reference(path, 10.0, 50, 0) and len(got) == 7
+        assert m.scene_count_as_of(10.0) == 7 == _count_reference(path, 10.0)
+    with Memory.open(path, embedding_dim=4, readonly=True) as m:
+        from tempomem_ros.core.store import placements
+        statements = []
+        m._conn.set_trace_callback(statements.append)
+        old = placements.WALK_BOUND_PROBE
+        placements.WALK_BOUND_PROBE = 3
+        try:
+            got = [p.id for _, p in m.scene_as_of(10.0, k=50)]
+            n = m.scene_count_as_of(10.0)
+        finally:
+            placements.WALK_BOUND_PROBE = old
+            m._conn.set_trace_callback(None)
+        assert got == _reference(path, 10.0, 50, 0) and n == 7
+        assert not any("o.id <=" in s for s in statements if "FROM objects o" in s)
+    con = store_sqlite3.connect(path)
+    con.execute("DROP INDEX placements_start")
+    con.commit()
+    con.close()
+    with Memory.open(path, embedding_dim=4, readonly=True) as m:
+        statements = []
+        m._conn.set_trace_callback(statements.append)
+        got = [p.id for _, p in m.scene_as_of(10.0, k=50)]
+        n = m.scene_count_as_of(10.0)
+        m._conn.set_trace_callback(None)
+        assert got == _reference(path, 10.0, 50, 0) and n == 7
+        assert not any("INDEXED BY placements_start" in s or "o.id <=" in s for s in statements)
+
+
+def test_a_version_13_store_is_read_as_it_is_then_gains_the_index(tmp_path):
+    """A store written at version 13 (no placements_start) is read as it is, walked whole, the same rows; a
+    writer's open migrates it to version 14 with the index, and the walk is bounded from then on."""
+    path = str(tmp_path / "v13.db")
+    _early_and_late(path)
+    con = store_sqlite3.connect(path)
+    con.execute("DROP INDEX placements_start")
+    con.execute("UPDATE meta SET value='13' WHERE key='schema_version'")
+    con.commit()
+    con.close()
+    for readonly, bounded in ((True, False), (False, True)):
+        with Memory.open(path, embedding_dim=4, readonly=readonly) as m:
+            statements: list = []
+            m._conn.set_trace_callback(statements.append)
+            got = [p.id for _, p in m.scene_as_of(10.0, k=50)]
+            n = m.scene_count_as_of(10.0)
+            m._conn.set_trace_callback(None)
+            assert got == _reference(path, 10.0, 50, 0) and n == 6
+            assert any("o.id <= 6 AND" in s for s in statements) == bounded
+            version = m._conn.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()[0]
+            index = m._conn.execute("SELECT sql FROM sqlite_master WHERE name='placements_start'").fetchone()
+            assert version == ("13" if readonly else "14")
+            assert (index is not None) == (not readonly)

@@ -15,8 +15,16 @@ from .base import TableRows, fetch_each, pipelines
 _PLACEMENT_COLS_P = ", ".join("p." + c.strip() for c in PLACEMENT_COLS.split(","))
 
 
+#: walk_bound reads at most this many placements that began by t (and one more to know there are more): the bound
+#: is worth its probe when the scene of t is small beside the store's objects, as an old time on a month's store.
+WALK_BOUND_PROBE = 64
+
+
 class PlacementRows(TableRows):
     """Placement rows (every column of rows.PLACEMENT_COLS, by name) over one store; nothing here writes."""
+
+    _has_start_index: bool | None = None   # placements_start (schema version 14), looked up once
+    _bound_of: tuple | None = None          # ((t, data_version, total_changes), walk_bound) of the last probe
 
     def of_object(self, object_id: int) -> list:
         """The object's placements, oldest first (t_from, then id)."""
@@ -207,10 +215,11 @@ class PlacementRows(TableRows):
         the page tell, and then the statement in id order is read instead."""
         before = 1 if offset > 0 else 0
         limit = -1 if k is None else k + before + 1
+        bound, args = self._walk_bound_sql(t)
         rows = self._conn.execute(
             f"SELECT {_PLACEMENT_COLS_P} FROM objects o CROSS JOIN placements p ON p.object_id = o.id "
-            f"WHERE o.state NOT IN ({_HIDDEN}) AND {_HELD_AT} ORDER BY o.id, p.t_from, p.id LIMIT ? OFFSET ?",
-            [t, t, limit, offset - before]).fetchall()
+            f"WHERE o.state NOT IN ({_HIDDEN}){bound} AND {_HELD_AT} ORDER BY o.id, p.t_from, p.id LIMIT ? OFFSET ?",
+            args + [t, t, limit, offset - before]).fetchall()
         page = rows[before:] if k is None else rows[before:before + k]
         if not page:
             return []
@@ -223,10 +232,46 @@ class PlacementRows(TableRows):
                 [t, t, -1 if k is None else k, offset]).fetchall()
         return sorted(page, key=lambda r: (r["object_id"], r["id"]))
 
+    def walk_bound(self, t: float) -> int | None:
+        """The largest object id holding a placement that began by t, when at most WALK_BOUND_PROBE placements
+        began by t (0 when none did); None when more did or the store has no placements_start (before version
+        14). No object above it holds a placement at t, so the as-of scene's walk in object order ends there.
+
+        Why: the scene of a time walks the shown objects in id order and seeks each one's placements that began
+        by t; for a day-1 time asked on day 30 of bench_long_run every object made since was walked too (the page
+        when the scene holds fewer than a page, the count always): page and count 30.4 -> 38.7 VM steps x100 day
+        1 -> day 30 at 40 day-1 times, bounded 23.7 -> 24.8 with the probe's 6.8 (a prototype on copies of the
+        stores; docs/RESULTS.md section 6, round 13). The probe reads at most WALK_BOUND_PROBE + 1 index entries:
+        for a recent time, where most placements began by t, it gives up and the walk is the same as without it
+        (a page stops at its last row anyway)."""
+        if self._has_start_index is None:
+            self._has_start_index = self._conn.execute(
+                "SELECT 1 FROM sqlite_master WHERE type='index' AND name='placements_start'").fetchone() is not None
+        if not self._has_start_index:
+            return None
+        # the page and the total of one scene ask the same t: the bound is read once while the store is unchanged
+        # (data_version: another connection's commit; total_changes: this connection's own writes)
+        state = (t, self._conn.execute("PRAGMA data_version").fetchone()[0], self._conn.total_changes)
+        if self._bound_of is not None and self._bound_of[0] == state:
+            return self._bound_of[1]
+        ids = self._conn.execute("SELECT object_id FROM placements INDEXED BY placements_start WHERE t_from <= ? "
+                                 "ORDER BY t_from LIMIT ?", (t, WALK_BOUND_PROBE + 1)).fetchall()
+        bound = None if len(ids) > WALK_BOUND_PROBE else max((int(r[0]) for r in ids), default=0)
+        self._bound_of = (state, bound)
+        return bound
+
+    def _walk_bound_sql(self, t: float) -> tuple[str, list]:
+        """(" AND o.id <= ?", [bound]) of walk_bound, or ("", []) when there is none."""
+        bound = self.walk_bound(t)
+        return ("", []) if bound is None else (" AND o.id <= ?", [bound])
+
     def count_as_of(self, t: float, center=None, radius: float | None = None) -> int:
         """How many rows as_of(t, center, radius) returns without k: the shown objects (objects_state), each
         object's placements that began by t (placements_object)."""
         where, args, _, _ = _as_of_filter(t, center, radius)
+        if radius is None and not pipelines(self._conn):
+            bound, bound_args = self._walk_bound_sql(t)
+            where, args = f"o.state IN ({_SHOWN}){bound} AND {_HELD_AT}", bound_args + args
         return int(self._conn.execute(
             f"SELECT count(*) FROM objects o JOIN placements p ON p.object_id = o.id WHERE {where}", args
         ).fetchone()[0])
