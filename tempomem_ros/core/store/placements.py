@@ -17,6 +17,7 @@ _PLACEMENT_COLS_P = ", ".join("p." + c.strip() for c in PLACEMENT_COLS.split(","
 
 #: walk_bound reads at most this many placements that began by t (and one more to know there are more): the bound
 #: is worth its probe when the scene of t is small beside the store's objects, as an old time on a month's store.
+#: 64 and 128 gave scene_as_of@1 47.0 -> 48.9 and 48.3 -> 49.7 VM steps x100, scene_as_of 118.3 and 121.5 on day 30.
 WALK_BOUND_PROBE = 64
 
 
@@ -239,11 +240,12 @@ class PlacementRows(TableRows):
 
         Why: the scene of a time walks the shown objects in id order and seeks each one's placements that began
         by t; for a day-1 time asked on day 30 of bench_long_run every object made since was walked too (the page
-        when the scene holds fewer than a page, the count always): page and count 30.4 -> 38.7 VM steps x100 day
-        1 -> day 30 at 40 day-1 times, bounded 23.7 -> 24.8 with the probe's 6.8 (a prototype on copies of the
-        stores; docs/RESULTS.md section 6, round 13). The probe reads at most WALK_BOUND_PROBE + 1 index entries:
-        for a recent time, where most placements began by t, it gives up and the walk is the same as without it
-        (a page stops at its last row anyway)."""
+        when the scene holds fewer than a page, the total always). scene_as_of@1 (a page of 50 and the total)
+        56.3 -> 79.0 VM steps x100 day 1 -> day 30 on main, 42.2 -> 43.9 with the bound; the bench's scene_as_of
+        at times over the month 115.9 -> 116.8 on day 30 (`bench/long_run_calls.py`, docs/RESULTS.md section 6,
+        round 13). The probe reads at most WALK_BOUND_PROBE + 1 index entries: for a recent time, where most
+        placements began by t, it gives up and the walk is the same as without it (a page stops at its last row
+        anyway); with 256 the month's scene_as_of read 139.8 on day 30, the probe's 257 rows twice."""
         if self._has_start_index is None:
             self._has_start_index = self._conn.execute(
                 "SELECT 1 FROM sqlite_master WHERE type='index' AND name='placements_start'").fetchone() is not None
