@@ -139,7 +139,11 @@ def test_a_thinning_pass_on_a_store_alone(tmp_path):
         assert tally.decode_ints(ids2, n2).tolist() == thinned
         assert tally.decode_ints(ids3, n3).tolist() == [i + 1 for i in thinned]
         assert s.retention.tallied_in([1], 101.0, 110.0) == (9, (110.0, 19, 1))    # 102..110: ids 3..19
-        assert s.retention.tallied_in([1, 2], 0.0, 1e9) == (36, (120.0, 39, 1))
+        # the mug's and the cup's tallies both end at 120.0: the latest is the later by (stamp, id), as among kept
+        # sightings (newest first by stamp, then id), whichever tally is read first (main took the first read)
+        assert s.retention.tallied_in([1, 2], 0.0, 1e9) == (36, (120.0, 40, 2))
+        assert s.retention.tallied_in([2, 1], 0.0, 1e9, (0.0, 130.0)) == (36, (120.0, 40, 2))
+        assert s.retention.tallied_in([1, 2], 0.0, 1e9, (1e9, 2e9)) == (36, (120.0, 40, 2))
         assert s.retention.tallied_in([3], 0.0, 1e9) == (0, None)
         assert s.retention.thinned_observation(3) == ("observation 3 was thinned by retention: a sighting of object "
                                                       "#1 at placement #1, stamp 102.000000, counted in tally #2")

@@ -260,3 +260,43 @@ def test_kept_sample_is_bounded_and_spread(memories):
     obj = thin._conn.execute("SELECT feature FROM objects WHERE feature IS NOT NULL").fetchone()[0]
     assert len(obj) == 4 * CONFIG.dim
     assert math.isfinite(thin.latest_stamp())
+
+
+def test_a_window_near_the_first_day_reads_the_tallies_up_to_it(memories):
+    """was_seen of a first-day window reads the sighting tallies through tallies_object, up to the window's end
+    (a day-1 window asked on day 30 walked every later tally through tallies_sighting_last); a window near the
+    last day reads them from its start, as before. Either way every object's count of thinned sightings and the
+    latest of them are the same, and the answer's count is keep-all's."""
+    thin, full = memories
+    objects = [int(r[0]) for r in thin._conn.execute(
+        "SELECT DISTINCT object_id FROM tallies WHERE kind='sighting' ORDER BY object_id")]
+    assert len(objects) > 10
+    windows = [(T0 + a * 3600.0, T0 + b * 3600.0) for a, b in ((0, 6), (2, 9), (7, 8), (0, 24))]
+    windows += [(T0 + DAY_S + a * 3600.0, T0 + DAY_S + b * 3600.0) for a, b in ((12, 24), (20, 22), (0, 48))]
+    found = 0
+    for oid in objects:
+        row = thin._conn.execute("SELECT first_seen, last_seen FROM objects WHERE id=?", (oid,)).fetchone()
+        lived = (float(row[0]), float(row[1]))
+        for lo, hi in windows:
+            early = thin._retention.tallied_in([oid], lo, hi, (lo - 1.0, hi + 1e6))
+            late = thin._retention.tallied_in([oid], lo, hi, (lo - 1e6, hi + 1.0))
+            assert early == late == thin._retention.tallied_in([oid], lo, hi), (oid, lo, hi)
+            found += early[0] > 0
+            if thin._conn.execute("SELECT state FROM objects WHERE id=?", (oid,)).fetchone()[0] == "forgotten":
+                continue
+            statements: list = []
+            thin._conn.set_trace_callback(statements.append)
+            try:
+                a = thin.was_seen(object_id=oid, since=lo, until=hi)
+            finally:
+                thin._conn.set_trace_callback(None)
+            b = full.was_seen(object_id=oid, since=lo, until=hi)
+            assert (a.count, a.time, a.verdict) == (b.count, b.time, b.verdict), (oid, lo, hi)
+            tallies = [s for s in statements if "FROM tallies WHERE kind='sighting' AND object_id IN" in s]
+            if not tallies:
+                continue
+            plan = str([r[-1] for r in thin._conn.execute("EXPLAIN QUERY PLAN " + tallies[0])])
+            nearer_start = hi - lived[0] < lived[1] - lo
+            assert ("tallies_object" in plan) == nearer_start, (oid, lo, hi, lived, plan)
+            assert ("tallies_sighting_last" in plan) == (not nearer_start), (oid, lo, hi, lived, plan)
+    assert found > 20

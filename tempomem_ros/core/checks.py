@@ -187,7 +187,8 @@ class YesNoChecks:
         ids = [o.id for o in objs]
         lo_, hi_ = float("-inf") if lo is None else lo, float("inf") if hi is None else hi
         rows = self._observation_rows.sightings_in(ids, lo_, hi_)
-        thinned, latest = self._tallied_in(ids, lo_, hi_)  # retention: sightings counted in tallies (exact stamps)
+        lived = (min(float(o.first_seen) for o in objs), max(float(o.last_seen) for o in objs))
+        thinned, latest = self._tallied_in(ids, lo_, hi_, lived)  # retention: thinned sightings (exact stamps)
         count = len(rows) + thinned
         span = _span_text(lo, hi)
         if count:

@@ -729,19 +729,31 @@ class Retention:
             return 0
         return self._rows.tallied_sightings(object_id)
 
-    def tallied_in(self, object_ids, lo: float, hi: float) -> tuple[int, tuple | None]:
-        """(thinned sightings of these objects with lo <= stamp <= hi, the latest as (stamp, id, object_id))."""
+    def tallied_in(self, object_ids, lo: float, hi: float, span: tuple[float, float] | None = None
+                   ) -> tuple[int, tuple | None]:
+        """(thinned sightings of these objects with lo <= stamp <= hi, the latest as (stamp, id, object_id)).
+
+        ``span``: (the earliest first_seen, the latest last_seen) of the objects, which picks the index the tallies
+        are read through (RetentionRows.sighting_tallies_across): from the objects' first day up to ``hi`` when
+        that is shorter than from ``lo`` up to their last day. Why: "was it seen during day 1" asked on day 30
+        walked the object's tallies from day 1 to day 30 (t_last >= lo), each row read to test t_first (was_seen#1
+        of bench_long_run, 3.2 -> 7.8 VM steps x100 day 1 -> day 30; docs/RESULTS.md section 6, round 13). The
+        rows are the same either way; their order is not, so the latest of the inside tallies is taken over
+        every one that ends last, not the first read."""
         ids = sorted({int(i) for i in object_ids})
         if not ids or not self._thinned_ever:
             return 0, None
-        rows = self._rows.sighting_tallies_across(ids, lo, hi)
-        count, best, best_inside = 0, None, None
+        by_start = span is not None and hi - float(span[0]) < float(span[1]) - lo
+        rows = self._rows.sighting_tallies_across(ids, lo, hi, by_start=by_start)
+        count, best, ends_last = 0, None, []
         for r in rows:
             n = int(r["n"])
             if lo <= float(r["t_first"]) and float(r["t_last"]) <= hi:   # inside: counted whole, not decoded
                 count += n
-                if best_inside is None or float(r["t_last"]) > float(best_inside["t_last"]):
-                    best_inside = r
+                if not ends_last or float(r["t_last"]) > float(ends_last[0]["t_last"]):
+                    ends_last = [r]
+                elif float(r["t_last"]) == float(ends_last[0]["t_last"]):
+                    ends_last.append(r)
                 continue
             if stamplog.is_parts(r["stamps"]):
                 c, cand = self._parts_in(r, lo, hi)
@@ -752,13 +764,13 @@ class Retention:
             inside = (stamps >= lo) & (stamps <= hi)
             count += int(inside.sum())
             best = _latest(best, r, stamps, inside)
-        if best_inside is not None:
-            n = int(best_inside["n"])
-            if stamplog.is_parts(best_inside["stamps"]):
-                best = _later(best, self._parts_in(best_inside, lo, hi)[1])
+        for r in ends_last:
+            n = int(r["n"])
+            if stamplog.is_parts(r["stamps"]):
+                best = _later(best, self._parts_in(r, lo, hi)[1])
             else:
-                stamps = tally.decode_stamps(best_inside["stamps"], n)
-                best = _latest(best, best_inside, stamps, np.ones(n, dtype=bool))
+                stamps = tally.decode_stamps(r["stamps"], n)
+                best = _latest(best, r, stamps, np.ones(n, dtype=bool))
         return count, best
 
     def _parts_in(self, row, lo: float, hi: float) -> tuple[int, tuple | None]:

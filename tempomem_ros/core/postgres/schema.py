@@ -28,7 +28,8 @@ PostgreSQL schema is version 6, the SQLite version that added sources; the numbe
 partial frames_pending index, 8: a placement's observations by stamp and sighting tallies by their last stamp, 9: the
 partial index of current placements, placements_object with t_to, 10: held_events.lookalike_id, 11: the
 placements' label tallies, 12: each event's link to the event that ended its state, 13: the label
-tallies' trigger with a WHEN a write, the indexes of observations a staged sighting has no entry in), so
+tallies' trigger with a WHEN a write, the indexes of observations a staged sighting has no entry in, 14: the
+placements by when they began), so
 that one number names one set of tables and indexes on both backends.
 """
 
@@ -42,7 +43,7 @@ from ..store.event_links import INDEXES as EVENT_LINKS_INDEXES
 from ..store.event_links import KEYED_BY, relink
 from ..store.schema import FRAMES_LIVE, closed_placement_amendment
 
-SCHEMA_VERSION = 13
+SCHEMA_VERSION = 14
 FIRST_VERSION = 6  # the first PostgreSQL schema: there is no older one to migrate from
 WORLD_FRAME = "map"  # every robot of a fleet reports in this one frame (docs/FLEET.md)
 
@@ -166,6 +167,10 @@ PLACEMENTS_CURRENT_INDEX = "CREATE INDEX placements_current ON placements(object
 # Version 9 too: an object's placements by t_from with their t_to, so that the as-of scene's count tests t < t_to
 # from the index (core/store/schema.py PLACEMENTS_OBJECT_INDEX).
 PLACEMENTS_OBJECT_INDEX = "CREATE INDEX placements_object ON placements(object_id, t_from, id, t_to)"
+# Version 14: the placements by when they began, as on SQLite (core/store/schema.py PLACEMENTS_START_INDEX); the
+# as-of scene reads it there only (PostgreSQL keeps its ordered statements), so that one number names one set of
+# indexes on both backends.
+PLACEMENTS_START_INDEX = "CREATE INDEX placements_start ON placements(t_from, object_id)"
 
 # Version 13 (PostgreSQL only; SQLite keeps its full indexes, whose `candidate_id IS ?` reads need them): the indexes
 # of observations that a staged sighting has nothing to put in are partial. A robot stages its sightings with
@@ -293,6 +298,7 @@ SCHEMA = [  # the current version, in creation order
         opened_by text NOT NULL,
         closed_reason text NOT NULL DEFAULT '')""",
     PLACEMENTS_OBJECT_INDEX,
+    PLACEMENTS_START_INDEX,
     "CREATE INDEX placements_asof ON placements(object_id, id, t_from, t_to)",
     PLACEMENTS_CURRENT_INDEX,
     CLOSED_PLACEMENTS_FUNCTION,
@@ -488,6 +494,8 @@ MIGRATIONS: dict[int, list[str]] = {
          *PLACE_LABELS_TRIGGERS,
          # and the indexes of observations a staged sighting has no entry in (STAGED_FREE_INDEXES), made again
          *(stmt for name, index in STAGED_FREE_INDEXES.items() for stmt in (f"DROP INDEX IF EXISTS {name}", index))],
+    # version 14: the placements by when they began (PLACEMENTS_START_INDEX)
+    13: ["DROP INDEX IF EXISTS placements_start", PLACEMENTS_START_INDEX],
 }
 #: what a writer's open runs on a store at version 12 whose trigger was dropped (postgres/store.py keep_event_links)
 EVENT_LINKS_REPAIR = MIGRATIONS[11][2:]  # the indexes, the function, the trigger, the fill

@@ -15,8 +15,17 @@ from .base import TableRows, fetch_each, pipelines
 _PLACEMENT_COLS_P = ", ".join("p." + c.strip() for c in PLACEMENT_COLS.split(","))
 
 
+#: walk_bound reads at most this many placements that began by t (and one more to know there are more): the bound
+#: is worth its probe when the scene of t is small beside the store's objects, as an old time on a month's store.
+#: 64 and 128 gave scene_as_of@1 47.0 -> 48.9 and 48.3 -> 49.7 VM steps x100, scene_as_of 118.3 and 121.5 on day 30.
+WALK_BOUND_PROBE = 64
+
+
 class PlacementRows(TableRows):
     """Placement rows (every column of rows.PLACEMENT_COLS, by name) over one store; nothing here writes."""
+
+    _has_start_index: bool | None = None   # placements_start (schema version 14), looked up once
+    _bound_of: tuple | None = None          # ((t, data_version, total_changes), walk_bound) of the last probe
 
     def of_object(self, object_id: int) -> list:
         """The object's placements, oldest first (t_from, then id)."""
@@ -170,6 +179,8 @@ class PlacementRows(TableRows):
         (they were 23 of 159 after day 1 of bench_long_run and 185 of 745 after day 30, every one scanned by each
         call), and of a shown object only its placements that began by t (placements_object). A page in object
         order walks the objects in id order and stops once it has k rows after the offset (no sort)."""
+        if radius is None and not pipelines(self._conn):
+            return self._as_of_by_start(t, k, offset)
         if radius is None:
             limit = "" if k is None and not offset else " LIMIT ? OFFSET ?"
             page = [] if not limit else [-1 if k is None else k, offset]
@@ -187,10 +198,82 @@ class PlacementRows(TableRows):
             f"WHERE {where} ORDER BY {order}{limit}",
             args + order_args + page).fetchall()
 
+    def _as_of_by_start(self, t: float, k: int | None, offset: int) -> list:
+        """as_of without a radius on SQLite: the rows of ``ORDER BY o.id, p.id LIMIT k OFFSET offset``, read by a
+        statement ordered by o.id, p.t_from, p.id, which walks each shown object's placements that began by t
+        (placements_object, a seek on t_from) with no sort and stops at the page, one row either side of it.
+
+        Why: the statement in id order reads each object's placements through placements_asof, every one of
+        them, those that began after t too, so the scene of a day-1 time asked on day 30 of bench_long_run walked
+        176 placement entries a page against 67 on day 1 (the page statement 23.3 -> 42.9 VM steps x100,
+        `bench/long_run_calls.py --services scene_as_of@1 --statements 4`; docs/RESULTS.md section 6, round 13).
+        Ordering by id over placements_object makes SQLite sort each object's rows (round 12: 41.9 against 26.6
+        x100 on day 1), and reading the rows whole in Python to order them paid for every skipped row of an
+        offset (bench_fleet at 10,000 objects: p95 43.8 against 6.0 ms, round 12's revert); here SQLite still
+        skips the offset's rows unread. Both orders put an object's rows together at the same positions, so they
+        give a page the same rows unless an object with more than one placement held at t (overlapping
+        placements, store/placements.overlapping) straddles the page's edge: the row before and the row after
+        the page tell, and then the statement in id order is read instead."""
+        before = 1 if offset > 0 else 0
+        limit = -1 if k is None else k + before + 1
+        bound, args = self._walk_bound_sql(t)
+        rows = self._conn.execute(
+            f"SELECT {_PLACEMENT_COLS_P} FROM objects o CROSS JOIN placements p ON p.object_id = o.id "
+            f"WHERE o.state NOT IN ({_HIDDEN}){bound} AND {_HELD_AT} ORDER BY o.id, p.t_from, p.id LIMIT ? OFFSET ?",
+            args + [t, t, limit, offset - before]).fetchall()
+        page = rows[before:] if k is None else rows[before:before + k]
+        if not page:
+            return []
+        cut_before = before and rows[0]["object_id"] == page[0]["object_id"]
+        cut_after = len(rows) > before + len(page) and rows[before + len(page)]["object_id"] == page[-1]["object_id"]
+        if cut_before or cut_after:
+            return self._conn.execute(
+                f"SELECT {_PLACEMENT_COLS_P} FROM objects o CROSS JOIN placements p ON p.object_id = o.id "
+                f"WHERE o.state NOT IN ({_HIDDEN}) AND {_HELD_AT} ORDER BY o.id, p.id LIMIT ? OFFSET ?",
+                [t, t, -1 if k is None else k, offset]).fetchall()
+        return sorted(page, key=lambda r: (r["object_id"], r["id"]))
+
+    def walk_bound(self, t: float) -> int | None:
+        """The largest object id holding a placement that began by t, when at most WALK_BOUND_PROBE placements
+        began by t (0 when none did); None when more did or the store has no placements_start (before version
+        14). No object above it holds a placement at t, so the as-of scene's walk in object order ends there.
+
+        Why: the scene of a time walks the shown objects in id order and seeks each one's placements that began
+        by t; for a day-1 time asked on day 30 of bench_long_run every object made since was walked too (the page
+        when the scene holds fewer than a page, the total always). scene_as_of@1 (a page of 50 and the total)
+        56.3 -> 79.0 VM steps x100 day 1 -> day 30 on main, 42.2 -> 43.9 with the bound; the bench's scene_as_of
+        at times over the month 115.9 -> 116.8 on day 30 (`bench/long_run_calls.py`, docs/RESULTS.md section 6,
+        round 13). The probe reads at most WALK_BOUND_PROBE + 1 index entries: for a recent time, where most
+        placements began by t, it gives up and the walk is the same as without it (a page stops at its last row
+        anyway); with 256 the month's scene_as_of read 139.8 on day 30, the probe's 257 rows twice."""
+        if self._has_start_index is None:
+            self._has_start_index = self._conn.execute(
+                "SELECT 1 FROM sqlite_master WHERE type='index' AND name='placements_start'").fetchone() is not None
+        if not self._has_start_index:
+            return None
+        # the page and the total of one scene ask the same t: the bound is read once while the store is unchanged
+        # (data_version: another connection's commit; total_changes: this connection's own writes)
+        state = (t, self._conn.execute("PRAGMA data_version").fetchone()[0], self._conn.total_changes)
+        if self._bound_of is not None and self._bound_of[0] == state:
+            return self._bound_of[1]
+        ids = self._conn.execute("SELECT object_id FROM placements INDEXED BY placements_start WHERE t_from <= ? "
+                                 "ORDER BY t_from LIMIT ?", (t, WALK_BOUND_PROBE + 1)).fetchall()
+        bound = None if len(ids) > WALK_BOUND_PROBE else max((int(r[0]) for r in ids), default=0)
+        self._bound_of = (state, bound)
+        return bound
+
+    def _walk_bound_sql(self, t: float) -> tuple[str, list]:
+        """(" AND o.id <= ?", [bound]) of walk_bound, or ("", []) when there is none."""
+        bound = self.walk_bound(t)
+        return ("", []) if bound is None else (" AND o.id <= ?", [bound])
+
     def count_as_of(self, t: float, center=None, radius: float | None = None) -> int:
         """How many rows as_of(t, center, radius) returns without k: the shown objects (objects_state), each
         object's placements that began by t (placements_object)."""
         where, args, _, _ = _as_of_filter(t, center, radius)
+        if radius is None and not pipelines(self._conn):
+            bound, bound_args = self._walk_bound_sql(t)
+            where, args = f"o.state IN ({_SHOWN}){bound} AND {_HELD_AT}", bound_args + args
         return int(self._conn.execute(
             f"SELECT count(*) FROM objects o JOIN placements p ON p.object_id = o.id WHERE {where}", args
         ).fetchone()[0])

@@ -325,15 +325,18 @@ class RetentionRows(TableRows):
         return int(self._conn.execute("SELECT COALESCE(SUM(n), 0) FROM tallies WHERE kind='sighting' AND object_id=?",
                                       (int(object_id),)).fetchone()[0])
 
-    def sighting_tallies_across(self, object_ids: list[int], lo: float, hi: float) -> list:
+    def sighting_tallies_across(self, object_ids: list[int], lo: float, hi: float, *, by_start: bool = False) -> list:
         """(object_id, n, t_first, t_last, ids, stamps) of the sighting tallies of these objects whose span meets
         [lo, hi], in the store's order (the caller counts them and keeps the latest by (stamp, id)). Read through
-        tallies_sighting_last (schema version 8): the unary + keeps SQLite from walking tallies_object instead,
-        which reads every tally since the object's first day when ``hi`` is open."""
+        tallies_sighting_last (schema version 8), from ``lo`` on: the unary + keeps SQLite from walking
+        tallies_object instead, which reads every tally since the object's first day when ``hi`` is open. With
+        ``by_start`` through tallies_object, up to ``hi``, for a window nearer the objects' first day than their
+        last (Retention.tallied_in: a day-1 window asked on day 30 walked every later tally)."""
         marks = ",".join("?" for _ in object_ids)
+        bounds = "t_first <= ? AND +t_last >= ?" if by_start else "+t_first <= ? AND t_last >= ?"
         return self._conn.execute(
             f"SELECT object_id, n, t_first, t_last, ids, stamps FROM tallies WHERE kind='sighting' AND object_id IN "
-            f"({marks}) AND +t_first <= ? AND t_last >= ?", (*object_ids, hi, lo)).fetchall()
+            f"({marks}) AND {bounds}", (*object_ids, hi, lo)).fetchall()
 
     def placement_thinned(self, placement_id) -> bool:
         """Whether a sighting tally counts sightings of the placement."""

@@ -27,7 +27,7 @@ try:  # pragma: no cover - which one depends on the installation
 except ImportError:  # pragma: no cover
     import sqlite3  # type: ignore[no-redef]
 
-SCHEMA_VERSION = 13
+SCHEMA_VERSION = 14
 WORLD_FRAME = "map"  # the frame a new store records unless its creator names another (meta world_frame)
 #: Read-only opens accept stores from this version on: version 4 only adds a trigger, which reads do not
 #: depend on, so a store on read-only media written at version 3 stays readable (version 3 added columns).
@@ -46,6 +46,8 @@ WORLD_FRAME = "map"  # the frame a new store records unless its creator names an
 #: seeks it (EventRows.following), which is what the links hold.
 #: Version 13 changes nothing on SQLite (PostgreSQL's version 13 gives its label-tally trigger the WHEN of SQLite's
 #: triggers); the number names one schema on both backends.
+#: Version 14 only adds an index (PLACEMENTS_START_INDEX); every query also works without it (PlacementRows reads
+#: a store without it as before).
 READ_COMPATIBLE_FROM = 3
 # Covers an as-of read of the whole scene in object order (temporal.scene_as_of): a page at offset 9,800 of
 # 10k objects takes 1 ms instead of 5 ms scanning the table (schema version 2).
@@ -68,6 +70,13 @@ PLACEMENTS_CURRENT_INDEX = ("CREATE INDEX IF NOT EXISTS placements_current ON pl
 # -> x1.04, x1.06 (two runs each); VM steps a call on day 30 120.8 -> 117.5 x100; the same counts. 8 bytes more a
 # placement.
 PLACEMENTS_OBJECT_INDEX = "CREATE INDEX IF NOT EXISTS placements_object ON placements(object_id, t_from, id, t_to)"
+# Version 14: the placements by when they began. Why: the scene as of t (a page in object order and its total) walks
+# the shown objects in id order and seeks each one's placements that began by t, so the scene of a day-1 time asked
+# on day 30 walked every object made since too, none of which holds a placement then; the largest object id holding
+# a placement that began by t, read from this index when few did (store/placements.py walk_bound), ends the walk.
+# Measured (`python bench/long_run_calls.py STORE.day1 STORE.day30 --services scene_as_of@1 --no-fit`, thin/off;
+# docs/RESULTS.md section 6, round 13). 16 bytes a placement.
+PLACEMENTS_START_INDEX = "CREATE INDEX IF NOT EXISTS placements_start ON placements(t_from, object_id)"
 
 # Version 3: the absence evidence of separate looks, held events and learned label confusion.
 # Label mass by label: how often the segmenter confused two labels is summed over the objects that hold both.
@@ -341,6 +350,7 @@ SCHEMA = [  # the current version: a new store is created at SCHEMA_VERSION
         closed_reason TEXT NOT NULL DEFAULT '')""",
     PLACEMENTS_OBJECT_INDEX,
     PLACEMENTS_AS_OF_INDEX,
+    PLACEMENTS_START_INDEX,
     PLACEMENTS_CURRENT_INDEX,
     CLOSED_PLACEMENTS_IMMUTABLE,
     """CREATE TABLE IF NOT EXISTS misses (
@@ -474,6 +484,8 @@ MIGRATIONS: dict[int, list[str]] = {
     # version 13: nothing here; PostgreSQL's version 13 gives its label-tally trigger the WHEN these triggers have
     # (postgres/schema.py PLACE_LABELS_TRIGGERS), so that one number names one schema on both backends
     12: [],
+    # version 14: the placements by when they began (PLACEMENTS_START_INDEX: the as-of scene's walk bound)
+    13: [PLACEMENTS_START_INDEX],
 }
 
 
