@@ -32,8 +32,8 @@ from dataclasses import dataclass, field
 from ..labels import words
 from . import timeexpr
 from .normalise import MAX_QUESTION_CHARS, normalise
-from . import (commands, conduct, corrections, cues, dictation, envelope, events, loose, quantities, relax, structured,
-               typo, word_order)
+from . import (commands, conduct, corrections, cues, dictation, envelope, events, loose, preamble, quantities, relax,
+               structured, typo, unread, word_order)
 from .operators import (ACTION_ALWAYS, ACTION_OBJECT_WORDS, ACTION_VERBS, FORMAL_VERBS, NOT_A_DESCRIPTION,
                         PAST_OPERATORS, RELATION_WORDS, TABLE, args_key, example_forms, interpretation)
 from .plurals import said_plural
@@ -184,6 +184,14 @@ def understand(question: str, now: float | None, names: Names, similar=None, _in
     """The operator and arguments a question means, or a Refusal (never a guess): _understood's reading, refused when
     it reads "just now" as a span open at its start (_JUST_NOW above)."""
     out = _understood(question, now, names, similar, _inside)
+    if isinstance(out, Understanding) and isinstance(question, str):
+        # twenty-first round: a pointer back at a told time, or a word of time, that the reading left out (unread.py)
+        back = unread.pointed_back(question[:MAX_QUESTION_CHARS], out.args)
+        if back is not None:
+            return Refusal(unread.POINTED_BACK.format(word=back), suggest(normalise(question), names))
+        said = unread.time_ignored(out.ignored)
+        if said is not None:
+            return Refusal(unread.TIME_IGNORED.format(word=said), suggest(normalise(question), names))
     if (isinstance(out, Understanding) and out.operator in _SPAN_OPERATORS and out.args.get("since") is None
             and isinstance(question, str) and _JUST_NOW.search(normalise(question[:MAX_QUESTION_CHARS]))):
         return Refusal(JUST_NOW_PAST, ())
@@ -198,6 +206,7 @@ def _understood(question: str, now: float | None, names: Names, similar=None, _i
     ``_inside``: the question came inside a Query tool call (envelope.py), which may not hold another."""
     # "last seen --label mug; forget --label mug" (commands.py): never read in part; a request that the tool-call
     # readers refuse keeps their reason ('{"label": "keys; DROP TABLE objects"}' names two things)
+    question = preamble.strip(question, names)  # "(TempoMem default) history: ...": the aside is no argument
     acting = commands.acting_command(question)
     call = envelope.read(question, now, names)  # '<tool_call>{"name": "is_missing", ...}</tool_call>' (envelope.py)
     if isinstance(call, str):
