@@ -97,6 +97,29 @@ def test_before_then_and_a_bare_then_point_nowhere():
     assert unread.pointed_back("what moved since then", {"since": 5.0}) is None
 
 
+@pytest.mark.parametrize("question, operator, hour", [
+    ("The electrician came at 1 this afternoon. What was on the table when he got here?", "relational_as_of", 13),
+    ("We left for the station at half past nine this morning. Where was the umbrella when we left?", "as_of", 9.5),
+])
+def test_a_told_event_named_as_the_moment_is_its_told_time(question, operator, hour):
+    op, args, _ = read(question)
+    assert (op, args["t"]) == (operator, TODAY + hour * 3600)
+
+
+@pytest.mark.parametrize("question", [
+    "The electrician came at 3. Where was the lamp when I got home?",  # another's coming told, the asker's asked
+    "I went out at 9. What was on the desk when she arrived?",
+    "What was on the desk when he showed up?",  # answered as now before: the event's clause taken for talk
+])
+def test_a_told_event_of_someone_else_or_no_told_time_is_refused(question):
+    assert refusal(question, NAMES)
+
+
+def test_a_when_clause_that_narrates_beside_a_present_question_is_no_pointer():
+    assert unread.pointed_back("where is my wallet i left it somewhere when i came in", {}) is None
+    assert unread.pointed_back("what was on the desk when he showed up", {}) == "when he showed up"
+
+
 # --------------------------------------------------------------------------- an operator's offset from now
 @pytest.mark.parametrize("question, t", [
     ("items on sofa, t-2h", NOW - 7200),

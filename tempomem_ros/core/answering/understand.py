@@ -241,6 +241,12 @@ def _understood(question: str, now: float | None, names: Names, similar=None, _i
         # MAX_QUESTION_CHARS, so an answer would have been to a question cut off (the sets' longest line is 258)
         return _loose(question, now, names, similar, _inside) or Refusal(TOO_LONG, suggest(normalise(question), names))
     question = dictation.marks(question)  # eighteenth round: "where is my charger question mark" (dictation.py)
+    if isinstance(question, str) and _WHEN_TOLD.search(question):
+        # twenty-first round: "The cleaner came at 10. What was under the sofa when she got here?": the told time, read
+        # before events.py takes "when she got here" (no time of its own) for talk
+        told = _told_then(question, now, names)
+        if told is not None:
+            return told
     question = events.rewrite(question, now)  # "when I arrived at 10": its time, or talk (events.py)
     out = _rules(question, now, names)
     if isinstance(out, Understanding) and out.unknown and isinstance(question, str):
@@ -395,7 +401,7 @@ def _rules(question: str, now, names: Names) -> Understanding | Refusal:
     # thirteenth round: a time to come refuses the whole question, but it may be in a clause of talk ("where are my
     # keys, I need to leave in two minutes": heldout15/16 refused two such); the clause reader takes the question clause
     # and is_talk reads the other without its time to come
-    if isinstance(out, Refusal) and out.reason == NO_FORM:
+    if isinstance(out, Refusal) and out.reason in (NO_FORM, TIME_IN_TALK):  # a told time pointed at (twenty-first)
         told = _told_then(question, now, names)
         if told is not None:
             return told
@@ -415,6 +421,15 @@ def _rules(question: str, now, names: Names) -> Understanding | Refusal:
 # says so. A question that does not point back stays refused as a time told beside it (_time_in_talk).
 _THEN = re.compile(r"\b(?:since (?:then|that time|that point)|since(?=\W*$)|after that|at that (?:time|point|moment)|"
                    r"by then|then)\b", re.I)
+# Twenty-first round: the told event named again as a moment ("The cleaner came at 10 this morning. What was under
+# the sofa when she got here?", "I left for work at 7:45. Where was my phone when I left?": heldout21/22 refused such)
+# is the told time, as "then" is; the one who comes or goes must be the one told of: "I" / "we" in the told clause
+# for "when I left", nobody of the first person there for "when she arrived" (a third person's coming, not the
+# asker's).
+_WHEN_TOLD = re.compile(r"\bwhen (i|we|he|she|they) (?:left|arrived|got (?:here|there|in|home|back)|came (?:in|over|"
+                        r"round|around|back|home|by)|popped (?:round|in|over|by)|turned up|showed up|"
+                        r"dropped (?:in|by))\b", re.I)
+_FIRST_PERSON = re.compile(r"\b(?:i|we)\b")
 
 
 def _told_then(question, now, names: Names) -> Understanding | None:
@@ -428,11 +443,22 @@ def _told_then(question, now, names: Names) -> Understanding | None:
     times = [_clause_times(p, now, names) for p in parts]
     told = [i for i in (0, 1) if len(times[i]) == 1 and None not in times[i] and _NARRATES.search(parts[i])
             and not _WH_OR_AUX.search(parts[i]) and not _REQUESTS.search(parts[i])]
-    asks = [i for i in (0, 1) if not times[i] and _WH_OR_AUX.search(parts[i]) and _THEN.search(raw[i])]
+    asks = [i for i in (0, 1) if not times[i] and _WH_OR_AUX.search(parts[i])
+            and (_THEN.search(raw[i]) or _WHEN_TOLD.search(raw[i]))]
     if len(told) != 1 or len(asks) != 1 or told == asks:
         return None
     said = times[told[0]][0].text
     bare = re.sub(r"^(?:at|around|about|by) ", "", said)
+    m = _WHEN_TOLD.search(raw[asks[0]])
+    if m is not None:  # the event's moment: "when she got here" -> the told "at 10"
+        first = m.group(1).lower() in ("i", "we")
+        if first != bool(_FIRST_PERSON.search(parts[told[0]])):
+            return None
+        asked = normalise(raw[asks[0]][:m.start()] + said + raw[asks[0]][m.end():])
+        u = _understand(asked, now, names, hints=False)
+        if not isinstance(u, Understanding) or u.operator == FALLBACK:
+            return None
+        return dataclasses.replace(u, words=f"{u.words} (reading '{m.group(0)}' as the told '{said}')")
     m = _THEN.search(raw[asks[0]])
     put = f"since {bare}" if m.group(0).lower().startswith("since") else (
         f"before {bare}" if m.group(0).lower().startswith("by") else said)
