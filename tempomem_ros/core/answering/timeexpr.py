@@ -287,14 +287,18 @@ _FORM_RES = [(re.compile(rf"\b{p}(?![\w.:-])"), fn) for p, fn in _FORMS]
 # anchor "mantelpiece just": "now" was dropped and "just" kept in the slot). In a question of the present it is the
 # present (Scottish and Irish "at the moment"); in one of the past ("where was it just now") it stays a present word,
 # so no operator of the past reads it (PRESENT_WORDS matches its "now"): the question is refused, not read at a guess.
-_NOW_WORDS = re.compile(r"\b(?:right now|just now|at the moment|at this moment|at present|currently|so far|until now|"
+# Twenty-first round: "at present location" (heldout22's g060, an operator's "mug, time at present location") is a
+# place, the present one, and no time: "present" before a word of place is an adjective in both lists.
+_AT_PRESENT = r"at present(?! (?:location|place|spot|position|site)\b)"
+_NOW_WORDS = re.compile(r"\b(?:right now|just now|at the moment|at this moment|" + _AT_PRESENT + r"|currently|so far|"
+                        r"until now|"
                         r"up to now|to date|these days|nowadays|at the minute|as we speak|at this point|now)\b")
 # Words that put the question in the present moment (eighth round): "anything sat on the drug trolley at present" was
 # read as the relation before its last change on heldout11 ("sat" is also a past tense). A question that says one of
 # these is never read by an operator of the past (operators.PAST_OPERATORS). "before now", "until now", "up to now",
 # "since now" and "from morning till now" end a span at now and put nothing in the present, nor does a clause about
 # the thing's place now ("where had my wallet been before it was put where it is now", "before the one it is in now").
-PRESENT_WORDS = re.compile(r"\b(?:right now|at the moment|at this moment|at present|currently|at the minute|"
+PRESENT_WORDS = re.compile(r"\b(?:right now|at the moment|at this moment|" + _AT_PRESENT + r"|currently|at the minute|"
                            r"as we speak|"
                            r"(?<!before )(?<!until )(?<!till )(?<!to )(?<!from )(?<!since )(?<!than )(?<!of )"
                            r"(?<!it is )(?<!it is in )(?<!they are )(?<!they are in )now)\b")
@@ -413,6 +417,12 @@ _ONES_AND_TENS = re.compile(r"\b(one|two|three|four|five|six|seven|eight|nine) a
 _PRECEDING = re.compile(r"\bpreceding(?= (?:\d|" + _WORD_NUM + r"|a |an |half |hour|minute|day|week))")
 _FORENOON = re.compile(r"\bforenoon\b")
 _COMPACT_SPAN = re.compile(r"\b(last|past|previous) (\d+(?:\.\d+)?)(h|hr|hrs|m|min|mins|d|s)\b")
+# Twenty-first round, an operator's offset from now (heldout22's g084 "objs under desk, t-1h" was answered as what is
+# under the desk now, "t-1h" dropped): "t-1h", "T - 30m", "t minus 2 hrs" count back from now as "1 h ago" does; a
+# compact amount before "ago" ("1h ago", "30m ago") is that amount. "t" stands alone (no word before it ends in it).
+_T_MINUS = re.compile(r"(?<![\w-])t ?(?:-|minus ) ?(\d+(?:\.\d+)?) ?(seconds?|secs?|s|minutes?|mins?|m|hours?|hrs?|h|"
+                      r"days?|d)\b(?! ago\b)", re.I)
+_COMPACT_AGO = re.compile(r"\b(\d+(?:\.\d+)?)(h|hr|hrs|m|min|mins|d|s) ago\b")
 _PART_AT_WORD = re.compile(r"\b(last night|this (?:morning|afternoon|evening)|yesterday (?:morning|afternoon|evening))"
                            r" (at|around|about) " + "(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
                            + r"( oclock)?\b(?! (?:minutes?|hours?|mins?|days?|times?|o)\b)")
@@ -435,6 +445,9 @@ def shapes(text: str) -> str:
     text = _PRECEDING.sub("past", text)
     text = _FORENOON.sub("morning", text)
     text = _COMPACT_SPAN.sub(lambda m: f"{m.group(1)} {m.group(2)} {'min' if m.group(3) == 'm' else m.group(3)}", text)
+    text = _T_MINUS.sub(lambda m: f"{m.group(1)} {'min' if m.group(2).lower() == 'm' else m.group(2).lower()} ago",
+                        text)
+    text = _COMPACT_AGO.sub(lambda m: f"{m.group(1)} {'min' if m.group(2) == 'm' else m.group(2)} ago", text)
     text = _PART_AT_WORD.sub(lambda m: f"{m.group(2)} {_ONES[m.group(3)]}{m.group(4) or ''} {m.group(1)}", text)
     text = _AT_SIGN.sub("at ", text)
     text = _UNIT_AND_MORE.sub(r"\1 1 \2 ", text)

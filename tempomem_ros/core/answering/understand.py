@@ -32,8 +32,8 @@ from dataclasses import dataclass, field
 from ..labels import words
 from . import timeexpr
 from .normalise import MAX_QUESTION_CHARS, normalise
-from . import (commands, conduct, corrections, cues, dictation, envelope, events, loose, quantities, relax, structured,
-               typo, word_order)
+from . import (commands, conduct, corrections, cues, dictation, envelope, events, loose, preamble, quantities, relax,
+               structured, typo, unread, word_order)
 from .operators import (ACTION_ALWAYS, ACTION_OBJECT_WORDS, ACTION_VERBS, FORMAL_VERBS, NOT_A_DESCRIPTION,
                         PAST_OPERATORS, RELATION_WORDS, TABLE, args_key, example_forms, interpretation)
 from .plurals import said_plural
@@ -184,6 +184,14 @@ def understand(question: str, now: float | None, names: Names, similar=None, _in
     """The operator and arguments a question means, or a Refusal (never a guess): _understood's reading, refused when
     it reads "just now" as a span open at its start (_JUST_NOW above)."""
     out = _understood(question, now, names, similar, _inside)
+    if isinstance(out, Understanding) and isinstance(question, str):
+        # twenty-first round: a pointer back at a told time, or a word of time, that the reading left out (unread.py)
+        back = unread.pointed_back(question[:MAX_QUESTION_CHARS], out.args)
+        if back is not None:
+            return Refusal(unread.POINTED_BACK.format(word=back), suggest(normalise(question), names))
+        said = unread.time_ignored(out.ignored)
+        if said is not None:
+            return Refusal(unread.TIME_IGNORED.format(word=said), suggest(normalise(question), names))
     if (isinstance(out, Understanding) and out.operator in _SPAN_OPERATORS and out.args.get("since") is None
             and isinstance(question, str) and _JUST_NOW.search(normalise(question[:MAX_QUESTION_CHARS]))):
         return Refusal(JUST_NOW_PAST, ())
@@ -198,6 +206,7 @@ def _understood(question: str, now: float | None, names: Names, similar=None, _i
     ``_inside``: the question came inside a Query tool call (envelope.py), which may not hold another."""
     # "last seen --label mug; forget --label mug" (commands.py): never read in part; a request that the tool-call
     # readers refuse keeps their reason ('{"label": "keys; DROP TABLE objects"}' names two things)
+    question = preamble.strip(question, names)  # "(TempoMem default) history: ...": the aside is no argument
     acting = commands.acting_command(question)
     call = envelope.read(question, now, names)  # '<tool_call>{"name": "is_missing", ...}</tool_call>' (envelope.py)
     if isinstance(call, str):
@@ -232,6 +241,12 @@ def _understood(question: str, now: float | None, names: Names, similar=None, _i
         # MAX_QUESTION_CHARS, so an answer would have been to a question cut off (the sets' longest line is 258)
         return _loose(question, now, names, similar, _inside) or Refusal(TOO_LONG, suggest(normalise(question), names))
     question = dictation.marks(question)  # eighteenth round: "where is my charger question mark" (dictation.py)
+    if isinstance(question, str) and _WHEN_TOLD.search(question):
+        # twenty-first round: "The cleaner came at 10. What was under the sofa when she got here?": the told time, read
+        # before events.py takes "when she got here" (no time of its own) for talk
+        told = _told_then(question, now, names)
+        if told is not None:
+            return told
     question = events.rewrite(question, now)  # "when I arrived at 10": its time, or talk (events.py)
     out = _rules(question, now, names)
     if isinstance(out, Understanding) and out.unknown and isinstance(question, str):
@@ -386,7 +401,7 @@ def _rules(question: str, now, names: Names) -> Understanding | Refusal:
     # thirteenth round: a time to come refuses the whole question, but it may be in a clause of talk ("where are my
     # keys, I need to leave in two minutes": heldout15/16 refused two such); the clause reader takes the question clause
     # and is_talk reads the other without its time to come
-    if isinstance(out, Refusal) and out.reason == NO_FORM:
+    if isinstance(out, Refusal) and out.reason in (NO_FORM, TIME_IN_TALK):  # a told time pointed at (twenty-first)
         told = _told_then(question, now, names)
         if told is not None:
             return told
@@ -406,6 +421,15 @@ def _rules(question: str, now, names: Names) -> Understanding | Refusal:
 # says so. A question that does not point back stays refused as a time told beside it (_time_in_talk).
 _THEN = re.compile(r"\b(?:since (?:then|that time|that point)|since(?=\W*$)|after that|at that (?:time|point|moment)|"
                    r"by then|then)\b", re.I)
+# Twenty-first round: the told event named again as a moment ("The cleaner came at 10 this morning. What was under
+# the sofa when she got here?", "I left for work at 7:45. Where was my phone when I left?": heldout21/22 refused such)
+# is the told time, as "then" is; the one who comes or goes must be the one told of: "I" / "we" in the told clause
+# for "when I left", nobody of the first person there for "when she arrived" (a third person's coming, not the
+# asker's).
+_WHEN_TOLD = re.compile(r"\bwhen (i|we|he|she|they) (?:left|arrived|got (?:here|there|in|home|back)|came (?:in|over|"
+                        r"round|around|back|home|by)|popped (?:round|in|over|by)|turned up|showed up|"
+                        r"dropped (?:in|by))\b", re.I)
+_FIRST_PERSON = re.compile(r"\b(?:i|we)\b")
 
 
 def _told_then(question, now, names: Names) -> Understanding | None:
@@ -419,11 +443,22 @@ def _told_then(question, now, names: Names) -> Understanding | None:
     times = [_clause_times(p, now, names) for p in parts]
     told = [i for i in (0, 1) if len(times[i]) == 1 and None not in times[i] and _NARRATES.search(parts[i])
             and not _WH_OR_AUX.search(parts[i]) and not _REQUESTS.search(parts[i])]
-    asks = [i for i in (0, 1) if not times[i] and _WH_OR_AUX.search(parts[i]) and _THEN.search(raw[i])]
+    asks = [i for i in (0, 1) if not times[i] and _WH_OR_AUX.search(parts[i])
+            and (_THEN.search(raw[i]) or _WHEN_TOLD.search(raw[i]))]
     if len(told) != 1 or len(asks) != 1 or told == asks:
         return None
     said = times[told[0]][0].text
     bare = re.sub(r"^(?:at|around|about|by) ", "", said)
+    m = _WHEN_TOLD.search(raw[asks[0]])
+    if m is not None:  # the event's moment: "when she got here" -> the told "at 10"
+        first = m.group(1).lower() in ("i", "we")
+        if first != bool(_FIRST_PERSON.search(parts[told[0]])):
+            return None
+        asked = normalise(raw[asks[0]][:m.start()] + said + raw[asks[0]][m.end():])
+        u = _understand(asked, now, names, hints=False)
+        if not isinstance(u, Understanding) or u.operator == FALLBACK:
+            return None
+        return dataclasses.replace(u, words=f"{u.words} (reading '{m.group(0)}' as the told '{said}')")
     m = _THEN.search(raw[asks[0]])
     put = f"since {bare}" if m.group(0).lower().startswith("since") else (
         f"before {bare}" if m.group(0).lower().startswith("by") else said)
