@@ -1299,7 +1299,9 @@ class Settling:
         The first "mug" reading made a mug removed at 1204 s (cup about 7 % of its mass) a candidate
         (_called_so), which took it at once; the cup's place, seen empty 1.3 s later, removed the cup: a false
         "mug moved", a missed cup move and a false removal. A reading in one look is weaker than the label the
-        thing showed in every look (issue 11's per-look lead): its own label's unseen object is asked first."""
+        thing showed in every look (issue 11's per-look lead): its own label's unseen object is asked first.
+        Measured (offline, main ec4f9dc against this rule): 390-399 default 796 -> 804 of 867, clip 811 -> 822
+        (seed 399 only); 380-389 default and clip identical in all 20 runs."""
         if _same_shown_label(removed, new):
             return False
         share = self.config.identity.label_share
