@@ -1301,7 +1301,7 @@ class Settling:
         "mug moved", a missed cup move and a false removal. A reading in one look is weaker than the label the
         thing showed in every look (issue 11's per-look lead): its own label's unseen object is asked first.
         Measured (offline, main ec4f9dc against this rule): 390-399 default 796 -> 804 of 867, clip 811 -> 822
-        (seed 399 only); 380-389 both profiles and 370-379 default identical in all 30 runs."""
+        (seed 399 only); 370-389 both profiles identical in all 40 runs."""
         if _same_shown_label(removed, new):
             return False
         share = self.config.identity.label_share
