@@ -40,8 +40,8 @@ from . import fusion
 from .association import PART_SLAB_M, one_footprint, same_place, stacked
 from .config import MemoryConfig
 from .geometry import containment, footprint_overlap, point_in_box
-from .frame_fusion import (PART_TOLERANCE_M, PARTS_MIN_FOOTPRINT_M, PUSH_MAX_INSIDE, PUSH_MIN_SHIFT, PUSH_SIZE_SLACK,
-                           _part_of_box, box_center, larger_than_known, relabel_wins)
+from .frame_fusion import (PART_TOLERANCE_M, PARTS_MIN_FOOTPRINT_M, PUSH_MAX_INSIDE, PUSH_SIZE_SLACK,
+                           _part_of_box, box_center, larger_than_known, min_push_shift, relabel_wins)
 from .labels import canonical_label, label_share, labels_agree
 from .partial_looks import seen_empty_since
 from .persistence import AbsenceState, add_misses, evidenced_since
@@ -480,7 +480,7 @@ class Settling:
 
     def _twin_in_place(self, obj):
         """For a piece of furniture whose removal is due (_sighted_twin): a present object over its box, never
-        moved, seen since its first miss, centred on the floor nearer to it than a push is (PUSH_MIN_SHIFT x the
+        moved, seen since its first miss, centred on the floor nearer to it than a push is (min_push_shift of the
         larger floor span, at least identity.same_place_distance), the two one thing seen in turns
         (_one_thing_in_turns); the oldest such, or None. A thing pushed aside stands off its old place
         (_pushed_twin); one fused twice stands on it. Why: seed 387 (no feature), a stool first seen in slivers
@@ -495,7 +495,7 @@ class Settling:
             if int(row.n_moves) > 0 or float(row.last_seen) < float(obj.first_miss):
                 continue
             co, cr = box_center(obj.bmin, obj.bmax), box_center(row.bmin, row.bmax)
-            push = max(icfg.same_place_distance, PUSH_MIN_SHIFT * max(_floor_span(obj), _floor_span(row)))
+            push = min_push_shift(max(_floor_span(obj), _floor_span(row)), icfg)
             if float(np.hypot(cr[0] - co[0], cr[1] - co[1])) >= push:
                 continue  # off its place as a push is
             if self._one_thing_in_turns(obj, row):
@@ -911,7 +911,7 @@ class Settling:
     def _pushed_twin(self, keep, gone) -> bool:
         """Whether ``gone``, a twin of ``keep`` (one object fused twice), is ``keep`` pushed aside rather than
         ``keep`` seen again: both pieces of furniture, ``gone`` centred off ``keep``'s box on the floor by more
-        than a push is (PUSH_MIN_SHIFT x its footprint), mostly outside it (PUSH_MAX_INSIDE), and first seen
+        than a push is (min_push_shift of its footprint), mostly outside it (PUSH_MAX_INSIDE), and first seen
         identity.min_gap_s after ``keep``'s last real view (_last_real_sighting). One object in two places one
         after the other moved; a twin join refolds both places into one box between them. Why: chairs pushed
         by less than their size (0.33-0.38 m for 0.45 m) were found at the new place as a new chair, joined as a
@@ -923,7 +923,7 @@ class Settling:
             return False
         ck, cg = box_center(keep.bmin, keep.bmax), box_center(gone.bmin, gone.bmax)
         shift = float(np.hypot(cg[0] - ck[0], cg[1] - ck[1]))
-        if shift < max(icfg.same_place_distance, PUSH_MIN_SHIFT * _floor_span(keep)):
+        if shift < min_push_shift(_floor_span(keep), icfg):
             return False
         if containment(gone.bmin, gone.bmax, keep.bmin, keep.bmax) > PUSH_MAX_INSIDE:
             return False
