@@ -1455,6 +1455,45 @@ def test_a_new_object_found_while_another_of_its_label_is_being_missed_waits_for
     assert moved.stamp == 100.0 and moved.after.center == pytest.approx(B)
 
 
+def _seen_as(m: Memory, place, depth, labels, t0: float, step: float = 0.5) -> None:
+    for i, label in enumerate(labels):
+        t = t0 + step * i
+        m.add([box_obs(label, place, stamp=t)], view(t, place, depth + 0.04))
+
+
+@pytest.mark.parametrize("c_then", ["empty", "seen"])
+def test_a_reading_in_one_look_does_not_give_a_new_thing_to_a_removed_look_alike_before_its_own_labels_place(
+        mem, c_then):
+    # seed 399 (no feature): a cup unseen since 1216 s had moved; found at 1730 s read "cup" in nearly every view,
+    # its appearance held for the cup's place, it was taken at 1803 s by a mug removed at 1204 s, on the first
+    # "mug" reading (one look): a false "mug moved", a missed cup move, and the cup's place seen empty 1.3 s later
+    # a false removal. Now the unseen cup's place is asked first: seen empty, the cup moved; seen there, the mug.
+    _seen_as(mem, A, DA, ["mug"] * 6 + ["cup"], 0.0)  # a mug (called "cup" once, 14 % of its mass) at A ...
+    _seen_as(mem, C, DC, ["cup", "cup", "cup", "cup", "mug"], 0.2)  # ... a cup at C: cup / mug a known confusion
+    for t in (10.0, 10.5, 11.0, 12.5):  # the mug at A taken away: removed
+        mem.add([], view(t, A, EMPTY))
+    _seen_as(mem, B, DB, ["cup"] * 6, 100.0, step=4.0)  # a "cup" on B (held: C's cup may have moved there) ...
+    _seen_as(mem, B, DB, ["mug", "cup"], 130.0)  # ... read "mug" once, 30 s on
+    mem.commit()
+    assert [e.kind for e in mem.changes()] == ["appeared", "appeared", "removed"]  # neither joined yet
+    if c_then == "empty":
+        for t in (150.0, 150.5, 151.0, 152.5):
+            mem.add([], view(t, C, DC + 1.0))
+    else:
+        _seen_as(mem, C, DC, ["cup", "cup"], 150.0)
+    mem.add([], view(200.0, D, DD + 1.0))
+    mem.commit()
+    shown = [(o.id, o.label, o.state, o.n_moves) for o in mem.objects() if o.state != "forgotten"]
+    if c_then == "empty":  # C's cup moved to B; A's mug stays taken away
+        assert shown == [(1, "mug", "missing", 0), (2, "cup", "present", 1)]
+        assert kinds(mem) == [("appeared", 1), ("appeared", 2), ("removed", 1), ("moved", 2)]
+    else:  # the cup is at C: the mug came back to B (its mass keeps it a mug), as before the rule
+        assert shown == [(1, "mug", "present", 1), (2, "cup", "present", 0)]
+        assert kinds(mem) == [("appeared", 1), ("appeared", 2), ("removed", 1), ("moved", 1)]
+    (moved,) = [e for e in mem.changes() if e.kind == "moved"]
+    assert moved.stamp == 100.0 and moved.after.center == pytest.approx(B)
+
+
 @pytest.mark.parametrize("found_at", ["the_mugs_place", "a_free_place", "the_mugs_place_with_the_vases_feature",
                                       "the_place_of_a_thing_found_since"])
 def test_a_look_alike_read_at_another_objects_very_place_is_no_removed_objects_move(mem, found_at):
