@@ -222,3 +222,14 @@ def test_a_stool_fused_twice_on_its_place_is_joined_when_its_removal_comes_due(m
     else:
         assert (shown, joins) == ([(1, "present")], [{"kept": 1, "absorbed": 2}])
         assert [k for k in kinds(mem) if k[0] == "removed"] == []
+
+
+def test_the_minimum_push_is_a_quarter_of_the_size_and_never_under_the_same_place_distance():
+    # one rule (frame_fusion.min_push_shift) for the three tests that ask how far off a push is: a 0.45 m chair
+    # 0.1125 m, a 2 m couch 0.5 m; a 0.2 m stool's would be 0.05 m, closer than the same place (0.1 m)
+    from types import SimpleNamespace
+
+    from tempomem_ros.core.frame_fusion import min_push_shift
+    ident = SimpleNamespace(same_place_distance=0.1)
+    assert [min_push_shift(s, ident) for s in (0.45, 2.0, 0.2, 0.0)] == [0.1125, 0.5, 0.1, 0.1]
+    assert min_push_shift(0.45, SimpleNamespace(same_place_distance=0.3)) == 0.3

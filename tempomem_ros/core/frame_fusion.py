@@ -64,6 +64,15 @@ PARTS_MIN_FOOTPRINT_M = 0.25  # an object reported in parts in one frame is this
                               # ones are seen whole: two bottles 3 cm apart stay two (dev seed 12)
 
 
+def min_push_shift(span: float, identity) -> float:
+    """How far (m, on the floor) a large object's sighting or second place stands off its place before it can be
+    the object pushed aside: PUSH_MIN_SHIFT x ``span`` (the size the caller measures it by), at least
+    ``identity.same_place_distance`` (closer is the same place seen again). One rule for the three tests that
+    ask it (FrameFusion._pushed_aside, Settling._twin_in_place and Settling._pushed_twin), which had each
+    written the product out."""
+    return max(float(identity.same_place_distance), PUSH_MIN_SHIFT * float(span))
+
+
 def box_center(lo, hi) -> tuple[float, float, float]:
     """An object's reported position: the centre of its fused box. Why not the running mean of the
     centroids: views of parts of a large object (a table seen end by end) pull that mean towards the
@@ -1203,7 +1212,7 @@ class FrameFusion:
         # a box fused from both (dev seed 236, no feature: a false move in the stool's first second)
         seen_mid, obj_mid = box_center(seen.bmin, seen.bmax), box_center(lo, hi)
         shift = float(np.linalg.norm(np.subtract(seen_mid[:2], obj_mid[:2])))
-        if shift < max(icfg.same_place_distance, PUSH_MIN_SHIFT * extent):
+        if shift < min_push_shift(extent, icfg):
             return False
         # a real share of it: a 2 x 11 x 16 cm sliver of a laptop's edge just outside its box, the view seeing
         # through the rest, moved the laptop onto its own place (dev seed 244, no feature: a false move)
