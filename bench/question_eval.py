@@ -353,7 +353,7 @@ def load_heldout22(*earlier_sets) -> list[Question]:
 
 def load_heldout23(*earlier_sets) -> list[Question]:
     """The twenty-third (i001...), a helper's that never opened the understanding code, written after heldout22's
-    measurement: committed before its one measurement. Only ``--set heldout23`` asks it (not "all") until then."""
+    measurement: committed (5a16f9b) before its one measurement (integ42 7492273, stop 42); in "all" since (stop 42)."""
     return load_fresh(QUESTIONS_HELDOUT23, "i", HELD_OUT23, earlier_sets)
 
 
@@ -545,12 +545,6 @@ def attach_model(m: Memory) -> None:
 
 def select_sets(qset: str, half_arg: str = "both") -> list[tuple[str, list[Question]]]:
     """(half name, its questions) of a --set choice, each set checked fresh against the earlier ones."""
-    if qset == "heldout23":  # held out: only by name, not in "all", until its one measurement
-        earlier = select_sets("all")  # every earlier set (heldout21 / heldout22 added while asked by name only)
-        for name, half in (("heldout21", HELD_OUT21), ("heldout22", HELD_OUT22)):
-            if half not in {h for h, _ in earlier}:
-                earlier += select_sets(name)
-        return [(HELD_OUT23, load_heldout23(*(half_rows for _, half_rows in earlier)))]
     rows = load()
     check_split(rows)
     sets: list[tuple[str, list[Question]]] = []
@@ -561,7 +555,7 @@ def select_sets(qset: str, half_arg: str = "both") -> list[tuple[str, list[Quest
         sets.append((HELD_OUT2, load_heldout2(rows)))
     if qset in ("heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8", "heldout9", "heldout10",
                 "heldout11", "heldout12", "heldout13", "heldout14", "heldout15", "heldout16", "heldout17",
-                "heldout18", "heldout19", "heldout20", "heldout21", "heldout22", "dev", "all"):
+                "heldout18", "heldout19", "heldout20", "heldout21", "heldout22", "heldout23", "dev", "all"):
         h2 = load_heldout2(rows)
         h3 = load_heldout3(rows, h2)
         h4 = load_heldout4(rows, h2, h3)
@@ -594,7 +588,7 @@ def select_sets(qset: str, half_arg: str = "both") -> list[tuple[str, list[Quest
         if qset in ("heldout12", "all"):  # in "all" since its one measurement (integ31, session 31)
             sets.append((HELD_OUT12, h12))
         if qset in ("heldout13", "heldout14", "heldout15", "heldout16", "heldout17", "heldout18", "heldout19",
-                    "heldout20", "heldout21", "heldout22", "all"):
+                    "heldout20", "heldout21", "heldout22", "heldout23", "all"):
             h13 = load_heldout13(rows, h2, h3, h4, h5, h6, h7, h8, h9, h10, h11, h12)
             if qset in ("heldout13", "all"):  # in "all" since its one measurement (integ32, session 32)
                 sets.append((HELD_OUT13, h13))
@@ -624,9 +618,13 @@ def select_sets(qset: str, half_arg: str = "both") -> list[tuple[str, list[Quest
                                  h19, h20)
             if qset in ("heldout21", "all"):  # in "all" since its one measurement (integ40 e6e87a9, stop 40)
                 sets.append((HELD_OUT21, h21))
+            h22 = load_heldout22(rows, h2, h3, h4, h5, h6, h7, h8, h9, h10, h11, h12, h13, h14, h15, h16, h17, h18,
+                                 h19, h20, h21)
             if qset in ("heldout22", "all"):  # in "all" since its one measurement (integ41 93bf41f, stop 41)
-                sets.append((HELD_OUT22, load_heldout22(rows, h2, h3, h4, h5, h6, h7, h8, h9, h10, h11, h12, h13,
-                                                        h14, h15, h16, h17, h18, h19, h20, h21)))
+                sets.append((HELD_OUT22, h22))
+            if qset in ("heldout23", "all"):  # in "all" since its one measurement (integ42 7492273, stop 42)
+                sets.append((HELD_OUT23, load_heldout23(rows, h2, h3, h4, h5, h6, h7, h8, h9, h10, h11, h12, h13,
+                                                        h14, h15, h16, h17, h18, h19, h20, h21, h22)))
     return sets
 
 
@@ -638,8 +636,7 @@ def main(argv=None) -> int:
                                                    "heldout17", "heldout18", "heldout19", "heldout20", "heldout21",
                                                    "heldout22", "heldout23", "dev", "all"),
                    default="main",
-                   help="heldout23: questions_heldout23.txt (only by name, not in all); "
-                        "main: questions.txt (its --half); heldout2: questions_heldout2.txt as the half "
+                   help="main: questions.txt (its --half); heldout2: questions_heldout2.txt as the half "
                         f"{HELD_OUT2!r}; heldout3: questions_heldout3.txt as the half {HELD_OUT3!r}; heldout4: "
                         f"questions_heldout4.txt as the half {HELD_OUT4!r}; heldout5: questions_heldout5.txt as "
                         f"the half {HELD_OUT5!r}; heldout6 / heldout7: questions_heldout6.txt / "
@@ -656,6 +653,7 @@ def main(argv=None) -> int:
                         "(in all since its measurement); heldout20: questions_heldout20.txt "
                         "(in all since its measurement); heldout21: questions_heldout21.txt "
                         "(in all since its measurement); heldout22: questions_heldout22.txt "
+                        "(in all since its measurement); heldout23: questions_heldout23.txt "
                         "(in all since its measurement); "
                         "dev: the development sets of the fifth round (main, heldout2 ... heldout8); all: every set")
     p.add_argument("--half", choices=("dev", "held_out", "both"), default="both", help="halves of questions.txt")
