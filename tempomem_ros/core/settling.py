@@ -39,7 +39,7 @@ import numpy as np
 from . import fusion
 from .association import PART_SLAB_M, one_footprint, same_place, stacked
 from .config import MemoryConfig
-from .geometry import box_gap, containment, footprint_overlap, point_in_box
+from .geometry import containment, footprint_overlap, point_in_box
 from .frame_fusion import (PART_TOLERANCE_M, PARTS_MIN_FOOTPRINT_M, PUSH_MAX_INSIDE, PUSH_SIZE_SLACK,
                            _part_of_box, box_center, larger_than_known, min_push_shift, relabel_wins)
 from .labels import canonical_label, label_share, labels_agree
@@ -52,9 +52,6 @@ from .store.placements import PlacementRows
 from .store.settling_rows import SettlingRows
 
 EVIDENCE_IN_EVENT = 5
-# _split_beside: boxes touching side by side must each span at least this share of the shorter of the two spans
-# along two axes (glasses split along y on seed 397 overlap 0.57 m of 0.57 m in x, 3.8 of 3.8 cm in z)
-SPLIT_SPAN_SHARE = 0.5
 CONCENTRIC_M = 0.04  # centres of two boxes of one object sighted under two labels (_concentric)
 PART_MIN_FOOTPRINT_SHARE = 0.5  # a part named by its host's own label mass spans this share of its footprint
 ALIKE_SIZE_RATIO = 2.0  # overlapping boxes of one object seen under two labels are alike in size (_overlapping_alike)
@@ -943,32 +940,7 @@ class Settling:
 
     def _near_twin(self, a, b) -> bool:
         return self._boxes_same_place(a, b) or self._one_inside(a, b) or overlapping_halves(a, b) \
-            or stacked(a.bmin, a.bmax, b.bmin, b.bmax) or self._one_flat_thing(a, b) or self._split_beside(a, b)
-
-    def _split_beside(self, a, b) -> bool:
-        """Two objects of one shown label whose boxes touch side by side (box_gap within fusion.same_place_tol),
-        each spanning most of the other along the two other axes (SPLIT_SPAN_SHARE of the shorter span), whose
-        sightings interleave in time: one thing whose views fell now on one side, now on the other, of the
-        line where a second object was started. Two things side by side are reported in one frame whenever both
-        are seen, and things seen together are never twins (_twins asks that first).
-
-        Why: seed 397 (default profile, no feature), one pair of glasses on a shelf (depth-smeared boxes 0.57 x
-        0.10 m) was fused as two objects touching along y (3 mm apart, never in one frame, 13 sightings each in
-        turn over 6 s); none of the other twin tests holds for boxes that touch without overlapping, so the two
-        stayed, the second's place was missed when views went to the first, and that removed double took a
-        new pair of glasses found across the room at 31.4 s for its move (a false "glasses moved")."""
-        if not _same_shown_label(a, b):
-            return False
-        if box_gap(a.bmin, a.bmax, b.bmin, b.bmax) > self.config.fusion.same_place_tol + 1e-9:
-            return False
-        spans = 0
-        for i in range(3):
-            inter = min(float(a.bmax[i]), float(b.bmax[i])) - max(float(a.bmin[i]), float(b.bmin[i]))
-            short = min(float(a.bmax[i]) - float(a.bmin[i]), float(b.bmax[i]) - float(b.bmin[i]))
-            spans += inter >= SPLIT_SPAN_SHARE * short
-        if spans < 2:
-            return False
-        return max(float(a.first_seen), float(b.first_seen)) < min(float(a.last_seen), float(b.last_seen))
+            or stacked(a.bmin, a.bmax, b.bmin, b.bmax) or self._one_flat_thing(a, b)
 
     def _one_flat_thing(self, a, b) -> bool:
         """Two objects of one label over one footprint, at most VIEW_HEIGHT_GAP_M apart in height
