@@ -740,27 +740,30 @@ class PgConnection:
             pipeline.__exit__(None, None, None)  # waits for every pipelined write: raises the first that failed
             self._waited("(end of pipeline)", since)
 
+    def _send_own(self, sql: str, counted_as: str | None = None) -> None:
+        """A statement of the connection's own (not the store's) sent into the open pipeline, counted as one
+        statement sent, pipelined and run by the server; ``counted_as`` also names it in sent_by_sql."""
+        self._conn.execute(sql)
+        self.traffic.statements += 1
+        self.traffic.pipelined += 1
+        self.traffic.server_statements += 1
+        if counted_as is not None:
+            self.traffic.sent_by_sql[counted_as] += 1
+
     def _commit(self) -> None:
         if self._write_tx:
             self._send_held()
             bumped = self.counts_writes and not self._staging_tx
             staging, self._staging_tx = self._staging_tx, False
             if bumped:
-                self._conn.execute("UPDATE meta SET value = (value::bigint + 1)::text WHERE key = 'write_epoch'")
-                self.traffic.statements += 1
-                self.traffic.pipelined += 1
-                self.traffic.server_statements += 1
+                self._send_own("UPDATE meta SET value = (value::bigint + 1)::text WHERE key = 'write_epoch'")
             if self._pipeline is not None:
                 # COMMIT sent with the pipelined writes: the pipeline's one sync waits for all of them. A write
                 # that failed aborted the transaction, so this COMMIT rolls back, and the sync raises the error.
                 self._conn.execute("COMMIT")
                 self.traffic.server_statements += 1
                 if staging:  # its flush waited for outside its locks (STAGE_FLUSH), in the pipeline's one sync
-                    self._conn.execute(STAGE_FLUSH)
-                    self.traffic.statements += 1
-                    self.traffic.pipelined += 1
-                    self.traffic.server_statements += 1
-                    self.traffic.sent_by_sql["(flush)"] += 1
+                    self._send_own(STAGE_FLUSH, "(flush)")
                 self._write_tx = False
                 self._end_pipeline(error=False)
             else:
