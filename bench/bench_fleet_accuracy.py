@@ -18,7 +18,9 @@ math (tools/evaluation/offline.py observed_frames, as `tempomem_eval --mode offl
 Both stores are scored by the evaluation's scorer (tools/evaluation/score.py: the final map at the ask time, object
 F1 by label and distance, duplicates; changes appeared / moved / removed). A cross-robot duplicate is a duplicate of
 the final map (a second memory object of one true object) whose sightings and those of the object matched to it
-come from different robots only. Also printed: the fuser's batches and each frame's staged -> fused-visible latency.
+come from different robots only. Also judged: the fleet's map and events against the one robot's (the issue's "same
+object map and events", `against_reference`). Also printed: the fuser's batches and each frame's staged ->
+fused-visible latency.
 
     python bench/bench_fleet_accuracy.py --scene /work/ev/default/seed1-default [--scene ...] [--split visits|frames]
                                          [--pace 0.05]
@@ -118,7 +120,33 @@ def scored(m: Memory, gt: dict) -> dict:
             "changes": {k: {"f1": changes[k]["f1"], "tp": changes[k].get("tp"), "fp": changes[k].get("fp"),
                             "fn": changes[k].get("fn")} for k in ("appeared", "moved", "removed")},
             "events": {k: sum(e["kind"] == k for e in snap["events"]) for k in ("appeared", "moved", "removed")},
-            "objects_seen_by_both": sum(len(s) > 1 for s in sources.values())}
+            "objects_seen_by_both": sum(len(s) > 1 for s in sources.values()),
+            "final": [{"label": o["label"], "center": list(o["center"])} for o in final],
+            "event_list": [{"kind": e["kind"], "label": e["label"], "stamp": e["stamp"]} for e in snap["events"]]}
+
+
+#: Seconds two stores' events of one kind and label may differ in stamp and still be the same event (the
+#: evaluation's time tolerance for answers).
+EVENT_STAMP_TOL = 2.0
+
+
+def against_reference(reference: dict, fleet: dict) -> dict:
+    """The issue's figure itself: the fleet's map and events judged against the one robot's, not against the truth.
+    Objects pair one-to-one by label within the scorer's MATCH_DIST (nearest first); events by kind and label
+    within EVENT_STAMP_TOL (nearest first)."""
+    from tempomem_ros.tools.evaluation import score as sc
+
+    ref, got = reference["final"], fleet["final"]
+    pairs = [(sc._dist(a["center"], b["center"]), i, j) for i, a in enumerate(ref) for j, b in enumerate(got)
+             if sc._norm(a["label"]) == sc._norm(b["label"]) and sc._dist(a["center"], b["center"]) <= sc.MATCH_DIST]
+    objects = len(sc._greedy(pairs))
+    er, eg = reference["event_list"], fleet["event_list"]
+    pairs = [(abs(a["stamp"] - b["stamp"]), i, j) for i, a in enumerate(er) for j, b in enumerate(eg)
+             if a["kind"] == b["kind"] and a["label"] == b["label"] and abs(a["stamp"] - b["stamp"]) <= EVENT_STAMP_TOL]
+    events = len(sc._greedy(pairs))
+    f1 = 2 * objects / (len(ref) + len(got)) if ref or got else 1.0
+    return {"map_f1": f1, "objects_matched": objects, "objects_ref": len(ref), "objects_fleet": len(got),
+            "events_matched": events, "events_ref": len(er), "events_fleet": len(eg)}
 
 
 def prepare(scene: Path, split: str, work: str) -> tuple[str, dict, int, int]:
@@ -190,7 +218,8 @@ def run_scene(scene: Path, split: str, pace: float) -> dict:
         sizes = [len(b["frames"]) for b in outs[2]["batches"]]
         fleet["visible_ms_p50_p95"] = (float(np.percentile(lat, 50)), float(np.percentile(lat, 95)))
         fleet["batches"] = (len(sizes), float(np.median(sizes)), max(sizes))
-        return {"scene": scene.name, "split": split, "frames": n, "reference": reference, "fleet": fleet}
+        return {"scene": scene.name, "split": split, "frames": n, "reference": reference, "fleet": fleet,
+                "against_reference": against_reference(reference, fleet)}
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
@@ -210,6 +239,10 @@ def show(r: dict) -> None:
                   f"{s['visible_ms_p50_p95'][1]:.0f} ms")
             if s["cross_robot_duplicates"]:
                 print(f"            cross-robot duplicates: {s['cross_robot_duplicates']}")
+    a = r["against_reference"]
+    print(f"  fleet against the one robot: map F1 {a['map_f1']:.3f} ({a['objects_matched']} objects paired of "
+          f"{a['objects_ref']} / {a['objects_fleet']}), events paired {a['events_matched']} of {a['events_ref']} / "
+          f"{a['events_fleet']}")
 
 
 def main() -> None:
