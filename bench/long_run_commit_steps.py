@@ -33,22 +33,33 @@ bench = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(bench)
 
 
-def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def probe_parser(doc: str) -> argparse.ArgumentParser:
+    """The arguments of a probe into a kept store (this bench's and long_run_pg_triggers.py's)."""
+    ap = argparse.ArgumentParser(description=doc.splitlines()[0])
     ap.add_argument("store", help="a store the bench kept (NAME.db.day30); copied, never written")
     ap.add_argument("--days", type=int, default=30, help="the bench's --days: the probe patrols day --days")
     ap.add_argument("--looks-per-day", type=int, default=12)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--probe-s", type=float, default=30.0)
     ap.add_argument("--retention", default="thin", choices=["thin", "keep-all"])
-    ap.add_argument("--drop-triggers", nargs="*", default=[], help="triggers dropped from the copy first")
-    args = ap.parse_args(argv)
+    return ap
+
+
+def probe_frames(args) -> tuple[int, list]:
+    """(the store's feature dimension, the probe's frames): the household's patrol from the start of day --days."""
     con = sqlite3.connect(f"file:{args.store}?mode=ro", uri=True)
     dim = int(dict(con.execute("SELECT key, value FROM meta").fetchall())["embedding_dim"])
     con.close()
     house = Household(HouseholdConfig(days=args.days, looks_per_day=args.looks_per_day, features=False, dim=dim,
                                       seed=args.seed, tour_first_day=True))
-    probe = list(bench.continuous_frames(house, args.days, args.probe_s))
+    return dim, list(bench.continuous_frames(house, args.days, args.probe_s))
+
+
+def main(argv=None) -> int:
+    ap = probe_parser(__doc__)
+    ap.add_argument("--drop-triggers", nargs="*", default=[], help="triggers dropped from the copy first")
+    args = ap.parse_args(argv)
+    dim, probe = probe_frames(args)
     with tempfile.TemporaryDirectory(prefix="long_run_commit_steps_") as tmp:
         copy = os.path.join(tmp, "store.db")
         shutil.copy(args.store, copy)

@@ -14,10 +14,8 @@ end); the probe is long_run_commit_steps.py's (the household's patrol from the s
 
 from __future__ import annotations
 
-import argparse
 import importlib.util
 import os
-import sqlite3
 import time
 from urllib.parse import quote
 
@@ -25,33 +23,21 @@ import numpy as np
 
 from tempomem_ros.core import Memory
 from tempomem_ros.core.store import transfer
-from tempomem_ros.tools.household import Household, HouseholdConfig
 from tempomem_ros.tools.pg_sandbox import PgSandbox
 
 spec = importlib.util.spec_from_file_location(
-    "bench_long_run", os.path.join(os.path.dirname(os.path.abspath(__file__)), "bench_long_run.py"))
-bench = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(bench)
+    "long_run_commit_steps", os.path.join(os.path.dirname(os.path.abspath(__file__)), "long_run_commit_steps.py"))
+steps = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(steps)
+bench = steps.bench
 
 STATS = ("SELECT funcname, calls, round(total_time::numeric, 3), round(self_time::numeric, 3) "
          "FROM pg_stat_user_functions WHERE schemaname = 's' ORDER BY funcname")
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("store", help="a store the bench kept (NAME.db.day30); copied, never written")
-    ap.add_argument("--days", type=int, default=30, help="the bench's --days: the probe patrols day --days")
-    ap.add_argument("--looks-per-day", type=int, default=12)
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--probe-s", type=float, default=30.0)
-    ap.add_argument("--retention", default="thin", choices=["thin", "keep-all"])
-    args = ap.parse_args(argv)
-    con = sqlite3.connect(f"file:{args.store}?mode=ro", uri=True)
-    dim = int(dict(con.execute("SELECT key, value FROM meta").fetchall())["embedding_dim"])
-    con.close()
-    house = Household(HouseholdConfig(days=args.days, looks_per_day=args.looks_per_day, features=False, dim=dim,
-                                      seed=args.seed, tour_first_day=True))
-    probe = list(bench.continuous_frames(house, args.days, args.probe_s))
+    args = steps.probe_parser(__doc__).parse_args(argv)
+    dim, probe = steps.probe_frames(args)
     sandbox = PgSandbox.start()
     try:
         sandbox.create_database("long_run")
