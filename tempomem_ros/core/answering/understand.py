@@ -426,9 +426,7 @@ _THEN = re.compile(r"\b(?:since (?:then|that time|that point)|since(?=\W*$)|afte
 # is the told time, as "then" is; the one who comes or goes must be the one told of: "I" / "we" in the told clause
 # for "when I left", nobody of the first person there for "when she arrived" (a third person's coming, not the
 # asker's).
-_WHEN_TOLD = re.compile(r"\bwhen (i|we|he|she|they) (?:left|arrived|got (?:here|there|in|home|back)|came (?:in|over|"
-                        r"round|around|back|home|by)|popped (?:round|in|over|by)|turned up|showed up|"
-                        r"dropped (?:in|by))\b", re.I)
+_WHEN_TOLD = re.compile(rf"\bwhen (i|we|he|she|they) {unread.COMING_GOING}\b", re.I)
 _FIRST_PERSON = re.compile(r"\b(?:i|we)\b")
 
 
