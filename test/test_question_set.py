@@ -403,8 +403,9 @@ def test_heldout16_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
     handover", "did anything appear", a time to come in talk, "Agent memo:" as a header, "whether X remains at its
     last known location", "have you spotted X anywhere", "the earliest record you hold of X": 158 right, 42 refused,
     0 wrong. Fifteenth round (loose.py, tool calls in looser shapes): "GET /tempomem/relational_as_of?relation=on&..."
-    read by its request line and query string: 159 right, 41 refused, 0 wrong."""
-    assert _measured(newest_sets[6], "u", 31, tmp_path / "h16") == (200, 159, 41, 0, [])
+    read by its request line and query string: 159 right, 41 refused, 0 wrong. Twenty-third round (lines.py): the
+    S-expression '(was_seen :label "remote" :since_ago_s 7200)' read (u172): 160 right, 40 refused, 0 wrong."""
+    assert _measured(newest_sets[6], "u", 31, tmp_path / "h16") == (200, 160, 40, 0, [])
 
 
 def test_heldout17_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
@@ -465,8 +466,9 @@ def test_heldout19_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
     Guarded exactly: a later round that reads it changes this line and says so. Eighteenth round (stop 39; in "all"
     from here; test_answering_eighteenth_round.py): a known name's word with a typist's slip, "just now", help against
     the robot's sensing refused, calls in a dozen languages' punctuation and transports (dialects.py, loose.py),
-    spoken punctuation, dialect and fillers: 171 right, 29 refused, 0 wrong."""
-    assert _measured(newest_sets[9], "c", 30, tmp_path / "h19") == (200, 171, 29, 0, [])
+    spoken punctuation, dialect and fillers: 171 right, 29 refused, 0 wrong. Twenty-third round (lines.py): a YAML
+    block with its line breaks written '\\n' read (c169): 172 right, 28 refused, 0 wrong."""
+    assert _measured(newest_sets[9], "c", 30, tmp_path / "h19") == (200, 172, 28, 0, [])
 
 
 def test_heldout20_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
@@ -500,8 +502,10 @@ def test_heldout21_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
     routes as classes (a person word after a noun heads a thing's name, another's thing sought to take it behind
     that person's back refused, a language's time constructor read or the call refused, a call in code never read by
     similarity), named calls in more envelopes and more languages' punctuation: 142 right, 58 refused, 0 wrong.
-    Twenty-first round (stop 42): a told event named as the question's moment is the told time (e086): 143, 57, 0."""
-    assert _measured(newest_sets[11], "e", 30, tmp_path / "h21") == (200, 143, 57, 0, [])
+    Twenty-first round (stop 42): a told event named as the question's moment is the told time (e086): 143, 57, 0.
+    Twenty-third round (lines.py): HTTPie's 'http POST host/tools/semantic text=...' read as a command line (e110):
+    144, 56, 0."""
+    assert _measured(newest_sets[11], "e", 30, tmp_path / "h21") == (200, 144, 56, 0, [])
 
 
 def test_heldout22_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
@@ -517,8 +521,9 @@ def test_heldout22_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
     classes (a bracketed aside before the question is no part of it, a unit of time at the present place asks how
     long, a pointer back at a told time no reader found refuses, an operator's "t-1h" is an hour ago): g022, g060,
     g084 right, g072 refused; a told event named as the question's moment, "when she got here", is the told time:
-    g026 right): 121 right, 79 refused, 0 wrong."""
-    assert _measured(newest_sets[12], "g", 30, tmp_path / "h22") == (200, 121, 79, 0, [])
+    g026 right): 121 right, 79 refused, 0 wrong. Twenty-third round (lines.py): an HTTP request with its line breaks
+    written '\\n' (g082): 122 right, 78 refused, 0 wrong."""
+    assert _measured(newest_sets[12], "g", 30, tmp_path / "h22") == (200, 122, 78, 0, [])
 
 
 def test_heldout23_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
@@ -531,8 +536,12 @@ def test_heldout23_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
     Guarded exactly: a later round that reads it changes this line and says so (in "all" from stop 42). Twenty-second
     round (stop 42; test_answering_twentysecond_round.py): its wrong routes as classes (a noun that heads a household
     name, "set", "stand", "clock", after a word the memory does not know is that name's head; a count of things
-    "registered" / "logged", no "times", is the inventory): i057, i165 right: 129 right, 71 refused, 0 wrong."""
-    assert _measured(newest_sets[13], "i", 30, tmp_path / "h23") == (200, 129, 71, 0, [])
+    "registered" / "logged", no "times", is the inventory): i057, i165 right: 129 right, 71 refused, 0 wrong.
+    Twenty-third round (stop 43; test_answering_twentythird_round.py): 32 agent requests read by their syntax class
+    (a transport's call naming the tool, fields that only frame a call, a namespace before the tool's name, keys that
+    name the call by their value, a reply's wrappers, written line breaks, blocks, command lines, a published ROS
+    message, Redis writes, S-expressions, chat messages): 161 right, 39 refused, 0 wrong."""
+    assert _measured(newest_sets[13], "i", 30, tmp_path / "h23") == (200, 161, 39, 0, [])
 
 
 @pytest.mark.slow
