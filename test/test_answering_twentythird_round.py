@@ -161,3 +161,52 @@ def test_lines_readers_refuse_what_is_not_one_reading_call(question):
 def test_a_batch_of_commands_stays_refused():
     # the eighteenth round's batch: the command-line reader takes no text with a shell's separator
     refusal("last seen --label keys; get history --label phone", NAMES)
+
+
+# --------------------------------------------------------------------- told times and spans of the asker's own day
+H = 3600.0
+
+
+@pytest.mark.parametrize("question, operator, args", [
+    # a told span and a pointer back at it (understand._SPAN_BACK)
+    ("I was stuck in a meeting from 9 to 11 this morning. Where did the phone go during that meeting?", "history",
+     {"label": "phone", "since": TODAY + 9 * H, "until": TODAY + 11 * H}),
+    ("We were out from nine till one today. What got moved while we were gone?", "changes",
+     {"since": TODAY + 9 * H, "until": TODAY + 13 * H, "kinds": ["moved"]}),
+    ("The painter was in from 10 to 12 today. Did anything disappear in that window?", "changes",
+     {"since": TODAY + 10 * H, "until": TODAY + 12 * H, "kinds": ["removed"]}),
+    # the told event named again by its own verb (understand._EVENT_BACK)
+    ("I got up at 7 this morning. Where was my wallet when I got up?", "as_of",
+     {"label": "wallet", "t": TODAY + 7 * H}),
+    ("The plumber left at noon. What has changed since he left?", "changes", {"since": TODAY + 12 * H, "until": NOW}),
+    # "at one" before "and", "last night around 8 pm" (timeexpr)
+    ("I made lunch at one and the desk was a mess. What was on the desk at that point?", "relational_as_of",
+     {"relation": "on", "anchor": "desk", "t": TODAY + 13 * H}),
+    ("where was the lamp last night around 11", "as_of", {"label": "lamp", "t": TODAY - 1 * H}),
+])
+def test_a_told_time_pointed_at_is_the_questions(question, operator, args):
+    assert read(question) == (operator, args, "")
+
+
+@pytest.mark.parametrize("question", [
+    "We were out from nine till one today. What changed while they were gone?",   # another person's absence
+    "I got up at 8. Where were my glasses when she got up?",                     # another person's event
+    "I got up at 8. Where were my glasses when I went out?",                     # another event
+    "My cleaner left at one. What's changed since he arrived?",
+    "The kids were at swimming from 10 to 12 today. Did you see the lamp during the call?",   # no call was told
+    "The kids were at school from 8 to 3 today. Was the lamp seen while they were out?",   # 3 pm is to come
+    "what moved from 2 to 3 metres away from the sofa",                          # a distance is no span of hours
+    "I was out from 9 to 11. Where are my keys?",   # a told span beside a question of now: which time is asked?
+])
+def test_a_told_time_not_pointed_at_or_told_of_another_stays_refused(question):
+    refusal(question, NAMES)
+
+
+def test_a_span_of_hours_is_read_by_the_clock_convention():
+    from tempomem_ros.core.answering import timeexpr
+    got = timeexpr.extract("from nine till one", NOW)[1]
+    assert [(f.kind, f.since, f.until) for f in got] == [("window", TODAY + 9 * H, TODAY + 13 * H)]
+    got = timeexpr.extract("from 10 to 12 yesterday", NOW)[1]
+    assert [(f.kind, f.since, f.until) for f in got] == [("window", TODAY - 14 * H, TODAY - 12 * H)]
+    assert timeexpr.extract("from one to two and a half hours", NOW)[1] == []   # a length, not a span of hours
+    assert timeexpr.extract("from 1 to 2 times", NOW)[1] == []
