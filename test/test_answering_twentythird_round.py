@@ -210,3 +210,14 @@ def test_a_span_of_hours_is_read_by_the_clock_convention():
     assert [(f.kind, f.since, f.until) for f in got] == [("window", TODAY - 14 * H, TODAY - 12 * H)]
     assert timeexpr.extract("from one to two and a half hours", NOW)[1] == []   # a length, not a span of hours
     assert timeexpr.extract("from 1 to 2 times", NOW)[1] == []
+
+
+@pytest.mark.parametrize("question, operator, args", [
+    # the verbs of coming and going narrate (understand._NARRATES is built with unread.COMING_GOING)
+    ("The nurse arrived at ten. What has moved since she arrived?", "changes",
+     {"since": TODAY + 10 * H, "until": NOW, "kinds": ["moved"]}),
+    ("My aunt turned up at eleven. What was on the desk when she turned up?", "relational_as_of",
+     {"relation": "on", "anchor": "desk", "t": TODAY + 11 * H}),
+])
+def test_a_told_arrival_narrates(question, operator, args):
+    assert read(question) == (operator, args, "")

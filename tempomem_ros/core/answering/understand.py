@@ -736,8 +736,12 @@ _YESTERDAY = re.compile(r"\byesterday\b")
 # A clause that tells of yesterday has a subject and a verb of its own ("I was at my sister's yesterday", "the cleaner
 # came yesterday"); a clause without one is the request's own words ("moves of the lamp since yesterday, how many",
 # "for the report, all the changes from yesterday": both read right before, and stay so).
+# Twenty-third round: the verbs of coming and going (unread.COMING_GOING: "arrived", "popped round", "turned up")
+# narrate too; "The nurse arrived at ten. What has moved since she arrived?" and heldout22's g083 ("popped round") had
+# told no time for want of them.
 _NARRATES = re.compile(r"\b(?:i|we|he|she|they|you|was|were|had|did|came|went|got|left|put|took|brought|moved|"
-                       r"visited|cleaned|tidied|used|borrowed|lost|saw|said|told|asked)\b")
+                       r"visited|cleaned|tidied|used|borrowed|lost|saw|said|told|asked|" + unread.COMING_GOING
+                       + r")\b")
 
 
 # Review of the fifteenth round: the request's own clause was taken for talk ("Please, I need the changes from
