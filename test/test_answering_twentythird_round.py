@@ -17,7 +17,7 @@ from answering_helpers import NOW, TODAY, refusal, understood
 from tempomem_ros.core.answering import Names
 
 NAMES = Names(["mug", "keys", "table", "coffee table", "desk", "lamp", "phone", "wallet", "book", "laptop", "plant",
-               "sofa", "remote"],
+               "jacket", "sofa", "remote"],
               ["kitchen", "hall", "bedroom"])
 
 
@@ -221,3 +221,27 @@ def test_a_span_of_hours_is_read_by_the_clock_convention():
 ])
 def test_a_told_arrival_narrates(question, operator, args):
     assert read(question) == (operator, args, "")
+
+
+# ----------------------------------------------------------------------------- greetings, "at the mo", short units
+@pytest.mark.parametrize("question, operator, args", [
+    ("Hola! where is my mug? Gracias.", "current", {"label": "mug"}),            # a greeting and a thanks
+    ("Servus! Every place my jacket was yesterday, please.", "history",
+     {"label": "jacket", "since": TODAY - 86400, "until": TODAY}),
+    ("Keys! where are they?", "current", {"label": "keys"}),                       # a known thing stays
+    ("what's sitting on the desk at the mo?", "relational", {"relation": "on", "anchor": "desk"}),
+    ("have you seen my phone in the last hr?", "was_seen", {"label": "phone", "since": NOW - H, "until": NOW}),
+    ("did anything new turn up since twelve?", "changes",
+     {"since": TODAY + 12 * H, "until": NOW, "kinds": ["appeared", "reappeared"]}),
+])
+def test_greetings_and_short_forms_read(question, operator, args):
+    assert read(question) == (operator, args, "")
+
+
+def test_an_exclamation_that_may_be_the_thing_is_kept():
+    # "Spatula! where is it?": the unknown word is the thing "it" points at, never dropped as a greeting
+    assert read("Spatula! where is it?") == ("current", {"label": "spatula"}, "label")
+
+
+def test_at_the_mo_is_present_and_no_operator_of_the_past_reads_it():
+    refusal("where was the mug at the mo", NAMES)
