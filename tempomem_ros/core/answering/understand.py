@@ -192,6 +192,13 @@ def understand(question: str, now: float | None, names: Names, similar=None, _in
         said = unread.time_ignored(out.ignored)
         if said is not None:
             return Refusal(unread.TIME_IGNORED.format(word=said), suggest(normalise(question), names))
+    if isinstance(out, Refusal) and out.reason == NO_FORM and isinstance(question, str):
+        # twenty-third round: a question refused for its form that points back at a told time says so, as one read
+        # without the time is ("... I came back at four and I honestly cannot see what is different, so what changed
+        # since then?": its told clause now has a clock, "at four and ...", and no reader parts its four clauses)
+        back = unread.POINTS_BACK.search(question[:MAX_QUESTION_CHARS])
+        if back is not None:
+            return Refusal(unread.POINTED_BACK.format(word=back.group(0).lower()), out.suggestions)
     if (isinstance(out, Understanding) and out.operator in _SPAN_OPERATORS and out.args.get("since") is None
             and isinstance(question, str) and _JUST_NOW.search(normalise(question[:MAX_QUESTION_CHARS]))):
         return Refusal(JUST_NOW_PAST, ())
