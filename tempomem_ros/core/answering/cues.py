@@ -92,7 +92,7 @@ _PHRASES = {
     "missing status": "MISSING YESNO", "looked everywhere": "GLUE", "searched everywhere": "GLUE",
     "checked everywhere": "GLUE", "time in place": "DURATION", "tend to": "LOOK", "tends to": "LOOK",
     "run into": "SEEN", "ran into": "SEEN", "wandered off": "MOVE", "wandered off to": "GLUE", "wander off to": "GLUE",
-    "out of place": "MOVE", "moved around": "MOVE", "at the minute": "GLUE", "in view of": "SEEN",
+    "out of place": "MOVE", "moved around": "MOVE", "at the minute": "GLUE", "at the mo": "GLUE", "in view of": "SEEN",
     "the little one": "GLUE", "the little ones": "GLUE",
 }
 _WORDS = {

@@ -43,8 +43,14 @@ MAX_CHARS = 2000
 _QUOTED = re.compile(r"\"(?:\\.|[^\"\\])*\"|'(?:\\.|[^'\\])*'")
 _HEAD = re.compile(r"\s*(?:(?:let|var|const|val|auto|final|my|our|local|dim)\s+)?\$?[A-Za-z_]\w*"
                    r"(?:\s*,\s*\$?[A-Za-z_]\w*)*(?:\s*:\s*[\w.<>?\[\]]+)?\s*(?::=|<-|=(?![=>]))\s*")
-_AWAIT = re.compile(r"\s*(?:try\s+await|await|try)\s+")
-_TAIL = re.compile(r"(?:[\s;?]|(?<=\))\.)+\Z")   # a statement's end: ';', Rust's '?', Erlang's '.' after the call
+# Twenty-third round (heldout23): 'moves = yield context.call_activity(...)' (a generator's yield), '$where = execute
+# as_of(...)', 'CALL as_of(...)': a word of the statement that runs the call, no part of it
+_AWAIT = re.compile(r"\s*(?:(?:try\s+await|await|try)\s+|(?i:yield|execute|exec|call|return)\s+"
+                    r"(?=\$?[A-Za-z_][\w.]*\s*(?:\(|->|::)))")
+# a statement's end: ';', Rust's '?' and '.await', Erlang's '.' after the call
+_TAIL = re.compile(r"(?:[\s;?]|(?<=\))\.await\b|(?<=\))\.)+\Z")
+# Twenty-third round: an import before the call on the same line ('from gradio_client import Client; Client(...)')
+_IMPORT = re.compile(r"\s*(?:from\s+[\w.]+\s+)?import\s+[\w.]+(?:\s+as\s+\w+)?(?:\s*,\s*[\w.]+(?:\s+as\s+\w+)?)*\s*;")
 # Erlang: a module's function 'tempomem:call(', a map '#{', a binary '<<"plant">>'
 _ERLANG_CALL = re.compile(r"(?<![\w.:])([a-z]\w*):([a-z]\w*)\(")
 _ERLANG_BINARY = re.compile(r"<<(\x00\d+\x00)>>")
@@ -123,7 +129,157 @@ _IDENT = re.compile(r"\s*[A-Za-z_]\w*\s*")
 _KEYNAME = re.compile(r"\s*\x00(\d+)\x00\s*")
 
 
-def _arguments(s: str, held: list[str], tool_name) -> str:
+# ------------------------------------------------------------------------- twenty-third round: calls by transport
+# heldout23 refused agent requests whose call goes through a transport that names the tool by a string: Phoenix's
+# 'channel.push("current", {label: "phone"})', Celery's 'app.send_task("tempomem.tasks.as_of", kwargs={...})', Action
+# Cable's 'this.subscription.perform("relational", {...})', BullMQ's 'toolQueue.add("semantic", {...})', ioBroker's
+# "sendTo('tempomem.0', 'relational_before', {...}, (res) => ...)", Durable Functions' 'context.call_activity(
+# "CountMoves", {...})', Prefect's 'run_deployment(name="tempomem-tools/history", parameters={...})', Gradio's
+# 'Client(url).predict(label=..., api_name="/history")', requests' 'requests.post(".../tools/duration", json={...},
+# timeout=5)', a printed 'FunctionCall(<function is_related at 0x...>, label=..., ...)', Ray's
+# 'handle.previous.remote(label=...)'. One rule for all: a call whose own name only transports (its words are all
+# words of sending or calling, TRANSPORT) and whose arguments name exactly ONE tool of the table - a string, or a
+# string under a key that names a call (NAMING) - is that tool's call, its arguments the one map beside the name (or
+# under a key that holds arguments, HOLDING) or the named arguments left; the transport's own options (OPTIONS: a
+# timeout, headers), an address string that names no tool and a callback are left out, and a word that acts in
+# anything left out refuses the rewrite (``acts``). The receiver stays before the tool's name, so loose.py's walk
+# still refuses a receiver that writes ('robot.delete.push(...)').
+TRANSPORT = frozenset((
+    "send push post publish pub emit perform call invoke execute exec run dispatch submit enqueue add fetch predict "
+    "request do apply delay trigger fire deliver broadcast remote rpc get query ask "
+    "task job json message msg activity deployment command cmd tool tools function func fn action event to async sync "
+    "workflow step operation op method api endpoint tempomem").split())
+NAMING = frozenset("name tool tool_name api_name function function_name fn command cmd task target endpoint route "
+                   "routing_key operation op action topic subject".split())
+HOLDING = frozenset("arguments args input tool_input parameters params kwargs json payload data body inputs "
+                    "input_data tool_args tool_arguments".split())
+OPTIONS = frozenset("timeout headers auth verify retries retry priority countdown queue stream content_type "
+                    "mute_http_exceptions method".split())
+# a printed Python function or method ('<function is_related at 0x7f3a2c1b9d30>', '<bound method Memory.previous of
+# <...>>'): the name it prints
+_REPR = re.compile(r"<(?:function|bound method|built-in function|method)\s+([A-Za-z_][\w.]*)"
+                   r"(?:\s+at\s+0x[0-9a-fA-F]+|\s+of\s+<[^<>]{0,80}>)?>")
+# a callback among a call's arguments: '(res) => log(...)', 'reply => console.log(reply)', 'function (r) {...}'
+# (a bare parameter's arrow only before a call: Perl's pair 'label => \'wallet\'' is an argument)
+_CALLBACK = re.compile(r"\s*(?:\([^()]*\)\s*=>|[A-Za-z_]\w*\s*=>(?=\s*[A-Za-z_][\w.]*\()|function\s*\w*\s*\()")
+# a reply's handlers chained after the call ('.receive("ok", ...)', '.then(...)', '.catch(...)', '.result()')
+_REPLY = re.compile(r"\.(?:receive|then|catch|finally|on|subscribe|result|get|wait|join|unwrap|expect|done)\(")
+
+
+def _words(text: str) -> list[str]:
+    """The words of a piece of code, camelCase and snake_case parted, in lower case."""
+    text = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", text)
+    return re.findall(r"[a-z]+", text.lower())
+
+
+def _callbacks(s: str, dropped: list[str]) -> str:
+    """The text with each callback argument left out (its words kept in ``dropped``)."""
+    for _ in range(5):
+        for m in re.finditer(r"[(,]", s):
+            cb = _CALLBACK.match(s, m.end())
+            if not cb:
+                continue
+            depth, j = (1 if cb.group(0).endswith("(") else 0), cb.end()   # 'function (r) {...}': inside its (
+            while j < len(s):
+                c = s[j]
+                if c in "([{":
+                    depth += 1
+                elif c in ")]}":
+                    if depth == 0:
+                        break
+                    depth -= 1
+                elif c == "," and depth == 0:
+                    break
+                j += 1
+            dropped.append(s[m.end():j])
+            s = s[:m.start() + (1 if s[m.start()] == "(" else 0)] + s[j:]
+            break
+        else:
+            return s
+    return s
+
+
+def _replies(s: str, dropped: list[str]) -> str:
+    """The text less the reply's handlers chained at its end."""
+    for _ in range(5):
+        last = None
+        for m in _REPLY.finditer(s):
+            last = m
+        if last is None:
+            return s
+        end = _close(s, last.end() - 1)
+        if end != len(s) - 1 or last.start() == 0 or s[last.start() - 1] != ")":
+            return s
+        dropped.append(s[last.start():])
+        s = s[:last.start()]
+    return s
+
+
+def _chained_handle(s: str, dropped: list[str]) -> str:
+    """'Client("http://...").predict(...)': a handle built by a call, then a transport's call on it: the handle's
+    arguments left out ('Client.predict(...)')."""
+    m = re.match(r"\s*([A-Za-z_][\w.]*)\(", s)
+    if not m:
+        return s
+    end = _close(s, m.end() - 1)
+    n = re.compile(r"\.([A-Za-z_]\w*)\(").match(s, end + 1) if end > 0 else None
+    if not n or not set(_words(n.group(1))) <= TRANSPORT:
+        return s
+    dropped.append(s[m.end():end])
+    return s[:m.end() - 1] + s[end + 1:]
+
+
+def transports(callee: str) -> bool:
+    """Whether a call's own name only sends or calls (its last segment's words are all TRANSPORT words)."""
+    ws = _words(callee.rsplit(".", 1)[-1])
+    return bool(ws) and set(ws) <= TRANSPORT
+
+
+def _snake_key(k: str) -> str:
+    return "_".join(_words(k))
+
+
+def _by_transport(callee: str, parts: list[str], held: list[str], tool_name, dropped: list[str]):
+    """(callee, parts) of the tool a transport's call names (above), or None."""
+    if not transports(callee) or len(parts) > 6:
+        return None
+    named, maps, kwargs, rest = [], [], [], []
+    for p in parts:
+        q = _KEYNAME.fullmatch(p)
+        kv = re.fullmatch(r"\s*([A-Za-z_]\w*)\s*[=:]\s*(.*?)\s*", p, re.S)
+        if q:
+            value = held[int(q.group(1))][1:-1]
+            (named if tool_name(value) else rest).append(value)
+        elif p.strip().startswith("{"):
+            maps.append(p.strip())
+        elif kv and _snake_key(kv.group(1)) in NAMING and _KEYNAME.fullmatch(kv.group(2)) and tool_name(
+                held[int(_KEYNAME.fullmatch(kv.group(2)).group(1))][1:-1]):
+            named.append(held[int(_KEYNAME.fullmatch(kv.group(2)).group(1))][1:-1])
+        elif kv and _snake_key(kv.group(1)) in HOLDING and kv.group(2).startswith("{"):
+            maps.append(kv.group(2))
+        elif kv and _snake_key(kv.group(1)) in OPTIONS:
+            rest.append(kv.group(2))
+        elif kv:
+            kwargs.append(p.strip())
+        else:
+            return None
+    if len(maps) > 1 or maps and kwargs:
+        return None
+    segments = callee.split(".")
+    if not named and not rest and len(segments) >= 3 and tool_name(segments[-2]):
+        return ".".join(segments[:-1]), (maps or kwargs)   # Ray's 'handle.previous.remote(label=...)'
+    if len(named) != 1:
+        return None
+    # a string beside the name is an address ('tempomem.0'), never text with spaces; the name's own path is checked
+    if any(not re.fullmatch(r"[\w.:/@-]{1,80}", r) for r in rest if not r.startswith(("\x00", "{"))):
+        return None
+    name = named[0]
+    dropped.extend(rest + [re.sub(r"[\w-]+\Z", "", name)])
+    receiver = callee.rsplit(".", 1)[0] + "." if "." in callee else ""
+    return receiver + tool_name(name), (maps or kwargs)
+
+
+def _arguments(s: str, held: list[str], tool_name, dropped: list[str] | None = None) -> str:
     """Every call's argument list with its handle dropped, its name-value pairs named and its dispatch read."""
     out, i = [], 0
     while i < len(s):
@@ -136,7 +292,7 @@ def _arguments(s: str, held: list[str], tool_name) -> str:
         end = _close(s, m.end() - 1)
         if end < 0:
             return s
-        callee, inner = m.group(1), _arguments(s[m.end():end], held, tool_name)
+        callee, inner = m.group(1), _arguments(s[m.end():end], held, tool_name, dropped)
         parts = _split_top(inner, ",;") if inner.strip() else []
         # a handle first, beside other arguments (Go's ctx, Julia's 'mem;'): no argument of the tool
         if len(parts) > 1 and _IDENT.fullmatch(parts[0]) and not tool_name(parts[0].strip()):
@@ -159,27 +315,46 @@ def _arguments(s: str, held: list[str], tool_name) -> str:
             if tool_name(name):
                 receiver = callee.rsplit(".", 1)[0] + "." if "." in callee else ""
                 callee, parts = receiver + name, [parts[1]]
+        elif not tool_name(callee) and dropped is not None:
+            by = _by_transport(callee, parts, held, tool_name, dropped)
+            if by is not None:
+                callee, parts = by
         out.append(f"{callee}({', '.join(p.strip() for p in parts)})")
         i = end + 1
     return "".join(out)
 
 
-def rewrite(text: str, tool_name) -> str | None:
+def rewrite(text: str, tool_name, acts: frozenset = frozenset()) -> str | None:
     """The text rewritten into envelope's grammar (module doc); None when no rewrite applies or it is too long.
-    ``tool_name``: the table's name a call's name stands for, or None (loose.tool_name)."""
+    ``tool_name``: the table's name a call's name stands for, or None (loose.tool_name); ``acts``: the words that act
+    or write (loose._ACTS): a rewrite that leaves out a piece holding one of them is no rewrite."""
     if not isinstance(text, str) or len(text) > MAX_CHARS or "(" not in text and "[" not in text and not (
             "{" in text and _ml_call(text, tool_name) != text):
         return None
-    s, held = _mask(text)
-    if "\x00" in text or "\n" in s:
+    if "\x00" in text:
         return None
-    original = s
+    shown = _REPR.sub(lambda r: f'"{r.group(1)}"', text)   # '<function is_related at 0x7f3a...>': its name
+    s, held = _mask(shown)
+    if "\n" in s:
+        return None
+    original = s if shown == text else None
+    dropped: list[str] = []   # what the rewrites below leave out: refused when a word of it acts (``acts``)
+    for _ in range(3):
+        m = _IMPORT.match(s)
+        if not m:
+            break
+        s = s[m.end():]
     m = _HEAD.match(s)
-    if m and re.match(r"\s*(?:(?:try|await)\s+)*\$?[A-Za-z_][\w.]*(?:->|::|\.|\(|\[)", s[m.end():]):
+    if m and re.match(r"\s*(?:(?:try|await|(?i:yield|execute|exec|call|return))\s+)*\$?[A-Za-z_][\w.]*"
+                      r"(?:->|::|\.|\(|\[)", s[m.end():]):
         s = s[m.end():]
     m = _AWAIT.match(s)
     if m:
         s = s[m.end():]
+    s = _TAIL.sub("", s).strip()
+    s = _callbacks(s, dropped)
+    s = _replies(s, dropped)
+    s = _chained_handle(s, dropped)
     s = _TAIL.sub("", s).strip()
     s = re.sub(r"\$(?=[A-Za-z_])", "", s)
     s = _ERLANG_CALL.sub(r"\1.\2(", s)
@@ -192,6 +367,7 @@ def rewrite(text: str, tool_name) -> str | None:
     s = _ml_call(s, tool_name)
     s = _CONVERSIONS.sub("", s) if ".builder()" not in s else s
     s = _unwrap(s, "Some")
+    s = _unwrap(_unwrap(s, r"JSON\.stringify"), r"json\.dumps")   # the map it writes as text is that map
     s = _BUILDER.sub(lambda b: b.group(1) + "(" + ", ".join(
         f"{k}={v}" for k, v in _SETTER.findall(b.group(2))) + ")", s)
     s = _GO_MAP.sub("", s)
@@ -219,9 +395,11 @@ def rewrite(text: str, tool_name) -> str | None:
             s = f"{w.group(1)}({s[w.end():end]})"
     s = _pairs_lists(s)
     s = _tuples(s)
-    s = _arguments(s, held, tool_name)
+    s = _arguments(s, held, tool_name, dropped)
     if s == original:
         return None
+    if acts and any(set(_words(_unmask(d, held))) & acts for d in dropped):
+        return None   # 'client.send("current", {...}, () => robot.delete(...))': what was left out acts
     return _unmask(s, held)
 
 

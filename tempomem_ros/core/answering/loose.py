@@ -32,7 +32,7 @@ import re
 import shlex
 from urllib.parse import parse_qsl, urlsplit
 
-from . import dialects, envelope, shapes
+from . import dialects, envelope, lines, shapes
 from .envelope import ARGS_KEYS, NAME_KEYS, ROUTES, Call, Malformed, _NotHere, _parse_whole, _snake
 from .operators import TOOL_NAMES
 from .slots import Names
@@ -80,6 +80,7 @@ def tool_name(name) -> str | None:
     base = base[:-len("_async")] if base.endswith("_async") else base
     # seventeenth round: the product's own name before the tool's ('tempomem-is-present', a Lambda function's name;
     # 'tempomem_last_seen') is a namespace, as 'tempomem.' is
+    base = envelope.namespaced(base)  # twenty-third round: 'tempomem__first_seen', 'tempomem-target___count_moves'
     base = base[len("tempomem_"):] if base.startswith("tempomem_") else base
     # twentieth round: an MCP client's name for a server's tool ('mcp__tempomem__last_seen', Claude Code's): the tool
     mcp = re.fullmatch(r"mcp__[a-z0-9_-]+?__([a-z0-9_]+)", base)
@@ -527,6 +528,9 @@ def _xml(text: str):
     unread: no XML library, no expansion)."""
     prolog = _XML_PROLOG.match(text)
     text = text[prolog.end():] if prolog else text   # eighteenth round: '<?xml version="1.0"?>' declares, no more
+    # twenty-third round: a CDATA section (WeChat's '<Content><![CDATA[did you see the mug today?]]></Content>') is its
+    # text, when that holds no markup; one that does stays refused unread
+    text = _CDATA.sub(lambda c: c.group(1), text)
     if not re.match(r"\s*<[A-Za-z_]", text) or "<!" in text or "<?" in text or "&" in text:
         return None
     nodes = []
@@ -586,6 +590,7 @@ def _xml(text: str):
     return as_value(nodes[0])
 
 
+_CDATA = re.compile(r"<!\[CDATA\[([^<>&\]]*)\]\]>")
 _XML_PROLOG = re.compile(r"\s*<\?xml(?:\s+[\w:-]+\s*=\s*(?:\"[^\"<>]*\"|'[^'<>]*'))*\s*\?>")
 _XMLRPC_SCALARS = {"string": str, "int": int, "i4": int, "double": float, "boolean": lambda t: t.strip() == "1"}
 
@@ -720,7 +725,9 @@ def _payloads(text: str):
     if m and tool_name(m.group(1)):
         yield Call(m.group(1), {}, m.group(2))
         return
-    for reader in (_edn, _xml, _csv, _hcl, _nix):
+    # twenty-third round (lines.py): a published ROS message, a Redis write, an S-expression, blocks of lines
+    for reader in (lines.topic_pub, lambda t: lines.redis(t, _ACTS), _edn, _xml, _csv, _hcl, _nix,
+                   lambda t: lines.sexp(t, tool_name, dialects.transports), lines.block, lines.yaml_block):
         v = reader(text)
         if v is not None:
             yield v
@@ -743,6 +750,14 @@ def _payloads(text: str):
         except _NotHere:
             v = None
         v = v if isinstance(v, dict) else None
+    if isinstance(v, Call) and not tool_name(v.name) and dialects.transports(v.name) and \
+            _last(v.name) not in DISPATCHERS | _TOOL_RUNS:
+        # twenty-third round: 'app.send_task("tempomem.tasks.as_of", kwargs={...})' parses as a call of 'send_task';
+        # the transport's rewrite (dialects._by_transport) reads the tool it names
+        d = _dialect(text)
+        if isinstance(d, Call) and tool_name(d.name):
+            yield d
+            return
     if v is not None:
         yield _rasa(v) or v
         return
@@ -759,11 +774,15 @@ def _payloads(text: str):
     v = _fields(text)
     if v is not None:
         yield v
+        return
+    v = lines.command_line(text, tool_name, dialects.transports, _ACTS)
+    if v is not None:
+        yield v
 
 
 def _dialect(text: str):
     """The payload of a call in another language's punctuation (dialects.py), or None."""
-    rewritten = dialects.rewrite(text, tool_name)
+    rewritten = dialects.rewrite(text, tool_name, _ACTS)
     if rewritten is None:
         return None
     try:
@@ -791,6 +810,8 @@ def _meta(k, v) -> bool:
     key = _snake(k)
     if key in ("jsonrpc", "index") or key == "id" or key.endswith("_id") and key not in ("object_id", "anchor_id") \
             and isinstance(v, (str, int)):
+        return True
+    if envelope._meta_field(k, v):   # twenty-third round: SignalR's '"type": 1', '"tool_type": "function"'
         return True
     # eighteenth round: OpenAI's '"object": "chat.completion.chunk"' types its message as "type" does
     return key in ("type", "object") and isinstance(v, str) and bool(re.fullmatch(r"[\w-]+(?:[./:][\w-]+)+", v))
@@ -823,7 +844,10 @@ CARRIER_KEYS = frozenset((
     # the Agents SDK's raw item
     "raw_item",
     # twentieth round: an EventBridge event's detail, AutoGPT's command, Genkit's toolRequest
-    "detail", "command", "tool_request"))
+    "detail", "command", "tool_request",
+    # twenty-third round: a reply's wrapper around what it carries (Genkit's '"toolCall": {"status": "success",
+    # "value": {...}}', Workers AI's '{"result": {"response": null, "tool_calls": [...]}, "success": true}')
+    "value", "result"))
 # a call that only dispatches to the tool it is given by name (its first, unnamed argument)
 DISPATCHERS = frozenset(("call", "invoke", "call_tool", "run_tool", "use_tool", "execute_tool"))
 # a call that only passes its question on ('dspy.Predict("question -> answer")(question="...")'): its module's kind
@@ -884,7 +908,10 @@ def _candidates(node, depth: int, out: list, budget: list) -> None:
             # seventeenth round: a dispatcher given the tool's name ('Tempomem.call(:history, label: "phone")', Ruby's
             # symbol; 'client.call_tool("last_seen", label="mug")'): the call is the named tool's
             node = Call(node.positional.lstrip(":"), node.args)
-        if _last(node.name) in DISPATCHERS | _TOOL_RUNS and isinstance(node.positional, dict) and not node.args:
+        if (_last(node.name) in DISPATCHERS | _TOOL_RUNS or dialects.transports(node.name)) and \
+                isinstance(node.positional, dict) and not node.args:
+            # twenty-third round: any transport's call ('sock.send_json({"tool": "missing", ...})', Viam's
+            # 'memory.do_command({"command": "relational_as_of", ...})'), as a dispatcher's
             held = _dispatched(node)
             if held is not None:
                 _candidates(held, depth + 1, out, budget)
@@ -893,7 +920,7 @@ def _candidates(node, depth: int, out: list, budget: list) -> None:
         if tool_name(node.name):
             args, pos = node.args, node.positional
             if isinstance(pos, dict) and not args:  # 'tools.wasSeen({ label: "phone" })': the map is the arguments
-                args, pos = pos, None
+                args, pos = _options_held(pos), None
             if isinstance(pos, Call) and not args and _typed_request(pos, node.name):
                 # eighteenth round: a typed request object ('countMoves(CountMovesRequest(label="backpack"))', Rust's
                 # 'relational_as_of(RelationalAsOf { ... })'): its fields are the arguments
@@ -928,6 +955,7 @@ def _candidates(node, depth: int, out: list, budget: list) -> None:
         # eighteenth round: a JSON-RPC request inside a carrier (an SSE event's data): envelope's reading of it
         out.append(envelope.call_of(rest, depth + 1))
         return
+    rest = _named_by_value(rest)
     named = [(k, v) for k, v in rest.items() if _snake(k) in NAME_KEYS and isinstance(v, str)]
     if named:
         if len(named) != 1:
@@ -940,6 +968,44 @@ def _candidates(node, depth: int, out: list, budget: list) -> None:
     _candidates_in(rest, depth, out, budget)
 
 
+# Twenty-third round: keys that name the call only when their value is a tool's name (SignalR's '"target":
+# "Relational"', Viam's '"command": "relational_as_of"', a broker's '"routing_key": "tools.count_objects"'); elsewhere
+# "target" is the thing ('{"tool": "locate", "target": "keys"}', operators.REQUEST_ARG_FIELDS) and "command" carries a
+# call (AutoGPT's '"command": {"name": ...}'), as they were read before
+_NAMING_BY_VALUE = frozenset(("command", "cmd", "target", "task", "endpoint", "route", "routing_key", "api_name"))
+
+
+def _named_by_value(mapping: dict) -> dict:
+    """The map with its one key of _NAMING_BY_VALUE whose value is a tool's name read as the call's name; the map
+    itself when a key of NAME_KEYS names a call already, or no such key (or two) is there."""
+    if any(_snake(k) in NAME_KEYS and isinstance(v, str) for k, v in mapping.items()):
+        return mapping
+    keys = [k for k, v in mapping.items() if _snake(k) in _NAMING_BY_VALUE and isinstance(v, str) and tool_name(v)]
+    if len(keys) != 1:
+        return mapping
+    _no_action_in_path(mapping[keys[0]])
+    return {("name" if k == keys[0] else k): v for k, v in mapping.items()}
+
+
+def _options_held(args: dict) -> dict:
+    """Twenty-third round: an HTTP client's options map ('{method: "post", contentType: "application/json", payload:
+    {...}}', Apps Script's UrlFetchApp.fetch) holds the arguments under its body; its other keys are the transport's
+    options (dialects.OPTIONS). A method that writes is refused as curl's is; any other map is the arguments."""
+    keys = {_snake(k): k for k in args}
+    held = [k for k in keys if k in ("payload", "body", "data", "json", "arguments")]  # shapes.py: payload -> arguments
+    if len(held) != 1 or not isinstance(args[keys[held[0]]], dict) or set(keys) - set(held) - dialects.OPTIONS or \
+            "method" not in keys and not set(keys) - set(held):
+        return args
+    method = args.get(keys.get("method", ""), "POST")
+    if not isinstance(method, str) or method.upper() not in _READING_METHODS:
+        raise _Refused(f"an HTTP {_shown_word(method)} would change the memory; its tools only read")
+    return args[keys[held[0]]]
+
+
+def _shown_word(v) -> str:
+    return re.sub(r"[^\w]", "", str(v))[:12].upper() or "?"
+
+
 # eighteenth round: a tool object's own run ('semantic_tool.invoke({...})', LangChain's; 'lastSeenTool.run(...)')
 _TOOL_RUNS = frozenset(("invoke", "ainvoke", "run", "arun", "call"))
 
@@ -949,7 +1015,7 @@ def _dispatched(node: Call):
     arguments: {...} })' and Go's 'CallTool(ctx, CallToolRequest{Params: {Name: ..., Arguments: ...}})' (the map
     holds a name, or params holding one), or a tool object's run ('semantic_tool.invoke({"text": ...})': the
     receiver, less a 'tool' suffix, names the tool and the map is its arguments). None when it is neither."""
-    held = node.positional
+    held = _named_by_value(node.positional)
     keys = {_snake(k) for k in held}
     if keys & NAME_KEYS or keys == {"params"}:
         return held
@@ -1038,8 +1104,24 @@ def read(text, now: float | None, names: Names) -> envelope.Reading | str | None
     recognises and must refuse; None when the text holds no such call."""
     if not isinstance(text, str) or len(text) > MAX_CHARS:
         return None
+    out = _read(text, now, names)
+    if not isinstance(out, envelope.Reading):
+        # twenty-third round: line breaks written as '\n', a written record separator at the end (lines.unescaped):
+        # read again with them made real where the text as sent read as no call; a refusal of the text as sent stands
+        # unless the text so read is a call (which passes the same walk, router and validator)
+        again = lines.unescaped(text)
+        read_again = _read(again, now, names) if again is not None else None
+        if isinstance(read_again, envelope.Reading) or out is None:
+            out = read_again
+    return out
+
+
+def _read(text: str, now, names: Names) -> envelope.Reading | str | None:
     try:
         for payload in _payloads(text):
+            said = lines.message_text(payload)
+            if said is not None:   # a chat platform's message event: its text is the question (lines.py)
+                return envelope._route(Call("ask", {"question": said}), "message", now, names)
             found: list = []
             _candidates(shapes.reshape(payload), 0, found, [MAX_NODES])
             if not found and isinstance(payload, Call):

