@@ -13,7 +13,7 @@ from tempomem_ros.core import fusion
 from tempomem_ros.core.config import FusionConfig
 from tempomem_ros.core.store.objects import ObjectRows
 from tempomem_ros.core.geometry import box_gap, footprint_overlap, iou3d, point_box_distance
-from tempomem_ros.core.labels import canonical_label, label_matches, sanitize_label
+from tempomem_ros.core.labels import canonical_label, kind_forms, label_matches, labels_agree, sanitize_label
 
 
 @pytest.fixture
@@ -39,6 +39,19 @@ def test_whole_word_label_matching():
     assert not label_matches("", "table")
     assert label_matches("coffee mug", "red coffee mug")
     assert not label_matches("mug coffee", "red coffee mug")
+
+
+def test_synonyms_and_closed_compounds_agree_look_alikes_and_spellings_do_not():
+    for a, b in (("couch", "sofa"), ("grey couch", "sofa"), ("tv", "Television set"), ("fridge", "refrigerator"),
+                 ("shelf", "bookshelf"), ("shelf", "bookcase"), ("bookcase", "bookshelf"), ("chair", "armchair"),
+                 ("phone", "smartphone"), ("table", "bedside table"), ("table", "nightstand"), ("purse", "bag")):
+        assert labels_agree(a, b) and labels_agree(b, a), (a, b)
+    # look-alikes of other kinds are learned, not listed; a word inside a compound is not its head
+    for a, b in (("cup", "mug"), ("remote", "phone"), ("pillow", "cushion"), ("sofa", "chair"), ("book", "bookshelf"),
+                 ("book", "bookcase"), ("pet", "carpet"), ("board", "cupboard"), ("couch", "chair"), ("mug", "teacup")):
+        assert not labels_agree(a, b) and not labels_agree(b, a), (a, b)
+    assert kind_forms("Grey Couch") == (("grey", "sofa"),)
+    assert kind_forms("bookcase") == (("bookshelf",), ("shelf",))
 
 
 def test_label_sanitising():
