@@ -242,6 +242,11 @@ def stop_node(proc: subprocess.Popen) -> None:
         proc.kill()
 
 
+def refused(response) -> bool:
+    """No response, or one that says the request failed (``error`` set, or ``success`` false)."""
+    return response is None or bool(getattr(response, "error", "")) or getattr(response, "success", True) is False
+
+
 class ServiceClient:
     """The bench's side of one memory node: an rclpy node (rclpy.init is the caller's) spun by one thread, a reliable
     observation publisher, one client per SERVICES entry and the node's /diagnostics.
@@ -294,11 +299,14 @@ class ServiceClient:
 
     def call(self, service: str, request) -> tuple[float, bool]:
         """One call: (client-side round trip in ms, whether it was answered without an error)."""
+        ms, response = self.call_response(service, request)
+        return ms, not refused(response)
+
+    def call_response(self, service: str, request):
+        """One call: (client-side round trip in ms, the response; None when none came within 30 s)."""
         t = time.perf_counter()
         response = self.clients[service].call(request, timeout_sec=30.0)
-        ms = (time.perf_counter() - t) * 1e3
-        failed = response is None or getattr(response, "error", "") or getattr(response, "success", True) is False
-        return ms, not failed
+        return (time.perf_counter() - t) * 1e3, response
 
     def node_values(self) -> dict:
         """The node's last /diagnostics values ({} before the first)."""
@@ -317,16 +325,18 @@ class Streamer:
 
     def __init__(self, pub, rate: float, frame) -> None:
         self.published = 0
+        self.seconds = 0.0  # how long it streamed (start to stop)
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, args=(pub, rate, frame), daemon=True)
 
     def _run(self, pub, rate, frame) -> None:
-        next_t = time.monotonic()
+        next_t = start = time.monotonic()
         while not self._stop.is_set():
             pub.publish(frame_msg(*frame(self.published)))
             self.published += 1
             next_t += 1.0 / rate
             self._stop.wait(max(0.0, next_t - time.monotonic()))
+        self.seconds = time.monotonic() - start
 
     def start(self) -> "Streamer":
         self._thread.start()

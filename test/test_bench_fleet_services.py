@@ -4,7 +4,7 @@ fusing, then a fuser process beside it) and on SQLite, every service of nodes/se
 Why in CI: it is the only figure of the services on PostgreSQL (issue 15), and a change to either bench it imports
 from (bench_fleet.py, bench_services.py) or to a service's request would break it unseen. Timings are the machine's:
 only what cannot depend on it is checked: every service is in the bench's list and in every run's table, asked the
-same number of times (round and round), never refused, and nothing the node received was dropped.
+same number of times (round and round), every call answered, no query refused, and nothing the node received dropped.
 """
 
 from __future__ import annotations
@@ -24,9 +24,10 @@ sys.path.insert(0, BENCH)
 
 import bench_services  # noqa: E402
 
+from tempomem_ros.nodes.services import MUTATING  # noqa: E402
 from tempomem_ros.nodes.services import SERVICES as NODE_SERVICES  # noqa: E402
 
-ROW = re.compile(r"^  (\S+(?: 2m)?)\s+(\d+)\s+(\d+\.\d)\s+(\d+\.\d)\s+(\d+\.\d)  (\d+)$")
+ROW = re.compile(r"^  (\S+(?: 2m)?)\s+(\d+)\s+(\d+\.\d)\s+(\d+\.\d)\s+(\d+\.\d)\s+(\d+)\s+(\d+)$")
 
 
 def test_the_bench_asks_every_service_of_the_node():
@@ -51,14 +52,17 @@ def test_quick_fleet_services_answer_every_call(tmp_path):
     ]
     blocks = re.split(r"^(?:PostgreSQL|SQLite), .*$", out, flags=re.M)[1:]
     for title, block in zip(titles, blocks):
-        rows = {m.group(1): (int(m.group(2)), int(m.group(6)))
+        rows = {m.group(1): (int(m.group(2)), int(m.group(6)), int(m.group(7)))
                 for m in map(ROW.match, block.splitlines()) if m}
         assert list(rows) == list(bench_services.SERVICES), title
-        calls = {n for n, _ in rows.values()}
+        calls = {n for n, _, _ in rows.values()}
         assert len(calls) == 1 and calls.pop() >= 1, (title, rows)  # every service asked as often as the others
-        assert [errors for _, errors in rows.values()] == [0] * len(rows), (title, rows)
+        assert [unanswered for _, _, unanswered in rows.values()] == [0] * len(rows), (title, rows)
+        # a query is never refused; a forget or define_region may be, when the fusion lock stays busy past its 5 s
+        # (it fuses every robot's staged frames first): the load's, not the bench's
+        assert [rows[name][1] for name in rows if name.split()[0] not in MUTATING] == [0] * 10, (title, rows)
         node = re.search(r"^  node: (.*)$", block, re.M).group(1)
-        assert "dropped 0" in node and "refused_requests 0" in node, (title, node)
+        assert "dropped 0" in node, (title, node)
     assert "robots 1-3: " in blocks[0] and "robots 1-3: " in blocks[1] and "robots 1-" not in blocks[2]
     assert "fused-visible (robots 1-3, staged -> the fuser's COMMIT)" in blocks[1]
     assert "fused-visible" not in blocks[0] and "fused-visible" not in blocks[2]
