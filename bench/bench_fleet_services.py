@@ -78,7 +78,10 @@ def ask_every_service(client: services.ServiceClient, until: float, start_at: fl
             ms, response = client.call_response(name, request)
             out[name]["ms"].append(ms)
             out[name]["refused"] += services.refused(response)
-            out[name]["unanswered"] += response is None
+            if response is None:
+                out[name]["unanswered"] += 1
+                print(f"  {name}: no answer within 30 s (world time {world_now(start_at) - WORLD_START:.1f} s)",
+                      file=sys.stderr, flush=True)
         i += 1
     return out
 

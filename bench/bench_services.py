@@ -305,7 +305,10 @@ class ServiceClient:
     def call_response(self, service: str, request):
         """One call: (client-side round trip in ms, the response; None when none came within 30 s)."""
         t = time.perf_counter()
-        response = self.clients[service].call(request, timeout_sec=30.0)
+        try:
+            response = self.clients[service].call(request, timeout_sec=30.0)
+        except TimeoutError:  # rclpy's Client.call raises it where older versions returned None
+            response = None
         return (time.perf_counter() - t) * 1e3, response
 
     def node_values(self) -> dict:
