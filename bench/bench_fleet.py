@@ -166,8 +166,11 @@ def fuser(address: str, seconds: float, start_at: float) -> dict:
     """The one fusing writer: while the robots stage, it fuses every frame staged so far in one transaction (one
     commit() of its own Memory: every pending frame, in stamp, source, id order, one fsync), then looks again.
     Records per batch its frames, wall time and the wall clock at which the batch became visible (after COMMIT)."""
-    batches = []
-    with Memory.open(address, embedding_dim=EMBEDDING_DIM, config={"source": "fuser"}) as m:
+    from tempomem_ros.core.errors import StoreLockedError
+
+    batches, lock_waits = [], 0
+    m = Memory.open(address, embedding_dim=EMBEDDING_DIM, config={"source": "fuser"})
+    try:
         while time.time() < start_at:
             time.sleep(0.001)
         end = time.monotonic() + seconds + 2.0  # the robots' last frames too
@@ -176,10 +179,18 @@ def fuser(address: str, seconds: float, start_at: float) -> dict:
                 time.sleep(FUSER_POLL_S)
                 continue
             t0 = time.perf_counter()
-            stats = m.commit()
+            try:
+                stats = m.commit()
+            except StoreLockedError:
+                # another writer held the fusion lock past the timeout (bench_fleet_services: a node's forget fuses
+                # what is staged first): the frames stay staged; try again, as `tempomem fuse` does
+                lock_waits += 1
+                continue
             batches.append({"frames": list(stats.frame_ids), "ms": (time.perf_counter() - t0) * 1e3,
                             "visible_at": time.time()})
-    return {"batches": batches}
+    finally:
+        m.close(fuse=False)  # its loop ended with nothing staged; a frame staged since is the next fuser's
+    return {"batches": batches, "lock_waits": lock_waits}
 
 
 def asker(address: str, seconds: float, start_at: float) -> dict:

@@ -26,7 +26,7 @@ The fleet is shaped as fleet.launch.py deploys it (docs/FLEET.md): every robot o
 The SQLite run: one robot (the node's stream over the whole map), the node fusing, no other writer.
 
     ROS_DOMAIN_ID=136 ROS_AUTOMATIC_DISCOVERY_RANGE=LOCALHOST .venv/bin/python bench/bench_fleet_services.py
-        [--seconds 60] [--fuser node process] [--store PATH] [--skip-sqlite] [--quick]
+        [--seconds 60] [--fuser node process] [--store PATH] [--skip-sqlite] [--skip SERVICE ...] [--quick]
 
 Prints figures and the load average at each run's start; asserts none (the machine is shared). ``--quick``: 200
 objects, 6 s a run (test/test_bench_fleet_services.py: every service answered, none refused).
@@ -65,15 +65,15 @@ def world_now(start_at: float) -> float:
 
 
 def ask_every_service(client: services.ServiceClient, until: float, start_at: float, first: int = 0,
-                      rounds: int | None = None) -> dict:
+                      rounds: int | None = None, skip: tuple = ()) -> dict:
     """Call every service in turn, one call at a time, until the wall clock ``until`` (or for ``rounds`` rounds):
     {service: {"ms": [...], "refused": n, "unanswered": n}}; call i of a service asks request ``first + i``.
     Round and round rather than one service after another, so every service is asked under the same load."""
     rng = np.random.default_rng(2 + first)
-    out = {name: {"ms": [], "refused": 0, "unanswered": 0} for name in services.SERVICES}
+    out = {name: {"ms": [], "refused": 0, "unanswered": 0} for name in services.SERVICES if name not in skip}
     i = first
     while (time.time() < until) if rounds is None else (i < first + rounds):
-        for name in services.SERVICES:
+        for name in out:
             _, request = services.requests(name, i, fleet.N_OBJECTS, rng, world_now(start_at))
             ms, response = client.call_response(name, request)
             out[name]["ms"].append(ms)
@@ -86,7 +86,8 @@ def ask_every_service(client: services.ServiceClient, until: float, start_at: fl
     return out
 
 
-def run_node(store: str, *, n_robots: int, fuser: str, seconds: float, warmup: float, commit_rate: float) -> dict:
+def run_node(store: str, *, n_robots: int, fuser: str, seconds: float, warmup: float, commit_rate: float,
+             skip: tuple = ()) -> dict:
     """One run: the node on ``store`` (robot_0, fusing unless ``fuser`` is 'process'), robot 0's frames streamed to
     it, robots 1..n_robots-1 staging beside it (and bench_fleet's fuser with ``fuser`` 'process'), every service
     asked from ``warmup`` s after the release to ``seconds``. Returns the figures."""
@@ -105,7 +106,7 @@ def run_node(store: str, *, n_robots: int, fuser: str, seconds: float, warmup: f
             raise SystemExit(f"service {missing} not available")
         # One round before the load, not measured: a node that has just opened its store answers its first calls
         # slowly (1-2 s for the first question: readers and caches warm up), which is no fleet's steady state.
-        ask_every_service(client, 0.0, time.time(), first=WARM_FIRST, rounds=1)
+        ask_every_service(client, 0.0, time.time(), first=WARM_FIRST, rounds=1, skip=skip)
         start_at = time.time() + 5.0  # every worker has opened its store by then
         workers = [fleet.spawn_robot(store, r, n_robots, seconds, start_at, stage_only=True)
                    for r in range(1, n_robots)]
@@ -115,7 +116,7 @@ def run_node(store: str, *, n_robots: int, fuser: str, seconds: float, warmup: f
         streamer = services.Streamer(client.pub, fleet.RATE_HZ, lambda i: (
             world_now(start_at), fleet.robot_cells(0, n_robots, i))).start()
         time.sleep(warmup)
-        calls = ask_every_service(client, start_at + seconds, start_at)
+        calls = ask_every_service(client, start_at + seconds, start_at, skip=skip)
         streamer.stop()
         results = fleet.gather(workers, seconds + 300)
         workers = []
@@ -135,6 +136,7 @@ def run_node(store: str, *, n_robots: int, fuser: str, seconds: float, warmup: f
                "late_frames": sum(r["late_frames"] for r in robots), "fuser": None}
     if fuser == "process":
         figures["fuser"] = fleet.fused_visible(robots, results[-1]["batches"], others_fuse=True)
+        figures["fuser"]["lock_waits"] = results[-1]["lock_waits"]
     return figures
 
 
@@ -157,7 +159,8 @@ def report(title: str, figures: dict, seconds: float) -> None:
         print(f"  fused-visible ({others}, staged -> the fuser's COMMIT): p50 {fleet.pct(v, 50):.1f} ms p95 "
               f"{fleet.pct(v, 95):.1f} ms max {max(v, default=float('nan')):.1f} ms ({len(v)} frames; "
               f"{fz['elsewhere']} fused first by the node's forget / define_region); fuser batches "
-              f"{len(fz['batch_frames'])}, frames p50 {fleet.pct(fz['batch_frames'], 50):.0f}")
+              f"{len(fz['batch_frames'])}, frames p50 {fleet.pct(fz['batch_frames'], 50):.0f}, its commits that found "
+              f"the fusion lock held past 5 s: {fz['lock_waits']}")
     if figures["node"]:
         keys = (*services.NODE_FIGURES, "store_pending_frames", "retry_queue", "refused_requests")
         print("  node: " + ", ".join(f"{k} {figures['node'][k]}" for k in keys if k in figures["node"]))
@@ -165,7 +168,7 @@ def report(title: str, figures: dict, seconds: float) -> None:
 
 def side_by_side(runs: list[tuple[str, dict]]) -> None:
     print("\n" + f"{'p50 / p95 ms':<18}" + "".join(f" {name:>24}" for name, _ in runs))
-    for service in services.SERVICES:
+    for service in runs[0][1]["calls"]:
         cells = []
         for _, figures in runs:
             c = figures["calls"][service]
@@ -187,6 +190,7 @@ def main(argv=None) -> int:
     ap.add_argument("--commit-rate", type=float, default=2.0, help="node commit_rate_hz (the default)")
     ap.add_argument("--store", default=None, help="the SQLite store built once (bench_fleet.build_store), cached")
     ap.add_argument("--skip-sqlite", action="store_true")
+    ap.add_argument("--skip", nargs="*", default=[], choices=services.SERVICES, help="services not asked")
     ap.add_argument("--quick", action="store_true", help=f"{QUICK_OBJECTS} objects, {QUICK_SECONDS:g} s a run")
     args = ap.parse_args(argv)
     if args.quick:
@@ -205,7 +209,7 @@ def main(argv=None) -> int:
         for mode in args.fuser:  # each on a fresh copy of the store, in a cluster of its own
             with fleet.served_store(store, "tempomem_bench_fleet_services_") as address:
                 pg = run_node(address, n_robots=args.robots, fuser=mode, seconds=args.seconds,
-                              warmup=args.warmup, commit_rate=args.commit_rate)
+                              warmup=args.warmup, commit_rate=args.commit_rate, skip=tuple(args.skip))
             fused_by = "the node fuses" if mode == "node" else "the node stages, a fuser process fuses"
             report(f"PostgreSQL, {args.robots} robots x {fleet.RATE_HZ:.0f} Hz x {2 * fleet.CELLS_PER_FRAME} "
                    f"observations, {fleet.N_OBJECTS} objects ({fused_by})", pg, args.seconds)
@@ -216,7 +220,7 @@ def main(argv=None) -> int:
                 copy = os.path.join(work, "sqlite.db")
                 shutil.copyfile(store, copy)
                 lite = run_node(copy, n_robots=1, fuser="node", seconds=args.seconds, warmup=args.warmup,
-                                commit_rate=args.commit_rate)
+                                commit_rate=args.commit_rate, skip=tuple(args.skip))
             finally:
                 shutil.rmtree(work, ignore_errors=True)
             report(f"SQLite, 1 robot x {fleet.RATE_HZ:.0f} Hz x {2 * fleet.CELLS_PER_FRAME} observations, "
