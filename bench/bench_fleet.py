@@ -88,12 +88,17 @@ def camera_over(k: int, stamp: float) -> CameraView:
     return CameraView(pose, 500.0, 500.0, 320.0, 240.0, 640, 480, 6.0, np.full((60, 80), 3.0, np.float32), stamp)
 
 
+def robot_cells(index: int, n_robots: int, i: int) -> list[int]:
+    """The cells robot ``index`` of ``n_robots`` re-observes in its frame ``i``: the next 10 of its quarter of the map,
+    round and round (bench_fleet_services.py streams robot 0's to the memory node)."""
+    quarter = CELLS // n_robots
+    return [index * quarter + (i * CELLS_PER_FRAME + j) % quarter for j in range(CELLS_PER_FRAME)]
+
+
 def robot(address: str, index: int, n_robots: int, seconds: float, start_at: float, fuser: bool = False) -> dict:
     """One robot: a frame every 0.1 s, staged (add) and then committed. With ``fuser`` the robot only stages: its
     frame is durable once add() returns (what "commit" means to it then), and the fuser process fuses it; the
     robot records when each frame was staged (wall clock) so that the fused-visible latency can be measured."""
-    quarter = CELLS // n_robots
-    first = index * quarter
     from tempomem_ros.core.errors import StoreLockedError
 
     adds, commits, staged_at = [], [], []
@@ -114,7 +119,7 @@ def robot(address: str, index: int, n_robots: int, seconds: float, start_at: flo
             else:
                 late += now - due > 0.05
             stamp = T0 + 200.0 + (time.monotonic() - t_start)  # the robots' clocks agree: one world time
-            cells = [first + (i * CELLS_PER_FRAME + j) % quarter for j in range(CELLS_PER_FRAME)]
+            cells = robot_cells(index, n_robots, i)
             obs = [observation(label, lo, hi, stamp) for k in cells for label, lo, hi in cell_boxes(k)]
             t0 = time.perf_counter()
             try:  # as the memory node: a frame the lock timed out on is kept (here: counted) and the robot goes on
@@ -161,8 +166,11 @@ def fuser(address: str, seconds: float, start_at: float) -> dict:
     """The one fusing writer: while the robots stage, it fuses every frame staged so far in one transaction (one
     commit() of its own Memory: every pending frame, in stamp, source, id order, one fsync), then looks again.
     Records per batch its frames, wall time and the wall clock at which the batch became visible (after COMMIT)."""
-    batches = []
-    with Memory.open(address, embedding_dim=EMBEDDING_DIM, config={"source": "fuser"}) as m:
+    from tempomem_ros.core.errors import StoreLockedError
+
+    batches, lock_waits = [], 0
+    m = Memory.open(address, embedding_dim=EMBEDDING_DIM, config={"source": "fuser"})
+    try:
         while time.time() < start_at:
             time.sleep(0.001)
         end = time.monotonic() + seconds + 2.0  # the robots' last frames too
@@ -171,10 +179,18 @@ def fuser(address: str, seconds: float, start_at: float) -> dict:
                 time.sleep(FUSER_POLL_S)
                 continue
             t0 = time.perf_counter()
-            stats = m.commit()
+            try:
+                stats = m.commit()
+            except StoreLockedError:
+                # another writer held the fusion lock past the timeout (bench_fleet_services: a node's forget fuses
+                # what is staged first): the frames stay staged; try again, as `tempomem fuse` does
+                lock_waits += 1
+                continue
             batches.append({"frames": list(stats.frame_ids), "ms": (time.perf_counter() - t0) * 1e3,
                             "visible_at": time.time()})
-    return {"batches": batches}
+    finally:
+        m.close(fuse=False)  # its loop ended with nothing staged; a frame staged since is the next fuser's
+    return {"batches": batches, "lock_waits": lock_waits}
 
 
 def asker(address: str, seconds: float, start_at: float) -> dict:
@@ -218,27 +234,41 @@ def pct(values, p) -> float:
     return float(np.percentile(values, p)) if values else float("nan")
 
 
+def spawn(worker: str, address: str, seconds: float, start_at: float, *extra: str) -> subprocess.Popen:
+    """One worker process of this bench (robot, fuser or asker) on ``address``, released at ``start_at``; its figures
+    are the last line of its output (gather). bench_fleet_services.py starts robots and the fuser beside a node."""
+    return subprocess.Popen([sys.executable, os.path.abspath(__file__), "--worker", worker, "--address", address,
+                             "--seconds", str(seconds), "--start-at", str(start_at), *extra],
+                            stdout=subprocess.PIPE, text=True)
+
+
+def spawn_robot(address: str, index: int, n_robots: int, seconds: float, start_at: float,
+                stage_only: bool) -> subprocess.Popen:
+    """Robot ``index`` of ``n_robots`` (its quarter of the map, source robot_<index>); ``stage_only``: --fuser."""
+    return spawn("robot", address, seconds, start_at, "--index", str(index), "--robots", str(n_robots),
+                 *(["--fuser"] if stage_only else []))
+
+
+def gather(procs: list[subprocess.Popen], timeout: float) -> list[dict]:
+    """Each worker's figures, in the order given; SystemExit when one failed."""
+    results = []
+    for p in procs:
+        out, _ = p.communicate(timeout=timeout)
+        if p.returncode != 0:
+            raise SystemExit(f"a worker failed (exit {p.returncode})")
+        results.append(json.loads(out.strip().splitlines()[-1]))
+    return results
+
+
 def run_load(address: str, n_robots: int, seconds: float, use_fuser: bool = False) -> dict:
     """Start the robots and the asker (and with ``use_fuser`` the fuser) as processes, release them at once, gather
     their figures."""
     start_at = time.time() + 3.0  # every process has opened its store by then
-    extra = ["--fuser"] if use_fuser else []
-    procs = [subprocess.Popen([sys.executable, __file__, "--worker", "robot", "--address", address, "--index", str(r),
-                               "--robots", str(n_robots), "--seconds", str(seconds), "--start-at", str(start_at),
-                               *extra], stdout=subprocess.PIPE, text=True) for r in range(n_robots)]
+    procs = [spawn_robot(address, r, n_robots, seconds, start_at, use_fuser) for r in range(n_robots)]
     if use_fuser:
-        procs.append(subprocess.Popen([sys.executable, __file__, "--worker", "fuser", "--address", address,
-                                       "--seconds", str(seconds), "--start-at", str(start_at)],
-                                      stdout=subprocess.PIPE, text=True))
-    procs.append(subprocess.Popen([sys.executable, __file__, "--worker", "asker", "--address", address,
-                                   "--seconds", str(seconds), "--start-at", str(start_at)],
-                                  stdout=subprocess.PIPE, text=True))
-    results = []
-    for p in procs:
-        out, _ = p.communicate(timeout=seconds + 300)
-        if p.returncode != 0:
-            raise SystemExit(f"a worker failed (exit {p.returncode})")
-        results.append(json.loads(out.strip().splitlines()[-1]))
+        procs.append(spawn("fuser", address, seconds, start_at))
+    procs.append(spawn("asker", address, seconds, start_at))
+    results = gather(procs, seconds + 300)
     robots, queries = results[:n_robots], results[-1]
     out = {"add_ms": sum((r["add_ms"] for r in robots), []), "commit_ms": sum((r["commit_ms"] for r in robots), []),
            "late_frames": sum(r["late_frames"] for r in robots),
@@ -249,9 +279,11 @@ def run_load(address: str, n_robots: int, seconds: float, use_fuser: bool = Fals
     return out
 
 
-def fused_visible(robots: list[dict], batches: list[dict]) -> dict:
+def fused_visible(robots: list[dict], batches: list[dict], others_fuse: bool = False) -> dict:
     """Per staged frame: wall seconds from its add() returning (durably staged) to the COMMIT of the fuser's batch
-    that held it (fused and visible to every reader). Every staged frame must be fused exactly once."""
+    that held it (fused and visible to every reader). Every staged frame must be fused exactly once, by the fuser
+    unless ``others_fuse``: another writer's forget or define_region fuses what is staged first (docs/FLEET.md),
+    so then a frame the fuser's batches lack is counted (``elsewhere``) and left out of the latencies."""
     visible = {}
     for b in batches:
         for fid in b["frames"]:
@@ -260,10 +292,11 @@ def fused_visible(robots: list[dict], batches: list[dict]) -> dict:
             visible[fid] = b["visible_at"]
     staged = dict(fid_t for r in robots for fid_t in r["staged_at"])
     missing = sorted(set(staged) - set(visible))
-    if missing:
+    if missing and not others_fuse:
         raise SystemExit(f"{len(missing)} staged frames never fused")
-    return {"visible_ms": [(visible[f] - t) * 1e3 for f, t in staged.items()],
-            "batch_frames": [len(b["frames"]) for b in batches], "batch_ms": [b["ms"] for b in batches]}
+    return {"visible_ms": [(visible[f] - t) * 1e3 for f, t in staged.items() if f in visible],
+            "batch_frames": [len(b["frames"]) for b in batches], "batch_ms": [b["ms"] for b in batches],
+            "elsewhere": len(missing)}
 
 
 def report(name: str, figures: dict, seconds: float) -> None:

@@ -167,6 +167,14 @@ def requests(service: str, i: int, n_objects: int, rng: np.random.Generator, lat
                                                     radius=2.0)
     if service == "history":
         return srv.History, srv.History.Request(object_id=oid)
+    if service == "check":  # the yes/no questions, by label and by id
+        checks = ("on", "present", "moved", "seen", "missing", "near")
+        kind = checks[i % len(checks)]
+        if kind == "on":
+            return srv.Check, srv.Check.Request(check=kind, label=i_label, anchor=s_label)
+        if kind == "near":
+            return srv.Check, srv.Check.Request(check=kind, object_id=oid, anchor=s_label)
+        return srv.Check, srv.Check.Request(check=kind, label=i_label)
     if service == "forget":  # a different object each call (forgetting one twice is refused)
         return srv.Forget, srv.Forget.Request(object_id=1 + (i * 7919) % n_objects, reason="bench")
     if service == "define_region":
@@ -189,6 +197,7 @@ SERVICES = (
     "scene_as_of",
     "scene_as_of 2m",
     "history",
+    "check",
     "forget",
     "define_region",
 )
@@ -212,81 +221,159 @@ def read_whole_scene(client, n_objects: int) -> None:
           f"{(time.perf_counter() - t) * 1e3:.0f} ms")
 
 
+def node_command(store: str, *, commit_rate: float, publish_interval: float, label_encoder: str,
+                 **params) -> list[str]:
+    """The memory node as ``main()`` starts it (a process of its own, its 3-thread executor) on ``store``; ``params``:
+    more node parameters (bench_fleet_services.py: robot_id, fuse_staged)."""
+    values = {"store_path": store, "embedding_dim": EMBEDDING_DIM, "commit_rate_hz": commit_rate,
+              "publish_min_interval_s": publish_interval, "label_encoder": label_encoder, **params}
+    cmd = [sys.executable, "-c", "import sys; from tempomem_ros.nodes.memory_node import main; sys.exit(main())",
+           "--ros-args"]
+    for name, value in values.items():
+        cmd += ["-p", f"{name}:={str(value).lower() if isinstance(value, bool) else value}"]
+    return cmd + ["--log-level", "warn"]
+
+
+def stop_node(proc: subprocess.Popen) -> None:
+    proc.terminate()
+    try:
+        proc.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+
+
+def refused(response) -> bool:
+    """No response, or one that says the request failed (``error`` set, or ``success`` false)."""
+    return response is None or bool(getattr(response, "error", "")) or getattr(response, "success", True) is False
+
+
+class ServiceClient:
+    """The bench's side of one memory node: an rclpy node (rclpy.init is the caller's) spun by one thread, a reliable
+    observation publisher, one client per SERVICES entry and the node's /diagnostics.
+
+    Why one thread: rclpy's MultiThreadedExecutor busy-waits on occupied callback groups, which here added the
+    client's own stalls to the measured service latency."""
+
+    def __init__(self, n_objects: int, name: str = "bench_services") -> None:
+        import rclpy
+        from diagnostic_msgs.msg import DiagnosticArray
+        from rclpy.executors import SingleThreadedExecutor
+        from rclpy.qos import QoSProfile, ReliabilityPolicy
+
+        from tempomem_ros import topics
+        from tempomem_ros.msg import ObservationArray
+
+        self.node = rclpy.create_node(name)
+        self.executor = SingleThreadedExecutor()
+        self.executor.add_node(self.node)
+        self._spinner = threading.Thread(target=self.executor.spin, daemon=True)
+        self._spinner.start()
+        self.pub = self.node.create_publisher(ObservationArray, topics.OBSERVATIONS,
+                                              QoSProfile(depth=50, reliability=ReliabilityPolicy.RELIABLE))
+        self.diagnostics: list = []
+        self.node.create_subscription(DiagnosticArray, "/diagnostics", self.diagnostics.append, 10)
+        self.clients = {}
+        for service in SERVICES:
+            srv_type = requests(service, 0, n_objects, np.random.default_rng(0), T0)[0]
+            self.clients[service] = self.node.create_client(srv_type, f"/tempomem/{service.split()[0]}")
+
+    def wait(self, timeout: float = 60.0) -> str | None:
+        """Wait for every service and for the node's subscription; the first service missing, or None."""
+        for service, client in self.clients.items():
+            if not client.wait_for_service(timeout_sec=timeout):
+                return service
+        deadline = time.monotonic() + 30.0
+        while self.pub.get_subscription_count() == 0 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        return None
+
+    def gone(self, timeout: float = 20.0) -> bool:
+        """Wait until no service of an earlier node is still known (a node stopped before this client was made may
+        linger in discovery for a moment, and a call to it would wait out its timeout); whether none is left."""
+        deadline = time.monotonic() + timeout
+        while any(c.service_is_ready() for c in self.clients.values()):
+            if time.monotonic() > deadline:
+                return False
+            time.sleep(0.1)
+        return True
+
+    def call(self, service: str, request) -> tuple[float, bool]:
+        """One call: (client-side round trip in ms, whether it was answered without an error)."""
+        ms, response = self.call_response(service, request)
+        return ms, not refused(response)
+
+    def call_response(self, service: str, request):
+        """One call: (client-side round trip in ms, the response; None when none came within 30 s)."""
+        t = time.perf_counter()
+        try:
+            response = self.clients[service].call(request, timeout_sec=30.0)
+        except TimeoutError:  # rclpy's Client.call raises it where older versions returned None
+            response = None
+        return (time.perf_counter() - t) * 1e3, response
+
+    def node_values(self) -> dict:
+        """The node's last /diagnostics values ({} before the first)."""
+        if not self.diagnostics:
+            return {}
+        return {kv.key: kv.value for kv in self.diagnostics[-1].status[0].values}
+
+    def close(self) -> None:
+        self.executor.shutdown()
+        self.node.destroy_node()
+
+
+class Streamer:
+    """Publishes ``frame_msg(*frame(i))`` for i = 0, 1, ... every 1 / rate s on a thread of its own, on a fixed
+    schedule (a late frame does not shift the next); ``published`` counts them."""
+
+    def __init__(self, pub, rate: float, frame) -> None:
+        self.published = 0
+        self.seconds = 0.0  # how long it streamed (start to stop)
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, args=(pub, rate, frame), daemon=True)
+
+    def _run(self, pub, rate, frame) -> None:
+        next_t = start = time.monotonic()
+        while not self._stop.is_set():
+            pub.publish(frame_msg(*frame(self.published)))
+            self.published += 1
+            next_t += 1.0 / rate
+            self._stop.wait(max(0.0, next_t - time.monotonic()))
+        self.seconds = time.monotonic() - start
+
+    def start(self) -> "Streamer":
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread.is_alive():
+            self._thread.join(timeout=5.0)
+
+
+NODE_FIGURES = ("staged_frames", "commits", "last_commit_ms", "graphs_published", "last_publish_ms", "dropped")
+
+
 def run(args) -> int:
     import rclpy
-    from rclpy.executors import SingleThreadedExecutor
-    from rclpy.qos import QoSProfile, ReliabilityPolicy
 
-    from tempomem_ros import topics
-    from tempomem_ros.msg import ObservationArray
-
-    node_cmd = [
-        sys.executable,
-        "-c",
-        "import sys; from tempomem_ros.nodes.memory_node import main; sys.exit(main())",
-        "--ros-args",
-        "-p",
-        f"store_path:={args.store}",
-        "-p",
-        f"embedding_dim:={EMBEDDING_DIM}",
-        "-p",
-        f"commit_rate_hz:={args.commit_rate}",
-        "-p",
-        f"publish_min_interval_s:={args.publish_interval}",
-        "-p",
-        f"label_encoder:={args.label_encoder}",
-        "--log-level",
-        "warn",
-    ]
-    proc = subprocess.Popen(node_cmd)
+    proc = subprocess.Popen(node_command(args.store, commit_rate=args.commit_rate,
+                                         publish_interval=args.publish_interval, label_encoder=args.label_encoder))
     rclpy.init()
-    bench = rclpy.create_node("bench_services")
-    # The client side spins one thread: rclpy's MultiThreadedExecutor busy-waits on occupied callback
-    # groups, which here added the client's own stalls to the measured service latency.
-    executor = SingleThreadedExecutor()
-    executor.add_node(bench)
-    spinner = threading.Thread(target=executor.spin, daemon=True)
-    spinner.start()
-    stop = threading.Event()
-    published = [0]
+    client = ServiceClient(args.objects)
     streamer = None
     try:
-        pub = bench.create_publisher(
-            ObservationArray,
-            topics.OBSERVATIONS,
-            QoSProfile(depth=50, reliability=ReliabilityPolicy.RELIABLE),
-        )
-        from diagnostic_msgs.msg import DiagnosticArray
+        missing = client.wait()
+        if missing is not None:
+            print(f"service {missing} not available", file=sys.stderr)
+            return 1
+        rng_frames = np.random.default_rng(1)
 
-        diagnostics: list = []
-        bench.create_subscription(DiagnosticArray, "/diagnostics", diagnostics.append, 10)
-        clients = {}
-        for name in SERVICES:
-            srv_type = requests(name, 0, args.objects, np.random.default_rng(0), T0)[0]
-            clients[name] = bench.create_client(srv_type, f"/tempomem/{name.split()[0]}")
-        for name, client in clients.items():
-            if not client.wait_for_service(timeout_sec=60.0):
-                print(f"service {name} not available", file=sys.stderr)
-                return 1
-        deadline = time.monotonic() + 30.0
-        while pub.get_subscription_count() == 0 and time.monotonic() < deadline:
-            time.sleep(0.05)
+        def frame(i: int):  # a few random cells re-observed, one world clock from T0 + 100
+            return T0 + 100.0 + i / args.rate, sorted({int(c) for c in rng_frames.integers(0, args.objects // 2,
+                                                                                             size=5)})
 
-        def stream() -> None:
-            rng = np.random.default_rng(1)
-            stamp = T0 + 100.0
-            period = 1.0 / args.rate
-            next_t = time.monotonic()
-            while not stop.is_set():
-                cells = sorted({int(c) for c in rng.integers(0, args.objects // 2, size=5)})
-                pub.publish(frame_msg(stamp, cells))
-                published[0] += 1
-                stamp += period
-                next_t += period
-                stop.wait(max(0.0, next_t - time.monotonic()))
-
-        streamer = threading.Thread(target=stream, daemon=True)
-        streamer.start()
+        streamer = Streamer(client.pub, args.rate, frame).start()
         time.sleep(args.warmup)
         rng = np.random.default_rng(2)
         print(f"{'service':<18} {'calls':>5} {'p50 ms':>8} {'p95 ms':>8} {'max ms':>8}  errors")
@@ -295,36 +382,23 @@ def run(args) -> int:
                 continue
             lat, errors = [], 0
             for i in range(args.calls):
-                _, request = requests(name, i, args.objects, rng, T0 + 100.0 + published[0] / args.rate)
-                t = time.perf_counter()
-                response = clients[name].call(request, timeout_sec=30.0)
-                lat.append((time.perf_counter() - t) * 1e3)
-                if (
-                    response is None
-                    or getattr(response, "error", "")
-                    or getattr(response, "success", True) is False
-                ):
-                    errors += 1
+                _, request = requests(name, i, args.objects, rng, T0 + 100.0 + streamer.published / args.rate)
+                ms, ok = client.call(name, request)
+                lat.append(ms)
+                errors += not ok
             p50, p95 = np.percentile(lat, 50), np.percentile(lat, 95)
             print(f"{name:<18} {len(lat):>5} {p50:>8.1f} {p95:>8.1f} {max(lat):>8.1f}  {errors}", flush=True)
-        read_whole_scene(clients["scene_as_of"], args.objects)
-        print(f"observation frames published during the run: {published[0]} at {args.rate:g} Hz")
-        if diagnostics:  # what the node did meanwhile, as it reports it
-            values = {kv.key: kv.value for kv in diagnostics[-1].status[0].values}
-            print("node: " + ", ".join(f"{k} {values.get(k, '?')}" for k in (
-                "staged_frames", "commits", "last_commit_ms", "graphs_published", "last_publish_ms", "dropped")))
+        read_whole_scene(client.clients["scene_as_of"], args.objects)
+        print(f"observation frames published during the run: {streamer.published} at {args.rate:g} Hz")
+        values = client.node_values()
+        if values:  # what the node did meanwhile, as it reports it
+            print("node: " + ", ".join(f"{k} {values.get(k, '?')}" for k in NODE_FIGURES))
     finally:
-        stop.set()
         if streamer is not None:
-            streamer.join(timeout=5.0)
-        executor.shutdown()
-        bench.destroy_node()
+            streamer.stop()
+        client.close()
         rclpy.try_shutdown()
-        proc.terminate()
-        try:
-            proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        stop_node(proc)
     return 0
 
 
