@@ -20,7 +20,9 @@ moment the change was first evidenced:
   (tombstone kind ``merged``, audit row, a ``merged`` event if anything about it had been published).
 - **Appeared** is published once the object is confirmed (seen ``identity.confirm_observations`` times
   over at least ``identity.appear_hold_s``), and no object of its label that was unseen when it appeared can
-  still turn out to have moved here (at most ``identity.reconcile_window_s``).
+  still turn out to have moved here (at most ``identity.reconcile_window_s``). A tentative object seen in one
+  brief run (``identity.confirm_observations`` sightings in less than ``identity.appear_hold_s``) is confirmed
+  once that look is over if a removed object could be it moved there (``_brief_move``): that object's move.
 
 A service (issue 16): ``Settling`` runs on the store, the graph's write primitives (store/graph_writes.py), its
 own statements (store/settling_rows.py) and the collaborators it is handed; it holds no reference to the Memory
@@ -1071,7 +1073,7 @@ class Settling:
             for held in held_rows:
                 if int(held["object_id"]) in joined:
                     continue
-                if held["state"] != "present":
+                if held["state"] != "present" and not self._brief_move(held, stamp, touched):
                     if held["lookalike_id"] is not None:  # a wait lives only while its object is present
                         self._rows.set_lookalike_wait(int(held["id"]), None)
                     continue  # not confirmed yet (tentative), or removed before: resolved by finish_removals
@@ -1105,6 +1107,45 @@ class Settling:
                 self._resolve_held(held, "published", stamp, "confirmed", event_id)
         finally:
             self._missing_ahead = None
+
+    def _brief_move(self, held, stamp: float, touched: set[int]) -> bool:
+        """Whether a tentative object's held appearance is a removed object's move seen in a brief look: the
+        object was never moved, has identity.confirm_observations sightings in one run (its first and last
+        within identity.confirm_gap_s) that spanned less than identity.appear_hold_s, has not been seen for
+        appear_hold_s since (the look is over, its readings are all in) nor for longer than
+        identity.reconcile_window_s, and a removed object could be it, moved there (_removed_lookalike). Then it
+        is confirmed here (an audit row says why) and its appearance is decided as any confirmed one's
+        (_release_held): that object's move, with every wait that asks.
+
+        Why: appear_hold_s keeps a glimpse (a few frames of a spurious blob) from becoming a new object; a thing
+        already known, and removed, seen elsewhere is no new object, and a camera passing its new place may show
+        it for well under a second. Seed 403 (no feature), a mug moved while unseen (its place seen empty at
+        347.5 s) was seen at its new place in 6 frames over 0.7 s of one look at 6 Hz (624.0-624.7 s) and never
+        again there: it stayed tentative, was dismissed when that place was seen empty 580 s later, and the move
+        was missed (6 wrong answers). Why wait for the look to end: the first frames of a look may read a
+        look-alike (issue 11) that its later frames correct; deciding on the third sighting, dev seed 3's laptop
+        read "book" in its first 3 frames at its new place (0.3 s) became a removed book's move (a false move, a
+        false removal, 7 wrong answers), where the 1 s hold saw it read "laptop". One frame still waits for a
+        run: a single blob of a look-alike is no move (frame_fusion.fuse_frame)."""
+        icfg = self.config.identity
+        if held["state"] != "tentative" or held["kind"] != "appeared" or \
+                int(held["n_observations"]) < icfg.confirm_observations:
+            return False
+        first, last = float(held["first_seen"]), float(held["last_seen"])
+        if last - first > icfg.confirm_gap_s or not icfg.appear_hold_s <= stamp - last < icfg.reconcile_window_s:
+            return False
+        row = self._graph.object_row(int(held["object_id"]))
+        if row is None or int(row.n_moves) > 0:
+            return False
+        removed = self._removed_lookalike(row, held)
+        if removed is None:
+            return False
+        self._rows.confirm(int(row.id))
+        self._audit(stamp, "confirm_brief_move", [int(row.id), int(removed.id)], [],
+                    {"sightings": int(row.n_observations), "span_s": round(last - first, 6),
+                     "removed": int(removed.id)})
+        touched.add(int(row.id))
+        return True
 
     def _read_missing_ahead(self, held_rows) -> dict[str, list] | None:
         """On PostgreSQL (Store.reads_in_batches), missing_with_label_share for the shown label of every present
