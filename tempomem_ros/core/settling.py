@@ -597,9 +597,14 @@ class Settling:
         la, lb = a.pinned_label or a.label, b.pinned_label or b.label
         if labels_agree(la, lb) or self._fusion.known_confusion(la, lb):
             return True
+        return self._called_by_each_other(a, b)
+
+    def _called_by_each_other(self, a, b) -> bool:
+        """Either object's label mass gives the other's shown label at least identity.label_share of its total
+        (the mass test of _labels_compatible, asked alone by _own_label_mover_first)."""
         share = self.config.identity.label_share
-        return label_share(self._graph.label_mass(int(a.id)), lb) >= share or \
-            label_share(self._graph.label_mass(int(b.id)), la) >= share
+        return label_share(self._graph.label_mass(int(a.id)), b.pinned_label or b.label) >= share or \
+            label_share(self._graph.label_mass(int(b.id)), a.pinned_label or a.label) >= share
 
     def _last_real_sighting(self, obj, outside=None) -> float:
         """When ``obj`` was last seen in a view of a real share of it: a sighting at least a quarter of its
@@ -1412,9 +1417,7 @@ class Settling:
         (seed 399 only); 370-389 both profiles identical in all 40 runs."""
         if _same_shown_label(removed, new):
             return False
-        share = self.config.identity.label_share
-        if label_share(self._graph.label_mass(int(new.id)), removed.pinned_label or removed.label) >= share or \
-                label_share(self._graph.label_mass(int(removed.id)), new.pinned_label or new.label) >= share:
+        if self._called_by_each_other(new, removed):
             return False  # called so often enough to name it (_labels_compatible): no wait
         return self._may_be_mover_of(new)
 
