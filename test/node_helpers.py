@@ -25,7 +25,7 @@ from tempomem_ros.msg import Observation as ObservationMsg  # noqa: E402
 from tempomem_ros import topics  # noqa: E402
 from tempomem_ros.nodes import conversions as conv  # noqa: E402
 from tempomem_ros.nodes.executor import BoundedMultiThreadedExecutor  # noqa: E402
-from tempomem_ros.nodes.memory_node import MemoryNode  # noqa: E402
+from tempomem_ros.nodes.memory_node import EXECUTOR_THREADS, MemoryNode  # noqa: E402
 
 A = (2.0, 0.0, 0.8)
 B = (0.0, 2.0, 0.8)
@@ -166,7 +166,7 @@ class Harness(Talks):
         )
         assert self.node.autostart_ok
         self.tester = rclpy.create_node("memory_node_tester", context=self.context)
-        self.executor = BoundedMultiThreadedExecutor(num_threads=4, context=self.context)
+        self.executor = BoundedMultiThreadedExecutor(num_threads=EXECUTOR_THREADS, context=self.context)
         self.executor.add_node(self.node)
         self.executor.add_node(self.tester)
         self.thread = threading.Thread(target=self.executor.spin, daemon=True)

@@ -64,7 +64,7 @@ from tempomem_ros.nodes.scene_publisher import ScenePublisher, last_event_id, ma
 from tempomem_ros.nodes.services import MUTATING, ServiceHandlers, create_services
 
 NODE_NAME = "memory_node"
-EXECUTOR_THREADS = 3
+EXECUTOR_THREADS = 4  # ingest, commit and one mutation may all wait for the writer: one thread stays the queries'
 
 
 class MemoryNode(LifecycleNode):
@@ -87,10 +87,14 @@ class MemoryNode(LifecycleNode):
         self._tm_services: list = []
         self._tm_publishers: dict = {}
         # Ingestion is mutually exclusive (observations are staged in arrival order, so the same stream
-        # gives the same ids), and so is the commit timer; services are reentrant, serialised by the
-        # Memory's own locks (queries read through their own read-only connection).
+        # gives the same ids), and so is the commit timer; queries are reentrant (they read through their own
+        # read-only connection). Mutations are mutually exclusive too: each waits for the writer's lock anyway,
+        # and on a fleet's store a forget or define_region first fuses every robot's staged frames (seconds
+        # behind a backlog), so reentrant mutations took every executor thread and the queries, which need no
+        # lock, went unanswered for 30 s and more (bench_fleet_services, docs/RESULTS.md section 7). With one
+        # thread at most for each of ingest, commit and mutate, EXECUTOR_THREADS leaves the queries at least one.
         self._tm_groups = {"ingest": MutuallyExclusiveCallbackGroup(), "commit": MutuallyExclusiveCallbackGroup(),
-                           "query": ReentrantCallbackGroup(), "mutate": ReentrantCallbackGroup()}
+                           "query": ReentrantCallbackGroup(), "mutate": MutuallyExclusiveCallbackGroup()}
         self.commits = CommitCycle(lambda: (self.writer, self.scene, self.ingest), self.counters, self.health,
                                    self.get_logger(), context_ok=self.context.ok,
                                    fuses=bool(self._param("fuse_staged")))
@@ -308,9 +312,9 @@ class MemoryNode(LifecycleNode):
 def main(args: list[str] | None = None) -> int:
     rclpy.init(args=args)
     node = None
-    # Ingestion and queries are short; commits run on a timer in their own group (on_activate). Three
-    # executor threads let queries be answered while a commit runs or a mutating service waits for the
-    # writer; the bounded executor sleeps while they are all busy instead of spinning (nodes/executor.py).
+    # Ingestion and queries are short; commits run on a timer in their own group (on_activate). Four
+    # executor threads let queries be answered while the ingest, a commit and a mutating service all wait for
+    # the writer; the bounded executor sleeps while they are all busy instead of spinning (nodes/executor.py).
     executor = BoundedMultiThreadedExecutor(num_threads=EXECUTOR_THREADS)
     try:
         try:
