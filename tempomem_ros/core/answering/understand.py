@@ -488,16 +488,9 @@ def _told_then(question, now, names: Names) -> Understanding | None:
         f"before {bare}" if m.group(0).lower().startswith("by") else said)
     if m.group(0).lower() == "after that":
         put = f"since {bare}"
-    asked = normalise(raw[asks[0]][:m.start()] + put + raw[asks[0]][m.end():])
-    if cues.PRONOUN.search(asked):  # "I put the mug on the desk at 9. Has it moved since?": "it" is the mug
-        referent = cues.sole_known_label(parts[told[0]], names)
-        if referent is None:
-            return None
-        asked = cues.PRONOUN.sub("the " + referent, asked, count=1)
-    u = _understand(asked, now, names, hints=False)
-    if not isinstance(u, Understanding) or u.operator == FALLBACK:
-        return None
-    return dataclasses.replace(u, words=f"{u.words} (reading '{m.group(0)}' as the told '{said}')")
+    # "I put the mug on the desk at 9. Has it moved since?": "it" is the mug (_read_told)
+    return _read_told(raw[asks[0]][:m.start()] + put + raw[asks[0]][m.end():], now, names, parts[told[0]], m.group(0),
+                      said)
 
 
 def _asks_for(clause: str) -> bool:
