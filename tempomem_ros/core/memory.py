@@ -145,7 +145,7 @@ class Memory:
             self._retention.close_tally_days()
         self._maintenance = Maintenance(
             self._store, self._graph, MaintenanceRows(self._store, wall_clock=clock), self._reads, self._relations,
-            config, self._writes, fuse_pending=self._fuse_pending, now=self._stamp_clock,
+            config, self._writes, fuse_pending=self._fuse_pending, now=self._mutation_clock,
             retention=RetentionHooks.of(self._retention))
         self._vector_index_on = self._setup_vector_index(vector_index)
         self._queries = QueryService(self._store, self._reads, config, embedding_dim=self.embedding_dim, meta=meta,
@@ -448,10 +448,35 @@ class Memory:
             raise ReadOnlyError(f"store '{self.path}' is open read-only")
 
     def _fuse_pending(self) -> None:
-        """Before a mutation: refuse a read-only store, then fuse what is staged ("fuse before persist")."""
+        """Before a mutation: refuse a read-only store, then fuse what is staged before it ("fuse before persist").
+
+        On SQLite (one writer) every staged frame. On PostgreSQL (a fleet: robots stage beside fusion) only the frames
+        stamped at or before the fused graph's newest stamp S (stragglers; usually none), and the mutation is stamped
+        S (_mutation_clock): its record is ordered against the staged frames by stamp, after every frame stamped <= S
+        and before every later one, which the fuser fuses after it in their order. Why: fusing the fleet's whole
+        backlog first held the writer for seconds (bench_fleet_services: forget p95 7.1 s, 21 s beside a fuser
+        process, its node's own frames waiting behind it). Determinism: the graph is that of one writer fusing the
+        frames through S, mutating at S, then fusing the rest (test_fleet_mutation_order.py asserts it table by
+        table); what decides S is the fused state the mutation found, as which frames a commit fuses is decided by
+        what was staged when it took the lock. A frame stamped <= S staged after this read is fused after the
+        mutation, as a straggler is fused after a later batch."""
         self._require_writable()
-        if self._pending_count() > 0:
+        if self._pending_count() == 0:
+            return
+        through = self._staging.newest_fused() if self.backend == "postgresql" else None
+        if through is None:  # SQLite, or nothing fused yet: the mutation follows every staged frame
             self._fuse_staged()
+            return
+        while self._staging.pending_count(through) > 0:
+            self._commit_locked(FLEET_FUSE_BATCH, through=through)
+
+    def _mutation_clock(self) -> float:
+        """"now" of a mutation (Maintenance): the memory's stamp clock, but on PostgreSQL while frames stay staged the
+        fused graph's newest stamp (_fuse_pending left only later frames staged: the mutation comes before them)."""
+        if self.backend != "postgresql" or self._commit_now is not None or self._pending_count() == 0:
+            return self._stamp_clock()
+        fused = self._staging.newest_fused()
+        return self._stamp_clock() if fused is None else fused
 
     def _fuse_staged(self) -> None:
         """Fuse every staged frame: on SQLite in one commit; on PostgreSQL in commits of at most FLEET_FUSE_BATCH
@@ -646,7 +671,7 @@ class Memory:
             raise InvalidInputError("max_frames must be a positive integer (or None: every staged frame)")
         return self._commit_locked(max_frames)
 
-    def _commit_locked(self, max_frames: int | None = None) -> CommitStats:
+    def _commit_locked(self, max_frames: int | None = None, through: float | None = None) -> CommitStats:
         t0 = time.perf_counter()
         counters = CommitCounts()
         self._counters_events = 0
@@ -658,7 +683,7 @@ class Memory:
             # Read under the write lock: frames read before it may be fused by another writer's commit while this
             # one waits for the lock, and fused again here: their sightings are no longer pending, but their views
             # counted the absence evidence a second time (two misses of one look; test_fleet_writers.py).
-            frames = self._retention.pending_frames(max_frames)  # retention.py: with their depth
+            frames = self._retention.pending_frames(max_frames, through)  # retention.py: with their depth
             # "now" of this commit: the newest fused stamp or the newest of the frames read, pinned for the whole
             # commit. Why not the newest staged: on PostgreSQL robots stage beside this commit (Store.staging), and a
             # frame staged after the read above is not fused here; it must not move this commit's "now" (removal

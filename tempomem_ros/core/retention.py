@@ -195,11 +195,11 @@ class Retention:
         """Frames refused from quarantine are never fused: their staged depth goes with the verdict."""
         self._rows.drop_depths(sorted(int(i) for i in frame_ids))
 
-    def pending_frames(self, limit: int | None = None) -> list:
+    def pending_frames(self, limit: int | None = None, through: float | None = None) -> list:
         """Staged frames in fusion order (stamp, source, id: RetentionRows.pending_frames), the first ``limit`` of them
-        when given, each with its depth wherever it is kept."""
+        when given (``through``: of those stamped at or before it), each with its depth wherever it is kept."""
         out = []
-        for r in self._rows.pending_frames(limit):
+        for r in self._rows.pending_frames(limit, through):
             frame = dict(r)
             if frame["depth"] is None:
                 frame["depth"] = frame.pop("staged_depth")

@@ -51,16 +51,19 @@ class RetentionRows(TableRows):
         for chunk, marks in id_chunks(frame_ids):
             self._conn.execute(f"DELETE FROM frame_depths WHERE frame_id IN ({marks})", chunk)
 
-    def pending_frames(self, limit: int | None = None) -> list:
+    def pending_frames(self, limit: int | None = None, through: float | None = None) -> list:
         """Every staged (pending, live) frame row, its staged depth as ``staged_depth`` (NULL when none), in the
         order a commit fuses them: by stamp, then by source (robot id), then by id (staging order). Why the source
         before the id: robots stage beside each other (docs/FLEET.md), so which of two frames of one stamp was
-        staged first is a race; the robot's name is not. One robot (one source) reads them as before."""
+        staged first is a race; the robot's name is not. One robot (one source) reads them as before. ``through``: only
+        the frames stamped at or before it (a mutation on a fleet's store: Memory._fuse_pending)."""
+        bound, args = ("", []) if through is None else (" AND f.stamp <= ?", [float(through)])
         sql = ("SELECT f.*, d.depth AS staged_depth FROM frames f LEFT JOIN frame_depths d "
-               f"ON d.frame_id = f.id WHERE f.status='pending' AND f.{FRAMES_LIVE} ORDER BY f.stamp, f.source, f.id")
+               f"ON d.frame_id = f.id WHERE f.status='pending' AND f.{FRAMES_LIVE}{bound} "
+               "ORDER BY f.stamp, f.source, f.id")
         if limit is None:
-            return self._conn.execute(sql).fetchall()
-        return self._conn.execute(sql + " LIMIT ?", (int(limit),)).fetchall()
+            return self._conn.execute(sql, args).fetchall()
+        return self._conn.execute(sql + " LIMIT ?", args + [int(limit)]).fetchall()
 
     # ---------------------------------------------------------------- meta cursors
     def meta_int(self, key: str) -> int:

@@ -39,10 +39,13 @@ class StagedFrames(TableRows):
         row = self._conn.execute(f"SELECT MAX(stamp) FROM frames WHERE status='fused' AND {FRAMES_LIVE}").fetchone()
         return None if row is None or row[0] is None else float(row[0])
 
-    def pending_count(self) -> int:
-        """Frames staged and not yet fused."""
-        return int(self._conn.execute(f"SELECT COUNT(*) FROM frames WHERE status='pending' AND {FRAMES_LIVE}")
-                   .fetchone()[0])
+    def pending_count(self, through: float | None = None) -> int:
+        """Frames staged and not yet fused (``through``: only those stamped at or before it)."""
+        if through is None:
+            return int(self._conn.execute(f"SELECT COUNT(*) FROM frames WHERE status='pending' AND {FRAMES_LIVE}")
+                       .fetchone()[0])
+        return int(self._conn.execute(f"SELECT COUNT(*) FROM frames WHERE status='pending' AND {FRAMES_LIVE} "
+                                      "AND stamp <= ?", (float(through),)).fetchone()[0])
 
     def quarantined_count(self) -> int:
         """Frames held in quarantine."""
