@@ -311,19 +311,24 @@ class TemporalService:
         return self._reads.events_from_rows(rows)
 
     def scene_as_of(self, t: float, *, center=None, radius: float | None = None, k: int | None = None,
-                    offset: int = 0) -> list:
+                    offset: int = 0, after: tuple[int, int] | None = None) -> list:
         """(object, placement) for every object present at time t, each at the placement it had then.
 
         With center and radius: only placements whose centre lies within radius, nearest first (ties by
         object id); otherwise by object id. k caps the number returned and offset skips the first ones of
         that order, so a large scene can be read page by page (scene_count_as_of gives the total).
         Filtering, ordering and paging happen in SQL (store/placements.py): a page costs what it returns, not
-        the scene's size."""
+        the scene's size. ``after``: (object id, placement id) of the previous page's last pair, the whole scene
+        only: the page after it (keyset paging: the same pairs as the offset of the pages before, found by a seek
+        on the object id instead of a walk over every earlier row; store/placements.py as_of)."""
         t, center, radius = self._as_of_args(t, center, radius)
         if k is not None:
             k = validation.positive_int(k, "k", maximum=10**7)
         offset = validation.non_negative_int(offset, "offset")
-        placements = self._reads.placement_infos(self._placement_rows.as_of(t, center, radius, k=k, offset=offset))
+        if after is not None:
+            after = self._page_key(after, offset, radius)
+        placements = self._reads.placement_infos(self._placement_rows.as_of(t, center, radius, k=k, offset=offset,
+                                                                            after=after))
         ids = sorted({p.object_id for p in placements})
         objects = {info.id: info for info in self._reads.object_infos(self._object_rows.rows(ids))}
         return [(objects[p.object_id], p) for p in placements]
@@ -332,6 +337,23 @@ class TemporalService:
         """How many objects scene_as_of(t, center=..., radius=...) returns without k: the total of a paged
         read."""
         return self._placement_rows.count_as_of(*self._as_of_args(t, center, radius))
+
+    @staticmethod
+    def _page_key(after, offset: int, radius) -> tuple[int, int]:
+        """A keyset page's key, validated: two non-negative ids, no offset beside it, no radius (a page by
+        distance has no key here)."""
+        if radius is not None:
+            raise InvalidInputError("after pages the whole scene in object order: give no center and radius")
+        if offset:
+            raise InvalidInputError("give after or offset, not both")
+        try:
+            object_id, placement_id = (None, None) if isinstance(after, (str, bytes)) else after
+        except (TypeError, ValueError):
+            object_id = placement_id = None
+        if object_id is None or placement_id is None:
+            raise InvalidInputError("after must be (object id, placement id) of the previous page's last pair")
+        return (validation.non_negative_int(object_id, "after object id"),
+                validation.non_negative_int(placement_id, "after placement id"))
 
     @staticmethod
     def _as_of_args(t, center, radius) -> tuple:
