@@ -98,3 +98,42 @@ def test_closing_stages_what_waits_and_reports_what_the_store_still_refuses():
     ingest.on_message(frame(3.0, [mug_msg(A)], A, 2.1))
     ingest.close()  # nothing waits: nothing to report
     assert writer.staged == [3.0] and log.lines[-1][0] == "info"
+
+
+class BusyWriter(Writer):
+    """A writer held by something else (a commit of a fleet's backlog, a mutation) until ``free`` is set."""
+
+    def __init__(self):
+        super().__init__()
+        import threading
+
+        self.free = threading.Event()
+        self.entered = threading.Event()
+
+    def stage(self, observations, view, stamp):
+        self.entered.set()
+        assert self.free.wait(10.0)
+        return super().stage(observations, view, stamp)
+
+
+def test_frames_the_inbox_replaced_while_the_writer_was_busy_are_counted_and_the_rest_staged_in_order():
+    """The callback only queues (it never waits for the writer); the staging thread is held by a busy writer while 7
+    more frames arrive into an inbox of 3: the 4 oldest waiting are replaced, each counted under dropped.overwritten,
+    and the rest are staged in arrival order once the writer is free. Before start() (and after stop()) a frame is
+    staged in the callback, as before."""
+    writer = BusyWriter()
+    ingest, counters, _, log = _ingest(writer, observation_queue_depth=3)
+    ingest.start()
+    ingest.on_message(frame(1.0, [mug_msg(A)], A, 2.1))
+    assert writer.entered.wait(10.0)  # the thread holds frame 1, waiting for the writer
+    for t in range(2, 9):
+        ingest.on_message(frame(float(t), [mug_msg(A)], A, 2.1))  # returns at once: the writer is still busy
+    assert ingest.waiting() == 3 and counters.dropped == {"overwritten": 4}
+    assert counters.received == 8 and counters.handled == 4
+    writer.free.set()
+    ingest.stop()
+    assert writer.staged == [1.0, 6.0, 7.0, 8.0]
+    assert (counters.staged_frames, counters.handled, ingest.waiting()) == (4, 8, 0)
+    ingest.on_message(frame(9.0, [mug_msg(A)], A, 2.1))  # stopped: staged in the callback
+    assert writer.staged[-1] == 9.0 and counters.dropped == {"overwritten": 4}
+    assert "overwritten" in log.lines[0][1]

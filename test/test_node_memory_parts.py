@@ -83,11 +83,13 @@ class Writer:
     def pending(self):
         return self.staged
 
-    def commit(self):
+    def commit(self, max_frames=None):
         if self.fail is not None:
             raise self.fail
-        self.commits, self.staged = self.commits + 1, 0
-        return type("Stats", (), {"elapsed_ms": 1.5, "changed": True})()
+        fused = self.staged if max_frames is None else min(max_frames, self.staged)
+        self.commits, self.staged = self.commits + 1, self.staged - fused
+        self.batches = getattr(self, "batches", []) + [fused]
+        return type("Stats", (), {"elapsed_ms": 1.5, "changed": True, "frame_ids": tuple(range(fused))})()
 
 
 class Scene:
@@ -106,11 +108,35 @@ class Ingest:
         pass
 
 
-def _cycle(writer, scene, context_ok=lambda: True, fuses=True):
+def _cycle(writer, scene, context_ok=lambda: True, fuses=True, max_frames=0, budget_s=0.0):
     counters, log = diag.NodeCounters(), Log()
     health = StoreHealth(log, counters)
     return CommitCycle(lambda: (writer, scene, Ingest()), counters, health, log, context_ok=context_ok,
-                       fuses=fuses), counters, health, log
+                       fuses=fuses, max_frames=max_frames, budget_s=budget_s), counters, health, log
+
+
+def test_a_tick_fuses_a_backlog_in_bounded_commits_and_only_while_its_period_lasts():
+    """commit_max_frames: no commit fuses more than that many frames. With time left in the tick the backlog is
+    worked off in bounded commits (120 frames by 50: 50, 50, 20); with none left (budget 0) one bounded commit a tick,
+    the rest at the next ticks. 0 keeps one commit of every staged frame."""
+    writer = Writer()
+    cycle, counters, _, _ = _cycle(writer, Scene(), max_frames=50, budget_s=60.0)
+    writer.staged = 120
+    cycle.on_timer()
+    assert (writer.batches, writer.staged, counters.commits) == ([50, 50, 20], 0, 3)
+    writer = Writer()
+    cycle, counters, _, _ = _cycle(writer, Scene(), max_frames=50, budget_s=0.0)
+    writer.staged = 120
+    cycle.on_timer()
+    assert (writer.batches, writer.staged) == ([50], 70)
+    cycle.on_timer()
+    cycle.on_timer()
+    assert (writer.batches, writer.staged, counters.commits) == ([50, 50, 20], 0, 3)
+    writer = Writer()
+    cycle, _, _, _ = _cycle(writer, Scene(), max_frames=0, budget_s=60.0)
+    writer.staged = 120
+    cycle.on_timer()
+    assert writer.batches == [120]
 
 
 def test_a_node_that_does_not_fuse_only_stages_and_publishes_once_the_fuser_changed_the_store():

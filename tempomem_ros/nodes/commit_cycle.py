@@ -10,12 +10,19 @@ still running before they fuse the rest and close the store.
 Why a node may not fuse (``fuses`` False, parameter ``fuse_staged``): on a fleet's PostgreSQL store the robots stage
 beside one fuser (docs/FLEET.md); every node's timer fusing too meant every robot took the fusion lock in turn. A
 node that does not fuse only stages what waits, and publishes what the fuser fused once the store's audit moved.
+Why a bounded commit (``max_frames``, parameter ``commit_max_frames``): a fusing node's tick fused every staged frame
+of every robot in one transaction, so a backlog (the fuser fell behind, or was down) was one commit of hundreds of
+frames holding the writer (28.4 s in bench_fleet_services), with the node's own ingest and mutations waiting on it.
+A tick now fuses at most that many frames a commit, and further commits only while the tick's period lasts
+(``budget_s``): each commit holds the writer for a bounded time, and a backlog is worked off over the ticks, oldest
+frames first (Memory.commit's order).
 """
 
 from __future__ import annotations
 
 import contextlib
 import threading
+import time
 
 from tempomem_ros.core.errors import StoreError
 
@@ -23,8 +30,11 @@ from tempomem_ros.core.errors import StoreError
 class CommitCycle:
     """Runs one commit + publish at a time, for the store the node holds now."""
 
-    def __init__(self, parts, counters, health, logger, *, context_ok, fuses: bool = True):
+    def __init__(self, parts, counters, health, logger, *, context_ok, fuses: bool = True, max_frames: int = 0,
+                 budget_s: float = 0.0):
         self._fuses = bool(fuses)  # False: this node only stages; another (the fleet's fuser) fuses
+        self._max_frames = int(max_frames) or None  # frames a commit fuses at most; 0 / None: every staged frame
+        self._budget_s = float(budget_s)  # further bounded commits in one tick while this much time has not passed
         self._parts = parts  # () -> (writer, scene, ingest) of the open store; writer None once it is closed
         self._counters = counters
         self._health = health
@@ -61,12 +71,17 @@ class CommitCycle:
                 scene.after_commit(force)
             return
         if writer.pending() > 0:
-            stats = writer.commit()
-            self._health.ok()
-            self._counters.commits += 1
-            self._counters.last_commit_ms = stats.elapsed_ms
-            if stats.changed and scene is not None:
-                scene.dirty = True
+            deadline = time.monotonic() + self._budget_s
+            while True:
+                stats = writer.commit(max_frames=self._max_frames)
+                self._health.ok()
+                self._counters.commits += 1
+                self._counters.last_commit_ms = stats.elapsed_ms
+                if stats.changed and scene is not None:
+                    scene.dirty = True
+                if self._max_frames is None or len(stats.frame_ids) < self._max_frames \
+                        or time.monotonic() >= deadline:
+                    break  # every staged frame fused (as of the commit's read), or the tick's time is spent
         if scene is not None:
             scene.after_commit(force)
 

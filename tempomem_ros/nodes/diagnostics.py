@@ -72,7 +72,7 @@ def unfused(pending: int | None, before: int | None) -> int:
     return pending if pending and before is not None and pending >= before else 0
 
 
-def memory_values(c: NodeCounters, health, retry_queue: int, publishers: int) -> dict:
+def memory_values(c: NodeCounters, health, retry_queue: int, publishers: int, waiting: int | None = None) -> dict:
     """The memory node's /diagnostics values, in the order they are reported (dropped and refused by reason last)."""
     values = {
         "received": c.received,
@@ -96,6 +96,8 @@ def memory_values(c: NodeCounters, health, retry_queue: int, publishers: int) ->
         "observation_publishers": publishers,
         "refused_requests": sum(c.refused_requests.values()),
     }
+    if waiting is not None:  # received, waiting in the node's inbox to be staged (nodes/frame_ingest.py)
+        values["ingest_waiting"] = waiting
     if c.store_pending is not None:
         values["store_pending_frames"] = c.store_pending
     values.update({f"dropped.{k}": v for k, v in sorted(c.dropped.items())})

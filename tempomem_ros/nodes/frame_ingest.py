@@ -6,6 +6,13 @@ Why a bounded retry queue (issue 12): when the store refuses writes for a reason
 locked, I/O error) frames wait in RAM (``store_retry_frames``) and are staged in arrival order once a write
 succeeds again; beyond that many they are dropped, counted under ``dropped.store_<state>``. A message the
 memory's plausibility gates refuse is dropped and counted under the gate's reason; the node keeps running.
+Why an inbox and a staging thread (``start``): the subscription's callback staged the frame itself, so while the
+writer was held (a commit of a fleet's backlog, a mutation) it waited, and the subscription's KEEP_LAST queue
+replaced the oldest frames unseen and uncounted (bench_fleet_services: the node's own robot had 385 of 603 frames
+staged, no drop counted). The callback now only appends to the node's own inbox of ``observation_queue_depth``
+frames, in arrival order, and one thread stages from it; a frame the inbox replaces before it was staged is counted
+under ``dropped.overwritten`` (/diagnostics). Without the thread (before ``start``, after ``stop``) a frame is staged
+in the callback, as before.
 """
 
 from __future__ import annotations
@@ -52,13 +59,71 @@ class FrameIngest:
         self._world_frame = world_frame
         self.retry: collections.deque = collections.deque()
         self._retry_lock = threading.Lock()
+        self._inbox: collections.deque = collections.deque()
+        self._inbox_cv = threading.Condition()
+        self._worker: threading.Thread | None = None
+        self._stopping = False
 
     def on_message(self, msg: ObservationArray) -> None:
         self._counters.received += 1
+        with self._inbox_cv:
+            if self._worker is not None:
+                if len(self._inbox) >= max(1, int(self._param("observation_queue_depth"))):
+                    self._inbox.popleft()  # replaced before it was staged: counted, never silent
+                    self._counters.handled += 1
+                    self._drop("overwritten", "the node's observation queue was full (observation_queue_depth) "
+                                              "while the store was busy; the oldest frame waiting was replaced")
+                self._inbox.append(msg)
+                self._inbox_cv.notify()
+                return
+        self._handle(msg)
+
+    def _handle(self, msg: ObservationArray) -> None:
         try:
             self._ingest(msg)
         finally:
             self._counters.handled += 1
+
+    def start(self) -> None:
+        """Stage from the inbox on a thread of its own (at activate)."""
+        with self._inbox_cv:
+            if self._worker is not None:
+                return
+            self._stopping = False
+            self._worker = threading.Thread(target=self._run, name="tempomem_ingest", daemon=True)
+            self._worker.start()
+
+    def stop(self) -> None:
+        """Stop the staging thread after the frame it is staging, then stage what waits in the inbox here (at
+        deactivate and close: what arrived is staged before the last commit)."""
+        with self._inbox_cv:
+            worker, self._stopping = self._worker, True
+            self._inbox_cv.notify_all()
+        if worker is not None:
+            worker.join()
+        with self._inbox_cv:
+            self._worker = None
+            waiting = list(self._inbox)
+            self._inbox.clear()
+        for msg in waiting:
+            self._handle(msg)
+
+    def waiting(self) -> int:
+        """Frames received and not yet staged (the inbox)."""
+        return len(self._inbox)
+
+    def _run(self) -> None:
+        while True:
+            with self._inbox_cv:
+                while not self._inbox and not self._stopping:
+                    self._inbox_cv.wait()
+                if self._stopping:
+                    return
+                msg = self._inbox.popleft()
+            try:
+                self._handle(msg)
+            except Exception as exc:  # noqa: BLE001 - _ingest catches what it expects; the thread must live on
+                self._drop("error", f"{type(exc).__name__}: {exc}")
 
     def _ingest(self, msg: ObservationArray) -> None:
         frame = msg.header.frame_id
@@ -141,6 +206,7 @@ class FrameIngest:
 
     def close(self) -> None:
         """At close of the store: stage what waits; frames the store still refuses are reported lost and let go."""
+        self.stop()
         self.flush()
         if self.retry:
             self._logger.error(f"{len(self.retry)} received frame(s) were never stored: the store still refuses "

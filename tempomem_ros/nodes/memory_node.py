@@ -97,7 +97,9 @@ class MemoryNode(LifecycleNode):
                            "query": ReentrantCallbackGroup(), "mutate": MutuallyExclusiveCallbackGroup()}
         self.commits = CommitCycle(lambda: (self.writer, self.scene, self.ingest), self.counters, self.health,
                                    self.get_logger(), context_ok=self.context.ok,
-                                   fuses=bool(self._param("fuse_staged")))
+                                   fuses=bool(self._param("fuse_staged")),
+                                   max_frames=int(self._param("commit_max_frames")),
+                                   budget_s=1.0 / float(self._param("commit_rate_hz")))
         self._commit_errors_reported = 0
         self._pending_reported: int | None = None  # store_pending at the last diagnostics report
         self.autostart_ok = True
@@ -181,6 +183,7 @@ class MemoryNode(LifecycleNode):
         self._tm_subscription = self.create_subscription(
             ObservationArray, topics.OBSERVATIONS, self.ingest.on_message, qos, callback_group=self._tm_groups["ingest"]
         )
+        self.ingest.start()  # the callback only queues; this thread stages (nodes/frame_ingest.py)
         # Commits (and the publishing after them) run on a steady timer in a group of their own: they go on
         # while a bag's /clock pauses, and a long one occupies one executor thread, never the services'.
         self._tm_timers = [
@@ -213,6 +216,8 @@ class MemoryNode(LifecycleNode):
         if self._tm_subscription is not None:
             self.destroy_subscription(self._tm_subscription)
             self._tm_subscription = None
+        if self.ingest is not None:
+            self.ingest.stop()  # what the inbox holds is staged before the last commit
         for timer in self._tm_timers:
             self.destroy_timer(timer)
         for service in self._tm_services:
@@ -303,7 +308,8 @@ class MemoryNode(LifecycleNode):
         unfused = diag.unfused(pending, before)
         level, message = diag.memory_status(c, health, new_commit_errors, unfused)
         values = diag.memory_values(c, health, len(self._retry), self._tm_subscription.get_publisher_count()
-                                    if self._tm_subscription else 0)
+                                    if self._tm_subscription else 0,
+                                    self.ingest.waiting() if self.ingest is not None else None)
         self._tm_publishers["diagnostics"].publish(diag.status_array(
             f"tempomem: {self.get_name()}", self.store_path, level, message, values,
             self.get_clock().now().to_msg()))

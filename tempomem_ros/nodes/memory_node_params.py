@@ -82,6 +82,10 @@ NODE_PARAMETERS: tuple[ParamSpec, ...] = (
     ParamSpec("commit_rate_hz", 2.0,
               "How often staged observations are fused and the results published.",
               span=(0.05, 100.0)),
+    ParamSpec("commit_max_frames", 50,
+              "Frames one commit fuses at most (oldest first); a tick commits again while its period lasts and "
+              "frames remain, so a backlog never holds the store in one commit. 0 = every staged frame at once.",
+              span=(0, 100000)),
     ParamSpec("world_frame", topics.WORLD_FRAME,
               "Frame of every coordinate; observations in another frame are dropped."),
     ParamSpec("time_source", "stamp",
