@@ -223,7 +223,8 @@ def ask_one(m: Memory, q: str, rng) -> None:
     elif q == "history":
         m.temporal("history", label=i_label)
     elif q == "scene_as_of":
-        m.scene_as_of(T0 + 50.0, k=50, offset=int(rng.integers(0, N_OBJECTS - 50)))
+        # a page of 50 after a random object (keyset paging: a client's next page), not at an offset (walked)
+        m.scene_as_of(T0 + 50.0, k=50, after=(int(rng.integers(0, N_OBJECTS - 50)), 0))
     elif q == "relational":
         m.relational("on", s_label)
     elif q == "objects_labelled":
