@@ -450,7 +450,9 @@ class Memory:
     def _fuse_pending(self) -> None:
         """Before a mutation: refuse a read-only store, then fuse what is staged before it ("fuse before persist").
 
-        On SQLite (one writer) every staged frame. On PostgreSQL (a fleet: robots stage beside fusion) only the frames
+        On SQLite, and on PostgreSQL while every staged frame is this writer's own (its source: one writer, whose
+        add() then forget() of the id it will make must work as on SQLite), every staged frame. On PostgreSQL with other
+        robots' frames staged (a fleet: robots stage beside fusion) only the frames
         stamped at or before the fused graph's newest stamp S (stragglers; usually none), and the mutation is stamped
         S (_mutation_clock): its record is ordered against the staged frames by stamp, after every frame stamped <= S
         and before every later one, which the fuser fuses after it in their order. Why: fusing the fleet's whole
@@ -463,8 +465,9 @@ class Memory:
         self._require_writable()
         if self._pending_count() == 0:
             return
-        through = self._staging.newest_fused() if self.backend == "postgresql" else None
-        if through is None:  # SQLite, or nothing fused yet: the mutation follows every staged frame
+        fleet = self.backend == "postgresql" and self._staging.pending_from_others(self.config.source)
+        through = self._staging.newest_fused() if fleet else None
+        if through is None:  # SQLite, one writer's own frames, or nothing fused yet: after every staged frame
             self._fuse_staged()
             return
         while self._staging.pending_count(through) > 0:

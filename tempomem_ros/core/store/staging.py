@@ -47,6 +47,11 @@ class StagedFrames(TableRows):
         return int(self._conn.execute(f"SELECT COUNT(*) FROM frames WHERE status='pending' AND {FRAMES_LIVE} "
                                       "AND stamp <= ?", (float(through),)).fetchone()[0])
 
+    def pending_from_others(self, source: str) -> bool:
+        """Whether a staged frame of another source (robot) than ``source`` waits to be fused."""
+        return self._conn.execute(f"SELECT 1 FROM frames WHERE status='pending' AND {FRAMES_LIVE} AND source <> ? "
+                                  "LIMIT 1", (source,)).fetchone() is not None
+
     def quarantined_count(self) -> int:
         """Frames held in quarantine."""
         return int(self._conn.execute(f"SELECT COUNT(*) FROM frames WHERE status='quarantined' AND {FRAMES_LIVE}")
