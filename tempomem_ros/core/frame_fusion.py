@@ -467,6 +467,9 @@ class FrameFusion:
         self._sightings_ahead: dict[int, list] = {}
         #: _sighted_floor's values, a pure function of the store's rows and the box (a restart recomputes them)
         self._floor_cache: dict = {}
+        #: object id -> stamp of the last frame whose sighting at its place might be it, fused elsewhere or not
+        #: (_place_sighted_in_look; in memory: a restart forgets at most one look's excuse)
+        self._place_sighted: dict[int, float] = {}
 
     def _audit(self, stamp, action: str, object_ids, observation_ids, detail: dict | None = None) -> None:
         """Queue an audit row, written with the transaction it belongs to (Store.transaction)."""
@@ -1039,6 +1042,7 @@ class FrameFusion:
             if hidden and not furniture:
                 continue
             if any(self._might_be(seen, obj) for seen in pairs.centred_in(m)):
+                self._place_sighted[int(obj.id)] = stamp
                 continue
             if furniture and any(self._holds_furniture(seen, obj) for seen in pairs.near_within(m)):
                 continue  # a view of its kind filling its place, centred outside its thin box (_holds_furniture)
@@ -1048,6 +1052,8 @@ class FrameFusion:
             if obj.state == "present" and stamp - float(obj.last_seen) <= acfg.look_gap_s \
                     and not self._own_kind_beside(obj, pairs.touching(m)):
                 continue  # the look that saw it: a detector's dropout, not the object gone (docstring)
+            if self._place_sighted_in_look(obj, stamp, pairs.touching(m)):
+                continue
             frac = float(frac)
             n_misses += 1
             state = AbsenceState(float(obj.absence_evidence), int(obj.absence_looks), obj.look_start,
@@ -1250,6 +1256,26 @@ class FrameFusion:
         lo, hi = obj.bmin, obj.bmax
         return any(box_gap(seen.bmin, seen.bmax, lo, hi) == 0.0 and self._left_behind(view, lo, hi, seen)
                    for seen in items)
+
+    def _place_sighted_in_look(self, obj, stamp: float, touching: list[StagedObs]) -> bool:
+        """Whether a frame of this look (within absence.look_gap_s before ``stamp``) held a sighting centred at
+        ``obj``'s place that might be it (_might_be), whatever object that sighting was fused into, and no sighting
+        of its own kind is seen pushed out of its box now (_own_kind_beside): the look saw the thing there, read
+        under another label or fused into a twin, so the frames between those sightings are the detector's
+        dropouts, as in the look that saw the object itself (absence.place_sighted_look).
+
+        Why: seed 414 (h410, both profiles), a shoe on the floor read "toy" in half the frames of a patrol look
+        (p_detect 0.65): the first "toy" became an object of its own and took the later ones, so the shoe's own
+        last sighting stayed 97 s old, and the six frames of that 1.1 s look in which the detector dropped it
+        counted misses between the "toy" sightings at its place: removed at 711.6 s while it stood there,
+        reappeared at 933.0 s. Sightings at its place excuse only their own frame (_might_be); this excuses the
+        look around them. The price: a removal seen in the look that read a look-alike at the place waits for the
+        next look (or look_gap_s after that sighting)."""
+        if not self.config.absence.place_sighted_look:
+            return False
+        last = self._place_sighted.get(int(obj.id))
+        return last is not None and stamp - last <= self.config.absence.look_gap_s \
+            and not self._own_kind_beside(obj, touching)
 
     def _own_kind_beside(self, obj, items: list[StagedObs]) -> bool:
         """Whether a sighting of this frame under the object's own label (or a known confusion) overlaps its box
