@@ -97,6 +97,11 @@ class IdentityConfig:
     label_share: float = 0.2             # a label with this share of an object's label mass names it as well as
                                          # its shown label does when a removal and a new object are matched as
                                          # one move (settling._labels_compatible)
+    face_not_pushed: bool = True         # a sighting reaching behind movable furniture known only by a face (its
+                                         # box shallow on the floor) is the rest of it, not it pushed aside
+                                         # (frame_fusion.rest_behind_face)
+    top_view_move: bool = True           # a new box whose top stands at a removed object's top, its bottom unseen,
+                                         # is as tall as that object for its move (settling.top_seen_alike)
 
 
 @dataclass(frozen=True)
