@@ -960,7 +960,8 @@ class Settling:
             return False
         if larger_than_known(keep, gone.bmin, gone.bmax):
             return False  # taller than any view of it (its backrest after its seat and legs): more of it seen
-        if icfg.face_not_pushed and rest_behind_face(keep.bmin, keep.bmax, gone.bmin, gone.bmax):
+        if icfg.face_not_pushed and rest_behind_face(keep.bmin, keep.bmax, gone.bmin, gone.bmax,
+                                                          icfg.extend_min_extent):
             return False  # the rest of a thing known by its face (frame_fusion.rest_behind_face)
         return float(gone.first_seen) >= self._last_real_sighting(keep, outside=gone) + icfg.min_gap_s
 
