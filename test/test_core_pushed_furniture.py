@@ -263,3 +263,17 @@ def _stool_face_then_whole(mem, on: bool) -> None:
     else:
         assert [(o.id, o.state, o.n_moves) for o in mem.objects()] == [(1, "present", 1)]
         assert kinds(mem) == [("appeared", 1), ("moved", 1)]
+
+
+def test_rest_behind_face_asks_a_furniture_sized_face_and_an_overlapping_footprint():
+    from tempomem_ros.core.frame_fusion import rest_behind_face
+    chair_face = ((3.93, 1.33, 0.16), (4.06, 1.85, 0.93))  # seed 419's chair known by its front, 0.13 x 0.52 m
+    side = ((3.96, 1.71, 0.04), (4.39, 1.79, 0.81))        # its side seen 20 s later: overlaps the face's footprint
+    beyond = ((4.10, 1.33, 0.0), (4.55, 1.85, 0.9))         # a chair standing past the face: no overlap
+    assert rest_behind_face(*chair_face, *side, 0.35) is True
+    assert rest_behind_face(*chair_face, *beyond, 0.35) is False
+    assert rest_behind_face(*CHAIR, *side, 0.35) is False       # a chair known whole (0.45 x 0.45) is no face
+    phone = ((1.775, 0.625, 0.754), (1.935, 0.711, 0.777))      # 0.16 x 0.09 m: too small to be furniture
+    assert rest_behind_face(*phone, (1.79, 0.676, 0.741), (2.57, 0.884, 0.91), 0.35) is False
+    sofa = ((0.0, 0.0, 0.0), (2.0, 0.3, 0.8))                   # a sofa's front: larger than movable furniture
+    assert rest_behind_face(*sofa, (0.5, 0.2, 0.0), (1.5, 0.9, 0.8), 0.35) is False
