@@ -2006,3 +2006,44 @@ def test_a_removed_things_known_box_is_a_lower_bound_of_its_height(mem, known):
     else:  # main: [(1, "present", 1), (2, "forgotten", 0)], a false "moved"
         assert shown == [(1, "missing", 0), (2, "present", 0)]
         assert kinds(mem) == [("appeared", 1), ("removed", 1), ("appeared", 2)]
+
+
+TOP_VIEW = (0.06, 0.06, 0.04)  # 8 cm of the plant's top (its top at the whole plant's, its bottom unseen)
+
+
+@pytest.mark.parametrize("found_z, on, moved", [
+    (0.94, True, True),     # its top at the removed plant's top: the plant's top seen, it moved
+    (0.94, False, False),   # the rule off: as main, a removal and an appearance
+    (0.80, True, False),    # as short, its top 0.14 m below the plant's: another thing
+])
+def test_a_new_box_topped_at_a_removed_things_top_is_its_top_seen(store, found_z, on, moved):
+    # seed 418 (h410, no feature): a backpack 0.43 m tall moved while unseen was found from afar, its first views
+    # its top (1 cm, then 0.1 m tall); its old place seen empty 8 s later did not take it for its move (much
+    # shorter: settling.alike_in_height): a false "removed", a false "appeared", a missed move
+    # (settling.top_seen_alike). A short thing whose top stands lower is still another thing.
+    with Memory.open(store("m"), embedding_dim=4, config={"identity": {"top_view_move": on}}) as mem:
+        for t in (0.0, 0.5, 1.0):
+            mem.add([box_obs("plant", A, WHOLE_PLANT, stamp=t)], view(t, A, SEEN))
+        for t in (10.0, 10.5, 11.0, 12.5):
+            mem.add([], view(t, A, EMPTY))
+        mem.commit()
+        for t in (100.0, 100.5, 101.0):
+            mem.add([box_obs("plant", (B[0], B[1], found_z), TOP_VIEW, stamp=t)], view(t, B, DB + 0.04))
+        mem.commit()
+        shown = [(o.id, o.state, o.n_moves) for o in mem.objects()]
+        if moved:
+            assert shown == [(1, "present", 1), (2, "forgotten", 0)]
+            assert kinds(mem) == [("appeared", 1), ("removed", 1), ("moved", 1)]
+        else:
+            assert shown == [(1, "missing", 0), (2, "present", 0)]
+            assert kinds(mem) == [("appeared", 1), ("removed", 1), ("appeared", 2)]
+
+
+def test_top_seen_alike_asks_the_top_within_the_height_slack_and_the_bottom_above_it():
+    from types import SimpleNamespace
+
+    from tempomem_ros.core.settling import top_seen_alike
+    removed = SimpleNamespace(min_z=0.0, max_z=0.43)
+    box = [(0.33, 0.43), (0.33, 0.34), (0.33, 0.52), (0.33, 0.54), (0.05, 0.43), (0.11, 0.43)]
+    assert [top_seen_alike(removed, SimpleNamespace(min_z=lo, max_z=hi)) for lo, hi in box] == \
+        [True, True, True, False, False, True]

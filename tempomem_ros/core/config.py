@@ -102,6 +102,11 @@ class IdentityConfig:
                                          # since its first miss, is joined to it (settling._sliver_host): a laptop
                                          # read "tablet" from 22-63 px became a 6 cm "tablet" inside it, removed
                                          # while the laptop stood there (seed 410, h410)
+    face_not_pushed: bool = True         # a sighting reaching behind movable furniture known only by a face (its
+                                         # box shallow on the floor) is the rest of it, not it pushed aside
+                                         # (frame_fusion.rest_behind_face)
+    top_view_move: bool = True           # a new box whose top stands at a removed object's top, its bottom unseen,
+                                         # is as tall as that object for its move (settling.top_seen_alike)
 
 
 @dataclass(frozen=True)
