@@ -1085,7 +1085,7 @@ class Settling:
         if self._retention.seen_together(int(a.id), int(b.id)):  # (retention.py, with frames thinned since)
             # detected together: two objects, however close, unless one is a part of the other
             return self._part_inside(a, b) and (labels_agree(la, lb) or self._fusion.known_confusion(la, lb)
-                                                or self._called_by_part_label(a, b))
+                                                or self._called_by_part_label(a, b)) or self._part_in_place(a, b)
         cos = fusion.cosine(blob_to_feature(a.feature), blob_to_feature(b.feature))
         if cos is not None and cos < self.config.identity.feature_threshold:
             return False
@@ -1112,6 +1112,27 @@ class Settling:
         outer, inner = _outer_inner(a, b)
         return max(float(outer.ext_x), float(outer.ext_y)) >= PARTS_MIN_FOOTPRINT_M and \
             _floor_span(inner) < _floor_span(outer)
+
+    def _part_in_place(self, a, b) -> bool:
+        """Two objects of one shown label at one place (association.same_place: each box holds the other's centre),
+        one box within the other's part tolerance (frame_fusion._part_of_box: min(PART_TOLERANCE_M, a quarter of its
+        extent) per axis), the outer of an object large enough to be reported in parts (PARTS_MIN_FOOTPRINT_M) and
+        the inner no larger on the floor: a part of it (a stool's legs) reported in one frame beside another part of
+        it (its seat) and fused on its own. Off with identity.part_in_place_join.
+
+        Why: seed 413 (default profile, no feature), a stool's legs (0.01-0.50 m high) reported with its seat in one
+        frame at 1216.1 s became a second "stool" whose box lay 3.5 cm under the stool's (0.05-0.67 m: its views
+        stopped at the legs' feet), past _part_inside's 2 cm; seen with the stool, it was never joined: a false
+        "appeared stool", a duplicate in the map and a false member of "what is near the counter". Two things side
+        by side never hold each other's centres; a mug on a stool's seat is no stool."""
+        if not self.config.identity.part_in_place_join or not _same_shown_label(a, b) \
+                or not self._boxes_same_place(a, b):
+            return False
+        outer, inner = _outer_inner(a, b)
+        if max(float(outer.ext_x), float(outer.ext_y)) < PARTS_MIN_FOOTPRINT_M or \
+                _floor_span(inner) > _floor_span(outer):
+            return False
+        return _part_of_box(inner.bmin, inner.bmax, outer.bmin, outer.bmax)
 
     def _called_by_part_label(self, a, b) -> bool:
         """The outer one of a part inside an object (_part_inside) has itself been called by the part's label,
