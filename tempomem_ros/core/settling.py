@@ -994,8 +994,8 @@ class Settling:
             or self._bled_double(a, b) or self._turns_in_one_look(a, b)
 
     def _turns_in_one_look(self, a, b) -> bool:
-        """Two objects of one shown label, one small (under identity.extend_min_extent on the floor), whose boxes overlap,
-        both last seen within absence.look_gap_s of each other and taking one thing's views in turns
+        """Two objects of one shown label, one small (under identity.extend_min_extent on the floor), whose boxes
+        overlap, both last seen within absence.look_gap_s of each other and taking one thing's views in turns
         (_one_thing_in_turns: interleaved, never reported in one frame, centred within the larger floor span): the
         look that sees them sees one thing, its views split between two boxes a few centimetres apart. Off with
         identity.turns_twin_join.
