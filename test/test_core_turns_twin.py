@@ -96,3 +96,15 @@ def test_off_with_turns_twin_join(store):
         assert _joins(mem) == []
         assert _live(mem) == [(1, "phone", "present"), (2, "phone", "present")]
         assert mem.get(2).n_observations == 3 and mem.get(1).n_observations == 5
+
+
+def test_beside_a_third_of_the_label_reported_with_them_views_in_turns_join_nothing(store):
+    # a phone 11 cm beside it, reported in one frame with it: among look-alikes side by side, views in turns may be
+    # of two things (without the lone-pair test, phone 3 was joined to phone 1 here)
+    other = ((2.300, 0.506, 0.758), (2.431, 0.567, 0.773))
+    with _open(store) as mem:
+        _frames(mem, 0.0, [[PHONE, other]] * 3)
+        _frames(mem, 600.0, [[BLED], [LOW], [HIGH], [LOW], [HIGH]])
+        assert _joins(mem) == []
+        assert _live(mem) == [(1, "phone", "present"), (2, "phone", "present"), (3, "phone", "present")]
+        assert _owners(mem, 600.0) == [3, 3, 1, 3, 1]
