@@ -91,6 +91,14 @@ class IdentityConfig:
     confirm_gap_s: float = 30.0          # ... in one run: a sighting more than this after the one before starts
                                          # the count anew (noise blobs at one wall 30 minutes apart are no object)
     twin_merge: bool = True              # merge objects at one place that were never seen together
+    chimera_join: bool = True            # an object whose views were of two look-alikes beside it, each seen with
+                                         # it, is joined to one of them when its removal comes due, not removed
+                                         # (settling._chimera_host)
+    part_in_place_join: bool = True      # a part of a piece of furniture of its label, at its place and within its
+                                         # box's part tolerance, is joined to it even if reported in one frame
+                                         # with it (settling._part_in_place)
+    turns_twin_join: bool = True         # two small objects of one label taking one thing's views in turns in the
+                                         # look that sees them, never together, are joined (settling._turns_in_one_look)
     glimpse_s: float = 5.0               # an object all of whose sightings lie within this span, centred in an
     glimpse_host_ratio: float = 3.0      # older object at most this x its size, whose place is then seen empty,
                                          # is withdrawn as a misreading of that object, not reported removed

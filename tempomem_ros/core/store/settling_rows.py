@@ -123,6 +123,12 @@ class SettlingRows(TableRows):
             "SELECT stamp, min_x, min_y, min_z, max_x, max_y, max_z FROM observations "
             "WHERE object_id=? ORDER BY stamp DESC, id DESC LIMIT 50", (object_id,))
 
+    def sighting_boxes(self, object_id: int) -> list:
+        """(min_x .. max_z) of the object's kept sightings, oldest first (stamp, then id)."""
+        return self._conn.execute(
+            "SELECT min_x, min_y, min_z, max_x, max_y, max_z FROM observations "
+            "WHERE object_id=? ORDER BY stamp, id", (object_id,)).fetchall()
+
     def observation_ids(self, object_id: int) -> list[int]:
         """Ids of the object's sightings, oldest first (stamp, then id): the audit lists them, the newest is an
         event's evidence."""
