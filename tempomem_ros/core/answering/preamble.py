@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 
 from ..labels import words
+from .cues import carries_cue
 from .operators import ACTION_VERBS
 from .slots import Names, stem
 
@@ -31,6 +32,26 @@ _ASIDE = re.compile(r"^\s*(?:\(([A-Za-z][A-Za-z0-9 .:_/-]{0,58})\)|\[([A-Za-z][A
 # left either names a known thing or points at none ("Spatula! where is it?" keeps its exclamation: there it may be
 # the thing).
 _EXCLAIMED = re.compile(r"^\s*([^\W\d_]+(?:\s+[^\W\d_]+)?)\s*!+\s*(?=\S)")
+# Twenty-fourth round (heldout24: "Mālō e lelei! ...", "Namaskaram. Yesterday evening at 6, the remote was where?",
+# "Mingalaba. The earliest sighting of ...", "Assalomu alaykum! ..."): a greeting is known by its form, never by a list
+# of words per language: a salutation of one to three words (letters of any script, with an apostrophe or hyphen
+# inside) closed by "!" or by "." before a question that ends with "?", first in the text. The same guards as above
+# (no known thing, no act), and none of its words tells a time, negates or restricts, or carries a cue of the
+# question (cues.carries_cue: "Gone. Where is the mug?") ("Yesterday. Where was the mug?",
+# "Not the kitchen. Where is it?": there the short sentence is part of the question).
+_SALUTED = re.compile(r"^\s*([^\W\d_]+(?:['\u2019-][^\W\d_]+)*(?:\s+[^\W\d_]+(?:['\u2019-][^\W\d_]+)*){0,2})"
+                      r"\s*(!+|\.)\s*(?=\S)")
+_NOT_A_SALUTATION = frozenset(
+    "no not never none nothing only just except without also too either neither nor and or but so then now later "
+    "earlier before after since until till today tonight yesterday tomorrow morning evening afternoon night noon "
+    "midnight week weekend month year ago previously recently lately again still already yet where what when which "
+    "who whom whose why how is are was were did do does has have had can could will would should "
+    # words of time that tell a span or a day ("Two hours. What changed?", "Last Monday. Where was the mug?")
+    "last past next this that first one two three four five six seven eight nine ten eleven twelve fifteen twenty "
+    "thirty forty fifty sixty ninety half quarter couple few several second seconds minute minutes min mins hour "
+    "hours hr hrs day days weeks months years lunch lunchtime breakfast dinner supper bedtime dawn dusk "
+    "monday tuesday wednesday thursday friday saturday sunday january february march april may june july august "
+    "september october november december".split())
 _THANKED = re.compile(r"(?<=[?!])\s+([^\W\d_]+)\s*[.!]*\s*$")
 _POINTS = re.compile(r"\b(?:it|its|they|them|their|one|ones|this|that|these|those)\b", re.I)
 
@@ -50,6 +71,12 @@ def strip(question, names: Names):
     m = _EXCLAIMED.match(question)
     if m is not None and _asks_nothing(m.group(1), question[m.end():], names):
         question = question[m.end():]
+    else:
+        m = _SALUTED.match(question)
+        if (m is not None and (m.group(2).startswith("!") or question.rstrip().endswith("?"))
+                and not any(w in _NOT_A_SALUTATION or carries_cue(w) for w in words(m.group(1)))
+                and _asks_nothing(m.group(1), question[m.end():], names)):
+            question = question[m.end():]
     m = _THANKED.search(question)
     if m is not None and _asks_nothing(m.group(1), question[:m.start()], names):
         question = question[:m.start()]

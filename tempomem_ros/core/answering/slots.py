@@ -215,6 +215,8 @@ def resolve(slot: str, names: Names, *, regions: bool = False, plural: bool = Fa
     # when the words before them still name a thing (eleventh round: heldout14 read "teddy hiding" and "toolbox around"
     # as things, two of its four wrong routes).
     trailing: list[str] = []
+    if len(sw) > 2 and sw[-1] == "as" and sw[-2] in RECORDED_AS:
+        trailing, sw = list(sw[-2:]), sw[:-2]  # "the tape dispenser marked as (missing)": the clause's verb
     while len(sw) > 1 and ends_clause(sw[-1]):
         trailing.insert(0, sw[-1])
         sw = sw[:-1]
@@ -240,6 +242,13 @@ def resolve(slot: str, names: Names, *, regions: bool = False, plural: bool = Fa
     if not is_noun_phrase(sw) or is_person(sw[-1]) or sw[-1] in PLACEHOLDER_NOUNS:
         return None
     return Thing(" ".join(singular_phrase(sw, plural)), False, indefinite, tuple(trailing), slot)
+
+
+# Twenty-fourth round (heldout24's j136 "Is the tape dispenser marked as missing?" was answered "I don't know any tape
+# dispenser marked as"): a verb of recording with its "as" after a thing ends the clause, never the name (no English
+# noun phrase ends in "as"); dropped and shown as the clause's words, as "hiding" / "stashed" are (ends_clause).
+RECORDED_AS = frozenset("marked flagged listed logged recorded registered reported noted down filed classed classified "
+                        "counted entered tagged labelled labeled".split())
 
 
 # Marks that part two names in a slot ("keys; table", "mug/cup"): a name before one of them is no modifier of the next.

@@ -184,6 +184,9 @@ def understand(question: str, now: float | None, names: Names, similar=None, _in
     """The operator and arguments a question means, or a Refusal (never a guess): _understood's reading, refused when
     it reads "just now" as a span open at its start (_JUST_NOW above)."""
     out = _understood(question, now, names, similar, _inside)
+    said = commands.instruction_in(out.args) if isinstance(out, Understanding) else None
+    if said is not None:  # twenty-fourth round: an instruction to the system inside a value (commands.instruction_in)
+        return Refusal(commands.INSTRUCTION_IN_DATA.format(said=said), ())
     if isinstance(out, Understanding) and isinstance(question, str):
         # twenty-first round: a pointer back at a told time, or a word of time, that the reading left out (unread.py)
         back = unread.pointed_back(question[:MAX_QUESTION_CHARS], out.args)
