@@ -25,7 +25,8 @@ mug until the first one's place is seen empty (then settling.py turns the pair i
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import numpy as np
@@ -488,7 +489,8 @@ class FrameFusion:
         #: _sighted_floor's values, a pure function of the store's rows and the box (a restart recomputes them)
         self._floor_cache: dict = {}
         #: object id -> stamp of the last frame whose sighting at its place might be it, fused elsewhere or not
-        #: (_place_sighted_in_look; in memory: a restart forgets at most one look's excuse)
+        #: (_place_sighted_in_look; in memory: a restart forgets at most one look's excuse; restored when a
+        #: commit rolls back, kept_on_rollback)
         self._place_sighted: dict[int, float] = {}
 
     def _audit(self, stamp, action: str, object_ids, observation_ids, detail: dict | None = None) -> None:
@@ -1072,11 +1074,8 @@ class FrameFusion:
             if hidden and not self._displaced(view, obj, [seen for seen in pairs.touching(m)
                                                           if not _a_neighbour(seen, obj, fused or {}, born)]):
                 continue
-            if obj.state == "present" and stamp - float(obj.last_seen) <= acfg.look_gap_s \
-                    and not self._own_kind_beside(obj, pairs.touching(m)):
+            if self._seen_in_look(obj, stamp, pairs.touching(m)):
                 continue  # the look that saw it: a detector's dropout, not the object gone (docstring)
-            if self._place_sighted_in_look(obj, stamp, pairs.touching(m)):
-                continue
             frac = float(frac)
             n_misses += 1
             state = AbsenceState(float(obj.absence_evidence), int(obj.absence_looks), obj.look_start,
@@ -1282,12 +1281,38 @@ class FrameFusion:
         return any(box_gap(seen.bmin, seen.bmax, lo, hi) == 0.0 and self._left_behind(view, lo, hi, seen)
                    for seen in items)
 
-    def _place_sighted_in_look(self, obj, stamp: float, touching: list[StagedObs]) -> bool:
-        """Whether a frame of this look (within absence.look_gap_s before ``stamp``) held a sighting centred at
-        ``obj``'s place that might be it (_might_be), whatever object that sighting was fused into, and no sighting
-        of its own kind is seen pushed out of its box now (_own_kind_beside): the look saw the thing there, read
-        under another label or fused into a twin, so the frames between those sightings are the detector's
-        dropouts, as in the look that saw the object itself (absence.place_sighted_look).
+    def _seen_in_look(self, obj, stamp: float, touching: list[StagedObs]) -> bool:
+        """Whether this frame belongs to the look that saw ``obj``: its last sighting (while present) or the last
+        sighting at its place that might be it (_place_sighted_in_look) lies within absence.look_gap_s before
+        ``stamp``, and no sighting of its own kind is seen pushed out of its box now (_own_kind_beside; docstring of
+        _absence). A place stamp later than ``stamp`` excuses nothing: it comes from a commit that rolled back (the
+        dict is restored then, kept_on_rollback) or from a frame fused before this straggler, and a look is not
+        excused by a sighting it has not had yet. The object's own last_seen is the store's (rolled back with it)
+        and is compared as it always was."""
+        acfg = self.config.absence
+        recent = [float(obj.last_seen)] if obj.state == "present" else []
+        place = self._place_sighted_in_look(obj, stamp)
+        if place is not None:
+            recent.append(place)
+        return bool(recent) and stamp - max(recent) <= acfg.look_gap_s and not self._own_kind_beside(obj, touching)
+
+    @contextmanager
+    def kept_on_rollback(self) -> Iterator[None]:
+        """Around a commit's transaction: when it rolls back, _place_sighted returns to what it held before it, so
+        that no stamp of a frame the store never fused excuses a later look (test_core_place_sighted_rollback.py)."""
+        saved = dict(self._place_sighted)
+        try:
+            yield
+        except BaseException:
+            self._place_sighted = saved
+            raise
+
+    def _place_sighted_in_look(self, obj, stamp: float) -> float | None:
+        """The stamp of the last frame of this look (within absence.look_gap_s before ``stamp``, never after it)
+        that held a sighting centred at ``obj``'s place that might be it (_might_be), whatever object that sighting
+        was fused into, or None: the look saw the thing there, read under another label or fused into a twin, so
+        the frames between those sightings are the detector's dropouts, as in the look that saw the object itself
+        (absence.place_sighted_look; _seen_in_look asks _own_kind_beside for both).
 
         Why: seed 414 (h410, both profiles), a shoe on the floor read "toy" in half the frames of a patrol look
         (p_detect 0.65): the first "toy" became an object of its own and took the later ones, so the shoe's own
@@ -1297,10 +1322,9 @@ class FrameFusion:
         look around them. The price: a removal seen in the look that read a look-alike at the place waits for the
         next look (or look_gap_s after that sighting)."""
         if not self.config.absence.place_sighted_look:
-            return False
+            return None
         last = self._place_sighted.get(int(obj.id))
-        return last is not None and stamp - last <= self.config.absence.look_gap_s \
-            and not self._own_kind_beside(obj, touching)
+        return last if last is not None and 0.0 <= stamp - last <= self.config.absence.look_gap_s else None
 
     def _own_kind_beside(self, obj, items: list[StagedObs]) -> bool:
         """Whether a sighting of this frame under the object's own label (or a known confusion) overlaps its box

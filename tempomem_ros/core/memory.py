@@ -682,7 +682,7 @@ class Memory:
             return CommitStats(objects_after=self._count_objects(), elapsed_ms=(time.perf_counter() - t0) * 1e3)
         touched: set[int] = set()
         self._change_times = {}
-        with self._store.transaction():
+        with self._fusion.kept_on_rollback(), self._store.transaction():
             # Read under the write lock: frames read before it may be fused by another writer's commit while this
             # one waits for the lock, and fused again here: their sightings are no longer pending, but their views
             # counted the absence evidence a second time (two misses of one look; test_fleet_writers.py).
