@@ -11,7 +11,7 @@ import hashlib
 import io
 
 import pytest
-from core_helpers import IMMEDIATE, box_obs, distance_from_eye, make_version5, view
+from core_helpers import IMMEDIATE, box_obs, distance_from_eye, make_version5, span_obs, view
 
 from tempomem_ros.core import Memory
 from tempomem_ros.core.errors import InvalidInputError
@@ -175,3 +175,31 @@ def test_cli_migrate_and_merge(store, tmp_path):
     out = io.StringIO()
     assert cli.main(["objects", store("merged"), "--state", "present"], out=out, err=err) == cli.EXIT_OK
     assert sorted(line.split()[1] for line in out.getvalue().splitlines()[1:]) == ["book", "mug", "plate"]
+
+
+def _phone(path: str, source: str, box, stamps) -> None:
+    with Memory.open(path, embedding_dim=4, config={**IMMEDIATE, "source": source}) as m:
+        for t in stamps:
+            m.add([span_obs("phone", *box, stamp=t)])
+            m.commit()
+
+
+def test_merge_keeps_two_phones_side_by_side_each_seen_by_one_robot(store, tmp_path):
+    # two phones touching on a table, each robot seeing one, both last within 0.5 s: in turns and never in one
+    # frame, as _turns_in_one_look asks of one memory's twins, because no frame of either robot holds both (first
+    # seen 6 s apart: _born_split, which would join them too, asks first views within one look)
+    left, right = ((1.00, 0.0, 0.80), (1.15, 0.08, 0.81)), ((1.15, 0.0, 0.80), (1.30, 0.08, 0.81))
+    a, b = str(tmp_path / "a.db"), str(tmp_path / "b.db")
+    _phone(a, "robot_a", left, (10.0, 14.0, 18.0))
+    _phone(b, "robot_b", right, (16.0, 17.0, 18.5))
+    dst = store()
+    report = transfer.merge(a, b, dst, config=IMMEDIATE)
+    second = 1 + report["offsets"]["objects"]
+    assert report["joined"] == []
+    with Memory.open(dst, config=IMMEDIATE) as m:
+        assert [(o.id, o.label, o.state) for o in m.objects()] == [(1, "phone", "present"),
+                                                                   (second, "phone", "present")]
+        # the rule kept out of merges holds for them: within one memory they would be one thing's views in turns
+        one, two = m._graph.object_row(1), m._graph.object_row(second)
+        assert m._settling._turns_in_one_look(one, two)
+        assert not m._settling.joins_as_twins(one, two)
