@@ -106,6 +106,16 @@ def _outer_inner(a, b) -> tuple:
     return (a, b) if _floor_span(a) >= _floor_span(b) else (b, a)
 
 
+def _part_sized(outer, inner, strict: bool = True) -> bool:
+    """Whether ``inner`` may be a part of ``outer`` (_outer_inner's pair) by their sizes: ``outer`` large enough to be
+    reported in parts (its largest view spans PARTS_MIN_FOOTPRINT_M on the floor) and ``inner`` smaller on the floor
+    (``strict``, _part_inside: a tie is two things alike) or no larger (_part_in_place; _outer_inner's order already
+    makes it so, so that test is the footprint alone)."""
+    if max(float(outer.ext_x), float(outer.ext_y)) < PARTS_MIN_FOOTPRINT_M:
+        return False
+    return not strict or _floor_span(inner) < _floor_span(outer)
+
+
 def _holds_other(lo, hi, other, obj) -> bool:
     """Whether a sighting of ``obj`` (box ``lo``-``hi``) holds at least HOLDS_OTHER_SHARE of the footprint of
     ``other``, an object standing mostly off ``obj``'s box (at most PUSH_MAX_INSIDE of it inside): such a view
@@ -423,22 +433,7 @@ class Settling:
         session 33)."""
         if int(obj.n_moves) > 0 or obj.first_miss is None:
             return None
-        label = obj.pinned_label or obj.label
-        for host, hsize, size in self._older_hosts(obj, ("present",)):
-            if float(host.last_seen) < float(obj.first_miss) or hsize <= size:
-                continue
-            hlabel = host.pinned_label or host.label
-            if not labels_agree(hlabel, label):
-                # another label only if never reported in one frame with it (a phone lying on a laptop is, each
-                # time both are in view) and a known confusion
-                if self._retention.seen_together(int(host.id), int(obj.id)) or \
-                        not self._fusion.known_confusion(hlabel, label):
-                    continue
-            cos = fusion.cosine(blob_to_feature(host.feature), blob_to_feature(obj.feature))
-            if cos is not None and cos < self.config.identity.feature_threshold:
-                continue  # the features tell another thing
-            return host
-        return None
+        return self._first_host(obj, (host for host, _, _ in self._older_hosts(obj, ("present",))), sliver=False)
 
     def _sliver_host(self, obj):
         """The object ``obj`` (small, never moved, its removal due) is a sliver of, whatever their sizes: an older
@@ -458,19 +453,32 @@ class Settling:
         if not self.config.identity.sliver_host or int(obj.n_moves) > 0 or obj.first_miss is None \
                 or _floor_span(obj) >= self.config.identity.extend_min_extent:
             return None
+        around = sorted(self._store.objects_in_box(obj.bmin, obj.bmax, ("present",), exclude_id=int(obj.id)),
+                        key=lambda r: int(r.id))
+        return self._first_host(obj, (host for host in around if float(host.first_seen) < float(obj.first_seen)
+                                      and int(host.n_moves) == 0
+                                      and _part_of_box(obj.bmin, obj.bmax, host.bmin, host.bmax)), sliver=True)
+
+    def _first_host(self, obj, candidates, *, sliver: bool):
+        """The first of ``candidates`` (older objects placed to hold ``obj``: _part_host, _sliver_host) seen since
+        ``obj``'s first miss, larger than it, of a label that may name the same thing, its features (when both have
+        them) not telling another thing; or None. The label: one that agrees, or a known confusion never reported
+        in one frame with it (a phone lying on a laptop is, each time both are in view); a sliver's host also by
+        its label mass holding ``obj``'s label, and never reported with it whatever the label (_sliver_host)."""
         label = obj.pinned_label or obj.label
         size = max(float(obj.ext_x), float(obj.ext_y), float(obj.ext_z))
-        for host in sorted(self._store.objects_in_box(obj.bmin, obj.bmax, ("present",), exclude_id=int(obj.id)),
-                           key=lambda r: int(r.id)):
-            if float(host.first_seen) >= float(obj.first_seen) or int(host.n_moves) > 0 \
-                    or float(host.last_seen) < float(obj.first_miss) \
-                    or max(float(host.ext_x), float(host.ext_y), float(host.ext_z)) <= size \
-                    or not _part_of_box(obj.bmin, obj.bmax, host.bmin, host.bmax):
+        for host in candidates:
+            if float(host.last_seen) < float(obj.first_miss) \
+                    or max(float(host.ext_x), float(host.ext_y), float(host.ext_z)) <= size:
                 continue
             hlabel = host.pinned_label or host.label
-            if not (labels_agree(hlabel, label) or self._fusion.known_confusion(hlabel, label)
-                    or self._graph.label_mass(int(host.id)).get(label, 0.0) > 0.0) \
-                    or self._retention.seen_together(int(host.id), int(obj.id)):
+            if sliver:
+                named = labels_agree(hlabel, label) or self._fusion.known_confusion(hlabel, label) \
+                    or self._graph.label_mass(int(host.id)).get(label, 0.0) > 0.0
+                if not named or self._retention.seen_together(int(host.id), int(obj.id)):
+                    continue
+            elif not labels_agree(hlabel, label) and (self._retention.seen_together(int(host.id), int(obj.id))
+                                                      or not self._fusion.known_confusion(hlabel, label)):
                 continue
             cos = fusion.cosine(blob_to_feature(host.feature), blob_to_feature(obj.feature))
             if cos is not None and cos < self.config.identity.feature_threshold:
@@ -1174,8 +1182,8 @@ class Settling:
         la, lb = a.pinned_label or a.label, b.pinned_label or b.label
         if self._retention.seen_together(int(a.id), int(b.id)):  # (retention.py, with frames thinned since)
             # detected together: two objects, however close, unless one is a part of the other
-            return self._part_inside(a, b) and (labels_agree(la, lb) or self._fusion.known_confusion(la, lb)
-                                                or self._called_by_part_label(a, b)) or self._part_in_place(a, b)
+            return (self._part_inside(a, b) and (labels_agree(la, lb) or self._fusion.known_confusion(la, lb)
+                                                 or self._called_by_part_label(a, b))) or self._part_in_place(a, b)
         cos = fusion.cosine(blob_to_feature(a.feature), blob_to_feature(b.feature))
         if cos is not None and cos < self.config.identity.feature_threshold:
             return False
@@ -1199,9 +1207,7 @@ class Settling:
         if not self._one_inside(a, b):
             return False
 
-        outer, inner = _outer_inner(a, b)
-        return max(float(outer.ext_x), float(outer.ext_y)) >= PARTS_MIN_FOOTPRINT_M and \
-            _floor_span(inner) < _floor_span(outer)
+        return _part_sized(*_outer_inner(a, b))
 
     def _part_in_place(self, a, b) -> bool:
         """Two objects of one shown label at one place (association.same_place: each box holds the other's centre),
@@ -1219,10 +1225,7 @@ class Settling:
                 or not self._boxes_same_place(a, b):
             return False
         outer, inner = _outer_inner(a, b)
-        if max(float(outer.ext_x), float(outer.ext_y)) < PARTS_MIN_FOOTPRINT_M or \
-                _floor_span(inner) > _floor_span(outer):
-            return False
-        return _part_of_box(inner.bmin, inner.bmax, outer.bmin, outer.bmax)
+        return _part_sized(outer, inner, strict=False) and _part_of_box(inner.bmin, inner.bmax, outer.bmin, outer.bmax)
 
     def _called_by_part_label(self, a, b) -> bool:
         """The outer one of a part inside an object (_part_inside) has itself been called by the part's label,
