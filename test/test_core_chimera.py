@@ -114,12 +114,18 @@ def test_a_cup_between_two_mugs_is_no_chimera_of_them(store):
         assert _live(mem) == [(1, "mug", "present"), (2, "cup", "missing"), (3, "mug", "present")]
 
 
-@pytest.mark.parametrize("join", [False])
-def test_with_chimera_join_off_it_is_removed(store, join):
+@pytest.mark.parametrize("join", [True, False])
+def test_chimera_join_decides_between_a_join_and_a_removal(store, join):
     with _open(store, join=join) as mem:
         _three_in_one_frame(mem)
         _views_of_the_mugs_went_to_the_middle(mem)
         _both_mugs_seen(mem)
-        assert _joins(mem) == []
-        assert _live(mem) == [(1, "mug", "present"), (2, "mug", "missing"), (3, "mug", "present")]
-        assert ("removed", 2) in [(e.kind, e.object_id) for e in mem.changes(since=0)]
+        events = [(e.kind, e.object_id) for e in mem.changes(since=0)]
+        if join:
+            assert _joins(mem) == [{"kept": 1, "absorbed": 2}]
+            assert _live(mem) == [(1, "mug", "present"), (3, "mug", "present")]
+            assert events == [("appeared", 1), ("appeared", 3), ("merged", 2)]
+        else:
+            assert _joins(mem) == []
+            assert _live(mem) == [(1, "mug", "present"), (2, "mug", "missing"), (3, "mug", "present")]
+            assert events == [("appeared", 1), ("appeared", 2), ("appeared", 3), ("removed", 2)]

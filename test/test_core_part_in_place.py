@@ -7,7 +7,7 @@ import copy
 from types import SimpleNamespace
 
 import pytest
-from core_helpers import IMMEDIATE
+from core_helpers import IMMEDIATE, distance_from_eye, kinds, span_obs, view
 
 from tempomem_ros.core import Memory
 
@@ -75,3 +75,29 @@ def test_small_things_one_inside_the_other_are_not_parts(settling):
 def test_off_with_part_in_place_join(settling):
     s = settling(join=False)
     assert s._part_in_place(_row("stool", STOOL), _row("stool", LEGS)) is False
+
+
+@pytest.mark.parametrize("join", [True, False])
+def test_a_stools_legs_reported_with_it_are_joined_through_fusion(store, join):
+    # end to end: the stool and its legs reported in one frame before either was known (no whole to join them to in
+    # the frame: frame_fusion._join_parts) become two objects seen together; the twin test (_twins' seen-together
+    # branch) joins the legs to the stool at the next commits only through _part_in_place
+    cfg = copy.deepcopy(IMMEDIATE)
+    cfg["identity"]["part_in_place_join"] = join
+    at = ((STOOL[0][0] + STOOL[1][0]) / 2, (STOOL[0][1] + STOOL[1][1]) / 2, 0.36)
+    depth = distance_from_eye(at) + 0.3
+    with Memory.open(store("m"), embedding_dim=4, config=cfg) as mem:
+        mem.add([span_obs("stool", *STOOL, stamp=0.0), span_obs("stool", *LEGS, stamp=0.0)], view(0.0, at, depth))
+        assert mem.commit().created == 2
+        for t in (0.5, 1.0, 1.5, 2.0):
+            mem.add([span_obs("stool", *STOOL, stamp=t)], view(t, at, depth))
+            mem.commit()
+        twins = [a.detail for a in mem.audit() if a.action == "merge_twin"]
+        if join:
+            assert twins == [{"absorbed": 2, "kept": 1}]
+            assert [(o.id, o.state) for o in mem.objects()] == [(1, "present"), (2, "forgotten")]
+            assert kinds(mem) == [("appeared", 1), ("merged", 2)]
+        else:
+            assert twins == []
+            assert [(o.id, o.state) for o in mem.objects()] == [(1, "present"), (2, "present")]
+            assert kinds(mem) == [("appeared", 1), ("appeared", 2)]

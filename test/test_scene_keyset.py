@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from core_helpers import IMMEDIATE, span_obs
 from test_core_scene_order import _reference, _store
 
 from tempomem_ros.core import Memory
@@ -55,7 +56,7 @@ def test_pages_by_key_are_the_pages_by_offset_on_both_backends(tmp_path, store):
 
 def test_a_key_is_validated(store):
     address = store()
-    with Memory.open(address, embedding_dim=4) as m:
+    with Memory.open(address, embedding_dim=4, config=IMMEDIATE) as m:
         for bad in ((1,), "12", (1, -1), (True, 2), 5):
             with pytest.raises(InvalidInputError, match="after"):
                 m.scene_as_of(1.0, k=2, after=bad)
@@ -63,7 +64,14 @@ def test_a_key_is_validated(store):
             m.scene_as_of(1.0, k=2, offset=3, after=(1, 1))
         with pytest.raises(InvalidInputError, match="center and radius"):
             m.scene_as_of(1.0, center=(0.0, 0.0, 0.0), radius=1.0, k=2, after=(1, 1))
-        assert m.scene_as_of(1.0, k=2, after=(0, 0)) == []
+        assert m.scene_as_of(1.0, k=2, after=(0, 0)) == []  # nothing stored
+        # three mugs 0.5 m apart in one frame: objects and placements 1, 2, 3
+        m.add([span_obs("mug", (1.0 + 0.5 * i, 0.0, 0.8), (1.1 + 0.5 * i, 0.1, 0.9), stamp=0.5) for i in range(3)])
+        m.commit()
+        # (0, 0) lies before every key: the first page; then the pages after it, to nothing after the last
+        assert [(p.object_id, p.id) for _, p in m.scene_as_of(1.0, k=2, after=(0, 0))] == [(1, 1), (2, 2)]
+        assert [(p.object_id, p.id) for _, p in m.scene_as_of(1.0, k=2, after=(2, 2))] == [(3, 3)]
+        assert m.scene_as_of(1.0, k=2, after=(3, 3)) == []
 
 
 def test_the_keyset_statement_seeks_the_object_id_on_sqlite(tmp_path):
