@@ -206,10 +206,11 @@ class MemoryNode(LifecycleNode):
 
     def _deactivate(self, state) -> TransitionCallbackReturn:
         self._stop_io()
-        # what arrived before deactivation is fused and announced (after a commit still running finishes)
+        # what arrived before deactivation is fused and announced (after a commit still running finishes), however
+        # many commits of commit_max_frames that takes (a drain ignores the tick's period: nodes/commit_cycle.py)
         with self._commits_paused() as held:
             if held:
-                self.commits.commit_and_publish(force=False)
+                self.commits.commit_and_publish(force=False, drain=True)
         return super().on_deactivate(state)
 
     def _stop_io(self) -> None:
