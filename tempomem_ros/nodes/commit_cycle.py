@@ -54,7 +54,7 @@ class CommitCycle:
         except Exception as exc:  # noqa: BLE001 - keep the timer alive whatever happens
             if not self._context_ok():
                 return  # shutting down (Ctrl-C, SIGTERM): publishing failed, close_store fuses the rest
-            self._counters.commit_errors += 1
+            self._counters.count(commit_errors=1)
             self._counters.last_error = f"commit: {exc}"
             if isinstance(exc, StoreError):
                 self._health.failed(exc)  # logged once per change of state; retried on every tick
@@ -83,7 +83,7 @@ class CommitCycle:
             while True:
                 stats = writer.commit(max_frames=self._max_frames)
                 self._health.ok()
-                self._counters.commits += 1
+                self._counters.count(commits=1)
                 self._counters.last_commit_ms = stats.elapsed_ms
                 fused += len(stats.frame_ids)
                 if stats.changed and scene is not None:

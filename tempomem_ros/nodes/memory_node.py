@@ -277,8 +277,7 @@ class MemoryNode(LifecycleNode):
 
     def _on_refused(self, service: str, exc: Exception) -> None:
         """A service request was refused: counted; a storage failure of a mutation updates the store state."""
-        refused = self.counters.refused_requests
-        refused[service] = refused.get(service, 0) + 1
+        self.counters.refuse(service)
         if isinstance(exc, StoreError) and service in MUTATING:
             self.health.failed(exc)
 
