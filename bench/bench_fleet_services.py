@@ -162,8 +162,8 @@ def report(title: str, figures: dict, seconds: float) -> None:
               f"{len(fz['batch_frames'])}, frames p50 {fleet.pct(fz['batch_frames'], 50):.0f}, its commits that found "
               f"the fusion lock held past 5 s: {fz['lock_waits']}")
     if figures["node"]:
-        keys = (*services.NODE_FIGURES, "dropped.overwritten", "ingest_waiting", "store_pending_frames", "retry_queue",
-                "refused_requests")
+        keys = ("received", *services.NODE_FIGURES, "dropped.overwritten", "ingest_waiting", "store_pending_frames",
+                "retry_queue", "refused_requests")
         print("  node: " + ", ".join(f"{k} {figures['node'][k]}" for k in keys if k in figures["node"]))
 
 

@@ -9,6 +9,8 @@ keeps "fuse everything first".
 
 from __future__ import annotations
 
+import contextlib
+
 from core_helpers import IMMEDIATE, box_obs
 
 from tempomem_ros.core import Memory
@@ -96,3 +98,55 @@ def test_a_mutation_with_every_staged_frame_at_or_before_the_fused_now_fuses_the
             results.append(graph(m))
     assert results[0] == results[1]
     assert results[0]["pending"] == 0 and any(o[1] == "plate" for o in results[0]["objects"])
+
+
+def before_the_lock(m: Memory, action) -> None:
+    """Run ``action`` once, just before m's next write transaction begins: where another process's commit lands
+    between what a mutation did before its transaction (_fuse_pending) and the fusion lock it takes."""
+    inner = m._store.transaction
+
+    @contextlib.contextmanager
+    def transaction():
+        m._store.transaction = inner
+        action()
+        with inner() as s:
+            yield s
+
+    m._store.transaction = transaction
+
+
+def test_a_fuser_commit_before_the_mutation_takes_the_lock_is_ordered_before_the_mutation(store):
+    """A fuser process fuses the mug seen at 4.0 (and the book at 5.0) after the forget's _fuse_pending, before its
+    lock. The forget's stamp is read under the lock: 5.0, after the sighting it follows, the graph of one writer that
+    fused everything, then forgot. Read before the lock it was S = 3.0: the mug seen at 4.0, then "forgotten at 3.0"."""
+    fleet = store("fleet")
+    with Memory.open(fleet, embedding_dim=4, config=IMMEDIATE) as m, \
+            Memory.open(fleet, embedding_dim=4, config=IMMEDIATE) as fuser:
+        fused_early(m)
+        later(m)
+        mug = next(o.id for o in m.objects() if o.label == "mug")
+        before_the_lock(m, fuser.commit)
+        assert m.forget(mug, "user asked") is True
+        got = graph(m)
+    with Memory.open(store("ref"), embedding_dim=4, config=IMMEDIATE) as m:
+        fused_early(m)
+        later(m)
+        m.commit()
+        m.forget(mug, "user asked")
+        want = graph(m)
+    assert got == want
+    assert [e for e in want["events"] if e[0] == "forgotten"] == [("forgotten", mug, 5.0)]
+    assert want["pending"] == 0 and (mug, "mug", "forgotten") in want["objects"]
+
+
+def test_an_object_forgotten_by_another_writer_before_the_lock_is_not_forgotten_twice(store):
+    """The row's state is read under the lock: forget() says False and writes no second tombstone."""
+    fleet = store("fleet")
+    with Memory.open(fleet, embedding_dim=4, config=IMMEDIATE) as m, \
+            Memory.open(fleet, embedding_dim=4, config=IMMEDIATE) as other:
+        fused_early(m)
+        mug = next(o.id for o in m.objects() if o.label == "mug")
+        before_the_lock(m, lambda: other.forget(mug, "the other writer"))
+        assert m.forget(mug, "user asked") is False
+        assert [(e.kind, e.object_id) for e in m.changes() if e.kind == "forgotten"] == [("forgotten", mug)]
+        assert m.get(mug).state == "forgotten"

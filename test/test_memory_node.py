@@ -442,6 +442,42 @@ def test_lifecycle_without_autostart_and_diagnostics(tmp_path):
         context.try_shutdown()
 
 
+def test_deactivation_fuses_and_announces_a_backlog_over_commit_max_frames(tmp_path):
+    """What arrived before deactivation is fused and announced, however many bounded commits it takes: 120 staged
+    frames, commit_max_frames 50, a tick of 10 ms (commit_rate_hz 100) that one commit of 50 outlasts. Deactivation
+    fused 50 and left 70 staged and their events unpublished; it now commits 50, 50, 20."""
+    from rclpy.lifecycle import TransitionCallbackReturn
+    from core_helpers import IMMEDIATE, box_obs
+
+    from tempomem_ros.core import Memory
+
+    context = rclpy.Context()
+    rclpy.init(context=context)
+    store = str(tmp_path / "m.db")
+    node = MemoryNode("memory_node_drain", context=context, parameter_overrides=[
+        Parameter("store_path", value=store), Parameter("autostart", value=False),
+        Parameter("commit_rate_hz", value=100.0), Parameter("commit_max_frames", value=50)])
+    try:
+        assert node.trigger_configure() == TransitionCallbackReturn.SUCCESS
+        assert node.trigger_activate() == TransitionCallbackReturn.SUCCESS  # never spun: no tick commits
+        with Memory.open(store, config=IMMEDIATE) as robot:
+            for i in range(120):
+                label, at = ("book", B) if i == 119 else ("mug", A)
+                robot.stage([box_obs(label, at, stamp=1.0 + 0.1 * i)])
+            robot.close(fuse=False)
+        assert node.writer.pending() == 120
+        assert node.trigger_deactivate() == TransitionCallbackReturn.SUCCESS
+        assert (node.writer.pending(), node.counters.commits) == (0, 3)
+        assert sorted(o.label for o in node.writer.objects()) == ["book", "mug"]  # the last frame's book fused too
+        events = node.writer.changes()
+        assert [(e.kind, e.label) for e in events] == [("appeared", "mug")]
+        assert node.counters.events_published == len(events) == 1  # every event announced
+        assert node.trigger_cleanup() == TransitionCallbackReturn.SUCCESS
+    finally:
+        node.destroy_node()
+        context.try_shutdown()
+
+
 def test_a_node_that_does_not_fuse_only_stages_and_publishes_what_the_fuser_fused(tmp_path):
     """fuse_staged false (a fleet's robot beside one fuser, docs/FLEET.md): the node stages the frames it receives
     and never fuses them, not even when it is cleaned up; once another writer (the fuser) fused them, the node

@@ -137,3 +137,49 @@ def test_frames_the_inbox_replaced_while_the_writer_was_busy_are_counted_and_the
     ingest.on_message(frame(9.0, [mug_msg(A)], A, 2.1))  # stopped: staged in the callback
     assert writer.staged[-1] == 9.0 and counters.dropped == {"overwritten": 4}
     assert "overwritten" in log.lines[0][1]
+
+
+def test_counts_updated_from_several_threads_at_once_are_never_lost():
+    """NodeCounters counts under one lock: two threads (the callback and the staging thread) dropping and handling
+    100,000 frames each count 200,000 of each. Without it one thread's increment overwrote the other's (a lost
+    ``handled`` hangs the waits on it, test/node_helpers.py and tools/evaluation/pipeline.py)."""
+    import sys
+    import threading
+
+    counters = NodeCounters()
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # switch threads as often as the interpreter allows
+
+    def count():
+        for _ in range(100_000):
+            counters.count(handled=1)
+            counters.drop("overwritten", "replaced")
+
+    try:
+        threads = [threading.Thread(target=count) for _ in range(2)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert (counters.handled, counters.dropped, counters.last_error) == (200_000, {"overwritten": 200_000}, "replaced")
+
+
+def test_every_frame_received_beside_the_staging_thread_is_handled_once_staged_or_dropped():
+    """The callback queues 3,000 frames (a third in another frame, dropped by the staging thread) into an inbox of 5
+    while the thread stages: every frame is handled exactly once, staged or counted under its reason."""
+    writer = Writer()
+    ingest, counters, _, _ = _ingest(writer, observation_queue_depth=5)
+    ingest.start()
+    for t in range(3000):
+        msg = frame(float(t), [mug_msg(A)], A, 2.1)
+        if t % 3 == 0:
+            msg.header.frame_id = "odom"
+        ingest.on_message(msg)
+    ingest.stop()
+    dropped = counters.dropped
+    assert set(dropped) <= {"frame", "overwritten"}
+    assert counters.received == counters.handled == 3000
+    assert counters.staged_frames == len(writer.staged) == 3000 - sum(dropped.values())
+    assert writer.staged == sorted(writer.staged) and all(t % 3 for t in writer.staged)

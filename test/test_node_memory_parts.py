@@ -139,6 +139,34 @@ def test_a_tick_fuses_a_backlog_in_bounded_commits_and_only_while_its_period_las
     assert writer.batches == [120]
 
 
+def test_a_drain_fuses_every_frame_staged_when_it_began_past_the_ticks_time():
+    """Deactivation drains: with no time left in the tick (budget 0) a backlog of 120 over commit_max_frames 50 is
+    fused in bounded commits (50, 50, 20) and published; a tick would have left 70 staged. While another robot keeps
+    staging (10 frames a commit) the drain stops once as many were fused as were staged when it began."""
+    writer, scene = Writer(), Scene()
+    cycle, counters, _, _ = _cycle(writer, scene, max_frames=50, budget_s=0.0)
+    writer.staged = 120
+    cycle.commit_and_publish(force=False, drain=True)
+    assert (writer.batches, writer.staged, counters.commits, scene.published) == ([50, 50, 20], 0, 3, [(True, False)])
+    writer = Writer()
+    cycle, counters, _, _ = _cycle(writer, Scene(), max_frames=50, budget_s=0.0)
+    writer.staged = 100
+    cycle.commit_and_publish(force=False, drain=True)
+    assert (writer.batches, writer.staged) == ([50, 50], 0)  # no empty third commit
+
+    class Fleet(Writer):
+        def commit(self, max_frames=None):
+            stats = super().commit(max_frames)
+            self.staged += 50
+            return stats
+
+    fleet = Fleet()
+    cycle, counters, _, _ = _cycle(fleet, Scene(), max_frames=50, budget_s=0.0)
+    fleet.staged = 120
+    cycle.commit_and_publish(force=False, drain=True)
+    assert (fleet.batches, fleet.staged) == ([50, 50, 50], 120)
+
+
 def test_a_node_that_does_not_fuse_only_stages_and_publishes_once_the_fuser_changed_the_store():
     """fuse_staged false (a fleet's robot beside one fuser): the timer never commits; the scene is published once
     the store's audit moved (another writer fused), not on every tick."""

@@ -94,16 +94,26 @@ class Maintenance:
         """Queue an audit row, written with the transaction it belongs to (Store.transaction)."""
         self._store.audit(stamp, action, object_ids, observation_ids, detail, self.config.source)
 
+    def _locked_now(self) -> float:
+        """A mutation's stamp, read inside its write transaction (under the fusion lock), as is every row it acts on.
+
+        Why: on a fleet's store (PostgreSQL) a fuser process commits beside this writer. Read before the lock, the
+        stamp S (the fused graph's newest, Memory._mutation_clock) and the object's row could be overtaken by a fuser
+        commit made before this transaction took the lock: a sighting of the mug at 4.0 fused onto it, then the mug
+        forgotten "at 3.0", a record out of stamp order (test_fleet_mutation_order.py, the fuser between the reads
+        and the lock); or an object another writer forgot meanwhile forgotten twice."""
+        return self._now()
+
     # ------------------------------------------------------------------ forget / update
     def forget(self, object_id: int, reason: str) -> bool:
         """Forget an object (tombstoned, never deleted). False when it was already forgotten."""
         self._fuse_pending()
-        row = self._reads.row_or_raise(object_id)
-        if row.state == "forgotten":
-            return False
         reason = sanitize_label(reason or "no reason given", 500)
-        stamp = self._now()
         with self._store.transaction():
+            row = self._reads.row_or_raise(object_id)  # under the lock (_locked_now says why)
+            if row.state == "forgotten":
+                return False
+            stamp = self._locked_now()
             self._graph.retire(row, "forgotten", reason, stamp, active=True, event=True)
             self._audit(stamp, "forget", [row.id], [], {"reason": reason})
         return True
@@ -112,16 +122,17 @@ class Maintenance:
         """Correct an object's label: the old distribution goes to label_history, the new label is pinned
         (later contrary sightings still add mass but do not change what is shown or searched)."""
         self._fuse_pending()
-        row = self._reads.row_or_raise(object_id)
+        self._reads.row_or_raise(object_id)  # an unknown id is refused before a bad label, as before
         if label is None:
             raise InvalidInputError("update needs a label")
         if not isinstance(label, str):
             raise InvalidInputError("label must be text")
         new = sanitize_label(label, self.config.max_label_length)
-        old = row.pinned_label or row.label
-        mass = self._graph.label_mass(row.id)
-        stamp = self._now()
         with self._store.transaction():
+            row = self._reads.row_or_raise(object_id)  # under the lock (_locked_now says why)
+            old = row.pinned_label or row.label
+            mass = self._graph.label_mass(row.id)
+            stamp = self._locked_now()
             self._rows.pin_label(row.id, stamp, old, new, mass, reason)
             self._reads.index_label(row.id, new)
             pid = self._graph.current_placement_id(row.id)
@@ -151,8 +162,8 @@ class Maintenance:
                 raise ImplausibleInputError(f"{name} {corner} lies outside the world bound +-{bound:g} m "
                                             "(gates.world_bound)", "world_bound")
         label = sanitize_label(label, self.config.max_label_length)
-        stamp = self._now()
         with self._store.transaction():
+            stamp = self._locked_now()
             region_id = self._rows.insert_region(label, lo, hi, stamp)
             self._relations.refresh_region(region_id, stamp)
             self._audit(stamp, "define_region", [], [], {"region_id": region_id, "label": label,
@@ -173,10 +184,9 @@ class Maintenance:
             raise InvalidInputError("half_life_s must be > 0")
         if not 0 <= min_confidence <= 1:
             raise InvalidInputError("min_confidence must be in 0..1")
-        rows = self._rows.objects_in(("present", "missing"))
         pruned, updated = [], []
         with self._store.transaction():
-            for r in rows:
+            for r in self._rows.objects_in(("present", "missing")):  # under the lock (_locked_now says why)
                 age = max(0.0, now - float(r.last_seen))
                 conf = round(float(r.base_confidence) * 0.5 ** (age / half_life_s), 12)
                 if conf < min_confidence:
@@ -199,10 +209,10 @@ class Maintenance:
         and a tombstone kind 'consolidated' names the survivor. Returns (kept, absorbed) pairs."""
         self._fuse_pending()
         fcfg = self.config.fusion
-        stamp = self._now()
         merged: list[tuple[int, int]] = []
         absorbed: set[int] = set()
         with self._store.transaction():
+            stamp = self._locked_now()
             rows = self._rows.objects_in(("present",))
             for a in rows:
                 if a.id in absorbed:
@@ -289,9 +299,9 @@ class Maintenance:
         split_distance = validation.finite_number(split_distance, "split_distance")
         if split_distance <= 0:
             raise InvalidInputError("split_distance must be > 0")
-        stamp = self._now()
         out: list[tuple[int, int]] = []
         with self._store.transaction():
+            stamp = self._locked_now()
             for obj in self._rows.objects_in(("present",)):
                 pid = self._graph.current_placement_id(obj.id)
                 obs = self._rows.placement_points(obj.id, pid)

@@ -475,7 +475,9 @@ class Memory:
 
     def _mutation_clock(self) -> float:
         """"now" of a mutation (Maintenance): the memory's stamp clock, but on PostgreSQL while frames stay staged the
-        fused graph's newest stamp (_fuse_pending left only later frames staged: the mutation comes before them)."""
+        fused graph's newest stamp (_fuse_pending left only later frames staged: the mutation comes before them).
+        Maintenance reads it inside the mutation's write transaction (Maintenance._locked_now): a fuser's commit made
+        after _fuse_pending but before the lock moves S, and the mutation is stamped after the frames it fused."""
         if self.backend != "postgresql" or self._commit_now is not None or self._pending_count() == 0:
             return self._stamp_clock()
         fused = self._staging.newest_fused()

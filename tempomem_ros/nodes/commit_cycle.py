@@ -16,6 +16,10 @@ frames holding the writer (28.4 s in bench_fleet_services), with the node's own 
 A tick now fuses at most that many frames a commit, and further commits only while the tick's period lasts
 (``budget_s``): each commit holds the writer for a bounded time, and a backlog is worked off over the ticks, oldest
 frames first (Memory.commit's order).
+Why a drain (``drain``, deactivation): what arrived before deactivation is fused and announced before the node goes
+inactive, so deactivation ignores the tick's time and commits, still in bounded commits, until the frames staged
+when it began are fused (a backlog over ``max_frames`` stayed staged and unannounced when it stopped at the first
+tick's deadline). It stops there, counted: on a fleet's store other robots keep staging, and no drain waits on them.
 """
 
 from __future__ import annotations
@@ -50,7 +54,7 @@ class CommitCycle:
         except Exception as exc:  # noqa: BLE001 - keep the timer alive whatever happens
             if not self._context_ok():
                 return  # shutting down (Ctrl-C, SIGTERM): publishing failed, close_store fuses the rest
-            self._counters.commit_errors += 1
+            self._counters.count(commit_errors=1)
             self._counters.last_error = f"commit: {exc}"
             if isinstance(exc, StoreError):
                 self._health.failed(exc)  # logged once per change of state; retried on every tick
@@ -59,7 +63,9 @@ class CommitCycle:
         finally:
             self._running.release()
 
-    def commit_and_publish(self, force: bool) -> None:
+    def commit_and_publish(self, force: bool, drain: bool = False) -> None:
+        """Stage what waits, fuse, publish. ``drain``: fuse every frame staged now, past the tick's time (deactivation:
+        the module's docstring says why)."""
         writer, scene, ingest = self._parts()
         if writer is None:
             return
@@ -70,18 +76,22 @@ class CommitCycle:
                 scene.follow_store()  # dirty once another writer changed the store
                 scene.after_commit(force)
             return
-        if writer.pending() > 0:
+        staged = writer.pending()
+        if staged > 0:
             deadline = time.monotonic() + self._budget_s
+            fused = 0
             while True:
                 stats = writer.commit(max_frames=self._max_frames)
                 self._health.ok()
-                self._counters.commits += 1
+                self._counters.count(commits=1)
                 self._counters.last_commit_ms = stats.elapsed_ms
+                fused += len(stats.frame_ids)
                 if stats.changed and scene is not None:
                     scene.dirty = True
-                if self._max_frames is None or len(stats.frame_ids) < self._max_frames \
-                        or time.monotonic() >= deadline:
-                    break  # every staged frame fused (as of the commit's read), or the tick's time is spent
+                if self._max_frames is None or len(stats.frame_ids) < self._max_frames:
+                    break  # every staged frame fused (as of the commit's read)
+                if (fused >= staged) if drain else (time.monotonic() >= deadline):
+                    break  # a drain: as many fused as were staged when it began; a tick: its time is spent
         if scene is not None:
             scene.after_commit(force)
 

@@ -3,6 +3,7 @@ reports (the memory node's counters live here too)."""
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, field
 
 from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus, KeyValue
@@ -21,7 +22,12 @@ def status_array(name: str, hardware_id: str, level, message: str, values: dict,
 
 @dataclass
 class NodeCounters:
-    """What the diagnostics report; plain ints (updated under the GIL from several callback threads)."""
+    """What the diagnostics report. The counts are updated through ``count``, ``drop`` and ``refuse``, under one lock.
+
+    Why a lock: the subscription's callback, the node's staging thread (nodes/frame_ingest.py), the commit timer's
+    flush of the retry queue and the query services' threads update them at once, and a read-modify-write is not
+    atomic under the GIL (two threads dropping 200,000 frames each counted 358,962): a lost ``handled`` hangs every
+    wait on it (tools/evaluation/pipeline.py, test/node_helpers.py), a lost drop hides a loss."""
 
     received: int = 0
     handled: int = 0  # received and either staged or dropped
@@ -41,9 +47,31 @@ class NodeCounters:
     refused_requests: dict = field(default_factory=dict)  # service -> count
     retried: int = 0       # frames staged from the retry queue
     store_pending: int | None = None  # a node that does not fuse: the store's staged frames at its last tick
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
 
-    def drop(self, reason: str) -> None:
-        self.dropped[reason] = self.dropped.get(reason, 0) + 1
+    def count(self, **increments: int) -> None:
+        """Add to counts by name (``count(handled=1)``), all at once."""
+        with self._lock:
+            for name, n in increments.items():
+                setattr(self, name, getattr(self, name) + n)
+
+    def drop(self, reason: str, error: str | None = None) -> None:
+        """One message dropped for ``reason``; ``error`` becomes last_error."""
+        with self._lock:
+            self.dropped[reason] = self.dropped.get(reason, 0) + 1
+            if error is not None:
+                self.last_error = error
+
+    def refuse(self, service: str) -> None:
+        """One request to ``service`` refused."""
+        with self._lock:
+            self.refused_requests[service] = self.refused_requests.get(service, 0) + 1
+
+    def by_reason(self) -> tuple[dict, dict]:
+        """Copies of (dropped, refused_requests), read under the lock (a dict iterated while a new reason is added
+        raises)."""
+        with self._lock:
+            return dict(self.dropped), dict(self.refused_requests)
 
 
 def memory_status(c: NodeCounters, health, new_commit_errors: int, unfused: int = 0) -> tuple:
@@ -53,7 +81,7 @@ def memory_status(c: NodeCounters, health, new_commit_errors: int, unfused: int 
 
     Why the unfused warning: a node with fuse_staged false answers from what the fleet's fuser fused; with the
     fuser down or behind, its answers stand still while its frames pile up, and it said "ok" (review of stop 34)."""
-    dropped = sum(c.dropped.values())
+    dropped = sum(c.by_reason()[0].values())
     if health.state != "ok":
         return ERROR, f"store {health.state}: {health.error}"[:300]
     if new_commit_errors:
@@ -74,11 +102,12 @@ def unfused(pending: int | None, before: int | None) -> int:
 
 def memory_values(c: NodeCounters, health, retry_queue: int, publishers: int, waiting: int | None = None) -> dict:
     """The memory node's /diagnostics values, in the order they are reported (dropped and refused by reason last)."""
+    dropped, refused = c.by_reason()
     values = {
         "received": c.received,
         "staged_frames": c.staged_frames,
         "staged_observations": c.staged_observations,
-        "dropped": sum(c.dropped.values()),
+        "dropped": sum(dropped.values()),
         "commits": c.commits,
         "commit_errors": c.commit_errors,
         "last_commit_ms": f"{c.last_commit_ms:.2f}",
@@ -94,14 +123,14 @@ def memory_values(c: NodeCounters, health, retry_queue: int, publishers: int, wa
         "quarantine_released": c.released,
         "quarantine_refused": c.refused,
         "observation_publishers": publishers,
-        "refused_requests": sum(c.refused_requests.values()),
+        "refused_requests": sum(refused.values()),
     }
     if waiting is not None:  # received, waiting in the node's inbox to be staged (nodes/frame_ingest.py)
         values["ingest_waiting"] = waiting
     if c.store_pending is not None:
         values["store_pending_frames"] = c.store_pending
-    values.update({f"dropped.{k}": v for k, v in sorted(c.dropped.items())})
-    values.update({f"refused_requests.{k}": v for k, v in sorted(c.refused_requests.items())})
+    values.update({f"dropped.{k}": v for k, v in sorted(dropped.items())})
+    values.update({f"refused_requests.{k}": v for k, v in sorted(refused.items())})
     return values
 
 

@@ -65,12 +65,12 @@ class FrameIngest:
         self._stopping = False
 
     def on_message(self, msg: ObservationArray) -> None:
-        self._counters.received += 1
+        self._counters.count(received=1)  # NodeCounters: every count under its lock (this thread and the worker's)
         with self._inbox_cv:
             if self._worker is not None:
                 if len(self._inbox) >= max(1, int(self._param("observation_queue_depth"))):
                     self._inbox.popleft()  # replaced before it was staged: counted, never silent
-                    self._counters.handled += 1
+                    self._counters.count(handled=1)
                     self._drop("overwritten", "the node's observation queue was full (observation_queue_depth) "
                                               "while the store was busy; the oldest frame waiting was replaced")
                 self._inbox.append(msg)
@@ -82,7 +82,7 @@ class FrameIngest:
         try:
             self._ingest(msg)
         finally:
-            self._counters.handled += 1
+            self._counters.count(handled=1)
 
     def start(self) -> None:
         """Stage from the inbox on a thread of its own (at activate)."""
@@ -180,12 +180,9 @@ class FrameIngest:
             self._drop("error", f"{type(exc).__name__}: {exc}")
             return True
         self._health.ok()
-        c = self._counters
-        c.staged_frames += 1
-        c.staged_observations += len(observations)
-        c.quarantined += result.status == "quarantined"
-        c.released += len(result.released)
-        c.refused += len(result.refused)
+        self._counters.count(staged_frames=1, staged_observations=len(observations),
+                             quarantined=int(result.status == "quarantined"), released=len(result.released),
+                             refused=len(result.refused))
         if result.status == "quarantined":
             self._logger.warning(
                 f"frame stamped {stamp:.3f} is more than gates.max_stamp_jump_s ahead of the memory's newest "
@@ -218,9 +215,8 @@ class FrameIngest:
             if not self._stage(self.retry[0]):
                 return
             self.retry.popleft()
-            self._counters.retried += 1
+            self._counters.count(retried=1)
 
     def _drop(self, reason: str, detail: str) -> None:
-        self._counters.drop(reason)
-        self._counters.last_error = f"dropped ({reason}): {detail}"
+        self._counters.drop(reason, f"dropped ({reason}): {detail}")
         self._logger.warning(f"observation message dropped ({reason}): {detail}", throttle_duration_sec=2.0)

@@ -206,10 +206,11 @@ class MemoryNode(LifecycleNode):
 
     def _deactivate(self, state) -> TransitionCallbackReturn:
         self._stop_io()
-        # what arrived before deactivation is fused and announced (after a commit still running finishes)
+        # what arrived before deactivation is fused and announced (after a commit still running finishes), however
+        # many commits of commit_max_frames that takes (a drain ignores the tick's period: nodes/commit_cycle.py)
         with self._commits_paused() as held:
             if held:
-                self.commits.commit_and_publish(force=False)
+                self.commits.commit_and_publish(force=False, drain=True)
         return super().on_deactivate(state)
 
     def _stop_io(self) -> None:
@@ -276,8 +277,7 @@ class MemoryNode(LifecycleNode):
 
     def _on_refused(self, service: str, exc: Exception) -> None:
         """A service request was refused: counted; a storage failure of a mutation updates the store state."""
-        refused = self.counters.refused_requests
-        refused[service] = refused.get(service, 0) + 1
+        self.counters.refuse(service)
         if isinstance(exc, StoreError) and service in MUTATING:
             self.health.failed(exc)
 

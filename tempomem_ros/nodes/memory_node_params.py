@@ -115,7 +115,10 @@ NODE_PARAMETERS: tuple[ParamSpec, ...] = (
               "Between publishes the scene is refreshed from the audit (only the objects a mutation touched are re-"
               "read); at least this often it is read whole, as a safety net.",
               span=(1.0, 86400.0)),
-    ParamSpec("observation_queue_depth", 50, "Depth of the reliable observation subscription.", span=(1, 10000)),
+    ParamSpec("observation_queue_depth", 50,
+              "Depth of the reliable observation subscription, and of the node's inbox of frames received and not yet "
+              "staged: a frame arriving while it is full replaces the oldest waiting, counted under "
+              "dropped.overwritten (the writer was busy that long).", span=(1, 10000)),
     ParamSpec("observation_durability", "volatile",
               "transient_local (the publisher must offer it too) receives the last "
               "observation_queue_depth frames a publisher kept while this node was down or not yet discovered; frames"

@@ -118,7 +118,7 @@ class ScenePublisher:
                                    relations=self._relation_msgs.messages(relations))
                 graph.header.stamp, graph.header.frame_id = stamp, frame
                 self._publishers["graph"].publish(graph)
-            self._counters.graphs_published += 1
+            self._counters.count(graphs_published=1)
             if self._param("publish_markers"):
                 self._publish_markers(view, objects, relations)
             self._last_publish = time.monotonic()
@@ -153,6 +153,6 @@ class ScenePublisher:
                 for event in batch:
                     self._publishers["changes"].publish(conv.change_event(event))
                     self._last_event_id = event.id
-                    self._counters.events_published += 1
+                    self._counters.count(events_published=1)
                 if len(batch) < EVENT_BATCH:
                     break
