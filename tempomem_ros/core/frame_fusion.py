@@ -1299,7 +1299,8 @@ class FrameFusion:
     @contextmanager
     def kept_on_rollback(self) -> Iterator[None]:
         """Around a commit's transaction: when it rolls back, _place_sighted returns to what it held before it, so
-        that no stamp of a frame the store never fused excuses a later look (test_core_place_sighted_rollback.py)."""
+        that no stamp of a frame the store never fused excuses a later look (test_core_gone_looks.py,
+        test_a_commit_that_rolls_back_leaves_no_reading_at_the_place_behind)."""
         saved = dict(self._place_sighted)
         try:
             yield
