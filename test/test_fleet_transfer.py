@@ -203,3 +203,22 @@ def test_merge_keeps_two_phones_side_by_side_each_seen_by_one_robot(store, tmp_p
         one, two = m._graph.object_row(1), m._graph.object_row(second)
         assert m._settling._turns_in_one_look(one, two)
         assert not m._settling.joins_as_twins(one, two)
+
+
+def test_merge_keeps_two_phones_first_seen_in_one_look_each_by_one_robot(store, tmp_path):
+    # two phones touching on a table, each robot seeing one, first seen 0.5 s apart and their lifespans overlapping:
+    # _born_split's one thing whose first views fell now on one side, now on the other, within one memory; across two
+    # stores no frame holds both, so seen_together cannot tell two things and the rule is kept out of merges
+    left, right = ((1.00, 0.0, 0.80), (1.15, 0.08, 0.81)), ((1.15, 0.0, 0.80), (1.30, 0.08, 0.81))
+    a, b = str(tmp_path / "a.db"), str(tmp_path / "b.db")
+    _phone(a, "robot_a", left, (10.0, 11.0, 12.0))
+    _phone(b, "robot_b", right, (10.5, 11.5, 12.5))
+    dst = store()
+    report = transfer.merge(a, b, dst, config=IMMEDIATE)
+    second = 1 + report["offsets"]["objects"]
+    assert report["joined"] == []
+    with Memory.open(dst, config=IMMEDIATE) as m:
+        assert [(o.id, o.label, o.state) for o in m.objects()] == [(1, "phone", "present"),
+                                                                   (second, "phone", "present")]
+        one, two = m._graph.object_row(1), m._graph.object_row(second)
+        assert m._settling._born_split(one, two)  # within one memory the rule would join them

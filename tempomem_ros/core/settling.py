@@ -1054,10 +1054,10 @@ class Settling:
 
     def _near_twin(self, a, b, one_source: bool = True) -> bool:
         """``one_source``: whether a and b were fused from one memory's frames, where seen_together can tell two
-        things (_turns_in_one_look leans on it; joins_as_twins passes False)."""
+        things (_born_split and _turns_in_one_look lean on it; joins_as_twins passes False)."""
         return self._boxes_same_place(a, b) or self._one_inside(a, b) or overlapping_halves(a, b) \
-            or stacked(a.bmin, a.bmax, b.bmin, b.bmax) or self._one_flat_thing(a, b) or self._born_split(a, b) \
-            or self._bled_double(a, b) or (one_source and self._turns_in_one_look(a, b))
+            or stacked(a.bmin, a.bmax, b.bmin, b.bmax) or self._one_flat_thing(a, b) \
+            or (one_source and (self._born_split(a, b) or self._turns_in_one_look(a, b))) or self._bled_double(a, b)
 
     def _turns_in_one_look(self, a, b) -> bool:
         """Two objects of one shown label, one small (under identity.extend_min_extent on the floor), whose boxes
@@ -1257,9 +1257,9 @@ class Settling:
     def joins_as_twins(self, keep, gone) -> bool:
         """Whether ``gone`` is ``keep`` fused twice, by the twin rule alone (_near_twin, then _twins): how
         merging two stores (store/transfer.py) joins an object of the second to one of the first. Without
-        _turns_in_one_look: an object of each store was never reported in one frame with the other (no frame holds
-        both), so two phones side by side, one seen by each robot within one look's time, would pass its
-        "never together" and be joined (test_fleet_transfer.py)."""
+        _born_split and _turns_in_one_look: an object of each store was never reported in one frame with the other
+        (no frame holds both), so two phones side by side, one seen by each robot within one look's time, would
+        pass their "never together" and be joined (test_fleet_transfer.py)."""
         return self._near_twin(keep, gone, one_source=False) and \
             self._twins(keep, gone, self._boxes_same_place(keep, gone))
 
