@@ -41,6 +41,7 @@ import numpy as np  # noqa: E402
 from bench_services import EMBEDDING_DIM, T0, cell_boxes, observation  # noqa: E402
 
 from tempomem_ros.core import CameraView, Memory  # noqa: E402
+from tempomem_ros.core.memory import FLEET_FUSE_BATCH  # noqa: E402
 
 N_OBJECTS = int(os.environ.get("TEMPOMEM_BENCH_OBJECTS", "10000"))  # --objects (read by the workers too)
 CELLS = N_OBJECTS // 2
@@ -162,10 +163,13 @@ def robot(address: str, index: int, n_robots: int, seconds: float, start_at: flo
 FUSER_POLL_S = 0.005
 
 
-def fuser(address: str, seconds: float, start_at: float) -> dict:
-    """The one fusing writer: while the robots stage, it fuses every frame staged so far in one transaction (one
-    commit() of its own Memory: every pending frame, in stamp, source, id order, one fsync), then looks again.
-    Records per batch its frames, wall time and the wall clock at which the batch became visible (after COMMIT)."""
+def fuser(address: str, seconds: float, start_at: float, max_frames: int | None = FLEET_FUSE_BATCH) -> dict:
+    """The one fusing writer: while the robots stage, it fuses the frames staged so far, at most ``max_frames`` in one
+    transaction (one commit() of its own Memory, in stamp, source, id order, one fsync), then looks again. Why bounded
+    (50 by default, as `tempomem fuse` and the memory node's commit_max_frames; --fuser-max-frames 0: every staged
+    frame): unbounded, its batches behind a backlog (192-631 frames at stop 44) held the fusion lock past another
+    writer's 5 s timeout. Records per batch its frames, wall time and the wall clock at which the batch became visible
+    (after COMMIT)."""
     from tempomem_ros.core.errors import StoreLockedError
 
     batches, lock_waits = [], 0
@@ -180,7 +184,7 @@ def fuser(address: str, seconds: float, start_at: float) -> dict:
                 continue
             t0 = time.perf_counter()
             try:
-                stats = m.commit()
+                stats = m.commit(max_frames)
             except StoreLockedError:
                 # another writer held the fusion lock past the timeout (bench_fleet_services: a node's forget fuses
                 # what is staged first): the frames stay staged; try again, as `tempomem fuse` does
@@ -261,13 +265,14 @@ def gather(procs: list[subprocess.Popen], timeout: float) -> list[dict]:
     return results
 
 
-def run_load(address: str, n_robots: int, seconds: float, use_fuser: bool = False) -> dict:
-    """Start the robots and the asker (and with ``use_fuser`` the fuser) as processes, release them at once, gather
-    their figures."""
+def run_load(address: str, n_robots: int, seconds: float, use_fuser: bool = False,
+             fuser_max_frames: int = FLEET_FUSE_BATCH) -> dict:
+    """Start the robots and the asker (and with ``use_fuser`` the fuser, batches of at most ``fuser_max_frames``, 0:
+    every staged frame) as processes, release them at once, gather their figures."""
     start_at = time.time() + 3.0  # every process has opened its store by then
     procs = [spawn_robot(address, r, n_robots, seconds, start_at, use_fuser) for r in range(n_robots)]
     if use_fuser:
-        procs.append(spawn("fuser", address, seconds, start_at))
+        procs.append(spawn("fuser", address, seconds, start_at, "--fuser-max-frames", str(fuser_max_frames)))
     procs.append(spawn("asker", address, seconds, start_at))
     results = gather(procs, seconds + 300)
     robots, queries = results[:n_robots], results[-1]
@@ -394,6 +399,9 @@ def main() -> None:
     ap.add_argument("--server-setting", action="append", default=[], metavar="NAME=VALUE",
                     help="a setting of the PostgreSQL server (repeatable), e.g. commit_delay=100: a fleet's server "
                          "may use its group commit; fsync, synchronous_commit and full_page_writes are refused")
+    ap.add_argument("--fuser-max-frames", type=int, default=FLEET_FUSE_BATCH, metavar="N",
+                    help=f"--fuser: frames the fuser fuses per batch at most (default {FLEET_FUSE_BATCH}, as `tempomem "
+                         "fuse` and the memory node's commit_max_frames; 0: every staged frame)")
     ap.add_argument("--worker", choices=("robot", "asker", "fuser"))
     ap.add_argument("--address")
     ap.add_argument("--index", type=int, default=0)
@@ -406,7 +414,7 @@ def main() -> None:
         print(json.dumps(robot(args.address, args.index, args.robots, args.seconds, args.start_at, args.fuser)))
         return
     if args.worker == "fuser":
-        print(json.dumps(fuser(args.address, args.seconds, args.start_at)))
+        print(json.dumps(fuser(args.address, args.seconds, args.start_at, args.fuser_max_frames or None)))
         return
     if args.worker == "asker":
         print(json.dumps(asker(args.address, args.seconds, args.start_at)))
@@ -425,9 +433,10 @@ def main() -> None:
         with served_copy(args.store, work, settings or None) as (address, rows, seconds):
             print(f"migrated the {rows['objects']}-object store into PostgreSQL 15 + PostGIS (fsync on) in "
                   f"{seconds:.1f} s")
-            pg_figures = run_load(address, args.robots, args.seconds, args.fuser)
+            pg_figures = run_load(address, args.robots, args.seconds, args.fuser, args.fuser_max_frames)
         report(f"PostgreSQL, {args.robots} robots x {RATE_HZ:.0f} Hz x {2 * CELLS_PER_FRAME} observations"
-               + (" (robots stage, one fuser fuses)" if args.fuser else " (each robot commits)"),
+               + (f" (robots stage, one fuser fuses, batches of at most {args.fuser_max_frames or 'every staged'}"
+                  " frame(s))" if args.fuser else " (each robot commits)"),
                pg_figures, args.seconds)
         if not args.skip_sqlite:
             copy = os.path.join(work, "sqlite.db")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+import os
 import re
 
 import numpy as np
@@ -344,6 +345,44 @@ def test_fuse_fuses_what_the_robots_staged_in_one_batch_and_stops_when_nothing_i
         assert [(h.label, h.source) for h in a.observations()] == [("mug", "robot_a"), ("cup", "robot_b")]
         assert {o.verdict for o in a.observations()} == {"created"}
     assert run(["fuse", path, "--until-empty"]) == (0, f"fused 0 frame(s) in 0 batch(es) into {path}\n", "")
+
+
+def test_fuse_bounds_its_batches_by_default_as_the_memory_node_does(tmp_path, monkeypatch, capsys):
+    """Stop 44: `tempomem fuse` fused every staged frame in one batch by default (192-631 frames a batch behind a
+    backlog, the fusion lock held past other writers' 5 s timeout). Its default is now FLEET_FUSE_BATCH (50), the
+    memory node's commit_max_frames default (config/tempomem.yaml); --max-frames N changes it, 0 is every staged
+    frame in one batch, a negative bound is refused."""
+    import yaml
+    from core_helpers import box_obs
+
+    from tempomem_ros.tools import cli
+
+    config = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "config", "tempomem.yaml")
+    with open(config) as f:
+        node = yaml.safe_load(f)["memory_node"]["ros__parameters"]
+    assert cli.FLEET_FUSE_BATCH == node["commit_max_frames"] == 50
+    assert cli.build_parser().parse_args(["fuse", "m.db"]).max_frames == 50
+    path = str(tmp_path / "m.db")
+    with Memory.open(path, embedding_dim=4) as robot:
+        stamps = iter(range(1, 100))
+
+        def stage(n):
+            for _ in range(n):
+                robot.add([box_obs("mug", (1.0, 0.0, 0.8), stamp=float(next(stamps)))], source="robot_a")
+
+        monkeypatch.setattr(cli, "FLEET_FUSE_BATCH", 2)
+        stage(5)
+        assert run(["fuse", path, "--until-empty"]) == (0, f"fused 5 frame(s) in 3 batch(es) into {path}\n", "")
+        stage(5)
+        assert run(["fuse", path, "--until-empty", "--max-frames", "0"]) == (
+            0, f"fused 5 frame(s) in 1 batch(es) into {path}\n", "")
+        stage(5)
+        assert run(["fuse", path, "--until-empty", "--max-frames", "4"]) == (
+            0, f"fused 5 frame(s) in 2 batch(es) into {path}\n", "")
+        for bad in ("-1", "two"):
+            assert cli.main(["fuse", path, "--max-frames", bad, "--until-empty"]) == 2
+            assert "argument --max-frames: frames per batch must be" in capsys.readouterr().err
+        assert robot.pending() == 0
 
 
 def test_fuse_waits_and_tries_again_when_another_writer_holds_the_fusion_lock(tmp_path, monkeypatch):

@@ -541,3 +541,45 @@ def test_closing_a_fleet_store_fuses_its_backlog_in_bounded_batches(store, monke
     assert asked == ([2, 2, 2] if store.postgres else [None])
     with Memory.open(address, embedding_dim=4, config=IMMEDIATE) as again:
         assert again.pending() == 0 and len(again.objects()) == 5
+
+
+def test_a_forget_fuses_the_frames_staged_when_it_began_while_its_robot_stages_beside_it(store, monkeypatch):
+    """PostgreSQL: the memory node stages its robot's frames through a connection of its own (nodes/memory_store.py
+    open_stager), beside its writer's commits. A forget with only its own robot's frames staged fuses them first
+    (Memory._fuse_staged, as on SQLite); "until none is staged" never ended while frames arrived as fast as it fused
+    them (here 2 a commit of 2). It now fuses as many as were staged when it began (3, in two commits, the second
+    taking one staged meanwhile), is stamped at the fused graph's newest stamp, and leaves the frames staged since,
+    later, to the next commit."""
+    if not store.postgres:
+        pytest.skip("SQLite: one file lock, so no frame is staged while the forget's commit holds it")
+    from tempomem_ros.core import memory as memory_module
+
+    monkeypatch.setattr(memory_module, "FLEET_FUSE_BATCH", 2)
+    address = store()
+    config = {**IMMEDIATE, "source": "robot_a"}
+    with Memory.open(address, embedding_dim=4, config=config) as writer, \
+            Memory.open(address, embedding_dim=4, config=config) as stager:
+        stager.add([box_obs("mug", A, stamp=1.0)])
+        writer.commit()
+        (mug,) = [o.id for o in writer.objects()]
+        for k in range(3):
+            stager.add([box_obs("cup", B, stamp=2.0 + k)])
+        real, commits = writer._commit_locked, []
+
+        def commit_while_the_robot_stages(max_frames=None, through=None):
+            commits.append(max_frames)
+            assert len(commits) <= 10, "the forget's fusing never ended"
+            for half in (0.0, 0.5):  # as many arrive as a commit fuses
+                stager.add([box_obs("book", (1.0, 1.0, 0.8), stamp=10.0 + len(commits) + half)])
+            return real(max_frames, through)
+
+        writer._commit_locked = commit_while_the_robot_stages
+        assert writer.forget(mug, "sold") is True
+        writer._commit_locked = real
+        assert commits == [2, 2]  # cups 2, 3 | cup 4 and the book of 11.0, staged during the first commit
+        assert writer.pending() == 3  # the books of 11.5, 12.0 and 12.5
+        (tomb,) = writer.tombstones()
+        assert (tomb["object_id"], tomb["stamp"]) == (mug, 11.0)  # after every frame fused, before those left staged
+        assert len(writer.commit().frame_ids) == 3
+        assert sorted((o.label, o.state) for o in writer.objects()) == [
+            ("book", "present"), ("cup", "present"), ("mug", "forgotten")]

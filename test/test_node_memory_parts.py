@@ -48,6 +48,66 @@ def test_the_readers_open_read_only_beside_the_writer_and_close_in_any_order(tmp
             store.close_memory(memory, pytest.fail)
 
 
+def test_the_nodes_frames_are_staged_beside_its_own_commit_on_postgresql_and_after_it_on_sqlite(store):
+    """Stop 44 left the node's staging behind its own commits: one writer Memory, one lock, so a frame waited for a
+    whole commit of 50 (12.4 s at load 8-11) and the inbox overwrote 400 of 617. On PostgreSQL the node stages through
+    a connection of its own (memory_store.open_stager): a frame received while its writer is inside a commit is staged
+    before that commit ends, the commit fuses exactly the frames it read, the next one the new frame. On SQLite (one
+    writer holds the file) the stager is the writer and the frame is staged once the commit ended. Every frame
+    received is staged."""
+    from node_helpers import A, B, frame, mug_msg
+
+    from tempomem_ros.nodes import memory_store as store_mod  # the module's name `store` is the fixture's here
+    from tempomem_ros.nodes.frame_ingest import FrameIngest
+
+    address = store()
+    params = {**PARAMS, "embedding_dim": 4}
+    writer = store_mod.open_writer(address, params.get, MemoryConfig(source="robot_a"), "map")
+    stager = store_mod.open_stager(address, params.get, MemoryConfig(source="robot_a"), "map", writer)
+    assert (stager is writer) == (not store.postgres) and not stager.readonly
+    counters, log = diag.NodeCounters(), Log()
+    ingest = FrameIngest(lambda: stager, counters, StoreHealth(log, counters), log, param=params.get,
+                         world_frame="map")
+    ingest.start()
+    try:
+        for t in (1.0, 2.0):
+            ingest.on_message(frame(t, [mug_msg(A)], A, 2.1))
+        assert wait_until(lambda: counters.staged_frames == 2)
+        real, during = writer._fusion.fuse_frame, []
+
+        def fuse_frame(frame_row, *args):
+            if not during:  # the node's robot sends a frame while its writer fuses the first of two
+                ingest.on_message(frame(3.0, [mug_msg(B)], B, 2.1))
+                during.append(wait_until(lambda: counters.staged_frames == 3, timeout=3.0))
+            return real(frame_row, *args)
+
+        writer._fusion.fuse_frame = fuse_frame
+        stats = writer.commit()
+        writer._fusion.fuse_frame = real
+        assert during == [store.postgres]  # staged inside the commit on PostgreSQL only
+        assert wait_until(lambda: counters.staged_frames == 3)
+        assert len(stats.frame_ids) == 2 and writer.pending() == 1
+        assert len(writer.commit().frame_ids) == 1 and writer.pending() == 0
+        assert sorted(o.label for o in writer.objects()) == ["mug", "mug"]
+        assert (counters.received, counters.handled, counters.dropped, ingest.waiting()) == (3, 3, {}, 0)
+    finally:
+        ingest.close()
+        if stager is not writer:
+            store_mod.close_memory(stager, pytest.fail, fuse=False)
+        store_mod.close_memory(writer, pytest.fail)
+
+
+def wait_until(condition, timeout: float = 15.0) -> bool:
+    import time
+
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if condition():
+            return True
+        time.sleep(0.01)
+    return condition()
+
+
 def test_a_reader_is_closed_when_the_viewer_cannot_open(monkeypatch, tmp_path):
     address = str(tmp_path / "m.db")
     writer = store.open_writer(address, PARAMS.get, MemoryConfig(), "map")

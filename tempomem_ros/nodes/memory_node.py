@@ -11,7 +11,9 @@ executor (``main`` uses nodes/executor.py's, which does not busy-spin). Queries 
 read-only Memory on the same file: SQLite WAL lets it read while the writer commits, so a query never waits
 for a long commit. Only forget and define_region use the writer. The commit timer also publishes the scene
 graph, markers and change events after a commit that changed something; it reads through a third,
-read-only Memory (``viewer``), so that reading a large scene holds up neither a query nor a mutation.
+read-only Memory (``viewer``), so that reading a large scene holds up neither a query nor a mutation. On
+PostgreSQL the frames are staged through a writing connection of their own (``stager``), beside the writer's commits
+and mutations, as other robots' frames are (nodes/memory_store.py open_stager says why; on SQLite the writer stages).
 
 Why bad input and storage failures are counted, never fatal (issue 12): an observation message the memory's
 plausibility gates refuse is dropped and counted under the gate's reason (``dropped.<reason>`` in
@@ -75,6 +77,7 @@ class MemoryNode(LifecycleNode):
         self._declare_parameters()
         self.counters = diag.NodeCounters()
         self.writer: Memory | None = None
+        self.stager: Memory | None = None  # stages the node's frames: the writer on SQLite (nodes/memory_store.py)
         self.viewer: Memory | None = None  # read-only, for publishing
         self.reader: Memory | None = None
         self.handlers: ServiceHandlers | None = None
@@ -143,6 +146,7 @@ class MemoryNode(LifecycleNode):
         path = store.store_address(self._param("store_path"))
         self.writer = store.open_writer(path, self._param, config, world_frame)
         try:
+            self.stager = store.open_stager(path, self._param, config, world_frame, self.writer)
             self.reader, self.viewer = store.open_readers(path, self._param, config, encoder, self._close_failed)
         except BaseException:
             self.close_store()
@@ -154,7 +158,7 @@ class MemoryNode(LifecycleNode):
             logger=self.get_logger(),
         )
         self.health.state, self.health.error = "ok", ""
-        self.ingest = FrameIngest(lambda: self.writer, self.counters, self.health, self.get_logger(),
+        self.ingest = FrameIngest(lambda: self.stager, self.counters, self.health, self.get_logger(),
                                   param=self._param, world_frame=world_frame)
         self._tm_publishers = {
             "graph": self.create_lifecycle_publisher(SceneGraph, topics.SCENE_GRAPH, latched_qos(1)),
@@ -259,11 +263,13 @@ class MemoryNode(LifecycleNode):
             self.scene = None
             if self.ingest is not None:
                 self.ingest.close()
-            for name in ("viewer", "reader", "writer"):
+            if self.stager is self.writer:
+                self.stager = None  # SQLite: the writer stages; its close below fuses
+            for name in ("viewer", "reader", "stager", "writer"):
                 memory = getattr(self, name)
                 setattr(self, name, None)
-                store.close_memory(memory, self._close_failed,
-                                   fuse=name != "writer" or bool(self._param("fuse_staged")))
+                store.close_memory(memory, self._close_failed,  # the stager only stages: the writer fuses
+                                   fuse=name == "writer" and bool(self._param("fuse_staged")))
 
     def _close_failed(self, exc: TempoMemError) -> None:
         """Closing a Memory failed (e.g. disk full: staged frames stay in the file): counted and logged."""

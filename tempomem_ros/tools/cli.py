@@ -32,7 +32,7 @@ import time
 from collections.abc import Sequence
 
 from tempomem_ros.core.errors import StoreLockedError, TempoMemError
-from tempomem_ros.core.memory import Memory
+from tempomem_ros.core.memory import FLEET_FUSE_BATCH, Memory
 from tempomem_ros.core.postgres.address import display, is_postgres
 from tempomem_ros.core.store import recovery, transfer
 
@@ -122,6 +122,18 @@ def parse_wait(text: str) -> float:
     if not math.isfinite(value) or value <= 0:
         raise argparse.ArgumentTypeError(f"a wait must be finite and > 0 seconds, got {text}")
     return value
+
+
+def parse_max_frames(text: str) -> int | None:
+    """``fuse --max-frames``: frames a batch fuses at most; 0 = every staged frame (None), as the memory node's
+    ``commit_max_frames`` 0."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"frames per batch must be a whole number, got '{text}'") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"frames per batch must be >= 0 (0: every staged frame), got {text}")
+    return value or None
 
 
 # ------------------------------------------------------------------------------------------------- commands
@@ -410,9 +422,15 @@ def idle_waits(first: float, most: float):
 
 
 def cmd_fuse(args, out) -> int:
-    """A fleet's fuser (docs/FLEET.md, "Staging beside fusion"): the robots only stage, this fuses every frame
-    staged so far in one transaction (a batch), and looks again every ``--poll`` seconds; ``--until-empty`` stops
-    when nothing is staged.
+    """A fleet's fuser (docs/FLEET.md, "Staging beside fusion"): the robots only stage, this fuses the frames staged
+    so far in batches of at most ``--max-frames`` (FLEET_FUSE_BATCH, 50, as the memory node's ``commit_max_frames``;
+    0: every staged frame in one), each one transaction, and looks again every ``--poll`` seconds; ``--until-empty``
+    stops when nothing is staged.
+
+    Why bounded by default: a batch holds the fusion lock for as long as it takes, and behind a backlog an unbounded
+    one held it past every other writer's 5 s lock timeout (stop 44, bench_fleet_services: batches of 192-631 frames,
+    a node's forget and define_region refused in both trees); batches of 50 leave the lock free between them, and the
+    oldest frames become visible first.
 
     Idle, it backs off (idle_waits): each look that finds nothing doubles the wait, up to ``--poll-max``; a batch
     fused sets it back to ``--poll``. Why: a look is a COUNT query, and ``--poll 0.005`` asked ~200 a second of
@@ -542,8 +560,9 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--poll-max", type=parse_wait, default=0.1,
                     help="longest wait between looks while idle (default 0.1 s)")
     sp.add_argument("--until-empty", action="store_true", help="stop when nothing is staged")
-    sp.add_argument("--max-frames", type=int, default=None,
-                    help="frames fused per batch at most (oldest first; default: every staged frame)")
+    sp.add_argument("--max-frames", type=parse_max_frames, default=FLEET_FUSE_BATCH,
+                    help=f"frames fused per batch at most (oldest first; default {FLEET_FUSE_BATCH}, as the memory "
+                         "node's commit_max_frames; 0: every staged frame in one batch)")
     sp = add("grant-reader", cmd_grant_reader, "let a PostgreSQL role read the memory (the query side's role)")
     sp.add_argument("role", help="an existing role (its password in pgpass or the service file)")
     return p
