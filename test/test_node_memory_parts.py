@@ -1,6 +1,6 @@
-"""The memory node's parts without DDS: opening and closing its three Memories (nodes/memory_store.py), the
-commit cycle (nodes/commit_cycle.py), the checks made at configure (memory_node_params.py) and its diagnostics
-level (diagnostics.py)."""
+"""The memory node's parts without DDS: opening and closing its Memories (nodes/memory_store.py: three, and a stager
+on PostgreSQL), the commit cycle (nodes/commit_cycle.py), the checks made at configure (memory_node_params.py) and its
+diagnostics level (diagnostics.py)."""
 
 from __future__ import annotations
 
