@@ -126,12 +126,25 @@ class Talks:
     ``tester``, ``clients``, ``executor``, ``thread``, ``context`` come from the harness that mixes this in)."""
 
     def close(self) -> None:
-        self.executor.shutdown()
-        self.thread.join(timeout=10.0)
-        self.node.trigger_shutdown()
-        self.node.destroy_node()
-        self.tester.destroy_node()
-        self.context.try_shutdown()
+        """Stop spinning, shut the node down (its staging thread ends), destroy both nodes and the context: every
+        step runs even when one before it raised, and a spin thread still alive 10 s after the executor's shutdown
+        fails the test instead of spinning on beside the tests that follow (test/conftest.py checks the
+        ``tempomem_*`` threads at the end of each module). Safe on a harness whose __init__ stopped half way."""
+        steps = [("executor", lambda x: x.shutdown()), ("thread", lambda x: x.join(timeout=10.0)),
+                 ("node", lambda x: x.trigger_shutdown()), ("node", lambda x: x.destroy_node()),
+                 ("tester", lambda x: x.destroy_node()), ("context", lambda x: x.try_shutdown())]
+        errors = []
+        for name, step in steps:
+            if name not in self.__dict__:  # not made: __init__ raised before it
+                continue
+            try:
+                step(self.__dict__[name])
+            except Exception as exc:  # noqa: BLE001 - the steps after it must still run
+                errors.append(exc)
+        thread = getattr(self, "thread", None)
+        assert thread is None or not thread.is_alive(), "the harness's executor still spins 10 s after shutdown"
+        if errors:
+            raise errors[0]
 
     def publish(self, msgs) -> None:
         """Publish frames and wait until the node has handled them and fused everything staged."""
@@ -157,6 +170,13 @@ class Harness(Talks):
     def __init__(self, store: str) -> None:
         self.context = rclpy.Context()
         rclpy.init(context=self.context)
+        try:
+            self._start(store)
+        except BaseException:
+            self.close()  # a failed start leaves no node, thread or context behind
+            raise
+
+    def _start(self, store: str) -> None:
         self.node = MemoryNode(
             context=self.context,
             parameter_overrides=[
@@ -169,7 +189,7 @@ class Harness(Talks):
         self.executor = BoundedMultiThreadedExecutor(num_threads=EXECUTOR_THREADS, context=self.context)
         self.executor.add_node(self.node)
         self.executor.add_node(self.tester)
-        self.thread = threading.Thread(target=self.executor.spin, daemon=True)
+        self.thread = threading.Thread(target=self.executor.spin, name="tempomem_test_spin", daemon=True)
         self.thread.start()
         self.events: list[ChangeEvent] = []
         self.tester.create_subscription(
