@@ -151,13 +151,15 @@ class Talks:
         target = self.node.counters.handled + len(msgs)
         for m in msgs:
             self.pub.publish(m)
-        assert wait_for(lambda: self.node.counters.handled >= target)
-        assert wait_for(lambda: self.node.writer.pending() == 0)
+        assert wait_for(lambda: self.node.counters.handled >= target), \
+            f"the node handled {self.node.counters.handled} of {target} frames within 15 s"
+        assert wait_for(lambda: self.node.writer.pending() == 0), \
+            f"{self.node.writer.pending()} frames still staged, not fused, after 15 s"
 
     def call(self, name: str, srv_type, **fields):
         if name not in self.clients:
             client = self.tester.create_client(srv_type, f"/tempomem/{name}")
-            assert client.wait_for_service(timeout_sec=10.0)
+            assert client.wait_for_service(timeout_sec=10.0), f"/tempomem/{name} not offered within 10 s"
             self.clients[name] = client
         response = self.clients[name].call(srv_type.Request(**fields), timeout_sec=10.0)
         assert response is not None, f"no response from {name}"
@@ -204,7 +206,7 @@ class Harness(Talks):
             QoSProfile(depth=50, reliability=ReliabilityPolicy.RELIABLE),
         )
         self.clients = {}
-        assert wait_for(lambda: self.pub.get_subscription_count() > 0)
+        assert wait_for(lambda: self.pub.get_subscription_count() > 0), "the node did not subscribe within 15 s"
 
     def latest(self, msg_type, topic: str, until=None):
         """Subscribe late (transient local) and return the latched message, or with ``until`` the first message

@@ -67,7 +67,7 @@ class Node(Talks):
         self.thread = threading.Thread(target=self.executor.spin, name="tempomem_test_spin", daemon=True)
         self.thread.start()
         self.clients: dict = {}
-        assert wait_for(lambda: self.pub.get_subscription_count() > 0)
+        assert wait_for(lambda: self.pub.get_subscription_count() > 0), "the node did not subscribe within 15 s"
 
     def values(self, after: int = 0) -> tuple[int, str, dict]:
         """(level, message, key -> value) of a diagnostics message published after ``after`` were seen."""
