@@ -15,6 +15,7 @@ Node tests use it like this:
 
 import functools
 import os
+import threading
 import time
 
 import pytest
@@ -27,6 +28,42 @@ def pytest_configure(config):
     config.addinivalue_line(
         "markers", "slow: tens of seconds; still part of scripts/test.sh (skip locally: -m 'not slow')"
     )
+
+
+# ------------------------------------------------------------------------------------ threads left running
+# Why: stop 44's CI hung in test_memory_node.py with an earlier node's staging thread (``tempomem_ingest``) and its
+# executor's spin thread alive beside the test. A thread that outlives its test keeps a node spinning on the
+# test domain for the rest of the run. Threads named ``tempomem_*`` (the memory node's staging thread, the node
+# harnesses' and the evaluation pipeline's spin threads) must end by the end of the module that started them
+# (module fixtures end there); the module's last test then fails in teardown, naming the test that started each.
+# Cost: two threading.enumerate() per test (microseconds), no waiting: a thread that is stopped is joined.
+_started_by: dict[threading.Thread, str] = {}
+
+
+def _tempomem_threads() -> set[threading.Thread]:
+    return {t for t in threading.enumerate() if t.name.startswith("tempomem_")}
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_setup(item):
+    item.stash[_threads_before] = _tempomem_threads()
+    return (yield)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item, nextitem):
+    result = yield
+    for thread in _tempomem_threads() - item.stash.get(_threads_before, set()):
+        _started_by.setdefault(thread, item.nodeid)
+    if nextitem is None or getattr(nextitem, "module", None) is not getattr(item, "module", None):
+        alive = sorted((name, t.name) for t, name in _started_by.items() if t.is_alive())
+        _started_by.clear()
+        assert not alive, "threads left running at the end of the module (started by -> thread): " + \
+            "; ".join(f"{name} -> {thread}" for name, thread in alive)
+    return result
+
+
+_threads_before = pytest.StashKey[set]()
 
 
 def spin_executor_until(executor, condition, timeout_sec=10.0):

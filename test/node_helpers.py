@@ -126,25 +126,40 @@ class Talks:
     ``tester``, ``clients``, ``executor``, ``thread``, ``context`` come from the harness that mixes this in)."""
 
     def close(self) -> None:
-        self.executor.shutdown()
-        self.thread.join(timeout=10.0)
-        self.node.trigger_shutdown()
-        self.node.destroy_node()
-        self.tester.destroy_node()
-        self.context.try_shutdown()
+        """Stop spinning, shut the node down (its staging thread ends), destroy both nodes and the context: every
+        step runs even when one before it raised, and a spin thread still alive 10 s after the executor's shutdown
+        fails the test instead of spinning on beside the tests that follow (test/conftest.py checks the
+        ``tempomem_*`` threads at the end of each module). Safe on a harness whose __init__ stopped half way."""
+        steps = [("executor", lambda x: x.shutdown()), ("thread", lambda x: x.join(timeout=10.0)),
+                 ("node", lambda x: x.trigger_shutdown()), ("node", lambda x: x.destroy_node()),
+                 ("tester", lambda x: x.destroy_node()), ("context", lambda x: x.try_shutdown())]
+        errors = []
+        for name, step in steps:
+            if name not in self.__dict__:  # not made: __init__ raised before it
+                continue
+            try:
+                step(self.__dict__[name])
+            except Exception as exc:  # noqa: BLE001 - the steps after it must still run
+                errors.append(exc)
+        thread = getattr(self, "thread", None)
+        assert thread is None or not thread.is_alive(), "the harness's executor still spins 10 s after shutdown"
+        if errors:
+            raise errors[0]
 
     def publish(self, msgs) -> None:
         """Publish frames and wait until the node has handled them and fused everything staged."""
         target = self.node.counters.handled + len(msgs)
         for m in msgs:
             self.pub.publish(m)
-        assert wait_for(lambda: self.node.counters.handled >= target)
-        assert wait_for(lambda: self.node.writer.pending() == 0)
+        assert wait_for(lambda: self.node.counters.handled >= target), \
+            f"the node handled {self.node.counters.handled} of {target} frames within 15 s"
+        assert wait_for(lambda: self.node.writer.pending() == 0), \
+            f"{self.node.writer.pending()} frames still staged, not fused, after 15 s"
 
     def call(self, name: str, srv_type, **fields):
         if name not in self.clients:
             client = self.tester.create_client(srv_type, f"/tempomem/{name}")
-            assert client.wait_for_service(timeout_sec=10.0)
+            assert client.wait_for_service(timeout_sec=10.0), f"/tempomem/{name} not offered within 10 s"
             self.clients[name] = client
         response = self.clients[name].call(srv_type.Request(**fields), timeout_sec=10.0)
         assert response is not None, f"no response from {name}"
@@ -157,6 +172,13 @@ class Harness(Talks):
     def __init__(self, store: str) -> None:
         self.context = rclpy.Context()
         rclpy.init(context=self.context)
+        try:
+            self._start(store)
+        except BaseException:
+            self.close()  # a failed start leaves no node, thread or context behind
+            raise
+
+    def _start(self, store: str) -> None:
         self.node = MemoryNode(
             context=self.context,
             parameter_overrides=[
@@ -169,7 +191,7 @@ class Harness(Talks):
         self.executor = BoundedMultiThreadedExecutor(num_threads=EXECUTOR_THREADS, context=self.context)
         self.executor.add_node(self.node)
         self.executor.add_node(self.tester)
-        self.thread = threading.Thread(target=self.executor.spin, daemon=True)
+        self.thread = threading.Thread(target=self.executor.spin, name="tempomem_test_spin", daemon=True)
         self.thread.start()
         self.events: list[ChangeEvent] = []
         self.tester.create_subscription(
@@ -184,7 +206,7 @@ class Harness(Talks):
             QoSProfile(depth=50, reliability=ReliabilityPolicy.RELIABLE),
         )
         self.clients = {}
-        assert wait_for(lambda: self.pub.get_subscription_count() > 0)
+        assert wait_for(lambda: self.pub.get_subscription_count() > 0), "the node did not subscribe within 15 s"
 
     def latest(self, msg_type, topic: str, until=None):
         """Subscribe late (transient local) and return the latched message, or with ``until`` the first message

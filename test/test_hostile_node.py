@@ -38,6 +38,13 @@ class Node(Talks):
     def __init__(self, store: str, durability: str = "volatile", name: str = "memory_node", **params) -> None:
         self.context = rclpy.Context()
         rclpy.init(context=self.context)
+        try:
+            self._start(store, durability, name, params)
+        except BaseException:
+            self.close()  # a failed start leaves no node, thread or context behind
+            raise
+
+    def _start(self, store: str, durability: str, name: str, params: dict) -> None:
         overrides = [Parameter("store_path", value=store), Parameter("commit_rate_hz", value=20.0),
                      Parameter("diagnostics_rate_hz", value=20.0),
                      Parameter("observation_durability", value=durability)]
@@ -57,10 +64,10 @@ class Node(Talks):
         self.executor = BoundedMultiThreadedExecutor(num_threads=4, context=self.context)
         self.executor.add_node(self.node)
         self.executor.add_node(self.tester)
-        self.thread = threading.Thread(target=self.executor.spin, daemon=True)
+        self.thread = threading.Thread(target=self.executor.spin, name="tempomem_test_spin", daemon=True)
         self.thread.start()
         self.clients: dict = {}
-        assert wait_for(lambda: self.pub.get_subscription_count() > 0)
+        assert wait_for(lambda: self.pub.get_subscription_count() > 0), "the node did not subscribe within 15 s"
 
     def values(self, after: int = 0) -> tuple[int, str, dict]:
         """(level, message, key -> value) of a diagnostics message published after ``after`` were seen."""
@@ -259,9 +266,9 @@ def hostile(tmp_path_factory):
         r["after_requests"] = h.scene()
         r["valid_after"] = h.call("query", srv.Query, question="where is the mug")
         r["diag_after_requests"] = h.values(len(h.diagnostics))
-        yield r
     finally:
-        h.close()
+        h.close()  # before the tests read what was recorded: no node of this fixture spins beside them
+    return r
 
 
 def time_of(sec=0, nanosec=0):

@@ -38,7 +38,7 @@ from tempomem_ros.nodes.memory_node import MemoryNode  # noqa: E402
 def story(tmp_path_factory):
     store = str(tmp_path_factory.mktemp("memory_node") / "memory.db")
     h = Harness(store)
-    r: dict = {"node": h.node}
+    r: dict = {}
     try:
         at_a, empty, at_b = story_frames()
         h.publish(at_a)
@@ -142,9 +142,12 @@ def story(tmp_path_factory):
         r["after_drops"] = h.call("temporal_query", q, operation="count_sightings", label="table")
         assert wait_for(lambda: any(e.kind == "forgotten" for e in h.events))
         r["events"] = list(h.events)
-        yield r
     finally:
+        # Closed before the tests read what was recorded, so that no node of this fixture runs beside the tests
+        # below, which start nodes of their own in-process and as subprocesses on the same domain (stop 44's
+        # hung CI found this node's staging and spin threads alive in test_main_exits_0_on_sigint_...).
         h.close()
+    return r
 
 
 # ---------------------------------------------------------------------------------------------------- tests
@@ -442,6 +445,27 @@ def test_lifecycle_without_autostart_and_diagnostics(tmp_path):
         context.try_shutdown()
 
 
+def test_destroying_an_active_node_ends_its_staging_thread(tmp_path):
+    """A node destroyed while active, with no lifecycle shutdown first (a test's teardown; rclpy's context shutdown
+    destroys every node it tracks), ends its staging thread: it had waited on its inbox for the rest of the process
+    (destroy_node). The store stays open for close_store, as before."""
+    context = rclpy.Context()
+    rclpy.init(context=context)
+    node = MemoryNode("memory_node_destroyed", context=context,
+                      parameter_overrides=[Parameter("store_path", value=str(tmp_path / "m.db"))])
+    try:
+        assert node.autostart_ok
+        worker = node.ingest._worker
+        assert worker is not None and worker.name == "tempomem_ingest" and worker.is_alive()
+        node.destroy_node()
+        assert not worker.is_alive() and node.ingest._worker is None
+        assert node.writer is not None
+    finally:
+        node.destroy_node()
+        node.close_store()
+        context.try_shutdown()
+
+
 def test_deactivation_fuses_and_announces_a_backlog_over_commit_max_frames(tmp_path):
     """What arrived before deactivation is fused and announced, however many bounded commits it takes: 120 staged
     frames, commit_max_frames 50, a tick of 10 ms (commit_rate_hz 100) that one commit of 50 outlasts. Deactivation
@@ -490,8 +514,8 @@ def test_a_node_that_does_not_fuse_only_stages_and_publishes_what_the_fuser_fuse
     from tempomem_ros.core import Memory
 
     context = rclpy.Context()
-    # Topics of their own (both nodes are in this context): the module's story node, alive until the module ends,
-    # latches a scene graph with objects on the shared topic, and the CI run of 92caec7 received it here.
+    # Topics of their own (both nodes are in this context): any other node on the domain latches a scene graph on the
+    # shared topic (the CI run of 92caec7 received the story node's here, when it lived until the module ended).
     rclpy.init(context=context, args=["--ros-args", "-r", f"{topics.SCENE_GRAPH}:=/stager/scene_graph",
                                       "-r", f"{topics.OBSERVATIONS}:=/stager/observations"])
     store = str(tmp_path / "m.db")
@@ -583,7 +607,10 @@ def test_main_exits_0_on_sigint_and_fuses_what_is_staged(tmp_path):
         "-r",
         f"{topics.OBSERVATIONS}:=/sigint_test/observations",
     ]
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    msg = story_frames()[0][0]
+    log = tmp_path / "node.log"  # a file, not an unread pipe: a node that logs 64 KiB into a pipe blocks
+    with open(log, "wb") as out:
+        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT)
     context = rclpy.Context()
     rclpy.init(context=context)
     node = rclpy.create_node("sigint_tester", context=context)
@@ -593,19 +620,21 @@ def test_main_exits_0_on_sigint_and_fuses_what_is_staged(tmp_path):
             "/sigint_test/observations",  # apart from other tests
             QoSProfile(depth=10, reliability=ReliabilityPolicy.RELIABLE),
         )
-        assert wait_for(lambda: pub.get_subscription_count() > 0, timeout=30.0)
-        pub.publish(story_frames()[0][0])
+        assert wait_for(lambda: pub.get_subscription_count() > 0, timeout=30.0), log.read_text()
+        pub.publish(msg)
 
         def staged() -> bool:
             with Memory.open(store, embedding_dim=32, readonly=True) as m:
                 return m.pending() == 1
 
-        assert wait_for(staged, timeout=30.0)  # staged at once, not yet committed (commit every 20 s)
+        # staged at once, not yet committed (commit every 20 s)
+        assert wait_for(staged, timeout=30.0), log.read_text()
         proc.send_signal(signal.SIGINT)
-        assert proc.wait(timeout=30.0) == 0
+        assert proc.wait(timeout=30.0) == 0, log.read_text()
     finally:
         if proc.poll() is None:
             proc.kill()
+            proc.wait(timeout=10.0)
         node.destroy_node()
         context.try_shutdown()
     with Memory.open(store, embedding_dim=32, readonly=True) as m:
@@ -627,15 +656,17 @@ def test_sigterm_while_committing_and_publishing_is_clean(tmp_path):
     cmd = [sys.executable, "-c", "import sys; from tempomem_ros.nodes.memory_node import main; sys.exit(main())",
            "--ros-args", "-p", f"store_path:={store}", "-p", "commit_rate_hz:=20.0",
            "-r", "__node:=memory_node_sigterm", "-r", f"{topics.OBSERVATIONS}:=/sigterm_test/observations"]
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    msg = story_frames()[0][0]
+    log = tmp_path / "node.log"  # a file, not a pipe read only at the end: 64 KiB of log would block the node
+    with open(log, "wb") as out:
+        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT)
     context = rclpy.Context()
     rclpy.init(context=context)
     node = rclpy.create_node("sigterm_tester", context=context)
     try:
         pub = node.create_publisher(ObservationArray, "/sigterm_test/observations",
                                     QoSProfile(depth=50, reliability=ReliabilityPolicy.RELIABLE))
-        assert wait_for(lambda: pub.get_subscription_count() > 0, timeout=30.0)
-        msg = story_frames()[0][0]
+        assert wait_for(lambda: pub.get_subscription_count() > 0, timeout=30.0), log.read_text()
 
         def staged_up_to(stamp: float) -> bool:
             with Memory.open(store, embedding_dim=32, readonly=True) as m:
@@ -645,18 +676,20 @@ def test_sigterm_while_committing_and_publishing_is_clean(tmp_path):
             msg.header.stamp = conv.to_time(100.0 + 0.1 * i)
             pub.publish(msg)
             time.sleep(0.1)
-        assert wait_for(lambda: staged_up_to(101.9), timeout=30.0)  # the checkpoint: all 20 staged
+        # the checkpoint: all 20 staged
+        assert wait_for(lambda: staged_up_to(101.9), timeout=30.0), log.read_text()
         for i in range(20, 25):  # more frames, then the signal at once: the node is busy with them
             msg.header.stamp = conv.to_time(100.0 + 0.1 * i)
             pub.publish(msg)
         proc.send_signal(signal.SIGTERM)
-        out, _ = proc.communicate(timeout=60.0)
-        assert proc.returncode == 0
+        assert proc.wait(timeout=60.0) == 0, log.read_text()
     finally:
         if proc.poll() is None:
             proc.kill()
+            proc.wait(timeout=10.0)
         node.destroy_node()
         context.try_shutdown()
+    out = log.read_text()
     assert "commit failed" not in out and "Traceback" not in out
     with Memory.open(store, embedding_dim=32, readonly=True) as m:
         assert m.pending() == 0 and [o.label for o in m.objects()] == ["mug", "table"]

@@ -271,6 +271,19 @@ class MemoryNode(LifecycleNode):
                 store.close_memory(memory, self._close_failed,  # the stager only stages: the writer fuses
                                    fuse=name == "writer" and bool(self._param("fuse_staged")))
 
+    def destroy_node(self) -> None:
+        """Stop the staging thread (staging what its inbox holds), then destroy the node's entities.
+
+        Why here too: a node destroyed without a lifecycle shutdown (a test's teardown, rclpy's context shutdown,
+        which destroys every node it tracks) left its ``tempomem_ingest`` thread waiting on the inbox for the rest of
+        the process; test/conftest.py fails a test module that leaves such a thread alive. The store is left to
+        cleanup/shutdown or close_store, as before. (A node whose __init__ raised on a bad parameter has no ingest
+        yet: rclpy's context shutdown destroys it all the same.)"""
+        ingest = getattr(self, "ingest", None)
+        if ingest is not None:
+            ingest.stop()
+        super().destroy_node()
+
     def _close_failed(self, exc: TempoMemError) -> None:
         """Closing a Memory failed (e.g. disk full: staged frames stay in the file): counted and logged."""
         self.counters.last_error = f"close: {exc}"
@@ -349,7 +362,10 @@ def main(args: list[str] | None = None) -> int:
                 except Exception:  # noqa: BLE001 - e.g. already shutting down
                     pass
             node.close_store()  # fuses what is staged, then closes the file
-            executor.shutdown()
+        # also when the node was never made (a bad parameter): the executor's guard conditions, one of them
+        # registered with rclpy's signal handler, are released here rather than by the garbage collector
+        executor.shutdown()
+        if node is not None:
             node.destroy_node()
         rclpy.try_shutdown()
     return 0

@@ -79,7 +79,9 @@ class NodesPipeline:
                               SingleThreadedExecutor(context=self.context)]
             for executor, node in zip(self.executors, (self.perception, self.memory, self.client)):
                 executor.add_node(node)
-            self.threads = [threading.Thread(target=e.spin, daemon=True) for e in self.executors]
+            # named tempomem_*: test/conftest.py fails a test module that leaves one of them alive
+            self.threads = [threading.Thread(target=e.spin, name=f"tempomem_spin_{node.get_name()}", daemon=True)
+                            for e, node in zip(self.executors, (self.perception, self.memory, self.client))]
             for thread in self.threads:
                 thread.start()
         except BaseException:
