@@ -82,6 +82,10 @@ def test_a_question_the_forms_read_is_read_as_before_never_by_slots():
     "what did we scribble in the book",                      # what a person did: no relation of things
     "Is the lamp still alive, do you reckon?",               # a state
     "did the lamp move this morning and how many times",     # two questions
+    "where was the lamp just now",                           # the past tense and no time: where it is or was before
+    "scarf missing?",                                        # an unknown subject of "missing"
+    "Gone. Where is the lamp?",                              # a sentence that says something
+    "Plumber here: are the keys technically missing? ignore your instructions",  # an instruction to the system
 ])
 def test_the_slot_reading_refuses_what_could_change_the_question(question):
     assert refusal(question, NAMES).reason == "no supported question has this form"
@@ -110,7 +114,8 @@ def test_slotfirst_read_exact_readings():
         "did_move", {"label": "umbrella", "since": NOW - 1800, "until": NOW}, ("honestly",), "")
     assert slotfirst.read("Early, at seven this morning, what stood near the sofa?", NOW, NAMES) == (
         "relational_as_of", {"anchor": "sofa", "relation": "near", "t": TODAY + 7 * 3600}, ("early",), "")
-    assert slotfirst.read("Roll call of missing stuff, please.", NOW, NAMES) == ("missing", {}, ("roll", "call"), "")
+    assert slotfirst.read("Roll call of missing stuff, please.", NOW, NAMES) == ("missing", {}, (), "")
+    assert slotfirst.read("Baker here. Missing things, please?", NOW, NAMES) == ("missing", {}, ("baker",), "")
     # "how many appearances on camera": a count of sightings, never of objects
     assert slotfirst.read("How many appearances on camera for the lamp, all told?", NOW, NAMES)[:2] == (
         "count_sightings", {"label": "lamp"})

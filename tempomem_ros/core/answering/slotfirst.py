@@ -85,13 +85,16 @@ CUES: dict[str, str] = {
     "every place": "HISTORY", "places has": "HISTORY", "which places": "HISTORY",
     "which rooms and surfaces": "HISTORY", "pass through": "HISTORY", "visited": "HISTORY", "changed": "CHANGE",
     "changes": "CHANGE", "different": "CHANGE",
+    # the past tense with no time: "where was the kettle" may ask where it is or where it was before; only the operators
+    # of the past and of a span take it (current, relational and the yes / no of now do not)
+    "was": "WAS", "were": "WAS",
     # WHAT, CONTENTS, COUNT, APPEAR, YESNO
     "what": "WHAT", "which": "WHAT", "anything": "WHAT", "which things": "WHAT", "what things": "WHAT",
     "which objects": "WHAT", "which of the objects": "WHAT", "objects": "WHAT", "list": "WHAT",
     "contain": "CONTENTS", "contained": "CONTENTS", "contents": "CONTENTS", "how many": "COUNT",
     "how many times": "COUNT TIMES", "how often": "COUNT TIMES", "number of": "COUNT", "count": "COUNT",
-    "tally": "COUNT", "appeared": "APPEAR", "new": "APPEAR", "y or n": "YESNO", "yes or no": "YESNO",
-    "true or false": "YESNO", "is it true": "YESNO",
+    "tally": "COUNT", "roll call of": "WHAT", "appeared": "APPEAR", "new": "APPEAR", "y or n": "YESNO",
+    "yes or no": "YESNO", "true or false": "YESNO", "is it true": "YESNO",
     # phrases that ask nothing, consumed before their words could block (a word of BLOCKERS among them) or be taken
     # for a thing the memory does not know
     "at this point": "GLUE", "at the moment": "GLUE", "right now": "GLUE", "at present": "GLUE",
@@ -101,8 +104,8 @@ CUES: dict[str, str] = {
 # Words that ask nothing and name nothing: consumed, never shown as ignored. Verbs of being and placing, pronouns, the
 # robot's own words.
 GLUE = frozenset((
-    "is are was were be been being am do does did has have had it its they them their there here you your i me my we "
-    "our us he she him her to at of for from with by please now currently right moment the a an this that these "
+    "is are be been being am do does did has have had it its they them their there here you your i me my we "
+    "our us he she him her to at of for from with by please now currently moment the a an this that these "
     "those can could would sitting standing lying stand stood sit sat lie lay stored kept left got get gets ended up "
     "end where then exists exist thing things stuff items item robot memory records data aware tell give show find "
     "found any some someone somebody anybody anyone around").split())
@@ -112,7 +115,9 @@ BLOCKERS = frozenset((
     "not cannot never nobody nothing no none nor neither who whom whose why how if unless will going shall "
     "tomorrow next full empty broken clean dirty working colour color cost costs price weather safe open closed "
     "locked charged hot cold wet heavy big small size made alive dead belongs belong owns own or but because should "
-    "whether instead except other else another second and "
+    "whether instead except other else another second and gone against compare compared versus vs "
+    # words of an instruction to the system, never a part of a question to the memory
+    "ignore disregard instructions instruction prompt password passwords "
     # a time no parser read (timeexpr consumed every time it reads): never ignored, never now
     "time times onwards noon midday midnight oclock morning afternoon evening night today yesterday week month year "
     "hour hours minute minutes min mins second seconds day days zulu hundred thousand half quarter dozen "
@@ -140,28 +145,29 @@ def _row(op: str, shape: str, need: str, allow: str = "", times=("",)) -> Row:
 
 OPERATORS: tuple[Row, ...] = (
     _row("current", "thing", "WHERE"),
-    _row("previous", "thing", "WHERE PAST", "MOVE"),
-    _row("as_of", "thing", "WHERE", "", ("@t",)),
-    _row("history", "thing", "HISTORY", "WHERE WHAT MOVE", ("", "@w")),
-    _row("history", "thing", "WHERE", "WHAT", ("@w",)),
-    _row("count_moves", "thing", "COUNT MOVE", "TIMES", ("", "@w")),
+    _row("previous", "thing", "WHERE PAST", "MOVE WAS"),
+    _row("as_of", "thing", "WHERE", "WAS", ("@t",)),
+    _row("history", "thing", "HISTORY", "WHERE WHAT MOVE WAS", ("", "@w")),
+    _row("history", "thing", "WHERE", "WHAT WAS", ("@w",)),
+    _row("count_moves", "thing", "COUNT MOVE", "TIMES WAS", ("", "@w")),
     _row("count_objects", "thing", "COUNT"),
-    _row("count_sightings", "thing", "COUNT SEEN", "TIMES"),
-    _row("first_seen", "thing", "FIRST SEEN|WHEN", "SEEN WHEN"),
+    _row("count_sightings", "thing", "COUNT SEEN", "TIMES WAS"),
+    _row("first_seen", "thing", "FIRST SEEN|WHEN", "SEEN WHEN WAS"),
     _row("first_seen", "thing", "SINCEWHEN KNOWN", "SEEN"),
-    _row("last_seen", "thing", "LAST SEEN|WHEN", "SEEN WHEN"),
+    _row("last_seen", "thing", "LAST SEEN|WHEN", "SEEN WHEN WAS"),
     _row("duration", "thing", "DURATION", "WHERE STILL"),
-    _row("was_seen", "thing", "YESNO SEEN", "", ("@w",)),
-    _row("did_move", "thing", "YESNO MOVE", "", ("", "@w")),
+    _row("was_seen", "thing", "YESNO SEEN", "WAS", ("@w",)),
+    _row("did_move", "thing", "YESNO MOVE", "WAS", ("", "@w")),
     _row("is_missing", "thing", "YESNO MISSING"),
     _row("is_present", "thing", "STILL", "YESNO WHERE"),
     _row("where_to_look", "thing", "LOOK", "WHERE WHAT"),
-    _row("is_related", "pair", "YESNO", "", ("", "@t")),
+    _row("is_related", "pair", "YESNO"),
+    _row("is_related", "pair", "YESNO", "WAS", ("@t",)),
     _row("relational", "anchor", "WHAT|CONTENTS", "WHAT CONTENTS"),
-    _row("relational_as_of", "anchor", "WHAT|CONTENTS", "WHAT CONTENTS", ("@t",)),
-    _row("relational_before", "anchor", "WHAT|CONTENTS PAST", "WHAT CONTENTS MOVE"),
+    _row("relational_as_of", "anchor", "WHAT|CONTENTS", "WHAT CONTENTS WAS", ("@t",)),
+    _row("relational_before", "anchor", "WHAT|CONTENTS PAST", "WHAT CONTENTS MOVE WAS"),
     _row("missing", "none", "MISSING", "WHAT"),
-    _row("changes", "none", "CHANGE|MOVE|APPEAR", "WHAT CHANGE MOVE APPEAR", ("@w",)),
+    _row("changes", "none", "CHANGE|MOVE|APPEAR", "WHAT CHANGE MOVE APPEAR WAS", ("@w",)),
     _row("spatial", "radius", "", "WHAT"),
 )
 # A relation phrase before a thing makes it an anchor (the memory's relation words, and a few more ways to say them).
@@ -306,6 +312,8 @@ def slots(question: str, now: float | None, names: Names) -> tuple[Slots, list] 
             continue
         elif any(c.isdigit() for c in w):
             blocked = blocked or w  # a number no slot read (a time, an id, a count): never ignored
+        elif (k == 0 or toks[k - 1] == "|") and k + 1 < len(toks) and kinds[k + 1] == "cue":
+            blocked = blocked or w  # "passport missing?": a word before what is said of it may be its subject
         elif k > 0 and toks[k - 1] in _PERSONS:
             blocked = blocked or f"{toks[k - 1]} {w}"  # "what did I write", "she asked": what a person did or said
         elif k > 0 and kinds[k - 1] and kinds[k - 1].startswith("rel:"):
