@@ -14,12 +14,17 @@ slot nor cue nor glue are tolerated (and shown as ignored), except where they co
 - a word the memory does not know right after a determiner ("the pie", "my snorkel"): a second thing, or the thing
   asked about under a name not known: refused (what an unknown thing is, is the forms' business);
 - a word glued to a known name ("grandfather paperweight", "mug cupboard"): another name: refused;
-- a word of BLOCKERS (negation, who / why, the future, a state or a property, a second question): refused.
+- a word right after a relation word ("below decks"), a word at a clause's start right before a cue ("passport
+  missing?"), a person's own act ("what did I write in ..."): refused;
+- a word of BLOCKERS (negation, who / why, the future, a state, "and" / "or", a comparison, an instruction to the
+  system) or a number or word of time no parser read ("eleven hundred", "before dinner": a bare "before" must end its
+  question): refused; so are the past tense with no time ("where was the kettle": WAS is taken only by the operators
+  of the past and of a span), two times, two things with no relation between them, and a request in code.
 
 It answers only when exactly one operator takes the slots and every cue class the question carries (a class the
 operator does not take rules it out), and it runs only where every other reader refused the question as "no supported
-question has this form", so no question read today changes its reading. The interpretation says it: "current place
-of mug (slot reading; ignoring 'officially')". Adding a phrasing: one entry of CUES (or of GLUE / BLOCKERS).
+question has this form", so no question read today changes its reading. The interpretation says it: "whether keys is
+missing (ignoring 'officially') (slot reading)". Adding a phrasing: one entry of CUES (or of GLUE / BLOCKERS).
 """
 
 from __future__ import annotations
