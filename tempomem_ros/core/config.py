@@ -115,6 +115,12 @@ class IdentityConfig:
                                          # (frame_fusion.rest_behind_face)
     top_view_move: bool = True           # a new box whose top stands at a removed object's top, its bottom unseen,
                                          # is as tall as that object for its move (settling.top_seen_alike)
+    robust_move_height: bool = True      # a removed object's height for a move is its sightings' upper quartile
+                                         # when lower than its box's: one bled view made a 5 cm book's box 0.25 m
+                                         # tall (settling.Settling._alike_in_height; seed 423, h420)
+    rebuilt_move: bool = True            # a published appearance, never moved, whose box is rebuilt within
+                                         # reconcile_window_s of its first sighting is asked again whether a
+                                         # removed look-alike moved there (settling.Settling._rebuilt_moves)
 
 
 @dataclass(frozen=True)

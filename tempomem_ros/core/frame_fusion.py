@@ -655,6 +655,7 @@ class FrameFusion:
             self._rows.record_parts(main_id, extra)
         # a twin of an object seen in this frame lies among the objects around the sighting
         neighbours = {oid: [cand_rows[c] for c in near[obs] if c != oid] for obs, oid in fused.items()}
+        self._state.seen_rows = {oid: cand_rows[oid] for oid in fused.values() if oid in cand_rows}
         self._settle(stamp, neighbours, counters, touched)
 
     # ---------------------------------------------------------------- candidates and scores
