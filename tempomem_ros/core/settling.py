@@ -68,6 +68,7 @@ HOLDS_OTHER_SHARE = 0.8  # a sighting holding this share of another object's foo
 CALLED_SO_SHARE = 0.0  # a removed object called by a new one's label at all may be it moved (_lookalike_rows)
 MOVE_HEIGHT_QUANTILE = 0.75  # a removed object's height for a move: this quantile of its sightings' heights
 MOVE_HEIGHT_MIN_SIGHTINGS = 4  # ... once it has this many kept sightings (_robust_height)
+REBUILT_EPS_M = 1e-3  # a box taller or shorter on its longest side by more than this was reshaped (_may_fit_now)
 SPLIT_SPAN_SHARE = 0.5  # a double split beside its other half spans this share of the shorter span on two axes
                         # (_born_split: seed 397's glasses, 0.57 of 0.57 m in x, 3.8 of 3.8 cm in z)
 
@@ -230,6 +231,19 @@ def quantile_height(heights, q: float = MOVE_HEIGHT_QUANTILE) -> float:
     """The ``q`` quantile (lower order statistic) of ``heights`` (not empty)."""
     ordered = sorted(heights)
     return float(ordered[int(q * (len(ordered) - 1))])
+
+
+def _may_fit_now(before, after) -> bool:
+    """Whether ``after``'s box (an object's row after a frame) could pass a move gate ``before``'s (the row as the
+    frame found it) failed: taller (alike_in_height) or smaller on its longest side (growth_limit), by more than
+    REBUILT_EPS_M. A box that only grew wider, or shrank in height, fits no removed object it did not fit."""
+    def height(r) -> float:
+        return float(r.max_z) - float(r.min_z)
+
+    def longest(r) -> float:
+        return float(np.max(np.subtract(r.bmax, r.bmin)))
+
+    return height(after) > height(before) + REBUILT_EPS_M or longest(after) < longest(before) - REBUILT_EPS_M
 
 
 def top_seen_alike(removed, new) -> bool:
@@ -1454,7 +1468,7 @@ class Settling:
                     or stamp - float(before.first_seen) >= icfg.reconcile_window_s:
                 continue
             row = self._graph.object_row(oid)
-            if row is None or row.state != "present" or int(row.n_moves) > 0:
+            if row is None or row.state != "present" or int(row.n_moves) > 0 or not _may_fit_now(before, row):
                 continue
             if self._rows.held_row(oid, "appeared") is not None:
                 continue  # still held: _release_held asks it this frame
