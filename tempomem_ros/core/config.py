@@ -115,6 +115,21 @@ class IdentityConfig:
                                          # (frame_fusion.rest_behind_face)
     top_view_move: bool = True           # a new box whose top stands at a removed object's top, its bottom unseen,
                                          # is as tall as that object for its move (settling.top_seen_alike)
+    robust_move_height: bool = True      # a removed object's height for a move is its sightings' upper quartile
+                                         # when lower than its box's: one bled view made a 5 cm book's box 0.25 m
+                                         # tall (settling.Settling._alike_in_height; seed 423, h420)
+    rebuilt_move: bool = True            # a published appearance, never moved, whose box is rebuilt within
+                                         # reconcile_window_s of its first sighting is asked again whether a
+                                         # removed look-alike moved there (settling.Settling._rebuilt_moves)
+    brief_move_min_weight: float = 2.0   # a brief look (settling._brief_move) is a removed object's move only if its
+                                         # sightings weigh this much (summed confidence, fusion.observation_weight):
+                                         # reflections, 3 frames at 0.43-0.53, weighed 1.3-1.6 (seeds 420, 422, 427)
+    push_min_move_shift: bool = True     # a push (frame_fusion.min_push_shift) is at least the shift that makes any
+                                         # sighting of a present object a move (frame_fusion.MIN_MOVE_SHIFT_M, 0.15 m)
+    push_median_size: bool = True        # an object is pushed aside by one sighting only if the median footprint of
+                                         # its views is furniture-sized (frame_fusion._views_furniture_sized)
+    flat_read_at_place: bool = True      # a new flat box over a present flat thing's footprint, a few cm above or
+                                         # below it, is read at that thing's place (settling._at_very_place)
 
 
 @dataclass(frozen=True)
@@ -352,6 +367,7 @@ def validate(cfg: MemoryConfig) -> None:
     _require(i.appear_hold_s >= 0, "identity.appear_hold_s must be >= 0")
     _require(i.confirm_observations >= 1, "identity.confirm_observations must be >= 1")
     _require(i.confirm_gap_s > 0, "identity.confirm_gap_s must be > 0")
+    _require(i.brief_move_min_weight >= 0, "identity.brief_move_min_weight must be >= 0")
     a = cfg.absence
     _require(a.misses_to_remove >= 1, "absence.misses_to_remove must be >= 1")
     _require(a.min_absence_s >= 0, "absence.min_absence_s must be >= 0")
@@ -444,6 +460,7 @@ FIELD_RANGES: dict[str, tuple[float, float]] = {
     "identity.reconcile_window_s": (0.0, 86400.0), "identity.appear_hold_s": (0.0, 86400.0),
     "identity.mover_window_s": (0.0, 86400.0),
     "identity.confirm_observations": (1, 1000), "identity.confirm_gap_s": (0.001, 86400.0),
+    "identity.brief_move_min_weight": (0.0, 1e6),
     "absence.misses_to_remove": (1, 1000), "absence.min_absence_s": (0.0, 86400.0),
     "absence.min_range": (0.0, 100.0), "absence.occlusion_tolerance": (0.0, 10.0),
     "absence.image_margin_px": (0.0, 10000.0), "absence.min_visible_fraction": (0.001, 1.0),

@@ -70,8 +70,15 @@ def min_push_shift(span: float, identity) -> float:
     the object pushed aside: PUSH_MIN_SHIFT x ``span`` (the size the caller measures it by), at least
     ``identity.same_place_distance`` (closer is the same place seen again). One rule for the three tests that
     ask it (FrameFusion._pushed_aside, Settling._twin_in_place and Settling._pushed_twin), which had each
-    written the product out."""
-    return max(float(identity.same_place_distance), PUSH_MIN_SHIFT * float(span))
+    written the product out.
+
+    With identity.push_min_move_shift, at least MIN_MOVE_SHIFT_M too: a push is a move, and a present object's
+    sighting nearer than that is the object where it stands (_move). Why: seed 428 (no feature), a pillow on the
+    floor (0.35 x 0.40 m) seen in part from its near half, read "cushion" (centred 0.117 m off the pillow's box,
+    against 0.25 x 0.40 = 0.101 m), became a twin "pushed aside": a false "pillow moved" by 1 cm (h420).
+    Pushed chairs move 0.3-0.9 m."""
+    floor = MIN_MOVE_SHIFT_M if identity.push_min_move_shift else 0.0
+    return max(float(identity.same_place_distance), floor, PUSH_MIN_SHIFT * float(span))
 
 
 def box_center(lo, hi) -> tuple[float, float, float]:
@@ -655,6 +662,7 @@ class FrameFusion:
             self._rows.record_parts(main_id, extra)
         # a twin of an object seen in this frame lies among the objects around the sighting
         neighbours = {oid: [cand_rows[c] for c in near[obs] if c != oid] for obs, oid in fused.items()}
+        self._state.seen_rows = {oid: cand_rows[oid] for oid in fused.values() if oid in cand_rows}
         self._settle(stamp, neighbours, counters, touched)
 
     # ---------------------------------------------------------------- candidates and scores
@@ -1250,7 +1258,21 @@ class FrameFusion:
             return False  # more of it than any view showed (its backrest, its whole after slivers): not it pushed
         if icfg.face_not_pushed and rest_behind_face(lo, hi, seen.bmin, seen.bmax, icfg.extend_min_extent):
             return False  # the rest of a thing known by its face (rest_behind_face)
+        if icfg.push_median_size and not self._views_furniture_sized(obj):
+            return False  # a small thing whose box a bled view inflated (_views_furniture_sized)
         return self._left_behind(view, lo, hi, seen, stretches=_pushed_out(obj, seen, icfg))
+
+    def _views_furniture_sized(self, obj) -> bool:
+        """Whether the median footprint (longer floor side) of the views of ``obj``'s placement is at least
+        identity.extend_min_extent: what it is by most of its views, which one bled view does not change. The box
+        (a union) keeps every view's worst. Why: seed 421 (no feature, h420 default and clip), a laptop (0.33 x
+        0.24 m) first seen in slivers took a twin from a mask bled 2 m over the sideboard; its box grew to 0.43 x
+        0.32 m, furniture by the box, and the next whole view, 0.17 m off that box's centre and seeing through its
+        inflated part, "pushed" it aside: a false "laptop moved" (its views' median 0.30 m). Pushed chairs' views
+        have medians 0.43-0.47 m (dev, h400, h410, h420 stores of main)."""
+        spans = [max(float(r["max_x"]) - float(r["min_x"]), float(r["max_y"]) - float(r["min_y"]))
+                 for r in self._rows.placement_sightings(obj.id, obj.placement_id)]
+        return not spans or float(np.median(spans)) >= self.config.identity.extend_min_extent
 
     def _over(self, seen: StagedObs, obj) -> bool:
         """Whether the sighting lies over a present object of its size, a few centimetres off (each box holds the

@@ -38,11 +38,14 @@ class WriteState:
     - ``change_times``: per commit, when an object's move or removal happened (relations change then);
       maintenance passes the dict as the last commit left it (it did so as a mixin; kept, so relation rows
       come out the same);
-    - ``relabelled``: objects whose shown label changed in the frame being fused (settling.py reads it).
+    - ``relabelled``: objects whose shown label changed in the frame being fused (settling.py reads it);
+    - ``seen_rows``: the rows, as the frame found them, of the objects its sightings went to (settling.py's
+      _rebuilt_moves compares their boxes with the fused ones).
     """
     events: int = 0
     change_times: dict[int, float] = field(default_factory=dict)
     relabelled: set[int] = field(default_factory=set)
+    seen_rows: dict = field(default_factory=dict)
 
 
 class GraphWrites(TableRows):
