@@ -1485,7 +1485,9 @@ class Settling:
         icfg = self.config.identity
         if not icfg.rebuilt_move:
             return
-        before_rows = {**self._state.seen_rows, **self._joined_keeps}
+        # an object both seen and joined: its row as the frame found it (seen_rows), not the keep's row at the join,
+        # which a twin join in _merge_twins reads after this frame's sighting was merged into it
+        before_rows = {**self._joined_keeps, **self._state.seen_rows}
         for oid in sorted(before_rows):
             before = before_rows[oid]
             if before.state != "present" or int(before.n_moves) > 0 \
