@@ -1501,8 +1501,11 @@ class Settling:
             removed = self._removed_lookalike(row)
             if removed is None or self._shaped_for(removed, before):
                 continue  # none, or its shape did not change the answer: decided before, as it stands
-            if self._lookalike_too_soon(removed, row, stamp) or self._may_be_mover_of(row) \
-                    or self._missed_mover_of(row) or self._own_label_mover_first(removed, row):
+            age = stamp - float(row.first_seen)  # the waits as _release_held asks them, each in its own window
+            if self._lookalike_too_soon(removed, row, stamp) \
+                    or (age < icfg.mover_window_s and self._may_be_mover_of(row)) \
+                    or (age < icfg.reconcile_window_s and self._missed_mover_of(row)) \
+                    or (age < icfg.reconcile_window_s and self._own_label_mover_first(removed, row)):
                 continue
             self._reconcile_move(removed, row, stamp, counters, touched)
 
