@@ -1467,11 +1467,11 @@ class Settling:
 
     def _rebuilt_moves(self, stamp: float, counters, touched: set[int]) -> None:
         """A present object never moved, first seen less than identity.reconcile_window_s ago, whose appearance is
-        no longer held (published), seen in this frame or joined by a twin, is asked again whether a removed
-        object moved there (_removed_lookalike, with the waits _release_held asks) when its box, as the frame
-        found it, was of no shape for that object (_shaped_for: too short, out of scale) and now is: the box
-        was rebuilt (whole views after its top, a refold leaving bled views out, a twin joined). Off with
-        identity.rebuilt_move.
+        no longer held (published), seen in this frame or joined by a twin before this runs (not by _release_held,
+        after it), is asked again whether a removed object moved there (_removed_lookalike, with the waits
+        _release_held asks, each in its window) when its box, as the frame found it, was of no shape for that
+        object (_shaped_for: too short, out of scale) and now is: the box was rebuilt (whole views after its top, a
+        refold leaving bled views out, a twin joined). Off with identity.rebuilt_move.
 
         Why: the identity gates decide once, on the box the first views built, and a first look often shows part
         of a thing, or bleeds. Seed 424 (h420, no feature), a plant moved from a table to the floor was found as
