@@ -129,7 +129,7 @@ class IdentityConfig:
     push_median_size: bool = True        # an object is pushed aside by one sighting only if the median footprint of
                                          # its views is furniture-sized (frame_fusion._views_furniture_sized)
     flat_read_at_place: bool = True      # a new flat box over a present flat thing's footprint, a few cm above or
-                                         # below it, is read at that thing's place (settling._at_very_place)
+                                         # below it, is read at that thing's place (settling.Settling._flat_at_place)
 
 
 @dataclass(frozen=True)

@@ -1467,11 +1467,11 @@ class Settling:
 
     def _rebuilt_moves(self, stamp: float, counters, touched: set[int]) -> None:
         """A present object never moved, first seen less than identity.reconcile_window_s ago, whose appearance is
-        no longer held (published), seen in this frame or joined by a twin, is asked again whether a removed
-        object moved there (_removed_lookalike, with the waits _release_held asks) when its box, as the frame
-        found it, was of no shape for that object (_shaped_for: too short, out of scale) and now is: the box
-        was rebuilt (whole views after its top, a refold leaving bled views out, a twin joined). Off with
-        identity.rebuilt_move.
+        no longer held (published), seen in this frame or joined by a twin before this runs (not by _release_held,
+        after it), is asked again whether a removed object moved there (_removed_lookalike, with the waits
+        _release_held asks, each in its window) when its box, as the frame found it, was of no shape for that
+        object (_shaped_for: too short, out of scale) and now is: the box was rebuilt (whole views after its top, a
+        refold leaving bled views out, a twin joined). Off with identity.rebuilt_move.
 
         Why: the identity gates decide once, on the box the first views built, and a first look often shows part
         of a thing, or bleeds. Seed 424 (h420, no feature), a plant moved from a table to the floor was found as
@@ -1485,7 +1485,9 @@ class Settling:
         icfg = self.config.identity
         if not icfg.rebuilt_move:
             return
-        before_rows = {**self._state.seen_rows, **self._joined_keeps}
+        # an object both seen and joined: its row as the frame found it (seen_rows), not the keep's row at the join,
+        # which a twin join in _merge_twins reads after this frame's sighting was merged into it
+        before_rows = {**self._joined_keeps, **self._state.seen_rows}
         for oid in sorted(before_rows):
             before = before_rows[oid]
             if before.state != "present" or int(before.n_moves) > 0 \
@@ -1499,8 +1501,11 @@ class Settling:
             removed = self._removed_lookalike(row)
             if removed is None or self._shaped_for(removed, before):
                 continue  # none, or its shape did not change the answer: decided before, as it stands
-            if self._lookalike_too_soon(removed, row, stamp) or self._may_be_mover_of(row) \
-                    or self._missed_mover_of(row) or self._own_label_mover_first(removed, row):
+            age = stamp - float(row.first_seen)  # the waits as _release_held asks them, each in its own window
+            if self._lookalike_too_soon(removed, row, stamp) \
+                    or (age < icfg.mover_window_s and self._may_be_mover_of(row)) \
+                    or (age < icfg.reconcile_window_s and self._missed_mover_of(row)) \
+                    or (age < icfg.reconcile_window_s and self._own_label_mover_first(removed, row)):
                 continue
             self._reconcile_move(removed, row, stamp, counters, touched)
 
