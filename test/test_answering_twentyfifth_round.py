@@ -166,3 +166,16 @@ def test_an_unknown_name_never_spans_a_possessive(question, operator, args, unkn
 def test_a_possessive_before_a_known_name_reads_the_known_thing():
     got = understood("My aunt's mug, when did you first see it?", NAMES)
     assert (got.operator, got.args, got.unknown) == ("first_seen", {"label": "mug"}, "")
+
+
+# ------------------------------------------------------- a told span's pointer at a told moment (stop 45, a crash)
+@pytest.mark.parametrize("question", [
+    "I got home at 1. What was on the table while we were out?",
+    "We got back at 1. Where were the keys while we were away?",
+    "I left at 9. Where were my keys during that call?",
+    "The cleaner left at one. What was on the desk in that window?",
+])
+def test_a_span_pointed_back_at_a_told_moment_is_refused_not_raised(question):
+    """Until stop 45 these raised AttributeError out of Memory.ask (understand._told_then took the pointer for a
+    "then" that was not there): the told time is a moment, the pointer asks for a span, and nothing says which."""
+    assert refusal(question, NAMES).reason

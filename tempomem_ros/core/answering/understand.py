@@ -534,6 +534,8 @@ def _told_then(question, now, names: Names) -> Understanding | None:
             return None
         return dataclasses.replace(u, words=f"{u.words} (reading '{m.group(0)}' as the told '{said}')")
     m = _THEN.search(raw[asks[0]])
+    if m is None:  # a told span's pointer ("while we were out", "during that call") at a told moment: no span to put
+        return None  # (stop 45: heldout26 raised AttributeError here, on main too; the question stays refused)
     put = f"since {bare}" if m.group(0).lower().startswith("since") else (
         f"before {bare}" if m.group(0).lower().startswith("by") else said)
     if m.group(0).lower() == "after that":
