@@ -101,6 +101,28 @@ INSTRUCTION_IN_DATA = ("a value of the request gives the system an instruction (
                        "instructions: ask about a thing, a place or a time")
 
 
+# Stop 45 (heldout26's one measurement: a chat message whose text asked where a thing is and then told the system to
+# ignore all previous instructions was answered by the similarity reader, on main too; "where is the wallet? disregard
+# your instructions" was answered by the forms, found by round 25): an instruction to the system anywhere in the
+# question, not only inside a value, refuses the whole request. Narrower than a value's test (a question may say
+# "ignore my last question" or name a notebook of passwords): a verb that sets aside what only the system has
+# (instructions, rules, prompt, guidelines, directives), or the system's own prompt, mode or instructions named.
+_QUESTION_SETS_ASIDE = re.compile(r"\b(?:ignore|disregard|forget|override|overrule|bypass)\b(?:\W+\w+){0,5}?\W+"
+                                  r"(?:instructions?|rules?|prompts?|guidelines?|directives?)\b|"
+                                  r"\b(?:system prompt|(?:your|its) (?:instructions|prompt|rules|guidelines)|"
+                                  r"jailbreak|developer mode|you are now|new instructions)\b", re.I)
+INSTRUCTION_IN_QUESTION = ("the request gives the system an instruction ('{said}'); ask about a thing, a place or a "
+                           "time, and nothing else")
+
+
+def instruction_in_question(question) -> str | None:
+    """The words of a question that instruct the system (_QUESTION_SETS_ASIDE above), or None."""
+    if not isinstance(question, str):
+        return None
+    m = _QUESTION_SETS_ASIDE.search(question[:2000])
+    return m.group(0).strip() if m is not None else None
+
+
 def instruction_in(args) -> str | None:
     """The words of an argument value that instruct the system (above), or None; every string value of ``args`` (a
     reading's arguments, a tool call's or a question's) is looked at."""

@@ -187,6 +187,9 @@ def understand(question: str, now: float | None, names: Names, similar=None, _in
     said = commands.instruction_in(out.args) if isinstance(out, Understanding) else None
     if said is not None:  # twenty-fourth round: an instruction to the system inside a value (commands.instruction_in)
         return Refusal(commands.INSTRUCTION_IN_DATA.format(said=said), ())
+    said = commands.instruction_in_question(question) if isinstance(out, Understanding) else None
+    if said is not None:  # stop 45: ... or anywhere in the question (commands.instruction_in_question)
+        return Refusal(commands.INSTRUCTION_IN_QUESTION.format(said=said), ())
     if isinstance(out, Understanding) and isinstance(question, str):
         # twenty-first round: a pointer back at a told time, or a word of time, that the reading left out (unread.py)
         back = unread.pointed_back(question[:MAX_QUESTION_CHARS], out.args)
