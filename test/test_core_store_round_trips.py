@@ -249,7 +249,10 @@ def _run_relations(address: str, commits) -> list[int]:
                 traffic.reset()
             m.commit()
             if traffic is not None:
-                waits.append(traffic.waited_by_sql[OPEN_KEYS])
+                # the batch (OPEN_KEYS_ORDERED, one set-based statement on PostgreSQL) and the reads of one object
+                waits.append(traffic.waited_by_sql[OPEN_KEYS] + traffic.waited_by_sql[RelationRows.OPEN_KEYS_ORDERED])
+                sent = traffic.sent_by_sql[RelationRows.OPEN_KEYS_ORDERED]
+                assert traffic.waited_by_sql[RelationRows.OPEN_KEYS_ORDERED] == (sent > 0)  # one wait, whatever many
     return waits
 
 
