@@ -22,8 +22,14 @@ come from different robots only. Also judged: the fleet's map and events against
 object map and events", `against_reference`). Also printed: the fuser's batches and each frame's staged ->
 fused-visible latency.
 
+The fuser fuses at most ``--max-frames`` frames a batch (default 50: FLEET_FUSE_BATCH, as `tempomem fuse`, the memory
+node's commit_max_frames and bench_fleet's fuser; 0: every staged frame). Why bounded: unbounded, a fuser behind a
+backlog fused it in one transaction holding the fusion lock past another writer's 5 s timeout (bench_fleet's fuser,
+192-631 frames a batch at stop 44; docs/RESULTS.md section 7, round 15), and the scene's frames, staged faster than
+they are fused on a loaded machine, made such a backlog here too.
+
     python bench/bench_fleet_accuracy.py --scene /work/ev/default/seed1-default [--scene ...] [--split visits|frames]
-                                         [--pace 0.05]
+                                         [--pace 0.05] [--max-frames 50]
 """
 
 from __future__ import annotations
@@ -42,6 +48,7 @@ from pathlib import Path
 import numpy as np
 
 from tempomem_ros.core import Memory
+from tempomem_ros.core.memory import FLEET_FUSE_BATCH
 
 
 def robot(address: str, frames_path: str, source: str, start_at: float, pace: float, dim: int) -> dict:
@@ -62,8 +69,9 @@ def robot(address: str, frames_path: str, source: str, start_at: float, pace: fl
     return {"staged_at": staged_at}
 
 
-def fuser(address: str, n_frames: int, dim: int) -> dict:
-    """Fuse every staged frame, batch after batch, until all ``n_frames`` are fused."""
+def fuser(address: str, n_frames: int, dim: int, max_frames: int | None = FLEET_FUSE_BATCH) -> dict:
+    """Fuse every staged frame, batch after batch of at most ``max_frames`` (None: every staged frame), until all
+    ``n_frames`` are fused."""
     batches, fused, deadline = [], 0, time.monotonic() + 3600.0
     with Memory.open(address, embedding_dim=dim, config={"source": "fuser"}) as m:
         while fused < n_frames and time.monotonic() < deadline:
@@ -71,7 +79,7 @@ def fuser(address: str, n_frames: int, dim: int) -> dict:
                 time.sleep(0.005)
                 continue
             t0 = time.perf_counter()
-            stats = m.commit()
+            stats = m.commit(max_frames)
             batches.append({"frames": list(stats.frame_ids), "ms": (time.perf_counter() - t0) * 1e3,
                             "visible_at": time.time()})
             fused += len(stats.frame_ids)
@@ -170,7 +178,7 @@ def prepare(scene: Path, split: str, work: str) -> tuple[str, dict, int, int]:
     return path, gt, dim, len(frames)
 
 
-def run_scene(scene: Path, split: str, pace: float) -> dict:
+def run_scene(scene: Path, split: str, pace: float, max_frames: int = FLEET_FUSE_BATCH) -> dict:
     from tempomem_ros.tools.pg_sandbox import PgSandbox
 
     work = tempfile.mkdtemp(prefix="tempomem_fleet_acc_")
@@ -202,7 +210,8 @@ def run_scene(scene: Path, split: str, pace: float) -> dict:
                                        "--dim", str(dim)], stdout=subprocess.PIPE, text=True)
                      for src in ("robot_a", "robot_b")]
             procs.append(subprocess.Popen([sys.executable, me, "--worker", "fuser", "--address", address,
-                                           "--n-frames", str(n), "--dim", str(dim)], stdout=subprocess.PIPE, text=True))
+                                           "--n-frames", str(n), "--dim", str(dim), "--max-frames", str(max_frames)],
+                                          stdout=subprocess.PIPE, text=True))
             outs = []
             for p in procs:
                 out, _ = p.communicate(timeout=3600)
@@ -218,6 +227,7 @@ def run_scene(scene: Path, split: str, pace: float) -> dict:
         sizes = [len(b["frames"]) for b in outs[2]["batches"]]
         fleet["visible_ms_p50_p95"] = (float(np.percentile(lat, 50)), float(np.percentile(lat, 95)))
         fleet["batches"] = (len(sizes), float(np.median(sizes)), max(sizes))
+        fleet["max_frames"] = max_frames or None  # the fuser's bound (None: every staged frame)
         return {"scene": scene.name, "split": split, "frames": n, "reference": reference, "fleet": fleet,
                 "against_reference": against_reference(reference, fleet)}
     finally:
@@ -235,7 +245,8 @@ def show(r: dict) -> None:
         if who == "fleet":
             b = s["batches"]
             print(f"            objects seen by both robots {s['objects_seen_by_both']}; fuser batches {b[0]} (frames "
-                  f"p50 {b[1]:.0f}, max {b[2]}); fused-visible p50 {s['visible_ms_p50_p95'][0]:.0f} ms, p95 "
+                  f"p50 {b[1]:.0f}, max {b[2]}, bound {s['max_frames'] or 'none'});"
+                  f" fused-visible p50 {s['visible_ms_p50_p95'][0]:.0f} ms, p95 "
                   f"{s['visible_ms_p50_p95'][1]:.0f} ms")
             if s["cross_robot_duplicates"]:
                 print(f"            cross-robot duplicates: {s['cross_robot_duplicates']}")
@@ -258,17 +269,22 @@ def main() -> None:
     ap.add_argument("--start-at", type=float, default=0.0)
     ap.add_argument("--n-frames", type=int, default=0)
     ap.add_argument("--dim", type=int, default=32)
+    ap.add_argument("--max-frames", type=int, default=FLEET_FUSE_BATCH, metavar="N",
+                    help=f"frames the fuser fuses per batch at most (default {FLEET_FUSE_BATCH}, as bench_fleet's "
+                         "fuser and `tempomem fuse`; 0: every staged frame)")
     args = ap.parse_args()
+    if args.max_frames < 0:
+        ap.error("--max-frames: 0 (every staged frame) or more")
     if args.worker == "robot":
         print(json.dumps(robot(args.address, args.frames, args.source, args.start_at, args.pace, args.dim)))
         return
     if args.worker == "fuser":
-        print(json.dumps(fuser(args.address, args.n_frames, args.dim)))
+        print(json.dumps(fuser(args.address, args.n_frames, args.dim, args.max_frames or None)))
         return
     print(f"load average before: {os.getloadavg()[0]:.2f} ({os.cpu_count()} CPUs)")
     results = []
     for scene in args.scene:
-        r = run_scene(Path(scene), args.split, args.pace)
+        r = run_scene(Path(scene), args.split, args.pace, args.max_frames)
         show(r)
         results.append(r)
     print(f"load average after: {os.getloadavg()[0]:.2f}")

@@ -44,3 +44,39 @@ def test_a_label_read_otherwise_is_another_object():
     fleet = store([("mug", (1, 0, 0.8))], [])
     assert bench.against_reference(one, fleet)["objects_matched"] == 0
     assert bench.against_reference(store([], []), store([], []))["map_f1"] == 1.0
+
+
+def fuse_in_a_worker(path: str, n_frames: int, *extra: str) -> list[int]:
+    """bench_fleet_accuracy's fuser worker on ``path`` until ``n_frames`` are fused; the frames of each batch."""
+    import json
+    import subprocess
+    import sys
+
+    run = subprocess.run([sys.executable, spec.origin, "--worker", "fuser", "--address", path, "--n-frames",
+                          str(n_frames), "--dim", "8", *extra], capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr[-3000:]
+    return [len(b["frames"]) for b in json.loads(run.stdout.strip().splitlines()[-1])["batches"]]
+
+
+def test_the_fuser_fuses_at_most_fifty_frames_a_batch_unless_told_otherwise(tmp_path):
+    # as bench_fleet's fuser (test_bench_fleet_fuser.py): unbounded, a backlog was one transaction holding the fusion
+    # lock past another writer's 5 s timeout
+    from core_helpers import box_obs
+
+    from tempomem_ros.core import Memory
+
+    assert bench.FLEET_FUSE_BATCH == 50
+    path = str(tmp_path / "fleet.db")
+    stamps = iter(range(1, 1000))
+    with Memory.open(path, embedding_dim=8) as robot:
+        def stage(n: int) -> None:
+            for _ in range(n):
+                robot.add([box_obs("mug", (1.0, 0.0, 0.8), stamp=float(next(stamps)))], source="robot_a")
+
+        stage(52)
+        assert fuse_in_a_worker(path, 52) == [50, 2]
+        stage(52)
+        assert fuse_in_a_worker(path, 52, "--max-frames", "0") == [52]
+        stage(5)
+        assert fuse_in_a_worker(path, 5, "--max-frames", "2") == [2, 2, 1]
+        assert robot.pending() == 0

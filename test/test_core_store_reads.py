@@ -105,6 +105,19 @@ def test_relation_and_region_rows(store):
         assert [r["id"] for r in involving] == sorted(r["id"] for r in involving)
         assert rel.open_keys_of(mug) == {(r["subject_id"], r["relation"], r["object_id"], r["object_is_region"]):
                                          r["id"] for r in of_mug}
+        # every object's open_keys_of rows at once: on PostgreSQL one statement (OPEN_KEYS_ORDERED, set-based; it
+        # was one each), the subject's rows first, then the others, each by id
+        asked = [mug, table, vase, 999, mug]
+        traffic = getattr(m._conn, "traffic", None)
+        sent = traffic.server_statements if traffic is not None else None
+        each = rel.open_rows_of_each(asked)
+        if traffic is not None:
+            assert traffic.server_statements - sent == 1
+        assert [{key: rid for rid, key in rows} for rows in each] == [rel.open_keys_of(i) for i in asked]
+        assert len(each[0]) == len(of_mug) and each[2] == each[3] == [] and each[4] == each[0]  # the vase's closed
+        if traffic is not None:
+            for i, rows in zip(asked, each):
+                assert rows == sorted(rows, key=lambda r: (r[1][0] != i, r[0]))
         # anchored: what is on the table now (the forgotten vase is not), and ever (the vase was, until forgotten)
         assert [r["subject_id"] for r in rel.with_anchors("on", [table], [], None)] == [mug]
         ever = rel.with_anchors("on", [table], [], None, history=True)
@@ -151,7 +164,11 @@ def test_placement_observation_event_staging_and_audit_rows(store):
         assert [p["id"] for p in pl.at([999, mug], 11.5)] == [at_a]
         assert pl.at([mug], 25) == []  # gone from A, not yet seen at B
         assert pl.current_id(mug) == at_b and pl.current_id(999) is None
+        traffic = getattr(m._conn, "traffic", None)
+        sent = traffic.server_statements if traffic is not None else None
         assert pl.current_ids([999, mug, mug]) == [None, at_b, at_b] and pl.current_ids([]) == []
+        if traffic is not None:  # one set-based statement on PostgreSQL (it was one per object, pipelined)
+            assert traffic.server_statements - sent == 1
         assert [p["id"] for p in pl.as_of(11.5)] == [at_a] and pl.as_of(5) == []
         assert [p["id"] for p in pl.as_of(31, B, 0.5)] == [at_b] and pl.as_of(31, A, 0.5) == []
         assert (pl.count_as_of(31), pl.count_as_of(31, A, 0.5), pl.count_as_of(25)) == (1, 0, 0)

@@ -337,8 +337,9 @@ class Memory:
             raise InvalidInputError("question must be text")
         # a 1 MB question held a reader for 3.3 s (issue 12)
         validation.text_length(question, "question", self.config.gates.max_question_length)
-        if now is None:
-            now = self._stamp_clock() if self._stamp_clock() > 0 else None
+        if now is None:  # read once: twice was one more round trip a question on PostgreSQL (fleet_round_trips.py)
+            newest = self._stamp_clock()
+            now = newest if newest > 0 else None
         else:
             now = validation.query_time(now, "now")
         k = validation.positive_int(k, "k", maximum=validation.MAX_K)

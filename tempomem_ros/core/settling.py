@@ -1488,12 +1488,15 @@ class Settling:
         # an object both seen and joined: its row as the frame found it (seen_rows), not the keep's row at the join,
         # which a twin join in _merge_twins reads after this frame's sighting was merged into it
         before_rows = {**self._joined_keeps, **self._state.seen_rows}
-        for oid in sorted(before_rows):
+        asked = [oid for oid in sorted(before_rows) if before_rows[oid].state == "present"
+                 and int(before_rows[oid].n_moves) == 0
+                 and stamp - float(before_rows[oid].first_seen) < icfg.reconcile_window_s]
+        # their rows now, read in one statement (one each was 3-4 statements a frame: test_core_store_round_trips),
+        # used until a move reconciled below writes: then read one by one, as before
+        ahead = self._graph.object_rows_ahead(asked) if asked else None
+        for oid in asked:
             before = before_rows[oid]
-            if before.state != "present" or int(before.n_moves) > 0 \
-                    or stamp - float(before.first_seen) >= icfg.reconcile_window_s:
-                continue
-            row = self._graph.object_row(oid)
+            row = ahead[oid] if ahead is not None and oid in ahead else self._graph.object_row(oid)
             if row is None or row.state != "present" or int(row.n_moves) > 0 or not _may_fit_now(before, row):
                 continue
             if self._rows.held_row(oid, "appeared") is not None:
@@ -1507,6 +1510,7 @@ class Settling:
                     or (age < icfg.reconcile_window_s and self._missed_mover_of(row)) \
                     or (age < icfg.reconcile_window_s and self._own_label_mover_first(removed, row)):
                 continue
+            ahead = None  # states, boxes and label mass change below: what was read ahead no longer holds
             self._reconcile_move(removed, row, stamp, counters, touched)
 
     def _alike_in_height(self, removed, new) -> bool:

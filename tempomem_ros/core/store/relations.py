@@ -118,12 +118,26 @@ class RelationRows(TableRows):
         subject or as (non-region) object."""
         return self._keys(self._conn.execute(self.OPEN_KEYS, (object_id, object_id, object_id)))
 
+    # open_rows_of_each's read on PostgreSQL: OPEN_KEYS's rows as one statement with a stated order (the subject's
+    # rows, then the others, each by id), which fetch_many answers for every object in one set-based statement
+    # (batching.read_statement: no UNION) where OPEN_KEYS was one statement an object, pipelined (20 of the 45
+    # statements a commit sent with two robots: bench/fleet_round_trips.py --writers 2). PostgreSQL reads the OR from
+    # both partial indexes (a BitmapOr); SQLite scanned the whole table for it, and keeps OPEN_KEYS.
+    OPEN_KEYS_ORDERED = ("SELECT id, subject_id, relation, object_id, object_is_region FROM relations "
+                         "WHERE until IS NULL AND (subject_id=? OR (object_id=? AND object_is_region=0 "
+                         "AND subject_id != ?)) ORDER BY subject_id != ?, id")
+
     def open_rows_of_each(self, object_ids) -> list[list[tuple]]:
-        """``[(row id, (subject_id, relation, object_id, object_is_region)) of open_keys_of's rows, in its order]``
-        for each object, on PostgreSQL in one round trip (fetch_each: the same statement, so the same rows)."""
+        """``[(row id, (subject_id, relation, object_id, object_is_region)) of open_keys_of's rows]`` for each
+        object, on PostgreSQL in one round trip and one statement (OPEN_KEYS_ORDERED). Its order may differ from
+        open_keys_of's (OPEN_KEYS states none) only among rows of one key, and an object has one open row a key (the
+        keeper opens a key's row only when none is open: RelationKeeper.update), so the keys and ids are the same."""
         ids = [int(i) for i in object_ids]
-        return [[(r[0], (r[1], r[2], r[3], r[4])) for r in rows]
-                for rows in fetch_each(self._conn, self.OPEN_KEYS, [(i, i, i) for i in ids])]
+        if pipelines(self._conn):
+            runs = fetch_each(self._conn, self.OPEN_KEYS_ORDERED, [(i, i, i, i) for i in ids])
+        else:
+            runs = fetch_each(self._conn, self.OPEN_KEYS, [(i, i, i) for i in ids])
+        return [[(r[0], (r[1], r[2], r[3], r[4])) for r in rows] for rows in runs]
 
     @staticmethod
     def _keys(rows) -> dict[tuple, int]:
