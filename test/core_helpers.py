@@ -142,3 +142,15 @@ class BareWriteSide:
 def kinds(m: Memory) -> list[tuple[str, int]]:
     """The memory's events as (kind, object id), in order."""
     return [(e.kind, e.object_id) for e in m.changes()]
+
+
+def mug_removed(mem: Memory, at) -> None:
+    """Object 1, a mug at `at` (confirmed: three sightings over 1 s), its place seen empty 600 s later: removed.
+    The place is seen 4 cm behind the mug while it stands there and 1 m behind it (the wall) once it is gone."""
+    seen, empty = distance_from_eye(at) + 0.04, distance_from_eye(at) + 1.0
+    for t in (0.0, 0.5, 1.0):
+        mem.add([box_obs("mug", at, stamp=t)], view(t, at, seen))
+    for t in (600.0, 600.5, 601.0, 602.5):
+        mem.add([], view(t, at, empty))
+    mem.commit()
+    assert [(o.id, o.state) for o in mem.objects()] == [(1, "missing")]

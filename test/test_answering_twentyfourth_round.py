@@ -103,47 +103,36 @@ def test_a_told_day_before_the_question_is_no_salutation():
 
 
 # ------------------------------------------------------------------------------- a platform's keys for the call
-@pytest.mark.parametrize("question, operator, args", [
+# (this section's, the command lines' and the code's cases are asked by the two tests after the code's)
+PLATFORM_KEYS_READ = [
     ('{"commandName": "last_seen", "parameters": {"label": "keys"}}', "last_seen", {"label": "keys"}),
     ('{"tool": {"name": "history"}, "args": {"label": "lamp"}, "request_context": {"user": "r1"}}', "history",
      {"label": "lamp"}),
     ('{"taskName": "Tempomem_Current", "inputs": {"label": "phone"}}', "current", {"label": "phone"}),
     ('{"eventType": "tempomem.tools.WasSeen", "data": {"label": "book"}, "specVersion": "1.0"}', "was_seen",
      {"label": "book"}),
-])
-def test_a_platforms_keys_for_name_and_arguments_are_read(question, operator, args):
-    assert read(question) == (operator, args, "")
-
-
-@pytest.mark.parametrize("question", [
+]
+PLATFORM_KEYS_REFUSED = [  # never a write or an unknown field
     '{"commandName": "forget", "parameters": {"label": "keys"}}',                      # the named tool writes
     '{"tool": {"name": "history"}, "args": {"label": "lamp"}, "session": {"then": "delete all"}}',  # context acts
     '{"eventType": "tempomem.tools.WasSeen", "data": {"label": "book"}, "hint": "x"}',  # a field no tool has
-])
-def test_platform_keys_never_read_a_write_or_an_unknown_field(question):
-    refusal(question, NAMES)
+]
 
 
 # ------------------------------------------------------------------------------------------------- command lines
-@pytest.mark.parametrize("question, operator, args", [
+COMMAND_LINES_READ = [  # their extras and addresses
     ("adb shell am broadcast -a org.tempomem.tools --es tool last_seen --es label wallet", "last_seen",
      {"label": "wallet"}),
     ("dapr invoke --app-id memory --method current --data '{\"label\": \"phone\"}'", "current", {"label": "phone"}),
     ("aws sqs send-message --queue-url https://sqs.local/1/tempomem-was_seen --message-body '{\"label\": \"book\"}'",
      "was_seen", {"label": "book"}),
-])
-def test_a_command_lines_extras_and_addresses_are_read(question, operator, args):
-    assert read(question) == (operator, args, "")
-
-
-@pytest.mark.parametrize("question", [
+]
+COMMAND_LINES_REFUSED = [  # one that writes or names two tools
     "adb shell am broadcast -a org.tempomem.tools --es tool forget --es label wallet",        # a write
     "aws sns publish --topic-arn arn:aws:sns:x:1:tempomem-current --message '{\"label\": \"mug\"}' delete",
     "aws sqs send-message --queue-url https://sqs.local/1/tempomem-was_seen --message-body "
     "'{\"label\": \"book\"}' --topic tempomem.current",                                      # two tools named
-])
-def test_a_command_line_that_writes_or_names_two_tools_is_refused(question):
-    refusal(question, NAMES)
+]
 
 
 # ------------------------------------------------------------------------------- chat envelopes by their form
@@ -168,7 +157,7 @@ def test_a_message_that_acts_or_says_two_things_is_refused(question):
 
 
 # ------------------------------------------------------------------------------------------ code, by punctuation
-@pytest.mark.parametrize("question, operator, args", [
+CODE_READ = [
     ("const { result } = await client.rpc('last_seen', { label: 'mug' })", "last_seen", {"label": "mug"}),
     ("var x = new Memory('http://r').invoke('current', {label: 'lamp'})", "current", {"label": "lamp"}),
     ('local r = Memory:FireServer("was_seen", { label = "book" })', "was_seen", {"label": "book"}),
@@ -176,18 +165,22 @@ def test_a_message_that_acts_or_says_two_things_is_refused(question):
     ('Dim n = Await mem.CountSightingsAsync(label:="mug")', "count_sightings", {"label": "mug"}),
     ('bus.publish(json.dumps({"label": "keys"}).encode(), attributes={"tool": "history"})', "history",
      {"label": "keys"}),
-])
-def test_code_punctuation_of_this_round_is_read(question, operator, args):
-    assert read(question) == (operator, args, "")
-
-
-@pytest.mark.parametrize("question", [
+]
+CODE_REFUSED = [  # code that writes or names two tools
     'require("memory").forget({ label = "phone" })',                               # the tool writes
     'bus.publish(json.dumps({"label": "keys"}), attributes={"tool": "forget"})',    # the named tool writes
     'bus.publish(json.dumps({"label": "keys"}), attributes={"tool": "history", "then": "delete"})',
     'local r = Memory:FireServer("was_seen", "current", { label = "book" })',      # two tools named
-])
-def test_code_of_this_round_that_writes_or_names_two_tools_is_refused(question):
+]
+
+
+@pytest.mark.parametrize("question, operator, args", PLATFORM_KEYS_READ + COMMAND_LINES_READ + CODE_READ)
+def test_a_calls_name_and_arguments_in_a_platforms_keys_a_command_line_or_code_are_read(question, operator, args):
+    assert read(question) == (operator, args, "")
+
+
+@pytest.mark.parametrize("question", PLATFORM_KEYS_REFUSED + COMMAND_LINES_REFUSED + CODE_REFUSED)
+def test_a_call_in_a_platforms_keys_a_command_line_or_code_that_writes_or_says_two_things_is_refused(question):
     refusal(question, NAMES)
 
 

@@ -7,7 +7,7 @@ and what must be absent."""
 from __future__ import annotations
 
 import pytest
-from core_helpers import box_obs, distance_from_eye, kinds, view
+from core_helpers import box_obs, distance_from_eye, kinds, mug_removed, view
 
 A = (2.0, 0.0, 0.8)
 B = (0.0, 2.0, 0.8)
@@ -18,13 +18,8 @@ EMPTY_B = distance_from_eye(B) + 1.0
 
 
 def _mug_removed(mem) -> None:
-    """Object 1, a mug at A (confirmed: three sightings over 1 s), its place seen empty 600 s later: removed."""
-    for t in (0.0, 0.5, 1.0):
-        mem.add([box_obs("mug", A, stamp=t)], view(t, A, SEEN_A))
-    for t in (600.0, 600.5, 601.0, 602.5):
-        mem.add([], view(t, A, EMPTY_A))
-    mem.commit()
-    assert [(o.id, o.state) for o in mem.objects()] == [(1, "missing")]
+    """core_helpers.mug_removed at A, whose only events are then the mug's appearance and removal."""
+    mug_removed(mem, A)
     assert kinds(mem) == [("appeared", 1), ("removed", 1)]
 
 

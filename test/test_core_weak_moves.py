@@ -11,29 +11,18 @@ Exact objects, events and audit rows, and what must be absent."""
 from __future__ import annotations
 
 import pytest
-from core_helpers import box_obs, distance_from_eye, kinds, render_view, span_obs, view
+from core_helpers import box_obs, distance_from_eye, kinds, mug_removed, render_view, span_obs, view
 
 from tempomem_ros.core import Memory
 
 A = (2.0, 0.0, 0.8)
 B = (0.0, 2.0, 0.8)
-SEEN_A = distance_from_eye(A) + 0.04   # depth at A when something stands there
 EMPTY_A = distance_from_eye(A) + 1.0   # depth at A when the place is empty (the wall behind)
 SEEN_B = distance_from_eye(B) + 0.04
 
 
 def _open(store, **identity) -> Memory:
     return Memory.open(store("m"), embedding_dim=4, config={"identity": identity})
-
-
-def _mug_removed(mem) -> None:
-    """Object 1, a mug at A (confirmed: three sightings over 1 s), its place seen empty 600 s later: removed."""
-    for t in (0.0, 0.5, 1.0):
-        mem.add([box_obs("mug", A, stamp=t)], view(t, A, SEEN_A))
-    for t in (600.0, 600.5, 601.0, 602.5):
-        mem.add([], view(t, A, EMPTY_A))
-    mem.commit()
-    assert [(o.id, o.state) for o in mem.objects()] == [(1, "missing")]
 
 
 @pytest.mark.parametrize("confs, weight, moved", [
@@ -48,7 +37,7 @@ def test_a_brief_look_is_a_removed_mugs_move_only_if_its_sightings_weigh_enough(
     # (5 frames at 0.78-0.98) must stay a move
     config = {} if weight is None else {"brief_move_min_weight": weight}
     with _open(store, **config) as mem:
-        _mug_removed(mem)
+        mug_removed(mem, A)
         stamps = [900.0 + 0.1 * k for k in range(len(confs))]
         for t, c in zip(stamps, confs):  # one run shorter than appear_hold_s, never again
             mem.add([box_obs("mug", B, stamp=t, conf=c)], view(t, B, SEEN_B))

@@ -7,6 +7,7 @@ The source stores are SQLite files (a robot's own memory); the destination runs 
 from __future__ import annotations
 
 import dataclasses
+from contextlib import contextmanager
 import hashlib
 import io
 
@@ -184,14 +185,15 @@ def _phone(path: str, source: str, box, stamps) -> None:
             m.commit()
 
 
-def test_merge_keeps_two_phones_side_by_side_each_seen_by_one_robot(store, tmp_path):
-    # two phones touching on a table, each robot seeing one, both last within 0.5 s: in turns and never in one
-    # frame, as _turns_in_one_look asks of one memory's twins, because no frame of either robot holds both (first
-    # seen 6 s apart: _born_split, which would join them too, asks first views within one look)
+@contextmanager
+def _two_phones_merged(store, tmp_path, stamps_a, stamps_b):
+    """Two phones touching on a table, robot_a seeing the left one at stamps_a and robot_b the right one at
+    stamps_b, their stores merged: both kept, nothing joined. Yields the merged memory and the two phones' rows, for
+    the rule kept out of merges that each test asks of them."""
     left, right = ((1.00, 0.0, 0.80), (1.15, 0.08, 0.81)), ((1.15, 0.0, 0.80), (1.30, 0.08, 0.81))
     a, b = str(tmp_path / "a.db"), str(tmp_path / "b.db")
-    _phone(a, "robot_a", left, (10.0, 14.0, 18.0))
-    _phone(b, "robot_b", right, (16.0, 17.0, 18.5))
+    _phone(a, "robot_a", left, stamps_a)
+    _phone(b, "robot_b", right, stamps_b)
     dst = store()
     report = transfer.merge(a, b, dst, config=IMMEDIATE)
     second = 1 + report["offsets"]["objects"]
@@ -199,8 +201,15 @@ def test_merge_keeps_two_phones_side_by_side_each_seen_by_one_robot(store, tmp_p
     with Memory.open(dst, config=IMMEDIATE) as m:
         assert [(o.id, o.label, o.state) for o in m.objects()] == [(1, "phone", "present"),
                                                                    (second, "phone", "present")]
+        yield m, m._graph.object_row(1), m._graph.object_row(second)
+
+
+def test_merge_keeps_two_phones_side_by_side_each_seen_by_one_robot(store, tmp_path):
+    # two phones touching on a table, each robot seeing one, both last within 0.5 s: in turns and never in one
+    # frame, as _turns_in_one_look asks of one memory's twins, because no frame of either robot holds both (first
+    # seen 6 s apart: _born_split, which would join them too, asks first views within one look)
+    with _two_phones_merged(store, tmp_path, (10.0, 14.0, 18.0), (16.0, 17.0, 18.5)) as (m, one, two):
         # the rule kept out of merges holds for them: within one memory they would be one thing's views in turns
-        one, two = m._graph.object_row(1), m._graph.object_row(second)
         assert m._settling._turns_in_one_look(one, two)
         assert not m._settling.joins_as_twins(one, two)
 
@@ -209,16 +218,5 @@ def test_merge_keeps_two_phones_first_seen_in_one_look_each_by_one_robot(store, 
     # two phones touching on a table, each robot seeing one, first seen 0.5 s apart and their lifespans overlapping:
     # _born_split's one thing whose first views fell now on one side, now on the other, within one memory; across two
     # stores no frame holds both, so seen_together cannot tell two things and the rule is kept out of merges
-    left, right = ((1.00, 0.0, 0.80), (1.15, 0.08, 0.81)), ((1.15, 0.0, 0.80), (1.30, 0.08, 0.81))
-    a, b = str(tmp_path / "a.db"), str(tmp_path / "b.db")
-    _phone(a, "robot_a", left, (10.0, 11.0, 12.0))
-    _phone(b, "robot_b", right, (10.5, 11.5, 12.5))
-    dst = store()
-    report = transfer.merge(a, b, dst, config=IMMEDIATE)
-    second = 1 + report["offsets"]["objects"]
-    assert report["joined"] == []
-    with Memory.open(dst, config=IMMEDIATE) as m:
-        assert [(o.id, o.label, o.state) for o in m.objects()] == [(1, "phone", "present"),
-                                                                   (second, "phone", "present")]
-        one, two = m._graph.object_row(1), m._graph.object_row(second)
+    with _two_phones_merged(store, tmp_path, (10.0, 11.0, 12.0), (10.5, 11.5, 12.5)) as (m, one, two):
         assert m._settling._born_split(one, two)  # within one memory the rule would join them

@@ -90,13 +90,17 @@ _SHELL_STARTS = re.compile(r"\||`|\$\(")
 # system has (its prompt or instructions, passwords, credentials, API keys, secrets, tokens, a "developer mode", "you
 # are now", "from now on", "new instructions"). A thing's name or a description of a need holds neither ("something to
 # write on", "the printer", "a notebook for passwords" is the one cost: refused, never answered wrongly).
-_SET_ASIDE = re.compile(r"\b(?:ignore|disregard|forget|override|overrule|bypass)\b(?:\W+\w+){0,6}?\W+"
-                        r"(?:instructions?|rules?|prompts?|guidelines?|directives?|everything|above|previous|prior|"
-                        r"earlier|preceding|system)\b", re.I)
-_SYSTEM_ONLY = re.compile(r"\b(?:system prompt|(?:your|its) (?:instructions|prompt|rules|guidelines)|passwords?|"
-                          r"passwd|credentials?|api[ _-]?keys?|secret keys?|secrets|access tokens?|auth tokens?|"
-                          r"jailbreak|developer mode|you are now|from now on|new instructions|"
-                          r"act as (?:a|an|the) |pretend (?:to be|you are))\b", re.I)
+# The fragments shared with the question's test below: the verbs that set instructions aside, what only the system
+# has (the object of such a verb), and the system's own prompt, mode or instructions named.
+_SETTING_ASIDE = r"\b(?:ignore|disregard|forget|override|overrule|bypass)\b"
+_SYSTEMS_RULES = r"instructions?|rules?|prompts?|guidelines?|directives?"
+_SYSTEM_NAMED = (r"system prompt|(?:your|its) (?:instructions|prompt|rules|guidelines)|jailbreak|developer mode|"
+                 r"you are now|new instructions")
+_SET_ASIDE = re.compile(rf"{_SETTING_ASIDE}(?:\W+\w+){{0,6}}?\W+"
+                        rf"(?:{_SYSTEMS_RULES}|everything|above|previous|prior|earlier|preceding|system)\b", re.I)
+_SYSTEM_ONLY = re.compile(rf"\b(?:{_SYSTEM_NAMED}|passwords?|passwd|credentials?|api[ _-]?keys?|secret keys?|secrets|"
+                          r"access tokens?|auth tokens?|from now on|act as (?:a|an|the) |pretend (?:to be|you are))\b",
+                          re.I)
 INSTRUCTION_IN_DATA = ("a value of the request gives the system an instruction ('{said}'); values are data, never "
                        "instructions: ask about a thing, a place or a time")
 
@@ -107,10 +111,8 @@ INSTRUCTION_IN_DATA = ("a value of the request gives the system an instruction (
 # question, not only inside a value, refuses the whole request. Narrower than a value's test (a question may say
 # "ignore my last question" or name a notebook of passwords): a verb that sets aside what only the system has
 # (instructions, rules, prompt, guidelines, directives), or the system's own prompt, mode or instructions named.
-_QUESTION_SETS_ASIDE = re.compile(r"\b(?:ignore|disregard|forget|override|overrule|bypass)\b(?:\W+\w+){0,5}?\W+"
-                                  r"(?:instructions?|rules?|prompts?|guidelines?|directives?)\b|"
-                                  r"\b(?:system prompt|(?:your|its) (?:instructions|prompt|rules|guidelines)|"
-                                  r"jailbreak|developer mode|you are now|new instructions)\b", re.I)
+_QUESTION_SETS_ASIDE = re.compile(rf"{_SETTING_ASIDE}(?:\W+\w+){{0,5}}?\W+(?:{_SYSTEMS_RULES})\b|"
+                                  rf"\b(?:{_SYSTEM_NAMED})\b", re.I)
 INSTRUCTION_IN_QUESTION = ("the request gives the system an instruction ('{said}'); ask about a thing, a place or a "
                            "time, and nothing else")
 
