@@ -379,7 +379,7 @@ def load_heldout25(*earlier_sets) -> list[Question]:
 
 def load_heldout26(*earlier_sets) -> list[Question]:
     """The twenty-sixth (o001...), a helper's that never opened the understanding code, written at stop 45:
-    committed before its one measurement. Only ``--set heldout26`` asks it (not "all") until then."""
+    committed (7c25782) before its one measurement (integ45 2880a48, stop 45); in "all" since (stop 46)."""
     return load_fresh(QUESTIONS_HELDOUT26, "o", HELD_OUT26, earlier_sets)
 
 
@@ -579,13 +579,19 @@ def attach_model(m: Memory) -> None:
 def select_sets(qset: str, half_arg: str = "both") -> list[tuple[str, list[Question]]]:
     """(half name, its questions) of a --set choice, each set checked fresh against the earlier ones."""
     if qset == "heldout27":  # held out: only by name, not in "all", until its one measurement
-        earlier = select_sets("all")  # every earlier set (heldout26 added while asked by name only)
-        if HELD_OUT26 not in {h for h, _ in earlier}:
-            earlier += select_sets("heldout26")
+        earlier = select_sets("all")  # every earlier set, heldout26 included since stop 46
         return [(HELD_OUT27, load_heldout27(*(half_rows for _, half_rows in earlier)))]
-    if qset == "heldout26":  # held out: only by name, not in "all", until its one measurement
-        earlier = select_sets("all")  # every earlier set, heldout25 included since stop 45
+    if qset == "heldout26":  # in "all" since its one measurement (integ45 2880a48, stop 45; in "all" from stop 46)
+        earlier = _sets_before_heldout26("all")
         return [(HELD_OUT26, load_heldout26(*(half_rows for _, half_rows in earlier)))]
+    sets = _sets_before_heldout26(qset, half_arg)
+    if qset == "all":  # checked fresh against every set before it, as it was measured
+        earlier = sets if half_arg == "both" else _sets_before_heldout26("all")
+        sets.append((HELD_OUT26, load_heldout26(*(half_rows for _, half_rows in earlier))))
+    return sets
+
+
+def _sets_before_heldout26(qset: str, half_arg: str = "both") -> list[tuple[str, list[Question]]]:
     if qset == "heldout25":  # in "all" since its one measurement (integ44 728ec28, stop 44; in "all" from stop 45)
         earlier = _sets_before_heldout25("all")
         return [(HELD_OUT25, load_heldout25(*(half_rows for _, half_rows in earlier)))]
@@ -695,7 +701,7 @@ def main(argv=None) -> int:
                                                    "heldout27", "dev", "all"),
                    default="main",
                    help="heldout27: questions_heldout27.txt (only by name, not in all); "
-                        "heldout26: questions_heldout26.txt (only by name, not in all); "
+                        "heldout26: questions_heldout26.txt (in all since its measurement); "
                         "heldout25: questions_heldout25.txt (in all since its measurement); "
                         "main: questions.txt (its --half); heldout2: questions_heldout2.txt as the half "
                         f"{HELD_OUT2!r}; heldout3: questions_heldout3.txt as the half {HELD_OUT3!r}; heldout4: "
