@@ -94,6 +94,10 @@ class IdentityConfig:
     chimera_join: bool = True            # an object whose views were of two look-alikes beside it, each seen with
                                          # it, is joined to one of them when its removal comes due, not removed
                                          # (settling._chimera_host)
+    chimera_lookalike: bool = True       # ... and so is one whose views were of two things beside it of any size read
+                                         # under a look-alike label (labels compatible, most of its views centred in
+                                         # the two; settling._lookalike_chimera_host): two pillows read "cushion"
+                                         # made a "cushion" between them, removed 1.7 s later (seed 434, h430)
     part_in_place_join: bool = True      # a part of a piece of furniture of its label, at its place and within its
                                          # box's part tolerance, is joined to it even if reported in one frame
                                          # with it (settling._part_in_place)
@@ -173,6 +177,11 @@ class AbsenceConfig:
                                          # might be it (fused into another object or not) counts no miss: a shoe
                                          # read "toy" in half the frames of a look, the toys fused into a twin, was
                                          # removed from the dropped frames between them (seed 414, h410)
+    face_view_at_place: bool = True      # a view of one face of an object at its place (its box inside the object's,
+                                         # alike on two axes, a thin slice of it on the third: the depth the camera
+                                         # sees past) counts no miss, under any label (frame_fusion._face_at_place):
+                                         # a laptop read "keyboard" from its front for a whole look was removed
+                                         # while it stood there (seed 402, h400)
 
 
 @dataclass(frozen=True)

@@ -33,7 +33,7 @@ import numpy as np
 
 from . import fusion, size_consensus
 from .absence import expected_mask_px, min_expected_px, vacated, visible_fractions
-from .association import complementary_parts, confusion_share, same_place, stacked
+from .association import complementary_parts, confusion_share, face_at_place, same_place, stacked
 from .geometry import box_gap, box_volume, containment, frustum_aabb, point_in_box
 from .labels import canonical_label, labels_agree, normalize
 from .config import MemoryConfig
@@ -1378,7 +1378,7 @@ class FrameFusion:
         label = obj.pinned_label or obj.label
         return labels_agree(seen.label, label) or seen.stamp - float(obj.last_seen) <= fcfg.recent_s \
             or self.known_confusion(seen.label, label) or self._at_place(seen, obj) \
-            or self._at_core_place(seen, obj)
+            or self._at_core_place(seen, obj) or self._face_at_place(seen, obj)
 
     def _holds_furniture(self, seen: StagedObs, obj) -> bool:
         """Whether a sighting of a piece of furniture's own label holds most of its box
@@ -1423,6 +1423,16 @@ class FrameFusion:
         0.25, under same_place's 0.3, and counted a miss: seed 252 (no feature), the bottle seen only as "vase"
         for 2 s on a visit 8 minutes after its last sighting was removed, then reappeared 0.4 s later."""
         return self._at_box(seen, *_core_box(obj))
+
+    def _face_at_place(self, seen: StagedObs, obj) -> bool:
+        """A view of one face of the object at its place (association.face_at_place, against its fused box or its
+        core box), for the absence test only: under any label, as at its very place. Off with
+        absence.face_view_at_place."""
+        if not self.config.absence.face_view_at_place:
+            return False
+        fcfg = self.config.fusion
+        return any(face_at_place(seen.bmin, seen.bmax, lo, hi, tol=fcfg.same_place_tol, max_ratio=fcfg.same_place_ratio)
+                   for lo, hi in ((obj.bmin, obj.bmax), _core_box(obj)))
 
     def remove(self, obj, first_miss: float, stamp: float, misses: int, counters: CommitCounts,
                touched: set[int], publish: bool = True) -> None:
