@@ -97,7 +97,7 @@ def make_version5(path: str) -> None:
 
     con = sqlite3.connect(path)
     for index in ("frames_source", "observations_source"):
-        con.execute(f"DROP INDEX {index}")
+        con.execute(f"DROP INDEX IF EXISTS {index}")  # version 15 has none
     for table in ("frames", "observations", "audit"):
         con.execute(f"ALTER TABLE {table} DROP COLUMN source")
     con.execute("DELETE FROM meta WHERE key='world_frame'")

@@ -29,7 +29,7 @@ partial frames_pending index, 8: a placement's observations by stamp and sightin
 partial index of current placements, placements_object with t_to, 10: held_events.lookalike_id, 11: the
 placements' label tallies, 12: each event's link to the event that ended its state, 13: the label
 tallies' trigger with a WHEN a write, the indexes of observations a staged sighting has no entry in, 14: the
-placements by when they began), so
+placements by when they began, 15: nothing here, SQLite's kept sightings and compacted frames in fewer indexes), so
 that one number names one set of tables and indexes on both backends.
 """
 
@@ -43,7 +43,7 @@ from ..store.event_links import INDEXES as EVENT_LINKS_INDEXES
 from ..store.event_links import KEYED_BY, relink
 from ..store.schema import FRAMES_LIVE, closed_placement_amendment
 
-SCHEMA_VERSION = 14
+SCHEMA_VERSION = 15
 FIRST_VERSION = 6  # the first PostgreSQL schema: there is no older one to migrate from
 WORLD_FRAME = "map"  # every robot of a fleet reports in this one frame (docs/FLEET.md)
 
@@ -172,7 +172,8 @@ PLACEMENTS_OBJECT_INDEX = "CREATE INDEX placements_object ON placements(object_i
 # indexes on both backends.
 PLACEMENTS_START_INDEX = "CREATE INDEX placements_start ON placements(t_from, object_id)"
 
-# Version 13 (PostgreSQL only; SQLite keeps its full indexes, whose `candidate_id IS ?` reads need them): the indexes
+# Version 13 (PostgreSQL only; SQLite's `candidate_id IS ?` reads need an entry for NULL too: its version 15 makes
+# its candidate and verdict indexes partial on `verdict = 'rejected'` instead): the indexes
 # of observations that a staged sighting has nothing to put in are partial. A robot stages its sightings with
 # object_id, candidate_id and placement_id NULL and verdict 'pending' (the fuser sets them); a B-tree keeps NULLs, so
 # every staged row wrote an entry into each of these four (7 index entries a row in all),
@@ -496,6 +497,10 @@ MIGRATIONS: dict[int, list[str]] = {
          *(stmt for name, index in STAGED_FREE_INDEXES.items() for stmt in (f"DROP INDEX IF EXISTS {name}", index))],
     # version 14: the placements by when they began (PLACEMENTS_START_INDEX)
     13: ["DROP INDEX IF EXISTS placements_start", PLACEMENTS_START_INDEX],
+    # version 15: nothing here; SQLite's drops its source indexes and narrows its verdict and candidate indexes to
+    # rejected sightings (core/store/schema.py KEPT_SIGHTING_FREE_INDEXES), which are partial here already
+    # (STAGED_FREE_INDEXES); the number names one schema on both backends
+    14: [],
 }
 #: what a writer's open runs on a store at version 12 whose trigger was dropped (postgres/store.py keep_event_links)
 EVENT_LINKS_REPAIR = MIGRATIONS[11][2:]  # the indexes, the function, the trigger, the fill

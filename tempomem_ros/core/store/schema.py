@@ -27,7 +27,7 @@ try:  # pragma: no cover - which one depends on the installation
 except ImportError:  # pragma: no cover
     import sqlite3  # type: ignore[no-redef]
 
-SCHEMA_VERSION = 14
+SCHEMA_VERSION = 15
 WORLD_FRAME = "map"  # the frame a new store records unless its creator names another (meta world_frame)
 #: Read-only opens accept stores from this version on: version 4 only adds a trigger, which reads do not
 #: depend on, so a store on read-only media written at version 3 stays readable (version 3 added columns).
@@ -48,6 +48,8 @@ WORLD_FRAME = "map"  # the frame a new store records unless its creator names an
 #: triggers); the number names one schema on both backends.
 #: Version 14 only adds an index (PLACEMENTS_START_INDEX); every query also works without it (PlacementRows reads
 #: a store without it as before).
+#: Version 15 only drops two indexes and narrows two (KEPT_SIGHTING_FREE_INDEXES); every query also works with the
+#: old ones.
 READ_COMPATIBLE_FROM = 3
 # Covers an as-of read of the whole scene in object order (temporal.scene_as_of): a page at offset 9,800 of
 # 10k objects takes 1 ms instead of 5 ms scanning the table (schema version 2).
@@ -239,6 +241,27 @@ PLACE_LABELS_SCHEMA = [PLACE_LABELS_TABLE, *PLACE_LABEL_TRIGGERS]
 FRAMES_SOURCE_INDEX = "CREATE INDEX IF NOT EXISTS frames_source ON frames(source, stamp)"
 OBSERVATIONS_SOURCE_INDEX = "CREATE INDEX IF NOT EXISTS observations_source ON observations(source, stamp)"
 
+# Version 15: what a kept sighting and a compacted frame carry in indexes, only where a read uses it. Under
+# retention a kept sighting (and a compacted frame) is evidence for a month, and each index entry is paid for that
+# long. No statement of the SQLite store reads frames or observations by source (a sighting's source is read with
+# its row, by id: ObservationRows.sources), so frames_source and observations_source go (version 6 made them; the
+# "what did robot_a see" read they were for was never written). A sighting's verdict and candidate are read by
+# index only for rejected sightings (retention's thinning of a rejection group, `candidate_id IS ? AND
+# verdict='rejected'`, `reject_key = ? AND verdict='rejected'`; fusion's rejected sightings of a key), and every
+# one of those statements names `verdict='rejected'`: partial on it, SQLite uses them for exactly those (a partial
+# index serves a statement whose WHERE holds the index's term). Memory.observations(verdict), a bound verdict,
+# reads the table in id order (its ORDER BY). A kept sighting is 'merged' or 'created': 3 index entries instead of
+# 6 (its frame, object and placement), a compacted frame 1 instead of 2 (its stamp). Measured (bench_long_run's quick
+# command, thin/off, docs/RESULTS.md section 6 round 14): 11.12 -> 10.26 MB per robot-hour, observations 1.99 ->
+# 1.47 and frames 2.38 -> 2.05 of it, the same rows in every table at the end. PostgreSQL's are partial already
+# (postgres/schema.py STAGED_FREE_INDEXES) and keep their source indexes (a fleet's writers); its version 15 is
+# empty.
+REJECTED_ONLY = "verdict = 'rejected'"
+KEPT_SIGHTING_FREE_INDEXES = [
+    f"CREATE INDEX IF NOT EXISTS observations_candidate ON observations(candidate_id) WHERE {REJECTED_ONLY}",
+    f"CREATE INDEX IF NOT EXISTS observations_verdict ON observations(verdict) WHERE {REJECTED_ONLY}",
+]
+
 _BOX = "min_x REAL NOT NULL, min_y REAL NOT NULL, min_z REAL NOT NULL, " \
        "max_x REAL NOT NULL, max_y REAL NOT NULL, max_z REAL NOT NULL"
 _CENTER = "cx REAL NOT NULL, cy REAL NOT NULL, cz REAL NOT NULL"
@@ -267,7 +290,6 @@ SCHEMA = [  # the current version: a new store is created at SCHEMA_VERSION
         source TEXT NOT NULL DEFAULT '')""",
     FRAMES_PENDING_INDEX,
     "CREATE INDEX IF NOT EXISTS frames_stamp ON frames(stamp)",
-    FRAMES_SOURCE_INDEX,
     f"""CREATE TABLE IF NOT EXISTS observations (
         id INTEGER PRIMARY KEY AUTOINCREMENT,
         frame_id INTEGER NOT NULL REFERENCES frames(id),
@@ -290,9 +312,9 @@ SCHEMA = [  # the current version: a new store is created at SCHEMA_VERSION
         source TEXT NOT NULL DEFAULT '')""",
     "CREATE INDEX IF NOT EXISTS observations_frame ON observations(frame_id)",
     "CREATE INDEX IF NOT EXISTS observations_object ON observations(object_id, stamp, id)",
-    "CREATE INDEX IF NOT EXISTS observations_candidate ON observations(candidate_id)",
+    KEPT_SIGHTING_FREE_INDEXES[0],
     OBSERVATIONS_PLACEMENT_INDEX,
-    "CREATE INDEX IF NOT EXISTS observations_verdict ON observations(verdict)",
+    KEPT_SIGHTING_FREE_INDEXES[1],
     f"""CREATE TABLE IF NOT EXISTS objects (
         id INTEGER PRIMARY KEY AUTOINCREMENT,
         label TEXT NOT NULL,
@@ -427,7 +449,6 @@ SCHEMA = [  # the current version: a new store is created at SCHEMA_VERSION
         source TEXT NOT NULL DEFAULT '')""",
     "CREATE INDEX IF NOT EXISTS audit_stamp ON audit(wall_time, id)",
     *RETENTION_SCHEMA,
-    OBSERVATIONS_SOURCE_INDEX,
     *PLACE_LABELS_SCHEMA,
     *EVENT_LINK_INDEXES,
     *EVENT_LINK_TRIGGERS,
@@ -486,6 +507,10 @@ MIGRATIONS: dict[int, list[str]] = {
     12: [],
     # version 14: the placements by when they began (PLACEMENTS_START_INDEX: the as-of scene's walk bound)
     13: [PLACEMENTS_START_INDEX],
+    # version 15: no index entries of a kept sighting or compacted frame that no read uses (KEPT_SIGHTING_FREE_INDEXES)
+    14: ["DROP INDEX IF EXISTS frames_source", "DROP INDEX IF EXISTS observations_source",
+         "DROP INDEX IF EXISTS observations_candidate", "DROP INDEX IF EXISTS observations_verdict",
+         *KEPT_SIGHTING_FREE_INDEXES],
 }
 
 
