@@ -182,6 +182,12 @@ _LEX_ONLY = (frozenset(_WORDS) - _VOCAB_BEFORE) | (GLUE - _GLUE_BEFORE)
 # move the mug"); before a noun it was already a modifier ("baby monitor", "guest towel").
 _PERSON_HEADS = frozenset(_PEOPLE) | frozenset(_OWNERS)
 _SUBJECTS = frozenset("i he she we they".split())
+# Issue 13 (heldout27's A040): "How many snowshoes exist in your inventory?" counted an unknown 'snowshoes exist': a
+# verb of being somewhere that lexicon.py's classes brought (STAY_VERBS) was taken into the noun phrase of the unknown
+# word before it, as "stick" in "walking stick". These forms are only verbs, never a name's head; after an unknown word
+# they are the question's verb ("how many pitons remain in the shed"), so they are glue or cue words there.
+_ONLY_VERBS = frozenset("exist exists existed existing remain remains remained remaining linger lingers lingered "
+                        "lingering".split())
 _BE_HAVE = frozenset("am is are was were has have had".split())  # "keys he is ..."; not "mugs they own"
 _REL_FIRST = frozenset(r.split()[0] for r in RELATION_WORDS)
 # A noun after "which" / "what" that names the kind of answer, not a thing asked about ("which shelf is the laptop
@@ -446,7 +452,8 @@ def parse(text: str, names: Names) -> Parse | None:
             continue
         if w in _PERSON_HEADS and i > 0 and kinds[i - 1] is None and toks[i - 1] not in DETERMINERS:
             pass  # "the vacuum cleaner": a person word after a noun heads a thing's name (above)
-        elif w in _LEX_ONLY and i > 0 and (kinds[i - 1] is None or toks[i - 1] in DETERMINERS and i + 1 < len(toks)
+        elif w in _LEX_ONLY and i > 0 and ((kinds[i - 1] is None and w not in _ONLY_VERBS)
+                                         or toks[i - 1] in DETERMINERS and i + 1 < len(toks)
                                          and toks[i + 1] not in _WORDS and toks[i + 1] not in GLUE
                                          and toks[i + 1] not in _REL_FIRST and not _phrase_at(toks, i + 1)):
             pass  # "the walking stick", "the medicine cart", "the step stool": a class word in a noun phrase

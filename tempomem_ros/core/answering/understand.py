@@ -35,7 +35,7 @@ from .normalise import MAX_QUESTION_CHARS, normalise
 from . import (commands, conduct, corrections, cues, dictation, envelope, events, loose, preamble, quantities, relax,
                slotfirst, structured, typo, unread, word_order)
 from .operators import (ACTION_ALWAYS, ACTION_OBJECT_WORDS, ACTION_VERBS, FORMAL_VERBS, NOT_A_DESCRIPTION,
-                        PAST_OPERATORS, RELATION_WORDS, TABLE, args_key, example_forms, interpretation)
+                        PAST_OPERATORS, RELATION_WORDS, TABLE, TOOL_NAMES, args_key, example_forms, interpretation)
 from .plurals import said_plural
 from .slots import Names, Thing, resolve, stem
 
@@ -195,6 +195,38 @@ COUNT_ONE_REFUSAL = ("'{word}' counts one thing: ask how many times it was seen 
                      "of ('how many mugs')")
 
 
+# Issue 13 (heldout27's A096): '- [ ] tempomem relational_as_of: relation=in, anchor=living room, t_ago_s=1800' was
+# answered as the current place of an unknown 'anchor=living': no reader takes that agent line whole, and the clause
+# reader read its clause 'anchor=living room' as a question, dropping the operator the line names and its time (an
+# as-of question answered as now). A reading that leaves out a time written as an argument (key=value: t, t_ago_s,
+# since, until_ago_s ...), or that is not the operator the text names by its tool name (an identifier with "_": prose
+# never spells one) and is not in the text it read, is refused whole; the tool-call readers honour both, so their
+# readings pass ("objects_near(x=0, y=3, z=0, r=2.5)" is read whole as a spatial request, its name in what was read).
+_KEY_VALUE = re.compile(r"(?<![\w.])([A-Za-z_]\w*)\s*=(?!=)")
+_TIME_KEY = re.compile(r"(?:t|ts|time|timestamp|stamp|at|when|as_of|asof|since|until|till|before|after|start|end|"
+                       r"from_time|to_time|ago)(?:_ago)?(?:_s|_sec|_secs|_seconds|_min|_mins|_minutes|_h|_hours)?|"
+                       r"t_\w+|\w*_ago(?:_\w+)?", re.I)
+_TIME_ARGS = ("t", "since", "until")
+_TOOL_NAME = re.compile(r"(?<![\w.])([A-Za-z]+(?:_[A-Za-z]+)+)(?![\w.])")
+UNHONOURED_TIME = "the request gives a time ('{word}') that I could not read as its time; ask it as one question"
+UNHONOURED_TOOL = "the request names the operation '{word}', which I did not read it as; ask it as one question"
+
+
+def _unhonoured(out, question) -> str | None:
+    """The refusal reason of a reading that leaves out a time argument or a named operation (above), or None."""
+    if not isinstance(out, Understanding) or not isinstance(question, str):
+        return None
+    text = question[:MAX_QUESTION_CHARS]
+    for m in _KEY_VALUE.finditer(text):
+        if _TIME_KEY.fullmatch(m.group(1)) and not any(out.args.get(k) is not None for k in _TIME_ARGS):
+            return UNHONOURED_TIME.format(word=m.group(0).rstrip("= ").lower())
+    for m in _TOOL_NAME.finditer(text):
+        named = TOOL_NAMES.get(m.group(1).lower())
+        if named is not None and named[0] != out.operator and m.group(1).lower() not in out.question.lower():
+            return UNHONOURED_TOOL.format(word=m.group(1).lower())
+    return None
+
+
 def _dropped_word(out, question) -> Refusal | None:
     """The refusal of a reading that dropped a side or counted one thing (above), or None."""
     if not isinstance(out, Understanding) or not isinstance(question, str):
@@ -214,6 +246,9 @@ def understand(question: str, now: float | None, names: Names, similar=None, _in
     it reads "just now" as a span open at its start (_JUST_NOW above), or drops a side or counts one thing
     (_dropped_word)."""
     out = _understood(question, now, names, similar, _inside)
+    unhonoured = _unhonoured(out, question)
+    if unhonoured is not None:
+        return Refusal(unhonoured, suggest(normalise(question), names))
     dropped = _dropped_word(out, question)
     if dropped is not None:
         return dropped
