@@ -576,154 +576,70 @@ def attach_model(m: Memory) -> None:
     m._question_reader.prepare()  # the canonical sentences, embedded once before the first question
 
 
+# Every fresh set in the order it was written: (--set name, half name, loader, in "all"). Each is loaded checked fresh
+# against questions.txt and every set before it in this table; "dev" is the fifth round's development sets; "all"
+# asks every set measured so far. A set written for a round stays out of "all" (False: asked only by name, checked
+# against every set before it) until its one measurement.
+FRESH_SETS = (
+    ("heldout2", HELD_OUT2, load_heldout2, True), ("heldout3", HELD_OUT3, load_heldout3, True),
+    ("heldout4", HELD_OUT4, load_heldout4, True), ("heldout5", HELD_OUT5, load_heldout5, True),
+    ("heldout6", HELD_OUT6, load_heldout6, True), ("heldout7", HELD_OUT7, load_heldout7, True),
+    ("heldout8", HELD_OUT8, load_heldout8, True), ("heldout9", HELD_OUT9, load_heldout9, True),
+    ("heldout10", HELD_OUT10, load_heldout10, True), ("heldout11", HELD_OUT11, load_heldout11, True),
+    ("heldout12", HELD_OUT12, load_heldout12, True),  # in "all" since its one measurement (integ31, session 31)
+    ("heldout13", HELD_OUT13, load_heldout13, True),  # in "all" since its one measurement (integ32, session 32)
+    ("heldout14", HELD_OUT14, load_heldout14, True),  # in "all" since its one measurement (integ33, session 33)
+    ("heldout15", HELD_OUT15, load_heldout15, True),  # in "all" since its one measurement (integ34, session 34)
+    ("heldout16", HELD_OUT16, load_heldout16, True),  # in "all" since its one measurement (integ35, session 35)
+    ("heldout17", HELD_OUT17, load_heldout17, True),  # in "all" since its one measurement (integ36, session 36)
+    ("heldout18", HELD_OUT18, load_heldout18, True),  # in "all" since its one measurement (integ37 825f549, stop 37)
+    ("heldout19", HELD_OUT19, load_heldout19, True),  # in "all" since its one measurement (integ38 9f81480, stop 38)
+    ("heldout20", HELD_OUT20, load_heldout20, True),  # in "all" since its one measurement (integ39 c16932f, stop 39)
+    ("heldout21", HELD_OUT21, load_heldout21, True),  # in "all" since its one measurement (integ40 e6e87a9, stop 40)
+    ("heldout22", HELD_OUT22, load_heldout22, True),  # in "all" since its one measurement (integ41 93bf41f, stop 41)
+    ("heldout23", HELD_OUT23, load_heldout23, True),  # in "all" since its one measurement (integ42 7492273, stop 42)
+    ("heldout24", HELD_OUT24, load_heldout24, True),  # in "all" since its one measurement (integ43 b6ec5ea, stop 43)
+    ("heldout25", HELD_OUT25, load_heldout25, True),  # measured at integ44 728ec28 (stop 44); in "all" from stop 45
+    ("heldout26", HELD_OUT26, load_heldout26, True),  # measured at integ45 2880a48 (stop 45); in "all" from stop 46
+    ("heldout27", HELD_OUT27, load_heldout27, False),  # held out: only by name, until its one measurement
+)
+DEV_SETS = ("heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8")  # with questions.txt
+
+
 def select_sets(qset: str, half_arg: str = "both") -> list[tuple[str, list[Question]]]:
-    """(half name, its questions) of a --set choice, each set checked fresh against the earlier ones."""
-    if qset == "heldout27":  # held out: only by name, not in "all", until its one measurement
-        earlier = select_sets("all")  # every earlier set, heldout26 included since stop 46
-        return [(HELD_OUT27, load_heldout27(*(half_rows for _, half_rows in earlier)))]
-    if qset == "heldout26":  # in "all" since its one measurement (integ45 2880a48, stop 45; in "all" from stop 46)
-        earlier = _sets_before_heldout26("all")
-        return [(HELD_OUT26, load_heldout26(*(half_rows for _, half_rows in earlier)))]
-    sets = _sets_before_heldout26(qset, half_arg)
-    if qset == "all":  # checked fresh against every set before it, as it was measured
-        earlier = sets if half_arg == "both" else _sets_before_heldout26("all")
-        sets.append((HELD_OUT26, load_heldout26(*(half_rows for _, half_rows in earlier))))
-    return sets
-
-
-def _sets_before_heldout26(qset: str, half_arg: str = "both") -> list[tuple[str, list[Question]]]:
-    if qset == "heldout25":  # in "all" since its one measurement (integ44 728ec28, stop 44; in "all" from stop 45)
-        earlier = _sets_before_heldout25("all")
-        return [(HELD_OUT25, load_heldout25(*(half_rows for _, half_rows in earlier)))]
-    sets = _sets_before_heldout25(qset, half_arg)
-    if qset == "all":  # checked fresh against every set before it, as it was measured
-        earlier = sets if half_arg == "both" else _sets_before_heldout25("all")
-        sets.append((HELD_OUT25, load_heldout25(*(half_rows for _, half_rows in earlier))))
-    return sets
-
-
-def _sets_before_heldout25(qset: str, half_arg: str = "both") -> list[tuple[str, list[Question]]]:
+    """(half name, its questions) of a --set choice. Every fresh set up to the last one asked is loaded in the order
+    of FRESH_SETS, each checked fresh against questions.txt (both halves, whatever --half says) and every set before
+    it, as it was when measured."""
     rows = load()
     check_split(rows)
     sets: list[tuple[str, list[Question]]] = []
     if qset in ("main", "dev", "all"):
         for half in (HALVES if half_arg == "both" else (half_arg,)):
             sets.append((half, [r for r in rows if r.half == half]))
-    if qset in ("heldout2", "dev", "all"):
-        sets.append((HELD_OUT2, load_heldout2(rows)))
-    if qset in ("heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8", "heldout9", "heldout10",
-                "heldout11", "heldout12", "heldout13", "heldout14", "heldout15", "heldout16", "heldout17",
-                "heldout18", "heldout19", "heldout20", "heldout21", "heldout22", "heldout23", "heldout24", "dev",
-                "all"):
-        h2 = load_heldout2(rows)
-        h3 = load_heldout3(rows, h2)
-        h4 = load_heldout4(rows, h2, h3)
-        if qset in ("heldout3", "dev", "all"):
-            sets.append((HELD_OUT3, h3))
-        if qset in ("heldout4", "dev", "all"):
-            sets.append((HELD_OUT4, h4))
-        h5 = load_heldout5(rows, h2, h3, h4)
-        if qset in ("heldout5", "dev", "all"):
-            sets.append((HELD_OUT5, h5))
-        h6 = load_heldout6(rows, h2, h3, h4, h5)
-        if qset in ("heldout6", "dev", "all"):
-            sets.append((HELD_OUT6, h6))
-        h7 = load_heldout7(rows, h2, h3, h4, h5, h6)
-        if qset in ("heldout7", "dev", "all"):
-            sets.append((HELD_OUT7, h7))
-        h8 = load_heldout8(rows, h2, h3, h4, h5, h6, h7)
-        if qset in ("heldout8", "dev", "all"):
-            sets.append((HELD_OUT8, h8))
-        h9 = load_heldout9(rows, h2, h3, h4, h5, h6, h7, h8)
-        if qset in ("heldout9", "all"):
-            sets.append((HELD_OUT9, h9))
-        h10 = load_heldout10(rows, h2, h3, h4, h5, h6, h7, h8, h9)
-        if qset in ("heldout10", "all"):
-            sets.append((HELD_OUT10, h10))
-        h11 = load_heldout11(rows, h2, h3, h4, h5, h6, h7, h8, h9, h10)
-        if qset in ("heldout11", "all"):
-            sets.append((HELD_OUT11, h11))
-        h12 = load_heldout12(rows, h2, h3, h4, h5, h6, h7, h8, h9, h10, h11)
-        if qset in ("heldout12", "all"):  # in "all" since its one measurement (integ31, session 31)
-            sets.append((HELD_OUT12, h12))
-        if qset in ("heldout13", "heldout14", "heldout15", "heldout16", "heldout17", "heldout18", "heldout19",
-                    "heldout20", "heldout21", "heldout22", "heldout23", "heldout24", "all"):
-            h13 = load_heldout13(rows, h2, h3, h4, h5, h6, h7, h8, h9, h10, h11, h12)
-            if qset in ("heldout13", "all"):  # in "all" since its one measurement (integ32, session 32)
-                sets.append((HELD_OUT13, h13))
-            h14 = load_heldout14(rows, h2, h3, h4, h5, h6, h7, h8, h9, h10, h11, h12, h13)
-            if qset in ("heldout14", "all"):  # in "all" since its one measurement (integ33, session 33)
-                sets.append((HELD_OUT14, h14))
-            h15 = load_heldout15(rows, h2, h3, h4, h5, h6, h7, h8, h9, h10, h11, h12, h13, h14)
-            if qset in ("heldout15", "all"):  # in "all" since its one measurement (integ34, session 34)
-                sets.append((HELD_OUT15, h15))
-            h16 = load_heldout16(rows, h2, h3, h4, h5, h6, h7, h8, h9, h10, h11, h12, h13, h14, h15)
-            if qset in ("heldout16", "all"):  # in "all" since its one measurement (integ35, session 35)
-                sets.append((HELD_OUT16, h16))
-            h17 = load_heldout17(rows, h2, h3, h4, h5, h6, h7, h8, h9, h10, h11, h12, h13, h14, h15, h16)
-            if qset in ("heldout17", "all"):  # in "all" since its one measurement (integ36, session 36)
-                sets.append((HELD_OUT17, h17))
-            h18 = load_heldout18(rows, h2, h3, h4, h5, h6, h7, h8, h9, h10, h11, h12, h13, h14, h15, h16, h17)
-            if qset in ("heldout18", "all"):  # in "all" since its one measurement (integ37 825f549, stop 37)
-                sets.append((HELD_OUT18, h18))
-            h19 = load_heldout19(rows, h2, h3, h4, h5, h6, h7, h8, h9, h10, h11, h12, h13, h14, h15, h16, h17, h18)
-            if qset in ("heldout19", "all"):  # in "all" since its one measurement (integ38 9f81480, stop 38)
-                sets.append((HELD_OUT19, h19))
-            h20 = load_heldout20(rows, h2, h3, h4, h5, h6, h7, h8, h9, h10, h11, h12, h13, h14, h15, h16, h17, h18,
-                                 h19)
-            if qset in ("heldout20", "all"):  # in "all" since its one measurement (integ39 c16932f, stop 39)
-                sets.append((HELD_OUT20, h20))
-            h21 = load_heldout21(rows, h2, h3, h4, h5, h6, h7, h8, h9, h10, h11, h12, h13, h14, h15, h16, h17, h18,
-                                 h19, h20)
-            if qset in ("heldout21", "all"):  # in "all" since its one measurement (integ40 e6e87a9, stop 40)
-                sets.append((HELD_OUT21, h21))
-            h22 = load_heldout22(rows, h2, h3, h4, h5, h6, h7, h8, h9, h10, h11, h12, h13, h14, h15, h16, h17, h18,
-                                 h19, h20, h21)
-            if qset in ("heldout22", "all"):  # in "all" since its one measurement (integ41 93bf41f, stop 41)
-                sets.append((HELD_OUT22, h22))
-            h23 = load_heldout23(rows, h2, h3, h4, h5, h6, h7, h8, h9, h10, h11, h12, h13, h14, h15, h16, h17, h18,
-                                 h19, h20, h21, h22)
-            if qset in ("heldout23", "all"):  # in "all" since its one measurement (integ42 7492273, stop 42)
-                sets.append((HELD_OUT23, h23))
-            if qset in ("heldout24", "all"):  # in "all" since its one measurement (integ43 b6ec5ea, stop 43)
-                sets.append((HELD_OUT24, load_heldout24(rows, h2, h3, h4, h5, h6, h7, h8, h9, h10, h11, h12, h13,
-                                                        h14, h15, h16, h17, h18, h19, h20, h21, h22, h23)))
+    asked = ({name for name, _, _, in_all in FRESH_SETS if in_all} if qset == "all" else
+             set(DEV_SETS) if qset == "dev" else {qset} - {"main"})
+    earlier = [rows]
+    for name, half, loader, _ in FRESH_SETS:
+        if not asked:
+            break
+        fresh = loader(*earlier)
+        earlier.append(fresh)
+        if name in asked:
+            sets.append((half, fresh))
+            asked.discard(name)
     return sets
 
 
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--set", dest="qset", choices=("main", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6",
-                                                   "heldout7", "heldout8", "heldout9", "heldout10", "heldout11",
-                                                   "heldout12", "heldout13", "heldout14", "heldout15", "heldout16",
-                                                   "heldout17", "heldout18", "heldout19", "heldout20", "heldout21",
-                                                   "heldout22", "heldout23", "heldout24", "heldout25", "heldout26",
-                                                   "heldout27", "dev", "all"),
+    in_all = [name for name, _, _, measured in FRESH_SETS if measured]
+    by_name = [name for name, _, _, measured in FRESH_SETS if not measured]
+    p.add_argument("--set", dest="qset", choices=("main", *(name for name, _, _, _ in FRESH_SETS), "dev", "all"),
                    default="main",
-                   help="heldout27: questions_heldout27.txt (only by name, not in all); "
-                        "heldout26: questions_heldout26.txt (in all since its measurement); "
-                        "heldout25: questions_heldout25.txt (in all since its measurement); "
-                        "main: questions.txt (its --half); heldout2: questions_heldout2.txt as the half "
-                        f"{HELD_OUT2!r}; heldout3: questions_heldout3.txt as the half {HELD_OUT3!r}; heldout4: "
-                        f"questions_heldout4.txt as the half {HELD_OUT4!r}; heldout5: questions_heldout5.txt as "
-                        f"the half {HELD_OUT5!r}; heldout6 / heldout7: questions_heldout6.txt / "
-                        "questions_heldout7.txt; "
-                        "heldout8 / heldout9 / heldout10 / heldout11 / heldout12: "
-                        "questions_heldout8.txt / questions_heldout9.txt / questions_heldout10.txt / "
-                        "questions_heldout11.txt / questions_heldout12.txt; heldout13: questions_heldout13.txt "
-                        "(in all since its measurement); heldout14: questions_heldout14.txt "
-                        "(in all since its measurement); heldout15: questions_heldout15.txt "
-                        "(in all since its measurement); heldout16: questions_heldout16.txt "
-                        "(in all since its measurement); heldout17: questions_heldout17.txt "
-                        "(in all since its measurement); heldout18: questions_heldout18.txt "
-                        "(in all since its measurement); heldout19: questions_heldout19.txt "
-                        "(in all since its measurement); heldout20: questions_heldout20.txt "
-                        "(in all since its measurement); heldout21: questions_heldout21.txt "
-                        "(in all since its measurement); heldout22: questions_heldout22.txt "
-                        "(in all since its measurement); heldout23: questions_heldout23.txt "
-                        "(in all since its measurement); heldout24: questions_heldout24.txt "
-                        "(in all since its measurement); "
-                        "dev: the development sets of the fifth round (main, heldout2 ... heldout8); all: every set")
+                   help="main: questions.txt (its --half); heldoutN: questions_heldoutN.txt as the half held_outN, "
+                        f"checked fresh against every set before it ({in_all[0]} ... {in_all[-1]} in all since their "
+                        f"measurement; {', '.join(by_name) or 'none'} only by name, not in all); dev: the development "
+                        "sets of the fifth round (main, heldout2 ... heldout8); all: every set measured so far")
     p.add_argument("--half", choices=("dev", "held_out", "both"), default="both", help="halves of questions.txt")
     p.add_argument("--show", choices=("none", "wrong", "refused", "all"), default="wrong")
     p.add_argument("--model", choices=("none", "minilm"), default="none",
