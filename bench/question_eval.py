@@ -385,8 +385,8 @@ def load_heldout26(*earlier_sets) -> list[Question]:
 
 def load_heldout27(*earlier_sets) -> list[Question]:
     """The twenty-seventh (A001...: every lower-case letter is taken), a helper's that never opened the understanding
-    code, written at stop 46: committed before its one measurement. Only ``--set heldout27`` asks it (not "all")
-    until then."""
+    code, written at stop 46: committed (68c433c) before its one measurement (integ46 aa4c5ee, stop 46); in "all"
+    since (stop 47)."""
     return load_fresh(QUESTIONS_HELDOUT27, "A", HELD_OUT27, earlier_sets)
 
 
@@ -601,7 +601,7 @@ FRESH_SETS = (
     ("heldout24", HELD_OUT24, load_heldout24, True),  # in "all" since its one measurement (integ43 b6ec5ea, stop 43)
     ("heldout25", HELD_OUT25, load_heldout25, True),  # measured at integ44 728ec28 (stop 44); in "all" from stop 45
     ("heldout26", HELD_OUT26, load_heldout26, True),  # measured at integ45 2880a48 (stop 45); in "all" from stop 46
-    ("heldout27", HELD_OUT27, load_heldout27, False),  # held out: only by name, until its one measurement
+    ("heldout27", HELD_OUT27, load_heldout27, True),  # measured at integ46 aa4c5ee (stop 46); in "all" from stop 47
 )
 DEV_SETS = ("heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8")  # with questions.txt
 
