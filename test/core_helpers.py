@@ -7,6 +7,10 @@ hides it", computed from the same pinhole model the memory uses.
 
 from __future__ import annotations
 
+import copy
+import json
+from dataclasses import dataclass
+
 import numpy as np
 
 from tempomem_ros.core import CameraView, Memory, Observation
@@ -88,6 +92,56 @@ def distance_from_eye(point, eye=(0.0, 0.0, 1.0)) -> float:
 IMMEDIATE = {"identity": {"confirm_observations": 1, "appear_hold_s": 0.0, "reconcile_window_s": 0.0,
                           "mover_window_s": 0.0},
              "absence": {"removal_hold_s": 0.0}}
+
+
+def memory_with_identity(store, **identity) -> Memory:
+    """A memory under IMMEDIATE with these identity settings (a rule switched on or off), in ``store("m")``."""
+    cfg = copy.deepcopy(IMMEDIATE)
+    cfg["identity"].update(identity)
+    return Memory.open(store("m"), embedding_dim=4, config=cfg)
+
+
+@dataclass(frozen=True)
+class Between:
+    """Two things of one label side by side, a box between them, and the eye's view of all three, its depth 5 cm
+    behind them: the scene of the chimera tests (an object fused from views of the two, left between them)."""
+
+    label: str
+    left: tuple
+    middle: tuple
+    right: tuple
+    at: tuple
+
+    def camera(self, stamp: float) -> CameraView:
+        return view(stamp, self.at, distance_from_eye(self.at) + 0.05)
+
+    def three_in_one_frame(self, mem: Memory, middle_label: str) -> None:
+        """Three frames reporting the two things and the one between (objects 1, 2, 3, each pair seen together)."""
+        for i in range(3):
+            t = 0.5 * i
+            mem.add([span_obs(self.label, *self.left, stamp=t), span_obs(middle_label, *self.middle, stamp=t),
+                     span_obs(self.label, *self.right, stamp=t)], self.camera(t))
+            mem.commit()
+        assert [(o.id, o.label, o.state) for o in mem.objects()] == \
+            [(1, self.label, "present"), (2, middle_label, "present"), (3, self.label, "present")]
+
+    def both_seen(self, mem: Memory, start: float = 300.0, frames: int = 8) -> None:
+        """``frames`` frames, 0.5 s apart from ``start``, reporting the two things alone (the middle's place seen)."""
+        for i in range(frames):
+            t = start + 0.5 * i
+            mem.add([span_obs(self.label, *self.left, stamp=t), span_obs(self.label, *self.right, stamp=t)],
+                    self.camera(t))
+            mem.commit()
+
+
+def live(mem: Memory) -> list[tuple[int, str, str]]:
+    """(id, label, state) of every object not forgotten."""
+    return [(o.id, o.label, o.state) for o in mem.objects() if o.state != "forgotten"]
+
+
+def twin_joins(mem: Memory) -> list[dict]:
+    """The detail of every join of two objects as one (audit action merge_twin), in order."""
+    return [json.loads(r[0]) for r in mem._conn.execute("SELECT detail FROM audit WHERE action = 'merge_twin'")]
 
 
 def make_version5(path: str) -> None:

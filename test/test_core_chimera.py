@@ -3,35 +3,15 @@ of them when its removal comes due, not removed."""
 
 from __future__ import annotations
 
-import copy
-import json
-
 import pytest
-from core_helpers import IMMEDIATE, distance_from_eye, span_obs, view
-
-from tempomem_ros.core import Memory
+from core_helpers import Between, live, memory_with_identity, twin_joins
 
 # two mugs on a shelf and the box between them (seed 417: 18 cm apart, the box between 3 cm off each)
 LEFT = ((1.96, 0.00, 0.85), (2.05, 0.09, 0.95))
 MIDDLE = ((1.96, 0.10, 0.85), (2.05, 0.19, 0.95))
 RIGHT = ((1.96, 0.20, 0.85), (2.05, 0.29, 0.95))
 AT = (2.0, 0.145, 0.9)
-D = distance_from_eye(AT)
-
-
-def _open(store, join: bool = True):
-    cfg = copy.deepcopy(IMMEDIATE)
-    cfg["identity"]["chimera_join"] = join
-    return Memory.open(store("m"), embedding_dim=4, config=cfg)
-
-
-def _three_in_one_frame(mem, middle_label="mug"):
-    """Three frames reporting the two mugs and the thing between (objects 1, 2, 3, each pair seen together)."""
-    for i in range(3):
-        mem.add([span_obs("mug", *LEFT, stamp=0.5 * i), span_obs(middle_label, *MIDDLE, stamp=0.5 * i),
-                 span_obs("mug", *RIGHT, stamp=0.5 * i)], view(0.5 * i, AT, D + 0.05))
-        mem.commit()
-    assert [(o.id, o.state) for o in mem.objects()] == [(1, "present"), (2, "present"), (3, "present")]
+MUGS = Between("mug", LEFT, MIDDLE, RIGHT, AT)
 
 
 def _views_of_the_mugs_went_to_the_middle(mem):
@@ -42,30 +22,15 @@ def _views_of_the_mugs_went_to_the_middle(mem):
     mem._conn.execute("UPDATE observations SET object_id = 2 WHERE id IN (1, 3)")
 
 
-def _both_mugs_seen(mem, start=300.0, frames=8):
-    for i in range(frames):
-        t = start + 0.5 * i
-        mem.add([span_obs("mug", *LEFT, stamp=t), span_obs("mug", *RIGHT, stamp=t)], view(t, AT, D + 0.05))
-        mem.commit()
-
-
-def _live(mem):
-    return [(o.id, o.label, o.state) for o in mem.objects() if o.state != "forgotten"]
-
-
-def _joins(mem):
-    return [json.loads(r[0]) for r in mem._conn.execute("SELECT detail FROM audit WHERE action = 'merge_twin'")]
-
-
 def test_a_box_between_two_mugs_fused_from_views_of_each_is_joined_not_removed(store):
-    with _open(store) as mem:
-        _three_in_one_frame(mem)
+    with memory_with_identity(store, chimera_join=True) as mem:
+        MUGS.three_in_one_frame(mem, "mug")
         _views_of_the_mugs_went_to_the_middle(mem)
-        _both_mugs_seen(mem)
+        MUGS.both_seen(mem)
         # its place seen with both mugs reported counted misses; its removal came due and it was joined to the left
         # mug (one view each: the tie goes to the older), no "removed" published, its "appeared" withdrawn
-        assert _joins(mem) == [{"kept": 1, "absorbed": 2}]
-        assert _live(mem) == [(1, "mug", "present"), (3, "mug", "present")]
+        assert twin_joins(mem) == [{"kept": 1, "absorbed": 2}]
+        assert live(mem) == [(1, "mug", "present"), (3, "mug", "present")]
         assert mem.get(2).state == "forgotten"
         assert [(e.kind, e.object_id) for e in mem.changes(since=0)] == [("appeared", 1), ("appeared", 3),
                                                                           ("merged", 2)]
@@ -74,58 +39,59 @@ def test_a_box_between_two_mugs_fused_from_views_of_each_is_joined_not_removed(s
 
 
 def test_the_mug_that_holds_more_of_its_views_takes_it(store):
-    with _open(store) as mem:
-        _three_in_one_frame(mem)
+    with memory_with_identity(store, chimera_join=True) as mem:
+        MUGS.three_in_one_frame(mem, "mug")
         _views_of_the_mugs_went_to_the_middle(mem)
         mem._conn.execute("UPDATE observations SET object_id = 2 WHERE id = 6")  # a second view of the right mug
-        _both_mugs_seen(mem)
-        assert _joins(mem) == [{"kept": 3, "absorbed": 2}]
-        assert _live(mem) == [(1, "mug", "present"), (3, "mug", "present")]
+        MUGS.both_seen(mem)
+        assert twin_joins(mem) == [{"kept": 3, "absorbed": 2}]
+        assert live(mem) == [(1, "mug", "present"), (3, "mug", "present")]
 
 
 def test_a_third_mug_between_two_taken_away_is_removed(store):
     # its views were of its own place: a thing between two of its kind, gone
-    with _open(store) as mem:
-        _three_in_one_frame(mem)
-        _both_mugs_seen(mem)
-        assert _joins(mem) == []
-        assert _live(mem) == [(1, "mug", "present"), (2, "mug", "missing"), (3, "mug", "present")]
+    with memory_with_identity(store, chimera_join=True) as mem:
+        MUGS.three_in_one_frame(mem, "mug")
+        MUGS.both_seen(mem)
+        assert twin_joins(mem) == []
+        assert live(mem) == [(1, "mug", "present"), (2, "mug", "missing"), (3, "mug", "present")]
         assert [(e.kind, e.object_id) for e in mem.changes(since=0)] == [("appeared", 1), ("appeared", 2),
                                                                           ("appeared", 3), ("removed", 2)]
 
 
 def test_views_of_only_one_mug_beside_it_make_no_chimera(store):
     # a view of the left mug alone went to it: the twin tests decide that pair; here it is removed as before
-    with _open(store) as mem:
-        _three_in_one_frame(mem)
+    with memory_with_identity(store, chimera_join=True) as mem:
+        MUGS.three_in_one_frame(mem, "mug")
         mem._conn.execute("UPDATE observations SET object_id = 2 WHERE id = 1")
-        _both_mugs_seen(mem)
-        assert _joins(mem) == []
-        assert _live(mem) == [(1, "mug", "present"), (2, "mug", "missing"), (3, "mug", "present")]
+        MUGS.both_seen(mem)
+        assert twin_joins(mem) == []
+        assert live(mem) == [(1, "mug", "present"), (2, "mug", "missing"), (3, "mug", "present")]
 
 
 def test_a_cup_between_two_mugs_is_no_chimera_of_them(store):
     # another shown label: a cup between two mugs is a thing of its own, removed when its place is seen empty
-    with _open(store) as mem:
-        _three_in_one_frame(mem, middle_label="cup")
+    with memory_with_identity(store, chimera_join=True) as mem:
+        MUGS.three_in_one_frame(mem, "cup")
         _views_of_the_mugs_went_to_the_middle(mem)
-        _both_mugs_seen(mem)
-        assert _joins(mem) == []
-        assert _live(mem) == [(1, "mug", "present"), (2, "cup", "missing"), (3, "mug", "present")]
+        MUGS.both_seen(mem)
+        assert twin_joins(mem) == []
+        assert live(mem) == [(1, "mug", "present"), (2, "cup", "missing"), (3, "mug", "present")]
 
 
 @pytest.mark.parametrize("join", [True, False])
 def test_chimera_join_decides_between_a_join_and_a_removal(store, join):
-    with _open(store, join=join) as mem:
-        _three_in_one_frame(mem)
+    with memory_with_identity(store, chimera_join=join) as mem:
+        MUGS.three_in_one_frame(mem, "mug")
         _views_of_the_mugs_went_to_the_middle(mem)
-        _both_mugs_seen(mem)
+        MUGS.both_seen(mem)
         events = [(e.kind, e.object_id) for e in mem.changes(since=0)]
         if join:
-            assert _joins(mem) == [{"kept": 1, "absorbed": 2}]
-            assert _live(mem) == [(1, "mug", "present"), (3, "mug", "present")]
+            assert twin_joins(mem) == [{"kept": 1, "absorbed": 2}]
+            assert live(mem) == [(1, "mug", "present"), (3, "mug", "present")]
             assert events == [("appeared", 1), ("appeared", 3), ("merged", 2)]
         else:
-            assert _joins(mem) == []
-            assert _live(mem) == [(1, "mug", "present"), (2, "mug", "missing"), (3, "mug", "present")]
+            assert twin_joins(mem) == []
+            assert live(mem) == [(1, "mug", "present"), (2, "mug", "missing"), (3, "mug", "present")]
             assert events == [("appeared", 1), ("appeared", 2), ("appeared", 3), ("removed", 2)]
+

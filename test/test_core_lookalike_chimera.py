@@ -5,36 +5,15 @@ appeared and removed 1.7 s later."""
 
 from __future__ import annotations
 
-import copy
-import json
-
 import pytest
-from core_helpers import IMMEDIATE, distance_from_eye, span_obs, view
-
-from tempomem_ros.core import Memory
+from core_helpers import Between, live, memory_with_identity, span_obs, twin_joins
 
 # two pillows side by side on a seat (0.40 m each, 5 cm gaps) and the box between them
 LEFT = ((3.0, -0.65, 0.45), (3.4, -0.25, 0.63))
 MIDDLE = ((3.0, -0.20, 0.45), (3.4, 0.20, 0.63))
 RIGHT = ((3.0, 0.25, 0.45), (3.4, 0.65, 0.63))
 AT = (3.2, 0.0, 0.54)
-D = distance_from_eye(AT)
-
-
-def _open(store, rule: bool = True):
-    cfg = copy.deepcopy(IMMEDIATE)
-    cfg["identity"]["chimera_lookalike"] = rule
-    return Memory.open(store("m"), embedding_dim=4, config=cfg)
-
-
-def _three_in_one_frame(mem, middle_label="cushion"):
-    """Three frames reporting the two pillows and the thing between (objects 1, 2, 3, each pair seen together)."""
-    for i in range(3):
-        mem.add([span_obs("pillow", *LEFT, stamp=0.5 * i), span_obs(middle_label, *MIDDLE, stamp=0.5 * i),
-                 span_obs("pillow", *RIGHT, stamp=0.5 * i)], view(0.5 * i, AT, D + 0.05))
-        mem.commit()
-    assert [(o.id, o.label, o.state) for o in mem.objects()] == \
-        [(1, "pillow", "present"), (2, middle_label, "present"), (3, "pillow", "present")]
+PILLOWS = Between("pillow", LEFT, MIDDLE, RIGHT, AT)
 
 
 def _confusion_learned(mem):
@@ -48,74 +27,59 @@ def _views_of_the_pillows_went_to_the_middle(mem, ids=(1, 3, 4)):
     mem._conn.execute(f"UPDATE observations SET object_id = 2 WHERE id IN ({', '.join(map(str, ids))})")
 
 
-def _both_pillows_seen(mem, start=300.0, frames=8):
-    for i in range(frames):
-        t = start + 0.5 * i
-        mem.add([span_obs("pillow", *LEFT, stamp=t), span_obs("pillow", *RIGHT, stamp=t)], view(t, AT, D + 0.05))
-        mem.commit()
-
-
-def _live(mem):
-    return [(o.id, o.label, o.state) for o in mem.objects() if o.state != "forgotten"]
-
-
-def _joins(mem):
-    return [json.loads(r[0]) for r in mem._conn.execute("SELECT detail FROM audit WHERE action = 'merge_twin'")]
-
-
 @pytest.mark.parametrize("rule", [True, False])
 def test_a_cushion_between_two_pillows_fused_from_views_of_each_is_joined_not_removed(store, rule):
-    with _open(store, rule) as mem:
-        _three_in_one_frame(mem)
+    with memory_with_identity(store, chimera_lookalike=rule) as mem:
+        PILLOWS.three_in_one_frame(mem, "cushion")
         _confusion_learned(mem)
         _views_of_the_pillows_went_to_the_middle(mem)
-        _both_pillows_seen(mem)
+        PILLOWS.both_seen(mem)
         events = [(e.kind, e.object_id) for e in mem.changes(since=0)]
         if rule:
             # joined to the left pillow (two of its views against one); both pillows stay, two things side by side.
             # (The left pillow's box, rebuilt with the middle's own views, then took its next views as twins of it,
             # joined at once: the twin rule's, with the rule or without it.)
-            assert _joins(mem)[0] == {"kept": 1, "absorbed": 2}
-            assert _live(mem) == [(1, "pillow", "present"), (3, "pillow", "present")]
+            assert twin_joins(mem)[0] == {"kept": 1, "absorbed": 2}
+            assert live(mem) == [(1, "pillow", "present"), (3, "pillow", "present")]
             assert mem.get(2).state == "forgotten"
             assert events == [("appeared", 1), ("appeared", 3), ("merged", 2)]
         else:
-            assert _joins(mem) == []
-            assert _live(mem) == [(1, "pillow", "present"), (2, "cushion", "missing"), (3, "pillow", "present")]
+            assert twin_joins(mem) == []
+            assert live(mem) == [(1, "pillow", "present"), (2, "cushion", "missing"), (3, "pillow", "present")]
             assert events == [("appeared", 1), ("appeared", 2), ("appeared", 3), ("removed", 2)]
 
 
 def test_labels_the_memory_never_confused_make_no_chimera(store):
     # a bowl between two pillows: no learned confusion, no label mass calling one by the other
-    with _open(store) as mem:
-        _three_in_one_frame(mem, middle_label="bowl")
+    with memory_with_identity(store, chimera_lookalike=True) as mem:
+        PILLOWS.three_in_one_frame(mem, "bowl")
         _views_of_the_pillows_went_to_the_middle(mem)
-        _both_pillows_seen(mem)
-        assert _joins(mem) == []
-        assert _live(mem) == [(1, "pillow", "present"), (2, "bowl", "missing"), (3, "pillow", "present")]
+        PILLOWS.both_seen(mem)
+        assert twin_joins(mem) == []
+        assert live(mem) == [(1, "pillow", "present"), (2, "bowl", "missing"), (3, "pillow", "present")]
 
 
 def test_a_cushion_between_two_pillows_seen_at_its_own_place_is_removed(store):
     # its views were of its own place: a third thing between two of its look-alikes, taken away
-    with _open(store) as mem:
-        _three_in_one_frame(mem)
+    with memory_with_identity(store, chimera_lookalike=True) as mem:
+        PILLOWS.three_in_one_frame(mem, "cushion")
         _confusion_learned(mem)
-        _both_pillows_seen(mem)
-        assert _joins(mem) == []
-        assert _live(mem) == [(1, "pillow", "present"), (2, "cushion", "missing"), (3, "pillow", "present")]
+        PILLOWS.both_seen(mem)
+        assert twin_joins(mem) == []
+        assert live(mem) == [(1, "pillow", "present"), (2, "cushion", "missing"), (3, "pillow", "present")]
 
 
 def test_a_thing_most_of_whose_views_were_its_own_is_removed(store):
     # three views of the pillows among six of its own place: a thing of its own that views of its neighbours joined
-    with _open(store) as mem:
-        _three_in_one_frame(mem)
+    with memory_with_identity(store, chimera_lookalike=True) as mem:
+        PILLOWS.three_in_one_frame(mem, "cushion")
         _confusion_learned(mem)
         for t in (1.5, 2.0, 2.5):
-            mem.add([span_obs("cushion", *MIDDLE, stamp=t)], view(t, AT, D + 0.05))
+            mem.add([span_obs("cushion", *MIDDLE, stamp=t)], PILLOWS.camera(t))
             mem.commit()
         _views_of_the_pillows_went_to_the_middle(mem)
         assert [r[0] for r in mem._conn.execute("SELECT id FROM observations WHERE object_id = 2 ORDER BY id")] == \
             [1, 2, 3, 4, 5, 8, 10, 11, 12]   # 6 of its own place, 3 of the pillows
-        _both_pillows_seen(mem)
-        assert _joins(mem) == []
-        assert _live(mem) == [(1, "pillow", "present"), (2, "cushion", "missing"), (3, "pillow", "present")]
+        PILLOWS.both_seen(mem)
+        assert twin_joins(mem) == []
+        assert live(mem) == [(1, "pillow", "present"), (2, "cushion", "missing"), (3, "pillow", "present")]
