@@ -3,8 +3,12 @@ of them when its removal comes due, not removed."""
 
 from __future__ import annotations
 
+import copy
+
 import pytest
-from core_helpers import Between, live, memory_with_identity, twin_joins
+from core_helpers import IMMEDIATE, Between, live, memory_with_identity, span_obs, twin_joins
+
+from tempomem_ros.core import Memory
 
 # two mugs on a shelf and the box between them (seed 417: 18 cm apart, the box between 3 cm off each)
 LEFT = ((1.96, 0.00, 0.85), (2.05, 0.09, 0.95))
@@ -95,3 +99,24 @@ def test_chimera_join_decides_between_a_join_and_a_removal(store, join):
             assert live(mem) == [(1, "mug", "present"), (2, "mug", "missing"), (3, "mug", "present")]
             assert events == [("appeared", 1), ("appeared", 2), ("appeared", 3), ("removed", 2)]
 
+
+def test_a_mug_seen_at_its_own_place_since_views_of_both_went_to_it_is_removed(store):
+    # its first views were of each mug (as seed 417's), then fifty frames showed it at its own place between them: a
+    # third mug, taken away. Its 50 newest sightings (what _chimera_host reads) are all of its place: removed; read
+    # whole, the two old views would have joined it to the left mug. Every sighting kept (thinning keeps the first
+    # views and drops most of the rest: 20 of its 55 here)
+    cfg = copy.deepcopy(IMMEDIATE)
+    cfg["retention"] = {"mode": "keep-all"}
+    with Memory.open(store("m"), embedding_dim=4, config=cfg) as mem:
+        MUGS.three_in_one_frame(mem, "mug")
+        _views_of_the_mugs_went_to_the_middle(mem)
+        for i in range(50):
+            t = 2.0 + 0.5 * i
+            mem.add([span_obs("mug", *LEFT, stamp=t), span_obs("mug", *MIDDLE, stamp=t),
+                     span_obs("mug", *RIGHT, stamp=t)], MUGS.camera(t))
+            mem.commit()
+        MUGS.both_seen(mem)
+        assert twin_joins(mem) == []
+        assert live(mem) == [(1, "mug", "present"), (2, "mug", "missing"), (3, "mug", "present")]
+        assert [(e.kind, e.object_id) for e in mem.changes(since=0)] == [("appeared", 1), ("appeared", 2),
+                                                                          ("appeared", 3), ("removed", 2)]

@@ -614,7 +614,13 @@ class Settling:
         now of the other, fused into one "mug" (later views of each became mugs of their own); its box settled
         between the two (3 cm off each), took a view of one of them now and then, was reported with each in one
         frame (so no twin join), and counted misses whenever both were seen: removed and back four times (four
-        false removals, four flickers, a duplicate in the map)."""
+        false removals, four flickers, a duplicate in the map).
+
+        Its 50 newest sightings only (_host_holding_most): a box left between the two goes on taking a view of one
+        or the other now and then, so they stand among its newest; one seen at its own place 50 times since is a
+        third thing, whatever its first views were (test_a_mug_seen_at_its_own_place_since_views_of_both_...). Read
+        whole, the read grew with every sighting kept (bounded only by thin retention, never under keep-all) and
+        was read again in every frame its removal stayed due."""
         if not self.config.identity.chimera_join or int(obj.n_moves) > 0 or obj.first_miss is None \
                 or _floor_span(obj) >= self.config.identity.extend_min_extent:
             return None
@@ -622,21 +628,7 @@ class Settling:
                  if int(r.n_moves) == 0 and float(r.last_seen) >= float(obj.first_miss) and _same_shown_label(r, obj)
                  and min(float(r.max_z), float(obj.max_z)) > max(float(r.min_z), float(obj.min_z))
                  and self._retention.seen_together(int(r.id), int(obj.id))]
-        if len(flank) < 2:
-            return None
-        tol = self.config.fusion.same_place_tol
-        held = {int(r.id): 0 for r in flank}
-        for box in self._rows.sighting_boxes(int(obj.id)):
-            centre = box_center((box[0], box[1], box[2]), (box[3], box[4], box[5]))
-            holders = [r for r in flank if point_in_box(centre, r.bmin, r.bmax, tol=tol)]
-            if len(holders) == 1:  # a centre in two of them tells neither
-                held[int(holders[0].id)] += 1
-        pairs = [(a, b) for i, a in enumerate(flank) for b in flank[i + 1:]
-                 if held[int(a.id)] and held[int(b.id)] and self._retention.seen_together(int(a.id), int(b.id))]
-        if not pairs:
-            return None
-        hosts = {int(r.id): r for pair in pairs for r in pair}
-        return hosts[max(hosts, key=lambda i: (held[i], -i))]
+        return self._host_holding_most(obj, flank, newest=True, share=0.0)
 
     def _lookalike_chimera_host(self, obj):
         """_chimera_host for two things read under a look-alike label, of any size: the one of two present objects
@@ -662,18 +654,27 @@ class Settling:
                  and 2.0 * _floor_span(r) >= _floor_span(obj)
                  and min(float(r.max_z), float(obj.max_z)) > max(float(r.min_z), float(obj.min_z))
                  and self._labels_compatible(r, obj) and self._retention.seen_together(int(r.id), int(obj.id))]
+        return self._host_holding_most(obj, flank, newest=False, share=0.5)
+
+    def _host_holding_most(self, obj, flank: list, newest: bool, share: float):
+        """Of ``flank`` (objects beside ``obj``, by id), the one whose box holds the centres of most of ``obj``'s
+        kept sightings (its 50 newest: settling_rows.newest_boxes, when ``newest``), among pairs of them seen in one
+        frame of which each holds at least one centre and the two together at least ``share`` of the sightings read;
+        the older on a tie; None when no pair is (_chimera_host, _lookalike_chimera_host). A centre in two of them
+        tells neither."""
         if len(flank) < 2:
             return None
         tol = self.config.fusion.same_place_tol
         held = {int(r.id): 0 for r in flank}
-        boxes = self._rows.sighting_boxes(int(obj.id))
+        boxes = ([tuple(r)[1:] for r in self._rows.newest_boxes(int(obj.id))] if newest
+                 else self._rows.sighting_boxes(int(obj.id)))
         for box in boxes:
             centre = box_center((box[0], box[1], box[2]), (box[3], box[4], box[5]))
             holders = [r for r in flank if point_in_box(centre, r.bmin, r.bmax, tol=tol)]
             if len(holders) == 1:  # a centre in two of them tells neither
                 held[int(holders[0].id)] += 1
         pairs = [(a, b) for i, a in enumerate(flank) for b in flank[i + 1:]
-                 if held[int(a.id)] and held[int(b.id)] and 2 * (held[int(a.id)] + held[int(b.id)]) >= len(boxes)
+                 if held[int(a.id)] and held[int(b.id)] and held[int(a.id)] + held[int(b.id)] >= share * len(boxes)
                  and self._retention.seen_together(int(a.id), int(b.id))]
         if not pairs:
             return None
