@@ -121,8 +121,7 @@ class TemporalService:
             return Answer(True, operator, f"I have no memory of {_article(name)}.", found=False, arguments=args)
         # what each object's answer describes, read for all of them at once (one statement each instead of four an
         # object: 80 of the 127 waits of "where is the mug 12" on PostgreSQL at 10,000 objects, bench_fleet's asker)
-        regions = self._reads.region_labels()
-        infos = self._reads.object_infos(rows, regions)
+        infos, regions = self._reads.described(rows)  # the region labels with the label mass: one round trip
         ids = [int(r.id) for r in rows]
         places = {i: [] for i in ids} if operator in _FEW_PLACEMENTS else self._placement_rows.of_objects(ids)
         few = self._few_placements(operator, ids, t, regions) if operator in _FEW_PLACEMENTS else {}

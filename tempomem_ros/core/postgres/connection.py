@@ -716,7 +716,8 @@ class PgConnection:
             if isinstance(exc, Exception):  # a lock timeout is StoreLockedError, as in execute("BEGIN IMMEDIATE")
                 raise self._error(exc, "BEGIN write transaction") from exc
             raise
-        if only_if is not None and not took:
+        if only_if is not None and not took:  # nothing to write: no lock was taken
+            self._tx_epoch = None
             self._rollback()
             return None
         return out
