@@ -326,10 +326,11 @@ class TemporalService:
         offset = validation.non_negative_int(offset, "offset")
         if after is not None:
             after = self._page_key(after, offset, radius)
-        placements = self._reads.placement_infos(self._placement_rows.as_of(t, center, radius, k=k, offset=offset,
-                                                                            after=after))
-        ids = sorted({p.object_id for p in placements})
-        objects = {info.id: info for info in self._reads.object_infos(self._object_rows.rows(ids))}
+        rows = self._placement_rows.as_of(t, center, radius, k=k, offset=offset, after=after)
+        # the objects' rows, the region labels and the label mass in one round trip (StoreReads.rows_described)
+        _, infos, _, regions = self._reads.rows_described({int(r["object_id"]) for r in rows})
+        placements = self._reads.placement_infos(rows, regions)
+        objects = {info.id: info for info in infos}
         return [(objects[p.object_id], p) for p in placements]
 
     def scene_count_as_of(self, t: float, *, center=None, radius: float | None = None) -> int:

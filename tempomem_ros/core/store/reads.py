@@ -20,7 +20,7 @@ from ..rows import OBJECT_COLS, event_info, id_chunks, object_info, placement_in
 from ..types import ObjectInfo
 from .base import StoreInterface, TableRows, fetch_together
 from .events import EventRows
-from .object_row import ObjectRow, fetch_objects
+from .object_row import ObjectRow, fetch_objects, new_object_row
 from .objects import ObjectRows
 from .observations import ObservationRows, observation_columns
 from .place_labels import PlaceLabelRows
@@ -125,21 +125,45 @@ class StoreReads(TableRows):
     def described(self, rows: list[ObjectRow], regions: dict[int, str] | None = None) -> tuple[list[ObjectInfo],
                                                                                               dict[int, str]]:
         """(object_infos(rows, regions), the region labels used): for a caller that describes placements too."""
-        ids = [int(r.id) for r in rows]
-        masses: dict[int, dict[str, float]] = {i: {} for i in ids}
-        # the region labels and the label mass, each its own statement, in one round trip on PostgreSQL
-        # (base.fetch_together): they were two waits of every answer that describes objects (bench/fleet_round_trips.py)
-        reads = [(RegionRows.LABELS, ())] if regions is None else []
+        _, regions, masses = self._describe_reads([int(r.id) for r in rows], regions, [])
+        return [self._info(r, regions, masses) for r in rows], regions
+
+    def rows_described(self, ids, states: tuple[str, ...] | None = None, *, also=()) -> tuple[
+            list[ObjectRow], list[ObjectInfo], list[ObjectInfo], dict[int, str]]:
+        """(ObjectRows.rows(ids, states), their object_infos, object_infos of the rows ``also``, the region labels):
+        the rows, the region labels and the label mass of ``ids`` and of ``also``'s ids read in one round trip on
+        PostgreSQL (base.fetch_together), each its own statement. Why: an answer read its objects' rows, then what
+        describes them (scene_as_of, relational: 2 of their waits). Label mass read for an id whose row is not
+        returned (not in ``states``, unknown) is not used: each row's label mass is the one object_infos reads."""
+        also = list(also)
+        row_reads = ObjectRows.rows_reads(ids, states)
+        wanted = sorted({int(i) for i in ids} | {int(r.id) for r in also})
+        first, regions, masses = self._describe_reads(wanted, None, row_reads)
+        rows = [new_object_row(r) for chunk in first for r in chunk]
+        return (rows, [self._info(r, regions, masses) for r in rows], [self._info(r, regions, masses) for r in also],
+                regions)
+
+    def _describe_reads(self, ids: list[int], regions: dict[int, str] | None, first: list) -> tuple[list, dict, dict]:
+        """``first`` (reads sent before them), the region labels (unless given) and the label mass of ``ids``, in
+        one round trip on PostgreSQL (base.fetch_together): (the rows of each of ``first``, the region labels, the
+        label mass by id). They were two or three waits of every answer that describes objects
+        (bench/fleet_round_trips.py)."""
+        reads = list(first) + ([(RegionRows.LABELS, ())] if regions is None else [])
         reads += [(f"SELECT object_id, label, mass FROM label_mass WHERE object_id IN ({marks}) "
                    "ORDER BY object_id, label", chunk) for chunk, marks in id_chunks(ids)]
         got = fetch_together(self._conn, reads)
+        rest = got[len(first):]
         if regions is None:
-            regions = RegionRows.labels_of(got.pop(0))
-        for chunk_rows in got:
+            regions = RegionRows.labels_of(rest.pop(0))
+        masses: dict[int, dict[str, float]] = {i: {} for i in ids}
+        for chunk_rows in rest:
             for oid, lbl, m in chunk_rows:
                 masses[int(oid)][lbl] = m
-        return [object_info(r, region_label=regions.get(int(r.region_id or 0), ""), label_mass=masses[int(r.id)])
-                for r in rows], regions
+        return got[:len(first)], regions, masses
+
+    @staticmethod
+    def _info(r: ObjectRow, regions: dict[int, str], masses: dict[int, dict[str, float]]) -> ObjectInfo:
+        return object_info(r, region_label=regions.get(int(r.region_id or 0), ""), label_mass=masses[int(r.id)])
 
     def region_labels(self) -> dict[int, str]:
         return self._regions.labels()
