@@ -229,7 +229,8 @@ def test_a_writer_that_cannot_get_the_lock_fails_cleanly_and_writes_on_later(sto
 def test_frames_another_writer_fused_while_this_one_waited_for_the_lock_are_not_fused_again(store):
     """Writer B decides to commit while writer A's frame (a view of the mug's place, empty) is pending, and A's
     commit fuses it before B has the lock (the interleaving made certain: A commits just before B's transaction
-    begins). B must read the pending frames under the lock: one look at the empty place is one miss, not two."""
+    begins, after B's check that a frame is staged, which is made here by not checking again: Store.fusing's
+    only_if). B must read the pending frames under the lock: one look at the empty place is one miss, not two."""
     from contextlib import contextmanager
 
     address = store()
@@ -239,18 +240,19 @@ def test_frames_another_writer_fused_while_this_one_waited_for_the_lock_are_not_
             a.add([box_obs("mug", A, stamp=10.0 + i)], view(10.0 + i, A, DA + 0.04))
             a.commit()
         a.add([], view(20.0, A, DA + 1.0))
-        begin = b._store.transaction
+        begin = b._store.fusing
         fused_by_a = []
 
         @contextmanager
-        def a_commits_first():
+        def a_commits_first(reads, only_if=None):
+            assert only_if is not None and b._pending_count() == 1  # B would commit: a frame is staged
             fused_by_a.append(a.commit())
-            with begin() as s:
-                yield s
+            with begin(reads) as read:
+                yield read
 
-        b._store.transaction = a_commits_first
+        b._store.fusing = a_commits_first
         stats = b.commit()
-        b._store.transaction = begin
+        b._store.fusing = begin
         assert [(s.views, s.misses) for s in fused_by_a] == [(1, 1)]
         assert (stats.views, stats.misses, stats.observations_committed) == (0, 0, 0)
         (mug,) = a.objects()
@@ -583,3 +585,41 @@ def test_a_forget_fuses_the_frames_staged_when_it_began_while_its_robot_stages_b
         assert len(writer.commit().frame_ids) == 3
         assert sorted((o.label, o.state) for o in writer.objects()) == [
             ("book", "present"), ("cup", "present"), ("mug", "forgotten")]
+
+
+def test_a_commit_reads_what_it_fuses_in_its_locks_round_trip(store):
+    """PostgreSQL: a commit's check that a frame is staged, its fusion lock, the pending frames, the newest fused
+    stamp and the frames' sightings are one round trip (Store.fusing), and the removals due, the held events and the
+    first frame's label pairs one more (FusionRows.read_batch_ahead): none of them is waited for alone, but the held
+    events where the frame held one (then read again where used, as before). With nothing
+    staged no lock is taken and nothing is written (the check is in the lock's statement): the write epoch stays."""
+    if not store.postgres:
+        pytest.skip("a round trip is PostgreSQL's")
+    address = store()
+    with Memory.open(address, embedding_dim=4, config=IMMEDIATE) as m:
+        m.add([box_obs("mug", A, stamp=1.0)], view(1.0, A, DA))
+        m.commit()
+        m.add([box_obs("mug", A, stamp=2.0), box_obs("cup", B, stamp=2.0)], view(2.0, A, DA))
+        traffic = m._conn.traffic
+        holds = store.raw(address, "SELECT COUNT(*) FROM held_events")[0][0]
+        traffic.reset()
+        stats = m.commit()
+        assert stats.frame_ids and stats.observations_committed == 2
+        waited = [" ".join(sql.split()[:4]) for sql in traffic.waited_by_sql]
+        assert traffic.waited_by_sql["BEGIN; lock; reads"] == 1
+        assert [w for w in waited if w.startswith(("SELECT COUNT(*) FROM frames", "SELECT f.*, d.depth",
+                                                   "SELECT MAX(stamp) FROM", "SELECT id, stamp, label,",
+                                                   "SELECT DISTINCT x.label,"))] == []
+        # the cup's appearance is held by this frame (a hold written clears held_none): the held events are read
+        # again where settling uses them (and publish it), as before, once
+        assert store.raw(address, "SELECT kind, status FROM held_events ORDER BY id")[holds:] == [
+            ("appeared", "published")]
+        assert [n for sql, n in traffic.waited_by_sql.items() if sql.startswith("SELECT h.*, o.state")] == [1]
+        assert sum(n for sql, n in traffic.waited_by_sql.items()
+                   if sql.startswith("SELECT id, removal_due") and "SELECT h.*" in sql) == 1
+        epoch = store.raw(address, "SELECT value FROM meta WHERE key = 'write_epoch'")
+        traffic.reset()
+        assert m.commit().frame_ids == ()
+        assert traffic.round_trips == 2  # the lock's statement, which took none, then ROLLBACK
+        assert store.raw(address, "SELECT value FROM meta WHERE key = 'write_epoch'") == epoch
+        assert [o.label for o in m.objects()] == ["mug", "cup"]

@@ -517,6 +517,12 @@ class FrameFusion:
         ids = [int(f["id"]) for f in frames]
         self._sightings_ahead = dict(zip(ids, self._rows.pending_sightings_of(ids)))
 
+    def sightings_read_with_frames(self, by_frame: dict[int, list]) -> None:
+        """The staged sightings of the frames a commit is about to fuse, read with the frames in the write lock's round
+        trip (FusionRows.pending_sightings_read, PostgreSQL): kept as read_sightings_ahead keeps them, for one frame
+        too (the read costs no round trip of its own); a frame not among them is read when it is fused."""
+        self._sightings_ahead = dict(by_frame)
+
     def fuse_frame(self, frame, counters: CommitCounts, touched: set[int]) -> None:
         """Fuse one staged frame (a row of frames, with its depth) into the graph; counts what happened in
         ``counters`` and adds the objects whose relations may have changed to ``touched``."""
@@ -538,6 +544,7 @@ class FrameFusion:
         # its CPU (bench/bench_commit_profile.py --backend sqlite); joint_masses asks which pairs some object
         # received both of, then the same sum for those pairs only, so each answer is the one joint_mass gives.
         labels = sorted({seen.label for seen in items})
+        self._rows.read_batch_ahead(labels)  # a batch's first frame: what it would ask one by one, in one round trip
         self._prefetch_confusions([(a, b) for i, a in enumerate(labels) for b in labels[i + 1:]])
         items, part_of = self._join_parts(items)
         self._confusion_prefetch = None  # removals may write from here on

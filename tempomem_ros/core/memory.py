@@ -691,27 +691,35 @@ class Memory:
         t0 = time.perf_counter()
         counters = CommitCounts()
         self._counters_events = 0
-        if not self._pending_count():  # nothing staged: no write transaction, no lock taken
-            return CommitStats(objects_after=self._count_objects(), elapsed_ms=(time.perf_counter() - t0) * 1e3)
         touched: set[int] = set()
         self._change_times = {}
-        with self._fusion.kept_on_rollback(), self._store.transaction():
-            # Read under the write lock: frames read before it may be fused by another writer's commit while this
-            # one waits for the lock, and fused again here: their sightings are no longer pending, but their views
-            # counted the absence evidence a second time (two misses of one look; test_fleet_writers.py).
-            frames = self._retention.pending_frames(max_frames, through)  # retention.py: with their depth
+        # Read under the write lock: frames read before it may be fused by another writer's commit while this
+        # one waits for the lock, and fused again here: their sightings are no longer pending, but their views
+        # counted the absence evidence a second time (two misses of one look; test_fleet_writers.py). Nothing staged:
+        # no write transaction, no lock taken (ANY_PENDING). On PostgreSQL the check, the lock and these reads (and
+        # the frames' sightings) are one round trip (Store.fusing), where they were five (bench/fleet_round_trips.py).
+        reads = [RetentionRows.pending_frames_read(max_frames, through), (StagedFrames.NEWEST_FUSED, ())]
+        if self._store.reads_in_batches:
+            reads.append(FusionRows.pending_sightings_read(max_frames, through))
+        with self._fusion.kept_on_rollback(), self._store.fusing(reads, StagedFrames.ANY_PENDING) as read:
+            if read is None:
+                return CommitStats(objects_after=self._count_objects(), elapsed_ms=(time.perf_counter() - t0) * 1e3)
+            frames = self._retention.frames_from(read[0])  # retention.py: with their depth
             # "now" of this commit: the newest fused stamp or the newest of the frames read, pinned for the whole
             # commit. Why not the newest staged: on PostgreSQL robots stage beside this commit (Store.staging), and a
             # frame staged after the read above is not fused here; it must not move this commit's "now" (removal
             # holds, relation `since`). Alone on the store (SQLite) both are the same value: the read took every
             # pending frame.
-            fused = self._staging.newest_fused()
+            fused = StagedFrames.newest_of(read[1])
             stamps = [float(f["stamp"]) for f in frames] + ([] if fused is None else [fused])
             self._commit_now = max(stamps) if stamps else 0.0
             if self._store.reads_in_batches and frames:  # answers kept across the frames, in step with their writes
                 self._store.caches.batch = BatchReads(until=max(float(f["stamp"]) for f in frames))
             try:
-                self._fusion.read_sightings_ahead(frames)
+                if len(read) > 2:
+                    self._fusion.sightings_read_with_frames(FusionRows.sightings_by_frame(read[2]))
+                else:
+                    self._fusion.read_sightings_ahead(frames)
                 for frame in frames:
                     self._fusion.fuse_frame(frame, counters, touched)
                     self._staging.mark_fused(frame["id"])

@@ -143,13 +143,15 @@ class QueryService:
         rel_rows = self._relation_rows.with_anchors(relation, anchor_ids, region_ids, t)
         ids = self._related_ids(relation, rel_rows, anchor_ids)
         states = ("present",) if t is None else ("present", "missing")
-        rows = self._object_rows.rows(ids, states)
+        # the related rows, the region labels and the label mass of them and of the anchors in one round trip
+        rows, infos, anchor_infos, _ = self._reads.rows_described(ids, states, also=anchors)
         placements: tuple = ()
         if t is not None:
             at = {p.object_id: p for p in self.placements_at([int(r.id) for r in rows], t)}
-            rows = [r for r in rows if int(r.id) in at]  # stood somewhere known at t
+            infos = [info for r, info in zip(rows, infos) if int(r.id) in at]  # stood somewhere known at t
+            rows = [r for r in rows if int(r.id) in at]
             placements = tuple(at[int(r.id)] for r in rows)
-        return RelationalResult(True, tuple(self._reads.object_infos(anchors)), tuple(self._reads.object_infos(rows)),
+        return RelationalResult(True, tuple(anchor_infos), tuple(infos),
                                 tuple(relation_info(r) for r in rel_rows), region, placements)
 
     def relational_before(self, relation: str, anchor) -> tuple[float | None, RelationalResult]:

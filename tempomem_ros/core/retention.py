@@ -198,8 +198,14 @@ class Retention:
     def pending_frames(self, limit: int | None = None, through: float | None = None) -> list:
         """Staged frames in fusion order (stamp, source, id: RetentionRows.pending_frames), the first ``limit`` of them
         when given (``through``: of those stamped at or before it), each with its depth wherever it is kept."""
+        return self.frames_from(self._rows.pending_frames(limit, through))
+
+    @staticmethod
+    def frames_from(rows) -> list:
+        """RetentionRows.pending_frames' rows as pending_frames returns them (Memory._commit_locked reads them in the
+        write lock's round trip: RetentionRows.pending_frames_read)."""
         out = []
-        for r in self._rows.pending_frames(limit, through):
+        for r in rows:
             frame = dict(r)
             if frame["depth"] is None:
                 frame["depth"] = frame.pop("staged_depth")

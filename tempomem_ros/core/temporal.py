@@ -121,8 +121,7 @@ class TemporalService:
             return Answer(True, operator, f"I have no memory of {_article(name)}.", found=False, arguments=args)
         # what each object's answer describes, read for all of them at once (one statement each instead of four an
         # object: 80 of the 127 waits of "where is the mug 12" on PostgreSQL at 10,000 objects, bench_fleet's asker)
-        regions = self._reads.region_labels()
-        infos = self._reads.object_infos(rows, regions)
+        infos, regions = self._reads.described(rows)  # the region labels with the label mass: one round trip
         ids = [int(r.id) for r in rows]
         places = {i: [] for i in ids} if operator in _FEW_PLACEMENTS else self._placement_rows.of_objects(ids)
         few = self._few_placements(operator, ids, t, regions) if operator in _FEW_PLACEMENTS else {}
@@ -327,10 +326,11 @@ class TemporalService:
         offset = validation.non_negative_int(offset, "offset")
         if after is not None:
             after = self._page_key(after, offset, radius)
-        placements = self._reads.placement_infos(self._placement_rows.as_of(t, center, radius, k=k, offset=offset,
-                                                                            after=after))
-        ids = sorted({p.object_id for p in placements})
-        objects = {info.id: info for info in self._reads.object_infos(self._object_rows.rows(ids))}
+        rows = self._placement_rows.as_of(t, center, radius, k=k, offset=offset, after=after)
+        # the objects' rows, the region labels and the label mass in one round trip (StoreReads.rows_described)
+        _, infos, _, regions = self._reads.rows_described({int(r["object_id"]) for r in rows})
+        placements = self._reads.placement_infos(rows, regions)
+        objects = {info.id: info for info in infos}
         return [(objects[p.object_id], p) for p in placements]
 
     def scene_count_as_of(self, t: float, *, center=None, radius: float | None = None) -> int:

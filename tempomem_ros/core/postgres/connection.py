@@ -373,6 +373,39 @@ class PgConnection:
         except Exception as exc:
             raise self._error(exc, sql) from exc
 
+    def fetch_together(self, reads) -> list[list]:
+        """Reads of different texts ((sql, params) pairs): the rows of each, in order, as one execute() each gives
+        them, in one round trip (sent in one pipeline, one sync). Why: a commit asked the removals due, the held
+        events and the frame's label pairs one round trip each, though none depends on another
+        (FusionRows.read_batch_ahead)."""
+        stmts = [translate(sql) for sql, _ in reads]
+        for (sql, _), stmt in zip(reads, stmts):
+            if stmt.kind != "select" or not stmt.returns_rows:
+                raise ValueError("fetch_together runs reads only")
+            self.traffic.statements += 1
+            self.traffic.sent_by_sql[sql] += 1
+        if not stmts:
+            return []
+        try:
+            conn = self._usable()
+            self._send_held()
+            self.traffic.server_statements += len(stmts)
+            cursors = []
+            since = time.perf_counter()
+            with conn.pipeline():  # nested in a write transaction's pipeline too: leaving it syncs once
+                for (_, params), stmt in zip(reads, stmts):
+                    cur = conn.cursor()
+                    cur.execute(stmt.sql, tuple(params) if stmt.n_params else None)
+                    cursors.append(cur)
+            self._waited(" + ".join(sql for sql, _ in reads), since)
+            out = []
+            for cur in cursors:
+                out.append(cur.fetchall())
+                cur.close()
+            return out
+        except Exception as exc:
+            raise self._error(exc, reads[0][0]) from exc
+
     def insert_many(self, sql: str, seq) -> list[int]:
         """One INSERT into a table with generated ids run once per parameter tuple of ``seq``, inside the open
         write transaction: the new ids in ``seq``'s order, in one round trip (the inserts pipelined, then one
@@ -609,6 +642,85 @@ class PgConnection:
             return False
         self._begin_write()
         return True
+
+    def begin_write(self, reads=(), only_if: str | None = None) -> list[list] | None:
+        """Open a write transaction (the fusion lock, as ``BEGIN IMMEDIATE``) and run ``reads`` ((sql, params) pairs)
+        once the lock is held, in the same round trip: the rows of each, in order.
+
+        ``only_if``: a read (no parameters) that returns a row when there is something to write: the lock is taken
+        only then, in the same statement (``... WHERE EXISTS``); when it returns none the transaction is rolled back
+        (a second round trip) and None is returned: no lock was taken, nothing was written.
+
+        Why: a frame's commit waited for the staged-frame count outside the lock, then the lock, then the pending
+        frames, the newest fused stamp and the frame's sightings, one round trip each (5 of a robot's 12 a frame,
+        bench/fleet_round_trips.py); they are one now. Every statement is still its own (parameterised, its own
+        snapshot under READ COMMITTED, run after the lock is held: the server runs a pipeline's statements in order)."""
+        self._usable()
+        if self.in_transaction:
+            raise StoreClosedError("begin_write inside an open transaction")
+        stmts = [translate(sql) for sql, _ in reads]
+        for (sql, _), stmt in zip(reads, stmts):
+            if stmt.kind != "select" or not stmt.returns_rows:
+                raise ValueError("begin_write reads statements that read only")
+            self.traffic.statements += 1
+            self.traffic.sent_by_sql[sql] += 1
+        lock = f"SELECT pg_advisory_xact_lock({WRITE_LOCK_KEY}, hashtext(current_schema()))"
+        if only_if is not None:
+            cond = translate(only_if)
+            if cond.kind != "select" or cond.n_params:
+                raise ValueError("begin_write's only_if is a read without parameters")
+            lock += f" FROM (SELECT 1) AS one WHERE EXISTS ({cond.sql})"
+            self.traffic.statements += 1
+            self.traffic.sent_by_sql[only_if] += 1
+        epoch = "SELECT value::bigint FROM meta WHERE key = 'write_epoch'" if self.counts_writes else None
+        self._write_tx = True
+        self._tx_epoch = None
+        conn = self._conn
+        since = time.perf_counter()
+        try:
+            self._pipeline = conn.pipeline()
+            self._pipeline.__enter__()
+            with conn.pipeline():  # nested: leaving it syncs once, and every result below is then in
+                conn.execute("BEGIN")
+                conn.execute(f"SET LOCAL lock_timeout = '{LOCK_TIMEOUT_MS}ms'")
+                locked = conn.cursor()
+                locked.execute(lock)
+                got = None
+                if epoch is not None:
+                    got = conn.cursor()
+                    got.execute(epoch)
+                cursors = []
+                for (_, params), stmt in zip(reads, stmts):
+                    cur = conn.cursor()
+                    cur.execute(stmt.sql, tuple(params) if stmt.n_params else None)
+                    cursors.append(cur)
+            self.traffic.server_statements += 3 + (epoch is not None) + len(cursors)
+            self._waited("BEGIN; lock; reads", since)
+            took = bool(locked.fetchall())
+            if got is not None:
+                rows = got.fetchall()
+                self._tx_epoch = int(rows[0][0]) if rows else None
+            out = [cur.fetchall() for cur in cursors]
+            for cur in [locked, got, *cursors]:
+                if cur is not None:
+                    cur.close()
+        except BaseException as exc:
+            self._write_tx = False
+            self._tx_epoch = None
+            self._end_pipeline(error=True)
+            try:
+                if not (conn.closed or conn.broken):
+                    self._raw("ROLLBACK")
+            except Exception:  # noqa: BLE001 - the lock error is the one that matters
+                pass
+            if isinstance(exc, Exception):  # a lock timeout is StoreLockedError, as in execute("BEGIN IMMEDIATE")
+                raise self._error(exc, "BEGIN write transaction") from exc
+            raise
+        if only_if is not None and not took:  # nothing to write: no lock was taken
+            self._tx_epoch = None
+            self._rollback()
+            return None
+        return out
 
     def _begin_write(self) -> None:
         self._write_tx = True

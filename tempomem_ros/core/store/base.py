@@ -73,6 +73,16 @@ def fetch_each(conn, sql: str, seq) -> list[list]:
     return [conn.execute(sql, p).fetchall() for p in seq]
 
 
+def fetch_together(conn, reads) -> list[list]:
+    """``[conn.execute(sql, p).fetchall() for sql, p in reads]``: on PostgreSQL in one round trip (connection.py
+    fetch_together), on SQLite one call each. Each read is its own statement, so each answer is the one it gives
+    alone."""
+    together = getattr(conn, "fetch_together", None)
+    if together is not None:
+        return together(list(reads))
+    return [conn.execute(sql, p).fetchall() for sql, p in reads]
+
+
 def pipelines(conn) -> bool:
     """Whether ``conn`` sends fetch_each's statements in one round trip (PostgreSQL). Why a reader asks: one
     statement per object costs SQLite a call each (statement overhead: most of what an object added to "where is
@@ -223,6 +233,8 @@ class StoreInterface(Protocol):
 
     def transaction(self) -> AbstractContextManager: ...
 
+    def fusing(self, reads=(), only_if: str | None = None) -> AbstractContextManager: ...
+
     def snapshot(self) -> AbstractContextManager: ...
 
     def audit(self, stamp, action: str, object_ids, observation_ids, detail: dict | None, source: str) -> None: ...
@@ -277,10 +289,40 @@ class Store:
     def transaction(self) -> Iterator["Store"]:
         """The one way to write: ``with store.transaction(): ...`` (see the module's contract)."""
         self.conn.execute("BEGIN IMMEDIATE")
+        with self._begun():
+            yield self
+
+    @contextmanager
+    def fusing(self, reads=(), only_if: str | None = None) -> Iterator[list | None]:
+        """``transaction()`` opened with ``reads`` ((sql, params) pairs, run once the write lock is held): yields the
+        rows of each, or None, and no transaction, when ``only_if`` (a read without parameters) returns no row.
+        On PostgreSQL the lock, the check and the reads are one round trip (connection.py begin_write: the check in
+        the lock's own statement, so that no lock is taken when nothing is staged); on SQLite the check runs before
+        ``BEGIN IMMEDIATE`` and each read after it, as one execute() each did."""
+        begin = getattr(self.conn, "begin_write", None)
+        if begin is None:
+            if only_if is not None and self.conn.execute(only_if).fetchone() is None:
+                yield None
+                return
+            self.conn.execute("BEGIN IMMEDIATE")
+            with self._begun():
+                yield [self.conn.execute(sql, params).fetchall() for sql, params in reads]
+            return
+        rows = begin(tuple(reads), only_if)
+        if rows is None:
+            yield None
+            return
+        with self._begun():
+            yield rows
+
+    @contextmanager
+    def _begun(self) -> Iterator[None]:
+        """The body of a write transaction whose BEGIN was sent: fold in another writer's commit, commit with the
+        queued audit rows, or roll back and drop every cache."""
         try:
             if self.data_version() != self._seen_version:
                 self.caches.clear()  # another writer (robot, CLI) committed since this one last did
-            yield self
+            yield
             if self._before_commit is not None:
                 self._before_commit()
             self.writes += 1

@@ -21,7 +21,9 @@ from collections.abc import Callable
 
 from ..rows import OBJECT_COLS, SQL_ID_CHUNK, id_chunks
 from .object_row import ObjectRow, fetch_objects
-from .base import StoreInterface, TableRows, fetch_each
+from .base import StoreInterface, TableRows, fetch_each, fetch_together
+from .retention_rows import RetentionRows
+from .settling_rows import SettlingRows
 
 # A sighting ends the absence: evidence belongs to the time since the object was last seen (persistence.py).
 ABSENCE_RESET = ("misses=0, first_miss=NULL, last_miss=NULL, absence_evidence=0, absence_looks=0, look_start=NULL, "
@@ -45,6 +47,34 @@ class FusionRows(TableRows):
         """The frame's staged (pending) observations, by id: id, stamp, label, confidence, centre, box, feature, in
         this column order (FrameFusion.fuse_frame reads them by position)."""
         return self._conn.execute(self._PENDING, (frame_id,)).fetchall()
+
+    _SIGHTING_COLS = ("id", "stamp", "label", "confidence", "cx", "cy", "cz", "min_x", "min_y", "min_z", "max_x",
+                      "max_y", "max_z", "feature")
+
+    @classmethod
+    def pending_sightings_read(cls, limit: int | None = None, through: float | None = None) -> tuple[str, list]:
+        """One statement: the staged sightings of the frames RetentionRows.pending_frames(limit, through) selects,
+        a row per sighting (the frame's id first, then pending_sightings' columns, by frame id then sighting id), and
+        one row of NULLs for a frame with none (so that "no sighting" is told from "not read"). Memory._commit_locked
+        sends it in the lock's round trip, after the frames' own read (Store.fusing): a frame staged between the two
+        statements may change which frames this one selects; a frame the commit fuses that is not here is read
+        again by itself (FrameFusion.sightings_read_with_frames), and one that is here and not fused is ignored. A
+        frame's sightings are the same in both: staging inserts a frame with its sightings in one transaction, and
+        only fusion, which holds the lock, changes a pending sighting."""
+        frames, args = RetentionRows.pending_frames_read(limit, through, columns="f.id")
+        cols = ", ".join(f"o.{c}" for c in cls._SIGHTING_COLS)
+        return (f"SELECT p.id AS frame_of, {cols} FROM ({frames}) p LEFT JOIN observations o "
+                "ON o.frame_id = p.id AND o.verdict='pending' ORDER BY p.id, o.id", args)
+
+    @staticmethod
+    def sightings_by_frame(rows) -> dict[int, list[tuple]]:
+        """pending_sightings_read's rows: frame id -> its rows as pending_sightings gives them (by position)."""
+        out: dict[int, list[tuple]] = {}
+        for r in rows:
+            kept = out.setdefault(int(r[0]), [])
+            if r[1] is not None:
+                kept.append(tuple(r[1:]))
+        return out
 
     def pending_sightings_of(self, frame_ids: list[int]) -> list[list]:
         """``[pending_sightings(f) for f in frame_ids]``, on PostgreSQL in one round trip (base.fetch_each)."""
@@ -108,11 +138,43 @@ class FusionRows(TableRows):
         # pairs. The 20 labels of a frame at 10,000 objects (bench_fleet's store): 6.1-7.4 -> 1.0-1.1 ms a
         # statement (load 17, wall), where the 190 pairs' joint_mass read one by one took 10.4 ms. PostgreSQL keeps
         # the statement as it was measured (docs/RESULTS.md section 7).
+        return {frozenset(r) for r in self._conn.execute(*self._labels_together_read(labels, others)).fetchall()}
+
+    def _labels_together_read(self, labels: list[str], others: list[str]) -> tuple[str, tuple]:
+        """_labels_together's statement and parameters."""
         y_label = "y.label" if self._store.reads_in_batches else "y.label || ''"
-        return {frozenset(r) for r in self._conn.execute(
-            f"SELECT DISTINCT x.label, y.label FROM label_mass x JOIN label_mass y ON y.object_id = x.object_id "
-            f"AND y.label <> x.label WHERE x.label IN ({','.join('?' for _ in labels)}) "
-            f"AND {y_label} IN ({','.join('?' for _ in others)})", (*labels, *others)).fetchall()}
+        return (f"SELECT DISTINCT x.label, y.label FROM label_mass x JOIN label_mass y ON y.object_id = x.object_id "
+                f"AND y.label <> x.label WHERE x.label IN ({','.join('?' for _ in labels)}) "
+                f"AND {y_label} IN ({','.join('?' for _ in others)})", (*labels, *others))
+
+    def read_batch_ahead(self, labels) -> None:
+        """At a batch's first frame (batch_reads.py), before it writes anything: the removals due by the batch's
+        end, whether any event is held, and the pairs of the frame's ``labels`` some object received both of, in
+        one round trip on PostgreSQL (base.fetch_together), where each was one when first asked (removals_due,
+        held_with_objects, labels_together: 3 of a robot's commit's 8 waits, bench/fleet_round_trips.py). Each is
+        the statement its reader sends, and is kept as that reader keeps it: ``due`` (written removals are noted
+        in it from then on, as after removals_due's read), ``held_none`` only when none is held (a hold written
+        later clears it, as it does after held_with_objects' read; rows held are read again where used: their
+        objects' columns change as the frame fuses), and the pairs as labels_together learns them for a batch
+        that knows no label yet (joint_masses asks it with every label of the frame's pairs: the frame's labels
+        when it has two or more)."""
+        batch = self._batch
+        if batch is None or batch.due is not None:
+            return
+        labels = sorted(set(labels))
+        reads = [(SettlingRows.DUE_BY, (batch.until,))]
+        held = not batch.held_none
+        if held:
+            reads.append((SettlingRows.HELD_WITH_OBJECTS, ()))
+        pairs = not batch.labels and 2 <= len(labels) <= SQL_ID_CHUNK
+        if pairs:
+            reads.append(self._labels_together_read(labels, labels))
+        rows = fetch_together(self._conn, reads)
+        batch.due = {int(i): float(d) for i, d in rows[0]}
+        if held and not rows[1]:
+            batch.held_none = True
+        if pairs:
+            batch.learn_pairs(labels, {frozenset(r) for r in rows[-1]})
 
     def label_total(self, label: str) -> float:
         """The label's mass over every object."""

@@ -121,6 +121,8 @@ class ObjectRow(NamedTuple):
 
 
 _new = ObjectRow._make
+#: a fetched row of rows.OBJECT_COLS (any sequence in that order) as an ObjectRow
+new_object_row = _new
 
 
 def fetch_object(cursor) -> ObjectRow | None:

@@ -36,14 +36,21 @@ class ObjectRows(TableRows):
     def rows(self, ids, states: tuple[str, ...] | None = None) -> list[ObjectRow]:
         """Rows of these ids (optionally only those in ``states``), by id; unknown ids are left out."""
         out: list[ObjectRow] = []
+        for sql, params in self.rows_reads(ids, states):
+            out += fetch_objects(self._conn.execute(sql, params))
+        return out
+
+    @staticmethod
+    def rows_reads(ids, states: tuple[str, ...] | None = None) -> list[tuple[str, tuple]]:
+        """rows()' statements and parameters, one per chunk of ids (StoreReads.rows_described sends them with the
+        reads that describe the rows); their rows, in order, as ObjectRow (object_row._new), are rows()'."""
+        out = []
         for chunk, marks in id_chunks(sorted(set(int(i) for i in ids))):
             if states is None:
-                out += fetch_objects(self._conn.execute(
-                    f"SELECT {OBJECT_COLS} FROM objects WHERE id IN ({marks}) ORDER BY id", chunk))
+                out.append((f"SELECT {OBJECT_COLS} FROM objects WHERE id IN ({marks}) ORDER BY id", tuple(chunk)))
             else:
-                out += fetch_objects(self._conn.execute(
-                    f"SELECT {OBJECT_COLS} FROM objects WHERE id IN ({marks}) AND state IN "
-                    f"({','.join('?' * len(states))}) ORDER BY id", (*chunk, *states)))
+                out.append((f"SELECT {OBJECT_COLS} FROM objects WHERE id IN ({marks}) AND state IN "
+                            f"({','.join('?' * len(states))}) ORDER BY id", (*chunk, *states)))
         return out
 
     def shown_labels(self, ids) -> dict[int, str]:

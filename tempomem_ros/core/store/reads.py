@@ -18,9 +18,9 @@ from ..event_names import name_events
 from ..labels import label_matches
 from ..rows import OBJECT_COLS, event_info, id_chunks, object_info, placement_info
 from ..types import ObjectInfo
-from .base import StoreInterface, TableRows
+from .base import StoreInterface, TableRows, fetch_together
 from .events import EventRows
-from .object_row import ObjectRow, fetch_objects
+from .object_row import ObjectRow, fetch_objects, new_object_row
 from .objects import ObjectRows
 from .observations import ObservationRows, observation_columns
 from .place_labels import PlaceLabelRows
@@ -120,16 +120,50 @@ class StoreReads(TableRows):
     def object_infos(self, rows: list[ObjectRow], regions: dict[int, str] | None = None) -> list[ObjectInfo]:
         """The rows as ObjectInfo, with their label mass and region label (``regions``: region_labels() read
         once by a caller that describes several objects, or read here)."""
-        regions = self.region_labels() if regions is None else regions
-        ids = [int(r.id) for r in rows]
+        return self.described(rows, regions)[0]
+
+    def described(self, rows: list[ObjectRow], regions: dict[int, str] | None = None) -> tuple[list[ObjectInfo],
+                                                                                              dict[int, str]]:
+        """(object_infos(rows, regions), the region labels used): for a caller that describes placements too."""
+        _, regions, masses = self._describe_reads([int(r.id) for r in rows], regions, [])
+        return [self._info(r, regions, masses) for r in rows], regions
+
+    def rows_described(self, ids, states: tuple[str, ...] | None = None, *, also=()) -> tuple[
+            list[ObjectRow], list[ObjectInfo], list[ObjectInfo], dict[int, str]]:
+        """(ObjectRows.rows(ids, states), their object_infos, object_infos of the rows ``also``, the region labels):
+        the rows, the region labels and the label mass of ``ids`` and of ``also``'s ids read in one round trip on
+        PostgreSQL (base.fetch_together), each its own statement. Why: an answer read its objects' rows, then what
+        describes them (scene_as_of, relational: 2 of their waits). Label mass read for an id whose row is not
+        returned (not in ``states``, unknown) is not used: each row's label mass is the one object_infos reads."""
+        also = list(also)
+        row_reads = ObjectRows.rows_reads(ids, states)
+        wanted = sorted({int(i) for i in ids} | {int(r.id) for r in also})
+        first, regions, masses = self._describe_reads(wanted, None, row_reads)
+        rows = [new_object_row(r) for chunk in first for r in chunk]
+        return (rows, [self._info(r, regions, masses) for r in rows], [self._info(r, regions, masses) for r in also],
+                regions)
+
+    def _describe_reads(self, ids: list[int], regions: dict[int, str] | None, first: list) -> tuple[list, dict, dict]:
+        """``first`` (reads sent before them), the region labels (unless given) and the label mass of ``ids``, in
+        one round trip on PostgreSQL (base.fetch_together): (the rows of each of ``first``, the region labels, the
+        label mass by id). They were two or three waits of every answer that describes objects
+        (bench/fleet_round_trips.py)."""
+        reads = list(first) + ([(RegionRows.LABELS, ())] if regions is None else [])
+        reads += [(f"SELECT object_id, label, mass FROM label_mass WHERE object_id IN ({marks}) "
+                   "ORDER BY object_id, label", chunk) for chunk, marks in id_chunks(ids)]
+        got = fetch_together(self._conn, reads)
+        rest = got[len(first):]
+        if regions is None:
+            regions = RegionRows.labels_of(rest.pop(0))
         masses: dict[int, dict[str, float]] = {i: {} for i in ids}
-        for chunk, marks in id_chunks(ids):
-            for oid, lbl, m in self._conn.execute(
-                    f"SELECT object_id, label, mass FROM label_mass WHERE object_id IN ({marks}) "
-                    "ORDER BY object_id, label", chunk):
+        for chunk_rows in rest:
+            for oid, lbl, m in chunk_rows:
                 masses[int(oid)][lbl] = m
-        return [object_info(r, region_label=regions.get(int(r.region_id or 0), ""), label_mass=masses[int(r.id)])
-                for r in rows]
+        return got[:len(first)], regions, masses
+
+    @staticmethod
+    def _info(r: ObjectRow, regions: dict[int, str], masses: dict[int, dict[str, float]]) -> ObjectInfo:
+        return object_info(r, region_label=regions.get(int(r.region_id or 0), ""), label_mass=masses[int(r.id)])
 
     def region_labels(self) -> dict[int, str]:
         return self._regions.labels()

@@ -21,9 +21,16 @@ class RegionRows(TableRows):
         """One region's row, or None."""
         return self._conn.execute("SELECT * FROM regions WHERE id=?", (int(region_id),)).fetchone()
 
+    LABELS = "SELECT id, label FROM regions"
+
     def labels(self) -> dict[int, str]:
         """{region id: label} of every region."""
-        return {int(i): lbl for i, lbl in self._conn.execute("SELECT id, label FROM regions")}
+        return self.labels_of(self._conn.execute(self.LABELS))
+
+    @staticmethod
+    def labels_of(rows) -> dict[int, str]:
+        """LABELS' rows as labels() returns them."""
+        return {int(i): lbl for i, lbl in rows}
 
     def smallest_containing(self, center) -> int:
         """The smallest region containing the point (ties -> lowest id), 0 when none."""

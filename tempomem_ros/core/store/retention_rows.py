@@ -57,13 +57,20 @@ class RetentionRows(TableRows):
         before the id: robots stage beside each other (docs/FLEET.md), so which of two frames of one stamp was
         staged first is a race; the robot's name is not. One robot (one source) reads them as before. ``through``: only
         the frames stamped at or before it (a mutation on a fleet's store: Memory._fuse_pending)."""
+        return self._conn.execute(*self.pending_frames_read(limit, through)).fetchall()
+
+    @staticmethod
+    def pending_frames_read(limit: int | None = None, through: float | None = None,
+                            columns: str = "f.*, d.depth AS staged_depth") -> tuple[str, list]:
+        """pending_frames' statement and parameters (Store.fusing reads it in the lock's round trip); ``columns``:
+        another selection of the same frames, in the same order (FusionRows.pending_sightings_read)."""
         bound, args = ("", []) if through is None else (" AND f.stamp <= ?", [float(through)])
-        sql = ("SELECT f.*, d.depth AS staged_depth FROM frames f LEFT JOIN frame_depths d "
+        sql = (f"SELECT {columns} FROM frames f LEFT JOIN frame_depths d "
                f"ON d.frame_id = f.id WHERE f.status='pending' AND f.{FRAMES_LIVE}{bound} "
                "ORDER BY f.stamp, f.source, f.id")
         if limit is None:
-            return self._conn.execute(sql, args).fetchall()
-        return self._conn.execute(sql + " LIMIT ?", args + [int(limit)]).fetchall()
+            return sql, args
+        return sql + " LIMIT ?", args + [int(limit)]
 
     # ---------------------------------------------------------------- meta cursors
     def meta_int(self, key: str) -> int:

@@ -26,6 +26,12 @@ class SettlingRows(TableRows):
     """Rows of objects, held events, sightings, misses, placements and events as the settling step reads and
     writes them."""
 
+    #: every object whose removal hold ends by then, any state (BatchReads.due)
+    DUE_BY = "SELECT id, removal_due FROM objects WHERE removal_due IS NOT NULL AND removal_due <= ?"
+    HELD_WITH_OBJECTS = ("SELECT h.*, o.state, o.first_seen, o.last_seen, o.n_observations, o.label AS olabel, "
+                         "o.pinned_label FROM held_events h JOIN objects o ON o.id = h.object_id "
+                         "WHERE h.status = 'held' ORDER BY h.id")
+
     # ---------------------------------------------------------------- removals
     def removals_due(self, stamp: float, *, before: bool) -> list[ObjectRow]:
         """Present or tentative objects whose removal hold ends by ``stamp`` (``before``: strictly before it), in
@@ -33,9 +39,7 @@ class SettlingRows(TableRows):
         batch = self._batch
         if batch is not None:  # batch_reads.py: the store is asked only when some removal may be due by then
             if batch.due is None:
-                batch.due = {int(i): float(d) for i, d in self._conn.execute(
-                    "SELECT id, removal_due FROM objects WHERE removal_due IS NOT NULL AND removal_due <= ?",
-                    (batch.until,)).fetchall()}
+                batch.due = {int(i): float(d) for i, d in self._conn.execute(self.DUE_BY, (batch.until,)).fetchall()}
             if not batch.may_be_due(stamp):
                 return []
         op = "<" if before else "<="
@@ -72,10 +76,7 @@ class SettlingRows(TableRows):
         batch = self._batch
         if batch is not None and batch.held_none:  # batch_reads.py: none held since a read found none
             return []
-        rows = self._conn.execute(
-            "SELECT h.*, o.state, o.first_seen, o.last_seen, o.n_observations, o.label AS olabel, "
-            "o.pinned_label FROM held_events h JOIN objects o ON o.id = h.object_id "
-            "WHERE h.status = 'held' ORDER BY h.id").fetchall()
+        rows = self._conn.execute(self.HELD_WITH_OBJECTS).fetchall()
         if batch is not None and not rows:
             batch.held_none = True
         return rows

@@ -19,6 +19,9 @@ class StagedFrames(TableRows):
     #: quarantined frames (id, stamp) in arrival order.
     NEWEST_ACCEPTED = (f"SELECT MAX(m) FROM (SELECT MAX(stamp) AS m FROM frames WHERE status='fused' AND {FRAMES_LIVE} "
                        f"UNION ALL SELECT MAX(stamp) FROM frames WHERE status='pending' AND {FRAMES_LIVE})")
+    NEWEST_FUSED = f"SELECT MAX(stamp) FROM frames WHERE status='fused' AND {FRAMES_LIVE}"
+    #: a row when a frame is staged and not yet fused (Memory._commit_locked: the fusion lock is taken only then)
+    ANY_PENDING = f"SELECT 1 FROM frames WHERE status='pending' AND {FRAMES_LIVE} LIMIT 1"
     QUARANTINED = f"SELECT id, stamp FROM frames WHERE status='quarantined' AND {FRAMES_LIVE} ORDER BY id"
     STAGE_READS = (NEWEST_ACCEPTED, QUARANTINED)
 
@@ -36,8 +39,7 @@ class StagedFrames(TableRows):
     def newest_fused(self) -> float | None:
         """Newest stamp of a fused frame (None when none): "now" of a commit is this or the newest frame it fuses
         (Memory._commit_locked)."""
-        row = self._conn.execute(f"SELECT MAX(stamp) FROM frames WHERE status='fused' AND {FRAMES_LIVE}").fetchone()
-        return None if row is None or row[0] is None else float(row[0])
+        return self.newest_of(self._conn.execute(self.NEWEST_FUSED).fetchall())
 
     def pending_count(self, through: float | None = None) -> int:
         """Frames staged and not yet fused (``through``: only those stamped at or before it)."""
