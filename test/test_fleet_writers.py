@@ -623,3 +623,29 @@ def test_a_commit_reads_what_it_fuses_in_its_locks_round_trip(store):
         assert traffic.round_trips == 2  # the lock's statement, which took none, then ROLLBACK
         assert store.raw(address, "SELECT value FROM meta WHERE key = 'write_epoch'") == epoch
         assert [o.label for o in m.objects()] == ["mug", "cup"]
+
+
+def test_a_commit_with_nothing_staged_waits_twice_on_the_wire(store, monkeypatch):
+    """PostgreSQL: with nothing staged the lock's statement takes no lock, and the ROLLBACK goes in the pipeline's one
+    sync: two waits on the wire, as counted (_rollback() synced the empty pipeline first, then sent ROLLBACK: three).
+    Counted at psycopg's Sync and the connection's simple queries, each one wait."""
+    if not store.postgres:
+        pytest.skip("a round trip is PostgreSQL's")
+    from psycopg import _pipeline_base
+
+    from tempomem_ros.core.postgres.connection import PgConnection
+
+    waits = []
+    sync, raw = _pipeline_base.BasePipeline._enqueue_sync, PgConnection._raw
+    monkeypatch.setattr(_pipeline_base.BasePipeline, "_enqueue_sync", lambda p: waits.append("sync") or sync(p))
+    monkeypatch.setattr(PgConnection, "_raw", lambda c, *a, **k: waits.append("raw") or raw(c, *a, **k))
+    with Memory.open(store(), embedding_dim=4, config=IMMEDIATE) as m:
+        m.add([box_obs("mug", A, stamp=1.0)], view(1.0, A, DA))
+        m.commit()
+        waits.clear()
+        m._conn.traffic.reset()
+        assert m.commit().frame_ids == ()
+        assert waits == ["sync", "sync"] and m._conn.traffic.round_trips == 2
+        assert not m._conn.in_transaction
+        m.add([box_obs("cup", B, stamp=2.0)], view(2.0, B, DA))
+        assert m.commit().observations_committed == 1

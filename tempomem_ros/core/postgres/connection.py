@@ -717,8 +717,12 @@ class PgConnection:
                 raise self._error(exc, "BEGIN write transaction") from exc
             raise
         if only_if is not None and not took:  # nothing to write: no lock was taken
+            # ROLLBACK sent into the open pipeline, whose one sync waits for it: _rollback() would sync the empty
+            # pipeline, then send ROLLBACK, two round trips where one does
             self._tx_epoch = None
-            self._rollback()
+            self._write_tx = False
+            self._send_own("ROLLBACK")
+            self._end_pipeline(error=False)
             return None
         return out
 
