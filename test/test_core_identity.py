@@ -243,7 +243,7 @@ def test_add_misses_folds_misses_into_the_state_and_the_due_time_as_one_miss_at_
     """The fuser (one miss a frame) and settling (replaying the misses after a joined twin's last sighting) share
     persistence.add_misses: the due time is removal_hold_s after the miss that decided, and a due time already
     set stays."""
-    acfg = AbsenceConfig()   # 3 misses over >= 1 s, looks 3 s apart, a 1 s hold
+    acfg = AbsenceConfig(short_look_misses=0)   # 3 misses over >= 1 s, looks 3 s apart, a 1 s hold
     stamps = (0.0, 0.3, 0.6, 0.9, 1.2, 1.5)
     state, due = add_misses(AbsenceState(), None, stamps, acfg)
     s, d = AbsenceState(), None

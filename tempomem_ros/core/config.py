@@ -142,6 +142,12 @@ class IdentityConfig:
 class AbsenceConfig:
     misses_to_remove: int = 3            # N misses ...
     min_absence_s: float = 1.0           # ... spread over at least T seconds
+    short_look_misses: int = 4           # ... or one look of at least this many misses (0 = off) ...
+    short_look_s: float = 0.5            # ... spanning this long (persistence.short_look_decides): patrol looks of
+                                         # 0.6-0.8 s never removed a thing taken away (h430 436 vase, h400 405 glasses)
+    short_look_clear_fraction: float = 0.85  # ... with at least that many misses seeing this share of its samples
+                                         # (persistence.short_look_unclear): a phone two thirds in view, 4 misses in
+                                         # 0.84 s, was removed while it stood there (dev seed 1)
     min_range: float = 0.2               # metres: nearer than this the segmenter is not trusted
     occlusion_tolerance: float = 0.05    # metres: a surface nearer than the object's front - tol occludes it
     image_margin_px: float = 4.0         # projected samples must be this far inside the image
@@ -384,6 +390,9 @@ def validate(cfg: MemoryConfig) -> None:
     a = cfg.absence
     _require(a.misses_to_remove >= 1, "absence.misses_to_remove must be >= 1")
     _require(a.min_absence_s >= 0, "absence.min_absence_s must be >= 0")
+    _require(a.short_look_misses >= 0, "absence.short_look_misses must be >= 0")
+    _require(a.short_look_s >= 0, "absence.short_look_s must be >= 0")
+    _require(0 < a.short_look_clear_fraction <= 1, "absence.short_look_clear_fraction must be in (0, 1]")
     _require(a.min_range >= 0, "absence.min_range must be >= 0")
     _require(a.occlusion_tolerance >= 0, "absence.occlusion_tolerance must be >= 0")
     _require(0 < a.min_visible_fraction <= 1, "absence.min_visible_fraction must be in (0, 1]")
@@ -475,6 +484,8 @@ FIELD_RANGES: dict[str, tuple[float, float]] = {
     "identity.confirm_observations": (1, 1000), "identity.confirm_gap_s": (0.001, 86400.0),
     "identity.brief_move_min_weight": (0.0, 1e6),
     "absence.misses_to_remove": (1, 1000), "absence.min_absence_s": (0.0, 86400.0),
+    "absence.short_look_misses": (0, 1000), "absence.short_look_s": (0.0, 86400.0),
+    "absence.short_look_clear_fraction": (0.001, 1.0),
     "absence.min_range": (0.0, 100.0), "absence.occlusion_tolerance": (0.0, 10.0),
     "absence.image_margin_px": (0.0, 10000.0), "absence.min_visible_fraction": (0.001, 1.0),
     "absence.partly_visible_fraction": (0.001, 1.0), "absence.partly_visible_factor": (0.0, 1000.0),

@@ -47,7 +47,7 @@ from .frame_fusion import (BLED_OVER_SHARE, PART_TOLERANCE_M, PARTS_MIN_FOOTPRIN
                            rest_behind_face)
 from .labels import canonical_label, label_share, labels_agree
 from .partial_looks import seen_empty_since
-from .persistence import AbsenceState, add_misses, evidenced_since
+from .persistence import AbsenceState, add_misses, evidenced_since, short_look_unclear
 from .rows import blob_to_feature, bmax_of, bmin_of, feature_to_blob
 from .store import StoreInterface
 from .store.graph_writes import GraphWrites, WriteState
@@ -354,6 +354,8 @@ class Settling:
                 continue
             if self._seen_in_part_once(obj):
                 continue  # still due: decided when another look or a plain view counts a miss (partial_looks.py)
+            if self._short_look_unclear(obj):
+                continue  # still due: decided by another look, a longer one or clearer frames (persistence.py)
             held = self._rows.held_row(obj.id, "appeared")
             self._fusion.remove(obj, self._removal_stamp(obj), stamp, int(obj.misses), counters, touched,
                                 publish=held is None)
@@ -409,6 +411,13 @@ class Settling:
         """Whether ``obj`` (small, its removal due) is not yet seen gone once its partial looks are weighed
         (partial_looks.py): its removal waits for another look or a plain one."""
         return not self._weighed(obj)[0]
+
+    def _short_look_unclear(self, obj) -> bool:
+        """persistence.short_look_unclear for ``obj``'s misses since its first miss (short_look_clear_fraction)."""
+        if self.config.absence.short_look_misses <= 0 or obj.first_miss is None:
+            return False
+        misses = self._rows.misses_after(int(obj.id), obj.placement_id, float(obj.first_miss) - REMOVAL_STAMP_EPS_S)
+        return short_look_unclear(misses, self.config.absence)
 
     def _glimpse(self, obj) -> bool:
         """Seen in one look only (all its sightings within identity.glimpse_s), never moved, and centred in
