@@ -453,7 +453,7 @@ def test_misses_a_later_sighting_cancelled_are_counted_those_that_removed_kept(t
     s, f = thin.retention_stats(), full.retention_stats()
     assert s["misses"] + s["thinned_misses"] == f["misses"] and s["thinned_misses"] > 50
     removed = full.changes(kinds=["removed"])[0]
-    # every frame of the misses that decided the removal is still there, with its miss
+    # every frame the removal cites (its first and last misses: frame_fusion.remove) is still there, with its miss
     miss_frames = full._conn.execute("SELECT detail FROM events WHERE kind='removed'").fetchone()[0]
     assert miss_frames == thin._conn.execute("SELECT detail FROM events WHERE kind='removed'").fetchone()[0]
     import json
@@ -461,6 +461,30 @@ def test_misses_a_later_sighting_cancelled_are_counted_those_that_removed_kept(t
         assert thin._conn.execute("SELECT COUNT(*) FROM misses WHERE frame_id=?", (fid,)).fetchone()[0] == 1
         assert thin._conn.execute("SELECT COUNT(*) FROM frames WHERE id=?", (fid,)).fetchone()[0] == 1
     assert removed.evidence == thin.changes(kinds=["removed"])[0].evidence  # the last five sightings: kept
+
+
+def test_a_removal_cites_its_first_and_last_misses_and_the_others_are_counted_and_their_frames_go(tmp_path):
+    thin, full = pair(tmp_path)
+    frames = [([box_obs("mug", A, stamp=0.5 * k)], view(0.5 * k, A, SEEN)) for k in range(40)]   # 20 s seen
+    frames += [([], view(30.0 + 0.5 * k, A, EMPTY)) for k in range(6)]   # then its place seen empty
+    frames += [([], view(60.0 + k, (0.0, 3.0, 0.5), 3.0)) for k in range(150)]  # looks elsewhere: they settle
+    feed([thin, full], frames)
+    assert [(e.kind, e.stamp) for e in full.changes()] == [("appeared", 0.0), ("removed", 30.0)]
+    assert thin.objects() == full.objects() and thin.changes() == full.changes()
+    every = [tuple(r) for r in full._conn.execute("SELECT stamp, frame_id FROM misses ORDER BY stamp, id")]
+    assert [t for t, _ in every] == [30.0, 30.5, 31.0, 31.5, 32.0]   # the removal was decided at the fifth
+    detail = full._conn.execute("SELECT detail FROM events WHERE kind='removed'").fetchone()[0]
+    assert detail == thin._conn.execute("SELECT detail FROM events WHERE kind='removed'").fetchone()[0]
+    import json
+    assert json.loads(detail) == {"decided_at": 32.0, "miss_frames": [every[0][1], every[-1][1]], "n_miss_frames": 5}
+    # thin keeps the two cited misses with their frames; the three others are counted, and their frames go
+    assert [tuple(r) for r in thin._conn.execute("SELECT stamp, frame_id FROM misses ORDER BY stamp, id")] \
+        == [every[0], every[-1]]
+    assert thin.retention_stats()["thinned_misses"] == 3
+    for _, fid in every:
+        kept = thin._conn.execute("SELECT COUNT(*) FROM frames WHERE id=?", (fid,)).fetchone()[0]
+        assert kept == (1 if fid in (every[0][1], every[-1][1]) else 0)
+        assert full._conn.execute("SELECT COUNT(*) FROM frames WHERE id=?", (fid,)).fetchone()[0] == 1
 
 
 def test_misses_kept_until_a_later_sighting_cancels_them_are_then_counted_and_their_frames_go(tmp_path):

@@ -227,6 +227,15 @@ class RetentionRows(TableRows):
             f"SELECT {MISS_COLS} FROM misses WHERE object_id = ? AND stamp <= ? AND placement_id = ? "
             "ORDER BY stamp, id", (object_id, horizon, placement_id)).fetchall()
 
+    def removal_miss_frames(self, object_id: int, placement_id: int) -> set[int] | None:
+        """The frames the removal events of the placement cite for its misses (detail ``miss_frames``); None
+        when no event records its removal (one never published: its audit row cites them)."""
+        rows = self._conn.execute("SELECT detail FROM events WHERE object_id = ? AND kind = 'removed' AND "
+                                  "before_id = ?", (object_id, placement_id)).fetchall()
+        if not rows:
+            return None
+        return {int(f) for r in rows for f in json.loads(r[0]).get("miss_frames", [])}
+
     def delete_misses(self, miss_ids: list[int]) -> None:
         for chunk, marks in id_chunks(miss_ids):
             self._conn.execute(f"DELETE FROM misses WHERE id IN ({marks})", chunk)
