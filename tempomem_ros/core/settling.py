@@ -1417,6 +1417,10 @@ class Settling:
                             continue  # an unseen one of its own label may have moved here: its place decides
                         self._reconcile_move(removed, row, stamp, counters, touched)
                         continue
+                    original = self._unseen_original(row)
+                    if original is not None:  # the one look-alike unseen since, moved here (_unseen_original)
+                        self._reconcile_move(original, row, stamp, counters, touched)
+                        continue
                 if age < icfg.reconcile_window_s and self._may_have_moved_here(held):
                     continue
                 event_id = self._graph.event(float(held["stamp"]), held["kind"], held["object_id"],
@@ -1755,6 +1759,51 @@ class Settling:
         if self._called_by_each_other(new, removed):
             return False  # called so often enough to name it (_labels_compatible): no wait
         return self._may_be_mover_of(new)
+
+    def _unseen_original(self, new):
+        """The present object that ``new`` (confirmed, never moved, its appearance held, no removed look-alike for
+        it) is, moved while unseen: the only present look-alike (_compatible, of its shown label or called so,
+        _called_so; of a shape for it, _shaped_for; not at its place) whose last real sighting
+        (_last_real_sighting) lies at least identity.unseen_join_s before ``new`` was first seen, never reported in
+        one frame with it, and ``new`` the only object of that one's label, never moved, first seen since; else
+        None. Off with unseen_join_s 0.
+
+        Why: the other move rules wait for the old place to be seen empty (_moved_here, _may_have_moved_here, up to
+        identity.reconcile_window_s) and a robot often never looks there again: the thing is then two objects for
+        good, the old one present where it no longer is, the new one "appeared" (main 21ba450, no feature: h430
+        seeds 432's keys and 436's vase, h420 421's bowl, h410 415's bottle, h400 405's glasses; the household's
+        books). Two real look-alikes are never joined: one seen after the other was found, or both in one frame,
+        or a second unseen candidate or a second newcomer (which one moved is unknown) keeps them apart."""
+        gap = self.config.identity.unseen_join_s
+        if gap <= 0 or int(new.n_moves) > 0:
+            return None
+        first = float(new.first_seen)
+        mass = self._graph.label_mass(int(new.id))
+        found = []
+        for r in self._lookalike_rows(new, mass):
+            if int(r.id) == int(new.id) or float(r.first_seen) >= first:
+                continue
+            if r.state != "present" or not self._compatible(r, new):
+                continue
+            if float(r.last_seen) >= first or self._last_real_sighting(r, outside=new) + gap > first:
+                continue  # seen since new was found, or too soon before: another instance
+            if not _same_shown_label(r, new) and not self._called_so(r, new, mass):
+                continue
+            found.append(r)
+            if len(found) > 1:
+                return None  # two unseen candidates: which one moved is unknown
+        if not found:
+            return None
+        old = found[0]
+        if not self._shaped_for(old, new) or self._retention.seen_together(int(old.id), int(new.id)):
+            return None
+        if self._read_at_anothers_place(new, float(old.last_seen)) is not None:
+            return None  # another object's reading (_read_at_anothers_place)
+        rows, _ = self._fusion.identity_rows(old.pinned_label or old.label)
+        if any(int(r.id) not in (int(old.id), int(new.id)) and r.state == "present" and int(r.n_moves) == 0
+               and float(r.first_seen) > float(old.last_seen) for r in rows):
+            return None  # a second newcomer since its last sighting: which one it is, is unknown
+        return old
 
     def _may_have_moved_here(self, held) -> bool:
         """Whether an object of this label, unseen since before this one appeared (in a real view: a sliver
