@@ -1417,12 +1417,13 @@ class Settling:
                             continue  # an unseen one of its own label may have moved here: its place decides
                         self._reconcile_move(removed, row, stamp, counters, touched)
                         continue
+                if age < icfg.reconcile_window_s and self._may_have_moved_here(held):
+                    continue
+                if held["kind"] == "appeared":
                     original = self._unseen_original(row)
                     if original is not None:  # the one look-alike unseen since, moved here (_unseen_original)
                         self._reconcile_move(original, row, stamp, counters, touched)
                         continue
-                if age < icfg.reconcile_window_s and self._may_have_moved_here(held):
-                    continue
                 event_id = self._graph.event(float(held["stamp"]), held["kind"], held["object_id"],
                                              held["before_id"], held["after_id"], json.loads(held["evidence"]))
                 self._resolve_held(held, "published", stamp, "confirmed", event_id)
@@ -1762,8 +1763,9 @@ class Settling:
 
     def _unseen_original(self, new):
         """The present object that ``new`` (confirmed, never moved, its appearance held, no removed look-alike for
-        it) is, moved while unseen: the only present look-alike (_compatible, of its shown label or called so,
-        _called_so; of a shape for it, _shaped_for; not at its place) whose last real sighting
+        it, the wait for an unseen look-alike's place over: _may_have_moved_here) is, moved while unseen: the only
+        present look-alike (_compatible, of its shown label or called so, _called_so; of a shape for it, _shaped_for;
+        not at its place) whose last real sighting
         (_last_real_sighting) lies at least identity.unseen_join_s before ``new`` was first seen, never reported in
         one frame with it, and ``new`` the only object of that one's label, never moved, first seen since; else
         None. Off with unseen_join_s 0.
@@ -1771,9 +1773,12 @@ class Settling:
         Why: the other move rules wait for the old place to be seen empty (_moved_here, _may_have_moved_here, up to
         identity.reconcile_window_s) and a robot often never looks there again: the thing is then two objects for
         good, the old one present where it no longer is, the new one "appeared" (main 21ba450, no feature: h430
-        seeds 432's keys and 436's vase, h420 421's bowl, h410 415's bottle, h400 405's glasses; the household's
-        books). Two real look-alikes are never joined: one seen after the other was found, or both in one frame,
-        or a second unseen candidate or a second newcomer (which one moved is unknown) keeps them apart."""
+        seeds 432's keys and 436's vase, h420 421's bowl, h410 415's bottle, h400 405's glasses). Two real look-alikes are never joined: one seen after the other was found, or both in one frame,
+        or a second unseen candidate or a second newcomer (which one moved is unknown) keeps them apart. Asked only
+        once the wait is over, not when ``new`` is confirmed: the old place is often looked at in the same visit,
+        and a thing seen there a second after a look-alike was found elsewhere is another instance (asked at
+        confirmation, in a unit scene, keys found at 100 s, 98 s after other keys were last seen, were joined to
+        them as their move, and those were seen at their place 1 s later: a false move, a false appearance)."""
         gap = self.config.identity.unseen_join_s
         if gap <= 0 or int(new.n_moves) > 0:
             return None
