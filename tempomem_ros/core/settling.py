@@ -1773,8 +1773,9 @@ class Settling:
         Why: the other move rules wait for the old place to be seen empty (_moved_here, _may_have_moved_here, up to
         identity.reconcile_window_s) and a robot often never looks there again: the thing is then two objects for
         good, the old one present where it no longer is, the new one "appeared" (main 21ba450, no feature: h430
-        seeds 432's keys and 436's vase, h420 421's bowl, h410 415's bottle, h400 405's glasses). Two real look-alikes are never joined: one seen after the other was found, or both in one frame,
-        or a second unseen candidate or a second newcomer (which one moved is unknown) keeps them apart. Asked only
+        seeds 432's keys and 436's vase, h420 421's bowl, h410 415's bottle, h400 405's glasses). Two real
+        look-alikes are never joined: one seen after the other was found, or both in one frame, or a second unseen
+        candidate or a second newcomer (which one moved is unknown) keeps them apart. Asked only
         once the wait is over, not when ``new`` is confirmed: the old place is often looked at in the same visit,
         and a thing seen there a second after a look-alike was found elsewhere is another instance (asked at
         confirmation, in a unit scene, keys found at 100 s, 98 s after other keys were last seen, were joined to
