@@ -118,3 +118,16 @@ def test_a_thing_of_another_label_never_called_so_is_no_unseen_ones_move(store):
         _look_away(mem, (203.0, 204.0, 330.0, 331.0))
         assert _states(mem) == [(1, "keys", "present", 0), (2, "remote", "present", 0)]
         assert kinds(mem) == [("appeared", 1), ("appeared", 2)]
+
+
+def test_a_new_thing_with_no_wait_is_not_joined_at_once_through_a_look_alike_label(store):
+    # h430 seed 430 (no feature): a chair seen whole as "stool" beside its own 4 cm sliver, the chair unseen for
+    # 100 s, was taken at once for the chair moved (a false move). A new "wallet" here, called "keys" in a quarter
+    # of its views, has no unseen wallet to wait for: its appearance is published, it is not the unseen keys moved
+    with Memory.open(store("m"), embedding_dim=4) as mem:
+        _seen(mem, "keys", A, (0.0, 0.5, 1.0, 1.5))
+        for t, label in ((200.0, "wallet"), (200.5, "keys"), (201.0, "wallet"), (201.5, "wallet")):
+            _seen(mem, label, B, (t,))
+        _look_away(mem, (203.0, 204.0, 330.0, 331.0))
+        assert _states(mem) == [(1, "keys", "present", 0), (2, "wallet", "present", 0)]
+        assert kinds(mem) == [("appeared", 1), ("appeared", 2)]
