@@ -15,6 +15,7 @@ B = (0.0, 2.0, 0.8)
 C = (0.0, -2.0, 0.8)
 ELSEWHERE = (-2.0, 0.0, 0.8)     # a look away from A, B and C: nothing is seen there, no place of theirs missed
 KEYS = (0.04, 0.03, 0.01)
+ON = {"identity": {"unseen_join_s": 60.0}}  # off by default (docs/MEMORY.md): measured at 60 s
 
 
 def _seen(mem, label, where, times):
@@ -60,7 +61,7 @@ def test_keys_found_elsewhere_while_their_place_is_never_looked_at_again_moved(s
 
 def test_keys_seen_at_their_old_place_after_the_new_ones_were_found_stay_two(store):
     # two real look-alikes: the old keys seen after the new ones were first seen are not them, moved
-    with Memory.open(store("m"), embedding_dim=4) as mem:
+    with Memory.open(store("m"), embedding_dim=4, config=ON) as mem:
         _seen(mem, "keys", A, (0.0, 0.5, 1.0, 1.5))
         _seen(mem, "keys", B, (200.0,))
         _seen(mem, "keys", A, (200.3,))
@@ -73,7 +74,7 @@ def test_keys_seen_at_their_old_place_after_the_new_ones_were_found_stay_two(sto
 
 def test_keys_found_while_two_look_alikes_are_unseen_join_neither(store):
     # which of two unseen keys moved is unknown: the new ones stay a new object
-    with Memory.open(store("m"), embedding_dim=4) as mem:
+    with Memory.open(store("m"), embedding_dim=4, config=ON) as mem:
         for t in (0.0, 1.0, 2.0, 3.0):  # the two pairs seen in turns: neither found after the other was last seen
             _seen(mem, "keys", A, (t,))
             _seen(mem, "keys", C, (t + 0.5,))
@@ -85,7 +86,7 @@ def test_keys_found_while_two_look_alikes_are_unseen_join_neither(store):
 
 def test_keys_found_soon_after_the_old_ones_were_last_seen_are_another_pair(store):
     # found 38.5 s after the old keys' last sighting (< unseen_join_s, 60 s): another instance, as likely as a move
-    with Memory.open(store("m"), embedding_dim=4) as mem:
+    with Memory.open(store("m"), embedding_dim=4, config=ON) as mem:
         _seen(mem, "keys", A, (0.0, 0.5, 1.0, 1.5))
         _seen(mem, "keys", B, (40.0, 40.5, 41.0, 41.5))
         _look_away(mem, (43.0, 44.0, 170.0, 171.0))
@@ -97,7 +98,7 @@ def test_a_second_newcomer_since_the_old_ones_last_sighting_joins_neither(store)
     # keys found at C 18.5 s after the keys at A were last seen (too soon for their move: a second pair, published);
     # keys found at B much later, with C seen after them (C is not they): A is the one unseen candidate for B, but
     # two newcomers since A's last sighting (C and B) could each be A moved, so none is joined
-    with Memory.open(store("m"), embedding_dim=4) as mem:
+    with Memory.open(store("m"), embedding_dim=4, config=ON) as mem:
         _seen(mem, "keys", A, (0.0, 0.5, 1.0, 1.5))
         _seen(mem, "keys", C, (20.0, 20.5, 21.0, 21.5))
         _look_away(mem, (150.0, 151.0))
@@ -112,7 +113,7 @@ def test_a_second_newcomer_since_the_old_ones_last_sighting_joins_neither(store)
 
 def test_a_thing_of_another_label_never_called_so_is_no_unseen_ones_move(store):
     # a remote found while the keys are unseen: not the keys, whatever the time
-    with Memory.open(store("m"), embedding_dim=4) as mem:
+    with Memory.open(store("m"), embedding_dim=4, config=ON) as mem:
         _seen(mem, "keys", A, (0.0, 0.5, 1.0, 1.5))
         _seen(mem, "remote", B, (200.0, 200.5, 201.0, 201.5))
         _look_away(mem, (203.0, 204.0, 330.0, 331.0))
@@ -124,7 +125,7 @@ def test_a_new_thing_with_no_wait_is_not_joined_at_once_through_a_look_alike_lab
     # h430 seed 430 (no feature): a chair seen whole as "stool" beside its own 4 cm sliver, the chair unseen for
     # 100 s, was taken at once for the chair moved (a false move). A new "wallet" here, called "keys" in a quarter
     # of its views, has no unseen wallet to wait for: its appearance is published, it is not the unseen keys moved
-    with Memory.open(store("m"), embedding_dim=4) as mem:
+    with Memory.open(store("m"), embedding_dim=4, config=ON) as mem:
         _seen(mem, "keys", A, (0.0, 0.5, 1.0, 1.5))
         for t, label in ((200.0, "wallet"), (200.5, "keys"), (201.0, "wallet"), (201.5, "wallet")):
             _seen(mem, label, B, (t,))

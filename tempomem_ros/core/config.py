@@ -125,10 +125,12 @@ class IdentityConfig:
     rebuilt_move: bool = True            # a published appearance, never moved, whose box is rebuilt within
                                          # reconcile_window_s of its first sighting is asked again whether a
                                          # removed look-alike moved there (settling.Settling._rebuilt_moves)
-    unseen_join_s: float = 60.0          # a new object (its appearance held, no removed look-alike for it) is the one
+    unseen_join_s: float = 0.0           # a new object (its appearance held, no removed look-alike for it) is the one
                                          # present look-alike unseen for this long before it was found, moved, when
                                          # that one is the only such candidate and it the only newcomer born since
-                                         # (settling.Settling._unseen_original); 0: off
+                                         # (settling.Settling._unseen_original); 0: off. Off by default: 60 s won
+                                         # h430 default 870 -> 877/901 but moved a chair 7 m and a shelf 5 m back and
+                                         # forth in the household (rooms whose other instances were never seen)
     brief_move_min_weight: float = 2.0   # a brief look (settling._brief_move) is a removed object's move only if its
                                          # sightings weigh this much (summed confidence, fusion.observation_weight):
                                          # reflections, 3 frames at 0.43-0.53, weighed 1.3-1.6 (seeds 420, 422, 427)
