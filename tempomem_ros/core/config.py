@@ -131,7 +131,8 @@ class IdentityConfig:
                                          # (settling.Settling._unseen_original); 0: off
     unseen_join_evidence: float = 1.0    # ... and only when that one's own place was looked at and seen empty since
                                          # its last sighting: this many looks of absence evidence (absence.*,
-                                         # persistence.py; settling.Settling._seen_empty_since); 0: no such guard,
+                                         # persistence.py; settling.Settling._seen_empty_since; asked again at
+                                         # the look that saw it, settling.Settling._seen_empty_moves); 0: no guard,
                                          # which moved a chair 7 m and a shelf 5 m back and forth in the household
                                          # (rooms whose other instances were never seen: moves 18 -> 53)
     brief_move_min_weight: float = 2.0   # a brief look (settling._brief_move) is a removed object's move only if its
