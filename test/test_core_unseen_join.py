@@ -200,3 +200,23 @@ def test_a_brief_look_long_after_the_wait_decides_the_move(store, case):
             assert old.state == "present" and old.n_moves == 0  # one brief look: no removal, no move
             assert ("moved", 1) not in kinds(mem)
             assert [k for k, _ in kinds(mem)] == ["appeared"] * n
+
+
+def test_a_second_unseen_look_alike_seen_after_the_glance_unblocks_the_move(store):
+    # h410 seed 415 (no feature): the old bottle's place seen empty at 1805.7-1806.3 s while a second bottle, unseen
+    # since before the new one was found, was seen at its own place 2 s later: in the glance's frames two unseen
+    # candidates (which one moved unknown, nothing decided); once the second one is seen, only the glanced one is
+    # left, and the new keys are it, moved (Settling._unblocked_seen_empty)
+    with Memory.open(store("m"), embedding_dim=4) as mem:
+        for t in (0.0, 1.0, 2.0, 3.0):  # the two pairs seen in turns: neither a newcomer since the other's last sighting
+            _seen(mem, "keys", A, (t,))
+            _seen(mem, "keys", C, (t + 0.5,))
+        _seen(mem, "keys", B, (200.0, 200.5, 201.0, 201.5))
+        _look_away(mem, (203.0, 204.0, 330.0, 331.0))
+        _glance_empty(mem, A, LATER)
+        assert _states(mem) == [(1, "keys", "present", 0), (2, "keys", "present", 0), (3, "keys", "present", 0)]
+        _seen(mem, "keys", C, (402.0,))
+        assert _states(mem) == [(1, "keys", "present", 1), (2, "keys", "present", 0), (3, "keys", "forgotten", 0)]
+        assert kinds(mem) == [("appeared", 1), ("appeared", 2), ("moved", 1), ("merged", 3)]
+        (keys,) = [o for o in mem.objects() if o.id == 1]
+        assert keys.center == pytest.approx(B, abs=0.02)
