@@ -208,7 +208,7 @@ def test_a_second_unseen_look_alike_seen_after_the_glance_unblocks_the_move(stor
     # candidates (which one moved unknown, nothing decided); once the second one is seen, only the glanced one is
     # left, and the new keys are it, moved (Settling._unblocked_seen_empty)
     with Memory.open(store("m"), embedding_dim=4) as mem:
-        for t in (0.0, 1.0, 2.0, 3.0):  # the two pairs seen in turns: neither a newcomer since the other's last sighting
+        for t in (0.0, 1.0, 2.0, 3.0):  # seen in turns: neither a newcomer since the other
             _seen(mem, "keys", A, (t,))
             _seen(mem, "keys", C, (t + 0.5,))
         _seen(mem, "keys", B, (200.0, 200.5, 201.0, 201.5))
