@@ -125,6 +125,16 @@ class IdentityConfig:
     rebuilt_move: bool = True            # a published appearance, never moved, whose box is rebuilt within
                                          # reconcile_window_s of its first sighting is asked again whether a
                                          # removed look-alike moved there (settling.Settling._rebuilt_moves)
+    unseen_join_s: float = 60.0          # a new object (its appearance held, no removed look-alike for it) is the one
+                                         # present look-alike unseen for this long before it was found, moved, when
+                                         # that one is the only such candidate and it the only newcomer born since
+                                         # (settling.Settling._unseen_original); 0: off
+    unseen_join_evidence: float = 1.0    # ... and only when that one's own place was looked at and seen empty since
+                                         # its last sighting: this many looks of absence evidence (absence.*,
+                                         # persistence.py; settling.Settling._seen_empty_since; asked again at
+                                         # the look that saw it, settling.Settling._seen_empty_moves); 0: no guard,
+                                         # which moved a chair 7 m and a shelf 5 m back and forth in the household
+                                         # (rooms whose other instances were never seen: moves 18 -> 53)
     brief_move_min_weight: float = 2.0   # a brief look (settling._brief_move) is a removed object's move only if its
                                          # sightings weigh this much (summed confidence, fusion.observation_weight):
                                          # reflections, 3 frames at 0.43-0.53, weighed 1.3-1.6 (seeds 420, 422, 427)
@@ -382,6 +392,8 @@ def validate(cfg: MemoryConfig) -> None:
     _require(i.extend_min_extent >= 0, "identity.extend_min_extent must be >= 0")
     _require(i.same_place_distance >= 0, "identity.same_place_distance must be >= 0")
     _require(i.reconcile_window_s >= 0, "identity.reconcile_window_s must be >= 0")
+    _require(i.unseen_join_s >= 0, "identity.unseen_join_s must be >= 0")
+    _require(i.unseen_join_evidence >= 0, "identity.unseen_join_evidence must be >= 0")
     _require(i.mover_window_s >= 0, "identity.mover_window_s must be >= 0")
     _require(i.appear_hold_s >= 0, "identity.appear_hold_s must be >= 0")
     _require(i.confirm_observations >= 1, "identity.confirm_observations must be >= 1")
@@ -480,6 +492,7 @@ FIELD_RANGES: dict[str, tuple[float, float]] = {
     "identity.scan_limit": (1, 1000000), "identity.extend_factor": (0.0, 100.0),
     "identity.extend_min_extent": (0.0, 100.0), "identity.same_place_distance": (0.0, 100.0),
     "identity.reconcile_window_s": (0.0, 86400.0), "identity.appear_hold_s": (0.0, 86400.0),
+    "identity.unseen_join_s": (0.0, 86400.0), "identity.unseen_join_evidence": (0.0, 1000.0),
     "identity.mover_window_s": (0.0, 86400.0),
     "identity.confirm_observations": (1, 1000), "identity.confirm_gap_s": (0.001, 86400.0),
     "identity.brief_move_min_weight": (0.0, 1e6),

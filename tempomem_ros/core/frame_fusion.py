@@ -538,6 +538,7 @@ class FrameFusion:
         counters.observations += len(items)
         self._confusion_cache = {}  # label pairs: learned from label mass, which this frame changes
         self._state.relabelled = set()  # objects whose shown label changed in this frame (settling.py)
+        self._state.seen_empty = set()  # objects missed in this frame, no removal due (settling._seen_empty_moves)
         # _join_parts asks known_confusion of every pair of the frame's labels (190 for 20 sightings) before this
         # frame writes anything: read at once, on either backend. PostgreSQL: one round trip each was the most of a
         # commit's waits (bench_fleet). SQLite: one statement each was 190 of a commit's ~370 statements, 7-9 % of
@@ -1097,6 +1098,8 @@ class FrameFusion:
                                  int(obj.look_misses), obj.first_miss, obj.last_miss)
             state, due = add_misses(state, obj.removal_due, (stamp,), acfg)
             self._rows.add_miss(obj.id, frame["id"], obj.placement_id, stamp, frac, state, due)
+            if due is None:
+                self._state.seen_empty.add(int(obj.id))
         counters.misses += n_misses
         self._rows.set_frame_misses(frame["id"], n_misses)
 

@@ -40,12 +40,15 @@ class WriteState:
       come out the same);
     - ``relabelled``: objects whose shown label changed in the frame being fused (settling.py reads it);
     - ``seen_rows``: the rows, as the frame found them, of the objects its sightings went to (settling.py's
-      _rebuilt_moves compares their boxes with the fused ones).
+      _rebuilt_moves compares their boxes with the fused ones);
+    - ``seen_empty``: objects the frame being fused counted a miss of, their removal not due (settling.py's
+      _seen_empty_moves asks whether a look-alike found elsewhere is that object, moved).
     """
     events: int = 0
     change_times: dict[int, float] = field(default_factory=dict)
     relabelled: set[int] = field(default_factory=set)
     seen_rows: dict = field(default_factory=dict)
+    seen_empty: set[int] = field(default_factory=set)
 
 
 class GraphWrites(TableRows):
