@@ -317,7 +317,8 @@ def test_heldout10_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
     # parked it" (a place named by a relative clause of any verb of putting or seeing) (179 -> 180). Nineteenth round:
     # "from twelve o'clock until now" is the span since noon (m092, 180 -> 181)
     # twenty-fifth round (the slot-first reading, slotfirst.py): 181 -> 183 right, 19 -> 17 refused
-    assert _measured(newest_sets[0], "m", 30, tmp_path / "h10") == (200, 183, 17, 0, [])
+    # twenty-seventh round (stop 47: talk with a number, unknown things, cue phrases; scope.py): 183 -> 184
+    assert _measured(newest_sets[0], "m", 30, tmp_path / "h10") == (200, 184, 16, 0, [])
 
 
 def test_heldout11_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
@@ -383,7 +384,8 @@ def test_heldout14_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
     Thirteenth round (read as a development set): a yes-or-no tag asks as a question mark does ("scissors missing
     yes/no"), "right" that only stresses a place ("sitting right next to the sofa"): 182 right, 18 refused, 0 wrong."""
     # twenty-fifth round (the slot-first reading, slotfirst.py): 182 -> 185 right, 18 -> 15 refused
-    assert _measured(newest_sets[4], "s", 30, tmp_path / "h14") == (200, 185, 15, 0, [])
+    # twenty-seventh round (stop 47: talk with a number, unknown things, cue phrases; scope.py): 185 -> 186
+    assert _measured(newest_sets[4], "s", 30, tmp_path / "h14") == (200, 186, 14, 0, [])
 
 
 def test_heldout15_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
@@ -419,7 +421,8 @@ def test_heldout16_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
     read by its request line and query string: 159 right, 41 refused, 0 wrong. Twenty-third round (lines.py): the
     S-expression '(was_seen :label "remote" :since_ago_s 7200)' read (u172): 160 right, 40 refused, 0 wrong."""
     # twenty-fifth round (the slot-first reading, slotfirst.py): 160 -> 161 right, 40 -> 39 refused
-    assert _measured(newest_sets[6], "u", 31, tmp_path / "h16") == (200, 161, 39, 0, [])
+    # twenty-seventh round (stop 47: talk with a number, unknown things, cue phrases; scope.py): 161 -> 162
+    assert _measured(newest_sets[6], "u", 31, tmp_path / "h16") == (200, 162, 38, 0, [])
 
 
 def test_heldout17_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
@@ -469,7 +472,8 @@ def test_heldout18_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
     module call read (b027, b048, b087, b124, b143, b171): 128 right, 72 refused, 0 wrong. Twenty-fourth round (not
     read): the robot's cameras after a verb of being seen add nothing ("turn up on your cameras": b146): 129, 71, 0."""
     # twenty-fifth round (the slot-first reading, slotfirst.py): 129 -> 139 right, 71 -> 61 refused
-    assert _measured(newest_sets[8], "b", 29, tmp_path / "h18") == (200, 139, 61, 0, [])
+    # twenty-seventh round (stop 47: talk with a number, unknown things, cue phrases; scope.py): 139 -> 140
+    assert _measured(newest_sets[8], "b", 29, tmp_path / "h18") == (200, 140, 60, 0, [])
 
 
 def test_heldout19_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
@@ -527,7 +531,8 @@ def test_heldout21_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
     (not read): a text that opens with an @mention is a message said to the memory (Slack's '<@U07...>': e065): 148,
     52, 0."""
     # twenty-fifth round (the slot-first reading, slotfirst.py): 148 -> 152 right, 52 -> 48 refused
-    assert _measured(newest_sets[11], "e", 30, tmp_path / "h21") == (200, 152, 48, 0, [])
+    # twenty-seventh round (stop 47: talk with a number, unknown things, cue phrases; scope.py): 152 -> 153
+    assert _measured(newest_sets[11], "e", 30, tmp_path / "h21") == (200, 153, 47, 0, [])
 
 
 def test_heldout22_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
@@ -610,7 +615,8 @@ def test_heldout25_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
     spans a possessive: l018, l047 right) and the slot-first reading (slotfirst.py) of what every reader refused: 142
     right, 58 refused, 0 wrong."""
     # twenty-sixth round (talk clauses and cue phrases, slot reading): 142 -> 144
-    assert _measured(newest_sets[15], "l", 30, tmp_path / "h25") == (200, 144, 56, 0, [])
+    # twenty-seventh round (stop 47: talk with a number, unknown things, cue phrases; scope.py): 144 -> 146
+    assert _measured(newest_sets[15], "l", 30, tmp_path / "h25") == (200, 146, 54, 0, [])
 
 
 def test_heldout26_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
@@ -624,7 +630,8 @@ def test_heldout26_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
     thing refused (understand._dropped_word), clauses of talk, cue phrases and a told moment in the slot-first
     reading: 124 right, 76 refused, 0 wrong. Review rev46: a clause with a negation, an exclusion or a state is no talk
     (o112's "can't look" refused: 123 right, 77 refused)."""
-    assert _measured(newest_sets[16], "o", 30, tmp_path / "h26") == (200, 123, 77, 0, [])
+    # twenty-seventh round (stop 47: talk with a number, unknown things, cue phrases; scope.py): 123 -> 126
+    assert _measured(newest_sets[16], "o", 30, tmp_path / "h26") == (200, 126, 74, 0, [])
 
 
 @pytest.mark.slow
