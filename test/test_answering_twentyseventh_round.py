@@ -105,8 +105,8 @@ def test_talk_whose_time_could_matter_stays_refused(question):
 
 def test_this_minute_is_now():
     got = understood("Oyez, oyez, where are my keys this minute?", NAMES)
-    assert (got.operator, got.args, got.unknown) == ("current", {"label": "keys"}, "")
-    assert NOW  # the reading holds no time: now
+    assert (got.operator, got.args, got.unknown) == ("current", {"label": "keys"}, "")  # no time held: now
+    assert refusal("Oyez, oyez, where were my keys that minute?", NAMES)  # another minute is no now
 
 
 @pytest.mark.parametrize("question, operator, args", [
