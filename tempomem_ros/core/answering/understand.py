@@ -33,7 +33,7 @@ from ..labels import words
 from . import timeexpr
 from .normalise import MAX_QUESTION_CHARS, normalise
 from . import (commands, conduct, corrections, cues, dictation, envelope, events, loose, preamble, quantities, relax,
-               slotfirst, structured, typo, unread, word_order)
+               scope, slotfirst, structured, typo, unread, word_order)
 from .operators import (ACTION_ALWAYS, ACTION_OBJECT_WORDS, ACTION_VERBS, FORMAL_VERBS, NOT_A_DESCRIPTION,
                         PAST_OPERATORS, RELATION_WORDS, TABLE, TOOL_NAMES, args_key, example_forms, interpretation)
 from .plurals import said_plural
@@ -227,10 +227,14 @@ def _unhonoured(out, question) -> str | None:
     return None
 
 
-def _dropped_word(out, question) -> Refusal | None:
-    """The refusal of a reading that dropped a side or counted one thing (above), or None."""
+def _dropped_word(out, question, names: Names | None = None) -> Refusal | None:
+    """The refusal of a reading that dropped a side, a place scope (scope.py) or counted one thing (above), or None."""
     if not isinstance(out, Understanding) or not isinstance(question, str):
         return None
+    regions = tuple(names.regions) if names is not None else ()
+    place = scope.dropped(question[:MAX_QUESTION_CHARS], out.args, regions, out.operator, out.unknown)
+    if place is not None:
+        return Refusal(scope.refusal(place, out.words, regions), ())
     m = SIDE.search(question[:MAX_QUESTION_CHARS])
     if m is not None:
         return Refusal(SIDE_REFUSAL.format(word=m.group(0).lower()), ())
@@ -249,7 +253,7 @@ def understand(question: str, now: float | None, names: Names, similar=None, _in
     unhonoured = _unhonoured(out, question)
     if unhonoured is not None:
         return Refusal(unhonoured, suggest(normalise(question), names))
-    dropped = _dropped_word(out, question)
+    dropped = _dropped_word(out, question, names)
     if dropped is not None:
         return dropped
     said = commands.instruction_in(out.args) if isinstance(out, Understanding) else None
