@@ -76,10 +76,6 @@ class FusionRows(TableRows):
                 kept.append(tuple(r[1:]))
         return out
 
-    def pending_sightings_of(self, frame_ids: list[int]) -> list[list]:
-        """``[pending_sightings(f) for f in frame_ids]``, on PostgreSQL in one round trip (base.fetch_each)."""
-        return fetch_each(self._conn, self._PENDING, [(int(f),) for f in frame_ids])
-
     # ---------------------------------------------------------------- label mass (known confusions)
     _JOINT_MASS = ("SELECT COALESCE(SUM(MIN(x.mass, y.mass)), 0) FROM label_mass x JOIN label_mass y "
                    "ON y.object_id = x.object_id AND y.label = ? WHERE x.label = ?")
