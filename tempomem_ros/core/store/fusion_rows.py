@@ -40,16 +40,16 @@ class FusionRows(TableRows):
         self._wall_clock = wall_clock
 
     # ---------------------------------------------------------------- the frame
-    _PENDING = ("SELECT id, stamp, label, confidence, cx, cy, cz, min_x, min_y, min_z, max_x, max_y, max_z, "
-                "feature FROM observations WHERE frame_id=? AND verdict='pending' ORDER BY id")
+    # one column list for both reads of a frame's sightings: FrameFusion.fuse_frame unpacks them by position
+    _SIGHTING_COLS = ("id", "stamp", "label", "confidence", "cx", "cy", "cz", "min_x", "min_y", "min_z", "max_x",
+                      "max_y", "max_z", "feature")
+    _PENDING = (f"SELECT {', '.join(_SIGHTING_COLS)} "
+                "FROM observations WHERE frame_id=? AND verdict='pending' ORDER BY id")
 
     def pending_sightings(self, frame_id: int) -> list:
         """The frame's staged (pending) observations, by id: id, stamp, label, confidence, centre, box, feature, in
         this column order (FrameFusion.fuse_frame reads them by position)."""
         return self._conn.execute(self._PENDING, (frame_id,)).fetchall()
-
-    _SIGHTING_COLS = ("id", "stamp", "label", "confidence", "cx", "cy", "cz", "min_x", "min_y", "min_z", "max_x",
-                      "max_y", "max_z", "feature")
 
     @classmethod
     def pending_sightings_read(cls, limit: int | None = None, through: float | None = None) -> tuple[str, list]:
