@@ -5,7 +5,7 @@ maintenance (placements, label mass, the shown label, events, the R*Tree entry) 
 
 Why a module of its own: the FrameFusion service decides (which sighting goes to which object, what is a move,
 what the view should have shown); the rows it reads and writes are this module's, so nothing above the store layer
-writes SQL. Each method runs inside Memory.commit()'s ``Store.transaction()``. The statement texts are as they
+writes SQL. Each method runs inside Memory.commit()'s ``Store.fusing`` transaction. The statement texts are as they
 were in the mixin: the PostgreSQL backend translates them by pattern (postgres/dialect.py).
 
 Order: a method returns its rows in the order it states. Where a statement has no ORDER BY (kept so, to keep the
