@@ -642,13 +642,14 @@ def select_sets(qset: str, half_arg: str = "both") -> list[tuple[str, list[Quest
 
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    in_all = [name for name, _, _, measured in FRESH_SETS if measured]
-    by_name = [name for name, _, _, measured in FRESH_SETS if not measured]
+    in_all_sets = [name for name, _, _, in_all in FRESH_SETS if in_all]
+    by_name = [name for name, _, _, in_all in FRESH_SETS if not in_all]
     p.add_argument("--set", dest="qset", choices=("main", *(name for name, _, _, _ in FRESH_SETS), "dev", "all"),
                    default="main",
                    help="main: questions.txt (its --half); heldoutN: questions_heldoutN.txt as the half held_outN, "
-                        f"checked fresh against every set before it ({in_all[0]} ... {in_all[-1]} in all since their "
-                        f"measurement; {', '.join(by_name) or 'none'} only by name, not in all); dev: the development "
+                        "checked fresh against every set before it "
+                        f"({in_all_sets[0]} ... {in_all_sets[-1]} in all since their measurement; "
+                        f"{', '.join(by_name) or 'none'} only by name, not in all); dev: the development "
                         "sets of the fifth round (main, heldout2 ... heldout8); all: every set measured so far")
     p.add_argument("--half", choices=("dev", "held_out", "both"), default="both", help="halves of questions.txt")
     p.add_argument("--show", choices=("none", "wrong", "refused", "all"), default="wrong")

@@ -3,9 +3,9 @@
 - _ViewPairs: the absence loop's geometric first tests (a sighting centred in an object's box; two boxes touching),
   computed for every pair with numpy, keep exactly the sightings geometry.point_in_box / geometry.box_gap keep;
   the boxes that may share volume once padded (what _holds_furniture is asked of) keep every one that does.
-- What fusion reads ahead on PostgreSQL (a batch's staged sightings at once, FrameFusion.read_sightings_ahead; the
-  objects in a frame's view with its candidates; the candidates' label mass and pair sums) fuses into the same
-  objects, verdicts and events as each read made when it is asked.
+- What fusion reads ahead on PostgreSQL (a batch's staged sightings with its frames,
+  FrameFusion.sightings_read_with_frames; the objects in a frame's view with its candidates; the candidates' label
+  mass and pair sums) fuses into the same objects, verdicts and events as each read made when it is asked.
 - Memory.close(fuse=False): a node that does not fuse leaves what is staged for the fleet's fuser.
 """
 

@@ -491,7 +491,7 @@ class FrameFusion:
         self._confusion_prefetch: tuple[dict, dict] | None = None
         #: the present and tentative objects in the frame's view, read with its candidates (fuse_frame)
         self._in_view_ahead: list | None = None
-        #: the staged sightings of the frames a commit is about to fuse, read at once (read_sightings_ahead)
+        #: the staged sightings of the frames a commit is about to fuse, read at once (sightings_read_with_frames)
         self._sightings_ahead: dict[int, list] = {}
         #: _sighted_floor's values, a pure function of the store's rows and the box (a restart recomputes them)
         self._floor_cache: dict = {}
@@ -505,22 +505,13 @@ class FrameFusion:
         self._store.audit(stamp, action, object_ids, observation_ids, detail, self.config.source)
 
     # ---------------------------------------------------------------- frame
-    def read_sightings_ahead(self, frames) -> None:
-        """Read the staged sightings of every frame a commit is about to fuse, in one round trip on PostgreSQL
-        (a fuser's batch of 16 frames read them in 16, one per frame). What fusing a frame writes never changes
-        another frame's pending sightings (their verdicts are written only when that frame is fused, and no
-        column read here is written by fusion), so each frame's rows are what fuse_frame would read when it
-        comes to it. On SQLite nothing is read ahead (Store.reads_in_batches)."""
-        self._sightings_ahead = {}
-        if not self._store.reads_in_batches or len(frames) < 2:
-            return
-        ids = [int(f["id"]) for f in frames]
-        self._sightings_ahead = dict(zip(ids, self._rows.pending_sightings_of(ids)))
-
     def sightings_read_with_frames(self, by_frame: dict[int, list]) -> None:
         """The staged sightings of the frames a commit is about to fuse, read with the frames in the write lock's round
-        trip (FusionRows.pending_sightings_read, PostgreSQL): kept as read_sightings_ahead keeps them, for one frame
-        too (the read costs no round trip of its own); a frame not among them is read when it is fused."""
+        trip (FusionRows.pending_sightings_read, PostgreSQL), kept for one frame too (the read costs no round trip of
+        its own); a frame not among them is read when it is fused, and every frame is on SQLite (``by_frame`` empty:
+        Store.reads_in_batches). What fusing a frame writes never changes another frame's pending sightings (their
+        verdicts are written only when that frame is fused, and no column read here is written by fusion), so each
+        frame's rows are what fuse_frame would read when it comes to it."""
         self._sightings_ahead = dict(by_frame)
 
     def fuse_frame(self, frame, counters: CommitCounts, touched: set[int]) -> None:

@@ -716,10 +716,7 @@ class Memory:
             if self._store.reads_in_batches and frames:  # answers kept across the frames, in step with their writes
                 self._store.caches.batch = BatchReads(until=max(float(f["stamp"]) for f in frames))
             try:
-                if len(read) > 2:
-                    self._fusion.sightings_read_with_frames(FusionRows.sightings_by_frame(read[2]))
-                else:
-                    self._fusion.read_sightings_ahead(frames)
+                self._fusion.sightings_read_with_frames(FusionRows.sightings_by_frame(read[2]) if len(read) > 2 else {})
                 for frame in frames:
                     self._fusion.fuse_frame(frame, counters, touched)
                     self._staging.mark_fused(frame["id"])

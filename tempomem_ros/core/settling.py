@@ -668,7 +668,7 @@ class Settling:
 
     def _host_holding_most(self, obj, flank: list, newest: bool, share: float):
         """Of ``flank`` (objects beside ``obj``, by id), the one whose box holds the centres of most of ``obj``'s
-        kept sightings (its 50 newest: settling_rows.newest_boxes, when ``newest``), among pairs of them seen in one
+        kept sightings (its 50 newest: SettlingRows.NEWEST_BOXES, when ``newest``), among pairs of them seen in one
         frame of which each holds at least one centre and the two together at least ``share`` of the sightings read;
         the older on a tie; None when no pair is (_chimera_host, _lookalike_chimera_host). A centre in two of them
         tells neither."""
@@ -796,7 +796,7 @@ class Settling:
         largest single view on its longest axis. Why not last_seen: a 1 cm sliver of a pushed chair (a leg's
         edge at the image border) merged into the chair 140 s after the chair had appeared at its new place,
         so the new chair was "found before this one was last seen", two chairs, and the old one was later
-        reported removed (dev seed 14, no feature). The newest 50 sightings are looked at; none of them real
+        reported removed (dev seed 14, no feature). The newest 50 (NEWEST_BOXES) are looked at; none of them real
         (or none kept): last_seen.
 
         ``outside``: an object's row; sightings lying inside its box (within PART_TOLERANCE_M) do not count: they

@@ -74,6 +74,12 @@ WRITE_LOCK_KEY = 0x746D656D
 #: quarantine of stamp jumps reads and releases earlier quarantined frames), never behind fusion.
 STAGE_LOCK_KEY = 0x746D7374
 LOCK_TIMEOUT_MS = 5000
+#: What opens a write transaction, after BEGIN (``_begin_write`` sends them as one simple query, ``begin_write`` in
+#: its pipeline): the lock wait bounded as SQLite's busy_timeout, the fusion lock, then (``counts_writes``) the write
+#: epoch read once the lock is held. The first bounds a staging's lock wait too (``begin_staging``).
+SET_LOCK_TIMEOUT = f"SET LOCAL lock_timeout = '{LOCK_TIMEOUT_MS}ms'"
+TAKE_WRITE_LOCK = f"SELECT pg_advisory_xact_lock({WRITE_LOCK_KEY}, hashtext(current_schema()))"
+READ_WRITE_EPOCH = "SELECT value::bigint FROM meta WHERE key = 'write_epoch'"
 #: What a staging sends after its COMMIT, in the same round trip (``_commit``): a transaction of its own, committed
 #: synchronously, that writes one WAL record (a logical-decoding message of this prefix, callable by any role at any
 #: wal_level; nothing decodes it). Why: the staging commits with synchronous_commit off (``begin_staging``), which
@@ -378,25 +384,16 @@ class PgConnection:
         them, in one round trip (sent in one pipeline, one sync). Why: a commit asked the removals due, the held
         events and the frame's label pairs one round trip each, though none depends on another
         (FusionRows.read_batch_ahead)."""
-        stmts = [translate(sql) for sql, _ in reads]
-        for (sql, _), stmt in zip(reads, stmts):
-            if stmt.kind != "select" or not stmt.returns_rows:
-                raise ValueError("fetch_together runs reads only")
-            self.traffic.statements += 1
-            self.traffic.sent_by_sql[sql] += 1
+        stmts = self._read_statements(reads, "fetch_together runs reads only")
         if not stmts:
             return []
         try:
             conn = self._usable()
             self._send_held()
             self.traffic.server_statements += len(stmts)
-            cursors = []
             since = time.perf_counter()
             with conn.pipeline():  # nested in a write transaction's pipeline too: leaving it syncs once
-                for (_, params), stmt in zip(reads, stmts):
-                    cur = conn.cursor()
-                    cur.execute(stmt.sql, tuple(params) if stmt.n_params else None)
-                    cursors.append(cur)
+                cursors = self._pipelined_reads(conn, reads, stmts)
             self._waited(" + ".join(sql for sql, _ in reads), since)
             out = []
             for cur in cursors:
@@ -405,6 +402,28 @@ class PgConnection:
             return out
         except Exception as exc:
             raise self._error(exc, reads[0][0]) from exc
+
+    def _read_statements(self, reads, refusal: str) -> list[Statement]:
+        """``reads`` ((sql, params) pairs) translated, each counted as sent; ``refusal`` (a ValueError) if one is not
+        a read that returns rows. Checked before anything is sent (fetch_together, begin_write)."""
+        stmts = [translate(sql) for sql, _ in reads]
+        for (sql, _), stmt in zip(reads, stmts):
+            if stmt.kind != "select" or not stmt.returns_rows:
+                raise ValueError(refusal)
+            self.traffic.statements += 1
+            self.traffic.sent_by_sql[sql] += 1
+        return stmts
+
+    @staticmethod
+    def _pipelined_reads(conn, reads, stmts: list[Statement]) -> list:
+        """Send ``reads`` (as _read_statements translated them) into ``conn``'s open pipeline, one cursor each, in
+        order: their rows are in once the caller's pipeline syncs."""
+        cursors = []
+        for (_, params), stmt in zip(reads, stmts):
+            cur = conn.cursor()
+            cur.execute(stmt.sql, tuple(params) if stmt.n_params else None)
+            cursors.append(cur)
+        return cursors
 
     def insert_many(self, sql: str, seq) -> list[int]:
         """One INSERT into a table with generated ids run once per parameter tuple of ``seq``, inside the open
@@ -658,13 +677,8 @@ class PgConnection:
         self._usable()
         if self.in_transaction:
             raise StoreClosedError("begin_write inside an open transaction")
-        stmts = [translate(sql) for sql, _ in reads]
-        for (sql, _), stmt in zip(reads, stmts):
-            if stmt.kind != "select" or not stmt.returns_rows:
-                raise ValueError("begin_write reads statements that read only")
-            self.traffic.statements += 1
-            self.traffic.sent_by_sql[sql] += 1
-        lock = f"SELECT pg_advisory_xact_lock({WRITE_LOCK_KEY}, hashtext(current_schema()))"
+        stmts = self._read_statements(reads, "begin_write reads statements that read only")
+        lock = TAKE_WRITE_LOCK
         if only_if is not None:
             cond = translate(only_if)
             if cond.kind != "select" or cond.n_params:
@@ -672,7 +686,7 @@ class PgConnection:
             lock += f" FROM (SELECT 1) AS one WHERE EXISTS ({cond.sql})"
             self.traffic.statements += 1
             self.traffic.sent_by_sql[only_if] += 1
-        epoch = "SELECT value::bigint FROM meta WHERE key = 'write_epoch'" if self.counts_writes else None
+        epoch = READ_WRITE_EPOCH if self.counts_writes else None
         self._write_tx = True
         self._tx_epoch = None
         conn = self._conn
@@ -682,18 +696,14 @@ class PgConnection:
             self._pipeline.__enter__()
             with conn.pipeline():  # nested: leaving it syncs once, and every result below is then in
                 conn.execute("BEGIN")
-                conn.execute(f"SET LOCAL lock_timeout = '{LOCK_TIMEOUT_MS}ms'")
+                conn.execute(SET_LOCK_TIMEOUT)
                 locked = conn.cursor()
                 locked.execute(lock)
                 got = None
                 if epoch is not None:
                     got = conn.cursor()
                     got.execute(epoch)
-                cursors = []
-                for (_, params), stmt in zip(reads, stmts):
-                    cur = conn.cursor()
-                    cur.execute(stmt.sql, tuple(params) if stmt.n_params else None)
-                    cursors.append(cur)
+                cursors = self._pipelined_reads(conn, reads, stmts)
             self.traffic.server_statements += 3 + (epoch is not None) + len(cursors)
             self._waited("BEGIN; lock; reads", since)
             took = bool(locked.fetchall())
@@ -736,10 +746,9 @@ class PgConnection:
         # PRAGMA data_version of the transaction is answered from it (Store.transaction reads it when it begins and
         # before COMMIT: 4 of a frame's 26 round trips, bench_round_trips).
         self._tx_epoch = None
-        epoch = "; SELECT value::bigint FROM meta WHERE key = 'write_epoch'" if self.counts_writes else ""
+        epoch = f"; {READ_WRITE_EPOCH}" if self.counts_writes else ""
         try:
-            rows = self._raw(f"BEGIN; SET LOCAL lock_timeout = '{LOCK_TIMEOUT_MS}ms'; "
-                             f"SELECT pg_advisory_xact_lock({WRITE_LOCK_KEY}, hashtext(current_schema())){epoch}")
+            rows = self._raw(f"BEGIN; {SET_LOCK_TIMEOUT}; {TAKE_WRITE_LOCK}{epoch}")
             if epoch and rows:
                 self._tx_epoch = int(rows[0][0])
         except BaseException:
@@ -809,7 +818,7 @@ class PgConnection:
             self.traffic.statements += 1
             self.traffic.sent_by_sql["(reserve ids)"] += 1
         try:
-            results = self._raw_sets("BEGIN; SET LOCAL lock_timeout = '" + str(LOCK_TIMEOUT_MS) + "ms'; "
+            results = self._raw_sets(f"BEGIN; {SET_LOCK_TIMEOUT}; "
                                      "SET LOCAL synchronous_commit = off; "
                                      f"SELECT pg_advisory_xact_lock({STAGE_LOCK_KEY}, hashtext(current_schema()))"
                                      + "".join("; " + t for t in texts))

@@ -6,7 +6,9 @@ Why one owner: before it, eight hand-written begin/try/commit/rollback blocks in
 write the queued audit rows, keep the vector index in step, drop the caches on rollback); one of them had no
 rollback. The same box-overlap join on the R*Tree was written four times (fusion candidates, spatial queries,
 consolidation, relations), and the caches of counts, boxes and label mass were cleared from three files.
-Here a transaction is ``with store.transaction():`` and nothing else, and a cache is dropped by one call.
+Here a transaction is ``with store.transaction():``, or the same one opened with its first reads
+(``store.fusing``, Memory.commit) or a robot's staging (``store.staging``), and nothing else; a cache is dropped
+by one call.
 
 Contract (both backends; PostgreSQL reaches this layer through postgres/connection.py, which speaks the same
 DB-API and translates the SQL, postgres/dialect.py):
@@ -287,7 +289,8 @@ class Store:
     # ------------------------------------------------------------------ transactions
     @contextmanager
     def transaction(self) -> Iterator["Store"]:
-        """The one way to write: ``with store.transaction(): ...`` (see the module's contract)."""
+        """A write: ``with store.transaction(): ...`` (see the module's contract; ``fusing`` opens the same
+        transaction with reads sent with the lock, ``staging`` a robot's frame)."""
         self.conn.execute("BEGIN IMMEDIATE")
         with self._begun():
             yield self

@@ -27,7 +27,7 @@ What is kept, and why each answer stays exact (a store-layer class writes, and t
   leave a pair kept that no object holds any more: its joint mass is then summed over no row, 0, as it is for a
   pair not asked (FusionRows.joint_masses), so the sums are the same.
 
-Scope: one ``Store.transaction()`` of Memory.commit (caches.batch, set after the frames are read and dropped at
+Scope: one ``Store.fusing`` transaction of Memory.commit (caches.batch, set after the frames are read and dropped at
 the end; WriterCaches.clear drops it on a rollback or another writer's commit, and every read then goes to the
 store). Nothing else writes the store meanwhile: the commit holds the fusion lock, and staging writes only frames
 and their sightings. On SQLite nothing is kept (Store.reads_in_batches): a read there costs microseconds.

@@ -5,7 +5,7 @@ maintenance (placements, label mass, the shown label, events, the R*Tree entry) 
 
 Why a module of its own: the FrameFusion service decides (which sighting goes to which object, what is a move,
 what the view should have shown); the rows it reads and writes are this module's, so nothing above the store layer
-writes SQL. Each method runs inside Memory.commit()'s ``Store.transaction()``. The statement texts are as they
+writes SQL. Each method runs inside Memory.commit()'s ``Store.fusing`` transaction. The statement texts are as they
 were in the mixin: the PostgreSQL backend translates them by pattern (postgres/dialect.py).
 
 Order: a method returns its rows in the order it states. Where a statement has no ORDER BY (kept so, to keep the
@@ -40,16 +40,16 @@ class FusionRows(TableRows):
         self._wall_clock = wall_clock
 
     # ---------------------------------------------------------------- the frame
-    _PENDING = ("SELECT id, stamp, label, confidence, cx, cy, cz, min_x, min_y, min_z, max_x, max_y, max_z, "
-                "feature FROM observations WHERE frame_id=? AND verdict='pending' ORDER BY id")
+    # one column list for both reads of a frame's sightings: FrameFusion.fuse_frame unpacks them by position
+    _SIGHTING_COLS = ("id", "stamp", "label", "confidence", "cx", "cy", "cz", "min_x", "min_y", "min_z", "max_x",
+                      "max_y", "max_z", "feature")
+    _PENDING = (f"SELECT {', '.join(_SIGHTING_COLS)} "
+                "FROM observations WHERE frame_id=? AND verdict='pending' ORDER BY id")
 
     def pending_sightings(self, frame_id: int) -> list:
         """The frame's staged (pending) observations, by id: id, stamp, label, confidence, centre, box, feature, in
         this column order (FrameFusion.fuse_frame reads them by position)."""
         return self._conn.execute(self._PENDING, (frame_id,)).fetchall()
-
-    _SIGHTING_COLS = ("id", "stamp", "label", "confidence", "cx", "cy", "cz", "min_x", "min_y", "min_z", "max_x",
-                      "max_y", "max_z", "feature")
 
     @classmethod
     def pending_sightings_read(cls, limit: int | None = None, through: float | None = None) -> tuple[str, list]:
@@ -75,10 +75,6 @@ class FusionRows(TableRows):
             if r[1] is not None:
                 kept.append(tuple(r[1:]))
         return out
-
-    def pending_sightings_of(self, frame_ids: list[int]) -> list[list]:
-        """``[pending_sightings(f) for f in frame_ids]``, on PostgreSQL in one round trip (base.fetch_each)."""
-        return fetch_each(self._conn, self._PENDING, [(int(f),) for f in frame_ids])
 
     # ---------------------------------------------------------------- label mass (known confusions)
     _JOINT_MASS = ("SELECT COALESCE(SUM(MIN(x.mass, y.mass)), 0) FROM label_mass x JOIN label_mass y "

@@ -26,6 +26,8 @@ class SettlingRows(TableRows):
     """Rows of objects, held events, sightings, misses, placements and events as the settling step reads and
     writes them."""
 
+    #: how many of an object's newest sightings newest_boxes reads (Settling._last_real_sighting, _host_holding_most)
+    NEWEST_BOXES = 50
     #: every object whose removal hold ends by then, any state (BatchReads.due)
     DUE_BY = "SELECT id, removal_due FROM objects WHERE removal_due IS NOT NULL AND removal_due <= ?"
     HELD_WITH_OBJECTS = ("SELECT h.*, o.state, o.first_seen, o.last_seen, o.n_observations, o.label AS olabel, "
@@ -118,11 +120,12 @@ class SettlingRows(TableRows):
         return out
 
     def newest_boxes(self, object_id: int):
-        """(stamp, min_x .. max_z) of the object's 50 newest sightings, newest first (stamp, then id,
-        descending). A cursor, not a list: the caller stops at the first real view, usually the newest."""
+        """(stamp, min_x .. max_z) of the object's NEWEST_BOXES newest sightings, newest first (stamp, then id,
+        descending). A cursor, not a list: Settling._last_real_sighting stops at the first real view, usually the
+        newest (_host_holding_most reads it whole)."""
         return self._conn.execute(
             "SELECT stamp, min_x, min_y, min_z, max_x, max_y, max_z FROM observations "
-            "WHERE object_id=? ORDER BY stamp DESC, id DESC LIMIT 50", (object_id,))
+            f"WHERE object_id=? ORDER BY stamp DESC, id DESC LIMIT {self.NEWEST_BOXES}", (object_id,))
 
     def sighting_boxes(self, object_id: int) -> list:
         """(min_x .. max_z) of the object's kept sightings, oldest first (stamp, then id)."""

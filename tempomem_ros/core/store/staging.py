@@ -27,7 +27,8 @@ class StagedFrames(TableRows):
 
     @staticmethod
     def newest_of(rows) -> float | None:
-        """NEWEST_ACCEPTED's answer from its rows."""
+        """The stamp NEWEST_ACCEPTED's or NEWEST_FUSED's rows hold (one MAX each), or None when no frame counts: read
+        apart from the statement because Store.staging and Store.fusing send it with the lock."""
         return None if not rows or rows[0][0] is None else float(rows[0][0])
 
     # ------------------------------------------------------------------ reads
