@@ -32,6 +32,9 @@ NAMES = Names(["mug", "keys", "lamp", "sofa", "table", "coffee table", "shelf", 
     ("In the study, where's my phone?", "in the study"),
     ("Where was the lamp before, in the attic?", "in the attic"),
     ("Downstairs: where's my jacket?", "downstairs"),
+    # the reading's relation is the place's preposition, not the place (review rev47b: the garage was dropped)
+    ("In the garage, is the mug in the jacket?", "in the garage"),
+    ("In the garage, what is in the sofa?", "in the garage"),
 ])
 def test_a_place_a_reading_would_drop_is_refused_and_named(question, place):
     reason = refusal(question, NAMES).reason

@@ -220,3 +220,19 @@ def test_a_second_unseen_look_alike_seen_after_the_glance_unblocks_the_move(stor
         assert kinds(mem) == [("appeared", 1), ("appeared", 2), ("moved", 1), ("merged", 3)]
         (keys,) = [o for o in mem.objects() if o.id == 1]
         assert keys.center == pytest.approx(B, abs=0.02)
+
+
+@pytest.mark.parametrize("glance", [(400.0, 400.2, 400.4, 400.6), (400.0, 400.16, 400.32, 400.48, 400.64, 400.8)])
+def test_a_glance_long_enough_for_a_short_look_removal_still_finds_the_move(store, glance):
+    # both issue-11 rules on (integ47): seed 436's look was 4 misses in 0.6 s and seed 405's 6 in 0.8 s, which
+    # persistence.short_look_decides makes a removal; the third miss (a full look of evidence, no removal due yet)
+    # joins the keys found elsewhere first (_seen_empty_moves). One move, no removal, with either rule alone too
+    # (the short-look removal finds the move, Settling._moved_here); with both off, two keys (review rev47b)
+    with Memory.open(store("m"), embedding_dim=4) as mem:
+        _seen(mem, "keys", A, (0.0, 0.5, 1.0, 1.5))
+        _seen(mem, "keys", B, (200.0, 200.5, 201.0, 201.5))
+        _look_away(mem, (203.0, 204.0, 330.0, 331.0))
+        _glance_empty(mem, A, glance)
+        _look_away(mem, (420.0, 421.0, 450.0))
+        assert _states(mem) == [(1, "keys", "present", 1), (2, "keys", "forgotten", 0)]
+        assert kinds(mem) == [("appeared", 1), ("moved", 1), ("merged", 2)]

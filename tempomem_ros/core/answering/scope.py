@@ -65,6 +65,9 @@ _PERSON = frozenset("i we he she they someone somebody anyone anybody lady man w
 LOCATION_OPERATORS = frozenset(("current", "previous", "as_of", "history", "where_to_look", "duration", "is_present"))
 _CLAUSE = re.compile(r"[.,:;!?()]|\s[-\u2013\u2014]+\s")
 _FILLER = frozenset("so and ok okay right now then well just".split())
+# The words of a place phrase that name no place: a reading that holds one of them (the relation "in" of "is the mug in
+# the box") holds no place ("In the garage, is the mug in the box?" was answered of every box, the garage dropped).
+_NOT_A_PLACE = frozenset(re.sub(r"[^a-z|]", "", _PREP + "|" + _DET).split("|")) | {"number"}
 
 
 def dropped(question: str, args: dict, regions=(), operator: str = "", unknown: str = "") -> str | None:
@@ -80,8 +83,10 @@ def dropped(question: str, args: dict, regions=(), operator: str = "", unknown: 
     for clause in _CLAUSE.split(question):
         for m in _scopes(clause, regions):
             said = words(m.group(0).lower())
-            if set(said) & held or set(said) & _ASKS_WHERE:
+            if (set(said) - _NOT_A_PLACE) & held or set(said) & _ASKS_WHERE:
                 continue
+            if set(words(clause[m.end():].lower())[:1]) & held:
+                continue  # a place word naming a thing's kind ("on the kitchen counter", the anchor "counter")
             if set(words(clause[:m.start()].lower())) & _PERSON:
                 continue
             alone = not set(words(clause.lower())) - set(said) - _FILLER
