@@ -236,3 +236,27 @@ def test_a_glance_long_enough_for_a_short_look_removal_still_finds_the_move(stor
         _look_away(mem, (420.0, 421.0, 450.0))
         assert _states(mem) == [(1, "keys", "present", 1), (2, "keys", "forgotten", 0)]
         assert kinds(mem) == [("appeared", 1), ("moved", 1), ("merged", 2)]
+
+
+@pytest.mark.parametrize("when", ["in_the_wait", "after_the_wait"])
+def test_a_burst_of_three_misses_at_15_hz_joins_nothing(store, when):
+    # review of integ47: three misses in 0.13 s at 15 Hz (a full look of evidence, 1.0) joined the keys at B as the
+    # keys at A moved, and the keys at A, seen at their place 5 s later, became a new tentative object while the
+    # false move stayed. A burst that brief is what absence.short_look_s refuses for a removal (one blurred or badly
+    # lit moment): a join claims more than a removal, so it needs a look a removal accepts (_seen_empty_since)
+    burst = (250.0, 250.0667, 250.1333) if when == "in_the_wait" else (400.0, 400.0667, 400.1333)
+    with Memory.open(store("m"), embedding_dim=4) as mem:
+        _seen(mem, "keys", A, (0.0, 0.5, 1.0, 1.5))
+        _seen(mem, "keys", B, (200.0, 200.5, 201.0, 201.5))
+        _look_away(mem, (203.0, 204.0))
+        if when == "in_the_wait":
+            _glance_empty(mem, A, burst)
+            _look_away(mem, (330.0, 331.0))
+        else:
+            _look_away(mem, (330.0, 331.0))
+            _glance_empty(mem, A, burst)
+        assert _states(mem) == [(1, "keys", "present", 0), (2, "keys", "present", 0)]
+        _seen(mem, "keys", A, (burst[0] + 5.0, burst[0] + 5.5))
+        _look_away(mem, (burst[0] + 8.0, burst[0] + 9.0))
+        assert _states(mem) == [(1, "keys", "present", 0), (2, "keys", "present", 0)]
+        assert kinds(mem) == [("appeared", 1), ("appeared", 2)]
