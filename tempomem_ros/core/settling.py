@@ -1913,10 +1913,8 @@ class Settling:
         if old.first_miss is None or old.absence_evidence is None or old.look_start is None or old.last_miss is None:
             return False
         acfg = self.config.absence
-        state = AbsenceState(float(old.absence_evidence), int(old.absence_looks or 0), float(old.look_start),
-                             int(old.look_misses or 0), float(old.first_miss), float(old.last_miss))
         # the looks a removal accepts (persistence.gone with this evidence): a join claims more than a removal
-        return gone(state, evidence_to_remove=need, min_absence_s=acfg.min_absence_s,
+        return gone(AbsenceState.of_row(old), evidence_to_remove=need, min_absence_s=acfg.min_absence_s,
                     short_look_misses=acfg.short_look_misses, short_look_s=acfg.short_look_s) \
             and not self._short_look_unclear(old)
 
