@@ -4,7 +4,7 @@ it (Settling._bled_double)."""
 from __future__ import annotations
 
 import pytest
-from core_helpers import IMMEDIATE, distance_from_eye, span_obs, view
+from core_helpers import IMMEDIATE, distance_from_eye, live, span_obs, view
 
 from tempomem_ros.core import Memory
 
@@ -22,15 +22,11 @@ def mem(store):
         yield m
 
 
-def _live(mem):
-    return [(o.id, o.label, o.state) for o in mem.objects() if o.state != "forgotten"]
-
-
 def test_glasses_split_in_their_first_look_and_seen_in_turns_are_one_object(mem):
     for i, box in enumerate([LEFT, RIGHT, LEFT, RIGHT, LEFT, RIGHT]):
         mem.add([span_obs("glasses", *box, stamp=0.5 * i)], view(0.5 * i, AT, D + 0.04))
         mem.commit()
-    assert _live(mem) == [(1, "glasses", "present")]
+    assert live(mem) == [(1, "glasses", "present")]
     assert mem.get(1).n_observations == 6
     assert [(e.kind, e.object_id) for e in mem.changes(since=0)] == [("appeared", 1), ("merged", 2)]
 
@@ -43,7 +39,7 @@ def test_two_glasses_reported_in_one_frame_side_by_side_stay_two(mem):
     for i, box in enumerate([LEFT, RIGHT, LEFT, RIGHT], start=3):
         mem.add([span_obs("glasses", *box, stamp=0.5 * i)], view(0.5 * i, AT, D + 0.04))
         mem.commit()
-    assert _live(mem) == [(1, "glasses", "present"), (2, "glasses", "present")]
+    assert live(mem) == [(1, "glasses", "present"), (2, "glasses", "present")]
 
 
 def test_glasses_put_beside_their_like_in_a_later_look_are_not_joined_to_it(mem):
@@ -55,14 +51,14 @@ def test_glasses_put_beside_their_like_in_a_later_look_are_not_joined_to_it(mem)
     for i, box in enumerate([RIGHT, LEFT, RIGHT, LEFT]):
         mem.add([span_obs("glasses", *box, stamp=600.0 + 0.5 * i)], view(600.0 + 0.5 * i, AT, D + 0.04))
         mem.commit()
-    assert _live(mem) == [(1, "glasses", "present"), (2, "glasses", "present")]
+    assert live(mem) == [(1, "glasses", "present"), (2, "glasses", "present")]
 
 
 def test_glasses_split_in_their_first_look_beside_a_book_are_not_its_twin(mem):
     for i, (label, box) in enumerate([("glasses", LEFT), ("book", RIGHT), ("glasses", LEFT), ("book", RIGHT)]):
         mem.add([span_obs(label, *box, stamp=0.5 * i)], view(0.5 * i, AT, D + 0.04))
         mem.commit()
-    assert _live(mem) == [(1, "glasses", "present"), (2, "book", "present")]
+    assert live(mem) == [(1, "glasses", "present"), (2, "book", "present")]
 
 
 # a phone on a table (seed 409: 0.17 x 0.10 m) and a mask of it bled 0.6 m over the laptop beside it
@@ -95,7 +91,7 @@ def test_a_phone_seen_once_under_a_mask_bled_past_it_is_joined_to_the_phone(mem)
     (verdict,) = mem._conn.execute("SELECT verdict FROM observations WHERE stamp = 10.0").fetchone()
     assert verdict == "created"
     assert _twin_joins(mem) == [("merge_twin", "[1, 2]")]
-    assert _live(mem) == [(1, "phone", "present")]
+    assert live(mem) == [(1, "phone", "present")]
     phone = mem.get(1)
     assert phone.n_observations == 4 and phone.last_seen == 10.0
     assert max(phone.bbox_max[i] - phone.bbox_min[i] for i in range(3)) < 0.3  # the 0.78 m mask is no size of it
@@ -106,7 +102,7 @@ def test_a_mask_bled_over_two_phones_tells_neither(mem):
     _phone_then_bled(mem, second=True)
     # not joined to the first phone: the twin test of before (_one_inside) joins it to the phone it holds whole
     assert _twin_joins(mem) == [("merge_twin", "[2, 3]")]
-    assert _live(mem) == [(1, "phone", "present"), (2, "phone", "present")]
+    assert live(mem) == [(1, "phone", "present"), (2, "phone", "present")]
     assert [mem.get(i).n_observations for i in (1, 2)] == [3, 4]
     assert mem.get(1).bbox_min == pytest.approx(PHONE[0]) and mem.get(1).bbox_max == pytest.approx(PHONE[1])
 
@@ -114,5 +110,5 @@ def test_a_mask_bled_over_two_phones_tells_neither(mem):
 def test_a_bled_sighting_of_another_label_is_no_view_of_the_phone(mem):
     _phone_then_bled(mem, label="laptop")
     assert _twin_joins(mem) == []
-    assert _live(mem) == [(1, "phone", "present"), (2, "laptop", "present")]
+    assert live(mem) == [(1, "phone", "present"), (2, "laptop", "present")]
     assert mem.get(1).n_observations == 3

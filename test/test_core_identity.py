@@ -257,6 +257,22 @@ def test_add_misses_folds_misses_into_the_state_and_the_due_time_as_one_miss_at_
     assert add_misses(AbsenceState(), None, (), acfg) == (AbsenceState(), None)
 
 
+def test_absence_state_of_row_reads_the_columns_a_miss_writes(mem):
+    """AbsenceState.of_row is what the fuser adds a miss to and what settling's guarded join asks gone() of: read
+    from a store row it is the state add_misses wrote, and a row with no miss since its sighting is the empty state."""
+    mem.add([box_obs("mug", A)], view(0.0, A, SEEN))
+    mem.commit()
+    assert AbsenceState.of_row(mem._graph.object_row(1)) == AbsenceState()
+    for t in (1.0, 1.3):  # two misses of one look: short of a removal
+        mem.add([], view(t, A, EMPTY))
+        mem.commit()
+    row = mem._graph.object_row(1)
+    state = AbsenceState.of_row(row)
+    assert row.removal_due is None
+    assert state == add_misses(AbsenceState(), None, (1.0, 1.3), mem.config.absence)[0]
+    assert state == AbsenceState(pytest.approx(2 / 3), 1, 1.0, 2, 1.0, 1.3)  # one look of 2 of 3 misses
+
+
 def test_a_removal_is_stamped_by_its_first_full_look_not_by_a_dropout_before_it(mem):
     """Seed 328 (no feature): a cup missed in two frames at 1385.8 s (a segmenter's dropout; it stood there until
     it was moved at 1561.2 s), then in a full look at 1576.2 s, was reported removed at 1385.8 s: a false removal.

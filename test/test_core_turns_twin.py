@@ -4,9 +4,8 @@
 from __future__ import annotations
 
 import copy
-import json
 
-from core_helpers import IMMEDIATE, distance_from_eye, span_obs, view
+from core_helpers import IMMEDIATE, distance_from_eye, live, span_obs, twin_joins, view
 
 from tempomem_ros.core import Memory
 
@@ -34,14 +33,6 @@ def _frames(mem, start, seen_list, labels=None):
         mem.commit()
 
 
-def _live(mem):
-    return [(o.id, o.label, o.state) for o in mem.objects() if o.state != "forgotten"]
-
-
-def _joins(mem):
-    return [json.loads(r[0]) for r in mem._conn.execute("SELECT detail FROM audit WHERE action = 'merge_twin'")]
-
-
 def _owners(mem, since):
     return [int(r[0]) for r in mem._conn.execute(
         "SELECT object_id FROM observations WHERE stamp >= ? ORDER BY stamp, id", (since,))]
@@ -53,8 +44,8 @@ def test_a_phone_whose_views_go_to_a_bled_double_in_turns_is_one_phone(store):
         _frames(mem, 600.0, [[BLED], [LOW], [HIGH], [LOW], [HIGH]])
         # the bled view made phone 2 (its score under the merge threshold); the low view went to it, the high one
         # to phone 1: seen in turns, joined at 601.0 s, every later view phone 1's
-        assert _joins(mem) == [{"kept": 1, "absorbed": 2}]
-        assert _live(mem) == [(1, "phone", "present")]
+        assert twin_joins(mem) == [{"kept": 1, "absorbed": 2}]
+        assert live(mem) == [(1, "phone", "present")]
         assert _owners(mem, 600.0) == [1, 1, 1, 1, 1]
         phone = mem.get(1)
         assert phone.n_observations == 8 and phone.first_seen == 0.0 and phone.last_seen == 602.0
@@ -65,8 +56,8 @@ def test_two_phones_reported_in_one_frame_stay_two(store):
     with _open(store) as mem:
         _frames(mem, 0.0, [[PHONE]] * 3)
         _frames(mem, 600.0, [[BLED], [LOW, HIGH], [LOW], [HIGH], [LOW], [HIGH]])
-        assert _joins(mem) == []
-        assert _live(mem) == [(1, "phone", "present"), (2, "phone", "present")]
+        assert twin_joins(mem) == []
+        assert live(mem) == [(1, "phone", "present"), (2, "phone", "present")]
 
 
 def test_a_double_seen_in_another_look_than_the_phone_is_not_joined_so(store):
@@ -74,8 +65,8 @@ def test_a_double_seen_in_another_look_than_the_phone_is_not_joined_so(store):
     with _open(store) as mem:
         _frames(mem, 0.0, [[PHONE]] * 3)
         _frames(mem, 600.0, [[BLED], [LOW], [LOW]])
-        assert _joins(mem) == []
-        assert _live(mem) == [(1, "phone", "present"), (2, "phone", "present")]
+        assert twin_joins(mem) == []
+        assert live(mem) == [(1, "phone", "present"), (2, "phone", "present")]
 
 
 def test_a_remote_taking_views_in_turns_with_the_phone_stays_a_remote(store):
@@ -85,16 +76,16 @@ def test_a_remote_taking_views_in_turns_with_the_phone_stays_a_remote(store):
         for i, (label, box) in enumerate([("remote", BLED), ("remote", LOW), ("phone", HIGH), ("remote", LOW),
                                           ("phone", HIGH)]):
             _frames(mem, 600.0 + 0.5 * i, [[box]], labels={0: label})
-        assert _joins(mem) == []
-        assert _live(mem) == [(1, "phone", "present"), (2, "remote", "present")]
+        assert twin_joins(mem) == []
+        assert live(mem) == [(1, "phone", "present"), (2, "remote", "present")]
 
 
 def test_off_with_turns_twin_join(store):
     with _open(store, join=False) as mem:
         _frames(mem, 0.0, [[PHONE]] * 3)
         _frames(mem, 600.0, [[BLED], [LOW], [HIGH], [LOW], [HIGH]])
-        assert _joins(mem) == []
-        assert _live(mem) == [(1, "phone", "present"), (2, "phone", "present")]
+        assert twin_joins(mem) == []
+        assert live(mem) == [(1, "phone", "present"), (2, "phone", "present")]
         assert mem.get(2).n_observations == 3 and mem.get(1).n_observations == 5
 
 
@@ -105,6 +96,6 @@ def test_beside_a_third_of_the_label_reported_with_them_views_in_turns_join_noth
     with _open(store) as mem:
         _frames(mem, 0.0, [[PHONE, other]] * 3)
         _frames(mem, 600.0, [[BLED], [LOW], [HIGH], [LOW], [HIGH]])
-        assert _joins(mem) == []
-        assert _live(mem) == [(1, "phone", "present"), (2, "phone", "present"), (3, "phone", "present")]
+        assert twin_joins(mem) == []
+        assert live(mem) == [(1, "phone", "present"), (2, "phone", "present"), (3, "phone", "present")]
         assert _owners(mem, 600.0) == [3, 3, 1, 3, 1]

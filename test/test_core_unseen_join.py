@@ -230,9 +230,10 @@ def test_a_second_unseen_look_alike_seen_after_the_glance_unblocks_the_move(stor
 @pytest.mark.parametrize("glance", [(400.0, 400.2, 400.4, 400.6), (400.0, 400.16, 400.32, 400.48, 400.64, 400.8)])
 def test_a_glance_long_enough_for_a_short_look_removal_still_finds_the_move(store, glance):
     # both issue-11 rules on (integ47): seed 436's look was 4 misses in 0.6 s and seed 405's 6 in 0.8 s, which
-    # persistence.short_look_decides makes a removal; the third miss (a full look of evidence, no removal due yet)
-    # joins the keys found elsewhere first (_seen_empty_moves). One move, no removal, with either rule alone too
-    # (the short-look removal finds the move, Settling._moved_here); with both off, two keys (review rev47b)
+    # persistence.short_look_decides makes a removal. Since fix47 the join's evidence is a look a removal accepts,
+    # so the miss that gives it makes the removal due too, and _seen_empty_moves (no removal due) finds nothing: the
+    # removal finds the move (Settling._moved_here). One move, no removal, with either rule alone too; with both
+    # off, two keys (review rev47b)
     with Memory.open(store("m"), embedding_dim=4) as mem:
         _seen(mem, "keys", A, (0.0, 0.5, 1.0, 1.5))
         _seen(mem, "keys", B, (200.0, 200.5, 201.0, 201.5))

@@ -1085,9 +1085,7 @@ class FrameFusion:
                 continue  # the look that saw it: a detector's dropout, not the object gone (docstring)
             frac = float(frac)
             n_misses += 1
-            state = AbsenceState(float(obj.absence_evidence), int(obj.absence_looks), obj.look_start,
-                                 int(obj.look_misses), obj.first_miss, obj.last_miss)
-            state, due = add_misses(state, obj.removal_due, (stamp,), acfg)
+            state, due = add_misses(AbsenceState.of_row(obj), obj.removal_due, (stamp,), acfg)
             self._rows.add_miss(obj.id, frame["id"], obj.placement_id, stamp, frac, state, due)
             if due is None:
                 self._state.seen_empty.add(int(obj.id))

@@ -29,6 +29,18 @@ class AbsenceState:
     first_miss: float | None = None  # first miss since the last sighting (the removal's stamp)
     last_miss: float | None = None
 
+    @classmethod
+    def of_row(cls, row) -> AbsenceState:
+        """The state an object row holds (store/object_row.py: absence_evidence, absence_looks, look_start,
+        look_misses, first_miss, last_miss). Why one reader: the fuser adds a miss to it (frame_fusion) and settling
+        asks whether it decides the guarded join (_seen_empty_since); both must read the columns alike."""
+        return cls(float(row.absence_evidence), int(row.absence_looks or 0), _stamp(row.look_start),
+                   int(row.look_misses or 0), _stamp(row.first_miss), _stamp(row.last_miss))
+
+
+def _stamp(value) -> float | None:
+    return None if value is None else float(value)
+
 
 def look_units(misses: int, misses_to_remove: int) -> float:
     return min(1.0, misses / float(misses_to_remove))

@@ -1846,7 +1846,15 @@ class Settling:
         feature: h400 seed 405's glasses (found at 1549.7 s, the old place seen empty at 1807.9-1808.7 s, 6 misses
         in 0.8 s), h410 seed 415's bottle in both profiles (found at 1517.1 s, seen empty at 1805.7-1806.3 s).
         Only its own shown label: an appearance published with no wait is never joined through a look-alike
-        label (seed 430's chair, _unseen_original)."""
+        label (seed 430's chair, _unseen_original).
+
+        Why it stays though the defaults never reach it: since fix47 its evidence (_seen_empty_since) is a look a
+        removal accepts (persistence.gone), and with identity.unseen_join_evidence = absence.evidence_to_remove (both
+        1, the defaults) the miss that makes that look also makes the removal due (persistence.add_misses asks the
+        same gone), so every object asked here (no removal due) fails _seen_empty_since, and the move is decided by
+        that removal (finish_removals -> _moved_here) 1 s later (removal_hold_s). It decides where
+        unseen_join_evidence < evidence_to_remove: a look enough to join that does not remove (test_core_unseen_join
+        GLANCE_ONLY, evidence_to_remove 2: without it the keys at 200 s stay a second object)."""
         icfg = self.config.identity
         if icfg.unseen_join_s <= 0:
             return
@@ -1873,7 +1881,9 @@ class Settling:
         candidate (_unseen_original) when their place was seen empty, and now it is not. Why: h410 seed 415 (no
         feature), a bottle's place seen empty at 1805.7-1806.3 s while another bottle, unseen since before the new
         one was found at 1517.1 s, was seen at its own place 2 s later (1808 s): in the frame of the look two
-        candidates (which one moved unknown), after it no new miss asked again."""
+        candidates (which one moved unknown), after it no new miss asked again. Read only by _seen_empty_moves,
+        whose _seen_empty_since decides: like it, it decides something only where identity.unseen_join_evidence <
+        absence.evidence_to_remove (its docstring)."""
         need, ids = self.config.identity.unseen_join_evidence, set()
         for row in self._state.seen_rows.values():  # as the frame found them: last_seen before this frame
             if row.state != "present" or stamp - float(row.last_seen) < self.config.identity.unseen_join_s:
@@ -1913,10 +1923,8 @@ class Settling:
         if old.first_miss is None or old.absence_evidence is None or old.look_start is None or old.last_miss is None:
             return False
         acfg = self.config.absence
-        state = AbsenceState(float(old.absence_evidence), int(old.absence_looks or 0), float(old.look_start),
-                             int(old.look_misses or 0), float(old.first_miss), float(old.last_miss))
         # the looks a removal accepts (persistence.gone with this evidence): a join claims more than a removal
-        return gone(state, evidence_to_remove=need, min_absence_s=acfg.min_absence_s,
+        return gone(AbsenceState.of_row(old), evidence_to_remove=need, min_absence_s=acfg.min_absence_s,
                     short_look_misses=acfg.short_look_misses, short_look_s=acfg.short_look_s) \
             and not self._short_look_unclear(old)
 

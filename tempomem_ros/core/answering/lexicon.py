@@ -214,6 +214,11 @@ PARTICLE_VERBS = {("pick", "up"): "SEEN", ("pick", "out"): "SEEN", ("turn", "up"
                   ("show", "up"): "SEEN APPEAR"}
 
 
+# Phrases the cue reader (cues.py) and the slot-first reading (slotfirst.py) both take, as one class: written once
+# (stop 47 wrote these into slotfirst.CUES while cues.py held them already).
+BOTH_READERS_PHRASES = {"or not": "YESNO", "in view": "SEEN", "what hour": "WHEN", "at the minute": "GLUE"}
+
+
 def particle_phrases() -> dict:
     return {f"{form} {particle}": cue for (verb, particle), cue in PARTICLE_VERBS.items()
             for form in inflections(verb)}

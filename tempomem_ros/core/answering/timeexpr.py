@@ -19,15 +19,12 @@ import datetime as dt
 import re
 from dataclasses import dataclass
 
+from .numberwords import ONES as _ONES, TENS as _TENS
+
 DAY = 86400.0
 RECENT_S = 3600.0
 PARTS_OF_DAY = {"morning": (5, 12), "afternoon": (12, 17), "evening": (17, 21), "night": (21, 29)}
 
-_ONES = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
-         "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15,
-         "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19}
-_TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80,
-         "ninety": 90}
 _WORD_NUM = (r"(?:(?:" + "|".join(_TENS) + r")(?: (?:" + "|".join(k for k in _ONES if k != "zero") + r"))?|"
              + "|".join(sorted(_ONES, key=len, reverse=True)) + r")")
 NUMBER = rf"(?:\d+(?:\.\d+)?|{_WORD_NUM}(?: hundred)?|a couple of|a couple|an?)"

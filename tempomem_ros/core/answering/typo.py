@@ -24,13 +24,13 @@ import functools
 import gzip
 import os
 
+from .numberwords import ONES, TENS
 from .plurals import stem
-from .timeexpr import _ONES, _TENS
 from .slots import Names
 
 MIN_LETTERS = 4
 # A number said in words is what was typed: the time or count it tells is never a slip of a vocabulary word.
-_NUMBER_WORDS = frozenset(_ONES) | frozenset(_TENS) | frozenset(("hundred", "thousand", "half", "quarter"))
+_NUMBER_WORDS = frozenset(ONES) | frozenset(TENS) | frozenset(("hundred", "thousand", "half", "quarter"))
 MIN_LETTERS_SWAP = 3
 
 

@@ -371,11 +371,7 @@ class PgConnection:
                     cur.execute(stmt.sql, p if stmt.n_params else None)
                     cursors.append(cur)
             self._waited(sql, since)
-            out = []
-            for cur in cursors:
-                out.append(cur.fetchall())
-                cur.close()
-            return out
+            return self._fetch_closing(cursors)
         except Exception as exc:
             raise self._error(exc, sql) from exc
 
@@ -395,13 +391,19 @@ class PgConnection:
             with conn.pipeline():  # nested in a write transaction's pipeline too: leaving it syncs once
                 cursors = self._pipelined_reads(conn, reads, stmts)
             self._waited(" + ".join(sql for sql, _ in reads), since)
-            out = []
-            for cur in cursors:
-                out.append(cur.fetchall())
-                cur.close()
-            return out
+            return self._fetch_closing(cursors)
         except Exception as exc:
             raise self._error(exc, reads[0][0]) from exc
+
+    @staticmethod
+    def _fetch_closing(cursors) -> list[list]:
+        """The rows of each of ``cursors`` (their pipeline synced), in order, each cursor closed once read: the
+        answer of fetch_many and fetch_together."""
+        out = []
+        for cur in cursors:
+            out.append(cur.fetchall())
+            cur.close()
+        return out
 
     def _read_statements(self, reads, refusal: str) -> list[Statement]:
         """``reads`` ((sql, params) pairs) translated, each counted as sent; ``refusal`` (a ValueError) if one is not

@@ -42,7 +42,8 @@ class WriteState:
     - ``seen_rows``: the rows, as the frame found them, of the objects its sightings went to (settling.py's
       _rebuilt_moves compares their boxes with the fused ones);
     - ``seen_empty``: objects the frame being fused counted a miss of, their removal not due (settling.py's
-      _seen_empty_moves asks whether a look-alike found elsewhere is that object, moved).
+      _seen_empty_moves asks whether a look-alike found elsewhere is that object, moved; read nowhere else, and
+      deciding only where identity.unseen_join_evidence < absence.evidence_to_remove: its docstring says why).
     """
     events: int = 0
     change_times: dict[int, float] = field(default_factory=dict)
