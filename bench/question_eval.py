@@ -396,8 +396,8 @@ def load_heldout27(*earlier_sets) -> list[Question]:
 
 def load_heldout28(*earlier_sets) -> list[Question]:
     """The twenty-eighth (B001...: every lower-case letter and A are taken), a helper's that never opened the
-    understanding code, written at stop 47: committed before its one measurement. Only ``--set heldout28`` asks it
-    (not "all") until then."""
+    understanding code, written at stop 47: committed (060b244) before its one measurement (integ47 fd931be, stop
+    47); in "all" since (stop 48)."""
     return load_fresh(QUESTIONS_HELDOUT28, "B", HELD_OUT28, earlier_sets)
 
 
@@ -620,7 +620,7 @@ FRESH_SETS = (
     ("heldout25", HELD_OUT25, load_heldout25, True),  # measured at integ44 728ec28 (stop 44); in "all" from stop 45
     ("heldout26", HELD_OUT26, load_heldout26, True),  # measured at integ45 2880a48 (stop 45); in "all" from stop 46
     ("heldout27", HELD_OUT27, load_heldout27, True),  # measured at integ46 aa4c5ee (stop 46); in "all" from stop 47
-    ("heldout28", HELD_OUT28, load_heldout28, False),  # written at stop 47: only by name until its one measurement
+    ("heldout28", HELD_OUT28, load_heldout28, True),  # measured at integ47 fd931be (stop 47); in "all" from stop 48
     ("heldout29", HELD_OUT29, load_heldout29, False),  # written at stop 48: only by name until its one measurement
 )
 DEV_SETS = ("heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8")  # with questions.txt

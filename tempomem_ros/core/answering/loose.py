@@ -1113,7 +1113,25 @@ def read(text, now: float | None, names: Names) -> envelope.Reading | str | None
         read_again = _read(again, now, names) if again is not None else None
         if isinstance(read_again, envelope.Reading) or out is None:
             out = read_again
+    if not isinstance(out, envelope.Reading):
+        hosted = _hosted(lines.unescaped(text) or text, now, names)  # stop 48: a host around the call (lines.hosted)
+        out = hosted if hosted is not None else out
     return out
+
+
+def _hosted(text: str, now, names: Names) -> envelope.Reading | None:
+    """The one call a host carries (lines.hosted), read as any request; None when none, two, or a word outside the
+    text's strings acts ('forget', 'delete', ... : the walk's ACTS)."""
+    said = [w for tok in re.findall(r"[A-Za-z_][\w-]*", lines._QUOTED.sub(" ", text)) if not tool_name(tok)
+            for w in lines._words(tok)]  # a tool's own name ('did_move') is no act
+    if set(said) & _ACTS:
+        return None
+    readings = {}
+    for inner in lines.hosted(text):
+        got = _read(inner, now, names)
+        if isinstance(got, envelope.Reading):
+            readings[(got.operator, repr(sorted(got.args.items())))] = got
+    return next(iter(readings.values())) if len(readings) == 1 else None
 
 
 def _read(text: str, now, names: Names) -> envelope.Reading | str | None:

@@ -278,6 +278,9 @@ def understand(question: str, now: float | None, names: Names, similar=None, _in
         if back is not None:
             return Refusal(unread.POINTED_BACK.format(word=back.group(0).lower()), out.suggestions)
     if isinstance(out, Understanding) and out.unknown and isinstance(question, str):
+        said = _said_of_someone(out.args.get(out.unknown), question)
+        if said is not None:  # stop 48: "the twins are howling", "the kids are crying" name no thing
+            return Refusal(PREDICATE_NAME.format(word=said), suggest(normalise(question), names))
         out = _possessed(out, question, names)
     if (isinstance(out, Understanding) and out.operator in _SPAN_OPERATORS and out.args.get("since") is None
             and isinstance(question, str) and _JUST_NOW.search(normalise(question[:MAX_QUESTION_CHARS]))):
@@ -319,6 +322,9 @@ def _understood(question: str, now: float | None, names: Names, similar=None, _i
         # meaning; help against the robot's own sensing or to keep an act from someone is refused (conduct.py); the
         # question as asked goes too (twentieth round: "my sister's phone" names an owner normalise drops)
         return Refusal(conduct.REFUSAL, ())
+    harm = conduct.harmful_purpose(normalise(question), question) if isinstance(question, str) else None
+    if harm is not None:  # stop 48: "... tell me where her wallet is so I can take it" (conduct.harmful_purpose)
+        return Refusal(conduct.HARMFUL_REFUSAL.format(said=harm), ())
     if isinstance(question, str) and len(question) > MAX_QUESTION_CHARS:
         question = " ".join(question.split())  # runs of spaces are no words: normalise reads the first 500 characters
     if isinstance(question, str) and len(question) > MAX_QUESTION_CHARS:
@@ -383,6 +389,35 @@ def _understood(question: str, now: float | None, names: Names, similar=None, _i
 _ASKED_OF_A_THING = frozenset("trail trails path paths route routes track tracks whereabouts location locations "
                               "position positions spot spots place places history movements moves journey travels "
                               "trajectory sightings".split())
+
+
+# Stop 48 (heldout28's B011 and sentences of our own): an unknown thing's name built from what talk says of someone. The
+# declarative order of a clause of talk is turned into a question's ("the twins are howling" -> "are the twins
+# howling", word_order), and a reader then took "twins howling", or "crying" after the owner word "kids", for the thing
+# asked of. A name the question says only across a verb of being ("twins are howling"), or whose first word is a verb
+# in -ing said after a subject and a verb of being ("the kids are crying"), is no thing: refused, naming the words.
+PREDICATE_NAME = "'{word}' is what the question says of someone, not a thing it asks about; name the thing you mean"
+_BE = r"(?:is|are|was|were|am|re)"  # never "s": "my grandad's sextant" is a possessive (heldout28's B002)
+_NOT_A_SUBJECT = frozenset("where what when how which who why there here it that this".split())
+
+
+def _said_of_someone(label, question: str) -> str | None:
+    """The words of an unknown ``label`` that the question says of someone (above), or None."""
+    ws = label.split() if isinstance(label, str) else []
+    if not ws:
+        return None
+    raw = " ".join(re.sub(r"[^a-z0-9]+", " ", question.replace("\u2019", "'").lower()).split())
+    if re.search(r"\b" + " ".join(map(re.escape, ws)) + r"\b", raw) is None and len(ws) > 1:
+        for k in range(1, len(ws)):
+            across = (r"\b" + " ".join(map(re.escape, ws[:k])) + rf" {_BE} (?:\w+ )?" + " ".join(map(re.escape, ws[k:]))
+                      + r"\b")
+            if re.search(across, raw):
+                return f"{' '.join(ws[:k])} ... {' '.join(ws[k:])}"
+    if ws[0].endswith("ing"):
+        for m in re.finditer(rf"\b([a-z]+) {_BE} (?:still |just |all |so |really )?{re.escape(ws[0])}\b", raw):
+            if m.group(1) not in _NOT_A_SUBJECT:
+                return label
+    return None
 
 
 def _possessed(u: Understanding, question: str, names: Names) -> Understanding:
@@ -538,6 +573,10 @@ def _rules(question: str, now, names: Names) -> Understanding | Refusal:
         told = _told_then(question, now, names)
         if told is not None:
             return told
+    if isinstance(out, Refusal) and out.reason in (NO_FORM, TIME_IN_TALK, MORE_THAN_ONE_TIME):
+        again = _told_again(question, now, names)  # stop 48: the told time named again by the question
+        if again is not None:
+            return again
     if isinstance(out, Refusal) and (out.reason in (NO_FORM, FUTURE_REFUSAL) or out.reason.startswith(TWO_READINGS)):
         clause = _clause_reading(question, now, names)
         # a clause of talk can make the whole read two ways ("..., for the handover"); one clause may still be it
@@ -618,6 +657,47 @@ def _told_then(question, now, names: Names) -> Understanding | None:
     # "I put the mug on the desk at 9. Has it moved since?": "it" is the mug (_read_told)
     return _read_told(raw[asks[0]][:m.start()] + put + raw[asks[0]][m.end():], now, names, parts[told[0]], m.group(0),
                       said)
+
+
+# Stop 48 (heldout28's B125, B138, B140: "My swimming lesson was at eleven. At eleven, what things were near the
+# chair?", "My tax office appointment was at half past ten this morning. Where was my wallet at half past ten?"): the
+# question names the told moment again itself, so the told clause only says what happened then: talk. Exactly two
+# clauses, one that narrates one moment as _told_then's told clause does, one that asks with one moment of its own,
+# the same to the second; the asking clause is read alone (a pronoun there refuses: it would stand for the told
+# clause's words), and the reading must hold that moment. The interpretation says the told time was the question's.
+MORE_THAN_ONE_TIME = "the question names more than one time; ask about one at a time"
+
+
+def _told_again(question, now, names: Names) -> Understanding | None:
+    """The reading of a question whose asking clause names the told moment again (above), or None."""
+    if not isinstance(question, str):
+        return None
+    raw = [q.strip() for p in _CLAUSE_SPLIT.split(question[:MAX_QUESTION_CHARS]) if p and words(p) for q in _run_on(p)]
+    for k in range(len(raw) - 2, -1, -1):  # a fronted time is its question's ("At eleven, what was ...")
+        try:
+            alone = timeexpr.extract(normalise(raw[k]), now, names.day_names)[0].strip() in ("@t", "")
+        except timeexpr.TimeError:
+            alone = False
+        if alone:
+            raw[k:k + 2] = [f"{raw[k]} {raw[k + 1]}"]
+    if len(raw) != 2:
+        return None
+    parts = [normalise(p) for p in raw]
+    times = [_clause_times(p, now, names) for p in parts]
+    moment = [i for i in (0, 1) if len(times[i]) == 1 and times[i][0] is not None and times[i][0].kind == "point"]
+    told = [i for i in moment if _NARRATES.search(parts[i]) and not _WH_OR_AUX.search(parts[i])
+            and not _asks_for(parts[i])]
+    if len(moment) != 2 or len(told) != 1:
+        return None
+    said, asked = times[told[0]][0], 1 - told[0]
+    if abs(times[asked][0].t - said.t) > 1 or not _WH_OR_AUX.search(parts[asked]) or cues.PRONOUN.search(
+            parts[asked]):
+        return None
+    u = _understand(raw[asked], now, names, hints=False)
+    if not isinstance(u, Understanding) or u.operator == FALLBACK or u.args.get("t") is None or abs(
+            u.args["t"] - said.t) > 1:
+        return None
+    return dataclasses.replace(u, words=f"{u.words} (the time told beside it, '{said.text}', is the question's own)")
 
 
 def _asks_for(clause: str) -> bool:
@@ -822,7 +902,7 @@ def _understand(question: str, now: float | None, names: Names, hints: bool = Tr
     except timeexpr.TimeError as exc:
         return Refusal(f"I did not understand the time: {exc}", hint(q))
     if len(found) > 1:
-        return Refusal("the question names more than one time; ask about one at a time", hint(q))
+        return Refusal(MORE_THAN_ONE_TIME, hint(q))
     if (_ACTION.match(text) and not _starts_a_name(text, names)) or (
             _HAND_OVER.match(text) and not set(text.split()) & NOT_A_DESCRIPTION):
         return Refusal("that asks for an action; I am the robot's memory and can only tell what was seen where "

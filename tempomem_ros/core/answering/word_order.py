@@ -39,6 +39,8 @@ _NOT_IN_A_THING = STRUCTURE | set(PRONOUNS) | _TIME_WORDS
 _ASKER_STATE = re.compile(r"^(?:i|we) (?:am|are|feel|felt|get|got|was|were) (?:so |very |really |a bit |quite )?\w+$")
 # A subordinate clause in front ("before somebody moved it, where was the book") belongs after the question.
 _CLAUSE_FIRST = re.compile(r"^(?:before|after|since|until) (?:someone|somebody|anyone|anybody|you|i|we|it|they) ")
+# "Nanny here", "porter here", "it's the gardener here": who speaks (heldout28's B011 read "the nanny here" for "it").
+_SPEAKER = re.compile(r"^(?:(?:it is|this is) )?(?:the |your )?[a-z]+(?: [a-z]+)? here$")
 _DANGLING = re.compile(r"^(?:how many|how often|how many times|when|where|what time)$")
 _DANGLING_ROOM = re.compile(r"^(?:which|what) room$")  # "the charger, which room?"
 # Words that make the left side of "A: B" the question rather than the thing ("last seen: charger").
@@ -90,6 +92,8 @@ def _topic_np(head: str) -> str | None:
             return m.group("np")
     if _NOT_TOPIC.match(head) or len(head.split()) > 5 or set(head.split()) & _NOT_IN_A_THING:
         return None
+    if _SPEAKER.match(head):
+        return None  # stop 48: "nanny here, ... where did it sit": the asker says who speaks, no thing
     if set(head.split()[1:]) & _DETERMINERS:
         return None  # eighth round: "the maid shifted my laptop" is two noun phrases and a verb, no one thing
     return head
