@@ -125,6 +125,9 @@ class IdentityConfig:
     rebuilt_move: bool = True            # a published appearance, never moved, whose box is rebuilt within
                                          # reconcile_window_s of its first sighting is asked again whether a
                                          # removed look-alike moved there (settling.Settling._rebuilt_moves)
+    removed_by_own_label: bool = True    # among removed look-alikes that may be a new object moved, the one its
+                                         # label mass names most before the one removed last (Settling.
+                                         # _removed_lookalike; seed 448, h440: a "cup" taken for a removed mug)
     unseen_join_s: float = 60.0          # a new object (its appearance held, no removed look-alike for it) is the one
                                          # present look-alike unseen for this long before it was found, moved, when
                                          # that one is the only such candidate and it the only newcomer born since
