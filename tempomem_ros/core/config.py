@@ -128,6 +128,9 @@ class IdentityConfig:
     removed_by_own_label: bool = True    # among removed look-alikes that may be a new object moved, the one its
                                          # label mass names most before the one removed last (Settling.
                                          # _removed_lookalike; seed 448, h440: a "cup" taken for a removed mug)
+    reappear_lookalike_move: bool = True # a sighting at a missing object's place is no reappearance when a look-alike
+                                         # seen since left its own place (removed) within reconcile_window_s: a new
+                                         # object, that one's move (frame_fusion._gone_lookalike_came; seed 431)
     unseen_join_s: float = 60.0          # a new object (its appearance held, no removed look-alike for it) is the one
                                          # present look-alike unseen for this long before it was found, moved, when
                                          # that one is the only such candidate and it the only newcomer born since
