@@ -125,9 +125,6 @@ class IdentityConfig:
     rebuilt_move: bool = True            # a published appearance, never moved, whose box is rebuilt within
                                          # reconcile_window_s of its first sighting is asked again whether a
                                          # removed look-alike moved there (settling.Settling._rebuilt_moves)
-    removed_by_own_label: bool = True    # among removed look-alikes that may be a new object moved, the one its
-                                         # label mass names most before the one removed last (Settling.
-                                         # _removed_lookalike; seed 448, h440: a "cup" taken for a removed mug)
     reappear_lookalike_move: bool = True # a sighting at a missing object's place is no reappearance when a look-alike
                                          # seen since left its own place (removed) within reconcile_window_s: a new
                                          # object, that one's move (frame_fusion._gone_lookalike_came; seed 431)

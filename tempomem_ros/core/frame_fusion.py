@@ -887,7 +887,9 @@ class FrameFusion:
         likely story. Seed 431 (h430, no feature): a cup removed from a shelf at 602.6 s; another cup, seen at its
         own place until 1216 s, was put in the first one's spot; its place was seen empty at 1802.2 s and the
         thing in the spot at 1804.0 s was taken for the first cup back: a false "reappeared", a false "removed",
-        a missed move. Seed 448 (h440) the same for a mug moved into a removed mug's spot on a shelf board."""
+        a missed move (seed 431: 88 of 88 questions, main bda1c3d 84 of 88). Not when the
+        look-alike's place is seen empty in the very frame that sees the spot: absence is counted after a frame's
+        sightings are matched (seed 448, h440: a mug put in a removed mug's spot stays that mug "reappeared")."""
         icfg = self.config.identity
         if not icfg.reappear_lookalike_move or not self._same_place(seen, obj):
             return False

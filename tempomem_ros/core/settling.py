@@ -1636,24 +1636,10 @@ class Settling:
             if self._read_at_anothers_place(new, float(r.last_seen)) is not None:
                 continue  # another object's reading, not ``r`` come there (_read_at_anothers_place)
             cos = fusion.cosine(blob_to_feature(r.feature), blob_to_feature(new.feature))
-            key = (-1.0 if cos is None else cos, self._named_share(r, new_mass), float(r.last_seen), -int(r.id))
+            key = (-1.0 if cos is None else cos, float(r.last_seen), -int(r.id))
             if best is None or key > best[0]:
                 best = (key, r)
         return None if best is None else best[1]
-
-    def _named_share(self, r, new_mass: dict[str, float]) -> float:
-        """The share of a new object's label mass ``new_mass`` under removed ``r``'s shown label, which
-        _removed_lookalike ranks before recency (after features); 0 with identity.removed_by_own_label off.
-
-        Why: with no feature every removed look-alike ranked alike but for when it was last seen, so the one
-        removed last took the new object whatever the new one was called. Seed 448 (h440, no feature): a cup
-        (removed 900.6 s) and a mug (removed 1107.4 s) were both gone from a shelf; the cup was found on a table
-        at 1201.6 s, read "cup" in all of its 22 views, and became the mug's move (a false "mug moved", the cup's
-        move missed, a false "mug removed" later when the table was seen empty of it). Issue 11's per-look lead:
-        what the thing was called at its new place names it before which look-alike went missing last."""
-        if not self.config.identity.removed_by_own_label:
-            return 0.0
-        return round(label_share(new_mass, r.pinned_label or r.label), 6)
 
     def _called_so(self, r, new, new_mass: dict[str, float]) -> bool:
         """Whether the segmenter has called ``new`` (label mass ``new_mass``) by ``r``'s shown label, or ``r`` by
