@@ -125,6 +125,9 @@ class IdentityConfig:
     rebuilt_move: bool = True            # a published appearance, never moved, whose box is rebuilt within
                                          # reconcile_window_s of its first sighting is asked again whether a
                                          # removed look-alike moved there (settling.Settling._rebuilt_moves)
+    reappear_lookalike_move: bool = True # a sighting at a missing object's place is no reappearance when a look-alike
+                                         # seen since left its own place (removed) within reconcile_window_s: a new
+                                         # object, that one's move (frame_fusion._gone_lookalike_came; seed 431)
     unseen_join_s: float = 60.0          # a new object (its appearance held, no removed look-alike for it) is the one
                                          # present look-alike unseen for this long before it was found, moved, when
                                          # that one is the only such candidate and it the only newcomer born since

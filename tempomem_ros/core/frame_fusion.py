@@ -580,7 +580,8 @@ class FrameFusion:
                 prev = best.get(seen.id)
                 if prev is None or (parts.score, -cand.id) > (prev[0], -prev[1]):
                     best[seen.id] = (parts.score, cand.id)
-                if parts.score >= fcfg.merge_threshold and not _would_stretch(cand, seen, self.config.identity):
+                if parts.score >= fcfg.merge_threshold and not _would_stretch(cand, seen, self.config.identity) \
+                        and not (cand.state == "missing" and self._gone_lookalike_came(seen, cand)):
                     pairs.append((-parts.score, seen.id, cand.id))
         self._confusion_prefetch = None  # label mass changes from here on: sums are read when asked
         pairs.sort()
@@ -867,6 +868,47 @@ class FrameFusion:
             if i and stamps[i] - stamps[i - 1] > gap:
                 start = i
             if self._confirmed(i - start + 1, stamps[i] - stamps[start]):
+                return True
+        return False
+
+    def _gone_lookalike_came(self, seen: StagedObs, obj) -> bool:
+        """Whether a sighting at a missing object's very place is rather a look-alike that left its own place
+        since: another object of ``obj``'s shown label, seen at least identity.min_gap_s after ``obj`` was last
+        seen (it stood elsewhere while ``obj`` was gone), last seen at least min_gap_s before this sighting, not
+        at this place, its own place seen empty (removed, or its removal due) at most identity.reconcile_window_s
+        ago, features (when both have one) not against it. Then the sighting is no reappearance of ``obj``: it
+        makes a new object, which settling joins to that look-alike as its move (_moved_here,
+        _removed_lookalike: ``obj`` is at its place, no move); once joined, the look-alike (moved, present at
+        this place, seen since ``obj`` was) takes the later sightings there, where equal scores gave them to the
+        lower id, ``obj`` (a "reappeared" a second after the move). Off with identity.reappear_lookalike_move.
+
+        Why: one thing that moved is one event where "reappeared" plus "removed" are two, and a thing removed
+        long ago returning to its very place the moment a look-alike went missing from its own is the less
+        likely story. Seed 431 (h430, no feature): a cup removed from a shelf at 602.6 s; another cup, seen at its
+        own place until 1216 s, was put in the first one's spot; its place was seen empty at 1802.2 s and the
+        thing in the spot at 1804.0 s was taken for the first cup back: a false "reappeared", a false "removed",
+        a missed move (seed 431: 88 of 88 questions, main bda1c3d 84 of 88). Not when the
+        look-alike's place is seen empty in the very frame that sees the spot: absence is counted after a frame's
+        sightings are matched (seed 448, h440: a mug put in a removed mug's spot stays that mug "reappeared")."""
+        icfg = self.config.identity
+        if not icfg.reappear_lookalike_move or not self._same_place(seen, obj):
+            return False
+        gap = icfg.min_gap_s
+        for r in self.identity_rows(obj.pinned_label or obj.label)[0]:
+            if int(r.id) == int(obj.id) or float(r.last_seen) < float(obj.last_seen) + gap:
+                continue
+            if r.state == "present" and int(r.n_moves) > 0 and self._same_place(seen, r):
+                return True  # that look-alike, moved here since: the sighting is its own (ids broke the tie)
+            if r.first_miss is None:
+                continue
+            if r.state != "missing" and (r.state != "present" or r.removal_due is None):
+                continue  # its own place not seen empty enough to remove it
+            if seen.stamp < float(r.last_seen) + gap or seen.stamp - float(r.first_miss) > icfg.reconcile_window_s:
+                continue
+            if self._same_place(seen, r):
+                continue
+            cos = fusion.cosine(seen.feature, blob_to_feature(r.feature))
+            if cos is None or cos >= icfg.feature_threshold:
                 return True
         return False
 
