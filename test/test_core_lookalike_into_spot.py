@@ -59,3 +59,44 @@ def test_off_or_with_the_other_cup_still_at_its_place_the_removed_cup_reappears(
                 ("appeared", 1, 0.0), ("appeared", 2, 3.0), ("removed", 1, 100.0)] + end
             assert [(o.id, o.state, o.n_moves) for o in mem.objects() if o.state != "forgotten"] == [
                 (1, "present", 0), (2, "missing" if leaves else "present", 0)]
+
+
+F1 = (1.0, 0.0, 0.0, 0.0)                # the first cup's crop
+F2 = (0.7, 0.71414284, 0.0, 0.0)         # the other cup's: cosine 0.7 with F1, above feature_threshold (0.6)
+
+
+def _cup_back_with_features(store, spot_feature) -> Memory:
+    """The scene above with crops (cup 1 F1, cup 2 F2), the cup found at A showing ``spot_feature``: cup 2 was
+    taken away from C (600 s) and either cup 1 put back (F1) or cup 2 put in cup 1's spot (F2)."""
+    mem = Memory.open(store(f"f{spot_feature[1] > 0}"), embedding_dim=4)
+
+    def seen(at, stamps, f):
+        for t in stamps:
+            mem.add([box_obs("cup", at, stamp=t, feature=f)], view(t, at, distance_from_eye(at) + 0.04))
+
+    seen(A, (0.0, 0.5, 1.0, 1.5), F1)
+    seen(C, (3.0, 3.5, 4.0, 4.5), F2)
+    _empty(mem, A, (100.0, 100.5, 101.0, 102.5))
+    seen(C, (300.0, 300.5, 301.0, 301.5), F2)
+    _empty(mem, C, (600.0, 600.5, 601.0, 602.5))
+    seen(A, [605.0 + 0.5 * k for k in range(7)], spot_feature)
+    mem.commit()
+    return mem
+
+
+def test_the_removed_cup_really_put_back_its_crop_matching_it_better_reappears(store):
+    # review rev48b: the rule asked only whether the sighting was not unlike the other cup (0.7 >= 0.6), not
+    # whether it was liker the cup it found missing (1.0): cup 1 put back was cup 2 "moved", cup 1 still missing
+    with _cup_back_with_features(store, F1) as mem:
+        assert [(e.kind, e.object_id, e.stamp) for e in mem.events()] == [
+            ("appeared", 1, 0.0), ("appeared", 2, 3.0), ("removed", 1, 100.0), ("removed", 2, 600.0),
+            ("reappeared", 1, 605.0)]
+        assert [(o.id, o.state, o.n_moves) for o in mem.objects() if o.state != "forgotten"] == [
+            (1, "present", 0), (2, "missing", 0)]
+    # the other cup's crop in the spot: that cup, moved, as without features
+    with _cup_back_with_features(store, F2) as mem:
+        assert [(e.kind, e.object_id, e.stamp) for e in mem.events()] == [
+            ("appeared", 1, 0.0), ("appeared", 2, 3.0), ("removed", 1, 100.0), ("removed", 2, 600.0),
+            ("moved", 2, 605.0)]
+        assert [(o.id, o.state, o.n_moves) for o in mem.objects() if o.state != "forgotten"] == [
+            (1, "missing", 0), (2, "present", 1)]

@@ -876,11 +876,12 @@ class FrameFusion:
         since: another object of ``obj``'s shown label, seen at least identity.min_gap_s after ``obj`` was last
         seen (it stood elsewhere while ``obj`` was gone), last seen at least min_gap_s before this sighting, not
         at this place, its own place seen empty (removed, or its removal due) at most identity.reconcile_window_s
-        ago, features (when both have one) not against it. Then the sighting is no reappearance of ``obj``: it
-        makes a new object, which settling joins to that look-alike as its move (_moved_here,
-        _removed_lookalike: ``obj`` is at its place, no move); once joined, the look-alike (moved, present at
-        this place, seen since ``obj`` was) takes the later sightings there, where equal scores gave them to the
-        lower id, ``obj`` (a "reappeared" a second after the move). Off with identity.reappear_lookalike_move.
+        ago, features (when both have one) not against it nor liker ``obj``'s own. Then the sighting is no
+        reappearance of ``obj``: it makes a new object, which settling joins to that look-alike as its move
+        (_moved_here, _removed_lookalike: ``obj`` is at its place, no move); once joined, the look-alike (moved,
+        present at this place, seen since ``obj`` was) takes the later sightings there, where equal scores gave
+        them to the lower id, ``obj`` (a "reappeared" a second after the move). Off with
+        identity.reappear_lookalike_move.
 
         Why: one thing that moved is one event where "reappeared" plus "removed" are two, and a thing removed
         long ago returning to its very place the moment a look-alike went missing from its own is the less
@@ -894,6 +895,9 @@ class FrameFusion:
         if not icfg.reappear_lookalike_move or not self._same_place(seen, obj):
             return False
         gap = icfg.min_gap_s
+        # the sighting's likeness to ``obj`` itself: a look-alike it resembles less is no better story (review
+        # rev48b: cup 1's own crop back in its spot, cosine 1.0, the other cup's 0.7, was that cup "moved")
+        own = fusion.cosine(seen.feature, blob_to_feature(obj.feature))
         for r in self.identity_rows(obj.pinned_label or obj.label)[0]:
             if int(r.id) == int(obj.id) or float(r.last_seen) < float(obj.last_seen) + gap:
                 continue
@@ -908,7 +912,7 @@ class FrameFusion:
             if self._same_place(seen, r):
                 continue
             cos = fusion.cosine(seen.feature, blob_to_feature(r.feature))
-            if cos is None or cos >= icfg.feature_threshold:
+            if cos is None or (cos >= icfg.feature_threshold and (own is None or cos >= own)):
                 return True
         return False
 
