@@ -21,10 +21,10 @@ def _empty(mem, at, stamps):
         mem.add([], view(t, at, distance_from_eye(at) + 1.0))
 
 
-def _cup_into_a_removed_cups_spot(store, on: bool, leaves: bool = True) -> Memory:
+def _cup_into_a_removed_cups_spot(store, on: bool, leaves: bool = True, found: float = 605.0) -> Memory:
     """A cup at A, removed (A seen empty at 100 s); another cup at C, seen again at 300 s; C seen empty at
     600 s (``leaves``: else C is seen holding its cup); then a cup at A, 605-608 s."""
-    mem = Memory.open(store(f"m{int(on)}{int(leaves)}"), embedding_dim=4,
+    mem = Memory.open(store(f"m{int(on)}{int(leaves)}{int(found)}"), embedding_dim=4,
                       config={"identity": {"reappear_lookalike_move": on}})
     _seen(mem, "cup", A, (0.0, 0.5, 1.0, 1.5))
     _seen(mem, "cup", C, (3.0, 3.5, 4.0, 4.5))
@@ -34,7 +34,7 @@ def _cup_into_a_removed_cups_spot(store, on: bool, leaves: bool = True) -> Memor
         _empty(mem, C, (600.0, 600.5, 601.0, 602.5))
     else:
         _seen(mem, "cup", C, (600.0, 600.5, 601.0, 602.5))
-    _seen(mem, "cup", A, (605.0 + 0.5 * k for k in range(7)))
+    _seen(mem, "cup", A, (found + 0.5 * k for k in range(7)))
     mem.commit()
     return mem
 
@@ -100,3 +100,11 @@ def test_the_removed_cup_really_put_back_its_crop_matching_it_better_reappears(s
             ("moved", 2, 605.0)]
         assert [(o.id, o.state, o.n_moves) for o in mem.objects() if o.state != "forgotten"] == [
             (1, "missing", 0), (2, "present", 1)]
+
+
+def test_the_other_cup_gone_longer_than_the_window_leaves_the_reappearance(store):
+    # review rev48b: C first seen empty at 600 s, the cup at A found 121 s later (reconcile_window_s = 120 s)
+    with _cup_into_a_removed_cups_spot(store, True, found=721.0) as mem:
+        assert [(e.kind, e.object_id, e.stamp) for e in mem.events()] == [
+            ("appeared", 1, 0.0), ("appeared", 2, 3.0), ("removed", 1, 100.0), ("removed", 2, 600.0),
+            ("reappeared", 1, 721.0)]
