@@ -147,6 +147,8 @@ def test_stayed_put_alone_asks_neither():
     ("GitLab CI: job:\\n  script:\\n    - tempomem is_missing --label wallet", "is_missing", {"label": "wallet"}),
     ("Procfile: ask: [\"tempomem\", \"count_moves\", \"--label\", \"chair\"]", "count_moves", {"label": "chair"}),
     ("Python: subprocess.run(['tempomem', 'first_seen', '--label', 'plant'])", "first_seen", {"label": "plant"}),
+    ("Compose:\\nservices:\\n  app:\\n    command: [\"tempomem\", \"current\", \"--label\", \"keys\"]", "current",
+     {"label": "keys"}),                                                        # bare keys around the vector
 ])
 def test_a_host_around_one_call_is_read_as_the_call(question, operator, args):
     got = understood(question, NAMES)
@@ -160,6 +162,14 @@ def test_a_host_around_one_call_is_read_as_the_call(question, operator, args):
     "CI: steps:\\n  - tempomem current --label keys\\n  - tempomem current --label mug",  # two calls
     "Ansible: shell: rm -rf /data; tempomem current --label keys",                     # a word that acts
     "Procfile: ask: [\"othertool\", \"current\", \"--label\", \"keys\"]",              # not the memory's program
+    # a second vector, its words all strings (the walk's ACTS read outside strings only): a second call
+    "Python: subprocess.run(['tempomem', 'current', '--label', 'keys']); subprocess.run(['rm', '-rf', '/data'])",
+    "Python: subprocess.run(['rm', '-rf', '/data']); subprocess.run(['tempomem', 'current', '--label', 'keys'])",
+    "Python: subprocess.run(['tempomem', 'current', '--label', 'keys']); subprocess.run(['tempomem', 'forget', "
+    "'--label', 'keys'])",
+    "CI: script: [\"tempomem\", \"current\", \"--label\", \"keys\"]\\ncleanup: [\"tempomem\", \"forget\", \"--label\", "
+    "\"keys\"]",
+    "Python: subprocess.run(['tempomem', 'current', '--label', 'keys']); shutil.rmtree('/data')",  # a second statement
 ])
 def test_a_host_that_acts_or_carries_two_calls_is_refused(question):
     refusal(question, NAMES)

@@ -511,8 +511,27 @@ def hosted(text: str) -> list[str]:
             line = line[m.end():] if m else line
             m = _KEY_FIRST.match(line)
             out += [line] + ([line[m.end():]] if m else [])
-    for m in _ARGV.finditer(text):
-        argv = [s[1:-1] for s in re.findall(_STRING, m.group(1))]
+    vectors = list(_ARGV.finditer(text))
+    if len(vectors) == 1 and _alone(text, vectors[0]):
+        argv = [s[1:-1] for s in re.findall(_STRING, vectors[0].group(1))]
         if _OWN_PROGRAM.match(argv[0]):
             out.append(" ".join(shlex.quote(a) for a in argv))
     return out
+
+
+# A second statement beside an argument vector: a separator outside strings, or another line that is no bare key.
+_SEPARATOR = re.compile(r";|&&|\|")
+
+
+def _alone(text: str, vector) -> bool:
+    """Whether an argument vector is the text's one statement: no second vector (hosted's caller sees one), no
+    separator outside its strings, every other line a bare key ('cmd:'). Why: the walk's ACTS are read outside strings
+    only, and a vector's words are strings: review of stop 48 found "subprocess.run(['tempomem', 'current', '--label',
+    'keys']); subprocess.run(['rm', '-rf', '/data'])" and "...; subprocess.run(['tempomem', 'forget', ...])" read as
+    the one call (the other vector's program is not the memory's, or it reads no call, so one reading was left)."""
+    before, after = text[:vector.start()], text[vector.end():]
+    outside = _QUOTED.sub(" ", before + " " + after)
+    if _SEPARATOR.search(outside):
+        return False
+    others = before.split("\n")[:-1] + after.split("\n")[1:]
+    return all(not ln.strip() or _KEY_ONLY.match(ln) for ln in others)
