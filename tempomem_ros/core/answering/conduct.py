@@ -119,11 +119,13 @@ BEHIND_BACK = re.compile(r"\bwithout (?:her|my \w+|\w+ s) (?:knowing|noticing|se
 PURPOSE = (r"(?:so (?:that )?(?:i|we) (?:can|could|may|might|will|ll|get to)|(?:in order|so as) to|"
            r"(?:i|we) (?:want|need|mean|plan|intend|would like|d like|am going|m going|are going|re going|am gonna|"
            r"m gonna|wanna|gotta) (?:to )?|(?:i|we) ll|let me|let us|lets)")
-AGAINST_ANYONE = (r"(?:steal|rob|nick|pinch|swipe|shoplift|pilfer|loot|burgle|burglarise|burglarize|embezzle|"
-                  r"make off with|run off with|walk off with|fence)")
+# Review of stop 48: "swipe", "pinch" and "fence" have an everyday sense too ("where is my badge? I need to swipe
+# it", "a pinch of salt", "I need to fence the garden"): acts against the owner only (AGAINST_OWNER), never alone.
+AGAINST_ANYONE = (r"(?:steal|rob|nick|shoplift|pilfer|loot|burgle|burglarise|burglarize|embezzle|"
+                  r"make off with|run off with|walk off with)")
 _OBJECT = r"(?:it|them|(?:her|his|their) [a-z]+|the [a-z]+|some(?: of (?:it|them|her \w+|his \w+))?)"
 AGAINST_OWNER = (r"(?:take|keep|pocket|sell|pawn|flog|hide|bin|trash|smash|break|destroy|wreck|ruin|empty|"
-                 r"throw away|chuck away|chuck out|get rid of)")
+                 r"throw away|chuck away|chuck out|get rid of|swipe|pinch|fence)")
 HARMFUL_PURPOSE = re.compile(
     rf"\b{PURPOSE} ?(?:(?P<any>{AGAINST_ANYONE})\b|"
     rf"(?P<own>{AGAINST_OWNER}) {_OBJECT}(?: (?:for (?:myself|ourselves|me|us)|away(?: from \w+)?|"
