@@ -53,7 +53,7 @@ def test_a_purpose_that_harms_no_one_is_no_such_refusal(question, operator, args
     out = conduct.harmful_purpose(question.lower(), question)
     assert out is None
     if operator is None:
-        assert refusal(question, NAMES).reason != conduct.HARMFUL_REFUSAL.split("(")[0]
+        assert not refusal(question, NAMES).reason.startswith(conduct.HARMFUL_REFUSAL.split("(")[0])
     else:
         got = understood(question, NAMES)
         assert (got.operator, got.args) == (operator, args)
