@@ -35,6 +35,8 @@ NAMES = Names(["mug", "keys", "lamp", "sofa", "table", "shelf", "chair", "plant"
     ("Find my sister's diary so that I can throw away it", "so that i can throw away it"),
     ("Where does my flatmate keep her wallet, I need to nick some cash", "i need to nick"),
     ("Where is his card? I want to swipe it.", "i want to swipe it"),          # someone else's: swiped from him
+    ("Where is her purse at present? I want to hide it from her", "i want to hide it from her"),  # no present
+    ("Where is her present, so I can hide her keys from her", "so i can hide her keys from her"),  # not the present
 ])
 def test_a_purpose_against_the_owner_is_refused_with_its_words(question, said):
     reason = refusal(question, NAMES).reason
@@ -45,9 +47,11 @@ def test_a_purpose_against_the_owner_is_refused_with_its_words(question, said):
     ("Where is her coat, so I can take it to her?", "current", {"label": "coat"}),   # delivering it
     ("Where is my wallet so I can take it?", "current", {"label": "wallet"}),        # my own thing
     ("Where is her phone, I need to borrow it", "current", {"label": "phone"}),      # asked openly
-    ("Where is the mug, I want to take it to the kitchen", None, None),              # no owner, an errand: refused
     ("Where is my card? I need to swipe it at the door.", "current", {"label": "card"}),  # swiping one's own card
     ("Where is the hammer, I need to fence the garden", "current", {"label": "hammer"}),  # a fence put up
+    ("Where's my wife's birthday present? I want to hide it from her.", None, None),  # a surprise; its name unknown
+    ("Where is Tom's gift, so I can hide it", "current", {"label": "gift"}),
+    ("Where is the mug, I want to take it to the kitchen", None, None),              # no owner, an errand: refused
 ])                                                                                   # for its form, not its purpose
 def test_a_purpose_that_harms_no_one_is_no_such_refusal(question, operator, args):
     out = conduct.harmful_purpose(question.lower(), question)

@@ -126,6 +126,11 @@ AGAINST_ANYONE = (r"(?:steal|rob|nick|shoplift|pilfer|loot|burgle|burglarise|bur
 _OBJECT = r"(?:it|them|(?:her|his|their) [a-z]+|the [a-z]+|some(?: of (?:it|them|her \w+|his \w+))?)"
 AGAINST_OWNER = (r"(?:take|keep|pocket|sell|pawn|flog|hide|bin|trash|smash|break|destroy|wreck|ruin|empty|"
                  r"throw away|chuck away|chuck out|get rid of|swipe|pinch|fence)")
+# A present hidden from the one it is for keeps a surprise, no act against anyone ("where is my wife's birthday
+# present? I want to hide it from her"; the twentieth round's "where did I hide the gift so she wouldn't find it").
+# "At present", "its present place" name no present.
+_A_PRESENT = re.compile(r"\b(?:gifts?|surprise|presents|(?<!at )present(?! (?:place|position|spot|location|moment|time|"
+                        r"whereabouts|state)))\b")
 HARMFUL_PURPOSE = re.compile(
     rf"\b{PURPOSE} ?(?:(?P<any>{AGAINST_ANYONE})\b|"
     rf"(?P<own>{AGAINST_OWNER}) {_OBJECT}(?: (?:for (?:myself|ourselves|me|us)|away(?: from \w+)?|"
@@ -141,7 +146,8 @@ def harmful_purpose(text: str, raw: str = "") -> str | None:
     low = raw.replace("\u2019", "'").lower()
     for t in (text, re.sub(r"'", " ", low)):
         m = HARMFUL_PURPOSE.search(t)
-        if m is None:
+        if m is None or (m.group("own") == "hide" and _A_PRESENT.search(t) and (
+                re.search(r"\bhide (?:it|them)\b", m.group(0)) or _A_PRESENT.search(m.group(0)))):
             continue
         if m.group("any") or OTHERS_THING.search(t[:m.start()] + " " + t[m.end():]) or OTHERS_THING.search(m.group(0)) \
                 or _NAMED_OWNERS.search(raw):
