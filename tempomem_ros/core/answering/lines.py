@@ -477,7 +477,8 @@ __all__ = ["block", "command_line", "message_text", "redis", "sexp", "topic_pub"
 # - an argument vector, the program the memory's own ('["tempomem", "is_present", "--label", "lamp"]', a Dockerfile's
 #   CMD, a Compose file's command, a build tool's run_command('tempomem', ...)): read as the command line it spells.
 # Each yields the text it carries; loose.read reads each as a request and keeps a reading only where exactly one call
-# is read from them all and no word of the text outside its strings acts (HOST_ACTS below, the walk's ACTS).
+# is read from them all and no word of the text outside its strings acts (loose._hosted, the walk's ACTS); an
+# argument vector only as the text's one statement (_alone).
 HOST_LABEL = re.compile(r"\s*[A-Za-z][\w.+#/()-]{0,30}(?:[ ,]{1,2}[A-Za-z+][\w.+#/()-]{0,30}){0,4}\s*(?::|->|=>)\s+"
                         r"(?=\S)")
 PROMPT = re.compile(r"\s*(?:PS [^>\s]{1,40}>|[A-Za-z]:\\[^>\s]{0,40}>|[A-Za-z][\w-]{0,20}>|>>>|[%$#>]|[a-z]{1,4}\))"
