@@ -156,6 +156,8 @@ def test_stayed_put_alone_asks_neither():
     ("Python: subprocess.run(['tempomem', 'first_seen', '--label', 'plant'])", "first_seen", {"label": "plant"}),
     ("Compose:\\nservices:\\n  app:\\n    command: [\"tempomem\", \"current\", \"--label\", \"keys\"]", "current",
      {"label": "keys"}),                                                        # bare keys around the vector
+    ("Kubernetes pod: spec:\\n  containers:\\n    args: [\"tempomem\", \"last_seen\", \"--label\", \"lamp\"]",
+     "last_seen", {"label": "lamp"}),                                     # the host's name before its first key
 ])
 def test_a_host_around_one_call_is_read_as_the_call(question, operator, args):
     got = understood(question, NAMES)

@@ -526,11 +526,14 @@ _SEPARATOR = re.compile(r";|&&|\|")
 
 def _alone(text: str, vector) -> bool:
     """Whether an argument vector is the text's one statement: no second vector (hosted's caller sees one), no
-    separator outside its strings, every other line a bare key ('cmd:'). Why: the walk's ACTS are read outside strings
-    only, and a vector's words are strings: review of stop 48 found "subprocess.run(['tempomem', 'current', '--label',
-    'keys']); subprocess.run(['rm', '-rf', '/data'])" and "...; subprocess.run(['tempomem', 'forget', ...])" read as
-    the one call (the other vector's program is not the memory's, or it reads no call, so one reading was left)."""
+    separator outside its strings, every other line a bare key ('cmd:') after the host's name. Why: the walk's ACTS
+    are read outside strings only, and a vector's words are strings: review of stop 48 found "subprocess.run([
+    'tempomem', 'current', '--label', 'keys']); subprocess.run(['rm', '-rf', '/data'])" and "...; subprocess.run([
+    'tempomem', 'forget', ...])" read as the one call (the other vector's program is not the memory's, or it reads no
+    call, so one reading was left)."""
     before, after = text[:vector.start()], text[vector.end():]
+    label = HOST_LABEL.match(before)  # the host's own name, before its first key ('Docker Compose: services:')
+    before = before[label.end():] if label else before
     outside = _QUOTED.sub(" ", before + " " + after)
     if _SEPARATOR.search(outside):
         return False
