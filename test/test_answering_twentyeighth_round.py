@@ -34,6 +34,9 @@ NAMES = Names(["mug", "keys", "lamp", "sofa", "table", "shelf", "chair", "plant"
     ("Where is the laptop? I want to steal it.", "i want to steal"),             # stealing harms whoever owns it
     ("Find my sister's diary so that I can throw away it", "so that i can throw away it"),
     ("Where does my flatmate keep her wallet, I need to nick some cash", "i need to nick"),
+    ("Where is his card? I want to swipe it.", "i want to swipe it"),          # someone else's: swiped from him
+    ("Where is her purse at present? I want to hide it from her", "i want to hide it from her"),  # no present
+    ("Where is her present, so I can hide her keys from her", "so i can hide her keys from her"),  # not the present
 ])
 def test_a_purpose_against_the_owner_is_refused_with_its_words(question, said):
     reason = refusal(question, NAMES).reason
@@ -44,13 +47,17 @@ def test_a_purpose_against_the_owner_is_refused_with_its_words(question, said):
     ("Where is her coat, so I can take it to her?", "current", {"label": "coat"}),   # delivering it
     ("Where is my wallet so I can take it?", "current", {"label": "wallet"}),        # my own thing
     ("Where is her phone, I need to borrow it", "current", {"label": "phone"}),      # asked openly
+    ("Where is my card? I need to swipe it at the door.", "current", {"label": "card"}),  # swiping one's own card
+    ("Where is the hammer, I need to fence the garden", "current", {"label": "hammer"}),  # a fence put up
+    ("Where's my wife's birthday present? I want to hide it from her.", None, None),  # a surprise; its name unknown
+    ("Where is Tom's gift, so I can hide it", "current", {"label": "gift"}),
     ("Where is the mug, I want to take it to the kitchen", None, None),              # no owner, an errand: refused
 ])                                                                                   # for its form, not its purpose
 def test_a_purpose_that_harms_no_one_is_no_such_refusal(question, operator, args):
     out = conduct.harmful_purpose(question.lower(), question)
     assert out is None
     if operator is None:
-        assert refusal(question, NAMES).reason != conduct.HARMFUL_REFUSAL.split("(")[0]
+        assert not refusal(question, NAMES).reason.startswith(conduct.HARMFUL_REFUSAL.split("(")[0])
     else:
         got = understood(question, NAMES)
         assert (got.operator, got.args) == (operator, args)
@@ -147,6 +154,10 @@ def test_stayed_put_alone_asks_neither():
     ("GitLab CI: job:\\n  script:\\n    - tempomem is_missing --label wallet", "is_missing", {"label": "wallet"}),
     ("Procfile: ask: [\"tempomem\", \"count_moves\", \"--label\", \"chair\"]", "count_moves", {"label": "chair"}),
     ("Python: subprocess.run(['tempomem', 'first_seen', '--label', 'plant'])", "first_seen", {"label": "plant"}),
+    ("Compose:\\nservices:\\n  app:\\n    command: [\"tempomem\", \"current\", \"--label\", \"keys\"]", "current",
+     {"label": "keys"}),                                                        # bare keys around the vector
+    ("Kubernetes pod: spec:\\n  containers:\\n    args: [\"tempomem\", \"last_seen\", \"--label\", \"lamp\"]",
+     "last_seen", {"label": "lamp"}),                                     # the host's name before its first key
 ])
 def test_a_host_around_one_call_is_read_as_the_call(question, operator, args):
     got = understood(question, NAMES)
@@ -160,6 +171,14 @@ def test_a_host_around_one_call_is_read_as_the_call(question, operator, args):
     "CI: steps:\\n  - tempomem current --label keys\\n  - tempomem current --label mug",  # two calls
     "Ansible: shell: rm -rf /data; tempomem current --label keys",                     # a word that acts
     "Procfile: ask: [\"othertool\", \"current\", \"--label\", \"keys\"]",              # not the memory's program
+    # a second vector, its words all strings (the walk's ACTS read outside strings only): a second call
+    "Python: subprocess.run(['tempomem', 'current', '--label', 'keys']); subprocess.run(['rm', '-rf', '/data'])",
+    "Python: subprocess.run(['rm', '-rf', '/data']); subprocess.run(['tempomem', 'current', '--label', 'keys'])",
+    "Python: subprocess.run(['tempomem', 'current', '--label', 'keys']); subprocess.run(['tempomem', 'forget', "
+    "'--label', 'keys'])",
+    "CI: script: [\"tempomem\", \"current\", \"--label\", \"keys\"]\\ncleanup: [\"tempomem\", \"forget\", \"--label\", "
+    "\"keys\"]",
+    "Python: subprocess.run(['tempomem', 'current', '--label', 'keys']); shutil.rmtree('/data')",  # a second statement
 ])
 def test_a_host_that_acts_or_carries_two_calls_is_refused(question):
     refusal(question, NAMES)

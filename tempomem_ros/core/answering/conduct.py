@@ -119,11 +119,18 @@ BEHIND_BACK = re.compile(r"\bwithout (?:her|my \w+|\w+ s) (?:knowing|noticing|se
 PURPOSE = (r"(?:so (?:that )?(?:i|we) (?:can|could|may|might|will|ll|get to)|(?:in order|so as) to|"
            r"(?:i|we) (?:want|need|mean|plan|intend|would like|d like|am going|m going|are going|re going|am gonna|"
            r"m gonna|wanna|gotta) (?:to )?|(?:i|we) ll|let me|let us|lets)")
-AGAINST_ANYONE = (r"(?:steal|rob|nick|pinch|swipe|shoplift|pilfer|loot|burgle|burglarise|burglarize|embezzle|"
-                  r"make off with|run off with|walk off with|fence)")
+# Review of stop 48: "swipe", "pinch" and "fence" have an everyday sense too ("where is my badge? I need to swipe
+# it", "a pinch of salt", "I need to fence the garden"): acts against the owner only (AGAINST_OWNER), never alone.
+AGAINST_ANYONE = (r"(?:steal|rob|nick|shoplift|pilfer|loot|burgle|burglarise|burglarize|embezzle|"
+                  r"make off with|run off with|walk off with)")
 _OBJECT = r"(?:it|them|(?:her|his|their) [a-z]+|the [a-z]+|some(?: of (?:it|them|her \w+|his \w+))?)"
 AGAINST_OWNER = (r"(?:take|keep|pocket|sell|pawn|flog|hide|bin|trash|smash|break|destroy|wreck|ruin|empty|"
-                 r"throw away|chuck away|chuck out|get rid of)")
+                 r"throw away|chuck away|chuck out|get rid of|swipe|pinch|fence)")
+# A present hidden from the one it is for keeps a surprise, no act against anyone ("where is my wife's birthday
+# present? I want to hide it from her"; the twentieth round's "where did I hide the gift so she wouldn't find it").
+# "At present", "its present place" name no present.
+_A_PRESENT = re.compile(r"\b(?:gifts?|surprise|presents|(?<!at )present(?! (?:place|position|spot|location|moment|time|"
+                        r"whereabouts|state)))\b")
 HARMFUL_PURPOSE = re.compile(
     rf"\b{PURPOSE} ?(?:(?P<any>{AGAINST_ANYONE})\b|"
     rf"(?P<own>{AGAINST_OWNER}) {_OBJECT}(?: (?:for (?:myself|ourselves|me|us)|away(?: from \w+)?|"
@@ -139,7 +146,8 @@ def harmful_purpose(text: str, raw: str = "") -> str | None:
     low = raw.replace("\u2019", "'").lower()
     for t in (text, re.sub(r"'", " ", low)):
         m = HARMFUL_PURPOSE.search(t)
-        if m is None:
+        if m is None or (m.group("own") == "hide" and _A_PRESENT.search(t) and (
+                re.search(r"\bhide (?:it|them)\b", m.group(0)) or _A_PRESENT.search(m.group(0)))):
             continue
         if m.group("any") or OTHERS_THING.search(t[:m.start()] + " " + t[m.end():]) or OTHERS_THING.search(m.group(0)) \
                 or _NAMED_OWNERS.search(raw):

@@ -477,7 +477,8 @@ __all__ = ["block", "command_line", "message_text", "redis", "sexp", "topic_pub"
 # - an argument vector, the program the memory's own ('["tempomem", "is_present", "--label", "lamp"]', a Dockerfile's
 #   CMD, a Compose file's command, a build tool's run_command('tempomem', ...)): read as the command line it spells.
 # Each yields the text it carries; loose.read reads each as a request and keeps a reading only where exactly one call
-# is read from them all and no word of the text outside its strings acts (HOST_ACTS below, the walk's ACTS).
+# is read from them all and no word of the text outside its strings acts (loose._hosted, the walk's ACTS); an
+# argument vector only as the text's one statement (_alone).
 HOST_LABEL = re.compile(r"\s*[A-Za-z][\w.+#/()-]{0,30}(?:[ ,]{1,2}[A-Za-z+][\w.+#/()-]{0,30}){0,4}\s*(?::|->|=>)\s+"
                         r"(?=\S)")
 PROMPT = re.compile(r"\s*(?:PS [^>\s]{1,40}>|[A-Za-z]:\\[^>\s]{0,40}>|[A-Za-z][\w-]{0,20}>|>>>|[%$#>]|[a-z]{1,4}\))"
@@ -511,8 +512,30 @@ def hosted(text: str) -> list[str]:
             line = line[m.end():] if m else line
             m = _KEY_FIRST.match(line)
             out += [line] + ([line[m.end():]] if m else [])
-    for m in _ARGV.finditer(text):
-        argv = [s[1:-1] for s in re.findall(_STRING, m.group(1))]
+    vectors = list(_ARGV.finditer(text))
+    if len(vectors) == 1 and _alone(text, vectors[0]):
+        argv = [s[1:-1] for s in re.findall(_STRING, vectors[0].group(1))]
         if _OWN_PROGRAM.match(argv[0]):
             out.append(" ".join(shlex.quote(a) for a in argv))
     return out
+
+
+# A second statement beside an argument vector: a separator outside strings, or another line that is no bare key.
+_SEPARATOR = re.compile(r";|&&|\|")
+
+
+def _alone(text: str, vector) -> bool:
+    """Whether an argument vector is the text's one statement: no second vector (hosted's caller sees one), no
+    separator outside its strings, every other line a bare key ('cmd:') after the host's name. Why: the walk's ACTS
+    are read outside strings only, and a vector's words are strings: review of stop 48 found "subprocess.run([
+    'tempomem', 'current', '--label', 'keys']); subprocess.run(['rm', '-rf', '/data'])" and "...; subprocess.run([
+    'tempomem', 'forget', ...])" read as the one call (the other vector's program is not the memory's, or it reads no
+    call, so one reading was left)."""
+    before, after = text[:vector.start()], text[vector.end():]
+    label = HOST_LABEL.match(before)  # the host's own name, before its first key ('Docker Compose: services:')
+    before = before[label.end():] if label else before
+    outside = _QUOTED.sub(" ", before + " " + after)
+    if _SEPARATOR.search(outside):
+        return False
+    others = before.split("\n")[:-1] + after.split("\n")[1:]
+    return all(not ln.strip() or _KEY_ONLY.match(ln) for ln in others)
