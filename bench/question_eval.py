@@ -621,7 +621,7 @@ FRESH_SETS = (
     ("heldout26", HELD_OUT26, load_heldout26, True),  # measured at integ45 2880a48 (stop 45); in "all" from stop 46
     ("heldout27", HELD_OUT27, load_heldout27, True),  # measured at integ46 aa4c5ee (stop 46); in "all" from stop 47
     ("heldout28", HELD_OUT28, load_heldout28, True),  # measured at integ47 fd931be (stop 47); in "all" from stop 48
-    ("heldout29", HELD_OUT29, load_heldout29, False),  # written at stop 48: only by name until its one measurement
+    ("heldout29", HELD_OUT29, load_heldout29, False),  # measured once at 2d70a4f (stop 48); into "all" at stop 49
 )
 DEV_SETS = ("heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8")  # with questions.txt
 
