@@ -28,28 +28,24 @@ def reliability_policy(name: str) -> ReliabilityPolicy:
     raise ValueError(f"QoS reliability must be one of {RELIABILITIES}, got {name!r}")
 
 
-def sensor_qos(reliability: str = "reliable", depth: int = 10) -> QoSProfile:
-    """Profile for camera streams: KEEP_LAST ``depth``, VOLATILE, reliability as configured."""
+def _keep_last(depth: int, reliability: str, durability: DurabilityPolicy) -> QoSProfile:
+    """KEEP_LAST ``depth``, the reliability named, the durability given: the profiles below share it so that the
+    depth rule and its message stand once. The depth is checked before the reliability, as it always was (a call
+    with both wrong names the depth)."""
     if isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
         raise ValueError(f"QoS depth must be a positive integer, got {depth!r}")
-    return QoSProfile(
-        history=HistoryPolicy.KEEP_LAST,
-        depth=depth,
-        reliability=reliability_policy(reliability),
-        durability=DurabilityPolicy.VOLATILE,
-    )
+    return QoSProfile(history=HistoryPolicy.KEEP_LAST, depth=depth, reliability=reliability_policy(reliability),
+                      durability=durability)
+
+
+def sensor_qos(reliability: str = "reliable", depth: int = 10) -> QoSProfile:
+    """Profile for camera streams: KEEP_LAST ``depth``, VOLATILE, reliability as configured."""
+    return _keep_last(depth, reliability, DurabilityPolicy.VOLATILE)
 
 
 def latched_qos(depth: int = 1) -> QoSProfile:
     """Profile for state topics: RELIABLE + TRANSIENT_LOCAL, KEEP_LAST ``depth`` (late joiners get it)."""
-    if isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
-        raise ValueError(f"QoS depth must be a positive integer, got {depth!r}")
-    return QoSProfile(
-        history=HistoryPolicy.KEEP_LAST,
-        depth=depth,
-        reliability=ReliabilityPolicy.RELIABLE,
-        durability=DurabilityPolicy.TRANSIENT_LOCAL,
-    )
+    return _keep_last(depth, "reliable", DurabilityPolicy.TRANSIENT_LOCAL)
 
 
 def events_qos(depth: int = 100) -> QoSProfile:
@@ -71,11 +67,5 @@ def output_qos(durability: str = "transient_local", depth: int = 50) -> QoSProfi
     """
     if durability not in ("transient_local", "volatile"):
         raise ValueError(f"durability must be transient_local or volatile, got {durability!r}")
-    if isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
-        raise ValueError(f"QoS depth must be a positive integer, got {depth!r}")
-    return QoSProfile(
-        history=HistoryPolicy.KEEP_LAST,
-        depth=depth,
-        reliability=ReliabilityPolicy.RELIABLE,
-        durability=DurabilityPolicy.TRANSIENT_LOCAL if durability == "transient_local" else DurabilityPolicy.VOLATILE,
-    )
+    kept = DurabilityPolicy.TRANSIENT_LOCAL if durability == "transient_local" else DurabilityPolicy.VOLATILE
+    return _keep_last(depth, "reliable", kept)

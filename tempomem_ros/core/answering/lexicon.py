@@ -214,9 +214,30 @@ PARTICLE_VERBS = {("pick", "up"): "SEEN", ("pick", "out"): "SEEN", ("turn", "up"
                   ("show", "up"): "SEEN APPEAR"}
 
 
-# Phrases the cue reader (cues.py) and the slot-first reading (slotfirst.py) both take, as one class: written once
-# (stop 47 wrote these into slotfirst.CUES while cues.py held them already).
-BOTH_READERS_PHRASES = {"or not": "YESNO", "in view": "SEEN", "what hour": "WHEN", "at the minute": "GLUE"}
+# Phrases the cue reader (cues.py) and the slot-first reading (slotfirst.py) both take, as one class: written once,
+# here, and spread into both tables; a phrase both should take with one class goes here. Each reader's own table
+# keeps the phrases only it takes and those it reads as another class ("turned up", "show up", "come into view":
+# SEEN APPEAR / APPEAR to the cue reader, SEEN to the slot reading; "cannot find": LOSTIT / GLUE; "in your memory":
+# GLUE / KNOWN). The slot reading (round 25) copied the first 33 from cues.py's table; stop 47 wrote the last four
+# into slotfirst.CUES while cues.py held them already.
+BOTH_READERS_PHRASES = {
+    # counting, lengths of time, yes / no
+    "how many": "COUNT", "number of": "COUNT", "total number of": "COUNT", "how many times": "COUNT TIMES",
+    "how often": "COUNT TIMES", "how long": "DURATION", "how much time": "DURATION", "since when": "SINCEWHEN",
+    "yes or no": "YESNO", "is it true": "YESNO", "true or false": "YESNO",
+    # when, first / last, the past
+    "what time": "WHEN", "what point": "WHEN", "most recent": "LAST", "the last time": "LAST", "used to": "PAST",
+    "old place": "PAST WHERE", "old spot": "PAST WHERE",
+    # seen, moved, missing, in place
+    "on camera": "SEEN", "lay eyes on": "SEEN", "laid eyes on": "SEEN", "caught sight of": "SEEN",
+    "come to your attention": "SEEN", "came to your attention": "SEEN", "moved around": "MOVE",
+    "unaccounted for": "MISSING", "in place": "STILL",
+    # phrases that ask nothing
+    "right now": "GLUE", "at present": "GLUE", "in the house": "GLUE", "oldest first": "GLUE", "newest first": "GLUE",
+    "in order": "GLUE",
+    # stop 47's four
+    "or not": "YESNO", "in view": "SEEN", "what hour": "WHEN", "at the minute": "GLUE",
+}
 
 
 def particle_phrases() -> dict:
