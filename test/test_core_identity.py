@@ -1119,25 +1119,30 @@ def half_hidden_views(min_object_pixels: int):
     return [(t, obs, dataclasses.replace(v, min_object_pixels=min_object_pixels)) for t, obs, v in seen + empty]
 
 
-@pytest.mark.parametrize("min_object_pixels, removed", [(0, True), (50, False)])
-def test_a_half_hidden_object_is_missed_where_its_visible_part_alone_is_a_reported_mask(mem, min_object_pixels,
-                                                                                         removed):
+@pytest.mark.parametrize("min_object_pixels, edge, removed", [(0, False, True), (50, False, False), (0, True, False)])
+def test_a_half_hidden_object_is_missed_where_its_visible_part_alone_is_a_reported_mask(store, min_object_pixels,
+                                                                                         edge, removed):
     # dev seed 15: a plant on the floor half behind chair legs (44-56 % of its samples visible, ~500 px of mask
     # expected of them) was never missed after it moved; with a 50-px perception minimum the visible half of a
-    # mug at 2 m (~130 px) is under 3 x the 75 px detectable floor: no miss, as before
+    # mug at 2 m (~130 px) is under 3 x the 75 px detectable floor: no miss, as before. With
+    # absence.hidden_near_edge on (the default), the mug's samples in view lie 3.75 px from the post's edge, within
+    # the 12 px its pose and box may be off at 2 m: no miss either (that rule's price for a small thing)
+    config = None if edge else {"absence": {"edge_pose_deg": 0.0, "edge_place_m": 0.0}}
     views = half_hidden_views(min_object_pixels)
     v = views[-1][2]
     lo, hi = np.subtract(A, (0.04, 0.04, 0.05))[None], np.add(A, (0.04, 0.04, 0.05))[None]
-    frac = visible_fractions(v, lo, hi, AbsenceConfig())[0]
-    assert frac == pytest.approx(4 / 9)
-    for t, obs, view_ in views:
-        mem.add(obs, view_)
-    mem.commit()
-    (obj,) = mem.objects()
-    assert (obj.state, kinds(mem)) == (("missing", [("appeared", 1), ("removed", 1)]) if removed
-                                       else ("present", [("appeared", 1)]))
-    if removed:   # stamped at the second look, the one that decided it (partial_looks.py)
-        assert [round(e.stamp, 1) for e in mem.changes() if e.kind == "removed"] == [60.0]
+    acfg = AbsenceConfig() if edge else dataclasses.replace(AbsenceConfig(), edge_pose_deg=0.0, edge_place_m=0.0)
+    frac = visible_fractions(v, lo, hi, acfg)[0]
+    assert frac == pytest.approx(0.0 if edge else 4 / 9)
+    with Memory.open(store("m"), embedding_dim=4, config=config) as mem:
+        for t, obs, view_ in views:
+            mem.add(obs, view_)
+        mem.commit()
+        (obj,) = mem.objects()
+        assert (obj.state, kinds(mem)) == (("missing", [("appeared", 1), ("removed", 1)]) if removed
+                                           else ("present", [("appeared", 1)]))
+        if removed:   # stamped at the second look, the one that decided it (partial_looks.py)
+            assert [round(e.stamp, 1) for e in mem.changes() if e.kind == "removed"] == [60.0]
 
 
 def test_a_removal_published_after_the_object_was_seen_elsewhere_is_retracted_by_its_move(mem):

@@ -27,12 +27,14 @@ def sighting(t: float, n_points: int):
     return dataclasses.replace(box_obs("glasses", GLASSES, HALF, stamp=t), n_points=n_points)
 
 
-def glasses_taken_away(mem, n_points: int, eye) -> list[tuple[str, str]]:
-    """Seen four times from STATION with masks of ``n_points`` points, then taken away; two looks from ``eye``
-    at their empty place, then a frame that looks elsewhere (the removal's hold ends)."""
+def glasses_taken_away(mem, n_points, eye) -> list[tuple[str, str]]:
+    """Seen four times from STATION with masks of ``n_points`` points (one number, or one per sighting), then
+    taken away; two looks from ``eye`` at their empty place, then a frame that looks elsewhere (the removal's
+    hold ends)."""
     lo, hi = np.subtract(GLASSES, HALF), np.add(GLASSES, HALF)
-    for t in (0.0, 0.5, 1.0, 1.5):
-        mem.add([sighting(t, n_points)], render_view(t, STATION, GLASSES, [(lo, hi)]))
+    points = [n_points] * 4 if isinstance(n_points, int) else n_points
+    for t, n in zip((0.0, 0.5, 1.0, 1.5), points):
+        mem.add([sighting(t, n)], render_view(t, STATION, GLASSES, [(lo, hi)]))
     for t in LOOKS:
         mem.add([], render_view(t, eye, GLASSES, []))
     mem.add([], render_view(300.0, STATION, (-3.0, 0.0, 1.0), []))
@@ -66,6 +68,17 @@ def test_sightings_whose_masks_were_under_the_floor_vouch_for_nothing(mem):
     assert [(o.label, o.state) for o in mem.objects()] == [("glasses", "present")]
 
 
+def test_one_lucky_sighting_over_the_floor_vouches_for_nothing(mem):
+    # seed 467 (h460): keys reported once at 4.7 m with 23 px, the other sightings under the floor; a view beside
+    # that camera removed them while they stood (absence.reported_view_sightings = 2)
+    assert glasses_taken_away(mem, [60, 10, 10, 10], STATION) == [("appeared", "glasses")]
+    assert [(o.label, o.state) for o in mem.objects()] == [("glasses", "present")]
+
+
+def test_two_sightings_over_the_floor_from_the_station_vouch(mem):
+    assert glasses_taken_away(mem, [10, 60, 10, 60], STATION) == [("appeared", "glasses"), ("removed", "glasses")]
+
+
 def test_reported_near_reads_both_pose_forms_and_only_cameras_within_the_radius():
     def pose(x):
         p = np.eye(4)
@@ -75,3 +88,7 @@ def test_reported_near_reads_both_pose_forms_and_only_cameras_within_the_radius(
     assert reported_near(np.array([0.0, 0.0, 1.0]), poses, 0.3) == {7, 8, 11}
     assert reported_near(np.array([0.0, 0.0, 1.0]), poses, 0.0) == {7}
     assert reported_near(np.array([0.0, 0.0, 1.0]), [], 0.3) == set()
+    # need: that many cameras within the radius for one placement
+    twice = poses + [(7, pose(0.2)), (9, pose(0.0))]      # 7: two cameras within 0.3 m; 9: one (one at 0.31)
+    assert reported_near(np.array([0.0, 0.0, 1.0]), twice, 0.3, need=2) == {7}
+    assert reported_near(np.array([0.0, 0.0, 1.0]), twice, 0.3, need=3) == set()

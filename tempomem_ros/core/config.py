@@ -181,10 +181,19 @@ class AbsenceConfig:
                                          # whatever the box estimate says: glasses on a shelf (seed 348, 14 x 6 x
                                          # 4 cm, kept box 7 x 5 x 2 cm) reported at 50-135 px from patrol stations
                                          # were estimated at 5-10 px there, and their removal was never seen
+    reported_view_sightings: int = 2     # ... and at least this many such sightings near the view's camera: keys
+                                         # reported once at 4.7 m (23 px, estimated 0.2 px) vouched for a view
+                                         # beside it whose misses removed them while they stood (seed 467, h460)
     sighted_floor_share: float = 0.1     # a view whose estimate reaches that of all but this poorest share of the
                                          # views that detected the object (>= 5 kept sightings at its place) can
                                          # report it (sighted_floor.py; 0 = off): keys, glasses and a phone reported
                                          # at 40-100 px from views estimated at 3-14 px (seeds 348, 353, 355, 363)
+    edge_pose_deg: float = 0.8           # a sample is seen empty only if no surface nearer than the object (above
+                                         # its bottom) lies within fx x (tan this + ...
+    edge_place_m: float = 0.02           # ... this / depth) px of its pixel (absence.hidden_near_edge; both 0 =
+                                         # off): things 92-100 % hidden just behind an occluder's edge, box and
+                                         # pose 2-6 px off, read the wall behind it in the next depth block and
+                                         # were removed while they stood (h460 seeds 465, 467: 3 of 5)
     look_gap_s: float = 3.0              # misses closer than this form one look (persistence.py)
     evidence_to_remove: float = 1.0      # looks of evidence (a look = misses_to_remove misses, capped at 1)
     removal_hold_s: float = 1.0          # a decided removal is published only if no sighting comes this long
@@ -418,6 +427,9 @@ def validate(cfg: MemoryConfig) -> None:
     _require(0 < a.mask_fill <= 1, "absence.mask_fill must be in (0, 1]")
     _require(a.reported_view_m >= 0, "absence.reported_view_m must be >= 0")
     _require(0 <= a.sighted_floor_share < 1, "absence.sighted_floor_share must be in [0, 1)")
+    _require(a.reported_view_sightings >= 1, "absence.reported_view_sightings must be >= 1")
+    _require(0 <= a.edge_pose_deg < 10, "absence.edge_pose_deg must be in [0, 10)")
+    _require(a.edge_place_m >= 0, "absence.edge_place_m must be >= 0")
     _require(a.look_gap_s > 0, "absence.look_gap_s must be > 0")
     _require(a.evidence_to_remove > 0, "absence.evidence_to_remove must be > 0")
     _require(a.removal_hold_s >= 0, "absence.removal_hold_s must be >= 0")
@@ -510,6 +522,8 @@ FIELD_RANGES: dict[str, tuple[float, float]] = {
     "absence.min_projected_px": (0.0, 1e7), "absence.detectable_factor": (0.0, 1000.0),
     "absence.mask_fill": (0.001, 1.0), "absence.reported_view_m": (0.0, 100.0),
     "absence.sighted_floor_share": (0.0, 0.99),
+    "absence.reported_view_sightings": (1, 100), "absence.edge_pose_deg": (0.0, 9.9),
+    "absence.edge_place_m": (0.0, 1.0),
     "absence.look_gap_s": (0.001, 86400.0),
     "absence.evidence_to_remove": (0.001, 1000.0), "absence.removal_hold_s": (0.0, 86400.0),
     "rejection.cell_size": (0.001, 100.0), "rejection.promote_mass": (0.001, 1000.0),

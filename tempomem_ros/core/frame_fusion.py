@@ -1158,7 +1158,7 @@ class FrameFusion:
         if not small or acfg.reported_view_m <= 0:
             return out
         poses = self._rows.reporting_poses([int(objects[m].placement_id) for m in small], math.ceil(floor))
-        near = reported_near(view.pose[:3, 3], poses, acfg.reported_view_m)
+        near = reported_near(view.pose[:3, 3], poses, acfg.reported_view_m, acfg.reported_view_sightings)
         for m in small:
             out[m] = int(objects[m].placement_id) in near
         return out
