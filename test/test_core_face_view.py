@@ -53,7 +53,9 @@ def test_a_stick_thin_on_two_axes_is_no_face():
 
 def _memory(tmp_path, rule: bool) -> Memory:
     cfg = MemoryConfig()
-    cfg = dataclasses.replace(cfg, absence=dataclasses.replace(cfg.absence, face_view_at_place=rule))
+    # absence.face_match_unowned off (test_core_face_match.py): this file asks the older rule alone
+    cfg = dataclasses.replace(cfg, absence=dataclasses.replace(cfg.absence, face_view_at_place=rule,
+                                                               face_match_unowned=False))
     return Memory.open(str(tmp_path / "m.db"), embedding_dim=4, config=cfg)
 
 
