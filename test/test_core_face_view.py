@@ -53,9 +53,7 @@ def test_a_stick_thin_on_two_axes_is_no_face():
 
 def _memory(tmp_path, rule: bool) -> Memory:
     cfg = MemoryConfig()
-    # absence.face_match_unowned off (test_core_face_match.py): this file asks the older rule alone
-    cfg = dataclasses.replace(cfg, absence=dataclasses.replace(cfg.absence, face_view_at_place=rule,
-                                                               face_match_unowned=False))
+    cfg = dataclasses.replace(cfg, absence=dataclasses.replace(cfg.absence, face_view_at_place=rule))
     return Memory.open(str(tmp_path / "m.db"), embedding_dim=4, config=cfg)
 
 

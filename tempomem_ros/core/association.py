@@ -86,23 +86,6 @@ def face_at_place(amin, amax, bmin, bmax, *, tol: float, max_ratio: float) -> bo
     return depth == 1
 
 
-
-def visible_face_at_place(amin, amax, bmin, bmax, *, tol: float, max_ratio: float) -> bool:
-    """face_at_place, and a face a camera can see alone: on a side, or on top (a's top within ``tol`` of b's top)
-    when the thin axis is the height. Why: a depth camera sees the faces turned to it, and the bottom of a thing
-    standing on something is never one of them: glasses lying on a shelf, a vase set over them (seed 444, h440,
-    the scene's boxes interpenetrating), made a 4 cm box in the vase's bottom 25 cm, which face_at_place took for a
-    face of it, and the vase's move back was taken for the glasses' object (a false move, a missed appearance)."""
-    if not face_at_place(amin, amax, bmin, bmax, tol=tol, max_ratio=max_ratio):
-        return False
-    amin, amax, bmin, bmax = xyz(amin), xyz(amax), xyz(bmin), xyz(bmax)
-    floor = 2 * tol
-    a0, a1, b0, b1 = amin[2], amax[2], bmin[2], bmax[2]
-    ea, eb = max(a1 - a0, floor), max(b1 - b0, floor)
-    if a0 - tol <= 0.5 * (b0 + b1) <= a1 + tol and max(ea, eb) <= max_ratio * min(ea, eb):
-        return True   # alike in height: the face is a side
-    return a1 >= b1 - tol
-
 def one_footprint(amin, amax, bmin, bmax, *, tol: float, max_gap: float = VIEW_HEIGHT_GAP_M,
                   max_ratio: float = ALIKE_FLOOR_RATIO) -> bool:
     """One flat thing whose views put it at two heights: each box's centre lies over the other's footprint

@@ -207,11 +207,6 @@ class AbsenceConfig:
                                          # while it stood there (seed 402, h400). Off by default: on seed 432
                                          # (h430) it kept a "chair" twin of a stool, and six chair questions were
                                          # answered from it (h430 default 870 -> 865 / 901 with both stop-46 rules)
-    face_match_unowned: bool = True      # a face of it, or it (seen from one side) a face of the sighting, at its
-                                         # place counts no miss, under any label, unless a neighbour (known while it
-                                         # was still seen) owns the sighting (frame_fusion._face_match): a laptop
-                                         # read "keyboard" (seed 402) and a wallet known as "purse" from its edge
-                                         # (seed 441) were removed while there
 
 
 @dataclass(frozen=True)

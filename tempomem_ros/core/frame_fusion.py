@@ -33,8 +33,7 @@ import numpy as np
 
 from . import fusion, size_consensus
 from .absence import expected_mask_px, min_expected_px, vacated, visible_fractions
-from .association import (complementary_parts, confusion_share, face_at_place, same_place, stacked,
-                          visible_face_at_place)
+from .association import complementary_parts, confusion_share, face_at_place, same_place, stacked
 from .geometry import box_gap, box_volume, containment, frustum_aabb, point_in_box
 from .labels import canonical_label, labels_agree, normalize
 from .config import MemoryConfig
@@ -1123,10 +1122,6 @@ class FrameFusion:
             if any(self._might_be(seen, obj) for seen in pairs.centred_in(m)):
                 self._place_sighted[int(obj.id)] = stamp
                 continue
-            if acfg.face_match_unowned and any(self._face_match(seen, obj) for seen in pairs.touching(m)
-                                               if not _a_neighbour(seen, obj, fused or {}, born)):
-                self._place_sighted[int(obj.id)] = stamp
-                continue  # it read from one side, or seen from one side before (_face_match)
             if furniture and any(self._holds_furniture(seen, obj) for seen in pairs.near_within(m)):
                 continue  # a view of its kind filling its place, centred outside its thin box (_holds_furniture)
             if hidden and not self._displaced(view, obj, [seen for seen in pairs.touching(m)
@@ -1500,27 +1495,6 @@ class FrameFusion:
         fcfg = self.config.fusion
         return any(face_at_place(seen.bmin, seen.bmax, lo, hi, tol=fcfg.same_place_tol, max_ratio=fcfg.same_place_ratio)
                    for lo, hi in ((obj.bmin, obj.bmax), _core_box(obj)))
-
-    def _face_match(self, seen: StagedObs, obj) -> bool:
-        """A face and the whole at one place, either way round, under any label (association.face_at_place against
-        the object's fused or core box): the sighting a face of the object, or the object, known from one side, a
-        face of the sighting. The absence test asks it only of sightings no neighbour owns (_a_neighbour: fused
-        into a thing known while the object was still seen), with absence.face_match_unowned.
-
-        Why: a depth camera sees the faces turned to it, so one thing seen from two sides gives a slab and a box,
-        and under a look-alike label the memory has not learned yet the pair fails same_place on its depth alone,
-        and every frame of the look counted a miss. Both ways round: a laptop read "keyboard" from its front (a 4 cm
-        slab in its 22 cm box: removed 31 s before it was taken away, seed 402, h400); a wallet read "purse" from its
-        edge for its first 8 s (a 4 cm box), seen whole as "wallet" on the patrol at 130.8 s (11 cm deep): the purse
-        removed there while the wallet lay in it (seed 441, h440). Not from a neighbour's sighting: seed 432 (h430)
-        kept a "chair" twin of a stool when the stool's own seat views excused it (absence.face_view_at_place,
-        off). The price, as at its very place: a thing put exactly where it stood, face to its whole, hides its
-        removal while it stands there."""
-        fcfg = self.config.fusion
-        return any(visible_face_at_place(a[0], a[1], b[0], b[1], tol=fcfg.same_place_tol,
-                                         max_ratio=fcfg.same_place_ratio)
-                   for lo, hi in ((obj.bmin, obj.bmax), _core_box(obj))
-                   for a, b in (((seen.bmin, seen.bmax), (lo, hi)), ((lo, hi), (seen.bmin, seen.bmax))))
 
     def remove(self, obj, first_miss: float, stamp: float, misses: int, counters: CommitCounts,
                touched: set[int], publish: bool = True) -> None:
