@@ -147,6 +147,10 @@ class IdentityConfig:
                                          # its views is furniture-sized (frame_fusion._views_furniture_sized)
                                          # Off by default since held-out 430-439 (stop 45): seed 430's pushed
                                          # chair was refused by it (a missed move, 96 -> 89 of 96 questions)
+    push_min_point_share: float = 0.1    # a present object is pushed aside (frame_fusion._pushed_aside) only by a
+                                         # sighting with at least this share of the median valid points of its
+                                         # placement's sightings (0: off): a 5 cm sliver of a laptop (42 points
+                                         # against 1139) moved it, and a twin took its place (seed 465, h460)
     flat_read_at_place: bool = True      # a new flat box over a present flat thing's footprint, a few cm above or
                                          # below it, is read at that thing's place (settling.Settling._flat_at_place)
 
@@ -402,6 +406,7 @@ def validate(cfg: MemoryConfig) -> None:
     _require(i.scan_limit >= 1, "identity.scan_limit must be >= 1")
     _require(i.extend_factor >= 0, "identity.extend_factor must be >= 0")
     _require(i.extend_min_extent >= 0, "identity.extend_min_extent must be >= 0")
+    _require(0 <= i.push_min_point_share <= 1, "identity.push_min_point_share must be in [0, 1]")
     _require(i.same_place_distance >= 0, "identity.same_place_distance must be >= 0")
     _require(i.reconcile_window_s >= 0, "identity.reconcile_window_s must be >= 0")
     _require(i.unseen_join_s >= 0, "identity.unseen_join_s must be >= 0")
@@ -506,6 +511,7 @@ FIELD_RANGES: dict[str, tuple[float, float]] = {
     "identity.move_window_share": (0.0, 1.0),
     "identity.scan_limit": (1, 1000000), "identity.extend_factor": (0.0, 100.0),
     "identity.extend_min_extent": (0.0, 100.0), "identity.same_place_distance": (0.0, 100.0),
+    "identity.push_min_point_share": (0.0, 1.0),
     "identity.reconcile_window_s": (0.0, 86400.0), "identity.appear_hold_s": (0.0, 86400.0),
     "identity.unseen_join_s": (0.0, 86400.0), "identity.unseen_join_evidence": (0.0, 1000.0),
     "identity.mover_window_s": (0.0, 86400.0),

@@ -202,6 +202,14 @@ class FusionRows(TableRows):
         return [float(r[0]) for r in self._conn.execute(
             "SELECT stamp FROM observations WHERE object_id=?", (object_id,))]
 
+    def sighting_points(self, observation_id: int, object_id: int, placement_id) -> tuple[int, list[int]]:
+        """The valid points of one sighting and of every sighting of the object's placement
+        (frame_fusion.FrameFusion._thin_push)."""
+        row = self._conn.execute("SELECT n_points FROM observations WHERE id=?", (observation_id,)).fetchone()
+        pts = [int(r[0]) for r in self._conn.execute(
+            "SELECT n_points FROM observations WHERE object_id=? AND placement_id IS ?", (object_id, placement_id))]
+        return (int(row[0]) if row is not None else 0), pts
+
     def placement_sightings(self, object_id: int, placement_id) -> list:
         """The sightings of the object's placement as a fold reads them (core/refold.py), in stamp order: the
         size consensus (core/size_consensus.py) refolds the views that agree."""
