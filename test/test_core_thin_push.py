@@ -94,3 +94,36 @@ def test_push_min_point_share_is_ranged():
     assert cfg.identity.push_min_point_share == 0.1
     with pytest.raises(InvalidInputError, match="push_min_point_share"):
         validate(dataclasses.replace(cfg, identity=dataclasses.replace(cfg.identity, push_min_point_share=1.5)))
+
+
+@pytest.mark.parametrize("counts", [(1000, 0, 0, 0), (0, 0, 1000, 0)])
+def test_sightings_without_a_point_count_leave_the_median_to_those_with_one(store, counts):
+    # n_points 0 is a caller that sends no count (Observation's default), not an empty view: a placement seen
+    # mostly through such a caller (a second robot of a fleet) kept its median at 0, and a 40-point sliver against
+    # the counted views' 1000 pushed the chair aside (a phantom move) before the store read left them out
+    with Memory.open(store("m"), embedding_dim=4) as mem:
+        d = distance_from_eye(CHAIR)
+        for t, n in zip((0.0, 0.5, 1.0, 1.5), counts):
+            mem.add([_points(box_obs("chair", CHAIR, HALF, stamp=t), n)], view(t, CHAIR, d + 0.1))
+        mem.commit()
+        mem.add([_points(span_obs("chair", *SLIVER, stamp=600.0), 40)],
+                render_view(600.0, (0.0, 0.0, 1.0), CHAIR, [SLIVER]))
+        mem.commit()
+        assert [(o.id, o.state, o.n_moves) for o in mem.objects()] == [(1, "present", 0), (2, "tentative", 0)]
+        assert kinds(mem) == [("appeared", 1)]
+        assert [a.action for a in mem.audit() if a.action in ("move", "reconcile_move")] == []
+        assert mem.get(1).center == pytest.approx(CHAIR)
+
+
+def test_a_placement_with_no_point_counts_leaves_the_rule_off(store):
+    # no count anywhere: nothing to compare with, the push is judged as without the rule
+    with Memory.open(store("m"), embedding_dim=4) as mem:
+        d = distance_from_eye(CHAIR)
+        for t in (0.0, 0.5, 1.0, 1.5):
+            mem.add([box_obs("chair", CHAIR, HALF, stamp=t)], view(t, CHAIR, d + 0.1))
+        mem.commit()
+        mem.add([_points(span_obs("chair", *SLIVER, stamp=600.0), 40)],
+                render_view(600.0, (0.0, 0.0, 1.0), CHAIR, [SLIVER]))
+        mem.commit()
+        assert [(o.id, o.state, o.n_moves) for o in mem.objects()] == [(1, "present", 1)]
+        assert kinds(mem) == [("appeared", 1), ("moved", 1)]
