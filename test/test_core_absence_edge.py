@@ -68,6 +68,14 @@ def test_reach_scales_with_range_and_a_support_below_is_no_occluder():
     under = hidden_near_edge(view, u, v, np.array([[3.0]]), np.array([[2.96]]), np.array([2.5]),
                              np.ones((1, 1), bool), AbsenceConfig())
     assert under.tolist() == [[False]]
+    # 2 px right of the centre the board's last block (u 304-312) lies 10 px away: within reach at 3 m (10.3 px),
+    # beyond it at 6 m (8.6 px) and with the rule off
+    right = u + 2.0
+    at = [hidden_near_edge(view, right, v, np.array([[z]]), np.array([[2.96]]), np.array([0.95]),
+                           np.ones((1, 1), bool), cfg).tolist()
+          for z, cfg in ((3.0, AbsenceConfig()), (6.0, AbsenceConfig()),
+                         (3.0, dataclasses.replace(AbsenceConfig(), edge_pose_deg=0.0, edge_place_m=0.0)))]
+    assert at == [[[True]], [[False]], [[False]]]
 
 
 def cup_on_a_table(mem, occluder) -> list[tuple[str, str]]:
