@@ -11,11 +11,13 @@ from __future__ import annotations
 import dataclasses
 
 import numpy as np
-from core_helpers import box_obs, render_view
+import pytest
+from core_helpers import box_obs, look_at, render_view
 
 from tempomem_ros.core.absence import hidden_near_edge, visible_fractions
 from tempomem_ros.core import Memory
 from tempomem_ros.core.config import AbsenceConfig, MemoryConfig
+from tempomem_ros.core.types import CameraView
 
 EYE = (0.0, 0.0, 1.0)
 MUG = (3.0, 0.0, 1.0)                       # the stored box: centred here, 8 x 8 x 10 cm
@@ -29,17 +31,23 @@ BOARD = ((1.9, 2.0 * 0.025 / 3.0, 0.0), (2.0, 1.0, 2.0))
 FAR_BOARD = ((1.9, 0.5, 0.0), (2.0, 1.5, 2.0))
 
 
-def fractions(view, cfg=AbsenceConfig()):
-    return float(visible_fractions(view, LO[None], HI[None], cfg, detectable=np.ones(1, bool))[0])
+def fractions(view, cfg=AbsenceConfig(), lo=LO[None], hi=HI[None]):
+    return float(visible_fractions(view, lo, hi, cfg, detectable=np.ones(1, bool))[0])
 
 
-def test_behind_an_occluders_edge_with_the_box_a_few_pixels_off_no_sample_is_seen_empty():
-    view = render_view(0.0, EYE, MUG, [BOARD])
+@pytest.mark.parametrize("eye_z, seen", [(1.4, 4 / 9), (1.2, 4 / 9), (1.0, 6 / 9)])
+def test_behind_an_occluders_edge_with_the_box_a_few_pixels_off_no_sample_is_seen_empty(eye_z, seen):
+    # The pipeline's depth (each 8 x 8 block's nearest pixel) with the board's edge 1.5 cm outside the stored box
+    # (2.5 px): without the rule every sample is seen through. With it, from above the mug (the scenes' camera is
+    # at 1.4 m), the 5 samples within the expected error (10.3 px at 3 m) of the board's blocks are hidden: 4 of 9
+    # seen, under min_visible_fraction. The price of reading a block's surface at its lowest possible height (a
+    # table top's nearest pixel is its block's bottom row): from the mug's own height its lower samples' rays meet
+    # the board under the mug's bottom + tolerance, and their blocks may be what it stands on: 6 of 9 seen.
+    board = ((1.9, 2.0 * 0.055 / 3.0, 0.0), (2.0, 1.0, 2.0))
+    view = scene_view((0.0, 0.0, eye_z), MUG, [board], 640, 480, 500.0)
     off = dataclasses.replace(AbsenceConfig(), edge_pose_deg=0.0, edge_place_m=0.0)
     assert fractions(view, off) == 1.0          # without the rule: "seen, nothing there" at every sample
-    # with it: the samples at y 0 and 0.02 (4 and 8 px from the edge) have the board within their expected error
-    # (10.3 px at 3 m); those at y -0.02 (12 px) do not: 4 of 9 seen, under min_visible_fraction
-    assert fractions(view) == 4 / 9
+    assert fractions(view) == seen
 
 
 def test_in_open_view_with_nothing_near_every_sample_is_seen_empty():
@@ -60,6 +68,14 @@ def test_reach_scales_with_range_and_a_support_below_is_no_occluder():
     under = hidden_near_edge(view, u, v, np.array([[3.0]]), np.array([[2.96]]), np.array([2.5]),
                              np.ones((1, 1), bool), AbsenceConfig())
     assert under.tolist() == [[False]]
+    # 2 px right of the centre the board's last block (u 304-312) lies 10 px away: within reach at 3 m (10.3 px),
+    # beyond it at 6 m (8.6 px) and with the rule off
+    right = u + 2.0
+    at = [hidden_near_edge(view, right, v, np.array([[z]]), np.array([[2.96]]), np.array([0.95]),
+                           np.ones((1, 1), bool), cfg).tolist()
+          for z, cfg in ((3.0, AbsenceConfig()), (6.0, AbsenceConfig()),
+                         (3.0, dataclasses.replace(AbsenceConfig(), edge_pose_deg=0.0, edge_place_m=0.0)))]
+    assert at == [[[True]], [[False]], [[False]]]
 
 
 def cup_on_a_table(mem, occluder) -> list[tuple[str, str]]:
@@ -100,3 +116,51 @@ def test_without_the_rule_the_cup_behind_the_edge_is_removed(store):
 def test_defaults():
     cfg = MemoryConfig().absence
     assert (cfg.edge_pose_deg, cfg.edge_place_m, cfg.reported_view_sightings) == (0.8, 0.02, 2)
+
+
+def scene_view(eye, target, boxes, w=320, h=240, f=256.0, wall=8.0):
+    """A camera (by default the scenes': 320 x 240 px, 256 px focal length) with the pipeline's coarse depth: the
+    MINIMUM of each 8 x 8 block of a full-resolution ray cast (perception/view.py), not one ray per block as
+    render_view casts."""
+    pose = look_at(eye, target)
+    u, v = np.meshgrid(np.arange(w) + 0.5, np.arange(h) + 0.5)
+    rays = np.stack([(u - w / 2) / f, (v - h / 2) / f, np.ones_like(u)], axis=-1) @ pose[:3, :3].T
+    depth = np.full((h, w), wall)
+    origin = pose[:3, 3]
+    for lo, hi in boxes:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            t1, t2 = (np.asarray(lo, float) - origin) / rays, (np.asarray(hi, float) - origin) / rays
+        t_in, t_out = np.nanmax(np.minimum(t1, t2), axis=-1), np.nanmin(np.maximum(t1, t2), axis=-1)
+        depth = np.where((t_in > 0) & (t_out >= t_in), np.minimum(depth, t_in), depth)
+    coarse = depth.reshape(h // 8, 8, w // 8, 8).min(axis=(1, 3))
+    return CameraView(pose, f, f, w / 2, h / 2, w, h, 9.0, coarse.astype(np.float32), 0.0)
+
+
+@pytest.mark.parametrize("distance", [2.75, 3.0, 3.25, 3.5, 3.75])
+def test_a_table_top_read_at_its_blocks_nearest_row_is_no_occluder(distance):
+    # A 20 cm bottle's place on a table (top 0.75 m) seen from 1.4 m high, the bottle gone: only the table lies in
+    # front of it. A block's depth is its nearest pixel, the table's at the block's bottom row; read at the probe's
+    # pixel (up to 7 px above that row) the table top rose 6-9 cm here, over the 5 cm tolerance, and hid the lower
+    # samples (0.56 seen: never a miss). Its lowest height over the block is the table's.
+    bottle = np.array([distance, 0.1, 0.85])
+    half = np.array([0.04, 0.04, 0.1])
+    table = ((distance - 0.5, -0.6, 0.0), (distance + 0.5, 0.6, 0.75))
+    view = scene_view((0.0, 0.0, 1.4), bottle, [table])
+    lo, hi = (bottle - half)[None], (bottle + half)[None]
+    off = dataclasses.replace(AbsenceConfig(), edge_pose_deg=0.0, edge_place_m=0.0)
+    seen = [fractions(view, cfg, lo, hi) for cfg in (off, AbsenceConfig())]
+    assert seen == [1.0, 1.0]
+
+
+def test_an_occluder_beside_the_bottle_still_hides_it_with_block_minimum_depth():
+    # the same place at 3 m with a board 0.8 m nearer whose edge passes 1 px beside the stored box: within reach
+    bottle = np.array([3.0, -0.04 - 3.0 / 256.0, 0.85])
+    half = np.array([0.04, 0.04, 0.1])
+    table = ((2.5, -0.6, 0.0), (3.5, 0.6, 0.75))
+    board = ((2.15, 0.0, 0.0), (2.2, 1.5, 1.3))
+    view = scene_view((0.0, 0.0, 1.4), bottle, [table, board])
+    lo, hi = (bottle - half)[None], (bottle + half)[None]
+    off = dataclasses.replace(AbsenceConfig(), edge_pose_deg=0.0, edge_place_m=0.0)
+    seen = [fractions(view, cfg, lo, hi) for cfg in (off, AbsenceConfig())]
+    # without the rule 5 of 9 (the table's front blocks hide the lower ones), with it none
+    assert seen == [5 / 9, 0.0]

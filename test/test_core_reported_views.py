@@ -13,7 +13,7 @@ from core_helpers import box_obs, render_view
 from tempomem_ros.core.absence import expected_mask_px, min_expected_px, visible_fractions
 from tempomem_ros.core.config import AbsenceConfig
 from tempomem_ros.core.reported_views import reported_near
-from tempomem_ros.core.retention import compact_pose
+from tempomem_ros.core.retention import camera_position, compact_pose
 
 GLASSES = (3.0, 0.0, 1.0)
 HALF = (0.035, 0.025, 0.01)                  # a 7 x 5 x 2 cm box: its mask estimate at 3 m is 5-7 px, under 20
@@ -92,3 +92,24 @@ def test_reported_near_reads_both_pose_forms_and_only_cameras_within_the_radius(
     twice = poses + [(7, pose(0.2)), (9, pose(0.0))]      # 7: two cameras within 0.3 m; 9: one (one at 0.31)
     assert reported_near(np.array([0.0, 0.0, 1.0]), twice, 0.3, need=2) == {7}
     assert reported_near(np.array([0.0, 0.0, 1.0]), twice, 0.3, need=3) == set()
+
+
+def test_a_frame_that_reported_an_object_in_two_parts_is_one_camera(mem):
+    # a stool seen whole from three frames, then reported as seat and legs (two sightings of one placement, both
+    # masks over the floor) in a fourth: its kept reporting cameras are 4, not 5, or one frame's parts would pass
+    # absence.reported_view_sightings = 2 alone
+    seat, legs = ((2.0, 0.0, 0.44), (0.2, 0.2, 0.02)), ((2.0, 0.0, 0.21), (0.2, 0.2, 0.21))
+    stool = (2.0, 0.0, 0.23)
+    for t in (0.0, 0.5, 1.0):
+        mem.add([dataclasses.replace(box_obs("stool", stool, (0.2, 0.2, 0.23), stamp=t), n_points=60)],
+                render_view(t, (float(t), -2.0, 1.0), stool, []))
+    ids = mem.add([dataclasses.replace(box_obs("stool", *legs, stamp=2.0), n_points=60),
+                   dataclasses.replace(box_obs("stool", *seat, stamp=2.0), n_points=60)],
+                  render_view(2.0, (2.0, -2.0, 1.0), stool, []))
+    mem.commit()
+    recs = [mem.observation(i) for i in ids]
+    assert [r.reason for r in recs] == ["", "part"] and recs[0].placement_id == recs[1].placement_id
+    poses = mem._fusion._rows.reporting_poses([int(recs[0].placement_id)], 1)
+    cameras = sorted(round(float(camera_position(bytes(p))[0]), 2) for _, *_, p in poses)
+    assert cameras == [0.0, 0.5, 1.0, 2.0]
+    assert reported_near(np.array([2.0, -2.0, 1.0]), poses, 0.3, need=2) == set()

@@ -171,21 +171,29 @@ def hidden_near_edge(view: CameraView, u: np.ndarray, v: np.ndarray, z: np.ndarr
         return out
     rot, origin = view.pose[:3, :3], view.pose[:3, 3]
     front = reference - cfg.occlusion_tolerance
-    for i in range(-steps, steps + 1):
-        for j in range(-steps, steps + 1):
-            if i == 0 and j == 0:
-                continue
-            uu = np.clip(np.where(judged, u, 0) + reach * (i / steps), 0, view.width - 1e-6)
-            vv = np.clip(np.where(judged, v, 0) + reach * (j / steps), 0, view.height - 1e-6)
-            col = np.clip((uu * (dw / float(view.width))).astype(int), 0, dw - 1)
-            row = np.clip((vv * (dh / float(view.height))).astype(int), 0, dh - 1)
-            dn = view.depth[row, col].astype(float)
-            near = judged & np.isfinite(dn) & (dn > 0.0) & (dn < front)
-            if not near.any():
-                continue
-            ray = np.stack([(uu - view.cx) / view.fx, (vv - view.cy) / view.fy, np.ones_like(uu)], axis=-1)
-            height = origin[2] + (ray * np.where(near, dn, 0.0)[..., None]) @ rot[2]
-            out |= near & (height > bottom[:, None] + cfg.occlusion_tolerance)
+    bw, bh = view.width / float(dw), view.height / float(dh)
+    # how far a block's height at a given depth spans, per metre of depth, half each way from its centre
+    spread = 0.5 * (abs(rot[2, 0]) * bw / view.fx + abs(rot[2, 1]) * bh / view.fy)
+    # every probe at once (P x N x K): the offsets of a (2 steps + 1)^2 grid, its centre left out
+    grid = [(i / steps, j / steps) for i in range(-steps, steps + 1) for j in range(-steps, steps + 1) if i or j]
+    fi, fj = (np.array(c)[:, None, None] for c in zip(*grid))
+    uu = np.clip(np.where(judged, u, 0)[None] + reach[None] * fi, 0, view.width - 1e-6)
+    vv = np.clip(np.where(judged, v, 0)[None] + reach[None] * fj, 0, view.height - 1e-6)
+    col = np.clip((uu * (dw / float(view.width))).astype(int), 0, dw - 1)
+    row = np.clip((vv * (dh / float(view.height))).astype(int), 0, dh - 1)
+    dn = view.depth[row, col].astype(float)
+    near = judged[None] & np.isfinite(dn) & (dn > 0.0) & (dn < front[None])
+    if not near.any():
+        return out
+    # the block's depth is its MINIMUM (perception/view.py), taken at any of its pixels: the surface's lowest
+    # possible height over the block, not the height at the probe's pixel. A table top in front of a thing nearest
+    # at its block's bottom row, read at a probe 7 px above it, rose 8 cm at 3 m (256 px focal length) over the
+    # tolerance: a 20 cm bottle on a table at 2.75-3.75 m in plain view was 0.56 seen instead of 1.0, never missed.
+    dz = np.where(near, dn, 0.0)
+    up = rot[2, 0] * ((col + 0.5) * bw - view.cx) / view.fx + rot[2, 1] * ((row + 0.5) * bh - view.cy) / view.fy \
+        + rot[2, 2]
+    height = origin[2] + dz * up - dz * spread
+    out = (near & (height > bottom[None, :, None] + cfg.occlusion_tolerance)).any(axis=0)
     return out
 
 

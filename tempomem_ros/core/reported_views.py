@@ -24,8 +24,9 @@ from .retention import camera_position
 
 
 def reported_near(camera: np.ndarray, poses: list, radius: float, need: int = 1) -> set[int]:
-    """The placements (ids) of ``poses`` ((placement_id, frame pose blob) pairs: the cameras of sightings whose
-    masks cleared the detectable floor) with at least ``need`` cameras within ``radius`` metres of ``camera``.
+    """The placements (ids) of ``poses`` ((placement_id, ..., frame pose blob) rows, one per frame: the cameras of
+    sightings whose masks cleared the detectable floor) with at least ``need`` cameras within ``radius`` metres of
+    ``camera``.
 
     Why ``need`` (absence.reported_view_sightings): one sighting is no measurement of what a view reports. Seed
     467 (h460, default): keys reported once at 4.7 m with a 23 px mask (their box estimated at 0.2 px there; the
@@ -35,7 +36,8 @@ def reported_near(camera: np.ndarray, poses: list, radius: float, need: int = 1)
     camera = np.asarray(camera, float)
     count: dict[int, int] = {}
     out: set[int] = set()
-    for placement_id, pose in poses:
+    for row in poses:
+        placement_id, pose = row[0], row[-1]
         if int(placement_id) in out:
             continue
         position = camera_position(None if pose is None else bytes(pose))

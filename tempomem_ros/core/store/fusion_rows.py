@@ -342,13 +342,16 @@ class FusionRows(TableRows):
             self._batch.set_due(object_id, removal_due)
 
     def reporting_poses(self, placement_ids: list[int], min_points: int) -> list:
-        """(placement_id, frame pose) of the kept sightings at these placements whose masks kept at least
-        ``min_points`` points, the pose in either stored form (retention.camera_position reads both); in the
-        store's order (frame_fusion.reported_here asks whether any lies near the camera)."""
+        """(placement_id, frame id, frame pose) of the kept sightings at these placements whose masks kept at least
+        ``min_points`` points, one per frame, the pose in either stored form (retention.camera_position reads both);
+        in the store's order (frame_fusion.reported_here asks whether any lies near the camera). One per frame: an
+        object reported in parts (record_parts) has two sightings of one placement in one frame, one camera that
+        would pass absence.reported_view_sightings = 2 alone."""
         out = []
         for chunk, marks in id_chunks(sorted({int(p) for p in placement_ids})):
             out += self._conn.execute(
-                "SELECT o.placement_id, f.pose FROM observations o JOIN frames f ON f.id = o.frame_id "
+                "SELECT DISTINCT o.placement_id, o.frame_id, f.pose FROM observations o "
+                "JOIN frames f ON f.id = o.frame_id "
                 f"WHERE o.placement_id IN ({marks}) AND o.n_points >= ? AND f.pose IS NOT NULL",
                 (*chunk, int(min_points))).fetchall()
         return out
