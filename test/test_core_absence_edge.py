@@ -29,9 +29,13 @@ LO, HI = np.subtract(MUG, HALF), np.add(MUG, HALF)
 BOARD = ((1.9, 2.0 * 0.025 / 3.0, 0.0), (2.0, 1.0, 2.0))
 # Nothing near: the same board 0.5 m further to the side.
 FAR_BOARD = ((1.9, 0.5, 0.0), (2.0, 1.5, 2.0))
+# The rule is off by default (stop 49: on, it cost 21 questions over 7 development sets, docs/MEMORY.md): these
+# tests switch it on at its measured reach.
+ON = dataclasses.replace(AbsenceConfig(), edge_pose_deg=0.8, edge_place_m=0.02)
+ON_CONFIG = {"absence": {"edge_pose_deg": 0.8, "edge_place_m": 0.02}}
 
 
-def fractions(view, cfg=AbsenceConfig(), lo=LO[None], hi=HI[None]):
+def fractions(view, cfg=ON, lo=LO[None], hi=HI[None]):
     return float(visible_fractions(view, lo, hi, cfg, detectable=np.ones(1, bool))[0])
 
 
@@ -61,19 +65,19 @@ def test_reach_scales_with_range_and_a_support_below_is_no_occluder():
     u = np.array([[view.width / 2.0]])
     v = np.array([[view.height / 2.0]])
     near = hidden_near_edge(view, u, v, np.array([[3.0]]), np.array([[2.96]]), np.array([0.95]),
-                            np.ones((1, 1), bool), AbsenceConfig())
+                            np.ones((1, 1), bool), ON)
     # the board's edge is 4.2 px from the image centre's ray: within reach (10.3 px at 3 m)
     assert near.tolist() == [[True]]
     # the same nearer surface at or under the object's bottom (what it stands on) hides nothing
     under = hidden_near_edge(view, u, v, np.array([[3.0]]), np.array([[2.96]]), np.array([2.5]),
-                             np.ones((1, 1), bool), AbsenceConfig())
+                             np.ones((1, 1), bool), ON)
     assert under.tolist() == [[False]]
     # 2 px right of the centre the board's last block (u 304-312) lies 10 px away: within reach at 3 m (10.3 px),
     # beyond it at 6 m (8.6 px) and with the rule off
     right = u + 2.0
     at = [hidden_near_edge(view, right, v, np.array([[z]]), np.array([[2.96]]), np.array([0.95]),
                            np.ones((1, 1), bool), cfg).tolist()
-          for z, cfg in ((3.0, AbsenceConfig()), (6.0, AbsenceConfig()),
+          for z, cfg in ((3.0, ON), (6.0, ON),
                          (3.0, dataclasses.replace(AbsenceConfig(), edge_pose_deg=0.0, edge_place_m=0.0)))]
     assert at == [[[True]], [[False]], [[False]]]
 
@@ -91,6 +95,12 @@ def cup_on_a_table(mem, occluder) -> list[tuple[str, str]]:
     mem.add([], render_view(900.0, eye, (-3.0, 0.0, 1.0), []))
     mem.commit()
     return sorted((e.kind, e.label) for e in mem.changes())
+
+
+@pytest.fixture
+def mem(store):
+    with Memory.open(store("m"), embedding_dim=4, config=ON_CONFIG) as m:
+        yield m
 
 
 def test_a_small_object_taken_from_a_table_in_plain_view_is_still_removed(mem):
@@ -115,7 +125,7 @@ def test_without_the_rule_the_cup_behind_the_edge_is_removed(store):
 
 def test_defaults():
     cfg = MemoryConfig().absence
-    assert (cfg.edge_pose_deg, cfg.edge_place_m, cfg.reported_view_sightings) == (0.8, 0.02, 2)
+    assert (cfg.edge_pose_deg, cfg.edge_place_m, cfg.reported_view_sightings) == (0.0, 0.0, 2)
 
 
 def scene_view(eye, target, boxes, w=320, h=240, f=256.0, wall=8.0):
@@ -148,7 +158,7 @@ def test_a_table_top_read_at_its_blocks_nearest_row_is_no_occluder(distance):
     view = scene_view((0.0, 0.0, 1.4), bottle, [table])
     lo, hi = (bottle - half)[None], (bottle + half)[None]
     off = dataclasses.replace(AbsenceConfig(), edge_pose_deg=0.0, edge_place_m=0.0)
-    seen = [fractions(view, cfg, lo, hi) for cfg in (off, AbsenceConfig())]
+    seen = [fractions(view, cfg, lo, hi) for cfg in (off, ON)]
     assert seen == [1.0, 1.0]
 
 
@@ -161,6 +171,6 @@ def test_an_occluder_beside_the_bottle_still_hides_it_with_block_minimum_depth()
     view = scene_view((0.0, 0.0, 1.4), bottle, [table, board])
     lo, hi = (bottle - half)[None], (bottle + half)[None]
     off = dataclasses.replace(AbsenceConfig(), edge_pose_deg=0.0, edge_place_m=0.0)
-    seen = [fractions(view, cfg, lo, hi) for cfg in (off, AbsenceConfig())]
+    seen = [fractions(view, cfg, lo, hi) for cfg in (off, ON)]
     # without the rule 5 of 9 (the table's front blocks hide the lower ones), with it none
     assert seen == [5 / 9, 0.0]

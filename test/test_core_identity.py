@@ -1125,13 +1125,15 @@ def test_a_half_hidden_object_is_missed_where_its_visible_part_alone_is_a_report
     # dev seed 15: a plant on the floor half behind chair legs (44-56 % of its samples visible, ~500 px of mask
     # expected of them) was never missed after it moved; with a 50-px perception minimum the visible half of a
     # mug at 2 m (~130 px) is under 3 x the 75 px detectable floor: no miss, as before. With
-    # absence.hidden_near_edge on (the default), the mug's samples in view lie 3.75 px from the post's edge, within
-    # the 12 px its pose and box may be off at 2 m: no miss either (that rule's price for a small thing)
-    config = None if edge else {"absence": {"edge_pose_deg": 0.0, "edge_place_m": 0.0}}
+    # absence.hidden_near_edge on (off by default since stop 49), the mug's samples in view lie 3.75 px from the
+    # post's edge, within the 12 px its pose and box may be off at 2 m: no miss either (that rule's price for a small
+    # thing)
+    reach = {"edge_pose_deg": 0.8, "edge_place_m": 0.02} if edge else {"edge_pose_deg": 0.0, "edge_place_m": 0.0}
+    config = {"absence": reach}
     views = half_hidden_views(min_object_pixels)
     v = views[-1][2]
     lo, hi = np.subtract(A, (0.04, 0.04, 0.05))[None], np.add(A, (0.04, 0.04, 0.05))[None]
-    acfg = AbsenceConfig() if edge else dataclasses.replace(AbsenceConfig(), edge_pose_deg=0.0, edge_place_m=0.0)
+    acfg = dataclasses.replace(AbsenceConfig(), edge_pose_deg=0.8 if edge else 0.0, edge_place_m=0.02 if edge else 0.0)
     frac = visible_fractions(v, lo, hi, acfg)[0]
     assert frac == pytest.approx(0.0 if edge else 4 / 9)
     with Memory.open(store("m"), embedding_dim=4, config=config) as mem:

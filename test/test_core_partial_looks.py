@@ -12,7 +12,8 @@ from core_helpers import render_view, span_obs
 from tempomem_ros.core import Memory
 from tempomem_ros.core.partial_looks import seen_empty_since
 
-NO_EDGE = {"absence": {"edge_pose_deg": 0.0, "edge_place_m": 0.0}}
+NO_EDGE = {"absence": {"edge_pose_deg": 0.0, "edge_place_m": 0.0}}       # the default since stop 49, said here
+EDGE = {"absence": {"edge_pose_deg": 0.8, "edge_place_m": 0.02}}      # the rule at its measured reach
 
 EYE = (0.0, 0.0, 1.0)
 V_LO, V_HI = (1.94, -0.06, 0.8), (2.06, 0.06, 1.1)   # a vase on a shelf's board, 12 x 12 x 30 cm
@@ -28,7 +29,7 @@ def mem(store):
 
 @pytest.fixture
 def edge_mem(store):
-    with Memory.open(store("m"), embedding_dim=4) as m:
+    with Memory.open(store("m"), embedding_dim=4, config=EDGE) as m:
         yield m
 
 
