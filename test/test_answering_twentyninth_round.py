@@ -230,3 +230,21 @@ def test_the_habitual_place_with_a_noun_of_place_is_its_place(question, label):
 def test_the_verb_first_still_asks_where_to_look():
     u = understood("where is the lamp usually", NAMES)
     assert (u.operator, u.args) == ("where_to_look", {"label": "lamp"})
+
+
+# ------------------------------------------------------------------ review (rev49c): talk that picks which thing
+@pytest.mark.parametrize("question", [
+    "Librarian, the red ones: where are the cups?",          # was: every cup's place, "the red ones" left out
+    "Librarian, the car ones: where are the keys?",
+    "Librarian, the ones by the door: where are the keys?",
+    "Librarian, my reading ones: where are the glasses?",
+])
+def test_talk_that_picks_which_thing_is_no_speaker(question):
+    assert preamble.introduction(question, NAMES) is None
+    assert refusal(question, NAMES).reason.startswith("no supported question has this form")
+
+
+@pytest.mark.parametrize("question", ["Librarian, those: where are the cups?", "Librarian, theirs: where are the keys?",
+                                      "Librarian, the one on the left: where is the cup?", "Nurse, its lid: where?"])
+def test_a_pointing_or_owning_word_in_the_talk_keeps_the_lead_in(question):
+    assert preamble.introduction(question, NAMES) is None
