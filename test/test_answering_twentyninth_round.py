@@ -248,3 +248,18 @@ def test_talk_that_picks_which_thing_is_no_speaker(question):
                                       "Librarian, the one on the left: where is the cup?", "Nurse, its lid: where?"])
 def test_a_pointing_or_owning_word_in_the_talk_keeps_the_lead_in(question):
     assert preamble.introduction(question, NAMES) is None
+
+
+# ------------------------------------------------------------------ review (rev49c): a span the speaker tells
+@pytest.mark.parametrize("question", [
+    "Librarian, gone a fortnight: has the mug moved?",      # was: whether the mug ever moved
+    "Librarian, asleep all arvo: has the mug moved?",
+])
+def test_a_span_question_with_no_time_of_its_own_is_never_read_beside_a_speaker(question):
+    assert preamble.introduction(question, NAMES) is not None   # a speaker's lead-in, by its words
+    assert refusal(question, NAMES).reason.startswith("no supported question has this form")
+
+
+def test_a_span_question_with_its_own_time_is_read_after_a_speaker():
+    u = understood("Retired sailor, back from holiday: has the mug moved in the last 2 hours?", NAMES)
+    assert (u.operator, u.args) == ("did_move", {"label": "mug", "since": NOW - 7200, "until": NOW})
