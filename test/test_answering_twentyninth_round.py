@@ -263,3 +263,20 @@ def test_a_span_question_with_no_time_of_its_own_is_never_read_beside_a_speaker(
 def test_a_span_question_with_its_own_time_is_read_after_a_speaker():
     u = understood("Retired sailor, back from holiday: has the mug moved in the last 2 hours?", NAMES)
     assert (u.operator, u.args) == ("did_move", {"label": "mug", "since": NOW - 7200, "until": NOW})
+
+
+# ------------------------------------------------------------------ review (rev49c): a known name one slip away
+SINK = Names(["mug", "sink", "coin", "table"], ["kitchen"])
+
+
+@pytest.mark.parametrize("typed, word", [("sinc", "since"), ("coun", "count")])  # the sink's, the coin's slips too
+def test_a_last_letter_left_out_is_never_read_beside_a_known_name_one_slip_away(typed, word):
+    assert typo.correct(f"where was the mug befor the {typed}", SINK) == (
+        f"where was the mug before the {typed}", (("befor", "before"),))
+    assert typo.correct(f"where was the mug befor the {typed}", NAMES)[0] == f"where was the mug before the {word}"
+
+
+def test_the_known_sink_typed_sinc_is_no_since():
+    assert refusal("where was the mug befor the sinc", SINK).reason.startswith("no supported question has this form")
+    u = understood("has the mug moved sinc 9", NAMES)         # no known name near "sinc": read as before
+    assert "'sinc' as 'since'" in u.words
