@@ -260,6 +260,14 @@ def test_a_span_question_with_no_time_of_its_own_is_never_read_beside_a_speaker(
     assert refusal(question, NAMES).reason.startswith("no supported question has this form")
 
 
+@pytest.mark.parametrize("question", ["Quarryman: has my theodolite been moved by anyone?",  # a role alone: no span
+                                      "Librarian, gone a fortnight: has the lamp ever moved?",  # all time, said
+                                      "Librarian, gone a fortnight: sightings of the mug, how many in total?"])
+def test_a_span_question_is_read_after_a_role_alone_or_with_its_own_all_time(question):
+    u = understood(question, NAMES)
+    assert u.operator in ("did_move", "count_sightings") and "who is asking" in u.words
+
+
 def test_a_span_question_with_its_own_time_is_read_after_a_speaker():
     u = understood("Retired sailor, back from holiday: has the mug moved in the last 2 hours?", NAMES)
     assert (u.operator, u.args) == ("did_move", {"label": "mug", "since": NOW - 7200, "until": NOW})
