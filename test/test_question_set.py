@@ -684,8 +684,9 @@ def test_heldout28_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
     # twenty-eighth round (stop 48, i13-r28: the three wrong answers as classes, a harmful purpose refused, requests
     # carried by a host, a told moment named again; test_answering_twentyeighth_round.py): 89 / 109 / 2 -> 103 / 97 / 0
     # twenty-ninth round (stop 49, i13-r29: who speaks before a colon, a last letter left out, the habitual place
-    # with a noun of place; test_answering_twentyninth_round.py): 103 -> 107
-    assert _measured(newest_sets[18], "B", 30, tmp_path / "h28") == (200, 107, 93, 0, [])
+    # with a noun of place; test_answering_twentyninth_round.py): 103 -> 107; its review (rev49c: a span question
+    # with no time of its own never read beside talk of the speaker): 107 -> 106 (B034 refused)
+    assert _measured(newest_sets[18], "B", 30, tmp_path / "h28") == (200, 106, 94, 0, [])
 
 
 def test_heldout29_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
@@ -697,8 +698,9 @@ def test_heldout29_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
     where it asks what was on the bed before its last change). Guarded exactly: a later round that reads it changes
     this line and says so (in "all" from stop 49)."""
     # twenty-ninth round (stop 49, i13-r29: who speaks before a colon, a last letter left out, the habitual place
-    # with a noun of place; test_answering_twentyninth_round.py): 95 / 105 / 0 -> 104 / 96 / 0
-    assert _measured(newest_sets[19], "C", 30, tmp_path / "h29") == (200, 104, 96, 0, [])
+    # with a noun of place; test_answering_twentyninth_round.py): 95 / 105 / 0 -> 104 / 96 / 0; its review (rev49c:
+    # a span question with no time of its own never read beside talk of the speaker): 104 -> 103 (C033 refused)
+    assert _measured(newest_sets[19], "C", 30, tmp_path / "h29") == (200, 103, 97, 0, [])
 
 
 @pytest.mark.slow

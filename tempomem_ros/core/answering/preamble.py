@@ -75,7 +75,18 @@ def _introduces(role: str, talk: str) -> bool:
     ws = words(role)
     if not ws or ws[0] in DETERMINERS or any(w in _NOT_A_SALUTATION or carries_cue(w) for w in ws):
         return False
-    return not any(w in _NOT_A_SALUTATION and w not in _TALK_WORDS for w in words(talk))
+    talk_words = words(talk)
+    if set(talk_words) & _PICKS_WHICH:
+        return False
+    return not any(w in _NOT_A_SALUTATION and w not in _TALK_WORDS for w in talk_words)
+
+
+# Stop 49's review (rev49c): "Librarian, the red ones: where are the cups?" and "..., the car ones: where are the
+# keys?" were answered with every cup's and key's place, the talk taken off as who speaks: there the talk picks which
+# of the things asked ("the red ones", "those", "mine"), as "The blue ones:" does as a role (twenty-sixth round). A
+# word that points at a thing or owns one in the talk keeps the whole question as it was (refused by the rules).
+_PICKS_WHICH = frozenset("one ones this that these those it its they them their mine yours ours theirs hers his "
+                         "her".split())
 
 
 def _asks_nothing(said: str, rest: str, names: Names) -> bool:

@@ -97,6 +97,15 @@ def _word_slip_kind(typed: str, word: str) -> str:
     return kind
 
 
+# Review of round 29 (rev49c): "where was the mug befor the sinc", the memory knowing a sink, was read "before the
+# since" (the mug's previous place); "sinc" is one changed letter from the known sink as it is one end letter short of
+# "since", and an end letter left out is the least likely slip (_WORD_SLIP_ORDER, last): a word one slip of any kind
+# from a known name's word is never read as a vocabulary word by it.
+def _near_a_name(typed: str, names: Names) -> bool:
+    """Whether ``typed`` is one slip (one_slip) from a word of a name the memory knows."""
+    return any(one_slip(typed, c) for c in names.words_near(typed))
+
+
 def candidates(word: str) -> list[str]:
     """The vocabulary words one slip away from a word, sorted."""
     vocab, deletes = _index()
@@ -125,6 +134,8 @@ def correct(text: str, names: Names) -> tuple[str, tuple[tuple[str, str], ...]]:
         for kind in _WORD_SLIP_ORDER:  # the likeliest kind of slip that has candidates decides, when it has one
             of_kind = [c for c in near if _word_slip_kind(w, c) == kind]
             if of_kind:
+                if kind == END_LEFT_OUT and _near_a_name(w, names):
+                    break
                 if len(of_kind) == 1:
                     toks[i] = of_kind[0]
                     fixed.append((w, of_kind[0]))

@@ -313,6 +313,23 @@ def understand(question: str, now: float | None, names: Names, similar=None, _in
     return out
 
 
+# Stop 49's review (rev49c): "Librarian, gone a fortnight: has the mug moved?" and "..., asleep all arvo: has the mug
+# moved?" were answered over all time, the talk taken off as who speaks: there the speaker tells the span asked (away,
+# asleep, on nights), in words no list of time words holds ("fortnight", "arvo", "holiday"). A question over a span
+# that gives no time of its own is never read beside such talk: refused, as the whole question was. A role alone
+# ("Quarryman: has my theodolite ever been moved?", heldout29's C076) says no span, nor does a question that asks
+# over all time in its own words ("ever", "in total": heldout27's A036 "Philatelist, I catalogue everything: sightings
+# of the headphones, how many in total?").
+_ALL_TIME = re.compile(r"\b(?:ever|at any time|of all time|in total|all told|altogether)\b", re.I)
+
+
+def _span_left_to_the_speaker(rest: Understanding, lead: str, asked: str) -> bool:
+    """Whether ``rest`` asks over a span (_SPAN_OPERATORS) with no start of its own beside talk of the speaker
+    (a comma in the ``lead`` before the colon) and no word of all time in ``asked`` (above)."""
+    return (rest.operator in _SPAN_OPERATORS and rest.args.get("since") is None and "," in lead
+            and not _ALL_TIME.search(asked))
+
+
 def _understood(question: str, now: float | None, names: Names, similar=None, _inside: bool = False,
                 _intro: bool = True) -> Understanding | Refusal:
     """The operator and arguments a question means, or a Refusal (never a guess). Pure and deterministic.
@@ -335,7 +352,8 @@ def _understood(question: str, now: float | None, names: Names, similar=None, _i
         # as a clause of talk (slotfirst._talk): never beside a question of everything, which it may narrow, nor a
         # place beside a count of a kind ("Baker on a break: roll call of missing things" stays refused)
         if isinstance(rest, Understanding) and (not {"label", "anchor"} & set(rest.args) or (
-                rest.operator == "count_objects" and set(intro[1].split()) & preamble.PLACE_WORDS)):
+                rest.operator == "count_objects" and set(intro[1].split()) & preamble.PLACE_WORDS)
+                or _span_left_to_the_speaker(rest, question[:len(question) - len(intro[0])], intro[0])):
             rest = whole
         if not isinstance(rest, Understanding):
             return whole if similar is None else _understood(question, now, names, similar, _inside, _intro=False)
