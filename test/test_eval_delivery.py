@@ -1,7 +1,7 @@
 """What the nodes-mode evaluation (tools/evaluation/pipeline.py) replays reaches the perception node, counted.
 
 Why: the node's sensor subscriptions are reliable KEEP_LAST qos_depth; a node that falls qos_depth messages behind
-has its oldest ones overwritten before its executor takes them (stop 49: 3 of a scene's 1,135 frames at load 2-3),
+has its oldest ones overwritten before its executor takes them (stop 49: 1,132 of 1,135 frames reached it),
 a loss the node itself never sees. The replay is paced by what the node's callbacks took (PerceptionNode.received),
 so nothing can be overwritten; what reached the node is counted against the bag per topic, and a loss raises.
 Here a node slowed to 40 ms a frame with a history of 2 messages, fed a 30-frame bag without a gap.
@@ -62,8 +62,8 @@ def _pipeline(tmp_path, **kwargs):
 
 
 def test_a_slow_perception_node_gets_every_frame_of_the_bag_and_the_run_counts_them(bag, tmp_path, slow_node):
-    # before the pacing the replay outran the node: frames were overwritten in its history and the run waited out
-    # its limit (a robot's 300 s) to fail
+    # before the pacing the replay outran the node: 3 of the 30 frames reached it (f1c14f0), the rest overwritten in
+    # its history, and the run waited out its limit (300 s in tempomem_eval, 20 s here) to fail on the count
     with _pipeline(tmp_path) as pipe:
         info = pipe.replay(bag, FRAMES, gap=0.0)
     whole = {t: FRAMES for t in PLAYED}

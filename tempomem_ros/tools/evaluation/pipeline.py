@@ -114,10 +114,11 @@ class NodesPipeline:
 
         Why paced (by construction, no lost frame): the node's sensor subscriptions are reliable KEEP_LAST
         ``qos_depth`` (10). Reliable delivers a message into the subscription's history, which overwrites its
-        oldest message when the node's executor falls ``qos_depth`` messages behind: stop 49 lost 3 of a scene's
-        1,135 frames there at load 2-3. Before each message the replay waits until the node's callbacks have
-        taken all but ``qos_depth`` - 1 of those it sent on that topic (PerceptionNode.received), so the history
-        never holds more than its depth. The node keeps the QoS a robot runs; only the player waits for it.
+        oldest message when the node's executor falls ``qos_depth`` messages behind (stop 49: 1,132 of a
+        scene's 1,135 frames reached the node at load 2-3; test_eval_delivery: 3 of 30 at depth 2, 40 ms a
+        frame). Before each message the replay waits until the node's callbacks have taken all but
+        ``qos_depth`` - 1 of those it sent on that topic (PerceptionNode.received), so the history never holds
+        more than its depth. The node keeps the QoS a robot runs; only the player waits for it.
         ``paced=False`` plays at the gap alone (tests of the count below).
 
         Counted all the same: a message of the bag that has not reached the node when the node has taken
