@@ -112,7 +112,7 @@ def test_the_dropout_exception_is_its_own_kind_overlapping_its_box_from_outside(
 
     def sighting(label, dx):
         c = np.array((A[0] + dx, A[1], A[2]))
-        return StagedObs(99, 1.5, label, 0.9, c, c - half, c + half, None)
+        return StagedObs(99, 1.5, label, 0.9, c, c - half, c + half, None, 0)
 
     assert mem._fusion._own_kind_beside(row, [sighting("chair", 0.30)])        # pushed: overlaps, centred outside
     assert not mem._fusion._own_kind_beside(row, [sighting("table", 0.30)])    # another kind there says nothing

@@ -393,6 +393,9 @@ def test_message_filters_backend_is_used_when_importable(make_perception, monkey
         def __init__(self, node, msg_type, topic, qos_profile=None):
             created.setdefault("subs", []).append((msg_type, topic, qos_profile is not None))
 
+        def registerCallback(self, callback):  # noqa: N802 - each input counts what reached the node
+            created.setdefault("counting", []).append(callback)
+
     class ApproximateTimeSynchronizer:
         def __init__(self, subs, queue_size, slop):
             created["sync"] = (len(subs), queue_size, slop)
@@ -412,8 +415,11 @@ def test_message_filters_backend_is_used_when_importable(make_perception, monkey
     ]
     assert created["sync"] == (3, 7, 0.03)
     node.on_camera_info(camera_info())
+    for count, msg in zip(created["counting"], frame(_stamp(11))):
+        count(msg)
     created["callback"](*frame(_stamp(11)))
     assert node.counters["frames_published"] == 1
+    assert node.received == {topics.CAMERA_INFO: 1, topics.DEPTH: 1, topics.INSTANCES: 1, topics.POSE: 1}
     assert node.publish_diagnostics().status[0].level == DiagnosticStatus.OK
 
 

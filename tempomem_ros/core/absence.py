@@ -165,13 +165,13 @@ def hidden_near_edge(view: CameraView, u: np.ndarray, v: np.ndarray, z: np.ndarr
     reach = view.fx * (np.tan(np.radians(cfg.edge_pose_deg)) + cfg.edge_place_m / np.maximum(z, cfg.min_range))
     reach = np.where(judged, reach, 0.0)
     dh, dw = view.depth.shape
-    block = view.width / float(dw)
-    steps = int(min(3, np.ceil(float(reach.max()) / block))) if reach.max() > 0 else 0
+    bw, bh = view.width / float(dw), view.height / float(dh)   # a depth block's size in pixels
+    widest = float(reach.max())
+    steps = int(min(3, np.ceil(widest / bw))) if widest > 0 else 0
     if steps == 0:
         return out
     rot, origin = view.pose[:3, :3], view.pose[:3, 3]
     front = reference - cfg.occlusion_tolerance
-    bw, bh = view.width / float(dw), view.height / float(dh)
     # how far a block's height at a given depth spans, per metre of depth, half each way from its centre
     spread = 0.5 * (abs(rot[2, 0]) * bw / view.fx + abs(rot[2, 1]) * bh / view.fy)
     # every probe at once (P x N x K): the offsets of a (2 steps + 1)^2 grid, its centre left out

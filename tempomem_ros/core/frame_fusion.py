@@ -113,6 +113,7 @@ class StagedObs:
     bmin: np.ndarray
     bmax: np.ndarray
     feature: np.ndarray | None
+    n_points: int  # valid points of the sighting, as staged (0: a caller that sends no count); _thin_push
 
 
 def score_against(cfg, seen, cand_min, cand_max, cand_blob, cand_label: str, cand_mass: dict | None = None,
@@ -418,7 +419,7 @@ def _clipped_to(seen: StagedObs, row) -> StagedObs:
     lo, hi = np.asarray(row.bmin, float), np.asarray(row.bmax, float)
     bmin, bmax = np.clip(seen.bmin, lo, hi), np.clip(seen.bmax, lo, hi)
     return StagedObs(seen.id, seen.stamp, seen.label, seen.confidence, np.clip(seen.center, bmin, bmax), bmin, bmax,
-                     seen.feature)
+                     seen.feature, seen.n_points)
 
 
 def larger_than_known(row, lo, hi) -> bool:
@@ -521,11 +522,11 @@ class FrameFusion:
         if rows is None:
             rows = self._rows.pending_sightings(frame["id"])
         # by position, in FusionRows.pending_sightings' column order (id, stamp, label, confidence, centre, box,
-        # feature): the same values as by name, without a lookup per column (on PostgreSQL a row's name lookup is a
-        # Python call: 14 a sighting, 280 a frame)
+        # feature, points): the same values as by name, without a lookup per column (on PostgreSQL a row's name
+        # lookup is a Python call: 15 a sighting, 300 a frame)
         items = [StagedObs(oid, float(stamp), label, float(conf), np.array((cx, cy, cz)), np.array((x0, y0, z0)),
-                           np.array((x1, y1, z1)), blob_to_feature(feat))
-                 for oid, stamp, label, conf, cx, cy, cz, x0, y0, z0, x1, y1, z1, feat in rows]
+                           np.array((x1, y1, z1)), blob_to_feature(feat), int(npts))
+                 for oid, stamp, label, conf, cx, cy, cz, x0, y0, z0, x1, y1, z1, feat, npts in rows]
         counters.observations += len(items)
         self._confusion_cache = {}  # label pairs: learned from label mass, which this frame changes
         self._state.relabelled = set()  # objects whose shown label changed in this frame (settling.py)
@@ -1201,7 +1202,7 @@ class FrameFusion:
                     big, small = (a, b) if box_volume(a.bmin, a.bmax) >= box_volume(b.bmin, b.bmax) else (b, a)
                     feature = big.feature if big.feature is not None else small.feature
                     out[i] = StagedObs(big.id, big.stamp, big.label, max(a.confidence, b.confidence),
-                                       0.5 * (lo + hi), lo, hi, feature)
+                                       0.5 * (lo + hi), lo, hi, feature, big.n_points)
                     del out[j]
                     parts.setdefault(big.id, []).extend([small.id, *parts.pop(small.id, [])])
                     joined = True
@@ -1321,7 +1322,7 @@ class FrameFusion:
         share = float(self.config.identity.push_min_point_share)
         if share <= 0.0:
             return False
-        own, pts = self._rows.sighting_points(int(seen.id), int(obj.id), obj.placement_id)
+        own, pts = int(seen.n_points), self._rows.placement_points(int(obj.id), obj.placement_id)
         return own > 0 and bool(pts) and own < share * float(np.median(pts))  # 0: a caller that sends no count
 
     def _views_furniture_sized(self, obj) -> bool:

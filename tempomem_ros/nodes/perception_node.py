@@ -111,6 +111,10 @@ class PerceptionNode(Node):
             "observations_published": 0,
         }
         self.drops: dict[str, int] = dict.fromkeys(NODE_DROP_REASONS + ERROR_REASONS, 0)
+        #: messages each input topic's callback received (camera_info and every synchronised stream): what reached
+        #: the node, against which a replay tells what the subscriptions' KEEP_LAST depth overwrote before the
+        #: executor took it (tools/evaluation/pipeline.py), a loss the node itself never sees
+        self.received: dict[str, int] = {}
         self.instance_drops: dict[str, int] = dict.fromkeys(DROP_REASONS, 0)
         self.feature_errors = 0
         self.last_processing_ms = 0.0
@@ -130,6 +134,7 @@ class PerceptionNode(Node):
                                           output_qos(p["output_durability"], p["output_depth"]))
         self._diag_pub = self.create_publisher(DiagnosticArray, topics.PERCEPTION_DIAGNOSTICS, 10)
         self._info_sub = self.create_subscription(CameraInfo, topics.CAMERA_INFO, self.on_camera_info, qos)
+        self.received[topics.CAMERA_INFO] = 0
         streams = [("depth", Image, topics.DEPTH), ("masks", InstanceMasks, topics.INSTANCES)]
         if p["pose_source"] == "topic":
             streams.append(("pose", PoseStamped, topics.POSE))
@@ -154,6 +159,8 @@ class PerceptionNode(Node):
         slop = float(self.params["sync_slop_sec"])
         queue_size = int(self.params["sync_queue_size"])
         self._stream_names = [name for name, _, _ in streams]
+        self._stream_topics = {name: topic for name, _, topic in streams}
+        self.received.update(dict.fromkeys(self._stream_topics.values(), 0))
         if backend in ("auto", "message_filters"):
             try:
                 import message_filters  # noqa: PLC0415 - optional dependency
@@ -167,6 +174,8 @@ class PerceptionNode(Node):
                     message_filters.Subscriber(self, msg_type, topic, qos_profile=qos)
                     for _, msg_type, topic in streams
                 ]
+                for (name, _, _), sub in zip(streams, self._mf_subs):
+                    sub.registerCallback(lambda _msg, name=name: self._count(name))
                 self._mf_sync = message_filters.ApproximateTimeSynchronizer(self._mf_subs, queue_size, slop)
                 self._mf_sync.registerCallback(self._on_synced_tuple)
                 return "message_filters"
@@ -181,13 +190,18 @@ class PerceptionNode(Node):
 
     def on_camera_info(self, msg: CameraInfo) -> None:
         """Keep the latest camera_info (intrinsics are validated per frame, where a drop is counted)."""
+        self.received[topics.CAMERA_INFO] += 1
         self.camera.info = msg
 
     @property
     def has_camera_info(self) -> bool:
         return self.camera.info is not None
 
+    def _count(self, name: str) -> None:
+        self.received[self._stream_topics[name]] += 1
+
     def _on_stream(self, name: str, msg) -> None:
+        self._count(name)
         frame = self._sync.add(name, stamp_ns(msg.header.stamp), msg)
         if frame is not None:
             self.process_frame(frame["depth"], frame["masks"], frame.get("pose"), frame.get("color"))

@@ -119,7 +119,8 @@ def replay_bag(path: str | Path, node, rate: float = 1.0, *, topics: Iterable[st
                wait_subscribers: float = 0.0, gap: float = DEFAULT_GAP_S, max_wait: float | None = None,
                ack_timeout: float = 2.0,
                spin: Callable[[float], None] | None = None, progress: Callable | None = None,
-               stop: threading.Event | None = None) -> ReplayStats:
+               stop: threading.Event | None = None,
+               before_publish: Callable[[str], None] | None = None) -> ReplayStats:
     """Publish a bag's messages on ``node`` (an rclpy Node) and return what was played.
 
     rate: speed factor (1 = real time); 0 = as fast as possible with ``gap`` seconds between messages.
@@ -132,6 +133,8 @@ def replay_bag(path: str | Path, node, rate: float = 1.0, *, topics: Iterable[st
     ack_timeout: with reliable QoS, how long to wait at the end for subscribers to acknowledge.
     spin: called with a timeout instead of sleeping, e.g. ``executor.spin_once``, so that subscribers in
     the same thread keep receiving while the replay waits. stop: an Event that ends the replay early.
+    before_publish: called with the bag topic before each of its messages is published; it may block (flow
+    control: tools/evaluation/pipeline.py waits there until the subscriber has room) or raise to end the replay.
     """
     if rate < 0:
         raise ReplayError(f"rate must be >= 0 (0 = as fast as possible), got {rate}")
@@ -213,6 +216,8 @@ def replay_bag(path: str | Path, node, rate: float = 1.0, *, topics: Iterable[st
                 break
             if clock:
                 publish_clock(msg.timestamp_ns)
+            if before_publish is not None:
+                before_publish(msg.topic)
             publishers[msg.topic].publish(msg.rawdata)
             out_topic = remap.get(msg.topic, msg.topic)
             stats.per_topic[out_topic] = stats.per_topic.get(out_topic, 0) + 1

@@ -42,13 +42,13 @@ class FusionRows(TableRows):
     # ---------------------------------------------------------------- the frame
     # one column list for both reads of a frame's sightings: FrameFusion.fuse_frame unpacks them by position
     _SIGHTING_COLS = ("id", "stamp", "label", "confidence", "cx", "cy", "cz", "min_x", "min_y", "min_z", "max_x",
-                      "max_y", "max_z", "feature")
+                      "max_y", "max_z", "feature", "n_points")
     _PENDING = (f"SELECT {', '.join(_SIGHTING_COLS)} "
                 "FROM observations WHERE frame_id=? AND verdict='pending' ORDER BY id")
 
     def pending_sightings(self, frame_id: int) -> list:
-        """The frame's staged (pending) observations, by id: id, stamp, label, confidence, centre, box, feature, in
-        this column order (FrameFusion.fuse_frame reads them by position)."""
+        """The frame's staged (pending) observations, by id: id, stamp, label, confidence, centre, box, feature,
+        valid points, in this column order (FrameFusion.fuse_frame reads them by position)."""
         return self._conn.execute(self._PENDING, (frame_id,)).fetchall()
 
     @classmethod
@@ -202,16 +202,15 @@ class FusionRows(TableRows):
         return [float(r[0]) for r in self._conn.execute(
             "SELECT stamp FROM observations WHERE object_id=?", (object_id,))]
 
-    def sighting_points(self, observation_id: int, object_id: int, placement_id) -> tuple[int, list[int]]:
-        """The valid points of one sighting and of every sighting of the object's placement that has a count
-        (frame_fusion.FrameFusion._thin_push). Why only those: n_points 0 is a caller that sends no count (the
-        Observation default), and three such sightings of four put the median at 0, so that a 40-point sliver
-        against the counted views' 1000 pushed a chair aside (test_core_thin_push)."""
-        row = self._conn.execute("SELECT n_points FROM observations WHERE id=?", (observation_id,)).fetchone()
-        pts = [int(r[0]) for r in self._conn.execute(
+    def placement_points(self, object_id: int, placement_id) -> list[int]:
+        """The valid points of every sighting of the object's placement that has a count, in no stated order (the
+        caller takes their median; frame_fusion.FrameFusion._thin_push, whose sighting carries its own count from
+        staging). Why only those: n_points 0 is a caller that sends no count (the Observation default), and three
+        such sightings of four put the median at 0, so that a 40-point sliver against the counted views' 1000
+        pushed a chair aside (test_core_thin_push)."""
+        return [int(r[0]) for r in self._conn.execute(
             "SELECT n_points FROM observations WHERE object_id=? AND placement_id IS ? AND n_points > 0",
             (object_id, placement_id))]
-        return (int(row[0]) if row is not None else 0), pts
 
     def placement_sightings(self, object_id: int, placement_id) -> list:
         """The sightings of the object's placement as a fold reads them (core/refold.py), in stamp order: the

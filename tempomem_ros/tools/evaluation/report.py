@@ -185,6 +185,19 @@ def failures(run: dict, gt_time_base: float | None = None) -> list[str]:
     return lines
 
 
+def delivery(run: dict) -> list[str]:
+    """A nodes run's line: what reached the perception node against what the bag holds (NodesPipeline.replay),
+    and the frames the memory staged; none for an offline run (or a nodes run recorded before the count)."""
+    info = run.get("run") or {}
+    if "received" not in info:
+        return []
+    lost = {t: n for t, n in info["lost"].items() if n}
+    parts = [f"{t} {info['received'][t]}/{info['bag'][t]}" for t in sorted(info["received"])]
+    return [f"  reached the perception node (of the bag): {', '.join(parts)}; "
+            f"{'LOST ' + str(lost) if lost else 'nothing lost'}; the memory staged "
+            f"{info['memory_staged_frames']} frames"]
+
+
 def report(runs: list[dict]) -> str:
     """Per seed: what ran and its failure list; then the table (per seed, pooled, target, met)."""
     text = []
@@ -192,7 +205,7 @@ def report(runs: list[dict]) -> str:
         head = (f"seed {r['seed']} (profile {r.get('profile', '?')}, {r.get('fps', '?')} Hz, {r['mode']}, "
                 f"{r['frames']} frames, {r['questions']} questions; generated in {r.get('gen_s', '-')} s, "
                 f"evaluated in {r['wall_s']} s)")
-        text.append("\n".join([head] + (failures(r) or ["  no failure"])))
+        text.append("\n".join([head] + delivery(r) + (failures(r) or ["  no failure"])))
     cols = {f"seed {r['seed']}": summary(r) for r in runs}
     if len(runs) > 1:
         cols["pooled"] = pooled(runs)
