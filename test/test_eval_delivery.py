@@ -103,3 +103,79 @@ def test_the_report_says_per_scene_what_reached_the_node():
     whole = {**info, "received": {"/a": 5, "/b": 5}, "lost": {"/a": 0, "/b": 0}, "memory_staged_frames": 5}
     assert delivery({"run": whole})[0].endswith("/b 5/5; nothing lost; the memory staged 5 frames")
     assert delivery({"run": {}}) == []   # offline
+
+
+def _fed_while(pipe, in_bag: dict, feed: dict):
+    """Run pipe.wait_for_delivery(in_bag) while another publisher on the node's topics keeps adding ``feed``'s counts
+    (a second replay or a camera driver on the same ROS_DOMAIN_ID); return (what it returned, seconds it took),
+    or (None, seconds) when it had not returned 5 s after the limit (the feed is then stopped, so that it ends)."""
+    import threading
+    from types import SimpleNamespace
+
+    pipe.perception = SimpleNamespace(received=dict.fromkeys(PLAYED, 0))
+    stop = threading.Event()
+
+    def foreign():
+        while not stop.is_set():
+            for t, n in feed.items():
+                pipe.perception.received[t] += n
+            time.sleep(0.005)
+
+    out: dict = {}
+    feeder = threading.Thread(target=foreign, daemon=True)
+    waiter = threading.Thread(target=lambda: out.update(lost=pipe.wait_for_delivery(in_bag)), daemon=True)
+    t0 = time.monotonic()
+    feeder.start()
+    waiter.start()
+    waiter.join(pipe.wait_limit_s + 5.0)
+    took = time.monotonic() - t0
+    stop.set()
+    feeder.join()
+    waiter.join(pipe.quiet_s + 5.0)
+    return out.get("lost") if took < pipe.wait_limit_s + 5.0 else None, took
+
+
+def test_the_wait_for_delivery_is_bounded_while_the_node_keeps_receiving_foreign_messages(tmp_path):
+    # every wait of the pipeline is bounded (wait_limit_s): the quiet window alone never ends while messages keep
+    # coming, so a publisher beside the replay (same topics, same domain) made the wait endless (1d2f85a)
+    from tempomem_ros.tools.evaluation.pipeline import NodesPipeline
+
+    pipe = NodesPipeline(tmp_path / "m.db", wait_limit_s=2.0, quiet_s=1.0)   # never entered: no node, no ROS
+    lost, took = _fed_while(pipe, {topics.DEPTH: 5, topics.CAMERA_INFO: 5}, {topics.CAMERA_INFO: 1})
+    assert lost is not None and took < 4.0
+    assert lost[topics.DEPTH] == 5 and lost[topics.CAMERA_INFO] < 0   # missing, and more than the bag holds
+
+
+def test_a_surplus_is_not_waited_for(tmp_path):
+    # more of a topic than the bag holds is nothing to wait for (before: the quiet window, then "lost -3")
+    from types import SimpleNamespace
+
+    from tempomem_ros.tools.evaluation.pipeline import NodesPipeline
+
+    pipe = NodesPipeline(tmp_path / "m.db", wait_limit_s=5.0, quiet_s=2.0)
+    pipe.perception = SimpleNamespace(received={topics.DEPTH: 5, topics.CAMERA_INFO: 8})
+    t0 = time.monotonic()
+    assert pipe.wait_for_delivery({topics.DEPTH: 5, topics.CAMERA_INFO: 5}) == {topics.CAMERA_INFO: -3,
+                                                                                topics.DEPTH: 0}
+    assert time.monotonic() - t0 < 1.0
+
+
+def test_messages_beyond_the_bags_fail_the_run_named_as_such(bag, tmp_path):
+    # another publisher on the node's topics (here 3 camera_info before the replay): the run is not the bag's alone,
+    # and the error says so rather than calling it a loss of -3 messages after the quiet window
+    from sensor_msgs.msg import CameraInfo
+
+    from tempomem_ros.nodes.qos import sensor_qos
+    from tempomem_ros.tools.evaluation.pipeline import NodesPipeline, PipelineError, wait_for
+
+    # a history deeper than the bag: nothing can be overwritten, so what came beyond the bag is exactly the 3
+    with NodesPipeline(tmp_path / "m.db", perception_params={"qos_depth": 100}, wait_limit_s=20.0, quiet_s=5.0) as pipe:
+        pub = pipe.client.create_publisher(CameraInfo, topics.CAMERA_INFO, sensor_qos("reliable", 10))
+        wait_for(lambda: pub.get_subscription_count() > 0, 10.0, "the perception node to subscribe")
+        for n in (1, 2, 3):
+            pub.publish(CameraInfo(width=64, height=48))
+            wait_for(lambda n=n: pipe.perception.received[topics.CAMERA_INFO] == n, 10.0, "the node to take it")
+        t0 = time.monotonic()
+        with pytest.raises(PipelineError, match=f"more than the bag holds: {{'{topics.CAMERA_INFO}': 3}}"):
+            pipe.replay(bag, FRAMES, gap=0.0)
+        assert time.monotonic() - t0 < 15.0
