@@ -201,6 +201,17 @@ def test_mask_bleed_grows_up_to_three_px_into_unlabelled_pixels_correlated_along
     assert np.mean(steps == 0) > 0.6          # correlated: independent widths would agree ~30 % of the time
 
 
+def test_mask_bleed_width_is_in_640x480_pixels():
+    mask = _square_mask()
+    grow = NoiseConfig(mask_bleed_prob=1.0, mask_bleed_grow=1.0, mask_bleed_px=3.0)
+    dist = _manhattan_to(mask == 1)
+    reached = set()
+    for s in range(20):   # at 320x240 (scale 0.5) 3 px of a 640x480 image are 1.5 rendered px: at most 2
+        out = nz.bleed_mask_edges(np.random.default_rng(s), mask, [1], grow, scale=0.5)
+        reached |= set(np.unique(dist[(out == 1) & (mask == 0)]).tolist())
+    assert reached == {1, 2}
+
+
 def test_mask_bleed_shrinks_without_erasing_and_probability_counts():
     mask = _square_mask()
     shrink = NoiseConfig(mask_bleed_prob=1.0, mask_bleed_grow=0.0, mask_bleed_px=3.0)

@@ -15,7 +15,7 @@ vessels (bottle, vase), handhelds (remote, phone, wallet), small metal things (k
 The frequencies are stated, not measured: white dominates ceramics (plain white mugs, cups and bowls are the
 commonest tableware), black and dark grey dominate electronics and wallets, books spread over many colours.
 They are set so that two instances of a class share a base colour often (drinkware: P = sum of squared
-weights = 0.19; handhelds: 0.37) and a look-alike pair as often as a twin pair. An instance takes its
+weights = 0.18; handhelds: 0.31) and a look-alike pair as often as a twin pair. An instance takes its
 palette colour +-10 a channel (two white mugs differ by a few levels, as two real ones do under one light).
 
 **White balance and exposure.** The renderer's light is grey and constant; a real camera's auto white balance

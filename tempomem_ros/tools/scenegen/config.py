@@ -85,7 +85,7 @@ class NoiseConfig:
     flicker_sigma: float = 0.0            # per frame: log gain of all channels together
     mask_bleed_prob: float = 0.0          # per instance per frame: the mask edge moves by 1..mask_bleed_px
     mask_bleed_grow: float = 0.0          # share of those edge moves that grow the mask (the rest shrink it)
-    mask_bleed_px: float = 0.0            # widest edge move, rendered pixels (correlated along the boundary)
+    mask_bleed_px: float = 0.0            # widest edge move, 640x480 pixels (x width / 640 when rendered)
 
     def validate(self) -> None:
         for name, f in NoiseConfig.__dataclass_fields__.items():
@@ -120,8 +120,8 @@ NOISE_PROFILES: dict[str, NoiseConfig] = {
 #: instance segmenter add and the default scenes leave out (colour.py documents each figure and why):
 #: look-alike classes drawing colours from shared palettes (two mugs can be the same white), per-visit
 #: white balance (4 % a channel) and exposure (15 %) with 2 % per-frame flicker, and masks that bleed
-#: 1-3 px over the object's boundary (taking the background's depth there) or shrink, in 35 % of
-#: instances per frame, correlated along the boundary.
+#: 1-3 px of a 640x480 image (1-2 px at 320x240) over the object's boundary (taking the background's depth
+#: there) or shrink, in 35 % of instances per frame, correlated along the boundary (noise.bleed_mask_edges).
 NOISE_PROFILES["real"] = replace(NOISE_PROFILES["default"], palette_colors=True, white_balance_sigma=0.04,
                                  exposure_sigma=0.15, flicker_sigma=0.02, mask_bleed_prob=0.35,
                                  mask_bleed_grow=0.7, mask_bleed_px=3.0)

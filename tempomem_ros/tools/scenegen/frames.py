@@ -257,7 +257,7 @@ class FrameRenderer:
         mask = nz.jitter_mask_edges(rng, mask, list(range(1, len(specs) + 1)), nc.mask_edge_prob)
         if nc.mask_bleed_prob > 0:   # realism preset: its own stream, so the streams above are not shifted
             mask = nz.bleed_mask_edges(np.random.default_rng([self.seed, self.attempt, 23, plan.index]), mask,
-                                       list(range(1, len(specs) + 1)), nc)
+                                       list(range(1, len(specs) + 1)), nc, cfg.width / 640.0)
         # ---- what it hallucinates
         extra = []      # (selection, label, confidence, kind)
         if nc.spurious_prob > 0 and rng.random() < nc.spurious_prob:

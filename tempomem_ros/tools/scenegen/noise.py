@@ -9,6 +9,8 @@ passed in, so a frame is reproducible on its own.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from .config import NoiseConfig
@@ -87,9 +89,11 @@ def _smooth_field(rng: np.random.Generator, shape: tuple[int, int]) -> np.ndarra
     return (g00 * (1 - fx) + g01 * fx) * (1 - fy) + (g10 * (1 - fx) + g11 * fx) * fy
 
 
-def bleed_mask_edges(rng: np.random.Generator, mask: np.ndarray, ids, noise: NoiseConfig) -> np.ndarray:
+def bleed_mask_edges(rng: np.random.Generator, mask: np.ndarray, ids, noise: NoiseConfig,
+                     scale: float = 1.0) -> np.ndarray:
     """Real segmenter edges (noise preset ``real``): with ``mask_bleed_prob`` an instance's mask edge moves
-    outward (``mask_bleed_grow`` of the cases) or inward by 1..``mask_bleed_px`` pixels.
+    outward (``mask_bleed_grow`` of the cases) or inward by up to ``mask_bleed_px`` pixels of a 640x480 image
+    (``scale`` = rendered pixels per such pixel: 0.5 at 320x240, where the widest move is then 2 px).
 
     Why: instance segmenters (SAM, YOLO-seg: masks predicted at a quarter of the resolution, upsampled) put
     their edges a few pixels off, mostly outward over a depth edge, so a mask takes background pixels and
@@ -102,13 +106,14 @@ def bleed_mask_edges(rng: np.random.Generator, mask: np.ndarray, ids, noise: Noi
     out = mask.copy()
     if noise.mask_bleed_prob <= 0:
         return out
-    widest = int(round(noise.mask_bleed_px))
+    reach = noise.mask_bleed_px * scale           # widest move in rendered pixels (may be fractional)
+    widest = max(1, math.ceil(reach - 1e-9))
     for mid in ids:
         if rng.random() >= noise.mask_bleed_prob:
             continue
         grow = rng.random() < noise.mask_bleed_grow
         # width per pixel: 0 over about a quarter of the boundary, 1..widest elsewhere
-        width = np.ceil((_smooth_field(rng, mask.shape) - 0.25) / 0.75 * widest)
+        width = np.ceil((_smooth_field(rng, mask.shape) - 0.25) / 0.75 * reach)
         inst = out == mid
         if not inst.any():
             continue
