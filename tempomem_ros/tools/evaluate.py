@@ -79,7 +79,8 @@ def run_scene(scene_dir: Path, mode: str, workdir: Path) -> dict:
     scores = score_all(gt, questions, snap)
     return {"scene": str(scene_dir), "seed": gt.get("seed"), "mode": mode, "wall_s": round(wall, 2),
             "profile": gt.get("profile") or ("oracle" if gt.get("config", {}).get("feature_dim") else "default"),
-            "fps": gt.get("fps"), "time_base": gt.get("time_base", 0.0),
+            "fps": gt.get("fps"), "noise": gt.get("config", {}).get("noise", "default"),
+            "time_base": gt.get("time_base", 0.0),
             "perception_params": perception_params(gt), "memory_params": memory_params(gt),
             "frames": len(gt["frames"]), "questions": len(questions), "run": info, "scores": scores,
             "snapshot": snap}
