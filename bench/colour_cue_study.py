@@ -32,6 +32,14 @@ Last, the cost of computing hsv28 for 10 instances on a 640x480 frame (numpy onl
 
     source .tempomem_env.sh && nice -n 10 python bench/colour_cue_study.py \
         --scene /work/ev/dev/seed1-default --scene /work/ev/h460/seed460-default [--stride 4]
+
+Realistic colours (stop 50): a scene generated with the noise preset ``real``
+(``python -m tempomem_ros.tools.scenegen --seed N --out DIR --noise real --no-color``) is re-rendered with that
+preset, as its ground truth records it: colours from palettes look-alike classes share, per-visit white balance
+and exposure with per-frame flicker, masks that bleed over the boundary (scenegen/colour.py, noise.py). There the
+plain hs88/hsv28 figures are the realistic ones; the *wb kinds add the study's own gain on top. The classes
+twin_same_colour and lookalike_same_colour are the pairs whose recorded colours differ by at most SAME_COLOUR
+levels a channel (two white mugs): the pairs a colour cue cannot tell apart, however good.
 """
 
 from __future__ import annotations
@@ -53,7 +61,9 @@ from tempomem_ros.tools.scenegen.world import CATALOG, build_world
 KINDS = ("hs88", "hsv28", "rgb444", "hs88raw", "hs88wb", "hsv28wb")
 WB_SIGMA, EXPOSURE_SIGMA = 0.06, 0.25    # hsv28wb: per-frame log gain per channel / overall (a stress, not a model)
 CHROMA_S, CHROMA_V = 0.2, 0.12          # below either, a pixel's hue is noise: counted by value only
-CLASSES = ("same", "same_visit", "other_visit", "twin", "lookalike", "unrelated")
+CLASSES = ("same", "same_visit", "other_visit", "twin", "twin_same_colour", "lookalike", "lookalike_same_colour",
+           "unrelated")
+SAME_COLOUR = 20                        # two objects whose recorded colours differ by at most this a channel
 CHI_SAMPLE = 20000                      # chi-square pairs per class per scene
 RNG = np.random.default_rng(0)
 
@@ -166,7 +176,7 @@ def scene_detections(scene_dir: Path, stride: int) -> dict:
     gt_frames = {f["stamp_ns"]: f for f in gt["frames"]}
     plans = [p for p in script.frames if p.stamp_ns in gt_frames][::stride]
     rows: dict[str, list] = {k: [] for k in ("frame", "visit", "obj", "label", "reported", "pixels", "part",
-                                             "small")}
+                                             "small", "colour")}
     hists: dict[str, list] = {k: [] for k in KINDS}
     for plan in plans:
         fp = renderer.render(plan, images=True)
@@ -199,6 +209,7 @@ def scene_detections(scene_dir: Path, stride: int) -> dict:
             rows["pixels"].append(int(er_counts[i.mask_id]))
             rows["part"].append(-1 if i.part is None else i.part)
             rows["small"].append(objects[i.object_id].kind == "small")
+            rows["colour"].append(tuple(objects[i.object_id].color))
     out = {k: np.array(v) for k, v in rows.items()}
     out.update({k: np.concatenate(v) for k, v in hists.items()})
     out["name"] = np.array(scene_dir.name)
@@ -214,7 +225,7 @@ def load_scene(scene_dir: Path, stride: int, cache: Path | None) -> dict:
     """scene_detections, kept as an .npz under ``cache`` (keyed by scene path and stride) when given."""
     if cache is None:
         return scene_detections(scene_dir, stride)
-    f = cache / f"{scene_dir.parent.name}-{scene_dir.name}-s{stride}-{len(KINDS)}k.npz"
+    f = cache / f"{scene_dir.parent.name}-{scene_dir.name}-s{stride}-{len(KINDS)}k-c.npz"
     if not f.exists():
         cache.mkdir(parents=True, exist_ok=True)
         np.savez_compressed(f, **scene_detections(scene_dir, stride))
@@ -231,12 +242,16 @@ def pair_classes(d: dict, looks: set[frozenset]) -> dict[str, np.ndarray]:
     same = same_obj & (frame[i] != frame[j])
     same_label = label[i] == label[j]
     is_look = np.array([frozenset((a, b)) in looks for a, b in zip(label[i], label[j])], dtype=bool)
+    colour = d["colour"].astype(np.int64)
+    same_colour = np.abs(colour[i] - colour[j]).max(axis=1) <= SAME_COLOUR
     classes = {
         "same": same,
         "same_visit": same & (visit[i] == visit[j]),
         "other_visit": same & (visit[i] != visit[j]),
         "twin": ~same_obj & same_label,
+        "twin_same_colour": ~same_obj & same_label & same_colour,
         "lookalike": ~same_obj & ~same_label & is_look,
+        "lookalike_same_colour": ~same_obj & ~same_label & is_look & same_colour,
         "unrelated": ~same_obj & ~same_label & ~is_look,
     }
     return {k: np.stack((i[m], j[m]), axis=1) for k, m in classes.items()}
@@ -266,8 +281,10 @@ def print_table(title: str, dist: dict[str, list]) -> None:
             print(f"  {c:12s} {v.size:9d} {np.percentile(v, 5):6.3f} {np.median(v):6.3f} {np.percentile(v, 95):6.3f}")
     for ref in ("same", "other_visit"):
         s = np.concatenate(dist[ref]) if dist[ref] else np.zeros(0)
-        for c in ("twin", "lookalike", "unrelated"):
+        for c in ("twin", "twin_same_colour", "lookalike", "lookalike_same_colour", "unrelated"):
             o = np.concatenate(dist[c]) if dist[c] else np.zeros(0)
+            if not o.size:
+                continue
             sep, veto, auc = separability(s, o)
             print(f"  {ref:11s} vs {c:9s}: sep@5% {sep:.3f}  veto@5% {veto:.3f}  AUC {auc:.3f}")
 
@@ -318,6 +335,7 @@ def model_distances(d: dict, looks: set[frozenset], kind: str) -> dict[str, list
     ids = np.unique(obj)
     full = {o: h[obj == o].mean(axis=0) for o in ids}
     olabel = {o: label[obj == o][0] for o in ids}
+    ocolour = {o: d["colour"][obj == o][0].astype(np.int64) for o in ids}
     out: dict[str, list] = {c: [] for c in CLASSES}
     for k in range(len(obj)):
         o = obj[k]
@@ -330,7 +348,10 @@ def model_distances(d: dict, looks: set[frozenset], kind: str) -> dict[str, list
                 continue
             c = "twin" if olabel[p] == label[k] else (
                 "lookalike" if frozenset((olabel[p], label[k])) in looks else "unrelated")
-            out[c].append(np.sqrt(max(0.0, 1 - np.sum(np.sqrt(h[k] * full[p])))))
+            v = np.sqrt(max(0.0, 1 - np.sum(np.sqrt(h[k] * full[p]))))
+            out[c].append(v)
+            if c != "unrelated" and np.abs(ocolour[o] - ocolour[p]).max() <= SAME_COLOUR:
+                out[f"{c}_same_colour"].append(v)
     out["other_visit"] = list(out["same"])
     return {c: [np.array(v)] if v else [] for c, v in out.items()}
 

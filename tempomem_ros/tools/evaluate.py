@@ -79,7 +79,8 @@ def run_scene(scene_dir: Path, mode: str, workdir: Path) -> dict:
     scores = score_all(gt, questions, snap)
     return {"scene": str(scene_dir), "seed": gt.get("seed"), "mode": mode, "wall_s": round(wall, 2),
             "profile": gt.get("profile") or ("oracle" if gt.get("config", {}).get("feature_dim") else "default"),
-            "fps": gt.get("fps"), "time_base": gt.get("time_base", 0.0),
+            "fps": gt.get("fps"), "noise": gt.get("config", {}).get("noise", "default"),
+            "time_base": gt.get("time_base", 0.0),
             "perception_params": perception_params(gt), "memory_params": memory_params(gt),
             "frames": len(gt["frames"]), "questions": len(questions), "run": info, "scores": scores,
             "snapshot": snap}
@@ -121,15 +122,20 @@ def cached_scene(scene_dir: Path, seed: int, config) -> bool:
 def generate(seed: int, out: Path, args) -> tuple[Path, bool]:
     """(scene dir, reused): a scene already in ``out`` from the same generator and settings is reused, so
     that evaluating a memory change again on a --workdir does not regenerate its scenes."""
-    from tempomem_ros.tools.scenegen.scene import generate_and_write_scene
+    from tempomem_ros.tools.scenegen.scene import generate_and_write_scene, generate_scene, write_scene
     cfg = scene_config(args)
     tag = "" if args.fps is None else f"-{args.fps:g}hz"
     tag += "" if (args.width, args.height) == (320, 240) else f"-{args.width}x{args.height}"
     tag += "" if args.visits == 4 else f"-{args.visits}v"
+    tag += "" if args.noise == "default" else f"-{args.noise}"
+    tag += "-color" if getattr(args, "color", False) else ""
     scene_dir = out / f"seed{seed}-{args.profile}{tag}"
     if cached_scene(scene_dir, seed, cfg):
         return scene_dir, True
-    generate_and_write_scene(seed, cfg, scene_dir, overwrite=True)
+    if getattr(args, "color", False):   # two passes: the bookkeeping pass renders no colour image
+        write_scene(generate_scene(seed, cfg), scene_dir, overwrite=True, color=True)
+    else:
+        generate_and_write_scene(seed, cfg, scene_dir, overwrite=True)
     return scene_dir, False
 
 
@@ -145,7 +151,11 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--profile", choices=("default", "clip", "oracle"), default="default",
                     help="features the scenes carry: none (the node defaults), CLIP-like, identity oracle")
     ap.add_argument("--fps", type=float, default=None, help="camera rate (default: drawn by each seed, 5-15 Hz)")
-    ap.add_argument("--noise", default="default")
+    ap.add_argument("--noise", default="default",
+                    help="noise preset of the generated scenes: default | none | real (colour palettes look-alikes "
+                    "share, per-visit white balance and exposure, mask bleed; docs/RESULTS.md)")
+    ap.add_argument("--color", action="store_true",
+                    help="write the colour image into generated bags (two rendering passes; off: no colour topic)")
     ap.add_argument("--workdir", type=Path, help="where scenes and stores go (default: a temp dir, removed); "
                     "a scene already there from the same generator and settings is reused")
     ap.add_argument("--json", type=Path, help="write all scores (and snapshots) here")

@@ -202,7 +202,8 @@ def report(runs: list[dict]) -> str:
     """Per seed: what ran and its failure list; then the table (per seed, pooled, target, met)."""
     text = []
     for r in runs:
-        head = (f"seed {r['seed']} (profile {r.get('profile', '?')}, {r.get('fps', '?')} Hz, {r['mode']}, "
+        noise = "" if r.get("noise", "default") == "default" else f", noise {r['noise']}"
+        head = (f"seed {r['seed']} (profile {r.get('profile', '?')}{noise}, {r.get('fps', '?')} Hz, {r['mode']}, "
                 f"{r['frames']} frames, {r['questions']} questions; generated in {r.get('gen_s', '-')} s, "
                 f"evaluated in {r['wall_s']} s)")
         text.append("\n".join([head] + delivery(r) + (failures(r) or ["  no failure"])))

@@ -78,6 +78,14 @@ class NoiseConfig:
     feature_sigma: float = 0.05           # oracle profile: per-frame noise per dimension, before normalising
     confidence_min: float = 0.4           # true detections: confidence in [min, max], higher when clear
     confidence_max: float = 0.98
+    # ---- realism (noise preset "real"; all off by default, see REALISM_FIELDS and colour.py)
+    palette_colors: bool = False          # instance colours from palettes that look-alike classes share
+    white_balance_sigma: float = 0.0      # per visit / patrol pass: log gain per colour channel
+    exposure_sigma: float = 0.0           # per visit / patrol pass: log gain of all channels together
+    flicker_sigma: float = 0.0            # per frame: log gain of all channels together
+    mask_bleed_prob: float = 0.0          # per instance per frame: the mask edge moves by 1..mask_bleed_px
+    mask_bleed_grow: float = 0.0          # share of those edge moves that grow the mask (the rest shrink it)
+    mask_bleed_px: float = 0.0            # widest edge move, 640x480 pixels (x width / 640 when rendered)
 
     def validate(self) -> None:
         for name, f in NoiseConfig.__dataclass_fields__.items():
@@ -89,11 +97,13 @@ class NoiseConfig:
                 raise SceneGenError(f"noise setting {name} must be a number >= 0, got {v!r}")
         for name in ("depth_dropout", "mask_edge_prob", "miss_prob", "confusion_prob", "persistent_confusion_prob",
                      "persistent_keep", "part_split_prob", "spurious_prob", "spurious_high_prob", "reflection_prob",
-                     "truncation_weight", "occlusion_weight"):
+                     "truncation_weight", "occlusion_weight", "mask_bleed_prob", "mask_bleed_grow"):
             if getattr(self, name) > 1:
                 raise SceneGenError(f"noise probability {name} must be <= 1, got {getattr(self, name)}")
         if self.size50_px <= 0 or self.size_width <= 0:
             raise SceneGenError("size50_px and size_width must be > 0")
+        if self.mask_bleed_prob > 0 and not 1 <= self.mask_bleed_px <= 8:
+            raise SceneGenError(f"mask_bleed_px must be in [1, 8] when mask_bleed_prob > 0, got {self.mask_bleed_px}")
         if not 0.3 <= self.confidence_min <= self.confidence_max <= 1.0:
             raise SceneGenError("detection confidences need 0.3 <= confidence_min <= confidence_max <= 1")
 
@@ -106,6 +116,20 @@ NOISE_PROFILES: dict[str, NoiseConfig] = {
                         spurious_high_prob=0.0, reflection_prob=0.0, feature_sigma=0.0, confidence_min=1.0,
                         confidence_max=1.0),
 }
+#: The realism preset (issue 11, stop 50): the default detection model plus what a real colour camera and
+#: instance segmenter add and the default scenes leave out (colour.py documents each figure and why):
+#: look-alike classes drawing colours from shared palettes (two mugs can be the same white), per-visit
+#: white balance (4 % a channel) and exposure (15 %) with 2 % per-frame flicker, and masks that bleed
+#: 1-3 px of a 640x480 image (1-2 px at 320x240) over the object's boundary (taking the background's depth
+#: there) or shrink, in 35 % of instances per frame, correlated along the boundary (noise.bleed_mask_edges).
+NOISE_PROFILES["real"] = replace(NOISE_PROFILES["default"], palette_colors=True, white_balance_sigma=0.04,
+                                 exposure_sigma=0.15, flicker_sigma=0.02, mask_bleed_prob=0.35,
+                                 mask_bleed_grow=0.7, mask_bleed_px=3.0)
+
+#: NoiseConfig fields the realism preset added (stop 50). When all are off they are left out of the recorded
+#: configuration, so that every scene generated before them keeps its ground_truth.json byte for byte.
+REALISM_FIELDS = ("palette_colors", "white_balance_sigma", "exposure_sigma", "flicker_sigma", "mask_bleed_prob",
+                  "mask_bleed_grow", "mask_bleed_px")
 
 
 def _scaled(pixels_at_640: float, width: int, height: int, least: int) -> int:
@@ -228,5 +252,9 @@ class SceneConfig:
 
     def to_dict(self) -> dict:
         out = asdict(self)
-        out["noise_settings"] = asdict(self.noise_config())
+        settings = asdict(self.noise_config())
+        if all(settings[k] == NoiseConfig.__dataclass_fields__[k].default for k in REALISM_FIELDS):
+            for k in REALISM_FIELDS:
+                del settings[k]
+        out["noise_settings"] = settings
         return out

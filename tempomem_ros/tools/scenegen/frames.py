@@ -25,6 +25,7 @@ from tempomem_ros.perception import PerceptionConfig, erode_mask
 
 from . import detection as det
 from . import noise as nz
+from .colour import apply_palettes, frame_gain
 from .config import SceneConfig
 from .features import ClipLike, identity_vector, observed_feature
 from .render import PinholeCamera, RayCaster, look_pose
@@ -117,6 +118,7 @@ class FrameRenderer:
         self.seed, self.attempt, self.config = seed, attempt, config
         self.world, self.script = world, script
         self.noise = config.noise_config()
+        apply_palettes(seed, attempt, script.objects, self.noise)   # realism preset only; idempotent
         self.camera = PinholeCamera(config.width, config.height, config.fx, config.fx, config.cx, config.cy)
         self.caster = RayCaster(self.camera)
         self._objects = {o.id: o for o in script.objects}
@@ -253,6 +255,9 @@ class FrameRenderer:
         for k, spec in enumerate(specs):
             mask[spec[0]] = k + 1
         mask = nz.jitter_mask_edges(rng, mask, list(range(1, len(specs) + 1)), nc.mask_edge_prob)
+        if nc.mask_bleed_prob > 0:   # realism preset: its own stream, so the streams above are not shifted
+            mask = nz.bleed_mask_edges(np.random.default_rng([self.seed, self.attempt, 23, plan.index]), mask,
+                                       list(range(1, len(specs) + 1)), nc, cfg.width / 640.0)
         # ---- what it hallucinates
         extra = []      # (selection, label, confidence, kind)
         if nc.spurious_prob > 0 and rng.random() < nc.spurious_prob:
@@ -316,7 +321,8 @@ class FrameRenderer:
         record = FrameRecord(plan, visible, ghost, probe_px, instances, position, quat, probe_shown)
         if not images:  # the bookkeeping pass: no colour image
             return FrameProducts(record, None, depth_mm, mask, features, pose)
-        rgb = self._shade(np.random.default_rng([self.seed, self.attempt, 10, plan.index]), geo, parts)
+        gain = frame_gain(self.seed, self.attempt, plan.run_key, plan.index, nc)
+        rgb = self._shade(np.random.default_rng([self.seed, self.attempt, 10, plan.index]), geo, parts, gain)
         return FrameProducts(record, rgb, depth_mm, mask, features, pose)
 
     def _feature(self, rng, oid: int | None, plan: FramePlan, partial: float) -> np.ndarray | None:
@@ -335,7 +341,7 @@ class FrameRenderer:
         azimuth = math.atan2(plan.position[1] - c[1], plan.position[0] - c[0])
         return self._clip.feature(rng, oid, obj.label, azimuth, partial)
 
-    def _shade(self, rng, geo, parts) -> np.ndarray:
+    def _shade(self, rng, geo, parts, gain: np.ndarray | None = None) -> np.ndarray:
         colors = np.array([p[2] for p in parts] + [WALL_COLOR, FLOOR_COLOR, CEILING_COLOR], dtype=np.float64)
         n = len(parts)
         idx = geo.part.copy()
@@ -344,6 +350,8 @@ class FrameRenderer:
         idx[env] = np.where(geo.face[env] == 5, n + 1, np.where(geo.face[env] == 4, n + 2, n))
         rgb = colors[idx] * FACE_SHADE[geo.face][..., None]
         rgb = rgb / (1.0 + 0.05 * np.clip(geo.depth, 0, 50))[..., None] * 1.1
+        if gain is not None:   # realism preset: white balance and exposure of the visit, flicker of the frame
+            rgb = rgb * gain
         if self.noise.rgb_sigma > 0:
             rgb = rgb + rng.standard_normal(rgb.shape) * self.noise.rgb_sigma
         return np.clip(np.rint(rgb), 0, 255).astype(np.uint8)
