@@ -201,6 +201,25 @@ def test_mask_bleed_grows_up_to_three_px_into_unlabelled_pixels_correlated_along
     assert np.mean(steps == 0) > 0.6          # correlated: independent widths would agree ~30 % of the time
 
 
+def test_mask_bleed_never_takes_another_instances_pixels():
+    # neighbours within the bleed's reach: one touching the object, one 1 px away, one 2 px away
+    # (_square_mask's neighbour is 4 px away, out of reach of a 3 px bleed, so it cannot tell)
+    mask = np.zeros((120, 160), np.uint16)
+    mask[40:80, 50:100] = 1
+    mask[40:80, 100:110] = 2      # touching on the right
+    mask[36:39, 50:100] = 3       # 1 px above
+    mask[82:90, 50:100] = 4       # 2 px below
+    grow = NoiseConfig(mask_bleed_prob=1.0, mask_bleed_grow=1.0, mask_bleed_px=3.0)
+    gained = 0
+    for s in range(20):
+        out = nz.bleed_mask_edges(np.random.default_rng(s), mask, [1], grow)
+        for other in (2, 3, 4):
+            assert (out[mask == other] == other).all(), (s, other)
+        assert (mask[(out == 1) & (mask != 1)] == 0).all()        # growth only over unlabelled pixels
+        gained += int(((out == 1) & (mask == 0)).sum())
+    assert gained > 0
+
+
 def test_mask_bleed_width_is_in_640x480_pixels():
     mask = _square_mask()
     grow = NoiseConfig(mask_bleed_prob=1.0, mask_bleed_grow=1.0, mask_bleed_px=3.0)
