@@ -308,3 +308,30 @@ def test_real_scene_renders_what_its_ground_truth_says_with_bleeding_masks(real_
     means = np.array([np.mean(v, axis=0) for v in gains.values()])
     within = np.mean([np.std(v, axis=0).mean() for v in gains.values() if len(v) > 1])
     assert means.std(axis=0).mean() > 3 * within
+
+
+def test_real_scene_seen_rule_is_the_perceptions_on_the_bled_mask_and_depth(real_scene):
+    """ground truth "kept" (the "seen" rule) is computed on the mask and depth the bag carries, bleed included:
+    the perception's own extraction on that frame keeps exactly those instances."""
+    from tempomem_ros.perception import PerceptionConfig, extract_observations
+    from tempomem_ros.perception.camera import Intrinsics
+    from tempomem_ros.tools.scenegen.frames import kept_by_perception
+
+    cfg = real_scene.config
+    pcfg = PerceptionConfig(min_mask_pixels=cfg.perception_min_pixels)
+    intr = Intrinsics(cfg.fx, cfg.fx, cfg.cx, cfg.cy, cfg.width, cfg.height)
+    gt = {f["stamp_ns"]: f for f in real_scene.ground_truth["frames"]}
+    changed = 0
+    for fp in real_scene.frames(color=False):
+        inst = gt[fp.record.plan.stamp_ns]["instances"]
+        kept = kept_by_perception(fp.depth_mm, fp.mask, cfg.perception_min_pixels)
+        assert {i["id"]: i["kept"] for i in inst} == {i["id"]: kept[i["id"]][0] for i in inst}
+        assert {i["id"]: i["pixels"] for i in inst} == {i["id"]: int((fp.mask == i["id"]).sum()) for i in inst}
+        if fp.record.plan.index % 3 == 0:
+            depth = fp.depth_mm.astype(np.float64) / 1000.0
+            depth[fp.depth_mm == 0] = np.nan
+            obs, _ = extract_observations(depth, fp.mask, [i["id"] for i in inst], [i["label"] for i in inst],
+                                          [i["confidence"] for i in inst], intr, fp.true_pose, 1.0, config=pcfg)
+            assert sorted(o.instance_id for o in obs) == sorted(i["id"] for i in inst if i["kept"])
+        changed += 1
+    assert changed > 50
