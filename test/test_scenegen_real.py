@@ -335,3 +335,32 @@ def test_real_scene_seen_rule_is_the_perceptions_on_the_bled_mask_and_depth(real
             assert sorted(o.instance_id for o in obs) == sorted(i["id"] for i in inst if i["kept"])
         changed += 1
     assert changed > 50
+
+
+def test_an_interrupted_colour_scene_write_leaves_nothing_to_reuse(tmp_path, monkeypatch):
+    """tempomem_eval --color writes with write_scene; a write cut short over a scene dir whose ground truth
+    matches (bag missing) must not leave that ground truth beside a partial bag: cached_scene would take it."""
+    import json
+
+    from tempomem_ros.tools import evaluate
+    from tempomem_ros.tools.scenegen import scene as scene_mod
+    from tempomem_ros.tools.scenegen.groundtruth import generator_version
+
+    args = eval_parser().parse_args(["--seeds", "1", "--noise", "real", "--color"])
+    cfg = evaluate.scene_config(args)
+    d = tmp_path / "seed1-default-real-color"
+    d.mkdir()
+    gt = {"generator": generator_version(), "seed": 1, "config": json.loads(json.dumps(cfg.resolved(1).to_dict()))}
+    (d / "ground_truth.json").write_text(json.dumps(gt))
+    (d / "questions.json").write_text("[]")
+    assert not evaluate.cached_scene(d, 1, cfg)          # no bag: regenerated
+
+    def frames(color):
+        raise RuntimeError("interrupted")
+        yield
+
+    scene = SimpleNamespace(config=cfg.resolved(1), frames=frames, ground_truth=gt, questions=[])
+    monkeypatch.setattr(scene_mod, "generate_scene", lambda seed, c: scene)
+    with pytest.raises(RuntimeError):
+        evaluate.generate(1, tmp_path, args)
+    assert (d / "bag").exists() and not evaluate.cached_scene(d, 1, cfg)

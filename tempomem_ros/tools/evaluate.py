@@ -133,6 +133,8 @@ def generate(seed: int, out: Path, args) -> tuple[Path, bool]:
     if cached_scene(scene_dir, seed, cfg):
         return scene_dir, True
     if getattr(args, "color", False):   # two passes: the bookkeeping pass renders no colour image
+        for stale in ("ground_truth.json", "questions.json"):   # written last: they mark a complete scene
+            (scene_dir / stale).unlink(missing_ok=True)
         write_scene(generate_scene(seed, cfg), scene_dir, overwrite=True, color=True)
     else:
         generate_and_write_scene(seed, cfg, scene_dir, overwrite=True)
