@@ -220,6 +220,19 @@ def test_mask_bleed_never_takes_another_instances_pixels():
     assert gained > 0
 
 
+def test_mask_bleed_shrink_keeps_a_third_of_a_thin_instance():
+    # a 3 px strip and a 5x5 square: a 1-px edge pass would take most of them; _square_mask's instances are
+    # too large for the floor to bind, so the test above cannot tell whether it holds
+    mask = np.zeros((120, 160), np.uint16)
+    mask[40:43, 20:140] = 1
+    mask[60:65, 60:65] = 2
+    shrink = NoiseConfig(mask_bleed_prob=1.0, mask_bleed_grow=0.0, mask_bleed_px=3.0)
+    for s in range(10):
+        out = nz.bleed_mask_edges(np.random.default_rng(s), mask, [1, 2], shrink)
+        for mid in (1, 2):
+            assert (out == mid).sum() >= max(4, int((mask == mid).sum()) // 3), (s, mid)
+
+
 def test_mask_bleed_width_is_in_640x480_pixels():
     mask = _square_mask()
     grow = NoiseConfig(mask_bleed_prob=1.0, mask_bleed_grow=1.0, mask_bleed_px=3.0)
