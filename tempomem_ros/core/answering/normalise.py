@@ -13,7 +13,7 @@ import functools
 import re
 import unicodedata
 
-from . import word_order
+from . import scope, word_order
 from .lexicon import PLACE_VERBS as _PLACE_VERBS
 
 # People whose things are asked about ("grandma's glasses", "dad's jacket"): the owner is no part of the thing's
@@ -438,6 +438,7 @@ def normalise(question: str) -> str:
         head, tail = _clean(parts[0]), _clean(parts[1])
         q = word_order.join_colon(head, tail) if sep == ":" else word_order.join_fronted(head, tail)
     q = _clean(q)
+    q = scope.part_of_place(q)  # stop 50: "which corner of the house" asks where, the house is no thing (scope.py)
     q = word_order.reorder(q, asked)
     m = _EMBEDDED_WHAT.match(q)
     if m:

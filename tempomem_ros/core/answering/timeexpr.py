@@ -374,8 +374,9 @@ _HOUR_WORD_PART = re.compile(r"\b(morning|afternoon|evening) (at|around|about) "
 # "the scissors at eleven": an hour word after "at" at the end of a part, or before a question word, is a clock
 # twenty-third round: also before "and" that starts a clause ("I made lunch at one and the counter was a mess")
 # (twenty-third round: "since twelve" at the end too: "anything new turn up since twelve?")
+# (stop 50, heldout30's D131 "Since eight, have you seen my glasses?": before every auxiliary that opens a question)
 _HOUR_WORD_BARE = re.compile(r"\b(at|since) " + _HOUR_NAMES + r"\b(?=$| (?:where|what|which|when|is|are|was|were|"
-                             r"did)\b| and (?!a half|a quarter|(?:" + _HOUR_NAMES[1:-1] + r")\b))")
+                             r"did|do|does|has|have|had)\b| and (?!a half|a quarter|(?:" + _HOUR_NAMES[1:-1] + r")\b))")
 
 
 # "at half past eight this morning", "a quarter to nine last night": a clock in words before a part of the day is
