@@ -176,3 +176,28 @@ def test_odds_of_finding_and_the_missing_as_a_group_are_read(question, operator,
 ])
 def test_among_and_account_for_alone_stay_refused(question):
     assert isinstance(understand(question, NOW, NAMES), Refusal)
+
+
+# ------------------------------------------------------------------ more words of one class each
+@pytest.mark.parametrize("question, operator, args", [
+    ("where was the lamp before it ended up where it stands now?", "previous", {"label": "lamp"}),
+    ("where was the mug before it got moved where it sits now", "previous", {"label": "mug"}),
+    ("The cup, when did it last pass before your cameras?", "last_seen", {"label": "cup"}),
+    ("when did the keys first appear to you", "first_seen", {"label": "keys"}),
+    ("the day and hour you first noticed the radio, please", "first_seen", {"label": "radio"}),
+    ("clerk, bored: current loc of the wallet, pls", "current", {"label": "wallet"}),      # who speaks, lower case
+])
+def test_more_words_of_one_class_are_read(question, operator, args):
+    u = understood(question, NAMES)
+    assert (u.operator, u.args) == (operator, args)
+
+
+@pytest.mark.parametrize("question", [
+    "where does the lamp normally stand",      # the usual place, no "now": not the place now
+])
+def test_a_posture_without_now_is_no_place_now(question):
+    assert understood(question, NAMES).operator == "where_to_look"
+
+
+def test_a_lower_case_lead_in_naming_a_thing_stays():
+    assert preamble.introduction("mug, quick: where is it?", NAMES) is None

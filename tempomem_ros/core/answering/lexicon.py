@@ -252,6 +252,13 @@ BOTH_READERS_PHRASES = {
     "among the missing": "MISSING", "cannot account for": "MISSING", "can not account for": "MISSING",
     "according to what you got": "GLUE", "according to what you have": "GLUE", "according to you": "GLUE",
     "according to your records": "GLUE", "according to your memory": "GLUE",
+    # ... (D068, D123, D128: "when did it last pass before your cameras", "when did the crossbow first appear to you",
+    # "the day and hour you first noticed the teddy bear"): seen said as passing the cameras or appearing to the
+    # robot, and the moment said as a day and an hour
+    "pass before your cameras": "SEEN", "passed before your cameras": "SEEN", "pass before your camera": "SEEN",
+    "passed before your camera": "SEEN", "pass in front of your cameras": "SEEN",
+    "passed in front of your cameras": "SEEN", "appear to you": "SEEN APPEAR", "appeared to you": "SEEN APPEAR",
+    "the day and hour": "WHEN", "day and hour": "WHEN", "the day and time": "WHEN", "day and time": "WHEN",
 }
 
 
