@@ -201,3 +201,32 @@ def test_a_posture_without_now_is_no_place_now(question):
 
 def test_a_lower_case_lead_in_naming_a_thing_stays():
     assert preamble.introduction("mug, quick: where is it?", NAMES) is None
+
+
+# ------------------------------------------------------------------ "from" a clock with no end; a told span named again
+def test_from_a_clock_with_no_end_is_a_span_to_now():
+    from tempomem_ros.core.answering import timeexpr
+    _, found = timeexpr.extract("what moved from eight this morning", NOW, ())
+    assert [(f.kind, f.since, f.until) for f in found] == [("window", TODAY + 8 * 3600, NOW)]
+    _, found = timeexpr.extract("what moved from eight to ten this morning", NOW, ())  # an end: the span it names
+    assert [(f.kind, f.since, f.until) for f in found] == [("window", TODAY + 8 * 3600, TODAY + 10 * 3600)]
+
+
+@pytest.mark.parametrize("question, operator, args", [
+    ("I was at the clinic from eight this morning. Since eight, have you seen my glasses?", "was_seen",
+     {"label": "glasses", "since": TODAY + 8 * 3600, "until": NOW}),
+    ("I was out from nine this morning. Has the mug moved since nine?", "did_move",
+     {"label": "mug", "since": TODAY + 9 * 3600, "until": NOW}),
+])
+def test_a_told_span_named_again_is_the_questions(question, operator, args):
+    u = understood(question, NAMES)
+    assert (u.operator, u.args) == (operator, args)
+    assert "is the question's own" in u.words
+
+
+@pytest.mark.parametrize("question", [
+    "I was at the clinic from eight this morning. Since nine, have you seen my glasses?",  # another time
+    "I was at the clinic from eight this morning. Since eight, has it moved?",             # "it": the clinic?
+])
+def test_a_told_span_beside_another_or_a_pronoun_stays_refused(question):
+    assert isinstance(understand(question, NOW, NAMES), Refusal)
