@@ -414,8 +414,8 @@ def load_heldout29(*earlier_sets) -> list[Question]:
 
 def load_heldout30(*earlier_sets) -> list[Question]:
     """The thirtieth (D001...: every lower-case letter, A, B and C are taken), a helper's that never opened the
-    understanding code, written at stop 49: committed before its one measurement. Only ``--set heldout30`` asks it
-    (not "all") until then."""
+    understanding code, written at stop 49: committed before its one measurement (integ49 beec20a, stop 49); in "all"
+    since (stop 50)."""
     return load_fresh(QUESTIONS_HELDOUT30, "D", HELD_OUT30, earlier_sets)
 
 
@@ -640,7 +640,7 @@ FRESH_SETS = (
     ("heldout27", HELD_OUT27, load_heldout27, True),  # measured at integ46 aa4c5ee (stop 46); in "all" from stop 47
     ("heldout28", HELD_OUT28, load_heldout28, True),  # measured at integ47 fd931be (stop 47); in "all" from stop 48
     ("heldout29", HELD_OUT29, load_heldout29, True),  # measured once at 2d70a4f (stop 48); in "all" from stop 49
-    ("heldout30", HELD_OUT30, load_heldout30, False),  # written at stop 49: only by name until its one measurement
+    ("heldout30", HELD_OUT30, load_heldout30, True),  # measured once at beec20a (stop 49); in "all" from stop 50
     ("heldout31", HELD_OUT31, load_heldout31, False),  # written at stop 50: only by name until its one measurement
 )
 DEV_SETS = ("heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8")  # with questions.txt

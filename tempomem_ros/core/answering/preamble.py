@@ -63,17 +63,36 @@ _POINTS = re.compile(r"\b(?:it|its|they|them|their|one|ones|this|that|these|thos
 # known thing and no act, hold no digit and no word of time, negation or restriction (_NOT_A_SALUTATION but the verbs
 # and links of _TALK_WORDS: "Cook, not counting the kitchen: how many cups?" keeps it, the count narrowed there), the
 # role carries no cue of a question, and the question after it names a known thing or points at none (as a greeting).
-_INTRODUCED = re.compile(r"^\s*([A-Z][a-z'-]*(?:\s+[a-z][a-z'-]*){0,3})(?:\s*,([^:?!.;\"{}()\[\]<>=/\\0-9]*))?"
+# (stop 50, heldout30's D008, D016: "sysadmin, terse: ...", "ticket inspector on my break: ...": typed in lower case)
+_INTRODUCED = re.compile(r"^\s*([A-Za-z][a-z'-]*(?:\s+[a-z][a-z'-]*){0,3})(?:\s*,([^:?!.;\"{}()\[\]<>=/\\0-9]*))?"
                          r"\s*:\s+(?=\S)")
 _TALK_WORDS = frozenset("is are was were did do does has have had can could will would should and or so also too "
                         "either".split())
 
 
+# Stop 50 (heldout30: "A machinist with oily hands: when did you most recently lay eyes on the charger?", "A banker,
+# precise as ever: is the bowl still where it belongs?", "A physiotherapist between clients: how long has ..."): a role
+# said with the indefinite article, "a" / "an" and a noun, and what the speaker is or does after it (up to six more
+# words: "with oily hands", "on his rounds", "back up from the cave"), introduces a person as the bare role does: an
+# indefinite article never picks one of the things asked ("The blue ones:" does). The same guards hold for every word
+# but the speaker's own "his" / "her" / "their" after a word of place or company ("on his rounds", "with her cane").
+_INDEFINITE = re.compile(r"^\s*((?:A|An|a|an)\s+[a-z][a-z'-]*(?:\s+[a-z][a-z'-]*){0,6})"
+                         r"(?:\s*,([^:?!.;\"{}()\[\]<>=/\\0-9]*))?\s*:\s+(?=\S)")
+_SPEAKERS_OWN = re.compile(r"\b(?:on|in|with|at|from|by|after|off|to) (?:his|her|their) ")
+
+
 def _introduces(role: str, talk: str) -> bool:
     """Whether a role and what is said of it before a colon (_INTRODUCED) only tell who speaks: a role is a bare noun
-    ("The blue ones:", "The other person's:" narrow what is asked: twenty-sixth round)."""
-    ws = words(role)
-    if not ws or ws[0] in DETERMINERS or any(w in _NOT_A_SALUTATION or carries_cue(w) for w in ws):
+    ("The blue ones:", "The other person's:" narrow what is asked: twenty-sixth round), or "a" / "an" and a noun
+    (_INDEFINITE above)."""
+    ws = words(_SPEAKERS_OWN.sub(" ", role.lower()))
+    if ws and ws[0] in ("a", "an"):
+        ws = ws[1:]
+        if not ws or set(ws) & _PICKS_WHICH:
+            return False
+    elif not ws or ws[0] in DETERMINERS:
+        return False
+    if any(w in _NOT_A_SALUTATION or carries_cue(w) for w in ws):
         return False
     talk_words = words(talk)
     if set(talk_words) & _PICKS_WHICH:
@@ -132,7 +151,9 @@ def introduction(question, names: Names) -> tuple[str, str] | None:
     it left out, as a clause of talk is shown."""
     if not isinstance(question, str):
         return None
-    m = _INTRODUCED.match(question)
+    m = _INTRODUCED.match(question) or _INDEFINITE.match(question)
+    if m is not None and m.re is _INTRODUCED and words(m.group(1))[:1] in (["a"], ["an"]):
+        m = _INDEFINITE.match(question)  # "A tanner, hands stained brown:" as "a" / "an" and its noun
     if m is None or not _introduces(m.group(1), m.group(2) or ""):
         return None
     said = f"{m.group(1)} {m.group(2) or ''}"

@@ -48,6 +48,47 @@ SCOPE = re.compile(
     rf"\b(?:{_PREP} )?(?:{_DET} )?(?:{_ORDINALS}) (?:{'|'.join(sorted(FLOOR_WORDS))})\b|"
     rf"\b(?:{_PREP} )?(?:{'|'.join(sorted(FLOOR_WORDS))}) (?:number )?{_NUMBER}\b|"
     rf"\b(?:{'|'.join(sorted(PLACE_ADVERBS))})\b", re.I)
+# Stop 50 (heldout30's D002, "My bassoon, which corner of the house has it ended up in now?", answered as the place of
+# an unknown "house"): a part of the home or of a room asked for ("which corner of the house", "what part of the flat",
+# "which room of the house", "which end of the kitchen") says where the answer lies; the home or room after "of" is
+# where to look, never the thing asked. The phrase reads as "which place": the thing is the one the question names
+# ("which place has my bassoon ended up in now": I don't know any bassoon), and a question naming none stays refused.
+# (no "spot": "previous spot of the keys" is the keys' own place)
+PART_NOUNS = frozenset("corner corners part parts bit end side area section room zone region nook".split())
+_HOME_OR_ROOM = sorted(WHOLE_HOME | {"place", "premises", "property", "building"} | PLACE_NOUNS, key=len, reverse=True)
+PART_OF_PLACE = re.compile(
+    rf"\b(?:which|what) (?:{'|'.join(sorted(PART_NOUNS))}) of {_DET}(?: whole| entire)? (?:[a-z]+ ){{0,2}}?"
+    rf"(?:{'|'.join(_HOME_OR_ROOM)})\b")
+
+
+def part_of_place(q: str) -> str:
+    """``q`` (normalised: lower case) with "which corner of the house" / "what part of the kitchen" read as
+    "which place" (above)."""
+    return PART_OF_PLACE.sub("which place", q)
+
+
+# ... and a part of a place said as a place ("what is in the corner of the kitchen", "is the mug in the corner of the
+# house") was read as the place of "kitchen" / "house": the home or room after "<part> of the" is never the thing a
+# reading asks about, nor its anchor (a part of a room is no place the memory keeps): refused, naming the part. Nor is
+# a thing after "<part> of the" the thing asked ("what is on the side of the table" was the table's place).
+PART_OF_A_PLACE = ("'{word}' is a part of a place, which I do not keep; ask what is in the room, or where a thing is")
+
+
+def part_asked(question: str, args: dict, regions=()) -> str | None:
+    """The words "<part> of the <place>" of ``question`` (normalised) when ``args`` holds that place as a label or
+    an anchor and the place is the home, a room or a region (above), else None."""
+    places = WHOLE_HOME | {"place", "premises", "property", "building"} | PLACE_NOUNS | {r.lower() for r in regions}
+    for key in ("label", "anchor"):
+        value = args.get(key)
+        if not isinstance(value, str) or key == "anchor" and value.lower() not in places and not (
+                set(words(value.lower())) & PLACE_NOUNS):
+            continue  # a thing's side as an anchor ("on the side of the table") is on the thing
+        m = re.search(rf"\b(?:{'|'.join(sorted(PART_NOUNS))}) of {_DET}(?: whole| entire)? (?:[a-z]+ )?"
+                      rf"{re.escape(value.lower())}\b", question)
+        if m is not None:
+            return m.group(0)
+    return None
+
 SCOPE_REFUSAL = ("the question narrows what it asks to a place ('{word}'), which my reading ({what}) does not apply; "
                  "ask what is in a place{known}, or ask without the place")
 
@@ -114,4 +155,5 @@ def refusal(word: str, what: str, regions=()) -> str:
     return SCOPE_REFUSAL.format(word=word, what=what, known=known)
 
 
-__all__ = ["dropped", "refusal", "PLACE_NOUNS", "FLOOR_WORDS", "PLACE_ADVERBS", "SCOPE_REFUSAL"]
+__all__ = ["dropped", "part_asked", "part_of_place", "PART_OF_A_PLACE", "refusal", "PLACE_NOUNS", "FLOOR_WORDS",
+           "PLACE_ADVERBS", "SCOPE_REFUSAL"]

