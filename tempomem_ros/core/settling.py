@@ -505,10 +505,11 @@ class Settling:
 
     def _held_in_misses(self, obj):
         """The object ``obj`` (present, its removal due) is a twin of: an older present object of its kind (labels and
-        features compatible) whose box holds at least identity.held_in_misses_share of ``obj``'s core box, and into
-        which, in at least HELD_FRAMES_SHARE of the frames that missed ``obj`` since its first miss (and
-        HELD_MIN_FRAMES), a sighting of ``obj``'s label or a known confusion was fused that lies over its place (at
-        least HELD_SIGHTING_SHARE of its core box inside the sighting's box); or None.
+        features compatible) whose box, or its held sightings (their median share), holds at least
+        identity.held_in_misses_share of ``obj``'s core box, and into which, in at least HELD_FRAMES_SHARE of the
+        frames that missed ``obj`` since its first miss (and HELD_MIN_FRAMES), a sighting of ``obj``'s label or a
+        known confusion was fused that lies over its place (at least HELD_SIGHTING_SHARE of its core box inside the
+        sighting's box); or None.
 
         Why: the views that counted the misses reported a thing of its kind at its place, and the memory fused it into
         another object: the place was not seen empty, two objects hold one thing. The earlier host rules ask the
@@ -518,38 +519,56 @@ class Settling:
         each reporting the laptop over 0.6-1.0 of its core box (fused into the laptop), reappeared 1.3 s later and
         removed again at 1831.4 s; seed 474, a laptop's bled base (0.41 x 0.42 x 0.09 m) born beside the moved
         laptop, removed at 1824.7 s from 6 frames each reporting the laptop over 0.12-0.48 of it (both hosts had
-        moved, so _sliver_host refused them, and the host's extent or centre failed _part_host). Only an object
+        moved, so _sliver_host refused them, and the host's extent or centre failed _part_host). The sightings stand
+        for the host's box where it lags: at 631.7 s seed 477's laptop box held 0.12 of the twin, its sightings there
+        0.59-1.0. Only an object
         first seen before ``obj``'s last sighting hosts it: a chair pushed by less than its size is a new object
         at its new place, born after the old one was last seen, and stays a move. The price: a thing taken away
         where an older one of its kind still stands over half its place is joined to it (no "removed")."""
         share = self.config.identity.held_in_misses_share
-        if share <= 0 or obj.state != "present" or obj.first_miss is None:
-            return None
+        lo, hi = _core_box(obj)
+        for host, held in self._held_candidates(obj):
+            if host.state != "present" or float(host.first_seen) >= float(obj.last_seen):
+                continue
+            if max(containment(lo, hi, host.bmin, host.bmax), float(np.median(held))) < share - 1e-9 \
+                    or not self._compatible(obj, host):
+                continue
+            return host
+        return None
+
+    def _held_candidates(self, obj) -> list:
+        """(row, the share of ``obj``'s core box held in each held frame) for each object (any state) into which a
+        sighting of ``obj``'s label or a known confusion lying over its place (at least HELD_SIGHTING_SHARE of its
+        core box inside the sighting's box) was fused in at least HELD_FRAMES_SHARE (and HELD_MIN_FRAMES) of the
+        frames of its misses since its first miss, most frames first (then by id); [] with
+        identity.held_in_misses_share 0, for an object not present or never missed."""
+        if self.config.identity.held_in_misses_share <= 0 or obj.state != "present" or obj.first_miss is None:
+            return []
         since = float(obj.first_miss) - REMOVAL_STAMP_EPS_S
         frames = set(self._rows.miss_frames_after(int(obj.id), obj.placement_id, since))
-        need = max(HELD_MIN_FRAMES, HELD_FRAMES_SHARE * len(frames))
         if len(frames) < HELD_MIN_FRAMES:
-            return None
+            return []
+        need = max(HELD_MIN_FRAMES, HELD_FRAMES_SHARE * len(frames))
         lo, hi = _core_box(obj)
         label = obj.pinned_label or obj.label
-        held: dict[int, set[int]] = {}
+        held: dict[int, dict[int, float]] = {}   # host id -> frame id -> the largest share of the core box held
         for frame_id, seen_label, host_id, bmin, bmax in self._rows.sightings_in_miss_frames(
                 int(obj.id), obj.placement_id, since):
             if frame_id not in frames or not (labels_agree(seen_label, label)
                                               or self._fusion.known_confusion(seen_label, label)):
                 continue
-            if containment(lo, hi, bmin, bmax) >= HELD_SIGHTING_SHARE:
-                held.setdefault(host_id, set()).add(frame_id)
-        for host_id, seen in sorted(held.items(), key=lambda kv: (-len(kv[1]), kv[0])):
-            if len(seen) < need - 1e-9:
+            inside = containment(lo, hi, bmin, bmax)
+            if inside >= HELD_SIGHTING_SHARE:
+                by_frame = held.setdefault(host_id, {})
+                by_frame[frame_id] = max(by_frame.get(frame_id, 0.0), inside)
+        out = []
+        for host_id, by_frame in sorted(held.items(), key=lambda kv: (-len(kv[1]), kv[0])):
+            if len(by_frame) < need - 1e-9:
                 break
             host = self._graph.object_row(host_id)
-            if host is None or host.state != "present" or float(host.first_seen) >= float(obj.last_seen):
-                continue
-            if containment(lo, hi, host.bmin, host.bmax) < share - 1e-9 or not self._compatible(obj, host):
-                continue
-            return host
-        return None
+            if host is not None:
+                out.append((host, [by_frame[f] for f in sorted(by_frame)]))
+        return out
 
     def _first_host(self, obj, candidates, *, sliver: bool):
         """The first of ``candidates`` (older objects placed to hold ``obj``: _part_host, _sliver_host) seen since
