@@ -153,6 +153,12 @@ class IdentityConfig:
                                          # against 1139) moved it, and a twin took its place (seed 465, h460)
     flat_read_at_place: bool = True      # a new flat box over a present flat thing's footprint, a few cm above or
                                          # below it, is read at that thing's place (settling.Settling._flat_at_place)
+    held_in_misses_share: float = 0.5    # a present object whose removal is due is joined to an older present one
+                                         # of its kind, not removed, when at least half the frames that missed it
+                                         # reported a sighting of its label at its place fused into that object, whose
+                                         # box holds at least this share of its core box (0: off;
+                                         # settling.Settling._held_in_misses): laptop twins born beside a moved laptop
+                                         # were removed from frames that reported the laptop over them (h470 474, 477)
 
 
 @dataclass(frozen=True)
@@ -408,6 +414,7 @@ def validate(cfg: MemoryConfig) -> None:
     _require(i.extend_factor >= 0, "identity.extend_factor must be >= 0")
     _require(i.extend_min_extent >= 0, "identity.extend_min_extent must be >= 0")
     _require(0 <= i.push_min_point_share <= 1, "identity.push_min_point_share must be in [0, 1]")
+    _require(0 <= i.held_in_misses_share <= 1, "identity.held_in_misses_share must be in [0, 1]")
     _require(i.same_place_distance >= 0, "identity.same_place_distance must be >= 0")
     _require(i.reconcile_window_s >= 0, "identity.reconcile_window_s must be >= 0")
     _require(i.unseen_join_s >= 0, "identity.unseen_join_s must be >= 0")
@@ -513,6 +520,7 @@ FIELD_RANGES: dict[str, tuple[float, float]] = {
     "identity.scan_limit": (1, 1000000), "identity.extend_factor": (0.0, 100.0),
     "identity.extend_min_extent": (0.0, 100.0), "identity.same_place_distance": (0.0, 100.0),
     "identity.push_min_point_share": (0.0, 1.0),
+    "identity.held_in_misses_share": (0.0, 1.0),
     "identity.reconcile_window_s": (0.0, 86400.0), "identity.appear_hold_s": (0.0, 86400.0),
     "identity.unseen_join_s": (0.0, 86400.0), "identity.unseen_join_evidence": (0.0, 1000.0),
     "identity.mover_window_s": (0.0, 86400.0),

@@ -162,6 +162,23 @@ class SettlingRows(TableRows):
             "SELECT stamp, visible_fraction FROM misses WHERE object_id=? AND placement_id=? AND stamp>? "
             "ORDER BY stamp, id", (object_id, placement_id, stamp))]
 
+    def miss_frames_after(self, object_id: int, placement_id, stamp: float) -> list[int]:
+        """The frames of the object's misses at ``placement_id`` later than ``stamp``, in stamp order (one a miss)."""
+        return [int(r[0]) for r in self._conn.execute(
+            "SELECT frame_id FROM misses WHERE object_id=? AND placement_id=? AND stamp>? ORDER BY stamp, id",
+            (object_id, placement_id, stamp))]
+
+    def sightings_in_miss_frames(self, object_id: int, placement_id, stamp: float) -> list[tuple]:
+        """(frame id, label, object id, bmin, bmax) of every kept sighting fused into another object in the frames of
+        the object's misses at ``placement_id`` later than ``stamp``, by miss stamp, then sighting id
+        (Settling._held_in_misses: what the views that missed it reported at its place)."""
+        return [(int(r[0]), str(r[1]), int(r[2]), (float(r[3]), float(r[4]), float(r[5])),
+                 (float(r[6]), float(r[7]), float(r[8]))) for r in self._conn.execute(
+            "SELECT m.frame_id, o.label, o.object_id, o.min_x, o.min_y, o.min_z, o.max_x, o.max_y, o.max_z "
+            "FROM misses m JOIN observations o ON o.frame_id = m.frame_id "
+            "WHERE m.object_id=? AND m.placement_id=? AND m.stamp>? AND o.object_id IS NOT NULL AND o.object_id<>? "
+            "ORDER BY m.stamp, m.id, o.id", (object_id, placement_id, stamp, object_id))]
+
     def set_absence(self, object_id: int, misses: int, state, removal_due) -> None:
         """The object's absence evidence (persistence.AbsenceState ``state``, its ``misses`` count) and when its
         removal is due, as recomputed from the misses since its newest sighting."""
