@@ -521,15 +521,17 @@ class Settling:
         laptop, removed at 1824.7 s from 6 frames each reporting the laptop over 0.12-0.48 of it (both hosts had
         moved, so _sliver_host refused them, and the host's extent or centre failed _part_host). The sightings stand
         for the host's box where it lags: at 631.7 s seed 477's laptop box held 0.12 of the twin, its sightings there
-        0.59-1.0. Only an object
-        first seen before ``obj``'s last sighting hosts it: a chair pushed by less than its size is a new object
-        at its new place, born after the old one was last seen, and stays a move. The price: a thing taken away
-        where an older one of its kind still stands over half its place is joined to it (no "removed")."""
+        0.59-1.0. Only an object first seen before ``obj`` was hosts it (older, as the twins' laptops were): a chair
+        pushed by less than its size is a new object at its new place, born after the old one was last seen, and
+        stays a move; a small thing seen alone before a look-alike was set down half over it is its own thing, taken
+        away when missed (review rev50c: with "first seen before its last sighting" the younger laptop absorbed it,
+        no removal). The price: a thing taken away where an older one of its kind still stands over half its place
+        is joined to it (no "removed")."""
         share = self.config.identity.held_in_misses_share
         lo, hi = _core_box(obj)
         for host, held in self._held_candidates(obj):
-            if host.state != "present" or float(host.first_seen) >= float(obj.last_seen):
-                continue
+            if host.state != "present" or float(host.first_seen) >= float(obj.first_seen):
+                continue  # only an older host: a thing seen before a look-alike was set over it is its own
             if max(containment(lo, hi, host.bmin, host.bmax), float(np.median(held))) < share - 1e-9 \
                     or not self._compatible(obj, host):
                 continue
