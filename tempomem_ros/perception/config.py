@@ -46,6 +46,7 @@ FIELD_RANGES: dict[str, tuple[float, float]] = {
     "depth_unit_16u": (1e-6, 1.0),
     "min_mask_pixels": (1, 1_000_000),
     "mask_erosion_px": (0, 20),
+    "depth_edge_step": (0.0, 10.0),
     "max_points_per_instance": (0, 10_000_000),
     "voxel_size": (0.0, 1.0),
     "max_denoise_points": (0, 1_000_000),
@@ -68,6 +69,9 @@ FIELD_DOCS: dict[str, str] = {
     "min_mask_pixels": "An instance with fewer valid depth pixels (after erosion) is dropped (tiny_mask).",
     "mask_erosion_px": "Erode every instance mask by this many pixels first: segmenter masks bleed onto "
     "the background, whose depth can be metres behind the object (0 = off).",
+    "depth_edge_step": "Cut each (eroded) mask where neighbouring pixels' inverse depths differ by more than "
+    "this (1/m) and keep its largest piece: drops the bleed strip lying on the surface behind an outline "
+    "(0 = off).",
     "max_points_per_instance": "Valid pixels per instance are evenly subsampled to at most this many "
     "(0 = no cap); bounds the cost per instance.",
     "outlier_method": "Outlier removal: statistical (mean k-NN distance), radius (neighbour count) or none.",
@@ -99,6 +103,7 @@ class PerceptionConfig:
     depth_unit_16u: float = 0.001
     min_mask_pixels: int = 50
     mask_erosion_px: int = 1
+    depth_edge_step: float = 0.02
     max_points_per_instance: int = 3000
     outlier_method: str = "statistical"
     voxel_size: float = 0.01
