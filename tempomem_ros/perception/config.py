@@ -14,6 +14,17 @@ must be at least the bleed width to help (2 px of bleed needs 2 px of erosion). 
 pixel of erosion per frame and shrinks a box by one pixel footprint per side (Z / f: 5 mm at 2.5 m with
 f = 525), more along a face seen at a grazing angle (3 cm in one test).
 
+Depth-edge trim (why on by default, issue 11 stop 50): real segmenters bleed 1-3 px (640x480) over an
+outline, and along a long edge (a table top, a chair back) the strip that erosion leaves is a dense line
+of floor or wall points that the outlier tests keep. ``depth_edge_step`` cuts every eroded mask where two
+4-neighbours' inverse depths differ by more than the step (1/m; inverse depth is affine on any plane, so a
+surface seen at a grazing angle steps 1 / (f d) per pixel, d = its distance from the camera centre, and
+depth noise k z^2 is a constant k) and keeps each instance's largest piece, unless that piece is under
+half of the pixels or under ``min_mask_pixels`` (a thin object keeps what erosion left: the trim never
+drops an instance). Measured on dev scenes with the ``real`` noise preset (320x240, every 8th frame,
+seeds 1 2 11): furniture boxes overshooting the true box by > 0.10 m fall from 6-9 % to 0-3 % of
+observations.
+
 Cost control (why the defaults are what they are): the pipeline must turn a 640x480 frame with 20
 instances into observations in <= 30 ms on one core. Two caps keep the work per instance bounded
 whatever the mask size:

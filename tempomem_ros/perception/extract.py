@@ -142,16 +142,20 @@ def erode_mask(mask: np.ndarray, pixels: int) -> np.ndarray:
     return out
 
 
-def trim_depth_edges(mask: np.ndarray, depth: np.ndarray, valid: np.ndarray, step: float) -> np.ndarray:
-    """Each instance of ``mask`` cut to its largest piece that holds together in depth (0 elsewhere).
+def trim_depth_edges(mask: np.ndarray, depth: np.ndarray, valid: np.ndarray, step: float,
+                     keep_thick: bool = True) -> np.ndarray:
+    """Each instance of ``mask`` cut to its pieces that hold together in depth, less bleed strips (0 elsewhere).
 
     Why: a mask that bleeds over an object's outline takes a strip of the surface behind it (floor, wall),
     one to three pixels wide but as long as the edge (a table top, a chair back). Erosion peels one pixel;
     the rest is a dense line of points the outlier tests keep. Across the outline the depth jumps, so two
     4-neighbours of one instance whose inverse depths differ by more than ``step`` (1/m) are both cut out,
-    and each instance keeps its largest 4-connected piece. Inverse depth because it is affine in the
-    pixel coordinates on any plane: neighbours on one surface differ by 1 / (f d) (d: the plane's distance
-    from the camera centre), however grazing the view, and depth noise sigma = k z^2 is a constant k in it.
+    and each instance keeps its largest 4-connected piece and, with ``keep_thick``, every piece that has
+    an interior pixel (all 4 neighbours in the piece): a chair's back and seat seen apart in depth are
+    both bodies, while what erosion and the cut leave of a 3-px bleed strip is 1 px wide. Inverse depth
+    because it is affine in the pixel coordinates on any plane: neighbours on one surface differ by
+    1 / (f d) (d: the plane's distance from the camera centre), however grazing the view, and depth noise
+    sigma = k z^2 is a constant k in it.
     Neighbours of two different instances are cut too, so a piece never spans two instances.
     """
     from scipy import ndimage  # noqa: PLC0415 - imported with the first frame that trims
@@ -180,9 +184,16 @@ def trim_depth_edges(mask: np.ndarray, depth: np.ndarray, valid: np.ndarray, ste
     order = np.lexsort((-sizes[1:], owner[1:])) + 1     # by instance, largest piece first (ties: lowest)
     first = np.ones(order.size, dtype=bool)
     first[1:] = owner[order[1:]] != owner[order[:-1]]
-    best = np.zeros(n + 1, dtype=bool)
-    best[order[first]] = True
-    return np.where(best[pieces], lab, 0).astype(np.uint16)
+    keep = np.zeros(n + 1, dtype=bool)
+    keep[order[first]] = True
+    if keep_thick:
+        # A piece with an interior pixel (its 4 neighbours in it too) is a body, not a strip: a strip of
+        # bleed is at most the bleed width less the erosion and the cut row (1 px for 3 px of bleed).
+        padded = np.pad(cut, 1, mode="edge")
+        interior = ~(cut | padded[:-2, 1:-1] | padded[2:, 1:-1] | padded[1:-1, :-2] | padded[1:-1, 2:])
+        keep |= np.bincount(flat_pieces[interior.reshape(-1)], minlength=n + 1) > 0
+        keep[0] = False
+    return np.where(keep[pieces], lab, 0).astype(np.uint16)
 
 
 def _normalised(row: np.ndarray) -> np.ndarray | None:
