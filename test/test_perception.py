@@ -339,7 +339,8 @@ def test_depth_edge_trim_keeps_a_thin_object_at_a_grazing_angle():
 
 def test_depth_edge_trim_keeps_one_piece_per_instance_and_never_joins_two():
     """Two touching instances at one depth (no erosion): each keeps its own largest piece, the boundary
-    column on both sides is cut; the result does not depend on the id order."""
+    column on both sides is cut; a 2-px strip of one instance elsewhere is dropped, a thick piece at
+    another depth is kept; the result does not depend on the id order."""
     from tempomem_ros.perception.extract import trim_depth_edges
 
     depth, mask = plane_frame(z=2.0, u0=100, u1=130, v0=200, v1=240, instance=1)
@@ -348,6 +349,12 @@ def test_depth_edge_trim_keeps_one_piece_per_instance_and_never_joins_two():
     out = trim_depth_edges(mask, depth, np.ones(depth.shape, dtype=bool), 0.02)
     assert np.count_nonzero(out == 1) == 29 * 40 and np.count_nonzero(out == 2) == 29 * 40
     assert not (out[200:240, 129] | out[200:240, 130]).any() and not out[200:202, 170:180].any()
+    depth[210:215, 170:180] = 3.0  # a thick piece of instance 1 at another depth (a chair's back seen
+    mask[210:215, 170:180] = 1     # apart from its seat): kept whole
+    out = trim_depth_edges(mask, depth, np.ones(depth.shape, dtype=bool), 0.02)
+    assert np.count_nonzero(out[210:215, 170:180] == 1) == 5 * 10
+    assert np.count_nonzero(trim_depth_edges(mask, depth, np.ones(depth.shape, dtype=bool), 0.02,
+                                             keep_thick=False)[210:215, 170:180]) == 0
     swapped = np.where(mask == 1, 2, np.where(mask == 2, 1, 0)).astype(np.uint16)
     out2 = trim_depth_edges(swapped, depth, np.ones(depth.shape, dtype=bool), 0.02)
     np.testing.assert_array_equal(out2 != 0, out != 0)
