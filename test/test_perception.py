@@ -44,7 +44,7 @@ from tempomem_ros.perception.synthetic import add_depth_noise, bench_scene, look
 from tempomem_ros.perception.view import min_pool_depth
 
 EXACT = 1e-6
-NO_DENOISE = PerceptionConfig(outlier_method="none", max_points_per_instance=0, mask_erosion_px=0)
+NO_DENOISE = PerceptionConfig(outlier_method="none", max_points_per_instance=0, mask_erosion_px=0, depth_edge_step=0.0)
 
 # A non-identity pose: rotated 30 deg about z and -20 deg about x, translated.
 POSE_T = (1.0, -2.0, 0.5)
@@ -293,6 +293,71 @@ def test_erosion_never_erases_a_thin_object():
     assert eroded[0].n_points == kept[0].n_points == 60
     tiny, drops = extract(depth, mask, config=dataclasses.replace(NO_DENOISE, min_mask_pixels=61, mask_erosion_px=1))
     assert tiny == [] and drops == {**NO_DROPS, "tiny_mask": 1}
+
+
+def _bled_table_frame():
+    """A table-top edge 2 m away over a floor 4.5 m behind; the mask bleeds 3 px over its upper edge."""
+    depth, mask = plane_frame(z=2.0, u0=100, u1=160, v0=197, v1=240)
+    depth[:] = 4.5  # the floor / wall behind
+    depth[200:240, 100:160] = 2.0  # the object: rows 197-199 of the mask are bleed
+    return depth, mask
+
+
+def test_depth_edge_trim_drops_a_bleed_strip_that_erosion_leaves():
+    """A 3-px bleed strip: erosion peels one row, the other two (a dense line at 4.5 m) stay without the
+    trim; the trim cuts them off across the depth edge and the box is the object's own (less the
+    eroded ring and the pixel row cut on the object's side of the edge)."""
+    depth, mask = _bled_table_frame()
+    eroded_only = dataclasses.replace(NO_DENOISE, mask_erosion_px=1)
+    bled, _ = extract(depth, mask, config=eroded_only)
+    assert np.max(np.abs(np.array(bled[0].bbox_max) - expected_plane(2.0, 100, 160, 200, 240, POSE)[2])) > 0.5
+    trimmed, drops = extract(depth, mask, config=dataclasses.replace(eroded_only, depth_edge_step=0.02))
+    assert drops == NO_DROPS
+    centre, low, high = expected_plane(2.0, 101, 159, 201, 239, POSE)
+    assert trimmed[0].n_points == 58 * 38
+    np.testing.assert_allclose(trimmed[0].bbox_min, low, atol=EXACT)
+    np.testing.assert_allclose(trimmed[0].bbox_max, high, atol=EXACT)
+    np.testing.assert_allclose(trimmed[0].center, centre, atol=EXACT)
+    assert PerceptionConfig().depth_edge_step > 0.0  # on by default
+
+
+def test_depth_edge_trim_keeps_a_thin_object_at_a_grazing_angle():
+    """A strip on a plane seen so obliquely that every horizontal neighbour step exceeds the threshold
+    (inverse depth +0.03 1/m per pixel): the trim leaves no piece of min_mask_pixels, so the instance is
+    observed as erosion left it, never dropped."""
+    depth, mask = plane_frame(z=2.0, u0=100, u1=160, v0=200, v1=206)
+    u = np.arange(depth.shape[1], dtype=np.float64)
+    depth[:] = (1.0 / (0.5 + 0.03 * np.clip(u - 100, 0, None)))[None, :].astype(np.float32)
+    config = dataclasses.replace(NO_DENOISE, mask_erosion_px=1, min_mask_pixels=50)
+    plain, _ = extract(depth, mask, config=config)
+    trimmed, drops = extract(depth, mask, config=dataclasses.replace(config, depth_edge_step=0.02))
+    assert drops == NO_DROPS
+    assert len(trimmed) == 1 and trimmed[0].n_points == plain[0].n_points == 58 * 4
+    np.testing.assert_allclose(trimmed[0].bbox_min, plain[0].bbox_min, atol=EXACT)
+    np.testing.assert_allclose(trimmed[0].bbox_max, plain[0].bbox_max, atol=EXACT)
+
+
+def test_depth_edge_trim_keeps_one_piece_per_instance_and_never_joins_two():
+    """Two touching instances at one depth (no erosion): each keeps its own largest piece, the boundary
+    column on both sides is cut; a 2-px strip of one instance elsewhere is dropped, a thick piece at
+    another depth is kept; the result does not depend on the id order."""
+    from tempomem_ros.perception.extract import trim_depth_edges
+
+    depth, mask = plane_frame(z=2.0, u0=100, u1=130, v0=200, v1=240, instance=1)
+    mask[200:240, 130:160] = 2
+    mask[200:202, 170:180] = 1  # a second, smaller piece of instance 1 (bleed elsewhere): dropped
+    out = trim_depth_edges(mask, depth, np.ones(depth.shape, dtype=bool), 0.02)
+    assert np.count_nonzero(out == 1) == 29 * 40 and np.count_nonzero(out == 2) == 29 * 40
+    assert not (out[200:240, 129] | out[200:240, 130]).any() and not out[200:202, 170:180].any()
+    depth[210:215, 170:180] = 3.0  # a thick piece of instance 1 at another depth (a chair's back seen
+    mask[210:215, 170:180] = 1     # apart from its seat): kept whole
+    out = trim_depth_edges(mask, depth, np.ones(depth.shape, dtype=bool), 0.02)
+    assert np.count_nonzero(out[210:215, 170:180] == 1) == 5 * 10
+    assert np.count_nonzero(trim_depth_edges(mask, depth, np.ones(depth.shape, dtype=bool), 0.02,
+                                             keep_thick=False)[210:215, 170:180]) == 0
+    swapped = np.where(mask == 1, 2, np.where(mask == 2, 1, 0)).astype(np.uint16)
+    out2 = trim_depth_edges(swapped, depth, np.ones(depth.shape, dtype=bool), 0.02)
+    np.testing.assert_array_equal(out2 != 0, out != 0)
 
 
 # -------------------------------------------------------------------------------------------- outliers

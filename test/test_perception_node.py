@@ -45,7 +45,7 @@ FX, FY, CX, CY = 200.0, 180.0, 79.5, 59.5
 POSITION = (1.0, -2.0, 0.8)
 QUATERNION = (0.1, -0.2, 0.3, 0.9273618495495704)  # unit, w > 0
 INSTANCES = {1: ("mug", 0.9, 2.0, (20, 50, 30, 60)), 2: ("table", 0.6, 3.0, (90, 140, 70, 100))}
-EXACT = {"outlier_method": "none", "max_points_per_instance": 0, "mask_erosion_px": 0}
+EXACT = {"outlier_method": "none", "max_points_per_instance": 0, "mask_erosion_px": 0, "depth_edge_step": 0.0}
 
 
 def _stamp(sec: int, nanosec: int = 0):

@@ -377,3 +377,32 @@ def test_an_interrupted_colour_scene_write_leaves_nothing_to_reuse(tmp_path, mon
     with pytest.raises(RuntimeError):
         evaluate.generate(1, tmp_path, args)
     assert (d / "bag").exists() and not evaluate.cached_scene(d, 1, cfg)
+
+
+def test_kept_instances_are_what_the_perception_keeps_with_bleeding_masks(real_scene):
+    """frames.kept_by_perception does not emulate the depth-edge trim: the trim applies only when what it
+    keeps is at least min_mask_pixels, so the perception (trim on, its default) keeps exactly the emulated
+    instances on bleeding masks too; and the trim does act on these frames."""
+    from tempomem_ros.perception import PerceptionConfig, extract_observations
+    from tempomem_ros.perception.camera import Intrinsics
+
+    cfg = real_scene.config
+    pcfg = PerceptionConfig(min_mask_pixels=cfg.perception_min_pixels)
+    assert pcfg.depth_edge_step > 0.0
+    untrimmed = PerceptionConfig(min_mask_pixels=cfg.perception_min_pixels, depth_edge_step=0.0)
+    intr = Intrinsics(cfg.fx, cfg.fx, cfg.cx, cfg.cy, cfg.width, cfg.height)
+    by_index = {f.index: f for f in real_scene.script.frames}
+    renderer = real_scene.renderer()
+    trimmed_points = 0
+    for rec in real_scene.records[::3]:
+        fp = renderer.render(by_index[rec.plan.index], images=False)
+        depth = fp.depth_mm.astype(np.float64) / 1000.0
+        depth[fp.depth_mm == 0] = np.nan
+        inst = fp.record.instances
+        args = (depth, fp.mask, [i.mask_id for i in inst], [i.label for i in inst], [i.confidence for i in inst],
+                intr, fp.true_pose, 1.0)
+        obs, _ = extract_observations(*args, config=pcfg)
+        assert sorted(o.instance_id for o in obs) == sorted(i.mask_id for i in inst if i.kept)
+        plain, _ = extract_observations(*args, config=untrimmed)
+        trimmed_points += sum(p.n_points for p in plain) - sum(o.n_points for o in obs)
+    assert trimmed_points > 0

@@ -142,6 +142,60 @@ def erode_mask(mask: np.ndarray, pixels: int) -> np.ndarray:
     return out
 
 
+def trim_depth_edges(mask: np.ndarray, depth: np.ndarray, valid: np.ndarray, step: float,
+                     keep_thick: bool = True) -> np.ndarray:
+    """Each instance of ``mask`` cut to its pieces that hold together in depth, less bleed strips (0 elsewhere).
+
+    Why: a mask that bleeds over an object's outline takes a strip of the surface behind it (floor, wall),
+    one to three pixels wide but as long as the edge (a table top, a chair back). Erosion peels one pixel;
+    the rest is a dense line of points the outlier tests keep. Across the outline the depth jumps, so two
+    4-neighbours of one instance whose inverse depths differ by more than ``step`` (1/m) are both cut out,
+    and each instance keeps its largest 4-connected piece and, with ``keep_thick``, every piece that has
+    an interior pixel (all 4 neighbours in the piece): a chair's back and seat seen apart in depth are
+    both bodies, while what erosion and the cut leave of a 3-px bleed strip is 1 px wide. Inverse depth
+    because it is affine in the pixel coordinates on any plane: neighbours on one surface differ by
+    1 / (f d) (d: the plane's distance from the camera centre), however grazing the view, and depth noise
+    sigma = k z^2 is a constant k in it.
+    Neighbours of two different instances are cut too, so a piece never spans two instances.
+    """
+    from scipy import ndimage  # noqa: PLC0415 - imported with the first frame that trims
+
+    lab = np.where(valid, mask, 0).astype(np.uint16)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        inv = np.where(valid, 1.0 / np.where(valid, depth, 1.0), 0.0).astype(np.float32)
+    cut = lab == 0
+    for a, b, ia, ib in ((lab[:, :-1], lab[:, 1:], inv[:, :-1], inv[:, 1:]),
+                         (lab[:-1, :], lab[1:, :], inv[:-1, :], inv[1:, :])):
+        both = (a != 0) & (b != 0)
+        split = both & ((a != b) | (np.abs(ia - ib) > step))
+        if a.shape[1] != lab.shape[1]:
+            cut[:, :-1] |= split
+            cut[:, 1:] |= split
+        else:
+            cut[:-1, :] |= split
+            cut[1:, :] |= split
+    pieces, n = ndimage.label(~cut)
+    if n == 0:
+        return np.zeros_like(mask, dtype=np.uint16)
+    flat_pieces = pieces.reshape(-1)
+    sizes = np.bincount(flat_pieces, minlength=n + 1)
+    owner = np.zeros(n + 1, dtype=np.int64)
+    owner[flat_pieces] = lab.reshape(-1)
+    order = np.lexsort((-sizes[1:], owner[1:])) + 1     # by instance, largest piece first (ties: lowest)
+    first = np.ones(order.size, dtype=bool)
+    first[1:] = owner[order[1:]] != owner[order[:-1]]
+    keep = np.zeros(n + 1, dtype=bool)
+    keep[order[first]] = True
+    if keep_thick:
+        # A piece with an interior pixel (its 4 neighbours in it too) is a body, not a strip: a strip of
+        # bleed is at most the bleed width less the erosion and the cut row (1 px for 3 px of bleed).
+        padded = np.pad(cut, 1, mode="edge")
+        interior = ~(cut | padded[:-2, 1:-1] | padded[2:, 1:-1] | padded[1:-1, :-2] | padded[1:-1, 2:])
+        keep |= np.bincount(flat_pieces[interior.reshape(-1)], minlength=n + 1) > 0
+        keep[0] = False
+    return np.where(keep[pieces], lab, 0).astype(np.uint16)
+
+
 def _normalised(row: np.ndarray) -> np.ndarray | None:
     """L2-normalised feature row; None for an all-zero row, which carries no appearance information."""
     norm = float(np.linalg.norm(row))
@@ -203,8 +257,13 @@ def extract_observations(
     listed[0] = True  # background
     drops["unlisted_id"] = int(np.count_nonzero((pixel_counts > 0) & ~listed))
     uneroded = _select_by_id(flat_mask, valid, id_arr)
+    eroded_mask = erode_mask(mask, config.mask_erosion_px) if config.mask_erosion_px else mask
     if config.mask_erosion_px:
-        eroded = _select_by_id(erode_mask(mask, config.mask_erosion_px).reshape(-1), valid, id_arr)
+        eroded = _select_by_id(eroded_mask.reshape(-1), valid, id_arr)
+    if config.depth_edge_step > 0.0:
+        trimmed = _select_by_id(
+            trim_depth_edges(eroded_mask, depth, valid.reshape(depth.shape), config.depth_edge_step).reshape(-1),
+            valid, id_arr)
 
     width = intrinsics.width
     R, t = T[:3, :3], T[:3, 3]
@@ -213,12 +272,20 @@ def extract_observations(
             drops["empty_mask"] += 1
             continue
         sel, lo, hi = uneroded
-        if config.mask_erosion_px and (eroded[2][i] - eroded[1][i] >= config.min_mask_pixels
-                                       or 2 * (hi[i] - lo[i]) < pixel_counts[instance_id]):
+        if not config.mask_erosion_px or (eroded[2][i] - eroded[1][i] >= config.min_mask_pixels
+                                          or 2 * (hi[i] - lo[i]) < pixel_counts[instance_id]):
             # Erosion peels the bleed ring, unless it would erase a thin object. Not when most of the mask
             # has no valid depth (an object beyond max_depth, seen through a doorway): its few valid
             # pixels are then the bleed onto nearer surfaces, not the object.
-            sel, lo, hi = eroded
+            if config.mask_erosion_px:
+                sel, lo, hi = eroded
+            # The depth-edge trim then drops the bleed strip behind the outline, unless the largest piece
+            # is under half of the pixels or under min_mask_pixels (a thin object, or one seen at a
+            # grazing angle, is kept as erosion left it: the trim never drops an instance).
+            if config.depth_edge_step > 0.0:
+                n_trim = trimmed[2][i] - trimmed[1][i]
+                if n_trim >= config.min_mask_pixels and 2 * n_trim >= hi[i] - lo[i]:
+                    sel, lo, hi = trimmed
         if hi[i] - lo[i] < config.min_mask_pixels:
             drops["tiny_mask"] += 1
             continue

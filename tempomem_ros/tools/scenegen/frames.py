@@ -93,7 +93,11 @@ class Reflection:
 
 def kept_by_perception(depth_mm: np.ndarray, mask: np.ndarray, min_pixels: int,
                        config: PerceptionConfig = PERCEPTION) -> dict[int, tuple[bool, int]]:
-    """mask id -> (kept, valid pixels used): the perception's instance-size rule (extract.py) on one frame."""
+    """mask id -> (kept, valid pixels used): the perception's instance-size rule (extract.py) on one frame.
+
+    The perception's depth-edge trim (``depth_edge_step``) is not emulated: it applies only when the piece
+    it keeps has at least ``min_pixels``, so it never changes which instances are kept (only which of their
+    pixels are used; ``used`` counts the pixels before the trim)."""
     z = depth_mm.astype(np.float64) * config.depth_unit_16u
     valid = (z > config.min_depth) & (z <= config.max_depth)
     n = int(mask.max(initial=0)) + 1
