@@ -339,25 +339,46 @@ def test_depth_edge_trim_keeps_a_thin_object_at_a_grazing_angle():
 
 def test_depth_edge_trim_keeps_one_piece_per_instance_and_never_joins_two():
     """Two touching instances at one depth (no erosion): each keeps its own largest piece, the boundary
-    column on both sides is cut; a 2-px strip of one instance elsewhere is dropped, a thick piece at
-    another depth is kept; the result does not depend on the id order."""
+    column on both sides is cut; a 3-px strip of one instance elsewhere, one row of it on the wall
+    behind, is dropped, a thick piece at another depth is kept; the result does not depend on the id order."""
     from tempomem_ros.perception.extract import trim_depth_edges
 
     depth, mask = plane_frame(z=2.0, u0=100, u1=130, v0=200, v1=240, instance=1)
     mask[200:240, 130:160] = 2
-    mask[200:202, 170:180] = 1  # a second, smaller piece of instance 1 (bleed elsewhere): dropped
+    mask[200:203, 170:180] = 1  # a second, smaller part of instance 1 with a depth edge inside (its
+    depth[202, 170:180] = 4.5     # last row lies on the wall behind): what the cut leaves of it is dropped
     out = trim_depth_edges(mask, depth, np.ones(depth.shape, dtype=bool), 0.02)
     assert np.count_nonzero(out == 1) == 29 * 40 and np.count_nonzero(out == 2) == 29 * 40
     assert not (out[200:240, 129] | out[200:240, 130]).any() and not out[200:202, 170:180].any()
-    depth[210:215, 170:180] = 3.0  # a thick piece of instance 1 at another depth (a chair's back seen
-    mask[210:215, 170:180] = 1     # apart from its seat): kept whole
+    depth[210:215, 90:100] = 3.0  # a thick piece of instance 1 at another depth, touching its body (a
+    mask[210:215, 90:100] = 1     # chair's back seen apart from its seat): kept, less the cut column
     out = trim_depth_edges(mask, depth, np.ones(depth.shape, dtype=bool), 0.02)
-    assert np.count_nonzero(out[210:215, 170:180] == 1) == 5 * 10
+    assert np.count_nonzero(out[210:215, 90:99] == 1) == 5 * 9 and not out[210:215, 99].any()
     assert np.count_nonzero(trim_depth_edges(mask, depth, np.ones(depth.shape, dtype=bool), 0.02,
-                                             keep_thick=False)[210:215, 170:180]) == 0
+                                             keep_thick=False)[210:215, 90:100]) == 0
     swapped = np.where(mask == 1, 2, np.where(mask == 2, 1, 0)).astype(np.uint16)
     out2 = trim_depth_edges(swapped, depth, np.ones(depth.shape, dtype=bool), 0.02)
     np.testing.assert_array_equal(out2 != 0, out != 0)
+
+
+def test_depth_edge_trim_keeps_the_legs_of_a_chair_seen_through_a_table():
+    """A chair behind a table: its back shows above the table top, two 4-px legs below it (the mask is in
+    three parts, split by the nearer table, none with a depth edge inside). No bleed anywhere, so the trim
+    must change nothing: before the fix it kept only the largest piece (the back) and every piece with an
+    interior pixel, and the eroded legs (2 px wide) were dropped, lifting the box off the floor."""
+    depth, mask = plane_frame(z=5.0, u0=0, u1=0, v0=0, v1=0)
+    depth[200:260, 100:160], mask[200:260, 100:160] = 3.0, 1  # the chair's back
+    depth[260:310, 60:220], mask[260:310, 60:220] = 2.5, 2  # the table, nearer
+    for u in (100, 156):
+        depth[310:340, u:u + 4], mask[310:340, u:u + 4] = 3.0, 1  # the chair's legs below the table
+    config = dataclasses.replace(NO_DENOISE, mask_erosion_px=1)
+    plain, _ = extract(depth, mask, ids=[1, 2], labels=["chair", "table"], confidences=[0.9, 0.9], config=config)
+    trimmed, drops = extract(depth, mask, ids=[1, 2], labels=["chair", "table"], confidences=[0.9, 0.9],
+                             config=dataclasses.replace(config, depth_edge_step=0.02))
+    assert drops == NO_DROPS and [o.n_points for o in trimmed] == [o.n_points for o in plain]
+    for a, b in zip(trimmed, plain):
+        np.testing.assert_allclose(a.bbox_min, b.bbox_min, atol=EXACT)
+        np.testing.assert_allclose(a.bbox_max, b.bbox_max, atol=EXACT)
 
 
 # -------------------------------------------------------------------------------------------- outliers

@@ -157,6 +157,8 @@ def trim_depth_edges(mask: np.ndarray, depth: np.ndarray, valid: np.ndarray, ste
     1 / (f d) (d: the plane's distance from the camera centre), however grazing the view, and depth noise
     sigma = k z^2 is a constant k in it.
     Neighbours of two different instances are cut too, so a piece never spans two instances.
+    Only a part of the mask with a depth edge inside loses pieces: a part without one (the legs of a chair
+    seen below a table, split from its back by the nearer table) keeps all its pixels.
     """
     from scipy import ndimage  # noqa: PLC0415 - imported with the first frame that trims
 
@@ -164,27 +166,46 @@ def trim_depth_edges(mask: np.ndarray, depth: np.ndarray, valid: np.ndarray, ste
     with np.errstate(divide="ignore", invalid="ignore"):
         inv = np.where(valid, 1.0 / np.where(valid, depth, 1.0), 0.0).astype(np.float32)
     cut = lab == 0
+    edge = np.zeros(lab.shape, dtype=bool)  # the pixels on either side of a depth edge within one instance
+    bound = np.zeros(lab.shape, dtype=bool)  # the pixels on either side of a boundary between two instances
     for a, b, ia, ib in ((lab[:, :-1], lab[:, 1:], inv[:, :-1], inv[:, 1:]),
                          (lab[:-1, :], lab[1:, :], inv[:-1, :], inv[1:, :])):
         both = (a != 0) & (b != 0)
-        split = both & ((a != b) | (np.abs(ia - ib) > step))
+        other = both & (a != b)
+        jump = both & ~other & (np.abs(ia - ib) > step)
         if a.shape[1] != lab.shape[1]:
-            cut[:, :-1] |= split
-            cut[:, 1:] |= split
+            cut[:, :-1] |= other | jump
+            cut[:, 1:] |= other | jump
+            edge[:, :-1] |= jump
+            edge[:, 1:] |= jump
+            bound[:, :-1] |= other
+            bound[:, 1:] |= other
         else:
-            cut[:-1, :] |= split
-            cut[1:, :] |= split
+            cut[:-1, :] |= other | jump
+            cut[1:, :] |= other | jump
+            edge[:-1, :] |= jump
+            edge[1:, :] |= jump
+            bound[:-1, :] |= other
+            bound[1:, :] |= other
     pieces, n = ndimage.label(~cut)
     if n == 0:
         return np.zeros_like(mask, dtype=np.uint16)
     flat_pieces = pieces.reshape(-1)
+    # A part of the mask with no depth edge inside (the legs of a chair seen below a table, an object
+    # split by a nearer one) is not bleed: each of its pieces is kept whole. A piece lies in a part with a
+    # depth edge iff it touches (4-neighbours) a depth-edge pixel that is not on a boundary with another
+    # instance (such a pixel is always of the piece's own instance).
+    near = edge & ~bound
+    padded = np.pad(near, 1)
+    near |= padded[:-2, 1:-1] | padded[2:, 1:-1] | padded[1:-1, :-2] | padded[1:-1, 2:]
+    piece_has_edge = np.bincount(flat_pieces[(near & ~cut).reshape(-1)], minlength=n + 1) > 0
     sizes = np.bincount(flat_pieces, minlength=n + 1)
     owner = np.zeros(n + 1, dtype=np.int64)
     owner[flat_pieces] = lab.reshape(-1)
     order = np.lexsort((-sizes[1:], owner[1:])) + 1     # by instance, largest piece first (ties: lowest)
     first = np.ones(order.size, dtype=bool)
     first[1:] = owner[order[1:]] != owner[order[:-1]]
-    keep = np.zeros(n + 1, dtype=bool)
+    keep = ~piece_has_edge
     keep[order[first]] = True
     if keep_thick:
         # A piece with an interior pixel (its 4 neighbours in it too) is a body, not a strip: a strip of
@@ -192,7 +213,7 @@ def trim_depth_edges(mask: np.ndarray, depth: np.ndarray, valid: np.ndarray, ste
         padded = np.pad(cut, 1, mode="edge")
         interior = ~(cut | padded[:-2, 1:-1] | padded[2:, 1:-1] | padded[1:-1, :-2] | padded[1:-1, 2:])
         keep |= np.bincount(flat_pieces[interior.reshape(-1)], minlength=n + 1) > 0
-        keep[0] = False
+    keep[0] = False
     return np.where(keep[pieces], lab, 0).astype(np.uint16)
 
 
