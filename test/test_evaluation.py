@@ -249,7 +249,8 @@ def test_a_scene_in_the_workdir_is_reused_only_when_generator_seed_and_settings_
     assert not evaluate.cached_scene(d, 4, cfg)                                   # another seed
     assert not evaluate.cached_scene(d, 3, SceneConfig(fps=6.0))                  # other settings
     assert not evaluate.cached_scene(d, 3, SceneConfig(fps=5.0, profile="clip"))
-    assert not evaluate.cached_scene(d, 3, SceneConfig(fps=5.0, noise="real"))      # another noise preset
+    assert not evaluate.cached_scene(d, 3, SceneConfig(fps=5.0, noise="plain"))     # another noise preset
+    assert evaluate.cached_scene(d, 3, SceneConfig(fps=5.0, noise="real"))          # the default's alias: the same
     (d / "ground_truth.json").write_text(json.dumps({**gt, "generator": "0" * 16}))
     assert not evaluate.cached_scene(d, 3, cfg)                                   # another generator
 
