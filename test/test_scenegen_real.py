@@ -86,6 +86,18 @@ def test_default_scene_is_byte_for_byte_main_real_scene_of_stop_50(real_scene, t
     assert _bag_digest(paths.bag) == MAIN_8EF7706_REAL["bag"]
 
 
+# The clip profile's scene of seed 0 with SMALL's settings and --noise real, printed by main 8ef7706 (as above).
+MAIN_8EF7706_REAL_CLIP = {"gt": "81a8da19ae8da4187bf73ebe5ac258a39025eeb3d0de51c17fee83577ab69e5b",
+                          "bag": "0c5e83293e6d582b7adb73445e003a2f9a7cd7d06077d080b78ebb767e5fd8ff"}
+
+
+def test_default_clip_scene_is_byte_for_byte_main_real_clip_scene_of_stop_50(tmp_path):
+    """The profile changes nothing else with the new default: features and colour image as main's --noise real."""
+    scene = generate_scene(0, SceneConfig(**SMALL, profile="clip"))
+    assert _gt_digest(scene, "real") == MAIN_8EF7706_REAL_CLIP["gt"]
+    assert _bag_digest(write_scene(scene, tmp_path).bag) == MAIN_8EF7706_REAL_CLIP["bag"]
+
+
 def test_real_is_an_alias_of_the_default_giving_the_same_scene(real_scene):
     assert SceneConfig(noise="real") == SceneConfig() and SceneConfig(noise="real").noise == "default"
     assert SceneConfig(**SMALL, noise="real").to_dict() == SceneConfig(**SMALL).to_dict()
