@@ -27,8 +27,10 @@ def main(argv=None) -> int:
     ap.add_argument("--seeds", type=int, nargs="+", default=[1, 2, 3, 4, 5])
     ap.add_argument("--factors", type=float, nargs="+", default=[1000.0, 4.0, 2.0])
     ap.add_argument("--workdir", type=Path, help="keep the generated scenes here (reused by the next run)")
+    ap.add_argument("--noise", default="default", choices=evaluate.NOISE_NAMES,
+                    help="the scenes' noise preset (figures before stop 51: plain)")
     args = ap.parse_args(argv)
-    gen = argparse.Namespace(profile="default", width=320, height=240, visits=4, fps=None, noise="default")
+    gen = argparse.Namespace(profile="default", width=320, height=240, visits=4, fps=None, noise=args.noise)
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
         if args.workdir:
@@ -50,7 +52,7 @@ def main(argv=None) -> int:
             pooled = report.pooled(runs)
             columns[f"factor {factor:g}"] = {k: v for k, v in pooled.items() if not k.startswith("n:")}
             print(f"factor {factor:g}: {len(scenes)} scenes in {time.perf_counter() - t0:.0f} s", file=sys.stderr)
-    print(f"seeds {' '.join(map(str, args.seeds))} (offline, profile default, pooled)")
+    print(f"seeds {' '.join(map(str, args.seeds))} (offline, profile default, noise {args.noise}, pooled)")
     print(report.table(columns))
     return 0
 

@@ -26,14 +26,15 @@ from pathlib import Path
 import numpy as np
 
 from tempomem_ros.tools.scenegen import SceneConfig, generate_and_write_scene
+from tempomem_ros.tools.scenegen.config import NOISE_NAMES
 from tempomem_ros.tools.scenegen.features import clip_statistics, pair_statistics
 
 
-def scene_clip_statistics(seed: int) -> dict:
+def scene_clip_statistics(seed: int, noise: str = "default") -> dict:
     """Cosine statistics of the features the clip profile put on a scene's true detections."""
     from tempomem_ros.tools.scenegen import generate_scene
 
-    scene = generate_scene(seed, SceneConfig(profile="clip"))
+    scene = generate_scene(seed, SceneConfig(profile="clip", noise=noise))
     renderer = scene.renderer()
     plans = {f.index: f for f in scene.script.frames}
     rows, meta = [], []
@@ -92,6 +93,8 @@ def main() -> None:
     p.add_argument("--width", type=int, default=320)
     p.add_argument("--height", type=int, default=240)
     p.add_argument("--visits", type=int, default=4)
+    p.add_argument("--noise", default="default", choices=NOISE_NAMES,
+                   help="noise preset (figures before stop 51: plain); --clip-stats' scenes use it too")
     p.add_argument("--eval", choices=("offline", "nodes"), default=None, help="also time an evaluation run")
     p.add_argument("--clip-stats", action="store_true", help="print the clip profile's cosine statistics and exit")
     p.add_argument("--keep", default=None, help="write scenes under this directory instead of a temporary one")
@@ -101,7 +104,7 @@ def main() -> None:
     if args.clip_stats:
         tables = {"samples": clip_statistics()}
         for seed in args.seeds or []:
-            tables[f"seed {seed}"] = scene_clip_statistics(seed)
+            tables[f"seed {seed}"] = scene_clip_statistics(seed, args.noise)
         print("clip-like features, 512-d; samples: every class x 3 instances x 12 views, unoccluded; "
               "seed N: true detections of that clip scene, every 5th frame")
         print(f"{'pair type':<12}" + "".join(f"{name:>26}" for name in tables))
@@ -115,7 +118,8 @@ def main() -> None:
             print(f"{kind:<12}" + cells)
         return
     args.seeds = args.seeds or [1]
-    config = SceneConfig(profile=args.profile, width=args.width, height=args.height, visits=args.visits, fps=args.fps)
+    config = SceneConfig(profile=args.profile, width=args.width, height=args.height, visits=args.visits, fps=args.fps,
+                         noise=args.noise)
     root = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="bench_scenegen_"))
     print(f"config: profile {config.profile}, {config.width}x{config.height}, {config.visits} visits, "
           f"fps {config.fps or 'drawn by the seed'}, noise {config.noise}, patrol {config.patrol_passes} passes/gap")

@@ -33,13 +33,14 @@ Last, the cost of computing hsv28 for 10 instances on a 640x480 frame (numpy onl
     source .tempomem_env.sh && nice -n 10 python bench/colour_cue_study.py \
         --scene /work/ev/dev/seed1-default --scene /work/ev/h460/seed460-default [--stride 4]
 
-Realistic colours (stop 50): a scene generated with the noise preset ``real``
-(``python -m tempomem_ros.tools.scenegen --seed N --out DIR --noise real --no-color``) is re-rendered with that
-preset, as its ground truth records it: colours from palettes look-alike classes share, per-visit white balance
-and exposure with per-frame flicker, masks that bleed over the boundary (scenegen/colour.py, noise.py). There the
-plain hs88/hsv28 figures are the realistic ones; the *wb kinds add the study's own gain on top. The classes
-twin_same_colour and lookalike_same_colour are the pairs whose recorded colours differ by at most SAME_COLOUR
-levels a channel (two white mugs): the pairs a colour cue cannot tell apart, however good.
+Realistic colours (stop 50; the default noise since stop 51, ``real`` its old name): a scene generated with them
+(``python -m tempomem_ros.tools.scenegen --seed N --out DIR --no-color``) is re-rendered with that preset, as its
+ground truth records it (read in today's names: ``config.recorded_noise``): colours from palettes look-alike
+classes share, per-visit white balance and exposure with per-frame flicker, masks that bleed over the boundary
+(scenegen/colour.py, noise.py). There the plain hs88/hsv28 figures are the realistic ones; the *wb kinds add the
+study's own gain on top. The classes twin_same_colour and lookalike_same_colour are the pairs whose recorded
+colours differ by at most SAME_COLOUR levels a channel (two white mugs): the pairs a colour cue cannot tell apart,
+however good.
 """
 
 from __future__ import annotations
@@ -53,7 +54,7 @@ import numpy as np
 
 from tempomem_ros.perception import erode_mask
 from tempomem_ros.tools.scenegen import detection as det
-from tempomem_ros.tools.scenegen.config import SceneConfig
+from tempomem_ros.tools.scenegen.config import SceneConfig, recorded_noise
 from tempomem_ros.tools.scenegen.frames import PERCEPTION, FrameRenderer
 from tempomem_ros.tools.scenegen.script import build_script
 from tempomem_ros.tools.scenegen.world import CATALOG, build_world
@@ -167,6 +168,8 @@ def scene_detections(scene_dir: Path, stride: int) -> dict:
     gt = json.loads((scene_dir / "ground_truth.json").read_text())
     cfg_d = dict(gt["config"])
     cfg_d.pop("noise_settings", None)
+    # in today's names: a scene of before stop 51 records "default" for what is now "plain", "real" for the default
+    cfg_d["noise"], cfg_d["noise_overrides"] = recorded_noise(gt["config"])
     cfg = SceneConfig(**cfg_d)
     seed, attempt = int(gt["seed"]), int(gt["attempt"])
     world = build_world(np.random.default_rng([seed, attempt, 1]), cfg)

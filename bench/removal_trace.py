@@ -48,13 +48,15 @@ def _looks(stamps):
 class Renderer:
     def __init__(self, gt):
         from tempomem_ros.tools.scenegen import detection as det
-        from tempomem_ros.tools.scenegen.config import SceneConfig
+        from tempomem_ros.tools.scenegen.config import SceneConfig, recorded_noise
         from tempomem_ros.tools.scenegen.frames import FrameRenderer
         from tempomem_ros.tools.scenegen.script import build_script
         from tempomem_ros.tools.scenegen.world import build_world
         seed, attempt = int(gt["seed"]), int(gt["attempt"])
+        noise, overrides = recorded_noise(gt["config"])   # a scene of before stop 51 says "default" for plain
         cfg = SceneConfig(profile=gt["profile"], width=gt["config"]["width"], height=gt["config"]["height"],
-                          visits=gt["config"]["visits"], fps=gt["config"]["fps"])
+                          visits=gt["config"]["visits"], fps=gt["config"]["fps"], noise=noise,
+                          noise_overrides=overrides)
         cfg = cfg.resolved(seed)
         world = build_world(np.random.default_rng([seed, attempt, 1]), cfg)
         script = build_script(np.random.default_rng([seed, attempt, 2]), world, cfg)

@@ -21,7 +21,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 from tempomem_ros.perception import PerceptionConfig
-from tempomem_ros.tools.evaluate import _load_scene, generate, memory_params, perception_params
+from tempomem_ros.tools.evaluate import NOISE_NAMES, _load_scene, generate, memory_params, perception_params
 from tempomem_ros.tools.evaluation.offline import run_offline
 from tempomem_ros.tools.evaluation.report import summary
 from tempomem_ros.tools.evaluation.score import score_all
@@ -39,16 +39,16 @@ def main(argv=None) -> int:
     ap.add_argument("--seeds", type=int, nargs="+", default=[1, 2, 3])
     ap.add_argument("--commit-every", type=int, default=4)
     ap.add_argument("--workdir", type=Path)
+    ap.add_argument("--noise", default="default", choices=NOISE_NAMES,
+                    help="the scenes' noise preset (figures before stop 51: plain)")
     args = ap.parse_args(argv)
     work = args.workdir or Path(tempfile.mkdtemp(prefix="retention_eval_"))
     work.mkdir(parents=True, exist_ok=True)
     same_all = True
     try:
         for seed in args.seeds:
-            scene = work / f"seed{seed}-default"
-            if not scene.exists():
-                generate(seed, work, SimpleNamespace(profile="default", width=320, height=240, visits=4, fps=None,
-                                                     noise="default"))
+            scene, _ = generate(seed, work, SimpleNamespace(profile="default", width=320, height=240, visits=4,
+                                                            fps=None, noise=args.noise))   # reused when there
             gt, questions = _load_scene(scene)
             mems = {}
             for mode in ("thin", "keep-all"):

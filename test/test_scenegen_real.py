@@ -1,5 +1,6 @@
-"""The realism preset (noise "real"): shared colour palettes, white balance and exposure, mask bleed; and the
-default scenes unchanged by it, byte for byte."""
+"""The realism settings (the default noise since stop 51, the preset "real" of stop 50): shared colour palettes,
+white balance and exposure, mask bleed; the default scenes byte for byte main's "real" scenes of stop 50, "real" an
+alias of the default, and the preset "plain" byte for byte the default scenes of before (f1c14f0)."""
 
 import hashlib
 from types import SimpleNamespace
@@ -14,16 +15,19 @@ from tempomem_ros.tools.scenegen import noise as nz
 from tempomem_ros.tools.scenegen.cli import build_parser as scenegen_parser
 from tempomem_ros.tools.scenegen.colour import COLOURS, INSTANCE_JITTER, LABEL_PALETTE, PALETTES, apply_palettes, \
     frame_gain, palette_colour
-from tempomem_ros.tools.scenegen.config import NOISE_PROFILES, REALISM_FIELDS, NoiseConfig, SceneGenError
+from tempomem_ros.tools.evaluate import NOISE_NAMES as EVAL_NOISE_NAMES
+from tempomem_ros.tools.scenegen.config import NOISE_NAMES, NOISE_PROFILES, REALISM_FIELDS, NoiseConfig, \
+    SceneGenError, recorded_noise
 from tempomem_ros.tools.scenegen.scene import dumps
 from tempomem_ros.tools.scenegen.world import CATALOG
 
 SMALL = dict(width=160, height=120, visits=3, fps=2.5, turn_rate_deg=60.0, walk_speed=0.8, patrol_passes=2)
-REAL = NOISE_PROFILES["real"]
+REAL = NOISE_PROFILES["default"]
 
 # Digests of seed 0 with SMALL's settings and the default noise, printed by main f1c14f0 (before the realism
-# preset existed): the ground truth without its "generator" source digest, the questions, and every bag message
-# (topic, stamp, CDR bytes; colour image included) in sorted order.
+# preset existed; today's preset "plain"): the ground truth without its "generator" source digest, the questions,
+# and every bag message (topic, stamp, CDR bytes; colour image included) in sorted order. The ground truth records
+# the preset's name, "default" then: its digest is taken with that name (_gt_digest).
 MAIN_F1C14F0 = {"gt": "e831c887b6d1fc3037029c8d4498de4187ee041eaf42160c9184aa7d02f891eb",
                 "questions": "ecf5d5a5fd94221f019710ba19f1543dee5ffefe60af32a506b49ee251146615",
                 "bag": "6be74b03983eca10f7e65d5593a25f4467231f2b0a2499cc1723a34785037bc5"}
@@ -36,57 +40,129 @@ def _bag_digest(bag) -> str:
     return h.hexdigest()
 
 
+# Digests of seed 0 with SMALL's settings and --noise real, printed by main 8ef7706 (stop 50, the preset "real"
+# opt-in; today's default), taken as MAIN_F1C14F0's, the ground truth with the name it recorded then ("real").
+MAIN_8EF7706_REAL = {"gt": "50bda56e352758e0931d20069a8d1ad51df432d553c4d669aca34c545e2a44ed",
+                     "questions": "ecf5d5a5fd94221f019710ba19f1543dee5ffefe60af32a506b49ee251146615",
+                     "bag": "564c45e4209a1d20d82e22d2afbc96efcc4a93ccc934e8b33af53667ae9dbe37"}
+
+
+def _gt_digest(scene, recorded_then: str) -> str:
+    """The ground truth's digest without its generator source digest, its recorded preset name replaced by the name
+    the older generator recorded for the same settings (the only byte that differs)."""
+    gt = dict(scene.ground_truth)
+    gt.pop("generator")
+    gt["config"] = {**gt["config"], "noise": recorded_then}
+    return hashlib.sha256(dumps(gt).encode()).hexdigest()
+
+
 @pytest.fixture(scope="module")
-def default_scene():
-    return generate_scene(0, SceneConfig(**SMALL))
+def plain_scene():
+    return generate_scene(0, SceneConfig(**SMALL, noise="plain"))
 
 
 @pytest.fixture(scope="module")
 def real_scene():
-    return generate_scene(0, SceneConfig(**SMALL, noise="real"))
+    """The default scene (the realism settings on); named for the settings it tests."""
+    return generate_scene(0, SceneConfig(**SMALL))
 
 
-# ------------------------------------------------------------------------------ the default stays as it was
+# ------------------------------------------------------------------- the default and plain, byte for byte
 
 
-def test_default_scene_is_byte_for_byte_the_one_before_the_preset(default_scene, tmp_path):
-    gt = dict(default_scene.ground_truth)
-    gt.pop("generator")
-    assert hashlib.sha256(dumps(gt).encode()).hexdigest() == MAIN_F1C14F0["gt"]
-    assert hashlib.sha256(dumps(default_scene.questions).encode()).hexdigest() == MAIN_F1C14F0["questions"]
-    paths = write_scene(default_scene, tmp_path)
+def test_plain_scene_is_byte_for_byte_the_default_before_the_preset(plain_scene, tmp_path):
+    assert plain_scene.ground_truth["config"]["noise"] == "plain"
+    assert _gt_digest(plain_scene, "default") == MAIN_F1C14F0["gt"]
+    assert hashlib.sha256(dumps(plain_scene.questions).encode()).hexdigest() == MAIN_F1C14F0["questions"]
+    paths = write_scene(plain_scene, tmp_path)
     assert _bag_digest(paths.bag) == MAIN_F1C14F0["bag"]
 
 
-def test_realism_settings_are_off_and_unrecorded_by_default():
+def test_default_scene_is_byte_for_byte_main_real_scene_of_stop_50(real_scene, tmp_path):
+    assert real_scene.ground_truth["config"]["noise"] == "default"
+    assert _gt_digest(real_scene, "real") == MAIN_8EF7706_REAL["gt"]
+    assert hashlib.sha256(dumps(real_scene.questions).encode()).hexdigest() == MAIN_8EF7706_REAL["questions"]
+    paths = write_scene(real_scene, tmp_path)
+    assert _bag_digest(paths.bag) == MAIN_8EF7706_REAL["bag"]
+
+
+# The clip profile's scene of seed 0 with SMALL's settings and --noise real, printed by main 8ef7706 (as above).
+MAIN_8EF7706_REAL_CLIP = {"gt": "81a8da19ae8da4187bf73ebe5ac258a39025eeb3d0de51c17fee83577ab69e5b",
+                          "bag": "0c5e83293e6d582b7adb73445e003a2f9a7cd7d06077d080b78ebb767e5fd8ff"}
+
+
+def test_default_clip_scene_is_byte_for_byte_main_real_clip_scene_of_stop_50(tmp_path):
+    """The profile changes nothing else with the new default: features and colour image as main's --noise real."""
+    scene = generate_scene(0, SceneConfig(**SMALL, profile="clip"))
+    assert _gt_digest(scene, "real") == MAIN_8EF7706_REAL_CLIP["gt"]
+    assert _bag_digest(write_scene(scene, tmp_path).bag) == MAIN_8EF7706_REAL_CLIP["bag"]
+
+
+def test_real_is_an_alias_of_the_default_giving_the_same_scene(real_scene):
+    assert SceneConfig(noise="real") == SceneConfig() and SceneConfig(noise="real").noise == "default"
+    assert SceneConfig(**SMALL, noise="real").to_dict() == SceneConfig(**SMALL).to_dict()
+    alias = generate_scene(0, SceneConfig(**SMALL, noise="real"))
+    assert dumps(alias.ground_truth) == dumps(real_scene.ground_truth)
+    assert dumps(alias.questions) == dumps(real_scene.questions)
+
+
+def test_realism_settings_are_off_and_unrecorded_in_plain_and_none():
     nc = NoiseConfig()
+    assert NOISE_PROFILES["plain"] == nc
     assert not nc.palette_colors and all(getattr(nc, k) == 0 for k in REALISM_FIELDS[1:])
-    for name in ("default", "none"):
+    for name in ("plain", "none"):
         settings = SceneConfig(noise=name).to_dict()["noise_settings"]
         assert not set(REALISM_FIELDS) & set(settings)
+    assert set(REALISM_FIELDS) <= set(SceneConfig().to_dict()["noise_settings"])
     # one realism setting on: all of them are recorded
-    settings = SceneConfig(noise_overrides={"flicker_sigma": 0.01}).to_dict()["noise_settings"]
+    settings = SceneConfig(noise="plain", noise_overrides={"flicker_sigma": 0.01}).to_dict()["noise_settings"]
     assert set(REALISM_FIELDS) <= set(settings) and settings["flicker_sigma"] == 0.01
+
+
+def test_a_recorded_configuration_is_read_back_in_todays_preset_names():
+    """A scene written before stop 51 records "default" for what is now "plain" and "real" for today's default."""
+    plain = SceneConfig(noise="plain").to_dict()
+    before_default = {**plain, "noise": "default"}          # what main f1c14f0-8ef7706 recorded for their default
+    before_real = {**SceneConfig().to_dict(), "noise": "real"}
+    assert recorded_noise(before_default) == ("plain", {})
+    assert recorded_noise(before_real) == ("default", {})
+    assert recorded_noise(plain) == ("plain", {}) and recorded_noise(SceneConfig().to_dict()) == ("default", {})
+    assert recorded_noise(SceneConfig(noise="none").to_dict()) == ("none", {})
+    bled = SceneConfig(noise_overrides={"mask_bleed_px": 6.0}).to_dict()
+    assert recorded_noise(bled) == ("default", {"mask_bleed_px": 6.0})
+    assert recorded_noise({"noise": "default"}) == ("plain", {})     # no settings recorded: a scene from before
+    # the evaluation names each run's preset so, and the report's header says it (runs of before: by their name)
+    from tempomem_ros.tools.evaluation.report import noise_preset
+    assert noise_preset({"noise": "default"}) == "plain" and noise_preset({"noise": "real"}) == "default"
+    assert noise_preset({"noise": "plain", "noise_preset": "plain", "noise_overrides": {}}) == "plain"
+    assert noise_preset({"noise": "default", "noise_preset": "default", "noise_overrides": {"mask_bleed_px": 6.0}}) \
+        == "default + mask_bleed_px 6.0"
 
 
 # ------------------------------------------------------------------------------------------ the preset
 
 
-def test_real_preset_is_named_recorded_and_selectable():
-    cfg = SceneConfig(noise="real")
+def test_default_preset_is_named_recorded_and_selectable():
+    cfg = SceneConfig()
     cfg.validate()
     d = cfg.to_dict()
-    assert d["noise"] == "real"
+    assert d["noise"] == "default"
     assert {k: d["noise_settings"][k] for k in REALISM_FIELDS} == {
         "palette_colors": True, "white_balance_sigma": 0.04, "exposure_sigma": 0.15, "flicker_sigma": 0.02,
         "mask_bleed_prob": 0.35, "mask_bleed_grow": 0.7, "mask_bleed_px": 3.0}
-    # the rest of the detection model is the default's
-    default = NOISE_PROFILES["default"]
-    assert all(getattr(REAL, k) == getattr(default, k) for k in NoiseConfig.__dataclass_fields__
+    # the rest of the detection model is plain's
+    plain = NOISE_PROFILES["plain"]
+    assert all(getattr(REAL, k) == getattr(plain, k) for k in NoiseConfig.__dataclass_fields__
                if k not in REALISM_FIELDS)
-    assert scenegen_parser().parse_args(["--seed", "1", "--out", "x", "--noise", "real"]).noise == "real"
+    assert set(NOISE_NAMES) == {"default", "plain", "none", "real"} and set(NOISE_NAMES) == set(EVAL_NOISE_NAMES)
+    for name in NOISE_NAMES:
+        assert scenegen_parser().parse_args(["--seed", "1", "--out", "x", "--noise", name]).noise == name
+    assert scenegen_parser().parse_args(["--seed", "1", "--out", "x"]).noise == "default"
     args = eval_parser().parse_args(["--seeds", "1", "--noise", "real", "--color"])
     assert args.noise == "real" and args.color
+    assert eval_parser().parse_args(["--seeds", "1"]).noise == "default"
+    with pytest.raises(SystemExit):
+        eval_parser().parse_args(["--seeds", "1", "--noise", "loud"])
     with pytest.raises(SceneGenError):
         SceneConfig(noise_overrides={"mask_bleed_prob": 0.5, "mask_bleed_px": 0.0}).validate()
     with pytest.raises(SceneGenError):
@@ -103,8 +179,14 @@ def test_eval_scene_dir_names_the_noise_and_colour(tmp_path, monkeypatch):
     base = dict(profile="default", width=320, height=240, visits=4, fps=None)
     d, reused = evaluate.generate(1, tmp_path, SimpleNamespace(**base, noise="default"))
     assert d.name == "seed1-default" and calls[-1] == ("one", d) and not reused
+    d, _ = evaluate.generate(1, tmp_path, SimpleNamespace(**base, noise="plain"))
+    assert d.name == "seed1-default-plain" and calls[-1] == ("one", d)
+    d, _ = evaluate.generate(1, tmp_path, SimpleNamespace(**base, noise="real"))     # the alias: the same scene
+    assert d.name == "seed1-default" and calls[-1] == ("one", d)
     d, _ = evaluate.generate(1, tmp_path, SimpleNamespace(**base, noise="real", color=True))
-    assert d.name == "seed1-default-real-color" and calls[-1] == ("two", d, True)
+    assert d.name == "seed1-default-color" and calls[-1] == ("two", d, True)
+    d, _ = evaluate.generate(1, tmp_path, SimpleNamespace(**base, noise="plain", color=True))
+    assert d.name == "seed1-default-plain-color" and calls[-1] == ("two", d, True)
 
 
 # --------------------------------------------------------------------------------------------- palettes
@@ -261,9 +343,9 @@ def test_mask_bleed_shrinks_without_erasing_and_probability_counts():
 # ------------------------------------------------------------------------------------- whole scenes
 
 
-def test_real_scene_keeps_the_default_world_and_detections(default_scene, real_scene):
-    a, b = default_scene.ground_truth, real_scene.ground_truth
-    assert b["config"]["noise"] == "real" and b["config"]["noise_settings"]["palette_colors"] is True
+def test_real_scene_keeps_the_plain_world_and_detections(plain_scene, real_scene):
+    a, b = plain_scene.ground_truth, real_scene.ground_truth
+    assert b["config"]["noise"] == "default" and b["config"]["noise_settings"]["palette_colors"] is True
     assert a["attempt"] == b["attempt"]
     assert [f["stamp_ns"] for f in a["frames"]] == [f["stamp_ns"] for f in b["frames"]]
     assert [(o["id"], o["label"], o["intervals"]) for o in a["objects"]] == \
@@ -284,9 +366,9 @@ def test_real_scene_keeps_the_default_world_and_detections(default_scene, real_s
         assert min(max(abs(c - b) for c, b in zip(o["color"], col)) for col in base) <= INSTANCE_JITTER
 
 
-def test_real_scene_renders_what_its_ground_truth_says_with_bleeding_masks(real_scene, default_scene):
+def test_real_scene_renders_what_its_ground_truth_says_with_bleeding_masks(real_scene, plain_scene):
     frames_b = list(real_scene.frames(color=True))
-    frames_a = {fp.record.plan.index: fp for fp in default_scene.frames(color=True)}
+    frames_a = {fp.record.plan.index: fp for fp in plain_scene.frames(color=True)}
     gt = {f["stamp_ns"]: f for f in real_scene.ground_truth["frames"]}
     grown = background = 0
     gains = {}
@@ -295,7 +377,7 @@ def test_real_scene_renders_what_its_ground_truth_says_with_bleeding_masks(real_
         assert [(i.mask_id, i.pixels, i.kept) for i in rec.instances] == \
             [(i["id"], i["pixels"], i["kept"]) for i in gt[rec.plan.stamp_ns]["instances"]]
         fa = frames_a[rec.plan.index]
-        assert (fp.depth_mm == fa.depth_mm).all()                  # the depth image is the default's
+        assert (fp.depth_mm == fa.depth_mm).all()                  # the depth image is plain's
         for inst in rec.instances:
             if inst.object_id is None:
                 continue
@@ -359,9 +441,9 @@ def test_an_interrupted_colour_scene_write_leaves_nothing_to_reuse(tmp_path, mon
     from tempomem_ros.tools.scenegen import scene as scene_mod
     from tempomem_ros.tools.scenegen.groundtruth import generator_version
 
-    args = eval_parser().parse_args(["--seeds", "1", "--noise", "real", "--color"])
+    args = eval_parser().parse_args(["--seeds", "1", "--color"])
     cfg = evaluate.scene_config(args)
-    d = tmp_path / "seed1-default-real-color"
+    d = tmp_path / "seed1-default-color"
     d.mkdir()
     gt = {"generator": generator_version(), "seed": 1, "config": json.loads(json.dumps(cfg.resolved(1).to_dict()))}
     (d / "ground_truth.json").write_text(json.dumps(gt))

@@ -33,6 +33,7 @@ from tempomem_ros.tools.evaluation.report import compare, pooled, report, summar
 from tempomem_ros.tools.evaluation.score import score_all
 
 HELD_OUT_FROM = 200
+NOISE_NAMES = ("default", "none", "plain", "real")   # scenegen.config.NOISE_NAMES, without importing the generator
 
 
 def perception_params(gt: dict) -> dict:
@@ -77,9 +78,12 @@ def run_scene(scene_dir: Path, mode: str, workdir: Path) -> dict:
                                     memory_params=memory_params(gt))
     wall = time.perf_counter() - t0
     scores = score_all(gt, questions, snap)
+    from tempomem_ros.tools.scenegen.config import recorded_noise
+    preset, overrides = recorded_noise(gt.get("config", {}))
     return {"scene": str(scene_dir), "seed": gt.get("seed"), "mode": mode, "wall_s": round(wall, 2),
             "profile": gt.get("profile") or ("oracle" if gt.get("config", {}).get("feature_dim") else "default"),
             "fps": gt.get("fps"), "noise": gt.get("config", {}).get("noise", "default"),
+            "noise_preset": preset, "noise_overrides": overrides,
             "time_base": gt.get("time_base", 0.0),
             "perception_params": perception_params(gt), "memory_params": memory_params(gt),
             "frames": len(gt["frames"]), "questions": len(questions), "run": info, "scores": scores,
@@ -127,7 +131,7 @@ def generate(seed: int, out: Path, args) -> tuple[Path, bool]:
     tag = "" if args.fps is None else f"-{args.fps:g}hz"
     tag += "" if (args.width, args.height) == (320, 240) else f"-{args.width}x{args.height}"
     tag += "" if args.visits == 4 else f"-{args.visits}v"
-    tag += "" if args.noise == "default" else f"-{args.noise}"
+    tag += "" if cfg.noise == "default" else f"-{cfg.noise}"   # the preset's own name: --noise real is default
     tag += "-color" if getattr(args, "color", False) else ""
     scene_dir = out / f"seed{seed}-{args.profile}{tag}"
     if cached_scene(scene_dir, seed, cfg):
@@ -153,9 +157,11 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--profile", choices=("default", "clip", "oracle"), default="default",
                     help="features the scenes carry: none (the node defaults), CLIP-like, identity oracle")
     ap.add_argument("--fps", type=float, default=None, help="camera rate (default: drawn by each seed, 5-15 Hz)")
-    ap.add_argument("--noise", default="default",
-                    help="noise preset of the generated scenes: default | none | real (colour palettes look-alikes "
-                    "share, per-visit white balance and exposure, mask bleed; docs/RESULTS.md)")
+    ap.add_argument("--noise", default="default", choices=NOISE_NAMES,
+                    help="noise preset of the generated scenes: default (the detection model with colour palettes "
+                    "look-alikes share, per-visit white balance and exposure, mask bleed; 'real' is its old name) | "
+                    "plain (the default before stop 51, no realism: every earlier figure) | none (exact); "
+                    "docs/RESULTS.md")
     ap.add_argument("--color", action="store_true",
                     help="write the colour image into generated bags (two rendering passes; off: no colour topic)")
     ap.add_argument("--workdir", type=Path, help="where scenes and stores go (default: a temp dir, removed); "

@@ -198,11 +198,27 @@ def delivery(run: dict) -> list[str]:
             f"{info['memory_staged_frames']} frames"]
 
 
+#: What a run recorded before stop 51 (only the name its scene recorded) means in today's presets: the default of
+#: then is ``plain``, the ``real`` of then is today's ``default``.
+NOISE_BEFORE_51 = {"default": "plain", "real": "default"}
+
+
+def noise_preset(run: dict) -> str:
+    """The run's noise preset in today's names, with its overrides if any ("default", "plain", "default + mask_bleed_px
+    6.0"). Why: one name must never stand for two noises in a report: runs of both are compared side by side."""
+    if "noise_preset" in run:
+        name = run["noise_preset"]
+    else:
+        name = NOISE_BEFORE_51.get(run.get("noise", "default"), run.get("noise", "default"))
+    extra = ", ".join(f"{k} {v}" for k, v in sorted((run.get("noise_overrides") or {}).items()))
+    return f"{name} + {extra}" if extra else name
+
+
 def report(runs: list[dict]) -> str:
     """Per seed: what ran and its failure list; then the table (per seed, pooled, target, met)."""
     text = []
     for r in runs:
-        noise = "" if r.get("noise", "default") == "default" else f", noise {r['noise']}"
+        noise = f", noise {noise_preset(r)}"
         head = (f"seed {r['seed']} (profile {r.get('profile', '?')}{noise}, {r.get('fps', '?')} Hz, {r['mode']}, "
                 f"{r['frames']} frames, {r['questions']} questions; generated in {r.get('gen_s', '-')} s, "
                 f"evaluated in {r['wall_s']} s)")

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from tempomem_ros.core.errors import TempoMemError
 
-from .config import NOISE_PROFILES, PROFILES, SceneConfig
+from .config import NOISE_NAMES, PROFILES, SceneConfig
 from .scene import generate_and_write_scene, generate_scene, write_scene
 
 
@@ -35,7 +35,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--feature-dim", type=int, default=None, help="default: the profile's (0, 512, 32)")
     p.add_argument("--min-pixels", type=int, default=None,
                    help="smallest mask the segmenter reports; default: 20 px at 640x480, scaled with the area")
-    p.add_argument("--noise", choices=sorted(NOISE_PROFILES), default=d.noise)
+    p.add_argument("--noise", choices=NOISE_NAMES, default=d.noise,
+                   help="default: detection model + shared colour palettes, white balance, mask bleed ('real' is "
+                   "its old name); plain: the default before stop 51 (no realism); none: exact")
     p.add_argument("--storage", choices=("sqlite3", "mcap"), default="sqlite3")
     p.add_argument("--overwrite", action="store_true", help="replace an existing bag in --out")
     p.add_argument("--no-color", action="store_true",

@@ -1,13 +1,14 @@
-"""Colour realism (noise preset ``real``): palettes look-alikes share, white balance and exposure per visit.
+"""Colour realism (the default noise since stop 51; the preset ``real`` of stop 50): palettes look-alikes share,
+white balance and exposure per visit.
 
-Why: stop 49's colour cue study (bench/colour_cue_study.py) found that the default scenes cannot judge a
+Why: stop 49's colour cue study (bench/colour_cue_study.py) found that the default scenes of then cannot judge a
 colour cue honestly. Each label has one base colour (+-20 a channel per instance), every look-alike pair
 differs in colour (a red mug, a white cup) and the light is grey, so an 8x8 hue-saturation histogram told one
 object across views from a same-class twin far better than a real camera allows. A real household has two
 white mugs, a black remote next to a black phone, and a camera whose auto white balance and exposure differ
-from one visit to the next. Everything here is opt-in (``NoiseConfig.palette_colors``, ``white_balance_sigma``,
-``exposure_sigma``, ``flicker_sigma``) and draws from its own random streams (keys 21, 24 and 25), so the
-default scenes keep every byte.
+from one visit to the next. Everything here is off in ``NoiseConfig()`` and the preset ``plain`` (the default
+before stop 51; ``NoiseConfig.palette_colors``, ``white_balance_sigma``, ``exposure_sigma``, ``flicker_sigma``) and
+draws from its own random streams (keys 21, 24 and 25), so the plain scenes keep every byte.
 
 **Palettes.** Look-alike classes (detection.LOOK_ALIKES) draw from one palette: drinkware (mug, cup, bowl),
 vessels (bottle, vase), handhelds (remote, phone, wallet), small metal things (keys, glasses), flat things

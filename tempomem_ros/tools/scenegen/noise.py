@@ -91,9 +91,9 @@ def _smooth_field(rng: np.random.Generator, shape: tuple[int, int]) -> np.ndarra
 
 def bleed_mask_edges(rng: np.random.Generator, mask: np.ndarray, ids, noise: NoiseConfig,
                      scale: float = 1.0) -> np.ndarray:
-    """Real segmenter edges (noise preset ``real``): with ``mask_bleed_prob`` an instance's mask edge moves
-    outward (``mask_bleed_grow`` of the cases) or inward by up to ``mask_bleed_px`` pixels of a 640x480 image
-    (``scale`` = rendered pixels per such pixel: 0.5 at 320x240, where the widest move is then 2 px).
+    """Real segmenter edges (the default noise; ``real`` at stop 50): with ``mask_bleed_prob`` an instance's mask
+    edge moves outward (``mask_bleed_grow`` of the cases) or inward by up to ``mask_bleed_px`` pixels of a 640x480
+    image (``scale`` = rendered pixels per such pixel: 0.5 at 320x240, where the widest move is then 2 px).
 
     Why: instance segmenters (SAM, YOLO-seg: masks predicted at a quarter of the resolution, upsampled) put
     their edges a few pixels off, mostly outward over a depth edge, so a mask takes background pixels and
@@ -101,7 +101,7 @@ def bleed_mask_edges(rng: np.random.Generator, mask: np.ndarray, ids, noise: Noi
     ~8 px along the boundary, zero over part of it), so a stretch of the edge bleeds together. Growth takes
     only unlabelled pixels (what the segmenter did not report: walls, floor, furniture it missed); a shrink
     never leaves an instance under a third of its pixels. Draws come from the generator passed in (the
-    frame's own bleed stream), so the default scenes, which never call this, are unchanged.
+    frame's own bleed stream), so the plain scenes, which never call this, are unchanged.
     """
     out = mask.copy()
     if noise.mask_bleed_prob <= 0:
