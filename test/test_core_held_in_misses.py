@@ -5,7 +5,7 @@ h470 seeds 474 and 477 (no feature): a laptop twin born beside the laptop was re
 the laptop over its place, the sightings fused into the laptop. The box-only host rules are set so they refuse here
 (glimpse_host_ratio 1: no _part_host; sliver_host off), as they refused in those seeds (the hosts had moved), so each
 test shows what this rule alone decides; each is run with the rule on and off, on both store backends (the rule's
-reads, SettlingRows.miss_frames_after and sightings_in_miss_frames, are SQL of their own)."""
+read, SettlingRows.miss_frames_and_sightings, is SQL of its own)."""
 
 from __future__ import annotations
 
@@ -122,4 +122,17 @@ def test_a_thing_seen_alone_before_a_laptop_was_set_over_it_is_removed_when_take
     _look(mem, lambda t: [box_obs("laptop", LAPTOP, HALF, stamp=t)])
     assert [(o.id, o.state) for o in mem.objects()] == [(1, "missing"), (2, "present")]
     assert ("removed", 1) in kinds(mem)
+    assert [a for a in mem.audit() if a.action == "merge_twin"] == []
+
+
+def test_the_frames_share_counts_the_missing_frames_that_reported_nothing(store):
+    # the laptop is reported over the twin's place in the first 3 of the 7 frames that missed it up to its removal,
+    # the others report nothing: 3 < HELD_FRAMES_SHARE x 7, so no host and the twin is removed. The frames the rule
+    # counts are all the missing frames, those without a sighting too (SettlingRows.miss_frames_and_sightings:
+    # misses LEFT JOIN sightings; an inner join counts 3 frames and joins the twin to the laptop)
+    mem = _memory(store, 0.5)
+    _laptop_and_twin(mem)
+    _look(mem, lambda t: [box_obs("laptop", LAPTOP, HALF, stamp=t)] if t <= 287.5 else [])
+    assert (2, "missing") in [(o.id, o.state) for o in mem.objects()]
+    assert ("removed", 2) in kinds(mem)
     assert [a for a in mem.audit() if a.action == "merge_twin"] == []

@@ -150,3 +150,49 @@ def test_spin_ends_quietly_when_the_context_shuts_down_while_every_worker_is_bus
         release.set()
         executor.shutdown()
         node.destroy_node()
+
+
+def test_close_main_destroys_the_node_after_the_executors_callbacks_ended():
+    # a node's main() ends while a worker of its executor still runs a callback: close_main shuts the executor down
+    # (which joins its workers) before it destroys the node, so the node is never destroyed under a running
+    # callback; the context goes last (both nodes' main() end with it)
+    from rclpy.context import Context
+
+    from tempomem_ros.nodes.executor import close_main
+
+    context = Context()
+    rclpy.init(context=context)
+    order: list[str] = []
+
+    class Recording(Node):
+        def destroy_node(self):
+            order.append("node destroyed")
+            return super().destroy_node()
+
+    executor = BoundedMultiThreadedExecutor(num_threads=2, context=context)
+    node = Recording("executor_close_main", context=context)
+    release, started = threading.Event(), []
+
+    def callback():
+        started.append(1)
+        release.wait(10.0)
+        order.append("callback ended")
+
+    node.create_timer(0.01, callback)
+    executor.add_node(node)
+    spinner = spin_in_thread(executor)
+    closer = threading.Thread(target=close_main, args=(executor, node, context), daemon=True)
+    try:
+        assert wait_for(lambda: started)
+        closer.start()
+        time.sleep(0.2)          # close_main waits for the callback
+        assert order == [] and context.ok()
+        release.set()
+        closer.join(10.0)
+        spinner.join(5.0)
+        assert not closer.is_alive() and not spinner.is_alive()
+        assert order[:2] == ["callback ended", "node destroyed"] and not context.ok()
+    finally:
+        release.set()
+        if closer.is_alive():
+            closer.join(10.0)

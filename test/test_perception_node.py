@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib.util
 import math
 import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -338,6 +339,42 @@ def test_main_returns_1_on_startup_error():
     if importlib.util.find_spec("tf2_ros") is not None:
         pytest.skip("tf2_ros is importable here")
     assert main(["--ros-args", "-p", "pose_source:=tf"]) == 1
+
+
+def test_main_returns_1_on_a_bad_parameter():
+    # the node is never made: main() still shuts its executor and rclpy down (nodes.executor.close_main)
+    assert main(["--ros-args", "-p", "qos_depth:=0", "-r", "__node:=perception_node_main_fail"]) == 1
+
+
+def test_main_exits_0_on_sigint(tmp_path):
+    import signal
+    import subprocess
+
+    from tempomem_ros.nodes.qos import sensor_qos
+
+    cmd = [sys.executable, "-c", "import sys; from tempomem_ros.nodes.perception_node import main; sys.exit(main())",
+           "--ros-args", "-r", "__node:=perception_node_sigint", "-r", f"{topics.CAMERA_INFO}:=/sigint_test/info"]
+    log = tmp_path / "node.log"  # a file, not an unread pipe
+    with open(log, "wb") as out:
+        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT)
+    context = rclpy.Context()
+    rclpy.init(context=context)
+    node = rclpy.create_node("perception_sigint_tester", context=context)
+    try:
+        pub = node.create_publisher(CameraInfo, "/sigint_test/info", sensor_qos("reliable", 10))
+        deadline = time.monotonic() + 30.0
+        while pub.get_subscription_count() == 0 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert pub.get_subscription_count() > 0, log.read_text()
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=30.0) == 0, log.read_text()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(timeout=10.0)
+        node.destroy_node()
+        context.try_shutdown()
+    assert "Traceback" not in log.read_text()
 
 
 def test_yaml_holds_every_parameter_with_its_default():

@@ -6,6 +6,7 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
+from scene_helpers import perceive, rendered_frames
 
 from tempomem_ros import topics
 from tempomem_ros.tools import bagio
@@ -609,22 +610,11 @@ def test_the_chair_is_pushed_and_turned_between_visits(scene):
 
 
 def test_kept_instances_are_exactly_what_the_perception_keeps(scene):
-    from tempomem_ros.perception import PerceptionConfig, extract_observations
-    from tempomem_ros.perception.camera import Intrinsics
-
     cfg = scene.config
-    pcfg = PerceptionConfig(min_mask_pixels=cfg.perception_min_pixels)
-    intr = Intrinsics(cfg.fx, cfg.fx, cfg.cx, cfg.cy, cfg.width, cfg.height)
-    by_index = {f.index: f for f in scene.script.frames}
-    renderer = scene.renderer()
     n_dropped = 0
-    for rec in scene.records[::7]:
-        fp = renderer.render(by_index[rec.plan.index], images=False)
-        depth = fp.depth_mm.astype(np.float64) / 1000.0
-        depth[fp.depth_mm == 0] = np.nan
+    for fp in rendered_frames(scene, 7):
         inst = fp.record.instances
-        obs, drops = extract_observations(depth, fp.mask, [i.mask_id for i in inst], [i.label for i in inst],
-                                          [i.confidence for i in inst], intr, fp.true_pose, 1.0, config=pcfg)
+        obs, drops = perceive(scene, fp)
         assert sorted(o.instance_id for o in obs) == sorted(i.mask_id for i in inst if i.kept)
         n_dropped += drops["tiny_mask"]
         assert kept_by_perception(fp.depth_mm, fp.mask, cfg.perception_min_pixels) == {

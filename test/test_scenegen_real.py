@@ -7,6 +7,7 @@ from types import SimpleNamespace
 
 import numpy as np
 import pytest
+from scene_helpers import perceive, perception_config, rendered_frames
 
 from tempomem_ros.tools import bagio
 from tempomem_ros.tools.evaluate import build_parser as eval_parser
@@ -408,13 +409,9 @@ def test_real_scene_renders_what_its_ground_truth_says_with_bleeding_masks(real_
 def test_real_scene_seen_rule_is_the_perceptions_on_the_bled_mask_and_depth(real_scene):
     """ground truth "kept" (the "seen" rule) is computed on the mask and depth the bag carries, bleed included:
     the perception's own extraction on that frame keeps exactly those instances."""
-    from tempomem_ros.perception import PerceptionConfig, extract_observations
-    from tempomem_ros.perception.camera import Intrinsics
     from tempomem_ros.tools.scenegen.frames import kept_by_perception
 
     cfg = real_scene.config
-    pcfg = PerceptionConfig(min_mask_pixels=cfg.perception_min_pixels)
-    intr = Intrinsics(cfg.fx, cfg.fx, cfg.cx, cfg.cy, cfg.width, cfg.height)
     gt = {f["stamp_ns"]: f for f in real_scene.ground_truth["frames"]}
     changed = 0
     for fp in real_scene.frames(color=False):
@@ -423,10 +420,7 @@ def test_real_scene_seen_rule_is_the_perceptions_on_the_bled_mask_and_depth(real
         assert {i["id"]: i["kept"] for i in inst} == {i["id"]: kept[i["id"]][0] for i in inst}
         assert {i["id"]: i["pixels"] for i in inst} == {i["id"]: int((fp.mask == i["id"]).sum()) for i in inst}
         if fp.record.plan.index % 3 == 0:
-            depth = fp.depth_mm.astype(np.float64) / 1000.0
-            depth[fp.depth_mm == 0] = np.nan
-            obs, _ = extract_observations(depth, fp.mask, [i["id"] for i in inst], [i["label"] for i in inst],
-                                          [i["confidence"] for i in inst], intr, fp.true_pose, 1.0, config=pcfg)
+            obs, _ = perceive(real_scene, fp, [(i["id"], i["label"], i["confidence"]) for i in inst])
             assert sorted(o.instance_id for o in obs) == sorted(i["id"] for i in inst if i["kept"])
         changed += 1
     assert changed > 50
@@ -465,26 +459,13 @@ def test_kept_instances_are_what_the_perception_keeps_with_bleeding_masks(real_s
     """frames.kept_by_perception does not emulate the depth-edge trim: the trim applies only when what it
     keeps is at least min_mask_pixels, so the perception (trim on, its default) keeps exactly the emulated
     instances on bleeding masks too; and the trim does act on these frames."""
-    from tempomem_ros.perception import PerceptionConfig, extract_observations
-    from tempomem_ros.perception.camera import Intrinsics
-
-    cfg = real_scene.config
-    pcfg = PerceptionConfig(min_mask_pixels=cfg.perception_min_pixels)
-    assert pcfg.depth_edge_step > 0.0
-    untrimmed = PerceptionConfig(min_mask_pixels=cfg.perception_min_pixels, depth_edge_step=0.0)
-    intr = Intrinsics(cfg.fx, cfg.fx, cfg.cx, cfg.cy, cfg.width, cfg.height)
-    by_index = {f.index: f for f in real_scene.script.frames}
-    renderer = real_scene.renderer()
+    assert perception_config(real_scene).depth_edge_step > 0.0
+    untrimmed = perception_config(real_scene, depth_edge_step=0.0)
     trimmed_points = 0
-    for rec in real_scene.records[::3]:
-        fp = renderer.render(by_index[rec.plan.index], images=False)
-        depth = fp.depth_mm.astype(np.float64) / 1000.0
-        depth[fp.depth_mm == 0] = np.nan
+    for fp in rendered_frames(real_scene, 3):
         inst = fp.record.instances
-        args = (depth, fp.mask, [i.mask_id for i in inst], [i.label for i in inst], [i.confidence for i in inst],
-                intr, fp.true_pose, 1.0)
-        obs, _ = extract_observations(*args, config=pcfg)
+        obs, _ = perceive(real_scene, fp)
         assert sorted(o.instance_id for o in obs) == sorted(i.mask_id for i in inst if i.kept)
-        plain, _ = extract_observations(*args, config=untrimmed)
+        plain, _ = perceive(real_scene, fp, config=untrimmed)
         trimmed_points += sum(p.n_points for p in plain) - sum(o.n_points for o in obs)
     assert trimmed_points > 0

@@ -547,17 +547,16 @@ class Settling:
         if self.config.identity.held_in_misses_share <= 0 or obj.state != "present" or obj.first_miss is None:
             return []
         since = float(obj.first_miss) - REMOVAL_STAMP_EPS_S
-        frames = set(self._rows.miss_frames_after(int(obj.id), obj.placement_id, since))
-        if len(frames) < HELD_MIN_FRAMES:
+        frames, sightings = self._rows.miss_frames_and_sightings(int(obj.id), obj.placement_id, since)
+        n_frames = len(set(frames))
+        if n_frames < HELD_MIN_FRAMES:
             return []
-        need = max(HELD_MIN_FRAMES, HELD_FRAMES_SHARE * len(frames))
+        need = max(HELD_MIN_FRAMES, HELD_FRAMES_SHARE * n_frames)
         lo, hi = _core_box(obj)
         label = obj.pinned_label or obj.label
         held: dict[int, dict[int, float]] = {}   # host id -> frame id -> the largest share of the core box held
-        for frame_id, seen_label, host_id, bmin, bmax in self._rows.sightings_in_miss_frames(
-                int(obj.id), obj.placement_id, since):
-            if frame_id not in frames or not (labels_agree(seen_label, label)
-                                              or self._fusion.known_confusion(seen_label, label)):
+        for frame_id, seen_label, host_id, bmin, bmax in sightings:   # each in one of ``frames`` by the join
+            if not (labels_agree(seen_label, label) or self._fusion.known_confusion(seen_label, label)):
                 continue
             inside = containment(lo, hi, bmin, bmax)
             if inside >= HELD_SIGHTING_SHARE:

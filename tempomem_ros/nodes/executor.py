@@ -17,6 +17,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 
+import rclpy
 from rclpy.executors import (
     ConditionReachedException,
     ExternalShutdownException,
@@ -75,3 +76,18 @@ class BoundedMultiThreadedExecutor(MultiThreadedExecutor):
                 return
             error = self._errors.pop(0)
         raise error
+
+
+def close_main(executor, node, context=None) -> None:
+    """The end of a node's main(), in this order: ``executor`` shut down, ``node`` destroyed (None: never made),
+    then rclpy's ``context`` (None: the default one, as rclpy.init made it) shut down if a signal has not already.
+
+    Why this order: Executor.shutdown stops taking callbacks and, for a multi-threaded one, joins its workers
+    (rclpy.executors), so no callback of the node still runs while the node's entities are destroyed; it also
+    releases the executor's guard conditions, one of them registered with rclpy's signal handler, before the
+    context they belong to goes (also when the node was never made: a bad parameter); the context last, as the
+    node and the executor are made in it."""
+    executor.shutdown()
+    if node is not None:
+        node.destroy_node()
+    rclpy.try_shutdown(context=context)

@@ -56,7 +56,7 @@ from tempomem_ros.nodes import memory_node_params as params
 from tempomem_ros.nodes import memory_store as store
 from tempomem_ros.nodes import text_encoders as enc
 from tempomem_ros.nodes.commit_cycle import CommitCycle
-from tempomem_ros.nodes.executor import BoundedMultiThreadedExecutor
+from tempomem_ros.nodes.executor import BoundedMultiThreadedExecutor, close_main
 from tempomem_ros.nodes.frame_ingest import FrameIngest, StoreHealth
 from tempomem_ros.nodes.memory_node_params import CONFIG_DESCRIPTIONS, NODE_PARAMETERS  # noqa: F401 - tests use them
 from tempomem_ros.nodes.memory_store import default_store_path  # noqa: F401 - tests use it from here
@@ -362,12 +362,7 @@ def main(args: list[str] | None = None) -> int:
                 except Exception:  # noqa: BLE001 - e.g. already shutting down
                     pass
             node.close_store()  # fuses what is staged, then closes the file
-        # also when the node was never made (a bad parameter): the executor's guard conditions, one of them
-        # registered with rclpy's signal handler, are released here rather than by the garbage collector
-        executor.shutdown()
-        if node is not None:
-            node.destroy_node()
-        rclpy.try_shutdown()
+        close_main(executor, node)   # also when the node was never made (a bad parameter)
     return 0
 
 

@@ -31,7 +31,7 @@ import rclpy
 from diagnostic_msgs.msg import DiagnosticArray
 from geometry_msgs.msg import PoseStamped
 from rclpy.exceptions import ParameterException
-from rclpy.executors import ExternalShutdownException
+from rclpy.executors import ExternalShutdownException, SingleThreadedExecutor
 from rclpy.logging import get_logger
 from rclpy.node import Node
 from sensor_msgs.msg import CameraInfo, Image
@@ -42,6 +42,7 @@ from tempomem_ros.nodes import conversions as conv
 from tempomem_ros.nodes import diagnostics as diag
 from tempomem_ros.nodes import perception_node_params as params
 from tempomem_ros.nodes.camera import Camera, FrameDropped
+from tempomem_ros.nodes.executor import close_main
 from tempomem_ros.nodes.instance_features import FeatureExtractor, clip_extractor, frame_features
 from tempomem_ros.nodes.parameters import declare
 from tempomem_ros.nodes.perception_node_params import (  # noqa: F401 - parameter_defaults is part of the API
@@ -307,18 +308,18 @@ def main(args=None) -> int:
     """Entry point of ``ros2 run tempomem_ros perception_node`` (and bin/perception_node)."""
     rclpy.init(args=args)
     node = None
+    executor = SingleThreadedExecutor()   # rclpy.spin's kind, shut down in the memory node's order (close_main)
     try:
         node = PerceptionNode()
-        rclpy.spin(node)
+        executor.add_node(node)
+        executor.spin()
     except (KeyboardInterrupt, ExternalShutdownException):
         pass
     except StartupError as exc:
         get_logger("perception_node").fatal(str(exc))
         return 1
     finally:
-        if node is not None:
-            node.destroy_node()
-        rclpy.try_shutdown()
+        close_main(executor, node)
     return 0
 
 

@@ -142,6 +142,23 @@ def erode_mask(mask: np.ndarray, pixels: int) -> np.ndarray:
     return out
 
 
+def _mark_neighbour_cuts(lab: np.ndarray, inv: np.ndarray, step: float, axis: int, cut: np.ndarray,
+                         edge: np.ndarray, bound: np.ndarray) -> None:
+    """trim_depth_edges' pass over the pairs of neighbours along ``axis`` (1: horizontal, 0: vertical) of the
+    instance image ``lab`` (0: none) and its inverse depth ``inv``: both pixels of a pair of one instance whose
+    inverse depths differ by more than ``step`` go into ``edge``, both of a pair of two instances into ``bound``,
+    and both of either into ``cut`` (in place)."""
+    first = tuple(slice(None, -1) if k == axis else slice(None) for k in range(2))
+    second = tuple(slice(1, None) if k == axis else slice(None) for k in range(2))
+    a, b = lab[first], lab[second]
+    both = (a != 0) & (b != 0)
+    other = both & (a != b)
+    jump = both & ~other & (np.abs(inv[first] - inv[second]) > step)
+    for out, pairs in ((cut, other | jump), (edge, jump), (bound, other)):
+        out[first] |= pairs
+        out[second] |= pairs
+
+
 def trim_depth_edges(mask: np.ndarray, depth: np.ndarray, valid: np.ndarray, step: float,
                      keep_thick: bool = True) -> np.ndarray:
     """Each instance of ``mask`` cut to its pieces that hold together in depth, less bleed strips (0 elsewhere).
@@ -168,25 +185,8 @@ def trim_depth_edges(mask: np.ndarray, depth: np.ndarray, valid: np.ndarray, ste
     cut = lab == 0
     edge = np.zeros(lab.shape, dtype=bool)  # the pixels on either side of a depth edge within one instance
     bound = np.zeros(lab.shape, dtype=bool)  # the pixels on either side of a boundary between two instances
-    for a, b, ia, ib in ((lab[:, :-1], lab[:, 1:], inv[:, :-1], inv[:, 1:]),
-                         (lab[:-1, :], lab[1:, :], inv[:-1, :], inv[1:, :])):
-        both = (a != 0) & (b != 0)
-        other = both & (a != b)
-        jump = both & ~other & (np.abs(ia - ib) > step)
-        if a.shape[1] != lab.shape[1]:
-            cut[:, :-1] |= other | jump
-            cut[:, 1:] |= other | jump
-            edge[:, :-1] |= jump
-            edge[:, 1:] |= jump
-            bound[:, :-1] |= other
-            bound[:, 1:] |= other
-        else:
-            cut[:-1, :] |= other | jump
-            cut[1:, :] |= other | jump
-            edge[:-1, :] |= jump
-            edge[1:, :] |= jump
-            bound[:-1, :] |= other
-            bound[1:, :] |= other
+    for axis in (1, 0):  # horizontal neighbours, then vertical
+        _mark_neighbour_cuts(lab, inv, step, axis, cut, edge, bound)
     pieces, n = ndimage.label(~cut)
     if n == 0:
         return np.zeros_like(mask, dtype=np.uint16)
@@ -300,9 +300,13 @@ def extract_observations(
             # pixels are then the bleed onto nearer surfaces, not the object.
             if config.mask_erosion_px:
                 sel, lo, hi = eroded
-            # The depth-edge trim then drops the bleed strip behind the outline, unless the largest piece
-            # is under half of the pixels or under min_mask_pixels (a thin object, or one seen at a
-            # grazing angle, is kept as erosion left it: the trim never drops an instance).
+            # The depth-edge trim then drops the bleed strips behind the outline (trim_depth_edges keeps
+            # each instance's largest piece, its thick pieces and its parts with no depth edge inside). What
+            # it keeps replaces erosion's pixels only when it is at least half of them and at least
+            # min_mask_pixels: bleed is a thin strip along the outline, so a trim that takes more has cut
+            # through the object itself (a thin object, or a surface seen at a grazing angle, whose
+            # neighbours differ by more than depth_edge_step), which is kept as erosion left it; and the
+            # trim never makes an instance too small to report.
             if config.depth_edge_step > 0.0:
                 n_trim = trimmed[2][i] - trimmed[1][i]
                 if n_trim >= config.min_mask_pixels and 2 * n_trim >= hi[i] - lo[i]:

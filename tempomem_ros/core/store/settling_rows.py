@@ -162,22 +162,26 @@ class SettlingRows(TableRows):
             "SELECT stamp, visible_fraction FROM misses WHERE object_id=? AND placement_id=? AND stamp>? "
             "ORDER BY stamp, id", (object_id, placement_id, stamp))]
 
-    def miss_frames_after(self, object_id: int, placement_id, stamp: float) -> list[int]:
-        """The frames of the object's misses at ``placement_id`` later than ``stamp``, in stamp order (one a miss)."""
-        return [int(r[0]) for r in self._conn.execute(
-            "SELECT frame_id FROM misses WHERE object_id=? AND placement_id=? AND stamp>? ORDER BY stamp, id",
-            (object_id, placement_id, stamp))]
-
-    def sightings_in_miss_frames(self, object_id: int, placement_id, stamp: float) -> list[tuple]:
-        """(frame id, label, object id, bmin, bmax) of every kept sighting fused into another object in the frames of
-        the object's misses at ``placement_id`` later than ``stamp``, by miss stamp, then sighting id
-        (Settling._held_in_misses: what the views that missed it reported at its place)."""
-        return [(int(r[0]), str(r[1]), int(r[2]), (float(r[3]), float(r[4]), float(r[5])),
-                 (float(r[6]), float(r[7]), float(r[8]))) for r in self._conn.execute(
-            "SELECT m.frame_id, o.label, o.object_id, o.min_x, o.min_y, o.min_z, o.max_x, o.max_y, o.max_z "
-            "FROM misses m JOIN observations o ON o.frame_id = m.frame_id "
-            "WHERE m.object_id=? AND m.placement_id=? AND m.stamp>? AND o.object_id IS NOT NULL AND o.object_id<>? "
-            "ORDER BY m.stamp, m.id, o.id", (object_id, placement_id, stamp, object_id))]
+    def miss_frames_and_sightings(self, object_id: int, placement_id, stamp: float) -> tuple[list[int], list[tuple]]:
+        """The frames of the object's misses at ``placement_id`` later than ``stamp`` (in stamp order, one a miss),
+        and (frame id, label, object id, bmin, bmax) of every kept sighting fused into another object in those
+        frames, by miss stamp, then sighting id (Settling._held_candidates: what the views that missed it reported
+        at its place). One read of the misses: each joined to its frame's sightings, a miss whose frame has none
+        still counted."""
+        frames, sightings = [], []
+        last_miss = None
+        for r in self._conn.execute(
+                "SELECT m.id, m.frame_id, o.label, o.object_id, o.min_x, o.min_y, o.min_z, o.max_x, o.max_y, o.max_z "
+                "FROM misses m LEFT JOIN observations o ON o.frame_id = m.frame_id AND o.object_id IS NOT NULL "
+                "AND o.object_id<>? WHERE m.object_id=? AND m.placement_id=? AND m.stamp>? "
+                "ORDER BY m.stamp, m.id, o.id", (object_id, object_id, placement_id, stamp)):
+            if r[0] != last_miss:
+                last_miss = r[0]
+                frames.append(int(r[1]))
+            if r[3] is not None:
+                sightings.append((int(r[1]), str(r[2]), int(r[3]), (float(r[4]), float(r[5]), float(r[6])),
+                                  (float(r[7]), float(r[8]), float(r[9]))))
+        return frames, sightings
 
     def set_absence(self, object_id: int, misses: int, state, removal_due) -> None:
         """The object's absence evidence (persistence.AbsenceState ``state``, its ``misses`` count) and when its
