@@ -3,9 +3,9 @@ more distinct statement texts than the driver's default cache of 100 holds.
 
 Why: pysqlite3 ranks cached statements by use and puts a new one last, where the next new one evicts it; on the
 day-30 store of bench_long_run (106 distinct texts in its paired phase, against 93 on day 1) was_seen by id, run
-after the other services, prepared 2 statements at every call (CPU p50 x1.31 over day 1; docs/RESULTS.md section 6,
-round 16). SQLite calls the authorizer while it prepares a statement, never while it runs one, so the authorizer's
-calls count the prepares."""
+after the other services, prepared 2 statements at every call (CPU p50 x1.34 over day 1, x1.08 with the store's
+cache; docs/RESULTS.md section 6, round 16). SQLite calls the authorizer while it prepares a statement, never while
+it runs one, so the authorizer's calls count the prepares."""
 
 from __future__ import annotations
 

@@ -533,8 +533,9 @@ TABLES_SINCE: dict[str, int] = {**{t: 3 for t in _tables([HELD_EVENTS_TABLE])},
 #: run after the cache filled is then prepared anew at every call, each time it alternates with another new one.
 #: The texts vary with the ids an "IN (...)" list holds, so a store whose labels name more objects runs more of
 #: them: bench_long_run's paired phase runs 93 distinct texts on the day-1 store and 106 on the day-30 one, and
-#: was_seen by id (its first run after the others) prepared 2 statements a call on day 30 alone: CPU p50 x1.31,
-#: x1.05 with this cache (docs/RESULTS.md section 6, round 16; bench/long_run_statement_cache.py).
+#: was_seen by id (its first run after the others) prepared 2 statements a call on day 30 alone: CPU p50 x1.34
+#: over day 1 with a cache of 100, x1.08 with this one (docs/RESULTS.md section 6, round 16;
+#: bench/long_run_statement_cache.py).
 STATEMENT_CACHE = 1024
 
 
