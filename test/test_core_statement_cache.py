@@ -12,6 +12,7 @@ from __future__ import annotations
 from core_helpers import box_obs
 
 from tempomem_ros.core import Memory
+from tempomem_ros.core.rows import id_chunks, padded_length
 from tempomem_ros.core.store import schema
 
 OTHERS = 140  # distinct texts run before the hot ones: more than the driver's default cache (100)
@@ -92,3 +93,38 @@ def test_the_drivers_default_cache_prepares_them_at_every_call(tmp_path, monkeyp
         once = _prepares(m._conn, lambda: m.was_seen(object_id=1, since=0.0, until=10.0))
         assert _prepares(m._conn, lambda: [m.was_seen(object_id=1 + i % 2, since=0.0, until=10.0)
                                            for i in range(20)]) > 10 * once
+
+
+# ---------------------------------------------------------------- id lists padded to a few lengths (rows.id_chunks)
+def test_id_chunks_pad_to_powers_of_two_and_cover_the_ids_in_order():
+    assert [padded_length(n) for n in (1, 2, 3, 5, 100, 129, 256, 257, 500)] == [1, 2, 4, 8, 128, 256, 256, 500, 500]
+    for n in (1, 3, 7, 64, 65, 499, 500, 501, 1203):
+        ids = list(range(10, 10 + n))
+        chunks = list(id_chunks(ids))
+        seen = []
+        for chunk, marks in chunks:
+            assert marks.count("?") == len(chunk) == padded_length(len(set(chunk)))
+            assert all(x == chunk[-1] for x in chunk[len(set(chunk)):])  # the padding repeats the last id
+            seen += list(dict.fromkeys(chunk))
+        assert seen == ids
+    assert list(id_chunks([(1, (2.0, 3))], pad=False)) == [([(1, (2.0, 3))], "?")]
+    assert len({marks for n in range(1, 501) for _, marks in id_chunks(range(n))}) == 10
+
+
+def test_reads_by_padded_id_lists_give_the_rows_of_the_ids(store):
+    """Object rows, placements and label masses read for 1-13 ids (padded to 1, 2, 4, 8, 16): the rows of exactly
+    those ids, once each, on both backends."""
+    path = store("pad")
+    with Memory.open(path, embedding_dim=4) as m:
+        m.add([box_obs(f"thing{k}", (float(k), 0.0, 0.5), stamp=1.0) for k in range(13)])
+        m.commit()
+        all_ids = sorted(int(o.id) for o in m.objects())
+        assert len(all_ids) == 13
+        for n in range(1, 14):
+            ids = all_ids[:n][::-1]
+            rows = m._object_rows.rows(ids)
+            assert [int(r.id) for r in rows] == sorted(ids)
+            infos = m._reads.object_infos(rows)
+            assert [i.label for i in infos] == [r.label for r in rows]
+            assert len({i.label for i in infos}) == n
+            assert all(set(i.label_mass) == {i.label} for i in infos)
