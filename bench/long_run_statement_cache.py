@@ -1,5 +1,6 @@
-"""bench_long_run's paired phase on two kept stores with the driver's statement cache (100) and with the store's
-(schema.STATEMENT_CACHE), side by side in one run: what each service costs on the last day over day 1, before -> after.
+"""bench_long_run's paired phase on two kept stores as main read them (the driver's statement cache of 100, id lists
+of every length) and as this tree does (schema.STATEMENT_CACHE, id lists padded: rows.id_chunks), side by side in one
+run: what each service costs on the last day over day 1, before -> after.
 
     .venv/bin/python bench/long_run_statement_cache.py out/lr/thin-off.db.day1 out/lr/thin-off.db.day30 --rounds 3
 
@@ -9,7 +10,8 @@ default) ranks its entries by use and puts a new statement last, where the next 
 texts vary with the ids an "IN (...)" list holds, so the day-30 store, whose labels name more objects, runs more of
 them (distinct texts printed below), and a statement first run once the cache is full (was_seen#1's, last in the
 phase's order) is prepared anew at every call. Four read-only memories: day 1 and the last day opened with a cache
-of 100 ("before"), and again with schema.STATEMENT_CACHE ("after"); each round runs bench_long_run.paired_services
+of 100, read with id lists unpadded (rows.padded_length replaced by the identity while they run: "before"), and
+again with schema.STATEMENT_CACHE and padded lists ("after"); each round runs bench_long_run.paired_services
 (one round of ``--calls`` requests a service, day 1 and the last day call by call) on the before pair and on the
 after pair, in an order flipped each round; CPU times are pooled over the rounds. Then the statements prepared per
 was_seen#1 call on each memory (SQLite calls the authorizer while it prepares a statement, never while it runs one;
@@ -25,7 +27,7 @@ import sqlite3
 import time
 
 
-from tempomem_ros.core import Memory
+from tempomem_ros.core import Memory, rows
 from tempomem_ros.core.store import schema
 from tempomem_ros.semantics.text_encoder import HashingTextEncoder
 from tempomem_ros.tools.household import ITEMS
@@ -36,6 +38,12 @@ bench = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(bench)
 
 DRIVER_DEFAULT = 100  # pysqlite3's (and the standard library's before Python 3.11) cached_statements
+PADDED_LENGTH = rows.padded_length
+
+
+def unpadded(on: bool) -> None:
+    """Id lists of every length (main's statements) while ``on``, padded (this tree's) otherwise."""
+    rows.padded_length = (lambda n, size=rows.SQL_ID_CHUNK: n) if on else PADDED_LENGTH
 
 
 class Texts:
@@ -108,7 +116,11 @@ def main(argv=None) -> int:
     cpu = {k: {side: {s: [] for s in asked} for side in ("first", "last")} for k in pairs}
     for rnd in range(args.rounds):
         for k in (("before", "after") if rnd % 2 == 0 else ("after", "before")):
-            got = bench.paired_services(*pairs[k], labels, args.calls, 1, args.seed)
+            unpadded(k == "before")
+            try:
+                got = bench.paired_services(*pairs[k], labels, args.calls, 1, args.seed)
+            finally:
+                unpadded(False)
             for side in ("first", "last"):
                 for s in asked:
                     cpu[k][side][s] += got[side][s]["cpu"]
@@ -129,8 +141,13 @@ def main(argv=None) -> int:
         for side, m in (("day 1", old), ("last day", new)):
             calls = [lambda m=m, oid=int(ids[i % len(ids)]): m.was_seen(object_id=oid, since=lo, until=hi)
                      for i in range(args.calls)]
+            unpadded(k == "before")
+            try:
+                prepared = prepares_per_call(m, calls)
+            finally:
+                unpadded(False)
             cells.append(f"{side}: {len(m._store.conn.texts)} distinct statement texts, "
-                         f"{prepares_per_call(m, calls):.2f} SELECTs prepared a was_seen#1 call")
+                         f"{prepared:.2f} SELECTs prepared a was_seen#1 call")
         print(f"  {k:6s} " + "; ".join(cells))
     for pair in pairs.values():
         for m in pair:

@@ -535,7 +535,8 @@ TABLES_SINCE: dict[str, int] = {**{t: 3 for t in _tables([HELD_EVENTS_TABLE])},
 #: them: bench_long_run's paired phase runs 93 distinct texts on the day-1 store and 106 on the day-30 one, and
 #: was_seen by id (its first run after the others) prepared 2 statements a call on day 30 alone: CPU p50 x1.34
 #: over day 1 with a cache of 100, x1.08 with this one (docs/RESULTS.md section 6, round 16;
-#: bench/long_run_statement_cache.py).
+#: bench/long_run_statement_cache.py). A writer keeps meeting new texts, one an id-list length: rows.id_chunks pads
+#: the lists to a few lengths, which bounds them.
 STATEMENT_CACHE = 1024
 
 
