@@ -39,12 +39,35 @@ OBJECT_COLS_O = prefixed(OBJECT_COLS, "o")  # built once: it is part of every sp
 SQL_ID_CHUNK = 500  # ids per "IN (...)" list: one short statement each, far below SQLite's parameter limit
 
 
-def id_chunks(ids, size: int = SQL_ID_CHUNK):
+def padded_length(n: int, size: int = SQL_ID_CHUNK) -> int:
+    """The length an id list of n is padded to: the next power of two, at most ``size``."""
+    m = 1
+    while m < n:
+        m <<= 1
+    return min(m, max(n, size))
+
+
+def padded(values: list, size: int = SQL_ID_CHUNK) -> list:
+    """``values`` with the last repeated up to padded_length (an "IN (...)" list means the same): id_chunks' padding,
+    for a statement that builds its list itself."""
+    values = list(values)
+    return values + values[-1:] * (padded_length(len(values), size) - len(values)) if values else values
+
+
+def id_chunks(ids, size: int = SQL_ID_CHUNK, pad: bool = True):
     """(chunk, "?,?,...") pairs covering ``ids`` in order, ``size`` at a time (SQL_ID_CHUNK: one parameter an
-    item), for ``WHERE id IN (...)``; an item of k parameters asks for SQL_ID_CHUNK // k."""
+    item), for ``WHERE id IN (...)``; an item of k parameters asks for SQL_ID_CHUNK // k.
+
+    With ``pad`` a chunk is padded to padded_length by repeating its last id (an IN list means the same with it
+    repeated), so a statement has at most 10 texts instead of one for each length. Why: pysqlite3's statement cache
+    (schema.STATEMENT_CACHE) ranks its entries by use and puts a new text last, where the next new one evicts it;
+    texts of every length filled it, and statements first run after that were prepared anew at every call
+    (docs/RESULTS.md section 6, round 16). ``pad=False``: items that are not ids of an IN list."""
     ids = list(ids)
     for start in range(0, len(ids), size):
         chunk = ids[start:start + size]
+        if pad:
+            chunk = padded(chunk, size)
         yield chunk, ",".join("?" for _ in chunk)
 
 

@@ -118,7 +118,8 @@ class EventRows(TableRows):
                 if got:
                     out[ask] = (got[0], got[0]["relabel"])
             return out
-        for chunk, _ in id_chunks(asks, SQL_ID_CHUNK // 3):  # 3 parameters an ask: 498, below SQLite's old 999
+        # 3 parameters an ask: 498, below SQLite's old 999; not padded (rows of VALUES, not an IN list of ids)
+        for chunk, _ in id_chunks(asks, SQL_ID_CHUNK // 3, pad=False):
             sql = self._FOLLOWING_SET.format(marks=",".join("(?, ?, ?)" for _ in chunk))
             for r in self._conn.execute(sql, [v for o, k in chunk for v in (o, k[0], k[1])]).fetchall():
                 out[(int(r["oid"]), (float(r["s"]), int(r["i"])))] = (r, r["relabel"])

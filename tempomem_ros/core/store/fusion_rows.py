@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 
-from ..rows import OBJECT_COLS, SQL_ID_CHUNK, id_chunks
+from ..rows import OBJECT_COLS, SQL_ID_CHUNK, id_chunks, padded
 from .object_row import ObjectRow, fetch_objects
 from .base import StoreInterface, TableRows, fetch_each, fetch_together
 from .retention_rows import RetentionRows
@@ -139,6 +139,7 @@ class FusionRows(TableRows):
     def _labels_together_read(self, labels: list[str], others: list[str]) -> tuple[str, tuple]:
         """_labels_together's statement and parameters."""
         y_label = "y.label" if self._store.reads_in_batches else "y.label || ''"
+        labels, others = padded(labels), padded(others)  # a few texts, not one a pair of lengths (rows.id_chunks)
         return (f"SELECT DISTINCT x.label, y.label FROM label_mass x JOIN label_mass y ON y.object_id = x.object_id "
                 f"AND y.label <> x.label WHERE x.label IN ({','.join('?' for _ in labels)}) "
                 f"AND {y_label} IN ({','.join('?' for _ in others)})", (*labels, *others))

@@ -528,6 +528,18 @@ TABLES_SINCE: dict[str, int] = {**{t: 3 for t in _tables([HELD_EVENTS_TABLE])},
                                 **{t: 11 for t in _tables(PLACE_LABELS_SCHEMA)}}
 
 
+#: Prepared statements a connection keeps (the driver's default: 100). Why: pysqlite3's statement cache ranks its
+#: entries by use and, once full, puts a new statement last, where the next new one evicts it; a statement first
+#: run after the cache filled is then prepared anew at every call, each time it alternates with another new one.
+#: The texts vary with the ids an "IN (...)" list holds, so a store whose labels name more objects runs more of
+#: them: bench_long_run's paired phase runs 93 distinct texts on the day-1 store and 106 on the day-30 one, and
+#: was_seen by id (its first run after the others) prepared 2 statements a call on day 30 alone: CPU p50 x1.34
+#: over day 1 with a cache of 100, x1.08 with this one (docs/RESULTS.md section 6, round 16;
+#: bench/long_run_statement_cache.py). A writer keeps meeting new texts, one an id-list length: rows.id_chunks pads
+#: the lists to a few lengths, which bounds them.
+STATEMENT_CACHE = 1024
+
+
 def connect(path: str, readonly: bool):
     """Open the file; a read-only open never creates it and refuses writes at the SQLite level too.
     Returns the connection (open_connection also says whether it was opened immutable)."""
@@ -566,7 +578,8 @@ def open_connection(path: str, readonly: bool):
         else:
             parent = os.path.dirname(os.path.abspath(path))
             os.makedirs(parent, exist_ok=True)
-            conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+            conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False,
+                                   cached_statements=STATEMENT_CACHE)
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=NORMAL")
         return _pragmas(conn), False
@@ -577,7 +590,8 @@ def open_connection(path: str, readonly: bool):
 
 
 def _connect_ro(path: str, query: str):
-    return sqlite3.connect(f"file:{path}?{query}", uri=True, isolation_level=None, check_same_thread=False)
+    return sqlite3.connect(f"file:{path}?{query}", uri=True, isolation_level=None, check_same_thread=False,
+                           cached_statements=STATEMENT_CACHE)
 
 
 def _pragmas(conn):
