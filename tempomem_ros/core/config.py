@@ -125,6 +125,12 @@ class IdentityConfig:
     rebuilt_move: bool = True            # a published appearance, never moved, whose box is rebuilt within
                                          # reconcile_window_s of its first sighting is asked again whether a
                                          # removed look-alike moved there (settling.Settling._rebuilt_moves)
+    reask_move: bool = True              # a published appearance, never moved, within reconcile_window_s of its
+                                         # first sighting is asked again whether a removed look-alike moved there
+                                         # when the evidence that declined it changed: its shown label changed by a
+                                         # join made after the frame's relabel check, or it is seen in one frame with
+                                         # the object at whose place it was read (settling.Settling._reasked_moves;
+                                         # h470 seeds 470's glasses, 475's mug)
     reappear_lookalike_move: bool = True # a sighting at a missing object's place is no reappearance when a look-alike
                                          # seen since left its own place (removed) within reconcile_window_s: a new
                                          # object, that one's move (frame_fusion._gone_lookalike_came; seed 431)
