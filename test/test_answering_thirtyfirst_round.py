@@ -163,3 +163,24 @@ def test_who_speaks_is_taken_off(question, operator, args, said):
 def test_talk_that_may_narrow_the_question_is_not_taken_off(question):
     out = understand(question, NOW, NAMES)
     assert isinstance(out, Refusal) or not any("asks" in w or "who" in w or "ones" in w for w in out.ignored), out
+
+
+# ------------------------------------------------------------------ its place now, said as the place it holds
+@pytest.mark.parametrize("question, label", [
+    ("where was the mug before it got to the spot it occupies now", "mug"),
+    ("the lamp, before it got to the place it has now, where had it been?", "lamp"),
+    ("where was the book kept before the place you see it in now?", "book"),
+    ("What was the remote's spot prior to the one it has at present?", "remote"),
+    ("where were the keys before the spot they occupy now", "keys"),
+])
+def test_the_place_it_holds_now_asks_its_previous_place(question, label):
+    u = understood(question, NAMES)
+    assert (u.operator, u.args) == ("previous", {"label": label})
+
+
+@pytest.mark.parametrize("question", [
+    "what is in the spot it occupies now",               # no thing named
+])
+def test_the_place_it_holds_needs_a_thing(question):
+    out = understand(question, NOW, NAMES)
+    assert isinstance(out, Refusal), out
