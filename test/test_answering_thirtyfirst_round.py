@@ -61,6 +61,8 @@ def test_a_thing_still_about_the_house_is_in_place():
     ("the mug: the most recent moment it crossed your view?", "last_seen", "mug", ""),
     ("when did the lamp first enter the frame", "first_seen", "lamp", ""),
     ("when did the mug first come into view", "first_seen", "mug", ""),
+    ("when did the bowl first come into your knowledge?", "first_seen", "bowl", ""),
+    ("at what moment did the book initially enter your records?", "first_seen", "book", ""),
 ])
 def test_an_event_verb_after_the_thing_is_no_part_of_its_name(question, operator, label, unknown):
     u = understood(question, NAMES)

@@ -233,12 +233,12 @@ _WHERE_IT_BELONGS = re.compile(
     r"(?:should|ought to|is meant to|are meant to|s meant to|re meant to|is supposed to|are supposed to|s supposed to|"
     rf"re supposed to) (?:be|{_BEING}))\b")
 # Stop 51 (heldout31's E055, "the most recent moment the kite crossed your view", asked of a "kite crossed"): crossing
-# or entering the robot's view, path or frame is being seen (SEEN); the verb is no part of the thing's name
-# (slots.NOT_IN_A_NAME)
+# or entering the robot's view, path or frame is being seen (SEEN), and so is coming into its knowledge or records
+# ("when did the bowl first come into your knowledge"); the verb is no part of the thing's name (slots.NOT_IN_A_NAME)
 _CROSSED_VIEW = re.compile(r"\b(?:cross(?:ed|es|ing)?|enter(?:ed|s|ing)?|c[oa]me into|passed through) "
                            r"(?:your|my|the|its|the robot s|the camera s|the robots|the cameras) (?:view|sight|path|"
                            r"field of view|"
-                           r"line of sight|lens|gaze|frame)\b")
+                           r"line of sight|lens|gaze|frame|knowledge|records|memory|logs)\b")
 # "did the chair move today and how many times": two questions
 _TWO_QUESTIONS = re.compile(r"\b(?:and|or|also|plus) (?:how|what|where|when|which|who|is|are|was|were|did|do|does|has|"
                             r"have)\b")
