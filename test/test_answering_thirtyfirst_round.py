@@ -202,3 +202,20 @@ def test_a_point_and_radius_beside_who_speaks_is_read():
 def test_a_question_of_everything_beside_who_speaks_stays_refused(question):
     out = understand(question, NOW, NAMES)
     assert isinstance(out, Refusal), out
+
+
+# ------------------------------------------------------------------ finding it, said with a word of likelihood
+@pytest.mark.parametrize("question, label", [
+    ("where would I most likely find my phone", "phone"),
+    ("my wallet, where would I most likely find it?", "wallet"),
+    ("where could we probably find the keys?", "keys"),
+])
+def test_finding_it_most_likely_asks_where_to_look(question, label):
+    u = understood(question, NAMES)
+    assert (u.operator, u.args) == ("where_to_look", {"label": label})
+
+
+@pytest.mark.parametrize("question", ["where can I find the mug", "where would I find the mug"])
+def test_finding_it_without_a_word_of_likelihood_stays_its_place_now(question):
+    u = understood(question, NAMES)
+    assert (u.operator, u.args) == ("current", {"label": "mug"})
