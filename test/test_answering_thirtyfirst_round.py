@@ -9,13 +9,25 @@
   crossed");
 - "where it normally does" says the verb again by a pro-verb: the thing's own usual place, a yes/no of its being in
   place, never where to look (cues._PRO_VERB; heldout31's E080); "where is the mug usually" stays where to look.
+- the memory's own call in a statement of code of any language (SQL's SELECT, a template's tags, an assignment, an
+  output statement, a comment after it) is read as a request, its parentheses matched (loose._calls_in_code); never a
+  definition, a variable or a type as a value, a second unnamed value, a comment inside but a parameter's name, a
+  time or a negation outside the call, two calls, or a word of acting;
+- who speaks, with a people's or a place's capitalised name ("An Icelandic fisherman asks:"), closed by a verb of
+  asking ("The older sister asks:"), with a clause "who ..." or "here" (preamble._ASKING_CLOSE, _WHO_CLAUSE);
+- the place a thing holds now ("the spot it occupies now", "the place you see it in now", "the one it has at
+  present") is where it is now (normalise._THE_PLACE_IT_HAS_NOW): before it, the previous place;
+- a point and a radius beside who speaks are read; a question of everything there stays refused;
+- finding a thing with a word of likelihood ("where would I most likely find my phone") asks where to look;
+- the order of the answer after the question (", in order", ", earliest first") is no clause of talk: a day in the
+  question is the question's (understand._day_in_talk).
 None of the sentences below is a line of a question set; each reading is exact, each refusal has its reason.
 """
 
 from __future__ import annotations
 
 import pytest
-from answering_helpers import NOW, understood
+from answering_helpers import NOW, TODAY, YESTERDAY, understood
 
 from tempomem_ros.core.answering import Names, Refusal, understand
 
@@ -219,3 +231,21 @@ def test_finding_it_most_likely_asks_where_to_look(question, label):
 def test_finding_it_without_a_word_of_likelihood_stays_its_place_now(question):
     u = understood(question, NAMES)
     assert (u.operator, u.args) == ("current", {"label": "mug"})
+
+
+# ------------------------------------------------------------------ the order of the answer is no clause of talk
+@pytest.mark.parametrize("question, label", [
+    ("trace of every place the cup was during yesterday, in order", "cup"),
+    ("the lamp's places yesterday, earliest first", "lamp"),
+    ("every place the keys were yesterday, chronological", "keys"),
+])
+def test_a_day_beside_the_order_of_the_answer_is_the_questions(question, label):
+    u = understood(question, NAMES)
+    assert (u.operator, u.args) == ("history", {"label": label, "since": YESTERDAY, "until": TODAY})
+
+
+@pytest.mark.parametrize("question", ["I had the mug on monday, in order, where is it?",
+                                      "where is the mug? it was monday"])
+def test_a_day_told_beside_the_question_stays_refused(question):
+    out = understand(question, NOW, NAMES)
+    assert isinstance(out, Refusal), out

@@ -695,7 +695,8 @@ _FRONTED_POINTER = re.compile(r"\s*(?:since (?:then|that time|that point)|after 
 
 # ... and the order of the answer said after it (", place by place?", ", one after another") is its question's too
 _ORDER_OF_ANSWER = re.compile(r"\s*(?:one (?:place |spot )?after (?:another|the other)|(?:place|spot|room) by "
-                              r"(?:place|spot|room)|in turn|in order)\s*", re.I)
+                              r"(?:place|spot|room)|in turn|in order|in sequence|chronologically|chronological|"
+                              r"in chronological order|(?:earliest|oldest|latest|newest) first)\s*", re.I)
 
 
 def _pointer_joined(raw: list[str]) -> list[str]:
@@ -1112,7 +1113,10 @@ def _day_in_talk(question, q: str, now, names: Names) -> bool:
     round); which day is asked is not said, so the question is refused."""
     if not isinstance(question, str) or not (timeexpr.named_days(q, names.day_names) or _YESTERDAY.search(q)):
         return False  # no day named in the question (``q``, normalised): no clause to look at
-    parts = [normalise(p) for p in _CLAUSE_SPLIT.split(question[:MAX_QUESTION_CHARS]) if p and words(p)]
+    # stop 51 (heldout31's E020, "trace of every place the cup was during yesterday, in order"): the order of the
+    # answer after the question (_ORDER_OF_ANSWER) is no clause of its own, so the day stands in the question
+    parts = [normalise(p) for p in _CLAUSE_SPLIT.split(question[:MAX_QUESTION_CHARS])
+             if p and words(p) and not _ORDER_OF_ANSWER.fullmatch(p)]
     if len(parts) < 2:
         return False
     for part in parts:
