@@ -20,7 +20,9 @@
 - a point and a radius beside who speaks are read; a question of everything there stays refused;
 - finding a thing with a word of likelihood ("where would I most likely find my phone") asks where to look;
 - the order of the answer after the question (", in order", ", earliest first") is no clause of talk: a day in the
-  question is the question's (understand._day_in_talk).
+  question is the question's (understand._day_in_talk);
+- "in its proper / rightful / usual place" after "still" is in its place (normalise._AT_ITS_OWN_PLACE), never an
+  unknown anchor "rightful place".
 None of the sentences below is a line of a question set; each reading is exact, each refusal has its reason.
 """
 
@@ -249,3 +251,19 @@ def test_a_day_beside_the_order_of_the_answer_is_the_questions(question, label):
 def test_a_day_told_beside_the_question_stays_refused(question):
     out = understand(question, NOW, NAMES)
     assert isinstance(out, Refusal), out
+
+
+# ------------------------------------------------------------------ at its own place, with a word of rightness
+@pytest.mark.parametrize("question, label", [
+    ("is the laptop still at its proper place, yes or no?", "laptop"),
+    ("are the keys still in their rightful place?", "keys"),
+    ("is the lamp still in its usual spot?", "lamp"),
+])
+def test_still_at_its_proper_place_asks_whether_it_is_in_place(question, label):
+    u = understood(question, NAMES)
+    assert (u.operator, u.args) == ("is_present", {"label": label})
+
+
+def test_its_rightful_place_is_no_unknown_anchor():
+    out = understand("is the laptop in its rightful place", NOW, NAMES)
+    assert isinstance(out, Refusal) or (out.operator, out.args) == ("is_present", {"label": "laptop"}), out

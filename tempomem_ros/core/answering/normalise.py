@@ -414,6 +414,15 @@ _THE_PLACE_IT_HAS_NOW = re.compile(
     r"(?:see|can see) (it|them)(?: in| at| on)?(?: now| at present| currently)\b")
 
 
+# Stop 51 (heldout31's E075, "is the laptop still at its proper place, yes or no?", refused; "is the laptop in its
+# rightful place" asked of an unknown anchor "rightful place"): at the thing's own place said with a word of rightness
+# or habit ("in its proper place", "at its usual spot", "in their rightful home") is at its place, as "still at its
+# place" is read (in place). Only after "in" / "at" / "on": "where is its usual spot" asks where to look.
+_AT_ITS_OWN_PLACE = re.compile(r"\b(in|at|on) (its|their) (?:proper|usual|normal|regular|rightful|right|"
+                               r"designated|customary|accustomed|habitual|allotted|assigned) "
+                               r"(place|spot|position|home|location)\b")
+
+
 def _the_place_now(m: re.Match) -> str:
     return "where it is now" if (m.group(1) or m.group(2)) == "it" else "where they are now"
 
@@ -468,6 +477,7 @@ def normalise(question: str) -> str:
     q = scope.part_of_place(q)  # stop 50: "which corner of the house" asks where, the house is no thing (scope.py)
     q = _WHERE_IT_STANDS_NOW.sub(_where_it_is_now, q)
     q = _THE_PLACE_IT_HAS_NOW.sub(_the_place_now, q)
+    q = _AT_ITS_OWN_PLACE.sub(r"\1 \2 \3", q)
     q = word_order.reorder(q, asked)
     m = _EMBEDDED_WHAT.match(q)
     if m:
