@@ -267,3 +267,23 @@ def test_still_at_its_proper_place_asks_whether_it_is_in_place(question, label):
 def test_its_rightful_place_is_no_unknown_anchor():
     out = understand("is the laptop in its rightful place", NOW, NAMES)
     assert isinstance(out, Refusal) or (out.operator, out.args) == ("is_present", {"label": "laptop"}), out
+
+
+@pytest.mark.parametrize("question", [
+    "robot.fetch(tempomem.current('mug'))",      # a call that acts on the answer
+    "arm.grasp_at(tempomem.current('mug'))",
+    "UPDATE objects SET label = tempomem_current('mug')",
+])
+def test_a_call_that_acts_on_the_answer_is_refused(question):
+    out = understand(question, NOW, NAMES)
+    assert isinstance(out, Refusal), out
+
+
+@pytest.mark.parametrize("question, operator", [
+    ("print(tempomem.current('mug'))", "current"),
+    ("IF (TEMPOMEM_DID_MOVE(\\"mug\\")) THEN 1 ELSE 0 END", "did_move"),
+    ("#set( $d = $tempomem.duration(\\"mug\\") )$d", "duration"),
+])
+def test_a_call_shown_or_grouped_is_read(question, operator):
+    u = understood(question, NAMES)
+    assert (u.operator, u.args) == (operator, {"label": "mug"})

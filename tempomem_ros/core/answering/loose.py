@@ -1167,7 +1167,7 @@ def _calls_in_code(text: str) -> list[str]:
         name = m.group(1)
         if "tempomem" not in name.lower() or tool_name(re.sub(r"::|\\|#|->", ".", name)) is None:
             continue
-        if _DEFINED.search(text[:m.start()]):
+        if _DEFINED.search(text[:m.start()]) or not _shown_by(text[:m.start()]):
             continue
         depth, j, quote = 0, m.end() - 1, ""
         while j < len(text):
@@ -1196,6 +1196,32 @@ def _calls_in_code(text: str) -> list[str]:
             continue  # '-- since this morning' after the call: a time the call's arguments leave out
         out.append(re.sub(r"::|\\|#|->", ".", name) + "(" + args + ")")
     return out
+
+
+# A call inside another call is read only when that one shows or holds its value ('print(...)', 'Put_Line (...)', DAX's
+# 'ROW ("n", ...)'): 'robot.fetch(tempomem.current("mug"))' asks the robot to act on the answer, never read.
+_SHOWING = frozenset("print println printf puts echo display show showmessage put_line putstrln writeln msgbox alert "
+                     "log row summarize str string format tostring stringify dump inspect repr pp p debug trace "
+                     "text value eval".split()) | frozenset(  # keywords before a '(' that groups
+    "if when where and or in from select return then else case while elif exists #set".split())
+
+
+def _shown_by(before: str) -> bool:
+    """Whether every call left open before a call (its '(' not closed) shows or holds its value (_SHOWING); a '('
+    with no name before it groups ('IF (', 'FROM (')."""
+    depth = 0
+    for k in range(len(before) - 1, -1, -1):
+        c = before[k]
+        if c == ")":
+            depth += 1
+        elif c == "(":
+            if depth:
+                depth -= 1
+                continue
+            name = re.search(r"(#?[A-Za-z_][\w.]*)\s*\Z", before[:k])  # Velocity's '#set(' assigns
+            if name and name.group(1).rsplit(".", 1)[-1].lower() not in _SHOWING:
+                return False
+    return True
 
 
 _TIME_OUTSIDE = re.compile(r"\b(?:since|until|till|before|after|ago|between|during|today|yesterday|tonight|morning|"
