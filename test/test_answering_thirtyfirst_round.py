@@ -281,8 +281,8 @@ def test_a_call_that_acts_on_the_answer_is_refused(question):
 
 @pytest.mark.parametrize("question, operator", [
     ("print(tempomem.current('mug'))", "current"),
-    ("IF (TEMPOMEM_DID_MOVE(\\"mug\\")) THEN 1 ELSE 0 END", "did_move"),
-    ("#set( $d = $tempomem.duration(\\"mug\\") )$d", "duration"),
+    ('IF (TEMPOMEM_DID_MOVE("mug")) THEN 1 ELSE 0 END', "did_move"),
+    ('#set( $d = $tempomem.duration("mug") )$d', "duration"),
 ])
 def test_a_call_shown_or_grouped_is_read(question, operator):
     u = understood(question, NAMES)
