@@ -491,7 +491,9 @@ def test_heldout18_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
     # twenty-seventh round (stop 47: talk with a number, unknown things, cue phrases; scope.py): 139 -> 140
     # twenty-ninth round (stop 49, i13-r29: who speaks before a colon, a last letter left out, the habitual place
     # with a noun of place; test_answering_twentyninth_round.py): 140 -> 141
-    assert _measured(newest_sets[8], "b", 29, tmp_path / "h18") == (200, 141, 59, 0, [])
+    # thirty-first round (stop 51, i13-r31: heldout31 read as a development set; test_answering_thirtyfirst_round.py):
+    # 141 -> 142
+    assert _measured(newest_sets[8], "b", 29, tmp_path / "h18") == (200, 142, 58, 0, [])
 
 
 def test_heldout19_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
@@ -659,7 +661,9 @@ def test_heldout26_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
     # twenty-eighth round (stop 48, a told moment the question names again, understand._told_again: o026): 126 -> 127
     # twenty-ninth round (stop 49, i13-r29: who speaks before a colon, a last letter left out, the habitual place
     # with a noun of place; test_answering_twentyninth_round.py): 127 -> 130
-    assert _measured(newest_sets[16], "o", 30, tmp_path / "h26") == (200, 130, 70, 0, [])
+    # thirty-first round (stop 51, i13-r31: heldout31 read as a development set; test_answering_thirtyfirst_round.py):
+    # 130 -> 133
+    assert _measured(newest_sets[16], "o", 30, tmp_path / "h26") == (200, 133, 67, 0, [])
 
 
 def test_heldout27_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
@@ -679,7 +683,9 @@ def test_heldout27_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
     # with a noun of place; test_answering_twentyninth_round.py): 105 -> 110
     # thirtieth round (stop 50, i13-r30: heldout30 read as a development set; test_answering_thirtieth_round.py):
     # 110 -> 111 (A158, a told start)
-    assert _measured(newest_sets[17], "A", 30, tmp_path / "h27") == (200, 111, 89, 0, [])
+    # thirty-first round (stop 51, i13-r31: heldout31 read as a development set; test_answering_thirtyfirst_round.py):
+    # 111 -> 113
+    assert _measured(newest_sets[17], "A", 30, tmp_path / "h27") == (200, 113, 87, 0, [])
 
 
 def test_heldout28_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
@@ -699,7 +705,9 @@ def test_heldout28_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
     # with no time of its own never read beside talk of the speaker): 107 -> 106 (B034 refused)
     # thirtieth round (stop 50, i13-r30: heldout30 read as a development set; test_answering_thirtieth_round.py):
     # 106 -> 109 (B069 "most promising first", B140 a told start, B147 "Since then," fronted)
-    assert _measured(newest_sets[18], "B", 30, tmp_path / "h28") == (200, 109, 91, 0, [])
+    # thirty-first round (stop 51, i13-r31: heldout31 read as a development set; test_answering_thirtyfirst_round.py):
+    # 109 -> 112
+    assert _measured(newest_sets[18], "B", 30, tmp_path / "h28") == (200, 112, 88, 0, [])
 
 
 def test_heldout29_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
@@ -715,7 +723,9 @@ def test_heldout29_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
     # a span question with no time of its own never read beside talk of the speaker): 104 -> 103 (C033 refused)
     # thirtieth round (stop 50, i13-r30: heldout30 read as a development set; test_answering_thirtieth_round.py):
     # 103 -> 105 (C120 "at that hour", C123 a told start)
-    assert _measured(newest_sets[19], "C", 30, tmp_path / "h29") == (200, 105, 95, 0, [])
+    # thirty-first round (stop 51, i13-r31: heldout31 read as a development set; test_answering_thirtyfirst_round.py):
+    # 105 -> 113
+    assert _measured(newest_sets[19], "C", 30, tmp_path / "h29") == (200, 113, 87, 0, [])
 
 
 def test_heldout30_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
@@ -727,7 +737,9 @@ def test_heldout30_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
     Guarded exactly: a later round that reads it changes this line and says so (in "all" from stop 50)."""
     # thirtieth round (stop 50, i13-r30: heldout30 read as a development set; test_answering_thirtieth_round.py):
     # 109 / 90 / 1 -> 130 / 70 / 0 (D002: a part of the home asks where, scope.part_of_place)
-    assert _measured(newest_sets[20], "D", 30, tmp_path / "h30") == (200, 130, 70, 0, [])
+    # thirty-first round (stop 51, i13-r31: heldout31 read as a development set; test_answering_thirtyfirst_round.py):
+    # 130 -> 135
+    assert _measured(newest_sets[20], "D", 30, tmp_path / "h30") == (200, 135, 65, 0, [])
 
 
 def test_heldout31_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
@@ -739,8 +751,8 @@ def test_heldout31_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
     resting where it normally does?" read as where to look). Guarded exactly: a later round that reads it changes this
     line and says so (in "all" from stop 51)."""
     # thirty-first round (stop 51, i13-r31: heldout31 read as a development set; test_answering_thirtyfirst_round.py):
-    # 97 / 100 / 3 -> H31_RULES (E039, E055, E080 mended as classes; the memory's own calls in code, who speaks)
-    assert _measured(newest_sets[21], "E", 30, tmp_path / "h31") == H31_RULES
+    # 97 / 100 / 3 -> 127 / 73 / 0 (E039, E055, E080 mended as classes; the memory's own calls in code, who speaks)
+    assert _measured(newest_sets[21], "E", 30, tmp_path / "h31") == (200, 127, 73, 0, [])
 
 
 @pytest.mark.slow
