@@ -142,3 +142,40 @@ def test_a_relabel_made_by_a_join_after_the_relabel_check_is_asked(store, monkey
         else:
             assert kinds(mem) == [("appeared", 1), ("removed", 1), ("appeared", 2), ("relabelled", 2)]
             assert shown == [(1, "mug", "missing", 0), (2, "mug", "present", 0)]
+
+
+def test_a_relabel_by_a_join_after_the_relabel_check_is_asked_when_the_frame_relabelled_it_before(store, monkeypatch):
+    # review rev51a: the object relabelled earlier in the same frame ("cup" -> "bowl", asked by _relabelled_moves:
+    # no removed bowl), then by a join in _release_held ("bowl" -> "mug"): its id was already in the frame's relabel
+    # set, so "relabelled after the relabel check" read as "asked" and the mug's move was asked by nothing
+    real_check, real_release = Settling._relabelled_moves, Settling._release_held
+
+    def relabel_then_check(self, stamp, counters, touched):
+        if stamp == 150.0:
+            self._graph.set_label_mass(2, {"cup": 3.0, "bowl": 5.0})
+            self._settle_label(2, stamp, [])
+        real_check(self, stamp, counters, touched)
+
+    def release_then_join(self, stamp, counters, touched):
+        real_release(self, stamp, counters, touched)
+        if stamp == 150.0:
+            self._graph.set_label_mass(2, {"cup": 3.0, "bowl": 5.0, "mug": 12.0})
+            self._settle_label(2, stamp, [])
+
+    monkeypatch.setattr(Settling, "_relabelled_moves", relabel_then_check)
+    monkeypatch.setattr(Settling, "_release_held", release_then_join)
+    with Memory.open(store("m"), embedding_dim=4) as mem:
+        for t in (0.0, 0.5, 1.0, 1.5):
+            mem.add([box_obs("mug", A, MUG, stamp=t)], view(t, A, DA + 0.04))
+        for t in (50.0, 50.5, 51.0, 52.5):
+            mem.add([], view(t, A, EMPTY_A))
+        for t in (100.0, 100.5, 101.0, 101.5, 102.0):
+            mem.add([box_obs("cup", B, CUP, stamp=t)], view(t, B, DB + 0.04))
+        mem.commit()
+        assert kinds(mem) == [("appeared", 1), ("removed", 1), ("appeared", 2)]  # "cup": declined
+        mem.add([box_obs("cup", B, CUP, stamp=150.0)], view(150.0, B, DB + 0.04))
+        mem.commit()
+        assert kinds(mem) == [("appeared", 1), ("removed", 1), ("moved", 1), ("merged", 2)]
+        assert [(o.id, o.label, o.state, o.n_moves) for o in mem.objects()] == \
+            [(1, "mug", "present", 1), (2, "mug", "forgotten", 0)]
+
