@@ -179,3 +179,33 @@ def test_a_relabel_by_a_join_after_the_relabel_check_is_asked_when_the_frame_rel
         assert [(o.id, o.label, o.state, o.n_moves) for o in mem.objects()] == \
             [(1, "mug", "present", 1), (2, "mug", "forgotten", 0)]
 
+
+@pytest.mark.parametrize("at", [150.0, 230.0])
+def test_a_relabel_by_a_join_past_the_reconcile_window_asks_nothing(store, monkeypatch, at):
+    # what must not happen: the join's relabel comes 130 s after the new mug was first seen (reconcile_window_s
+    # 120 s): its appearance stands (at 150 s, inside the window, the same scene is the move)
+    real = Settling._release_held
+
+    def release_then_join(self, stamp, counters, touched):
+        real(self, stamp, counters, touched)
+        if stamp == at:
+            self._graph.set_label_mass(2, {"cup": 3.0, "mug": 6.0})
+            self._settle_label(2, stamp, [])
+
+    monkeypatch.setattr(Settling, "_release_held", release_then_join)
+    with Memory.open(store("m"), embedding_dim=4) as mem:
+        for t in (0.0, 0.5, 1.0, 1.5):
+            mem.add([box_obs("mug", A, MUG, stamp=t)], view(t, A, DA + 0.04))
+        for t in (50.0, 50.5, 51.0, 52.5):
+            mem.add([], view(t, A, EMPTY_A))
+        for t in (100.0, 100.5, 101.0, 101.5, 102.0):
+            mem.add([box_obs("cup", B, CUP, stamp=t)], view(t, B, DB + 0.04))
+        mem.commit()
+        mem.add([box_obs("cup", B, CUP, stamp=at)], view(at, B, DB + 0.04))
+        mem.commit()
+        if at < 220.0:
+            assert kinds(mem) == [("appeared", 1), ("removed", 1), ("moved", 1), ("merged", 2)]
+        else:
+            assert kinds(mem) == [("appeared", 1), ("removed", 1), ("appeared", 2), ("relabelled", 2)]
+            assert [(o.id, o.label, o.state, o.n_moves) for o in mem.objects()] == \
+                [(1, "mug", "missing", 0), (2, "mug", "present", 0)]
