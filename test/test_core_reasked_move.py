@@ -209,3 +209,22 @@ def test_a_relabel_by_a_join_past_the_reconcile_window_asks_nothing(store, monke
             assert kinds(mem) == [("appeared", 1), ("removed", 1), ("appeared", 2), ("relabelled", 2)]
             assert [(o.id, o.label, o.state, o.n_moves) for o in mem.objects()] == \
                 [(1, "mug", "missing", 0), (2, "mug", "present", 0)]
+
+
+def test_glasses_on_the_wallet_while_the_first_pair_was_still_seen_stay_two_when_that_pair_is_removed(store):
+    # what must not happen, with a removed look-alike for the rule to take: the first pair seen at its place after
+    # the second was found on the wallet (both existed), then its place seen empty (removed); the second pair seen
+    # with the wallet is asked again (_reasked_moves) and must not become the first pair's move
+    with Memory.open(store("m"), embedding_dim=4) as mem:
+        _glasses_at_a_wallet_at_b(mem)
+        _glasses_found_on_the_wallet(mem)
+        for t in (105.0, 105.5, 106.0, 106.5):
+            mem.add([box_obs("glasses", A, GLASSES, stamp=t)], view(t, A, DA + 0.04))
+        for t in (110.0, 110.5, 111.0, 112.5):
+            mem.add([], view(t, A, EMPTY_A))
+        mem.commit()
+        assert kinds(mem) == [("appeared", 1), ("appeared", 2), ("appeared", 3), ("removed", 1)]
+        _seen_together(mem)
+        assert kinds(mem) == [("appeared", 1), ("appeared", 2), ("appeared", 3), ("removed", 1)]
+        assert [(o.id, o.label, o.state, o.n_moves) for o in mem.objects()] == \
+            [(1, "glasses", "missing", 0), (2, "wallet", "present", 0), (3, "glasses", "present", 0)]
