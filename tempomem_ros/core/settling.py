@@ -309,11 +309,17 @@ class Settling:
         if self.config.identity.twin_merge:
             self._merge_twins(stamp, neighbours, counters, touched)
         self._relabelled_moves(stamp, counters, touched)
-        asked = set(self._state.relabelled)  # the relabels made after this (joins below) are asked at the end
-        self._rebuilt_moves(stamp, counters, touched)
-        self._release_held(stamp, counters, touched)
-        self._seen_empty_moves(stamp, counters, touched)
-        self._reasked_moves(stamp, asked, counters, touched)
+        # the relabels made after this (joins below) are asked at the end (_reasked_moves), those of objects
+        # relabelled before it in this frame too: they are collected apart, the frame's set restored whole after
+        asked = self._state.relabelled
+        self._state.relabelled = set()
+        try:
+            self._rebuilt_moves(stamp, counters, touched)
+            self._release_held(stamp, counters, touched)
+            self._seen_empty_moves(stamp, counters, touched)
+            self._reasked_moves(stamp, set(self._state.relabelled), counters, touched)
+        finally:
+            self._state.relabelled = asked | self._state.relabelled
 
     # ---------------------------------------------------------------- removals
     def finish_removals(self, stamp: float, counters, touched: set[int], before: bool = False) -> None:
@@ -1645,11 +1651,12 @@ class Settling:
             ahead = None  # states, boxes and label mass change below: what was read ahead no longer holds
             self._reconcile_move(removed, row, stamp, counters, touched)
 
-    def _reasked_moves(self, stamp: float, asked: set[int], counters, touched: set[int]) -> None:
+    def _reasked_moves(self, stamp: float, late: set[int], counters, touched: set[int]) -> None:
         """A present object never moved, first seen less than identity.reconcile_window_s ago, whose appearance is
         no longer held (published), is asked again whether a removed object moved there (_removed_lookalike, with
         the waits _release_held asks, as _rebuilt_moves asks them) when the evidence a decline rested on changed in
-        this frame: (1) its shown label changed after _relabelled_moves ran (a twin joined by _release_held or
+        this frame: (1) its shown label changed after _relabelled_moves ran (``late``, collected apart by settle: one
+        relabelled before it in the frame as well is asked again, review rev51a; a twin joined by _release_held or
         _seen_empty_moves settles the label, _settle_label, and the next frame starts its relabel set empty: such a
         relabel was never asked); (2) it was seen in this frame together with an older present object at whose very
         place it stands (_read_at_anothers_place named that object, so a removed look-alike was declined as "that
@@ -1668,7 +1675,7 @@ class Settling:
             return
         window = self.config.identity.reconcile_window_s
         seen = self._state.seen_rows  # as the frame found them
-        ids = {int(o) for o in self._state.relabelled if int(o) not in asked}
+        ids = {int(o) for o in late}  # relabelled after _relabelled_moves ran, whether or not relabelled before it
         for oid, before in seen.items():
             if int(oid) in ids or before.state != "present" or int(before.n_moves) > 0 \
                     or stamp - float(before.first_seen) >= window:
