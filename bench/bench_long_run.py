@@ -132,6 +132,17 @@ def store_bytes(path: str) -> dict:
             "pages": pages, "free_pages": free, "page_size": page}
 
 
+def kept_store_settings(path: str) -> tuple[int, bool]:
+    """(embedding_dim, features on) of a kept store, read from its meta table without opening it as a Memory
+    (which needs both to open it): the long_run_* scripts take stores by path."""
+    con = stdlib_sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        meta = dict(con.execute("SELECT key, value FROM meta").fetchall())
+    finally:
+        con.close()
+    return int(meta["embedding_dim"]), bool(meta.get("feature_model"))
+
+
 def contents(path: str) -> dict[str, int] | None:
     """Bytes of each table with its indexes (SQLite's dbstat, when this build has it), largest first."""
     con = stdlib_sqlite3.connect(path)

@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import os
-import sqlite3
 
 import numpy as np
 
@@ -36,10 +35,7 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", required=True)
     args = ap.parse_args(argv)
-    con = sqlite3.connect(f"file:{args.first}?mode=ro", uri=True)
-    meta = dict(con.execute("SELECT key, value FROM meta").fetchall())
-    con.close()
-    dim, features = int(meta["embedding_dim"]), bool(meta.get("feature_model"))
+    dim, features = bench.kept_store_settings(args.first)
     labels = sorted({item[0] for item in ITEMS})
     stores = [Memory.open(p, embedding_dim=dim, readonly=True, label_encoder=HashingTextEncoder(),
                           clip_text_encoder=bench.TextTower(dim) if features else None)

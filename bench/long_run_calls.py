@@ -27,7 +27,6 @@ import argparse
 import collections
 import importlib.util
 import os
-import sqlite3
 import time
 
 import numpy as np
@@ -48,10 +47,7 @@ FIT = {"current": lambda m, lbl, t: m.temporal("current", label=lbl),
 
 
 def open_store(path: str) -> Memory:
-    con = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-    meta = dict(con.execute("SELECT key, value FROM meta").fetchall())
-    con.close()
-    dim, features = int(meta["embedding_dim"]), bool(meta.get("feature_model"))
+    dim, features = bench.kept_store_settings(path)
     return Memory.open(path, embedding_dim=dim, readonly=True, label_encoder=HashingTextEncoder(),
                        clip_text_encoder=bench.TextTower(dim) if features else None)
 

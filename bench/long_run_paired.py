@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import os
-import sqlite3
 import tempfile
 import time
 import types
@@ -46,10 +45,7 @@ def main(argv=None) -> int:
     ap.add_argument("--commit-rounds", type=int, default=3)
     ap.add_argument("--probe-s", type=float, default=30.0)
     args = ap.parse_args(argv)
-    con = sqlite3.connect(f"file:{args.first}?mode=ro", uri=True)
-    meta = dict(con.execute("SELECT key, value FROM meta").fetchall())
-    con.close()
-    dim, features = int(meta["embedding_dim"]), bool(meta.get("feature_model"))
+    dim, features = bench.kept_store_settings(args.first)
     labels = sorted({item[0] for item in ITEMS})
     encoder = HashingTextEncoder()
     t0 = time.perf_counter()

@@ -102,10 +102,7 @@ def main(argv=None) -> int:
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args(argv)
-    con = sqlite3.connect(f"file:{args.first}?mode=ro", uri=True)
-    meta = dict(con.execute("SELECT key, value FROM meta").fetchall())
-    con.close()
-    dim, features = int(meta["embedding_dim"]), bool(meta.get("feature_model"))
+    dim, features = bench.kept_store_settings(args.first)
     labels = sorted({item[0] for item in ITEMS})
     t0 = time.perf_counter()
     print(f"load {os.getloadavg()[0]:.2f}; {args.first} against {args.last} (features {'on' if features else 'off'}); "

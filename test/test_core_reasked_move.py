@@ -109,6 +109,22 @@ MUG = (0.045, 0.045, 0.05)
 CUP = (0.035, 0.035, 0.045)
 
 
+def _mug_removed_then_cup_found(mem):
+    # the mug seen at A, its place seen empty (removed), then a "cup" at B: never called "mug", the move declined
+    for t in (0.0, 0.5, 1.0, 1.5):
+        mem.add([box_obs("mug", A, MUG, stamp=t)], view(t, A, DA + 0.04))
+    for t in (50.0, 50.5, 51.0, 52.5):
+        mem.add([], view(t, A, EMPTY_A))
+    for t in (100.0, 100.5, 101.0, 101.5, 102.0):
+        mem.add([box_obs("cup", B, CUP, stamp=t)], view(t, B, DB + 0.04))
+    mem.commit()
+
+
+def _cup_seen_at(mem, t):
+    mem.add([box_obs("cup", B, CUP, stamp=t)], view(t, B, DB + 0.04))
+    mem.commit()
+
+
 @pytest.mark.parametrize("on", [True, False])
 def test_a_relabel_made_by_a_join_after_the_relabel_check_is_asked(store, monkeypatch, on):
     # h470 seed 475 (no feature): a mug put back was found read "cup" (never called "mug": declined, published);
@@ -125,16 +141,9 @@ def test_a_relabel_made_by_a_join_after_the_relabel_check_is_asked(store, monkey
 
     monkeypatch.setattr(Settling, "_release_held", release_then_join)
     with Memory.open(store("m"), embedding_dim=4, config={"identity": {"reask_move": on}}) as mem:
-        for t in (0.0, 0.5, 1.0, 1.5):
-            mem.add([box_obs("mug", A, MUG, stamp=t)], view(t, A, DA + 0.04))
-        for t in (50.0, 50.5, 51.0, 52.5):
-            mem.add([], view(t, A, EMPTY_A))
-        for t in (100.0, 100.5, 101.0, 101.5, 102.0):
-            mem.add([box_obs("cup", B, CUP, stamp=t)], view(t, B, DB + 0.04))
-        mem.commit()
+        _mug_removed_then_cup_found(mem)
         assert kinds(mem) == [("appeared", 1), ("removed", 1), ("appeared", 2)]  # "cup": declined
-        mem.add([box_obs("cup", B, CUP, stamp=150.0)], view(150.0, B, DB + 0.04))
-        mem.commit()
+        _cup_seen_at(mem, 150.0)
         shown = [(o.id, o.label, o.state, o.n_moves) for o in mem.objects()]
         if on:
             assert kinds(mem) == [("appeared", 1), ("removed", 1), ("moved", 1), ("merged", 2)]  # withdrawn
@@ -165,16 +174,9 @@ def test_a_relabel_by_a_join_after_the_relabel_check_is_asked_when_the_frame_rel
     monkeypatch.setattr(Settling, "_relabelled_moves", relabel_then_check)
     monkeypatch.setattr(Settling, "_release_held", release_then_join)
     with Memory.open(store("m"), embedding_dim=4) as mem:
-        for t in (0.0, 0.5, 1.0, 1.5):
-            mem.add([box_obs("mug", A, MUG, stamp=t)], view(t, A, DA + 0.04))
-        for t in (50.0, 50.5, 51.0, 52.5):
-            mem.add([], view(t, A, EMPTY_A))
-        for t in (100.0, 100.5, 101.0, 101.5, 102.0):
-            mem.add([box_obs("cup", B, CUP, stamp=t)], view(t, B, DB + 0.04))
-        mem.commit()
+        _mug_removed_then_cup_found(mem)
         assert kinds(mem) == [("appeared", 1), ("removed", 1), ("appeared", 2)]  # "cup": declined
-        mem.add([box_obs("cup", B, CUP, stamp=150.0)], view(150.0, B, DB + 0.04))
-        mem.commit()
+        _cup_seen_at(mem, 150.0)
         assert kinds(mem) == [("appeared", 1), ("removed", 1), ("moved", 1), ("merged", 2)]
         assert [(o.id, o.label, o.state, o.n_moves) for o in mem.objects()] == \
             [(1, "mug", "present", 1), (2, "mug", "forgotten", 0)]
@@ -194,15 +196,8 @@ def test_a_relabel_by_a_join_past_the_reconcile_window_asks_nothing(store, monke
 
     monkeypatch.setattr(Settling, "_release_held", release_then_join)
     with Memory.open(store("m"), embedding_dim=4) as mem:
-        for t in (0.0, 0.5, 1.0, 1.5):
-            mem.add([box_obs("mug", A, MUG, stamp=t)], view(t, A, DA + 0.04))
-        for t in (50.0, 50.5, 51.0, 52.5):
-            mem.add([], view(t, A, EMPTY_A))
-        for t in (100.0, 100.5, 101.0, 101.5, 102.0):
-            mem.add([box_obs("cup", B, CUP, stamp=t)], view(t, B, DB + 0.04))
-        mem.commit()
-        mem.add([box_obs("cup", B, CUP, stamp=at)], view(at, B, DB + 0.04))
-        mem.commit()
+        _mug_removed_then_cup_found(mem)
+        _cup_seen_at(mem, at)
         if at < 220.0:
             assert kinds(mem) == [("appeared", 1), ("removed", 1), ("moved", 1), ("merged", 2)]
         else:
