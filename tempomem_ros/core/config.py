@@ -101,6 +101,12 @@ class IdentityConfig:
     part_in_place_join: bool = True      # a part of a piece of furniture of its label, at its place and within its
                                          # box's part tolerance, is joined to it even if reported in one frame
                                          # with it (settling._part_in_place)
+    part_confusion_share: float = 0.3    # a thing reported in one frame with a larger object, inside its box, under a
+                                         # label the memory knows as confused with the larger's, is a part of it only
+                                         # if it spans this share of the larger's footprint; smaller, it is a thing on
+                                         # it (settling._confused_part; seed 492, h490r: a laptop on a sofa, 0.15 of
+                                         # it, joined to the sofa after a bled "laptop" view had given the sofa laptop
+                                         # mass; a stool's "bench" of its size in its bled box is 0.45); 0: off
     turns_twin_join: bool = True         # two small objects of one label taking one thing's views in turns in the
                                          # look that sees them, never together, are joined (settling._turns_in_one_look)
     glimpse_s: float = 5.0               # an object all of whose sightings lie within this span, centred in an
@@ -539,7 +545,7 @@ FIELD_RANGES: dict[str, tuple[float, float]] = {
     "absence.image_margin_px": (0.0, 10000.0), "absence.min_visible_fraction": (0.001, 1.0),
     "absence.partly_visible_fraction": (0.001, 1.0), "absence.partly_visible_factor": (0.0, 1000.0),
     "identity.glimpse_s": (0.0, 86400.0), "identity.glimpse_host_ratio": (0.0, 1000.0),
-    "identity.label_share": (0.01, 1.0),
+    "identity.label_share": (0.01, 1.0), "identity.part_confusion_share": (0.0, 1.0),
     "absence.min_projected_px": (0.0, 1e7), "absence.detectable_factor": (0.0, 1000.0),
     "absence.mask_fill": (0.001, 1.0), "absence.reported_view_m": (0.0, 100.0),
     "absence.sighted_floor_share": (0.0, 0.99),

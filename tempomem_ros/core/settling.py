@@ -543,6 +543,8 @@ class Settling:
             if max(containment(lo, hi, host.bmin, host.bmax), float(np.median(held))) < share - 1e-9 \
                     or not self._compatible(obj, host):
                 continue
+            if self._thing_on_host(obj, host):
+                continue
             return host
         return None
 
@@ -1358,7 +1360,7 @@ class Settling:
         la, lb = a.pinned_label or a.label, b.pinned_label or b.label
         if self._retention.seen_together(int(a.id), int(b.id)):  # (retention.py, with frames thinned since)
             # detected together: two objects, however close, unless one is a part of the other
-            return (self._part_inside(a, b) and (labels_agree(la, lb) or self._fusion.known_confusion(la, lb)
+            return (self._part_inside(a, b) and (labels_agree(la, lb) or self._confused_part(a, b, la, lb)
                                                  or self._called_by_part_label(a, b))) or self._part_in_place(a, b)
         cos = fusion.cosine(blob_to_feature(a.feature), blob_to_feature(b.feature))
         if cos is not None and cos < self.config.identity.feature_threshold:
@@ -1402,6 +1404,45 @@ class Settling:
             return False
         outer, inner = _outer_inner(a, b)
         return _part_sized(outer, inner, strict=False) and _part_of_box(inner.bmin, inner.bmax, outer.bmin, outer.bmax)
+
+    def _confused_part(self, a, b, la: str, lb: str) -> bool:
+        """A part inside an object (_part_inside), reported with it, under a label known as confused with the
+        object's (FrameFusion.known_confusion), spanning at least identity.part_confusion_share of the object's
+        footprint on the floor: a stool's seat read "bench" spans most of the stool. A thing far smaller than the
+        object it lies in, reported with it in one frame, is a thing on it, whatever the memory's confusions say.
+
+        Why: seed 492 (h490r, default noise, no feature), a laptop on a sofa seat (0.37 m in a 2.4 m sofa box)
+        was reported with the sofa from its first frames; at 615.6 s a "laptop" mask bled 1.27 m over the seat
+        became a second laptop, joined to the sofa as its twin (boxes at one place, never seen together), which
+        gave the sofa 1.5 of "laptop" mass: laptop and sofa became a known confusion, and at 616.6 s the laptop
+        itself (30 sightings) was joined to the sofa as a part of it. Every later laptop view went to the sofa
+        (44 sightings, the sofa's stored laptop mass 47.9); the laptop came back only as a "tablet" found 2 s before
+        the end: a missed object, a false one, 10 questions lost. The laptop spans 0.15 of the sofa's footprint; a
+        "bench" of a stool's own size in the stool's box bled to 0.8 m (dev seeds 12, 248, 249) spans 0.45 and is
+        still joined (test_core_identity.py), hence 0.3 and not _called_by_part_label's 0.5."""
+        if not self._fusion.known_confusion(la, lb):
+            return False
+        share = self.config.identity.part_confusion_share
+        outer, inner = _outer_inner(a, b)
+        return share <= 0.0 or _floor_span(inner) >= share * _floor_span(outer) - 1e-9
+
+    def _thing_on_host(self, obj, host) -> bool:
+        """``obj`` was reported in one frame with ``host`` (a larger object), their shown labels disagree, and it
+        spans less than identity.part_confusion_share of ``host``'s footprint on the floor: a thing on it, not a
+        twin of it, whatever the memory's confusions say (_held_in_misses; the same share as _confused_part).
+
+        Why: seed 492 (h490r, default noise), with _confused_part the laptop on the sofa stayed its own object
+        until 1817.6 s, when its removal came due from misses counted while its sightings (under "laptop", a
+        known confusion with "sofa" since a bled "laptop" view was joined to the sofa at 616.4 s) were fused into
+        the sofa over its place; _held_in_misses then joined the laptop to the sofa. The two had been reported in
+        one frame from the start."""
+        share = self.config.identity.part_confusion_share
+        if share <= 0.0 or _same_shown_label(obj, host):
+            return False
+        outer, inner = _outer_inner(host, obj)
+        if int(inner.id) != int(obj.id) or _floor_span(inner) >= share * _floor_span(outer) - 1e-9:
+            return False
+        return self._retention.seen_together(int(obj.id), int(host.id))
 
     def _called_by_part_label(self, a, b) -> bool:
         """The outer one of a part inside an object (_part_inside) has itself been called by the part's label,
