@@ -239,7 +239,7 @@ def later_sets(earlier_sets, heldout4, heldout5):
 
 @pytest.fixture(scope="module")
 def newest_sets(earlier_sets, heldout4, heldout5, later_sets):
-    """heldout10 to heldout31, each loaded (and so checked fresh) against every set before it, once for the module."""
+    """heldout10 to heldout32, each loaded (and so checked fresh) against every set before it, once for the module."""
     before = (*earlier_sets, heldout4, heldout5, *later_sets)
     h10 = qe.load_heldout10(*before)
     h11 = qe.load_heldout11(*before, h10)
@@ -268,8 +268,10 @@ def newest_sets(earlier_sets, heldout4, heldout5, later_sets):
                             h26, h27, h28, h29)
     h31 = qe.load_heldout31(*before, h10, h11, h12, h13, h14, h15, h16, h17, h18, h19, h20, h21, h22, h23, h24, h25,
                             h26, h27, h28, h29, h30)
+    h32 = qe.load_heldout32(*before, h10, h11, h12, h13, h14, h15, h16, h17, h18, h19, h20, h21, h22, h23, h24, h25,
+                            h26, h27, h28, h29, h30, h31)
     return (h10, h11, h12, h13, h14, h15, h16, h17, h18, h19, h20, h21, h22, h23, h24, h25, h26, h27, h28, h29, h30,
-            h31)
+            h31, h32)
 
 
 def _measured(rows, prefix: str, refusals: int, path) -> tuple:
@@ -753,6 +755,20 @@ def test_heldout31_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
     # thirty-first round (stop 51, i13-r31: heldout31 read as a development set; test_answering_thirtyfirst_round.py):
     # 97 / 100 / 3 -> 127 / 73 / 0 (E039, E055, E080 mended as classes; the memory's own calls in code, who speaks)
     assert _measured(newest_sets[21], "E", 30, tmp_path / "h31") == (200, 127, 73, 0, [])
+
+
+def test_heldout32_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
+    """heldout32 (F001...: every lower-case letter, A, B, C, D and E are earlier sets' prefixes): a helper's that never
+    opened the understanding code, committed before its one measurement, the thirty-first round's held-out set,
+    measured once after that round (stop 51, 6fef954): main before the round's merge with the set's rules 95 right,
+    102 refused, 3 wrong of 200 (the similarity reader 96, 101, 3); the merged tree 109, 88, 3 (reader 110, 87, 3);
+    after one change (F181, conduct._INTIMATES; main 4bd1adc) the rules 110, 88, 2. The wrong ones left (both
+    readers): F020 (a QML call's object literal '{ sinceAgoS: 7200 }' not read: the notebook's history over all time),
+    F032 ("My grandmother's clay tagine": the unknown thing named "clay tagine" where the set means "tagine"). Guarded
+    exactly: a later round that reads it changes this line and says so (in "all" from stop 52)."""
+    # thirty-second round (stop 52, i13-r32: heldout32 read as a development set; test_answering_thirtysecond_round.py):
+    # 110 / 88 / 2 -> 111 / 89 / 0 (F020 refused: a time field in any syntax; F032 right: a word of material)
+    assert _measured(newest_sets[22], "F", 31, tmp_path / "h32") == (200, 111, 89, 0, [])
 
 
 @pytest.mark.slow
