@@ -306,7 +306,12 @@ def understand(question: str, now: float | None, names: Names, similar=None, _in
     out = _understood(question, now, names, similar, _inside)
     unhonoured = _unhonoured(out, question)
     if unhonoured is not None:
-        return Refusal(unhonoured, suggest(normalise(question), names))
+        # stop 52: the memory's own call in code that holds the time ('Text { text: Tempomem.history("notebook",
+        # { sinceAgoS: 7200 }) }'), where a reading of the words left it out, is the request (loose._calls_in_code)
+        called = _loose(question, now, names, None, _inside)
+        if called is None or _unhonoured(called, question) is not None:
+            return Refusal(unhonoured, suggest(normalise(question), names))
+        out = called
     dropped = _dropped_word(out, question, names)
     if dropped is not None:
         return dropped
