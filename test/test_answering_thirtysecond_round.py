@@ -16,7 +16,9 @@
   while a time, a pick of which thing or a known thing in it keeps the whole question refused;
 - the memory's own call in code spelt as a macro ('tempomem_current!(...)'), with Maple's ':-' between module and
   member, or with designated arguments ('.since = ...') is read as the call (loose._CODE_CALL); a call in code that
-  holds the time a reading of its words left out is the request (understand.understand).
+  holds the time a reading of its words left out is the request (understand.understand);
+- a token whose letters a mark parts ("y/n", "w/e") is never a short form of one word (relax._PARTED): "y/n" was read
+  as "yank", a question of being seen answered as one of moving.
 None of the sentences below is a line of a question set; each reading is exact, each refusal has its reason.
 """
 
@@ -25,7 +27,7 @@ from __future__ import annotations
 import pytest
 from answering_helpers import NOW, refusal, understood
 
-from tempomem_ros.core.answering import Names
+from tempomem_ros.core.answering import Names, Understanding, understand
 
 NAMES = Names(["mug", "keys", "lamp", "sofa", "table", "shelf", "chair", "plant", "remote", "phone", "wallet", "bed",
                "counter", "jacket", "laptop", "glasses", "umbrella", "book", "cup", "bowl", "water bottle", "notebook",
@@ -178,3 +180,18 @@ def test_a_call_in_code_spelt_by_its_language_is_read(question, operator, args):
 ])
 def test_a_call_in_code_that_is_no_request_stays_refused(question):
     refusal(question, NAMES)
+
+
+# ------------------------------------------------------------------ "y/n" is no short form of "yank"
+def test_letters_parted_by_a_mark_are_no_short_form():
+    out = understand("has the bowl turned up anywhere at all today, y/n.", NOW, NAMES)
+    assert not isinstance(out, Understanding) or out.operator == "was_seen", out
+
+
+@pytest.mark.parametrize("question, operator", [
+    ("has the mug moved today, y/n", "did_move"),
+    ("umbrella pos?", "current"),                      # a short form still read
+    ("likely locs charger", "where_to_look"),
+])
+def test_a_yes_no_mark_or_a_short_form_still_reads(question, operator):
+    assert understood(question, NAMES).operator == operator
