@@ -17,6 +17,9 @@
 - the memory's own call in code spelt as a macro ('tempomem_current!(...)'), with Maple's ':-' between module and
   member, or with designated arguments ('.since = ...') is read as the call (loose._CODE_CALL); a call in code that
   holds the time a reading of its words left out is the request (understand.understand);
+- the whole home as the subject that has the things ("how many chairs does this household have", "how many cups does
+  our flat hold") asks how many there are (operators.py, count_objects); a room there ("does the kitchen have") is
+  no form: refused as before;
 - a token whose letters a mark parts ("y/n", "w/e") is never a short form of one word (relax._PARTED): "y/n" was read
   as "yank", a question of being seen answered as one of moving.
 None of the sentences below is a line of a question set; each reading is exact, each refusal has its reason.
@@ -195,3 +198,24 @@ def test_letters_parted_by_a_mark_are_no_short_form():
 ])
 def test_a_yes_no_mark_or_a_short_form_still_reads(question, operator):
     assert understood(question, NAMES).operator == operator
+
+
+# ------------------------------------------------------------------ the whole home that has things
+@pytest.mark.parametrize("question, label, unknown", [
+    ("how many chairs does this household have?", "chair", ""),
+    ("How many mugs does the household own? The vicar's coming to tea.", "mug", ""),
+    ("how many cups does our flat hold", "cup", ""),
+    ("How many megaphones does the house own?", "megaphone", "label"),
+    ("how many books does the home have altogether", "book", ""),
+])
+def test_the_whole_home_that_has_things_counts_them(question, label, unknown):
+    u = understood(question, NAMES)
+    assert (u.operator, u.args, u.unknown) == ("count_objects", {"label": label}, unknown)
+
+
+@pytest.mark.parametrize("question", [
+    "how many mugs does the kitchen have?",            # a room narrows the count: no form
+    "how many mugs does the house have on the table?",
+])
+def test_a_count_that_a_place_narrows_stays_refused(question):
+    refusal(question, NAMES)
