@@ -126,6 +126,7 @@ def test_a_thing_of_a_known_things_is_never_the_owner(question, word):
     ("where is my sister's wallet", "current", "wallet"),
     ("the phone's gone, where is it most likely to be", "where_to_look", "phone"),
     ("is the remote's status missing?", "is_missing", "remote"),
+    ("what is on the table's surface?", "relational", None),      # a support's own face is the support
 ])
 def test_the_owners_own_place_or_status_stays_the_owners(question, operator, label):
     u = understood(question, NAMES)

@@ -564,8 +564,9 @@ PART_OF_A_KNOWN = ("'{word}' is a thing or part of the {name}'s that I have no n
                    "or about a thing I know")
 
 
-# what the question asks of the thing itself, or the verb of a clause after "'s" ("the phone's gone": has gone)
-_OF_THE_THING_ITSELF = frozenset("status state condition whereabouts gone got been".split())
+# what the question asks of the thing itself, or the verb of a clause after "'s" ("the phone's gone": has gone); a
+# support's own face ("on the desk's surface", "on the shelf's top") is the support
+_OF_THE_THING_ITSELF = frozenset("status state condition whereabouts gone got been surface top".split())
 
 
 def _part_of_a_known(out, question) -> tuple[str, str] | None:
