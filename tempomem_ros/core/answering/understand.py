@@ -247,6 +247,7 @@ _TIME_WORD = re.compile(r"(?:^|_)(?:since|until|ago|seconds?|secs?|minutes?|mins
 
 
 _PLAIN_TIME_FIELDS = frozenset("since until till t ts timestamp stamp asof".split())
+_ROS_TIME_PARTS = frozenset("sec secs nanosec nanosecs nsec nsecs".split())
 
 
 def _time_field(m: re.Match) -> bool:
@@ -254,6 +255,8 @@ def _time_field(m: re.Match) -> bool:
     '"since_ago_s"', 'since-ago-s'; a plain word only when it is a time field's own name ('since', 't')."""
     name = m.group(1) or m.group(2)
     snake = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", name).replace("-", "_").lower().strip("_")
+    if snake in _ROS_TIME_PARTS:
+        return False  # '{"sec": 0, "nanosec": 0}': the parts of a ROS Time, whose field is the time (zero: open)
     marked = (m.group(2) is not None or snake != name.lower() or "_" in name
               or m.group(0).lstrip()[:1] in "\"'")
     if not marked:
