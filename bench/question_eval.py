@@ -432,8 +432,8 @@ def load_heldout31(*earlier_sets) -> list[Question]:
 
 def load_heldout32(*earlier_sets) -> list[Question]:
     """The thirty-second (F001...: every lower-case letter, A, B, C, D and E are taken), a helper's that never opened
-    the understanding code, written at stop 51: committed before its one measurement. Only ``--set heldout32`` asks it
-    (not "all") until then."""
+    the understanding code, written at stop 51: committed before its one measurement (6fef954, stop 51); in "all" since
+    (stop 52)."""
     return load_fresh(QUESTIONS_HELDOUT32, "F", HELD_OUT32, earlier_sets)
 
 
@@ -660,7 +660,7 @@ FRESH_SETS = (
     ("heldout29", HELD_OUT29, load_heldout29, True),  # measured once at 2d70a4f (stop 48); in "all" from stop 49
     ("heldout30", HELD_OUT30, load_heldout30, True),  # measured once at beec20a (stop 49); in "all" from stop 50
     ("heldout31", HELD_OUT31, load_heldout31, True),  # measured once at 2c92240 (stop 50); in "all" from stop 51
-    ("heldout32", HELD_OUT32, load_heldout32, False),  # written at stop 51: only by name until its one measurement
+    ("heldout32", HELD_OUT32, load_heldout32, True),  # measured once at 6fef954 (stop 51); in "all" from stop 52
     ("heldout33", HELD_OUT33, load_heldout33, False),  # written at stop 52: only by name until its one measurement
 )
 DEV_SETS = ("heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8")  # with questions.txt

@@ -223,9 +223,33 @@ class _Parser:
                 return timecalls.iso(m.group(0), positional, args)
             except timecalls.BadMoment as exc:
                 raise Malformed(str(exc)) from None
+        options = _options(positional, args)
+        if options is not None:  # stop 52: 'history("notebook", { sinceAgoS: 7200 })' (_options below)
+            positional = positional[:-1]
+            args.update(options)
         if len(positional) > 1:
             raise Malformed("the call has more than one unnamed argument; name them")
         return Call(m.group(0), args, positional[0] if positional else None)
+
+
+# Stop 52 (heldout32's F020, a QML panel's 'Tempomem.history("notebook", { sinceAgoS: 7200 })', was answered with the
+# notebook's history over all time): a call's last unnamed argument that is a map of named fields after one other
+# unnamed value is the call's options object (JavaScript's, QML's, Dart's, Kotlin's named-options style), its fields
+# the call's named arguments, read and checked as any other; a time among them bounds the question. A ROS Time map
+# ({sec, nanosec}) is a value, not options, and a field given twice (inside and outside the map) is refused.
+_TIME_MAP_KEYS = frozenset(("sec", "secs", "nanosec", "nsecs", "nanosecs"))
+
+
+def _options(positional: list, args: dict) -> dict | None:
+    """The fields of a call's trailing options map (above), or None when the call has none."""
+    if len(positional) != 2 or not isinstance(positional[1], dict) or not positional[1]:
+        return None
+    keys = {_snake(k) for k in positional[1]}
+    if keys <= _TIME_MAP_KEYS or isinstance(positional[0], (dict, list)):
+        return None
+    if keys & {_snake(k) for k in args}:
+        raise Malformed("the call gives an argument twice")
+    return dict(positional[1])
 
 
 def _parse_whole(text: str):

