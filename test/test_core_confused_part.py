@@ -3,7 +3,8 @@ with the larger's, is a part of it only if it spans identity.part_confusion_shar
 (settling.Settling._confused_part, _thing_on_host; issue 11, h490r seed 492: a laptop on a sofa joined to the sofa
 once a bled "laptop" view joined to the sofa had made the two labels a known confusion).
 
-Each test runs with the rule on (0.3, the default) and off (0.0: the join as before)."""
+Each test runs with the rule on (0.3, the default) and off (0.0: the join as before); the stool's seat bled past the
+stool also at 0.95, a share its 0.77 falls under, to show that only the size refuses it."""
 
 from __future__ import annotations
 
