@@ -505,6 +505,10 @@ class FrameFusion:
         #: (look_capped_mass; in memory: a restart forgets at most one visit's tally, which then may add one more
         #: cap per label; restored when a commit rolls back, kept_on_rollback)
         self._label_looks: dict[int, tuple[float, float, dict]] = {}
+        #: object id -> {label: the mass its looks gave over fusion.label_look_cap} (shown_label_mass; in memory, as
+        #: the tallies: a restart, or a join by a manual consolidate, counts the excess of before it back, as the
+        #: uncapped rule did; restored when a commit rolls back)
+        self._label_excess: dict[int, dict[str, float]] = {}
         #: the camera position of the frame being fused (None without a pose): a look's view sector
         self._frame_camera = None
 
@@ -1397,11 +1401,13 @@ class FrameFusion:
         test_a_commit_that_rolls_back_leaves_no_reading_at_the_place_behind)."""
         saved = dict(self._place_sighted)
         saved_looks = {k: (a, b, dict(c)) for k, (a, b, c) in self._label_looks.items()}
+        saved_excess = {k: dict(v) for k, v in self._label_excess.items()}
         try:
             yield
         except BaseException:
             self._place_sighted = saved
             self._label_looks = saved_looks
+            self._label_excess = saved_excess
             raise
 
     def _place_sighted_in_look(self, obj, stamp: float) -> float | None:
@@ -1568,17 +1574,37 @@ class FrameFusion:
         self._label_looks[oid] = (max(stamp, last if last is not None else stamp), start, tally)
         return max(0.0, min(conf, fcfg.label_look_cap - given))
 
+    def shown_label_mass(self, object_id: int) -> dict:
+        """The label mass the shown label is decided by: the stored mass (every sighting's confidence) less what
+        each look gave a label over fusion.label_look_cap (look_capped_mass)."""
+        mass = self._graph.label_mass(object_id)
+        excess = self._label_excess.get(int(object_id))
+        if not excess:
+            return mass
+        return {label: max(0.0, m - excess.get(label, 0.0)) for label, m in mass.items()}
+
+    def label_mass_joined(self, src: int, dst: int) -> None:
+        """The sightings (and label mass) of ``src`` are now ``dst``'s: so is what its looks gave over the cap."""
+        excess = self._label_excess.pop(int(src), None)
+        if excess:
+            into = self._label_excess.setdefault(int(dst), {})
+            for label, m in excess.items():
+                into[label] = into.get(label, 0.0) + m
+
     def _add_label_mass(self, obj, seen: StagedObs) -> tuple[str, str] | None:
-        """Adds the sighting's label mass (look_capped_mass); returns (old, new) when the canonical label
-        changed."""
+        """Adds the sighting's label mass; returns (old, new) when the shown label changed, as decided by the mass
+        counted per look (look_capped_mass, shown_label_mass)."""
+        self._graph.add_mass(obj.id, seen.label, seen.confidence)
         add = self.look_capped_mass(obj.id, seen, seen.center)
+        if add < float(seen.confidence):
+            excess = self._label_excess.setdefault(int(obj.id), {})
+            excess[seen.label] = excess.get(seen.label, 0.0) + float(seen.confidence) - add
         if add <= 0.0:
-            return None  # the look already gave this label all it may: nothing changed
-        self._graph.add_mass(obj.id, seen.label, add)
+            return None  # the look already gave this label all it may: the mass deciding the label is unchanged
         old = obj.label
         if seen.label == old:
             return None  # more mass on the heaviest label cannot change which label is heaviest
-        mass = self._graph.label_mass(obj.id)
+        mass = self.shown_label_mass(obj.id)
         new = canonical_label(mass)
         if new == old or not relabel_wins(mass, new, old, self.config.fusion):
             return None  # look-alikes trading the lead by a sighting or two do not relabel (hysteresis)
