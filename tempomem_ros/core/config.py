@@ -60,8 +60,8 @@ class FusionConfig:
     relabel_margin: float = 1.25         # the shown label changes only when another label's mass exceeds it
                                          # by this factor (no flip-flop between look-alikes) ...
     relabel_lead: float = 5.0            # ... or by this much mass (about six confident sightings)
-    label_look_cap: float = 5.0          # one look (a visit x a view sector) adds at most this much mass to a
-                                         # label (a persistent confusion from one side is one look's evidence,
+    label_look_cap: float = 5.0          # the shown label: one look (a visit x a view sector) gives a label at most
+                                         # this much mass (a persistent confusion from one side is one look's evidence,
                                          # not a hundred sightings'); 0 = uncapped (as before stop 52)
     label_look_sectors: int = 4          # a look's view sector: azimuth of the camera around the object
     label_look_gap_s: float = 30.0       # a new visit starts when the object was not seen for this long

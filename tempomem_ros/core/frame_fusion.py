@@ -1541,7 +1541,8 @@ class FrameFusion:
 
     # ---------------------------------------------------------------- placements, labels, events
     def look_capped_mass(self, object_id: int, seen: StagedObs, centre) -> float:
-        """The label mass a sighting adds: its confidence, but no more than what is left of fusion.label_look_cap
+        """The label mass a sighting adds to what decides the shown label (shown_label_mass; the stored mass takes
+        its whole confidence): its confidence, but no more than what is left of fusion.label_look_cap
         for its label in its look (a visit of the object: sightings less than fusion.label_look_gap_s apart; x the
         view sector, of fusion.label_look_sectors, the camera sees it from). Why: a segmenter's confusion persists
         for a whole look ("suitcase" every frame a backpack is seen from one side in one visit), so the sightings
