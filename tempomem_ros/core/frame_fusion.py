@@ -1550,8 +1550,8 @@ class FrameFusion:
         noise): 490's backpack, seen as "backpack" in 3 visits (mass 74) and as "suitcase" in one run of visit 3
         (106), was relabelled "suitcase"; 497's pillow kept its first label "cushion" from runs in visits 0-1
         (mass 83 against 56). Replaying every development scene's reported labels per true object (stop 52,
-        /work/s52 sim): the uncapped rule ends wrong on 14 objects of 12 sets (counting the sets that share scenes),
-        capped at 5.0 on 5 (each seen in one look only under a confusion: no vote can fix it), and no object ends
+        /work/s52 sim): the uncapped rule ends wrong on 18 objects of 12 sets (counting the sets that share scenes),
+        capped at 5.0 on 6 (each seen in one look only under a confusion: no vote can fix it), and no object ends
         wrong that ended right. A look's first sightings still count in full (5.0 is about six confident ones),
         so one look of the true label still outweighs stray flips (3 % of frames, low confidence)."""
         fcfg = self.config.fusion
