@@ -60,6 +60,11 @@ class FusionConfig:
     relabel_margin: float = 1.25         # the shown label changes only when another label's mass exceeds it
                                          # by this factor (no flip-flop between look-alikes) ...
     relabel_lead: float = 5.0            # ... or by this much mass (about six confident sightings)
+    label_look_cap: float = 5.0          # the shown label: one look (a visit x a view sector) gives a label at most
+                                         # this much mass (a persistent confusion from one side is one look's evidence,
+                                         # not a hundred sightings'); 0 = uncapped (as before stop 52)
+    label_look_sectors: int = 4          # a look's view sector: azimuth of the camera around the object
+    label_look_gap_s: float = 30.0       # a new visit starts when the object was not seen for this long
 
 
 @dataclass(frozen=True)
@@ -418,6 +423,9 @@ def validate(cfg: MemoryConfig) -> None:
     _require(f.confusion_min_mass >= 0, "fusion.confusion_min_mass must be >= 0")
     _require(f.relabel_margin >= 1, "fusion.relabel_margin must be >= 1")
     _require(f.relabel_lead > 0, "fusion.relabel_lead must be > 0")
+    _require(f.label_look_cap >= 0, "fusion.label_look_cap must be >= 0")
+    _require(f.label_look_sectors >= 1, "fusion.label_look_sectors must be >= 1")
+    _require(f.label_look_gap_s >= 0, "fusion.label_look_gap_s must be >= 0")
     i = cfg.identity
     _require(-1 <= i.feature_threshold <= 1, "identity.feature_threshold must be in [-1, 1]")
     _require(i.min_gap_s >= 0, "identity.min_gap_s must be >= 0")
@@ -527,6 +535,8 @@ FIELD_RANGES: dict[str, tuple[float, float]] = {
     "fusion.same_place_iou": (0.0, 1.0), "fusion.recent_s": (0.0, 86400.0),
     "fusion.confusion_min_share": (0.0, 1.0), "fusion.confusion_min_mass": (0.0, 1e6),
     "fusion.relabel_margin": (1.0, 100.0), "fusion.relabel_lead": (0.001, 1e6),
+    "fusion.label_look_cap": (0.0, 1e6), "fusion.label_look_sectors": (1, 360),
+    "fusion.label_look_gap_s": (0.0, 86400.0),
     "identity.feature_threshold": (-1.0, 1.0), "identity.min_gap_s": (0.0, 86400.0),
     "identity.move_window_share": (0.0, 1.0),
     "identity.scan_limit": (1, 1000000), "identity.extend_factor": (0.0, 100.0),

@@ -88,19 +88,25 @@ class FusionHooks:
     - ``identity_rows(label)``: (present/missing objects whose shown label agrees with ``label``, complete);
     - ``known_confusion(a, b)``: the segmenter has been seen to call one label by the other;
     - ``remove(row, first_miss, stamp, misses, counters, touched, publish=)``: the object is removed (missing);
-    - ``run_confirms(object_id)``: a tentative object's sightings hold a confirming run.
+    - ``run_confirms(object_id)``: a tentative object's sightings hold a confirming run;
+    - ``shown_label_mass(object_id)``: the label mass the shown label is decided by (fusion.label_look_cap), and
+      ``label_mass_joined(src, dst)``: the sightings of ``src`` are now ``dst``'s (None in a bare test: the
+      stored mass decides, as with the cap off).
     """
     growth_limit: Callable[[object], float]
     identity_rows: Callable[[str], tuple[list, bool]]
     known_confusion: Callable[[str, str], bool]
     remove: Callable[..., None]
     run_confirms: Callable[[int], bool]
+    shown_label_mass: Callable[[int], dict] | None = None
+    label_mass_joined: Callable[[int, int], None] | None = None
 
     @classmethod
     def of(cls, fusion) -> "FusionHooks":
         """The five from the fusion service (core/frame_fusion.py's FrameFusion)."""
         return cls(growth_limit=fusion.growth_limit, identity_rows=fusion.identity_rows,
-                   known_confusion=fusion.known_confusion, remove=fusion.remove, run_confirms=fusion.run_confirms)
+                   known_confusion=fusion.known_confusion, remove=fusion.remove, run_confirms=fusion.run_confirms,
+                   shown_label_mass=fusion.shown_label_mass, label_mass_joined=fusion.label_mass_joined)
 
 
 def _floor_span(r) -> float:
@@ -1098,6 +1104,7 @@ class Settling:
         self._retention.rehoming(nid, oid, copies)
         self._rows.rehome_sightings(nid, oid, copies)
         self._graph.add_mass_of(nid, oid)
+        self._mass_joined(nid, oid)
         current = copies.get(int(new.placement_id)) if new.placement_id is not None else None
         self._take_state(old, new, int(new.n_moves) + 1)
         self._rows.set_placement(oid, current, new.region_id)
@@ -1135,6 +1142,7 @@ class Settling:
         self._retention.repointing(int(src.id), int(dst_id), placement_id)  # tallies follow (retention.py)
         self._graph.repoint_observations(src.id, dst_id, placement_id)
         self._graph.add_mass_of(int(src.id), int(dst_id))
+        self._mass_joined(int(src.id), int(dst_id))
         return ids
 
     def _retire_twin(self, row, kept_id: int, stamp: float, reason: str) -> None:
@@ -1148,10 +1156,16 @@ class Settling:
             self._graph.event(stamp, "merged", row.id, None, self._graph.current_placement_id(kept_id), [],
                         detail={"into": int(kept_id), "reason": reason})
 
+    def _mass_joined(self, src: int, dst: int) -> None:
+        if self._fusion.label_mass_joined is not None:
+            self._fusion.label_mass_joined(int(src), int(dst))
+
     def _settle_label(self, object_id: int, stamp: float, evidence) -> None:
-        """After mass was added in bulk: the shown label follows the heaviest one (with the relabel margin)."""
+        """After mass was added in bulk: the shown label follows the heaviest one (with the relabel margin), of the
+        mass counted per look (fusion.label_look_cap)."""
         row = self._rows.labels_of(object_id)
-        mass = self._graph.label_mass(object_id)
+        mass = (self._graph.label_mass(object_id) if self._fusion.shown_label_mass is None
+                else self._fusion.shown_label_mass(object_id))
         new, old = canonical_label(mass), row["label"]
         if new == old or not relabel_wins(mass, new, old, self.config.fusion):
             return
