@@ -23,11 +23,12 @@ SEAT, SEAT_HALF = (3.0, 0.0, 0.62), (0.17, 0.17, 0.03)       # its seat: 0.34 m,
 SEAT_OUT = (3.0, 0.15, 0.62), (0.17, 0.17, 0.03)              # the seat bled 10 cm past the stool in y
 
 
-def _memory(store, share: float, look_cap: float | None = None) -> Memory:
+def _memory(store, share: float, look_cap: float = 0.0) -> Memory:
+    # labels counted in full (fusion.label_look_cap 0): these tests are about the join, not the label shown (counted
+    # per look, a part's or a bled look's label outvotes the host's here: test_a_part_joined_in_its_hosts_look_...)
     cfg = MemoryConfig()
-    cfg = dataclasses.replace(cfg, identity=dataclasses.replace(cfg.identity, part_confusion_share=share))
-    if look_cap is not None:
-        cfg = dataclasses.replace(cfg, fusion=dataclasses.replace(cfg.fusion, label_look_cap=look_cap))
+    cfg = dataclasses.replace(cfg, identity=dataclasses.replace(cfg.identity, part_confusion_share=share),
+                              fusion=dataclasses.replace(cfg.fusion, label_look_cap=look_cap))
     return Memory.open(store("m"), embedding_dim=4, config=cfg)
 
 
@@ -110,10 +111,7 @@ def test_a_laptop_missed_under_bled_laptop_views_of_the_sofa_is_removed_not_join
     # the laptop (0.14 of the sofa's footprint) was reported with the sofa; its misses were counted while "laptop"
     # views over its place were fused into the sofa: with the rule, the sofa is no host of it (removed); with
     # _thing_on_host skipped, _held_in_misses joins it to the sofa after the look (seed 492's 1817.6 s)
-    # the label counted in full (fusion.label_look_cap 0): the second look reports the big one only under the small
-    # one's label, and counted per look that look outvotes the first (the big one would be shown under the small
-    # one's label: one look each, test_core_label_looks); this test is about the join, not the label shown
-    mem = _memory(store, share, look_cap=0.0)
+    mem = _memory(store, share)
     _seen_together_then_confused(mem, "sofa", SOFA, SOFA_HALF, "laptop", LAPTOP, LAPTOP_HALF)
     if share:  # (share 0: already joined by _twins, test_a_laptop_on_a_sofa_stays_its_own_object_...)
         assert [(o.id, o.label, o.state) for o in mem.objects()] == [(1, "sofa", "present"),
@@ -136,10 +134,7 @@ def test_a_stools_seat_missed_under_bled_bench_views_of_the_stool_is_joined_to_i
     # a real part under a confused label, bled 10 cm past the stool's box (so no _part_inside, no _confused_part):
     # it spans 0.77 of the stool's footprint, so at the default share the stool hosts it in _held_in_misses and it
     # is joined, not removed; only a share above 0.77 (0.95 here) makes _thing_on_host refuse it
-    # the label counted in full (fusion.label_look_cap 0): the second look reports the big one only under the small
-    # one's label, and counted per look that look outvotes the first (the big one would be shown under the small
-    # one's label: one look each, test_core_label_looks); this test is about the join, not the label shown
-    mem = _memory(store, share, look_cap=0.0)
+    mem = _memory(store, share)
     _seen_together_then_confused(mem, "stool", STOOL, STOOL_HALF, "bench", *SEAT_OUT)
     for i in range(8):   # seen together past identity.glimpse_s
         t = 16.0 + 0.5 * i
@@ -159,3 +154,12 @@ def test_a_stools_seat_missed_under_bled_bench_views_of_the_stool_is_joined_to_i
         assert states == [(1, "stool", "present"), (2, "bench", "missing")]
         assert kinds(mem) == [("appeared", 1), ("appeared", 2), ("removed", 2)]
         assert twin_joins(mem) == []
+
+
+@pytest.mark.xfail(strict=True, reason="known weakness of fusion.label_look_cap (stop 52): the seat's own looks bring "
+                   "their own cap into the stool at the join, so 'bench' outweighs 'stool' (merging the two objects' "
+                   "current looks at the join mended this but lost 26 questions on h470, h470r and h460)")
+def test_a_part_joined_in_its_hosts_look_keeps_the_hosts_label_with_labels_counted_per_look(store):
+    mem = _memory(store, 0.3, look_cap=MemoryConfig().fusion.label_look_cap)
+    _seen_together_then_confused(mem, "stool", STOOL, STOOL_HALF, "bench", SEAT, SEAT_HALF)
+    assert [(o.id, o.label, o.state) for o in mem.objects()] == [(1, "stool", "present"), (2, "bench", "forgotten")]

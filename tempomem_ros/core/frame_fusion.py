@@ -1585,41 +1585,12 @@ class FrameFusion:
         return {label: max(0.0, m - excess.get(label, 0.0)) for label, m in mass.items()}
 
     def label_mass_joined(self, src: int, dst: int) -> None:
-        """The sightings (and label mass) of ``src`` are now ``dst``'s: so is what its looks gave over the cap, and
-        its current look's tally. When both were in a look at the same time (their visits within
-        fusion.label_look_gap_s of each other: a part seen with its host, a twin beside its original), that is one
-        look: each view sector's label takes the cap once for the two, and what the two had over it together is
-        added to the excess. Why: a stool's seat read "bench" in the look that saw the stool (stop 52 merge,
-        test_core_confused_part) had its own cap beside the stool's, so after the join "bench" counted two caps
-        against the stool's one and the stool was shown "bench"."""
-        src, dst = int(src), int(dst)
-        excess = self._label_excess.pop(src, None)
-        into = self._label_excess.setdefault(dst, {})
-        for label, m in (excess or {}).items():
-            into[label] = into.get(label, 0.0) + m
-        look = self._label_looks.pop(src, None)
-        if look is None:
-            if not into:
-                self._label_excess.pop(dst, None)
-            return
-        mine = self._label_looks.get(dst)
-        gap, cap = self.config.fusion.label_look_gap_s, self.config.fusion.label_look_cap
-        if mine is None or look[1] > mine[0] + gap or mine[1] > look[0] + gap:
-            if mine is None or look[0] > mine[0]:
-                self._label_looks[dst] = look  # the newer look goes on (the older one's tally is over)
-            if not into:
-                self._label_excess.pop(dst, None)
-            return
-        tally = dict(mine[2])
-        for key, m in look[2].items():
-            a = tally.get(key, 0.0)
-            over = min(a, cap) + min(m, cap) - min(a + m, cap)
-            if over > 0.0:
-                into[key[1]] = into.get(key[1], 0.0) + over
-            tally[key] = a + m
-        self._label_looks[dst] = (max(mine[0], look[0]), min(mine[1], look[1]), tally)
-        if not into:
-            self._label_excess.pop(dst, None)
+        """The sightings (and label mass) of ``src`` are now ``dst``'s: so is what its looks gave over the cap."""
+        excess = self._label_excess.pop(int(src), None)
+        if excess:
+            into = self._label_excess.setdefault(int(dst), {})
+            for label, m in excess.items():
+                into[label] = into.get(label, 0.0) + m
 
     def _add_label_mass(self, obj, seen: StagedObs) -> tuple[str, str] | None:
         """Adds the sighting's label mass; returns (old, new) when the shown label changed, as decided by the mass
