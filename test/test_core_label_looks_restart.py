@@ -134,3 +134,138 @@ def test_a_manual_consolidate_moves_what_the_twins_looks_gave_over_the_cap_to_th
     shown, alone = _consolidated(store, "c", restart=False)
     assert shown == pytest.approx({"cup": 10.0})
     assert _consolidated(store, "cr", restart=True) == (shown, alone)
+
+
+LOOK_ROWS = "SELECT object_id, visit_start, sector, label, mass, last FROM label_looks ORDER BY 1, 2, 3, 4"
+EXCESS_ROWS = "SELECT object_id, label, mass, excess FROM label_mass ORDER BY object_id, label"
+
+
+def _rows(mem, sql: str) -> list[tuple]:
+    """Read through the memory's own connection (a second SQLite library's connection may see an older snapshot
+    while the memory is open)."""
+    return [tuple(r) for r in mem._conn.execute(sql).fetchall()]
+
+
+def _stored(mem) -> tuple:
+    return _rows(mem, LOOK_ROWS), _rows(mem, EXCESS_ROWS)
+
+
+def test_the_state_is_stored_with_the_fusion_and_a_rolled_back_commit_leaves_none_of_it(store, monkeypatch):
+    # the backpack's fourth visit fused in a commit that fails at its end: neither its tally rows nor its excess
+    # stay (the store's transaction) nor does fusion keep them in memory (kept_on_rollback); the commit made again
+    # writes what one commit that never failed writes
+    frames = _frames()
+
+    def stage(mem):
+        for t, a, b in frames[64:]:
+            mem.add([box_obs(a, AT, stamp=t, conf=0.8), box_obs(b, BESIDE, stamp=t, conf=0.8)],
+                    view(t, AT, 2.5, eye=(0.0, 0.0, 1.0)))
+
+    with Memory.open(store("rb"), embedding_dim=4, clock=lambda: 1e6, config=_cfg()) as mem:
+        for frame in frames[:64]:
+            _feed(mem, frame)
+        before = _stored(mem)
+        looks, excess = before
+        # every visit's rows are kept (a record of what each look gave); the newest visit's are read back on open
+        assert {(r[0], r[1]) for r in looks} == {(o, k * GAP) for o in (1, 2) for k in range(3)}
+        assert {(r[0], r[1]): r[3] for r in excess}[(2, "cushion")] == pytest.approx(40 * 0.8 - 5.0)
+        in_memory = (copy.deepcopy(mem._fusion._label_looks), copy.deepcopy(mem._fusion._label_excess))
+
+        def fail():
+            raise RuntimeError("disk full")
+
+        stage(mem)
+        with monkeypatch.context() as patch:
+            patch.setattr(mem._retention, "compact_settled", fail)
+            with pytest.raises(RuntimeError, match="disk full"):
+                mem.commit()
+        assert _stored(mem) == before
+        assert (mem._fusion._label_looks, mem._fusion._label_excess) == in_memory
+        assert mem.pending() == 62
+        mem.commit()
+        after = _state(mem), _stored(mem)
+        assert {(r[0], r[1]) for r in after[1][0]} == {(o, k * GAP) for o in (1, 2) for k in range(4)}
+    with Memory.open(store("once"), embedding_dim=4, clock=lambda: 1e6, config=_cfg()) as mem:
+        for frame in frames[:64]:
+            _feed(mem, frame)
+        stage(mem)
+        mem.commit()
+        assert after == (_state(mem), _stored(mem))
+
+
+def _make_version_15(store, address: str) -> None:
+    """What schema version 15 wrote: no label_mass.excess, no label_looks."""
+    store.raw(address, "DROP TABLE label_looks")
+    store.raw(address, "ALTER TABLE label_mass DROP COLUMN excess")
+    store.raw(address, "UPDATE meta SET value = '15' WHERE key = 'schema_version'")
+
+
+def test_a_version_15_store_is_migrated_and_its_writer_stores_the_state_from_then_on(store):
+    frames = _frames()
+    address = store("v15")
+    with Memory.open(address, embedding_dim=4, clock=lambda: 1e6, config=_cfg()) as mem:
+        for frame in frames[:64]:
+            _feed(mem, frame)
+        want = _rows(mem, "SELECT object_id, label, mass FROM label_mass ORDER BY object_id, label")
+        objects = [(o.id, o.label) for o in mem.objects()]
+    _make_version_15(store, address)
+    if not store.postgres:  # SQLite reads an older store as it is (PostgreSQL refuses: needs migration)
+        with Memory.open(address, embedding_dim=4, readonly=True) as ro:
+            assert [(o.id, o.label) for o in ro.objects()] == objects
+        assert store.raw(address, "SELECT value FROM meta WHERE key = 'schema_version'") == [("15",)]
+    with Memory.open(address, embedding_dim=4, clock=lambda: 1e6, config=_cfg()) as mem:  # the writer migrates
+        assert _rows(mem, "SELECT value FROM meta WHERE key = 'schema_version'") == [("16",)]
+        assert _rows(mem, EXCESS_ROWS) == [r + (0.0,) for r in want]  # no excess known before it
+        assert _rows(mem, LOOK_ROWS) == []
+        assert mem._fusion._label_excess == {} and mem._fusion._label_looks == {}
+        for frame in frames[64:]:
+            _feed(mem, frame)
+        assert [lbl for _, lbl, _ in _state(mem)["objects"]] == ["backpack", "pillow"]
+    assert {r[0] for r in store.raw(address, LOOK_ROWS)} == {1, 2}
+    assert any(r[3] > 0 for r in store.raw(address, EXCESS_ROWS))
+
+
+def test_the_state_rides_in_the_commits_round_trips(store, monkeypatch):
+    # PostgreSQL: the tally and excess writes are pipelined in the commit's set-based writes, and the open reads
+    # them back outside any commit: each commit waits as often as with the writes switched off
+    if not store.postgres:
+        pytest.skip("round trips are PostgreSQL's")
+    from tempomem_ros.core.store.graph_writes import GraphWrites
+
+    def waits(name: str) -> list[int]:
+        out = []
+        with Memory.open(store(name), embedding_dim=4, clock=lambda: 1e6, config=_cfg()) as mem:
+            traffic = mem._conn.traffic
+            for t, a, b in _frames():
+                mem.add([box_obs(b, BESIDE, stamp=t, conf=0.8)] + ([box_obs(a, AT, stamp=t, conf=0.8)] if a else []),
+                        view(t, AT, 2.5, eye=(0.0, 0.0, 1.0)))
+                traffic.reset()
+                mem.commit()
+                out.append(traffic.round_trips)
+        return out
+
+    stored = waits("stored")
+    add_mass = GraphWrites.add_mass
+    monkeypatch.setattr(GraphWrites, "set_look_mass", lambda self, *args: None)
+    monkeypatch.setattr(GraphWrites, "add_excess", lambda self, *args: None)
+    monkeypatch.setattr(GraphWrites, "add_mass", lambda self, oid, label, mass, excess=0.0: add_mass(
+        self, oid, label, mass))
+    assert stored == waits("unstored")
+
+
+def test_two_writers_taking_turns_decide_as_one(store):
+    # a second writer (another robot's fuser, a CLI) commits every other frame: each reads the per-look state again
+    # after the other's commit (WriterCaches.label_looks), so the labels and the counted mass are one writer's
+    name = "two"
+    a = Memory.open(store(name), embedding_dim=4, clock=lambda: 1e6, config=_cfg())
+    b = Memory.open(store(name), embedding_dim=4, clock=lambda: 1e6, config=_cfg())
+    try:
+        for i, frame in enumerate(_frames()):
+            _feed(a if i % 2 else b, frame)
+        state = _state(a)
+    finally:
+        b.close()
+        a.close()
+    one = _run(store, "one")
+    assert (state["objects"], state["shown_mass"], state["history"]) == \
+        (one["objects"], one["shown_mass"], one["history"])

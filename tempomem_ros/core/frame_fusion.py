@@ -501,13 +501,13 @@ class FrameFusion:
         #: (_place_sighted_in_look; in memory: a restart forgets at most one look's excuse; restored when a
         #: commit rolls back, kept_on_rollback)
         self._place_sighted: dict[int, float] = {}
-        #: object id -> (stamp of its last sighting, {(visit start, view sector, label): mass of the current visit})
-        #: (look_capped_mass; in memory: a restart forgets at most one visit's tally, which then may add one more
-        #: cap per label; restored when a commit rolls back, kept_on_rollback)
+        #: object id -> (stamp of its last sighting, start of its current visit, {(view sector, label): mass of the
+        #: current visit}) (look_capped_mass; written through to label_looks in the fusion's transaction and read
+        #: back when a writer opens the store, load_label_looks; restored when a commit rolls back,
+        #: kept_on_rollback)
         self._label_looks: dict[int, tuple[float, float, dict]] = {}
-        #: object id -> {label: the mass its looks gave over fusion.label_look_cap} (shown_label_mass; in memory, as
-        #: the tallies: a restart, or a join by a manual consolidate, counts the excess of before it back, as the
-        #: uncapped rule did; restored when a commit rolls back)
+        #: object id -> {label: the mass its looks gave over fusion.label_look_cap} (shown_label_mass; written with
+        #: the label mass, label_mass.excess, moved with it at a join, label_mass_joined; read back as the tallies)
         self._label_excess: dict[int, dict[str, float]] = {}
         #: the camera position of the frame being fused (None without a pose): a look's view sector
         self._frame_camera = None
@@ -1560,6 +1560,7 @@ class FrameFusion:
             return conf
         stamp = float(seen.stamp)
         oid = int(object_id)
+        self._label_looks_fresh()
         last, start, tally = self._label_looks.get(oid, (None, stamp, {}))
         if last is None or stamp - last > fcfg.label_look_gap_s:
             start, tally = stamp, {}
@@ -1572,34 +1573,54 @@ class FrameFusion:
         key = (sector, seen.label)
         given = tally.get(key, 0.0)
         tally[key] = given + conf
-        self._label_looks[oid] = (max(stamp, last if last is not None else stamp), start, tally)
+        last = max(stamp, last if last is not None else stamp)
+        self._label_looks[oid] = (last, start, tally)
+        self._graph.set_look_mass(oid, start, sector, seen.label, tally[key], last)
         return max(0.0, min(conf, fcfg.label_look_cap - given))
+
+    def load_label_looks(self) -> None:
+        """The per-look label rule's state as the store holds it (label_mass.excess, label_looks; schema version
+        16): a writer that opens a store (after a restart, or a manual consolidate) decides the shown labels as one
+        that fused the same frames without closing it."""
+        self._label_excess, self._label_looks = self._rows.label_look_state()
+        self._store.caches.label_looks = True
+
+    def _label_looks_fresh(self) -> None:
+        """Read the per-look label state again when the store may hold another one than fusion's: another writer
+        committed since this one last did, or a transaction rolled back (WriterCaches.clear)."""
+        if not self._store.caches.label_looks:
+            self.load_label_looks()
 
     def shown_label_mass(self, object_id: int) -> dict:
         """The label mass the shown label is decided by: the stored mass (every sighting's confidence) less what
         each look gave a label over fusion.label_look_cap (look_capped_mass)."""
         mass = self._graph.label_mass(object_id)
+        self._label_looks_fresh()
         excess = self._label_excess.get(int(object_id))
         if not excess:
             return mass
         return {label: max(0.0, m - excess.get(label, 0.0)) for label, m in mass.items()}
 
     def label_mass_joined(self, src: int, dst: int) -> None:
-        """The sightings (and label mass) of ``src`` are now ``dst``'s: so is what its looks gave over the cap."""
-        excess = self._label_excess.pop(int(src), None)
+        """The sightings (and label mass) of ``src`` are now ``dst``'s: so is what its looks gave over the cap. The
+        joined twin keeps its own, as its label_mass rows keep their mass (a record of what it was shown as)."""
+        self._label_looks_fresh()
+        excess = self._label_excess.get(int(src))
         if excess:
             into = self._label_excess.setdefault(int(dst), {})
             for label, m in excess.items():
                 into[label] = into.get(label, 0.0) + m
+            self._graph.add_excess(int(dst), excess)
 
     def _add_label_mass(self, obj, seen: StagedObs) -> tuple[str, str] | None:
         """Adds the sighting's label mass; returns (old, new) when the shown label changed, as decided by the mass
         counted per look (look_capped_mass, shown_label_mass)."""
-        self._graph.add_mass(obj.id, seen.label, seen.confidence)
         add = self.look_capped_mass(obj.id, seen, seen.center)
+        over = float(seen.confidence) - add
+        self._graph.add_mass(obj.id, seen.label, seen.confidence, over)
         if add < float(seen.confidence):
             excess = self._label_excess.setdefault(int(obj.id), {})
-            excess[seen.label] = excess.get(seen.label, 0.0) + float(seen.confidence) - add
+            excess[seen.label] = excess.get(seen.label, 0.0) + over
         if add <= 0.0:
             return None  # the look already gave this label all it may: the mass deciding the label is unchanged
         old = obj.label

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from contextlib import nullcontext
 from dataclasses import dataclass
 
 import numpy as np
@@ -89,6 +90,13 @@ class Maintenance:
         self._fuse_pending = fuse_pending
         self._now = now
         self._retention = retention
+        #: set by Memory to FrameFusion's: a twin's label-look excess follows its label mass to the kept object
+        #: (label_mass_joined), and the in-memory state returns to what it was when the transaction rolls back
+        self.mass_joined: Callable[[int, int], None] | None = None
+        self.kept_on_rollback: Callable = nullcontext
+        #: set by Memory to FrameFusion.load_label_looks: after a resplit wrote label mass anew (the excess kept on
+        #: the labels the original still has: GraphWrites.set_label_mass), fusion reads what the store holds
+        self.label_looks_reload: Callable[[], None] | None = None
 
     def _audit(self, stamp, action: str, object_ids, observation_ids, detail: dict | None = None) -> None:
         """Queue an audit row, written with the transaction it belongs to (Store.transaction)."""
@@ -211,7 +219,7 @@ class Maintenance:
         fcfg = self.config.fusion
         merged: list[tuple[int, int]] = []
         absorbed: set[int] = set()
-        with self._store.transaction():
+        with self.kept_on_rollback(), self._store.transaction():
             stamp = self._locked_now()
             rows = self._rows.objects_in(("present",))
             for a in rows:
@@ -247,6 +255,8 @@ class Maintenance:
         self._retention.repointing(int(b.id), int(a.id), pid)
         self._graph.repoint_observations(b.id, a.id, pid)
         self._graph.add_mass_of(int(b.id), int(a.id))
+        if self.mass_joined is not None:
+            self.mass_joined(int(b.id), int(a.id))
         self.rebuild_geometry(a.id, pid)
         self._graph.widen_seen(a.id, b.first_seen, b.last_seen)
         self._graph.retire(b, "consolidated", f"merged into #{a.id}", stamp, active=False, event=False)
@@ -328,6 +338,8 @@ class Maintenance:
                 self.rebuild_geometry(obj.id, pid)
             if out:
                 self._relations.update({i for pair in out for i in pair}, stamp, self._state.change_times)
+        if out and self.label_looks_reload is not None:
+            self.label_looks_reload()  # the split objects' label-look excess as the store now holds it
         return out
 
     def _split_off(self, obj: ObjectRow, group, stamp: float) -> int:

@@ -162,6 +162,11 @@ class Memory:
                                    self._queries, config, self._writes,
                                    settle=lambda *args: self._settling.settle(*args),
                                    finish_removals=lambda *args, **kw: self._settling.finish_removals(*args, **kw))
+        self._maintenance.mass_joined = self._fusion.label_mass_joined
+        self._maintenance.kept_on_rollback = self._fusion.kept_on_rollback
+        self._maintenance.label_looks_reload = None if readonly else self._fusion.load_label_looks
+        if not readonly:  # the per-look label rule's state as stored (schema version 16): a restart decides as before
+            self._fusion.load_label_looks()
         self._settling = Settling(
             self._store, self._graph, SettlingRows(self._store), PlacementRows(self._store), self._reads, config,
             self._writes, maintenance=self._maintenance, retention=self._retention,

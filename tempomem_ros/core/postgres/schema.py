@@ -29,7 +29,8 @@ partial frames_pending index, 8: a placement's observations by stamp and sightin
 partial index of current placements, placements_object with t_to, 10: held_events.lookalike_id, 11: the
 placements' label tallies, 12: each event's link to the event that ended its state, 13: the label
 tallies' trigger with a WHEN a write, the indexes of observations a staged sighting has no entry in, 14: the
-placements by when they began, 15: nothing here, SQLite's kept sightings and compacted frames in fewer indexes), so
+placements by when they began, 15: nothing here, SQLite's kept sightings and compacted frames in fewer indexes, 16:
+label_mass.excess and label_looks, the per-look label rule's state), so
 that one number names one set of tables and indexes on both backends.
 """
 
@@ -43,7 +44,7 @@ from ..store.event_links import INDEXES as EVENT_LINKS_INDEXES
 from ..store.event_links import KEYED_BY, relink
 from ..store.schema import FRAMES_LIVE, closed_placement_amendment
 
-SCHEMA_VERSION = 15
+SCHEMA_VERSION = 16
 FIRST_VERSION = 6  # the first PostgreSQL schema: there is no older one to migrate from
 WORLD_FRAME = "map"  # every robot of a fleet reports in this one frame (docs/FLEET.md)
 
@@ -195,6 +196,12 @@ STAGED_FREE_INDEXES = {
     "observations_verdict": "CREATE INDEX observations_verdict ON observations(verdict) WHERE verdict <> 'pending'",
 }
 
+# Version 16: the per-look label rule's state, as on SQLite (core/store/schema.py LABEL_LOOKS_TABLE).
+LABEL_LOOKS_TABLE = """CREATE TABLE label_looks (
+        object_id bigint NOT NULL, visit_start double precision NOT NULL, sector integer NOT NULL,
+        label text NOT NULL, mass double precision NOT NULL, last double precision NOT NULL,
+        PRIMARY KEY (object_id, visit_start, sector, label))"""
+
 SCHEMA = [  # the current version, in creation order
     "CREATE TABLE meta (key text PRIMARY KEY, value text NOT NULL)",
     *ID_COUNTERS,
@@ -280,8 +287,10 @@ SCHEMA = [  # the current version, in creation order
     "CREATE INDEX objects_rtree_box ON objects_rtree USING gist (box gist_geometry_ops_nd)",
     """CREATE TABLE label_mass (
         object_id bigint NOT NULL, label text NOT NULL, mass double precision NOT NULL,
+        excess double precision NOT NULL DEFAULT 0,
         PRIMARY KEY (object_id, label))""",
     "CREATE INDEX label_mass_label ON label_mass(label, object_id, mass)",
+    LABEL_LOOKS_TABLE,
     f"""CREATE TABLE label_history (
         {_id('label_history')},
         object_id bigint NOT NULL, stamp {_F}, wall_time {_F} NOT NULL,
@@ -501,6 +510,10 @@ MIGRATIONS: dict[int, list[str]] = {
     # rejected sightings (core/store/schema.py KEPT_SIGHTING_FREE_INDEXES), which are partial here already
     # (STAGED_FREE_INDEXES); the number names one schema on both backends
     14: [],
+    # version 16: the per-look label rule's state (LABEL_LOOKS_TABLE; SQLite's version 16)
+    15: ["ALTER TABLE label_mass ADD COLUMN IF NOT EXISTS excess double precision NOT NULL DEFAULT 0",
+         _collate_c(LABEL_LOOKS_TABLE).replace("CREATE TABLE", "CREATE TABLE IF NOT EXISTS", 1),
+         grant_like("label_looks")],
 }
 #: what a writer's open runs on a store at version 12 whose trigger was dropped (postgres/store.py keep_event_links)
 EVENT_LINKS_REPAIR = MIGRATIONS[11][2:]  # the indexes, the function, the trigger, the fill
@@ -509,7 +522,7 @@ EVENT_LINKS_REPAIR = MIGRATIONS[11][2:]  # the indexes, the function, the trigge
 REQUIRED_TABLES = tuple(stmt.split()[2] for stmt in SCHEMA if stmt.startswith("CREATE TABLE"))
 #: Tables a forward migration creates, with the version that added them: a database written before is complete
 #: without them (its open migrates it).
-TABLES_SINCE = {"place_labels": 11}
+TABLES_SINCE = {"place_labels": 11, "label_looks": 16}
 #: Tables whose ids come from tempomem_next_id (their counters follow explicit ids after a migration).
 ID_TABLES = tuple(stmt.split()[2] for stmt in SCHEMA if "DEFAULT tempomem_next_id(" in stmt)
 

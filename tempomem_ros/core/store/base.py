@@ -199,6 +199,9 @@ class WriterCaches:
     coseen: set | None = None
     #: what the commit now fusing knows of the store across its frames (batch_reads.py); None outside one
     batch: BatchReads | None = None
+    #: whether fusion's per-look label state (FrameFusion._label_looks, _label_excess) is what the store holds
+    #: (FrameFusion.load_label_looks reads it again when not: another writer's commit, a rollback)
+    label_looks: bool = False
 
     def clear(self) -> None:
         self.rtree_boxes.clear()
@@ -208,6 +211,7 @@ class WriterCaches:
         self.known_labels = None
         self.coseen = None
         self.batch = None
+        self.label_looks = False
 
 
 @runtime_checkable

@@ -173,6 +173,29 @@ class FusionRows(TableRows):
         if pairs:
             batch.learn_pairs(labels, {frozenset(r) for r in rows[-1]})
 
+    def label_look_state(self) -> tuple[dict, dict]:
+        """The per-look label rule's stored state (schema version 16; FrameFusion.load_label_looks): {object id:
+        {label: excess over fusion.label_look_cap}} from label_mass, and {object id: (last stamp, visit start,
+        {(sector, label): mass})} of each object's newest visit from label_looks. Two reads, in one round trip on
+        PostgreSQL (fetch_together), made when a writer opens the store and again only in a commit after another
+        writer's commit or a rollback (WriterCaches.label_looks)."""
+        excess_rows, look_rows = fetch_together(self._conn, [
+            ("SELECT object_id, label, excess FROM label_mass WHERE excess != 0 ORDER BY object_id, label", ()),
+            ("SELECT l.object_id, l.visit_start, l.sector, l.label, l.mass, l.last FROM label_looks l "
+             "JOIN (SELECT object_id, MAX(visit_start) AS visit_start FROM label_looks GROUP BY object_id) n "
+             "ON n.object_id = l.object_id AND n.visit_start = l.visit_start "
+             "ORDER BY l.object_id, l.sector, l.label", ())])
+        excess: dict[int, dict[str, float]] = {}
+        for object_id, label, m in excess_rows:
+            excess.setdefault(int(object_id), {})[label] = float(m)
+        looks: dict[int, tuple[float, float, dict]] = {}
+        for object_id, start, sector, label, m, last in look_rows:
+            prev = looks.get(int(object_id))
+            tally = prev[2] if prev else {}
+            tally[(int(sector), label)] = float(m)
+            looks[int(object_id)] = (max(float(last), prev[0]) if prev else float(last), float(start), tally)
+        return excess, looks
+
     def label_total(self, label: str) -> float:
         """The label's mass over every object."""
         return float(self._conn.execute(self._LABEL_TOTAL, (label,)).fetchone()[0])

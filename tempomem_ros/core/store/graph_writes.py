@@ -198,11 +198,12 @@ class GraphWrites(TableRows):
                 [(i,) for i in wanted])):
             self._caches.label_mass[object_id] = dict(rows)
 
-    def add_mass(self, object_id: int, label: str, mass: float) -> None:
-        """``mass`` more of ``label`` on the object (a sighting fused into it)."""
+    def add_mass(self, object_id: int, label: str, mass: float, excess: float = 0.0) -> None:
+        """``mass`` more of ``label`` on the object (a sighting fused into it), ``excess`` of it over what its look
+        may give the label (fusion.label_look_cap: label_mass.excess, schema version 16), in the one statement."""
         self._conn.execute(
-            "INSERT INTO label_mass (object_id, label, mass) VALUES (?,?,?) ON CONFLICT(object_id, label) "
-            "DO UPDATE SET mass=mass+excluded.mass", (object_id, label, mass))
+            "INSERT INTO label_mass (object_id, label, mass, excess) VALUES (?,?,?,?) ON CONFLICT(object_id, label) "
+            "DO UPDATE SET mass=mass+excluded.mass, excess=excess+excluded.excess", (object_id, label, mass, excess))
         cached = self._caches.label_mass.pop(object_id, None)
         if self._caches.batch is not None:
             self._caches.batch.mass_added(label, cached)
@@ -222,24 +223,57 @@ class GraphWrites(TableRows):
         if self._caches.batch is not None:
             self._caches.batch.forget_labels()
 
+    def add_excess(self, object_id: int, excess: dict) -> None:
+        """The object's looks gave each label of ``excess`` that much more over fusion.label_look_cap (a joined
+        twin's excess, moved with its label mass by add_mass_of: its rows are there, so this only adds)."""
+        for label, m in sorted(excess.items()):
+            self._conn.execute(
+                "INSERT INTO label_mass (object_id, label, mass, excess) VALUES (?,?,0,?) "
+                "ON CONFLICT(object_id, label) DO UPDATE SET excess=excess+excluded.excess",
+                (object_id, label, m))
+
+    def set_look_mass(self, object_id: int, visit_start: float, sector: int, label: str, mass: float,
+                      last: float) -> None:
+        """The current visit's mass of ``label`` seen from ``sector`` is now ``mass``, its last sighting ``last``
+        (label_looks, schema version 16: FrameFusion.look_capped_mass's tally)."""
+        self._conn.execute(
+            "INSERT INTO label_looks (object_id, visit_start, sector, label, mass, last) VALUES (?,?,?,?,?,?) "
+            "ON CONFLICT(object_id, visit_start, sector, label) DO UPDATE SET mass=excluded.mass, last=excluded.last",
+            (object_id, visit_start, sector, label, mass, last))
+
+    def _kept_excess(self, object_id: int) -> list:
+        return self._conn.execute("SELECT excess, label FROM label_mass WHERE object_id=? AND excess != 0 "
+                                  "ORDER BY label", (object_id,)).fetchall()
+
+    def _restore_excess(self, object_id: int, kept) -> None:
+        """The excess read before the object's label mass was written again, back on the labels it still has
+        (a label whose mass is gone takes its excess with it: the audit row of the split records the sightings)."""
+        for excess, label in kept:
+            self._conn.execute("UPDATE label_mass SET excess=? WHERE object_id=? AND label=?",
+                               (excess, object_id, label))
+
     def set_label_mass(self, object_id: int, mass: dict) -> None:
         """The object's label mass becomes ``mass`` (labels with no mass left are dropped)."""
         self._caches.label_mass.pop(int(object_id), None)
         if self._caches.batch is not None:
             self._caches.batch.forget_labels()
+        kept = self._kept_excess(object_id)
         self._conn.execute("DELETE FROM label_mass WHERE object_id=?", (object_id,))
         self._conn.executemany("INSERT INTO label_mass (object_id, label, mass) VALUES (?,?,?)",
                                [(object_id, lbl, m) for lbl, m in sorted(mass.items()) if m > 1e-9])
+        self._restore_excess(object_id, kept)
 
     def rebuild_label_mass(self, object_id: int) -> None:
         """The object's label mass summed again from the sightings that now point at it."""
         self._caches.label_mass.pop(int(object_id), None)
         if self._caches.batch is not None:
             self._caches.batch.forget_labels()
+        kept = self._kept_excess(object_id)
         self._conn.execute("DELETE FROM label_mass WHERE object_id=?", (object_id,))
         self._conn.execute(
             "INSERT INTO label_mass (object_id, label, mass) SELECT object_id, label, SUM(confidence) "
             "FROM observations WHERE object_id=? GROUP BY object_id, label", (object_id,))
+        self._restore_excess(object_id, kept)
 
     # ---------------------------------------------------------------- the shown label
     def set_label(self, object_id: int, label: str) -> None:

@@ -27,7 +27,7 @@ try:  # pragma: no cover - which one depends on the installation
 except ImportError:  # pragma: no cover
     import sqlite3  # type: ignore[no-redef]
 
-SCHEMA_VERSION = 15
+SCHEMA_VERSION = 16
 WORLD_FRAME = "map"  # the frame a new store records unless its creator names another (meta world_frame)
 #: Read-only opens accept stores from this version on: version 4 only adds a trigger, which reads do not
 #: depend on, so a store on read-only media written at version 3 stays readable (version 3 added columns).
@@ -83,6 +83,16 @@ PLACEMENTS_START_INDEX = "CREATE INDEX IF NOT EXISTS placements_start ON placeme
 # Version 3: the absence evidence of separate looks, held events and learned label confusion.
 # Label mass by label: how often the segmenter confused two labels is summed over the objects that hold both.
 LABEL_MASS_BY_LABEL_INDEX = "CREATE INDEX IF NOT EXISTS label_mass_label ON label_mass(label, object_id, mass)"
+# Version 16: the per-look label rule's state (fusion.label_look_cap; core/frame_fusion.py look_capped_mass), so that a
+# restart, or a manual consolidate(), decides the shown label as the same stream without it. label_mass.excess: the
+# mass the object's looks gave the label over the cap (the shown label is decided by mass - excess; moved with the
+# mass when a twin is joined). label_looks: each visit's mass per (view sector, label) and its last stamp; a new visit
+# adds rows under its own start, the rows of earlier visits are kept (a record of what each look gave), and only the
+# rows of an object's newest visit are read back (FusionRows.label_look_state).
+LABEL_LOOKS_TABLE = """CREATE TABLE IF NOT EXISTS label_looks (
+    object_id INTEGER NOT NULL, visit_start REAL NOT NULL, sector INTEGER NOT NULL, label TEXT NOT NULL,
+    mass REAL NOT NULL, last REAL NOT NULL,
+    PRIMARY KEY (object_id, visit_start, sector, label)) WITHOUT ROWID"""
 # Events not yet published: an "appeared" waits until the object was confirmed and no look-alike unseen
 # elsewhere may have moved here (core/frame_fusion.py); 'published' rows name the event they became,
 # 'retracted' ones why. lookalike_id (version 10): the removed look-alike a held appearance's wait runs for
@@ -351,9 +361,10 @@ SCHEMA = [  # the current version: a new store is created at SCHEMA_VERSION
     # Spatial index over every object's current box (all states; queries filter by state).
     "CREATE VIRTUAL TABLE IF NOT EXISTS objects_rtree USING rtree(id, min_x, max_x, min_y, max_y, min_z, max_z)",
     """CREATE TABLE IF NOT EXISTS label_mass (
-        object_id INTEGER NOT NULL, label TEXT NOT NULL, mass REAL NOT NULL,
+        object_id INTEGER NOT NULL, label TEXT NOT NULL, mass REAL NOT NULL, excess REAL NOT NULL DEFAULT 0,
         PRIMARY KEY (object_id, label)) WITHOUT ROWID""",
     LABEL_MASS_BY_LABEL_INDEX,
+    LABEL_LOOKS_TABLE,
     """CREATE TABLE IF NOT EXISTS label_history (
         id INTEGER PRIMARY KEY AUTOINCREMENT,
         object_id INTEGER NOT NULL, stamp REAL, wall_time REAL NOT NULL,
@@ -511,6 +522,9 @@ MIGRATIONS: dict[int, list[str]] = {
     14: ["DROP INDEX IF EXISTS frames_source", "DROP INDEX IF EXISTS observations_source",
          "DROP INDEX IF EXISTS observations_candidate", "DROP INDEX IF EXISTS observations_verdict",
          *KEPT_SIGHTING_FREE_INDEXES],
+    # version 16: the per-look label rule's state (LABEL_LOOKS_TABLE): no excess and no tally in an older store's rows
+    # (its first writer after the migration counts the excess of before it back once, as every restart did)
+    15: ["ALTER TABLE label_mass ADD COLUMN excess REAL NOT NULL DEFAULT 0", LABEL_LOOKS_TABLE],
 }
 
 
@@ -525,7 +539,8 @@ REQUIRED_TABLES = _tables(SCHEMA)
 #: (migrated by the next writable open, or read as it is) is complete without them.
 TABLES_SINCE: dict[str, int] = {**{t: 3 for t in _tables([HELD_EVENTS_TABLE])},
                                 **{t: 5 for t in _tables(RETENTION_SCHEMA)},
-                                **{t: 11 for t in _tables(PLACE_LABELS_SCHEMA)}}
+                                **{t: 11 for t in _tables(PLACE_LABELS_SCHEMA)},
+                                **{t: 16 for t in _tables([LABEL_LOOKS_TABLE])}}
 
 
 #: Prepared statements a connection keeps (the driver's default: 100). Why: pysqlite3's statement cache ranks its
