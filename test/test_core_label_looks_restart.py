@@ -269,3 +269,31 @@ def test_two_writers_taking_turns_decide_as_one(store):
     one = _run(store, "one")
     assert (state["objects"], state["shown_mass"], state["history"]) == \
         (one["objects"], one["shown_mass"], one["history"])
+
+
+@pytest.mark.parametrize("how", ["migrate", "recover"])
+def test_a_copied_store_carries_the_state(store, tmp_path, how):
+    # `tempomem migrate` (into this test's backend) and `tempomem recover` (SQLite) copy label_looks and the excess:
+    # the copy, fed the rest of the stream, decides as the store it was copied from
+    from tempomem_ros.core.store import recovery, transfer
+
+    if how == "recover" and store.postgres:
+        pytest.skip("recover reads a SQLite file")
+    frames = _frames()
+    src = str(tmp_path / "src.db")
+    with Memory.open(src, embedding_dim=4, clock=lambda: 1e6, config=_cfg()) as mem:
+        for frame in frames[:90]:
+            _feed(mem, frame)
+    if how == "migrate":
+        dst = store("copy")
+        transfer.migrate(src, dst)
+    else:
+        dst = str(tmp_path / "copy.db")
+        recovery.recover(src, dst)
+    states = []
+    for address in (src, dst):
+        with Memory.open(address, embedding_dim=4, clock=lambda: 1e6, config=_cfg()) as mem:
+            for frame in frames[90:]:
+                _feed(mem, frame)
+            states.append(_state(mem)["shown_mass"])
+    assert states[0] == states[1] == _run(store, "plain")["shown_mass"]

@@ -30,9 +30,11 @@ from .schema import REQUIRED_TABLES, SCHEMA_VERSION, connect, sqlite3
 TABLES = ("frames", "observations", "objects", "label_mass", "label_history", "placements", "misses", "events",
           "tombstones", "rejected", "regions", "relations", "audit",
           # retention (schema 5): without its tallies a thinned store would no longer count its sightings exactly
-          "tallies", "fold_state", "coseen", "frame_depths")
+          "tallies", "fold_state", "coseen", "frame_depths",
+          # the per-look label rule's tallies (schema 16): without them a look's excess would count back
+          "label_looks")
 #: Tables without an integer rowid key: read by ranges of this column instead.
-RANGE_KEY = {"label_mass": "object_id", "coseen": "a"}
+RANGE_KEY = {"label_mass": "object_id", "coseen": "a", "label_looks": "object_id"}
 TEXT_KEY = {"rejected": "key"}  # text primary key: read whole (a small table of keyed rejections)
 
 
@@ -247,6 +249,7 @@ def _repair(dst, report: RecoveryReport) -> None:
     """Leave out rows naming lost objects, and give every kept object the placements its operators need."""
     objects = "(SELECT id FROM objects)"
     for table, where in (("label_mass", f"object_id NOT IN {objects}"),
+                         ("label_looks", f"object_id NOT IN {objects}"),
                          ("placements", f"object_id NOT IN {objects}"),
                          ("misses", f"object_id NOT IN {objects}"),
                          ("tallies", f"object_id IS NOT NULL AND object_id NOT IN {objects}"),
