@@ -142,6 +142,11 @@ class IdentityConfig:
                                          # join made after the frame's relabel check, or it is seen in one frame with
                                          # the object at whose place it was read (settling.Settling._reasked_moves;
                                          # h470 seeds 470's glasses, 475's mug)
+    real_view_axis: bool = True          # a real view of an object for the move's time test spans a quarter of its
+                                         # longest extent on that same axis, not on any axis: a 1 cm flat "plant"
+                                         # blob (0.27 m wide) on the table where a 0.36 m tall plant had stood,
+                                         # 300 s after it was moved, made it "seen after the new plant was found"
+                                         # (seed 509, h500) (settling.Settling._last_real_sighting)
     reappear_lookalike_move: bool = True # a sighting at a missing object's place is no reappearance when a look-alike
                                          # seen since left its own place (removed) within reconcile_window_s: a new
                                          # object, that one's move (frame_fusion._gone_lookalike_came; seed 431)

@@ -897,11 +897,20 @@ class Settling:
         places (0.88 m for a 0.45 m chair, centred in the new chair's box); it joined the old chair as a twin,
         so the old chair was "seen" 6 s after the new one was found, and when its place was seen empty it was
         removed and the new chair stayed an appearance (a missed move, a false removal, a false appearance).
-        Nor do sightings that hold its footprint (_holds_other): views of it bled past it."""
-        need = 0.25 * max(float(obj.ext_x), float(obj.ext_y), float(obj.ext_z))
+        Nor do sightings that hold its footprint (_holds_other): views of it bled past it.
+
+        The quarter is measured on the object's longest axis itself (identity.real_view_axis; before, on the
+        sighting's longest side, whichever axis): a flat blob is no view of a tall thing. Why: seed 509 (h500, no
+        feature), a 0.36 m tall plant moved from a table to the floor (888.3 s) was found there at 901.1 s read
+        "flower"; at 1201.5 s a 214-px "plant" blob of confidence 0.17, 0.27 x 0.13 x 0.01 m, on the table top where
+        it had stood merged into it, so when its place was seen empty (1214.4 s) it had been "seen" 300 s after
+        the new plant was found: a removal and an appearance, a missed move."""
+        ext = (float(obj.ext_x), float(obj.ext_y), float(obj.ext_z))
+        need = 0.25 * max(ext)
+        axis = int(np.argmax(ext)) if self.config.identity.real_view_axis else None
         for r in self._rows.newest_boxes(obj.id):
             lo, hi = bmin_of(r), bmax_of(r)
-            if max(b - a for a, b in zip(lo, hi)) < need:
+            if (max(b - a for a, b in zip(lo, hi)) if axis is None else hi[axis] - lo[axis]) < need:
                 continue
             if outside is not None and (all(a >= c - PART_TOLERANCE_M and b <= d + PART_TOLERANCE_M for a, b, c, d in
                                             zip(lo, hi, outside.bmin, outside.bmax))
