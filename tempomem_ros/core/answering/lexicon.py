@@ -259,6 +259,25 @@ BOTH_READERS_PHRASES = {
     "passed before your camera": "SEEN", "pass in front of your cameras": "SEEN",
     "passed in front of your cameras": "SEEN", "appear to you": "SEEN APPEAR", "appeared to you": "SEEN APPEAR",
     "the day and hour": "WHEN", "day and hour": "WHEN", "the day and time": "WHEN", "day and time": "WHEN",
+    # stop 53 (heldout33's G022, G023, G112, G114: "each location the notebook occupied, chronological please", "every
+    # place it has stood since midnight, first to last?", "where ought I to search, likeliest spot first?", "the spots
+    # to check for the scissors, in order of how likely they are"): the order of the answer in the order the operator
+    # gives it (a history from first to last, the places to look likeliest first) asks nothing more; an order the
+    # operator does not give ("newest first" of where to look, "alphabetically") is no phrase here
+    "first to last": "GLUE", "from first to last": "GLUE", "earliest first": "GLUE", "earliest stop first": "GLUE",
+    "chronological": "GLUE", "chronologically": "GLUE", "in chronological order": "GLUE",
+    "best first": "LOOK", "likeliest spot first": "LOOK", "likeliest place first": "LOOK",
+    "likeliest places first": "LOOK", "in order of likelihood": "LOOK", "in order of how likely they are": "LOOK",
+    "in order of how likely it is": "LOOK", "spots to check": "LOOK", "places to check": "LOOK",
+    "places i should check": "LOOK", "spots i should check": "LOOK", "places to search": "LOOK",
+    # stop 53 (heldout33's G034, G049, G073: "how many times in total has your camera recorded the bowl?", "what is the
+    # oldest sighting you have of the plant?", "did my phone appear anywhere in your footage yesterday?"): the camera
+    # that records a thing sees it ("recorded" alone stays a word of the records, "recorded as missing"), the oldest
+    # sighting is the first, a thing in the robot's footage is seen, and "appear" is appearing as "appeared" is
+    "camera recorded": "SEEN", "cameras recorded": "SEEN", "recorded by your camera": "SEEN",
+    "recorded by your cameras": "SEEN", "oldest sighting": "FIRST SEEN", "in your footage": "SEEN",
+    "in the footage": "SEEN", "on your footage": "SEEN", "on camera footage": "SEEN", "appear": "APPEAR",
+    "appears": "APPEAR",
 }
 
 
