@@ -261,3 +261,25 @@ def test_a_quoted_command_beside_another_or_one_that_writes_is_refused(question)
 def test_the_place_before_the_last_a_centre_and_eyes_set_on_it(question, operator, args):
     u = understood(question, NAMES)
     assert (u.operator, u.args) == (operator, args)
+
+
+# ------------------------------------------------------------------ a tracing span named after a tool of the memory
+@pytest.mark.parametrize("question, operator, args", [
+    ('Jaeger span "tempomem.count_objects", tag label=book', "count_objects", {"label": "book"}),
+    ('Tempo span name "tempomem.relational_before", tags relation=on anchor=shelf', "relational_before",
+     {"relation": "on", "anchor": "shelf"}),
+    ('OTel span "tempomem.changes", attributes: kinds=["moved"], since_ago_s=1800', "changes",
+     {"kinds": ["moved"], "since": NOW - 1800, "until": NOW}),
+])
+def test_a_span_named_after_a_tool_is_its_call(question, operator, args):
+    u = understood(question, NAMES)
+    assert (u.operator, u.args) == (operator, args)
+
+
+@pytest.mark.parametrize("question", [
+    'Jaeger span "tempomem.forget", tag label=book',                 # a write
+    'Jaeger span "tempomem.current", tags label=book; rm -rf /',      # a second statement
+    'Honeycomb span "tempomem.current", tags label=mug label=keys',   # the thing twice
+])
+def test_a_span_that_writes_or_holds_more_is_refused(question):
+    refusal(question, NAMES)

