@@ -283,3 +283,22 @@ def test_a_span_named_after_a_tool_is_its_call(question, operator, args):
 ])
 def test_a_span_that_writes_or_holds_more_is_refused(question):
     refusal(question, NAMES)
+
+
+# ------------------------------------------------------------------ Lua's method call, a declared variable's name
+@pytest.mark.parametrize("question, operator, args", [
+    ('local spot = Tempomem:Current({label = "phone"})  -- Luau, from a game prototype', "current", {"label": "phone"}),
+    ('var before:Object = tempomem.previous({label: "mug"});  // ActionScript 3', "previous", {"label": "mug"}),
+])
+def test_a_lua_method_call_and_a_declared_variable_are_code(question, operator, args):
+    u = understood(question, NAMES)
+    assert (u.operator, u.args) == (operator, args)
+
+
+@pytest.mark.parametrize("question", [
+    'local x = tempomem:history({label = "mug"})  -- since this morning',   # a time beside the call
+    'var since = 5; tempomem.history({label: "mug"})',                    # a time field beside it
+    'Tempomem:Forget({label = "phone"})  -- Luau',                         # a write
+])
+def test_a_time_or_a_write_beside_a_lua_call_is_refused(question):
+    refusal(question, NAMES)
