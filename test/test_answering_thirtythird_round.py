@@ -302,3 +302,22 @@ def test_a_lua_method_call_and_a_declared_variable_are_code(question, operator, 
 ])
 def test_a_time_or_a_write_beside_a_lua_call_is_refused(question):
     refusal(question, NAMES)
+
+
+# ------------------------------------------------------------------ a told moment named again as the start of a span
+@pytest.mark.parametrize("question, operator, since", [
+    ("We had a fire drill at one. Which things have been moved since one?", "changes", NOW - 1.5 * 3600),
+    ("Our choir practice kicked off at noon and everyone was singing. Has the plant been moved since noon?",
+     "did_move", NOW - 2.5 * 3600),
+])
+def test_a_told_moment_named_again_as_a_spans_start_is_the_questions(question, operator, since):
+    u = understood(question, NAMES)
+    assert (u.operator, u.args["since"], u.args["until"]) == (operator, since, NOW)
+
+
+@pytest.mark.parametrize("question", [
+    "We had a fire drill at one. Has the plant moved since two?",       # two moments
+    "The fire drill was at one. Has it moved since one?",               # "it" stands for the told clause's words
+])
+def test_another_moment_or_a_pronoun_stays_refused(question):
+    refusal(question, NAMES)
