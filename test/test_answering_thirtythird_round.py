@@ -9,7 +9,20 @@
   place ("in its usual spot", "in its spot") asks whether it is still in its place (cues._WHERE_IT_LIVES; heldout33's
   G099, "has my wallet stayed put where it lives?", was answered as where the wallet is now, and "has the mug stayed
   in its spot?" as well); without such a word the clause stays a question of where, and a question of how long or
-  whether it moved stays that question.
+  whether it moved stays that question;
+- heldout33's refusals by cause: the order of the answer in the order the operator gives it ("chronological",
+  "first to last" of a history; "best first", "likeliest spot first", "the spots to check" of where to look:
+  lexicon.BOTH_READERS_PHRASES), and "where has the mug been" with such an order is its places (main read "where"
+  alone: the place now, a wrong answer; cues._WHERE_HAS_BEEN); a question of everything after who speaks ("A
+  soap maker asks: which of my things are missing?") when the speaker's words hold no place and leave no span open
+  (understand._understood: a bare role only, no clause of what the speaker does, stops 51 and 52 keep theirs refused);
+  a role's noun that acts ("a stable hand") and a relative "that" ("everything that is missing":
+  preamble._asks_nothing); a fraction of a unit ("three quarters of a metre": quantities.FRACTIONS); the
+  footage, "appear", the oldest sighting, eyes clapped on a thing, the place before the last,
+  an object's centre in a radius (lexicon); an analytics client's event call (dialects.TRANSPORT: track, capture); the
+  memory's own command line quoted in a host, alone (lines._QUOTED_COMMAND); a tracing span named after a tool
+  (lines._SPAN); Lua's method call and a declared variable's name (loose._CODE_CALL, _VARIABLE); a told moment named
+  again as a span's start (understand._told_again). Each with what must stay refused or read as before.
 None of the sentences below is a line of a question set; each reading is exact, each refusal has its reason.
 """
 
@@ -133,7 +146,6 @@ def test_an_order_the_operator_does_not_give_is_no_question(question):
 
 # ------------------------------------------------------------------ who speaks, before a question of everything
 @pytest.mark.parametrize("question, operator", [
-    ("A quartermaster doing a stocktake: list everything that is missing right now.", "missing"),
     ("A cooper asks: which of my things have you got down as missing?", "missing"),
     ("An astronomer: enumerate the objects currently listed as missing.", "missing"),
     ("A lithographer: I need something to cut paper with.", "semantic"),
@@ -148,6 +160,9 @@ def test_a_question_of_everything_after_who_speaks_is_read(question, operator):
     "A gardener in the shed: what is missing?",               # a word of place may narrow it
     "A nurse back from holiday: what moved?",                 # the span may be the speaker's: no start of its own
     "A quartermaster: is that missing?",                      # points at a thing it does not name
+    "A quartermaster doing a stocktake: list everything that is missing right now.",   # what the speaker does
+    "A parole officer doing rounds: which items can't be found right now?",            # (stop 51's guard)
+    "A mahout who misplaces things: which objects are missing at the moment?",         # (stop 52's guard)
 ])
 def test_a_question_of_everything_the_speaker_may_narrow_stays_refused(question):
     refusal(question, NAMES)
@@ -185,7 +200,6 @@ def test_a_fraction_without_one_length_is_no_radius(question):
 
 # ------------------------------------------------------------------ seen by the camera that records, in the footage
 @pytest.mark.parametrize("question, operator, args", [
-    ("how many times has your camera recorded the bowl?", "count_sightings", {"label": "bowl"}),
     ("what is the oldest sighting you have of the plant?", "first_seen", {"label": "plant"}),
     ("did my phone appear anywhere in your footage yesterday?", "was_seen",
      {"label": "phone", "since": NOW - 38.5 * 3600, "until": NOW - 14.5 * 3600}),
@@ -197,6 +211,7 @@ def test_the_camera_that_records_and_the_footage_see(question, operator, args):
 
 
 @pytest.mark.parametrize("question, operator", [
+    ("how many times has the camera recorded the keys moving?", "count_moves"),   # as before (stop 16's guard)
     ("is the mug recorded as missing?", "is_missing"),                 # the records' word, as before
     ("when did the bowl appear?", "first_seen"),
 ])

