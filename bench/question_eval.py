@@ -441,8 +441,8 @@ def load_heldout32(*earlier_sets) -> list[Question]:
 
 def load_heldout33(*earlier_sets) -> list[Question]:
     """The thirty-third (G001...: every lower-case letter, A, B, C, D, E and F are taken), a helper's that never opened
-    the understanding code, written at stop 52: committed before its one measurement (e45a02c, stop 52). Only ``--set
-    heldout33`` asks it until it joins "all" (stop 53)."""
+    the understanding code, written at stop 52: committed before its one measurement (e45a02c, stop 52); in "all" since
+    (stop 53)."""
     return load_fresh(QUESTIONS_HELDOUT33, "G", HELD_OUT33, earlier_sets)
 
 
@@ -669,7 +669,7 @@ FRESH_SETS = (
     ("heldout30", HELD_OUT30, load_heldout30, True),  # measured once at beec20a (stop 49); in "all" from stop 50
     ("heldout31", HELD_OUT31, load_heldout31, True),  # measured once at 2c92240 (stop 50); in "all" from stop 51
     ("heldout32", HELD_OUT32, load_heldout32, True),  # measured once at 6fef954 (stop 51); in "all" from stop 52
-    ("heldout33", HELD_OUT33, load_heldout33, False),  # measured once at e45a02c (stop 52); into "all" at stop 53
+    ("heldout33", HELD_OUT33, load_heldout33, True),  # measured once at e45a02c (stop 52); in "all" from stop 53
     ("heldout34", HELD_OUT34, load_heldout34, False),  # written at stop 53: only by name until its one measurement
 )
 DEV_SETS = ("heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8")  # with questions.txt

@@ -201,7 +201,8 @@ def test_a_told_moment_the_question_names_again_is_talk(question, operator, args
 @pytest.mark.parametrize("question", [
     "The plumber came at nine. Where was the mug at ten?",        # two moments: which one?
     "The plumber came at nine. Where was it at nine?",            # "it": the plumber's words, no thing
-    "The plumber came at nine. Did the mug move since nine?",     # a span from the told moment: not this class
+    # "The plumber came at nine. Did the mug move since nine?" (a span from the told moment) is read since stop 53
+    # (test_answering_thirtythird_round.py: the told moment named again as the span's start)
     "I left at nine. Where was the mug at nine yesterday?",       # another day
 ])
 def test_a_told_moment_not_named_again_stays_refused(question):

@@ -232,6 +232,26 @@ _WHERE_IT_BELONGS = re.compile(
     r"belongs?|"
     r"(?:should|ought to|is meant to|are meant to|s meant to|re meant to|is supposed to|are supposed to|s supposed to|"
     rf"re supposed to) (?:be|{_BEING}))\b")
+# Stop 53 (heldout33's G099, "A candle maker: has my wallet stayed put where it lives?", was answered as where the
+# wallet is now): after a word of staying or of still being there ("stayed put", "still", "remains", "hasn't budged"), a
+# verb that is habitual by itself ("where it lives", "where they're kept", "where it is stored", "the spot it lives
+# in") names the thing's own place as a word of habit does, and so does a noun of its own place with a word of habit
+# or none ("in its usual spot", "at its proper place", "in its spot"; normalise drops 'usual'): "in place" (STILL).
+# Without such a word the clause stays a question of where ("the mug, tell me where it lives": its place now).
+_STAYING = re.compile(r"\b(?:still|stay(?:ed|s|ing)?|remain(?:ed|s|ing)?|(?:not|never) (?:budged?|moved|shifted))\b")
+_WHERE_IT_LIVES = re.compile(
+    rf"\b{_HABIT_HEAD} (?:it|they) (?:lives?|(?:is|are|s|re) (?:kept|stored|housed))(?: in)?\b|"
+    r"\b(?:in|at|on) (?:its|their) (?:(?:usual|normal|regular|proper|rightful|customary|designated|habitual|own) )?"
+    r"(?:spot|place|position|location|home|corner|station|perch)\b")
+# Stop 53: "where has the mug been" asks the places it has been (the history form), and so it does with the order of
+# the answer after it ("where has the mug been, first to last?", "..., in order?", "..., place by place?", lexicon's
+# phrases of no meaning): the cue reader had read "where" alone, the mug's place now (a wrong answer on main). Only
+# with nothing after "been" but such an order: "where has the mug been put / moved to" asks where it is.
+_ANSWER_ORDER = (r"(?:in order|in sequence|in turn|in chronological order|chronologically|chronological|"
+                 r"(?:from )?first to last|(?:from )?start to finish|(?:earliest|oldest|newest|latest|most recent)"
+                 r"(?: stop| place| one)? first|one (?:place |spot )?after (?:another|the other)|"
+                 r"(?:place|spot|room) by (?:place|spot|room))")
+_WHERE_HAS_BEEN = re.compile(rf"^where (?:has|have) (?:\w+ ){{1,4}}been(?: {_ANSWER_ORDER})?(?: please)?$")
 # Stop 51 (heldout31's E055, "the most recent moment the kite crossed your view", asked of a "kite crossed"): crossing
 # or entering the robot's view, path or frame is being seen (SEEN), and so is coming into its knowledge or records
 # ("when did the bowl first come into your knowledge"); the verb is no part of the thing's name (slots.NOT_IN_A_NAME)
@@ -688,6 +708,8 @@ def read(text: str, names: Names, found, now: float | None) -> list[tuple[str, d
     text = _WHY_CLAUSE.sub("", text)
     text = _WHERE_PUT.sub("in place", text)
     text = _WHERE_IT_BELONGS.sub("in place", text)
+    if _STAYING.search(text):
+        text = _WHERE_IT_LIVES.sub("in place", text)
     text = _CROSSED_VIEW.sub("seen", text)
     text = _BEFORE_SOMEONE.sub("before", text)
     text = _BEFORE_LAST.sub("before", text)
@@ -705,6 +727,8 @@ def read(text: str, names: Names, found, now: float | None) -> list[tuple[str, d
         cues.add("YESNO")  # "u spotted my keys today?"
     if "HADBEEN" in cues and not p.time and "WHERE" in cues:
         cues.add("PAST")  # "the glasses were moved, where had they been": before the move
+    if "WHERE" in cues and not p.time and _WHERE_HAS_BEEN.search(text):
+        cues |= {"HISTORYN", "ALL"}  # "where has the mug been, first to last?": its places (stop 53)
     if "LOOK" in cues:
         cues.discard("FIRST")  # "where should I search first"
     if p.first_word in ("was", "were", "had") or re.search(r"\b(?:was|were|had)\b", text) and "WHERE" in cues:

@@ -259,6 +259,32 @@ BOTH_READERS_PHRASES = {
     "passed before your camera": "SEEN", "pass in front of your cameras": "SEEN",
     "passed in front of your cameras": "SEEN", "appear to you": "SEEN APPEAR", "appeared to you": "SEEN APPEAR",
     "the day and hour": "WHEN", "day and hour": "WHEN", "the day and time": "WHEN", "day and time": "WHEN",
+    # stop 53 (heldout33's G022, G023, G112, G114: "each location the notebook occupied, chronological please", "every
+    # place it has stood since midnight, first to last?", "where ought I to search, likeliest spot first?", "the spots
+    # to check for the scissors, in order of how likely they are"): the order of the answer in the order the operator
+    # gives it (a history from first to last, the places to look likeliest first) asks nothing more; an order the
+    # operator does not give ("newest first" of where to look, "alphabetically") is no phrase here
+    "first to last": "GLUE", "from first to last": "GLUE", "earliest first": "GLUE", "earliest stop first": "GLUE",
+    "chronological": "GLUE", "chronologically": "GLUE", "in chronological order": "GLUE",
+    "best first": "LOOK", "likeliest spot first": "LOOK", "likeliest place first": "LOOK",
+    "likeliest places first": "LOOK", "in order of likelihood": "LOOK", "in order of how likely they are": "LOOK",
+    "in order of how likely it is": "LOOK", "places i should check": "LOOK", "spots i should check": "LOOK",
+    "places to search": "LOOK",
+    # stop 53 (heldout33's G049, G073: "what is the oldest sighting you have of the plant?", "did my phone appear
+    # anywhere in your footage yesterday?"): the oldest sighting is the first, a thing in the robot's footage is seen,
+    # and "appear" is appearing as "appeared" is ("the camera recorded X" stays unread: "recorded the keys moving"
+    # counts moves)
+    "oldest sighting": "FIRST SEEN", "in your footage": "SEEN",
+    "in the footage": "SEEN", "on your footage": "SEEN", "on camera footage": "SEEN", "appear": "APPEAR",
+    "appears": "APPEAR",
+    # stop 53 (heldout33's G014, G160: "the laptop's last-but-one location", "which objects have their centre inside a
+    # 1 m radius around -2, 2, 0.9?"): the place before the last one is the previous place, and an object's centre
+    # inside a radius is the object inside it (the memory places an object by its centre)
+    "last but one": "PAST", "penultimate": "PAST", "second to last": "PAST", "next to last": "PAST",
+    "have their centre": "GLUE", "have their center": "GLUE", "has its centre": "GLUE", "has its center": "GLUE",
+    "with their centre": "GLUE", "with their center": "GLUE", "with its centre": "GLUE", "with its center": "GLUE",
+    # ... (G060, "when did u last clap eyes on the remote"): eyes clapped or set on a thing see it, as laid on it do
+    "clap eyes on": "SEEN", "clapped eyes on": "SEEN", "set eyes on": "SEEN",
 }
 
 

