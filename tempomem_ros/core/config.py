@@ -170,11 +170,6 @@ class IdentityConfig:
                                          # against 1139) moved it, and a twin took its place (seed 465, h460)
     flat_read_at_place: bool = True      # a new flat box over a present flat thing's footprint, a few cm above or
                                          # below it, is read at that thing's place (settling.Settling._flat_at_place)
-    held_concurrent_twin: bool = True    # ... and a younger present one of its shown label, first seen before its
-                                         # last sighting, never reported in one frame with it, that took those
-                                         # sightings is joined into it (settling.Settling._held_concurrent_twin):
-                                         # a chair's and a laptop's twins took their views and they were removed
-                                         # while they stood (h460 462, h480 489)
     held_in_misses_share: float = 0.5    # a present object whose removal is due is joined to an older present one
                                          # of its kind, not removed, when at least half the frames that missed it
                                          # reported a sighting of its label at its place fused into that object, whose

@@ -362,10 +362,6 @@ class Settling:
                     self._resolve_held(held, "retracted", stamp, f"a part of #{host.id}, joined to it")
                 self.join_twin(host, obj, stamp, touched)
                 continue
-            twin = self._held_concurrent_twin(obj)
-            if twin is not None:  # the twin that took its sightings in the missing frames: one thing, the older kept
-                self.join_twin(obj, twin, stamp, touched)
-                continue
             twin = self._sighted_twin(obj)
             if twin is not None:
                 keep, gone = (obj, twin) if int(obj.id) < int(twin.id) else (twin, obj)
@@ -554,43 +550,6 @@ class Settling:
                     or not self._compatible(obj, host):
                 continue
             if self._thing_on_host(obj, host):
-                continue
-            return host
-        return None
-
-    def _held_concurrent_twin(self, obj):
-        """The younger object that took ``obj``'s sightings while its misses were counted (``obj`` present, its
-        removal due): a present object of ``obj``'s shown label (labels_agree, no confusion), first seen before
-        ``obj``'s last sighting (the two were known at one time: a twin, not a thing put there after it left),
-        never reported in one frame with it, its features (when both have them) not telling another thing, into
-        which a sighting of ``obj``'s label lying over its place (HELD_SIGHTING_SHARE of its core box) was fused
-        in at least HELD_FRAMES_SHARE (and HELD_MIN_FRAMES) of the frames that missed it (_held_candidates); or
-        None (identity.held_concurrent_twin off). ``obj`` keeps its id and history and takes the twin in.
-
-        Why (bench/removal_trace.py on main 079c3e7's stores): h460 seed 462, a chair whose stored box lay 0.4 m
-        beside the chair (built from side views) was removed at 1827.1 s from 23 frames of one look, each
-        reporting "chair" (2900-3000 points) over 0.04-0.14 of its box, fused into a second "chair" first seen
-        at 1206.7 s while the first was still seen until 1826.9 s; h480 seed 489, a laptop removed at 785.8 s
-        and again at 1511.4 s while it stood, its views in the missing looks fused into a second "laptop" first
-        seen at 638.0 s (the first last seen at 655.8 s). _held_in_misses asks an older host (a twin born beside
-        a moved laptop); here the twin is the younger one, and the two were seen in turns, never together.
-        A chair pushed by less than its size is a new object first seen after the old one's last sighting, and
-        stays a move; a second thing of the label set down beside it is reported with it in one frame whenever
-        both are in view, and stays two; a thing seen alone, then with a look-alike over it, was seen with it
-        (test_core_held_in_misses). The price: a thing taken away while a twin of it, never seen beside it,
-        still stands over a tenth of its place in half the missing frames is kept (the twin joined into it)."""
-        if not self.config.identity.held_concurrent_twin:
-            return None
-        label = obj.pinned_label or obj.label
-        for host, _held in self._held_candidates(obj):
-            if host.state != "present" or float(host.first_seen) <= float(obj.first_seen) \
-                    or float(host.first_seen) >= float(obj.last_seen):
-                continue  # an older host is _held_in_misses'; one first seen after it was last seen came after it
-            if not labels_agree(host.pinned_label or host.label, label) \
-                    or self._retention.seen_together(int(host.id), int(obj.id)):
-                continue
-            cos = fusion.cosine(blob_to_feature(host.feature), blob_to_feature(obj.feature))
-            if cos is not None and cos < self.config.identity.feature_threshold:
                 continue
             return host
         return None
