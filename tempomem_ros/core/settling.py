@@ -422,7 +422,8 @@ class Settling:
         test_core_displaced_neighbour) and weighs as a plain view."""
         acfg = self.config.absence
         furniture = _floor_span(obj) >= self.config.identity.extend_min_extent
-        if not acfg.partial_look_waits or obj.first_miss is None or (furniture and not acfg.partial_look_furniture):
+        if not acfg.partial_look_waits or obj.first_miss is None or (furniture and (
+                not acfg.partial_look_furniture or float(obj.ext_z) < acfg.partial_look_furniture_min_height_m)):
             return []
         misses = self._rows.misses_after(int(obj.id), obj.placement_id, float(obj.first_miss) - REMOVAL_STAMP_EPS_S)
         if furniture:   # a miss under partly_visible_fraction is the displaced-in-part test's: a plain view of a push
