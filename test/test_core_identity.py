@@ -827,13 +827,13 @@ def test_a_chair_pushed_less_than_its_width_and_read_stool_is_missed_where_the_v
 
 def test_a_chair_left_standing_half_in_view_and_never_reported_counts_misses(tmp_path):
     # the partly-visible rule's price: a detector that never reports a chair 56 % in view, thousands of pixels,
-    # for 3 s is taken at its word (the default). With absence.partial_look_furniture on, one such look weighs half
-    # a unit (partial_looks.py) and the chair stays until another look (h490 498, h480 489)
+    # for 3 s was taken at its word. With absence.partial_look_furniture (on by default since stop 53) one such look
+    # weighs half a unit (partial_looks.py) and the chair stays until another look (h490 498); off, it is removed
     with Memory.open(str(tmp_path / "m.db"), embedding_dim=4) as mem:
-        _chair_pushed_or_not(mem, False, expect_default="off")
-    with Memory.open(str(tmp_path / "on.db"), embedding_dim=4,
-                     config={"absence": {"partial_look_furniture": True}}) as mem:
         _chair_pushed_or_not(mem, False, expect_default=True)
+    with Memory.open(str(tmp_path / "off.db"), embedding_dim=4,
+                     config={"absence": {"partial_look_furniture": False}}) as mem:
+        _chair_pushed_or_not(mem, False, expect_default="off")
 
 
 def _chair_pushed_or_not(mem, pushed, expect_default=False):
