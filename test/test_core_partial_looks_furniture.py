@@ -1,6 +1,7 @@
 """A place of furniture seen only in part, in one look, is not yet seen empty (partial_looks.py,
-absence.partial_look_furniture, on by default since stop 53; issue 11, false removals of large things still standing: h490 seed
-498's chair and h480 seed 489's laptop were removed from single looks whose every miss saw 33-56 % of them). Each test
+absence.partial_look_furniture, on by default since stop 53; issue 11, false removals of large things still
+standing: h490 seed 498's chair and h480 seed 489's laptop were removed from single looks whose every miss saw 33-56 %
+of them). Each test
 runs with the rule on and off; the first and the last fail with it off (the chair removed in its first partial look),
 the others hold either way: a chair in plain view and gone is removed in one look, and one truly taken away is removed
 at its second partial look, dated by it.
