@@ -416,8 +416,8 @@ def _understood(question: str, now: float | None, names: Names, similar=None, _i
                 rest.operator in _SPAN_OPERATORS and rest.args.get("since") is None):
             everything = False
         if isinstance(rest, Understanding) and (everything or (
-                rest.operator == "count_objects" and set(intro[1].split()) & preamble.PLACE_WORDS)
-                or _span_left_to_the_speaker(rest, question[:len(question) - len(intro[0])], intro[0])):
+                rest.operator == "count_objects" and set(role) & preamble.PLACE_WORDS)
+                or _span_left_to_the_speaker(rest, lead, intro[0])):
             rest = whole
         if not isinstance(rest, Understanding):
             return whole if similar is None else _understood(question, now, names, similar, _inside, _intro=False)
