@@ -128,7 +128,7 @@ def test_a_version_9_store_gains_the_trigger_that_refuses_reopening(store):
     reopen = "UPDATE placements SET current = 1 WHERE id = " + str(removed)
     with Memory.open(address, embedding_dim=4) as m:  # the writer migrates
         assert _placements(m) == before
-        assert m._conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()[0] == "16"
+        assert m._conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()[0] == "17"
         with pytest.raises(Exception, match="a closed placement is immutable"):
             with m._store.transaction():
                 m._conn.execute(reopen)

@@ -150,7 +150,7 @@ def test_an_older_store_is_read_as_it_is_then_migrated_with_its_links(tmp_path, 
         assert ro._meta["schema_version"] == str(version) and not ro._reads._events.linked
         assert names(ro) == want
     with Memory.open(path, embedding_dim=4, config=THIN, clock=lambda: WALL) as m:
-        assert m._meta["schema_version"] == str(SCHEMA_VERSION) == "16" and m._reads._events.linked
+        assert m._meta["schema_version"] == str(SCHEMA_VERSION) == "17" and m._reads._events.linked
         assert links(m) == recount(m) == want_links and names(m) == want
         feed(m, random_frames(random.Random(1419)), {})  # the triggers keep them from now on
         assert links(m) == recount(m) and names(m) == old_names(m)

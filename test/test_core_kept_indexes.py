@@ -98,7 +98,7 @@ def test_a_version_14_store_is_read_as_it_is_then_migrated_with_the_same_answers
         assert _answers(m) == want
     con = store_sqlite3.connect(path)
     assert con.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()[0] == str(SCHEMA_VERSION) \
-        == "16"
+        == "17"
     indexes = _indexes(con)
     assert "frames_source" not in indexes and "observations_source" not in indexes
     assert all(indexes[n].endswith("WHERE verdict = 'rejected'") for n in ("observations_verdict",

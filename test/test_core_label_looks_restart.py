@@ -11,6 +11,7 @@ import pytest
 from core_helpers import IMMEDIATE, box_obs, view
 
 from tempomem_ros.core import Memory
+from tempomem_ros.core.store.schema import SCHEMA_VERSION
 
 AT = (2.0, 1.0, 0.5)
 BESIDE = (3.5, 1.0, 0.5)
@@ -214,7 +215,7 @@ def test_a_version_15_store_is_migrated_and_its_writer_stores_the_state_from_the
             assert [(o.id, o.label) for o in ro.objects()] == objects
         assert store.raw(address, "SELECT value FROM meta WHERE key = 'schema_version'") == [("15",)]
     with Memory.open(address, embedding_dim=4, clock=lambda: 1e6, config=_cfg()) as mem:  # the writer migrates
-        assert _rows(mem, "SELECT value FROM meta WHERE key = 'schema_version'") == [("16",)]
+        assert _rows(mem, "SELECT value FROM meta WHERE key = 'schema_version'") == [(str(SCHEMA_VERSION),)]
         assert _rows(mem, EXCESS_ROWS) == [r + (0.0,) for r in want]  # no excess known before it
         assert _rows(mem, LOOK_ROWS) == []
         assert mem._fusion._label_excess == {} and mem._fusion._label_looks == {}
@@ -297,3 +298,112 @@ def test_a_copied_store_carries_the_state(store, tmp_path, how):
                 _feed(mem, frame)
             states.append(_state(mem)["shown_mass"])
     assert states[0] == states[1] == _run(store, "plain")["shown_mass"]
+
+
+COUNT_ROWS = "SELECT object_id, sector, label, visits, mass, first_start, last FROM label_look_counts ORDER BY 1, 2, 3"
+
+
+def _folded(looks: list[tuple]) -> tuple[list[tuple], list[tuple]]:
+    """(the rows of each object's newest visit, the older visits' rows as label_look_counts counts them)."""
+    newest = {}
+    for oid, start, *_ in looks:
+        newest[oid] = max(newest.get(oid, start), start)
+    counts: dict = {}
+    for oid, start, sector, label, mass, last in looks:
+        if start < newest[oid]:
+            c = counts.setdefault((oid, sector, label), [0, 0.0, start, last])
+            c[0] += 1
+            c[1] += mass
+            c[2], c[3] = min(c[2], start), max(c[3], last)
+    return ([r for r in looks if r[1] == newest[r[0]]],
+            [(*k, v[0], pytest.approx(v[1]), v[2], v[3]) for k, v in sorted(counts.items())])
+
+
+def _run_thinned_at(store, name: str, at: int, restart: bool) -> tuple[dict, list, list]:
+    """The stream into a keep-all store whose older visits are folded once, at frame ``at`` (retention's
+    _thin_looks in a write transaction, the horizon past every stamp), then closed and reopened or not."""
+    from tempomem_ros.core.retention import ThinReport
+
+    def reopen():
+        return Memory.open(store(name), embedding_dim=4, clock=lambda: 1e6, config=_cfg())
+
+    mem = reopen()
+    try:
+        folded = None
+        for i, frame in enumerate(_frames()):
+            if i == at:
+                looks = _rows(mem, LOOK_ROWS)
+                report = ThinReport()
+                with mem._store.transaction():
+                    mem._retention._thin_looks(float("inf"), report)
+                folded = (looks, _rows(mem, LOOK_ROWS), _rows(mem, COUNT_ROWS), report)
+                if restart:
+                    mem.close()
+                    mem = reopen()
+            _feed(mem, frame)
+        return _state(mem), folded, _rows(mem, LOOK_ROWS)
+    finally:
+        mem.close()
+
+
+@pytest.mark.parametrize("restart", [False, True])
+@pytest.mark.parametrize("at", [20, 60, 90, 110])
+def test_a_store_whose_older_visits_are_folded_at_any_frame_decides_the_rest_as_the_unfolded_one(store, at, restart):
+    # retention folds the visits older than an object's newest into label_look_counts (schema version 17): the rest
+    # of the stream gives the labels, mass, label history, events and answers of the store that kept every visit,
+    # with or without a restart right after the fold; what was folded is counted exactly
+    state, (before, after, counts, report), _ = _run_thinned_at(store, f"f{at}{restart}", at, restart)
+    assert state == _run(store, "plain")
+    newest, want = _folded(before)
+    assert after == newest and counts == want
+    assert report.looks_folded == len(before) - len(newest)
+    assert report.visits_folded == len({(r[0], r[1]) for r in before} - {(r[0], r[1]) for r in newest})
+    if at >= 60:  # the pillow's first visit and the backpack's are behind it
+        assert report.looks_folded > 0 and {r[0] for r in counts} == {1, 2}
+
+
+def _run_thin(store, name: str, at: int | None) -> tuple[dict, list, list, list]:
+    """The stream into a store under retention thin (a pass at every commit, nothing younger than 0.5 s kept
+    from it), closed and reopened at frame ``at``."""
+    cfg = _cfg()
+    cfg["retention"] = {"mode": "thin", "settle_s": 0.5, "compact_every_s": 0.0}
+
+    def reopen():
+        return Memory.open(store(name), embedding_dim=4, clock=lambda: 1e6, config=cfg)
+
+    mem = reopen()
+    try:
+        for i, frame in enumerate(_frames()):
+            if i == at:
+                mem.close()
+                mem = reopen()
+            _feed(mem, frame)
+        thins = [a.detail["label_looks"] for a in mem.audit() if "label_looks" in a.detail]
+        return _state(mem), _rows(mem, LOOK_ROWS), _rows(mem, COUNT_ROWS), thins
+    finally:
+        mem.close()
+
+
+@pytest.mark.parametrize("at", [None, 20, 60, 90, 110])
+def test_retention_keeps_the_newest_visits_and_counts_the_older_ones(store, at):
+    # under retention thin every pass folds the settled older visits: label_looks holds each object's newest visit
+    # (what a restart reads back), label_look_counts the others, exactly as keep-all's rows count them, and the
+    # labels, label history and shown mass are keep-all's (restart or not); each fold is in the pass's audit row
+    state, looks, counts, thins = _run_thin(store, f"t{at}", at)
+    plain = _run(store, "plain")
+    assert (state["objects"], state["shown_mass"], state["history"], state["events"]) == \
+        (plain["objects"], plain["shown_mass"], plain["history"], plain["events"])
+    newest, want = _folded(_run_all_looks(store, f"a{at}"))
+    assert looks == newest and counts == want
+    assert sum(t["rows_folded"] for t in thins) == sum(c[3] for c in counts) > 0
+    assert sum(t["visits_folded"] for t in thins) == 6  # the older visits of both objects: 3 + 3
+
+
+def _run_all_looks(store, name: str) -> list[tuple]:
+    mem = Memory.open(store(name), embedding_dim=4, clock=lambda: 1e6, config=_cfg())
+    try:
+        for frame in _frames():
+            _feed(mem, frame)
+        return _rows(mem, LOOK_ROWS)
+    finally:
+        mem.close()

@@ -173,7 +173,7 @@ def test_a_thinning_pass_on_a_store_alone(tmp_path):
         assert s.retention.retention_stats() == {
             "observations": 29, "frames": 17, "misses": 0, "audit": 18, "tally_rows": 3, "tally_bytes": 122,
             "coseen_pairs": 1, "fold_states": 2, "thinned_sightings": 36, "thinned_rejecteds": 0,
-            "thinned_misses": 0}
+            "thinned_misses": 0, "label_looks": 3, "label_look_counts": 0}  # one visit each: nothing to fold
         # a rebuild of the mug continues from the saved fold with the sightings after its cut
         state, rest, exact = s.retention.fold_start(1, 1, [{"id": 49, "stamp": 125.0}, {"id": 51, "stamp": 126.0}])
         assert (state.n, state.key, rest, exact) == (25, (125.0, 49), [{"id": 51, "stamp": 126.0}], True)

@@ -190,7 +190,7 @@ def test_the_walk_ends_at_the_last_object_holding_a_placement_then(tmp_path):
 
 def test_a_version_13_store_is_read_as_it_is_then_gains_the_index(tmp_path):
     """A store written at version 13 (no placements_start) is read as it is, walked whole, the same rows; a
-    writer's open migrates it to version 16 with the index, and the walk is bounded from then on."""
+    writer's open migrates it to version 17 with the index, and the walk is bounded from then on."""
     path = str(tmp_path / "v13.db")
     _early_and_late(path)
     con = store_sqlite3.connect(path)
@@ -209,5 +209,5 @@ def test_a_version_13_store_is_read_as_it_is_then_gains_the_index(tmp_path):
             assert any("o.id <= 6 AND" in s for s in statements) == bounded
             version = m._conn.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()[0]
             index = m._conn.execute("SELECT sql FROM sqlite_master WHERE name='placements_start'").fetchone()
-            assert version == ("13" if readonly else "16")
+            assert version == ("13" if readonly else "17")
             assert (index is not None) == (not readonly)

@@ -225,7 +225,7 @@ def test_a_version_8_store_gains_the_current_placements_index_keeping_its_rows(t
     assert migrated.pop("held_events") == [r + (None,) for r in rows.pop("held_events")]
     assert migrated == rows
     con = stdlib_sqlite3.connect(path)
-    assert con.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()[0] == str(SCHEMA_VERSION) == "16"
+    assert con.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()[0] == str(SCHEMA_VERSION) == "17"
     assert con.execute("SELECT sql FROM sqlite_master WHERE name='placements_current'").fetchone()[0].endswith(
         "ON placements(object_id, t_from) WHERE current = 1")
     assert con.execute("SELECT sql FROM sqlite_master WHERE name='placements_object'").fetchone()[0].endswith(
@@ -296,7 +296,7 @@ def test_a_version_9_store_gains_the_look_alike_wait_of_its_held_appearances(tmp
     assert migrated.pop("held_events") == [r + (None,) for r in rows.pop("held_events")]
     assert migrated == rows
     con = stdlib_sqlite3.connect(path)
-    assert con.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()[0] == str(SCHEMA_VERSION) == "16"
+    assert con.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()[0] == str(SCHEMA_VERSION) == "17"
     con.close()
     with Memory.open(path, embedding_dim=4) as m:
         m.add([box_obs("bowl", (0.0, 2.0, 0.8), stamp=101.5)], view(101.5, (0.0, 2.0, 0.8),

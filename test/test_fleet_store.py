@@ -107,7 +107,7 @@ def test_a_version_5_sqlite_store_gains_sources_keeping_its_rows(tmp_path):
         (new,) = m.add([box_obs("mug", (1.0, 0.0, 0.5), stamp=2.0)], source="robot_b")
         assert m.observation(new).source == "robot_b"
     con = stdlib_sqlite3.connect(path)  # migrated to the current version (10; 7: the partial frames_pending index)
-    assert con.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()[0] == str(SCHEMA_VERSION) == "16"
+    assert con.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()[0] == str(SCHEMA_VERSION) == "17"
     assert con.execute("SELECT sql FROM sqlite_master WHERE name='frames_pending'").fetchone()[0].endswith(
         "WHERE status <> 'compacted'")
     # version 8: a placement's newest observations (the evidence every answer cites) read from the index alone
@@ -173,7 +173,7 @@ def test_a_role_granted_before_version_11_reads_the_label_tallies_its_migration_
         pg_cluster.sandbox.add_role(role, "s3cret-reader")
         assert "place_labels" not in grant_reader(owner, role)
         with Memory.open(owner, embedding_dim=4, config=config("robot_a")) as m:  # the writer migrates
-            assert m._meta["schema_version"] == "16"
+            assert m._meta["schema_version"] == "17"
         monkeypatch.setenv("PGPASSWORD", "s3cret-reader")
         reader = owner.replace("postgresql://tempomem@", f"postgresql://{role}@", 1)
         with Memory.open(reader, readonly=True) as ro:
@@ -217,6 +217,7 @@ def _make_pg_version6(store, address: str) -> None:
                  "DROP TABLE place_labels"):  # version 11's (13's triggers)
         store.raw(address, stmt)
     store.raw(address, "DROP TABLE label_looks")  # version 16's
+    store.raw(address, "DROP TABLE label_look_counts")  # version 17's
     store.raw(address, "ALTER TABLE label_mass DROP COLUMN excess")
     store.raw(address, "UPDATE meta SET value = '6' WHERE key = 'schema_version'")
 
@@ -247,8 +248,8 @@ def test_a_postgresql_store_has_the_indexes_of_sqlite_version_10_fresh_and_migra
                 (oid,) = m.add([box_obs("mug", (1.0, 0.0, 0.5), stamp=1.0)])
                 m.commit()
         want = _pg_indexes(store, fresh)
-        assert pg_schema.SCHEMA_VERSION == 16
-        assert store.raw(fresh, "SELECT value FROM meta WHERE key = 'schema_version'") == [("16",)]
+        assert pg_schema.SCHEMA_VERSION == 17
+        assert store.raw(fresh, "SELECT value FROM meta WHERE key = 'schema_version'") == [("17",)]
         held_columns = _held_columns(store, fresh)
         assert held_columns[-2:] == [("reason", "text"), ("lookalike_id", "bigint")]
         assert want["placements_current"] == ("CREATE INDEX placements_current ON placements USING btree "
@@ -270,14 +271,14 @@ def test_a_postgresql_store_has_the_indexes_of_sqlite_version_10_fresh_and_migra
         assert aged["observations_placement"] == ("CREATE INDEX observations_placement ON observations USING btree "
                                                   "(placement_id)")
         assert set(aged) == set(want) - {"tallies_sighting_last", "placements_current", "place_labels_pkey",
-                                      "label_looks_pkey"}
+                                      "label_looks_pkey", "label_look_counts_pkey"}
         assert _held_columns(store, old) == held_columns[:-1]
         with pytest.raises(SchemaError, match="needs migration"):
             Memory.open(old, readonly=True)
         assert store.raw(old, "SELECT value FROM meta WHERE key = 'schema_version'") == [("6",)]
         with Memory.open(old, embedding_dim=4, config=config("robot_a")) as m:  # the writer migrates
             assert [(o.id, o.label) for o in m.objects()] == [(oid, "mug")]
-        assert store.raw(old, "SELECT value FROM meta WHERE key = 'schema_version'") == [("16",)]
+        assert store.raw(old, "SELECT value FROM meta WHERE key = 'schema_version'") == [("17",)]
         assert _pg_indexes(store, old) == want and _held_columns(store, old) == held_columns
         # version 11: the placements' label tallies, filled by the migration and kept by its trigger from then on
         tally = "SELECT placement_id, label, kept, thinned FROM place_labels ORDER BY placement_id, label"

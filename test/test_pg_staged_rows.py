@@ -84,7 +84,7 @@ def test_a_fresh_and_a_migrated_version_12_store_have_the_triggers_with_when_and
     with Memory.open(old, embedding_dim=4, config=_config()) as m:  # the writer migrates
         m.add([box_obs("mug", (1.0, 0.0, 0.5), stamp=2.0)])
         m.commit()
-    assert pg.raw(old, "SELECT value FROM meta WHERE key = 'schema_version'") == [("16",)]
+    assert pg.raw(old, "SELECT value FROM meta WHERE key = 'schema_version'") == [("17",)]
     assert _schema_of(pg, old) == (WANT_INDEXES, WANT_TRIGGERS)
     assert pg.raw(old, TALLY) == [(1, "mug", 2, 0)]  # kept by the new triggers after the migration
 

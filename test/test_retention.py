@@ -594,7 +594,7 @@ def test_an_older_store_is_read_as_it_is_then_migrated_and_thinned(tmp_path, ver
         assert ro.sighting_counts(1) == [{"placement_id": 1, "kept": 300, "thinned": 0}]
         assert ro.retention_stats()["thinned_sightings"] == 0
     with Memory.open(path, embedding_dim=4, clock=lambda: WALL) as m:  # thinning by default: backlog worked off
-        assert m._meta["schema_version"] == str(SCHEMA_VERSION) == "16"
+        assert m._meta["schema_version"] == str(SCHEMA_VERSION) == "17"
         tables = {r[0] for r in m._conn.execute("SELECT name FROM sqlite_master")}
         assert {"tallies", "fold_state", "coseen", "frame_depths", "placements_closed_immutable"} <= tables
         m.add([box_obs("mug", A, stamp=400.0)], view(400.0, A, SEEN))

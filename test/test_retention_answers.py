@@ -239,6 +239,37 @@ def test_thinned_observations_are_explained(memories):
         thin.observation(99999999)
 
 
+def test_the_per_look_label_state_keeps_the_newest_visits_and_counts_the_older_ones(memories):
+    # retention folds the visits of the per-look label rule older than an object's newest (schema version 17):
+    # label_looks keeps keep-all's newest visit of every object (what a restart reads back: the same decisions, as
+    # the answers above show) and the older visits not yet folded; label_look_counts counts the folded ones exactly
+    thin, full = memories
+    looks = "SELECT object_id, visit_start, sector, label, mass, last FROM label_looks ORDER BY 1, 2, 3, 4"
+    kept = [tuple(r) for r in thin._conn.execute(looks)]
+    every = [tuple(r) for r in full._conn.execute(looks)]
+    newest: dict = {}
+    for oid, start, *_ in every:
+        newest[oid] = max(newest.get(oid, start), start)
+    assert set(kept) <= set(every)
+    assert {r for r in every if r[1] == newest[r[0]]} <= set(kept)
+    folded = sorted(set(every) - set(kept))
+    assert len(kept) < 0.4 * len(every) and all(r[1] < newest[r[0]] for r in folded)  # 154 of 474 kept
+    want: dict = {}
+    for oid, start, sector, label, mass, last in folded:
+        c = want.setdefault((oid, sector, label), [0, 0.0, start, last])
+        c[0] += 1
+        c[1] += mass
+        c[2], c[3] = min(c[2], start), max(c[3], last)
+    counts = {(r[0], r[1], r[2]): [r[3], r[4], r[5], r[6]] for r in thin._conn.execute(
+        "SELECT object_id, sector, label, visits, mass, first_start, last FROM label_look_counts")}
+    assert counts.keys() == want.keys()
+    for key, (visits, mass, first, last) in counts.items():
+        assert (visits, first, last) == (want[key][0], want[key][2], want[key][3])
+        assert mass == pytest.approx(want[key][1])
+    assert full._conn.execute("SELECT COUNT(*) FROM label_look_counts").fetchone()[0] == 0
+    assert sum(a.detail["label_looks"]["rows_folded"] for a in thin.audit() if "label_looks" in a.detail) == len(folded)
+
+
 def test_kept_sample_is_bounded_and_spread(memories):
     thin, _ = memories
     cfg = thin.config.retention

@@ -116,10 +116,13 @@ class ThinReport:
     audit_objects: set = field(default_factory=set)  # objects named by the audit rows dropped
     placements: dict = field(default_factory=dict)   # placement id -> sightings counted in its tally
     objects: set = field(default_factory=set)
+    looks_folded: int = 0                            # label_looks rows folded into label_look_counts ...
+    visits_folded: int = 0                           # ... of this many (object, visit) pairs
+    look_objects: set = field(default_factory=set)   # ... of these objects
 
     def any(self) -> bool:
         return bool(self.frames_dropped or self.sightings_dropped or self.rejected_dropped or self.misses_dropped
-                    or self.audit_dropped or self.features_compacted)
+                    or self.audit_dropped or self.features_compacted or self.looks_folded)
 
 
 def _day(stamp) -> int:
@@ -246,7 +249,11 @@ class Retention:
         if frames:
             self._thin_frames(frames, newest, report, backlog)
         self._thin_audit(report)
+        self._thin_looks(horizon, report)
         if report.any():
+            # the per-look label rule's older visits, when the pass folded any (_thin_looks)
+            looks = {"label_looks": {"rows_folded": report.looks_folded, "visits_folded": report.visits_folded,
+                                     "objects": sorted(report.look_objects)}} if report.looks_folded else {}
             # the objects of the dropped audit rows are named, so that a reader following the audit (scene_feed)
             # that had not read those rows yet still refreshes them
             self._audit(newest, "thin", sorted(report.audit_objects), [], {
@@ -261,8 +268,40 @@ class Retention:
                 "rejected_dropped": report.rejected_dropped, "misses_dropped": report.misses_dropped,
                 "held_for_twins": report.held,
                 "features": {"compacted": report.features_compacted, "format": cfg.observation_features},
-                "audit_rows_dropped": dict(sorted(report.audit_dropped.items())),
+                "audit_rows_dropped": dict(sorted(report.audit_dropped.items())), **looks,
             })
+
+    def _thin_looks(self, horizon: float, report: ThinReport) -> None:
+        """Fold the per-look label rule's older visits (label_looks rows of a visit older than its object's newest,
+        last seen at or before ``horizon``) into label_look_counts: per (object, sector, label) the visits, their
+        summed mass, the first visit's start and the last sighting. No decision reads them: look_capped_mass
+        continues the newest visit or starts one, and FusionRows.label_look_state reads the newest alone, so a
+        restart decides as before (test_core_label_looks_restart.py). Why: label_looks kept a row per visit x sector
+        x label for good and grew with every look (docs/RESULTS.md section 6, round 17). A store at schema version
+        16 or older has no label_look_counts: nothing is folded until its writer's open migrates it."""
+        if int(self._meta.get("schema_version", "0")) < 17:
+            return
+        rows = self._rows.older_looks(horizon)
+        if not rows:
+            return
+        counts: dict[tuple, list] = {}
+        visits: set[tuple] = set()
+        for object_id, start, sector, label, mass, last in rows:
+            oid, start, last = int(object_id), float(start), float(last)
+            visits.add((oid, start))
+            c = counts.get((oid, int(sector), label))
+            if c is None:
+                counts[(oid, int(sector), label)] = [1, float(mass), start, last]
+            else:
+                c[0] += 1
+                c[1] += float(mass)
+                c[2] = min(c[2], start)
+                c[3] = max(c[3], last)
+        self._rows.fold_looks([(*k, *v) for k, v in sorted(counts.items())],
+                              [(int(r[0]), float(r[1]), int(r[2]), r[3]) for r in rows])
+        report.looks_folded += len(rows)
+        report.visits_folded += len(visits)
+        report.look_objects.update(oid for oid, _ in visits)
 
     def _protect_cited(self) -> None:
         """Mark every sighting that an event or held event cites (never thinned); cursors in meta."""
@@ -996,6 +1035,11 @@ class Retention:
                     "thinned_sightings": 0, "thinned_rejecteds": 0, "thinned_misses": 0}
         out |= {"tally_rows": rows.row_count("tallies"), "tally_bytes": rows.tally_bytes(),
                 "coseen_pairs": rows.row_count("coseen"), "fold_states": rows.row_count("fold_state")}
+        version = int(self._meta.get("schema_version", "0"))
+        if version >= 16:
+            out["label_looks"] = rows.row_count("label_looks")
+        if version >= 17:
+            out["label_look_counts"] = rows.row_count("label_look_counts")
         for kind, key in (("sighting", "thinned_sightings"), ("rejected", "thinned_rejecteds"),
                           ("miss", "thinned_misses")):
             out[key] = rows.tallied_of_kind(kind)

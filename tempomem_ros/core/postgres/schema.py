@@ -30,7 +30,7 @@ partial index of current placements, placements_object with t_to, 10: held_event
 placements' label tallies, 12: each event's link to the event that ended its state, 13: the label
 tallies' trigger with a WHEN a write, the indexes of observations a staged sighting has no entry in, 14: the
 placements by when they began, 15: nothing here, SQLite's kept sightings and compacted frames in fewer indexes, 16:
-label_mass.excess and label_looks, the per-look label rule's state), so
+label_mass.excess and label_looks, the per-look label rule's state, 17: label_look_counts, its older visits folded), so
 that one number names one set of tables and indexes on both backends.
 """
 
@@ -44,7 +44,7 @@ from ..store.event_links import INDEXES as EVENT_LINKS_INDEXES
 from ..store.event_links import KEYED_BY, relink
 from ..store.schema import FRAMES_LIVE, closed_placement_amendment
 
-SCHEMA_VERSION = 16
+SCHEMA_VERSION = 17
 FIRST_VERSION = 6  # the first PostgreSQL schema: there is no older one to migrate from
 WORLD_FRAME = "map"  # every robot of a fleet reports in this one frame (docs/FLEET.md)
 
@@ -201,6 +201,11 @@ LABEL_LOOKS_TABLE = """CREATE TABLE label_looks (
         object_id bigint NOT NULL, visit_start double precision NOT NULL, sector integer NOT NULL,
         label text NOT NULL, mass double precision NOT NULL, last double precision NOT NULL,
         PRIMARY KEY (object_id, visit_start, sector, label))"""
+# Version 17: the older visits folded by retention, as on SQLite (core/store/schema.py LABEL_LOOK_COUNTS_TABLE).
+LABEL_LOOK_COUNTS_TABLE = """CREATE TABLE label_look_counts (
+        object_id bigint NOT NULL, sector integer NOT NULL, label text NOT NULL, visits bigint NOT NULL,
+        mass double precision NOT NULL, first_start double precision NOT NULL, last double precision NOT NULL,
+        PRIMARY KEY (object_id, sector, label))"""
 
 SCHEMA = [  # the current version, in creation order
     "CREATE TABLE meta (key text PRIMARY KEY, value text NOT NULL)",
@@ -291,6 +296,7 @@ SCHEMA = [  # the current version, in creation order
         PRIMARY KEY (object_id, label))""",
     "CREATE INDEX label_mass_label ON label_mass(label, object_id, mass)",
     LABEL_LOOKS_TABLE,
+    LABEL_LOOK_COUNTS_TABLE,
     f"""CREATE TABLE label_history (
         {_id('label_history')},
         object_id bigint NOT NULL, stamp {_F}, wall_time {_F} NOT NULL,
@@ -514,6 +520,9 @@ MIGRATIONS: dict[int, list[str]] = {
     15: ["ALTER TABLE label_mass ADD COLUMN IF NOT EXISTS excess double precision NOT NULL DEFAULT 0",
          _collate_c(LABEL_LOOKS_TABLE).replace("CREATE TABLE", "CREATE TABLE IF NOT EXISTS", 1),
          grant_like("label_looks")],
+    # version 17: the older visits of the per-look label rule folded (LABEL_LOOK_COUNTS_TABLE; SQLite's version 17)
+    16: [_collate_c(LABEL_LOOK_COUNTS_TABLE).replace("CREATE TABLE", "CREATE TABLE IF NOT EXISTS", 1),
+         grant_like("label_look_counts")],
 }
 #: what a writer's open runs on a store at version 12 whose trigger was dropped (postgres/store.py keep_event_links)
 EVENT_LINKS_REPAIR = MIGRATIONS[11][2:]  # the indexes, the function, the trigger, the fill
@@ -522,7 +531,7 @@ EVENT_LINKS_REPAIR = MIGRATIONS[11][2:]  # the indexes, the function, the trigge
 REQUIRED_TABLES = tuple(stmt.split()[2] for stmt in SCHEMA if stmt.startswith("CREATE TABLE"))
 #: Tables a forward migration creates, with the version that added them: a database written before is complete
 #: without them (its open migrates it).
-TABLES_SINCE = {"place_labels": 11, "label_looks": 16}
+TABLES_SINCE = {"place_labels": 11, "label_looks": 16, "label_look_counts": 17}
 #: Tables whose ids come from tempomem_next_id (their counters follow explicit ids after a migration).
 ID_TABLES = tuple(stmt.split()[2] for stmt in SCHEMA if "DEFAULT tempomem_next_id(" in stmt)
 

@@ -173,18 +173,28 @@ class FusionRows(TableRows):
         if pairs:
             batch.learn_pairs(labels, {frozenset(r) for r in rows[-1]})
 
+    _NEWEST_LOOKS = (
+        "WITH RECURSIVE ids(id) AS (SELECT MIN(object_id) FROM label_looks UNION ALL "
+        "SELECT (SELECT MIN(n.object_id) FROM label_looks n WHERE n.object_id > ids.id) FROM ids "
+        "WHERE ids.id IS NOT NULL) "
+        "SELECT l.object_id, l.visit_start, l.sector, l.label, l.mass, l.last FROM ids JOIN label_looks l "
+        "ON l.object_id = ids.id AND l.visit_start = (SELECT MAX(m.visit_start) FROM label_looks m "
+        "WHERE m.object_id = ids.id) ORDER BY l.object_id, l.sector, l.label")
+
     def label_look_state(self) -> tuple[dict, dict]:
         """The per-look label rule's stored state (schema version 16; FrameFusion.load_label_looks): {object id:
         {label: excess over fusion.label_look_cap}} from label_mass, and {object id: (last stamp, visit start,
         {(sector, label): mass})} of each object's newest visit from label_looks. Two reads, in one round trip on
         PostgreSQL (fetch_together), made when a writer opens the store and again only in a commit after another
-        writer's commit or a rollback (WriterCaches.label_looks)."""
+        writer's commit or a rollback (WriterCaches.label_looks).
+
+        The newest visits are read by seeks on the key (object_id, visit_start): the objects one after another (a
+        recursive step to the next object id), each one's newest start, then its rows; the work grows with the
+        objects, not with the visits a store kept (keep-all keeps every one; before, a GROUP BY read the whole
+        table: docs/RESULTS.md section 6, round 17)."""
         excess_rows, look_rows = fetch_together(self._conn, [
             ("SELECT object_id, label, excess FROM label_mass WHERE excess != 0 ORDER BY object_id, label", ()),
-            ("SELECT l.object_id, l.visit_start, l.sector, l.label, l.mass, l.last FROM label_looks l "
-             "JOIN (SELECT object_id, MAX(visit_start) AS visit_start FROM label_looks GROUP BY object_id) n "
-             "ON n.object_id = l.object_id AND n.visit_start = l.visit_start "
-             "ORDER BY l.object_id, l.sector, l.label", ())])
+            (self._NEWEST_LOOKS, ())])
         excess: dict[int, dict[str, float]] = {}
         for object_id, label, m in excess_rows:
             excess.setdefault(int(object_id), {})[label] = float(m)

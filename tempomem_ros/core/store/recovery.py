@@ -31,10 +31,11 @@ TABLES = ("frames", "observations", "objects", "label_mass", "label_history", "p
           "tombstones", "rejected", "regions", "relations", "audit",
           # retention (schema 5): without its tallies a thinned store would no longer count its sightings exactly
           "tallies", "fold_state", "coseen", "frame_depths",
-          # the per-look label rule's tallies (schema 16): without them a look's excess would count back
-          "label_looks")
+          # the per-look label rule's tallies (schema 16): without them a look's excess would count back;
+          # its older visits folded by retention (schema 17)
+          "label_looks", "label_look_counts")
 #: Tables without an integer rowid key: read by ranges of this column instead.
-RANGE_KEY = {"label_mass": "object_id", "coseen": "a", "label_looks": "object_id"}
+RANGE_KEY = {"label_mass": "object_id", "coseen": "a", "label_looks": "object_id", "label_look_counts": "object_id"}
 TEXT_KEY = {"rejected": "key"}  # text primary key: read whole (a small table of keyed rejections)
 
 
@@ -250,6 +251,7 @@ def _repair(dst, report: RecoveryReport) -> None:
     objects = "(SELECT id FROM objects)"
     for table, where in (("label_mass", f"object_id NOT IN {objects}"),
                          ("label_looks", f"object_id NOT IN {objects}"),
+                         ("label_look_counts", f"object_id NOT IN {objects}"),
                          ("placements", f"object_id NOT IN {objects}"),
                          ("misses", f"object_id NOT IN {objects}"),
                          ("tallies", f"object_id IS NOT NULL AND object_id NOT IN {objects}"),

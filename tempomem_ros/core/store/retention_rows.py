@@ -496,6 +496,34 @@ class RetentionRows(TableRows):
         return [int(r[0]) for r in self._conn.execute(
             "SELECT id FROM placements WHERE object_id=? ORDER BY t_from, id", (int(object_id),))]
 
+    # ---------------------------------------------------------------- the pass: the per-look label rule's visits
+    def older_looks(self, horizon: float) -> list:
+        """(object_id, visit_start, sector, label, mass, last) of every label_looks row of a visit older than its
+        object's newest (the newest is the one FrameFusion.look_capped_mass continues or replaces; no decision reads
+        the others) whose last sighting is at or before ``horizon``, in key order. The table holds each object's
+        newest visit and the visits since the last pass, so the scan is bounded by the objects, not by the month;
+        the newest visit is a seek on the key (object_id, visit_start)."""
+        return self._conn.execute(
+            "SELECT l.object_id, l.visit_start, l.sector, l.label, l.mass, l.last FROM label_looks l "
+            "WHERE l.last <= ? AND l.visit_start < (SELECT MAX(m.visit_start) FROM label_looks m "
+            "WHERE m.object_id = l.object_id) ORDER BY l.object_id, l.visit_start, l.sector, l.label",
+            (float(horizon),)).fetchall()
+
+    def fold_looks(self, counts: list[tuple], keys: list[tuple]) -> None:
+        """Add ``counts`` (object_id, sector, label, visits, mass, first_start, last) to label_look_counts and delete
+        the label_looks rows of ``keys`` (object_id, visit_start, sector, label): the visits they count."""
+        self._conn.executemany(
+            "INSERT INTO label_look_counts (object_id, sector, label, visits, mass, first_start, last) "
+            "VALUES (?,?,?,?,?,?,?) ON CONFLICT(object_id, sector, label) DO UPDATE SET "
+            "visits = label_look_counts.visits + excluded.visits, mass = label_look_counts.mass + excluded.mass, "
+            "first_start = CASE WHEN excluded.first_start < label_look_counts.first_start "
+            "THEN excluded.first_start ELSE label_look_counts.first_start END, "
+            "last = CASE WHEN excluded.last > label_look_counts.last THEN excluded.last "
+            "ELSE label_look_counts.last END",
+            counts)
+        self._conn.executemany(
+            "DELETE FROM label_looks WHERE object_id=? AND visit_start=? AND sector=? AND label=?", keys)
+
     def row_count(self, table: str) -> int:
         return int(self._conn.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0])
 

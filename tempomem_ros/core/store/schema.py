@@ -27,7 +27,7 @@ try:  # pragma: no cover - which one depends on the installation
 except ImportError:  # pragma: no cover
     import sqlite3  # type: ignore[no-redef]
 
-SCHEMA_VERSION = 16
+SCHEMA_VERSION = 17
 WORLD_FRAME = "map"  # the frame a new store records unless its creator names another (meta world_frame)
 #: Read-only opens accept stores from this version on: version 4 only adds a trigger, which reads do not
 #: depend on, so a store on read-only media written at version 3 stays readable (version 3 added columns).
@@ -50,6 +50,8 @@ WORLD_FRAME = "map"  # the frame a new store records unless its creator names an
 #: a store without it as before).
 #: Version 15 only drops two indexes and narrows two (KEPT_SIGHTING_FREE_INDEXES); every query also works with the
 #: old ones.
+#: Version 17 adds the folded counts of the per-look label rule's older visits (label_look_counts), which no read
+#: consults; a writer's open migrates a store and its next retention pass folds the older visits there.
 READ_COMPATIBLE_FROM = 3
 # Covers an as-of read of the whole scene in object order (temporal.scene_as_of): a page at offset 9,800 of
 # 10k objects takes 1 ms instead of 5 ms scanning the table (schema version 2).
@@ -93,6 +95,15 @@ LABEL_LOOKS_TABLE = """CREATE TABLE IF NOT EXISTS label_looks (
     object_id INTEGER NOT NULL, visit_start REAL NOT NULL, sector INTEGER NOT NULL, label TEXT NOT NULL,
     mass REAL NOT NULL, last REAL NOT NULL,
     PRIMARY KEY (object_id, visit_start, sector, label)) WITHOUT ROWID"""
+# Version 17: an object's visits older than its newest, folded by retention (core/retention.py _thin_looks) into one
+# row per (object, view sector, label): how many visits saw it so, their summed mass, the first visit's start and
+# the last sighting. Why: no decision reads an older visit (FrameFusion.look_capped_mass continues the newest or
+# starts one), yet label_looks kept a row per visit x sector x label for good, so it grew with every look
+# (docs/RESULTS.md section 6, round 17). keep-all keeps every visit in label_looks.
+LABEL_LOOK_COUNTS_TABLE = """CREATE TABLE IF NOT EXISTS label_look_counts (
+    object_id INTEGER NOT NULL, sector INTEGER NOT NULL, label TEXT NOT NULL, visits INTEGER NOT NULL,
+    mass REAL NOT NULL, first_start REAL NOT NULL, last REAL NOT NULL,
+    PRIMARY KEY (object_id, sector, label)) WITHOUT ROWID"""
 # Events not yet published: an "appeared" waits until the object was confirmed and no look-alike unseen
 # elsewhere may have moved here (core/frame_fusion.py); 'published' rows name the event they became,
 # 'retracted' ones why. lookalike_id (version 10): the removed look-alike a held appearance's wait runs for
@@ -365,6 +376,7 @@ SCHEMA = [  # the current version: a new store is created at SCHEMA_VERSION
         PRIMARY KEY (object_id, label)) WITHOUT ROWID""",
     LABEL_MASS_BY_LABEL_INDEX,
     LABEL_LOOKS_TABLE,
+    LABEL_LOOK_COUNTS_TABLE,
     """CREATE TABLE IF NOT EXISTS label_history (
         id INTEGER PRIMARY KEY AUTOINCREMENT,
         object_id INTEGER NOT NULL, stamp REAL, wall_time REAL NOT NULL,
@@ -525,6 +537,8 @@ MIGRATIONS: dict[int, list[str]] = {
     # version 16: the per-look label rule's state (LABEL_LOOKS_TABLE): no excess and no tally in an older store's rows
     # (its first writer after the migration counts the excess of before it back once, as every restart did)
     15: ["ALTER TABLE label_mass ADD COLUMN excess REAL NOT NULL DEFAULT 0", LABEL_LOOKS_TABLE],
+    # version 17: the folded counts of older visits (LABEL_LOOK_COUNTS_TABLE); the next retention pass folds them
+    16: [LABEL_LOOK_COUNTS_TABLE],
 }
 
 
@@ -540,7 +554,8 @@ REQUIRED_TABLES = _tables(SCHEMA)
 TABLES_SINCE: dict[str, int] = {**{t: 3 for t in _tables([HELD_EVENTS_TABLE])},
                                 **{t: 5 for t in _tables(RETENTION_SCHEMA)},
                                 **{t: 11 for t in _tables(PLACE_LABELS_SCHEMA)},
-                                **{t: 16 for t in _tables([LABEL_LOOKS_TABLE])}}
+                                **{t: 16 for t in _tables([LABEL_LOOKS_TABLE])},
+                                **{t: 17 for t in _tables([LABEL_LOOK_COUNTS_TABLE])}}
 
 
 #: Prepared statements a connection keeps (the driver's default: 100). Why: pysqlite3's statement cache ranks its

@@ -31,8 +31,8 @@ from ..postgres.address import display, is_postgres
 
 # Copy order: a row's references exist before it (PostgreSQL checks observations.frame_id).
 TABLES = ("regions", "frames", "objects", "objects_rtree", "observations", "placements", "label_mass", "label_looks",
-          "label_history", "misses", "events", "held_events", "tombstones", "tombstones_rtree", "rejected",
-          "relations", "audit", "tallies", "fold_state", "coseen", "frame_depths")
+          "label_look_counts", "label_history", "misses", "events", "held_events", "tombstones", "tombstones_rtree",
+          "rejected", "relations", "audit", "tallies", "fold_state", "coseen", "frame_depths")
 # For merge: which columns hold an id of which table ("objects_or_regions": relations.object_id).
 ID_COLUMNS = {
     "regions": {"id": "regions"},
@@ -44,6 +44,7 @@ ID_COLUMNS = {
     "placements": {"id": "placements", "object_id": "objects", "region_id": "regions"},
     "label_mass": {"object_id": "objects"},
     "label_looks": {"object_id": "objects"},
+    "label_look_counts": {"object_id": "objects"},
     "label_history": {"id": "label_history", "object_id": "objects"},
     "misses": {"id": "misses", "object_id": "objects", "frame_id": "frames", "placement_id": "placements"},
     "events": {"id": "events", "object_id": "objects", "before_id": "placements", "after_id": "placements",
@@ -141,6 +142,7 @@ def _copy_table(src: _Source, dst, table: str, shift: dict | None, counts: dict)
     if not cols:
         return
     order = {"label_mass": "object_id, label", "label_looks": "object_id, visit_start, sector, label",
+             "label_look_counts": "object_id, sector, label",
              "rejected": "key", "coseen": "a, b"}.get(table, cols[0])  # the key
     select = f"SELECT {', '.join(cols)} FROM {table} ORDER BY {order}"
     insert = f"INSERT INTO {table} ({', '.join(cols)}) VALUES ({', '.join('?' * len(cols))})"
