@@ -239,7 +239,7 @@ def later_sets(earlier_sets, heldout4, heldout5):
 
 @pytest.fixture(scope="module")
 def newest_sets(earlier_sets, heldout4, heldout5, later_sets):
-    """heldout10 to heldout33, each loaded (and so checked fresh) against every set before it, once for the module."""
+    """heldout10 to heldout34, each loaded (and so checked fresh) against every set before it, once for the module."""
     before = (*earlier_sets, heldout4, heldout5, *later_sets)
     h10 = qe.load_heldout10(*before)
     h11 = qe.load_heldout11(*before, h10)
@@ -272,8 +272,10 @@ def newest_sets(earlier_sets, heldout4, heldout5, later_sets):
                             h26, h27, h28, h29, h30, h31)
     h33 = qe.load_heldout33(*before, h10, h11, h12, h13, h14, h15, h16, h17, h18, h19, h20, h21, h22, h23, h24, h25,
                             h26, h27, h28, h29, h30, h31, h32)
+    h34 = qe.load_heldout34(*before, h10, h11, h12, h13, h14, h15, h16, h17, h18, h19, h20, h21, h22, h23, h24, h25,
+                            h26, h27, h28, h29, h30, h31, h32, h33)
     return (h10, h11, h12, h13, h14, h15, h16, h17, h18, h19, h20, h21, h22, h23, h24, h25, h26, h27, h28, h29, h30,
-            h31, h32, h33)
+            h31, h32, h33, h34)
 
 
 def _measured(rows, prefix: str, refusals: int, path) -> tuple:
