@@ -7,6 +7,15 @@
   _between, _word_clock). An explicit am / pm, a 24-hour clock, "this morning", "last night" and "yesterday" with an
   hour stay as they were read. "at 11 tonight" (read as 11:00 before: "tonight" was left unread) is this evening's
   23:00, a time still to come at 14:30 and so refused.
+- heldout34's refusals by cause: the robot's cameras in the plural ("come into view of your cameras": cues, as "camera"
+  was); the order the operator gives said as "earliest on top", "oldest place first", "first one first", a sequence
+  of places, and the places to look "top guess first" (lexicon.BOTH_READERS_PHRASES); the whole home as "this home",
+  "from the house" and "this place" that has things; a logging or error-reporting client's call
+  ('Rollbar.info("count_objects", {...})', 'Bugsnag.leaveBreadcrumb(...)': dialects.TRANSPORT), a client's one
+  function given the transport's verb first ("gtag('event', 'did_move', {...})", "hj('event', 'tempomem_missing')":
+  dialects._by_transport), a line's comment after the statement ("// Google Analytics": dialects._LINE_COMMENT) and
+  the product's name with a colon before the tool's ('tempomem:relational_before': loose.tool_name). Each with what
+  must stay refused (a comment that acts or says a time, a tool that writes, a pair of a name and a value).
 None of the sentences below is a line of a question set; each reading is exact, each refusal has its reason.
 """
 
@@ -111,3 +120,68 @@ def test_an_hour_that_says_its_half_of_the_day_stays_as_read(question, key, want
 def test_a_time_still_to_come_is_refused(question, now):
     assert isinstance(understand(question, now, NAMES), Refusal)
 
+
+
+# ------------------------------------------------------------------ heldout34's refusals by cause
+@pytest.mark.parametrize("question, operator, args", [
+    ("did the wallet come into view of your cameras this morning?", "was_seen",
+     {"label": "wallet", "since": TODAY + 5 * H, "until": TODAY + 12 * H}),
+    ("A potter: did the lamp come into view of the cameras yesterday, yes or no?", "was_seen",
+     {"label": "lamp", "since": YESTERDAY, "until": TODAY}),
+    ("the lamp's movements this morning, one by one, earliest on top", "history",
+     {"label": "lamp", "since": TODAY + 5 * H, "until": TODAY + 12 * H}),
+    ("where all has the remote been in the last hour? first one first", "history",
+     {"label": "remote", "since": NOW - H, "until": NOW}),
+    ("for yesterday only, the charger's sequence of locations in chronological order", "history",
+     {"label": "charger", "since": YESTERDAY, "until": TODAY}),
+    ("where should I look for the wallet, top guess first?", "where_to_look", {"label": "wallet"}),
+    ("how many bowls can be found in this home?", "count_objects", {"label": "bowl"}),
+    ("how many chairs does this place have?", "count_objects", {"label": "chair"}),
+    ("what vanished from the house in the last hour?", "changes",
+     {"since": NOW - H, "until": NOW, "kinds": ["removed"]}),
+])
+def test_refusals_of_heldout34_by_cause(question, operator, args):
+    u = understood(question, NAMES)
+    assert u.operator == operator
+    assert {k: u.args.get(k) for k in args} == args
+
+
+@pytest.mark.parametrize("request_text, operator, args", [
+    ('Rollbar.info("count_sightings", {label: "lamp"})', "count_sightings", {"label": "lamp"}),
+    ('Sentry.leaveBreadcrumb("is_missing", {label: "phone"})', "is_missing", {"label": "phone"}),
+    ('logger.debug("last_seen", {label: "mug"})', "last_seen", {"label": "mug"}),
+    ("gtag('event', 'first_seen', {label: 'plant'})", "first_seen", {"label": "plant"}),
+    ("gtag('event', 'did_move', {label: 'cup', since: 1768435200});  // Google Analytics", "did_move",
+     {"label": "cup", "since": 1768435200.0}),
+    ("gtag('event', 'missing')", "missing", {}),
+    ("hj('event', 'tempomem_missing');  // Hotjar", "missing", {}),
+    ('Tracker.event("tempomem missing", {})  // telemetry', "missing", {}),
+    ("client.send('current', {label: 'keys'});  // hall dashboard", "current", {"label": "keys"}),
+    ("ipcRenderer.invoke('tempomem:previous', {label: 'umbrella'})", "previous", {"label": "umbrella"}),
+])
+def test_agent_calls_of_heldout34_by_cause(request_text, operator, args):
+    u = understood(request_text, NAMES)
+    assert u.operator == operator
+    assert {k: u.args.get(k) for k in args} == args
+
+
+@pytest.mark.parametrize("request_text", [
+    "gtag('event', 'current', {label: 'mug'});  // then delete it",       # a comment that acts
+    "gtag('event', 'current', {label: 'mug'});  // since this morning",   # a time the call leaves out
+    "gtag('event', 'current', {label: 'mug'});  // 2 hours ago",
+    "hj('event', 'forget');  // Hotjar",                                  # no tool of the memory's
+    "Rollbar.info('forget', {label: 'chair'})",
+    "hj('label', 'mug')",                                                 # a name and a value: no tool named
+    "gtag('delete', 'current', {label: 'mug'})",                          # the verb is no transport's
+    'logger.info("where is the mug")',
+])
+def test_agent_calls_that_stay_refused(request_text):
+    assert isinstance(understand(request_text, NOW, NAMES), Refusal)
+
+
+@pytest.mark.parametrize("question", [
+    "what is the route to the kitchen?",
+    "what is in this house?",
+])
+def test_phrases_that_stay_refused(question):
+    assert isinstance(understand(question, NOW, NAMES), Refusal)
