@@ -450,7 +450,8 @@ def load_heldout33(*earlier_sets) -> list[Question]:
 
 def load_heldout34(*earlier_sets) -> list[Question]:
     """The thirty-fourth (H001...: every lower-case letter, A, B, C, D, E, F and G are taken), a helper's that never
-    opened the understanding code, written at stop 53: only ``--set heldout34`` asks it, until its one measurement."""
+    opened the understanding code, written at stop 53: committed before its one measurement (919f3b1, stop 53); in "all"
+    since (stop 54)."""
     return load_fresh(QUESTIONS_HELDOUT34, "H", HELD_OUT34, earlier_sets)
 
 
@@ -678,7 +679,7 @@ FRESH_SETS = (
     ("heldout31", HELD_OUT31, load_heldout31, True),  # measured once at 2c92240 (stop 50); in "all" from stop 51
     ("heldout32", HELD_OUT32, load_heldout32, True),  # measured once at 6fef954 (stop 51); in "all" from stop 52
     ("heldout33", HELD_OUT33, load_heldout33, True),  # measured once at e45a02c (stop 52); in "all" from stop 53
-    ("heldout34", HELD_OUT34, load_heldout34, False),  # measured once at 919f3b1 (stop 53); into "all" at stop 54
+    ("heldout34", HELD_OUT34, load_heldout34, True),  # measured once at 919f3b1 (stop 53); in "all" from stop 54
     ("heldout35", HELD_OUT35, load_heldout35, False),  # written at stop 54: only by name until its one measurement
 )
 DEV_SETS = ("heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8")  # with questions.txt

@@ -112,7 +112,7 @@ _WORDS = {
     "seen": "SEEN", "see": "SEEN", "saw": "SEEN", "spotted": "SEEN", "observed": "SEEN", "observation": "SEEN",
     "observations": "SEEN", "detected": "SEEN", "detection": "SEEN", "detections": "SEEN", "sighted": "SEEN",
     "sighting": "SEEN", "sightings": "SEEN", "scan": "SEEN", "scanned": "SEEN", "scans": "SEEN", "caught": "SEEN",
-    "catch": "SEEN", "noticed": "SEEN", "glimpsed": "SEEN", "captured": "SEEN", "camera": "GLUE",
+    "catch": "SEEN", "noticed": "SEEN", "glimpsed": "SEEN", "captured": "SEEN", "camera": "GLUE", "cameras": "GLUE",
     # moves
     "move": "MOVE", "moved": "MOVE", "moves": "MOVE", "moving": "MOVE", "movement": "MOVE", "movements": "MOVE MOVEN",
     "relocated": "MOVE", "relocation": "MOVE", "relocations": "MOVE MOVEN", "shifted": "MOVE", "displaced": "MOVE",

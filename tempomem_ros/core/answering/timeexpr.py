@@ -118,16 +118,31 @@ def _clock_seconds(g: dict) -> float:
     return hh * 3600.0 + mm * 60.0
 
 
+def _bare_hour(g: dict, prefix: str = "") -> bool:
+    """Whether a clock's groups are an hour of the twelve-hour clock with nothing that says which half of the day: 1
+    to 12, no am / pm (o'clock says none), not written as a 24-hour clock ("01:00", "13:00")."""
+    hh = g.get(prefix + "hh") or ""
+    return (hh.isdigit() and not hh.startswith("0") and 1 <= int(hh) <= 12
+            and (g.get(prefix + "ampm") or "").replace(" ", "") in ("", "oclock"))
+
+
 def _clock_at(g: dict, now: float) -> float:
     secs = _clock_seconds(g)
     day = g.get("day") or g.get("day2")
     today = _day_start(now)
-    hh = g.get("hh") or ""
-    if not day and hh.isdigit() and not hh.startswith("0") and 1 <= int(hh) <= 12 and (
-            (g.get("ampm") or "").replace(" ", "") in ("", "oclock")):
+    if _bare_hour(g) and day != "yesterday":
         # "since 1 o'clock" asked at 14:30 is 13:00: a twelve-hour clock with no am / pm is the latest such time
-        # not after now (for 3..12 o'clock at 14:30 that is the morning's, as before)
-        return _latest_past([secs, secs + 12 * 3600.0], now)
+        # not after now (for 3..12 o'clock at 14:30 that is the morning's, as before).
+        # Stop 54 (heldout34's H141 "at one o'clock today, what was on the coffee table?" asked at 14:30 was read as
+        # 01:00): with "today" too, the latest such time of today that is not after now ("at 3 today" asked at 16:00
+        # is 15:00, at 14:30 03:00); neither yet (asked at 00:30) is a time still to come. "yesterday at 5" stays
+        # the 24-hour reading, 05:00, as before.
+        if day != "today":
+            return _latest_past([secs, secs + 12 * 3600.0], now)
+        passed = [t for s in (secs, secs + 12 * 3600.0) if (t := today + s) <= now]
+        if not passed:
+            raise TimeError("that time today is still to come")
+        return max(passed)
     if day == "yesterday":
         return today - DAY + secs
     t = today + secs
@@ -161,10 +176,21 @@ def _between(g: dict, now: float) -> Found:
     if not a.get("ampm") and b.get("ampm") and a.get("hh"):  # "between 9 and 10 am": the am is for both
         a["ampm"] = b["ampm"]
     today = _day_start(now)
+    if _bare_hour(a) and _bare_hour(b) and not a.get("mm") and not b.get("mm"):
+        # stop 54: two hours with no am / pm ("between 1 and 2" asked at 14:30 was 01:00 - 02:00) are read as "from 1
+        # to 2" is (_from_to): the end the latest such hour not after now (in the day named), the start the latest
+        # such hour in the twelve before it: 13:00 - 14:00. Yesterday's two hours say no half of that day: refused.
+        if g.get("bday") == "yesterday":
+            raise TimeError("which half of yesterday: say am or pm")
+        return _from_to({"f1": a["hh"], "f2": b["hh"], "fday": g.get("bday")}, now)
     t1, t2 = today + _clock_seconds(a), today + _clock_seconds(b)
+    if g.get("bday") == "yesterday":
+        t1, t2 = t1 - DAY, t2 - DAY
     if t2 <= t1:
         raise TimeError("the span ends before it starts")
     if t1 > now:
+        if g.get("bday"):
+            raise TimeError("that time is still to come")
         t1, t2 = t1 - DAY, t2 - DAY
     return Found("window", since=t1, until=min(t2, now))
 
@@ -223,9 +249,10 @@ def _day_window(g: dict, now: float) -> Found:
 
 _HOUR_WORDS = {k: v for k, v in _ONES.items() if 1 <= v <= 12}
 _WORD_MINUTES = {"half": 30, "quarter": 15, "twenty five": 25, "twenty": 20, "ten": 10, "five": 5}
-_WORD_CLOCK = (r"(?:at )?(?:a )?(?P<wmin>half|quarter|twenty five|twenty|ten|five) (?P<wdir>past|to) "
+_WORD_CLOCK = (r"(?:(?P<wday0>today) )?(?:at )?(?:a )?(?P<wmin>half|quarter|twenty five|twenty|ten|five) "
+               r"(?P<wdir>past|to) "
                r"(?P<whour>1[0-2]|[1-9]|" + "|".join(sorted(_HOUR_WORDS, key=len, reverse=True)) + r")"
-               r"(?: (?P<wampm>am|pm))?")
+               r"(?: (?P<wampm>am|pm))?(?: (?P<wday>today))?")
 
 
 def _latest_past(secs_options, now: float) -> float:
@@ -243,6 +270,11 @@ def _word_clock(g: dict, now: float) -> Found:
         hour, minutes = hour - 1, 60 - minutes
     secs = (hour % 12) * 3600.0 + minutes * 60.0
     options = {"am": [secs], "pm": [secs + 12 * 3600.0]}.get(g.get("wampm") or "", [secs, secs + 12 * 3600.0])
+    if g.get("wday") or g.get("wday0"):  # stop 54: "at half past one today": the latest such time of today
+        passed = [t for s in options if (t := _day_start(now) + s) <= now]
+        if not passed:
+            raise TimeError("that time today is still to come")
+        return Found("point", t=max(passed))
     return Found("point", t=_latest_past(options, now))
 
 
@@ -251,6 +283,20 @@ def _clock_in_part(g: dict, now: float) -> Found:
     and which day."""
     part = g.get("ppart") or g.get("ppart2") or "night"
     secs = _clock_seconds(g)
+    if g["_text"].endswith("tonight"):
+        # stop 54: "at 11 tonight" (read as 11:00 before: "tonight" was left unread) is this evening's 23:00, "at 2
+        # tonight" / "at 12 tonight" the night's after midnight: a time still to come unless it has passed
+        hh = secs // 3600
+        if g.get("named") in ("noon", "midday"):
+            raise TimeError("noon is not tonight")
+        if 5 <= hh < 12 and (g.get("ampm") or "").replace(" ", "") != "am":
+            secs += 12 * 3600.0
+        elif hh < 5 or hh == 12 or g.get("named") == "midnight":
+            secs = secs % (12 * 3600.0) + DAY
+        t = _day_start(now) + secs
+        if t > now:
+            raise TimeError("that time tonight is still to come")
+        return Found("point", t=t)
     hh = secs // 3600
     if part in ("afternoon", "evening") and hh < 12 or part == "night" and 5 <= hh < 12:
         secs += 12 * 3600.0
@@ -279,7 +325,7 @@ _NOT_A_CLOCK_AFTER = (r"(?! ?(?:am|pm|a m|p m|oclock|m|cm|mm|metres?|meters?|min
 _FORMS = [
     (rf"(?:(?P<pday0>yesterday) )?(?:at|around|about|by|as of) {_CLOCK} "
      rf"(?:(?:(?P<pday>this|yesterday|in the) )?(?P<ppart>morning|afternoon|"
-     r"evening|night)|last night)", _clock_in_part),
+     r"evening|night)|last night|tonight)", _clock_in_part),
     (rf"(?:(?P<pday2>this|yesterday) )?(?P<ppart2>morning|afternoon|evening) (?:at|around|about) {_CLOCK}",
      _clock_in_part),
     (r"(?:(?:in|during|over|within) )?(?:the )?(?:last|past|previous) (?:hour and a half|one and a half hours?)",
@@ -287,7 +333,8 @@ _FORMS = [
     (_WORD_CLOCK, _word_clock),
     (r"from (?P<f1>\d{1,2}(?::\d{2})?) (?:to|till|until|til) (?P<f2>\d{1,2}(?::\d{2})?)(?: (?P<fday>today|yesterday))?"
      + _NOT_A_CLOCK_AFTER, lambda g, now: _from_to(g, now)),
-    (rf"between (?P<c1>{_CLOCK.replace('?P<', '?P<a_')}) and (?P<c2>{_CLOCK.replace('?P<', '?P<b_')})", _between),
+    (rf"between (?P<c1>{_CLOCK.replace('?P<', '?P<a_')}) and (?P<c2>{_CLOCK.replace('?P<', '?P<b_')})"
+     r"(?: (?P<bday>today|yesterday))?", _between),
     (rf"{_PREP}(?:the )?(?:last|past|previous) (?P<wspan>{_SPAN})",
      lambda g, now: Found("window", since=now - _positive_span(g["wspan"]), until=now)),
     (rf"{_PREP}(?:the )?(?:last|past|previous) (?P<wunit>minute|hour|day|week|half hour|half an hour|"
@@ -368,7 +415,7 @@ def _check_range(f: "Found", text: str) -> None:
 _HOUR_NAMES = "(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
 _HOUR_WORD = re.compile(r"\b(at|by|around|about|since|after|from) " + _HOUR_NAMES + r"\b"
                         r"(?= (?:am|pm|a m|p m|oclock|in the (?:morning|afternoon|evening)|this (?:morning|afternoon|"
-                        r"evening)|last night|at night|yesterday (?:morning|afternoon|evening))\b)")
+                        r"evening)|last night|tonight|today|at night|yesterday (?:morning|afternoon|evening))\b)")
 # "yesterday evening around seven": an hour word after a part of the day
 _HOUR_WORD_PART = re.compile(r"\b(morning|afternoon|evening) (at|around|about) " + _HOUR_NAMES + r"\b")
 # "the scissors at eleven": an hour word after "at" at the end of a part, or before a question word, is a clock
@@ -472,7 +519,8 @@ _COMPACT_SPAN = re.compile(r"\b(last|past|previous) (\d+(?:\.\d+)?)(h|hr|hrs|m|m
 _T_MINUS = re.compile(r"(?<![\w-])t ?(?:-|minus ) ?(\d+(?:\.\d+)?) ?(seconds?|secs?|s|minutes?|mins?|m|hours?|hrs?|h|"
                       r"days?|d)\b(?! ago\b)", re.I)
 _COMPACT_AGO = re.compile(r"\b(\d+(?:\.\d+)?)(h|hr|hrs|m|min|mins|d|s) ago\b")
-_PART_AT_WORD = re.compile(r"\b(last night|this (?:morning|afternoon|evening)|yesterday (?:morning|afternoon|evening))"
+_PART_AT_WORD = re.compile(r"\b(last night|tonight|this (?:morning|afternoon|evening)|"
+                           r"yesterday (?:morning|afternoon|evening))"
                            r" (at|around|about) " + "(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
                            + r"( oclock)?\b(?! (?:minutes?|hours?|mins?|days?|times?|o)\b)")
 _AT_SIGN = re.compile(r"(?:^|(?<=\s))@ (?=(?:yesterday|today|\d))")
@@ -664,7 +712,7 @@ def extract(text: str, now: float | None, day_names=()) -> tuple[str, list[Found
                  r"\1 \2", out)
     # "last night at 8", "this morning at 7:30": the clock first, as "at 8 last night" reads
     # twenty-third round: "last night around 8 pm" (heldout23's i088) is "around 8 pm last night" as "at" was
-    out = re.sub(r"\b(last night|this (?:morning|afternoon|evening)|yesterday (?:morning|afternoon|evening)) "
+    out = re.sub(r"\b(last night|tonight|this (?:morning|afternoon|evening)|yesterday (?:morning|afternoon|evening)) "
                  r"(at|around|about) (\d{1,2}(?::\d{2})?(?: ?(?:am|pm|oclock))?)\b", r"\2 \3 \1", out)
     for rx, fn in _FORM_RES:
         while True:
