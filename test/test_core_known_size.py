@@ -1,6 +1,6 @@
 """A moved object keeps its size (absence.known_size_detectable, frame_fusion._known_size_detectable): a book seen
 whole, then only as a sliver past a plant at its new place, had a core box whose mask estimate stayed under the
-floor in every clear view of its empty place after it moved again (h490r seed 491: 41 views, no miss, the move never
+floor in every clear view of its empty place after it moved again (h490r seed 491: 28 views, no miss, the move never
 found). The size of its earlier placement decides what a view of its place would show, when the view sees clear the
 whole place the thing could take; a view through a gap in what hid it, or a whole view of it under another label,
 counts no miss."""

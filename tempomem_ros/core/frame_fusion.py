@@ -1202,11 +1202,11 @@ class FrameFusion:
 
         Why: the core box is what the sightings at the current place showed. h490r seed 491 (default): a book
         (22 x 15 x 4 cm) seen whole on a sofa (placement box 0.20 x 0.14 x 0.04 m, masks 250-380 px) was moved
-        onto a table behind a plant, which hid 92 % of it: its ten sightings there kept 17-34 px, and its core box
-        was a 9 x 2.5 x 3.5 cm sliver. After it moved again and the plant had gone, 41 views of its empty place
-        saw every sample clear where the book would have made 47-432 px (the scene re-rendered); the sliver's
-        estimate was 0-13 px, under the 20 px floor, so no miss was counted and the move was never found (a false
-        book left there, a missed move). The reach's samples keep a view through the plant from counting: the
+        onto a table behind a plant, which hid over 90 % of it: its ten sightings there kept 17-34 px, and its core box
+        was a 9 x 2.5 x 3.5 cm sliver. After it moved again and the plant had gone, 28 views of its empty place
+        in three looks saw the true box clear where the book would have made 21-432 px (the scene re-rendered); the
+        sliver's estimate was 0-13 px, under the 20 px floor, so no miss was counted and the move was never found (a
+        false book left there, a missed move). The reach's samples keep a view through the plant from counting: the
         sliver's samples were seen past its leaves, most of the book's place was not."""
         out = [False] * len(objects)
         if not objects:
