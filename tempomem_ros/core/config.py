@@ -240,6 +240,12 @@ class AbsenceConfig:
                                          # development set (stop 53; unlimited, dev seed 3's laptop move was missed)
     partial_look_furniture_min_height_m: float = 0.5  # ... furniture this tall only (a chair, a table; not a
                                          # laptop or a basket read at furniture size): dev seed 3's laptop move kept
+    known_size_detectable: bool = True   # a moved object keeps its size: where its box estimate is too small, a
+                                         # view that sees the box of an earlier placement's size at its place clear
+                                         # and expects a mask over the floor from it can report it (frame_fusion.
+                                         # _known_size_detectable): a book seen whole on a sofa, then only past a
+                                         # plant at its new place (a 9 x 2 cm sliver kept), was never missed in 28
+                                         # clear views (21-432 px re-rendered) after it moved again (h490r 491)
     place_sighted_look: bool = True      # a frame within look_gap_s after a sighting at the object's place that
                                          # might be it (fused into another object or not) counts no miss: a shoe
                                          # read "toy" in half the frames of a look, the toys fused into a twin, was

@@ -389,6 +389,17 @@ class FusionRows(TableRows):
                 (*chunk, int(min_points))).fetchall()
         return out
 
+    def earlier_sizes(self, object_ids: list[int]) -> dict[int, list[tuple[float, float, float]]]:
+        """The box sizes (x, y, z) of every closed placement of each object (where it stood before it moved or was
+        removed), by object id; objects with none are left out (frame_fusion._known_size_detectable)."""
+        out: dict[int, list[tuple[float, float, float]]] = {}
+        for chunk, marks in id_chunks(sorted({int(i) for i in object_ids})):
+            for row in self._conn.execute(
+                    "SELECT object_id, max_x - min_x, max_y - min_y, max_z - min_z FROM placements "
+                    f"WHERE object_id IN ({marks}) AND current = 0 AND t_to IS NOT NULL", tuple(chunk)).fetchall():
+                out.setdefault(int(row[0]), []).append((float(row[1]), float(row[2]), float(row[3])))
+        return out
+
     def sighting_cameras(self, placement_id: int) -> list:
         """(frame pose, fx, fy, cx, cy, width, height, max_range) of every kept sighting at the placement whose frame
         kept its pose, in the store's order (sighted_floor.py: the views that detected the object there)."""
