@@ -68,8 +68,10 @@ HOLDS_OTHER_SHARE = 0.8  # a sighting holding this share of another object's foo
 CALLED_SO_SHARE = 0.0  # a removed object called by a new one's label at all may be it moved (_lookalike_rows)
 MOVE_HEIGHT_QUANTILE = 0.75  # a removed object's height for a move: this quantile of its sightings' heights
 MOVE_HEIGHT_MIN_SIGHTINGS = 4  # ... once it has this many kept sightings (_robust_height)
-MOVE_WIDTH_DIFF_M = 0.04  # two small things' median sighting widths this far apart (and identity.move_width_ratio x)
-MOVE_WIDTH_SMALL_M = 0.3  # ... both under this: the width test is for small things (_alike_in_width)
+MOVE_WIDTH_QUANTILE = 0.9  # a removed thing's views are steady when this quantile of their widths is at most
+MOVE_WIDTH_STEADY = 1.25   # this x their median: then a new one's median view wider by MOVE_WIDTH_DIFF_M ...
+MOVE_WIDTH_DIFF_M = 0.04  # ... (and identity.move_width_ratio x) than the removed one's median view is
+MOVE_WIDTH_SMALL_M = 0.3  # another thing, when under this (furniture's views are parts of it) (_alike_in_width)
 REBUILT_EPS_M = 1e-3  # a box taller or shorter on its longest side by more than this was reshaped (_may_fit_now)
 HELD_SIGHTING_SHARE = 0.1  # a sighting over at least this share of an object's core box is at its place ...
 HELD_FRAMES_SHARE = 0.5  # ... in at least this share of the frames that missed it, and in at least HELD_MIN_FRAMES
@@ -1796,33 +1798,38 @@ class Settling:
         return heights_alike(self._robust_height(removed), max(float(new.max_z) - float(new.min_z), 0.0))
 
     def _alike_in_width(self, removed, new) -> bool:
-        """Whether the widths of ``removed``'s and ``new``'s sightings allow one thing: False when both have
-        MOVE_HEIGHT_MIN_SIGHTINGS kept sightings, the medians of their sightings' widths (the longer horizontal
-        side of each sighting's box) are both under MOVE_WIDTH_SMALL_M, and they differ by more than
-        MOVE_WIDTH_DIFF_M and by identity.move_width_ratio x (0: no test).
+        """Whether ``new`` is not wider than the removed object ``removed`` has ever looked: False when both have
+        MOVE_HEIGHT_MIN_SIGHTINGS kept sightings and the median width of ``new``'s sightings (the longer horizontal
+        side of each sighting's box) exceeds the MOVE_WIDTH_QUANTILE of ``removed``'s by more than
+        MOVE_WIDTH_DIFF_M and by identity.move_width_ratio x, both under MOVE_WIDTH_SMALL_M (0: no test).
 
-        The sightings, not the boxes: a box is the union of its sightings and grows with one bled view; the
-        median of the views is what the thing measures. Why: seed 510 (h510, no feature), a bottle (7 cm wide, its
-        views 0.06-0.08 m) and a vase (12 cm, views 0.11-0.13 m), often read as each other, swapped places while
-        unseen. The bottle's old place seen empty in the look that found the vase 0.25 m from it, read "bottle" in
-        its first 6 views: the vase was taken for the bottle's move (views 0.12-0.14 m), the vase's own place seen
-        empty later was its removal, the bottle found there a new object: a false "bottle moved", two missed
-        moves, a false "vase removed". Two things alike in size (a cup and a mug, 8 and 9 cm) are not told apart
-        so. Only small things: the views of furniture are parts of it (a seat, the legs) as often as the whole."""
+        The sightings, not the boxes: a box is the union of its sightings and grows with one bled view. One way
+        only, and against the removed thing's wide views: a view shows a thing at most as wide as it is (a bled
+        mask aside), often narrower (a part hidden, a long thing seen end-on), so a thing's wide views bound it
+        from below, and a new thing whose typical view is wider than those is another thing. Why: seed 510 (h510,
+        no feature), a bottle (7 cm wide; its views 0.06-0.085 m, 0.08 at the 0.9 quantile) and a vase (12 cm;
+        views 0.12-0.14 m), often read as each other, swapped places while unseen. The bottle's old place was seen
+        empty in the look that found the vase 0.25 m from it, read "bottle" in its first 6 views: the vase was
+        taken for the bottle's move, the vase's own place seen empty later was its removal, the bottle found
+        there a new object (a false "bottle moved", two missed moves, a false "vase removed"). A remote (its views
+        0.04-0.14 m, end-on on a far shelf) found whole at 0.15 m is still its move (seed 488, h480); a book found
+        as 6 cm slivers of its 0.2 m is narrower, which tells nothing (seed 491, h490). Two things alike in size
+        (a cup and a mug, 8 and 9 cm) are not told apart so; nor furniture, whose views are parts of it."""
         ratio = self.config.identity.move_width_ratio
         if ratio <= 0:
             return True
-        widths = []
+        views = []
         for obj in (removed, new):
             ws = sorted(max(float(b[3]) - float(b[0]), float(b[4]) - float(b[1]), 0.0)
                         for b in self._rows.sighting_boxes(int(obj.id)))
             if len(ws) < MOVE_HEIGHT_MIN_SIGHTINGS:
                 return True
-            widths.append(ws[(len(ws) - 1) // 2])
-        lo, hi = sorted(widths)
-        if hi >= MOVE_WIDTH_SMALL_M:
+            views.append(ws)
+        old, wide = (ws[(len(ws) - 1) // 2] for ws in views)
+        steady = views[0][int(MOVE_WIDTH_QUANTILE * (len(views[0]) - 1))] <= MOVE_WIDTH_STEADY * old + 1e-9
+        if not steady or wide >= MOVE_WIDTH_SMALL_M:
             return True
-        return hi - lo <= MOVE_WIDTH_DIFF_M + 1e-9 or hi <= ratio * lo + 1e-9
+        return wide - old <= MOVE_WIDTH_DIFF_M + 1e-9 or wide <= ratio * old + 1e-9
 
     def _robust_height(self, obj) -> float:
         """``obj``'s height as its sightings tell it: the MOVE_HEIGHT_QUANTILE of its kept sightings' heights once
