@@ -126,3 +126,18 @@ def test_a_removed_vase_found_narrower_is_still_its_move(store):
         assert kinds(mem)[2:] == [("moved", 2)]
         vase = mem.get(2)
         assert (vase.label, vase.state, vase.n_moves) == ("vase", "present", 1)
+
+
+def test_a_removed_thing_of_unsteady_views_found_wider_is_still_its_move(store):
+    # a remote seen end-on (6 cm) in most views and along its 18 cm in some: its views tell no width (seed 488's)
+    remote_end, remote_long = (0.03, 0.03, 0.015), (0.09, 0.03, 0.015)
+    at, found = (2.0, 0.0, 0.765), (2.0, 0.3, 0.765)
+    with _memory(store, "remote", 1.5) as mem:
+        for start in (0.0, 300.0):
+            _look(mem, A, _stamps(start), [(_always("remote"), at, remote_end)])
+            _look(mem, A, _stamps(start + 5.0, 3), [(_always("remote"), at, remote_long)])
+        _look(mem, A, _stamps(600.0, 16), [(_always("remote"), found, remote_long)])
+        mem.commit()
+        assert kinds(mem)[1:] == [("moved", 1)]
+        remote = mem.get(1)
+        assert (remote.state, remote.n_moves) == ("present", 1)
