@@ -1798,23 +1798,24 @@ class Settling:
         return heights_alike(self._robust_height(removed), max(float(new.max_z) - float(new.min_z), 0.0))
 
     def _alike_in_width(self, removed, new) -> bool:
-        """Whether ``new`` is not wider than the removed object ``removed`` has ever looked: False when both have
-        MOVE_HEIGHT_MIN_SIGHTINGS kept sightings and the median width of ``new``'s sightings (the longer horizontal
-        side of each sighting's box) exceeds the MOVE_WIDTH_QUANTILE of ``removed``'s by more than
-        MOVE_WIDTH_DIFF_M and by identity.move_width_ratio x, both under MOVE_WIDTH_SMALL_M (0: no test).
+        """Whether ``new`` is not much wider than the removed object ``removed`` looks: False when both have
+        MOVE_HEIGHT_MIN_SIGHTINGS kept sightings, ``removed``'s views are steady (the MOVE_WIDTH_QUANTILE of their
+        widths at most MOVE_WIDTH_STEADY x their median; a view's width is the longer horizontal side of its box),
+        and the median width of ``new``'s views exceeds the median of ``removed``'s by more than MOVE_WIDTH_DIFF_M
+        and by identity.move_width_ratio x, under MOVE_WIDTH_SMALL_M (0: no test).
 
         The sightings, not the boxes: a box is the union of its sightings and grows with one bled view. One way
-        only, and against the removed thing's wide views: a view shows a thing at most as wide as it is (a bled
-        mask aside), often narrower (a part hidden, a long thing seen end-on), so a thing's wide views bound it
-        from below, and a new thing whose typical view is wider than those is another thing. Why: seed 510 (h510,
-        no feature), a bottle (7 cm wide; its views 0.06-0.085 m, 0.08 at the 0.9 quantile) and a vase (12 cm;
-        views 0.12-0.14 m), often read as each other, swapped places while unseen. The bottle's old place was seen
-        empty in the look that found the vase 0.25 m from it, read "bottle" in its first 6 views: the vase was
-        taken for the bottle's move, the vase's own place seen empty later was its removal, the bottle found
-        there a new object (a false "bottle moved", two missed moves, a false "vase removed"). A remote (its views
-        0.04-0.14 m, end-on on a far shelf) found whole at 0.15 m is still its move (seed 488, h480); a book found
-        as 6 cm slivers of its 0.2 m is narrower, which tells nothing (seed 491, h490). Two things alike in size
-        (a cup and a mug, 8 and 9 cm) are not told apart so; nor furniture, whose views are parts of it."""
+        only: a view shows a thing at most as wide as it is (a bled mask aside), often narrower (a part hidden), so
+        a narrower new thing tells nothing. Steady views only: a long thing seen end-on in most views (a remote on
+        a far shelf, views 0.04-0.14 m, median 0.065 m, seed 488, h480) found whole at 0.15 m is its move; a round
+        thing gives one width from every side. Why: seed 510 (h510, no feature), a bottle (7 cm wide; median view
+        0.07 m, 0.9 quantile 0.08) and a vase (12 cm; views 0.12-0.14 m), often read as each other, swapped places
+        while unseen. The bottle's old place was seen empty in the look that found the vase 0.25 m from it, read
+        "bottle" in its first 6 views: the vase was taken for the bottle's move, the vase's own place seen empty
+        later was its removal, the bottle found there a new object (a false "bottle moved", two missed moves, a
+        false "vase removed"). With the test the vase's removal takes the new object as its move and the bottle
+        found later is the bottle's. Two things alike in size (a cup and a mug, 8 and 9 cm: seed 517) are not told
+        apart so; nor furniture, whose views are parts of it."""
         ratio = self.config.identity.move_width_ratio
         if ratio <= 0:
             return True
