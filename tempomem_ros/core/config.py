@@ -133,6 +133,12 @@ class IdentityConfig:
     robust_move_height: bool = True      # a removed object's height for a move is its sightings' upper quartile
                                          # when lower than its box's: one bled view made a 5 cm book's box 0.25 m
                                          # tall (settling.Settling._alike_in_height; seed 423, h420)
+    move_width_ratio: float = 1.5        # a small new object whose sightings' median width is this x (and
+                                         # settling.MOVE_WIDTH_DIFF_M 4 cm more than) a removed one's, whose views
+                                         # are steady (0.9 quantile <= 1.25 x median), is not it moved: a vase
+                                         # (0.12 m views) put where a bottle (0.07 m) had stood, read "bottle", was
+                                         # the bottle's move, the two swapped (seed 510, h510)
+                                         # (settling.Settling._alike_in_width); 0: off
     rebuilt_move: bool = True            # a published appearance, never moved, whose box is rebuilt within
                                          # reconcile_window_s of its first sighting is asked again whether a
                                          # removed look-alike moved there (settling.Settling._rebuilt_moves)
