@@ -467,6 +467,7 @@ def validate(cfg: MemoryConfig) -> None:
     _require(i.confirm_observations >= 1, "identity.confirm_observations must be >= 1")
     _require(i.confirm_gap_s > 0, "identity.confirm_gap_s must be > 0")
     _require(i.brief_move_min_weight >= 0, "identity.brief_move_min_weight must be >= 0")
+    _require(i.move_width_ratio == 0 or i.move_width_ratio >= 1, "identity.move_width_ratio must be 0 (off) or >= 1")
     a = cfg.absence
     _require(a.misses_to_remove >= 1, "absence.misses_to_remove must be >= 1")
     _require(a.min_absence_s >= 0, "absence.min_absence_s must be >= 0")
@@ -572,6 +573,7 @@ FIELD_RANGES: dict[str, tuple[float, float]] = {
     "identity.mover_window_s": (0.0, 86400.0),
     "identity.confirm_observations": (1, 1000), "identity.confirm_gap_s": (0.001, 86400.0),
     "identity.brief_move_min_weight": (0.0, 1e6),
+    "identity.move_width_ratio": (0.0, 100.0),
     "absence.misses_to_remove": (1, 1000), "absence.min_absence_s": (0.0, 86400.0),
     "absence.short_look_misses": (0, 1000), "absence.short_look_s": (0.0, 86400.0),
     "absence.short_look_clear_fraction": (0.001, 1.0),
