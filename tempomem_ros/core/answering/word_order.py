@@ -99,8 +99,10 @@ def _topic_np(head: str) -> str | None:
     return head
 
 
-def join_fronted(head: str, tail: str) -> str:
-    """One question from 'HEAD, TAIL' (or 'HEAD - TAIL', 'HEAD: TAIL'); both already lower-case and clean."""
+def join_fronted(head: str, tail: str, last: str = "") -> str:
+    """One question from 'HEAD, TAIL' (or 'HEAD - TAIL', 'HEAD: TAIL'); both already lower-case and clean.
+    ``last``: the tail's last sentence when it has more than one (normalise._last_sentence): a pronoun in a sentence
+    before it is talk's, and the thing stands for the last sentence's pronoun."""
     if not head:
         return tail
     if not tail:
@@ -116,6 +118,9 @@ def join_fronted(head: str, tail: str) -> str:
             # "the walking frame" (eighth round; without the determiner an unknown thing is no noun phrase)
             if np.split()[0] not in _DETERMINERS:
                 np = "the " + np
+            cut = len(tail) - len(last)
+            if last and tail.endswith(last) and _PRONOUN_RE.search(last) and _PRONOUN_RE.search(tail).start() < cut:
+                return tail[:cut] + _PRONOUN_RE.sub(np, last, count=1)
             return _PRONOUN_RE.sub(np, tail, count=1)
     if _DANGLING_ROOM.match(tail) and _topic_np(head) is not None:
         return f"{tail} is {head} in"
@@ -124,12 +129,12 @@ def join_fronted(head: str, tail: str) -> str:
     return f"{head} {tail}"
 
 
-def join_colon(head: str, tail: str) -> str:
+def join_colon(head: str, tail: str, last: str = "") -> str:
     """'last seen: charger' -> 'last seen of charger'; 'scooter: all past positions' -> 'all past positions of
     scooter': the side with words of asking is the question, the other the thing. 'the keys: where are they' is a
     fronted thing like 'the keys, where are they'."""
     if _PRONOUN_RE.search(tail):
-        return join_fronted(head, tail)
+        return join_fronted(head, tail, last)
     if set(head.split()) & _ASKING_WORDS:
         return f"{head} of {tail}"
     if set(tail.split()) & _ASKING_WORDS:
