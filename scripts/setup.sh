@@ -164,6 +164,13 @@ sys.exit(1 if wrong else 0)
 EOF
 }
 
+need_free_gib() {  # $1 a directory, $2 GiB that must be free on its filesystem
+  local avail
+  avail=$(df -Pk "$1" | awk 'NR == 2 { print int($4 / 1048576) }')
+  [ "$avail" -ge "$2" ] || die "only $avail GiB free on the filesystem of $1; the pip stage needs about $2 GiB there" \
+    "(TEMPOMEM_PIP_FREE_GIB overrides the venv's figure). Free space and rerun: the stages done so far are kept."
+}
+
 # pip warns once per package about the machine's local index directories it has no entry for (hundreds
 # of lines that hide real messages); everything else passes through. pipefail keeps pip's exit status.
 quiet_pip() {
@@ -176,6 +183,11 @@ PIP_HASH="$( { cat requirements.txt constraints.txt; "$VPY" -VV; } | hash_of)"
 if stamp_is pip "$PIP_HASH" && venv_matches_pins; then
   stage_end "skipped (requirements unchanged)"
 else
+  # The pinned torch wheel brings its CUDA libraries: the installed .venv measures 6.8 GB (du -sh, 2026-12-07),
+  # and pip unpacks every wheel under TMPDIR first. A disk that fills mid-install ends in an OSError deep in
+  # pip's output and a half-installed venv (stop 54's CI); refuse before starting, with the figures.
+  need_free_gib "$VENV" "${TEMPOMEM_PIP_FREE_GIB:-8}"
+  need_free_gib "${TMPDIR:-/tmp}" 1
   # -c constraints.txt also pins pip and setuptools themselves (colcon-core needs setuptools<80).
   "$VPY" -m pip install --quiet --upgrade -c constraints.txt pip setuptools 2>&1 | quiet_pip
   "$VPY" -m pip install --quiet -r requirements.txt -c constraints.txt 2>&1 | quiet_pip
