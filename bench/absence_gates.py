@@ -25,7 +25,7 @@ from pathlib import Path
 import numpy as np
 
 from tempomem_ros.core import frame_fusion as ff
-from tempomem_ros.core.absence import _SIGNS, expected_mask_px, min_expected_px, visible_fractions
+from tempomem_ros.core.absence import _SIGNS, expected_mask_px, min_expected_px, projected_depth, visible_fractions
 
 NEAR_M = 0.3
 FULL = {}   # the last frame's full-resolution depth (the coarse view's depth is min-pooled per block)
@@ -36,19 +36,8 @@ def sample_reasons(view, lo, hi, acfg):
     lo, hi = np.asarray(lo, float), np.asarray(hi, float)
     c, h = 0.5 * (lo + hi), 0.5 * (hi - lo)
     s = np.concatenate([c[None], c[None] + 0.5 * _SIGNS * h[None]])
-    rot, origin = view.pose[:3, :3], view.pose[:3, 3]
-    cam = (s - origin) @ rot
-    z = cam[:, 2]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        u = view.fx * cam[:, 0] / z + view.cx
-        v = view.fy * cam[:, 1] / z + view.cy
-    m = acfg.image_margin_px
-    ok = (z > acfg.min_range) & (z <= view.max_range) & (u >= m) & (u <= view.width - m) & (v >= m) \
-        & (v <= view.height - m)
-    dh, dw = view.depth.shape
-    col = np.clip((np.where(ok, u, 0) * (dw / float(view.width))).astype(int), 0, dw - 1)
-    row = np.clip((np.where(ok, v, 0) * (dh / float(view.height))).astype(int), 0, dh - 1)
-    d = view.depth[row, col].astype(float)
+    origin = view.pose[:3, 3]
+    z, u, v, ok, d = projected_depth(view, s, acfg)
     step = s - origin
     step = np.where(np.abs(step) < 1e-12, 1e-12, step)
     t_lo, t_hi = (lo - origin) / step, (hi - origin) / step

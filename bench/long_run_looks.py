@@ -26,7 +26,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from bench_long_run import FEATURE_MODEL, kept_store_settings  # noqa: E402
+from bench_long_run import FEATURE_MODEL, kept_store_settings, snapshot  # noqa: E402
 
 from tempomem_ros.core import Memory  # noqa: E402
 
@@ -79,12 +79,7 @@ def open_times(path: str, repeat: int) -> dict:
     tmp = tempfile.mkdtemp(prefix="looks_")
     try:
         copy = os.path.join(tmp, "store.db")
-        src, dst = stdlib_sqlite3.connect(path), stdlib_sqlite3.connect(copy)
-        try:
-            src.backup(dst)
-        finally:
-            src.close()
-            dst.close()
+        snapshot(path, copy)
         model = FEATURE_MODEL if features else None
         Memory.open(copy, embedding_dim=dim, feature_model=model).close()  # a migration, if any, outside the times
         out = {"writer_open_s": slowest(lambda: Memory.open(copy, embedding_dim=dim, feature_model=model).close(),

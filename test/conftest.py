@@ -94,6 +94,36 @@ def ros_context():
 
 
 @pytest.fixture
+def node_process():
+    """Context manager factory: ``with node_process(cmd, log, tester) as (proc, node)`` runs a node as ``cmd`` in a
+    process of its own, its output into the file ``log`` (a file, not an unread pipe: a node that logs 64 KiB into
+    a pipe blocks), and makes a node named ``tester`` in an rclpy Context of its own. On the way out a process still
+    running is killed, the tester destroyed and its context shut down."""
+    import contextlib
+    import subprocess
+
+    import rclpy
+
+    @contextlib.contextmanager
+    def _run(cmd, log, tester):
+        with open(log, "wb") as out:
+            proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT)
+        context = rclpy.Context()
+        rclpy.init(context=context)
+        node = rclpy.create_node(tester, context=context)
+        try:
+            yield proc, node
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait(timeout=10.0)
+            node.destroy_node()
+            context.try_shutdown()
+
+    return _run
+
+
+@pytest.fixture
 def ros_executor(ros_context):
     from rclpy.executors import SingleThreadedExecutor
 

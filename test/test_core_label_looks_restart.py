@@ -407,3 +407,21 @@ def _run_all_looks(store, name: str) -> list[tuple]:
         return _rows(mem, LOOK_ROWS)
     finally:
         mem.close()
+
+
+def test_add_excess_adds_every_label_at_once(store):
+    # GraphWrites.add_excess (a joined twin's excess) writes all its labels in one statement: each label's excess
+    # added to the row there, a label with no row yet gets one with no mass, every other row and object untouched
+    with Memory.open(store("excess"), embedding_dim=4, clock=lambda: 1e6, config=_cfg()) as mem:
+        for frame in _frames()[:3]:
+            _feed(mem, frame)
+        rows = "SELECT object_id, label, mass, excess FROM label_mass ORDER BY object_id, label"
+        before = [tuple(r) for r in mem._conn.execute(rows).fetchall()]
+        oid, label = before[0][0], before[0][1]
+        with mem._store.transaction():
+            mem._graph.add_excess(oid, {label: 0.25, "zz-new": 0.5, "aa-new": 1.0})
+            mem._graph.add_excess(oid, {})
+        after = [tuple(r) for r in mem._conn.execute(rows).fetchall()]
+    expected = sorted([(o, lbl, m, e + (0.25 if (o, lbl) == (oid, label) else 0.0)) for o, lbl, m, e in before]
+                      + [(oid, "zz-new", 0.0, 0.5), (oid, "aa-new", 0.0, 1.0)])
+    assert after == expected

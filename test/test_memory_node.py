@@ -585,9 +585,8 @@ def test_main_returns_1_on_bad_parameters(tmp_path, param):
     assert not os.path.exists(tmp_path / "m.db")
 
 
-def test_main_exits_0_on_sigint_and_fuses_what_is_staged(tmp_path):
+def test_main_exits_0_on_sigint_and_fuses_what_is_staged(tmp_path, node_process):
     import signal
-    import subprocess
     import sys
 
     from tempomem_ros.core import Memory
@@ -609,12 +608,7 @@ def test_main_exits_0_on_sigint_and_fuses_what_is_staged(tmp_path):
     ]
     msg = story_frames()[0][0]
     log = tmp_path / "node.log"  # a file, not an unread pipe: a node that logs 64 KiB into a pipe blocks
-    with open(log, "wb") as out:
-        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT)
-    context = rclpy.Context()
-    rclpy.init(context=context)
-    node = rclpy.create_node("sigint_tester", context=context)
-    try:
+    with node_process(cmd, log, "sigint_tester") as (proc, node):
         pub = node.create_publisher(
             ObservationArray,
             "/sigint_test/observations",  # apart from other tests
@@ -631,23 +625,16 @@ def test_main_exits_0_on_sigint_and_fuses_what_is_staged(tmp_path):
         assert wait_for(staged, timeout=30.0), log.read_text()
         proc.send_signal(signal.SIGINT)
         assert proc.wait(timeout=30.0) == 0, log.read_text()
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait(timeout=10.0)
-        node.destroy_node()
-        context.try_shutdown()
     with Memory.open(store, embedding_dim=32, readonly=True) as m:
         assert m.pending() == 0 and [o.label for o in m.objects()] == ["mug", "table"]
 
 
-def test_sigterm_while_committing_and_publishing_is_clean(tmp_path):
+def test_sigterm_while_committing_and_publishing_is_clean(tmp_path, node_process):
     """Frames keep arriving and the node commits and publishes at 20 Hz when SIGTERM comes: it exits 0,
     logs no commit failure, and everything it had staged is fused. (Frames still in flight when the signal
     comes may be lost: rclpy does not drain subscriptions at shutdown, so only those the node had staged,
     up to a checkpoint, are asserted.)"""
     import signal
-    import subprocess
     import sys
 
     from tempomem_ros.core import Memory
@@ -658,12 +645,7 @@ def test_sigterm_while_committing_and_publishing_is_clean(tmp_path):
            "-r", "__node:=memory_node_sigterm", "-r", f"{topics.OBSERVATIONS}:=/sigterm_test/observations"]
     msg = story_frames()[0][0]
     log = tmp_path / "node.log"  # a file, not a pipe read only at the end: 64 KiB of log would block the node
-    with open(log, "wb") as out:
-        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT)
-    context = rclpy.Context()
-    rclpy.init(context=context)
-    node = rclpy.create_node("sigterm_tester", context=context)
-    try:
+    with node_process(cmd, log, "sigterm_tester") as (proc, node):
         pub = node.create_publisher(ObservationArray, "/sigterm_test/observations",
                                     QoSProfile(depth=50, reliability=ReliabilityPolicy.RELIABLE))
         assert wait_for(lambda: pub.get_subscription_count() > 0, timeout=30.0), log.read_text()
@@ -683,12 +665,6 @@ def test_sigterm_while_committing_and_publishing_is_clean(tmp_path):
             pub.publish(msg)
         proc.send_signal(signal.SIGTERM)
         assert proc.wait(timeout=60.0) == 0, log.read_text()
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait(timeout=10.0)
-        node.destroy_node()
-        context.try_shutdown()
     out = log.read_text()
     assert "commit failed" not in out and "Traceback" not in out
     with Memory.open(store, embedding_dim=32, readonly=True) as m:

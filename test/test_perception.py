@@ -515,7 +515,7 @@ def test_bad_pose_and_stamp_raise():
 
 
 def test_errors_share_the_core_hierarchy():
-    for cls in (
+    errors = (
         CalibrationError,
         ConfigError,
         ImageEncodingError,
@@ -523,21 +523,11 @@ def test_errors_share_the_core_hierarchy():
         InputMismatchError,
         InstanceError,
         PoseError,
-    ):
+    )
+    for cls in errors:
         assert issubclass(cls, PerceptionError) and issubclass(cls, InvalidInputError)
         assert issubclass(cls, TempoMemError) and issubclass(cls, ValueError)
-    reasons = {
-        cls.reason
-        for cls in (
-            CalibrationError,
-            ConfigError,
-            ImageEncodingError,
-            ImageLayoutError,
-            InputMismatchError,
-            InstanceError,
-            PoseError,
-        )
-    }
+    reasons = {cls.reason for cls in errors}
     assert len(reasons) == 7
 
 

@@ -346,21 +346,15 @@ def test_main_returns_1_on_a_bad_parameter():
     assert main(["--ros-args", "-p", "qos_depth:=0", "-r", "__node:=perception_node_main_fail"]) == 1
 
 
-def test_main_exits_0_on_sigint(tmp_path):
+def test_main_exits_0_on_sigint(tmp_path, node_process):
     import signal
-    import subprocess
 
     from tempomem_ros.nodes.qos import sensor_qos
 
     cmd = [sys.executable, "-c", "import sys; from tempomem_ros.nodes.perception_node import main; sys.exit(main())",
            "--ros-args", "-r", "__node:=perception_node_sigint", "-r", f"{topics.CAMERA_INFO}:=/sigint_test/info"]
     log = tmp_path / "node.log"  # a file, not an unread pipe
-    with open(log, "wb") as out:
-        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT)
-    context = rclpy.Context()
-    rclpy.init(context=context)
-    node = rclpy.create_node("perception_sigint_tester", context=context)
-    try:
+    with node_process(cmd, log, "perception_sigint_tester") as (proc, node):
         pub = node.create_publisher(CameraInfo, "/sigint_test/info", sensor_qos("reliable", 10))
         deadline = time.monotonic() + 30.0
         while pub.get_subscription_count() == 0 and time.monotonic() < deadline:
@@ -368,12 +362,6 @@ def test_main_exits_0_on_sigint(tmp_path):
         assert pub.get_subscription_count() > 0, log.read_text()
         proc.send_signal(signal.SIGINT)
         assert proc.wait(timeout=30.0) == 0, log.read_text()
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait(timeout=10.0)
-        node.destroy_node()
-        context.try_shutdown()
     assert "Traceback" not in log.read_text()
 
 

@@ -86,6 +86,28 @@ def expected_mask_px(view: CameraView, bmins: np.ndarray, bmaxs: np.ndarray, cfg
     return np.maximum(out, 0.0)
 
 
+def projected_depth(view: CameraView, points: np.ndarray, cfg: AbsenceConfig, mask: np.ndarray | None = None):
+    """Points (... x 3, world) through the camera: their depth z along the optical axis, pixel u, v, which of them
+    the view can judge (in range, inside the image's margin, and ``mask``), and the view's depth at each one's
+    pixel (its depth block's; block 0, 0 for those not judged)."""
+    rot, origin = view.pose[:3, :3], view.pose[:3, 3]
+    cam = (points - origin) @ rot
+    z = cam[..., 2]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        u = view.fx * cam[..., 0] / z + view.cx
+        v = view.fy * cam[..., 1] / z + view.cy
+    m = cfg.image_margin_px
+    ok = (z > cfg.min_range) & (z <= view.max_range) & (u >= m) & (u <= view.width - m) & (v >= m) \
+        & (v <= view.height - m)
+    if mask is not None:
+        ok = ok & mask
+    dh, dw = view.depth.shape
+    col = np.clip((np.where(ok, u, 0) * (dw / float(view.width))).astype(int), 0, dw - 1)
+    row = np.clip((np.where(ok, v, 0) * (dh / float(view.height))).astype(int), 0, dh - 1)
+    d = view.depth[row, col].astype(float)
+    return z, u, v, ok, d
+
+
 def visible_fractions(view: CameraView, bmins: np.ndarray, bmaxs: np.ndarray, cfg: AbsenceConfig,
                       erosion_px: float = 1.0, claims: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None,
                       detectable: np.ndarray | None = None) -> np.ndarray:
@@ -106,25 +128,14 @@ def visible_fractions(view: CameraView, bmins: np.ndarray, bmaxs: np.ndarray, cf
     bmaxs = np.asarray(bmaxs, float)
     centre = 0.5 * (bmins + bmaxs)
     half = 0.5 * (bmaxs - bmins)
-    rot, origin = view.pose[:3, :3], view.pose[:3, 3]
+    origin = view.pose[:3, 3]
     if detectable is None:
         detectable = expected_mask_px(view, bmins, bmaxs, cfg, erosion_px) >= min_expected_px(view, cfg)
     detectable = np.asarray(detectable, bool)
     # Samples (N x 9 x 3): the centre and the corners shrunk half-way to it.
     samples = np.concatenate([centre[:, None, :], centre[:, None, :] + 0.5 * _SIGNS[None, :, :] * half[:, None, :]],
                              axis=1)
-    cam = (samples - origin) @ rot
-    z = cam[..., 2]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        u = view.fx * cam[..., 0] / z + view.cx
-        v = view.fy * cam[..., 1] / z + view.cy
-    m = cfg.image_margin_px
-    ok = (z > cfg.min_range) & (z <= view.max_range) & (u >= m) & (u <= view.width - m) & (v >= m) \
-        & (v <= view.height - m) & detectable[:, None]
-    dh, dw = view.depth.shape
-    col = np.clip((np.where(ok, u, 0) * (dw / float(view.width))).astype(int), 0, dw - 1)
-    row = np.clip((np.where(ok, v, 0) * (dh / float(view.height))).astype(int), 0, dh - 1)
-    d = view.depth[row, col].astype(float)
+    z, u, v, ok, d = projected_depth(view, samples, cfg, detectable[:, None])
     # where each sample's ray enters the box (slab test along origin -> sample, the sample being inside)
     step = samples - origin
     step = np.where(np.abs(step) < 1e-12, 1e-12, step)
@@ -259,19 +270,7 @@ def vacated(view: CameraView, old_lo, old_hi, new_lo, new_hi, cfg: AbsenceConfig
     pts = pts[outside]
     if len(pts) < min_samples:
         return False
-    rot, origin = view.pose[:3, :3], view.pose[:3, 3]
-    cam = (pts - origin) @ rot
-    z = cam[:, 2]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        u = view.fx * cam[:, 0] / z + view.cx
-        v = view.fy * cam[:, 1] / z + view.cy
-    m = cfg.image_margin_px
-    ok = (z > cfg.min_range) & (z <= view.max_range) & (u >= m) & (u <= view.width - m) & (v >= m) \
-        & (v <= view.height - m)
-    dh, dw = view.depth.shape
-    col = np.clip((np.where(ok, u, 0) * (dw / float(view.width))).astype(int), 0, dw - 1)
-    row = np.clip((np.where(ok, v, 0) * (dh / float(view.height))).astype(int), 0, dh - 1)
-    d = view.depth[row, col].astype(float)
+    z, u, v, ok, d = projected_depth(view, pts, cfg)
     judged = ok & np.isfinite(d) & (d > 0.0)
     n = int(judged.sum())
     if n < min_samples:

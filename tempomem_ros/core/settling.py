@@ -118,6 +118,11 @@ def _floor_span(r) -> float:
     return max(float(r.max_x) - float(r.min_x), float(r.max_y) - float(r.min_y))
 
 
+def _spans_share(inner, outer, share: float) -> bool:
+    """Whether ``inner`` spans at least ``share`` of ``outer``'s footprint on the floor (_floor_span)."""
+    return _floor_span(inner) >= share * _floor_span(outer) - 1e-9
+
+
 def _outer_inner(a, b) -> tuple:
     """(the one larger on the floor, the other); ``a`` first on a tie."""
     return (a, b) if _floor_span(a) >= _floor_span(b) else (b, a)
@@ -1469,7 +1474,7 @@ class Settling:
             return False
         share = self.config.identity.part_confusion_share
         outer, inner = _outer_inner(a, b)
-        return share <= 0.0 or _floor_span(inner) >= share * _floor_span(outer) - 1e-9
+        return share <= 0.0 or _spans_share(inner, outer, share)
 
     def _thing_on_host(self, obj, host) -> bool:
         """``obj`` was reported in one frame with ``host`` (a larger object), their shown labels disagree, and it
@@ -1485,7 +1490,7 @@ class Settling:
         if share <= 0.0 or _same_shown_label(obj, host):
             return False
         outer, inner = _outer_inner(host, obj)
-        if int(inner.id) != int(obj.id) or _floor_span(inner) >= share * _floor_span(outer) - 1e-9:
+        if int(inner.id) != int(obj.id) or _spans_share(inner, outer, share):
             return False
         return self._retention.seen_together(int(obj.id), int(host.id))
 

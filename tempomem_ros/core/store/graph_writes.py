@@ -225,12 +225,16 @@ class GraphWrites(TableRows):
 
     def add_excess(self, object_id: int, excess: dict) -> None:
         """The object's looks gave each label of ``excess`` that much more over fusion.label_look_cap (a joined
-        twin's excess, moved with its label mass by add_mass_of: its rows are there, so this only adds)."""
-        for label, m in sorted(excess.items()):
-            self._conn.execute(
-                "INSERT INTO label_mass (object_id, label, mass, excess) VALUES (?,?,0,?) "
-                "ON CONFLICT(object_id, label) DO UPDATE SET excess=excess+excluded.excess",
-                (object_id, label, m))
+        twin's excess, moved with its label mass by add_mass_of: its rows are there, so this only adds), in one
+        statement: a VALUES row per label."""
+        if not excess:
+            return
+        rows = sorted(excess.items())
+        self._conn.execute(
+            "INSERT INTO label_mass (object_id, label, mass, excess) VALUES "
+            + ",".join("(?,?,0,?)" for _ in rows)
+            + " ON CONFLICT(object_id, label) DO UPDATE SET excess=excess+excluded.excess",
+            [v for label, m in rows for v in (object_id, label, m)])
 
     def set_look_mass(self, object_id: int, visit_start: float, sector: int, label: str, mass: float,
                       last: float) -> None:
