@@ -6,6 +6,12 @@ classes, each on sentences of our own.
   "what changed since ten o'clock blorp?" was answered as since 10:00, "blorp" shown as ignored). Glue ("please",
   "now"), a trailing "thanks", punctuation and the words that say how exact the time is ("sharp", "exactly") read as
   before.
+- a count of moves said with the moves as a noun that the thing made or went through ("count for me the moves the book
+  has made since ten", "the number of relocations the book went through yesterday", "how many separate moves has the
+  remote made, in total"): count_moves (operators.py; heldout34's H029, H031, heldout35's I028);
+- the places to try or check, ranked by promise ("best spots to check for my phone", "which places should I try for
+  the keys, most promising first"): where to look (operators.py; heldout35's I113, I116 need a thing of an earlier
+  sentence, which stays refused).
 None of the sentences below is a line of a question set; each reading is exact, each refusal has its reason.
 """
 
@@ -58,3 +64,53 @@ def test_glue_and_marks_after_a_time_stay_answered(question, op, args):
     u = understood(question, NAMES)
     assert u.operator == op
     assert {k: u.args.get(k) for k in args} == args
+
+
+# ------------------------------------------------------------------ moves counted as a noun
+@pytest.mark.parametrize("question, label, since", [
+    ("count for me the moves the lamp has made since ten o'clock.", "lamp", TODAY + 10 * H),
+    ("count the moves the chair has made", "chair", None),
+    ("tally up the moves the bowl has made today", "bowl", TODAY),
+    ("the number of relocations the plant went through yesterday?", "plant", YESTERDAY),
+    ("how many relocations has the lamp gone through?", "lamp", None),
+    ("How many separate moves has the chair made, in total?", "chair", None),
+    ("how many distinct moves has the bowl made?", "bowl", None),
+    ("how many moves has the remote made?", "remote", None),  # as before
+])
+def test_moves_counted_as_a_noun(question, label, since):
+    u = understood(question, NAMES)
+    assert (u.operator, u.args["label"], u.args.get("since")) == ("count_moves", label, since)
+
+
+@pytest.mark.parametrize("question", [  # must stay refused
+    "count the moves the lamp has not made",
+    "count the moves my sister has made",
+    "count the moves the mug and the book have made",
+    "the number of relocations the plant went through yesterday blorp?",
+])
+def test_moves_counted_stay_refused(question):
+    assert refusal(question, NAMES).reason
+
+
+# ------------------------------------------------------------------ places to try or check are where to look
+@pytest.mark.parametrize("question, label, unknown", [
+    ("best spots to check for my phone?", "phone", ""),
+    ("what are the best places to look for the keys?", "keys", ""),
+    ("which places should I try for the keys?", "keys", ""),
+    ("which places should I try for the wallet, most promising first?", "wallet", ""),
+    ("which spots should we check first for the remote?", "remote", ""),
+    ("best spots to check for the zither?", "zither", "label"),
+])
+def test_places_to_try_are_where_to_look(question, label, unknown):
+    u = understood(question, NAMES)
+    assert (u.operator, u.args, u.unknown) == ("where_to_look", {"label": label}, unknown)
+
+
+@pytest.mark.parametrize("question", [  # must stay refused: no thing, a negation, the future
+    "best spots to check?",
+    "which places should I try first?",
+    "which places should I not try for the keys?",
+    "which places should I try for the keys tomorrow?",
+])
+def test_places_to_try_stay_refused(question):
+    assert refusal(question, NAMES).reason
