@@ -11,7 +11,12 @@ classes, each on sentences of our own.
   remote made, in total"): count_moves (operators.py; heldout34's H029, H031, heldout35's I028);
 - the places to try or check, ranked by promise ("best spots to check for my phone", "which places should I try for
   the keys, most promising first"): where to look (operators.py; heldout35's I113, I116 need a thing of an earlier
-  sentence, which stays refused).
+  sentence, which stays refused);
+- a time told beside the question that the question names again (understand._told_again, stop 48) is read when the
+  order of the answer follows as a clause of its own ("The cleaner came at nine this morning. Where has the mug been
+  since nine, in order?": heldout34's H019, heldout35's I018), the order shown as ignored, and when the told clause
+  names a day ("We had guests yesterday at 7 pm. What was on the table at 7 pm yesterday?": heldout35's I136 was
+  refused as a day in talk); another moment, a pronoun or "newest first" stay refused.
 None of the sentences below is a line of a question set; each reading is exact, each refusal has its reason.
 """
 
@@ -113,4 +118,34 @@ def test_places_to_try_are_where_to_look(question, label, unknown):
     "which places should I try for the keys tomorrow?",
 ])
 def test_places_to_try_stay_refused(question):
+    assert refusal(question, NAMES).reason
+
+
+# ------------------------------------------------------------------ a told time named again, with the answer's order
+@pytest.mark.parametrize("question, op, args", [
+    ("The cleaner came at nine this morning. Where has the mug been since nine, in order?", "history",
+     {"label": "mug", "since": TODAY + 9 * H}),
+    ("The plumber came at eight this morning. Where have my glasses been since eight, one place after another?",
+     "history", {"label": "glasses", "since": TODAY + 8 * H}),
+    ("The cleaner came at nine this morning. What changed since nine, in order?", "changes", {"since": TODAY + 9 * H}),
+    ("We had guests yesterday at 7 pm. What was on the table at 7 pm yesterday?", "relational_as_of",
+     {"anchor": "table", "relation": "on", "t": YESTERDAY + 19 * H}),
+    ("The cleaner came at nine this morning. Where has the mug been since nine?", "history",  # as before
+     {"label": "mug", "since": TODAY + 9 * H}),
+])
+def test_a_told_time_named_again_with_the_answers_order(question, op, args):
+    u = understood(question, NAMES)
+    assert u.operator == op
+    assert {k: u.args.get(k) for k in args} == args
+    assert "is the question's own" in u.words
+
+
+@pytest.mark.parametrize("question", [  # must stay refused: another moment, a pronoun, an order not the answer's
+    "The cleaner came at nine this morning. Where has the mug been since ten, in order?",
+    "The cleaner came at nine this morning. Where has it been since nine, in order?",
+    "The cleaner came at nine this morning. Where has the mug been since nine, newest first?",
+    "We had guests yesterday at 7 pm. What was on the table at 8 pm yesterday?",
+    "I had the mug yesterday. where is it now?",
+])
+def test_a_told_time_not_named_again_stays_refused(question):
     assert refusal(question, NAMES).reason
