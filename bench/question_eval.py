@@ -457,7 +457,8 @@ def load_heldout34(*earlier_sets) -> list[Question]:
 
 def load_heldout35(*earlier_sets) -> list[Question]:
     """The thirty-fifth (I001...: every lower-case letter, A, B, C, D, E, F, G and H are taken), a helper's that never
-    opened the understanding code, written at stop 54: only ``--set heldout35`` asks it, until its one measurement."""
+    opened the understanding code, written at stop 54: committed before its one measurement (e7a3506, stop 54); in "all"
+    since (stop 55)."""
     return load_fresh(QUESTIONS_HELDOUT35, "I", HELD_OUT35, earlier_sets)
 
 
@@ -680,7 +681,7 @@ FRESH_SETS = (
     ("heldout32", HELD_OUT32, load_heldout32, True),  # measured once at 6fef954 (stop 51); in "all" from stop 52
     ("heldout33", HELD_OUT33, load_heldout33, True),  # measured once at e45a02c (stop 52); in "all" from stop 53
     ("heldout34", HELD_OUT34, load_heldout34, True),  # measured once at 919f3b1 (stop 53); in "all" from stop 54
-    ("heldout35", HELD_OUT35, load_heldout35, False),  # written at stop 54: only by name until its one measurement
+    ("heldout35", HELD_OUT35, load_heldout35, True),  # measured once at e7a3506 (stop 54); in "all" from stop 55
 )
 DEV_SETS = ("heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8")  # with questions.txt
 

