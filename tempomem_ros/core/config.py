@@ -142,8 +142,9 @@ class IdentityConfig:
     extend_whole_ratio: float = 1.3      # a large object (footprint over frame_fusion.MOVABLE_FOOTPRINT_M) whose box
                                          # is within this x its largest single views (+ 5 cm) on every axis was
                                          # seen whole: a same-label sighting re-identified with it as "another part"
-                                         # (extend_factor) is merged clipped to its box and never grows it
-                                         # (frame_fusion.whole_large); 0: off (seeds 503, 513, 526)
+                                         # (extend_factor) that would stretch its box past fusion.box_growth_factor
+                                         # x its side on the floor is merged clipped to the box
+                                         # (frame_fusion.out_of_scale_part); 0: off (seeds 503, 513, 526)
     rebuilt_move: bool = True            # a published appearance, never moved, whose box is rebuilt within
                                          # reconcile_window_s of its first sighting is asked again whether a
                                          # removed look-alike moved there (settling.Settling._rebuilt_moves)

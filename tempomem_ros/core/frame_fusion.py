@@ -415,12 +415,16 @@ def _bled_over(row, seen, icfg) -> bool:
     return containment(row.bmin, row.bmax, seen.bmin, seen.bmax, pad=PART_TOLERANCE_M) >= BLED_OVER_SHARE
 
 
-def whole_large(row, ratio: float) -> bool:
-    """Whether ``row`` is a large object (footprint over MOVABLE_FOOTPRINT_M: a sofa, a table, a counter) already
-    seen whole: its fused box within ``ratio`` x its size (the largest single views, fusion.size_after_sighting) +
-    PART_TOLERANCE_M on every axis (identity.extend_whole_ratio; 0: never). A same-label sighting that scored too
-    low to merge and that the identity rule takes for "another part" of it (_identity_candidate's "extend") is then
-    merged clipped to its box (_clipped_to): it shows the object is there, not where its box ends.
+def out_of_scale_part(row, seen, ratio: float, factor: float) -> bool:
+    """Whether the sighting, taken by the identity rule for "another part" of ``row`` (_identity_candidate's
+    "extend": a same-label sighting that scored too low to merge), would stretch a large object already seen whole
+    beyond any part of it: ``row``'s footprint over MOVABLE_FOOTPRINT_M (a sofa, a table, a counter), its fused box
+    within ``ratio`` x its size (the largest single views, fusion.size_after_sighting) + PART_TOLERANCE_M on every
+    axis (identity.extend_whole_ratio; 0: never), and the box joined with the sighting more than ``factor``
+    (fusion.box_growth_factor, 2) x the box's own side + PART_TOLERANCE_M on a floor axis. Such a sighting is merged
+    clipped to the box (_clipped_to): it shows the object is there, not where it ends. A table known by one half
+    still takes its other half (the two span twice the half); a box fused from parts (over ``ratio`` x its views)
+    still grows by the identity rule as before.
 
     Why: such an object keeps the union of its views and the largest view as its size (a sofa is seen end by end),
     and its reported place is its box's centre, so one "part" grew it for good; size_consensus could not outvote
@@ -433,9 +437,12 @@ def whole_large(row, ratio: float) -> bool:
     the box) did not apply. Movable furniture (chairs, stools) keeps _seen_whole and its push rules."""
     if ratio <= 0.0 or max(float(row.ext_x), float(row.ext_y)) <= MOVABLE_FOOTPRINT_M:
         return False
-    return (row.max_x - row.min_x <= ratio * row.ext_x + PART_TOLERANCE_M
-            and row.max_y - row.min_y <= ratio * row.ext_y + PART_TOLERANCE_M
-            and row.max_z - row.min_z <= ratio * row.ext_z + PART_TOLERANCE_M)
+    lo, hi = (row.min_x, row.min_y, row.min_z), (row.max_x, row.max_y, row.max_z)
+    ext = (row.ext_x, row.ext_y, row.ext_z)
+    if any(float(hi[i]) - float(lo[i]) > ratio * float(ext[i]) + PART_TOLERANCE_M for i in range(3)):
+        return False  # fused from parts: not seen whole yet
+    return any(max(float(hi[i]), float(seen.bmax[i])) - min(float(lo[i]), float(seen.bmin[i]))
+               > factor * (float(hi[i]) - float(lo[i])) + PART_TOLERANCE_M for i in range(2))
 
 
 def _clipped_to(seen: StagedObs, row) -> StagedObs:
@@ -668,8 +675,9 @@ class FrameFusion:
                 kind = "move" if self._pushed_aside(view, seen, same, [cand_rows[c] for c in near[seen.id]]) else kind
                 if kind == "nearby":
                     same, kind = None, None
-            if kind == "extend" and whole_large(same, self.config.identity.extend_whole_ratio):
-                # a large object seen whole: the "part" shows it is there, not where it ends (whole_large)
+            if kind == "extend" and out_of_scale_part(same, seen, self.config.identity.extend_whole_ratio,
+                                                      fcfg.box_growth_factor):
+                # a large object seen whole: the "part" shows it is there, not where it ends (out_of_scale_part)
                 self._merge(_clipped_to(seen, same), same, None, counters, touched, reason="whole")
                 matched.add(same.id)
                 fused[seen.id] = int(same.id)
