@@ -161,3 +161,22 @@ def test_out_of_scale_part_asks_a_large_object_seen_whole_and_a_stretch_past_twi
     assert not out_of_scale_part(parts, _seen(*SLIVER), 1.3, 2.0)
     chair = _row(*CHAIR, (0.45, 0.45, 0.9))
     assert not out_of_scale_part(chair, _seen((1.775, -0.225, 0.0), (4.0, 0.225, 0.9)), 1.3, 2.0)
+
+
+def _fold_row(i, lo, hi, reason=""):
+    c = [0.5 * (a + b) for a, b in zip(lo, hi)]
+    return {"id": i, "stamp": float(i), "confidence": 0.9, "feature": None, "reason": reason,
+            "cx": c[0], "cy": c[1], "cz": c[2], "min_x": lo[0], "min_y": lo[1], "min_z": lo[2],
+            "max_x": hi[0], "max_y": hi[1], "max_z": hi[2]}
+
+
+@pytest.mark.parametrize("reason, max_x", [("whole", 2.45), ("identity", 6.25)])
+def test_a_fold_replays_a_clipped_part_clipped(reason, max_x):
+    # retention's fold and a rebuild from it (a twin joined) replay the placement's sightings: the sliver fusion
+    # merged clipped (reason "whole") is folded clipped too (seed 503 clip: the counter regrown 1.49 m off by the
+    # fold); a sighting merged whole ("identity") is folded whole, as before
+    from tempomem_ros.core import refold
+    from tempomem_ros.core.config import MemoryConfig
+    rows = [_fold_row(i, *SOFA) for i in range(1, 4)] + [_fold_row(4, *SLIVER, reason=reason)]
+    state = refold.fold(None, rows, MemoryConfig().fusion)
+    assert round(float(state.hi[0]), 2) == max_x and round(float(state.lo[0]), 2) == 1.55
