@@ -139,6 +139,12 @@ class IdentityConfig:
                                          # (0.12 m views) put where a bottle (0.07 m) had stood, read "bottle", was
                                          # the bottle's move, the two swapped (seed 510, h510)
                                          # (settling.Settling._alike_in_width); 0: off
+    extend_whole_ratio: float = 1.3      # a large object (footprint over frame_fusion.MOVABLE_FOOTPRINT_M) whose box
+                                         # is within this x its largest single views (+ 5 cm) on every axis was
+                                         # seen whole: a same-label sighting re-identified with it as "another part"
+                                         # (extend_factor) that would stretch its box past fusion.box_growth_factor
+                                         # x its side on the floor is merged clipped to the box
+                                         # (frame_fusion.out_of_scale_part); 0: off (seeds 503, 513, 526)
     rebuilt_move: bool = True            # a published appearance, never moved, whose box is rebuilt within
                                          # reconcile_window_s of its first sighting is asked again whether a
                                          # removed look-alike moved there (settling.Settling._rebuilt_moves)
@@ -468,6 +474,8 @@ def validate(cfg: MemoryConfig) -> None:
     _require(i.confirm_gap_s > 0, "identity.confirm_gap_s must be > 0")
     _require(i.brief_move_min_weight >= 0, "identity.brief_move_min_weight must be >= 0")
     _require(i.move_width_ratio == 0 or i.move_width_ratio >= 1, "identity.move_width_ratio must be 0 (off) or >= 1")
+    _require(i.extend_whole_ratio == 0 or i.extend_whole_ratio >= 1,
+             "identity.extend_whole_ratio must be 0 (off) or >= 1")
     a = cfg.absence
     _require(a.misses_to_remove >= 1, "absence.misses_to_remove must be >= 1")
     _require(a.min_absence_s >= 0, "absence.min_absence_s must be >= 0")
@@ -573,7 +581,7 @@ FIELD_RANGES: dict[str, tuple[float, float]] = {
     "identity.mover_window_s": (0.0, 86400.0),
     "identity.confirm_observations": (1, 1000), "identity.confirm_gap_s": (0.001, 86400.0),
     "identity.brief_move_min_weight": (0.0, 1e6),
-    "identity.move_width_ratio": (0.0, 100.0),
+    "identity.move_width_ratio": (0.0, 100.0), "identity.extend_whole_ratio": (0.0, 100.0),
     "absence.misses_to_remove": (1, 1000), "absence.min_absence_s": (0.0, 86400.0),
     "absence.short_look_misses": (0, 1000), "absence.short_look_s": (0.0, 86400.0),
     "absence.short_look_clear_fraction": (0.001, 1.0),

@@ -415,6 +415,36 @@ def _bled_over(row, seen, icfg) -> bool:
     return containment(row.bmin, row.bmax, seen.bmin, seen.bmax, pad=PART_TOLERANCE_M) >= BLED_OVER_SHARE
 
 
+def out_of_scale_part(row, seen, ratio: float, factor: float) -> bool:
+    """Whether the sighting, taken by the identity rule for "another part" of ``row`` (_identity_candidate's
+    "extend": a same-label sighting that scored too low to merge), would stretch a large object already seen whole
+    beyond any part of it: ``row``'s footprint over MOVABLE_FOOTPRINT_M (a sofa, a table, a counter), its fused box
+    within ``ratio`` x its size (the largest single views, fusion.size_after_sighting) + PART_TOLERANCE_M on every
+    axis (identity.extend_whole_ratio; 0: never), and the box joined with the sighting more than ``factor``
+    (fusion.box_growth_factor, 2) x the box's own side + PART_TOLERANCE_M on a floor axis. Such a sighting is merged
+    clipped to the box (_clipped_to): it shows the object is there, not where it ends. A table known by one half
+    still takes its other half (the two span twice the half); a box fused from parts (over ``ratio`` x its views)
+    still grows by the identity rule as before.
+
+    Why: such an object keeps the union of its views and the largest view as its size (a sofa is seen end by end),
+    and its reported place is its box's centre, so one "part" grew it for good; size_consensus could not outvote
+    that view once retention had thinned it from the placement's sightings. Main f8b25a7, default noise, offline:
+    seed 526 (h520) a 4.3 x 0.13 m "sofa" sliver at 1229.7 s (score 0.21; the sofa's box 1.06 x 1.97 m against
+    single views 0.91 x 1.92 m) stretched the sofa to 4.3 m, its centre 1.6 m off; seed 513 (h510) a 6 cm "sofa"
+    blob 3.7 m from it, 0.75 m off; seed 503 (h500) a 3.4 m "counter" sliver beside the counter, 1.49 m off, and
+    (clip) a 5 cm "table" blob 2 m away, the table 0.52 m off. Each box was 1.16-1.22 x its views on one axis
+    (noise, depth bleed), just over _seen_whole's 1.1 x, so the rule for objects seen whole (a part lies inside
+    the box) did not apply. Movable furniture (chairs, stools) keeps _seen_whole and its push rules."""
+    if ratio <= 0.0 or max(float(row.ext_x), float(row.ext_y)) <= MOVABLE_FOOTPRINT_M:
+        return False
+    lo, hi = (row.min_x, row.min_y, row.min_z), (row.max_x, row.max_y, row.max_z)
+    ext = (row.ext_x, row.ext_y, row.ext_z)
+    if any(float(hi[i]) - float(lo[i]) > ratio * float(ext[i]) + PART_TOLERANCE_M for i in range(3)):
+        return False  # fused from parts: not seen whole yet
+    return any(max(float(hi[i]), float(seen.bmax[i])) - min(float(lo[i]), float(seen.bmin[i]))
+               > factor * (float(hi[i]) - float(lo[i])) + PART_TOLERANCE_M for i in range(2))
+
+
 def _clipped_to(seen: StagedObs, row) -> StagedObs:
     """The sighting with its centroid and box clipped to the object's box: where the object stands, no more."""
     lo, hi = np.asarray(row.bmin, float), np.asarray(row.bmax, float)
@@ -645,6 +675,13 @@ class FrameFusion:
                 kind = "move" if self._pushed_aside(view, seen, same, [cand_rows[c] for c in near[seen.id]]) else kind
                 if kind == "nearby":
                     same, kind = None, None
+            if kind == "extend" and out_of_scale_part(same, seen, self.config.identity.extend_whole_ratio,
+                                                      fcfg.box_growth_factor):
+                # a large object seen whole: the "part" shows it is there, not where it ends (out_of_scale_part)
+                self._merge(_clipped_to(seen, same), same, None, counters, touched, reason="whole")
+                matched.add(same.id)
+                fused[seen.id] = int(same.id)
+                continue
             if kind == "extend":
                 self._merge(seen, same, cand_score if cand_id == same.id else None, counters, touched,
                             reason="identity")

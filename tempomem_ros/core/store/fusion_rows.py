@@ -250,7 +250,7 @@ class FusionRows(TableRows):
         """The sightings of the object's placement as a fold reads them (core/refold.py), in stamp order: the
         size consensus (core/size_consensus.py) refolds the views that agree."""
         return self._conn.execute(
-            "SELECT id, stamp, confidence, cx, cy, cz, min_x, min_y, min_z, max_x, max_y, max_z, feature "
+            "SELECT id, stamp, confidence, cx, cy, cz, min_x, min_y, min_z, max_x, max_y, max_z, feature, reason "
             "FROM observations WHERE object_id=? AND placement_id IS ? ORDER BY stamp, id",
             (object_id, placement_id)).fetchall()
 

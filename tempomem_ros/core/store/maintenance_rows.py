@@ -86,7 +86,7 @@ class MaintenanceRows(TableRows):
     def placement_sightings(self, object_id: int, placement_id) -> list:
         """The sightings a rebuild folds (every column it reads), in stamp order."""
         return self._conn.execute(
-            "SELECT id, stamp, confidence, cx, cy, cz, min_x, min_y, min_z, max_x, max_y, max_z, feature "
+            "SELECT id, stamp, confidence, cx, cy, cz, min_x, min_y, min_z, max_x, max_y, max_z, feature, reason "
             "FROM observations WHERE object_id=? AND placement_id IS ? ORDER BY stamp, id",
             (object_id, placement_id)).fetchall()
 
