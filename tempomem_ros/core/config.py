@@ -263,6 +263,13 @@ class AbsenceConfig:
                                          # while it stood there (seed 402, h400). Off by default: on seed 432
                                          # (h430) it kept a "chair" twin of a stool, and six chair questions were
                                          # answered from it (h430 default 870 -> 865 / 901 with both stop-46 rules)
+    neighbour_held_share: float = 0.5    # a sighting of its kind (label agrees or a known confusion), no larger than
+                                         # it, holding this share of its core box, fused into another object first
+                                         # seen before its last sighting (a twin or host that stood there while it
+                                         # was seen), counts no miss, nor a push in the look that saw it
+                                         # (frame_fusion._held_by_neighbour; 0 = off): h480 489's laptop, its
+                                         # sightings fused into a younger laptop twin, removed twice; h490r 492's
+                                         # laptop read as a part of the sofa under it
 
 
 @dataclass(frozen=True)
@@ -479,6 +486,7 @@ def validate(cfg: MemoryConfig) -> None:
     _require(0 < a.min_visible_fraction <= 1, "absence.min_visible_fraction must be in (0, 1]")
     _require(0 < a.partly_visible_fraction <= 1, "absence.partly_visible_fraction must be in (0, 1]")
     _require(a.partial_look_furniture_min_height_m >= 0, "absence.partial_look_furniture_min_height_m must be >= 0")
+    _require(0 <= a.neighbour_held_share <= 1, "absence.neighbour_held_share must be in [0, 1]")
     _require(a.partly_visible_factor >= 0, "absence.partly_visible_factor must be >= 0")
     _require(a.min_projected_px >= 0, "absence.min_projected_px must be >= 0")
     _require(a.detectable_factor >= 0, "absence.detectable_factor must be >= 0")
@@ -580,7 +588,7 @@ FIELD_RANGES: dict[str, tuple[float, float]] = {
     "absence.min_range": (0.0, 100.0), "absence.occlusion_tolerance": (0.0, 10.0),
     "absence.image_margin_px": (0.0, 10000.0), "absence.min_visible_fraction": (0.001, 1.0),
     "absence.partly_visible_fraction": (0.001, 1.0), "absence.partly_visible_factor": (0.0, 1000.0),
-    "absence.partial_look_furniture_min_height_m": (0.0, 10.0),
+    "absence.partial_look_furniture_min_height_m": (0.0, 10.0), "absence.neighbour_held_share": (0.0, 1.0),
     "identity.glimpse_s": (0.0, 86400.0), "identity.glimpse_host_ratio": (0.0, 1000.0),
     "identity.label_share": (0.01, 1.0), "identity.part_confusion_share": (0.0, 1.0),
     "absence.min_projected_px": (0.0, 1e7), "absence.detectable_factor": (0.0, 1000.0),
