@@ -265,11 +265,10 @@ class AbsenceConfig:
                                          # answered from it (h430 default 870 -> 865 / 901 with both stop-46 rules)
     neighbour_held_share: float = 0.5    # a sighting of its kind (label agrees or a known confusion), no larger than
                                          # it, holding this share of its core box, fused into another object first
-                                         # seen before its last sighting (a twin or host that stood there while it
-                                         # was seen), counts no miss, nor a push in the look that saw it
-                                         # (frame_fusion._held_by_neighbour; 0 = off): h480 489's laptop, its
-                                         # sightings fused into a younger laptop twin, removed twice; h490r 492's
-                                         # laptop read as a part of the sofa under it
+                                         # seen while it was being seen (a younger twin or host), counts no miss,
+                                         # nor a push in the look that saw it (frame_fusion._held_by_neighbour;
+                                         # 0 = off): h480 489's laptop, its sightings fused into a younger laptop
+                                         # twin, removed twice; h460 462's chair, seen in turns with a chair twin
 
 
 @dataclass(frozen=True)
