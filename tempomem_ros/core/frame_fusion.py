@@ -1523,9 +1523,11 @@ class FrameFusion:
         pushed by less than its size is a new object born after the old one's last sighting, and its old place still
         counts misses (test_core_neighbour_held.py); an older host's younger twin counts its misses, so that
         Settling._held_in_misses joins it (h510 seed 514: a "cushion" twin on an older pillow, excused here, never
-        came due and stayed a false object; seed 492's laptop on the older sofa is left as on main). The price: a
-        thing taken away where a look-alike first seen beside it while it stood now stands over half its place is
-        not missed while that look-alike stands there."""
+        came due and stayed a false object; seed 492's laptop on the older sofa is left as on main). Only a twin or
+        host at its place (_twin_at_place, absence.neighbour_place_share: the owner's box holds half obj's core box;
+        489's twin 0.75-0.97), not a look-alike beside it (h480 seed 481's bottle: 0.15, its vase's removal missed
+        without the test). The price: a thing taken away where a look-alike first seen while it stood now stands
+        over half its place is not missed while that look-alike stands there."""
         share = self.config.absence.neighbour_held_share
         if share <= 0:
             return False
@@ -1558,7 +1560,12 @@ class FrameFusion:
         a chair whose box stood 0.4 m beside it was seen in alternation with a chair twin at its true place (the
         thin front views went to the old one, the whole views to the twin): each whole view, centred outside the old
         box and overlapping it, was read as the chair pushed, so the look that saw it counted misses: removed at
-        1827.1 s while it stood there, back 1.6 s later (a flicker)."""
+        1827.1 s while it stood there, back 1.6 s later (a flicker). Only an owner at its place (_twin_at_place):
+        h480 seed 481, a vase taken away 2 cm beside a bottle first seen while the vase stood (a younger neighbour,
+        a known confusion there, its box holding 0.15 of the vase's core box): its sightings, touching the vase's
+        box and centred outside it, were left out here, the look counted as the one that saw the vase (the bottle's
+        sightings now and then centred within same_place_tol of it, _place_sighted), and the vase was never
+        missed."""
         if self.config.absence.neighbour_held_share <= 0:
             return touching
         place = self.config.absence.neighbour_place_share
