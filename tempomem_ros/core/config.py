@@ -269,6 +269,17 @@ class AbsenceConfig:
                                          # while it stood there (seed 402, h400). Off by default: on seed 432
                                          # (h430) it kept a "chair" twin of a stool, and six chair questions were
                                          # answered from it (h430 default 870 -> 865 / 901 with both stop-46 rules)
+    neighbour_held_share: float = 0.5    # a sighting of its kind (label agrees or a known confusion), no larger than
+                                         # it, holding this share of its core box, fused into another object first
+                                         # seen while it was being seen (a younger twin or host), counts no miss,
+                                         # nor a push in the look that saw it (frame_fusion._held_by_neighbour;
+                                         # 0 = off): h480 489's laptop, its sightings fused into a younger laptop
+                                         # twin, removed twice; h460 462's chair, seen in turns with a chair twin
+    neighbour_place_share: float = 0.5   # ... only where that twin or host stands at its place: its box holds this
+                                         # share of the object's core box (frame_fusion._twin_at_place; 0 = any):
+                                         # h480 481's vase, taken away beside a younger bottle (its box held 0.15 of
+                                         # the vase's core, each sighting 0.08-0.105), was never missed; 489's laptop
+                                         # twin holds 0.75-0.97 of the older laptop's core
 
 
 @dataclass(frozen=True)
@@ -487,6 +498,8 @@ def validate(cfg: MemoryConfig) -> None:
     _require(0 < a.min_visible_fraction <= 1, "absence.min_visible_fraction must be in (0, 1]")
     _require(0 < a.partly_visible_fraction <= 1, "absence.partly_visible_fraction must be in (0, 1]")
     _require(a.partial_look_furniture_min_height_m >= 0, "absence.partial_look_furniture_min_height_m must be >= 0")
+    _require(0 <= a.neighbour_held_share <= 1, "absence.neighbour_held_share must be in [0, 1]")
+    _require(0 <= a.neighbour_place_share <= 1, "absence.neighbour_place_share must be in [0, 1]")
     _require(a.partly_visible_factor >= 0, "absence.partly_visible_factor must be >= 0")
     _require(a.min_projected_px >= 0, "absence.min_projected_px must be >= 0")
     _require(a.detectable_factor >= 0, "absence.detectable_factor must be >= 0")
@@ -588,7 +601,8 @@ FIELD_RANGES: dict[str, tuple[float, float]] = {
     "absence.min_range": (0.0, 100.0), "absence.occlusion_tolerance": (0.0, 10.0),
     "absence.image_margin_px": (0.0, 10000.0), "absence.min_visible_fraction": (0.001, 1.0),
     "absence.partly_visible_fraction": (0.001, 1.0), "absence.partly_visible_factor": (0.0, 1000.0),
-    "absence.partial_look_furniture_min_height_m": (0.0, 10.0),
+    "absence.partial_look_furniture_min_height_m": (0.0, 10.0), "absence.neighbour_held_share": (0.0, 1.0),
+    "absence.neighbour_place_share": (0.0, 1.0),
     "identity.glimpse_s": (0.0, 86400.0), "identity.glimpse_host_ratio": (0.0, 1000.0),
     "identity.label_share": (0.01, 1.0), "identity.part_confusion_share": (0.0, 1.0),
     "absence.min_projected_px": (0.0, 1e7), "absence.detectable_factor": (0.0, 1000.0),

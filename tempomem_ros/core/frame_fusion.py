@@ -214,6 +214,66 @@ def _a_neighbour(seen: StagedObs, obj, fused: dict[int, int], born: dict[int, fl
     return born[int(owner)] < float(obj.last_seen)
 
 
+def _younger_neighbour(owner, obj, born: dict[int, float]) -> bool:
+    """Whether ``owner`` (the object a sighting went to) is another object first seen while ``obj`` was being seen:
+    at or after its first sighting (a younger one: an older host's twin is joined by Settling._held_in_misses when its
+    misses make its removal due, so they must count: h510 seed 514's "cushion" read on an older pillow stayed a false
+    object when they did not) and before its last one (a thing that came after it was last seen may be what was put
+    in its place, or the thing itself pushed: its views are evidence, _a_neighbour)."""
+    if owner is None or int(owner) == int(obj.id):
+        return False
+    first = born.get(int(owner))
+    return first is not None and float(obj.first_seen) <= first < float(obj.last_seen)
+
+
+def _twin_at_place(owner, obj, core: tuple, objects: dict, share: float) -> bool:
+    """Whether ``owner`` (the object a sighting went to, known from this frame's candidates ``objects``) stands at
+    ``obj``'s place: its box holds at least ``share`` (absence.neighbour_place_share) of obj's core box ``core``
+    (_held_share; 0 = any owner). A twin or host that took obj's own views stands over it; a look-alike neighbour
+    beside it does not. Why (stop 55, i11-twin's rule traced): h480 seed 481 (plain noise), a vase taken away at
+    1669.2 s while a bottle stood 2 cm beside it, the bottle object first seen while the vase was (a younger
+    neighbour): its sightings, touching the vase's box and centred outside it, hold 0.08-0.105 of the vase's core box
+    and its box 0.15-0.17; excused as no push (_not_neighbours), the vase was never missed. h480 seed 489's laptop
+    twin, which took every whole view of the older laptop, holds 0.75-0.97 of its core box (each sighting
+    0.47-0.75). An owner not among ``objects`` (created in this frame) is at no known place: False."""
+    if share <= 0:
+        return True
+    twin = objects.get(int(owner)) if owner is not None else None
+    if twin is None:
+        return False
+    return _held_share(core[0], core[1], twin.bmin, twin.bmax) >= share - 1e-9
+
+
+def _parts_fused(staged: list[StagedObs], part_of: dict[int, list[int]], fused: dict[int, int]) -> dict:
+    """{part sighting: the object its main sighting went to} for the sightings of the frame joined to another as
+    its parts (_join_parts, _inside_matched): where the thing each part shows went, for _held_by_neighbour."""
+    by_id = {seen.id: seen for seen in staged}
+    out = {}
+    for main_id, extra in part_of.items():
+        owner = fused.get(main_id)
+        if owner is None:
+            continue
+        for part_id in extra:
+            if part_id in by_id:
+                out[part_id] = (by_id[part_id], int(owner))
+    return out
+
+
+def _held_share(lo, hi, slo, shi) -> float:
+    """Share of the box lo..hi inside the box slo..shi, both grown per axis by min(PART_TOLERANCE_M, a quarter of
+    lo..hi's extent there) (_part_of_box's tolerance: a plate is 2 cm thick, two mugs 5 cm apart must not hold each
+    other)."""
+    share = 1.0
+    for i in range(3):
+        a0, a1, b0, b1 = float(lo[i]), float(hi[i]), float(slo[i]), float(shi[i])
+        tol = min(PART_TOLERANCE_M, 0.25 * (a1 - a0))
+        a0, a1, b0, b1 = a0 - tol, a1 + tol, b0 - tol, b1 + tol
+        if a1 <= a0:
+            return 0.0
+        share *= max(0.0, min(a1, b1) - max(a0, b0)) / (a1 - a0)
+    return share
+
+
 def _view_box(view: CameraView) -> tuple[np.ndarray, np.ndarray]:
     """The world box around the view's frustum: where the absence test looks for objects the view should show."""
     return frustum_aabb(view.pose, view.fx, view.fy, view.cx, view.cy, view.width, view.height, view.max_range)
@@ -582,6 +642,7 @@ class FrameFusion:
         labels = sorted({seen.label for seen in items})
         self._rows.read_batch_ahead(labels)  # a batch's first frame: what it would ask one by one, in one round trip
         self._prefetch_confusions([(a, b) for i, a in enumerate(labels) for b in labels[i + 1:]])
+        staged = items
         items, part_of = self._join_parts(items)
         self._confusion_prefetch = None  # removals may write from here on
         stamp = float(frame["stamp"])
@@ -709,7 +770,8 @@ class FrameFusion:
             fused[seen.id] = new_id
         if frame["has_view"]:
             counters.views += 1
-            self._absence(frame, view, matched, items, counters, touched, fused, cand_rows)
+            self._absence(frame, view, matched, items, counters, touched, fused, cand_rows,
+                          parts=_parts_fused(staged, part_of, fused))
         for main_id, extra in part_of.items():
             self._rows.record_parts(main_id, extra)
         # a twin of an object seen in this frame lies among the objects around the sighting
@@ -1136,7 +1198,7 @@ class FrameFusion:
     # ---------------------------------------------------------------- absence evidence
     def _absence(self, frame, view: CameraView | None, matched: set[int], items: list[StagedObs],
                  counters: CommitCounts, touched: set[int], fused: dict[int, int] | None = None,
-                 rows: dict | None = None) -> None:
+                 rows: dict | None = None, parts: dict | None = None) -> None:
         """Count a miss for every present object this view should have shown and did not.
 
         Not a miss: a sighting of this frame overlapping the object that might be it (same label, a known
@@ -1161,7 +1223,8 @@ class FrameFusion:
         cores = [_core_box(o) for o in in_frustum]
         core_lo = np.array([c[0] for c in cores]).reshape(-1, 3)
         core_hi = np.array([c[1] for c in cores]).reshape(-1, 3)
-        born = {int(o.id): float(o.first_seen) for o in list((rows or {}).values()) + list(in_view)}
+        known = {int(o.id): o for o in list((rows or {}).values()) + list(in_view)}
+        born = {i: float(o.first_seen) for i, o in known.items()}
         seen_through = visible_fractions(view, core_lo, core_hi, acfg, detectable=np.ones(len(in_frustum), bool),
                                          claims=_claims(items, in_frustum, fused or {}, born, stamp))
         fractions = np.where(self._detectable(view, in_frustum, core_lo, core_hi, seen_through), seen_through, 0.0)
@@ -1177,10 +1240,13 @@ class FrameFusion:
                 continue
             if furniture and any(self._holds_furniture(seen, obj) for seen in pairs.near_within(m)):
                 continue  # a view of its kind filling its place, centred outside its thin box (_holds_furniture)
+            if self._held_by_neighbour(obj, cores[m], pairs.near_within(m), fused or {}, born, parts or {}, known):
+                continue  # its own sighting fused into a twin or host that stood there while it was seen
             if hidden and not self._displaced(view, obj, [seen for seen in pairs.touching(m)
                                                           if not _a_neighbour(seen, obj, fused or {}, born)]):
                 continue
-            if self._seen_in_look(obj, stamp, pairs.touching(m)):
+            if self._seen_in_look(obj, stamp, self._not_neighbours(pairs.touching(m), obj, fused or {}, born,
+                                                                   cores[m], known)):
                 continue  # the look that saw it: a detector's dropout, not the object gone (docstring)
             frac = float(frac)
             n_misses += 1
@@ -1471,6 +1537,79 @@ class FrameFusion:
         if containment(seen.bmin, seen.bmax, lo, hi) > PUSH_MAX_INSIDE and not stretches:
             return False
         return vacated(view, lo, hi, seen.bmin, seen.bmax, self.config.absence)
+
+    def _held_by_neighbour(self, obj, core: tuple, near: list[StagedObs], fused: dict[int, int],
+                           born: dict[int, float], parts: dict, known: dict | None = None) -> bool:
+        """Whether a sighting of this frame (or a part joined to another sighting, ``parts``) that might show ``obj``
+        went to another object first seen while ``obj`` was being seen (_younger_neighbour: at or after its first
+        sighting, before its last one: a younger twin or host): its label agrees or is a known confusion, it is no
+        larger than ``obj`` (its floor sides within 1.1 x obj's longer floor size + PART_TOLERANCE_M, its height
+        within 1.1 x obj's + PART_TOLERANCE_M: a sofa is no view of the laptop on it) and it holds at least
+        absence.neighbour_held_share of obj's core box (_held_share). The view reported a thing of its kind filling
+        its place; the memory fused it into a twin or a host, so the place was not seen empty.
+
+        Why (stop 54, traced on main 3ab8aa6's stores): h480 seed 489 (plain noise), a laptop known first by a
+        0.41 x 0.17 m box of its back (obj 6) and, from 638 s, whole as a second laptop (obj 118; the two reported
+        in one frame, never joined as twins): every later view of the laptop went to the younger one, 4 cm in front
+        of the older one's box (so _might_be, centred in it, said no), holding 0.65 of it, and the older one,
+        partly in view, counted a miss in each: removed at 785.8 s and at 1511.4 s while it stood there. h490r seed
+        492, a laptop on the sofa read "laptop" while the sofa was read "couch" (a known confusion there): the
+        laptop's sighting was joined to the couch's as a part of the sofa (_join_parts, the sofa spans both), so
+        the frames that reported it counted its misses: removed at 1815.4 s, back 2.8 s later (a flicker).
+        The same sightings are no push in the look that saw it (_not_neighbours). Only a younger neighbour: a chair
+        pushed by less than its size is a new object born after the old one's last sighting, and its old place still
+        counts misses (test_core_neighbour_held.py); an older host's younger twin counts its misses, so that
+        Settling._held_in_misses joins it (h510 seed 514: a "cushion" twin on an older pillow, excused here, never
+        came due and stayed a false object; seed 492's laptop on the older sofa is left as on main). Only a twin or
+        host at its place (_twin_at_place, absence.neighbour_place_share: the owner's box holds half obj's core box;
+        489's twin 0.75-0.97), not a look-alike beside it (h480 seed 481's bottle: 0.15, its vase's removal missed
+        without the test). The price: a thing taken away where a look-alike first seen while it stood now stands
+        over half its place is not missed while that look-alike stands there."""
+        share = self.config.absence.neighbour_held_share
+        if share <= 0:
+            return False
+        label = obj.pinned_label or obj.label
+        floor = 1.1 * max(float(obj.ext_x), float(obj.ext_y)) + PART_TOLERANCE_M
+        tall = 1.1 * float(obj.ext_z) + PART_TOLERANCE_M
+        lo, hi = core
+        sightings = [(seen, fused.get(seen.id)) for seen in near]
+        sightings += [(seen, owner) for seen, owner in parts.values()
+                      if box_gap(seen.bmin, seen.bmax, lo, hi) <= 2 * PART_TOLERANCE_M]
+        for seen, owner in sightings:
+            if not _younger_neighbour(owner, obj, born):
+                continue
+            if not _twin_at_place(owner, obj, core, known or {}, self.config.absence.neighbour_place_share):
+                continue  # a look-alike beside it, not a twin over it (h480 seed 481's bottle)
+            if max(float(seen.bmax[0] - seen.bmin[0]), float(seen.bmax[1] - seen.bmin[1])) > floor \
+                    or float(seen.bmax[2] - seen.bmin[2]) > tall:
+                continue
+            if not (labels_agree(seen.label, label) or self.known_confusion(seen.label, label)):
+                continue
+            if _held_share(lo, hi, seen.bmin, seen.bmax) >= share - 1e-9:
+                return True
+        return False
+
+    def _not_neighbours(self, touching: list[StagedObs], obj, fused: dict[int, int], born: dict[int, float],
+                        core: tuple | None = None, known: dict | None = None) -> list:
+        """The sightings touching ``obj`` not fused into a younger neighbour of it (_younger_neighbour), with
+        absence.neighbour_held_share on (else all of them): a sighting of its kind beside its box that went to an
+        object first seen while ``obj`` was being seen is no push of ``obj`` (_own_kind_beside). Why: h460 seed 462,
+        a chair whose box stood 0.4 m beside it was seen in alternation with a chair twin at its true place (the
+        thin front views went to the old one, the whole views to the twin): each whole view, centred outside the old
+        box and overlapping it, was read as the chair pushed, so the look that saw it counted misses: removed at
+        1827.1 s while it stood there, back 1.6 s later (a flicker). Only an owner at its place (_twin_at_place):
+        h480 seed 481, a vase taken away 2 cm beside a bottle first seen while the vase stood (a younger neighbour,
+        a known confusion there, its box holding 0.15 of the vase's core box): its sightings, touching the vase's
+        box and centred outside it, were left out here, the look counted as the one that saw the vase (the bottle's
+        sightings now and then centred within same_place_tol of it, _place_sighted), and the vase was never
+        missed."""
+        if self.config.absence.neighbour_held_share <= 0:
+            return touching
+        place = self.config.absence.neighbour_place_share
+        core = core if core is not None else _core_box(obj)
+        known = known or {}
+        return [seen for seen in touching if not (_younger_neighbour(fused.get(seen.id), obj, born)
+                                                  and _twin_at_place(fused.get(seen.id), obj, core, known, place))]
 
     def _displaced(self, view: CameraView, obj, items: list[StagedObs]) -> bool:
         """Whether a piece of furniture that this view does not show well enough to miss (its box hidden in
