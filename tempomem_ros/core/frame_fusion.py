@@ -455,22 +455,22 @@ def _seen_whole(row) -> bool:
 
 
 def own_label_first(pairs: list[tuple[float, int, int]], own_label: set[tuple[int, int]]) -> list:
-    """The frame's mergeable (-score, observation, object) pairs, sorted by score, with each pair of an object and
-    a sighting under another label moved after all others when a sighting of the object's own label could merge
-    into it in this frame (``own_label``: such pairs, of small objects only; ``fusion.own_label_first``): one
-    object takes one sighting a frame, and the one of its own label takes it first. A differently labelled
-    sighting at an object's very place scores as agreeing (``_could_be``: seen within ``fusion.recent_s``, or a
-    known confusion), so the neighbour's sighting could win the object on score and its own sighting, left over, became a second object beside it; seen with it in that
-    frame, the two were never joined as twins. Why: seed 522 (h520, no feature), keys and a mug standing 3 cm
-    apart on a counter: from 1800.9 s the keys took the mug's sightings and the mug's own made a second mug (the
-    same the other way round: a second keys), both in the map to the end (h520 default 821 -> 830 of 853
-    questions, duplicates 3 -> 1). Dev seed 12 (devreal): a bowl took a "mug" sighting and its "bowl" one made a
-    second bowl; now the bowl keeps its views and its two moves (+4 questions), though a third sighting still
-    makes a twin of the real cup standing 6 cm from it. The moved-back pairs keep their order among themselves;
-    nothing else changes (a sighting that no object of its own label could take still goes by score).
-    Small objects only (largest floor extent under ``identity.extend_min_extent``): for a sofa holding a laptop,
-    the sofa's own view taking the sofa first left a "laptop" view to make a "tablet" object, and the laptop was
-    removed twice while it lay there (seed 492, h490r: 2 questions lost, a false removal and a flicker more)."""
+    """The frame's mergeable (-score, observation, object) pairs, sorted by score, with each pair of an object and a
+    sighting under another label moved after all others when a sighting of the object's own label could merge into
+    it in this frame (``own_label``: such pairs, of small objects only; ``fusion.own_label_first``): one object
+    takes one sighting a frame, and the one of its own label takes it first. A differently labelled sighting at an
+    object's very place scores as agreeing (``_could_be``: seen within ``fusion.recent_s``, or a known confusion),
+    so the neighbour's sighting could win the object on score and its own sighting, left over, became a second
+    object beside it; seen with it in that frame, the two were never joined as twins. Why: seed 522 (h520, no
+    feature), keys and a mug standing 3 cm apart on a counter: from 1800.9 s the keys took the mug's sightings and
+    the mug's own made a second mug (the same the other way round: a second keys), both in the map to the end (h520
+    default 821 -> 830 of 853 questions, duplicates 3 -> 1). Dev seed 12 (devreal): a bowl took a "mug" sighting and
+    its "bowl" one made a second bowl; now the bowl keeps its views and its two moves (+4 questions), though a third
+    sighting still makes a twin of the real cup standing 6 cm from it. The moved-back pairs keep their order among
+    themselves; nothing else changes (a sighting that no object of its own label could take still goes by score).
+    Small objects only (largest floor extent under ``identity.extend_min_extent``): for a sofa holding a laptop, the
+    sofa's own view taking the sofa first left a "laptop" view to make a "tablet" object, and the laptop was removed
+    twice while it lay there (seed 492, h490r: 2 questions lost, a false removal and a flicker more)."""
     if not pairs:
         return pairs
     own_objects = {cid for _oid, cid in own_label}
