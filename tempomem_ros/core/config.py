@@ -55,6 +55,9 @@ class FusionConfig:
     same_place_iou: float = 0.3          # ... and the boxes (grown by same_place_tol) overlap at least this much
     recent_s: float = 30.0               # an object seen this recently is still there: another label at its
                                          # place is a confusion, whatever the pair
+    own_label_first: bool = True         # an object takes the sighting of its own label before another label's
+                                         # (frame_fusion.own_label_first: the neighbour's sighting at its very
+                                         # place no longer wins it on score, its own making a twin)
     confusion_min_share: float = 0.05    # label pairs the segmenter confused at least this often (share of
     confusion_min_mass: float = 1.0      # ... the smaller label's mass) and with at least this much mass
     relabel_margin: float = 1.25         # the shown label changes only when another label's mass exceeds it
