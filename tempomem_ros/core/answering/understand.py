@@ -119,6 +119,16 @@ _RELATION_BEFORE = re.compile(r"\b(?:anything|something|everything|stuff|things?
                               + r") (?:the |my |your |our |his |her |their |a |an )?([a-z][a-z ]*)")
 
 
+# Thirty-seventh round: a description that opens with a count of things ("give me a count of the umbrellas in the
+# house", "get me a tally of the mugs", "show me the number of chairs") asks how many there are, never for things that
+# look like a count: with a word the count form does not take ("A mosaicist: give me a count of the umbrellas in the
+# house", heldout36's J045: the role is read as "... of a mosaicist") it was searched for by meaning. It is left to the
+# other readers (the slot reading counts, or the question is refused). "jot down a number", "something to count coins
+# with" open with no such noun and stay descriptions.
+_A_COUNT = re.compile(r"^(?:an? |the |my )?(?:(?:quick|rough|exact|full|total|complete|final|precise|proper|"
+                      r"overall|current) )?(?:count|tally|headcount|head count|total|number|tot up|sum)(?: up)? of\b")
+
+
 def _places_a_known(description: str, names: Names) -> bool:
     """Whether a known name follows a relation word in ``description`` (above)."""
     for m in _RELATION_BEFORE.finditer(description.lower()):
@@ -165,7 +175,8 @@ def _match(spec, form, m: re.Match, question: str, found, names: Names, now, bar
     if g.get("px") is not None:
         args["center"] = [float(g["px"]), float(g["py"]), float(g["pz"])]
     if g.get("d") is not None:
-        if "@" in g["d"] or set(words(g["d"])) & NOT_A_DESCRIPTION or _SECOND_CLAUSE.search(g["d"]):
+        if "@" in g["d"] or set(words(g["d"])) & NOT_A_DESCRIPTION or _SECOND_CLAUSE.search(g["d"]) or \
+                _A_COUNT.match(" ".join(words(g["d"]))):
             return None
         if _places_a_known(g["d"], names):
             return None
@@ -195,6 +206,28 @@ def _match(spec, form, m: re.Match, question: str, found, names: Names, now, bar
 # headphones, I had them just now": talk) stands (held_out13's r049 and r114 would be refused by a wider rule).
 _JUST_NOW = re.compile(r"\bjust now\b")
 _SPAN_OPERATORS = frozenset(("changes", "did_move", "count_moves", "count_sightings", "was_seen", "history"))
+# Thirty-seventh round: a question that asks WHO did something ("who shifted my glasses?", "tell me who it was", "which
+# person moved the lamp", "by whom", "was it my son who moved it") asks what the memory never records: it sees where
+# things are and when, not who moves, takes, leaves or breaks them. Any reader's reading of such a question answers
+# another one ("Who shifted my glasses this morning? Tell me who it was.", heldout36's J176, was read by similarity as
+# whether the glasses moved; "has the mug moved today? who moved it?" by the rules), so it is refused whole. The
+# speaker's own "who" after a noun ("A nun who reads too much: ...", "my grandson, who lives in his headphones: ...",
+# "need to know who to ask") asks nothing and is left alone; so is "did anyone move my glasses" (whether it moved).
+_PEOPLE = (r"(?:kids|children|boys|girls|twins|guests|visitors|family|housemates|flatmates|roommates|people|residents|"
+           r"neighbours|neighbors|cleaners|staff|builders|workers)")
+ASKS_WHO = re.compile(
+    r"(?:^[\W_]*|[.?!:;]\s*|\b(?:and|or|but|so|then|also|plus)\s+)(?:(?:ok|okay|hey|so|and|but|bruh|honestly|seriously|"
+    r"please|now|then|well)[,]?\s+)?(?:who|whom)\b(?!\s+to\b)"
+    r"|\b(?:tell|show|say|know|knows|idea|guess|wonder|wondering|find out|ask|asking|sure|clue|name|learn|see)"
+    r"(?:\s+(?:me|us))?\s+(?:who|whom)\b(?!\s+to\b)"
+    r"|[,\u2013\u2014-]\s*who\s+(?:\w+\s+){0,2}(?:it|them)\b"
+    r"|\bwhom\b|\bwhose (?:fault|doing|hands?|idea)\b"
+    r"|\b(?:was|is|were) it (?:\w+\s+){1,3}who\b"
+    r"|\bwhich (?:one of (?:us|the " + _PEOPLE + r")|person|people|(?:family )?member|kid|child|guest|visitor|"
+    r"housemate|flatmate|roommate|of us|of the " + _PEOPLE + r")\b",
+    re.I)
+ASKS_WHO_REFUSAL = ("that asks who did something; I am the robot's memory and record where things were and when, "
+                    "never who moved, took or left them: ask whether or when it moved instead")
 JUST_NOW_PAST = ("'just now' asks of a moment ago, a time I would only guess; ask with a span instead ('in the last "
                  "5 minutes')")
 
@@ -307,6 +340,8 @@ def understand(question: str, now: float | None, names: Names, similar=None, _in
     it reads "just now" as a span open at its start (_JUST_NOW above), or drops a side or counts one thing
     (_dropped_word)."""
     out = _understood(question, now, names, similar, _inside)
+    if isinstance(out, Understanding) and isinstance(question, str) and ASKS_WHO.search(question[:MAX_QUESTION_CHARS]):
+        return Refusal(ASKS_WHO_REFUSAL, suggest(normalise(question), names))  # thirty-seventh round (ASKS_WHO above)
     unhonoured = _unhonoured(out, question)
     if unhonoured is not None:
         # stop 52: the memory's own call in code that holds the time ('Text { text: Tempomem.history("notebook",
