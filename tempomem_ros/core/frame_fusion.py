@@ -263,15 +263,8 @@ def _held_share(lo, hi, slo, shi) -> float:
     """Share of the box lo..hi inside the box slo..shi, both grown per axis by min(PART_TOLERANCE_M, a quarter of
     lo..hi's extent there) (_part_of_box's tolerance: a plate is 2 cm thick, two mugs 5 cm apart must not hold each
     other)."""
-    share = 1.0
-    for i in range(3):
-        a0, a1, b0, b1 = float(lo[i]), float(hi[i]), float(slo[i]), float(shi[i])
-        tol = min(PART_TOLERANCE_M, 0.25 * (a1 - a0))
-        a0, a1, b0, b1 = a0 - tol, a1 + tol, b0 - tol, b1 + tol
-        if a1 <= a0:
-            return 0.0
-        share *= max(0.0, min(a1, b1) - max(a0, b0)) / (a1 - a0)
-    return share
+    return containment(lo, hi, slo, shi, pad=tuple(min(PART_TOLERANCE_M, 0.25 * (float(hi[i]) - float(lo[i])))
+                                                   for i in range(3)))
 
 
 def _view_box(view: CameraView) -> tuple[np.ndarray, np.ndarray]:
