@@ -394,12 +394,16 @@ def _would_stretch(row, seen, icfg) -> bool:
     ever seen. Such a sighting is the chair pushed aside or another chair (decided by the old place)."""
     if not _is_furniture(row, icfg) or not _seen_whole(row):
         return False
-    for i, (bmin, bmax, ext) in enumerate(((row.min_x, row.max_x, row.ext_x), (row.min_y, row.max_y, row.ext_y),
-                                           (row.min_z, row.max_z, row.ext_z))):
-        span = max(bmax, float(seen.bmax[i])) - min(bmin, float(seen.bmin[i]))
-        if span > 1.1 * ext + PART_TOLERANCE_M + STRETCH_SLACK_M:
+    lo, hi = (row.min_x, row.min_y, row.min_z), (row.max_x, row.max_y, row.max_z)
+    for i, ext in enumerate((row.ext_x, row.ext_y, row.ext_z)):
+        if _union_span(lo, hi, seen, i) > 1.1 * ext + PART_TOLERANCE_M + STRETCH_SLACK_M:
             return True
     return False
+
+
+def _union_span(lo, hi, seen, i: int) -> float:
+    """The side on axis ``i`` of the box lo..hi joined with the sighting's box (_would_stretch, out_of_scale_part)."""
+    return max(float(hi[i]), float(seen.bmax[i])) - min(float(lo[i]), float(seen.bmin[i]))
 
 
 def _pushed_out(row, seen, icfg) -> bool:
@@ -494,7 +498,7 @@ def out_of_scale_part(row, seen, ratio: float, factor: float) -> bool:
     ext = (row.ext_x, row.ext_y, row.ext_z)
     if any(float(hi[i]) - float(lo[i]) > ratio * float(ext[i]) + PART_TOLERANCE_M for i in range(3)):
         return False  # fused from parts: not seen whole yet
-    return any(max(float(hi[i]), float(seen.bmax[i])) - min(float(lo[i]), float(seen.bmin[i]))
+    return any(_union_span(lo, hi, seen, i)
                > factor * (float(hi[i]) - float(lo[i])) + PART_TOLERANCE_M for i in range(2))
 
 
