@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-from core_helpers import box_obs, distance_from_eye, kinds, look_again, span_obs, view
+from core_helpers import box_obs, distance_from_eye, kinds, look_again, side_by_side, span_obs, view
 
 from tempomem_ros.core import Memory
 from tempomem_ros.core.config import MemoryConfig
@@ -88,10 +88,7 @@ def test_a_laptop_taken_from_beside_another_is_removed(store, share):
     # two laptops side by side, seen together; the second is taken away and the first is reported in every frame
     # of the look: the first's sightings lie beside the second's place, not over it
     mem = _memory(store, share)
-    for t in (0.0, 0.5, 1.0, 1.5, 2.0, 4.0, 6.0, 8.0):
-        mem.add([box_obs("laptop", LAPTOP, HALF, stamp=t), box_obs("laptop", BESIDE, HALF, stamp=t)],
-                view(t, LAPTOP, DL))
-    mem.commit()
+    side_by_side(mem, "laptop", LAPTOP, BESIDE, HALF, DL)
     assert [(o.id, o.state) for o in mem.objects()] == [(1, "present"), (2, "present")]
     look_again(mem, lambda t: [box_obs("laptop", LAPTOP, HALF, stamp=t)], LAPTOP, DL)
     assert [(o.id, o.state) for o in mem.objects()] == [(1, "present"), (2, "missing")]
