@@ -26,3 +26,26 @@ def refusal(question: str, names: Names) -> Refusal:
     out = understand(question, NOW, names)
     assert isinstance(out, Refusal), (question, out)
     return out
+
+
+def reading(question: str, names: Names) -> tuple:
+    """The question's reading as the round tests compare it: (operator, arguments, unknown)."""
+    got = understood(question, names)
+    return got.operator, got.args, got.unknown
+
+
+def call(question: str, names: Names) -> tuple:
+    """The question's reading as (operator, arguments): the round tests that leave ``unknown`` aside."""
+    got = understood(question, names)
+    return got.operator, got.args
+
+
+# The labels and places the memory knows in two rounds each (twenty-third and twenty-fourth; thirty-second and
+# thirty-third): one list each.
+ROUND23_NAMES = Names(["mug", "keys", "table", "coffee table", "desk", "lamp", "phone", "wallet", "book", "laptop",
+                       "plant", "jacket", "sofa", "remote"],
+                      ["kitchen", "hall", "bedroom"])
+ROUND32_NAMES = Names(["mug", "keys", "lamp", "sofa", "table", "shelf", "chair", "plant", "remote", "phone", "wallet",
+                       "bed", "counter", "jacket", "laptop", "glasses", "umbrella", "book", "cup", "bowl",
+                       "water bottle", "notebook", "backpack", "charger"],
+                      ["kitchen", "living room", "hall", "bedroom", "office"])

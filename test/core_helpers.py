@@ -85,6 +85,22 @@ def distance_from_eye(point, eye=(0.0, 0.0, 1.0)) -> float:
     return float(np.linalg.norm(np.asarray(point, float) - np.asarray(eye, float)))
 
 
+def look_again(mem: Memory, sighting, target, depth: float) -> None:
+    """A look 2.5 minutes after a thing was seen at ``target`` (``depth`` from the eye): every frame reports
+    ``sighting(t)`` (or nothing); then a commit. test_core_neighbour_held and test_core_held_in_misses."""
+    for t in (287.0, 287.25, 287.5, 287.75, 288.0, 288.25, 288.5, 289.0, 290.5):
+        mem.add(sighting(t), view(t, target, depth))
+    mem.commit()
+
+
+def side_by_side(mem: Memory, label: str, at, beside, half, depth: float) -> None:
+    """Two things of one kind side by side (``half`` each), seen together for 8 s by a camera on ``at`` (``depth``
+    from the eye); then a commit. test_core_neighbour_held and test_core_held_in_misses."""
+    for t in (0.0, 0.5, 1.0, 1.5, 2.0, 4.0, 6.0, 8.0):
+        mem.add([box_obs(label, at, half, stamp=t), box_obs(label, beside, half, stamp=t)], view(t, at, depth))
+    mem.commit()
+
+
 # The memory as it decided before holds existed: an object is shown from its first sighting, "appeared" and
 # "removed" are published at once, and no appearance waits for a look-alike's old place to be seen. Tests of
 # other mechanisms (relations, queries, storage) use it so that one sighting is one object; the holds

@@ -5,7 +5,7 @@ Questions written for the rule, not lines of the question sets."""
 from __future__ import annotations
 
 import pytest
-from answering_helpers import NOW, TODAY, YESTERDAY, understood
+from answering_helpers import NOW, TODAY, YESTERDAY, call
 
 from tempomem_ros.core.answering import Names
 
@@ -28,5 +28,4 @@ H = 3600.0
                                                                           "until": NOW}),
 ])
 def test_a_clock_in_words(question, op, args):
-    got = understood(question, NAMES)
-    assert (got.operator, got.args) == (op, args)
+    assert call(question, NAMES) == (op, args)

@@ -11,7 +11,7 @@ is a line of a question set.
 from __future__ import annotations
 
 import pytest
-from answering_helpers import NOW, TODAY, refusal, understood
+from answering_helpers import NOW, TODAY, reading, refusal, understood
 
 from tempomem_ros.core.answering import Names
 from tempomem_ros.core.answering import conduct, dialects, dictation, loose, typo
@@ -24,8 +24,7 @@ NAMES = Names(["mug", "keys", "table", "desk", "lamp", "phone", "plant", "chair"
 
 
 def read(question: str) -> tuple:
-    got = understood(question, NAMES)
-    return got.operator, got.args, got.unknown
+    return reading(question, NAMES)
 
 
 # --------------------------------------------------------------------------------- a known name mistyped

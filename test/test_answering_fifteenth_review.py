@@ -8,7 +8,7 @@ A wrong route is the worst outcome: each refusal below is the right answer.
 from __future__ import annotations
 
 import pytest
-from answering_helpers import NOW, TODAY, refusal, understood
+from answering_helpers import NOW, TODAY, call, refusal, understood
 
 from tempomem_ros.core.answering import Names, loose
 from tempomem_ros.core.answering.corrections import rewrites
@@ -89,8 +89,7 @@ def test_a_curl_method_that_writes_is_refused_however_written(question):
     "curl -XGET http://x/tools/last_seen?label=mug", "curl --request=GET http://x/tools/last_seen?label=mug",
     "curl -sXPOST http://x/tools/last_seen -d '{\"label\": \"mug\"}'"])
 def test_a_curl_method_that_reads_is_still_read(question):
-    got = understood(question, NAMES)
-    assert (got.operator, got.args) == ("last_seen", {"label": "mug"})
+    assert call(question, NAMES) == ("last_seen", {"label": "mug"})
 
 
 # ------------------------------------------------------------------------------ H5: the fence is linear

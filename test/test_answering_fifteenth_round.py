@@ -8,7 +8,7 @@ refused about 30 agent requests whose tool and arguments were the memory's own, 
 from __future__ import annotations
 
 import pytest
-from answering_helpers import NOW, TODAY, refusal, understood
+from answering_helpers import NOW, TODAY, call, reading, refusal, understood
 
 from tempomem_ros.core.answering import Names
 from tempomem_ros.core.answering.loose import tool_name
@@ -18,8 +18,7 @@ NAMES = Names(["mug", "keys", "table", "desk", "lamp", "phone", "plant", "box", 
 
 
 def read(question: str) -> tuple:
-    got = understood(question, NAMES)
-    return got.operator, got.args, got.unknown
+    return reading(question, NAMES)
 
 
 # ------------------------------------------------------------------- a tool call in a looser shape (loose.py)
@@ -233,8 +232,7 @@ def test_a_correction_after_the_question_that_is_no_phrase_is_not_applied(questi
     ("where ought I to look first for my wallet", "where_to_look", {"label": "wallet"}),
 ])
 def test_text_speak_of_the_fifteenth_round(question, operator, args):
-    got = understood(question, NAMES)
-    assert (got.operator, got.args) == (operator, args)
+    assert call(question, NAMES) == (operator, args)
 
 
 @pytest.mark.parametrize("question", ["how many x", "did you c"])

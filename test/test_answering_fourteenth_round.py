@@ -10,7 +10,7 @@ not know, must be named as such). None of the sentences below is a line of a que
 from __future__ import annotations
 
 import pytest
-from answering_helpers import NOW, refusal, understood
+from answering_helpers import NOW, reading, refusal, understood
 
 from tempomem_ros.core.answering import Names, corrections
 from tempomem_ros.core.answering.slots import resolve
@@ -20,8 +20,7 @@ NAMES = Names(["mug", "keys", "table", "desk", "lamp", "phone", "plant", "box", 
 
 
 def read(question: str) -> tuple:
-    got = understood(question, NAMES)
-    return got.operator, got.args, got.unknown
+    return reading(question, NAMES)
 
 
 # ---------------------------------------------------------------- things that "are registered" are the inventory

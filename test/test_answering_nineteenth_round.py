@@ -11,7 +11,7 @@ set.
 from __future__ import annotations
 
 import pytest
-from answering_helpers import NOW, TODAY, refusal, understood
+from answering_helpers import NOW, TODAY, reading, refusal, understood
 
 from tempomem_ros.core.answering import Names
 from tempomem_ros.core.answering import conduct, typo
@@ -22,8 +22,7 @@ NAMES = Names(["mug", "keys", "table", "desk", "lamp", "phone", "plant", "chair"
 
 
 def read(question: str) -> tuple:
-    got = understood(question, NAMES)
-    return got.operator, got.args, got.unknown
+    return reading(question, NAMES)
 
 
 # --------------------------------------------------------------------------- a word of English is not a name

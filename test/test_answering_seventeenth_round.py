@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from answering_helpers import NOW, TODAY, refusal, understood
+from answering_helpers import NOW, TODAY, reading, refusal
 
 from tempomem_ros.core.answering import Names
 from tempomem_ros.core.answering import shapes
@@ -27,8 +27,7 @@ NAMES = Names(["mug", "keys", "table", "desk", "lamp", "phone", "plant", "box", 
 
 
 def read(question: str) -> tuple:
-    got = understood(question, NAMES)
-    return got.operator, got.args, got.unknown
+    return reading(question, NAMES)
 
 
 # ------------------------------------------------------------------------------- a time told in talk, no "now"

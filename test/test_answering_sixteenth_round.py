@@ -11,7 +11,7 @@ None of the sentences below is a line of a question set.
 from __future__ import annotations
 
 import pytest
-from answering_helpers import NOW, TODAY, refusal, understood
+from answering_helpers import NOW, TODAY, reading, refusal
 
 from tempomem_ros.core.answering import Names
 from tempomem_ros.core.answering.envelope import _snake
@@ -22,8 +22,7 @@ NAMES = Names(["mug", "keys", "table", "desk", "lamp", "phone", "plant", "box", 
 
 
 def read(question: str) -> tuple:
-    got = understood(question, NAMES)
-    return got.operator, got.args, got.unknown
+    return reading(question, NAMES)
 
 
 # ------------------------------------------------------------------------------- a time told beside "now"

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from answering_helpers import NOW, refusal, understood
+from answering_helpers import NOW, reading, refusal, understood
 
 from tempomem_ros.core.answering import Names, tool_args
 from tempomem_ros.core.answering.plurals import singular
@@ -23,8 +23,7 @@ NAMES = Names(["mug", "keys", "table", "desk", "lamp", "headphones", "phone", "t
 
 
 def read(question: str) -> tuple:
-    got = understood(question, NAMES)
-    return got.operator, got.args, got.unknown
+    return reading(question, NAMES)
 
 
 # --------------------------------------------------------------------------------- a request for an action

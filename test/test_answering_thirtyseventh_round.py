@@ -20,7 +20,7 @@ None of the sentences below is a line of a question set; each reading is exact, 
 from __future__ import annotations
 
 import pytest
-from answering_helpers import NOW, TODAY, refusal, understood
+from answering_helpers import NOW, TODAY, call, refusal, understood
 from test_answering_similar import StubEncoder
 
 from tempomem_ros.core.answering import Names, Refusal, Understanding, similar, understand
@@ -41,8 +41,7 @@ H = 3600.0
     ("A glazier: give me a count of the blorps in the house.", "blorp"),   # an unknown thing: its count, said unknown
 ])
 def test_a_count_with_a_word_the_count_form_does_not_take_is_counted_not_searched(question, label):
-    u = understood(question, NAMES)
-    assert (u.operator, u.args) == ("count_objects", {"label": label})
+    assert call(question, NAMES) == ("count_objects", {"label": label})
 
 
 @pytest.mark.parametrize("question, label", [  # must stay as now
@@ -53,8 +52,7 @@ def test_a_count_with_a_word_the_count_form_does_not_take_is_counted_not_searche
     ("A baker: give me the number of mugs in the house.", "mug"),
 ])
 def test_counts_asked_for_in_the_usual_forms_stay_counted(question, label):
-    u = understood(question, NAMES)
-    assert (u.operator, u.args) == ("count_objects", {"label": label})
+    assert call(question, NAMES) == ("count_objects", {"label": label})
 
 
 @pytest.mark.parametrize("question", [  # a count word inside a description: still a search
@@ -145,5 +143,4 @@ def test_the_stub_reader_does_read_a_question_of_whether_it_moved():
     ("where is the wholemeal bread", "current", {"label": "wholemeal bread"}),
 ])
 def test_anyone_and_the_speakers_own_who_read_as_before(question, op, args):
-    u = understood(question, NAMES)
-    assert (u.operator, u.args) == (op, args)
+    assert call(question, NAMES) == (op, args)

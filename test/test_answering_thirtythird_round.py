@@ -29,14 +29,10 @@ None of the sentences below is a line of a question set; each reading is exact, 
 from __future__ import annotations
 
 import pytest
-from answering_helpers import NOW, refusal, understood
+from answering_helpers import NOW, ROUND32_NAMES, call, refusal, understood
 
-from tempomem_ros.core.answering import Names
 
-NAMES = Names(["mug", "keys", "lamp", "sofa", "table", "shelf", "chair", "plant", "remote", "phone", "wallet", "bed",
-               "counter", "jacket", "laptop", "glasses", "umbrella", "book", "cup", "bowl", "water bottle", "notebook",
-               "backpack", "charger"],
-              ["kitchen", "living room", "hall", "bedroom", "office"])
+NAMES = ROUND32_NAMES
 
 
 # ------------------------------------------------------------------ an owner of several words around an unknown thing
@@ -80,8 +76,7 @@ def test_known_things_and_names_without_an_owner_stay_as_read(question, operator
     ("has the mug stayed in its spot?", "mug"),
 ])
 def test_staying_where_it_lives_asks_whether_it_is_still_in_its_place(question, label):
-    u = understood(question, NAMES)
-    assert (u.operator, u.args) == ("is_present", {"label": label})
+    assert call(question, NAMES) == ("is_present", {"label": label})
 
 
 @pytest.mark.parametrize("question, operator", [
@@ -113,8 +108,7 @@ def test_other_questions_of_its_place_stay_as_read(question, operator):
      {"label": "charger"}),
 ])
 def test_the_order_the_operator_gives_asks_nothing_more(question, operator, args):
-    u = understood(question, NAMES)
-    assert (u.operator, u.args) == (operator, args)
+    assert call(question, NAMES) == (operator, args)
 
 
 # "where has the mug been" with the order of the answer after it is its places (main read "where" alone: the place now)
@@ -206,8 +200,7 @@ def test_a_fraction_without_one_length_is_no_radius(question):
     ("did the mug appear on camera today?", "was_seen", {"label": "mug", "since": NOW - 14.5 * 3600, "until": NOW}),
 ])
 def test_the_camera_that_records_and_the_footage_see(question, operator, args):
-    u = understood(question, NAMES)
-    assert (u.operator, u.args) == (operator, args)
+    assert call(question, NAMES) == (operator, args)
 
 
 @pytest.mark.parametrize("question, operator", [
@@ -228,8 +221,7 @@ def test_the_records_word_stays_the_records(question, operator):
      {"label": "remote", "relation": "under", "anchor": "sofa", "t": NOW - 1800}),
 ])
 def test_an_event_call_carries_the_tool_and_its_properties(question, operator, args):
-    u = understood(question, NAMES)
-    assert (u.operator, u.args) == (operator, args)
+    assert call(question, NAMES) == (operator, args)
 
 
 @pytest.mark.parametrize("question", [
@@ -249,8 +241,7 @@ def test_an_event_call_that_names_no_tool_of_the_memory_is_refused(question):
      {"label": "keys", "since": NOW - 3600, "until": NOW}),
 ])
 def test_a_quoted_command_line_of_the_memory_is_read(question, operator, args):
-    u = understood(question, NAMES)
-    assert (u.operator, u.args) == (operator, args)
+    assert call(question, NAMES) == (operator, args)
 
 
 @pytest.mark.parametrize("question", [
@@ -274,8 +265,7 @@ def test_a_quoted_command_beside_another_or_one_that_writes_is_refused(question)
     ("when did you first set eyes on the mug?", "first_seen", {"label": "mug"}),
 ])
 def test_the_place_before_the_last_a_centre_and_eyes_set_on_it(question, operator, args):
-    u = understood(question, NAMES)
-    assert (u.operator, u.args) == (operator, args)
+    assert call(question, NAMES) == (operator, args)
 
 
 # ------------------------------------------------------------------ a tracing span named after a tool of the memory
@@ -287,8 +277,7 @@ def test_the_place_before_the_last_a_centre_and_eyes_set_on_it(question, operato
      {"kinds": ["moved"], "since": NOW - 1800, "until": NOW}),
 ])
 def test_a_span_named_after_a_tool_is_its_call(question, operator, args):
-    u = understood(question, NAMES)
-    assert (u.operator, u.args) == (operator, args)
+    assert call(question, NAMES) == (operator, args)
 
 
 @pytest.mark.parametrize("question", [
@@ -306,8 +295,7 @@ def test_a_span_that_writes_or_holds_more_is_refused(question):
     ('var before:Object = tempomem.previous({label: "mug"});  // ActionScript 3', "previous", {"label": "mug"}),
 ])
 def test_a_lua_method_call_and_a_declared_variable_are_code(question, operator, args):
-    u = understood(question, NAMES)
-    assert (u.operator, u.args) == (operator, args)
+    assert call(question, NAMES) == (operator, args)
 
 
 @pytest.mark.parametrize("question", [

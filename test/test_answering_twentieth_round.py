@@ -10,7 +10,7 @@ question set.
 from __future__ import annotations
 
 import pytest
-from answering_helpers import NOW, TODAY, refusal, understood
+from answering_helpers import NOW, TODAY, call, reading, refusal, understood
 
 from tempomem_ros.core.answering import Names, Refusal, understand
 from tempomem_ros.core.answering import conduct, timecalls
@@ -20,8 +20,7 @@ NAMES = Names(["mug", "keys", "table", "desk", "lamp", "phone", "wallet", "purse
 
 
 def read(question: str) -> tuple:
-    got = understood(question, NAMES)
-    return got.operator, got.args, got.unknown
+    return reading(question, NAMES)
 
 
 # --------------------------------------------------------------------------- a person word heading a thing's name
@@ -142,8 +141,7 @@ def test_the_similarity_reader_never_reads_a_call_in_code():
      {"label": "wallet"}),
 ])
 def test_a_named_call_in_another_envelope_is_read(question, operator, args):
-    got = understood(question, NAMES)
-    assert (got.operator, got.args) == (operator, args)
+    assert call(question, NAMES) == (operator, args)
 
 
 @pytest.mark.parametrize("question", [
@@ -176,8 +174,7 @@ def test_an_envelope_with_more_than_its_call_stays_refused(question):
      {"label": "keys", "relation": "in", "anchor": "hall"}),
 ])
 def test_a_call_in_more_languages_punctuation_is_read(question, operator, args):
-    got = understood(question, NAMES)
-    assert (got.operator, got.args) == (operator, args)
+    assert call(question, NAMES) == (operator, args)
 
 
 @pytest.mark.parametrize("question", [

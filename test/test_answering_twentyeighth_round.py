@@ -17,7 +17,7 @@ None of the sentences below is a line of a question set; each reading is exact, 
 from __future__ import annotations
 
 import pytest
-from answering_helpers import NOW, TODAY, refusal, understood
+from answering_helpers import NOW, TODAY, call, reading, refusal, understood
 
 from tempomem_ros.core.answering import Names, conduct
 
@@ -59,8 +59,7 @@ def test_a_purpose_that_harms_no_one_is_no_such_refusal(question, operator, args
     if operator is None:
         assert not refusal(question, NAMES).reason.startswith(conduct.HARMFUL_REFUSAL.split("(")[0])
     else:
-        got = understood(question, NAMES)
-        assert (got.operator, got.args) == (operator, args)
+        assert call(question, NAMES) == (operator, args)
 
 
 def test_the_similarity_reader_never_sees_a_harmful_purpose():
@@ -87,8 +86,7 @@ def test_the_similarity_reader_never_sees_a_harmful_purpose():
      {"label": "lamp"}, ""),
 ])
 def test_a_dropped_reason_keeps_the_thing_it_names(question, operator, args, unknown):
-    got = understood(question, NAMES)
-    assert (got.operator, got.args, got.unknown) == (operator, args, unknown)
+    assert reading(question, NAMES) == (operator, args, unknown)
 
 
 @pytest.mark.parametrize("question, word", [
@@ -114,8 +112,7 @@ def test_the_speaker_is_no_thing_a_pronoun_stands_for(question):
     ("Where's my fishing rod?", "current", {"label": "fishing rod"}, "label"),
 ])
 def test_a_name_said_together_stays_a_name(question, operator, args, unknown):
-    got = understood(question, NAMES)
-    assert (got.operator, got.args, got.unknown) == (operator, args, unknown)
+    assert reading(question, NAMES) == (operator, args, unknown)
 
 
 # ------------------------------------------------------------------ its own habitual place: is_present

@@ -9,7 +9,7 @@ and "not just today" read as today. None of the sentences below is a line of a q
 from __future__ import annotations
 
 import pytest
-from answering_helpers import NOW, TODAY, refusal, understood
+from answering_helpers import NOW, TODAY, reading, refusal
 
 from tempomem_ros.core.answering import Names, preamble, unread
 from tempomem_ros.core.answering.normalise import normalise
@@ -20,8 +20,7 @@ NAMES = Names(["mug", "keys", "table", "desk", "lamp", "phone", "wallet", "glass
 
 
 def read(question: str) -> tuple:
-    got = understood(question, NAMES)
-    return got.operator, got.args, got.unknown
+    return reading(question, NAMES)
 
 
 # --------------------------------------------------------------------------- a bracketed aside before the question

@@ -15,19 +15,15 @@ is a Refusal.
 from __future__ import annotations
 
 import pytest
-from answering_helpers import NOW, TODAY, YESTERDAY, refusal, understood
+from answering_helpers import NOW, ROUND23_NAMES, TODAY, YESTERDAY, call, reading, refusal
 
-from tempomem_ros.core.answering import Names
 from tempomem_ros.core.answering.understand import understand
 
-NAMES = Names(["mug", "keys", "table", "coffee table", "desk", "lamp", "phone", "wallet", "book", "laptop", "plant",
-               "jacket", "sofa", "remote"],
-              ["kitchen", "hall", "bedroom"])
+NAMES = ROUND23_NAMES
 
 
 def read(question: str) -> tuple:
-    got = understood(question, NAMES)
-    return got.operator, got.args, got.unknown
+    return reading(question, NAMES)
 
 
 # ------------------------------------------------------------------ the three wrong routes of heldout24, as classes
@@ -49,8 +45,7 @@ def test_where_it_was_before_without_still_stays_the_previous_place():
     ("is the bread bin listed as missing", "bread bin"),
 ])
 def test_a_verb_of_recording_after_an_unknown_name_is_no_part_of_it(question, label):
-    got = understood(question, NAMES)
-    assert (got.operator, got.args, got.unknown) == ("is_missing", {"label": label}, "label")
+    assert reading(question, NAMES) == ("is_missing", {"label": label}, "label")
 
 
 def test_a_verb_of_recording_after_a_known_name_reads_as_before():
@@ -144,8 +139,7 @@ COMMAND_LINES_REFUSED = [  # one that writes or names two tools
     ('{"text": "where is the remote?", "language": "en", "confidence": 0.93}', "current", {"label": "remote"}),
 ])
 def test_a_message_said_to_the_memory_is_asked_again(question, operator, args):
-    got = understood(question, NAMES)
-    assert (got.operator, got.args) == (operator, args)
+    assert call(question, NAMES) == (operator, args)
 
 
 @pytest.mark.parametrize("question", [

@@ -20,7 +20,7 @@ None of the sentences below is a line of a question set; each reading is exact, 
 from __future__ import annotations
 
 import pytest
-from answering_helpers import NOW, TODAY, refusal, understood
+from answering_helpers import NOW, TODAY, call, refusal, understood
 
 from tempomem_ros.core.answering import Names, Refusal, preamble, relax, typo, understand
 from tempomem_ros.core.labels import words
@@ -157,8 +157,7 @@ def test_a_room_is_an_anchor():
     ("anything I could drink water from?", "semantic", {"text": "anything i could drink water from"}),  # no known
 ])
 def test_a_description_that_places_a_known_thing_is_no_description(question, operator, args):
-    u = understood(question, NAMES)
-    assert (u.operator, u.args) == (operator, args)
+    assert call(question, NAMES) == (operator, args)
 
 
 @pytest.mark.parametrize("question", [
@@ -211,8 +210,7 @@ def test_an_unknown_name_parted_by_a_mark_is_refused(question, name):
     ("where's my ukulele", "current", {"label": "ukulele"}),
 ])
 def test_a_name_in_one_run_of_words_is_read(question, operator, args):
-    u = understood(question, NAMES)
-    assert (u.operator, u.args) == (operator, args)
+    assert call(question, NAMES) == (operator, args)
 
 
 # ------------------------------------------------------------------ its habitual place, said with a noun of place
@@ -223,8 +221,7 @@ def test_a_name_in_one_run_of_words_is_read(question, operator, args):
     ("are the keys still at the place they usually are?", "keys"),
 ])
 def test_the_habitual_place_with_a_noun_of_place_is_its_place(question, label):
-    u = understood(question, NAMES)
-    assert (u.operator, u.args) == ("is_present", {"label": label})
+    assert call(question, NAMES) == ("is_present", {"label": label})
 
 
 def test_the_verb_first_still_asks_where_to_look():

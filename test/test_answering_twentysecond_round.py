@@ -9,7 +9,7 @@ line of a question set.
 from __future__ import annotations
 
 import pytest
-from answering_helpers import understood
+from answering_helpers import reading
 
 from tempomem_ros.core.answering import Names
 
@@ -19,8 +19,7 @@ NAMES = Names(["mug", "keys", "table", "coffee table", "desk", "lamp", "phone", 
 
 
 def read(question: str) -> tuple:
-    got = understood(question, NAMES)
-    return got.operator, got.args, got.unknown
+    return reading(question, NAMES)
 
 
 # --------------------------------------------------------------------------- an unknown name keeps its head

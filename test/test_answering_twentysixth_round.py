@@ -15,7 +15,7 @@ words ignored), and each refusal is a Refusal with its reason.
 from __future__ import annotations
 
 import pytest
-from answering_helpers import NOW, TODAY, YESTERDAY, refusal, understood
+from answering_helpers import NOW, TODAY, YESTERDAY, call, refusal, understood
 
 from tempomem_ros.core.answering import Names, slotfirst
 from tempomem_ros.core.answering.understand import COUNT_ONE_REFUSAL, SIDE_REFUSAL
@@ -139,8 +139,7 @@ def test_count_it_is_no_count_of_a_kind(question, word):
 @pytest.mark.parametrize("question, label", [("the mugs, count them", "mug"), ("count the mugs", "mug"),
                                              ("how many lamps are there", "lamp")])
 def test_a_count_of_a_kind_stays(question, label):
-    got = understood(question, NAMES)
-    assert (got.operator, got.args) == ("count_objects", {"label": label})
+    assert call(question, NAMES) == ("count_objects", {"label": label})
 
 
 # -------------------------------------------------------------------------------------- a told moment pointed at

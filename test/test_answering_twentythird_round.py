@@ -12,18 +12,14 @@ text beside the call is never read as the call).
 from __future__ import annotations
 
 import pytest
-from answering_helpers import NOW, TODAY, refusal, understood
+from answering_helpers import NOW, ROUND23_NAMES, TODAY, reading, refusal
 
-from tempomem_ros.core.answering import Names
 
-NAMES = Names(["mug", "keys", "table", "coffee table", "desk", "lamp", "phone", "wallet", "book", "laptop", "plant",
-               "jacket", "sofa", "remote"],
-              ["kitchen", "hall", "bedroom"])
+NAMES = ROUND23_NAMES
 
 
 def read(question: str) -> tuple:
-    got = understood(question, NAMES)
-    return got.operator, got.args, got.unknown
+    return reading(question, NAMES)
 
 
 # ------------------------------------------------------------------------ a transport's call that names the tool

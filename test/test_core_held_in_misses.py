@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-from core_helpers import box_obs, distance_from_eye, kinds, span_obs, view
+from core_helpers import box_obs, distance_from_eye, kinds, look_again, side_by_side, span_obs, view
 
 from tempomem_ros.core import Memory
 from tempomem_ros.core.config import MemoryConfig
@@ -44,18 +44,12 @@ def _laptop_and_twin(mem, twin=TWIN) -> None:
                                                                  (2, "laptop", "present")]
 
 
-def _look(mem, sighting) -> None:
-    # a look 2.5 minutes later: every frame reports ``sighting(t)`` (or nothing) and the twin alone is missed
-    for t in (287.0, 287.25, 287.5, 287.75, 288.0, 288.25, 288.5, 289.0, 290.5):
-        mem.add(sighting(t), view(t, LAPTOP, DL))
-    mem.commit()
-
-
 @pytest.mark.parametrize("share", [0.5, 0.0])
 def test_a_twin_missed_in_frames_that_report_its_kind_over_it_is_joined_not_removed(store, share):
     mem = _memory(store, share)
     _laptop_and_twin(mem)
-    _look(mem, lambda t: [box_obs("laptop", LAPTOP, HALF, stamp=t)])
+    # a look 2.5 minutes later: every frame reports the laptop and the twin alone is missed
+    look_again(mem, lambda t: [box_obs("laptop", LAPTOP, HALF, stamp=t)], LAPTOP, DL)
     states = [(o.id, o.state) for o in mem.objects()]
     if share:
         assert states == [(1, "present"), (2, "forgotten")]
@@ -72,7 +66,7 @@ def test_a_twin_whose_place_the_look_saw_empty_is_removed(store, share):
     # the frames that missed it reported nothing there (the laptop dropped too): no evidence of its kind, removed
     mem = _memory(store, share)
     _laptop_and_twin(mem)
-    _look(mem, lambda t: [box_obs("laptop", LAPTOP, HALF, stamp=t)] if t == 287.0 else [])
+    look_again(mem, lambda t: [box_obs("laptop", LAPTOP, HALF, stamp=t)] if t == 287.0 else [], LAPTOP, DL)
     assert (2, "missing") in [(o.id, o.state) for o in mem.objects()]
     assert ("removed", 2) in kinds(mem)
     assert [a for a in mem.audit() if a.action == "merge_twin"] == []
@@ -84,7 +78,7 @@ def test_a_twin_mostly_outside_the_laptop_is_removed(store, share):
     # (identity.held_in_misses_share): a thing of its own beside the laptop, taken away, is removed
     mem = _memory(store, share)
     _laptop_and_twin(mem, twin=((1.90, 0.12, 0.49), (2.06, 0.36, 0.55)))
-    _look(mem, lambda t: [box_obs("laptop", LAPTOP, HALF, stamp=t)])
+    look_again(mem, lambda t: [box_obs("laptop", LAPTOP, HALF, stamp=t)], LAPTOP, DL)
     assert [(o.id, o.state) for o in mem.objects()] == [(1, "present"), (2, "missing")]
     assert kinds(mem) == [("appeared", 1), ("appeared", 2), ("removed", 2)]
 
@@ -94,12 +88,9 @@ def test_a_laptop_taken_from_beside_another_is_removed(store, share):
     # two laptops side by side, seen together; the second is taken away and the first is reported in every frame
     # of the look: the first's sightings lie beside the second's place, not over it
     mem = _memory(store, share)
-    for t in (0.0, 0.5, 1.0, 1.5, 2.0, 4.0, 6.0, 8.0):
-        mem.add([box_obs("laptop", LAPTOP, HALF, stamp=t), box_obs("laptop", BESIDE, HALF, stamp=t)],
-                view(t, LAPTOP, DL))
-    mem.commit()
+    side_by_side(mem, "laptop", LAPTOP, BESIDE, HALF, DL)
     assert [(o.id, o.state) for o in mem.objects()] == [(1, "present"), (2, "present")]
-    _look(mem, lambda t: [box_obs("laptop", LAPTOP, HALF, stamp=t)])
+    look_again(mem, lambda t: [box_obs("laptop", LAPTOP, HALF, stamp=t)], LAPTOP, DL)
     assert [(o.id, o.state) for o in mem.objects()] == [(1, "present"), (2, "missing")]
     assert kinds(mem) == [("appeared", 1), ("appeared", 2), ("removed", 2)]
 
@@ -119,7 +110,7 @@ def test_a_thing_seen_alone_before_a_laptop_was_set_over_it_is_removed_when_take
                 view(t, LAPTOP, DL))
     mem.commit()
     assert [(o.id, o.state) for o in mem.objects()] == [(1, "present"), (2, "present")]
-    _look(mem, lambda t: [box_obs("laptop", LAPTOP, HALF, stamp=t)])
+    look_again(mem, lambda t: [box_obs("laptop", LAPTOP, HALF, stamp=t)], LAPTOP, DL)
     assert [(o.id, o.state) for o in mem.objects()] == [(1, "missing"), (2, "present")]
     assert ("removed", 1) in kinds(mem)
     assert [a for a in mem.audit() if a.action == "merge_twin"] == []
@@ -132,7 +123,7 @@ def test_the_frames_share_counts_the_missing_frames_that_reported_nothing(store)
     # misses LEFT JOIN sightings; an inner join counts 3 frames and joins the twin to the laptop)
     mem = _memory(store, 0.5)
     _laptop_and_twin(mem)
-    _look(mem, lambda t: [box_obs("laptop", LAPTOP, HALF, stamp=t)] if t <= 287.5 else [])
+    look_again(mem, lambda t: [box_obs("laptop", LAPTOP, HALF, stamp=t)] if t <= 287.5 else [], LAPTOP, DL)
     assert (2, "missing") in [(o.id, o.state) for o in mem.objects()]
     assert ("removed", 2) in kinds(mem)
     assert [a for a in mem.audit() if a.action == "merge_twin"] == []

@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-from core_helpers import box_obs, distance_from_eye, kinds, span_obs, view
+from core_helpers import box_obs, distance_from_eye, kinds, look_again, side_by_side, span_obs, view
 
 from tempomem_ros.core import Memory
 from tempomem_ros.core.config import MemoryConfig
@@ -46,18 +46,11 @@ def _back_then_whole(mem) -> None:
                                                                  (2, "laptop", "present")]
 
 
-def _look(mem, sighting) -> None:
-    # a look 2.5 minutes later: every frame reports ``sighting(t)`` (or nothing)
-    for t in (287.0, 287.25, 287.5, 287.75, 288.0, 288.25, 288.5, 289.0, 290.5):
-        mem.add(sighting(t), view(t, LAPTOP, DL))
-    mem.commit()
-
-
 @pytest.mark.parametrize("share", [0.5, 0.0])
 def test_a_thing_whose_views_went_to_a_younger_twin_holding_its_place_is_not_removed(store, share):
     mem = _memory(store, share)
     _back_then_whole(mem)
-    _look(mem, lambda t: [span_obs("laptop", *WHOLE, stamp=t)])
+    look_again(mem, lambda t: [span_obs("laptop", *WHOLE, stamp=t)], LAPTOP, DL)
     states = [(o.id, o.state) for o in mem.objects()]
     if share:
         assert states == [(1, "present"), (2, "present")]
@@ -73,7 +66,7 @@ def test_its_place_seen_empty_still_removes_it(store, share):
     # the look reports nothing there: both are missed and removed, the rule or not
     mem = _memory(store, share)
     _back_then_whole(mem)
-    _look(mem, lambda t: [])
+    look_again(mem, lambda t: [], LAPTOP, DL)
     assert [(o.id, o.state) for o in mem.objects()] == [(1, "missing"), (2, "missing")]
     assert ("removed", 1) in kinds(mem) and ("removed", 2) in kinds(mem)
 
@@ -83,12 +76,9 @@ def test_a_laptop_taken_from_beside_a_look_alike_is_removed(store, share):
     # two laptops side by side, seen together; the second is taken away and the first is reported in every frame
     # of the look: the first's sightings lie beside the second's place, not over it; both stay two while both stand
     mem = _memory(store, share)
-    for t in (0.0, 0.5, 1.0, 1.5, 2.0, 4.0, 6.0, 8.0):
-        mem.add([box_obs("laptop", LAPTOP, HALF, stamp=t), box_obs("laptop", BESIDE, HALF, stamp=t)],
-                view(t, LAPTOP, DL))
-    mem.commit()
+    side_by_side(mem, "laptop", LAPTOP, BESIDE, HALF, DL)
     assert [(o.id, o.state) for o in mem.objects()] == [(1, "present"), (2, "present")]
-    _look(mem, lambda t: [box_obs("laptop", LAPTOP, HALF, stamp=t)])
+    look_again(mem, lambda t: [box_obs("laptop", LAPTOP, HALF, stamp=t)], LAPTOP, DL)
     assert [(o.id, o.state) for o in mem.objects()] == [(1, "present"), (2, "missing")]
     assert kinds(mem) == [("appeared", 1), ("appeared", 2), ("removed", 2)]
 

@@ -263,15 +263,8 @@ def _held_share(lo, hi, slo, shi) -> float:
     """Share of the box lo..hi inside the box slo..shi, both grown per axis by min(PART_TOLERANCE_M, a quarter of
     lo..hi's extent there) (_part_of_box's tolerance: a plate is 2 cm thick, two mugs 5 cm apart must not hold each
     other)."""
-    share = 1.0
-    for i in range(3):
-        a0, a1, b0, b1 = float(lo[i]), float(hi[i]), float(slo[i]), float(shi[i])
-        tol = min(PART_TOLERANCE_M, 0.25 * (a1 - a0))
-        a0, a1, b0, b1 = a0 - tol, a1 + tol, b0 - tol, b1 + tol
-        if a1 <= a0:
-            return 0.0
-        share *= max(0.0, min(a1, b1) - max(a0, b0)) / (a1 - a0)
-    return share
+    return containment(lo, hi, slo, shi, pad=tuple(min(PART_TOLERANCE_M, 0.25 * (float(hi[i]) - float(lo[i])))
+                                                   for i in range(3)))
 
 
 def _view_box(view: CameraView) -> tuple[np.ndarray, np.ndarray]:
@@ -401,12 +394,16 @@ def _would_stretch(row, seen, icfg) -> bool:
     ever seen. Such a sighting is the chair pushed aside or another chair (decided by the old place)."""
     if not _is_furniture(row, icfg) or not _seen_whole(row):
         return False
-    for i, (bmin, bmax, ext) in enumerate(((row.min_x, row.max_x, row.ext_x), (row.min_y, row.max_y, row.ext_y),
-                                           (row.min_z, row.max_z, row.ext_z))):
-        span = max(bmax, float(seen.bmax[i])) - min(bmin, float(seen.bmin[i]))
-        if span > 1.1 * ext + PART_TOLERANCE_M + STRETCH_SLACK_M:
+    lo, hi = (row.min_x, row.min_y, row.min_z), (row.max_x, row.max_y, row.max_z)
+    for i, ext in enumerate((row.ext_x, row.ext_y, row.ext_z)):
+        if _union_span(lo, hi, seen, i) > 1.1 * ext + PART_TOLERANCE_M + STRETCH_SLACK_M:
             return True
     return False
+
+
+def _union_span(lo, hi, seen, i: int) -> float:
+    """The side on axis ``i`` of the box lo..hi joined with the sighting's box (_would_stretch, out_of_scale_part)."""
+    return max(float(hi[i]), float(seen.bmax[i])) - min(float(lo[i]), float(seen.bmin[i]))
 
 
 def _pushed_out(row, seen, icfg) -> bool:
@@ -501,7 +498,7 @@ def out_of_scale_part(row, seen, ratio: float, factor: float) -> bool:
     ext = (row.ext_x, row.ext_y, row.ext_z)
     if any(float(hi[i]) - float(lo[i]) > ratio * float(ext[i]) + PART_TOLERANCE_M for i in range(3)):
         return False  # fused from parts: not seen whole yet
-    return any(max(float(hi[i]), float(seen.bmax[i])) - min(float(lo[i]), float(seen.bmin[i]))
+    return any(_union_span(lo, hi, seen, i)
                > factor * (float(hi[i]) - float(lo[i])) + PART_TOLERANCE_M for i in range(2))
 
 

@@ -51,9 +51,18 @@ def iou_of_volumes(inter: float, va: float, vb: float) -> float:
     return inter / union if union > 0 else 0.0
 
 
-def containment(amin, amax, bmin, bmax, pad: float = 0.0) -> float:
-    """Share of box a (grown by ``pad`` per side) that lies inside box b (grown likewise)."""
-    inter, va, _ = padded_volumes(amin, amax, bmin, bmax, pad)
+def containment(amin, amax, bmin, bmax, pad: float | tuple = 0.0) -> float:
+    """Share of box a (grown by ``pad`` per side) that lies inside box b (grown likewise). ``pad``: one number, or a
+    tuple of three, one per axis (frame_fusion._held_share's part tolerance); a number takes padded_volumes' path."""
+    if type(pad) is tuple:
+        inter, va = 1.0, 1.0
+        for i in range(3):
+            a0, a1, b0, b1 = float(amin[i]) - pad[i], float(amax[i]) + pad[i], float(bmin[i]) - pad[i], \
+                float(bmax[i]) + pad[i]
+            inter *= max(0.0, min(a1, b1) - max(a0, b0))
+            va *= max(0.0, a1 - a0)
+    else:
+        inter, va, _ = padded_volumes(amin, amax, bmin, bmax, pad)
     return inter / va if va > 0 else 0.0
 
 
