@@ -1027,12 +1027,14 @@ class FrameFusion:
     def _in_turns_beside(self, obj, seen: StagedObs) -> bool:
         """Whether a tentative object's views alternate with an older present object beside it: one within
         identity.confirm_turns_m of its box, of an agreeing shown label, a known confusion or at its very place
-        (association.same_place), seen since the tentative one's first sighting (before this frame) but never
-        detected in one frame with it. The segmenter reports one instance of a thing a frame, so a second object
+        (association.same_place), seen between the tentative one's last sighting and this one (not in this
+        frame) and never detected in one frame with it. The segmenter reports one instance of a thing a frame, so a second object
         made from some of its views (a face, a bled mask, a look-alike label) takes the views in turns with it;
         a second thing beside it is reported with it in the frames that show both. Such a tentative object is
-        not confirmed (its "appeared" stays held, it is shown nowhere) until the two are seen in one frame; its
-        place seen empty dismisses it as any tentative object. 0 turns the test off.
+        not confirmed (its "appeared" stays held, it is shown nowhere) while the turns go on: once the two are
+        seen in one frame, or it is seen twice with no view of the other between, it is confirmed as before (a
+        twin that took all of the thing's views is then joined by the twin rules, _sighted_twin at the older
+        one's removal); its place seen empty dismisses it as any tentative object. 0 turns the test off.
 
         Why: main 909474b, default noise, offline: seed 532 (h530), a chair whose box after its push was one face
         (0.11 x 0.46 m) and one other face (0.42 x 0.08 m, score 0.46) at 1806.5 s made a second chair, confirmed
@@ -1044,15 +1046,15 @@ class FrameFusion:
         dist = self.config.identity.confirm_turns_m
         if dist <= 0:
             return False
-        first = float(obj.first_seen)
+        first, last = float(obj.first_seen), float(obj.last_seen)
         lo = np.array((obj.min_x, obj.min_y, obj.min_z), dtype=float)
         hi = np.array((obj.max_x, obj.max_y, obj.max_z), dtype=float)
         label = obj.pinned_label or obj.label
         fcfg = self.config.fusion
         for other in self._candidates(lo - dist, hi + dist, ("present",)):
             if int(other.id) == int(obj.id) or float(other.first_seen) >= first or \
-                    not first <= float(other.last_seen) < float(seen.stamp) or int(other.id) in self._frame_matched:
-                continue  # younger, or not seen since it was first seen, or seen in this very frame (together)
+                    not last <= float(other.last_seen) < float(seen.stamp) or int(other.id) in self._frame_matched:
+                continue  # younger, or not seen between its last sighting and this one, or seen in this frame
             olabel = other.pinned_label or other.label
             if not (labels_agree(label, olabel) or self.known_confusion(label, olabel) or same_place(
                     lo, hi, (other.min_x, other.min_y, other.min_z), (other.max_x, other.max_y, other.max_z),
