@@ -1028,8 +1028,9 @@ class FrameFusion:
         """Whether a tentative object's views alternate with an older present object beside it: one within
         identity.confirm_turns_m of its box, of an agreeing shown label, a known confusion or at its very place
         (association.same_place), seen between the tentative one's last sighting and this one (not in this
-        frame) and never detected in one frame with it. The segmenter reports one instance of a thing a frame, so a second object
-        made from some of its views (a face, a bled mask, a look-alike label) takes the views in turns with it;
+        frame) and never detected in one frame with it. The segmenter reports one instance of a thing a frame,
+        so a second object made from some of its views (a face, a bled mask, a look-alike label) takes the views
+        in turns with it;
         a second thing beside it is reported with it in the frames that show both. Such a tentative object is
         not confirmed (its "appeared" stays held, it is shown nowhere) while the turns go on: once the two are
         seen in one frame, or it is seen twice with no view of the other between, it is confirmed as before (a
