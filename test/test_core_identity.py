@@ -799,7 +799,9 @@ def test_views_of_a_pushed_chair_merged_into_its_old_place_do_not_hide_the_move(
         mem.add([box_obs("chair", new, half, stamp=t)], view(t, chair, d - 0.5))
         mem.add([box_obs("chair", (2.0, 0.21, 0.7), (0.2, 0.012, 0.2), stamp=t + 0.2)], view(t + 0.2, chair, d - 0.5))
     mem.commit()
-    assert [(o.id, o.state, o.n_observations) for o in mem.objects()] == [(1, "present", 7), (2, "present", 4)]
+    # the chair at its new place took views in turns with the backrest's, never in one frame: held tentative
+    # (identity.confirm_turns_m) until seen twice with no backrest view between, at 1200.5 s; the end is the same
+    assert [(o.id, o.state, o.n_observations) for o in mem.objects()] == [(1, "present", 7), (2, "tentative", 4)]
     for t in (1200.0, 1200.5, 1201.0, 1201.5, 1203.0, 1205.0):  # the old place seen empty, the chair at its new one
         mem.add([box_obs("chair", new, half, stamp=t)],
                 render_view(t, (0.0, 0.0, 1.0), chair, [((1.775, 0.195, 0.0), (2.225, 0.645, 0.9))]))

@@ -98,6 +98,10 @@ class IdentityConfig:
                                          # reflection repeated for 2-3 frames never is
     confirm_gap_s: float = 30.0          # ... in one run: a sighting more than this after the one before starts
                                          # the count anew (noise blobs at one wall 30 minutes apart are no object)
+    confirm_turns_m: float = 0.10        # ... and not while an older present object within this (m) of its box, of
+                                         # an agreeing label, a known confusion or at its very place, was seen in
+                                         # frames since its first sighting but never in one frame with it: one
+                                         # thing's views taken in turns (FrameFusion._in_turns_beside; 0 = off)
     twin_merge: bool = True              # merge objects at one place that were never seen together
     chimera_join: bool = True            # an object whose views were of two look-alikes beside it, each seen with
                                          # it, is joined to one of them when its removal comes due, not removed
@@ -486,6 +490,7 @@ def validate(cfg: MemoryConfig) -> None:
     _require(i.appear_hold_s >= 0, "identity.appear_hold_s must be >= 0")
     _require(i.confirm_observations >= 1, "identity.confirm_observations must be >= 1")
     _require(i.confirm_gap_s > 0, "identity.confirm_gap_s must be > 0")
+    _require(i.confirm_turns_m >= 0, "identity.confirm_turns_m must be >= 0")
     _require(i.brief_move_min_weight >= 0, "identity.brief_move_min_weight must be >= 0")
     _require(i.move_width_ratio == 0 or i.move_width_ratio >= 1, "identity.move_width_ratio must be 0 (off) or >= 1")
     _require(i.extend_whole_ratio == 0 or i.extend_whole_ratio >= 1,
@@ -596,6 +601,7 @@ FIELD_RANGES: dict[str, tuple[float, float]] = {
     "identity.unseen_join_s": (0.0, 86400.0), "identity.unseen_join_evidence": (0.0, 1000.0),
     "identity.mover_window_s": (0.0, 86400.0),
     "identity.confirm_observations": (1, 1000), "identity.confirm_gap_s": (0.001, 86400.0),
+    "identity.confirm_turns_m": (0.0, 100.0),
     "identity.brief_move_min_weight": (0.0, 1e6),
     "identity.move_width_ratio": (0.0, 100.0), "identity.extend_whole_ratio": (0.0, 100.0),
     "absence.misses_to_remove": (1, 1000), "absence.min_absence_s": (0.0, 86400.0),

@@ -236,6 +236,16 @@ class FusionRows(TableRows):
         return [float(r[0]) for r in self._conn.execute(
             "SELECT stamp FROM observations WHERE object_id=?", (object_id,))]
 
+    def seen_together(self, a: int, b: int) -> bool:
+        """Whether the two objects were ever detected in one frame: a pair recorded when its frames were thinned
+        (coseen), then a kept sighting of each in one frame (Retention.seen_together's two statements, coseen first)."""
+        lo, hi = (int(a), int(b)) if int(a) < int(b) else (int(b), int(a))
+        if self._conn.execute("SELECT 1 FROM coseen WHERE a=? AND b=?", (lo, hi)).fetchone() is not None:
+            return True
+        return self._conn.execute(
+            "SELECT 1 FROM observations x JOIN observations y ON y.frame_id = x.frame_id "
+            "WHERE x.object_id = ? AND y.object_id = ? LIMIT 1", (int(a), int(b))).fetchone() is not None
+
     def placement_points(self, object_id: int, placement_id) -> list[int]:
         """The valid points of every sighting of the object's placement that has a count, in no stated order (the
         caller takes their median; frame_fusion.FrameFusion._thin_push, whose sighting carries its own count from
