@@ -1,7 +1,7 @@
 """A small thing whose fused box bled past the furniture footprint is weighed as a small thing by the partial-look
-rule (absence.partial_look_span_by_view, on by default; issue 11, stop 56: two shoes, 28-29 cm in their largest single
-views, fused to 35-36 cm, hidden in a shelf's bottom compartment, were removed while they stood from one look of
-partial views, h530 seed 531 and h510 seed 513).
+rule (absence.partial_look_span_by_view, off by default: dev seed 3's laptop; issue 11, stop 56: two shoes, 28-29 cm
+in their largest single views, fused to 35-36 cm, hidden in a shelf's bottom compartment, were removed while they
+stood from one look of partial views, h530 seed 531 and h510 seed 513).
 
 Each test runs with the setting on and off. The first fails with it off (the shoe removed at its first partial look);
 the others hold either way: a shoe taken away in plain view is removed in one look at the same stamp, one taken away
