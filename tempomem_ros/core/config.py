@@ -55,11 +55,13 @@ class FusionConfig:
     same_place_iou: float = 0.3          # ... and the boxes (grown by same_place_tol) overlap at least this much
     recent_s: float = 30.0               # an object seen this recently is still there: another label at its
                                          # place is a confusion, whatever the pair
-    lookalike_width: bool = True         # a sighting of another label (a known confusion) at a small object's
+    lookalike_width: bool = False        # a sighting of another label (a known confusion) at a small object's
                                          # place, the object unseen for over recent_s, much wider than the
                                          # object's steady views there (identity.move_width_ratio x and 4 cm), is
                                          # not that object: a vase (0.12 m) put where a bottle (0.07 m) had stood
-                                         # became the bottle (seed 535, h530) (frame_fusion.wider_than_views)
+                                         # became the bottle (seed 535, h530) (frame_fusion.wider_than_views).
+                                         # Off: the twin test (identity.twin_width_test) alone mends seed 535,
+                                         # and this one made a bled view of a vase a duplicate (dev seed 3)
     own_label_first: bool = True         # an object takes the sighting of its own label before another label's
                                          # (frame_fusion.own_label_first: the neighbour's sighting at its very
                                          # place no longer wins it on score, its own making a twin)
