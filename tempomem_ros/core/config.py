@@ -55,6 +55,13 @@ class FusionConfig:
     same_place_iou: float = 0.3          # ... and the boxes (grown by same_place_tol) overlap at least this much
     recent_s: float = 30.0               # an object seen this recently is still there: another label at its
                                          # place is a confusion, whatever the pair
+    lookalike_width: bool = False        # a sighting of another label (a known confusion) at a small object's
+                                         # place, the object unseen for over recent_s, much wider than the
+                                         # object's steady views there (identity.move_width_ratio x and 4 cm), is
+                                         # not that object: a vase (0.12 m) put where a bottle (0.07 m) had stood
+                                         # became the bottle (seed 535, h530) (frame_fusion.wider_than_views).
+                                         # Off: the twin test (identity.twin_width_test) alone mends seed 535,
+                                         # and this one made a bled view of a vase a duplicate (dev seed 3)
     own_label_first: bool = True         # an object takes the sighting of its own label before another label's
                                          # (frame_fusion.own_label_first: the neighbour's sighting at its very
                                          # place no longer wins it on score, its own making a twin)
@@ -146,6 +153,13 @@ class IdentityConfig:
                                          # (0.12 m views) put where a bottle (0.07 m) had stood, read "bottle", was
                                          # the bottle's move, the two swapped (seed 510, h510)
                                          # (settling.Settling._alike_in_width); 0: off
+    twin_width_test: bool = True         # two objects of different shown labels (a known confusion) at one place,
+                                         # never seen together, are one thing fused twice only when the newer's
+                                         # views are not much wider than the older's (_alike_in_width, the same
+                                         # constants): a vase (0.12 m views) found where a bottle (0.07 m) had
+                                         # stood was joined to the bottle as its twin, and the bottle found later
+                                         # on the vase's shelf became the vase's move (seed 535, h530)
+                                         # (settling.Settling._twins)
     extend_whole_ratio: float = 1.3      # a large object (footprint over frame_fusion.MOVABLE_FOOTPRINT_M) whose box
                                          # is within this x its largest single views (+ 5 cm) on every axis was
                                          # seen whole: a same-label sighting re-identified with it as "another part"
