@@ -156,11 +156,14 @@ _RELATIVE_THAT = re.compile(r"\b(everything|anything|something|nothing|whatever|
 # Stop 56 (heldout34's H011, H098: "A solar installer on a call-out:", "A lift engineer on a callout:"): a role said
 # with "a" / "an" is a noun phrase, a person, never an order, so a word that acts inside it names a kind of work or
 # an occasion ("a lift engineer", "a call-out", "a delivery driver"); the same word in the talk after a comma
-# ("A cook, forget the mug:") still keeps the whole question as it was.
+# ("A cook, forget the mug:") still keeps the whole question as it was, and so does a role of one word that acts ("A
+# cook:", "A cook who counts:"), as before.
 def _acts_in(ws: list[str], role: str) -> set[str]:
     role_ws = words(role)
+    role_ws = role_ws[:role_ws.index("who")] if "who" in role_ws else role_ws  # "who counts": talk (stop 52)
     acts = set(ws) & ACTS
-    if role_ws[:1] in (("a",), ("an",)):  # stop 53's role nouns ("a stable hand") among them
+    # stop 53's role nouns ("a stable hand") among them; "A cook who counts:" keeps its act, as before
+    if role_ws[:1] in (("a",), ("an",)) and len(role_ws) > 2:
         return acts - (set(role_ws) - set(ws[len(role_ws):]))
     return acts
 
