@@ -461,11 +461,9 @@ class Retention:
         return self._overlapping_halves(a, b)
 
     def seen_together(self, a: int, b: int) -> bool:
-        """Whether the two objects were ever detected in one frame. The record of pairs seen in frames thinned since
-        (one key lookup) first: the join of both objects' sightings by frame grows with the sightings kept and
-        unsettled, and asked first (Settling._twins) it made a commit slower as a store aged (4.6 -> 7.1 s of
-        _merge_twins for the same 40 s of frames into a household store of day 1 and of day 10)."""
-        return self._seen_together_before(a, b) or self._rows.sighted_in_one_frame(a, b)
+        """Whether the two objects were ever detected in one frame: the record of pairs seen in frames thinned since,
+        then a kept sighting of each in one frame (store/retention_rows.seen_together_in, which fusion reads too)."""
+        return self._rows.seen_together(a, b)
 
     def _thin_group(self, key: tuple, batch: list, cams: dict, newest: float, report: ThinReport,
                     runs: stamplog.Runs | None = None):
@@ -991,11 +989,6 @@ class Retention:
         if new:
             self._rows.add_coseen(new)
             known.update(new)
-
-    def _seen_together_before(self, a: int, b: int) -> bool:
-        """Whether the two objects were detected in one frame whose sightings were thinned since."""
-        lo, hi = (int(a), int(b)) if int(a) < int(b) else (int(b), int(a))
-        return self._rows.coseen_has(lo, hi)
 
     # ------------------------------------------------------------------ reading
     def thinned_observation(self, observation_id: int) -> str | None:

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from ..rows import OBJECT_COLS, SQL_ID_CHUNK, id_chunks, padded
 from .object_row import ObjectRow, fetch_objects
 from .base import StoreInterface, TableRows, fetch_each, fetch_together
-from .retention_rows import RetentionRows
+from .retention_rows import RetentionRows, seen_together_in
 from .settling_rows import SettlingRows
 
 # A sighting ends the absence: evidence belongs to the time since the object was last seen (persistence.py).
@@ -237,14 +237,9 @@ class FusionRows(TableRows):
             "SELECT stamp FROM observations WHERE object_id=?", (object_id,))]
 
     def seen_together(self, a: int, b: int) -> bool:
-        """Whether the two objects were ever detected in one frame: a pair recorded when its frames were thinned
-        (coseen), then a kept sighting of each in one frame (Retention.seen_together's two statements, coseen first)."""
-        lo, hi = (int(a), int(b)) if int(a) < int(b) else (int(b), int(a))
-        if self._conn.execute("SELECT 1 FROM coseen WHERE a=? AND b=?", (lo, hi)).fetchone() is not None:
-            return True
-        return self._conn.execute(
-            "SELECT 1 FROM observations x JOIN observations y ON y.frame_id = x.frame_id "
-            "WHERE x.object_id = ? AND y.object_id = ? LIMIT 1", (int(a), int(b))).fetchone() is not None
+        """Whether the two objects were ever detected in one frame (retention_rows.seen_together_in: the reading
+        Retention.seen_together makes)."""
+        return seen_together_in(self._conn, a, b)
 
     def placement_points(self, object_id: int, placement_id) -> list[int]:
         """The valid points of every sighting of the object's placement that has a count, in no stated order (the

@@ -266,12 +266,6 @@ class RetentionRows(TableRows):
         return self._conn.execute("SELECT 1 FROM placements WHERE id=? AND current=1",
                                   (placement_id,)).fetchone() is not None
 
-    def sighted_in_one_frame(self, a: int, b: int) -> bool:
-        """Whether a kept sighting of ``a`` and one of ``b`` share a frame."""
-        return self._conn.execute(
-            "SELECT 1 FROM observations x JOIN observations y ON y.frame_id = x.frame_id "
-            "WHERE x.object_id = ? AND y.object_id = ? LIMIT 1", (a, b)).fetchone() is not None
-
     # ---------------------------------------------------------------- objects seen together
     def coseen_pairs(self) -> set:
         """Every recorded pair (a, b), a < b, of objects once detected in one frame."""
@@ -286,8 +280,9 @@ class RetentionRows(TableRows):
         """Record these (a, b) pairs, a < b (a pair already recorded stays as it is)."""
         self._conn.executemany("INSERT OR IGNORE INTO coseen (a, b) VALUES (?, ?)", pairs)
 
-    def coseen_has(self, lo: int, hi: int) -> bool:
-        return self._conn.execute("SELECT 1 FROM coseen WHERE a=? AND b=?", (lo, hi)).fetchone() is not None
+    def seen_together(self, a: int, b: int) -> bool:
+        """Whether the two objects were ever detected in one frame (seen_together_in)."""
+        return seen_together_in(self._conn, a, b)
 
     # ---------------------------------------------------------------- tallies
     def insert_stamp_run(self, n: int, t_first: float, t_last: float, id_first: int, id_last: int, ids: bytes,
@@ -535,3 +530,19 @@ class RetentionRows(TableRows):
     def tallied_of_kind(self, kind: str) -> int:
         """Items counted in tallies of ``kind`` (sighting, rejected, miss)."""
         return int(self._conn.execute("SELECT COALESCE(SUM(n), 0) FROM tallies WHERE kind=?", (kind,)).fetchone()[0])
+
+
+def seen_together_in(conn, a: int, b: int) -> bool:
+    """Whether objects ``a`` and ``b`` were ever detected in one frame, on ``conn``: a pair recorded when its frames
+    were thinned (coseen, one key lookup) first, then a kept sighting of each in one frame. The one reading behind
+    RetentionRows.seen_together (Retention.seen_together: maintenance and the settling step) and
+    FusionRows.seen_together (frame fusion). Why coseen first: the join of both objects' sightings by frame grows
+    with the sightings kept and unsettled, and asked first (Settling._twins) it made a commit slower as a store aged
+    (4.6 -> 7.1 s of _merge_twins for the same 40 s of frames into a household store of day 1 and of day 10)."""
+    a, b = int(a), int(b)
+    lo, hi = (a, b) if a < b else (b, a)
+    if conn.execute("SELECT 1 FROM coseen WHERE a=? AND b=?", (lo, hi)).fetchone() is not None:
+        return True
+    return conn.execute(
+        "SELECT 1 FROM observations x JOIN observations y ON y.frame_id = x.frame_id "
+        "WHERE x.object_id = ? AND y.object_id = ? LIMIT 1", (a, b)).fetchone() is not None
