@@ -256,6 +256,13 @@ _MIDDLE = [(re.compile(r"\b(?:the heck|on earth|the hell|actually|exactly)\b\s*"
            (re.compile(r"\b(" + "|".join(sorted(_PLACE_VERBS)) + r") "
                        r"((?:the|my|our|your|his|her|their) [a-z]+(?: [a-z]+)?)"
                        r" (?:down|away|aside|back)$"), r"\1 \2"),
+           # stop 56 (heldout37's K093 "are the scissors filed under missing at the moment?" was answered "I don't know
+           # any missing" as a thing under which the scissors lie): a status (missing, lost) after a verb of recording
+           # or a bare "under" / "among" is the status recorded, never a thing; said as "marked as", as it is read
+           (re.compile(r"\b(?:(?:filed|listed|logged|recorded|marked|flagged|classed|classified|registered|noted|"
+                       r"entered|put|kept|counted)(?: down)? (?:under|among|in|as|with)|under|among) (?:the )?"
+                       r"(missing|lost)(?= *$| +(?:at|right|now|today|currently|at present|still|these|or|\?)\b)"),
+            r"marked as \1"),
            (re.compile(r"\bprior to\b"), "before"),  # "prior to the latest change"
            # ninth round: "since" and a question word of time ask since when ("since what time has the charger been in
            # its current spot" was read as its current place on heldout12)
