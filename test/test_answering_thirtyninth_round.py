@@ -147,3 +147,28 @@ def test_an_order_to_drop_safeguards_is_refused(question):
 ])
 def test_things_named_like_records_stay(question, operator):
     assert reading(question, NAMES)[0] == operator
+
+
+@pytest.mark.parametrize("question, operator, label", [  # talk put first, or a thing put first and corrected, stay
+    ("the lamp, no wait, the mug, where did it stand before its last move?", "previous", "mug"),
+    ("My back is aching, when did you last see my wallet, I think I had it at breakfast", "last_seen", "wallet"),
+    ("My nephew has been visiting again. Where was my phone before he moved it?", "previous", "phone"),
+])
+def test_talk_or_a_correction_put_first_stays(question, operator, label):
+    assert reading(question, NAMES)[:2] == (operator, {"label": label})
+
+
+def test_a_path_of_the_robot_is_no_history():
+    assert reading("Over the last hour, has the lamp moved? A robot tester, planning a path around it.", NAMES) == (
+        "did_move", {"label": "lamp", "since": TODAY + 13.5 * H, "until": TODAY + 14.5 * H}, "")
+
+
+# ------------------------------------------------------------------ a clock span typed with a dash
+@pytest.mark.parametrize("question, operator", [
+    ("trail: wallet, 0900-1100", "history"),
+    ("history: wallet, 09:00-11:00", "history"),
+    ("was the wallet seen 0900-1100?", "was_seen"),
+])
+def test_a_clock_span_with_a_dash_is_read(question, operator):
+    assert reading(question, NAMES) == (operator, {"label": "wallet", "since": TODAY + 9 * H, "until": TODAY + 11 * H},
+                                        "")

