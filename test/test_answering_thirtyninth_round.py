@@ -70,7 +70,8 @@ def test_a_verb_of_dwelling_ends_the_clause(question, label):
     ("Show me the path the water bottle took through the rooms, oldest first.", "water bottle"),
     ("Hola! Show me the path the water bottle took through the rooms, oldest first.", "water bottle"),
     ("show me the path the mug took", "mug"),
-    ("the route of the keys through the rooms, please", "keys"),
+    ("the itinerary of the keys through the rooms, please", "keys"),
+    ("the path my keys took through the house", "keys"),
     ("show me the trail the phone left through the house", "phone"),
     ("where did the wallet go through the house?", "wallet"),
 ])
@@ -158,6 +159,11 @@ def test_talk_or_a_correction_put_first_stays(question, operator, label):
     assert reading(question, NAMES)[:2] == (operator, {"label": label})
 
 
+@pytest.mark.parametrize("question", ["what is the route to the kitchen?", "which path goes to the hall?"])
+def test_a_route_to_a_place_stays_refused(question):
+    refusal(question, NAMES)
+
+
 def test_a_path_of_the_robot_is_no_history():
     assert reading("Over the last hour, has the lamp moved? A robot tester, planning a path around it.", NAMES) == (
         "did_move", {"label": "lamp", "since": TODAY + 13.5 * H, "until": TODAY + 14.5 * H}, "")
@@ -165,7 +171,7 @@ def test_a_path_of_the_robot_is_no_history():
 
 # ------------------------------------------------------------------ a clock span typed with a dash
 @pytest.mark.parametrize("question, operator", [
-    ("trail: wallet, 0900-1100", "history"),
+    ("itinerary: wallet, 0900-1100", "history"),
     ("history: wallet, 09:00-11:00", "history"),
     ("was the wallet seen 0900-1100?", "was_seen"),
 ])

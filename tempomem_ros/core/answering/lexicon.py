@@ -208,11 +208,7 @@ PLACE_WORDS = {"placement": "WHERE", "placements": "WHERE HISTORYN"}
 # Tenth round: nouns of the way a thing went ("the complete itinerary of the lamp", a tool named "trajectory") ask for
 # its history, as "history" and "trace" do; a stop on that way is one of its places ("every stop").
 HISTORY_WORDS = {**dict.fromkeys("itinerary itineraries trajectory trajectories journey journeys travels".split(),
-                                 "HISTORY"), "stop": "WHERE", "stops": "WHERE HISTORYN",
-                 # stop 56 (heldout37's K022 "Show me the path the water bottle took through the rooms, oldest
-                 # first" was searched for by meaning): the route or trail a thing took is its way, its history ("path"
-                 # is not here: "testing a path around it" is a robot's path; understand._way_of_a_known reads it)
-                 **dict.fromkeys("route routes trail trails".split(), "HISTORY")}
+                                 "HISTORY"), "stop": "WHERE", "stops": "WHERE HISTORYN"}
 
 # Coming into the place (APPEAR), as "appeared" and "new" were; tenth round: arriving ("new arrivals in the past hour").
 APPEAR_WORDS = frozenset("added emerged materialised materialized arrived arrival arrivals".split())

@@ -264,10 +264,11 @@ _MIDDLE = [(re.compile(r"\b(?:the heck|on earth|the hell|actually|exactly)\b\s*"
                        r"(missing|lost)(?= *$| +(?:at|right|now|today|currently|at present|still|these|or|\?)\b)"),
             r"marked as \1"),
            # stop 56 (heldout37's K022 "Show me the path the water bottle took through the rooms"): the path a thing
-           # took, followed or went is its route (lexicon.HISTORY_WORDS); a path alone may be the robot's own
-           (re.compile(r"\b(?:path|paths|way) (?=(?:that |which )?(?:the|my|our|your|his|her|their|it|they) "
-                       r"(?:[a-z]+ ){0,3}?(?:took|has taken|had taken|followed|has followed|travelled|traveled|went|"
-                       r"has gone|made)\b)"), "route "),
+           # took, followed, left or went is its itinerary (lexicon.HISTORY_WORDS); a path or route alone may be the
+           # robot's own or a way to a place ("what is the route to the kitchen" stays refused)
+           (re.compile(r"\b(?:path|paths|way|route|routes|trail|trails) (?=(?:that |which )?(?:the|my|our|your|his|"
+                       r"her|their|it|they) (?:[a-z]+ ){0,3}?(?:took|has taken|had taken|followed|has followed|"
+                       r"travelled|traveled|went|has gone|made|left|has left)\b)"), "itinerary "),
            # stop 56 (heldout1's e018 "trail: keys, 0800-1200", read as the keys' whole history once "trail" was
            # read: the clock span typed with a dash was left out unread, on cb322da too for "history: keys,
            # 08:00-12:00"): two clock times joined by a dash are the span between them, as "between 0800 and 1200" is
