@@ -177,6 +177,11 @@ PRESENCE_PHRASES = {f"{verb} {about}": "GLUE" for verb in ("knocking", "kicking"
                     for about in ("about", "around")}
 OVER_TIME_PHRASES = {f"{over} {span}": "HISTORY" for over in ("over", "through", "throughout", "across")
                      for span in ("time", "the day", "the days", "the week", "the weeks", "the hours")}
+# stop 56 (heldout37's K022, "the path the water bottle took through the rooms"): a way through the home's places is
+# the thing's history as a way through time is
+OVER_TIME_PHRASES.update({f"through {rooms}": "HISTORY" for rooms in ("the rooms", "the house", "the home", "the flat",
+                                                                       "the apartment", "all the rooms")})
+OVER_TIME_PHRASES.update(dict.fromkeys(("from room to room", "room to room"), "HISTORY"))
 THIS_PLACE_PHRASES = {f"{prep} {poss} {adj}{noun}": "THERE" for prep in ("in", "at", "on") for poss in ("its", "their")
                       for adj in ("current ", "present ") for noun in ("spot", "place", "position", "location")}
 
