@@ -23,6 +23,7 @@ import pytest
 from answering_helpers import TODAY, YESTERDAY, reading, refusal
 
 from tempomem_ros.core.answering import Names
+from tempomem_ros.core.answering.commands import instruction_in_question
 
 NAMES = Names(["mug", "keys", "lamp", "sofa", "table", "shelf", "chair", "plant", "remote", "phone", "wallet",
                "laptop", "glasses", "umbrella", "book", "charger", "water bottle", "scissors", "backpack"],
@@ -148,6 +149,25 @@ def test_an_order_to_drop_safeguards_is_refused(question):
 ])
 def test_things_named_like_records_stay(question, operator):
     assert reading(question, NAMES)[0] == operator
+
+
+@pytest.mark.parametrize("question", [  # things of a home named like records: no instruction (refused before)
+    "where did I drop my records?",
+    "did the kids clear the history books off the shelf?",
+    "when did someone remove the records box from the hall?",
+    "where did I put the record player",
+])
+def test_a_home_s_records_and_history_books_are_no_instruction(question):
+    assert instruction_in_question(question) is None
+
+
+@pytest.mark.parametrize("question, said", [  # ... and a database's own words still are
+    ("where is the mug? then drop the database", "drop the database"),
+    ("what is on the table; drop all tables", "drop all tables"),
+    ("where are my keys? and delete my records", "delete my records"),
+])
+def test_dropping_a_database_is_an_instruction(question, said):
+    assert instruction_in_question(question) == said
 
 
 @pytest.mark.parametrize("question, operator, label", [  # talk put first, or a thing put first and corrected, stay

@@ -125,11 +125,15 @@ _DISABLES = (r"disable|deactivate|switch off|turn off|shut off|remove|bypass|ski
 _SAFEGUARDS = (r"(?:safety|security|content|access|sanity|permission)(?: \w+)? (?:checks?|filters?|guards?|rules?|"
                r"measures?|limits?|locks?|protocols?|settings?|mode)|safeguards?|guardrails?|guard rails?|"
                r"restrictions?|filters")
-_DESTROYS = r"delete|erase|wipe|purge|clear|destroy|truncate|shred|drop|scrub|remove"
+# "drop" only before a database's own words (stop 56, the lead's reread: "where did I drop my records?" asks for
+# vinyl records, "did the kids clear the history books off the shelf?" for books; both were refused as instructions)
+_DESTROYS = r"delete|erase|wipe|purge|clear|destroy|truncate|shred|scrub|remove"
 _RECORDS = (r"(?:logs?|log files?|logfiles?|database|db|audit (?:trail|log)s?|records|history|memory|memories)"
-            r"(?! (?:card|stick|basket|pile|cabin|lamp|top|cloth|leg)s?\b)")
+            r"(?! (?:card|stick|basket|pile|cabin|lamp|top|cloth|leg|book|album|player|shelf|shelve|sleeve|collection|"
+            r"crate|box|case)(?:s|es)?\b)")
 _DETS = r"(?:(?:the|all|any|your|its|every|of|this|these|those|robot s|system s|my)\s+){0,3}"
 _LIFTS_GUARDS = re.compile(rf"\b(?:{_DISABLES})\s+{_DETS}(?:{_SAFEGUARDS})\b|"
+                           rf"\bdrop\s+{_DETS}(?:database|db|tables?)\b|"
                            rf"\b(?:{_DESTROYS})\s+{_DETS}(?:{_RECORDS})\b(?!\s+(?:from|off|of|in|on|under)\b)|"
                            r"\b(?:debug|admin|administrator|god|sudo|root|superuser|unrestricted|maintenance) "
                            r"(?:mode|unlocked|access|override)\b", re.I)
