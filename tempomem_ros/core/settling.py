@@ -47,7 +47,7 @@ from .frame_fusion import (wider_than_views, BLED_OVER_SHARE, PART_TOLERANCE_M, 
                            relabel_wins, rest_behind_face)
 from .labels import canonical_label, label_share, labels_agree
 from .partial_looks import seen_empty_since
-from .persistence import AbsenceState, add_misses, evidenced_since, gone, short_look_unclear
+from .persistence import AbsenceState, add_misses, clear_look_lasts, evidenced_since, gone, short_look_unclear
 from .rows import blob_to_feature, bmax_of, bmin_of, feature_to_blob
 from .store import StoreInterface
 from .store.graph_writes import GraphWrites, WriteState
@@ -2231,9 +2231,15 @@ class Settling:
             return False
         acfg = self.config.absence
         # the looks a removal accepts (persistence.gone with this evidence): a join claims more than a removal
-        return gone(AbsenceState.of_row(old), evidence_to_remove=need, min_absence_s=acfg.min_absence_s,
-                    short_look_misses=acfg.short_look_misses, short_look_s=acfg.short_look_s) \
-            and not self._short_look_unclear(old)
+        if gone(AbsenceState.of_row(old), evidence_to_remove=need, min_absence_s=acfg.min_absence_s,
+                short_look_misses=acfg.short_look_misses, short_look_s=acfg.short_look_s) \
+                and not self._short_look_unclear(old):
+            return True
+        # or one clear look that lasted short_look_s, its frames' intervals counted (persistence.clear_look_lasts)
+        looks = self.config.identity.unseen_join_look_misses
+        return looks > 0 and float(old.absence_evidence) >= need - 1e-9 and clear_look_lasts(
+            self._rows.misses_after(int(old.id), old.placement_id, float(old.first_miss) - REMOVAL_STAMP_EPS_S),
+            acfg, looks)
 
     def _may_have_moved_here(self, held) -> bool:
         """Whether an object of this label, unseen since before this one appeared (in a real view: a sliver
