@@ -43,8 +43,9 @@ def _glance_empty(mem, where, times):
 
 
 GLANCE = (250.0, 250.2, 250.4, 250.6)   # seed 436's look: 4 misses in 0.6 s (absence.short_look_misses, short_look_s)
-# Why 4 misses in 0.6 s and not 3 in 0.4 s: the join's evidence is a look a removal accepts (_seen_empty_since), and
-# 3 misses under absence.short_look_s (0.5 s) are not one. With unseen_join_evidence = evidence_to_remove (1) every
+# Why 4 misses in 0.6 s: the join's evidence is a look a removal accepts (_seen_empty_since), or a clear look that
+# lasted short_look_s in frames' intervals (identity.unseen_join_look_misses: BRIEF_5HZ below). With
+# unseen_join_evidence = evidence_to_remove (1) every
 # such look also makes a removal due, whose own path (_moved_here) would decide instead of the rule: the tests of
 # the rule ask for two units to remove (GLANCE_ONLY), so the glance is join evidence and no removal
 GLANCE_ONLY = {"absence": {"evidence_to_remove": 2.0}}
