@@ -76,13 +76,13 @@ class Tracer:
         orig = ff.FrameFusion._absence
         tracer = self
 
-        def _absence(fusion, frame, view, matched, items, counters, touched, fused=None, rows=None):
+        def _absence(fusion, frame, view, matched, items, counters, touched, fused=None, rows=None, parts=None):
             if view is not None:
                 try:
                     tracer.observe(fusion, frame, view, matched, items, fused or {}, rows or {})
                 except Exception as exc:  # a tracer must never change the run
                     print("tracer error", exc)
-            return orig(fusion, frame, view, matched, items, counters, touched, fused, rows)
+            return orig(fusion, frame, view, matched, items, counters, touched, fused, rows, parts=parts)
         ff.FrameFusion._absence = _absence
 
         orig_add = None

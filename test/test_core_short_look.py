@@ -16,7 +16,13 @@ from core_helpers import box_obs, distance_from_eye, view
 
 from tempomem_ros.core import Memory
 from tempomem_ros.core.config import AbsenceConfig, MemoryConfig
-from tempomem_ros.core.persistence import AbsenceState, add_misses, short_look_decides, short_look_unclear
+from tempomem_ros.core.persistence import (
+    AbsenceState,
+    add_misses,
+    clear_look_lasts,
+    short_look_decides,
+    short_look_unclear,
+)
 
 A = (2.0, 0.0, 0.8)
 B = (0.0, 2.0, 0.8)
@@ -164,3 +170,18 @@ def _partly_hidden(t: float):
         col, row = int(u * dw / v.width), int(w * dh / v.height)
         depth[row, col] = DA - 0.3
     return dataclasses.replace(v, depth=depth)
+
+
+def test_clear_look_lasts_counts_each_frames_interval():
+    # persistence.clear_look_lasts (identity.unseen_join_look_misses: the join's look, not a removal's): n misses x
+    # their mean gap >= short_look_s (0.5 s), each at short_look_clear_fraction (0.85) of the samples
+    acfg = AbsenceConfig()
+    five_hz = [(250.0, 1.0), (250.2, 1.0), (250.4, 1.0)]       # h540 seed 544's look: 0.6 s of view
+    assert clear_look_lasts(five_hz, acfg, 3)
+    assert not clear_look_lasts(five_hz, acfg, 4)               # fewer misses than asked
+    assert not clear_look_lasts(five_hz, acfg, 0)               # off
+    assert not clear_look_lasts([(250.0, 1.0), (250.067, 1.0), (250.133, 1.0)], acfg, 3)  # a 15 Hz burst: 0.2 s
+    assert not clear_look_lasts([(250.0, 1.0), (250.2, 0.67), (250.4, 1.0)], acfg, 3)     # one frame saw 2/3 of it
+    assert not clear_look_lasts([(250.0, 1.0), (250.2, 1.0), (260.0, 1.0)], acfg, 3)      # two looks, neither full
+    assert clear_look_lasts([(100.0, 1.0), (250.0, 1.0), (250.2, 1.0), (250.4, 1.0)], acfg, 3)  # the second look
+    assert not clear_look_lasts([], acfg, 3)

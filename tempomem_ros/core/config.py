@@ -193,6 +193,11 @@ class IdentityConfig:
                                          # the look that saw it, settling.Settling._seen_empty_moves); 0: no guard,
                                          # which moved a chair 7 m and a shelf 5 m back and forth in the household
                                          # (rooms whose other instances were never seen: moves 18 -> 53)
+    unseen_join_look_misses: int = 3     # ... or one look of at least this many misses, each seeing
+                                         # absence.short_look_clear_fraction of its samples, that lasted
+                                         # absence.short_look_s counting each frame's interval (n x their mean gap:
+                                         # persistence.clear_look_lasts): h540 seed 544's bottle, 3 clear misses in
+                                         # 0.4 s at 5 Hz (settling.Settling._seen_empty_since); 0: off
     brief_move_min_weight: float = 2.0   # a brief look (settling._brief_move) is a removed object's move only if its
                                          # sightings weigh this much (summed confidence, fusion.observation_weight):
                                          # reflections, 3 frames at 0.43-0.53, weighed 1.3-1.6 (seeds 420, 422, 427)
@@ -505,6 +510,7 @@ def validate(cfg: MemoryConfig) -> None:
     _require(i.reconcile_window_s >= 0, "identity.reconcile_window_s must be >= 0")
     _require(i.unseen_join_s >= 0, "identity.unseen_join_s must be >= 0")
     _require(i.unseen_join_evidence >= 0, "identity.unseen_join_evidence must be >= 0")
+    _require(i.unseen_join_look_misses >= 0, "identity.unseen_join_look_misses must be >= 0")
     _require(i.mover_window_s >= 0, "identity.mover_window_s must be >= 0")
     _require(i.appear_hold_s >= 0, "identity.appear_hold_s must be >= 0")
     _require(i.confirm_observations >= 1, "identity.confirm_observations must be >= 1")
@@ -618,6 +624,7 @@ FIELD_RANGES: dict[str, tuple[float, float]] = {
     "identity.held_in_misses_share": (0.0, 1.0),
     "identity.reconcile_window_s": (0.0, 86400.0), "identity.appear_hold_s": (0.0, 86400.0),
     "identity.unseen_join_s": (0.0, 86400.0), "identity.unseen_join_evidence": (0.0, 1000.0),
+    "identity.unseen_join_look_misses": (0, 1000),
     "identity.mover_window_s": (0.0, 86400.0),
     "identity.confirm_observations": (1, 1000), "identity.confirm_gap_s": (0.001, 86400.0),
     "identity.confirm_turns_m": (0.0, 100.0),

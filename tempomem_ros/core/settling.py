@@ -47,7 +47,7 @@ from .frame_fusion import (wider_than_views, BLED_OVER_SHARE, PART_TOLERANCE_M, 
                            relabel_wins, rest_behind_face)
 from .labels import canonical_label, label_share, labels_agree
 from .partial_looks import seen_empty_since
-from .persistence import AbsenceState, add_misses, evidenced_since, gone, short_look_unclear
+from .persistence import AbsenceState, add_misses, clear_look_lasts, evidenced_since, gone, short_look_unclear
 from .rows import blob_to_feature, bmax_of, bmin_of, feature_to_blob
 from .store import StoreInterface
 from .store.graph_writes import GraphWrites, WriteState
@@ -2155,13 +2155,14 @@ class Settling:
         Only its own shown label: an appearance published with no wait is never joined through a look-alike
         label (seed 430's chair, _unseen_original).
 
-        Why it stays though the defaults never reach it: since fix47 its evidence (_seen_empty_since) is a look a
-        removal accepts (persistence.gone), and with identity.unseen_join_evidence = absence.evidence_to_remove (both
-        1, the defaults) the miss that makes that look also makes the removal due (persistence.add_misses asks the
-        same gone), so every object asked here (no removal due) fails _seen_empty_since, and the move is decided by
-        that removal (finish_removals -> _moved_here) 1 s later (removal_hold_s). It decides where
-        unseen_join_evidence < evidence_to_remove: a look enough to join that does not remove (test_core_unseen_join
-        GLANCE_ONLY, evidence_to_remove 2: without it the keys at 200 s stay a second object)."""
+        Where it decides: since fix47 its evidence (_seen_empty_since) is a look a removal accepts (persistence.gone)
+        or, since stop 57, a clear look that lasted short_look_s counted in frames' intervals
+        (identity.unseen_join_look_misses, persistence.clear_look_lasts). With identity.unseen_join_evidence =
+        absence.evidence_to_remove (both 1, the defaults) a look a removal accepts also makes the removal due, so the
+        move is decided by that removal (finish_removals -> _moved_here) 1 s later (removal_hold_s); the objects
+        asked here (no removal due) pass only by the clear look a removal refuses (3 clear frames at 5 Hz: h540
+        seed 544's bottle, test_core_unseen_join's BRIEF_5HZ), or where unseen_join_evidence < evidence_to_remove
+        (test_core_unseen_join GLANCE_ONLY, evidence_to_remove 2: without it the keys at 200 s stay a second object)."""
         icfg = self.config.identity
         if icfg.unseen_join_s <= 0:
             return
@@ -2189,8 +2190,8 @@ class Settling:
         feature), a bottle's place seen empty at 1805.7-1806.3 s while another bottle, unseen since before the new
         one was found at 1517.1 s, was seen at its own place 2 s later (1808 s): in the frame of the look two
         candidates (which one moved unknown), after it no new miss asked again. Read only by _seen_empty_moves,
-        whose _seen_empty_since decides: like it, it decides something only where identity.unseen_join_evidence <
-        absence.evidence_to_remove (its docstring)."""
+        whose _seen_empty_since decides: like it, it decides something only by a look no removal accepts (its
+        docstring)."""
         need, ids = self.config.identity.unseen_join_evidence, set()
         for row in self._state.seen_rows.values():  # as the frame found them: last_seen before this frame
             if row.state != "present" or stamp - float(row.last_seen) < self.config.identity.unseen_join_s:
@@ -2231,9 +2232,15 @@ class Settling:
             return False
         acfg = self.config.absence
         # the looks a removal accepts (persistence.gone with this evidence): a join claims more than a removal
-        return gone(AbsenceState.of_row(old), evidence_to_remove=need, min_absence_s=acfg.min_absence_s,
-                    short_look_misses=acfg.short_look_misses, short_look_s=acfg.short_look_s) \
-            and not self._short_look_unclear(old)
+        if gone(AbsenceState.of_row(old), evidence_to_remove=need, min_absence_s=acfg.min_absence_s,
+                short_look_misses=acfg.short_look_misses, short_look_s=acfg.short_look_s) \
+                and not self._short_look_unclear(old):
+            return True
+        # or one clear look that lasted short_look_s, its frames' intervals counted (persistence.clear_look_lasts)
+        looks = self.config.identity.unseen_join_look_misses
+        return looks > 0 and float(old.absence_evidence) >= need - 1e-9 and clear_look_lasts(
+            self._rows.misses_after(int(old.id), old.placement_id, float(old.first_miss) - REMOVAL_STAMP_EPS_S),
+            acfg, looks)
 
     def _may_have_moved_here(self, held) -> bool:
         """Whether an object of this label, unseen since before this one appeared (in a real view: a sliver
