@@ -62,6 +62,24 @@ def render_view(stamp: float, eye, target, boxes, wall: float = 8.0, max_range: 
     return CameraView(pose, F, F, W / 2, H / 2, W, H, max_range, depth.astype(np.float32), stamp)
 
 
+def looked(mem: Memory, stamps, boxes, target, eye=(0.0, 0.0, 1.0)) -> None:
+    """One look: a frame at each stamp from ``eye`` towards ``target`` that reports nothing, its depth showing only
+    the given (lo, hi) boxes (render_view); then a commit. The partial-look tests (test_core_partial_looks*.py)."""
+    for t in stamps:
+        mem.add([], render_view(t, eye, target, boxes))
+    mem.commit()
+
+
+def miss_fractions(mem: Memory) -> list[float]:
+    """The visible fraction of every miss counted, in stamp order (to 2 places)."""
+    return [round(r[0], 2) for r in mem._conn.execute("SELECT visible_fraction FROM misses ORDER BY stamp")]
+
+
+def removals(mem: Memory) -> list[tuple[str, float]]:
+    """(kind, stamp to 0.1 s) of every "removed" and "reappeared" event, in order."""
+    return [(e.kind, round(e.stamp, 1)) for e in mem.changes() if e.kind in ("removed", "reappeared")]
+
+
 def box_obs(label, center, half=(0.04, 0.04, 0.05), stamp=0.0, conf=0.9, feature=None) -> Observation:
     c = np.asarray(center, float)
     h = np.asarray(half, float)
