@@ -242,3 +242,22 @@ def mug_removed(mem: Memory, at) -> None:
         mem.add([], view(t, at, empty))
     mem.commit()
     assert [(o.id, o.state) for o in mem.objects()] == [(1, "missing")]
+
+
+def cup_read_mug_moved(mem: Memory, labels_at_a, a, b) -> None:
+    """The story the naming tests tell (test_core_temporal, test_core_event_names): one sighting per label of
+    ``labels_at_a`` at ``a`` (it stays "cup": the relabel margin), a's place seen empty three times, then a "cup" and
+    eight "mug" sightings at ``b``."""
+    da, db = distance_from_eye(a), distance_from_eye(b)
+    for i, label in enumerate(labels_at_a):
+        mem.add([box_obs(label, a, stamp=10 + i, conf=0.6)], view(10 + i, a, da + 0.04))
+        mem.commit()
+    assert mem.get(1).label == "cup"
+    for i in range(3):
+        mem.add([], view(20 + i, a, da + 1.0))
+        mem.commit()
+    mem.add([box_obs("cup", b, stamp=30, conf=0.6)], view(30, b, db + 0.04))
+    mem.commit()
+    for i in range(8):
+        mem.add([box_obs("mug", b, stamp=31 + i, conf=0.9)], view(31 + i, b, db + 0.04))
+        mem.commit()
