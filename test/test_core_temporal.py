@@ -764,3 +764,19 @@ def test_placements_page_from_the_newest_with_the_total(mem):
     with pytest.raises(UnknownIdError):
         mem.placements(99, k=1)
 
+
+@pytest.mark.parametrize("window, words, moves, places, seen", [
+    ({"since": 25}, " since 1970-01-01 00:00:25 UTC", 1, 1, 1),
+    ({"until": 25}, " up to 1970-01-01 00:00:25 UTC", 0, 1, 3),
+    ({"since": 5, "until": 35}, " from 1970-01-01 00:00:05 UTC to 1970-01-01 00:00:35 UTC", 1, 2, 4),
+    ({}, "", 1, 2, 4),
+])
+def test_a_window_is_worded_alike_by_the_checks_and_the_temporal_operators(mem, window, words, moves, places, seen):
+    """citations.window_words (stop 57: checks.py and temporal.py each had it): the same words after each verb."""
+    mug_moves_story(mem)
+    assert mem.temporal("count_moves", label="mug", **window).text == f"The mug moved {moves} time(s){words}."
+    assert mem.temporal("history", label="mug", **window).text.startswith(
+        f"The mug has been at {places} place(s){words}: ")
+    assert mem.did_move(label="mug", **window).text.startswith(
+        f"Yes: the mug moved 1 time(s){words}: " if moves else f"No: the mug did not move{words}; ")
+    assert mem.was_seen(label="mug", **window).text.startswith(f"Yes: I saw the mug {seen} time(s){words}, ")
