@@ -62,6 +62,24 @@ def render_view(stamp: float, eye, target, boxes, wall: float = 8.0, max_range: 
     return CameraView(pose, F, F, W / 2, H / 2, W, H, max_range, depth.astype(np.float32), stamp)
 
 
+def looked(mem: Memory, stamps, boxes, target, eye=(0.0, 0.0, 1.0)) -> None:
+    """One look: a frame at each stamp from ``eye`` towards ``target`` that reports nothing, its depth showing only
+    the given (lo, hi) boxes (render_view); then a commit. The partial-look tests (test_core_partial_looks*.py)."""
+    for t in stamps:
+        mem.add([], render_view(t, eye, target, boxes))
+    mem.commit()
+
+
+def miss_fractions(mem: Memory) -> list[float]:
+    """The visible fraction of every miss counted, in stamp order (to 2 places)."""
+    return [round(r[0], 2) for r in mem._conn.execute("SELECT visible_fraction FROM misses ORDER BY stamp")]
+
+
+def removals(mem: Memory) -> list[tuple[str, float]]:
+    """(kind, stamp to 0.1 s) of every "removed" and "reappeared" event, in order."""
+    return [(e.kind, round(e.stamp, 1)) for e in mem.changes() if e.kind in ("removed", "reappeared")]
+
+
 def box_obs(label, center, half=(0.04, 0.04, 0.05), stamp=0.0, conf=0.9, feature=None) -> Observation:
     c = np.asarray(center, float)
     h = np.asarray(half, float)
@@ -224,3 +242,22 @@ def mug_removed(mem: Memory, at) -> None:
         mem.add([], view(t, at, empty))
     mem.commit()
     assert [(o.id, o.state) for o in mem.objects()] == [(1, "missing")]
+
+
+def cup_read_mug_moved(mem: Memory, labels_at_a, a, b) -> None:
+    """The story the naming tests tell (test_core_temporal, test_core_event_names): one sighting per label of
+    ``labels_at_a`` at ``a`` (it stays "cup": the relabel margin), a's place seen empty three times, then a "cup" and
+    eight "mug" sightings at ``b``."""
+    da, db = distance_from_eye(a), distance_from_eye(b)
+    for i, label in enumerate(labels_at_a):
+        mem.add([box_obs(label, a, stamp=10 + i, conf=0.6)], view(10 + i, a, da + 0.04))
+        mem.commit()
+    assert mem.get(1).label == "cup"
+    for i in range(3):
+        mem.add([], view(20 + i, a, da + 1.0))
+        mem.commit()
+    mem.add([box_obs("cup", b, stamp=30, conf=0.6)], view(30, b, db + 0.04))
+    mem.commit()
+    for i in range(8):
+        mem.add([box_obs("mug", b, stamp=31 + i, conf=0.9)], view(31 + i, b, db + 0.04))
+        mem.commit()

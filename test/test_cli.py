@@ -8,48 +8,19 @@ import json
 import os
 import re
 
-import numpy as np
 import pytest
-from core_helpers import IMMEDIATE
+from core_helpers import IMMEDIATE, box_obs, view
 from PIL import Image
 
-from tempomem_ros.core import CameraView, Memory, Observation
+from tempomem_ros.core import Memory, Observation
 from tempomem_ros.tools import cli
 from tempomem_ros.tools.render_map import nice_length
 
 A, B = (2.0, 0.0, 0.8), (0.0, 2.0, 0.8)
 
 
-def look_at(eye, target) -> np.ndarray:
-    eye = np.asarray(eye, float)
-    z = np.asarray(target, float) - eye
-    z /= np.linalg.norm(z)
-    x = np.cross(z, np.array([0.0, 0.0, 1.0]))
-    x /= np.linalg.norm(x)
-    pose = np.eye(4)
-    pose[:3, 0], pose[:3, 1], pose[:3, 2], pose[:3, 3] = x, np.cross(z, x), z, eye
-    return pose
-
-
-def view(stamp, target, depth) -> CameraView:
-    return CameraView(
-        look_at((0, 0, 1.0), target),
-        500,
-        500,
-        320,
-        240,
-        640,
-        480,
-        6.0,
-        np.full((60, 80), depth, np.float32),
-        stamp,
-    )
-
-
 def mug(at, stamp) -> Observation:
-    c = np.asarray(at, float)
-    h = np.array([0.04, 0.04, 0.05])
-    return Observation("mug", 0.9, c, c - h, c + h, stamp)
+    return box_obs("mug", at, stamp=stamp)
 
 
 def table(stamp) -> Observation:

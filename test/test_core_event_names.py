@@ -8,7 +8,7 @@ import bisect
 import random
 
 import pytest
-from core_helpers import IMMEDIATE, box_obs, distance_from_eye, view
+from core_helpers import IMMEDIATE, box_obs, cup_read_mug_moved, distance_from_eye, view
 
 from tempomem_ros.core import Memory
 from tempomem_ros.core.event_names import STATE_ENDING, announced_place, event_names, may_take_next, name_events
@@ -204,17 +204,7 @@ def test_a_past_change_takes_a_later_name_through_the_states_between(mem, monkey
     (relabelled): asked alone, its appearance at A is named "mug" through the removal at A (A's views give "mug"
     the share, so the removal may take the move's name) and the move (its state holds: the label now). Three
     rounds of EventRows.following, each one ask; the views of A once; the same names as the whole history's."""
-    for i, label in enumerate(("cup", "cup", "cup", "mug")):
-        mem.add([box_obs(label, A, stamp=10 + i, conf=0.6)], view(10 + i, A, DA + 0.04))
-        mem.commit()
-    for i in range(3):
-        mem.add([], view(20 + i, A, DA + 1.0))
-        mem.commit()
-    mem.add([box_obs("cup", B, stamp=30, conf=0.6)], view(30, B, DB + 0.04))
-    mem.commit()
-    for i in range(8):
-        mem.add([box_obs("mug", B, stamp=31 + i, conf=0.9)], view(31 + i, B, DB + 0.04))
-        mem.commit()
+    cup_read_mug_moved(mem, ("cup", "cup", "cup", "mug"), A, B)
     every = [e for e in mem.changes() if e.kind != "relabelled"]
     assert [(e.kind, e.label, e.published_label) for e in every] == [
         ("appeared", "mug", "cup"), ("removed", "mug", "cup"), ("moved", "mug", "cup")]

@@ -14,7 +14,7 @@ from test_core_swap_width import A, A2, BOTTLE, C, VASE, _always, _look, _stamps
 
 from tempomem_ros.core import Memory
 from tempomem_ros.core.config import MemoryConfig
-from tempomem_ros.core.frame_fusion import wider_than_views
+from tempomem_ros.core.frame_fusion import view_width, wider_than_views
 
 A3 = (A[0], A[1] + 0.03, A[2])  # 3 cm from the bottle's place: its very place
 A6 = (A[0], A[1] + 0.06, A[2])  # 6 cm from it: a vase's first view there scores 0.52 against the bottle (a new object)
@@ -55,6 +55,13 @@ def test_wider_than_views():
     assert not wider_than_views(0.15, unsteady, 1.5)
     assert wider_than_views(0.15, unsteady, 1.5, steady=False)
     assert not wider_than_views(0.12, steady, 2.0)    # move_width_ratio 2: 0.12 < 0.14
+
+
+def test_view_width_is_the_longer_horizontal_side():
+    assert view_width((1.0, 2.0, 0.5), (1.07, 2.12, 0.8)) == pytest.approx(0.12)    # y longer; the height unread
+    assert view_width((1.0, 2.0, 0.0), (1.3, 2.12, 2.0)) == pytest.approx(0.3)      # x longer
+    assert view_width((1.0, 2.0), (1.07, 2.05)) == pytest.approx(0.07)             # x and y are all it reads
+    assert view_width((1.0, 2.0, 0.0), (0.9, 1.8, 0.1)) == 0.0                     # no extent: 0, never negative
 
 
 def test_a_vase_put_at_the_bottles_place_is_not_the_bottle(store):

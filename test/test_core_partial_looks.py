@@ -7,7 +7,7 @@ projection error at 2 m), so with it on these views count no miss at all (the la
 from __future__ import annotations
 
 import pytest
-from core_helpers import render_view, span_obs
+from core_helpers import looked, miss_fractions, removals, render_view, span_obs
 
 from tempomem_ros.core import Memory
 from tempomem_ros.core.partial_looks import seen_empty_since
@@ -39,66 +39,52 @@ def _seen(mem, stamps):
     mem.commit()
 
 
-def _looked(mem, stamps, boxes):
-    for t in stamps:
-        mem.add([], render_view(t, EYE, V_MID, boxes))
-    mem.commit()
-
-
-def _fractions(mem):
-    return [round(r[0], 2) for r in mem._conn.execute("SELECT visible_fraction FROM misses ORDER BY stamp")]
-
-
-def _removals(mem):
-    return [(e.kind, round(e.stamp, 1)) for e in mem.changes() if e.kind in ("removed", "reappeared")]
-
-
 def test_one_look_of_partial_views_does_not_remove_a_small_object(mem):
     # seed 370: a plant on a shelf seen from beside its side panel, 13 misses of one look at 33-67 % in view
     _seen(mem, (0.0, 0.3, 0.6, 1.0))
-    _looked(mem, [600.0 + 0.2 * i for i in range(12)], [PANEL])
-    assert mem.get(1).state == "present" and _removals(mem) == []
-    assert _fractions(mem) == [0.44] * 12   # 4 of its 9 samples in view, each frame a miss: one look
+    looked(mem, [600.0 + 0.2 * i for i in range(12)], [PANEL], V_MID)
+    assert mem.get(1).state == "present" and removals(mem) == []
+    assert miss_fractions(mem) == [0.44] * 12   # 4 of its 9 samples in view, each frame a miss: one look
 
 
 def test_a_second_look_decides_and_dates_the_removal(mem):
     _seen(mem, (0.0, 0.3, 0.6, 1.0))
-    _looked(mem, [600.0 + 0.2 * i for i in range(12)], [PANEL])
-    _looked(mem, [900.0, 900.3, 900.6, 901.0, 901.4, 902.6], [PANEL])
+    looked(mem, [600.0 + 0.2 * i for i in range(12)], [PANEL], V_MID)
+    looked(mem, [900.0, 900.3, 900.6, 901.0, 901.4, 902.6], [PANEL], V_MID)
     assert mem.get(1).state == "missing"
-    assert _removals(mem) == [("removed", 900.0)]
+    assert removals(mem) == [("removed", 900.0)]
 
 
 def test_a_sighting_between_the_looks_ends_that_absence(mem):
     _seen(mem, (0.0, 0.3, 0.6, 1.0))
-    _looked(mem, [600.0 + 0.2 * i for i in range(12)], [PANEL])
+    looked(mem, [600.0 + 0.2 * i for i in range(12)], [PANEL], V_MID)
     _seen(mem, (700.0,))
-    _looked(mem, [900.0, 900.3], [PANEL])
-    assert mem.get(1).state == "present" and _removals(mem) == []
+    looked(mem, [900.0, 900.3], [PANEL], V_MID)
+    assert mem.get(1).state == "present" and removals(mem) == []
 
 
 def test_one_look_of_plain_views_still_removes(mem):
     _seen(mem, (0.0, 0.3, 0.6, 1.0))
-    _looked(mem, [600.0 + 0.2 * i for i in range(12)], [])
-    assert set(_fractions(mem)) == {1.0}
-    assert mem.get(1).state == "missing" and _removals(mem) == [("removed", 600.0)]
+    looked(mem, [600.0 + 0.2 * i for i in range(12)], [], V_MID)
+    assert set(miss_fractions(mem)) == {1.0}
+    assert mem.get(1).state == "missing" and removals(mem) == [("removed", 600.0)]
 
 
 def test_two_partial_glances_in_two_looks_are_not_yet_a_removal(mem):
     # seed 373: a shoe removed from three partial views in two patrol looks (1 frame, then 2), back 753 s later
     _seen(mem, (0.0, 0.3, 0.6, 1.0))
-    _looked(mem, [354.6], [PANEL])
-    _looked(mem, [740.2, 740.4, 742.0], [PANEL])
-    assert mem.get(1).state == "present" and _removals(mem) == []
-    assert _fractions(mem) == [0.44] * 4
+    looked(mem, [354.6], [PANEL], V_MID)
+    looked(mem, [740.2, 740.4, 742.0], [PANEL], V_MID)
+    assert mem.get(1).state == "present" and removals(mem) == []
+    assert miss_fractions(mem) == [0.44] * 4
 
 
 def test_with_the_edge_rule_the_half_hidden_vase_counts_no_miss_in_either_look(edge_mem):
     # its 4 samples in view are 4.5 px from the panel's edge, within the 12 px the pose and box may be off
     _seen(edge_mem, (0.0, 0.3, 0.6, 1.0))
-    _looked(edge_mem, [600.0 + 0.2 * i for i in range(12)], [PANEL])
-    _looked(edge_mem, [900.0, 900.3, 900.6, 901.0, 901.4, 902.6], [PANEL])
-    assert edge_mem.get(1).state == "present" and _removals(edge_mem) == [] and _fractions(edge_mem) == []
+    looked(edge_mem, [600.0 + 0.2 * i for i in range(12)], [PANEL], V_MID)
+    looked(edge_mem, [900.0, 900.3, 900.6, 901.0, 901.4, 902.6], [PANEL], V_MID)
+    assert edge_mem.get(1).state == "present" and removals(edge_mem) == [] and miss_fractions(edge_mem) == []
 
 
 @pytest.mark.parametrize("misses, expected", [

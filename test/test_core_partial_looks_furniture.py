@@ -11,7 +11,7 @@ Run with absence.hidden_near_edge off (its default since stop 49), as test_core_
 from __future__ import annotations
 
 import pytest
-from core_helpers import render_view, span_obs
+from core_helpers import looked, miss_fractions, removals, render_view, span_obs
 
 from tempomem_ros.core import Memory
 
@@ -32,62 +32,48 @@ def _seen(mem, stamps):
     mem.commit()
 
 
-def _looked(mem, stamps, boxes):
-    for t in stamps:
-        mem.add([], render_view(t, EYE, C_MID, boxes))
-    mem.commit()
-
-
-def _fractions(mem):
-    return [round(r[0], 2) for r in mem._conn.execute("SELECT visible_fraction FROM misses ORDER BY stamp")]
-
-
-def _removals(mem):
-    return [(e.kind, round(e.stamp, 1)) for e in mem.changes() if e.kind in ("removed", "reappeared")]
-
-
 @pytest.mark.parametrize("on", [True, False])
 def test_one_look_of_partial_views_does_not_remove_a_chair(store, on):
     with _mem(store, on) as mem:
         _seen(mem, (0.0, 0.3, 0.6, 1.0))
-        _looked(mem, [600.0 + 0.2 * i for i in range(12)], [PANEL])
-        assert set(_fractions(mem)) == {0.44}   # 4 of its 9 samples in view, each frame a miss: one look
+        looked(mem, [600.0 + 0.2 * i for i in range(12)], [PANEL], C_MID)
+        assert set(miss_fractions(mem)) == {0.44}   # 4 of its 9 samples in view, each frame a miss: one look
         if on:
-            assert mem.get(1).state == "present" and _removals(mem) == [] and len(_fractions(mem)) == 12
+            assert mem.get(1).state == "present" and removals(mem) == [] and len(miss_fractions(mem)) == 12
         else:   # removed once its misses span absence.min_absence_s; no miss counted after
-            assert mem.get(1).state == "missing" and _removals(mem) == [("removed", 600.0)]
+            assert mem.get(1).state == "missing" and removals(mem) == [("removed", 600.0)]
 
 
 @pytest.mark.parametrize("on", [True, False])
 def test_a_chair_taken_away_is_removed_at_its_second_partial_look(store, on):
     with _mem(store, on) as mem:
         _seen(mem, (0.0, 0.3, 0.6, 1.0))
-        _looked(mem, [600.0 + 0.2 * i for i in range(12)], [PANEL])
-        _looked(mem, [900.0, 900.3, 900.6, 901.0, 901.4, 902.6], [PANEL])
+        looked(mem, [600.0 + 0.2 * i for i in range(12)], [PANEL], C_MID)
+        looked(mem, [900.0, 900.3, 900.6, 901.0, 901.4, 902.6], [PANEL], C_MID)
         assert mem.get(1).state == "missing"
-        assert _removals(mem) == [("removed", 900.0 if on else 600.0)]
+        assert removals(mem) == [("removed", 900.0 if on else 600.0)]
 
 
 @pytest.mark.parametrize("on", [True, False])
 def test_a_chair_in_plain_view_and_gone_is_removed_in_one_look(store, on):
     with _mem(store, on) as mem:
         _seen(mem, (0.0, 0.3, 0.6, 1.0))
-        _looked(mem, [600.0 + 0.2 * i for i in range(12)], [])
-        assert set(_fractions(mem)) == {1.0}
-        assert mem.get(1).state == "missing" and _removals(mem) == [("removed", 600.0)]
+        looked(mem, [600.0 + 0.2 * i for i in range(12)], [], C_MID)
+        assert set(miss_fractions(mem)) == {1.0}
+        assert mem.get(1).state == "missing" and removals(mem) == [("removed", 600.0)]
 
 
 @pytest.mark.parametrize("on", [True, False])
 def test_a_sighting_between_two_partial_looks_keeps_the_chair(store, on):
     with _mem(store, on) as mem:
         _seen(mem, (0.0, 0.3, 0.6, 1.0))
-        _looked(mem, [600.0 + 0.2 * i for i in range(12)], [PANEL])
+        looked(mem, [600.0 + 0.2 * i for i in range(12)], [PANEL], C_MID)
         _seen(mem, (700.0,))
-        _looked(mem, [900.0, 900.3], [PANEL])
+        looked(mem, [900.0, 900.3], [PANEL], C_MID)
         if on:
-            assert mem.get(1).state == "present" and _removals(mem) == []
+            assert mem.get(1).state == "present" and removals(mem) == []
         else:   # removed at its first look, back at the sighting
-            assert _removals(mem) == [("removed", 600.0), ("reappeared", 700.0)]
+            assert removals(mem) == [("removed", 600.0), ("reappeared", 700.0)]
 
 
 LOW_LO, LOW_HI = (1.8, -0.25, 0.6), (2.25, 0.25, 0.9)   # a low wide thing (0.3 m tall) on a board, furniture by
@@ -102,9 +88,7 @@ def test_a_low_thing_of_furniture_footprint_is_not_weighed(store):
             mem.add([span_obs("basket", LOW_LO, LOW_HI, stamp=t)],
                     render_view(t, EYE, LOW_MID, [(LOW_LO, LOW_HI)]))
         mem.commit()
-        for t in [600.0 + 0.2 * i for i in range(12)]:
-            mem.add([], render_view(t, EYE, LOW_MID, [PANEL]))
-        mem.commit()
-        fr = _fractions(mem)
+        looked(mem, [600.0 + 0.2 * i for i in range(12)], [PANEL], LOW_MID)
+        fr = miss_fractions(mem)
         assert fr and all(0.3 <= f < 0.6 for f in fr)   # partial views only
-        assert mem.get(1).state == "missing" and _removals(mem) == [("removed", 600.0)]
+        assert mem.get(1).state == "missing" and removals(mem) == [("removed", 600.0)]

@@ -13,7 +13,7 @@ Run with absence.hidden_near_edge off (its default since stop 49), as test_core_
 from __future__ import annotations
 
 import pytest
-from core_helpers import render_view, span_obs
+from core_helpers import looked, miss_fractions, removals, render_view, span_obs
 
 from tempomem_ros.core import Memory
 
@@ -38,20 +38,6 @@ def _seen(mem, stamps, label="shoe", boxes=(S1, S2)):
     mem.commit()
 
 
-def _looked(mem, stamps, boxes):
-    for t in stamps:
-        mem.add([], render_view(t, EYE, MID, boxes))
-    mem.commit()
-
-
-def _fractions(mem):
-    return [round(r[0], 2) for r in mem._conn.execute("SELECT visible_fraction FROM misses ORDER BY stamp")]
-
-
-def _removals(mem):
-    return [(e.kind, round(e.stamp, 1)) for e in mem.changes() if e.kind in ("removed", "reappeared")]
-
-
 def _spans(mem):
     o = mem.get(1)
     lo, hi = o.bbox_min, o.bbox_max
@@ -63,32 +49,32 @@ def test_one_look_of_partial_views_does_not_remove_a_bled_shoe(store, on):
     with _mem(store, on) as mem:
         _seen(mem, (0.0, 0.3, 0.6, 1.0))
         assert len(mem._conn.execute("SELECT id FROM objects").fetchall()) == 1 and _spans(mem) >= 0.35
-        _looked(mem, [600.0 + 0.2 * i for i in range(12)], [PANEL])
-        fr = _fractions(mem)
+        looked(mem, [600.0 + 0.2 * i for i in range(12)], [PANEL], MID)
+        fr = miss_fractions(mem)
         assert fr and all(0.3 <= f < 0.6 for f in fr)   # partial views only, every frame a miss: one look
         if on:
-            assert mem.get(1).state == "present" and _removals(mem) == []
+            assert mem.get(1).state == "present" and removals(mem) == []
         else:   # low furniture by its fused box: not weighed, removed in its first partial look
-            assert mem.get(1).state == "missing" and _removals(mem) == [("removed", 600.0)]
+            assert mem.get(1).state == "missing" and removals(mem) == [("removed", 600.0)]
 
 
 @pytest.mark.parametrize("on", [True, False])
 def test_a_shoe_taken_away_in_plain_view_is_removed_in_one_look_as_before(store, on):
     with _mem(store, on) as mem:
         _seen(mem, (0.0, 0.3, 0.6, 1.0))
-        _looked(mem, [600.0 + 0.2 * i for i in range(12)], [])
-        assert set(_fractions(mem)) == {1.0}
-        assert mem.get(1).state == "missing" and _removals(mem) == [("removed", 600.0)]
+        looked(mem, [600.0 + 0.2 * i for i in range(12)], [], MID)
+        assert set(miss_fractions(mem)) == {1.0}
+        assert mem.get(1).state == "missing" and removals(mem) == [("removed", 600.0)]
 
 
 @pytest.mark.parametrize("on", [True, False])
 def test_a_shoe_taken_away_and_seen_in_part_is_removed_at_its_second_look(store, on):
     with _mem(store, on) as mem:
         _seen(mem, (0.0, 0.3, 0.6, 1.0))
-        _looked(mem, [600.0 + 0.2 * i for i in range(12)], [PANEL])
-        _looked(mem, [900.0, 900.3, 900.6, 901.0, 901.4, 902.6], [PANEL])
+        looked(mem, [600.0 + 0.2 * i for i in range(12)], [PANEL], MID)
+        looked(mem, [900.0, 900.3, 900.6, 901.0, 901.4, 902.6], [PANEL], MID)
         assert mem.get(1).state == "missing"
-        assert _removals(mem) == [("removed", 900.0 if on else 600.0)]
+        assert removals(mem) == [("removed", 900.0 if on else 600.0)]
 
 
 @pytest.mark.parametrize("on", [True, False])
@@ -96,7 +82,7 @@ def test_a_low_thing_furniture_sized_in_its_single_views_is_still_not_weighed(st
     big = (((1.8, -0.25, 0.0), (2.25, 0.25, 0.3)),)   # 0.45 x 0.5 x 0.3 m in every view: furniture either way
     with _mem(store, on) as mem:
         _seen(mem, (0.0, 0.3, 0.6, 1.0), label="basket", boxes=big)
-        _looked(mem, [600.0 + 0.2 * i for i in range(12)], [PANEL])
-        fr = _fractions(mem)
+        looked(mem, [600.0 + 0.2 * i for i in range(12)], [PANEL], MID)
+        fr = miss_fractions(mem)
         assert fr and all(0.3 <= f < 0.6 for f in fr)
-        assert mem.get(1).state == "missing" and _removals(mem) == [("removed", 600.0)]
+        assert mem.get(1).state == "missing" and removals(mem) == [("removed", 600.0)]

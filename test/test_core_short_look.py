@@ -12,7 +12,7 @@ import dataclasses
 import json
 
 import pytest
-from core_helpers import box_obs, distance_from_eye, view
+from core_helpers import box_obs, distance_from_eye, miss_fractions, view
 
 from tempomem_ros.core import Memory
 from tempomem_ros.core.config import AbsenceConfig, MemoryConfig
@@ -137,8 +137,7 @@ def test_a_short_look_that_saw_two_thirds_of_the_thing_waits_for_another_look(tm
         mem.add([], _partly_hidden(t))
     mem.add([], view(605.6, B, DB + 1.0))
     mem.commit()
-    fractions = [round(r[0], 2) for r in mem._conn.execute("SELECT visible_fraction FROM misses ORDER BY stamp")]
-    assert fractions == [0.78] * 4   # 7 of 9 samples: a plain miss (>= 0.6), not a clear one
+    assert miss_fractions(mem) == [0.78] * 4   # 7 of 9 samples: a plain miss (>= 0.6), not a clear one
     if clear > 0.78:
         assert mem.get(1).state == "present"
         assert _events(mem) == [("appeared", 1, 0.0)]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
-from core_helpers import IMMEDIATE, box_obs, distance_from_eye, unit, view
+from core_helpers import IMMEDIATE, box_obs, cup_read_mug_moved, distance_from_eye, unit, view
 
 from tempomem_ros.core import Memory
 from tempomem_ros.core.errors import InvalidInputError, UnknownIdError
@@ -622,28 +622,11 @@ def test_events_are_named_from_the_events_after_them_alone():
             assert event_names(events[k:], tail, {1: "vase"}) == {e["id"]: full[e["id"]] for e in events[k:]}
 
 
-def _moved_from_a_to_b(mem, labels_at_a):
-    """The story both naming tests tell: one sighting per label of ``labels_at_a`` at A (it stays "cup": the
-    relabel margin), A's place seen empty three times, then a "cup" and eight "mug" sightings at B."""
-    for i, label in enumerate(labels_at_a):
-        mem.add([box_obs(label, A, stamp=10 + i, conf=0.6)], view(10 + i, A, DA + 0.04))
-        mem.commit()
-    assert mem.get(1).label == "cup"
-    for i in range(3):
-        mem.add([], view(20 + i, A, DA + 1.0))
-        mem.commit()
-    mem.add([box_obs("cup", B, stamp=30, conf=0.6)], view(30, B, DB + 0.04))
-    mem.commit()
-    for i in range(8):
-        mem.add([box_obs("mug", B, stamp=31 + i, conf=0.9)], view(31 + i, B, DB + 0.04))
-        mem.commit()
-
-
 def test_a_change_is_named_by_the_label_its_state_settled_on(mem):
     """A mug read "cup" at A, missing there, then seen at B (first as a cup, then as a mug until relabelled): the
     move is named "mug" (the views at B settled it), the earlier appearance and removal at A keep "cup"; the
     stored label stays."""
-    _moved_from_a_to_b(mem, ("cup", "cup", "cup"))
+    cup_read_mug_moved(mem, ("cup", "cup", "cup"), A, B)
     got = [(e.kind, e.label, e.published_label, e.stamp) for e in mem.changes()]
     relabel = [g for g in got if g[0] == "relabelled"]
     assert len(relabel) == 1 and relabel[0][1:3] == ("mug", "mug")
@@ -659,7 +642,7 @@ def test_a_change_is_named_by_the_next_states_label_when_its_own_place_was_read_
     seen at B as a mug (relabelled): a quarter of A's views (>= identity.label_share) were "mug", so the appearance
     and the removal at A are named "mug" too (seeds 320-329: "flower appeared" for a plant read "flower" 21 times
     and "plant" 6 times where it appeared, and "plant" at its next place). The stored labels stay."""
-    _moved_from_a_to_b(mem, ("cup", "cup", "cup", "mug"))
+    cup_read_mug_moved(mem, ("cup", "cup", "cup", "mug"), A, B)
     got = [(e.kind, e.label, e.published_label, e.stamp) for e in mem.changes() if e.kind != "relabelled"]
     assert got == [("appeared", "mug", "cup", 10), ("removed", "mug", "cup", 20), ("moved", "mug", "cup", 30)]
     text = mem.ask("what appeared", now=40).text
@@ -780,3 +763,20 @@ def test_placements_page_from_the_newest_with_the_total(mem):
         mem.placement_count(99)
     with pytest.raises(UnknownIdError):
         mem.placements(99, k=1)
+
+
+@pytest.mark.parametrize("window, words, moves, places, seen", [
+    ({"since": 25}, " since 1970-01-01 00:00:25 UTC", 1, 1, 1),
+    ({"until": 25}, " up to 1970-01-01 00:00:25 UTC", 0, 1, 3),
+    ({"since": 5, "until": 35}, " from 1970-01-01 00:00:05 UTC to 1970-01-01 00:00:35 UTC", 1, 2, 4),
+    ({}, "", 1, 2, 4),
+])
+def test_a_window_is_worded_alike_by_the_checks_and_the_temporal_operators(mem, window, words, moves, places, seen):
+    """citations.window_words (stop 57: checks.py and temporal.py each had it): the same words after each verb."""
+    mug_moves_story(mem)
+    assert mem.temporal("count_moves", label="mug", **window).text == f"The mug moved {moves} time(s){words}."
+    assert mem.temporal("history", label="mug", **window).text.startswith(
+        f"The mug has been at {places} place(s){words}: ")
+    assert mem.did_move(label="mug", **window).text.startswith(
+        f"Yes: the mug moved 1 time(s){words}: " if moves else f"No: the mug did not move{words}; ")
+    assert mem.was_seen(label="mug", **window).text.startswith(f"Yes: I saw the mug {seen} time(s){words}, ")

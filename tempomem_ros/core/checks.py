@@ -13,7 +13,7 @@ from . import validation
 from collections.abc import Callable
 
 from .answering.fmt import article, fmt_pos, fmt_time
-from .citations import Citations, checked_window
+from .citations import Citations, checked_window, window_words
 from .errors import InvalidInputError
 from .labels import sanitize_label
 from .queries import QueryService
@@ -26,11 +26,8 @@ PUBLIC = ("is_related", "did_move", "is_present", "was_seen")
 
 
 def _span_text(since, until) -> str:
-    if since is None and until is None:
-        return ""
-    if since is None:
-        return f" up to {fmt_time(until)}"
-    return f" from {fmt_time(since)} to {fmt_time(until)}" if until is not None else f" since {fmt_time(since)}"
+    """The window after an answer's verb, with its space (' since T', citations.window_words); '' for no bound."""
+    return "" if since is None and until is None else f" {window_words(since, until)}"
 
 
 class YesNoChecks:

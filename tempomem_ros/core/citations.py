@@ -10,6 +10,7 @@ helpers through ``self``. Now each is a class of its own, and this is the part t
 from __future__ import annotations
 
 from . import validation
+from .answering.fmt import fmt_time
 from .errors import InvalidInputError
 from .queries import QueryService
 from .store.object_row import ObjectRow
@@ -29,6 +30,17 @@ def checked_window(since, until) -> tuple[float | None, float | None]:
     if lo is not None and hi is not None and lo > hi:
         raise InvalidInputError("since must not be after until")
     return lo, hi
+
+
+def window_words(lo, hi) -> str:
+    """A checked window (checked_window) in an answer's words: "since T", "up to T", "from T to T", "at any time"
+    (no bound). The one wording of a window for the yes/no checks (checks.py) and the temporal operators
+    (temporal.py), which each had it."""
+    if lo is None and hi is None:
+        return "at any time"
+    if lo is None:
+        return f"up to {fmt_time(hi)}"
+    return f"from {fmt_time(lo)} to {fmt_time(hi)}" if hi is not None else f"since {fmt_time(lo)}"
 
 
 class Citations:

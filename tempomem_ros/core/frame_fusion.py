@@ -548,9 +548,16 @@ LOOKALIKE_WIDTH_DIFF_M = 0.04     # a view wider than the median by this (and mo
 LOOKALIKE_WIDTH_SMALL_M = 0.3     # ... for things and views under this (furniture's views are parts of it)
 
 
+def view_width(lo, hi) -> float:
+    """A view's width: the longer horizontal side of its box (``lo``, ``hi``: its min and max corners, x and y
+    read), 0 for a box with no extent. The one reading of it for every width test of views (wider_than_views's
+    widths; settling's Settling._twin_alike_in_width and Settling._alike_in_width)."""
+    return max(float(hi[0]) - float(lo[0]), float(hi[1]) - float(lo[1]), 0.0)
+
+
 def wider_than_views(width: float, widths: list[float], ratio: float, steady: bool = True) -> bool:
     """Whether a view ``width`` wide is another thing than the one whose views were ``widths`` wide (a view's
-    width: the longer horizontal side of its box): at least LOOKALIKE_WIDTH_MIN_VIEWS views, steady (their
+    width: the longer horizontal side of its box, view_width): at least LOOKALIKE_WIDTH_MIN_VIEWS views, steady (their
     LOOKALIKE_WIDTH_QUANTILE at most LOOKALIKE_WIDTH_STEADY x their median), and ``width`` under
     LOOKALIKE_WIDTH_SMALL_M, wider than their median by more than LOOKALIKE_WIDTH_DIFF_M and more than ``ratio``
     x (``steady`` False: not asked, for a median ``width``). One way only: a view shows a thing at most as wide
@@ -932,9 +939,8 @@ class FrameFusion:
         if max(float(obj.ext_x), float(obj.ext_y)) >= LOOKALIKE_WIDTH_SMALL_M:
             return False
         rows = self._rows.placement_sightings(obj.id, obj.placement_id)
-        widths = [max(float(r[9]) - float(r[6]), float(r[10]) - float(r[7]), 0.0) for r in rows]
-        width = max(float(seen.bmax[0]) - float(seen.bmin[0]), float(seen.bmax[1]) - float(seen.bmin[1]))
-        return wider_than_views(width, widths, ratio)
+        widths = [view_width(r[6:9], r[9:12]) for r in rows]   # min_x .. max_z of each sighting row
+        return wider_than_views(view_width(seen.bmin, seen.bmax), widths, ratio)
 
     def _size_outvoted(self, obj, seen: StagedObs, ext):
         """The object's geometry refolded from the views that agree it is small (core/size_consensus.py), with

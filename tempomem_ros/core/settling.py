@@ -44,7 +44,7 @@ from .config import MemoryConfig
 from .geometry import box_gap, containment, footprint_overlap, point_in_box
 from .frame_fusion import (wider_than_views, BLED_OVER_SHARE, PART_TOLERANCE_M, PARTS_MIN_FOOTPRINT_M, PUSH_MAX_INSIDE,
                            PUSH_SIZE_SLACK, _core_box, _part_of_box, box_center, larger_than_known, min_push_shift,
-                           relabel_wins, rest_behind_face)
+                           relabel_wins, rest_behind_face, view_width)
 from .labels import canonical_label, label_share, labels_agree
 from .partial_looks import seen_empty_since
 from .persistence import AbsenceState, add_misses, clear_look_lasts, evidenced_since, gone, short_look_unclear
@@ -1464,8 +1464,7 @@ class Settling:
         if not self.config.identity.twin_width_test or ratio <= 0:
             return True
         older, newer = sorted((a, b), key=lambda r: (float(r.first_seen), int(r.id)))
-        widths = [[max(float(b[3]) - float(b[0]), float(b[4]) - float(b[1]), 0.0)
-                   for b in self._rows.sighting_boxes(int(r.id))] for r in (older, newer)]
+        widths = [[view_width(b[:3], b[3:]) for b in self._rows.sighting_boxes(int(r.id))] for r in (older, newer)]
         if not widths[1]:
             return True
         ws = sorted(widths[1])
@@ -1873,8 +1872,7 @@ class Settling:
             return True
         views = []
         for obj in (removed, new):
-            ws = sorted(max(float(b[3]) - float(b[0]), float(b[4]) - float(b[1]), 0.0)
-                        for b in self._rows.sighting_boxes(int(obj.id)))
+            ws = sorted(view_width(b[:3], b[3:]) for b in self._rows.sighting_boxes(int(obj.id)))
             if len(ws) < MOVE_HEIGHT_MIN_SIGHTINGS:
                 return True
             views.append(ws)

@@ -21,7 +21,7 @@ from . import validation
 from .answering.fmt import article as _article
 from .answering.fmt import fmt_duration, fmt_pos, fmt_time
 from .checks import YesNoChecks
-from .citations import EVIDENCE_PER_PLACEMENT, Citations, checked_window
+from .citations import EVIDENCE_PER_PLACEMENT, Citations, checked_window, window_words
 from .errors import InvalidInputError
 from .labels import sanitize_label, words
 from .lookfor import WhereToLook
@@ -191,9 +191,9 @@ class TemporalService:
             out["placements"] = tuple(shown)
             steps = "; ".join(f"{where(p)} from {fmt_time(p.t_from)}"
                               + (f" to {fmt_time(p.t_to)}" if p.t_to is not None else " (now)") for p in shown)
-            span = "" if window in (None, (None, None)) else f" {_span_words(lo, hi)}"
+            span = "" if window in (None, (None, None)) else f" {window_words(lo, hi)}"
             out["text"] = (f"The {label} has been at {len(shown)} place(s){span}: {steps}." if shown else
-                           f"I do not know where the {label} was {_span_words(lo, hi)}.")
+                           f"I do not know where the {label} was {window_words(lo, hi)}.")
         elif operator == "count_moves":
             lo, hi = window or (None, None)
             if lo is None and hi is None:
@@ -206,7 +206,7 @@ class TemporalService:
                 out["count"] = len(moves)
                 out["placements"] = tuple(e.after for e in moves if e.after is not None)
                 out["evidence"] = tuple(sorted({i for e in moves for i in e.evidence}))
-                out["text"] = f"The {label} moved {len(moves)} time(s) {_span_words(lo, hi)}."
+                out["text"] = f"The {label} moved {len(moves)} time(s) {window_words(lo, hi)}."
         elif operator == "count_sightings":
             out["count"] = obj.n_observations
             out["placements"] = tuple(pls)
@@ -381,11 +381,3 @@ class TemporalService:
         """The current placement of each object that has one, in the order given (read in one round trip on
         PostgreSQL: "what is on the table" cites ten objects' placements)."""
         return [pid for pid in self._placement_rows.current_ids(object_ids) if pid is not None]
-
-
-def _span_words(lo, hi) -> str:
-    if lo is None and hi is None:
-        return "at any time"
-    if lo is None:
-        return f"up to {fmt_time(hi)}"
-    return f"from {fmt_time(lo)} to {fmt_time(hi)}" if hi is not None else f"since {fmt_time(lo)}"
