@@ -141,3 +141,50 @@ def test_a_removed_thing_of_unsteady_views_found_wider_is_still_its_move(store):
         assert kinds(mem)[1:] == [("moved", 1)]
         remote = mem.get(1)
         assert (remote.state, remote.n_moves) == ("present", 1)
+
+
+WALLET = (0.052, 0.03, 0.012)                   # 10.4 x 6 x 2.4 cm
+BLED = (0.16, 0.19, 0.124, 0.147, 0.27, 0.22, 0.13, 0.165)   # its first views far off: masks bled 2-15 cm wider
+B = (-2.0, 0.3, 0.762)                          # where it is found, across the room
+
+
+def test_a_moved_thing_whose_first_views_bled_wide_is_still_its_move(store):
+    # seed 535 (h530): a wallet (views 0.104 m) moved while unseen, found in far views bled to 0.12-0.27 m; their
+    # median (0.16 m) is over 1.5 x its width, their lower quartile (0.13 m) is not: its move, not a removal and a
+    # new wallet (main: ("removed", 1), ("appeared", 2))
+    at = (2.0, 0.0, 0.762)
+    with _memory(store, "bled", 1.5) as mem:
+        for start in (0.0, 300.0):
+            _look(mem, at, _stamps(start), [(_always("wallet"), at, WALLET)])
+        _look(mem, at, _stamps(600.0, 16), [])
+        for k, t in enumerate(700.0 + 0.15 * i for i in range(len(BLED))):
+            half = (BLED[k] / 2, WALLET[1], WALLET[2])
+            _look(mem, B, [t], [(_always("wallet"), B, half)])
+        mem.commit()
+        assert kinds(mem) == [("appeared", 1), ("removed", 1), ("moved", 1)]
+        wallet = mem.get(1)
+        assert (wallet.label, wallet.state, wallet.n_moves) == ("wallet", "present", 1)
+        assert wallet.center[:2] == pytest.approx(B[:2], abs=0.02)
+        assert [o.id for o in mem.objects() if o.state == "present"] == [1]
+
+
+BOOK = (0.1, 0.075, 0.02)                       # 20 x 15 x 4 cm, lying flat
+LAPTOP = (0.165, 0.12, 0.115)                   # 33 x 24 x 23 cm, open
+
+
+def test_a_removed_small_thing_does_not_take_a_new_one_much_wider_than_furniture_size(store):
+    # dev seed 3 (devreal): a removed book (views 0.18-0.23 m) took a laptop found elsewhere read "book" (its views
+    # 0.31-0.35 m): a false "book moved"; the book's views being small and steady, a new thing three quarters of
+    # whose views are over 1.5 x and 4 cm wider is another thing, however large (main: the test skipped a new one
+    # whose views are 0.3 m or more, ("moved", 1))
+    at = (2.0, 0.0, 0.77)
+    with _memory(store, "laptop", 1.5) as mem:
+        for start in (0.0, 300.0):
+            _look(mem, at, _stamps(start), [(_always("book"), at, BOOK)])
+        _look(mem, at, _stamps(600.0, 16), [])
+        _look(mem, B, [700.0 + 0.15 * i for i in range(16)],
+              [(lambda k: "laptop" if k % 5 == 4 else "book", B, LAPTOP)])
+        mem.commit()
+        assert kinds(mem) == [("appeared", 1), ("removed", 1), ("appeared", 2)]
+        assert sorted((o.id, o.label, o.state, o.n_moves) for o in mem.objects() if o.state != "forgotten") == [
+            (1, "book", "missing", 0), (2, "book", "present", 0)]

@@ -278,11 +278,12 @@ class AbsenceConfig:
                                          # development set (stop 53; unlimited, dev seed 3's laptop move was missed)
     partial_look_furniture_min_height_m: float = 0.5  # ... furniture this tall only (a chair, a table; not a
                                          # laptop or a basket read at furniture size): dev seed 3's laptop move kept
-    partial_look_span_by_view: bool = False  # furniture for these two rules by the footprint of its largest
+    partial_look_span_by_view: bool = True  # furniture for these two rules by the footprint of its largest
                                          # single view (ext_x, ext_y), not the fused box: shoes (28-29 cm, fused
                                          # 35-36 cm by mask bleed) hidden in a shelf were removed from one look of
-                                         # partial views while they stood (h530 531, h510 513); off: dev seed 3's
-                                         # laptop (29 cm single views) then lost its move again (MEMORY.md)
+                                         # partial views while they stood (h530 531, h510 513); on since stop 57,
+                                         # when dev seed 3's laptop (29 cm single views, waiting so) kept its move
+                                         # (settling._alike_in_width: a removed book no longer takes it; MEMORY.md)
     known_size_detectable: bool = True   # a moved object keeps its size: where its box estimate is too small, a
                                          # view that sees the box of an earlier placement's size at its place clear
                                          # and expects a mask over the floor from it can report it (frame_fusion.
