@@ -923,12 +923,12 @@ class Settling:
         confidence under 1) and too small a share (identity.label_share). h540 seed 542 (no feature): a cup put on
         a shelf was seen in one look, "glass" 8 times (6.1, mean 0.76) and "cup" once (0.94); moved, it was found
         read "cup" 33 times: the glass stayed removed and the cup a new one (a false "glass removed", a missed
-        move, 5 questions). Seed 548 the same (a pillow read "cushion" 22 times, mean 0.74, and "pillow" once at
-        0.97). Why the confidence: a stray flip of a truly named object comes weaker than its own readings, and a
-        removed pillow read "blanket" now and then as confidently as "pillow" is no new blanket's (seed 331's wallet
-        called "phone", test_a_removed_object_once_called_by_a_known_look_alike_label_is_found_under_it). An
-        object its shown label names over two looks or more keeps what identity.label_share and the known
-        confusions ask."""
+        move; 8 of its 78 questions wrong). Seed 548 the same (a pillow read "cushion" 22 times, mean 0.74, and
+        "pillow" once at 0.97). Why the confidence: a stray flip of a truly named object comes weaker than its own
+        readings, and a removed pillow read "blanket" now and then as confidently as "pillow" is no new blanket's
+        (seed 331's wallet called "phone",
+        test_a_removed_object_once_called_by_a_known_look_alike_label_is_found_under_it). An object its shown label
+        names over two looks or more keeps what identity.label_share and the known confusions ask."""
         if not self.config.identity.one_look_name or removed.pinned_label:
             return False
         cap = self.config.fusion.label_look_cap
