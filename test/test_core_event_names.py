@@ -11,7 +11,14 @@ import pytest
 from core_helpers import IMMEDIATE, box_obs, cup_read_mug_moved, distance_from_eye, view
 
 from tempomem_ros.core import Memory
-from tempomem_ros.core.event_names import STATE_ENDING, announced_place, event_names, may_take_next, name_events
+from tempomem_ros.core.event_names import (
+    STATE_ENDING,
+    announced_place,
+    event_names,
+    may_take_next,
+    name_events,
+    takes_next,
+)
 from tempomem_ros.core.store.events import EventRows
 from tempomem_ros.core.store.objects import ObjectRows
 from tempomem_ros.core.store.place_labels import PlaceLabelRows
@@ -24,9 +31,10 @@ DA = distance_from_eye(A)
 DB = distance_from_eye(B)
 
 
-def reference_names(events, object_events, current_labels, place_labels=None, share=1.0):
+def reference_names(events, object_events, current_labels, place_labels=None, share=1.0, one_look=frozenset()):
     """event_names as main 7ec9eda had it: every later state-ending event of the objects named, from the last
-    backwards, each after the one that follows it."""
+    backwards, each after the one that follows it; a place of ``one_look`` takes the next name when any view at
+    it read it (identity.one_look_name)."""
     ends: dict[int, list] = {}
     relabels: dict[int, list] = {}
     for r in object_events:
@@ -50,7 +58,8 @@ def reference_names(events, object_events, current_labels, place_labels=None, sh
         if place_labels is not None:
             views = place_labels.get(announced_place(row)) or {}
             total = sum(views.values())
-            if after != name and total and views.get(after, 0) >= share * total:
+            n = views.get(after, 0)
+            if after != name and total and (n >= share * total or (announced_place(row) in one_look and n > 0)):
                 name = after
         return name
 
@@ -112,8 +121,9 @@ def test_lazy_naming_gives_the_names_of_every_later_state_on_random_histories():
         i = rng.randrange(len(events))
         asked = events[i:rng.randint(i + 1, len(events))]  # a span: later states are read only if they chain
         use_places = places if rng.random() < 0.8 else None
-        want = reference_names(asked, naming, current, use_places, share)
-        assert event_names(asked, naming, current, use_places, share) == want
+        one_look = {p for p in range(1, 9) if rng.random() < 0.3} if rng.random() < 0.5 else set()
+        want = reference_names(asked, naming, current, use_places, share, one_look)
+        assert event_names(asked, naming, current, use_places, share, one_look) == want
 
         asks: list = []
         by_key = {(e["object_id"], (e["stamp"], e["id"])): e for e in events}
@@ -129,7 +139,8 @@ def test_lazy_naming_gives_the_names_of_every_later_state_on_random_histories():
                 out[(oid, key)] = (end, rel[-1] if rel and end is not None else None)
             return out
         lookup = None if use_places is None else (lambda ids: {p: use_places[p] for p in ids if p in use_places})
-        assert name_events(asked, current, following, lookup, share) == want
+        looks = lambda ids: [p for p in ids if p in one_look]  # noqa: E731
+        assert name_events(asked, current, following, lookup, share, one_look_places=looks) == want
         own_keys = {(e["object_id"], (e["stamp"], e["id"])) for e in asked if e["kind"] != "relabelled"}
         assert len(asks) == len(set(asks)) and own_keys <= set(asks)
         for oid, key in set(asks) - own_keys:  # read only because the state before it could take its name
@@ -141,7 +152,8 @@ def test_lazy_naming_gives_the_names_of_every_later_state_on_random_histories():
                 if o != oid or prev >= key or [e for e in between if e["kind"] in STATE_ENDING]:
                     continue
                 own = ([e["label"] for e in between if e["kind"] == "relabelled"] or [by_key[(oid, prev)]["label"]])[-1]
-                if may_take_next(use_places.get(announced_place(by_key[(oid, prev)])) or {}, own, share):
+                place = announced_place(by_key[(oid, prev)])
+                if may_take_next(use_places.get(place) or {}, own, share, place in one_look):
                     takers.append(prev)
             assert takers
     assert chained > 1000  # the chains were exercised
@@ -154,6 +166,20 @@ def test_may_take_next_is_whether_another_label_has_the_share():
     assert may_take_next({"cup": 4, "mug": 1}, "cup", 0.25) is False
     assert may_take_next({"cup": 4, "mug": 1}, "mug", 0.25) is True
     assert may_take_next({"cup": 5}, "cup", 0.0) is True  # any label has a share of 0
+    # a place seen in one look (identity.one_look_name): any view of another label, whatever its share
+    assert may_take_next({"glass": 8, "cup": 1}, "glass", 0.2) is False
+    assert may_take_next({"glass": 8, "cup": 1}, "glass", 0.2, one_look=True) is True
+    assert may_take_next({"glass": 9}, "glass", 0.2, one_look=True) is False
+    assert may_take_next({"glass": 9}, "glass", 0.0, one_look=True) is True  # any label has a share of 0
+
+
+def test_takes_next_is_the_share_or_in_one_look_any_view():
+    assert takes_next({"glass": 8, "cup": 1}, "glass", "cup", 0.2) is False
+    assert takes_next({"glass": 8, "cup": 1}, "glass", "cup", 0.2, one_look=True) is True
+    assert takes_next({"glass": 8, "cup": 1}, "glass", "mug", 0.2, one_look=True) is False  # never read so there
+    assert takes_next({"glass": 6, "cup": 2}, "glass", "cup", 0.2) is True
+    assert takes_next({"glass": 8, "cup": 1}, "glass", "glass", 0.2, one_look=True) is False
+    assert takes_next({}, "glass", "cup", 0.2, one_look=True) is False
 
 
 @pytest.fixture

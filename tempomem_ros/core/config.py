@@ -134,6 +134,10 @@ class IdentityConfig:
     label_share: float = 0.2             # a label with this share of an object's label mass names it as well as
                                          # its shown label does when a removal and a new object are matched as
                                          # one move (settling._labels_compatible)
+    one_look_name: bool = True           # a removed object whose shown label rests on one look (at most
+                                         # fusion.label_look_cap of it) is named as well by any label that look
+                                         # read it under, when a new object is matched as its move
+                                         # (settling._named_in_one_look; h540 seeds 542, 548)
     sliver_host: bool = True             # a small object whose removal is due, wholly inside an older present
                                          # object's box of a confusable label never reported with it and seen
                                          # since its first miss, is joined to it (settling._sliver_host): a laptop

@@ -144,6 +144,16 @@ class PlacementRows(TableRows):
                 out[int(r["id"])] = r
         return out
 
+    def seen_within(self, ids, span_s: float) -> list[int]:
+        """Those of these placements whose sightings span at most ``span_s`` (t_last - t_from: the first and the
+        last sighting at the place), by id: places seen in one look (event_names, fusion.label_look_gap_s)."""
+        out: list[int] = []
+        for chunk, marks in id_chunks(sorted({int(i) for i in ids})):
+            out.extend(int(r[0]) for r in self._conn.execute(
+                f"SELECT id FROM placements WHERE id IN ({marks}) AND t_last - t_from <= ?",
+                (*chunk, float(span_s))).fetchall())
+        return sorted(out)
+
     def at(self, object_ids, t: float) -> list:
         """The placements of these objects with t_from <= t < t_to (or still open), by object id, then t_from,
         then id (normally one per object; the caller keeps the first of each)."""

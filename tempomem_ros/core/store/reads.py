@@ -178,6 +178,13 @@ class StoreReads(TableRows):
         row = self._placements.row(placement_id)
         return None if row is None else self.placement_infos([row])[0]
 
+    def _one_look_places(self, placement_ids) -> list[int]:
+        """The placements seen in one look (event_names: within fusion.label_look_gap_s), none with
+        identity.one_look_name off."""
+        if not self.config.identity.one_look_name:
+            return []
+        return self._placements.seen_within(placement_ids, self.config.fusion.label_look_gap_s)
+
     def events_from_rows(self, rows) -> list:
         """Events as read: each named by event_names' rule (the stored label stays in published_label)."""
         rows = list(rows)
@@ -186,7 +193,8 @@ class StoreReads(TableRows):
             ids = {int(r["object_id"]) for r in rows}
             current = self._objects.shown_labels(ids)
             names = name_events(rows, current, self._events.following, self._place_labels.kept_by_label,
-                                self.config.identity.label_share, event_rows=self._events.by_ids)
+                                self.config.identity.label_share, event_rows=self._events.by_ids,
+                                one_look_places=self._one_look_places)
         placements = self._placements.by_ids(
             {int(r[k]) for r in rows for k in ("before_id", "after_id") if r[k] is not None})
         regions = self.region_labels() if placements else {}

@@ -133,6 +133,13 @@ class SettlingRows(TableRows):
             "SELECT min_x, min_y, min_z, max_x, max_y, max_z FROM observations "
             "WHERE object_id=? ORDER BY stamp, id", (object_id,)).fetchall()
 
+    def label_confidences(self, object_id: int) -> dict[str, tuple[int, float]]:
+        """{label: (kept sightings read under it, their summed confidence)} of the object (Settling._named_in_one_look
+        compares what its look read under two labels)."""
+        return {str(r[0]): (int(r[1]), float(r[2])) for r in self._conn.execute(
+            "SELECT label, COUNT(*), SUM(confidence) FROM observations WHERE object_id=? GROUP BY label",
+            (object_id,)).fetchall()}
+
     def observation_ids(self, object_id: int) -> list[int]:
         """Ids of the object's sightings, oldest first (stamp, then id): the audit lists them, the newest is an
         event's evidence."""
