@@ -32,7 +32,7 @@ def _node(overrides):
 
 def test_every_setting_is_described_ranged_or_chosen():
     flat = core_config.flat_defaults()
-    assert len(flat) == 148 and "source" not in flat  # the robot's id is robot_id, not a setting
+    assert len(flat) == 149 and "source" not in flat  # the robot's id is robot_id, not a setting
     docs = core_config.field_docs()
     assert [k for k in flat if not docs.get(k)] == []
     numeric = [k for k, v in flat.items() if isinstance(v, (int, float)) and not isinstance(v, bool)]
