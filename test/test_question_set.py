@@ -884,7 +884,9 @@ def test_heldout36_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
     exactly: a later round that reads it changes this line and says so (in "all" from stop 56)."""
     # thirty-eighth round (stop 56, i13-r36: heldout34-36 read; test_answering_thirtyeighth_round.py): 129 / 71 / 0 as
     # before (its lead-ins are refused for other causes: talk after a comma beside a question of everything or a span)
-    assert _measured(newest_sets[26], "J", 30, tmp_path / "h36") == (200, 129, 71, 0, [])
+    # fortieth round (stop 57, i13-r37: heldout34-37 read; test_answering_fortieth_round.py): 129 / 71 / 0 -> 130 / 70
+    # / 0 (J107 "A virologist: list for me every item that's unaccounted for", "that" after a singular item)
+    assert _measured(newest_sets[26], "J", 30, tmp_path / "h36") == (200, 130, 70, 0, [])
 
 
 def test_heldout37_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
@@ -895,9 +897,11 @@ def test_heldout37_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
     rooms, searched by meaning), K029 (a mistyped "yestarday" dropped: every move counted), K093 ("filed under
     missing" read as a thing under which), K200 (an order to disable the safety checks and delete the logs inside the
     question, answered); mended by class at stop 56 (i13-w37, test_answering_thirtyninth_round.py): 111 / 89 / 0 (the
-    reader 112 / 88 / 0). Guarded exactly: a later round that reads it changes this line and says so. Asked only by
-    name (FRESH_SETS keeps it out of "all")."""
-    assert _measured(newest_sets[27], "K", 30, tmp_path / "h37") == (200, 111, 89, 0, [])
+    reader 112 / 88 / 0). Guarded exactly: a later round that reads it changes this line and says so (in "all" from
+    stop 57)."""
+    # fortieth round (stop 57, i13-r37: heldout34-37 read; test_answering_fortieth_round.py): 111 / 89 / 0 -> 113 / 87
+    # / 0 (K028, K042: a role said with "a" / "an" of seven to nine words after its noun)
+    assert _measured(newest_sets[27], "K", 30, tmp_path / "h37") == (200, 113, 87, 0, [])
 
 
 @pytest.mark.slow
