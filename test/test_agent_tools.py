@@ -8,7 +8,7 @@ import math
 
 import pytest
 from core_helpers import IMMEDIATE, box_obs
-from test_core_new_operators import ON_COUNTER, table_story
+from test_core_new_operators import ON_COUNTER, ON_TABLE, table_story
 
 from tempomem_ros.core import Memory
 from tempomem_ros.core.answering import TABLE
@@ -199,6 +199,14 @@ def test_changes_kinds_temporal_where_to_look_and_check(handlers):
     assert (gone.found, gone.verdict) == (True, False)
     unknown = handlers.check(srv.Check.Request(check="seen", label="unicorn"), srv.Check.Response())
     assert (unknown.error, unknown.found, unknown.verdict) == ("", False, False)
+    # seen up to 20: last at 12 on the table, where it was then (not on the counter, where it is now)
+    seen = handlers.check(srv.Check.Request(check="seen", label="mug", until=conv.to_time(20.0)), srv.Check.Response())
+    assert (seen.error, seen.found, seen.verdict) == ("", True, True)
+    assert seen.answer.endswith("last at 1970-01-01 00:00:12 UTC at (2.00, 0.00, 0.80).")
+    assert [(p.center.x, p.center.y, p.center.z) for p in seen.placements] == [pytest.approx(ON_TABLE)]
+    assert [(o.center.x, o.center.y) for o in seen.objects] == [pytest.approx(ON_COUNTER[:2])]
+    mug = seen.objects[0].id
+    assert list(seen.evidence) == [h.id for h in handlers.reader.history(mug) if h.stamp <= 20]
 
 
 def _required_names(schema):

@@ -67,6 +67,44 @@ def test_evidence_cites_the_observations_of_the_placement(mem):
     assert hist[-1].reason == "moved"
 
 
+def test_was_seen_in_a_window_names_the_place_of_its_last_sighting_there(mem):
+    """The place a was_seen answer names is the placement that held at the window's last sighting (what as_of at
+    that time names), not where the object is now: up to t=25 the mug was last seen at 12 s, at A (it answered B,
+    where it has been since 30 s). The cited sightings are the window's, the last one among them."""
+    from tempomem_ros.tools import agent_tools
+
+    mug_moves_story(mem)
+    ids = {h.stamp: h.id for h in mem.history(1)}                      # 10, 11, 12 at A; 30 at B
+    before = mem.was_seen(label="mug", until=25)
+    assert (before.verdict, before.count, before.time) == (True, 3, 12.0)
+    assert before.text.endswith("last at 1970-01-01 00:00:12 UTC at (2.00, 0.00, 0.80).")
+    assert "(0.00, 2.00" not in before.text
+    assert [(p.center, p.t_from, p.t_to) for p in before.placements] == [(pytest.approx(A), 10.0, 20.0)]
+    assert before.placements[0].center == mem.temporal("as_of", label="mug", t=12).placements[0].center
+    assert list(before.evidence) == [ids[10], ids[11], ids[12]] and max(before.evidence) == ids[12]
+    assert [o.center for o in before.objects] == [pytest.approx(B)]   # the object itself is described as now
+    inside = mem.was_seen(label="mug", since=10.5, until=11.5)          # one sighting: the one at 11
+    assert (inside.count, inside.time, list(inside.evidence)) == (1, 11.0, [ids[11]])
+    assert "at (2.00, 0.00, 0.80)." in inside.text
+    after = mem.was_seen(label="mug", since=25)
+    assert (after.count, after.time, list(after.evidence)) == (1, 30.0, [ids[30]])
+    assert after.text.endswith("last at 1970-01-01 00:00:30 UTC at (0.00, 2.00, 0.80).")
+    assert [(p.center, p.t_from, p.t_to) for p in after.placements] == [(pytest.approx(B), 30.0, None)]
+    whole = mem.was_seen(label="mug")
+    assert (whole.count, whole.time, list(whole.evidence)) == (4, 30.0, [ids[10], ids[11], ids[12], ids[30]])
+    assert whole.text.endswith("last at 1970-01-01 00:00:30 UTC at (0.00, 2.00, 0.80).")
+    assert [p.center for p in whole.placements] == [pytest.approx(B)]
+    # the same through Memory.ask (now=25: the last 20 s are 5..25) and the agent tool
+    asked = mem.ask("did you see the mug in the last 20 seconds", now=25)
+    assert (asked.operator, asked.text, asked.evidence) == ("was_seen", before.text.replace(
+        "up to", "from 1970-01-01 00:00:05 UTC to"), before.evidence)
+    tool = agent_tools.call(mem, "was_seen", {"label": "mug", "until": 25})
+    assert tool["answer"] == {"untrusted_text": before.text}
+    assert [p["center"] for p in tool["placements"]] == [[2.0, 0.0, 0.8]]
+    assert tool["cite"]["observation_ids"] == [ids[10], ids[11], ids[12]]
+    assert tool["cite"]["placement_ids"] == [before.placements[0].id]
+
+
 def test_history_pages_from_the_newest(mem):
     mug_moves_story(mem)
     whole = [h.id for h in mem.history(1)]

@@ -194,11 +194,16 @@ class YesNoChecks:
                 top = latest
             seen = self._citations.info_of(next(o for o in objs if o.id == top[2]))
             last = top[0]
-            text = (f"Yes: I saw the {seen.label} {count} time(s){span}, last at {fmt_time(last)}"
-                    f" at {fmt_pos(seen.centroid or seen.center)}.")
+            # Where it was at that sighting, not where it is now: the placement that held at the sighting's stamp,
+            # the place as_of(t=last) names (placements_at, t_from <= t < t_to), so "was the mug seen up to 25?"
+            # and "where was the mug at 12?" agree. The object's centroid (where it is now) named B for a mug
+            # last seen at A at 12 s and seen at B at 30 s (mug_moves_story, until=25).
+            at = self._queries.placements_at([seen.id], last)
+            where = f" at {fmt_pos(at[0].center)}" if at else ""   # no placement held then: the place is not named
+            text = f"Yes: I saw the {seen.label} {count} time(s){span}, last at {fmt_time(last)}{where}."
             evidence = tuple(sorted(int(r["id"]) for r in rows[:SEEN_EVIDENCE]))  # kept sightings only
-            return Answer(True, "was_seen", text, found=True, verdict=True, objects=(seen,), count=count,
-                          time=last, evidence=evidence, arguments=args)
+            return Answer(True, "was_seen", text, found=True, verdict=True, objects=(seen,), placements=tuple(at),
+                          count=count, time=last, evidence=evidence, arguments=args)
         obj = self._citations.info_of(objs[0])
         text = f"No: I did not see the {obj.label}{span}; I last saw it at {fmt_time(obj.last_seen)}."
         last = self._observation_rows.last_id_of(obj.id)

@@ -18,6 +18,7 @@ import numpy as np
 from tempomem_ros.core.validation import FOCAL_MAX_PX, FOCAL_MIN_PX, MAX_IMAGE_SIDE
 from tempomem_ros.perception.config import INTRINSICS_SOURCES
 from tempomem_ros.perception.errors import CalibrationError
+from tempomem_ros.perception.numbers import fixed_floats
 
 
 @dataclass(frozen=True)
@@ -62,16 +63,6 @@ class Intrinsics:
                                        "outside the image")
 
 
-def _floats(values, count: int, name: str) -> np.ndarray:
-    try:
-        arr = np.asarray(values, dtype=np.float64).reshape(-1)
-    except (TypeError, ValueError):
-        raise CalibrationError(f"camera_info {name} must be {count} numbers, got {values!r}") from None
-    if arr.size != count:
-        raise CalibrationError(f"camera_info {name} must hold {count} numbers, got {arr.size}")
-    return arr
-
-
 def intrinsics_from_camera_info(k, p, width: int, height: int, source: str = "auto") -> Intrinsics:
     """Intrinsics from CameraInfo's K (9, row-major) and P (12, row-major) and the image size.
 
@@ -79,8 +70,8 @@ def intrinsics_from_camera_info(k, p, width: int, height: int, source: str = "au
     """
     if source not in INTRINSICS_SOURCES:
         raise CalibrationError(f"intrinsics source must be one of {INTRINSICS_SOURCES}, got {source!r}")
-    k_arr = _floats(k, 9, "K")
-    p_arr = _floats(p, 12, "P")
+    k_arr = fixed_floats(k, 9, "camera_info K", CalibrationError)
+    p_arr = fixed_floats(p, 12, "camera_info P", CalibrationError)
     if k_arr[0] == 0.0 and p_arr[0] == 0.0:
         raise CalibrationError("camera is uncalibrated: camera_info K[0] and P[0] are both 0")
     use_p = p_arr[0] != 0.0 if source == "auto" else source == "P"

@@ -11,25 +11,14 @@ from __future__ import annotations
 import numpy as np
 
 from tempomem_ros.perception.errors import PoseError
+from tempomem_ros.perception.numbers import fixed_floats
 
 _MIN_QUAT_NORM = 1e-9
 
 
-def _vector(values, count: int, name: str) -> np.ndarray:
-    try:
-        arr = np.asarray(values, dtype=np.float64).reshape(-1)
-    except (TypeError, ValueError):
-        raise PoseError(f"{name} must be {count} numbers, got {values!r}") from None
-    if arr.size != count:
-        raise PoseError(f"{name} must hold {count} numbers, got {arr.size}")
-    if not np.all(np.isfinite(arr)):
-        raise PoseError(f"{name} must be finite, got {arr.tolist()}")
-    return arr
-
-
 def quaternion_to_rotation(quaternion) -> np.ndarray:
     """(x, y, z, w) -> 3x3 rotation matrix; the quaternion is normalised first."""
-    q = _vector(quaternion, 4, "quaternion (x, y, z, w)")
+    q = fixed_floats(quaternion, 4, "quaternion (x, y, z, w)", PoseError, finite=True)
     norm = float(np.linalg.norm(q))
     if norm < _MIN_QUAT_NORM:
         raise PoseError(f"quaternion has zero norm: {q.tolist()}")
@@ -45,7 +34,7 @@ def quaternion_to_rotation(quaternion) -> np.ndarray:
 
 def pose_to_matrix(position, quaternion) -> np.ndarray:
     """Position (x, y, z) + quaternion (x, y, z, w) -> 4x4 homogeneous world-from-camera matrix."""
-    t = _vector(position, 3, "position (x, y, z)")
+    t = fixed_floats(position, 3, "position (x, y, z)", PoseError, finite=True)
     T = np.eye(4)
     T[:3, :3] = quaternion_to_rotation(quaternion)
     T[:3, 3] = t
