@@ -56,7 +56,7 @@ from tempomem_ros.nodes import memory_node_params as params
 from tempomem_ros.nodes import memory_store as store
 from tempomem_ros.nodes import text_encoders as enc
 from tempomem_ros.nodes.commit_cycle import CommitCycle
-from tempomem_ros.nodes.executor import BoundedMultiThreadedExecutor, close_main
+from tempomem_ros.nodes.executor import BoundedMultiThreadedExecutor, close_main, make_node
 from tempomem_ros.nodes.frame_ingest import FrameIngest, StoreHealth
 from tempomem_ros.nodes.memory_node_params import CONFIG_DESCRIPTIONS, NODE_PARAMETERS  # noqa: F401 - tests use them
 from tempomem_ros.nodes.memory_store import default_store_path  # noqa: F401 - tests use it from here
@@ -343,10 +343,12 @@ def main(args: list[str] | None = None) -> int:
     executor = BoundedMultiThreadedExecutor(num_threads=EXECUTOR_THREADS)
     try:
         try:
-            node = MemoryNode()
+            node = make_node(MemoryNode)
         except ParameterException as exc:  # a value outside its declared range or of the wrong type
             rclpy.logging.get_logger(NODE_NAME).error(f"bad parameter: {exc}")
             return 1
+        if node is None:  # Ctrl-C while it was being made (make_node)
+            return 0
         if not node.autostart_ok:
             node.get_logger().error("autostart failed (see above); exiting")
             return 1

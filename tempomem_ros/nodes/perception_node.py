@@ -42,7 +42,7 @@ from tempomem_ros.nodes import conversions as conv
 from tempomem_ros.nodes import diagnostics as diag
 from tempomem_ros.nodes import perception_node_params as params
 from tempomem_ros.nodes.camera import Camera, FrameDropped
-from tempomem_ros.nodes.executor import close_main
+from tempomem_ros.nodes.executor import close_main, make_node
 from tempomem_ros.nodes.instance_features import FeatureExtractor, clip_extractor, frame_features
 from tempomem_ros.nodes.parameters import declare
 from tempomem_ros.nodes.perception_node_params import (  # noqa: F401 - parameter_defaults is part of the API
@@ -310,7 +310,9 @@ def main(args=None) -> int:
     node = None
     executor = SingleThreadedExecutor()   # rclpy.spin's kind, shut down in the memory node's order (close_main)
     try:
-        node = PerceptionNode()
+        node = make_node(PerceptionNode)
+        if node is None:  # Ctrl-C while it was being made (make_node)
+            return 0
         executor.add_node(node)
         executor.spin()
     except (KeyboardInterrupt, ExternalShutdownException):
